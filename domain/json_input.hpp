@@ -1,0 +1,37 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace rd {
+
+/// Limits applied to untrusted JSON before a DOM is built: nlohmann_json parses deep nesting,
+/// but copying or dumping such a value recurses and can overflow the stack.
+struct JsonLimits
+{
+    std::size_t maxBytes = 1024 * 1024;
+    int maxDepth = 64;
+};
+
+/// Parses untrusted JSON text. Throws InputError (field "body") when it is too large, nests
+/// too deep, is not valid UTF-8 or is not JSON.
+nlohmann::json parseUntrustedJson(std::string_view text, const JsonLimits &limits = {});
+
+/// Strict accessors that name the JSON path of what is wrong (InputError).
+/// `path` is the dotted path of `obj` itself ("" for the root).
+const nlohmann::json &requireField(
+    const nlohmann::json &obj, std::string_view path, const char *key);
+std::string requireString(
+    const nlohmann::json &obj, std::string_view path, const char *key, bool allowEmpty = false);
+std::optional<std::string> optionalString(
+    const nlohmann::json &obj, std::string_view path, const char *key);
+bool requireBool(const nlohmann::json &obj, std::string_view path, const char *key);
+std::int64_t requireNonNegativeInteger(
+    const nlohmann::json &obj, std::string_view path, const char *key);
+std::string joinPath(std::string_view path, std::string_view key);
+
+} // namespace rd

@@ -1,0 +1,126 @@
+#include "domain/errors.hpp"
+#include "domain/json_input.hpp"
+#include "domain/renewal_event.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <QtTest>
+
+namespace {
+
+nlohmann::json validEvent()
+{
+    return nlohmann::json::parse(R"({
+        "providerKey": "stripe-main",
+        "providerEventId": "evt_1",
+        "providerSubscriptionId": "sub_1",
+        "providerRenewalKey": "in_1",
+        "providerVersion": null,
+        "period": {"start": "2026-01-01T00:00:00Z", "end": "2026-02-01T00:00:00Z"},
+        "paidAmountMinor": 1999,
+        "currency": "usd",
+        "paidAt": "2026-01-01T00:05:00.123456Z"
+    })");
+}
+
+} // namespace
+
+class TestRenewalEvent : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void parsesAndNormalizes()
+    {
+        const auto e = rd::renewalEventFromJson(validEvent());
+        QCOMPARE(e.currency, std::string("USD"));
+        QCOMPARE(e.paidAmountMinor, 1999);
+        QVERIFY(!e.providerVersion);
+        QCOMPARE(rd::formatRfc3339(e.paidAt), std::string("2026-01-01T00:05:00.123456Z"));
+        // The JSON form round-trips exactly.
+        QCOMPARE(rd::renewalEventFromJson(rd::toJson(e)), e);
+    }
+
+    void rejects_data()
+    {
+        QTest::addColumn<QString>("patch"); // a JSON merge patch applied to the valid event
+        QTest::addColumn<QString>("field");
+
+        QTest::newRow("missing key") << R"({"providerKey": null})"
+                                     << "providerKey";
+        QTest::newRow("empty renewal key") << R"({"providerRenewalKey": ""})"
+                                           << "providerRenewalKey";
+        QTest::newRow("numeric subscription") << R"({"providerSubscriptionId": 7})"
+                                              << "providerSubscriptionId";
+        QTest::newRow("negative amount") << R"({"paidAmountMinor": -1})"
+                                         << "paidAmountMinor";
+        QTest::newRow("fractional amount") << R"({"paidAmountMinor": 19.99})"
+                                           << "paidAmountMinor";
+        QTest::newRow("string amount") << R"({"paidAmountMinor": "1999"})"
+                                       << "paidAmountMinor";
+        QTest::newRow("currency length") << R"({"currency": "usdx"})"
+                                         << "currency";
+        QTest::newRow("currency digits") << R"({"currency": "us1"})"
+                                         << "currency";
+        QTest::newRow("bad paidAt") << R"({"paidAt": "yesterday"})"
+                                    << "paidAt";
+        QTest::newRow("bad period start") << R"({"period": {"start": "2026-01-01"}})"
+                                          << "period.start";
+        QTest::newRow("missing period end") << R"({"period": {"end": null}})"
+                                            << "period.end";
+        QTest::newRow("period not object") << R"({"period": 5})"
+                                           << "period";
+        QTest::newRow("version number") << R"({"providerVersion": 3})"
+                                        << "providerVersion";
+    }
+
+    void rejects()
+    {
+        QFETCH(QString, patch);
+        QFETCH(QString, field);
+        auto json = validEvent();
+        json.merge_patch(nlohmann::json::parse(patch.toStdString()));
+        try {
+            rd::renewalEventFromJson(json);
+            QFAIL("expected an InputError");
+        } catch (const rd::InputError &e) {
+            QCOMPARE(QString::fromStdString(e.field()), field);
+        }
+    }
+
+    void missingVersionKeyIsAnError()
+    {
+        auto json = validEvent();
+        json.erase("providerVersion");
+        QVERIFY_THROWS_EXCEPTION(rd::InputError, rd::renewalEventFromJson(json));
+    }
+
+    void untrustedJson_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        QTest::newRow("not json") << QByteArray("{nope");
+        QTest::newRow("deep") << QByteArray(200, '[') + QByteArray(200, ']');
+        QTest::newRow("bad utf8") << QByteArray("{\"a\":\"\xff\xfe\"}");
+        QTest::newRow("too big") << QByteArray("\"") + QByteArray(1024 * 1024 + 1, 'a') + "\"";
+    }
+
+    void untrustedJson()
+    {
+        QFETCH(QByteArray, body);
+        try {
+            rd::parseUntrustedJson(std::string_view(body.constData(), body.size()));
+            QFAIL("expected an InputError");
+        } catch (const rd::InputError &e) {
+            QCOMPARE(QString::fromStdString(e.field()), QString("body"));
+        }
+    }
+
+    void deepButAllowedJsonParses()
+    {
+        const std::string body = std::string(10, '[') + std::string(10, ']');
+        QVERIFY(rd::parseUntrustedJson(body).is_array());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRenewalEvent)
+#include "tst_renewalevent.moc"
