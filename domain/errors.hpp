@@ -13,11 +13,19 @@ public:
     InputError(std::string field, const std::string &message)
         : std::runtime_error(field.empty() ? message : field + ": " + message)
         , m_field(std::move(field))
+        , m_message(message)
     { }
     const std::string &field() const { return m_field; }
+    const std::string &message() const { return m_message; }
+    /// The same error located more precisely, e.g. prefixed with "line 12".
+    InputError locatedAt(const std::string &where) const
+    {
+        return InputError(m_field.empty() ? where : where + ": " + m_field, m_message);
+    }
 
 private:
     std::string m_field;
+    std::string m_message;
 };
 
 /// The database cannot be reached or set up (server down, cluster cannot start).

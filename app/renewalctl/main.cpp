@@ -1,0 +1,9 @@
+#include "domain/cli/renewalctl.hpp"
+
+#include <iostream>
+
+int main(int argc, char **argv)
+{
+    return rd::cli::runRenewalctl(
+        std::vector<std::string>(argv + 1, argv + argc), std::cin, std::cout, std::cerr);
+}

@@ -1,0 +1,129 @@
+#include "renewalctl.hpp"
+
+#include "command_context.hpp"
+#include "domain/database.hpp"
+#include "domain/embedded_cluster.hpp"
+#include "domain/errors.hpp"
+#include "domain/migrator.hpp"
+
+#include <pqxx/pqxx>
+
+#include <fstream>
+#include <iostream>
+
+namespace rd::cli {
+namespace {
+
+constexpr const char *kUsage = R"(usage: renewalctl COMMAND [options]
+
+Database:
+  db start|stop|status|url [--data-dir DIR]   manage the embedded PostgreSQL cluster
+  migrate                                     apply pending migrations
+Subscriptions and renewals:
+  subscriptions import [FILE|-]               create subscriptions from JSON lines
+  apply [FILE|-]                              apply renewal events (JSON lines)
+  bench --subscriptions N --renewals M --workers K --duplicates F
+                                              measure the renewal core (scratch database!)
+
+Common options:
+  --db CONNINFO   a libpq connection string; default: the PG* environment if it names a
+                  server, else the embedded cluster (started on demand)
+  --json          machine-readable output
+Exit codes: 0 ok, 3 some renewals rejected, 64 usage, 65 bad input data,
+            69 database unavailable, 70 internal error, 78 schema history refused.
+)";
+
+const std::set<std::string> kValueOptions {
+    "db", "data-dir", "subscriptions", "renewals", "workers", "duplicates", "seed"};
+const std::set<std::string> kFlags {"json", "help"};
+
+std::string oneLine(std::string s)
+{
+    while (!s.empty() && (s.back() == '\n' || s.back() == ' '))
+        s.pop_back();
+    return s;
+}
+
+} // namespace
+
+std::string CommandContext::conninfo() const
+{
+    const auto target = resolveDatabase(args.value("db"));
+    if (target.embedded) {
+        // The embedded database is ours: keep its schema current, as the desk does.
+        auto conn = connectTo(target.conninfo);
+        migrate(*conn, loadMigrations(defaultMigrationsDir()));
+    }
+    return target.conninfo;
+}
+
+std::unique_ptr<pqxx::connection> CommandContext::connect() const
+{
+    return connectTo(conninfo());
+}
+
+InputFile::InputFile(const std::string &path, std::istream &stdinStream) : m_stream(&stdinStream)
+{
+    if (path != "-") {
+        auto file = std::make_unique<std::ifstream>(path, std::ios::binary);
+        if (!*file)
+            throw InputError(path, "cannot open the file");
+        m_owned = std::move(file);
+        m_stream = m_owned.get();
+    }
+}
+
+InputFile::~InputFile() = default;
+
+int runRenewalctl(
+    const std::vector<std::string> &words, std::istream &in, std::ostream &out, std::ostream &err)
+{
+    try {
+        const Args args(words, kValueOptions, kFlags);
+        const auto &pos = args.positionals();
+        if (args.flag("help") || pos.empty() || pos[0] == "help") {
+            (pos.empty() && !args.flag("help") ? err : out) << kUsage;
+            return pos.empty() && !args.flag("help") ? ExitUsage : ExitOk;
+        }
+        const CommandContext ctx {args, in, out, err};
+        const std::string &command = pos[0];
+        if (command == "db")
+            return runDb(ctx);
+        if (command == "migrate")
+            return runMigrate(ctx);
+        if (command == "subscriptions")
+            return runSubscriptions(ctx);
+        if (command == "apply")
+            return runApply(ctx);
+        if (command == "bench")
+            return runBench(ctx);
+        throw UsageError("unknown command '" + command + "' (see renewalctl --help)");
+    } catch (const UsageError &e) {
+        err << "renewalctl: " << e.what() << "\n";
+        return ExitUsage;
+    } catch (const InputError &e) {
+        err << "renewalctl: bad input: " << e.what() << "\n";
+        return ExitDataError;
+    } catch (const DatabaseUnavailable &e) {
+        err << "renewalctl: " << oneLine(e.what()) << "\n";
+        return ExitUnavailable;
+    } catch (const pqxx::broken_connection &e) {
+        err << "renewalctl: lost the database connection: " << oneLine(e.what()) << "\n";
+        return ExitUnavailable;
+    } catch (const SetupError &e) {
+        err << "renewalctl: " << e.what() << "\n";
+        return ExitConfig;
+    } catch (const pqxx::undefined_table &e) {
+        err << "renewalctl: the database has no Renewal Desk schema (run 'renewalctl migrate'): "
+            << oneLine(e.what()) << "\n";
+        return ExitUnavailable;
+    } catch (const pqxx::insufficient_privilege &e) {
+        err << "renewalctl: permission denied by the database: " << oneLine(e.what()) << "\n";
+        return ExitUnavailable;
+    } catch (const std::exception &e) {
+        err << "renewalctl: internal error: " << oneLine(e.what()) << "\n";
+        return ExitInternal;
+    }
+}
+
+} // namespace rd::cli

@@ -1,0 +1,27 @@
+#pragma once
+
+#include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace rd {
+
+/// Where a program's database is, chosen the ecosystem's way.
+struct DatabaseTarget
+{
+    std::string conninfo; ///< libpq connection string ("" = libpq's environment)
+    bool embedded = false;
+    std::string description; ///< for people: "embedded cluster in ...", "PGHOST=..."
+};
+
+/// `--db CONNINFO` when given; else the standard libpq environment when it names a server
+/// (PGHOST, PGHOSTADDR, PGDATABASE, PGSERVICE or PGPORT set; passwords from ~/.pgpass);
+/// else the embedded cluster, started on demand when `startEmbedded`.
+DatabaseTarget resolveDatabase(const std::optional<std::string> &db, bool startEmbedded = true);
+
+/// Opens a connection; throws DatabaseUnavailable with libpq's reason, never a password.
+std::unique_ptr<pqxx::connection> connectTo(const std::string &conninfo);
+
+} // namespace rd

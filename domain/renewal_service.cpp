@@ -1,0 +1,229 @@
+#include "renewal_service.hpp"
+
+#include "database.hpp"
+#include "errors.hpp"
+
+#include <pqxx/pqxx>
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <iostream>
+#include <random>
+#include <thread>
+#include <unistd.h>
+
+namespace rd {
+namespace {
+
+constexpr const char *kApplySql
+    = "SELECT result, billing_period_id, error_code, local_state FROM apply_successful_renewal("
+      "$1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz, $8, $9, $10::timestamptz, $11, $12)";
+
+ApplyOutcome outcomeFromRow(const pqxx::row &row)
+{
+    ApplyOutcome out;
+    const std::string result = row[0].as<std::string>();
+    if (result == "applied")
+        out.result = ApplyResult::Applied;
+    else if (result == "duplicate")
+        out.result = ApplyResult::Duplicate;
+    else
+        out.result = ApplyResult::Rejected;
+    if (!row[1].is_null())
+        out.billingPeriodId = row[1].as<std::string>();
+    if (!row[2].is_null())
+        out.errorCode = row[2].as<std::string>();
+    if (!row[3].is_null())
+        out.localState = nlohmann::json::parse(row[3].as<std::string>());
+    return out;
+}
+
+template<typename Tx>
+pqxx::row execApply(Tx &tx, const SuccessfulRenewalEvent &e, const Actor &actor)
+{
+    return tx.exec_params1(kApplySql, e.providerKey, e.providerEventId, e.providerSubscriptionId,
+        e.providerRenewalKey, e.providerVersion, formatRfc3339(e.period.start),
+        formatRfc3339(e.period.end), e.paidAmountMinor, e.currency, formatRfc3339(e.paidAt),
+        actor.type, actor.id);
+}
+
+void backoff(int attempt)
+{
+    // 5 ms, 10 ms, 20 ms ... capped at 500 ms, with full jitter so that retries of
+    // colliding transactions do not collide again.
+    thread_local std::mt19937 rng {std::random_device {}()};
+    const int capMs = std::min(500, 5 << std::min(attempt, 7));
+    std::uniform_int_distribution<int> dist(0, capMs);
+    std::this_thread::sleep_for(std::chrono::milliseconds(dist(rng)));
+}
+
+} // namespace
+
+std::string toString(ApplyResult r)
+{
+    switch (r) {
+    case ApplyResult::Applied:
+        return "applied";
+    case ApplyResult::Duplicate:
+        return "duplicate";
+    case ApplyResult::Rejected:
+        return "rejected";
+    }
+    return "rejected";
+}
+
+nlohmann::json ApplyOutcome::toJson() const
+{
+    nlohmann::json j {{"result", toString(result)},
+        {"billingPeriodId",
+            billingPeriodId.empty() ? nlohmann::json() : nlohmann::json(billingPeriodId)},
+        {"caseId", caseId ? nlohmann::json(*caseId) : nlohmann::json()},
+        {"error", errorCode.empty() ? nlohmann::json() : nlohmann::json(errorCode)}};
+    if (result == ApplyResult::Rejected)
+        j["localState"] = localState;
+    return j;
+}
+
+ApplyOutcome applySuccessfulRenewalOnce(
+    pqxx::connection &conn, const SuccessfulRenewalEvent &e, const Actor &actor)
+{
+    // Autocommit: the function call is the whole transaction, so BEGIN and COMMIT cost no
+    // extra round trips.
+    pqxx::nontransaction tx(conn);
+    return outcomeFromRow(execApply(tx, e, actor));
+}
+
+FaultPoint faultPointFromEnvironment()
+{
+    const char *v = std::getenv("RENEWAL_DESK_FAULT");
+    if (!v)
+        return FaultPoint::None;
+    const std::string s(v);
+    if (s == "pause-before-commit")
+        return FaultPoint::PauseBeforeCommit;
+    if (s == "exit-after-commit")
+        return FaultPoint::ExitAfterCommit;
+    return FaultPoint::None;
+}
+
+RenewalApplier::RenewalApplier(std::string conninfo, int maxAttempts)
+    : m_conninfo(std::move(conninfo))
+    , m_maxAttempts(maxAttempts)
+    , m_fault(faultPointFromEnvironment())
+    , m_conn(connectTo(m_conninfo))
+{ }
+
+RenewalApplier::~RenewalApplier() = default;
+
+pqxx::connection &RenewalApplier::connection()
+{
+    if (!m_conn || !m_conn->is_open())
+        reconnect();
+    return *m_conn;
+}
+
+void RenewalApplier::reconnect()
+{
+    m_conn.reset();
+    m_conn = connectTo(m_conninfo);
+}
+
+ApplyOutcome RenewalApplier::applyWithFault(const SuccessfulRenewalEvent &event, const Actor &actor)
+{
+    // The test-only path: an explicit transaction so that there is a moment between the work
+    // and COMMIT at which the process can be stopped and killed.
+    pqxx::work tx(connection());
+    ApplyOutcome out = outcomeFromRow(execApply(tx, event, actor));
+    if (m_fault == FaultPoint::PauseBeforeCommit) {
+        std::cerr << "fault point: paused before commit (pid " << ::getpid() << ")" << std::endl;
+        std::raise(SIGSTOP);
+    }
+    tx.commit();
+    if (m_fault == FaultPoint::ExitAfterCommit)
+        std::_Exit(99); // the commit happened; the acknowledgement is lost
+    return out;
+}
+
+std::optional<ApplyOutcome> RenewalApplier::lookUpAfterLoss(const SuccessfulRenewalEvent &event)
+{
+    pqxx::read_transaction tx(connection());
+    const auto r = tx.exec_params("SELECT id, provider_event_id FROM subscription_billing_periods "
+                                  "WHERE provider_key = $1 AND provider_renewal_key = $2",
+        event.providerKey, event.providerRenewalKey);
+    if (r.empty() || r[0][1].as<std::string>() != event.providerEventId)
+        return std::nullopt; // not ours: the retry will judge it
+    ApplyOutcome out;
+    out.result = ApplyResult::Applied;
+    out.billingPeriodId = r[0][0].as<std::string>();
+    out.resolvedInDoubt = true;
+    return out;
+}
+
+ApplyOutcome RenewalApplier::apply(const SuccessfulRenewalEvent &event, const Actor &actor)
+{
+    bool inDoubt = false;
+    for (int attempt = 1;; ++attempt) {
+        try {
+            if (inDoubt) {
+                if (auto resolved = lookUpAfterLoss(event)) {
+                    resolved->attempts = attempt;
+                    return *resolved;
+                }
+            }
+            ApplyOutcome out = m_fault == FaultPoint::None
+                ? applySuccessfulRenewalOnce(connection(), event, actor)
+                : applyWithFault(event, actor);
+            out.attempts = attempt;
+            if (out.result == ApplyResult::Rejected)
+                out.caseId = recordCase(rd::toJson(event), out.errorCode, out.localState);
+            return out;
+        } catch (const pqxx::transaction_rollback &) {
+            // 40001 / 40P01: nothing was committed; run the whole transaction again.
+            if (attempt >= m_maxAttempts)
+                throw;
+        } catch (const pqxx::broken_connection &) {
+            // The statement may or may not have committed: look the renewal key up first.
+            inDoubt = true;
+            m_conn.reset();
+            if (attempt >= m_maxAttempts)
+                throw DatabaseUnavailable("lost the database connection while applying renewal "
+                    + event.providerRenewalKey + " and could not recover");
+        } catch (const DatabaseUnavailable &) {
+            // Reconnecting failed; the server may be restarting.
+            if (attempt >= m_maxAttempts)
+                throw;
+        } catch (const pqxx::in_doubt_error &) {
+            inDoubt = true;
+            if (attempt >= m_maxAttempts)
+                throw;
+            m_conn.reset();
+        }
+        backoff(attempt);
+    }
+}
+
+std::int64_t RenewalApplier::recordCase(
+    const nlohmann::json &eventJson, const std::string &errorCode, const nlohmann::json &localState)
+{
+    for (int attempt = 1;; ++attempt) {
+        try {
+            pqxx::nontransaction tx(connection());
+            return tx
+                .exec_params1("SELECT record_reconciliation_case($1::jsonb, $2, $3::jsonb)",
+                    eventJson.dump(), errorCode, localState.dump())[0]
+                .as<std::int64_t>();
+        } catch (const pqxx::transaction_rollback &) {
+            if (attempt >= m_maxAttempts)
+                throw;
+        } catch (const pqxx::broken_connection &) {
+            // Recording a case again is harmless: it adds an occurrence at worst.
+            if (attempt >= m_maxAttempts)
+                throw DatabaseUnavailable("lost the database connection while recording a case");
+            m_conn.reset();
+        }
+        backoff(attempt);
+    }
+}
+
+} // namespace rd
