@@ -29,8 +29,17 @@ std::unique_ptr<pqxx::connection> connectTo(const std::string &conninfo)
     try {
         return std::make_unique<pqxx::connection>(conninfo);
     } catch (const pqxx::broken_connection &e) {
-        std::string reason = e.what();
-        while (!reason.empty() && (reason.back() == '\n' || reason.back() == ' '))
+        // libpq's reasons span lines ("...\n\tIs the server running..."): make it one.
+        std::string reason;
+        for (const char c : std::string(e.what())) {
+            if (c == '\n' || c == '\t') {
+                if (!reason.empty() && reason.back() != ' ')
+                    reason += ' ';
+            } else {
+                reason += c;
+            }
+        }
+        while (!reason.empty() && reason.back() == ' ')
             reason.pop_back();
         throw DatabaseUnavailable("cannot connect to the database: " + reason);
     } catch (const std::invalid_argument &e) {

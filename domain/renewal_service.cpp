@@ -60,7 +60,7 @@ void backoff(int attempt)
 
 } // namespace
 
-std::string toString(ApplyResult r)
+std::string resultName(ApplyResult r)
 {
     switch (r) {
     case ApplyResult::Applied:
@@ -75,7 +75,7 @@ std::string toString(ApplyResult r)
 
 nlohmann::json ApplyOutcome::toJson() const
 {
-    nlohmann::json j {{"result", toString(result)},
+    nlohmann::json j {{"result", resultName(result)},
         {"billingPeriodId",
             billingPeriodId.empty() ? nlohmann::json() : nlohmann::json(billingPeriodId)},
         {"caseId", caseId ? nlohmann::json(*caseId) : nlohmann::json()},

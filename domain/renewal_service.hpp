@@ -20,7 +20,7 @@ struct Actor
 };
 
 enum class ApplyResult { Applied, Duplicate, Rejected };
-std::string toString(ApplyResult r);
+std::string resultName(ApplyResult r);
 
 /// The outcome of one renewal. A rejection carries its typed code (`errorCode`, e.g.
 /// "renewal_period_is_not_contiguous") and the local state it was judged against.

@@ -1,0 +1,101 @@
+#include "test_database.hpp"
+
+#include "domain/database.hpp"
+#include "domain/embedded_cluster.hpp"
+#include "domain/migrator.hpp"
+#include "domain/subscription_import.hpp"
+
+#include <nlohmann/json.hpp>
+#include <pqxx/pqxx>
+
+#include <atomic>
+#include <cstdlib>
+#include <mutex>
+#include <sstream>
+#include <unistd.h>
+
+namespace rdtest {
+namespace {
+
+std::string clusterDir()
+{
+    if (const char *dir = std::getenv("RD_TEST_CLUSTER_DIR"); dir && *dir)
+        return dir;
+    return "/tmp/rd-test-standalone-" + std::to_string(getuid());
+}
+
+} // namespace
+
+std::string clusterConninfo(const std::string &database)
+{
+    static std::once_flag started;
+    rd::EmbeddedCluster cluster(clusterDir());
+    // Idempotent: under ctest the fixture already started it; a test run alone starts it.
+    std::call_once(started, [&] { cluster.start(); });
+    return cluster.connectionString(database);
+}
+
+TestDatabase::TestDatabase(const std::string &hint, bool migrated)
+{
+    static std::atomic<int> counter{0};
+    m_name = "t_" + hint + "_" + std::to_string(getpid()) + "_" + std::to_string(counter++);
+    for (char &c : m_name) {
+        if (!std::isalnum(static_cast<unsigned char>(c)))
+            c = '_';
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    {
+        pqxx::connection admin(clusterConninfo());
+        pqxx::nontransaction tx(admin);
+        tx.exec0("DROP DATABASE IF EXISTS " + tx.quote_name(m_name));
+        tx.exec0("CREATE DATABASE " + tx.quote_name(m_name) + " TEMPLATE template0");
+    }
+    m_conninfo = clusterConninfo(m_name);
+    if (migrated) {
+        pqxx::connection conn(m_conninfo);
+        rd::migrate(conn, rd::loadMigrations(rd::defaultMigrationsDir()));
+    }
+}
+
+TestDatabase::~TestDatabase()
+{
+    try {
+        pqxx::connection admin(clusterConninfo());
+        pqxx::nontransaction tx(admin);
+        tx.exec0("DROP DATABASE IF EXISTS " + tx.quote_name(m_name) + " WITH (FORCE)");
+    } catch (...) {
+        // Leave it: the next run's fresh names never collide with it.
+    }
+}
+
+std::unique_ptr<pqxx::connection> TestDatabase::connect() const
+{
+    return std::make_unique<pqxx::connection>(m_conninfo);
+}
+
+std::string renewalctlPath()
+{
+    return RD_RENEWALCTL_PATH;
+}
+
+std::string subscriptionLine(const std::string &providerKey, const std::string &subscriptionId,
+                             const std::string &status, const std::string &periodStart,
+                             const std::string &periodEnd, bool cancelAtPeriodEnd)
+{
+    return nlohmann::json{{"providerKey", providerKey},
+                          {"providerSubscriptionId", subscriptionId},
+                          {"status", status},
+                          {"currentPeriod", {{"start", periodStart}, {"end", periodEnd}}},
+                          {"cancelAtPeriodEnd", cancelAtPeriodEnd},
+                          {"providerVersion", nullptr}}
+        .dump();
+}
+
+void importSubscriptions(const std::string &conninfo, const std::string &jsonLines)
+{
+    pqxx::connection conn(conninfo);
+    std::istringstream in(jsonLines);
+    rd::importSubscriptions(conn, in, "test");
+}
+
+} // namespace rdtest

@@ -1,0 +1,319 @@
+#include "domain/renewal_service.hpp"
+#include "support/renewal_fixtures.hpp"
+#include "support/test_database.hpp"
+
+#include <pqxx/pqxx>
+
+#include <QtTest>
+
+using rd::ApplyResult;
+using rdtest::februaryRenewal;
+using rdtest::observe;
+
+Q_DECLARE_METATYPE(rd::SuccessfulRenewalEvent)
+
+namespace {
+
+const rd::Actor kWebhook{"webhook", "stripe-main"};
+
+} // namespace
+
+/// The renewal core's rules, one scenario at a time, against PostgreSQL.
+class TestRenewalCore : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<rdtest::TestDatabase> m_db;
+
+private slots:
+    void init()
+    {
+        m_db = std::make_unique<rdtest::TestDatabase>(QTest::currentTestFunction());
+        rdtest::importSubscriptions(
+            m_db->conninfo(),
+            rdtest::subscriptionLine("stripe-main", "sub_1") + "\n"
+                + rdtest::subscriptionLine("stripe-main", "sub_2") + "\n"
+                + rdtest::subscriptionLine("stripe-main", "sub_paused", "past_due") + "\n"
+                + rdtest::subscriptionLine("stripe-main", "sub_cancelling", "active",
+                                           "2026-01-01T00:00:00Z", "2026-02-01T00:00:00Z", true)
+                + "\n"
+                + R"({"providerKey":"stripe-main","providerSubscriptionId":"sub_noperiod","status":"active","currentPeriod":null,"cancelAtPeriodEnd":false,"providerVersion":null})");
+    }
+
+    void cleanup() { m_db.reset(); }
+
+    void appliedOnceThenDuplicate()
+    {
+        rd::RenewalApplier applier(m_db->conninfo());
+        auto conn = m_db->connect();
+        const auto before = observe(*conn);
+
+        const auto first = applier.apply(februaryRenewal(), kWebhook);
+        QCOMPARE(first.result, ApplyResult::Applied);
+        QVERIFY(!first.billingPeriodId.empty());
+        const auto after = observe(*conn);
+        QCOMPARE(after.periodStart, std::string("2026-02-01T00:00:00.000000Z"));
+        QCOMPARE(after.periodEnd, std::string("2026-03-01T00:00:00.000000Z"));
+        QCOMPARE(after.revision, before.revision + 1);
+        QCOMPARE(after.billingPeriods, 1LL);
+        QCOMPARE(after.renewalAudits, 1LL);
+        QCOMPARE(after.outbox, 1LL);
+
+        // The same event again: nothing changes.
+        const auto second = applier.apply(februaryRenewal(), kWebhook);
+        QCOMPARE(second.result, ApplyResult::Duplicate);
+        QCOMPARE(second.billingPeriodId, first.billingPeriodId);
+        QCOMPARE(observe(*conn), after);
+    }
+
+    void differentEventIdsSameRenewalKey()
+    {
+        rd::RenewalApplier applier(m_db->conninfo());
+        auto conn = m_db->connect();
+        // invoice.paid and invoice.payment_succeeded for one invoice.
+        QCOMPARE(applier.apply(februaryRenewal("sub_1", "evt_paid"), kWebhook).result,
+                 ApplyResult::Applied);
+        const auto after = observe(*conn);
+        QCOMPARE(applier.apply(februaryRenewal("sub_1", "evt_payment_succeeded"), kWebhook).result,
+                 ApplyResult::Duplicate);
+        QCOMPARE(observe(*conn), after);
+        QCOMPARE(after.billingPeriods, 1LL);
+    }
+
+    void replayDaysLaterAfterCancellationIsStillADuplicate()
+    {
+        rd::RenewalApplier applier(m_db->conninfo());
+        auto conn = m_db->connect();
+        QCOMPARE(applier.apply(februaryRenewal(), kWebhook).result, ApplyResult::Applied);
+        {
+            pqxx::work tx(*conn);
+            tx.exec0("UPDATE subscriptions SET status = 'canceled' WHERE provider_subscription_id = 'sub_1'");
+            tx.commit();
+        }
+        const auto after = observe(*conn);
+        const auto replay = applier.apply(februaryRenewal("sub_1", "evt_replayed"), kWebhook);
+        QCOMPARE(replay.result, ApplyResult::Duplicate);
+        QCOMPARE(observe(*conn), after); // and no case: a replay is not a disagreement
+    }
+
+    void rejections_data()
+    {
+        QTest::addColumn<rd::SuccessfulRenewalEvent>("event");
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QString>("subscription");
+        QTest::addColumn<bool>("caseHasSubscription");
+
+        auto e = februaryRenewal("sub_unknown");
+        QTest::newRow("unknown subscription") << e << "subscription_not_found" << "sub_1" << false;
+        e = februaryRenewal("sub_paused");
+        QTest::newRow("not active") << e << "renewal_not_allowed_for_subscription_status"
+                                    << "sub_paused" << true;
+        e = februaryRenewal("sub_noperiod");
+        QTest::newRow("no current period") << e << "subscription_has_no_current_period"
+                                           << "sub_noperiod" << true;
+        e = februaryRenewal();
+        e.period.end = e.period.start;
+        QTest::newRow("empty period") << e << "invalid_provider_billing_period" << "sub_1" << true;
+        e = februaryRenewal();
+        std::swap(e.period.start, e.period.end);
+        QTest::newRow("inverted period") << e << "invalid_provider_billing_period" << "sub_1" << true;
+        e = februaryRenewal();
+        e.period = {*rd::parseRfc3339("2026-03-01T00:00:00Z"), *rd::parseRfc3339("2026-04-01T00:00:00Z")};
+        QTest::newRow("gap") << e << "renewal_period_is_not_contiguous" << "sub_1" << true;
+        e = februaryRenewal();
+        e.period = {*rd::parseRfc3339("2026-01-31T23:59:59.999999Z"), *rd::parseRfc3339("2026-03-01T00:00:00Z")};
+        QTest::newRow("overlap by a microsecond") << e << "renewal_period_is_not_contiguous" << "sub_1" << true;
+        e = februaryRenewal("sub_cancelling");
+        QTest::newRow("scheduled cancellation") << e << "renewal_conflicts_with_scheduled_cancellation"
+                                                << "sub_cancelling" << true;
+    }
+
+    void rejections()
+    {
+        QFETCH(rd::SuccessfulRenewalEvent, event);
+        QFETCH(QString, code);
+        QFETCH(QString, subscription);
+        QFETCH(bool, caseHasSubscription);
+        rd::RenewalApplier applier(m_db->conninfo());
+        auto conn = m_db->connect();
+        const auto before = observe(*conn, subscription.toStdString());
+
+        const auto out = applier.apply(event, kWebhook);
+        QCOMPARE(out.result, ApplyResult::Rejected);
+        QCOMPARE(QString::fromStdString(out.errorCode), code);
+        QVERIFY(out.caseId);
+
+        // Nothing mutated, and a case holds the evidence.
+        auto after = observe(*conn, subscription.toStdString());
+        QCOMPARE(after.periodEnd, before.periodEnd);
+        QCOMPARE(after.revision, before.revision);
+        QCOMPARE(after.billingPeriods, before.billingPeriods);
+        QCOMPARE(after.outbox, before.outbox);
+        pqxx::read_transaction tx(*conn);
+        const auto c = tx.exec_params1(
+            "SELECT error_code, status, occurrences, subscription_id IS NOT NULL, "
+            "event->>'providerRenewalKey', local_state FROM reconciliation_cases WHERE id = $1",
+            *out.caseId);
+        QCOMPARE(QString::fromStdString(c[0].as<std::string>()), code);
+        QCOMPARE(c[1].as<std::string>(), std::string("open"));
+        QCOMPARE(c[2].as<int>(), 1);
+        QCOMPARE(c[3].as<bool>(), caseHasSubscription);
+        QCOMPARE(c[4].as<std::string>(), event.providerRenewalKey);
+        const auto state = nlohmann::json::parse(c[5].as<std::string>());
+        if (caseHasSubscription)
+            QCOMPARE(state["revision"].get<long long>(), before.revision);
+    }
+
+    void sameRejectionAddsAnOccurrence()
+    {
+        rd::RenewalApplier applier(m_db->conninfo());
+        auto e = februaryRenewal("sub_1", "evt_gap_1", "in_gap");
+        e.period = {*rd::parseRfc3339("2026-03-01T00:00:00Z"), *rd::parseRfc3339("2026-04-01T00:00:00Z")};
+        const auto first = applier.apply(e, kWebhook);
+        e.providerEventId = "evt_gap_2"; // a second delivery of the same renewal
+        const auto second = applier.apply(e, kWebhook);
+        QVERIFY(first.caseId && second.caseId);
+        QCOMPARE(*second.caseId, *first.caseId);
+        auto conn = m_db->connect();
+        pqxx::read_transaction tx(*conn);
+        const auto c = tx.exec_params1(
+            "SELECT occurrences, first_provider_event_id, last_provider_event_id, "
+            "last_seen_at >= first_seen_at FROM reconciliation_cases WHERE id = $1",
+            *first.caseId);
+        QCOMPARE(c[0].as<int>(), 2);
+        QCOMPARE(c[1].as<std::string>(), std::string("evt_gap_1"));
+        QCOMPARE(c[2].as<std::string>(), std::string("evt_gap_2"));
+        QVERIFY(c[3].as<bool>());
+        QCOMPARE(tx.exec1("SELECT count(*) FROM reconciliation_cases")[0].as<int>(), 1);
+    }
+
+    void payloadConflict_data()
+    {
+        QTest::addColumn<rd::SuccessfulRenewalEvent>("event");
+        auto e = februaryRenewal("sub_1", "evt_corrected");
+        e.paidAmountMinor = 2499;
+        QTest::newRow("amount") << e;
+        e = februaryRenewal("sub_1", "evt_corrected");
+        e.currency = "EUR";
+        QTest::newRow("currency") << e;
+        e = februaryRenewal("sub_1", "evt_corrected");
+        e.period.end = *rd::parseRfc3339("2026-03-02T00:00:00Z");
+        QTest::newRow("period end") << e;
+        e = februaryRenewal("sub_2", "evt_corrected");
+        QTest::newRow("other subscription") << e;
+    }
+
+    void payloadConflict()
+    {
+        QFETCH(rd::SuccessfulRenewalEvent, event);
+        rd::RenewalApplier applier(m_db->conninfo());
+        auto conn = m_db->connect();
+        const auto applied = applier.apply(februaryRenewal(), kWebhook);
+        QCOMPARE(applied.result, ApplyResult::Applied);
+        const auto after = observe(*conn);
+        const auto after2 = observe(*conn, "sub_2");
+
+        const auto out = applier.apply(event, kWebhook);
+        QCOMPARE(out.result, ApplyResult::Rejected);
+        QCOMPARE(out.errorCode, std::string("provider_renewal_key_payload_conflict"));
+        QCOMPARE(out.localState["conflictingBillingPeriod"]["id"].get<std::string>(),
+                 applied.billingPeriodId);
+        auto now = observe(*conn);
+        QCOMPARE(now.billingPeriods, after.billingPeriods);
+        QCOMPARE(now.revision, after.revision);
+        QCOMPARE(now.periodEnd, after.periodEnd);
+        QCOMPARE(observe(*conn, "sub_2").revision, after2.revision);
+        QVERIFY(out.caseId);
+    }
+
+    void auditAndOutboxUniquenessHoldAgainstDirectInserts()
+    {
+        rd::RenewalApplier applier(m_db->conninfo());
+        const auto out = applier.apply(februaryRenewal(), kWebhook);
+        QCOMPARE(out.result, ApplyResult::Applied);
+        auto conn = m_db->connect();
+        {
+            pqxx::work tx(*conn);
+            QVERIFY_THROWS_EXCEPTION(
+                pqxx::unique_violation,
+                tx.exec_params0("INSERT INTO subscription_transition_audits (subscription_id, "
+                                "transition, billing_period_id, actor_type, actor_id) SELECT "
+                                "subscription_id, 'subscription_renewed', id, 'system', 'test' "
+                                "FROM subscription_billing_periods WHERE id = $1",
+                                out.billingPeriodId));
+        }
+        {
+            pqxx::work tx(*conn);
+            QVERIFY_THROWS_EXCEPTION(
+                pqxx::unique_violation,
+                tx.exec_params0("INSERT INTO subscription_outbox (event_type, subscription_id, "
+                                "billing_period_id, payload) SELECT 'subscription_renewed', "
+                                "subscription_id, id, '{}' FROM subscription_billing_periods "
+                                "WHERE id = $1",
+                                out.billingPeriodId));
+        }
+        {
+            pqxx::work tx(*conn);
+            QVERIFY_THROWS_EXCEPTION(
+                pqxx::unique_violation,
+                tx.exec_params0("INSERT INTO subscription_billing_periods (subscription_id, "
+                                "provider_key, provider_renewal_key, provider_event_id, "
+                                "period_start, period_end, paid_amount_minor, currency, paid_at) "
+                                "SELECT subscription_id, provider_key, provider_renewal_key, 'x', "
+                                "period_start + interval '1 month', period_end + interval "
+                                "'1 month', 1, 'USD', now() FROM subscription_billing_periods "
+                                "WHERE id = $1",
+                                out.billingPeriodId));
+        }
+        {
+            pqxx::work tx(*conn);
+            QVERIFY_THROWS_EXCEPTION(
+                pqxx::check_violation,
+                tx.exec0("INSERT INTO subscription_billing_periods (subscription_id, provider_key, "
+                         "provider_renewal_key, provider_event_id, period_start, period_end, "
+                         "paid_amount_minor, currency, paid_at) SELECT id, 'stripe-main', 'neg', "
+                         "'x', now(), now() + interval '1 day', -1, 'USD', now() FROM "
+                         "subscriptions LIMIT 1"));
+        }
+    }
+
+    void consecutiveRenewalsAdvanceStepByStep()
+    {
+        rd::RenewalApplier applier(m_db->conninfo());
+        auto conn = m_db->connect();
+        rd::Timestamp start = *rd::parseRfc3339("2026-02-01T00:00:00Z");
+        for (int month = 0; month < 12; ++month) {
+            auto e = februaryRenewal("sub_1", "evt_m" + std::to_string(month),
+                                     "in_m" + std::to_string(month));
+            e.period = {start, rd::addMonths(start, 1)};
+            QCOMPARE(applier.apply(e, kWebhook).result, ApplyResult::Applied);
+            start = e.period.end;
+        }
+        const auto after = observe(*conn);
+        QCOMPARE(after.billingPeriods, 12LL);
+        QCOMPARE(after.periodEnd, std::string("2027-02-01T00:00:00.000000Z"));
+        QCOMPARE(after.revision, 13LL);
+    }
+
+    void renewalNeverTouchesCancellationFlag()
+    {
+        rd::RenewalApplier applier(m_db->conninfo());
+        QCOMPARE(applier.apply(februaryRenewal(), kWebhook).result, ApplyResult::Applied);
+        auto conn = m_db->connect();
+        pqxx::read_transaction tx(*conn);
+        QCOMPARE(tx.exec1("SELECT cancel_at_period_end FROM subscriptions WHERE "
+                          "provider_subscription_id = 'sub_1'")[0]
+                     .as<bool>(),
+                 false);
+        const auto audit = nlohmann::json::parse(
+            tx.exec1("SELECT details FROM subscription_transition_audits WHERE transition = "
+                     "'subscription_renewed'")[0]
+                .as<std::string>());
+        QCOMPARE(audit["before"]["currentPeriod"]["end"].get<std::string>(),
+                 std::string("2026-02-01T00:00:00.000000Z"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRenewalCore)
+#include "tst_renewalcore.moc"
