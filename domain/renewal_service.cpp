@@ -39,9 +39,18 @@ ApplyOutcome outcomeFromRow(const pqxx::row &row)
     return out;
 }
 
+constexpr const char *kApplyStatement = "rd_apply_successful_renewal";
+
+// With `prepared`, the statement registered by RenewalApplier on its connection: the server
+// parses and plans the call once per connection instead of once per renewal.
 template<typename Tx>
-pqxx::row execApply(Tx &tx, const SuccessfulRenewalEvent &e, const Actor &actor)
+pqxx::row execApply(Tx &tx, const SuccessfulRenewalEvent &e, const Actor &actor, bool prepared)
 {
+    if (prepared)
+        return tx.exec_prepared1(kApplyStatement, e.providerKey, e.providerEventId,
+            e.providerSubscriptionId, e.providerRenewalKey, e.providerVersion,
+            formatRfc3339(e.period.start), formatRfc3339(e.period.end), e.paidAmountMinor,
+            e.currency, formatRfc3339(e.paidAt), actor.type, actor.id);
     return tx.exec_params1(kApplySql, e.providerKey, e.providerEventId, e.providerSubscriptionId,
         e.providerRenewalKey, e.providerVersion, formatRfc3339(e.period.start),
         formatRfc3339(e.period.end), e.paidAmountMinor, e.currency, formatRfc3339(e.paidAt),
@@ -91,7 +100,7 @@ ApplyOutcome applySuccessfulRenewalOnce(
     // Autocommit: the function call is the whole transaction, so BEGIN and COMMIT cost no
     // extra round trips.
     pqxx::nontransaction tx(conn);
-    return outcomeFromRow(execApply(tx, e, actor));
+    return outcomeFromRow(execApply(tx, e, actor, false));
 }
 
 FaultPoint faultPointFromEnvironment()
@@ -111,8 +120,9 @@ RenewalApplier::RenewalApplier(std::string conninfo, int maxAttempts)
     : m_conninfo(std::move(conninfo))
     , m_maxAttempts(maxAttempts)
     , m_fault(faultPointFromEnvironment())
-    , m_conn(connectTo(m_conninfo))
-{ }
+{
+    reconnect();
+}
 
 RenewalApplier::~RenewalApplier() = default;
 
@@ -127,6 +137,14 @@ void RenewalApplier::reconnect()
 {
     m_conn.reset();
     m_conn = connectTo(m_conninfo);
+    m_conn->prepare(kApplyStatement, kApplySql);
+}
+
+ApplyOutcome RenewalApplier::applyPrepared(const SuccessfulRenewalEvent &event, const Actor &actor)
+{
+    // Autocommit: the function call is the whole transaction (one round trip).
+    pqxx::nontransaction tx(connection());
+    return outcomeFromRow(execApply(tx, event, actor, true));
 }
 
 ApplyOutcome RenewalApplier::applyWithFault(const SuccessfulRenewalEvent &event, const Actor &actor)
@@ -134,7 +152,7 @@ ApplyOutcome RenewalApplier::applyWithFault(const SuccessfulRenewalEvent &event,
     // The test-only path: an explicit transaction so that there is a moment between the work
     // and COMMIT at which the process can be stopped and killed.
     pqxx::work tx(connection());
-    ApplyOutcome out = outcomeFromRow(execApply(tx, event, actor));
+    ApplyOutcome out = outcomeFromRow(execApply(tx, event, actor, true));
     if (m_fault == FaultPoint::PauseBeforeCommit) {
         std::cerr << "fault point: paused before commit (pid " << ::getpid() << ")" << std::endl;
         std::raise(SIGSTOP);
@@ -171,9 +189,8 @@ ApplyOutcome RenewalApplier::apply(const SuccessfulRenewalEvent &event, const Ac
                     return *resolved;
                 }
             }
-            ApplyOutcome out = m_fault == FaultPoint::None
-                ? applySuccessfulRenewalOnce(connection(), event, actor)
-                : applyWithFault(event, actor);
+            ApplyOutcome out = m_fault == FaultPoint::None ? applyPrepared(event, actor)
+                                                           : applyWithFault(event, actor);
             out.attempts = attempt;
             if (out.result == ApplyResult::Rejected)
                 out.caseId = recordCase(rd::toJson(event), out.errorCode, out.localState);

@@ -69,6 +69,7 @@ public:
 private:
     void reconnect();
     std::optional<ApplyOutcome> lookUpAfterLoss(const SuccessfulRenewalEvent &event);
+    ApplyOutcome applyPrepared(const SuccessfulRenewalEvent &event, const Actor &actor);
     ApplyOutcome applyWithFault(const SuccessfulRenewalEvent &event, const Actor &actor);
 
     std::string m_conninfo;

@@ -170,12 +170,15 @@ int runBench(const CommandContext &ctx)
                 JOIN subscriptions s ON s.id = o.subscription_id
                WHERE s.provider_key = $1 AND o.event_type = 'subscription_renewed'),
              (SELECT count(*) FROM subscription_billing_periods bp
+                LEFT JOIN (SELECT billing_period_id, count(*) AS n
+                             FROM subscription_transition_audits
+                            WHERE transition = 'subscription_renewed' GROUP BY 1) a
+                       ON a.billing_period_id = bp.id
+                LEFT JOIN (SELECT billing_period_id, count(*) AS n FROM subscription_outbox
+                            WHERE event_type = 'subscription_renewed' GROUP BY 1) o
+                       ON o.billing_period_id = bp.id
                WHERE bp.provider_key = $1
-                 AND ((SELECT count(*) FROM subscription_transition_audits a
-                        WHERE a.billing_period_id = bp.id
-                          AND a.transition = 'subscription_renewed') <> 1
-                      OR (SELECT count(*) FROM subscription_outbox o
-                           WHERE o.billing_period_id = bp.id) <> 1)))",
+                 AND (a.n IS DISTINCT FROM 1 OR o.n IS DISTINCT FROM 1)))",
         provider);
     const auto periods = counts[0].as<long long>();
     const auto audits = counts[1].as<long long>();
