@@ -82,21 +82,31 @@ Normalization normalizePayload(
 {
     // The contract is "never throws": the inbox stores whatever comes back, so every failure,
     // including ones we did not foresee, must become an Invalid outcome rather than unwind.
+    // Providers without delivery ids get their derived id even when the body is unreadable,
+    // so that a redelivered broken body is recognized as the same delivery.
+    const bool derivedIds = kind == ProviderKind::Recurly || kind == ProviderKind::LemonSqueezy;
+    const auto invalid = [&](const std::string &message) {
+        Normalization n = adapters::invalidPayload(message);
+        if (derivedIds) {
+            n.providerEventId = adapters::derivedEventId(rawBody);
+            n.eventIdDerived = true;
+        }
+        return n;
+    };
     try {
         if (providerKey.empty())
-            return adapters::invalidPayload("providerKey: must not be empty");
+            return invalid("providerKey: must not be empty");
         const nlohmann::json body = parseUntrustedJson(rawBody);
         Normalization n = dispatch(kind, providerKey, rawBody, body);
         if (n.outcome == Outcome::Renewal && n.event)
             n.reason = "renewal";
         return n;
     } catch (const InputError &e) {
-        return adapters::invalidPayload(e.what());
+        return invalid(e.what());
     } catch (const nlohmann::json::exception &e) {
-        return adapters::invalidPayload(std::string("payload: ") + e.what());
+        return invalid(std::string("payload: ") + e.what());
     } catch (const std::exception &e) {
-        return adapters::invalidPayload(
-            std::string("payload could not be normalized: ") + e.what());
+        return invalid(std::string("payload could not be normalized: ") + e.what());
     }
 }
 
