@@ -199,6 +199,10 @@ private slots:
                                                << "invalid"
                                                << "invalid_payload"
                                                << "data.billing_period";
+        QTest::newRow("paddle number overflow (fuzz)") << "paddle/malformed_number_overflow.json"
+                                                       << "invalid"
+                                                       << "invalid_payload"
+                                                       << "body";
         QTest::newRow("paddle not JSON") << "paddle/malformed_not_json.json"
                                          << "invalid"
                                          << "invalid_payload"
@@ -331,6 +335,12 @@ private slots:
                                                 << "invalid"
                                                 << "invalid_payload"
                                                 << "paid";
+        // Found by fuzzing: the parse error quoted raw invalid UTF-8, and the Normalization
+        // could then not be serialized.
+        QTest::newRow("recurly invalid UTF-8 (fuzz)") << "recurly/malformed_invalid_utf8_fuzz.json"
+                                                      << "invalid"
+                                                      << "invalid_payload"
+                                                      << "body";
         QTest::newRow("recurly XML") << "recurly/malformed_not_json.json"
                                      << "invalid"
                                      << "invalid_payload"
@@ -403,6 +413,8 @@ private slots:
         QCOMPARE(QString::fromStdString(rd::toString(n.outcome)), outcome);
         QCOMPARE(QString::fromStdString(n.reason), reason);
         QVERIFY(!n.message.empty());
+        // Whatever the outcome, it can be stored as JSON.
+        QVERIFY(!rd::toJson(n).dump().empty());
 
         const bool derived
             = *kind == rd::ProviderKind::Recurly || *kind == rd::ProviderKind::LemonSqueezy;

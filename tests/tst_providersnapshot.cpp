@@ -43,6 +43,21 @@ private slots:
         QVERIFY(rd::providerSnapshotFromJson(rd::toJson(c)) == c);
     }
 
+    // Found by fuzzing: a number too large for a double escaped parseUntrustedJson as a
+    // nlohmann out_of_range instead of an InputError.
+    void numberOverflowIsInputError()
+    {
+        QFile f(QStringLiteral(RD_FIXTURES_DIR "/snapshots/malformed_number_overflow_fuzz.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        try {
+            rd::parseUntrustedJson(std::string_view(bytes.constData(), bytes.size()));
+            QFAIL("accepted an out-of-range number");
+        } catch (const rd::InputError &e) {
+            QCOMPARE(e.field(), std::string("body"));
+        }
+    }
+
     void rejects_data()
     {
         QTest::addColumn<QString>("file");
