@@ -287,6 +287,12 @@ private slots:
             << "renewal"
             << renewal("<derived>", "qx6pb4ypdhwl", "qx6pkwd00001", nullptr, kJan1, kFeb1, 12125,
                    "KWD", "2026-01-01T00:02:11Z");
+        QTest::newRow("recurly renewal KWD number amount")
+            << "recurly/renewal_kwd_number_amount.json"
+            << "renewal"
+            << "renewal"
+            << renewal("<derived>", "qx6pb4ypdhwl", "qx6pkwd00002", nullptr, kJan1, kFeb1, 12125,
+                   "KWD", "2026-01-01T00:02:11Z");
         QTest::newRow("recurly renewal JPY")
             << "recurly/renewal_jpy.json"
             << "renewal"
@@ -331,6 +337,12 @@ private slots:
                                                     << "invalid"
                                                     << "invalid_payload"
                                                     << "paid";
+        // As a double this number is exactly 20.0; its text says otherwise, and the text wins.
+        QTest::newRow("recurly number amount too precise")
+            << "recurly/malformed_amount_number_too_precise.json"
+            << "invalid"
+            << "invalid_payload"
+            << "paid";
         QTest::newRow("recurly amount boolean") << "recurly/malformed_amount_bool.json"
                                                 << "invalid"
                                                 << "invalid_payload"

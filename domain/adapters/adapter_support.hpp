@@ -55,8 +55,8 @@ std::string derivedEventId(std::string_view rawBody);
 Normalization normalizeStripe(std::string_view providerKey, const nlohmann::json &body);
 Normalization normalizePaddle(std::string_view providerKey, const nlohmann::json &body);
 Normalization normalizeChargebee(std::string_view providerKey, const nlohmann::json &body);
-Normalization normalizeRecurly(
-    std::string_view providerKey, std::string_view rawBody, const nlohmann::json &body);
+/// Recurly re-parses the raw body (after the shared limits were applied) to keep decimal text.
+Normalization normalizeRecurly(std::string_view providerKey, std::string_view rawBody);
 Normalization normalizeLemonSqueezy(
     std::string_view providerKey, std::string_view rawBody, const nlohmann::json &body);
 

@@ -68,7 +68,7 @@ Normalization dispatch(ProviderKind kind, std::string_view providerKey, std::str
     case ProviderKind::Chargebee:
         return adapters::normalizeChargebee(providerKey, body);
     case ProviderKind::Recurly:
-        return adapters::normalizeRecurly(providerKey, rawBody, body);
+        return adapters::normalizeRecurly(providerKey, rawBody);
     case ProviderKind::LemonSqueezy:
         return adapters::normalizeLemonSqueezy(providerKey, rawBody, body);
     }

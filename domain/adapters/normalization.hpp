@@ -59,7 +59,8 @@ struct Normalization
 /// - Chargebee: an event with content.invoice; providerVersion is the invoice's
 ///   resource_version (milliseconds) as a decimal string.
 /// - Recurly: the fetched invoice object (not the thin notification). The event id is derived
-///   from the body's SHA-256. Amounts are major-unit decimals (see recurly_adapter.cpp).
+///   from the body's SHA-256. Amounts are major-unit decimals, converted from their JSON text
+///   without floating point (see recurly_adapter.cpp).
 /// - Lemon Squeezy: a subscription-invoices webhook; renewals come back NeedsSnapshot because
 ///   the payload carries no billing period. The event id is derived from the body's SHA-256.
 Normalization normalizePayload(

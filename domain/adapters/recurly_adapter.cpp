@@ -6,12 +6,10 @@
 // are refunds. The invoice carries no per-delivery id, so the event id is "sha256:<hex>" of
 // the raw body (eventIdDerived = true).
 //
-// Amounts are decimals in major units (20.0). They are converted exactly with
-// parseMajorUnits. A JSON string is used as is. A JSON number has already been read into a
-// double by the JSON parser; we re-create its decimal text as the shortest representation that
-// reads back to the same double. For up to 15 significant digits that text is the original
-// number (a double distinguishes every 15-digit decimal), so the conversion stays exact; more
-// digits than that are refused as Invalid rather than guessed.
+// Amounts are decimals in major units (20.0) and are converted exactly with parseMajorUnits,
+// never through a double: the body is parsed a second time (it already passed the size and
+// depth limits) with a SAX builder that keeps every JSON floating-point number as the text it
+// was written in. A string amount is used as is; an integer is exact anyway.
 //
 // The period comes from the plan line items (origin "plan", type "charge", not proration):
 // start_date/end_date, ISO 8601 with an offset; the line ending last wins. paidAt is the
@@ -23,51 +21,111 @@
 #include "domain/errors.hpp"
 #include "domain/json_input.hpp"
 
-#include <charconv>
-#include <cmath>
+#include <vector>
 
 namespace rd::adapters {
 
 namespace {
+
+// Builds a DOM like nlohmann's own, except that floating-point numbers become strings holding
+// their original text ("20.0", "12.125"), so that no decimal is ever rounded to binary.
+class DecimalTextBuilder
+{
+public:
+    using json = nlohmann::json;
+
+    explicit DecimalTextBuilder(json &root) : m_root(root) { }
+
+    bool null() { return add(nullptr); }
+    bool boolean(bool v) { return add(v); }
+    bool number_integer(json::number_integer_t v) { return add(v); }
+    bool number_unsigned(json::number_unsigned_t v) { return add(v); }
+    bool number_float(json::number_float_t, const json::string_t &text) { return add(text); }
+    bool string(json::string_t &v) { return add(v); }
+    bool binary(json::binary_t &) { return false; }
+    bool start_object(std::size_t)
+    {
+        m_open.push_back(place(json::object()));
+        return true;
+    }
+    bool key(json::string_t &k)
+    {
+        m_key = k;
+        return true;
+    }
+    bool end_object()
+    {
+        m_open.pop_back();
+        return true;
+    }
+    bool start_array(std::size_t)
+    {
+        m_open.push_back(place(json::array()));
+        return true;
+    }
+    bool end_array()
+    {
+        m_open.pop_back();
+        return true;
+    }
+    template<class Exception>
+    bool parse_error(std::size_t, const std::string &, const Exception &)
+    {
+        return false;
+    }
+
+private:
+    bool add(json v)
+    {
+        place(std::move(v));
+        return true;
+    }
+    // Only open containers are remembered, and an array grows only while it is the innermost
+    // open one, so the remembered pointers stay valid.
+    json *place(json v)
+    {
+        if (m_open.empty()) {
+            m_root = std::move(v);
+            return &m_root;
+        }
+        json &parent = *m_open.back();
+        if (parent.is_array()) {
+            parent.push_back(std::move(v));
+            return &parent.back();
+        }
+        json &slot = parent[m_key];
+        slot = std::move(v);
+        return &slot;
+    }
+
+    json &m_root;
+    std::vector<json *> m_open;
+    std::string m_key;
+};
+
+nlohmann::json parseKeepingDecimalText(std::string_view rawBody)
+{
+    nlohmann::json root;
+    DecimalTextBuilder builder(root);
+    if (!nlohmann::json::sax_parse(rawBody.begin(), rawBody.end(), &builder))
+        throw InputError("body", "not valid JSON");
+    return root;
+}
 
 std::int64_t requireMajorUnits(
     const nlohmann::json &obj, std::string_view path, const char *key, const std::string &currency)
 {
     const auto &v = requireField(obj, path, key);
     std::string text;
-    if (v.is_string()) {
-        text = v.get<std::string>();
-    } else if (v.is_number_unsigned()) {
+    if (v.is_string())
+        text = v.get<std::string>(); // a JSON string, or a JSON number's original text
+    else if (v.is_number_unsigned())
         text = std::to_string(v.get<std::uint64_t>());
-    } else if (v.is_number_integer()) {
+    else if (v.is_number_integer())
         text = std::to_string(v.get<std::int64_t>());
-    } else if (v.is_number_float()) {
-        const double d = v.get<double>();
-        if (!std::isfinite(d) || std::fabs(d) >= 1e15)
-            throw InputError(joinPath(path, key), "amount out of range");
-        char buf[64];
-        const auto result = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::fixed);
-        if (result.ec != std::errc())
-            throw InputError(joinPath(path, key), "amount cannot be represented");
-        text.assign(buf, result.ptr);
-        int significant = 0;
-        bool leading = true;
-        for (const char c : text) {
-            if (c < '0' || c > '9')
-                continue;
-            if (leading && c == '0')
-                continue;
-            leading = false;
-            ++significant;
-        }
-        if (significant > 15)
-            throw InputError(joinPath(path, key),
-                "amount has more significant digits than a JSON number keeps exactly; send it "
-                "as a string");
-    } else {
+    else
         throw InputError(
             joinPath(path, key), std::string("expected a decimal amount, got ") + v.type_name());
-    }
     const auto minor = parseMajorUnits(text, currency);
     if (!minor)
         throw InputError(joinPath(path, key),
@@ -96,13 +154,13 @@ bool isRefundOrigin(std::string_view origin)
 
 } // namespace
 
-Normalization normalizeRecurly(
-    std::string_view providerKey, std::string_view rawBody, const nlohmann::json &body)
+Normalization normalizeRecurly(std::string_view providerKey, std::string_view rawBody)
 {
     const std::string eventId = derivedEventId(rawBody);
     std::string subscriptionId;
     Normalization n;
     try {
+        const nlohmann::json body = parseKeepingDecimalText(rawBody);
         const std::string path;
         if (requireString(body, path, "object") != "invoice")
             throw InputError("object", "expected a Recurly invoice object");
