@@ -36,7 +36,9 @@ struct Normalization
     /// hand such an event to the core before its period is filled in.
     std::optional<SuccessfulRenewalEvent> event;
     /// Machine code: "renewal", "first_invoice", "proration", "manual_invoice", "unpaid",
-    /// "refund", "other_event_type", "missing_period" or "invalid_payload".
+    /// "refund", "other_event_type", "other_billing_reason" (a subscription invoice of another
+    /// kind, e.g. Stripe's subscription_threshold), "missing_period" (NeedsSnapshot) or
+    /// "invalid_payload" (Invalid).
     std::string reason;
     std::string message; ///< a sentence for people; for Invalid it starts with the JSON path
     std::string providerEventId; ///< empty when the payload is too broken to tell
