@@ -15,6 +15,23 @@ std::string joinPath(std::string_view path, std::string_view key)
     return out;
 }
 
+namespace {
+
+// nlohmann's parse errors quote the offending input ("last read: '...'"), raw bytes included.
+// A message that is not valid UTF-8 cannot itself be serialized as JSON later (found by
+// fuzzing), so diagnostics keep printable ASCII only.
+std::string printableAscii(std::string text)
+{
+    for (char &c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u > 0x7e)
+            c = '?';
+    }
+    return text;
+}
+
+} // namespace
+
 nlohmann::json parseUntrustedJson(std::string_view text, const JsonLimits &limits)
 {
     if (text.size() > limits.maxBytes)
@@ -52,7 +69,11 @@ nlohmann::json parseUntrustedJson(std::string_view text, const JsonLimits &limit
         std::string what = e.what();
         if (const auto p = what.find("parse error"); p != std::string::npos)
             what = what.substr(p);
-        throw InputError("body", "not valid JSON (" + what + ")");
+        throw InputError("body", "not valid JSON (" + printableAscii(what) + ")");
+    } catch (const nlohmann::json::exception &e) {
+        // A number too large for a double ("6e999") is an out_of_range, not a parse_error:
+        // found by fuzzing, it used to escape as a non-InputError.
+        throw InputError("body", "not acceptable JSON (" + printableAscii(e.what()) + ")");
     }
 }
 

@@ -1,0 +1,532 @@
+#include "domain/adapters/normalization.hpp"
+#include "domain/renewal_event.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <QtTest>
+
+#include <string>
+
+namespace {
+
+QByteArray readFixture(const QString &relative)
+{
+    QFile f(QStringLiteral(RD_FIXTURES_DIR "/") + relative);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot open fixture %s", qPrintable(relative));
+    return f.readAll();
+}
+
+// The expected normalized event, in the JSON form; "<derived>" stands for the body's hash.
+QString renewal(const char *eventId, const char *subscription, const char *key, const char *version,
+    const char *start, const char *end, qint64 amount, const char *currency, const char *paidAt)
+{
+    nlohmann::json e = {{"providerEventId", eventId}, {"providerSubscriptionId", subscription},
+        {"providerRenewalKey", key},
+        {"providerVersion", version ? nlohmann::json(version) : nlohmann::json(nullptr)},
+        {"period", {{"start", start}, {"end", end}}}, {"paidAmountMinor", amount},
+        {"currency", currency}, {"paidAt", paidAt}};
+    return QString::fromStdString(e.dump());
+}
+
+constexpr const char *kJan1 = "2026-01-01T00:00:00Z";
+constexpr const char *kFeb1 = "2026-02-01T00:00:00Z";
+
+} // namespace
+
+class TestAdapters : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void fixtures_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("outcome");
+        QTest::addColumn<QString>("reason");
+        // For "invalid": the JSON path the message must start with. Otherwise the expected
+        // event in JSON form (without providerKey), or empty for none.
+        QTest::addColumn<QString>("expected");
+
+        // --- Stripe ---
+        QTest::newRow("stripe renewal pre-basil")
+            << "stripe/renewal_pre_basil.json"
+            << "renewal"
+            << "renewal"
+            << renewal("evt_1QxRenew0001", "sub_1QxSub0001", "in_1QxRenew0001", nullptr, kJan1,
+                   kFeb1, 2000, "USD", "2026-01-01T01:01:00Z");
+        QTest::newRow("stripe renewal basil")
+            << "stripe/renewal_basil.json"
+            << "renewal"
+            << "renewal"
+            << renewal("evt_1QxRenew0002", "sub_1QxSub0001", "in_1QxRenew0002", nullptr, kJan1,
+                   kFeb1, 2000, "USD", "2026-01-01T01:01:00Z");
+        QTest::newRow("stripe payment_succeeded, paidAt from event")
+            << "stripe/renewal_payment_succeeded_no_paid_at.json"
+            << "renewal"
+            << "renewal"
+            << renewal("evt_1QxRenew0003", "sub_1QxSub0001", "in_1QxRenew0003", nullptr, kJan1,
+                   kFeb1, 2000, "USD", "2026-01-01T01:01:10Z");
+        QTest::newRow("stripe renewal with proration lines")
+            << "stripe/renewal_with_proration_lines.json"
+            << "renewal"
+            << "renewal"
+            << renewal("evt_1QxRenew0004", "sub_1QxSub0001", "in_1QxRenew0004", nullptr, kJan1,
+                   kFeb1, 3500, "USD", "2026-01-01T01:01:00Z");
+        QTest::newRow("stripe renewal with proration lines basil")
+            << "stripe/renewal_with_proration_lines_basil.json"
+            << "renewal"
+            << "renewal"
+            << renewal("evt_1QxRenew0005", "sub_1QxSub0001", "in_1QxRenew0005", nullptr, kJan1,
+                   kFeb1, 3500, "USD", "2026-01-01T01:01:00Z");
+        QTest::newRow("stripe renewal JPY")
+            << "stripe/renewal_jpy.json"
+            << "renewal"
+            << "renewal"
+            << renewal("evt_1QxRenewJpy1", "sub_1QxSub0001", "in_1QxRenewJpy1", nullptr, kJan1,
+                   kFeb1, 1500, "JPY", "2026-01-01T01:01:00Z");
+        QTest::newRow("stripe first invoice") << "stripe/first_invoice.json"
+                                              << "not_a_renewal"
+                                              << "first_invoice"
+                                              << "";
+        QTest::newRow("stripe proration invoice") << "stripe/proration_invoice.json"
+                                                  << "not_a_renewal"
+                                                  << "proration"
+                                                  << "";
+        QTest::newRow("stripe manual invoice") << "stripe/manual_invoice_basil.json"
+                                               << "not_a_renewal"
+                                               << "manual_invoice"
+                                               << "";
+        QTest::newRow("stripe unpaid") << "stripe/unpaid.json"
+                                       << "not_a_renewal"
+                                       << "unpaid"
+                                       << "";
+        QTest::newRow("stripe refund") << "stripe/refund_charge_refunded.json"
+                                       << "not_a_renewal"
+                                       << "refund"
+                                       << "";
+        QTest::newRow("stripe other event") << "stripe/other_event_type.json"
+                                            << "not_a_renewal"
+                                            << "other_event_type"
+                                            << "";
+        QTest::newRow("stripe missing period end") << "stripe/malformed_missing_period_end.json"
+                                                   << "invalid"
+                                                   << "invalid_payload"
+                                                   << "data.object.lines.data[0].period.end";
+        QTest::newRow("stripe end before start") << "stripe/malformed_end_before_start.json"
+                                                 << "invalid"
+                                                 << "invalid_payload"
+                                                 << "data.object.lines.data[0].period.end";
+        QTest::newRow("stripe amount as string") << "stripe/malformed_amount_string.json"
+                                                 << "invalid"
+                                                 << "invalid_payload"
+                                                 << "data.object.amount_paid";
+        QTest::newRow("stripe basil cycle without subscription")
+            << "stripe/malformed_basil_cycle_without_subscription.json"
+            << "invalid"
+            << "invalid_payload"
+            << "data.object.parent.subscription_details.subscription";
+        QTest::newRow("stripe period start as string")
+            << "stripe/malformed_period_start_string.json"
+            << "invalid"
+            << "invalid_payload"
+            << "data.object.lines.data[0].period.start";
+        QTest::newRow("stripe not JSON") << "stripe/malformed_not_json.json"
+                                         << "invalid"
+                                         << "invalid_payload"
+                                         << "body";
+
+        // --- Paddle ---
+        QTest::newRow("paddle renewal")
+            << "paddle/renewal.json"
+            << "renewal"
+            << "renewal"
+            << renewal("evt_01hv8wqbpx5bc6c3f1d0kyqk1a", "sub_01hv8x29kz0t586xy6zn1a62ny",
+                   "txn_01hv8wptq8987qeep44cyrewp9", nullptr, kJan1, kFeb1, 2400, "USD",
+                   "2026-01-01T00:00:04.120775Z");
+        QTest::newRow("paddle renewal JPY")
+            << "paddle/renewal_jpy.json"
+            << "renewal"
+            << "renewal"
+            << renewal("evt_01hv9jpy00000000000000000a", "sub_01hv8x29kz0t586xy6zn1a62ny",
+                   "txn_01hv9jpy00000000000000000a", nullptr, kJan1, kFeb1, 1500, "JPY",
+                   "2026-01-01T00:00:04.120775Z");
+        QTest::newRow("paddle renewal without payments")
+            << "paddle/renewal_no_payments.json"
+            << "renewal"
+            << "renewal"
+            << renewal("evt_01hv9nocapture000000000000b", "sub_01hv8x29kz0t586xy6zn1a62ny",
+                   "txn_01hv9nocapture000000000000b", nullptr, kJan1, kFeb1, 2400, "USD",
+                   "2026-01-01T00:00:06.011024Z");
+        QTest::newRow("paddle first purchase") << "paddle/first_invoice_web.json"
+                                               << "not_a_renewal"
+                                               << "first_invoice"
+                                               << "";
+        QTest::newRow("paddle proration") << "paddle/proration_subscription_update.json"
+                                          << "not_a_renewal"
+                                          << "proration"
+                                          << "";
+        QTest::newRow("paddle one-time charge") << "paddle/one_time_charge.json"
+                                                << "not_a_renewal"
+                                                << "manual_invoice"
+                                                << "";
+        QTest::newRow("paddle past due") << "paddle/unpaid_past_due.json"
+                                         << "not_a_renewal"
+                                         << "unpaid"
+                                         << "";
+        QTest::newRow("paddle refund") << "paddle/refund_adjustment.json"
+                                       << "not_a_renewal"
+                                       << "refund"
+                                       << "";
+        QTest::newRow("paddle other event") << "paddle/other_event_type.json"
+                                            << "not_a_renewal"
+                                            << "other_event_type"
+                                            << "";
+        QTest::newRow("paddle missing subscription")
+            << "paddle/malformed_missing_subscription_id.json"
+            << "invalid"
+            << "invalid_payload"
+            << "data.subscription_id";
+        QTest::newRow("paddle end before start") << "paddle/malformed_end_before_start.json"
+                                                 << "invalid"
+                                                 << "invalid_payload"
+                                                 << "data.billing_period.ends_at";
+        QTest::newRow("paddle amount as number") << "paddle/malformed_amount_number.json"
+                                                 << "invalid"
+                                                 << "invalid_payload"
+                                                 << "data.details.totals.grand_total";
+        QTest::newRow("paddle missing period") << "paddle/malformed_missing_period.json"
+                                               << "invalid"
+                                               << "invalid_payload"
+                                               << "data.billing_period";
+        QTest::newRow("paddle number overflow (fuzz)") << "paddle/malformed_number_overflow.json"
+                                                       << "invalid"
+                                                       << "invalid_payload"
+                                                       << "body";
+        QTest::newRow("paddle not JSON") << "paddle/malformed_not_json.json"
+                                         << "invalid"
+                                         << "invalid_payload"
+                                         << "body";
+
+        // --- Chargebee ---
+        QTest::newRow("chargebee subscription_renewed paid")
+            << "chargebee/renewal_subscription_renewed.json"
+            << "renewal"
+            << "renewal"
+            << renewal("ev_AzZTZgTr8a2Lx1d51", "AzZTZgTr8a2Lv1d4Z", "1043", "1767225720417", kJan1,
+                   kFeb1, 2900, "USD", "2026-01-01T00:02:00Z");
+        QTest::newRow("chargebee payment_succeeded")
+            << "chargebee/renewal_payment_succeeded.json"
+            << "renewal"
+            << "renewal"
+            << renewal("ev_AzZTZgTr8a2Lx1d99", "AzZTZgTr8a2Lv1d4Z", "1044", "1767225720417", kJan1,
+                   kFeb1, 2900, "USD", "2026-01-01T00:02:00Z");
+        QTest::newRow("chargebee renewal with prorated add-on line")
+            << "chargebee/renewal_with_proration_lines.json"
+            << "renewal"
+            << "renewal"
+            << renewal("ev_AzZTZgTr8a2Lx1e00", "AzZTZgTr8a2Lv1d4Z", "1045", "1767225720417", kJan1,
+                   kFeb1, 3200, "USD", "2026-01-01T00:02:00Z");
+        QTest::newRow("chargebee renewal KWD")
+            << "chargebee/renewal_kwd.json"
+            << "renewal"
+            << "renewal"
+            << renewal("ev_AzZTZgTr8a2Lx1e01", "AzZTZgTr8a2Lv1d4Z", "1046", "1767225720417", kJan1,
+                   kFeb1, 9250, "KWD", "2026-01-01T00:02:00Z");
+        QTest::newRow("chargebee first invoice") << "chargebee/first_invoice.json"
+                                                 << "not_a_renewal"
+                                                 << "first_invoice"
+                                                 << "";
+        QTest::newRow("chargebee mid-term proration") << "chargebee/proration_mid_term.json"
+                                                      << "not_a_renewal"
+                                                      << "proration"
+                                                      << "";
+        QTest::newRow("chargebee one-off invoice") << "chargebee/manual_invoice.json"
+                                                   << "not_a_renewal"
+                                                   << "manual_invoice"
+                                                   << "";
+        QTest::newRow("chargebee renewed but payment due") << "chargebee/unpaid_payment_due.json"
+                                                           << "not_a_renewal"
+                                                           << "unpaid"
+                                                           << "";
+        QTest::newRow("chargebee credit note") << "chargebee/refund_credit_note.json"
+                                               << "not_a_renewal"
+                                               << "refund"
+                                               << "";
+        QTest::newRow("chargebee other event") << "chargebee/other_event_type.json"
+                                               << "not_a_renewal"
+                                               << "other_event_type"
+                                               << "";
+        QTest::newRow("chargebee missing period") << "chargebee/malformed_missing_period.json"
+                                                  << "invalid"
+                                                  << "invalid_payload"
+                                                  << "content.invoice.line_items[0].date_to";
+        QTest::newRow("chargebee end equals start") << "chargebee/malformed_end_before_start.json"
+                                                    << "invalid"
+                                                    << "invalid_payload"
+                                                    << "content.invoice.line_items[0].date_to";
+        QTest::newRow("chargebee amount as string") << "chargebee/malformed_amount_string.json"
+                                                    << "invalid"
+                                                    << "invalid_payload"
+                                                    << "content.invoice.amount_paid";
+        QTest::newRow("chargebee empty body") << "chargebee/malformed_not_json.json"
+                                              << "invalid"
+                                              << "invalid_payload"
+                                              << "body";
+
+        // --- Recurly ---
+        QTest::newRow("recurly renewal")
+            << "recurly/renewal.json"
+            << "renewal"
+            << "renewal"
+            << renewal("<derived>", "qx6pb4ypdhwl", "qx6pel8cxbcm", nullptr, kJan1, kFeb1, 2000,
+                   "USD", "2026-01-01T00:02:11Z");
+        QTest::newRow("recurly renewal KWD string amount")
+            << "recurly/renewal_kwd_string_amount.json"
+            << "renewal"
+            << "renewal"
+            << renewal("<derived>", "qx6pb4ypdhwl", "qx6pkwd00001", nullptr, kJan1, kFeb1, 12125,
+                   "KWD", "2026-01-01T00:02:11Z");
+        QTest::newRow("recurly renewal KWD number amount")
+            << "recurly/renewal_kwd_number_amount.json"
+            << "renewal"
+            << "renewal"
+            << renewal("<derived>", "qx6pb4ypdhwl", "qx6pkwd00002", nullptr, kJan1, kFeb1, 12125,
+                   "KWD", "2026-01-01T00:02:11Z");
+        QTest::newRow("recurly renewal JPY")
+            << "recurly/renewal_jpy.json"
+            << "renewal"
+            << "renewal"
+            << renewal("<derived>", "qx6pb4ypdhwl", "qx6pjpy00001", nullptr, kJan1, kFeb1, 1500,
+                   "JPY", "2026-01-01T00:02:11Z");
+        QTest::newRow("recurly renewal with proration line")
+            << "recurly/renewal_with_proration_lines.json"
+            << "renewal"
+            << "renewal"
+            << renewal("<derived>", "qx6pb4ypdhwl", "qx6prenprora", nullptr, kJan1, kFeb1, 2500,
+                   "USD", "2026-01-01T00:02:11Z");
+        QTest::newRow("recurly purchase") << "recurly/first_invoice_purchase.json"
+                                          << "not_a_renewal"
+                                          << "first_invoice"
+                                          << "";
+        QTest::newRow("recurly immediate change") << "recurly/proration_immediate_change.json"
+                                                  << "not_a_renewal"
+                                                  << "proration"
+                                                  << "";
+        QTest::newRow("recurly past due") << "recurly/unpaid_past_due.json"
+                                          << "not_a_renewal"
+                                          << "unpaid"
+                                          << "";
+        QTest::newRow("recurly refund") << "recurly/refund_credit_invoice.json"
+                                        << "not_a_renewal"
+                                        << "refund"
+                                        << "";
+        QTest::newRow("recurly other origin") << "recurly/other_origin_prepayment.json"
+                                              << "not_a_renewal"
+                                              << "other_billing_reason"
+                                              << "";
+        QTest::newRow("recurly missing period") << "recurly/malformed_missing_period.json"
+                                                << "invalid"
+                                                << "invalid_payload"
+                                                << "line_items.data[0].end_date";
+        QTest::newRow("recurly end before start") << "recurly/malformed_end_before_start.json"
+                                                  << "invalid"
+                                                  << "invalid_payload"
+                                                  << "line_items.data[0].end_date";
+        QTest::newRow("recurly amount too precise") << "recurly/malformed_amount_too_precise.json"
+                                                    << "invalid"
+                                                    << "invalid_payload"
+                                                    << "paid";
+        // As a double this number is exactly 20.0; its text says otherwise, and the text wins.
+        QTest::newRow("recurly number amount too precise")
+            << "recurly/malformed_amount_number_too_precise.json"
+            << "invalid"
+            << "invalid_payload"
+            << "paid";
+        QTest::newRow("recurly amount boolean") << "recurly/malformed_amount_bool.json"
+                                                << "invalid"
+                                                << "invalid_payload"
+                                                << "paid";
+        // Found by fuzzing: the parse error quoted raw invalid UTF-8, and the Normalization
+        // could then not be serialized.
+        QTest::newRow("recurly invalid UTF-8 (fuzz)") << "recurly/malformed_invalid_utf8_fuzz.json"
+                                                      << "invalid"
+                                                      << "invalid_payload"
+                                                      << "body";
+        QTest::newRow("recurly XML") << "recurly/malformed_not_json.json"
+                                     << "invalid"
+                                     << "invalid_payload"
+                                     << "body";
+
+        // --- Lemon Squeezy ---
+        QTest::newRow("lemonsqueezy renewal")
+            << "lemonsqueezy/renewal_needs_snapshot.json"
+            << "needs_snapshot"
+            << "missing_period"
+            << renewal("<derived>", "1042", "3051", nullptr, "1970-01-01T00:00:00Z",
+                   "1970-01-01T00:00:00Z", 999, "USD", "2026-01-01T00:00:04Z");
+        QTest::newRow("lemonsqueezy recovered renewal")
+            << "lemonsqueezy/renewal_recovered_needs_snapshot.json"
+            << "needs_snapshot"
+            << "missing_period"
+            << renewal("<derived>", "1042", "3052", nullptr, "1970-01-01T00:00:00Z",
+                   "1970-01-01T00:00:00Z", 999, "USD", "2026-01-01T00:00:04Z");
+        QTest::newRow("lemonsqueezy initial") << "lemonsqueezy/first_invoice_initial.json"
+                                              << "not_a_renewal"
+                                              << "first_invoice"
+                                              << "";
+        QTest::newRow("lemonsqueezy updated") << "lemonsqueezy/proration_updated.json"
+                                              << "not_a_renewal"
+                                              << "proration"
+                                              << "";
+        QTest::newRow("lemonsqueezy pending") << "lemonsqueezy/unpaid_pending.json"
+                                              << "not_a_renewal"
+                                              << "unpaid"
+                                              << "";
+        QTest::newRow("lemonsqueezy refund") << "lemonsqueezy/refund.json"
+                                             << "not_a_renewal"
+                                             << "refund"
+                                             << "";
+        QTest::newRow("lemonsqueezy other event") << "lemonsqueezy/other_event_type.json"
+                                                  << "not_a_renewal"
+                                                  << "other_event_type"
+                                                  << "";
+        QTest::newRow("lemonsqueezy amount as string")
+            << "lemonsqueezy/malformed_amount_string.json"
+            << "invalid"
+            << "invalid_payload"
+            << "data.attributes.total";
+        QTest::newRow("lemonsqueezy missing subscription")
+            << "lemonsqueezy/malformed_missing_subscription_id.json"
+            << "invalid"
+            << "invalid_payload"
+            << "data.attributes.subscription_id";
+        QTest::newRow("lemonsqueezy not JSON") << "lemonsqueezy/malformed_not_json.json"
+                                               << "invalid"
+                                               << "invalid_payload"
+                                               << "body";
+    }
+
+    void fixtures()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, outcome);
+        QFETCH(QString, reason);
+        QFETCH(QString, expected);
+
+        const QString providerName = file.section(QLatin1Char('/'), 0, 0);
+        const auto kind = rd::providerKindFromString(providerName.toStdString());
+        QVERIFY(kind);
+        const std::string providerKey = providerName.toStdString() + "-main";
+        const QByteArray body = readFixture(file);
+        const std::string_view raw(body.constData(), static_cast<std::size_t>(body.size()));
+
+        const rd::Normalization n = rd::normalizePayload(*kind, providerKey, raw);
+        QCOMPARE(QString::fromStdString(rd::toString(n.outcome)), outcome);
+        QCOMPARE(QString::fromStdString(n.reason), reason);
+        QVERIFY(!n.message.empty());
+        // Whatever the outcome, it can be stored as JSON.
+        QVERIFY(!rd::toJson(n).dump().empty());
+
+        const bool derived
+            = *kind == rd::ProviderKind::Recurly || *kind == rd::ProviderKind::LemonSqueezy;
+        QCOMPARE(n.eventIdDerived, derived);
+        const std::string derivedId = "sha256:"
+            + QCryptographicHash::hash(body, QCryptographicHash::Sha256).toHex().toStdString();
+        if (derived)
+            QCOMPARE(n.providerEventId, derivedId);
+
+        if (outcome == QLatin1String("invalid")) {
+            QVERIFY(!n.event);
+            QVERIFY2(QString::fromStdString(n.message).startsWith(expected + QLatin1Char(':')),
+                n.message.c_str());
+            return;
+        }
+        QVERIFY(!n.providerEventId.empty());
+        if (expected.isEmpty()) {
+            QVERIFY(!n.event);
+            return;
+        }
+        QVERIFY(n.event);
+        nlohmann::json want = nlohmann::json::parse(expected.toStdString());
+        want["providerKey"] = providerKey;
+        if (want["providerEventId"] == "<derived>")
+            want["providerEventId"] = derivedId;
+        const nlohmann::json got = rd::toJson(*n.event);
+        QCOMPARE(QString::fromStdString(got.dump(2)), QString::fromStdString(want.dump(2)));
+        QCOMPARE(n.providerEventId, n.event->providerEventId);
+        QCOMPARE(n.providerSubscriptionId, n.event->providerSubscriptionId);
+        if (n.outcome == rd::Outcome::Renewal) {
+            // What the core receives survives its own strict parser unchanged.
+            QCOMPARE(rd::renewalEventFromJson(got), *n.event);
+            QVERIFY(n.event->period.start < n.event->period.end);
+        }
+    }
+
+    void neverThrows_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        QTest::newRow("empty") << QByteArray();
+        QTest::newRow("null") << QByteArray("null");
+        QTest::newRow("array") << QByteArray("[1,2,3]");
+        QTest::newRow("number") << QByteArray("42");
+        QTest::newRow("deep") << QByteArray(5000, '[');
+        QTest::newRow("bad utf8") << QByteArray("{\"id\":\"\xff\xfe\"}");
+        QTest::newRow("huge seconds") << QByteArray(
+            R"({"id":"evt_1","type":"invoice.paid","api_version":"2024-06-20","created":1,)"
+            R"("data":{"object":{"object":"invoice","id":"in_1","subscription":"sub_1",)"
+            R"("billing_reason":"subscription_cycle","status":"paid","amount_paid":1,)"
+            R"("currency":"usd","lines":{"data":[{"type":"subscription","proration":false,)"
+            R"("period":{"start":9223372036854775807,"end":18446744073709551615}}]}}}})");
+        QTest::newRow("ids of wrong type")
+            << QByteArray(R"({"id":1,"event_id":[],"meta":{"event_name":{}},"object":7})");
+    }
+
+    void neverThrows()
+    {
+        QFETCH(QByteArray, body);
+        const std::string_view raw(body.constData(), static_cast<std::size_t>(body.size()));
+        for (const auto kind :
+            {rd::ProviderKind::Stripe, rd::ProviderKind::Paddle, rd::ProviderKind::Chargebee,
+                rd::ProviderKind::Recurly, rd::ProviderKind::LemonSqueezy}) {
+            const rd::Normalization n = rd::normalizePayload(kind, "p", raw);
+            // QCOMPARE would pick rd::toString (a std::string) by ADL; compare the names instead.
+            QCOMPARE(rd::toString(n.outcome), std::string("invalid"));
+            QVERIFY(!n.event);
+        }
+    }
+
+    void emptyProviderKeyIsInvalid()
+    {
+        const QByteArray body = readFixture(QStringLiteral("stripe/renewal_basil.json"));
+        const auto n = rd::normalizePayload(
+            rd::ProviderKind::Stripe, "", std::string_view(body.constData(), body.size()));
+        QCOMPARE(rd::toString(n.outcome), std::string("invalid"));
+    }
+
+    void providerKindNames()
+    {
+        for (const auto kind :
+            {rd::ProviderKind::Stripe, rd::ProviderKind::Paddle, rd::ProviderKind::Chargebee,
+                rd::ProviderKind::Recurly, rd::ProviderKind::LemonSqueezy})
+            QVERIFY(rd::providerKindFromString(rd::toString(kind)) == kind);
+        QVERIFY(!rd::providerKindFromString("Stripe"));
+        QVERIFY(!rd::providerKindFromString(""));
+    }
+
+    void toJsonShape()
+    {
+        const QByteArray body = readFixture(QStringLiteral("stripe/first_invoice.json"));
+        const auto j = rd::toJson(rd::normalizePayload(rd::ProviderKind::Stripe, "stripe-main",
+            std::string_view(body.constData(), body.size())));
+        QCOMPARE(j.at("outcome").get<std::string>(), std::string("not_a_renewal"));
+        QCOMPARE(j.at("reason").get<std::string>(), std::string("first_invoice"));
+        QCOMPARE(j.at("providerEventId").get<std::string>(), std::string("evt_1QxFirst0001"));
+        QCOMPARE(j.at("providerSubscriptionId").get<std::string>(), std::string("sub_1QxSub0001"));
+        QVERIFY(j.at("event").is_null());
+        QCOMPARE(j.at("eventIdDerived").get<bool>(), false);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestAdapters)
+#include "tst_adapters.moc"

@@ -1,0 +1,188 @@
+#include "domain/errors.hpp"
+#include "domain/json_input.hpp"
+#include "domain/provider_snapshot.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <QtTest>
+
+namespace {
+
+nlohmann::json fixture(const QString &name)
+{
+    QFile f(QStringLiteral(RD_FIXTURES_DIR "/snapshots/") + name);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot open fixture %s", qPrintable(name));
+    const QByteArray bytes = f.readAll();
+    return rd::parseUntrustedJson(std::string_view(bytes.constData(), bytes.size()));
+}
+
+} // namespace
+
+class TestProviderSnapshot : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void parsesOurForm()
+    {
+        const auto s = rd::providerSnapshotFromJson(fixture("ours_valid.json"));
+        QCOMPARE(s.status, std::string("active"));
+        QVERIFY(s.currentPeriod);
+        QCOMPARE(rd::formatRfc3339(s.currentPeriod->end), std::string("2026-02-01T00:00:00Z"));
+        QVERIFY(s.latestRenewal);
+        QCOMPARE(s.latestRenewal->paidAmountMinor, 2000);
+        QCOMPARE(rd::formatRfc3339(s.capturedAt), std::string("2026-01-05T12:00:00.250000Z"));
+        // Round trip through the JSON form is exact.
+        QVERIFY(rd::providerSnapshotFromJson(rd::toJson(s)) == s);
+
+        const auto c = rd::providerSnapshotFromJson(fixture("ours_canceled_no_period.json"));
+        QVERIFY(!c.currentPeriod);
+        QVERIFY(!c.latestRenewal);
+        QCOMPARE(c.providerVersion.value_or(""), std::string("2026-03-01T00:00:00.120000Z"));
+        QVERIFY(rd::providerSnapshotFromJson(rd::toJson(c)) == c);
+    }
+
+    // Found by fuzzing: a number too large for a double escaped parseUntrustedJson as a
+    // nlohmann out_of_range instead of an InputError.
+    void numberOverflowIsInputError()
+    {
+        QFile f(QStringLiteral(RD_FIXTURES_DIR "/snapshots/malformed_number_overflow_fuzz.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        try {
+            rd::parseUntrustedJson(std::string_view(bytes.constData(), bytes.size()));
+            QFAIL("accepted an out-of-range number");
+        } catch (const rd::InputError &e) {
+            QCOMPARE(e.field(), std::string("body"));
+        }
+    }
+
+    void rejects_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("field");
+        QTest::newRow("end not after start") << "ours_bad_period.json"
+                                             << "currentPeriod.end";
+        QTest::newRow("provider status name") << "ours_bad_status.json"
+                                              << "status";
+        QTest::newRow("missing cancelAtPeriodEnd") << "ours_missing_cancel.json"
+                                                   << "cancelAtPeriodEnd";
+        QTest::newRow("bad nested renewal") << "ours_bad_latest_renewal.json"
+                                            << "latestRenewal.paidAmountMinor";
+    }
+
+    void rejects()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, field);
+        try {
+            rd::providerSnapshotFromJson(fixture(file));
+            QFAIL("accepted an invalid snapshot");
+        } catch (const rd::InputError &e) {
+            QCOMPARE(QString::fromStdString(e.field()), field);
+        }
+    }
+
+    void fromProviderObject_data()
+    {
+        QTest::addColumn<QString>("provider");
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("subscription");
+        QTest::addColumn<QString>("status");
+        QTest::addColumn<QString>("start");
+        QTest::addColumn<QString>("end");
+        QTest::addColumn<bool>("cancelAtPeriodEnd");
+        QTest::addColumn<QString>("version");
+
+        QTest::newRow("stripe pre-basil") << "stripe"
+                                          << "stripe_subscription_pre_basil.json"
+                                          << "sub_1QxSub0001"
+                                          << "active"
+                                          << "2026-01-01T00:00:00Z"
+                                          << "2026-02-01T00:00:00Z" << true << "";
+        QTest::newRow("stripe basil, unpaid") << "stripe"
+                                              << "stripe_subscription_basil.json"
+                                              << "sub_1QxSub0001"
+                                              << "past_due"
+                                              << "2026-01-01T00:00:00Z"
+                                              << "2026-02-01T00:00:00Z" << false << "";
+        QTest::newRow("paddle scheduled cancel")
+            << "paddle"
+            << "paddle_subscription.json"
+            << "sub_01hv8x29kz0t586xy6zn1a62ny"
+            << "active"
+            << "2026-01-01T00:00:00Z"
+            << "2026-02-01T00:00:00Z" << true << "2026-01-10T14:22:05.873422Z";
+    }
+
+    void fromProviderObject()
+    {
+        QFETCH(QString, provider);
+        QFETCH(QString, file);
+        QFETCH(QString, subscription);
+        QFETCH(QString, status);
+        QFETCH(QString, start);
+        QFETCH(QString, end);
+        QFETCH(bool, cancelAtPeriodEnd);
+        QFETCH(QString, version);
+
+        const auto kind = rd::providerKindFromString(provider.toStdString());
+        QVERIFY(kind);
+        const rd::Timestamp captured = rd::makeUtc(2026, 1, 20, 9, 30);
+        const auto s = rd::snapshotFromProviderObject(
+            *kind, provider.toStdString() + "-main", fixture(file), captured);
+        QCOMPARE(QString::fromStdString(s.providerSubscriptionId), subscription);
+        QCOMPARE(QString::fromStdString(s.status), status);
+        QVERIFY(s.currentPeriod);
+        QCOMPARE(QString::fromStdString(rd::formatRfc3339(s.currentPeriod->start)), start);
+        QCOMPARE(QString::fromStdString(rd::formatRfc3339(s.currentPeriod->end)), end);
+        QCOMPARE(s.cancelAtPeriodEnd, cancelAtPeriodEnd);
+        QCOMPARE(QString::fromStdString(s.providerVersion.value_or("")), version);
+        QVERIFY(s.capturedAt == captured);
+        QVERIFY(!s.latestRenewal);
+        QVERIFY(rd::providerSnapshotFromJson(rd::toJson(s)) == s);
+    }
+
+    void providerObjectErrors_data()
+    {
+        QTest::addColumn<QString>("provider");
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("field");
+        QTest::newRow("stripe unknown status")
+            << "stripe"
+            << R"({"id":"sub_1","status":"weird","cancel_at_period_end":false,
+                  "current_period_start":1,"current_period_end":2})"
+            << "status";
+        QTest::newRow("stripe basil item end before start")
+            << "stripe"
+            << R"({"id":"sub_1","status":"active","cancel_at_period_end":false,"items":{"data":[
+                  {"current_period_start":5,"current_period_end":5}]}})"
+            << "items.data[0].current_period_end";
+        QTest::newRow("paddle period missing end")
+            << "paddle"
+            << R"({"id":"sub_1","status":"active","current_billing_period":
+                  {"starts_at":"2026-01-01T00:00:00Z"}})"
+            << "current_billing_period.ends_at";
+        QTest::newRow("chargebee not mapped") << "chargebee"
+                                              << R"({"id":"x"})"
+                                              << "";
+    }
+
+    void providerObjectErrors()
+    {
+        QFETCH(QString, provider);
+        QFETCH(QString, json);
+        QFETCH(QString, field);
+        try {
+            rd::snapshotFromProviderObject(*rd::providerKindFromString(provider.toStdString()), "p",
+                nlohmann::json::parse(json.toStdString()), rd::Timestamp {});
+            QFAIL("accepted an invalid provider object");
+        } catch (const rd::InputError &e) {
+            QCOMPARE(QString::fromStdString(e.field()), field);
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestProviderSnapshot)
+#include "tst_providersnapshot.moc"
