@@ -311,7 +311,7 @@ DECLARE
     c reconciliation_cases%ROWTYPE;
     e jsonb;
     r record;
-    resolution text;
+    v_resolution text;
 BEGIN
     PERFORM rd_require_reason(p_reason);
     c := rd_lock_open_case(p_case_id);
@@ -329,11 +329,11 @@ BEGIN
         (e->>'paidAmountMinor')::bigint, e->>'currency', (e->>'paidAt')::timestamptz,
         'operator', session_user);
 
-    resolution := CASE r.result WHEN 'applied' THEN 'reapplied'
+    v_resolution := CASE r.result WHEN 'applied' THEN 'reapplied'
                                 WHEN 'duplicate' THEN 'already_applied' END;
-    IF resolution IS NOT NULL THEN
+    IF v_resolution IS NOT NULL THEN
         UPDATE reconciliation_cases
-           SET status = 'resolved', resolution = resolution, resolved_at = now(),
+           SET status = 'resolved', resolution = v_resolution, resolved_at = now(),
                resolved_by = session_user, resolution_comment = p_comment
          WHERE id = p_case_id;
     ELSE
@@ -346,7 +346,7 @@ BEGIN
                                'localState', r.local_state),
             0, '', '');
     RETURN jsonb_build_object('caseId', p_case_id, 'result', r.result,
-                              'resolution', resolution, 'error', r.error_code,
+                              'resolution', v_resolution, 'error', r.error_code,
                               'billingPeriodId', r.billing_period_id,
                               'localState', r.local_state);
 END;
@@ -399,7 +399,7 @@ DECLARE
     s subscriptions%ROWTYPE;
     before jsonb;
     after jsonb;
-    changes jsonb := '{}';
+    v_changes jsonb := '{}';
     captured timestamptz := (p_snapshot->>'capturedAt')::timestamptz;
     fp text := md5((p_snapshot - 'capturedAt')::text);
     last_snapshot provider_snapshots%ROWTYPE;
@@ -409,7 +409,7 @@ DECLARE
     bp_id uuid;
     new_start timestamptz;
     new_end timestamptz;
-    snapshot_id bigint;
+    v_snapshot_id bigint;
     created boolean := false;
     applicable bigint[];
     k text;
@@ -514,7 +514,7 @@ BEGIN
     FOR k IN SELECT key FROM jsonb_each(after) LOOP
         IF k NOT IN ('revision', 'subscriptionId')
            AND (before = 'null' OR before->k IS DISTINCT FROM after->k) THEN
-            changes := changes || jsonb_build_object(k, jsonb_build_object(
+            v_changes := v_changes || jsonb_build_object(k, jsonb_build_object(
                 'before', CASE WHEN before = 'null' THEN 'null'::jsonb ELSE before->k END,
                 'after', after->k));
         END IF;
@@ -524,33 +524,33 @@ BEGIN
                                     snapshot, fingerprint, captured_at, changes,
                                     billing_period_id, case_id, reason, comment)
     VALUES (s.id, s.provider_key, s.provider_subscription_id, p_snapshot, fp, captured,
-            changes, bp_id, p_case_id, p_reason, p_comment)
-    RETURNING id INTO snapshot_id;
+            v_changes, bp_id, p_case_id, p_reason, p_comment)
+    RETURNING id INTO v_snapshot_id;
 
     INSERT INTO subscription_transition_audits
         (subscription_id, transition, billing_period_id, actor_type, actor_id,
          provider_renewal_key, period_start, period_end, reason, comment, details)
     VALUES (s.id, 'subscription_reconciled', bp_id, 'operator', session_user,
             lr->>'providerRenewalKey', new_start, new_end, p_reason, p_comment,
-            jsonb_build_object('before', before, 'after', after, 'changes', changes,
-                               'snapshotId', snapshot_id, 'caseId', p_case_id));
+            jsonb_build_object('before', before, 'after', after, 'changes', v_changes,
+                               'snapshotId', v_snapshot_id, 'caseId', p_case_id));
     INSERT INTO subscription_outbox (event_type, subscription_id, billing_period_id, payload)
     VALUES ('subscription_reconciled', s.id, bp_id, jsonb_build_object(
         'type', 'subscription_reconciled', 'subscriptionId', s.id,
         'providerKey', s.provider_key, 'providerSubscriptionId', s.provider_subscription_id,
-        'snapshotId', snapshot_id, 'billingPeriodId', bp_id, 'changes', changes,
+        'snapshotId', v_snapshot_id, 'billingPeriodId', bp_id, 'changes', v_changes,
         'state', after));
 
     IF p_case_id IS NOT NULL THEN
         UPDATE reconciliation_cases
            SET status = 'resolved', resolution = 'snapshot_attached', resolved_at = now(),
                resolved_by = session_user, resolution_comment = p_comment,
-               snapshot_id = snapshot_id
+               snapshot_id = v_snapshot_id
          WHERE id = p_case_id;
         INSERT INTO reconciliation_case_history (case_id, action, outcome, reason, comment,
                                                  details, chain_seq, prev_hash, row_hash)
         VALUES (p_case_id, 'snapshot_attached', 'resolved', p_reason, p_comment,
-                jsonb_build_object('snapshotId', snapshot_id, 'changes', changes), 0, '', '');
+                jsonb_build_object('snapshotId', v_snapshot_id, 'changes', v_changes), 0, '', '');
     END IF;
 
     SELECT coalesce(array_agg(c.id ORDER BY c.id), '{}') INTO applicable
@@ -560,8 +560,8 @@ BEGIN
        AND c.status = 'open' AND rd_case_is_applicable(c);
 
     RETURN jsonb_build_object('result', CASE WHEN created THEN 'created' ELSE 'attached' END,
-                              'snapshotId', snapshot_id, 'subscriptionId', s.id,
-                              'changes', changes, 'billingPeriodId', bp_id,
+                              'snapshotId', v_snapshot_id, 'subscriptionId', s.id,
+                              'changes', v_changes, 'billingPeriodId', bp_id,
                               'caseId', p_case_id, 'applicableCases', to_jsonb(applicable));
 END;
 $$;

@@ -29,18 +29,13 @@ long long scalar(const rdtest::TestDatabase &db, const std::string &sql)
 }
 
 QByteArray eventLine(const std::string &eventId, const std::string &renewalKey,
-                     const std::string &start, const std::string &end, long long amount = 1999)
+    const std::string &start, const std::string &end, long long amount = 1999)
 {
     return QByteArray::fromStdString(
-        nlohmann::json{{"providerKey", "stripe-main"},
-                       {"providerEventId", eventId},
-                       {"providerSubscriptionId", "sub_1"},
-                       {"providerRenewalKey", renewalKey},
-                       {"providerVersion", nullptr},
-                       {"period", {{"start", start}, {"end", end}}},
-                       {"paidAmountMinor", amount},
-                       {"currency", "USD"},
-                       {"paidAt", start}}
+        nlohmann::json {{"providerKey", "stripe-main"}, {"providerEventId", eventId},
+            {"providerSubscriptionId", "sub_1"}, {"providerRenewalKey", renewalKey},
+            {"providerVersion", nullptr}, {"period", {{"start", start}, {"end", end}}},
+            {"paidAmountMinor", amount}, {"currency", "USD"}, {"paidAt", start}}
             .dump()
         + "\n");
 }
@@ -57,12 +52,12 @@ private slots:
     {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("message");
-        QTest::newRow("no command") << QStringList{} << "usage";
-        QTest::newRow("unknown command") << QStringList{"frobnicate"} << "unknown command";
-        QTest::newRow("unknown option") << QStringList{"migrate", "--colour"} << "unknown option";
-        QTest::newRow("missing value") << QStringList{"migrate", "--db"} << "needs a value";
-        QTest::newRow("bad number") << QStringList{"bench", "--workers", "many"} << "--workers";
-        QTest::newRow("db verb") << QStringList{"db", "restart", "--data-dir", "/tmp/x"}
+        QTest::newRow("no command") << QStringList {} << "usage";
+        QTest::newRow("unknown command") << QStringList {"frobnicate"} << "unknown command";
+        QTest::newRow("unknown option") << QStringList {"migrate", "--colour"} << "unknown option";
+        QTest::newRow("missing value") << QStringList {"migrate", "--db"} << "needs a value";
+        QTest::newRow("bad number") << QStringList {"bench", "--workers", "many"} << "--workers";
+        QTest::newRow("db verb") << QStringList {"db", "restart", "--data-dir", "/tmp/x"}
                                  << "unknown db command";
     }
 
@@ -110,15 +105,16 @@ private slots:
         const auto report = nlohmann::json::parse(r.out.toStdString());
         QCOMPARE(report["created"].get<int>(), 10000);
         QCOMPARE(scalar(db, "SELECT count(*) FROM subscriptions"), 10000LL);
-        QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_transition_audits "
-                            "WHERE transition = 'subscription_imported'"),
-                 10000LL);
+        QCOMPARE(scalar(db,
+                     "SELECT count(*) FROM subscription_transition_audits "
+                     "WHERE transition = 'subscription_imported'"),
+            10000LL);
 
         // Existing subscriptions are reported, never overwritten.
         QByteArray changed = QByteArray::fromStdString(
             rdtest::subscriptionLine("stripe-main", "sub_7", "canceled") + "\n");
-        const auto again = runProgram(ctl(), withDb(db, {"subscriptions", "import", "--json"}),
-                                      changed);
+        const auto again
+            = runProgram(ctl(), withDb(db, {"subscriptions", "import", "--json"}), changed);
         QCOMPARE(again.exitCode, 0);
         const auto againReport = nlohmann::json::parse(again.out.toStdString());
         QCOMPARE(againReport["created"].get<int>(), 0);
@@ -131,12 +127,14 @@ private slots:
         QTest::addColumn<QByteArray>("badLine");
         QTest::addColumn<QString>("field");
         QTest::newRow("not json") << QByteArray("{oops") << "line 6001: body";
-        QTest::newRow("bad status") << QByteArray::fromStdString(
-            rdtest::subscriptionLine("p", "s", "sleeping")) << "line 6001: status";
+        QTest::newRow("bad status")
+            << QByteArray::fromStdString(rdtest::subscriptionLine("p", "s", "sleeping"))
+            << "line 6001: status";
         QTest::newRow("bad period") << QByteArray::fromStdString(rdtest::subscriptionLine(
             "p", "s", "active", "2026-02-01T00:00:00Z", "2026-01-01T00:00:00Z"))
                                     << "line 6001: currentPeriod.end";
-        QTest::newRow("missing flag") << QByteArray(R"({"providerKey":"p","providerSubscriptionId":"s","status":"active","currentPeriod":null,"providerVersion":null})")
+        QTest::newRow("missing flag") << QByteArray(
+            R"({"providerKey":"p","providerSubscriptionId":"s","status":"active","currentPeriod":null,"providerVersion":null})")
                                       << "line 6001: cancelAtPeriodEnd";
     }
 
@@ -163,8 +161,10 @@ private slots:
     void applyReportsEachLineAndStopsAtBadInput()
     {
         rdtest::TestDatabase db("cli_apply");
-        rdtest::importSubscriptions(db.conninfo(), rdtest::subscriptionLine("stripe-main", "sub_1"));
-        QByteArray input = eventLine("evt_1", "in_1", "2026-02-01T00:00:00Z", "2026-03-01T00:00:00Z")
+        rdtest::importSubscriptions(
+            db.conninfo(), rdtest::subscriptionLine("stripe-main", "sub_1"));
+        QByteArray input
+            = eventLine("evt_1", "in_1", "2026-02-01T00:00:00Z", "2026-03-01T00:00:00Z")
             + eventLine("evt_2", "in_1", "2026-02-01T00:00:00Z", "2026-03-01T00:00:00Z")
             + QByteArray(R"({"providerKey":"stripe-main","currency":"dollars"})") + "\n"
             + eventLine("evt_3", "in_2", "2026-03-01T00:00:00Z", "2026-04-01T00:00:00Z");
@@ -182,11 +182,11 @@ private slots:
     void applyExitsThreeOnRejection()
     {
         rdtest::TestDatabase db("cli_apply_rejected");
-        rdtest::importSubscriptions(db.conninfo(), rdtest::subscriptionLine("stripe-main", "sub_1"));
+        rdtest::importSubscriptions(
+            db.conninfo(), rdtest::subscriptionLine("stripe-main", "sub_1"));
         // Skips March: not contiguous with the current period ending 1 Feb.
         const auto r = runProgram(ctl(), withDb(db, {"apply"}),
-                                  eventLine("evt_9", "in_9", "2026-03-01T00:00:00Z",
-                                            "2026-04-01T00:00:00Z"));
+            eventLine("evt_9", "in_9", "2026-03-01T00:00:00Z", "2026-04-01T00:00:00Z"));
         QCOMPARE(r.exitCode, 3);
         const auto out = nlohmann::json::parse(r.out.toStdString());
         QCOMPARE(out["result"], "rejected");

@@ -65,7 +65,9 @@ private slots:
         if (geteuid() == 0) {
             // PostgreSQL refuses root: the server must run as an unprivileged account.
             QVERIFY(cluster.serverAccount());
-            struct stat st {};
+            struct stat st
+            {
+            };
             QCOMPARE(::stat(cluster.dataDir().c_str(), &st), 0);
             QVERIFY(st.st_uid != 0);
         }

@@ -36,7 +36,7 @@ private slots:
         QCOMPARE(second.applied.size(), std::size_t(0));
         QCOMPARE(second.alreadyApplied, static_cast<int>(files.size()));
         QCOMPARE(count(*conn, "SELECT count(*) FROM schema_migrations"),
-                 static_cast<long long>(files.size()));
+            static_cast<long long>(files.size()));
     }
 
     void changedFileIsRefused()
@@ -68,8 +68,7 @@ private slots:
     {
         rdtest::TestDatabase db("migrate_failing", false);
         auto conn = db.connect();
-        std::vector<rd::MigrationFile> files{
-            {1, "0001_ok.sql", "CREATE TABLE a (x int);"},
+        std::vector<rd::MigrationFile> files {{1, "0001_ok.sql", "CREATE TABLE a (x int);"},
             {2, "0002_broken.sql", "CREATE TABLE b (x int); SELECT no_such_function();"}};
         QVERIFY_THROWS_EXCEPTION(rd::SetupError, rd::migrate(*conn, files));
         QCOMPARE(count(*conn, "SELECT count(*) FROM schema_migrations"), 1LL);
@@ -103,7 +102,7 @@ private slots:
         std::size_t total = 0;
         for (int i = 0; i < runners; ++i) {
             QVERIFY2(errors[static_cast<std::size_t>(i)].empty(),
-                     errors[static_cast<std::size_t>(i)].c_str());
+                errors[static_cast<std::size_t>(i)].c_str());
             total += applied[static_cast<std::size_t>(i)];
         }
         // Every file applied exactly once across all runners.

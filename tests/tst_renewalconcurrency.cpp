@@ -19,7 +19,7 @@ using rdtest::observe;
 
 namespace {
 
-const rd::Actor kWebhook{"webhook", "stripe-main"};
+const rd::Actor kWebhook {"webhook", "stripe-main"};
 
 /// Waits until `n` sessions of this database wait for a lock (so a race is set up exactly).
 bool waitForLockWaiters(pqxx::connection &observer, int n)
@@ -79,8 +79,8 @@ private slots:
             auto fb = std::async(std::launch::async, run, std::ref(b), "evt_succeeded_" + sub);
             const auto ra = fa.get(), rb = fb.get();
             QVERIFY2((ra == ApplyResult::Applied && rb == ApplyResult::Duplicate)
-                         || (ra == ApplyResult::Duplicate && rb == ApplyResult::Applied),
-                     (rd::resultName(ra) + " / " + rd::resultName(rb)).c_str());
+                    || (ra == ApplyResult::Duplicate && rb == ApplyResult::Applied),
+                (rd::resultName(ra) + " / " + rd::resultName(rb)).c_str());
             auto conn = m_db->connect();
             const auto seen = observe(*conn, sub);
             QCOMPARE(seen.billingPeriods, 1LL);
@@ -98,7 +98,8 @@ private slots:
         auto controller = m_db->connect();
         auto observer = m_db->connect();
         pqxx::work hold(*controller);
-        hold.exec("SELECT 1 FROM subscriptions WHERE provider_subscription_id = 'sub_1' FOR UPDATE");
+        hold.exec(
+            "SELECT 1 FROM subscriptions WHERE provider_subscription_id = 'sub_1' FOR UPDATE");
 
         std::vector<std::future<ApplyResult>> results;
         for (int i = 0; i < handlers; ++i) {
@@ -132,11 +133,12 @@ private slots:
         auto controller = m_db->connect();
         auto observer = m_db->connect();
         pqxx::work winner(*controller);
-        winner.exec0("INSERT INTO subscription_billing_periods (subscription_id, provider_key, "
-                     "provider_renewal_key, provider_event_id, period_start, period_end, "
-                     "paid_amount_minor, currency, paid_at) SELECT id, 'stripe-main', 'in_1', "
-                     "'evt_winner', current_period_end, current_period_end + interval '1 month', "
-                     "1999, 'USD', now() FROM subscriptions WHERE provider_subscription_id = 'sub_2'");
+        winner.exec0(
+            "INSERT INTO subscription_billing_periods (subscription_id, provider_key, "
+            "provider_renewal_key, provider_event_id, period_start, period_end, "
+            "paid_amount_minor, currency, paid_at) SELECT id, 'stripe-main', 'in_1', "
+            "'evt_winner', current_period_end, current_period_end + interval '1 month', "
+            "1999, 'USD', now() FROM subscriptions WHERE provider_subscription_id = 'sub_2'");
         auto pending = std::async(std::launch::async, [this] {
             rd::RenewalApplier applier(m_db->conninfo());
             return applier.apply(februaryRenewal("sub_1"), kWebhook);
@@ -157,11 +159,12 @@ private slots:
         auto controller = m_db->connect();
         auto observer = m_db->connect();
         pqxx::work winner(*controller);
-        winner.exec0("INSERT INTO subscription_billing_periods (subscription_id, provider_key, "
-                     "provider_renewal_key, provider_event_id, period_start, period_end, "
-                     "paid_amount_minor, currency, paid_at) SELECT id, 'stripe-main', 'in_1', "
-                     "'evt_winner', current_period_end, current_period_end + interval '1 month', "
-                     "1999, 'USD', now() FROM subscriptions WHERE provider_subscription_id = 'sub_2'");
+        winner.exec0(
+            "INSERT INTO subscription_billing_periods (subscription_id, provider_key, "
+            "provider_renewal_key, provider_event_id, period_start, period_end, "
+            "paid_amount_minor, currency, paid_at) SELECT id, 'stripe-main', 'in_1', "
+            "'evt_winner', current_period_end, current_period_end + interval '1 month', "
+            "1999, 'USD', now() FROM subscriptions WHERE provider_subscription_id = 'sub_2'");
         auto pending = std::async(std::launch::async, [this] {
             rd::RenewalApplier applier(m_db->conninfo());
             return applier.apply(februaryRenewal("sub_1"), kWebhook);
@@ -181,7 +184,7 @@ private slots:
         for (int i = 0; i < processes; ++i) {
             auto p = std::make_unique<QProcess>();
             p->start(QString::fromStdString(rdtest::renewalctlPath()),
-                     {"apply", "--db", QString::fromStdString(m_db->conninfo())});
+                {"apply", "--db", QString::fromStdString(m_db->conninfo())});
             QVERIFY(p->waitForStarted());
             procs.push_back(std::move(p));
         }
@@ -216,7 +219,7 @@ private slots:
         env.insert("RENEWAL_DESK_FAULT", "pause-before-commit");
         p.setProcessEnvironment(env);
         p.start(QString::fromStdString(rdtest::renewalctlPath()),
-                {"apply", "--db", QString::fromStdString(m_db->conninfo())});
+            {"apply", "--db", QString::fromStdString(m_db->conninfo())});
         QVERIFY(p.waitForStarted());
         p.write(eventJsonLine(februaryRenewal()));
         p.closeWriteChannel();
@@ -256,8 +259,7 @@ private slots:
     {
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert("RENEWAL_DESK_FAULT", "exit-after-commit");
-        const auto crashed = rdtest::runProgram(
-            QString::fromStdString(rdtest::renewalctlPath()),
+        const auto crashed = rdtest::runProgram(QString::fromStdString(rdtest::renewalctlPath()),
             {"apply", "--db", QString::fromStdString(m_db->conninfo())},
             eventJsonLine(februaryRenewal()), env);
         QCOMPARE(crashed.exitCode, 99);
@@ -266,8 +268,7 @@ private slots:
         const auto committed = observe(*conn);
         QCOMPARE(committed.billingPeriods, 1LL);
 
-        const auto retry = rdtest::runProgram(
-            QString::fromStdString(rdtest::renewalctlPath()),
+        const auto retry = rdtest::runProgram(QString::fromStdString(rdtest::renewalctlPath()),
             {"apply", "--db", QString::fromStdString(m_db->conninfo())},
             eventJsonLine(februaryRenewal("sub_1", "evt_1_retry")));
         QCOMPARE(retry.exitCode, 0);
@@ -302,7 +303,8 @@ private slots:
         auto controller = m_db->connect();
         auto observer = m_db->connect();
         pqxx::work hold(*controller);
-        hold.exec("SELECT 1 FROM subscriptions WHERE provider_subscription_id = 'sub_1' FOR UPDATE");
+        hold.exec(
+            "SELECT 1 FROM subscriptions WHERE provider_subscription_id = 'sub_1' FOR UPDATE");
         auto pending = std::async(std::launch::async, [this] {
             rd::RenewalApplier applier(m_db->conninfo());
             return applier.apply(februaryRenewal(), kWebhook);
@@ -315,7 +317,7 @@ private slots:
                               "pg_stat_activity WHERE datname = current_database() AND "
                               "wait_event_type = 'Lock'")[0]
                          .as<int>(),
-                     1);
+                1);
         }
         hold.commit();
         const auto out = pending.get();

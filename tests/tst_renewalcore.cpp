@@ -14,7 +14,7 @@ Q_DECLARE_METATYPE(rd::SuccessfulRenewalEvent)
 
 namespace {
 
-const rd::Actor kWebhook{"webhook", "stripe-main"};
+const rd::Actor kWebhook {"webhook", "stripe-main"};
 
 } // namespace
 
@@ -30,13 +30,12 @@ private slots:
     void init()
     {
         m_db = std::make_unique<rdtest::TestDatabase>(QTest::currentTestFunction());
-        rdtest::importSubscriptions(
-            m_db->conninfo(),
+        rdtest::importSubscriptions(m_db->conninfo(),
             rdtest::subscriptionLine("stripe-main", "sub_1") + "\n"
                 + rdtest::subscriptionLine("stripe-main", "sub_2") + "\n"
                 + rdtest::subscriptionLine("stripe-main", "sub_paused", "past_due") + "\n"
                 + rdtest::subscriptionLine("stripe-main", "sub_cancelling", "active",
-                                           "2026-01-01T00:00:00Z", "2026-02-01T00:00:00Z", true)
+                    "2026-01-01T00:00:00Z", "2026-02-01T00:00:00Z", true)
                 + "\n"
                 + R"({"providerKey":"stripe-main","providerSubscriptionId":"sub_noperiod","status":"active","currentPeriod":null,"cancelAtPeriodEnd":false,"providerVersion":null})");
     }
@@ -73,10 +72,10 @@ private slots:
         auto conn = m_db->connect();
         // invoice.paid and invoice.payment_succeeded for one invoice.
         QCOMPARE(applier.apply(februaryRenewal("sub_1", "evt_paid"), kWebhook).result,
-                 ApplyResult::Applied);
+            ApplyResult::Applied);
         const auto after = observe(*conn);
         QCOMPARE(applier.apply(februaryRenewal("sub_1", "evt_payment_succeeded"), kWebhook).result,
-                 ApplyResult::Duplicate);
+            ApplyResult::Duplicate);
         QCOMPARE(observe(*conn), after);
         QCOMPARE(after.billingPeriods, 1LL);
     }
@@ -88,7 +87,8 @@ private slots:
         QCOMPARE(applier.apply(februaryRenewal(), kWebhook).result, ApplyResult::Applied);
         {
             pqxx::work tx(*conn);
-            tx.exec0("UPDATE subscriptions SET status = 'canceled' WHERE provider_subscription_id = 'sub_1'");
+            tx.exec0("UPDATE subscriptions SET status = 'canceled' WHERE provider_subscription_id "
+                     "= 'sub_1'");
             tx.commit();
         }
         const auto after = observe(*conn);
@@ -105,7 +105,8 @@ private slots:
         QTest::addColumn<bool>("caseHasSubscription");
 
         auto e = februaryRenewal("sub_unknown");
-        QTest::newRow("unknown subscription") << e << "subscription_not_found" << "sub_1" << false;
+        QTest::newRow("unknown subscription") << e << "subscription_not_found"
+                                              << "sub_1" << false;
         e = februaryRenewal("sub_paused");
         QTest::newRow("not active") << e << "renewal_not_allowed_for_subscription_status"
                                     << "sub_paused" << true;
@@ -114,19 +115,26 @@ private slots:
                                            << "sub_noperiod" << true;
         e = februaryRenewal();
         e.period.end = e.period.start;
-        QTest::newRow("empty period") << e << "invalid_provider_billing_period" << "sub_1" << true;
+        QTest::newRow("empty period") << e << "invalid_provider_billing_period"
+                                      << "sub_1" << true;
         e = februaryRenewal();
         std::swap(e.period.start, e.period.end);
-        QTest::newRow("inverted period") << e << "invalid_provider_billing_period" << "sub_1" << true;
+        QTest::newRow("inverted period") << e << "invalid_provider_billing_period"
+                                         << "sub_1" << true;
         e = februaryRenewal();
-        e.period = {*rd::parseRfc3339("2026-03-01T00:00:00Z"), *rd::parseRfc3339("2026-04-01T00:00:00Z")};
-        QTest::newRow("gap") << e << "renewal_period_is_not_contiguous" << "sub_1" << true;
+        e.period = {
+            *rd::parseRfc3339("2026-03-01T00:00:00Z"), *rd::parseRfc3339("2026-04-01T00:00:00Z")};
+        QTest::newRow("gap") << e << "renewal_period_is_not_contiguous"
+                             << "sub_1" << true;
         e = februaryRenewal();
-        e.period = {*rd::parseRfc3339("2026-01-31T23:59:59.999999Z"), *rd::parseRfc3339("2026-03-01T00:00:00Z")};
-        QTest::newRow("overlap by a microsecond") << e << "renewal_period_is_not_contiguous" << "sub_1" << true;
+        e.period = {*rd::parseRfc3339("2026-01-31T23:59:59.999999Z"),
+            *rd::parseRfc3339("2026-03-01T00:00:00Z")};
+        QTest::newRow("overlap by a microsecond") << e << "renewal_period_is_not_contiguous"
+                                                  << "sub_1" << true;
         e = februaryRenewal("sub_cancelling");
-        QTest::newRow("scheduled cancellation") << e << "renewal_conflicts_with_scheduled_cancellation"
-                                                << "sub_cancelling" << true;
+        QTest::newRow("scheduled cancellation")
+            << e << "renewal_conflicts_with_scheduled_cancellation"
+            << "sub_cancelling" << true;
     }
 
     void rejections()
@@ -169,7 +177,8 @@ private slots:
     {
         rd::RenewalApplier applier(m_db->conninfo());
         auto e = februaryRenewal("sub_1", "evt_gap_1", "in_gap");
-        e.period = {*rd::parseRfc3339("2026-03-01T00:00:00Z"), *rd::parseRfc3339("2026-04-01T00:00:00Z")};
+        e.period = {
+            *rd::parseRfc3339("2026-03-01T00:00:00Z"), *rd::parseRfc3339("2026-04-01T00:00:00Z")};
         const auto first = applier.apply(e, kWebhook);
         e.providerEventId = "evt_gap_2"; // a second delivery of the same renewal
         const auto second = applier.apply(e, kWebhook);
@@ -218,7 +227,7 @@ private slots:
         QCOMPARE(out.result, ApplyResult::Rejected);
         QCOMPARE(out.errorCode, std::string("provider_renewal_key_payload_conflict"));
         QCOMPARE(out.localState["conflictingBillingPeriod"]["id"].get<std::string>(),
-                 applied.billingPeriodId);
+            applied.billingPeriodId);
         auto now = observe(*conn);
         QCOMPARE(now.billingPeriods, after.billingPeriods);
         QCOMPARE(now.revision, after.revision);
@@ -235,28 +244,25 @@ private slots:
         auto conn = m_db->connect();
         {
             pqxx::work tx(*conn);
-            QVERIFY_THROWS_EXCEPTION(
-                pqxx::unique_violation,
+            QVERIFY_THROWS_EXCEPTION(pqxx::unique_violation,
                 tx.exec_params0("INSERT INTO subscription_transition_audits (subscription_id, "
                                 "transition, billing_period_id, actor_type, actor_id) SELECT "
                                 "subscription_id, 'subscription_renewed', id, 'system', 'test' "
                                 "FROM subscription_billing_periods WHERE id = $1",
-                                out.billingPeriodId));
+                    out.billingPeriodId));
         }
         {
             pqxx::work tx(*conn);
-            QVERIFY_THROWS_EXCEPTION(
-                pqxx::unique_violation,
+            QVERIFY_THROWS_EXCEPTION(pqxx::unique_violation,
                 tx.exec_params0("INSERT INTO subscription_outbox (event_type, subscription_id, "
                                 "billing_period_id, payload) SELECT 'subscription_renewed', "
                                 "subscription_id, id, '{}' FROM subscription_billing_periods "
                                 "WHERE id = $1",
-                                out.billingPeriodId));
+                    out.billingPeriodId));
         }
         {
             pqxx::work tx(*conn);
-            QVERIFY_THROWS_EXCEPTION(
-                pqxx::unique_violation,
+            QVERIFY_THROWS_EXCEPTION(pqxx::unique_violation,
                 tx.exec_params0("INSERT INTO subscription_billing_periods (subscription_id, "
                                 "provider_key, provider_renewal_key, provider_event_id, "
                                 "period_start, period_end, paid_amount_minor, currency, paid_at) "
@@ -264,12 +270,11 @@ private slots:
                                 "period_start + interval '1 month', period_end + interval "
                                 "'1 month', 1, 'USD', now() FROM subscription_billing_periods "
                                 "WHERE id = $1",
-                                out.billingPeriodId));
+                    out.billingPeriodId));
         }
         {
             pqxx::work tx(*conn);
-            QVERIFY_THROWS_EXCEPTION(
-                pqxx::check_violation,
+            QVERIFY_THROWS_EXCEPTION(pqxx::check_violation,
                 tx.exec0("INSERT INTO subscription_billing_periods (subscription_id, provider_key, "
                          "provider_renewal_key, provider_event_id, period_start, period_end, "
                          "paid_amount_minor, currency, paid_at) SELECT id, 'stripe-main', 'neg', "
@@ -284,8 +289,8 @@ private slots:
         auto conn = m_db->connect();
         rd::Timestamp start = *rd::parseRfc3339("2026-02-01T00:00:00Z");
         for (int month = 0; month < 12; ++month) {
-            auto e = februaryRenewal("sub_1", "evt_m" + std::to_string(month),
-                                     "in_m" + std::to_string(month));
+            auto e = februaryRenewal(
+                "sub_1", "evt_m" + std::to_string(month), "in_m" + std::to_string(month));
             e.period = {start, rd::addMonths(start, 1)};
             QCOMPARE(applier.apply(e, kWebhook).result, ApplyResult::Applied);
             start = e.period.end;
@@ -305,13 +310,13 @@ private slots:
         QCOMPARE(tx.exec1("SELECT cancel_at_period_end FROM subscriptions WHERE "
                           "provider_subscription_id = 'sub_1'")[0]
                      .as<bool>(),
-                 false);
+            false);
         const auto audit = nlohmann::json::parse(
             tx.exec1("SELECT details FROM subscription_transition_audits WHERE transition = "
                      "'subscription_renewed'")[0]
                 .as<std::string>());
         QCOMPARE(audit["before"]["currentPeriod"]["end"].get<std::string>(),
-                 std::string("2026-02-01T00:00:00.000000Z"));
+            std::string("2026-02-01T00:00:00.000000Z"));
     }
 };
 

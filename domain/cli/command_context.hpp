@@ -14,6 +14,7 @@ namespace rd::cli {
 enum ExitCode : int {
     ExitOk = 0,
     ExitRejected = 3,
+    ExitRefused = 4, ///< an operator action was refused (already resolved, stale snapshot, ...)
     ExitUsage = 64,
     ExitDataError = 65,
     ExitUnavailable = 69,
@@ -53,5 +54,9 @@ int runMigrate(const CommandContext &ctx);
 int runSubscriptions(const CommandContext &ctx);
 int runApply(const CommandContext &ctx);
 int runBench(const CommandContext &ctx);
+int runCases(const CommandContext &ctx);
+int runSnapshot(const CommandContext &ctx);
+int runAudit(const CommandContext &ctx);
+int runRoles(const CommandContext &ctx);
 
 } // namespace rd::cli

@@ -24,13 +24,23 @@ Subscriptions and renewals:
   apply [FILE|-]                              apply renewal events (JSON lines)
   bench --subscriptions N --renewals M --workers K --duplicates F
                                               measure the renewal core (scratch database!)
+Reconciliation (the acting operator is the database login role):
+  cases list [--status open|resolved|dismissed]
+  cases show ID
+  cases reapply ID --reason R [--comment C]
+  cases dismiss ID --reason R --comment C
+  snapshot attach [FILE|-] [--kind KIND --provider-key KEY [--captured-at T]] [--case ID]
+                  --reason R [--comment C]
+  audit verify [--anchor FILE]                check the audit hash chains (exit 65 if broken)
+  audit anchor                                export the chains' heads to keep elsewhere
+  roles grant LOGIN_ROLE viewer|operator|ingest
 
 Common options:
   --db CONNINFO   a libpq connection string; default: the PG* environment if it names a
                   server, else the embedded cluster (started on demand)
   --json          machine-readable output
 Exit codes: 0 ok, 3 some renewals rejected, 64 usage, 65 bad input data,
-            69 database unavailable, 70 internal error, 78 schema history refused.
+            4 an operator action was refused, 69 database unavailable, 70 internal error, 78 schema history refused.
 )";
 
 const std::set<std::string> kValueOptions {
@@ -97,6 +107,14 @@ int runRenewalctl(
             return runApply(ctx);
         if (command == "bench")
             return runBench(ctx);
+        if (command == "cases")
+            return runCases(ctx);
+        if (command == "snapshot")
+            return runSnapshot(ctx);
+        if (command == "audit")
+            return runAudit(ctx);
+        if (command == "roles")
+            return runRoles(ctx);
         throw UsageError("unknown command '" + command + "' (see renewalctl --help)");
     } catch (const UsageError &e) {
         err << "renewalctl: " << e.what() << "\n";

@@ -16,9 +16,9 @@ struct RunResult
 
 /// Runs renewalctl (or `program`) to completion with `input` on stdin.
 inline RunResult runProgram(const QString &program, const QStringList &args,
-                            const QByteArray &input = {},
-                            const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(),
-                            int timeoutMs = 120000)
+    const QByteArray &input = {},
+    const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(),
+    int timeoutMs = 120000)
 {
     QProcess p;
     p.setProcessEnvironment(env);
@@ -29,7 +29,7 @@ inline RunResult runProgram(const QString &program, const QStringList &args,
     p.closeWriteChannel();
     p.waitForFinished(timeoutMs);
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
+        p.readAllStandardError()};
 }
 
 } // namespace rdtest

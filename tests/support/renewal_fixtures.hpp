@@ -13,15 +13,15 @@ namespace rdtest {
 
 /// The February renewal of a subscription whose current period is January 2026.
 inline rd::SuccessfulRenewalEvent februaryRenewal(const std::string &subscriptionId = "sub_1",
-                                                  const std::string &eventId = "evt_1",
-                                                  const std::string &renewalKey = "in_1")
+    const std::string &eventId = "evt_1", const std::string &renewalKey = "in_1")
 {
     rd::SuccessfulRenewalEvent e;
     e.providerKey = "stripe-main";
     e.providerEventId = eventId;
     e.providerSubscriptionId = subscriptionId;
     e.providerRenewalKey = renewalKey;
-    e.period = {*rd::parseRfc3339("2026-02-01T00:00:00Z"), *rd::parseRfc3339("2026-03-01T00:00:00Z")};
+    e.period
+        = {*rd::parseRfc3339("2026-02-01T00:00:00Z"), *rd::parseRfc3339("2026-03-01T00:00:00Z")};
     e.paidAmountMinor = 1999;
     e.currency = "USD";
     e.paidAt = *rd::parseRfc3339("2026-02-01T00:03:12.345678Z");
@@ -57,9 +57,9 @@ inline Observed observe(pqxx::connection &conn, const std::string &subscriptionI
              FROM subscriptions s
             WHERE s.provider_key = 'stripe-main' AND s.provider_subscription_id = $1)",
         subscriptionId);
-    return {r[0].as<std::string>(std::string()), r[1].as<std::string>(std::string()),    r[2].as<long long>(),
-            r[3].as<long long>(),      r[4].as<long long>(),      r[5].as<long long>(),
-            r[6].as<long long>()};
+    return {r[0].as<std::string>(std::string()), r[1].as<std::string>(std::string()),
+        r[2].as<long long>(), r[3].as<long long>(), r[4].as<long long>(), r[5].as<long long>(),
+        r[6].as<long long>()};
 }
 
 } // namespace rdtest

@@ -37,7 +37,7 @@ std::string clusterConninfo(const std::string &database)
 
 TestDatabase::TestDatabase(const std::string &hint, bool migrated)
 {
-    static std::atomic<int> counter{0};
+    static std::atomic<int> counter {0};
     m_name = "t_" + hint + "_" + std::to_string(getpid()) + "_" + std::to_string(counter++);
     for (char &c : m_name) {
         if (!std::isalnum(static_cast<unsigned char>(c)))
@@ -79,15 +79,12 @@ std::string renewalctlPath()
 }
 
 std::string subscriptionLine(const std::string &providerKey, const std::string &subscriptionId,
-                             const std::string &status, const std::string &periodStart,
-                             const std::string &periodEnd, bool cancelAtPeriodEnd)
+    const std::string &status, const std::string &periodStart, const std::string &periodEnd,
+    bool cancelAtPeriodEnd)
 {
-    return nlohmann::json{{"providerKey", providerKey},
-                          {"providerSubscriptionId", subscriptionId},
-                          {"status", status},
-                          {"currentPeriod", {{"start", periodStart}, {"end", periodEnd}}},
-                          {"cancelAtPeriodEnd", cancelAtPeriodEnd},
-                          {"providerVersion", nullptr}}
+    return nlohmann::json {{"providerKey", providerKey}, {"providerSubscriptionId", subscriptionId},
+        {"status", status}, {"currentPeriod", {{"start", periodStart}, {"end", periodEnd}}},
+        {"cancelAtPeriodEnd", cancelAtPeriodEnd}, {"providerVersion", nullptr}}
         .dump();
 }
 

@@ -35,10 +35,8 @@ std::string renewalctlPath();
 
 /// A subscription import line with sensible defaults.
 std::string subscriptionLine(const std::string &providerKey, const std::string &subscriptionId,
-                             const std::string &status = "active",
-                             const std::string &periodStart = "2026-01-01T00:00:00Z",
-                             const std::string &periodEnd = "2026-02-01T00:00:00Z",
-                             bool cancelAtPeriodEnd = false);
+    const std::string &status = "active", const std::string &periodStart = "2026-01-01T00:00:00Z",
+    const std::string &periodEnd = "2026-02-01T00:00:00Z", bool cancelAtPeriodEnd = false);
 
 /// Imports the given JSON lines into `conninfo`'s database.
 void importSubscriptions(const std::string &conninfo, const std::string &jsonLines);

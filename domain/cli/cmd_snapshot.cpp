@@ -1,0 +1,83 @@
+#include "command_context.hpp"
+#include "domain/adapters/normalization.hpp"
+#include "domain/errors.hpp"
+#include "domain/json_input.hpp"
+#include "domain/reconciliation.hpp"
+
+#include <nlohmann/json.hpp>
+#include <pqxx/pqxx>
+
+#include <chrono>
+#include <ostream>
+#include <sstream>
+
+namespace rd::cli {
+
+int runSnapshot(const CommandContext &ctx)
+{
+    const auto &pos = ctx.args.positionals();
+    if (pos.size() < 2 || pos[1] != "attach")
+        throw UsageError("usage: renewalctl snapshot attach [FILE|-] [--kind KIND --provider-key "
+                         "KEY [--captured-at T]] [--case ID] --reason R [--comment C]");
+    const OperatorNote note {
+        ctx.args.requireValue("reason"), ctx.args.value("comment").value_or("")};
+    std::optional<std::int64_t> caseId;
+    if (const auto c = ctx.args.value("case"))
+        caseId = ctx.args.integer("case", 0, 1, std::numeric_limits<std::int64_t>::max());
+
+    InputFile input(ctx.args.inputPath(2), ctx.in);
+    std::stringstream body;
+    body << input.stream().rdbuf();
+    const auto json = parseUntrustedJson(body.str());
+
+    ProviderSnapshot snapshot;
+    if (const auto kindName = ctx.args.value("kind")) {
+        // The provider's own subscription object, as fetched from its API.
+        const auto kind = providerKindFromString(*kindName);
+        if (!kind)
+            throw UsageError("--kind must be stripe, paddle, chargebee, recurly or lemonsqueezy");
+        Timestamp capturedAt {std::chrono::duration_cast<std::chrono::microseconds>(
+            std::chrono::system_clock::now().time_since_epoch())
+                                  .count()};
+        if (const auto at = ctx.args.value("captured-at")) {
+            const auto parsed = parseRfc3339(*at);
+            if (!parsed)
+                throw UsageError("--captured-at must be an RFC 3339 timestamp");
+            capturedAt = *parsed;
+        }
+        snapshot = snapshotFromProviderObject(
+            *kind, ctx.args.requireValue("provider-key"), json, capturedAt);
+    } else {
+        snapshot = providerSnapshotFromJson(json);
+    }
+
+    auto conn = ctx.connect();
+    try {
+        const auto result = attachSnapshot(*conn, snapshot, caseId, note);
+        if (ctx.json()) {
+            ctx.out << result.dump() << "\n";
+        } else {
+            ctx.out << "snapshot " << result.value("snapshotId", 0LL) << ": "
+                    << result.value("result", "") << "\n";
+            for (const auto &[field, change] : result["changes"].items())
+                ctx.out << "  " << field << ": " << change["before"].dump() << " -> "
+                        << change["after"].dump() << "\n";
+            if (result.contains("applicableCases"))
+                for (const auto &id : result["applicableCases"])
+                    ctx.out << "  case " << id.get<long long>()
+                            << " can now be re-applied (renewalctl cases reapply "
+                            << id.get<long long>() << ")\n";
+        }
+        return ExitOk;
+    } catch (const ActionRefused &e) {
+        if (ctx.json())
+            ctx.out << nlohmann::json {{"result", "refused"}, {"error", e.code()},
+                {"message", e.what()}}
+                           .dump()
+                    << "\n";
+        ctx.err << "renewalctl: refused (" << e.code() << "): " << e.what() << "\n";
+        return ExitRefused;
+    }
+}
+
+} // namespace rd::cli

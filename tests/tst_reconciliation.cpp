@@ -1,0 +1,467 @@
+#include "domain/reconciliation.hpp"
+#include "domain/renewal_service.hpp"
+#include "support/process_runner.hpp"
+#include "support/renewal_fixtures.hpp"
+#include "support/test_database.hpp"
+
+#include <pqxx/pqxx>
+
+#include <QtTest>
+
+#include <future>
+#include <thread>
+
+using rd::ApplyResult;
+using rdtest::februaryRenewal;
+using rdtest::observe;
+
+namespace {
+
+const rd::Actor kWebhook {"webhook", "stripe-main"};
+const rd::OperatorNote kNote {"provider_confirmed", "checked in the provider dashboard"};
+
+rd::Timestamp ts(const char *text)
+{
+    return *rd::parseRfc3339(text);
+}
+
+rd::SuccessfulRenewalEvent marchRenewal()
+{
+    auto e = februaryRenewal("sub_1", "evt_march", "in_march");
+    e.period = {ts("2026-03-01T00:00:00Z"), ts("2026-04-01T00:00:00Z")};
+    return e;
+}
+
+rd::ProviderSnapshot snapshotOfFebruary(const char *capturedAt)
+{
+    rd::ProviderSnapshot s;
+    s.providerKey = "stripe-main";
+    s.providerSubscriptionId = "sub_1";
+    s.status = "active";
+    s.currentPeriod = rd::Period {ts("2026-02-01T00:00:00Z"), ts("2026-03-01T00:00:00Z")};
+    s.cancelAtPeriodEnd = false;
+    s.capturedAt = ts(capturedAt);
+    s.latestRenewal = februaryRenewal("sub_1", "evt_feb", "in_feb");
+    return s;
+}
+
+long long scalar(pqxx::connection &conn, const std::string &sql)
+{
+    pqxx::nontransaction tx(conn);
+    return tx.exec1(sql)[0].as<long long>();
+}
+
+} // namespace
+
+/// The ways out of a case, who may take them, and the tamper-evident trail they leave.
+class TestReconciliation : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<rdtest::TestDatabase> m_db;
+
+    /// A login role of this test's own (roles are cluster-wide) with a group role.
+    std::string loginAs(const std::string &who, const std::string &kind)
+    {
+        const std::string login = m_db->name() + "_" + who;
+        auto admin = m_db->connect();
+        rd::grantRole(*admin, login, kind);
+        return m_db->conninfo() + " user=" + login;
+    }
+
+    std::int64_t openGapCase()
+    {
+        rd::RenewalApplier applier(m_db->conninfo());
+        const auto out = applier.apply(marchRenewal(), kWebhook);
+        if (out.result != ApplyResult::Rejected || !out.caseId)
+            throw std::runtime_error("expected a rejection");
+        return *out.caseId;
+    }
+
+private slots:
+    void init()
+    {
+        m_db = std::make_unique<rdtest::TestDatabase>(QTest::currentTestFunction());
+        rdtest::importSubscriptions(
+            m_db->conninfo(), rdtest::subscriptionLine("stripe-main", "sub_1"));
+    }
+
+    void cleanup() { m_db.reset(); }
+
+    void reapplyAfterTheMissingRenewalArrives()
+    {
+        const auto caseId = openGapCase();
+        rd::RenewalApplier applier(m_db->conninfo());
+        QCOMPARE(applier.apply(februaryRenewal(), kWebhook).result, ApplyResult::Applied);
+
+        auto conn = m_db->connect();
+        QVERIFY(rd::showCase(*conn, caseId)["applicableNow"].get<bool>());
+        const auto result = rd::reapplyCase(*conn, caseId, kNote);
+        QCOMPARE(result["result"].get<std::string>(), std::string("applied"));
+        QCOMPARE(result["resolution"].get<std::string>(), std::string("reapplied"));
+        const auto c = rd::showCase(*conn, caseId);
+        QCOMPARE(c["status"].get<std::string>(), std::string("resolved"));
+        QCOMPARE(c["resolvedBy"].get<std::string>(), std::string("postgres"));
+        QCOMPARE(observe(*conn).periodEnd, std::string("2026-04-01T00:00:00.000000Z"));
+        // The operator's renewal is audited as the operator's, by the database role.
+        pqxx::read_transaction tx(*conn);
+        const auto audit = tx.exec1("SELECT actor_type, actor_id, db_role FROM "
+                                    "subscription_transition_audits WHERE provider_renewal_key = "
+                                    "'in_march'");
+        QCOMPARE(audit[0].as<std::string>(), std::string("operator"));
+        QCOMPARE(audit[1].as<std::string>(), std::string("postgres"));
+        QCOMPARE(audit[2].as<std::string>(), std::string("postgres"));
+    }
+
+    void reapplyStillNotContiguousStaysOpen()
+    {
+        const auto caseId = openGapCase();
+        auto conn = m_db->connect();
+        const auto result = rd::reapplyCase(*conn, caseId, kNote);
+        QCOMPARE(result["result"].get<std::string>(), std::string("rejected"));
+        QCOMPARE(
+            result["error"].get<std::string>(), std::string("renewal_period_is_not_contiguous"));
+        const auto c = rd::showCase(*conn, caseId);
+        QCOMPARE(c["status"].get<std::string>(), std::string("open"));
+        const auto &history = c["history"];
+        QCOMPARE(history.size(), std::size_t(2)); // the webhook's attempt and the operator's
+        QCOMPARE(history[0]["action"].get<std::string>(), std::string("opened"));
+        QCOMPARE(history[1]["action"].get<std::string>(), std::string("reapply"));
+        QCOMPARE(history[1]["outcome"].get<std::string>(), std::string("rejected"));
+        QCOMPARE(history[1]["reason"].get<std::string>(), kNote.reason);
+        QCOMPARE(history[1]["comment"].get<std::string>(), kNote.comment);
+        QCOMPARE(observe(*conn).billingPeriods, 0LL);
+    }
+
+    void snapshotReanchorsThenReapplyApplies()
+    {
+        const auto caseId = openGapCase();
+        auto conn = m_db->connect();
+        const auto attached = rd::attachSnapshot(
+            *conn, snapshotOfFebruary("2099-01-01T00:00:00Z"), std::nullopt, kNote);
+        QCOMPARE(attached["result"].get<std::string>(), std::string("attached"));
+        QCOMPARE(attached["changes"]["currentPeriod"]["after"]["end"].get<std::string>(),
+            std::string("2026-03-01T00:00:00.000000Z"));
+        QVERIFY(!attached["billingPeriodId"].is_null()); // February recorded from the snapshot
+        QCOMPARE(attached["applicableCases"], nlohmann::json::array({caseId}));
+
+        const auto seen = observe(*conn);
+        QCOMPARE(seen.billingPeriods, 1LL);
+        QCOMPARE(scalar(*conn,
+                     "SELECT count(*) FROM subscription_transition_audits WHERE "
+                     "transition = 'subscription_reconciled'"),
+            1LL);
+        QCOMPARE(scalar(*conn,
+                     "SELECT count(*) FROM subscription_outbox WHERE event_type = "
+                     "'subscription_reconciled'"),
+            1LL);
+
+        const auto result = rd::reapplyCase(*conn, caseId, kNote);
+        QCOMPARE(result["result"].get<std::string>(), std::string("applied"));
+        QCOMPARE(observe(*conn).periodEnd, std::string("2026-04-01T00:00:00.000000Z"));
+    }
+
+    void snapshotResolvesItsCase()
+    {
+        const auto caseId = openGapCase();
+        auto conn = m_db->connect();
+        auto snapshot = snapshotOfFebruary("2099-01-01T00:00:00Z");
+        const auto attached = rd::attachSnapshot(*conn, snapshot, caseId, kNote);
+        QCOMPARE(attached["caseId"].get<std::int64_t>(), caseId);
+        const auto c = rd::showCase(*conn, caseId);
+        QCOMPARE(c["resolution"].get<std::string>(), std::string("snapshot_attached"));
+        QVERIFY(c["snapshotId"].is_number_integer());
+    }
+
+    void staleSnapshotIsRefused()
+    {
+        rd::RenewalApplier applier(m_db->conninfo());
+        QCOMPARE(applier.apply(februaryRenewal(), kWebhook).result, ApplyResult::Applied);
+        auto conn = m_db->connect();
+        const auto before = observe(*conn);
+        // Captured before the February renewal was recorded (now): it would roll it back.
+        auto snapshot = snapshotOfFebruary("2026-01-15T00:00:00Z");
+        snapshot.currentPeriod
+            = rd::Period {ts("2026-01-01T00:00:00Z"), ts("2026-02-01T00:00:00Z")};
+        snapshot.latestRenewal.reset();
+        try {
+            rd::attachSnapshot(*conn, snapshot, std::nullopt, kNote);
+            QFAIL("expected a refusal");
+        } catch (const rd::ActionRefused &e) {
+            QCOMPARE(e.code(), std::string("stale_snapshot"));
+            QVERIFY2(std::string(e.what()).find("2026-01-15") != std::string::npos, e.what());
+        }
+        QCOMPARE(observe(*conn), before);
+        QCOMPARE(scalar(*conn, "SELECT count(*) FROM provider_snapshots"), 0LL);
+    }
+
+    void identicalSnapshotTwiceChangesNothing()
+    {
+        auto conn = m_db->connect();
+        const auto snapshot = snapshotOfFebruary("2099-01-01T00:00:00Z");
+        QCOMPARE(
+            rd::attachSnapshot(*conn, snapshot, std::nullopt, kNote)["result"].get<std::string>(),
+            std::string("attached"));
+        const auto after = observe(*conn);
+        const auto audits = scalar(*conn, "SELECT count(*) FROM subscription_transition_audits");
+        QCOMPARE(
+            rd::attachSnapshot(*conn, snapshot, std::nullopt, kNote)["result"].get<std::string>(),
+            std::string("unchanged"));
+        QCOMPARE(observe(*conn), after);
+        QCOMPARE(scalar(*conn, "SELECT count(*) FROM subscription_transition_audits"), audits);
+        QCOMPARE(scalar(*conn, "SELECT count(*) FROM provider_snapshots"), 1LL);
+    }
+
+    void snapshotConflictingWithRecordedRenewalIsRefused()
+    {
+        rd::RenewalApplier applier(m_db->conninfo());
+        QCOMPARE(applier.apply(februaryRenewal("sub_1", "evt_feb", "in_feb"), kWebhook).result,
+            ApplyResult::Applied);
+        auto conn = m_db->connect();
+        const auto before = observe(*conn);
+        auto snapshot = snapshotOfFebruary("2099-01-01T00:00:00Z");
+        snapshot.latestRenewal->paidAmountMinor = 5;
+        QVERIFY_THROWS_EXCEPTION(
+            rd::ActionRefused, rd::attachSnapshot(*conn, snapshot, std::nullopt, kNote));
+        QCOMPARE(observe(*conn), before);
+    }
+
+    void snapshotOfAnUnknownSubscriptionCreatesIt()
+    {
+        auto conn = m_db->connect();
+        auto snapshot = snapshotOfFebruary("2099-01-01T00:00:00Z");
+        snapshot.providerSubscriptionId = "sub_new";
+        snapshot.latestRenewal->providerSubscriptionId = "sub_new";
+        const auto result = rd::attachSnapshot(*conn, snapshot, std::nullopt, kNote);
+        QCOMPARE(result["result"].get<std::string>(), std::string("created"));
+        QCOMPARE(observe(*conn, "sub_new").billingPeriods, 1LL);
+    }
+
+    void dismissNeedsANote()
+    {
+        const auto caseId = openGapCase();
+        auto conn = m_db->connect();
+        try {
+            rd::dismissCase(*conn, caseId, {"customer_request", ""});
+            QFAIL("expected a refusal");
+        } catch (const rd::ActionRefused &e) {
+            QCOMPARE(e.code(), std::string("note_required"));
+        }
+        QCOMPARE(
+            rd::dismissCase(*conn, caseId, {"customer_request", "refunded by support"})["result"]
+                .get<std::string>(),
+            std::string("dismissed"));
+        try {
+            rd::reapplyCase(*conn, caseId, kNote);
+            QFAIL("expected a refusal");
+        } catch (const rd::ActionRefused &e) {
+            QCOMPARE(e.code(), std::string("case_already_closed"));
+        }
+    }
+
+    void twoOperatorsOneCase()
+    {
+        const auto caseId = openGapCase();
+        const auto alice = loginAs("alice", "operator");
+        const auto bob = loginAs("bob", "operator");
+        // A controller holds the case so that both operators are certainly waiting on it.
+        auto controller = m_db->connect();
+        pqxx::work hold(*controller);
+        hold.exec_params("SELECT 1 FROM reconciliation_cases WHERE id = $1 FOR UPDATE", caseId);
+        auto act = [caseId](std::string conninfo) -> std::string {
+            pqxx::connection conn(conninfo);
+            try {
+                rd::dismissCase(conn, caseId, {"duplicate_charge", "seen twice"});
+                return "won";
+            } catch (const rd::ActionRefused &e) {
+                return e.code() + ": " + e.what();
+            }
+        };
+        auto a = std::async(std::launch::async, act, alice);
+        auto b = std::async(std::launch::async, act, bob);
+        for (int i = 0; i < 200; ++i) {
+            if (scalar(*m_db->connect(),
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                    "current_database() AND wait_event_type = 'Lock'")
+                >= 2)
+                break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(25));
+        }
+        hold.commit();
+        const auto ra = a.get(), rb = b.get();
+        QVERIFY2((ra == "won") != (rb == "won"), (ra + " | " + rb).c_str());
+        const auto &loser = ra == "won" ? rb : ra;
+        const auto winner = m_db->name() + (ra == "won" ? "_alice" : "_bob");
+        QVERIFY2(loser.rfind("case_already_closed", 0) == 0, loser.c_str());
+        QVERIFY2(loser.find("by " + winner + " at ") != std::string::npos, loser.c_str());
+    }
+
+    void viewerCannotWriteAnything()
+    {
+        const auto caseId = openGapCase();
+        pqxx::connection viewer(loginAs("viewer", "viewer"));
+        std::vector<std::pair<std::string, std::string>> tables; // table, an updatable column
+        {
+            pqxx::read_transaction tx(viewer);
+            for (const auto &r :
+                tx.exec("SELECT t.tablename, (SELECT attname FROM pg_attribute WHERE attrelid = "
+                        "('public.' || t.tablename)::regclass AND attnum > 0 AND NOT attisdropped "
+                        "AND attidentity = '' AND attgenerated = '' ORDER BY attnum LIMIT 1) "
+                        "FROM pg_tables t WHERE t.schemaname = 'public' ORDER BY 1"))
+                tables.emplace_back(r[0].as<std::string>(), r[1].as<std::string>());
+            // It sees everything the desk shows.
+            QCOMPARE(tx.exec1("SELECT count(*) FROM reconciliation_cases")[0].as<int>(), 1);
+        }
+        QVERIFY(tables.size() >= 8);
+        for (const auto &[t, column] : tables) {
+            for (const std::string &sql : {"INSERT INTO " + t + " DEFAULT VALUES",
+                     "UPDATE " + t + " SET " + column + " = " + column, "DELETE FROM " + t,
+                     "TRUNCATE " + t}) {
+                pqxx::work tx(viewer);
+                try {
+                    tx.exec0(sql);
+                    QFAIL(("viewer could run: " + sql).c_str());
+                } catch (const pqxx::insufficient_privilege &) {
+                } catch (const pqxx::sql_error &e) {
+                    // Anything but 42501 means the privilege check did not stop it first.
+                    QFAIL((sql + ": " + e.what()).c_str());
+                }
+            }
+        }
+        const std::vector<std::string> actions {
+            "SELECT reapply_case(" + std::to_string(caseId) + ", 'other', 'x')",
+            "SELECT dismiss_case(" + std::to_string(caseId) + ", 'other', 'x')",
+            "SELECT attach_provider_snapshot('{}', NULL, 'other', 'x')",
+            "SELECT apply_successful_renewal('p','e','s','k',NULL,now(),now(),1,'USD',now(),"
+            "'webhook','x')",
+            "SELECT record_reconciliation_case('{}', 'x', '{}')"};
+        for (const auto &sql : actions) {
+            pqxx::work tx(viewer);
+            QVERIFY_THROWS_EXCEPTION(pqxx::insufficient_privilege, tx.exec(sql));
+        }
+    }
+
+    void operatorActsOnlyThroughActions()
+    {
+        const auto caseId = openGapCase();
+        pqxx::connection op(loginAs("operator", "operator"));
+        {
+            pqxx::work tx(op);
+            QVERIFY_THROWS_EXCEPTION(pqxx::insufficient_privilege,
+                tx.exec0(
+                    "UPDATE subscriptions SET current_period_end = now() + interval '1 year'"));
+        }
+        {
+            pqxx::work tx(op);
+            QVERIFY_THROWS_EXCEPTION(pqxx::insufficient_privilege,
+                tx.exec0("UPDATE reconciliation_cases SET status = 'dismissed', "
+                         "resolution = 'dismissed'"));
+        }
+        const auto result = rd::reapplyCase(op, caseId, kNote);
+        QCOMPARE(result["result"].get<std::string>(), std::string("rejected"));
+        auto admin = m_db->connect();
+        const auto history = rd::showCase(*admin, caseId)["history"];
+        QCOMPARE(history.back()["actor"].get<std::string>(), m_db->name() + "_operator");
+    }
+
+    void auditRowsAreAppendOnlyForTheOwner_data()
+    {
+        QTest::addColumn<QString>("sql");
+        QTest::newRow("update audit") << "UPDATE subscription_transition_audits SET comment = 'x'";
+        QTest::newRow("delete audit") << "DELETE FROM subscription_transition_audits";
+        QTest::newRow("truncate audit") << "TRUNCATE subscription_transition_audits CASCADE";
+        QTest::newRow("update history") << "UPDATE reconciliation_case_history SET comment = 'x'";
+        QTest::newRow("delete history") << "DELETE FROM reconciliation_case_history";
+        QTest::newRow("truncate history") << "TRUNCATE reconciliation_case_history";
+    }
+
+    void auditRowsAreAppendOnlyForTheOwner()
+    {
+        QFETCH(QString, sql);
+        openGapCase();
+        auto owner = m_db->connect(); // the superuser that owns every table
+        pqxx::work tx(*owner);
+        QVERIFY_THROWS_EXCEPTION(pqxx::insufficient_privilege, tx.exec0(sql.toStdString()));
+    }
+
+    void alteredAuditRowIsFound()
+    {
+        rd::RenewalApplier applier(m_db->conninfo());
+        QCOMPARE(applier.apply(februaryRenewal(), kWebhook).result, ApplyResult::Applied);
+        auto conn = m_db->connect();
+        QVERIFY(rd::verifyAuditChains(*conn).empty());
+        const auto anchor = rd::exportAuditAnchor(*conn);
+        QCOMPARE(anchor["heads"].size(), std::size_t(1));
+
+        long long tampered = 0;
+        {
+            // Only a superuser who disables the guard can do this: the chain still tells.
+            pqxx::work tx(*conn);
+            tx.exec0("ALTER TABLE subscription_transition_audits DISABLE TRIGGER "
+                     "subscription_audits_append_only");
+            tampered = tx.exec1("UPDATE subscription_transition_audits SET actor_id = 'mallory' "
+                                "WHERE transition = 'subscription_renewed' RETURNING id")[0]
+                           .as<long long>();
+            tx.exec0("ALTER TABLE subscription_transition_audits ENABLE TRIGGER "
+                     "subscription_audits_append_only");
+            tx.commit();
+        }
+        const auto breaks = rd::verifyAuditChains(*conn);
+        QCOMPARE(breaks.size(), std::size_t(1));
+        QCOMPARE(breaks[0].rowId, tampered);
+        QVERIFY(breaks[0].problem.find("altered") != std::string::npos);
+        QCOMPARE(rd::checkAuditAnchor(*conn, anchor).size(), std::size_t(0));
+
+        // And the CLI says so, naming the row, with a non-zero exit.
+        const auto r = rdtest::runProgram(QString::fromStdString(rdtest::renewalctlPath()),
+            {"audit", "verify", "--db", QString::fromStdString(m_db->conninfo())});
+        QCOMPARE(r.exitCode, 65);
+        QVERIFY2(r.err.contains(("row " + std::to_string(tampered)).c_str()), r.err.constData());
+    }
+
+    void removedAuditRowsAreFound()
+    {
+        rd::RenewalApplier applier(m_db->conninfo());
+        QCOMPARE(applier.apply(februaryRenewal(), kWebhook).result, ApplyResult::Applied);
+        auto e = marchRenewal();
+        QCOMPARE(applier.apply(e, kWebhook).result, ApplyResult::Applied);
+        auto conn = m_db->connect();
+        const auto anchor = rd::exportAuditAnchor(*conn);
+        {
+            pqxx::work tx(*conn);
+            tx.exec0("ALTER TABLE subscription_transition_audits DISABLE TRIGGER "
+                     "subscription_audits_append_only");
+            // The middle row (February's renewal) and the head (March's).
+            tx.exec0("DELETE FROM subscription_transition_audits WHERE chain_seq IN (2, 3)");
+            tx.exec0("ALTER TABLE subscription_transition_audits ENABLE TRIGGER "
+                     "subscription_audits_append_only");
+            tx.commit();
+        }
+        // Removing the tail leaves a consistent prefix: only the exported anchor shows it.
+        const auto anchored = rd::checkAuditAnchor(*conn, anchor);
+        QCOMPARE(anchored.size(), std::size_t(1));
+        QVERIFY(anchored[0].problem.find("removed") != std::string::npos);
+    }
+
+    void removedMiddleRowIsFound()
+    {
+        rd::RenewalApplier applier(m_db->conninfo());
+        QCOMPARE(applier.apply(februaryRenewal(), kWebhook).result, ApplyResult::Applied);
+        QCOMPARE(applier.apply(marchRenewal(), kWebhook).result, ApplyResult::Applied);
+        auto conn = m_db->connect();
+        {
+            pqxx::work tx(*conn);
+            tx.exec0("SET session_replication_role = replica"); // triggers off for this session
+            tx.exec0("DELETE FROM subscription_transition_audits WHERE chain_seq = 2");
+            tx.commit();
+        }
+        const auto breaks = rd::verifyAuditChains(*conn);
+        QCOMPARE(breaks.size(), std::size_t(1));
+        QCOMPARE(breaks[0].seq, 3LL);
+        QVERIFY(breaks[0].problem.find("missing") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReconciliation)
+#include "tst_reconciliation.moc"
