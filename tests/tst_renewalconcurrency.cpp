@@ -125,6 +125,44 @@ private slots:
         QCOMPARE(seen.outbox, 1LL);
     }
 
+    void competingRenewalsOfOnePeriod()
+    {
+        // Two different renewals (different keys, different ends) both continuing the current
+        // period: only the row lock tells the second that the period has moved on.
+        auto controller = m_db->connect();
+        auto observer = m_db->connect();
+        pqxx::work hold(*controller);
+        hold.exec(
+            "SELECT 1 FROM subscriptions WHERE provider_subscription_id = 'sub_1' FOR UPDATE");
+        auto corrected = februaryRenewal("sub_1", "evt_b", "in_b");
+        corrected.period.end = *rd::parseRfc3339("2026-03-15T00:00:00Z");
+        std::vector<rd::SuccessfulRenewalEvent> events {
+            februaryRenewal("sub_1", "evt_a", "in_a"), corrected};
+        std::vector<std::future<rd::ApplyOutcome>> results;
+        for (const auto &e : events)
+            results.push_back(std::async(std::launch::async, [this, e] {
+                rd::RenewalApplier applier(m_db->conninfo());
+                return applier.apply(e, kWebhook);
+            }));
+        QVERIFY(waitForLockWaiters(*observer, 2));
+        hold.commit();
+        int applied = 0;
+        std::string rejection;
+        for (auto &f : results) {
+            const auto out = f.get();
+            applied += out.result == ApplyResult::Applied;
+            if (out.result == ApplyResult::Rejected)
+                rejection = out.errorCode;
+        }
+        QCOMPARE(applied, 1);
+        QCOMPARE(rejection, std::string("renewal_period_is_not_contiguous"));
+        const auto seen = observe(*observer);
+        QCOMPARE(seen.billingPeriods, 1LL);
+        QCOMPARE(seen.revision, 2LL);
+        QCOMPARE(seen.renewalAudits, 1LL);
+        QCOMPARE(seen.openCases, 1LL);
+    }
+
     void uncommittedWinnerUnderAnotherSubscriptionIsAConflict()
     {
         // Step 6: the renewal key is taken by a transaction we cannot see yet (it holds
