@@ -52,6 +52,27 @@ class TestRenewalConcurrency : public QObject
 private:
     std::unique_ptr<rdtest::TestDatabase> m_db;
 
+    /// `winner` records renewal key in_1 for sub_2 without committing; then sub_1's February
+    /// renewal under the same key starts and is left waiting on that uncommitted row. Returns
+    /// the pending outcome (invalid when the handler never started waiting).
+    std::future<rd::ApplyOutcome> raceAnUncommittedWinner(
+        pqxx::work &winner, pqxx::connection &observer)
+    {
+        winner.exec0(
+            "INSERT INTO subscription_billing_periods (subscription_id, provider_key, "
+            "provider_renewal_key, provider_event_id, period_start, period_end, "
+            "paid_amount_minor, currency, paid_at) SELECT id, 'stripe-main', 'in_1', "
+            "'evt_winner', current_period_end, current_period_end + interval '1 month', "
+            "1999, 'USD', now() FROM subscriptions WHERE provider_subscription_id = 'sub_2'");
+        auto pending = std::async(std::launch::async, [this] {
+            rd::RenewalApplier applier(m_db->conninfo());
+            return applier.apply(februaryRenewal("sub_1"), kWebhook);
+        });
+        if (!waitForLockWaiters(observer, 1))
+            return {};
+        return pending;
+    }
+
 private slots:
     void init()
     {
@@ -171,17 +192,8 @@ private slots:
         auto controller = m_db->connect();
         auto observer = m_db->connect();
         pqxx::work winner(*controller);
-        winner.exec0(
-            "INSERT INTO subscription_billing_periods (subscription_id, provider_key, "
-            "provider_renewal_key, provider_event_id, period_start, period_end, "
-            "paid_amount_minor, currency, paid_at) SELECT id, 'stripe-main', 'in_1', "
-            "'evt_winner', current_period_end, current_period_end + interval '1 month', "
-            "1999, 'USD', now() FROM subscriptions WHERE provider_subscription_id = 'sub_2'");
-        auto pending = std::async(std::launch::async, [this] {
-            rd::RenewalApplier applier(m_db->conninfo());
-            return applier.apply(februaryRenewal("sub_1"), kWebhook);
-        });
-        QVERIFY(waitForLockWaiters(*observer, 1));
+        auto pending = raceAnUncommittedWinner(winner, *observer);
+        QVERIFY(pending.valid());
         winner.commit();
         const auto out = pending.get();
         QCOMPARE(out.result, ApplyResult::Rejected);
@@ -197,17 +209,8 @@ private slots:
         auto controller = m_db->connect();
         auto observer = m_db->connect();
         pqxx::work winner(*controller);
-        winner.exec0(
-            "INSERT INTO subscription_billing_periods (subscription_id, provider_key, "
-            "provider_renewal_key, provider_event_id, period_start, period_end, "
-            "paid_amount_minor, currency, paid_at) SELECT id, 'stripe-main', 'in_1', "
-            "'evt_winner', current_period_end, current_period_end + interval '1 month', "
-            "1999, 'USD', now() FROM subscriptions WHERE provider_subscription_id = 'sub_2'");
-        auto pending = std::async(std::launch::async, [this] {
-            rd::RenewalApplier applier(m_db->conninfo());
-            return applier.apply(februaryRenewal("sub_1"), kWebhook);
-        });
-        QVERIFY(waitForLockWaiters(*observer, 1));
+        auto pending = raceAnUncommittedWinner(winner, *observer);
+        QVERIFY(pending.valid());
         winner.abort();
         QCOMPARE(pending.get().result, ApplyResult::Applied);
         QCOMPARE(observe(*observer, "sub_1").billingPeriods, 1LL);

@@ -92,13 +92,7 @@ int runCases(const CommandContext &ctx)
                 ctx, dismissCase(*conn, caseIdArgument(ctx.args, 2), noteFrom(ctx.args)));
         }
     } catch (const ActionRefused &e) {
-        if (ctx.json())
-            ctx.out << nlohmann::json {{"result", "refused"}, {"error", e.code()},
-                {"message", e.what()}}
-                           .dump()
-                    << "\n";
-        ctx.err << "renewalctl: refused (" << e.code() << "): " << e.what() << "\n";
-        return ExitRefused;
+        return reportRefusal(ctx, e.code(), e.what());
     }
     throw UsageError("unknown cases command '" + verb + "' (list, show, reapply or dismiss)");
 }

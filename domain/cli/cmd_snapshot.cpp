@@ -70,13 +70,7 @@ int runSnapshot(const CommandContext &ctx)
         }
         return ExitOk;
     } catch (const ActionRefused &e) {
-        if (ctx.json())
-            ctx.out << nlohmann::json {{"result", "refused"}, {"error", e.code()},
-                {"message", e.what()}}
-                           .dump()
-                    << "\n";
-        ctx.err << "renewalctl: refused (" << e.code() << "): " << e.what() << "\n";
-        return ExitRefused;
+        return reportRefusal(ctx, e.code(), e.what());
     }
 }
 

@@ -49,6 +49,10 @@ private:
     std::istream *m_stream;
 };
 
+/// Reports an operator action the database refused (one line on stderr, and a JSON line on
+/// stdout with --json) and returns ExitRefused.
+int reportRefusal(const CommandContext &ctx, const std::string &code, const std::string &message);
+
 int runDb(const CommandContext &ctx);
 int runMigrate(const CommandContext &ctx);
 int runSubscriptions(const CommandContext &ctx);

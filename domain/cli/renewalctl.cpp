@@ -6,6 +6,7 @@
 #include "domain/errors.hpp"
 #include "domain/migrator.hpp"
 
+#include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
 #include <fstream>
@@ -70,6 +71,16 @@ std::string CommandContext::conninfo() const
 std::unique_ptr<pqxx::connection> CommandContext::connect() const
 {
     return connectTo(conninfo());
+}
+
+int reportRefusal(const CommandContext &ctx, const std::string &code, const std::string &message)
+{
+    if (ctx.json())
+        ctx.out
+            << nlohmann::json {{"result", "refused"}, {"error", code}, {"message", message}}.dump()
+            << "\n";
+    ctx.err << "renewalctl: refused (" << code << "): " << message << "\n";
+    return ExitRefused;
 }
 
 InputFile::InputFile(const std::string &path, std::istream &stdinStream) : m_stream(&stdinStream)
