@@ -444,6 +444,51 @@ private slots:
         QVERIFY(anchored[0].problem.find("removed") != std::string::npos);
     }
 
+    void cliActionsAndExitCodes()
+    {
+        const auto caseId = openGapCase();
+        const QString ctl = QString::fromStdString(rdtest::renewalctlPath());
+        const QString db = QString::fromStdString(m_db->conninfo());
+        const QString id = QString::number(caseId);
+
+        const auto list
+            = rdtest::runProgram(ctl, {"cases", "list", "--status", "open", "--json", "--db", db});
+        QCOMPARE(list.exitCode, 0);
+        QCOMPARE(
+            nlohmann::json::parse(list.out.toStdString())[0]["id"].get<std::int64_t>(), caseId);
+
+        // Still not contiguous: the attempt is recorded, the case stays open.
+        const auto reapply = rdtest::runProgram(
+            ctl, {"cases", "reapply", id, "--reason", "provider_confirmed", "--db", db});
+        QCOMPARE(reapply.exitCode, 3);
+
+        const auto noReason = rdtest::runProgram(ctl, {"cases", "reapply", id, "--db", db});
+        QCOMPARE(noReason.exitCode, 64);
+        const auto noNote = rdtest::runProgram(
+            ctl, {"cases", "dismiss", id, "--reason", "customer_request", "--db", db});
+        QCOMPARE(noNote.exitCode, 64);
+        const auto dismissed = rdtest::runProgram(ctl,
+            {"cases", "dismiss", id, "--reason", "customer_request", "--comment",
+                "refunded by support", "--db", db});
+        QCOMPARE(dismissed.exitCode, 0);
+        const auto again = rdtest::runProgram(ctl,
+            {"cases", "dismiss", id, "--reason", "customer_request", "--comment", "again", "--db",
+                db});
+        QCOMPARE(again.exitCode, 4);
+        QVERIFY2(again.err.contains("already dismissed (dismissed) by postgres at"),
+            again.err.constData());
+
+        // A Stripe subscription object, turned into a snapshot by the Stripe adapter.
+        const auto attach = rdtest::runProgram(ctl,
+            {"snapshot", "attach",
+                QStringLiteral(RD_FIXTURES_DIR) + "/snapshots/stripe_subscription_basil.json",
+                "--kind", "stripe", "--provider-key", "stripe-main", "--reason",
+                "provider_confirmed", "--json", "--db", db});
+        QCOMPARE(attach.exitCode, 0);
+        QCOMPARE(nlohmann::json::parse(attach.out.toStdString())["result"].get<std::string>(),
+            std::string("created")); // sub_1QxSub0001 was not imported
+    }
+
     void removedMiddleRowIsFound()
     {
         rd::RenewalApplier applier(m_db->conninfo());

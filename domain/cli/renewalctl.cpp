@@ -44,8 +44,10 @@ Exit codes: 0 ok, 3 some renewals rejected, 64 usage, 65 bad input data,
             4 an operator action was refused, 69 database unavailable, 70 internal error, 78 schema history refused.
 )";
 
-const std::set<std::string> kValueOptions {
-    "db", "data-dir", "subscriptions", "renewals", "workers", "duplicates", "seed"};
+// Every option that takes a value, across commands: one list keeps their spelling consistent.
+const std::set<std::string> kValueOptions {"db", "data-dir", "subscriptions", "renewals", "workers",
+    "duplicates", "seed", "status", "reason", "comment", "case", "kind", "provider-key",
+    "captured-at", "anchor"};
 const std::set<std::string> kFlags {"json", "help"};
 
 std::string oneLine(std::string s)
