@@ -18,6 +18,7 @@ enum ExitCode : int {
     ExitDataError = 65,
     ExitUnavailable = 69,
     ExitInternal = 70,
+    ExitTempFail = 75, ///< outbox: some deliveries failed and will be retried
     ExitConfig = 78, ///< the database refuses our schema history (a changed migration)
 };
 
@@ -53,5 +54,10 @@ int runMigrate(const CommandContext &ctx);
 int runSubscriptions(const CommandContext &ctx);
 int runApply(const CommandContext &ctx);
 int runBench(const CommandContext &ctx);
+int runProviders(const CommandContext &ctx);
+int runIngest(const CommandContext &ctx);
+int runNormalize(const CommandContext &ctx);
+int runOutbox(const CommandContext &ctx);
+int runDemo(const CommandContext &ctx);
 
 } // namespace rd::cli

@@ -24,18 +24,33 @@ Subscriptions and renewals:
   apply [FILE|-]                              apply renewal events (JSON lines)
   bench --subscriptions N --renewals M --workers K --duplicates F
                                               measure the renewal core (scratch database!)
+Webhooks and the outbox:
+  providers add KEY --kind KIND [--name NAME] register a billing provider (KIND: stripe,
+                                              paddle, chargebee, recurly, lemonsqueezy)
+  providers list                              the registered providers
+  ingest --provider-key KEY [--lines] [FILE|-]
+                                              keep and process provider payloads (one body,
+                                              or one per line with --lines)
+  normalize --kind KIND [FILE|-]              run an adapter only (no database)
+  outbox publish [--exec CMD | --jsonl FILE|-] [--batch N] [--follow] [--max-attempts N]
+                 [--retry-delay-ms MS] [--poll-seconds S]
+                                              deliver pending outbox intents (at least once)
+  demo [--subscriptions N] [--months M] [--seed S] [--now RFC3339] [--if-empty]
+                                              build a believable history through ingest
 
 Common options:
   --db CONNINFO   a libpq connection string; default: the PG* environment if it names a
                   server, else the embedded cluster (started on demand)
   --json          machine-readable output
 Exit codes: 0 ok, 3 some renewals rejected, 64 usage, 65 bad input data,
-            69 database unavailable, 70 internal error, 78 schema history refused.
+            69 database unavailable, 70 internal error, 75 outbox deliveries failed
+            (retried later), 78 schema history refused.
 )";
 
-const std::set<std::string> kValueOptions {
-    "db", "data-dir", "subscriptions", "renewals", "workers", "duplicates", "seed"};
-const std::set<std::string> kFlags {"json", "help"};
+const std::set<std::string> kValueOptions {"db", "data-dir", "subscriptions", "renewals", "workers",
+    "duplicates", "seed", "kind", "name", "provider-key", "exec", "jsonl", "batch", "max-attempts",
+    "retry-delay-ms", "poll-seconds", "months", "now"};
+const std::set<std::string> kFlags {"json", "help", "lines", "follow", "if-empty"};
 
 std::string oneLine(std::string s)
 {
@@ -97,6 +112,16 @@ int runRenewalctl(
             return runApply(ctx);
         if (command == "bench")
             return runBench(ctx);
+        if (command == "providers")
+            return runProviders(ctx);
+        if (command == "ingest")
+            return runIngest(ctx);
+        if (command == "normalize")
+            return runNormalize(ctx);
+        if (command == "outbox")
+            return runOutbox(ctx);
+        if (command == "demo")
+            return runDemo(ctx);
         throw UsageError("unknown command '" + command + "' (see renewalctl --help)");
     } catch (const UsageError &e) {
         err << "renewalctl: " << e.what() << "\n";
