@@ -464,8 +464,9 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
         const auto result = ingestor.ingest(s.provider->key, body);
         ++report.outcomes[result.outcome];
         ++report.payloads;
-        // Providers redeliver when an acknowledgement is slow or lost.
-        if (r.chance(6))
+        // Providers redeliver when an acknowledgement is slow or lost (the very first payload
+        // always, so that every seed shows one).
+        if (r.chance(6) || report.payloads == 1)
             redeliveries.emplace_back(s.provider->key, body);
     };
     const auto newCharge = [&](const Sub &s, ChargeKind kind, Period period, std::int64_t amount) {
