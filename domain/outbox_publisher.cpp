@@ -8,7 +8,9 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdexcept>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -159,11 +161,46 @@ std::optional<std::string> JsonLinesSink::flush()
     return std::nullopt;
 }
 
-ExecSink::ExecSink(std::string command) : m_command(std::move(command))
+ExecSink::ExecSink(std::string command, std::chrono::milliseconds timeout)
+    : m_command(std::move(command)), m_timeout(timeout)
 {
     // A command that exits without reading its input must not kill the publisher.
     std::signal(SIGPIPE, SIG_IGN);
 }
+
+namespace {
+
+// Waits for `pid` at most `timeout`; false when it is still running then.
+bool waitWithTimeout(pid_t pid, std::chrono::milliseconds timeout, int &status)
+{
+    // A pidfd becomes readable when the process exits: poll() gives the timeout for free.
+    const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+    if (pidfd >= 0) {
+        const auto deadline = std::chrono::steady_clock::now() + timeout;
+        for (;;) {
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                deadline - std::chrono::steady_clock::now());
+            pollfd pfd {pidfd, POLLIN, 0};
+            const int n = ::poll(&pfd, 1, static_cast<int>(std::max<long long>(0, left.count())));
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n == 0) {
+                ::close(pidfd);
+                return false;
+            }
+            break;
+        }
+        ::close(pidfd);
+    }
+    // Without pidfds (old kernels) the wait is unbounded.
+    while (::waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR)
+            throw std::runtime_error(errnoText("waitpid"));
+    }
+    return true;
+}
+
+} // namespace
 
 std::optional<std::string> ExecSink::deliver(const OutboxIntent &intent)
 {
@@ -177,20 +214,23 @@ std::optional<std::string> ExecSink::deliver(const OutboxIntent &intent)
         return errnoText("fork");
     }
     if (pid == 0) {
+        ::setpgid(0, 0); // its own group: a timeout kills the command and its children
         ::dup2(fds[0], STDIN_FILENO);
         ::dup2(STDERR_FILENO, STDOUT_FILENO);
         ::setenv("RD_OUTBOX_ID", intent.id.c_str(), 1);
         ::execl("/bin/sh", "sh", "-c", m_command.c_str(), static_cast<char *>(nullptr));
         ::_exit(127);
     }
+    ::setpgid(pid, pid); // also here: whichever runs first, the group exists before a kill
     ::close(fds[0]);
     const std::string input = intent.toJson().dump() + "\n";
     writeAll(fds[1], input.data(), input.size()); // EPIPE: the command decides by its status
     ::close(fds[1]);
     int status = 0;
-    while (::waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR)
-            return errnoText("waitpid");
+    if (!waitWithTimeout(pid, m_timeout, status)) {
+        ::kill(-pid, SIGKILL);
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) { }
+        return "command timed out after " + std::to_string(m_timeout.count()) + " ms";
     }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return std::nullopt;

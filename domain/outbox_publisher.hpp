@@ -53,14 +53,18 @@ private:
 /// Runs a shell command (/bin/sh -c) per intent with its JSON on standard input; exit status
 /// 0 means delivered. The command's standard output goes to our standard error, so that it
 /// never mixes with the publisher's own output. RD_OUTBOX_ID holds the intent's id.
+/// A command still running after `timeout` is killed with its process group and counts as a
+/// failure: a hung sink must not hold its batch's row locks forever.
 class ExecSink : public OutboxSink
 {
 public:
-    explicit ExecSink(std::string command);
+    explicit ExecSink(
+        std::string command, std::chrono::milliseconds timeout = std::chrono::seconds(30));
     std::optional<std::string> deliver(const OutboxIntent &intent) override;
 
 private:
     std::string m_command;
+    std::chrono::milliseconds m_timeout;
 };
 
 struct PublishOptions

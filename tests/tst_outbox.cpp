@@ -140,7 +140,7 @@ private slots:
     void failingSinkStillDeliversEveryIntentAtLeastOnce()
     {
         rdtest::TestDatabase db("outbox_at_least_once");
-        const int intents = 500; // each delivery is a process: keep the test in seconds
+        const int intents = 300; // each delivery is a process: keep the test in seconds
         seedIntents(db, intents);
         QTemporaryDir dir;
         const QString out = dir.filePath("received.jsonl");
@@ -234,6 +234,22 @@ private slots:
                 {"outbox", "publish", "--jsonl", "/dev/null", "--max-attempts", "5", "--json"}));
         QCOMPARE(limited.exitCode, 0);
         QCOMPARE(nlohmann::json::parse(limited.out.toStdString())["delivered"].get<int>(), 0);
+    }
+
+    void hungSinkIsKilledAndRetriedLater()
+    {
+        rdtest::TestDatabase db("outbox_hung_sink");
+        seedIntents(db, 1);
+        QElapsedTimer t;
+        t.start();
+        const auto r = runProgram(ctl(),
+            withDb(db, {"outbox", "publish", "--exec", "sleep 60", "--exec-timeout", "0.5"}));
+        QCOMPARE(r.exitCode, 75);
+        QVERIFY2(t.elapsed() < 20000, std::to_string(t.elapsed()).c_str());
+        QCOMPARE(scalar(db,
+                     "SELECT count(*) FROM subscription_outbox WHERE published_at IS NULL "
+                     "AND attempts = 1 AND last_error LIKE 'command timed out%'"),
+            1LL);
     }
 
     void followWakesOnNotifyAndStopsOnSigterm()

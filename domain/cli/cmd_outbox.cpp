@@ -28,7 +28,7 @@ int runOutbox(const CommandContext &ctx)
     if (pos.size() != 2 || pos[1] != "publish")
         throw UsageError("usage: renewalctl outbox publish [--exec CMD | --jsonl FILE|-] "
                          "[--batch N] [--follow] [--max-attempts N] [--retry-delay-ms MS] "
-                         "[--poll-seconds S]");
+                         "[--poll-seconds S] [--exec-timeout S]");
     const auto exec = ctx.args.value("exec");
     const auto jsonl = ctx.args.value("jsonl");
     if (exec && jsonl)
@@ -49,7 +49,9 @@ int runOutbox(const CommandContext &ctx)
     std::unique_ptr<OutboxSink> sink;
     try {
         if (exec)
-            sink = std::make_unique<ExecSink>(*exec);
+            sink = std::make_unique<ExecSink>(*exec,
+                std::chrono::milliseconds(static_cast<long long>(
+                    ctx.args.number("exec-timeout", 30, 0.1, 86400) * 1000)));
         else
             sink = std::make_unique<JsonLinesSink>(*jsonl);
     } catch (const std::runtime_error &e) {

@@ -33,7 +33,7 @@ Webhooks and the outbox:
                                               or one per line with --lines)
   normalize --kind KIND [FILE|-]              run an adapter only (no database)
   outbox publish [--exec CMD | --jsonl FILE|-] [--batch N] [--follow] [--max-attempts N]
-                 [--retry-delay-ms MS] [--poll-seconds S]
+                 [--retry-delay-ms MS] [--poll-seconds S] [--exec-timeout S]
                                               deliver pending outbox intents (at least once)
   demo [--subscriptions N] [--months M] [--seed S] [--now RFC3339] [--if-empty]
                                               build a believable history through ingest
@@ -49,7 +49,7 @@ Exit codes: 0 ok, 3 some renewals rejected, 64 usage, 65 bad input data,
 
 const std::set<std::string> kValueOptions {"db", "data-dir", "subscriptions", "renewals", "workers",
     "duplicates", "seed", "kind", "name", "provider-key", "exec", "jsonl", "batch", "max-attempts",
-    "retry-delay-ms", "poll-seconds", "months", "now"};
+    "retry-delay-ms", "poll-seconds", "exec-timeout", "months", "now"};
 const std::set<std::string> kFlags {"json", "help", "lines", "follow", "if-empty"};
 
 std::string oneLine(std::string s)
