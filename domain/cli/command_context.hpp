@@ -19,6 +19,7 @@ enum ExitCode : int {
     ExitDataError = 65,
     ExitUnavailable = 69,
     ExitInternal = 70,
+    ExitTempFail = 75, ///< outbox: some deliveries failed and will be retried
     ExitConfig = 78, ///< the database refuses our schema history (a changed migration)
 };
 
@@ -62,5 +63,10 @@ int runCases(const CommandContext &ctx);
 int runSnapshot(const CommandContext &ctx);
 int runAudit(const CommandContext &ctx);
 int runRoles(const CommandContext &ctx);
+int runProviders(const CommandContext &ctx);
+int runIngest(const CommandContext &ctx);
+int runNormalize(const CommandContext &ctx);
+int runOutbox(const CommandContext &ctx);
+int runDemo(const CommandContext &ctx);
 
 } // namespace rd::cli

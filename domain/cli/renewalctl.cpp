@@ -25,6 +25,19 @@ Subscriptions and renewals:
   apply [FILE|-]                              apply renewal events (JSON lines)
   bench --subscriptions N --renewals M --workers K --duplicates F
                                               measure the renewal core (scratch database!)
+Webhooks and the outbox:
+  providers add KEY --kind KIND [--name NAME] register a billing provider (KIND: stripe,
+                                              paddle, chargebee, recurly, lemonsqueezy)
+  providers list                              the registered providers
+  ingest --provider-key KEY [--lines] [FILE|-]
+                                              keep and process provider payloads (one body,
+                                              or one per line with --lines)
+  normalize --kind KIND [FILE|-]              run an adapter only (no database)
+  outbox publish [--exec CMD | --jsonl FILE|-] [--batch N] [--follow] [--max-attempts N]
+                 [--retry-delay-ms MS] [--poll-seconds S] [--exec-timeout S]
+                                              deliver pending outbox intents (at least once)
+  demo [--subscriptions N] [--months M] [--seed S] [--now RFC3339] [--if-empty]
+                                              build a believable history through ingest
 Reconciliation (the acting operator is the database login role):
   cases list [--status open|resolved|dismissed]
   cases show ID
@@ -41,14 +54,16 @@ Common options:
                   server, else the embedded cluster (started on demand)
   --json          machine-readable output
 Exit codes: 0 ok, 3 some renewals rejected, 64 usage, 65 bad input data,
-            4 an operator action was refused, 69 database unavailable, 70 internal error, 78 schema history refused.
+            4 an operator action was refused, 69 database unavailable, 70 internal error,
+            75 outbox deliveries failed (retried later), 78 schema history refused.
 )";
 
 // Every option that takes a value, across commands: one list keeps their spelling consistent.
 const std::set<std::string> kValueOptions {"db", "data-dir", "subscriptions", "renewals", "workers",
     "duplicates", "seed", "status", "reason", "comment", "case", "kind", "provider-key",
-    "captured-at", "anchor"};
-const std::set<std::string> kFlags {"json", "help"};
+    "captured-at", "anchor", "name", "exec", "jsonl", "batch", "max-attempts", "retry-delay-ms",
+    "poll-seconds", "exec-timeout", "months", "now"};
+const std::set<std::string> kFlags {"json", "help", "lines", "follow", "if-empty"};
 
 std::string oneLine(std::string s)
 {
@@ -128,6 +143,16 @@ int runRenewalctl(
             return runAudit(ctx);
         if (command == "roles")
             return runRoles(ctx);
+        if (command == "providers")
+            return runProviders(ctx);
+        if (command == "ingest")
+            return runIngest(ctx);
+        if (command == "normalize")
+            return runNormalize(ctx);
+        if (command == "outbox")
+            return runOutbox(ctx);
+        if (command == "demo")
+            return runDemo(ctx);
         throw UsageError("unknown command '" + command + "' (see renewalctl --help)");
     } catch (const UsageError &e) {
         err << "renewalctl: " << e.what() << "\n";
