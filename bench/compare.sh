@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Compares the renewal transaction's shapes on this machine, one after the other, on a scratch
 # cluster of its own: pgbench running the single-statement script, pgbench running the
-# statement-by-statement script, then `renewalctl bench` (the real client: prepared call,
-# retries, case recording), all with 8 clients/workers.
+# statement-by-statement script (both -M prepared, pgbench's fastest mode), then
+# `renewalctl bench` (the real client: prepared call, retries, case recording), all with 8
+# clients/workers.
 #
 # Usage: bench/compare.sh [SECONDS] [SUBSCRIPTIONS]   (defaults: 30 s, 20000)
 set -euo pipefail
@@ -21,14 +22,14 @@ trap '"$ctl" db stop --data-dir "$dir/cluster" >/dev/null 2>&1 || true; rm -rf "
 "$ctl" db start --data-dir "$dir/cluster" >/dev/null
 url=$("$ctl" db url --data-dir "$dir/cluster")
 fresh_db() {
-    psql "$url" -qAt -c "DROP DATABASE IF EXISTS rdbench" -c "CREATE DATABASE rdbench" >/dev/null
+    psql "$url" -qAt -c "DROP DATABASE IF EXISTS rdbench" -c "CREATE DATABASE rdbench" >/dev/null 2>&1
     echo "${url/dbname=\'renewal_desk\'/dbname=rdbench}"
 }
 run_pgbench() {
     local script=$1 db
     db=$(fresh_db)
     "$here/bench/pgbench/seed.sh" "$ctl" "$db" "$subs"
-    "$bindir/pgbench" "$db" -n -c "$clients" -j 2 -T "$seconds" -D subscriptions="$subs" \
+    "$bindir/pgbench" "$db" -n -M prepared -c "$clients" -j 2 -T "$seconds" -D subscriptions="$subs" \
         -f "$here/bench/pgbench/$script" 2>/dev/null | awk '/^tps/ { print $3 }'
 }
 
