@@ -73,8 +73,11 @@ struct PublishOptions
     std::optional<int> maxAttempts; ///< intents with this many attempts are left alone
     std::chrono::milliseconds retryDelay {1000}; ///< backoff base: delay × 2^attempts
     std::chrono::milliseconds maxRetryDelay {std::chrono::hours(1)};
-    bool follow = false; ///< keep running: LISTEN renewal_desk_outbox, poll as a fallback
-    std::chrono::milliseconds pollInterval {std::chrono::seconds(5)};
+    /// Keep running: poll for due intents every `pollInterval` (no trigger NOTIFYs from the
+    /// renewal path, see 0004_webhook_inbox.sql), and wake at once on NOTIFY
+    /// renewal_desk_outbox from anyone who wants a faster delivery.
+    bool follow = false;
+    std::chrono::milliseconds pollInterval {std::chrono::seconds(1)};
 };
 
 struct PublishReport

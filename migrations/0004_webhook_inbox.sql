@@ -202,19 +202,10 @@ AS $$
     RETURNING next_attempt_at;
 $$;
 
-CREATE FUNCTION rd_outbox_notify() RETURNS trigger
-    LANGUAGE plpgsql
-AS $$
-BEGIN
-    -- Delivered at commit, once per transaction and channel: a wake-up call, not a message.
-    PERFORM pg_notify('renewal_desk_outbox', '');
-    RETURN NULL;
-END;
-$$;
-
-CREATE TRIGGER subscription_outbox_notify
-    AFTER INSERT ON subscription_outbox
-    FOR EACH STATEMENT EXECUTE FUNCTION rd_outbox_notify();
+-- No NOTIFY from the renewal path: PostgreSQL serializes every notifying transaction through
+-- its commit (a cluster-wide lock held until after the WAL flush), which would turn group
+-- commit into one renewal per disk flush. `outbox publish --follow` polls a partial index
+-- instead (cheap), and still LISTENs on renewal_desk_outbox for tools that want to wake it.
 
 ------------------------------------------------------------------------------------------
 -- Privileges. 0003's GRANT SELECT ON ALL TABLES only covered the tables of that time.

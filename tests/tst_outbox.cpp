@@ -259,7 +259,7 @@ private slots:
         QTemporaryDir dir;
         const QString out = dir.filePath("followed.jsonl");
         Publisher p;
-        // A poll interval far longer than the test: only NOTIFY can wake it in time.
+        // A poll interval far longer than the test: only a NOTIFY can wake it in time.
         p.start(db, {"--jsonl", out, "--follow", "--poll-seconds", "120", "--json"});
         QVERIFY(waitForLines(out, 1, 10000)); // the initial drain
         QTest::qWait(300); // now waiting
@@ -270,6 +270,7 @@ private slots:
             pqxx::nontransaction tx(*conn);
             tx.exec0("INSERT INTO subscription_outbox (event_type, subscription_id, payload) "
                      "SELECT 'test_event', id, '{}' FROM subscriptions");
+            tx.exec0("NOTIFY renewal_desk_outbox");
         }
         QVERIFY(waitForLines(out, 2, 5000));
         qInfo("woken and delivered %lld ms after the INSERT", static_cast<long long>(t.elapsed()));
@@ -279,6 +280,28 @@ private slots:
             = nlohmann::json::parse(p.process->readAllStandardOutput().toStdString());
         QCOMPARE(summary["delivered"].get<int>(), 2);
         QCOMPARE(summary["pending"].get<int>(), 0);
+    }
+
+    void followPollsWhatTheRenewalPathWrites()
+    {
+        // Renewals write intents without NOTIFY (it would serialize their commits): the
+        // follower's poll finds them.
+        rdtest::TestDatabase db("outbox_poll");
+        seedIntents(db, 1);
+        QTemporaryDir dir;
+        const QString out = dir.filePath("polled.jsonl");
+        Publisher p;
+        p.start(db, {"--jsonl", out, "--follow", "--poll-seconds", "0.2", "--json"});
+        QVERIFY(waitForLines(out, 1, 10000));
+        {
+            auto conn = db.connect();
+            pqxx::nontransaction tx(*conn);
+            tx.exec0("INSERT INTO subscription_outbox (event_type, subscription_id, payload) "
+                     "SELECT 'test_event', id, '{}' FROM subscriptions");
+        }
+        QVERIFY(waitForLines(out, 2, 5000));
+        p.process->terminate();
+        QCOMPARE(p.finish(10000), 0);
     }
 };
 

@@ -44,7 +44,7 @@ int runOutbox(const CommandContext &ctx)
         = std::chrono::milliseconds(ctx.args.integer("retry-delay-ms", 1000, 0, 86400000));
     options.follow = ctx.args.flag("follow");
     options.pollInterval = std::chrono::milliseconds(
-        static_cast<long long>(ctx.args.number("poll-seconds", 5, 0.2, 3600) * 1000));
+        static_cast<long long>(ctx.args.number("poll-seconds", 1, 0.1, 3600) * 1000));
 
     std::unique_ptr<OutboxSink> sink;
     try {
