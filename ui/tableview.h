@@ -1,0 +1,33 @@
+#pragma once
+
+#include <QTableView>
+
+namespace rd::ui {
+
+/// The desk's table: Ctrl+C copies the selected cells as tab-separated text, "Export CSV…"
+/// (context menu) writes what is loaded, Enter/Return opens the current row.
+class TableView : public QTableView
+{
+    Q_OBJECT
+
+public:
+    explicit TableView(QWidget *parent = nullptr);
+
+    /// The selection as text: rows by newline, columns by tab, with a header line.
+    QString selectionAsText() const;
+    /// Writes the header and every row the model holds (a lazy model: the loaded rows).
+    bool exportCsv(const QString &path, QString *error = nullptr) const;
+
+public slots:
+    void copySelection();
+    void exportCsvInteractively();
+
+signals:
+    void openRequested(const QModelIndex &index);
+
+protected:
+    void keyPressEvent(QKeyEvent *event) override;
+    void contextMenuEvent(QContextMenuEvent *event) override;
+};
+
+} // namespace rd::ui
