@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QFuture>
+#include <QMetaType>
 #include <QString>
 
 #include <memory>
@@ -60,3 +61,5 @@ std::unique_ptr<CaseActions> makeDomainCaseActions(const QString &conninfo);
 CaseActionOutcome reapplyCase(const std::string &conninfo, const CaseActionRequest &request);
 
 } // namespace rd::ui
+
+Q_DECLARE_METATYPE(rd::ui::CaseActionOutcome)

@@ -115,7 +115,6 @@ CaseEvidence buildCaseEvidence(
 
     if (errorCode == u"renewal_period_is_not_contiguous" && !cEnd.isEmpty()) {
         // The renewal must start exactly where the current period ends.
-        ev.lines[2].differs = true;
         const QString gap
             = format::gapDescription(format::instant(cEnd), format::instant(eventStart));
         ev.lines.insert(3,

@@ -102,7 +102,7 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     const int em = fontMetrics().horizontalAdvance(u'M');
-    const int widths[] = {4, 20, 8, 10, 9, 4, 4, 10};
+    const int widths[] = {4, 22, 8, 10, 9, 5, 4, 10};
     for (int c = 0; c < 8; ++c)
         m_table->setColumnWidth(c, widths[c] * em);
 
@@ -152,6 +152,7 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     m_splitter->addWidget(detail);
     m_splitter->setStretchFactor(0, 2);
     m_splitter->setStretchFactor(1, 3);
+    m_splitter->setSizes({260, 480});
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_splitter);
@@ -260,7 +261,9 @@ void CasesPage::showCase(int row)
     const QColor highlight(0xff, 0xe0, 0xb2);
     for (int i = 0; i < ev.lines.size(); ++i) {
         const auto &l = ev.lines[i];
-        auto *field = new QTableWidgetItem(l.differs ? l.field + u"  ◀ differs"_qs : l.field);
+        const QString marker
+            = l.incoming.isEmpty() ? u"  ◀ blocks the renewal"_qs : u"  ◀ differs"_qs;
+        auto *field = new QTableWidgetItem(l.differs ? l.field + marker : l.field);
         auto *local = new QTableWidgetItem(l.local);
         auto *incoming = new QTableWidgetItem(l.incoming);
         local->setToolTip(l.localTooltip);

@@ -84,12 +84,12 @@ bool NotificationListener::connectAndListen(QString *error)
             return false;
         }
         QSqlDriver *driver = db.driver();
-        connect(
-            driver, &QSqlDriver::notification, this,
-            [this](const QString &name, QSqlDriver::NotificationSource, const QVariant &payload) {
-                emit notified(name, payload.toString());
-            },
-            Qt::UniqueConnection);
+        if (m_driver != driver) {
+            m_driver = driver;
+            connect(driver, &QSqlDriver::notification, this,
+                [this](const QString &name, QSqlDriver::NotificationSource,
+                    const QVariant &payload) { emit notified(name, payload.toString()); });
+        }
         for (const char *channel : {kChangesChannel, kCasesChannel}) {
             if (!driver->subscribedToNotifications().contains(QLatin1String(channel))
                 && !driver->subscribeToNotification(QLatin1String(channel))) {

@@ -71,6 +71,7 @@ private:
     bool m_up = false;
     bool m_everUp = false;
     QTimer *m_timer = nullptr;
+    QObject *m_driver = nullptr;
 };
 
 } // namespace rd::ui

@@ -14,6 +14,7 @@
 #include <QCloseEvent>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
@@ -78,17 +79,14 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     m_banner->setStyleSheet(u"background:#fff4ce; color:#5c4400; padding:4px 8px;"_qs);
     m_banner->hide();
 
-    auto *split = new QSplitter(Qt::Horizontal);
-    split->setObjectName(u"main-split"_qs);
-    split->addWidget(m_nav);
-    split->addWidget(m_stack);
-    split->setStretchFactor(1, 1);
-    split->setChildrenCollapsible(false);
+    auto *body = new QHBoxLayout;
+    body->addWidget(m_nav);
+    body->addWidget(m_stack, 1);
     auto *central = new QWidget;
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(6, 6, 6, 0);
     layout->addWidget(m_banner);
-    layout->addWidget(split, 1);
+    layout->addLayout(body, 1);
     setCentralWidget(central);
 
     statusBar()->addPermanentWidget(m_roleLabel);
@@ -273,11 +271,21 @@ bool MainWindow::saveScreenshots(const QString &dir)
         table->selectRow(pick);
     settle(1200);
     ok &= grab().save(dir + u"/subscriptions.png"_qs);
+    // The cases view twice: a payload conflict and a period that does not continue.
     showPage(CasesView);
-    if (m_cases->table()->model()->rowCount() > 0)
-        m_cases->table()->selectRow(0);
-    settle(600);
-    ok &= grab().save(dir + u"/cases.png"_qs);
+    auto *cases = m_cases->table()->model();
+    for (const auto &[code, file] :
+        {std::pair {u"provider_renewal_key_payload_conflict"_qs, u"/cases.png"_qs},
+            std::pair {u"renewal_period_is_not_contiguous"_qs, u"/cases-gap.png"_qs}}) {
+        for (int r = 0; r < cases->rowCount(); ++r) {
+            if (cases->index(r, 1).data(int(Role::Raw)).toString() == code) {
+                m_cases->table()->selectRow(r);
+                break;
+            }
+        }
+        settle(400);
+        ok &= grab().save(dir + file);
+    }
     showPage(InboxView);
     settle(400);
     ok &= grab().save(dir + u"/inbox.png"_qs);

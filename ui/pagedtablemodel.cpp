@@ -78,14 +78,35 @@ QVariant PagedTableModel::headerData(int section, Qt::Orientation orientation, i
 
 bool PagedTableModel::canFetchMore(const QModelIndex &parent) const
 {
-    return !parent.isValid() && m_fetcher && !m_loading && !m_complete && !m_failed;
+    return !parent.isValid() && m_fetcher && !m_loading && !m_fetchScheduled && !m_complete
+        && !m_failed;
 }
 
 void PagedTableModel::fetchMore(const QModelIndex &parent)
 {
     if (!canFetchMore(parent))
         return;
-    startLoad(m_pageSize, false);
+    scheduleLoad();
+}
+
+void PagedTableModel::scheduleLoad()
+{
+    // Never inside fetchMore itself: views (and QAbstractItemModelTester) call it while they
+    // handle another change of this model, when inserting the placeholder row would nest.
+    m_fetchScheduled = true;
+    const quint64 generation = m_generation;
+    QMetaObject::invokeMethod(
+        this,
+        [this, generation] {
+            if (generation != m_generation || !m_fetchScheduled)
+                return;
+            if (m_loading || m_complete || m_failed) {
+                m_fetchScheduled = false;
+                return;
+            }
+            startLoad(m_pageSize, false); // clears m_fetchScheduled once m_loading is set
+        },
+        Qt::QueuedConnection);
 }
 
 void PagedTableModel::setFetcher(Fetcher fetcher)
@@ -99,8 +120,9 @@ void PagedTableModel::setFetcher(Fetcher fetcher)
     m_loading = false;
     m_complete = false;
     m_failed = false;
+    m_fetchScheduled = false;
     endResetModel();
-    startLoad(m_pageSize, false);
+    scheduleLoad();
 }
 
 void PagedTableModel::refresh()
@@ -108,6 +130,7 @@ void PagedTableModel::refresh()
     if (!m_fetcher || m_loading)
         return;
     m_failed = false;
+    m_fetchScheduled = false;
     ++m_generation;
     startLoad(std::clamp(m_loaded, m_pageSize, kRefreshLimit), true);
 }
@@ -125,6 +148,7 @@ void PagedTableModel::startLoad(int limit, bool replace)
     if (!replace) {
         beginInsertRows({}, m_loaded, m_loaded);
         m_loading = true;
+        m_fetchScheduled = false;
         endInsertRows();
     } else {
         m_loading = true; // no placeholder: the rows stay visible while they are re-read

@@ -59,7 +59,7 @@ public:
     void refresh();
 
     int loadedRows() const { return m_loaded; }
-    bool isLoading() const { return m_loading; }
+    bool isLoading() const { return m_loading || m_fetchScheduled; }
     bool isComplete() const { return m_complete; }
     int pageSize() const { return m_pageSize; }
     void setPageSize(int rows) { m_pageSize = rows; }
@@ -77,6 +77,7 @@ signals:
     void loadFailed(const QString &message);
 
 private:
+    void scheduleLoad();
     void startLoad(int limit, bool replace);
     void pageArrived(
         quint64 generation, bool replace, int limit, const Page &page, qint64 elapsedMs);
@@ -94,6 +95,7 @@ private:
     bool m_loading = false;
     bool m_complete = false;
     bool m_failed = false;
+    bool m_fetchScheduled = false;
     quint64 m_generation = 0;
     QPointer<QFutureWatcher<Page>> m_watcher;
 };

@@ -14,6 +14,7 @@
 #include <QPlainTextEdit>
 #include <QSplitter>
 #include <QTabWidget>
+#include <QTimeZone>
 #include <QVBoxLayout>
 
 namespace rd::ui {
@@ -154,10 +155,15 @@ void SubscriptionDetailWidget::setDetail(const SubscriptionDetail &d)
         const auto e = format::micros(period.value(u"end"_qs).toString());
         if (s && e) {
             const QString reason = format::humanize(d.cases[i + D::CErrorCode].toString());
-            pending.append({*s, *e, tr("case %1").arg(d.cases[i + D::CId].toLongLong()),
-                tr("Rejected, waiting in case %1: %2")
-                    .arg(d.cases[i + D::CId].toLongLong())
-                    .arg(reason)});
+            const QString where = d.periodEnd.isNull() ? QString()
+                                                       : u" · "_qs
+                    + format::gapDescription(columns::fromMicros(d.periodEnd),
+                        QDateTime::fromMSecsSinceEpoch(*s / 1000, QTimeZone::utc()));
+            pending.append(
+                {*s, *e, tr("rejected, case %1").arg(d.cases[i + D::CId].toLongLong()) + where,
+                    tr("Rejected, waiting in case %1: %2")
+                        .arg(d.cases[i + D::CId].toLongLong())
+                        .arg(reason)});
         }
     }
     QVector<TimelineWidget::Span> paid;
@@ -199,6 +205,8 @@ void SubscriptionDetailWidget::setDetail(const SubscriptionDetail &d)
     m_audits->setRows(d.audits);
     m_outbox->setRows(d.outbox);
     m_cases->setRows(d.cases);
+    for (auto *table : findChildren<TableView *>())
+        table->resizeColumnsToContents();
     const int periods = int(d.periods.size() / D::PeriodFieldCount);
     m_tabs->setTabText(0,
         d.periodsTruncated ? tr("Billing periods (latest %1)").arg(periods)

@@ -60,7 +60,7 @@ SubscriptionsPage::SubscriptionsPage(DatabasePool *pool, QWidget *parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->horizontalHeader()->setStretchLastSection(false);
     const int em = fontMetrics().horizontalAdvance(u'M');
-    const int widths[] = {9, 14, 7, 8, 13, 12, 8, 7};
+    const int widths[] = {8, 12, 7, 10, 13, 10, 7, 7};
     for (int c = 0; c < SubscriptionsModel::ColumnCount; ++c)
         m_table->setColumnWidth(c, widths[c] * em);
 
@@ -72,8 +72,9 @@ SubscriptionsPage::SubscriptionsPage(DatabasePool *pool, QWidget *parent)
     m_splitter->setObjectName(u"subscriptions-split"_qs);
     m_splitter->addWidget(top);
     m_splitter->addWidget(m_detail);
-    m_splitter->setStretchFactor(0, 1);
-    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setStretchFactor(0, 5);
+    m_splitter->setStretchFactor(1, 4);
+    m_splitter->setSizes({450, 360});
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_splitter);

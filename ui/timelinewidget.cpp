@@ -30,7 +30,7 @@ TimelineWidget::TimelineWidget(QWidget *parent) : QWidget(parent)
 
 QSize TimelineWidget::sizeHint() const
 {
-    return {600, fontMetrics().height() * 7 + 16};
+    return {600, fontMetrics().height() * 8 + 16};
 }
 
 QSize TimelineWidget::minimumSizeHint() const
@@ -153,6 +153,28 @@ void TimelineWidget::paintEvent(QPaintEvent *)
             p.drawText(QPointF(g.left() + 2, laneTop[2] + barH + fm.ascent() + 2), u"⚠ "_qs + text);
             p.setFont(font());
         }
+    }
+    // Legend, bottom right.
+    {
+        const QString paidText = tr("paid period");
+        const QString pendText = tr("rejected renewal (open case)");
+        const QString warnText = tr("gap / overlap");
+        const double y = area.bottom() - fm.height();
+        double lx = area.right() - (fm.horizontalAdvance(paidText + pendText + warnText) + 3 * 30);
+        auto swatch = [&](const QBrush &b, const QColor &border, const QString &text) {
+            const QRectF sw(lx, y + 2, 14, fm.height() - 4);
+            p.fillRect(sw, b);
+            p.setPen(border);
+            p.drawRect(sw);
+            p.setPen(palette().color(QPalette::WindowText));
+            p.drawText(QPointF(lx + 18, y + fm.ascent()), text);
+            lx += 18 + fm.horizontalAdvance(text) + 12;
+        };
+        swatch(QBrush(kPaid), kPaid.darker(130), paidText);
+        swatch(QBrush(kPending, Qt::BDiagPattern), kPending, pendText);
+        QColor fill = kWarning;
+        fill.setAlpha(60);
+        swatch(QBrush(fill), kWarning, warnText);
     }
     for (const Span &s : std::as_const(m_pending)) {
         const QRectF r(
