@@ -8,10 +8,17 @@
 #include "ui/subscriptionspage.h"
 #include "ui/tableview.h"
 
+#include "domain/embedded_cluster.hpp"
+#include "domain/migrator.hpp"
 #include "domain/renewal_event.hpp"
 
 #include <nlohmann/json.hpp>
+#include <pqxx/pqxx>
 
+#include <filesystem>
+#include <unistd.h>
+
+#include <QLabel>
 #include <QStandardPaths>
 #include <QtTest>
 
@@ -94,6 +101,43 @@ private slots:
         QCOMPARE(r.exitCode, 3); // rejected
         QVERIFY(QTest::qWaitFor([&] { return window.casesPage()->openCount() == 1; }, 10000));
         QCOMPARE(window.casesPage()->model()->rowCount(), 1);
+    }
+
+    void connectionLossShowsABannerAndRecovers()
+    {
+        // A server of its own, to stop and start without disturbing the other tests.
+        const std::filesystem::path root = "/tmp/rd-ui-lost-" + std::to_string(getpid());
+        rd::EmbeddedCluster cluster(root);
+        cluster.start();
+        const std::string conninfo = cluster.connectionString();
+        {
+            pqxx::connection conn(conninfo);
+            rd::migrate(conn, rd::loadMigrations(rd::defaultMigrationsDir()));
+        }
+        rdtest::importSubscriptions(conninfo, rdtest::subscriptionLine("stripe-main", "sub_1"));
+        {
+            rd::ui::MainWindow window(QString::fromStdString(conninfo), u"own cluster"_qs);
+            auto *banner = window.findChild<QLabel *>(u"connection-banner"_qs);
+            QVERIFY(banner);
+            QVERIFY(QTest::qWaitFor([&] { return window.liveUpdates()->isConnected(); }, 10000));
+            QVERIFY(banner->isHidden());
+
+            cluster.stop();
+            QVERIFY(QTest::qWaitFor([&] { return !banner->isHidden(); }, 15000));
+            QVERIFY(banner->text().contains(u"Reconnecting"_qs));
+
+            QSignalSpy loaded(
+                window.subscriptionsPage()->model(), &rd::ui::PagedTableModel::pageLoaded);
+            cluster.start();
+            QVERIFY(QTest::qWaitFor([&] { return window.liveUpdates()->isConnected(); }, 15000));
+            QVERIFY(banner->isHidden());
+            // The readers reconnect too: the list is re-read by the automatic refresh.
+            QVERIFY(QTest::qWaitFor([&] { return !loaded.isEmpty(); }, 10000));
+            QCOMPARE(window.subscriptionsPage()->model()->loadedRows(), 1);
+        }
+        cluster.stop();
+        std::error_code ec;
+        std::filesystem::remove_all(root, ec);
     }
 };
 

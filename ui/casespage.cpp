@@ -101,10 +101,6 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     m_table->setModel(m_model);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    const int em = fontMetrics().horizontalAdvance(u'M');
-    const int widths[] = {4, 22, 8, 10, 9, 5, 4, 10};
-    for (int c = 0; c < 8; ++c)
-        m_table->setColumnWidth(c, widths[c] * em);
 
     m_title->setTextFormat(Qt::RichText);
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);

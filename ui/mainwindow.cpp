@@ -154,7 +154,7 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
         m_liveLabel->setText(u"<span style='color:#b02020'>○ "_qs + tr("offline") + u"</span>"_qs);
     });
     connect(m_live, &LiveUpdates::connectionRestored, this, [this] {
-        const bool wasLost = m_banner->isVisible();
+        const bool wasLost = !m_banner->isHidden();
         m_banner->hide();
         m_liveLabel->setText(u"<span style='color:#1b6e20'>● "_qs + tr("live") + u"</span>"_qs);
         if (wasLost)
@@ -223,8 +223,10 @@ void MainWindow::restoreLayout()
     }
     for (auto *table : findChildren<TableView *>()) {
         const QByteArray state = s.value(u"tables/"_qs + table->objectName()).toByteArray();
-        if (!state.isEmpty())
+        if (!state.isEmpty()) {
             table->horizontalHeader()->restoreState(state);
+            table->setColumnsFitted(true);
+        }
     }
 }
 

@@ -63,6 +63,7 @@ SubscriptionsPage::SubscriptionsPage(DatabasePool *pool, QWidget *parent)
     const int widths[] = {8, 12, 7, 10, 13, 10, 7, 7};
     for (int c = 0; c < SubscriptionsModel::ColumnCount; ++c)
         m_table->setColumnWidth(c, widths[c] * em);
+    m_table->setColumnsFitted(true); // stable widths: rows arrive page by page
 
     auto *top = new QWidget;
     auto *topLayout = new QVBoxLayout(top);

@@ -46,6 +46,27 @@ TableView::TableView(QWidget *parent) : QTableView(parent)
     connect(this, &QTableView::doubleClicked, this, &TableView::openRequested);
 }
 
+void TableView::setModel(QAbstractItemModel *model)
+{
+    QTableView::setModel(model);
+    if (!model)
+        return;
+    connect(model, &QAbstractItemModel::rowsInserted, this, &TableView::fitColumns);
+    connect(model, &QAbstractItemModel::modelReset, this, &TableView::fitColumns);
+}
+
+void TableView::fitColumns()
+{
+    if (m_fitted || !model() || model()->rowCount() < 2)
+        return;
+    m_fitted = true;
+    const int maxWidth = fontMetrics().horizontalAdvance(u'M') * 28;
+    for (int c = 0; c < model()->columnCount(); ++c) {
+        resizeColumnToContents(c);
+        setColumnWidth(c, std::min(columnWidth(c) + 8, maxWidth));
+    }
+}
+
 QString TableView::selectionAsText() const
 {
     if (!model() || !selectionModel())

@@ -13,6 +13,10 @@ class TableView : public QTableView
 public:
     explicit TableView(QWidget *parent = nullptr);
 
+    void setModel(QAbstractItemModel *model) override;
+    /// Column widths come from the first rows that arrive, unless a saved layout was restored.
+    void setColumnsFitted(bool fitted) { m_fitted = fitted; }
+
     /// The selection as text: rows by newline, columns by tab, with a header line.
     QString selectionAsText() const;
     /// Writes the header and every row the model holds (a lazy model: the loaded rows).
@@ -28,6 +32,11 @@ signals:
 protected:
     void keyPressEvent(QKeyEvent *event) override;
     void contextMenuEvent(QContextMenuEvent *event) override;
+
+private:
+    void fitColumns();
+
+    bool m_fitted = false;
 };
 
 } // namespace rd::ui
