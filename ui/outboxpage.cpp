@@ -65,6 +65,7 @@ OutboxPage::OutboxPage(DatabasePool *pool, QWidget *parent)
             columns::text(tr("Last error"), LastError)},
         Id, this);
     m_state->addItem(tr("Not yet delivered (pending, failed)"), u"undelivered"_qs);
+    m_state->addItem(tr("Failed, retrying"), u"failed"_qs);
     m_state->addItem(tr("All intents"), u"all"_qs);
     auto *bar = new QHBoxLayout;
     bar->addWidget(m_state);
@@ -83,15 +84,19 @@ OutboxPage::OutboxPage(DatabasePool *pool, QWidget *parent)
 
 void OutboxPage::reload()
 {
-    const bool undelivered = m_state->currentData().toString() == u"undelivered";
-    m_model->setFetcher([undelivered](QSqlDatabase &db, const QVector<QVariant> &after, int limit) {
+    const QString state = m_state->currentData().toString();
+    const bool undelivered = state != u"all";
+    const bool failedOnly = state == u"failed";
+    m_model->setFetcher([undelivered, failedOnly](
+                            QSqlDatabase &db, const QVector<QVariant> &after, int limit) {
         QString sql;
         QVariantList values;
         const QString lim = u" LIMIT "_qs + QString::number(limit);
         if (undelivered) {
             // subscription_outbox_pending (next_attempt_at) WHERE published_at IS NULL: the
             // publisher's own queue, in the order it will be worked.
-            QString where = u"published_at IS NULL"_qs;
+            QString where = failedOnly ? u"published_at IS NULL AND last_error IS NOT NULL"_qs
+                                       : u"published_at IS NULL"_qs;
             if (!after.isEmpty()) {
                 where
                     += u" AND (next_attempt_at, id) > (CAST(? AS timestamptz), CAST(? AS uuid))"_qs;
@@ -129,6 +134,7 @@ void OutboxPage::refresh()
         watcher->deleteLater();
         try {
             m_summary->setText(watcher->result());
+            m_summary->setTextFormat(Qt::RichText);
         } catch (const std::exception &e) {
             emit statusMessage(QString::fromUtf8(e.what()));
         }
@@ -141,9 +147,10 @@ void OutboxPage::refresh()
             "WHERE published_at IS NULL"_qs);
         if (!q.next())
             return QString();
-        return QObject::tr("%1 pending · %2 failed and retrying")
-            .arg(q.value(0).toLongLong())
-            .arg(q.value(1).toLongLong());
+        const qint64 failed = q.value(1).toLongLong();
+        const QString failedText = QObject::tr("%1 failed and retrying").arg(failed);
+        return QObject::tr("%1 pending").arg(q.value(0).toLongLong()) + u" · "_qs
+            + (failed > 0 ? u"<b style='color:#b02020'>"_qs + failedText + u"</b>"_qs : failedText);
     }));
 }
 

@@ -119,9 +119,22 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         p.fillPath(path, brush);
         p.setPen(QPen(border, 1));
         p.drawPath(path);
-        if (fm.horizontalAdvance(label) + 6 < r.width()) {
-            p.setPen(brush.style() == Qt::SolidPattern ? Qt::white : border);
-            p.drawText(r, Qt::AlignCenter, label);
+        if (brush.style() == Qt::SolidPattern) {
+            if (fm.horizontalAdvance(label) + 6 < r.width()) {
+                p.setPen(Qt::white);
+                p.drawText(r, Qt::AlignCenter, label);
+            }
+        } else if (!label.isEmpty()) {
+            // A hatched bar: the words go on a plain backing so they stay readable, kept
+            // inside the widget even when the bar is narrow or at the right edge.
+            const double w = fm.horizontalAdvance(label) + 10;
+            double left = std::clamp(r.center().x() - w / 2, 0.0, width() - w);
+            const QRectF back(left, r.top() + 2, w, r.height() - 4);
+            QPainterPath pill;
+            pill.addRoundedRect(back, 3, 3);
+            p.fillPath(pill, palette().color(QPalette::Base));
+            p.setPen(border);
+            p.drawText(back, Qt::AlignCenter, label);
         }
         m_hits.append({r, tooltip});
     };
