@@ -5,6 +5,7 @@
 #include "ui/outboxpage.h"
 #include "ui/recordtablemodel.h"
 #include "ui/subscriptionsmodel.h"
+#include "ui/tableview.h"
 
 #include "domain/renewal_service.hpp"
 #include "domain/timestamp.hpp"
@@ -12,6 +13,7 @@
 #include <pqxx/pqxx>
 
 #include <QAbstractItemModelTester>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using rd::ui::SubscriptionFilter;
@@ -327,6 +329,32 @@ private slots:
         records.setRows({u"k3"_qs, 3});
         QCOMPARE(reset.size(), 1);
         QCOMPARE(records.rowOfKey(u"k3"_qs), 0);
+    }
+
+    void copyAndExportCsv()
+    {
+        rd::ui::RecordTableModel records(2,
+            {{u"key"_qs,
+                 [](rd::ui::RowRef r, int role) {
+                     return role == Qt::DisplayRole ? r[0] : QVariant();
+                 }},
+                {u"note"_qs,
+                    [](rd::ui::RowRef r, int role) {
+                        return role == Qt::DisplayRole ? r[1] : QVariant();
+                    }}},
+            0);
+        records.setRows({u"k1"_qs, u"plain"_qs, u"k2"_qs, u"with, comma and \"quote\""_qs});
+        rd::ui::TableView view;
+        view.setModel(&records);
+        view.selectAll();
+        QCOMPARE(view.selectionAsText(), u"key\tnote\nk1\tplain\nk2\twith, comma and \"quote\""_qs);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"out.csv"_qs);
+        QVERIFY(view.exportCsv(path));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(f.readAll()),
+            u"key,note\nk1,plain\nk2,\"with, comma and \"\"quote\"\"\"\n"_qs);
     }
 
     void evidenceStatesTheGap()
