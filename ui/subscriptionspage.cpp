@@ -60,7 +60,7 @@ SubscriptionsPage::SubscriptionsPage(DatabasePool *pool, QWidget *parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->horizontalHeader()->setStretchLastSection(false);
     const int em = fontMetrics().horizontalAdvance(u'M');
-    const int widths[] = {9, 14, 7, 10, 14, 13, 9, 8};
+    const int widths[] = {9, 18, 7, 10, 15, 14, 9, 8};
     for (int c = 0; c < SubscriptionsModel::ColumnCount; ++c)
         m_table->setColumnWidth(c, widths[c] * em);
     m_table->setColumnsFitted(true); // stable widths: rows arrive page by page
