@@ -41,11 +41,13 @@ Queue loadQueue(QSqlDatabase &db)
         u"SELECT id, error_code, provider_key, provider_subscription_id, provider_renewal_key, "
         "rd_rfc3339(first_seen_at), rd_rfc3339(last_seen_at), occurrences, "
         "coalesce(subscription_id::text, ''), jsonb_pretty(event), event::text, "
-        "local_state::text FROM reconciliation_cases WHERE status = 'open' "
+        "local_state::text, first_provider_event_id, last_provider_event_id "
+        "FROM reconciliation_cases WHERE status = 'open' "
         "ORDER BY last_seen_at DESC, id LIMIT 1000"_qs);
     readRows(rows,
         {Field::Int, Field::Interned, Field::Interned, Field::Text, Field::Text, Field::Micros,
-            Field::Micros, Field::Int, Field::Text, Field::Text, Field::Text, Field::Text},
+            Field::Micros, Field::Int, Field::Text, Field::Text, Field::Text, Field::Text,
+            Field::Text, Field::Text},
         q.cells);
     QSqlQuery meta = execSql(db,
         u"SELECT (SELECT count(*) FROM reconciliation_cases WHERE status = 'open'), "
@@ -82,6 +84,7 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     , m_splitter(new QSplitter(Qt::Vertical))
     , m_title(new QLabel)
     , m_finding(new QLabel)
+    , m_history(new QLabel)
     , m_evidence(new QTableWidget(0, 3))
     , m_json(new QPlainTextEdit)
     , m_snapshot(new QPushButton(tr("Attach provider snapshot…")))
@@ -105,6 +108,8 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     m_title->setTextFormat(Qt::RichText);
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_finding->setWordWrap(true);
+    m_history->setWordWrap(true);
+    m_history->setObjectName(u"case-history"_qs);
     m_finding->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_finding->setObjectName(u"case-finding"_qs);
     m_evidence->setObjectName(u"case-evidence"_qs);
@@ -139,6 +144,7 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     detailLayout->setContentsMargins(0, 4, 0, 0);
     detailLayout->addWidget(m_title);
     detailLayout->addWidget(m_finding);
+    detailLayout->addWidget(m_history);
     detailLayout->addWidget(evidenceSplit, 1);
     detailLayout->addWidget(m_outcome);
     detailLayout->addLayout(buttons);
@@ -229,6 +235,7 @@ void CasesPage::showCase(int row)
                 + tr("No case selected. Open cases appear here as renewals are rejected.")
                 + u"</span>"_qs);
             m_finding->clear();
+            m_history->clear();
             m_evidence->setRowCount(0);
             m_json->clear();
         }
@@ -252,6 +259,17 @@ void CasesPage::showCase(int row)
     const CaseEvidence ev
         = buildCaseEvidence(code, r[EventJson].toString(), r[LocalStateJson].toString());
     m_finding->setText(ev.finding);
+    const qint64 seen = r[Occurrences].toLongLong();
+    const QDateTime first = columns::fromMicros(r[FirstSeen]);
+    const QDateTime last = columns::fromMicros(r[LastSeen]);
+    m_history->setText(seen > 1
+            ? tr("History: first delivered as %1, %2 ago; delivered %3 times, last as %4, %5 ago.")
+                  .arg(r[FirstEvent].toString(), format::age(first))
+                  .arg(seen)
+                  .arg(r[LastEvent].toString(), format::age(last))
+            : tr("History: delivered once, as %1, %2 ago.")
+                  .arg(r[FirstEvent].toString(), format::age(first)));
+    m_history->setToolTip(format::utcTooltip(first, last));
     m_evidence->setHorizontalHeaderLabels({QString(), ev.localTitle, ev.incomingTitle});
     m_evidence->setRowCount(int(ev.lines.size()));
     const QColor highlight(0xff, 0xe0, 0xb2);

@@ -36,6 +36,8 @@ public:
         EventPretty,
         EventJson,
         LocalStateJson,
+        FirstEvent,
+        LastEvent,
         FieldCount
     };
 
@@ -75,6 +77,7 @@ private:
     QSplitter *m_splitter;
     QLabel *m_title;
     QLabel *m_finding;
+    QLabel *m_history;
     QTableWidget *m_evidence;
     QPlainTextEdit *m_json;
     QPushButton *m_snapshot;

@@ -279,12 +279,18 @@ bool MainWindow::saveScreenshots(const QString &dir)
     for (const auto &[code, file] :
         {std::pair {u"provider_renewal_key_payload_conflict"_qs, u"/cases.png"_qs},
             std::pair {u"renewal_period_is_not_contiguous"_qs, u"/cases-gap.png"_qs}}) {
+        // The most repeated case of that kind.
+        int pick = -1;
         for (int r = 0; r < cases->rowCount(); ++r) {
-            if (cases->index(r, 1).data(int(Role::Raw)).toString() == code) {
-                m_cases->table()->selectRow(r);
-                break;
-            }
+            if (cases->index(r, 1).data(int(Role::Raw)).toString() != code)
+                continue;
+            if (pick < 0
+                || cases->index(r, 6).data(int(Role::Raw)).toLongLong()
+                    > cases->index(pick, 6).data(int(Role::Raw)).toLongLong())
+                pick = r;
         }
+        if (pick >= 0)
+            m_cases->table()->selectRow(pick);
         settle(400);
         ok &= grab().save(dir + file);
     }
