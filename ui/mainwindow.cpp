@@ -273,6 +273,13 @@ bool MainWindow::saveScreenshots(const QString &dir)
         table->selectRow(pick);
     settle(1200);
     ok &= grab().save(dir + u"/subscriptions.png"_qs);
+    m_subscriptions->detail()->showTab(1);
+    if (auto *audits = m_subscriptions->detail()->findChild<TableView *>(u"audit-trail"_qs);
+        audits && audits->model()->rowCount() > 0)
+        audits->selectRow(0);
+    settle(300);
+    ok &= grab().save(dir + u"/subscription-audit.png"_qs);
+    m_subscriptions->detail()->showTab(0);
     // The cases view twice: a payload conflict and a period that does not continue.
     showPage(CasesView);
     auto *cases = m_cases->table()->model();

@@ -127,6 +127,11 @@ SubscriptionDetailWidget::SubscriptionDetailWidget(QWidget *parent)
     clear(tr("Select a subscription."));
 }
 
+void SubscriptionDetailWidget::showTab(int index)
+{
+    m_tabs->setCurrentIndex(index);
+}
+
 void SubscriptionDetailWidget::clear(const QString &message)
 {
     m_header->setText(u"<span style='color:gray'>"_qs + message.toHtmlEscaped() + u"</span>"_qs);

@@ -27,6 +27,8 @@ public:
     void setDetail(const SubscriptionDetail &detail);
     void clear(const QString &message);
     const TimelineWidget *timeline() const { return m_timeline; }
+    /// 0 billing periods, 1 audit trail, 2 outbox, 3 cases.
+    void showTab(int index);
 
 signals:
     void caseOpenRequested(qint64 caseId);

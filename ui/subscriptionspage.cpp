@@ -75,7 +75,7 @@ SubscriptionsPage::SubscriptionsPage(DatabasePool *pool, QWidget *parent)
     m_splitter->addWidget(m_detail);
     m_splitter->setStretchFactor(0, 5);
     m_splitter->setStretchFactor(1, 4);
-    m_splitter->setSizes({450, 360});
+    m_splitter->setSizes({330, 500});
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_splitter);
