@@ -7,6 +7,9 @@
 #include "recordtablemodel.h"
 #include "tableview.h"
 
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -118,6 +121,27 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     m_evidence->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_evidence->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_evidence->setAlternatingRowColors(false);
+    // Ctrl+C on the evidence: the selected lines, tab-separated, for a ticket or an e-mail.
+    auto *copy = new QAction(tr("Copy"), m_evidence);
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetShortcut);
+    m_evidence->addAction(copy);
+    m_evidence->setContextMenuPolicy(Qt::ActionsContextMenu);
+    connect(copy, &QAction::triggered, this, [this] {
+        QStringList lines;
+        for (int r = 0; r < m_evidence->rowCount(); ++r) {
+            QStringList cells;
+            bool selected = false;
+            for (int c = 0; c < 3; ++c) {
+                const QTableWidgetItem *item = m_evidence->item(r, c);
+                selected |= item && item->isSelected();
+                cells << (item ? item->text() : QString());
+            }
+            if (selected)
+                lines << cells.join(u'\t');
+        }
+        QApplication::clipboard()->setText(lines.join(u'\n'));
+    });
     m_json->setReadOnly(true);
     m_json->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_json->setObjectName(u"case-event-json"_qs);
