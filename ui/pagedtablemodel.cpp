@@ -55,7 +55,7 @@ QVariant PagedTableModel::data(const QModelIndex &index, int role) const
     const RowRef r = row(index.row());
     switch (role) {
     case int(Role::Key):
-        return r[m_keyField].toString();
+        return keyText(r[m_keyField]);
     case int(Role::Placeholder):
         return false;
     case Qt::TextAlignmentRole:
@@ -115,7 +115,6 @@ void PagedTableModel::setFetcher(Fetcher fetcher)
     ++m_generation;
     m_fetcher = std::move(fetcher);
     m_cells.clear();
-    m_rowOfKey.clear();
     m_loaded = 0;
     m_loading = false;
     m_complete = false;
@@ -137,7 +136,13 @@ void PagedTableModel::refresh()
 
 int PagedTableModel::rowOfKey(const QString &key) const
 {
-    return m_rowOfKey.value(key, -1);
+    // A linear scan: keys are looked up rarely (tests, opening a row by id), and an index of
+    // every loaded key would cost more memory per row than the rest of the row.
+    for (int r = 0; r < m_loaded; ++r) {
+        if (keyText(row(r)[m_keyField]) == key)
+            return r;
+    }
+    return -1;
 }
 
 void PagedTableModel::startLoad(int limit, bool replace)
@@ -197,9 +202,7 @@ void PagedTableModel::pageArrived(
         if (page.rows > 0) {
             beginInsertRows({}, m_loaded, m_loaded + page.rows - 1);
             m_cells.append(page.cells);
-            const int first = m_loaded;
             m_loaded += page.rows;
-            rebuildKeyIndex(first);
             endInsertRows();
         }
     } else {
@@ -221,17 +224,9 @@ void PagedTableModel::pageArrived(
             m_loaded = page.rows;
             endRemoveRows();
         }
-        m_rowOfKey.clear();
-        rebuildKeyIndex(0);
     }
     m_complete = page.rows < limit;
     emit pageLoaded(page.rows, ms);
-}
-
-void PagedTableModel::rebuildKeyIndex(int fromRow)
-{
-    for (int r = fromRow; r < m_loaded; ++r)
-        m_rowOfKey.insert(row(r)[m_keyField].toString(), r);
 }
 
 } // namespace rd::ui

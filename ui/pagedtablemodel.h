@@ -81,7 +81,6 @@ private:
     void startLoad(int limit, bool replace);
     void pageArrived(
         quint64 generation, bool replace, int limit, const Page &page, qint64 elapsedMs);
-    void rebuildKeyIndex(int fromRow);
 
     DatabasePool *m_pool;
     QVector<Field> m_fields;
@@ -89,7 +88,6 @@ private:
     int m_keyField;
     Fetcher m_fetcher;
     QVector<QVariant> m_cells;
-    QHash<QString, int> m_rowOfKey;
     int m_loaded = 0;
     int m_pageSize = 200;
     bool m_loading = false;

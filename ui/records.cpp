@@ -4,6 +4,7 @@
 
 #include <QHash>
 #include <QMutex>
+#include <QUuid>
 
 namespace rd::ui {
 namespace {
@@ -20,6 +21,13 @@ QString intern(const QString &s)
 }
 
 } // namespace
+
+QString keyText(const QVariant &key)
+{
+    if (key.metaType() == QMetaType::fromType<QUuid>())
+        return key.value<QUuid>().toString(QUuid::WithoutBraces);
+    return key.toString();
+}
 
 int readRows(QSqlQuery &query, const QVector<Field> &fields, QVector<QVariant> &cells)
 {
@@ -48,6 +56,9 @@ int readRows(QSqlQuery &query, const QVector<Field> &fields, QVector<QVariant> &
                 break;
             case Field::Bool:
                 cells.append(v.toBool());
+                break;
+            case Field::Uuid:
+                cells.append(QVariant::fromValue(QUuid::fromString(v.toString())));
                 break;
             }
         }

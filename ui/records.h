@@ -29,6 +29,8 @@ enum class Field {
     Micros,
     Int,
     Bool,
+    /// A uuid, kept as QUuid (16 bytes inside the QVariant instead of a 36-character string).
+    Uuid,
 };
 
 /// A row of a model: `fieldCount` consecutive values.
@@ -41,6 +43,9 @@ struct Column
     std::function<QVariant(RowRef row, int role)> data;
     Qt::Alignment alignment = Qt::AlignLeft | Qt::AlignVCenter;
 };
+
+/// A key as text (a QUuid without braces, anything else as QVariant::toString).
+QString keyText(const QVariant &key);
 
 /// Appends every row of `query` to `cells`, converted per `fields`. Returns the row count.
 int readRows(QSqlQuery &query, const QVector<Field> &fields, QVector<QVariant> &cells);

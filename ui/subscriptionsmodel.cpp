@@ -41,14 +41,13 @@ QVector<Column> subscriptionColumns()
     c[S::ProviderColumn] = {QObject::tr("Provider"), [](RowRef r, int role) -> QVariant {
                                 return role == Qt::DisplayRole ? r[S::Provider] : QVariant();
                             }};
-    c[S::SubscriptionColumn]
-        = {QObject::tr("Subscription"), [](RowRef r, int role) -> QVariant {
-               if (role == Qt::DisplayRole || role == int(Role::Raw))
-                   return r[S::SubscriptionId];
-               if (role == Qt::ToolTipRole)
-                   return QObject::tr("Internal id %1").arg(r[S::Id].toString());
-               return {};
-           }};
+    c[S::SubscriptionColumn] = {QObject::tr("Subscription"), [](RowRef r, int role) -> QVariant {
+                                    if (role == Qt::DisplayRole || role == int(Role::Raw))
+                                        return r[S::SubscriptionId];
+                                    if (role == Qt::ToolTipRole)
+                                        return QObject::tr("Internal id %1").arg(keyText(r[S::Id]));
+                                    return {};
+                                }};
     c[S::StatusColumn]
         = {QObject::tr("Status"), [](RowRef r, int role) -> QVariant {
                if (role == Qt::DisplayRole || role == int(Role::Raw))
@@ -122,7 +121,7 @@ QVector<Column> subscriptionColumns()
 
 QVector<Field> subscriptionFields()
 {
-    return {Field::Text, Field::Interned, Field::Text, Field::Interned, Field::Bool, Field::Micros,
+    return {Field::Uuid, Field::Interned, Field::Text, Field::Interned, Field::Bool, Field::Micros,
         Field::Micros, Field::Text, Field::Int, Field::Interned, Field::Int, Field::Int};
 }
 
