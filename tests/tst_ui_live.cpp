@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include <QLabel>
+#include <QSettings>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QtTest>
 
@@ -101,6 +103,30 @@ private slots:
         QCOMPARE(r.exitCode, 3); // rejected
         QVERIFY(QTest::qWaitFor([&] { return window.casesPage()->openCount() == 1; }, 10000));
         QCOMPARE(window.casesPage()->model()->rowCount(), 1);
+    }
+
+    void layoutIsRemembered()
+    {
+        QSettings().clear();
+        QList<int> sizes;
+        {
+            rd::ui::MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
+            window.resize(1000, 700);
+            window.show();
+            auto *split = window.findChild<QSplitter *>(u"subscriptions-split"_qs);
+            QVERIFY(split);
+            split->setSizes({200, 450});
+            sizes = split->sizes();
+            window.close(); // saves the layout
+        }
+        QVERIFY(QSettings().contains(u"splitters/subscriptions-split"_qs));
+        QVERIFY(QSettings().contains(u"tables/subscriptions"_qs));
+        rd::ui::MainWindow again(QString::fromStdString(m_db->conninfo()), u"test"_qs);
+        again.resize(1000, 700);
+        again.show();
+        QCOMPARE(again.findChild<QSplitter *>(u"subscriptions-split"_qs)->sizes(), sizes);
+        again.close();
+        QSettings().clear();
     }
 
     void connectionLossShowsABannerAndRecovers()

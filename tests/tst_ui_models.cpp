@@ -152,6 +152,16 @@ private slots:
         QCOMPARE(s.userName, u"postgres"_qs);
         QVERIFY(s.options.startsWith(u"sslmode='require'"_qs));
         QVERIFY(!s.options.contains(u"secret"_qs));
+        // What the desk remembers: the same connection, never the password.
+        const QString remembered = s.toConninfo();
+        QVERIFY(!remembered.contains(u"secret"_qs));
+        QVERIFY(!remembered.contains(u"password"_qs));
+        const auto again = rd::ui::ConnectionSettings::fromConninfo(remembered);
+        QCOMPARE(again.host, s.host);
+        QCOMPARE(again.port, s.port);
+        QCOMPARE(again.databaseName, s.databaseName);
+        QCOMPARE(again.userName, s.userName);
+        QCOMPARE(again.options, s.options);
     }
 
     void pagesFiltersAndOrders_data()

@@ -88,6 +88,29 @@ ConnectionSettings ConnectionSettings::fromConninfo(const QString &conninfo)
     return s;
 }
 
+static QString quotedValue(const QString &value)
+{
+    QString v = value;
+    v.replace(u'\\', u"\\\\"_qs).replace(u'\'', u"\\'"_qs);
+    return u'\'' + v + u'\'';
+}
+
+QString ConnectionSettings::toConninfo() const
+{
+    QStringList parts;
+    if (!host.isEmpty())
+        parts << u"host="_qs + quotedValue(host);
+    if (port > 0)
+        parts << u"port="_qs + QString::number(port);
+    if (!databaseName.isEmpty())
+        parts << u"dbname="_qs + quotedValue(databaseName);
+    if (!userName.isEmpty())
+        parts << u"user="_qs + quotedValue(userName);
+    for (const QString &option : options.split(u';', Qt::SkipEmptyParts))
+        parts << option; // already key='value'
+    return parts.join(u' ');
+}
+
 void ConnectionSettings::applyTo(QSqlDatabase &db) const
 {
     if (!host.isEmpty())

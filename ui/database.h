@@ -28,6 +28,8 @@ struct ConnectionSettings
     /// it comes from ~/.pgpass or PGPASSWORD, never from anything the desk stores.
     static ConnectionSettings fromConninfo(const QString &conninfo);
     void applyTo(QSqlDatabase &db) const;
+    /// Back to a conninfo, as the desk remembers it: never with a password.
+    QString toConninfo() const;
 };
 
 /// A database error raised in a worker; the message is what the desk shows.

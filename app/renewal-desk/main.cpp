@@ -43,19 +43,7 @@ Target resolve(const QString &configured)
 /// Never keep a password, even one typed into --db.
 QString withoutPassword(const QString &conninfo)
 {
-    const auto s = rd::ui::ConnectionSettings::fromConninfo(conninfo);
-    QStringList parts;
-    if (!s.host.isEmpty())
-        parts << u"host="_qs + rd::ui::conninfoValue(s.host);
-    if (s.port > 0)
-        parts << u"port="_qs + QString::number(s.port);
-    if (!s.databaseName.isEmpty())
-        parts << u"dbname="_qs + rd::ui::conninfoValue(s.databaseName);
-    if (!s.userName.isEmpty())
-        parts << u"user="_qs + rd::ui::conninfoValue(s.userName);
-    for (const QString &option : s.options.split(u';', Qt::SkipEmptyParts))
-        parts << option;
-    return parts.join(u' ');
+    return rd::ui::ConnectionSettings::fromConninfo(conninfo).toConninfo();
 }
 
 } // namespace
