@@ -147,6 +147,8 @@ private slots:
             QVERIFY(banner);
             QVERIFY(QTest::qWaitFor([&] { return window.liveUpdates()->isConnected(); }, 10000));
             QVERIFY(banner->isHidden());
+            QVERIFY(QTest::qWaitFor(
+                [&] { return window.subscriptionsPage()->model()->loadedRows() == 1; }, 10000));
 
             cluster.stop();
             QVERIFY(QTest::qWaitFor([&] { return !banner->isHidden(); }, 15000));
@@ -154,11 +156,14 @@ private slots:
 
             QSignalSpy loaded(
                 window.subscriptionsPage()->model(), &rd::ui::PagedTableModel::pageLoaded);
+            QSignalSpy failed(
+                window.subscriptionsPage()->model(), &rd::ui::PagedTableModel::loadFailed);
             cluster.start();
             QVERIFY(QTest::qWaitFor([&] { return window.liveUpdates()->isConnected(); }, 15000));
             QVERIFY(banner->isHidden());
             // The readers reconnect too: the list is re-read by the automatic refresh.
-            QVERIFY(QTest::qWaitFor([&] { return !loaded.isEmpty(); }, 10000));
+            QVERIFY(QTest::qWaitFor([&] { return !loaded.isEmpty(); }, 15000));
+            QCOMPARE(failed.size(), 0);
             QCOMPARE(window.subscriptionsPage()->model()->loadedRows(), 1);
         }
         cluster.stop();

@@ -84,6 +84,9 @@ ConnectionSettings ConnectionSettings::fromConninfo(const QString &conninfo)
             options << key + u"='"_qs + quoted + u'\'';
         }
     }
+    // A server that vanished must not hang a worker (or the listener) for minutes.
+    if (!options.join(u';').contains(u"connect_timeout="_qs))
+        options << u"connect_timeout='10'"_qs;
     s.options = options.join(u';');
     return s;
 }

@@ -175,7 +175,10 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
 
 MainWindow::~MainWindow()
 {
-    // The pages' loaders run on the pool: finish them before the pool goes.
+    // The pages (and their models and watchers) go first, then the listener, and the pool and
+    // the actions last (members are destroyed after this body, children of a QWidget only in
+    // ~QWidget, which would be after the pool).
+    delete takeCentralWidget();
     delete m_live;
     m_live = nullptr;
 }

@@ -18,10 +18,10 @@ PagedTableModel::PagedTableModel(DatabasePool *pool, QVector<Field> fields, QVec
 
 PagedTableModel::~PagedTableModel()
 {
-    if (m_watcher) {
+    // No waiting: a page in flight touches nothing of the model (the fetcher and the keyset
+    // are copied into the task), and the pool that runs it may already be gone.
+    if (m_watcher)
         m_watcher->disconnect(this);
-        m_watcher->waitForFinished(); // the worker reads nothing of ours, but the pool may go
-    }
 }
 
 int PagedTableModel::rowCount(const QModelIndex &parent) const
@@ -120,14 +120,21 @@ void PagedTableModel::setFetcher(Fetcher fetcher)
     m_complete = false;
     m_failed = false;
     m_fetchScheduled = false;
+    m_refreshPending = false;
     endResetModel();
     scheduleLoad();
 }
 
 void PagedTableModel::refresh()
 {
-    if (!m_fetcher || m_loading)
+    if (!m_fetcher)
         return;
+    if (m_loading) {
+        // Whatever is in flight may predate the change: read again once it lands.
+        m_refreshPending = true;
+        return;
+    }
+    m_refreshPending = false;
     m_failed = false;
     m_fetchScheduled = false;
     ++m_generation;
@@ -166,6 +173,8 @@ void PagedTableModel::startLoad(int limit, bool replace)
     connect(watcher, &QFutureWatcher<Page>::finished, this,
         [this, watcher, generation, replace, limit, timer] {
             watcher->deleteLater();
+            if (m_refreshPending)
+                QMetaObject::invokeMethod(this, &PagedTableModel::refresh, Qt::QueuedConnection);
             if (watcher->isCanceled())
                 return;
             try {

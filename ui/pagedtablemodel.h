@@ -94,6 +94,7 @@ private:
     bool m_complete = false;
     bool m_failed = false;
     bool m_fetchScheduled = false;
+    bool m_refreshPending = false;
     quint64 m_generation = 0;
     QPointer<QFutureWatcher<Page>> m_watcher;
 };
