@@ -1,28 +1,115 @@
 #include "domain/database.hpp"
 #include "domain/migrator.hpp"
+#include "ui/connectiondialog.h"
+#include "ui/database.h"
 #include "ui/mainwindow.h"
 
 #include <pqxx/pqxx>
 
 #include <QApplication>
+#include <QCommandLineParser>
 #include <QMessageBox>
+#include <QSettings>
 
-int main(int argc, char **argv)
+#include <memory>
+
+namespace {
+
+struct Target
 {
-    QApplication app(argc, argv);
-    QApplication::setApplicationName("renewal-desk");
-    QApplication::setOrganizationName("renewal-desk");
-    try {
+    QString conninfo;
+    QString description;
+};
+
+/// An empty conninfo means "the embedded cluster (or the libpq environment)": started and
+/// migrated here, before the window opens. A configured server is used as it is.
+Target resolve(const QString &configured)
+{
+    if (configured.isEmpty()) {
         const auto target = rd::resolveDatabase(std::nullopt);
         if (target.embedded) {
             auto conn = rd::connectTo(target.conninfo);
             rd::migrate(*conn, rd::loadMigrations(rd::defaultMigrationsDir()));
         }
-        rd::ui::MainWindow window(QString::fromStdString(target.description));
-        window.show();
-        return QApplication::exec();
-    } catch (const std::exception &e) {
-        QMessageBox::critical(nullptr, QObject::tr("Renewal Desk"), QString::fromUtf8(e.what()));
-        return 69;
+        return {QString::fromStdString(target.conninfo),
+            target.embedded ? QObject::tr("local (embedded)")
+                            : QString::fromStdString(target.description)};
     }
+    rd::connectTo(configured.toStdString()); // fail early with libpq's reason
+    const auto s = rd::ui::ConnectionSettings::fromConninfo(configured);
+    return {configured, s.databaseName + u'@' + (s.host.isEmpty() ? u"localhost"_qs : s.host)};
+}
+
+/// Never keep a password, even one typed into --db.
+QString withoutPassword(const QString &conninfo)
+{
+    return rd::ui::ConnectionSettings::fromConninfo(conninfo).toConninfo();
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(u"renewal-desk"_qs);
+    QApplication::setOrganizationName(u"renewal-desk"_qs);
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        u"Renewal Desk: subscriptions, renewals and reconciliation"_qs);
+    parser.addHelpOption();
+    QCommandLineOption db(
+        u"db"_qs, u"libpq connection string (no password: use ~/.pgpass)"_qs, u"CONNINFO"_qs);
+    QCommandLineOption screenshot(
+        u"screenshot"_qs, u"render each main view to DIR/<view>.png and exit"_qs, u"DIR"_qs);
+    QCommandLineOption connect(u"connect"_qs, u"ask for the database to connect to"_qs);
+    parser.addOptions({db, screenshot, connect});
+    parser.process(app);
+
+    QSettings settings;
+    QString configured = parser.isSet(db) ? parser.value(db)
+                                          : settings.value(u"connection/conninfo"_qs).toString();
+    if (parser.isSet(connect)) {
+        rd::ui::ConnectionDialog dialog(configured);
+        if (dialog.exec() != QDialog::Accepted)
+            return 0;
+        configured = dialog.conninfo();
+    }
+
+    std::unique_ptr<rd::ui::MainWindow> window;
+    std::function<bool(const QString &)> open = [&](const QString &conninfo) {
+        QString candidate = conninfo;
+        while (true) {
+            try {
+                const Target target = resolve(candidate);
+                if (!parser.isSet(screenshot))
+                    settings.setValue(u"connection/conninfo"_qs, withoutPassword(candidate));
+                window = std::make_unique<rd::ui::MainWindow>(target.conninfo, target.description);
+                QObject::connect(window.get(), &rd::ui::MainWindow::reconnectRequested,
+                    [&](const QString &next) {
+                        QMetaObject::invokeMethod(
+                            &app, [&, next] { open(next); }, Qt::QueuedConnection);
+                    });
+                window->show();
+                return true;
+            } catch (const std::exception &e) {
+                if (parser.isSet(screenshot)) {
+                    qCritical("renewal-desk: %s", e.what());
+                    return false;
+                }
+                QMessageBox::warning(nullptr, QObject::tr("Renewal Desk"),
+                    QObject::tr("Could not open the database:\n%1")
+                        .arg(QString::fromUtf8(e.what())));
+                rd::ui::ConnectionDialog dialog(candidate);
+                if (dialog.exec() != QDialog::Accepted)
+                    return false;
+                candidate = dialog.conninfo();
+            }
+        }
+    };
+    if (!open(configured))
+        return 69;
+    if (parser.isSet(screenshot))
+        return window->saveScreenshots(parser.value(screenshot)) ? 0 : 73;
+    return QApplication::exec();
 }

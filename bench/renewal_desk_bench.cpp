@@ -1,0 +1,233 @@
+// renewal-desk-bench: how the desk's read models behave on a large database, next to a plain
+// QSqlQueryModel over the whole table. Not a test: it prints figures.
+//
+//   renewal-desk-bench --db CONNINFO [--no-scroll] [--no-plain] [--repeat N]
+//
+// Measured: time from issuing the query to the first page in the model, for the default order,
+// a jump to other indexed orders and an id search; the subscription detail load; resident
+// memory and time while loading every row page by page ("scrolling all of it"); the same for
+// QSqlQueryModel::setQuery over the whole table.
+
+#include "ui/database.h"
+#include "ui/subscriptiondetail.h"
+#include "ui/subscriptionsmodel.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFutureWatcher>
+#include <QSignalSpy>
+#include <QSqlError>
+#include <QSqlQueryModel>
+#include <QThread>
+
+#include <algorithm>
+#include <cstdio>
+
+using namespace rd::ui;
+
+namespace {
+
+double residentMiB()
+{
+    QFile f(u"/proc/self/status"_qs);
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : f.readAll().split('\n')) {
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').value(0).toDouble() / 1024.0;
+    }
+    return -1;
+}
+
+double median(QVector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.isEmpty() ? 0 : v[v.size() / 2];
+}
+
+/// Milliseconds from creating the model (the query is issued at once) to its first page.
+double firstPage(DatabasePool &pool, const SubscriptionFilter &filter, SubscriptionOrder order,
+    Qt::SortOrder direction, int *rows = nullptr)
+{
+    QElapsedTimer t;
+    t.start();
+    SubscriptionsModel model(&pool);
+    model.setOrder(order, direction);
+    model.setFilter(filter);
+    QSignalSpy loaded(&model, &PagedTableModel::pageLoaded);
+    QSignalSpy failed(&model, &PagedTableModel::loadFailed);
+    while (loaded.isEmpty() && failed.isEmpty())
+        loaded.wait(30000);
+    if (!failed.isEmpty())
+        std::fprintf(stderr, "load failed: %s\n", qPrintable(failed.first().first().toString()));
+    if (rows)
+        *rows = model.loadedRows();
+    return double(t.nsecsElapsed()) / 1e6;
+}
+
+void line(const char *what, double ms, const QString &extra = {})
+{
+    std::printf("%-58s %10.1f ms  %s\n", what, ms, qPrintable(extra));
+    std::fflush(stdout);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.addHelpOption();
+    QCommandLineOption db(u"db"_qs, u"libpq conninfo"_qs, u"CONNINFO"_qs);
+    QCommandLineOption noScroll(u"no-scroll"_qs, u"skip loading every row"_qs);
+    QCommandLineOption noPlain(u"no-plain"_qs, u"skip the QSqlQueryModel comparison"_qs);
+    QCommandLineOption repeat(u"repeat"_qs, u"runs per timing (median)"_qs, u"N"_qs, u"5"_qs);
+    parser.addOptions({db, noScroll, noPlain, repeat});
+    parser.process(app);
+    if (!parser.isSet(db)) {
+        std::fprintf(stderr, "renewal-desk-bench: --db CONNINFO is required\n");
+        return 64;
+    }
+    const int runs = std::max(1, parser.value(repeat).toInt());
+    const QString conninfo = parser.value(db);
+    DatabasePool pool(conninfo);
+
+    // Size of the data set (planner estimates: exact counts would take longer than the bench).
+    auto sizes = pool.run([](QSqlDatabase &d) {
+        QSqlQuery q = execSql(d,
+            u"SELECT (SELECT reltuples::bigint FROM pg_class WHERE oid = "
+            u"'subscriptions'::regclass), "
+            "(SELECT reltuples::bigint FROM pg_class "
+            "WHERE oid = 'subscription_billing_periods'::regclass), "
+            "(SELECT count(*) FROM reconciliation_cases WHERE status = 'open'), "
+            "(SELECT provider_subscription_id FROM subscriptions "
+            "ORDER BY provider_key, provider_subscription_id OFFSET 5000 LIMIT 1), "
+            "(SELECT id::text FROM subscriptions WHERE provider_key = 'paddle-eu' "
+            "ORDER BY provider_subscription_id LIMIT 1)"_qs);
+        q.next();
+        return QStringList {q.value(0).toString(), q.value(1).toString(), q.value(2).toString(),
+            q.value(3).toString(), q.value(4).toString()};
+    });
+    sizes.waitForFinished();
+    const QStringList s = sizes.result();
+    std::printf("data set: ~%s subscriptions, ~%s billing periods, %s open cases\n",
+        qPrintable(s[0]), qPrintable(s[1]), qPrintable(s[2]));
+    std::printf(
+        "machine: %d cores, RSS at start %.1f MiB\n\n", QThread::idealThreadCount(), residentMiB());
+
+    struct Case
+    {
+        const char *name;
+        SubscriptionFilter filter;
+        SubscriptionOrder order;
+        Qt::SortOrder direction;
+    };
+    const QString idPrefix = s[3].left(9);
+    const Case cases[] = {
+        {"first page, provider+id order", {}, SubscriptionOrder::ProviderAndId, Qt::AscendingOrder},
+        {"jump: period end, descending", {}, SubscriptionOrder::PeriodEnd, Qt::DescendingOrder},
+        {"jump: period end, ascending", {}, SubscriptionOrder::PeriodEnd, Qt::AscendingOrder},
+        {"jump: status, descending", {}, SubscriptionOrder::Status, Qt::DescendingOrder},
+        {"filter: status past_due, by period end", {QString(), u"past_due"_qs, false, {}},
+            SubscriptionOrder::PeriodEnd, Qt::AscendingOrder},
+        {"filter: provider paddle-eu", {u"paddle-eu"_qs, {}, false, {}},
+            SubscriptionOrder::ProviderAndId, Qt::AscendingOrder},
+        {"filter: open cases only", {{}, {}, true, {}}, SubscriptionOrder::ProviderAndId,
+            Qt::AscendingOrder},
+        {"search: id prefix, every provider", {{}, {}, false, idPrefix},
+            SubscriptionOrder::ProviderAndId, Qt::AscendingOrder},
+        {"search: id prefix 'sub_0', every provider", {{}, {}, false, u"sub_0"_qs},
+            SubscriptionOrder::ProviderAndId, Qt::AscendingOrder},
+    };
+    firstPage(pool, {}, SubscriptionOrder::ProviderAndId, Qt::AscendingOrder); // warm up
+    for (const Case &c : cases) {
+        QVector<double> t;
+        int rows = 0;
+        for (int i = 0; i < runs; ++i)
+            t << firstPage(pool, c.filter, c.order, c.direction, &rows);
+        line(c.name, median(t),
+            QString(u"(%1 rows in the page; median of %2)"_qs).arg(rows).arg(runs));
+    }
+
+    {
+        QVector<double> t;
+        int periods = 0;
+        for (int i = 0; i < runs; ++i) {
+            QElapsedTimer timer;
+            timer.start();
+            auto f
+                = pool.run([id = s[4]](QSqlDatabase &d) { return loadSubscriptionDetail(d, id); });
+            QFutureWatcher<std::optional<SubscriptionDetail>> w;
+            QSignalSpy done(&w, &QFutureWatcherBase::finished);
+            w.setFuture(f);
+            done.wait(30000);
+            t << double(timer.nsecsElapsed()) / 1e6;
+            periods = int(w.result()->periods.size() / SubscriptionDetail::PeriodFieldCount);
+        }
+        line("subscription detail (header, periods, audits, outbox, cases)", median(t),
+            QString(u"(%1 billing periods)"_qs).arg(periods));
+    }
+
+    if (!parser.isSet(noScroll)) {
+        std::printf("\nscrolling all of it (lazy model, pages of 200):\n");
+        const double before = residentMiB();
+        SubscriptionsModel model(&pool);
+        QSignalSpy loaded(&model, &PagedTableModel::pageLoaded);
+        QElapsedTimer t;
+        t.start();
+        int nextReport = 100000;
+        while (!model.isComplete()) {
+            if (model.isLoading()) {
+                loaded.wait(30000);
+                continue;
+            }
+            if (model.loadedRows() >= nextReport) {
+                std::printf("  %8d rows  %8.1f s  RSS %7.1f MiB\n", model.loadedRows(),
+                    double(t.elapsed()) / 1000, residentMiB());
+                std::fflush(stdout);
+                nextReport += 100000;
+            }
+            model.fetchMore({});
+        }
+        std::printf("  %8d rows  %8.1f s  RSS %7.1f MiB (%.0f bytes/row over the start)\n",
+            model.loadedRows(), double(t.elapsed()) / 1000, residentMiB(),
+            (residentMiB() - before) * 1048576.0 / std::max(1, model.loadedRows()));
+    }
+
+    if (!parser.isSet(noPlain)) {
+        std::printf("\nplain QSqlQueryModel over the whole table, on the calling thread:\n");
+        QSqlDatabase plain = QSqlDatabase::addDatabase(u"QPSQL"_qs, u"plain"_qs);
+        ConnectionSettings::fromConninfo(conninfo).applyTo(plain);
+        if (!plain.open()) {
+            std::fprintf(stderr, "cannot open: %s\n", qPrintable(plain.lastError().text()));
+            return 69;
+        }
+        const double before = residentMiB();
+        QElapsedTimer t;
+        t.start();
+        {
+            QSqlQueryModel model;
+            model.setQuery(u"SELECT provider_key, provider_subscription_id, status, "
+                           "cancel_at_period_end, current_period_start, current_period_end "
+                           "FROM subscriptions ORDER BY provider_key, provider_subscription_id"_qs,
+                plain);
+            line("setQuery returns (first rows visible; GUI thread blocked)",
+                double(t.nsecsElapsed()) / 1e6,
+                QString(u"RSS %1 MiB"_qs).arg(residentMiB(), 0, 'f', 1));
+            while (model.canFetchMore())
+                model.fetchMore();
+            line("every row in the model", double(t.nsecsElapsed()) / 1e6,
+                QString(u"%1 rows, RSS %2 MiB (%3 bytes/row over the start)"_qs)
+                    .arg(model.rowCount())
+                    .arg(residentMiB(), 0, 'f', 1)
+                    .arg((residentMiB() - before) * 1048576.0 / std::max(1, model.rowCount()), 0,
+                        'f', 0));
+        }
+        plain.close();
+    }
+    return 0;
+}

@@ -1,0 +1,176 @@
+#include "support/process_runner.hpp"
+#include "support/renewal_fixtures.hpp"
+#include "support/test_database.hpp"
+#include "ui/casespage.h"
+#include "ui/liveupdates.h"
+#include "ui/mainwindow.h"
+#include "ui/recordtablemodel.h"
+#include "ui/subscriptionspage.h"
+#include "ui/tableview.h"
+
+#include "domain/embedded_cluster.hpp"
+#include "domain/migrator.hpp"
+#include "domain/renewal_event.hpp"
+
+#include <nlohmann/json.hpp>
+#include <pqxx/pqxx>
+
+#include <filesystem>
+#include <unistd.h>
+
+#include <QLabel>
+#include <QSettings>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QtTest>
+
+/// Live updates: a renewal applied by a separate `renewalctl apply` process reaches an open
+/// desk through NOTIFY, and the list refreshes in place.
+class TestUiLive : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<rdtest::TestDatabase> m_db;
+
+    rdtest::RunResult apply(const rd::SuccessfulRenewalEvent &event)
+    {
+        return rdtest::runProgram(QString::fromStdString(rdtest::renewalctlPath()),
+            {u"apply"_qs, u"--db"_qs, QString::fromStdString(m_db->conninfo())},
+            QByteArray::fromStdString(rd::toJson(event).dump() + "\n"));
+    }
+
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void init()
+    {
+        m_db = std::make_unique<rdtest::TestDatabase>(QTest::currentTestFunction());
+        rdtest::importSubscriptions(m_db->conninfo(),
+            rdtest::subscriptionLine("stripe-main", "sub_0") + "\n"
+                + rdtest::subscriptionLine("stripe-main", "sub_1") + "\n"
+                + rdtest::subscriptionLine("stripe-main", "sub_2"));
+    }
+
+    void cleanup() { m_db.reset(); }
+
+    void renewalFromAnotherProcessShowsUpInPlace()
+    {
+        rd::ui::MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
+        window.show();
+        auto *page = window.subscriptionsPage();
+        auto *model = page->model();
+        QVERIFY(QTest::qWaitFor([&] { return model->loadedRows() == 3; }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return window.liveUpdates()->isConnected(); }, 10000));
+        page->table()->selectRow(1);
+        QCOMPARE(model->index(1, rd::ui::SubscriptionsModel::SubscriptionColumn).data().toString(),
+            u"sub_1"_qs);
+        const QModelIndex period = model->index(1, rd::ui::SubscriptionsModel::PeriodColumn);
+        const QString before = period.data().toString();
+        QSignalSpy changed(window.liveUpdates(), &rd::ui::LiveUpdates::subscriptionChanged);
+        QSignalSpy reset(model, &QAbstractItemModel::modelReset);
+
+        const auto r = apply(rdtest::februaryRenewal("sub_1"));
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(changed.wait(10000));
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return model->index(1, rd::ui::SubscriptionsModel::PeriodColumn).data() != before;
+            },
+            10000));
+        QVERIFY2(model->index(1, rd::ui::SubscriptionsModel::PeriodColumn)
+                     .data()
+                     .toString()
+                     .startsWith(u"1 Feb → 1 Mar"_qs),
+            qPrintable(
+                model->index(1, rd::ui::SubscriptionsModel::PeriodColumn).data().toString()));
+        // In place: no reset, the same row still selected.
+        QCOMPARE(reset.size(), 0);
+        QCOMPARE(page->table()->selectionModel()->selectedRows().value(0).row(), 1);
+        QCOMPARE(page->currentSubscriptionId(),
+            model->index(1, 0).data(int(rd::ui::Role::Key)).toString());
+    }
+
+    void rejectedRenewalRaisesTheCaseCount()
+    {
+        rd::ui::MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
+        QVERIFY(QTest::qWaitFor([&] { return window.liveUpdates()->isConnected(); }, 10000));
+        QCOMPARE(window.casesPage()->openCount(), 0);
+        auto event = rdtest::februaryRenewal("sub_2");
+        event.period.start = *rd::parseRfc3339("2026-03-02T00:00:00Z"); // a gap of 29 days
+        event.period.end = *rd::parseRfc3339("2026-04-02T00:00:00Z");
+        const auto r = apply(event);
+        QCOMPARE(r.exitCode, 3); // rejected
+        QVERIFY(QTest::qWaitFor([&] { return window.casesPage()->openCount() == 1; }, 10000));
+        QCOMPARE(window.casesPage()->model()->rowCount(), 1);
+    }
+
+    void layoutIsRemembered()
+    {
+        QSettings().clear();
+        QList<int> sizes;
+        {
+            rd::ui::MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
+            window.resize(1000, 700);
+            window.show();
+            auto *split = window.findChild<QSplitter *>(u"subscriptions-split"_qs);
+            QVERIFY(split);
+            split->setSizes({200, 450});
+            sizes = split->sizes();
+            window.close(); // saves the layout
+        }
+        QVERIFY(QSettings().contains(u"splitters/subscriptions-split"_qs));
+        QVERIFY(QSettings().contains(u"tables/subscriptions"_qs));
+        rd::ui::MainWindow again(QString::fromStdString(m_db->conninfo()), u"test"_qs);
+        again.resize(1000, 700);
+        again.show();
+        QCOMPARE(again.findChild<QSplitter *>(u"subscriptions-split"_qs)->sizes(), sizes);
+        again.close();
+        QSettings().clear();
+    }
+
+    void connectionLossShowsABannerAndRecovers()
+    {
+        // A server of its own, to stop and start without disturbing the other tests.
+        const std::filesystem::path root = "/tmp/rd-ui-lost-" + std::to_string(getpid());
+        rd::EmbeddedCluster cluster(root);
+        cluster.start();
+        const std::string conninfo = cluster.connectionString();
+        {
+            pqxx::connection conn(conninfo);
+            rd::migrate(conn, rd::loadMigrations(rd::defaultMigrationsDir()));
+        }
+        rdtest::importSubscriptions(conninfo, rdtest::subscriptionLine("stripe-main", "sub_1"));
+        {
+            rd::ui::MainWindow window(QString::fromStdString(conninfo), u"own cluster"_qs);
+            auto *banner = window.findChild<QLabel *>(u"connection-banner"_qs);
+            QVERIFY(banner);
+            QVERIFY(QTest::qWaitFor([&] { return window.liveUpdates()->isConnected(); }, 10000));
+            QVERIFY(banner->isHidden());
+            QVERIFY(QTest::qWaitFor(
+                [&] { return window.subscriptionsPage()->model()->loadedRows() == 1; }, 10000));
+
+            cluster.stop();
+            QVERIFY(QTest::qWaitFor([&] { return !banner->isHidden(); }, 15000));
+            QVERIFY(banner->text().contains(u"Reconnecting"_qs));
+
+            QSignalSpy loaded(
+                window.subscriptionsPage()->model(), &rd::ui::PagedTableModel::pageLoaded);
+            QSignalSpy failed(
+                window.subscriptionsPage()->model(), &rd::ui::PagedTableModel::loadFailed);
+            cluster.start();
+            QVERIFY(QTest::qWaitFor([&] { return window.liveUpdates()->isConnected(); }, 15000));
+            QVERIFY(banner->isHidden());
+            // The readers reconnect too: the list is re-read by the automatic refresh.
+            QVERIFY(QTest::qWaitFor([&] { return !loaded.isEmpty(); }, 15000));
+            QCOMPARE(failed.size(), 0);
+            QCOMPARE(window.subscriptionsPage()->model()->loadedRows(), 1);
+        }
+        cluster.stop();
+        std::error_code ec;
+        std::filesystem::remove_all(root, ec);
+    }
+};
+
+QTEST_MAIN(TestUiLive)
+#include "tst_ui_live.moc"

@@ -1,0 +1,397 @@
+#include "casespage.h"
+
+#include "caseevidence.h"
+#include "columns.h"
+#include "database.h"
+#include "format.h"
+#include "recordtablemodel.h"
+#include "tableview.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace rd::ui {
+namespace {
+
+struct Queue
+{
+    QVector<QVariant> cells;
+    int openCount = 0;
+    bool canOperate = false;
+    QString sessionUser;
+};
+
+Queue loadQueue(QSqlDatabase &db)
+{
+    Queue q;
+    // Served by reconciliation_cases_queue (status, last_seen_at DESC, id).
+    QSqlQuery rows = execSql(db,
+        u"SELECT id, error_code, provider_key, provider_subscription_id, provider_renewal_key, "
+        "rd_rfc3339(first_seen_at), rd_rfc3339(last_seen_at), occurrences, "
+        "coalesce(subscription_id::text, ''), jsonb_pretty(event), event::text, "
+        "local_state::text, first_provider_event_id, last_provider_event_id "
+        "FROM reconciliation_cases WHERE status = 'open' "
+        "ORDER BY last_seen_at DESC, id LIMIT 1000"_qs);
+    readRows(rows,
+        {Field::Int, Field::Interned, Field::Interned, Field::Text, Field::Text, Field::Micros,
+            Field::Micros, Field::Int, Field::Text, Field::Text, Field::Text, Field::Text,
+            Field::Text, Field::Text},
+        q.cells);
+    QSqlQuery meta = execSql(db,
+        u"SELECT (SELECT count(*) FROM reconciliation_cases WHERE status = 'open'), "
+        "coalesce(pg_has_role(session_user, to_regrole('renewal_operator')::oid, 'MEMBER'), "
+        "has_table_privilege('reconciliation_cases', 'UPDATE')), session_user::text"_qs);
+    if (meta.next()) {
+        q.openCount = meta.value(0).toInt();
+        q.canOperate = meta.value(1).toBool();
+        q.sessionUser = meta.value(2).toString();
+    }
+    return q;
+}
+
+QString actionName(CaseActions::Action action)
+{
+    switch (action) {
+    case CaseActions::Action::Reapply:
+        return QObject::tr("Re-apply");
+    case CaseActions::Action::Dismiss:
+        return QObject::tr("Dismiss");
+    case CaseActions::Action::AttachSnapshot:
+        return QObject::tr("Attach provider snapshot");
+    }
+    return {};
+}
+
+} // namespace
+
+CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
+    : QWidget(parent)
+    , m_pool(pool)
+    , m_actions(actions)
+    , m_table(new TableView)
+    , m_splitter(new QSplitter(Qt::Vertical))
+    , m_title(new QLabel)
+    , m_finding(new QLabel)
+    , m_history(new QLabel)
+    , m_evidence(new QTableWidget(0, 3))
+    , m_json(new QPlainTextEdit)
+    , m_snapshot(new QPushButton(tr("Attach provider snapshot…")))
+    , m_reapply(new QPushButton(tr("Re-apply…")))
+    , m_dismiss(new QPushButton(tr("Dismiss…")))
+    , m_openSubscription(new QPushButton(tr("Open subscription")))
+    , m_outcome(new QLabel)
+{
+    m_model = new RecordTableModel(FieldCount,
+        {columns::count(tr("Case"), Id), columns::code(tr("Reason"), ErrorCode),
+            columns::text(tr("Provider"), Provider),
+            columns::text(tr("Subscription"), SubscriptionRef),
+            columns::text(tr("Renewal key"), RenewalKey), columns::age(tr("Age"), FirstSeen),
+            columns::count(tr("Seen"), Occurrences), columns::instant(tr("Last seen"), LastSeen)},
+        Id, this);
+    m_table->setObjectName(u"cases"_qs);
+    m_table->setModel(m_model);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+
+    m_title->setTextFormat(Qt::RichText);
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_finding->setWordWrap(true);
+    m_history->setWordWrap(true);
+    m_history->setObjectName(u"case-history"_qs);
+    m_finding->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_finding->setObjectName(u"case-finding"_qs);
+    m_evidence->setObjectName(u"case-evidence"_qs);
+    m_evidence->verticalHeader()->hide();
+    m_evidence->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_evidence->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_evidence->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_evidence->setAlternatingRowColors(false);
+    // Ctrl+C on the evidence: the selected lines, tab-separated, for a ticket or an e-mail.
+    auto *copy = new QAction(tr("Copy"), m_evidence);
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetShortcut);
+    m_evidence->addAction(copy);
+    m_evidence->setContextMenuPolicy(Qt::ActionsContextMenu);
+    connect(copy, &QAction::triggered, this, [this] {
+        QStringList lines;
+        for (int r = 0; r < m_evidence->rowCount(); ++r) {
+            QStringList cells;
+            bool selected = false;
+            for (int c = 0; c < 3; ++c) {
+                const QTableWidgetItem *item = m_evidence->item(r, c);
+                selected |= item && item->isSelected();
+                cells << (item ? item->text() : QString());
+            }
+            if (selected)
+                lines << cells.join(u'\t');
+        }
+        QApplication::clipboard()->setText(lines.join(u'\n'));
+    });
+    m_json->setReadOnly(true);
+    m_json->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_json->setObjectName(u"case-event-json"_qs);
+    m_outcome->setWordWrap(true);
+    m_outcome->setObjectName(u"case-outcome"_qs);
+    m_outcome->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto *evidenceSplit = new QSplitter(Qt::Horizontal);
+    evidenceSplit->setObjectName(u"case-evidence-split"_qs);
+    evidenceSplit->addWidget(m_evidence);
+    evidenceSplit->addWidget(m_json);
+    evidenceSplit->setStretchFactor(0, 3);
+    evidenceSplit->setStretchFactor(1, 2);
+
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_openSubscription);
+    buttons->addStretch(1);
+    buttons->addWidget(m_snapshot);
+    buttons->addWidget(m_reapply);
+    buttons->addWidget(m_dismiss);
+
+    auto *detail = new QWidget;
+    auto *detailLayout = new QVBoxLayout(detail);
+    detailLayout->setContentsMargins(0, 4, 0, 0);
+    detailLayout->addWidget(m_title);
+    detailLayout->addWidget(m_finding);
+    detailLayout->addWidget(m_history);
+    detailLayout->addWidget(evidenceSplit, 1);
+    detailLayout->addWidget(m_outcome);
+    detailLayout->addLayout(buttons);
+
+    m_splitter->setObjectName(u"cases-split"_qs);
+    m_splitter->addWidget(m_table);
+    m_splitter->addWidget(detail);
+    m_splitter->setStretchFactor(0, 2);
+    m_splitter->setStretchFactor(1, 3);
+    m_splitter->setSizes({260, 480});
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_splitter);
+
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        [this](const QModelIndex &current) { showCase(current.isValid() ? current.row() : -1); });
+    connect(m_reapply, &QPushButton::clicked, this,
+        [this] { askAndRun(CaseActions::Action::Reapply); });
+    connect(m_dismiss, &QPushButton::clicked, this,
+        [this] { askAndRun(CaseActions::Action::Dismiss); });
+    connect(m_snapshot, &QPushButton::clicked, this,
+        [this] { askAndRun(CaseActions::Action::AttachSnapshot); });
+    connect(m_openSubscription, &QPushButton::clicked, this, [this] {
+        const int r = m_model->rowOfKey(QString::number(m_currentCase));
+        if (r >= 0)
+            emit subscriptionOpenRequested(m_model->row(r)[SubscriptionUuid].toString());
+    });
+    connect(m_table, &TableView::openRequested, m_openSubscription, &QPushButton::click);
+    showCase(-1);
+}
+
+QString CasesPage::outcomeText() const
+{
+    return m_outcome->text();
+}
+
+void CasesPage::refresh()
+{
+    auto *watcher = new QFutureWatcher<Queue>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        try {
+            Queue q = watcher->result();
+            const qint64 keep = m_pendingSelect ? m_pendingSelect : m_currentCase;
+            m_pendingSelect = 0;
+            m_canOperate = q.canOperate;
+            m_sessionUser = q.sessionUser;
+            m_model->setRows(std::move(q.cells));
+            if (m_openCount != q.openCount) {
+                m_openCount = q.openCount;
+                emit openCountChanged(m_openCount);
+            }
+            const int r = keep ? m_model->rowOfKey(QString::number(keep)) : -1;
+            if (r >= 0) {
+                m_table->selectRow(r);
+                showCase(r);
+            } else if (m_model->rowCount() > 0 && !m_busy && m_currentCase == 0) {
+                m_table->selectRow(0);
+            } else if (r < 0 && m_currentCase != 0 && !m_busy) {
+                // The case left the queue (resolved): keep its outcome on screen.
+                m_table->clearSelection();
+            }
+            updateButtons();
+        } catch (const std::exception &e) {
+            emit statusMessage(QString::fromUtf8(e.what()));
+        }
+    });
+    watcher->setFuture(m_pool->run([](QSqlDatabase &db) { return loadQueue(db); }));
+}
+
+bool CasesPage::openCase(qint64 caseId)
+{
+    const int r = m_model->rowOfKey(QString::number(caseId));
+    if (r < 0) {
+        m_pendingSelect = caseId;
+        refresh();
+        return false;
+    }
+    m_table->selectRow(r);
+    return true;
+}
+
+void CasesPage::showCase(int row)
+{
+    if (row < 0 || row >= m_model->rowCount()) {
+        if (m_currentCase == 0) {
+            m_title->setText(u"<span style='color:gray'>"_qs
+                + tr("No case selected. Open cases appear here as renewals are rejected.")
+                + u"</span>"_qs);
+            m_finding->clear();
+            m_history->clear();
+            m_evidence->setRowCount(0);
+            m_json->clear();
+        }
+        updateButtons();
+        return;
+    }
+    const RowRef r = m_model->row(row);
+    const qint64 id = r[Id].toLongLong();
+    if (id != m_currentCase)
+        m_outcome->clear();
+    m_currentCase = id;
+    const QString code = r[ErrorCode].toString();
+    m_title->setText(u"<b style='font-size:large'>"_qs + tr("Case %1").arg(id)
+        + u"</b> &nbsp;·&nbsp; <b>"_qs + format::humanize(code).toHtmlEscaped()
+        + u"</b> &nbsp;·&nbsp; "_qs + r[Provider].toString().toHtmlEscaped() + u" &nbsp;·&nbsp; "_qs
+        + r[SubscriptionRef].toString().toHtmlEscaped() + u" &nbsp;·&nbsp; "_qs
+        + r[RenewalKey].toString().toHtmlEscaped() + u" &nbsp;·&nbsp; "_qs
+        + tr("seen %1×").arg(r[Occurrences].toLongLong()) + u" &nbsp;·&nbsp; "_qs
+        + tr("%1 old").arg(format::age(columns::fromMicros(r[FirstSeen]))));
+
+    const CaseEvidence ev
+        = buildCaseEvidence(code, r[EventJson].toString(), r[LocalStateJson].toString());
+    m_finding->setText(ev.finding);
+    const qint64 seen = r[Occurrences].toLongLong();
+    const QDateTime first = columns::fromMicros(r[FirstSeen]);
+    const QDateTime last = columns::fromMicros(r[LastSeen]);
+    m_history->setText(seen > 1
+            ? tr("History: first delivered as %1, %2 ago; delivered %3 times, last as %4, %5 ago.")
+                  .arg(r[FirstEvent].toString(), format::age(first))
+                  .arg(seen)
+                  .arg(r[LastEvent].toString(), format::age(last))
+            : tr("History: delivered once, as %1, %2 ago.")
+                  .arg(r[FirstEvent].toString(), format::age(first)));
+    m_history->setToolTip(format::utcTooltip(first, last));
+    m_evidence->setHorizontalHeaderLabels({QString(), ev.localTitle, ev.incomingTitle});
+    m_evidence->setRowCount(int(ev.lines.size()));
+    const QColor highlight(0xff, 0xe0, 0xb2);
+    for (int i = 0; i < ev.lines.size(); ++i) {
+        const auto &l = ev.lines[i];
+        const QString marker
+            = l.incoming.isEmpty() ? u"  ◀ blocks the renewal"_qs : u"  ◀ differs"_qs;
+        auto *field = new QTableWidgetItem(l.differs ? l.field + marker : l.field);
+        auto *local = new QTableWidgetItem(l.local);
+        auto *incoming = new QTableWidgetItem(l.incoming);
+        local->setToolTip(l.localTooltip);
+        incoming->setToolTip(l.incomingTooltip);
+        if (l.differs) {
+            QFont bold = font();
+            bold.setBold(true);
+            for (auto *item : {field, local, incoming}) {
+                item->setBackground(highlight);
+                item->setForeground(QColor(0x60, 0x30, 0x00));
+                item->setFont(bold);
+            }
+        }
+        m_evidence->setItem(i, 0, field);
+        m_evidence->setItem(i, 1, local);
+        m_evidence->setItem(i, 2, incoming);
+    }
+    m_json->setPlainText(r[EventPretty].toString());
+    updateButtons();
+}
+
+void CasesPage::updateButtons()
+{
+    const bool hasCase
+        = m_currentCase != 0 && m_model->rowOfKey(QString::number(m_currentCase)) >= 0;
+    const QString viewerReason = tr("Your database role (%1) may only look: acting on cases "
+                                    "needs renewal_operator.")
+                                     .arg(m_sessionUser);
+    auto setup = [&](QPushButton *button, CaseActions::Action action) {
+        const bool available = m_actions->isAvailable(action);
+        button->setEnabled(available && m_canOperate && hasCase && !m_busy);
+        if (!available)
+            button->setToolTip(m_actions->unavailableReason(action));
+        else if (!m_canOperate)
+            button->setToolTip(viewerReason);
+        else
+            button->setToolTip({});
+    };
+    setup(m_reapply, CaseActions::Action::Reapply);
+    setup(m_dismiss, CaseActions::Action::Dismiss);
+    setup(m_snapshot, CaseActions::Action::AttachSnapshot);
+    m_openSubscription->setEnabled(hasCase);
+}
+
+void CasesPage::askAndRun(CaseActions::Action action)
+{
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("%1 case %2").arg(actionName(action)).arg(m_currentCase));
+    auto *reason = new QComboBox;
+    reason->addItems(caseActionReasons(action));
+    auto *comment = new QPlainTextEdit;
+    comment->setPlaceholderText(tr("What you checked, for whoever reads the audit trail"));
+    auto *snapshot = new QPlainTextEdit;
+    auto *form = new QFormLayout(&dialog);
+    form->addRow(tr("Reason"), reason);
+    form->addRow(tr("Comment"), comment);
+    if (action == CaseActions::Action::AttachSnapshot)
+        form->addRow(tr("Provider snapshot (JSON)"), snapshot);
+    auto *box = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    box->button(QDialogButtonBox::Ok)->setText(actionName(action));
+    form->addRow(box);
+    connect(box, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(box, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    runAction(action, reason->currentText(), comment->toPlainText(), snapshot->toPlainText());
+}
+
+void CasesPage::runAction(CaseActions::Action action, const QString &reason, const QString &comment,
+    const QString &snapshotJson)
+{
+    if (m_currentCase == 0 || m_busy)
+        return;
+    m_busy = true;
+    updateButtons();
+    m_outcome->setStyleSheet({});
+    m_outcome->setText(tr("%1 case %2…").arg(actionName(action)).arg(m_currentCase));
+    auto *watcher = new QFutureWatcher<CaseActionOutcome>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        m_busy = false;
+        const CaseActionOutcome outcome = watcher->result();
+        const bool good = outcome.kind == CaseActionOutcome::Kind::Resolved;
+        m_outcome->setStyleSheet(
+            good ? u"color:#1b6e20; font-weight:bold"_qs : u"color:#b02020; font-weight:bold"_qs);
+        m_outcome->setText(outcome.summary);
+        emit actionFinished(outcome);
+        refresh();
+    });
+    watcher->setFuture(m_actions->run(action, {m_currentCase, reason, comment, snapshotJson}));
+}
+
+} // namespace rd::ui

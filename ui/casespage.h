@@ -1,0 +1,96 @@
+#pragma once
+
+#include "caseactions.h"
+
+#include <QWidget>
+
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QSplitter;
+class QTableWidget;
+
+namespace rd::ui {
+
+class DatabasePool;
+class RecordTableModel;
+class TableView;
+
+/// The reconciliation queue: open cases (reason, provider, age, occurrences, last seen) and
+/// the selected case's evidence side by side, with the operator actions.
+class CasesPage : public QWidget
+{
+    Q_OBJECT
+
+public:
+    enum Field {
+        Id,
+        ErrorCode,
+        Provider,
+        SubscriptionRef,
+        RenewalKey,
+        FirstSeen,
+        LastSeen,
+        Occurrences,
+        SubscriptionUuid,
+        EventPretty,
+        EventJson,
+        LocalStateJson,
+        FirstEvent,
+        LastEvent,
+        FieldCount
+    };
+
+    CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent = nullptr);
+
+    RecordTableModel *model() const { return m_model; }
+    TableView *table() const { return m_table; }
+    QSplitter *splitter() const { return m_splitter; }
+    int openCount() const { return m_openCount; }
+    /// Whether the session's database role may act (renewal_operator, or UPDATE on cases
+    /// while the roles of the reconciliation core are not installed).
+    bool canOperate() const { return m_canOperate; }
+    QString outcomeText() const;
+
+    void refresh();
+    /// Selects a case (opening it from elsewhere); true when it is in the queue.
+    bool openCase(qint64 caseId);
+    /// Runs an action on the current case without the dialog (tests, scripted use).
+    void runAction(CaseActions::Action action, const QString &reason, const QString &comment,
+        const QString &snapshotJson = {});
+
+signals:
+    void openCountChanged(int count);
+    void subscriptionOpenRequested(const QString &subscriptionUuid);
+    void actionFinished(const rd::ui::CaseActionOutcome &outcome);
+    void statusMessage(const QString &message);
+
+private:
+    void showCase(int row);
+    void askAndRun(CaseActions::Action action);
+    void updateButtons();
+
+    DatabasePool *m_pool;
+    CaseActions *m_actions;
+    RecordTableModel *m_model;
+    TableView *m_table;
+    QSplitter *m_splitter;
+    QLabel *m_title;
+    QLabel *m_finding;
+    QLabel *m_history;
+    QTableWidget *m_evidence;
+    QPlainTextEdit *m_json;
+    QPushButton *m_snapshot;
+    QPushButton *m_reapply;
+    QPushButton *m_dismiss;
+    QPushButton *m_openSubscription;
+    QLabel *m_outcome;
+    qint64 m_currentCase = 0;
+    qint64 m_pendingSelect = 0;
+    int m_openCount = 0;
+    bool m_canOperate = false;
+    bool m_busy = false;
+    QString m_sessionUser;
+};
+
+} // namespace rd::ui

@@ -1,0 +1,86 @@
+#pragma once
+
+#include <QFuture>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QString>
+#include <QThreadPool>
+#include <QVariantList>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <functional>
+#include <stdexcept>
+
+namespace rd::ui {
+
+/// The parts of a libpq conninfo the QPSQL driver takes as named settings; everything else
+/// (sslmode, connect_timeout, application_name, ...) goes through setConnectOptions.
+struct ConnectionSettings
+{
+    QString host;
+    int port = -1;
+    QString databaseName;
+    QString userName;
+    QString options; ///< "key=value;key=value" for QSqlDatabase::setConnectOptions
+
+    /// Parses "host='/tmp/x/socket' port=5432 dbname='renewal_desk' user=postgres".
+    /// Quoted values with \' and \\ escapes as libpq accepts them. A password is dropped:
+    /// it comes from ~/.pgpass or PGPASSWORD, never from anything the desk stores.
+    static ConnectionSettings fromConninfo(const QString &conninfo);
+    void applyTo(QSqlDatabase &db) const;
+    /// Back to a conninfo, as the desk remembers it: never with a password.
+    QString toConninfo() const;
+};
+
+/// A database error raised in a worker; the message is what the desk shows.
+class DatabaseError : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Runs read queries and actions off the GUI thread. Every worker thread opens its own
+/// QSqlDatabase on first use and keeps it (a QSqlDatabase may only be used by the thread that
+/// opened it), so the pool's threads never expire.
+class DatabasePool
+{
+public:
+    explicit DatabasePool(QString conninfo, int threads = 2);
+    ~DatabasePool();
+    DatabasePool(const DatabasePool &) = delete;
+    DatabasePool &operator=(const DatabasePool &) = delete;
+
+    const QString &conninfo() const { return m_conninfo; }
+
+    /// `work(db)` on a pool thread with that thread's open connection. An exception thrown by
+    /// `work` (DatabaseError for failed queries) reaches the QFuture.
+    template<typename F>
+    auto run(F work) -> QFuture<decltype(work(std::declval<QSqlDatabase &>()))>
+    {
+        const QString conninfo = m_conninfo;
+        const quint64 id = m_id;
+        return QtConcurrent::run(&m_pool, [conninfo, id, work = std::move(work)]() mutable {
+            QSqlDatabase db = threadConnection(conninfo, id);
+            return work(db);
+        });
+    }
+
+    /// This thread's connection for `conninfo`, opened (or re-opened after a loss) on demand.
+    /// Throws DatabaseError when the server cannot be reached.
+    static QSqlDatabase threadConnection(const QString &conninfo, quint64 poolId);
+
+private:
+    QString m_conninfo;
+    quint64 m_id;
+    QThreadPool m_pool;
+};
+
+/// Executes `query` (prepared, values bound); throws DatabaseError with the server's message.
+void execOrThrow(QSqlQuery &query);
+/// Executes `sql` as is (no parameters): for statements PostgreSQL cannot PREPARE
+/// (BEGIN, SET, LISTEN).
+void execDirect(QSqlDatabase &db, const QString &sql);
+/// Prepares and executes `sql` with positional values.
+QSqlQuery execSql(QSqlDatabase &db, const QString &sql, const QVariantList &values = {});
+
+} // namespace rd::ui

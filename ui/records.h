@@ -1,0 +1,53 @@
+#pragma once
+
+#include <QSqlQuery>
+#include <QString>
+#include <QVariant>
+#include <QVector>
+
+#include <functional>
+
+namespace rd::ui {
+
+/// Roles shared by the desk's models.
+enum class Role {
+    /// The row's stable key (subscription uuid, case id, outbox id) as a QString.
+    Key = Qt::UserRole + 1,
+    /// The raw value of the cell, for sorting and tests (micros, minor units, ...).
+    Raw,
+    /// True on the "Loading…" placeholder row of a lazy model.
+    Placeholder,
+};
+
+/// How a selected field is stored in a row. Rows are flat arrays of QVariant (no per-row list
+/// allocation); timestamps are kept as µs since the epoch rather than as text or QDateTime.
+enum class Field {
+    Text,
+    /// Low-cardinality text (provider, status, currency): one shared QString per distinct value.
+    Interned,
+    /// rd_rfc3339() text in, qint64 µs out (null stays null).
+    Micros,
+    Int,
+    Bool,
+    /// A uuid, kept as QUuid (16 bytes inside the QVariant instead of a 36-character string).
+    Uuid,
+};
+
+/// A row of a model: `fieldCount` consecutive values.
+using RowRef = const QVariant *;
+
+/// A displayed column: its header and how to render a row for a role.
+struct Column
+{
+    QString title;
+    std::function<QVariant(RowRef row, int role)> data;
+    Qt::Alignment alignment = Qt::AlignLeft | Qt::AlignVCenter;
+};
+
+/// A key as text (a QUuid without braces, anything else as QVariant::toString).
+QString keyText(const QVariant &key);
+
+/// Appends every row of `query` to `cells`, converted per `fields`. Returns the row count.
+int readRows(QSqlQuery &query, const QVector<Field> &fields, QVector<QVariant> &cells);
+
+} // namespace rd::ui

@@ -1,0 +1,42 @@
+#pragma once
+
+#include <QTableView>
+
+namespace rd::ui {
+
+/// The desk's table: Ctrl+C copies the selected cells as tab-separated text, "Export CSV…"
+/// (context menu) writes what is loaded, Enter/Return opens the current row.
+class TableView : public QTableView
+{
+    Q_OBJECT
+
+public:
+    explicit TableView(QWidget *parent = nullptr);
+
+    void setModel(QAbstractItemModel *model) override;
+    /// Column widths come from the first rows that arrive, unless a saved layout was restored.
+    void setColumnsFitted(bool fitted) { m_fitted = fitted; }
+
+    /// The selection as text: rows by newline, columns by tab, with a header line.
+    QString selectionAsText() const;
+    /// Writes the header and every row the model holds (a lazy model: the loaded rows).
+    bool exportCsv(const QString &path, QString *error = nullptr) const;
+
+public slots:
+    void copySelection();
+    void exportCsvInteractively();
+
+signals:
+    void openRequested(const QModelIndex &index);
+
+protected:
+    void keyPressEvent(QKeyEvent *event) override;
+    void contextMenuEvent(QContextMenuEvent *event) override;
+
+private:
+    void fitColumns();
+
+    bool m_fitted = false;
+};
+
+} // namespace rd::ui
