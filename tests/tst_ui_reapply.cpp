@@ -107,10 +107,15 @@ private slots:
         QCOMPARE(seen.periodEnd, std::string("2026-03-01T00:00:00.000000Z"));
         QCOMPARE(seen.billingPeriods, 1LL);
         QCOMPARE(seen.outbox, 1LL);
-        QCOMPARE(scalar("SELECT actor_type || '/' || (actor_id = session_user) || '/' || reason || "
-                        "'/' || comment FROM subscription_transition_audits "
+        QCOMPARE(scalar("SELECT actor_type || '/' || (actor_id = session_user) "
+                        "FROM subscription_transition_audits "
                         "WHERE transition = 'subscription_renewed'"),
-            std::string("operator/true/Local state corrected/customer paid by card"));
+            std::string("operator/true"));
+        // The operator's reason and comment are kept in the case's hash-chained history.
+        QCOMPARE(scalar("SELECT reason || '/' || comment || '/' || (actor = session_user) "
+                        "FROM reconciliation_case_history WHERE action = 'reapply' AND case_id = "
+                     + id),
+            std::string("local_state_corrected/customer paid by card/true"));
     }
 
     void reapplyStillRejectedKeepsTheCaseOpen()
@@ -120,9 +125,13 @@ private slots:
         QVERIFY2(outcome.summary.contains(u"Renewal not allowed for subscription status"_qs),
             qPrintable(outcome.summary));
         const std::string id = std::to_string(m_caseId);
-        QCOMPARE(scalar("SELECT status || '/' || occurrences FROM reconciliation_cases WHERE id = "
+        QCOMPARE(scalar("SELECT status FROM reconciliation_cases WHERE id = " + id),
+            std::string("open"));
+        // The attempt is in the case's history, with its outcome.
+        QCOMPARE(scalar("SELECT string_agg(action || ':' || outcome, ',' ORDER BY chain_seq) "
+                        "FROM reconciliation_case_history WHERE case_id = "
                      + id),
-            std::string("open/2"));
+            std::string("opened:open,reapply:rejected"));
     }
 
     void reapplyOfAnAppliedRenewalSaysAlreadyApplied()
@@ -148,24 +157,34 @@ private slots:
         QCOMPARE(int(again.kind), int(Kind::Refused));
     }
 
-    void unavailableActionsAreDisabledWithAReason()
+    void operatorHasEveryActionAndDismissNeedsANote()
     {
         rd::ui::CasesPage page(m_pool.get(), m_actions.get());
         page.refresh();
         QVERIFY(waitForRows(page, 1));
         QVERIFY(page.openCase(m_caseId));
-        QPushButton *dismiss = nullptr;
-        QPushButton *reapply = nullptr;
+        int enabled = 0;
         for (auto *b : page.findChildren<QPushButton *>()) {
-            if (b->text().startsWith(u"Dismiss"_qs))
-                dismiss = b;
-            if (b->text().startsWith(u"Re-apply"_qs))
-                reapply = b;
+            if (b->text().startsWith(u"Dismiss"_qs) || b->text().startsWith(u"Re-apply"_qs)
+                || b->text().startsWith(u"Attach"_qs))
+                enabled += b->isEnabled() ? 1 : 0;
         }
-        QVERIFY(dismiss && reapply);
-        QVERIFY(!dismiss->isEnabled());
-        QVERIFY(dismiss->toolTip().contains(u"Not available in this build"_qs));
-        QVERIFY(reapply->isEnabled());
+        QCOMPARE(enabled, 3);
+
+        auto noNote = m_actions->run(rd::ui::CaseActions::Action::Dismiss,
+            {m_caseId, u"Handled outside the desk"_qs, {}, {}});
+        noNote.waitForFinished();
+        QCOMPARE(int(noNote.result().kind), int(Kind::Refused));
+        QCOMPARE(noNote.result().resultCode, u"note_required"_qs);
+
+        auto dismissed = m_actions->run(rd::ui::CaseActions::Action::Dismiss,
+            {m_caseId, u"Handled outside the desk"_qs, u"refunded in the provider"_qs, {}});
+        dismissed.waitForFinished();
+        QCOMPARE(int(dismissed.result().kind), int(Kind::Resolved));
+        QCOMPARE(scalar("SELECT status || '/' || resolution_comment FROM reconciliation_cases "
+                        "WHERE id = "
+                     + std::to_string(m_caseId)),
+            std::string("dismissed/refunded in the provider"));
     }
 
     void aViewerSeesTheSameDeskWithActionsDisabled()

@@ -2,14 +2,19 @@
 
 #include "format.h"
 
+#include "domain/database.hpp"
+#include "domain/errors.hpp"
+#include "domain/json_input.hpp"
+#include "domain/reconciliation.hpp"
 #include "domain/renewal_event.hpp"
-#include "domain/renewal_service.hpp"
 
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
 #include <QCoreApplication>
 #include <QtConcurrent/QtConcurrentRun>
+
+#include <chrono>
 
 namespace rd::ui {
 namespace {
@@ -27,37 +32,61 @@ QString periodText(const pqxx::row &row, int startColumn)
         format::instant(QString::fromStdString(row[startColumn + 1].c_str())));
 }
 
+/// The database takes reason codes ("provider_confirmed"); the dialog offers sentences.
+std::string reasonCode(const QString &label)
+{
+    std::string code;
+    for (const QChar c : label.toLower()) {
+        if (c.isLetterOrNumber() && c.unicode() < 128)
+            code += static_cast<char>(c.unicode());
+        else if (!code.empty() && code.back() != '_')
+            code += '_';
+    }
+    while (!code.empty() && code.back() == '_')
+        code.pop_back();
+    if (code.empty() || !(code[0] >= 'a' && code[0] <= 'z'))
+        code = "other" + (code.empty() ? std::string() : "_" + code);
+    return code.substr(0, 62);
+}
+
+rd::OperatorNote noteFor(const CaseActionRequest &request)
+{
+    return {reasonCode(request.reason), request.comment.trimmed().toStdString()};
+}
+
+QString currentPeriod(pqxx::connection &conn, qint64 caseId)
+{
+    pqxx::read_transaction tx(conn);
+    const auto r = tx.exec_params(
+        "SELECT rd_rfc3339(s.current_period_start), rd_rfc3339(s.current_period_end) "
+        "FROM reconciliation_cases c JOIN subscriptions s ON s.provider_key = c.provider_key "
+        "AND s.provider_subscription_id = c.provider_subscription_id WHERE c.id = $1",
+        caseId);
+    return r.empty() ? tr("no current period") : periodText(r[0], 0);
+}
+
 class DomainCaseActions final : public CaseActions
 {
 public:
     explicit DomainCaseActions(QString conninfo) : m_conninfo(std::move(conninfo)) { }
 
-    bool isAvailable(Action action) const override { return action == Action::Reapply; }
-
-    QString unavailableReason(Action action) const override
-    {
-        switch (action) {
-        case Action::Reapply:
-            return {};
-        case Action::Dismiss:
-            return tr("Not available in this build: dismissing a case needs the reconciliation "
-                      "actions of the core.");
-        case Action::AttachSnapshot:
-            return tr("Not available in this build: attaching a provider snapshot needs the "
-                      "reconciliation actions of the core.");
-        }
-        return {};
-    }
+    bool isAvailable(Action) const override { return true; }
+    QString unavailableReason(Action) const override { return {}; }
 
     QFuture<CaseActionOutcome> run(Action action, const CaseActionRequest &request) override
     {
-        if (action != Action::Reapply) {
-            CaseActionOutcome refused {
-                CaseActionOutcome::Kind::Refused, unavailableReason(action), u"unavailable"_qs};
-            return QtFuture::makeReadyFuture(refused);
-        }
-        return QtConcurrent::run([conninfo = m_conninfo.toStdString(), request] {
-            return reapplyCase(conninfo, request);
+        // Off the GUI thread, on a connection of its own; the database decides, as the
+        // connection's login role, and refuses what that role may not do.
+        return QtConcurrent::run([conninfo = m_conninfo.toStdString(), action, request] {
+            switch (action) {
+            case Action::Reapply:
+                return reapplyCase(conninfo, request);
+            case Action::Dismiss:
+                return dismissCase(conninfo, request);
+            case Action::AttachSnapshot:
+                return attachSnapshot(conninfo, request);
+            }
+            return CaseActionOutcome {};
         });
     }
 
@@ -86,68 +115,116 @@ CaseActionOutcome reapplyCase(const std::string &conninfo, const CaseActionReque
 {
     using Kind = CaseActionOutcome::Kind;
     try {
-        rd::RenewalApplier applier(conninfo);
-        auto &conn = applier.connection();
-        std::string eventText;
-        std::string sessionUser;
-        {
-            pqxx::read_transaction tx(conn);
-            const auto r = tx.exec_params(
-                "SELECT event::text, status, session_user FROM reconciliation_cases WHERE id = $1",
-                request.caseId);
-            if (r.empty())
-                return {
-                    Kind::Refused, tr("Case %1 does not exist.").arg(request.caseId), "not_found"};
-            if (r[0][1].as<std::string>() != "open")
-                return {Kind::Refused,
-                    tr("Case %1 is already %2.")
-                        .arg(request.caseId)
-                        .arg(QString::fromStdString(r[0][1].as<std::string>())),
-                    "not_open"};
-            eventText = r[0][0].as<std::string>();
-            sessionUser = r[0][2].as<std::string>();
-        }
-        const rd::SuccessfulRenewalEvent event
-            = rd::renewalEventFromJson(nlohmann::json::parse(eventText));
-        const rd::ApplyOutcome outcome = applier.apply(event, rd::Actor {"operator", sessionUser});
-
-        if (outcome.result == rd::ApplyResult::Rejected) {
+        auto conn = rd::connectTo(conninfo);
+        const auto result = rd::reapplyCase(*conn, request.caseId, noteFor(request));
+        const std::string outcome = result.value("result", "");
+        if (outcome == "rejected") {
+            const std::string error = result.value("error", "");
             return {Kind::StillOpen,
                 tr("Still rejected: %1. The case stays open.")
-                    .arg(format::humanize(QString::fromStdString(outcome.errorCode))),
-                QString::fromStdString("rejected:" + outcome.errorCode)};
+                    .arg(format::humanize(QString::fromStdString(error))),
+                QString::fromStdString("rejected:" + error)};
         }
-        const bool applied = outcome.result == rd::ApplyResult::Applied;
-        pqxx::work tx(conn);
-        const auto resolved = tx.exec_params(
-            "UPDATE reconciliation_cases SET status = 'resolved', resolution = $2, "
-            "resolved_at = now(), resolved_by = session_user WHERE id = $1 AND status = 'open'",
-            request.caseId, applied ? "reapplied" : "already_applied");
-        if (applied) {
-            // The operator's reason and comment belong on the renewal's audit row.
-            tx.exec_params("UPDATE subscription_transition_audits SET reason = $2, comment = $3 "
-                           "WHERE billing_period_id = $1 AND transition = 'subscription_renewed'",
-                outcome.billingPeriodId, request.reason.toStdString(),
-                request.comment.toStdString());
-        }
-        const auto period = tx.exec_params1(
-            "SELECT rd_rfc3339(current_period_start), rd_rfc3339(current_period_end) "
-            "FROM subscriptions WHERE provider_key = $1 AND provider_subscription_id = $2",
-            event.providerKey, event.providerSubscriptionId);
-        tx.commit();
-        const QString now = periodText(period, 0);
-        QString summary = applied ? tr("Applied: period now %1.").arg(now)
-                                  : tr("Already applied: the renewal was recorded before; "
-                                       "period now %1.")
-                                        .arg(now);
-        if (resolved.affected_rows() == 0)
-            summary += u' ' + tr("The case had been closed meanwhile by someone else.");
-        else
-            summary += u' ' + tr("Case %1 resolved.").arg(request.caseId);
+        const QString now = currentPeriod(*conn, request.caseId);
+        const bool applied = outcome == "applied";
+        const QString summary = (applied ? tr("Applied: period now %1.").arg(now)
+                                         : tr("Already applied: the renewal was recorded before; "
+                                              "period now %1.")
+                                               .arg(now))
+            + u' ' + tr("Case %1 resolved.").arg(request.caseId);
         return {Kind::Resolved, summary, applied ? u"applied"_qs : u"duplicate"_qs};
+    } catch (const rd::ActionRefused &e) {
+        return {Kind::Refused, QString::fromUtf8(e.what()), QString::fromStdString(e.code())};
     } catch (const std::exception &e) {
         return {Kind::Failed, tr("Could not re-apply: %1").arg(QString::fromUtf8(e.what())),
             u"error"_qs};
+    }
+}
+
+CaseActionOutcome dismissCase(const std::string &conninfo, const CaseActionRequest &request)
+{
+    using Kind = CaseActionOutcome::Kind;
+    try {
+        auto conn = rd::connectTo(conninfo);
+        rd::dismissCase(*conn, request.caseId, noteFor(request));
+        return {Kind::Resolved, tr("Case %1 dismissed.").arg(request.caseId), u"dismissed"_qs};
+    } catch (const rd::ActionRefused &e) {
+        return {Kind::Refused, QString::fromUtf8(e.what()), QString::fromStdString(e.code())};
+    } catch (const std::exception &e) {
+        return {Kind::Failed, tr("Could not dismiss: %1").arg(QString::fromUtf8(e.what())),
+            u"error"_qs};
+    }
+}
+
+rd::ProviderSnapshot snapshotFromText(pqxx::connection &conn, const CaseActionRequest &request)
+{
+    const auto json = rd::parseUntrustedJson(request.snapshotJson.toStdString());
+    if (json.is_object() && json.contains("providerSubscriptionId"))
+        return rd::providerSnapshotFromJson(json);
+    // The provider's own subscription object: the case says which provider it is.
+    pqxx::read_transaction tx(conn);
+    const auto r = tx.exec_params(
+        "SELECT c.provider_key, p.kind FROM reconciliation_cases c LEFT JOIN billing_providers p "
+        "ON p.provider_key = c.provider_key WHERE c.id = $1",
+        request.caseId);
+    if (r.empty())
+        throw rd::ActionRefused(
+            "case_not_found", "there is no case " + std::to_string(request.caseId));
+    const std::string providerKey = r[0][0].as<std::string>();
+    std::optional<rd::ProviderKind> kind;
+    if (!r[0][1].is_null())
+        kind = rd::providerKindFromString(r[0][1].as<std::string>());
+    else if (json.value("object", "") == "subscription")
+        kind = rd::ProviderKind::Stripe;
+    else if (json.contains("current_billing_period"))
+        kind = rd::ProviderKind::Paddle;
+    if (!kind)
+        throw rd::InputError("snapshot",
+            "not a snapshot in Renewal Desk's form, and the case's "
+            "provider is not registered with a kind");
+    const auto now = std::chrono::duration_cast<std::chrono::microseconds>(
+        std::chrono::system_clock::now().time_since_epoch());
+    return rd::snapshotFromProviderObject(*kind, providerKey, json, rd::Timestamp {now.count()});
+}
+
+CaseActionOutcome attachSnapshot(const std::string &conninfo, const CaseActionRequest &request)
+{
+    using Kind = CaseActionOutcome::Kind;
+    try {
+        auto conn = rd::connectTo(conninfo);
+        const auto snapshot = snapshotFromText(*conn, request);
+        const auto result = rd::attachSnapshot(*conn, snapshot,
+            request.caseId > 0 ? std::optional<std::int64_t>(request.caseId) : std::nullopt,
+            noteFor(request));
+        if (result.value("result", "") == "unchanged")
+            return {Kind::Resolved,
+                tr("The same snapshot was attached before: nothing changed. Case %1 resolved.")
+                    .arg(request.caseId),
+                u"unchanged"_qs};
+        QStringList changes;
+        for (const auto &[field, change] : result["changes"].items())
+            changes << tr("%1 %2 → %3")
+                           .arg(format::humanize(QString::fromStdString(field)),
+                               QString::fromStdString(change["before"].dump()),
+                               QString::fromStdString(change["after"].dump()));
+        QString summary
+            = tr("Snapshot attached: period now %1.").arg(currentPeriod(*conn, request.caseId));
+        if (!changes.isEmpty())
+            summary += u' ' + tr("Changed: %1.").arg(changes.join(u"; "_qs));
+        if (result.contains("applicableCases") && !result["applicableCases"].empty())
+            summary += u' '
+                + QCoreApplication::translate("CaseActions",
+                    "%n other case(s) can now be re-applied.", nullptr,
+                    static_cast<int>(result["applicableCases"].size()));
+        return {Kind::Resolved, summary, QString::fromStdString(result.value("result", ""))};
+    } catch (const rd::ActionRefused &e) {
+        return {Kind::Refused, QString::fromUtf8(e.what()), QString::fromStdString(e.code())};
+    } catch (const rd::InputError &e) {
+        return {Kind::Refused, tr("The snapshot is not valid: %1").arg(QString::fromUtf8(e.what())),
+            u"invalid_snapshot"_qs};
+    } catch (const std::exception &e) {
+        return {Kind::Failed,
+            tr("Could not attach the snapshot: %1").arg(QString::fromUtf8(e.what())), u"error"_qs};
     }
 }
 

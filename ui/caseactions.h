@@ -49,16 +49,19 @@ QStringList caseActionReasons(CaseActions::Action action);
 
 /// The implementation over the domain library and a libpq conninfo.
 ///
-/// Re-apply: the case's stored `event` through rd::RenewalApplier as actor ("operator",
-/// session_user); on applied/duplicate the case is resolved ('reapplied'/'already_applied',
-/// resolved_by = session_user) with an UPDATE guarded by status = 'open'. A renewed rejection
-/// leaves the case open (the applier counts one more occurrence).
-/// Dismiss and AttachSnapshot are not available yet: the reconciliation domain functions
-/// (issue 5) will provide them.
+/// Re-apply, Dismiss and Attach snapshot go through the reconciliation core's SECURITY DEFINER
+/// functions, so the desk can do nothing the database would not let the operator do anyway.
 std::unique_ptr<CaseActions> makeDomainCaseActions(const QString &conninfo);
 
-/// Re-apply, synchronously on the calling thread (the worker body of makeDomainCaseActions).
+/// The worker bodies of makeDomainCaseActions, synchronous on the calling thread. Each calls
+/// the reconciliation core (domain/reconciliation.hpp): one transaction in the database as the
+/// connection's login role, refusals in plain words ("case 42 was already resolved ... by
+/// alice at ...").
 CaseActionOutcome reapplyCase(const std::string &conninfo, const CaseActionRequest &request);
+CaseActionOutcome dismissCase(const std::string &conninfo, const CaseActionRequest &request);
+/// `snapshotJson` is Renewal Desk's snapshot form, or the provider's own subscription object
+/// (Stripe, Paddle), read with the adapter of the case's provider.
+CaseActionOutcome attachSnapshot(const std::string &conninfo, const CaseActionRequest &request);
 
 } // namespace rd::ui
 

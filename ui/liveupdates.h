@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QObject>
+#include <QSet>
 #include <QThread>
 
 class QTimer;
@@ -64,6 +65,8 @@ signals:
 
 private:
     void check();
+    /// Finds subscriptions changed by renewals since the last poll (see pollAuditTail).
+    bool pollAuditTail(QString *error);
     bool connectAndListen(QString *error);
 
     QString m_conninfo;
@@ -72,6 +75,10 @@ private:
     bool m_everUp = false;
     QTimer *m_timer = nullptr;
     QObject *m_driver = nullptr;
+    /// Audit ids already reported, within a window behind the newest: renewals commit out of
+    /// id order, so a late commit with a smaller id is still found.
+    QSet<qint64> m_seenAudits;
+    qint64 m_newestAudit = -1;
 };
 
 } // namespace rd::ui
