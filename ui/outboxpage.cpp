@@ -248,7 +248,11 @@ void InboxPage::refresh()
             u"SELECT a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a "
             "WHERE a.attrelid = 'webhook_inbox'::regclass AND a.attnum > 0 "
             "AND NOT a.attisdropped AND a.atttypid NOT IN ('json'::regtype, 'jsonb'::regtype, "
-            "'bytea'::regtype) ORDER BY a.attnum LIMIT 10"_qs);
+            "'bytea'::regtype) "
+            // What a person looks for first: when, from whom, and what became of it.
+            "ORDER BY array_position(ARRAY['id', 'received_at', 'provider_key', 'outcome', "
+            "'reason', 'error', 'case_id', 'provider_event_id', 'deliveries', 'body_size'], "
+            "a.attname::text) NULLS LAST, a.attnum LIMIT 10"_qs);
         while (c.next()) {
             shape.columns << c.value(0).toString();
             shape.types << c.value(1).toString();
