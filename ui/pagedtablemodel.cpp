@@ -52,28 +52,13 @@ QVariant PagedTableModel::data(const QModelIndex &index, int role) const
             return {};
         }
     }
-    const RowRef r = row(index.row());
-    switch (role) {
-    case int(Role::Key):
-        return keyText(r[m_keyField]);
-    case int(Role::Placeholder):
-        return false;
-    case Qt::TextAlignmentRole:
-        return QVariant::fromValue(m_columns[index.column()].alignment);
-    default:
-        return m_columns[index.column()].data(r, role);
-    }
+    return columnCell(m_columns, index.column(), row(index.row()), m_keyField, role);
 }
 
 QVariant PagedTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation == Qt::Horizontal && section >= 0 && section < m_columns.size()) {
-        if (role == Qt::DisplayRole)
-            return m_columns[section].title;
-        if (role == Qt::TextAlignmentRole)
-            return QVariant::fromValue(m_columns[section].alignment);
-    }
-    return QAbstractTableModel::headerData(section, orientation, role);
+    const QVariant header = columnHeader(m_columns, section, orientation, role);
+    return header.isValid() ? header : QAbstractTableModel::headerData(section, orientation, role);
 }
 
 bool PagedTableModel::canFetchMore(const QModelIndex &parent) const

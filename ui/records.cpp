@@ -29,6 +29,32 @@ QString keyText(const QVariant &key)
     return key.toString();
 }
 
+QVariant columnCell(const QVector<Column> &columns, int column, RowRef row, int keyField, int role)
+{
+    switch (role) {
+    case int(Role::Key):
+        return keyText(row[keyField]);
+    case int(Role::Placeholder):
+        return false;
+    case Qt::TextAlignmentRole:
+        return QVariant::fromValue(columns[column].alignment);
+    default:
+        return columns[column].data(row, role);
+    }
+}
+
+QVariant columnHeader(
+    const QVector<Column> &columns, int section, Qt::Orientation orientation, int role)
+{
+    if (orientation == Qt::Horizontal && section >= 0 && section < columns.size()) {
+        if (role == Qt::DisplayRole)
+            return columns[section].title;
+        if (role == Qt::TextAlignmentRole)
+            return QVariant::fromValue(columns[section].alignment);
+    }
+    return {};
+}
+
 int readRows(QSqlQuery &query, const QVector<Field> &fields, QVector<QVariant> &cells)
 {
     int rows = 0;

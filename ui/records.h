@@ -47,6 +47,13 @@ struct Column
 /// A key as text (a QUuid without braces, anything else as QVariant::toString).
 QString keyText(const QVariant &key);
 
+/// What every flat table model answers alike for a cell of `row`: the key (Role::Key), no
+/// placeholder, the column's alignment, and the column's own rendering for other roles.
+QVariant columnCell(const QVector<Column> &columns, int column, RowRef row, int keyField, int role);
+/// The horizontal header of `columns`; an invalid QVariant for anything it does not answer.
+QVariant columnHeader(
+    const QVector<Column> &columns, int section, Qt::Orientation orientation, int role);
+
 /// Appends every row of `query` to `cells`, converted per `fields`. Returns the row count.
 int readRows(QSqlQuery &query, const QVector<Field> &fields, QVector<QVariant> &cells);
 

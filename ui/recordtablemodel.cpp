@@ -24,34 +24,19 @@ QVariant RecordTableModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const RowRef r = row(index.row());
-    switch (role) {
-    case int(Role::Key):
-        return r[m_keyField].toString();
-    case int(Role::Placeholder):
-        return false;
-    case Qt::TextAlignmentRole:
-        return QVariant::fromValue(m_columns[index.column()].alignment);
-    default:
-        return m_columns[index.column()].data(r, role);
-    }
+    return columnCell(m_columns, index.column(), row(index.row()), m_keyField, role);
 }
 
 QVariant RecordTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation == Qt::Horizontal && section >= 0 && section < m_columns.size()) {
-        if (role == Qt::DisplayRole)
-            return m_columns[section].title;
-        if (role == Qt::TextAlignmentRole)
-            return QVariant::fromValue(m_columns[section].alignment);
-    }
-    return QAbstractTableModel::headerData(section, orientation, role);
+    const QVariant header = columnHeader(m_columns, section, orientation, role);
+    return header.isValid() ? header : QAbstractTableModel::headerData(section, orientation, role);
 }
 
 int RecordTableModel::rowOfKey(const QString &key) const
 {
     for (int r = 0; r < m_rows; ++r) {
-        if (row(r)[m_keyField].toString() == key)
+        if (keyText(row(r)[m_keyField]) == key)
             return r;
     }
     return -1;
