@@ -41,20 +41,15 @@ ApplyOutcome outcomeFromRow(const pqxx::row &row)
 
 constexpr const char *kApplyStatement = "rd_apply_successful_renewal";
 
-// With `prepared`, the statement registered by RenewalApplier on its connection: the server
-// parses and plans the call once per connection instead of once per renewal.
+// The statement RenewalApplier prepares on each connection: the server parses and plans the
+// call once per connection instead of once per renewal.
 template<typename Tx>
-pqxx::row execApply(Tx &tx, const SuccessfulRenewalEvent &e, const Actor &actor, bool prepared)
+pqxx::row execApply(Tx &tx, const SuccessfulRenewalEvent &e, const Actor &actor)
 {
-    if (prepared)
-        return tx.exec_prepared1(kApplyStatement, e.providerKey, e.providerEventId,
-            e.providerSubscriptionId, e.providerRenewalKey, e.providerVersion,
-            formatRfc3339(e.period.start), formatRfc3339(e.period.end), e.paidAmountMinor,
-            e.currency, formatRfc3339(e.paidAt), actor.type, actor.id);
-    return tx.exec_params1(kApplySql, e.providerKey, e.providerEventId, e.providerSubscriptionId,
-        e.providerRenewalKey, e.providerVersion, formatRfc3339(e.period.start),
-        formatRfc3339(e.period.end), e.paidAmountMinor, e.currency, formatRfc3339(e.paidAt),
-        actor.type, actor.id);
+    return tx.exec_prepared1(kApplyStatement, e.providerKey, e.providerEventId,
+        e.providerSubscriptionId, e.providerRenewalKey, e.providerVersion,
+        formatRfc3339(e.period.start), formatRfc3339(e.period.end), e.paidAmountMinor, e.currency,
+        formatRfc3339(e.paidAt), actor.type, actor.id);
 }
 
 void backoff(int attempt)
@@ -92,15 +87,6 @@ nlohmann::json ApplyOutcome::toJson() const
     if (result == ApplyResult::Rejected)
         j["localState"] = localState;
     return j;
-}
-
-ApplyOutcome applySuccessfulRenewalOnce(
-    pqxx::connection &conn, const SuccessfulRenewalEvent &e, const Actor &actor)
-{
-    // Autocommit: the function call is the whole transaction, so BEGIN and COMMIT cost no
-    // extra round trips.
-    pqxx::nontransaction tx(conn);
-    return outcomeFromRow(execApply(tx, e, actor, false));
 }
 
 FaultPoint faultPointFromEnvironment()
@@ -144,7 +130,7 @@ ApplyOutcome RenewalApplier::applyPrepared(const SuccessfulRenewalEvent &event, 
 {
     // Autocommit: the function call is the whole transaction (one round trip).
     pqxx::nontransaction tx(connection());
-    return outcomeFromRow(execApply(tx, event, actor, true));
+    return outcomeFromRow(execApply(tx, event, actor));
 }
 
 ApplyOutcome RenewalApplier::applyWithFault(const SuccessfulRenewalEvent &event, const Actor &actor)
@@ -152,7 +138,7 @@ ApplyOutcome RenewalApplier::applyWithFault(const SuccessfulRenewalEvent &event,
     // The test-only path: an explicit transaction so that there is a moment between the work
     // and COMMIT at which the process can be stopped and killed.
     pqxx::work tx(connection());
-    ApplyOutcome out = outcomeFromRow(execApply(tx, event, actor, true));
+    ApplyOutcome out = outcomeFromRow(execApply(tx, event, actor));
     if (m_fault == FaultPoint::PauseBeforeCommit) {
         std::cerr << "fault point: paused before commit (pid " << ::getpid() << ")" << std::endl;
         std::raise(SIGSTOP);

@@ -37,11 +37,6 @@ struct ApplyOutcome
     nlohmann::json toJson() const;
 };
 
-/// One attempt of the renewal transaction on `conn`, in one round trip, with no retry and no
-/// case recording: the building block of RenewalApplier. Throws pqxx errors as they come.
-ApplyOutcome applySuccessfulRenewalOnce(
-    pqxx::connection &conn, const SuccessfulRenewalEvent &e, const Actor &actor);
-
 /// Fault points for tests that must stop a process inside the transaction or lose the
 /// acknowledgement after COMMIT. Only read from the RENEWAL_DESK_FAULT environment variable.
 enum class FaultPoint { None, PauseBeforeCommit, ExitAfterCommit };
