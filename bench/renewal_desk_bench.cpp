@@ -20,6 +20,7 @@
 #include <QSignalSpy>
 #include <QSqlError>
 #include <QSqlQueryModel>
+#include <QTableView>
 #include <QThread>
 
 #include <algorithm>
@@ -173,29 +174,58 @@ int main(int argc, char **argv)
     }
 
     if (!parser.isSet(noScroll)) {
-        std::printf("\nscrolling all of it (lazy model, pages of 200):\n");
+        // Through a real table view, the way a user drags to the end: the view asks for the
+        // next page whenever it is at the bottom, and paints what it shows (data() is what
+        // keeps a page in memory).
+        std::printf("\nscrolling all of it in a table view (pages of 200, at most %d in memory):\n",
+            PagedTableModel::kDefaultResidentPages);
         const double before = residentMiB();
         SubscriptionsModel model(&pool);
+        QTableView view;
+        view.resize(1200, 800);
+        view.setModel(&model);
+        view.show();
         QSignalSpy loaded(&model, &PagedTableModel::pageLoaded);
         QElapsedTimer t;
         t.start();
         int nextReport = 100000;
+        double peak = 0;
         while (!model.isComplete()) {
             if (model.isLoading()) {
                 loaded.wait(30000);
-                continue;
             }
+            view.scrollToBottom();
+            QCoreApplication::processEvents();
             if (model.loadedRows() >= nextReport) {
-                std::printf("  %8d rows  %8.1f s  RSS %7.1f MiB\n", model.loadedRows(),
-                    double(t.elapsed()) / 1000, residentMiB());
+                peak = std::max(peak, residentMiB());
+                std::printf("  %8d rows  %8.1f s  RSS %7.1f MiB  (%d pages in memory)\n",
+                    model.loadedRows(), double(t.elapsed()) / 1000, residentMiB(),
+                    model.residentPages());
                 std::fflush(stdout);
                 nextReport += 100000;
             }
-            model.fetchMore({});
         }
-        std::printf("  %8d rows  %8.1f s  RSS %7.1f MiB (%.0f bytes/row over the start)\n",
-            model.loadedRows(), double(t.elapsed()) / 1000, residentMiB(),
-            (residentMiB() - before) * 1048576.0 / std::max(1, model.loadedRows()));
+        peak = std::max(peak, residentMiB());
+        std::printf("  %8d rows  %8.1f s  RSS %7.1f MiB, peak %.1f MiB (%.0f MiB over the start)\n",
+            model.loadedRows(), double(t.elapsed()) / 1000, residentMiB(), peak, peak - before);
+
+        // Back to places scrolled past long ago: their pages were evicted and are read again
+        // after the keyset the page before them ends at.
+        QSignalSpy restored(&model, &PagedTableModel::rowsRestored);
+        for (const double where : {0.0, 0.5, 0.25, 0.999}) {
+            const int row = int(where * (model.loadedRows() - 1));
+            QElapsedTimer jump;
+            jump.start();
+            view.scrollTo(model.index(row, 0), QAbstractItemView::PositionAtTop);
+            view.viewport()->repaint(); // the paint asks for the rows shown
+            while (!model.isResident(row) && jump.elapsed() < 30000)
+                restored.wait(30000);
+            view.viewport()->repaint();
+            line(
+                qPrintable(QString(u"scroll back to row %1 (evicted page read again)"_qs).arg(row)),
+                double(jump.nsecsElapsed()) / 1e6,
+                QString(u"RSS %1 MiB"_qs).arg(residentMiB(), 0, 'f', 1));
+        }
     }
 
     if (!parser.isSet(noPlain)) {

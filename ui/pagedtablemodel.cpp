@@ -24,6 +24,13 @@ PagedTableModel::~PagedTableModel()
         m_watcher->disconnect(this);
 }
 
+namespace {
+/// Re-reads of evicted slots in flight at once: enough for the two slots a viewport can span,
+/// few enough that a fast scroll past a thousand slots does not queue a thousand queries ahead
+/// of the ones now on screen.
+constexpr int kMaxRestores = 2;
+} // namespace
+
 int PagedTableModel::rowCount(const QModelIndex &parent) const
 {
     if (parent.isValid())
@@ -36,11 +43,26 @@ int PagedTableModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : int(m_columns.size());
 }
 
+RowRef PagedTableModel::row(int r) const
+{
+    if (r < 0 || r >= m_loaded)
+        return nullptr;
+    const Slot &slot = m_slots[slotOf(r)];
+    if (slot.cells.isEmpty())
+        return nullptr;
+    return slot.cells.constData() + qsizetype(r % m_slotRows) * m_fields.size();
+}
+
 QVariant PagedTableModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    if (index.row() >= m_loaded) {
+    const RowRef cells = row(index.row());
+    if (cells)
+        m_slots[slotOf(index.row())].used = ++m_tick;
+    else if (index.row() < m_loaded)
+        requestRestore(slotOf(index.row()));
+    if (!cells) {
         switch (role) {
         case Qt::DisplayRole:
             return index.column() == 0 ? tr("Loading…") : QVariant();
@@ -52,7 +74,7 @@ QVariant PagedTableModel::data(const QModelIndex &index, int role) const
             return {};
         }
     }
-    return columnCell(m_columns, index.column(), row(index.row()), m_keyField, role);
+    return columnCell(m_columns, index.column(), cells, m_keyField, role);
 }
 
 QVariant PagedTableModel::headerData(int section, Qt::Orientation orientation, int role) const
@@ -99,8 +121,11 @@ void PagedTableModel::setFetcher(Fetcher fetcher)
     beginResetModel();
     ++m_generation;
     m_fetcher = std::move(fetcher);
-    m_cells.clear();
+    m_slots.clear();
+    m_slotRows = m_pageSize;
     m_loaded = 0;
+    m_wanted.clear();
+    m_restoresInFlight = 0;
     m_loading = false;
     m_complete = false;
     m_failed = false;
@@ -114,6 +139,19 @@ void PagedTableModel::refresh()
 {
     if (!m_fetcher)
         return;
+    if (m_loaded > kRefreshLimit) {
+        // Too long to read again in one go: the slots in memory are read again where they
+        // are (the ones on screen first, being the most recently used), evicted ones when
+        // they are next shown; and the end is looked at again, for rows added since.
+        for (int i = 0; i < m_slots.size(); ++i) {
+            if (!m_slots[i].cells.isEmpty() && !m_wanted.contains(i))
+                m_wanted << i;
+        }
+        m_complete = false;
+        m_failed = false;
+        startRestores();
+        return;
+    }
     if (m_loading) {
         // Whatever is in flight may predate the change: read again once it lands.
         m_refreshPending = true;
@@ -126,13 +164,23 @@ void PagedTableModel::refresh()
     startLoad(std::clamp(m_loaded, m_pageSize, kRefreshLimit), true);
 }
 
+int PagedTableModel::residentPages() const
+{
+    return int(std::count_if(
+        m_slots.cbegin(), m_slots.cend(), [](const Slot &s) { return !s.cells.isEmpty(); }));
+}
+
 int PagedTableModel::rowOfKey(const QString &key) const
 {
-    // A linear scan: keys are looked up rarely (tests, opening a row by id), and an index of
-    // every loaded key would cost more memory per row than the rest of the row.
-    for (int r = 0; r < m_loaded; ++r) {
-        if (keyText(row(r)[m_keyField]) == key)
-            return r;
+    // A linear scan of what is in memory: keys are looked up rarely (tests, opening a row by
+    // id), and an index of every key would cost more memory per row than the rest of the row.
+    const int stride = m_fields.size();
+    for (int i = 0; i < m_slots.size(); ++i) {
+        const Slot &slot = m_slots[i];
+        for (int r = 0; r < slot.rows && !slot.cells.isEmpty(); ++r) {
+            if (keyText(slot.cells[qsizetype(r) * stride + m_keyField]) == key)
+                return i * m_slotRows + r;
+        }
     }
     return -1;
 }
@@ -141,7 +189,7 @@ void PagedTableModel::startLoad(int limit, bool replace)
 {
     QVector<QVariant> after;
     if (!replace && m_loaded > 0)
-        after = QVector<QVariant>(row(m_loaded - 1), row(m_loaded - 1) + m_fields.size());
+        after = m_slots.last().last;
     if (!replace) {
         beginInsertRows({}, m_loaded, m_loaded);
         m_loading = true;
@@ -188,39 +236,180 @@ void PagedTableModel::pageArrived(
 {
     if (generation != m_generation)
         return; // a page for a filter or order that is no longer shown
-    const int stride = m_fields.size();
     if (!replace) {
         beginRemoveRows({}, m_loaded, m_loaded);
         m_loading = false;
         endRemoveRows();
         if (page.rows > 0) {
             beginInsertRows({}, m_loaded, m_loaded + page.rows - 1);
-            m_cells.append(page.cells);
-            m_loaded += page.rows;
+            appendRows(page.cells, page.rows);
             endInsertRows();
         }
     } else {
         m_loading = false;
-        // In place: rows that still exist keep their index, so selection and scroll stay.
-        const int common = std::min(m_loaded, page.rows);
-        std::copy(
-            page.cells.begin(), page.cells.begin() + qsizetype(common) * stride, m_cells.begin());
-        if (common > 0)
-            emit dataChanged(index(0, 0), index(common - 1, columnCount() - 1));
-        if (page.rows > m_loaded) {
-            beginInsertRows({}, m_loaded, page.rows - 1);
-            m_cells.append(page.cells.mid(qsizetype(m_loaded) * stride));
-            m_loaded = page.rows;
-            endInsertRows();
-        } else if (page.rows < m_loaded) {
-            beginRemoveRows({}, page.rows, m_loaded - 1);
-            m_cells.resize(qsizetype(page.rows) * stride);
-            m_loaded = page.rows;
-            endRemoveRows();
-        }
+        replaceAll(page);
     }
     m_complete = page.rows < limit;
+    evictOverLimit();
     emit pageLoaded(page.rows, ms);
+}
+
+void PagedTableModel::replaceAll(const Page &page)
+{
+    // In place: rows that still exist keep their index, so selection and scroll stay.
+    const int before = m_loaded;
+    auto rebuild = [&] {
+        m_slots.clear();
+        m_slotRows = m_pageSize;
+        m_loaded = 0;
+        m_wanted.clear();
+        m_restoresInFlight = 0; // the refresh's new generation drops their answers
+        appendRows(page.cells, page.rows);
+    };
+    if (page.rows > before) {
+        beginInsertRows({}, before, page.rows - 1);
+        rebuild();
+        endInsertRows();
+    } else if (page.rows < before) {
+        beginRemoveRows({}, page.rows, before - 1);
+        rebuild();
+        endRemoveRows();
+    } else {
+        rebuild();
+    }
+    const int common = std::min(before, page.rows);
+    if (common > 0)
+        emit dataChanged(index(0, 0), index(common - 1, columnCount() - 1));
+}
+
+void PagedTableModel::appendRows(const QVector<QVariant> &cells, int rows)
+{
+    const int stride = m_fields.size();
+    int done = 0;
+    while (done < rows) {
+        if (m_slots.isEmpty() || m_slots.last().rows >= m_slotRows)
+            m_slots.append(Slot {});
+        Slot &slot = m_slots.last();
+        const int take = std::min(m_slotRows - slot.rows, rows - done);
+        slot.cells.append(cells.mid(qsizetype(done) * stride, qsizetype(take) * stride));
+        slot.rows += take;
+        slot.last = slot.cells.mid(qsizetype(slot.rows - 1) * stride, stride);
+        slot.used = ++m_tick;
+        done += take;
+    }
+    m_loaded += rows;
+}
+
+void PagedTableModel::evictOverLimit()
+{
+    // The last slot stays: the next page is appended to it while it is short.
+    for (int resident = residentPages(); resident > m_residentLimit; --resident) {
+        int victim = -1;
+        for (int i = 0; i + 1 < m_slots.size(); ++i) {
+            const Slot &s = m_slots[i];
+            if (!s.cells.isEmpty() && (victim < 0 || s.used < m_slots[victim].used))
+                victim = i;
+        }
+        if (victim < 0)
+            return;
+        m_slots[victim].cells = QVector<QVariant>(); // clear() would keep the capacity
+    }
+}
+
+void PagedTableModel::requestRestore(int slot) const
+{
+    // Called from data(): nothing may change under the view now, so the read starts from
+    // the event loop.
+    m_slots[slot].used = ++m_tick;
+    if (m_slots[slot].restoring || m_wanted.contains(slot))
+        return;
+    m_wanted << slot;
+    if (m_restoreScheduled)
+        return;
+    m_restoreScheduled = true;
+    auto *self = const_cast<PagedTableModel *>(this);
+    QMetaObject::invokeMethod(self, &PagedTableModel::startRestores, Qt::QueuedConnection);
+}
+
+void PagedTableModel::startRestores()
+{
+    m_restoreScheduled = false;
+    while (m_restoresInFlight < kMaxRestores && !m_wanted.isEmpty()) {
+        // The most recently shown first: that is what is on screen now.
+        const auto next = std::max_element(m_wanted.begin(), m_wanted.end(),
+            [this](int a, int b) { return m_slots[a].used < m_slots[b].used; });
+        const int i = *next;
+        m_wanted.erase(next);
+        if (i >= m_slots.size() || m_slots[i].restoring)
+            continue;
+        Slot &slot = m_slots[i];
+        slot.restoring = true;
+        ++m_restoresInFlight;
+        const QVector<QVariant> after = i > 0 ? m_slots[i - 1].last : QVector<QVariant>();
+        const int limit = slot.rows;
+        const quint64 generation = m_generation;
+        auto *watcher = new QFutureWatcher<Page>(this);
+        connect(
+            watcher, &QFutureWatcher<Page>::finished, this, [this, watcher, generation, i, limit] {
+                watcher->deleteLater();
+                if (generation != m_generation || watcher->isCanceled())
+                    return; // the slots it was meant for are gone
+                --m_restoresInFlight;
+                m_slots[i].restoring = false;
+                try {
+                    restoreArrived(generation, i, limit, watcher->result());
+                } catch (const std::exception &e) {
+                    m_failed = true;
+                    emit loadFailed(QString::fromUtf8(e.what()));
+                }
+                if (generation == m_generation)
+                    startRestores();
+            });
+        watcher->setFuture(m_pool->run([fetcher = m_fetcher, after, limit](QSqlDatabase &db) {
+            return fetcher(db, after, limit);
+        }));
+    }
+}
+
+void PagedTableModel::restoreArrived(quint64 generation, int i, int asked, const Page &page)
+{
+    Slot &slot = m_slots[i];
+    const int first = i * m_slotRows;
+    const int stride = m_fields.size();
+    if (page.rows < asked) {
+        // Fewer rows after this slot's start than it had: the list got shorter here (rows
+        // left a filter at its end). Rows cannot be taken out of the middle without moving
+        // every later one, so only a short end is cut; elsewhere the list starts over.
+        if (i + 1 < m_slots.size() || m_loading || slot.rows != asked) {
+            setFetcher(Fetcher(m_fetcher));
+            return;
+        }
+        beginRemoveRows({}, first + page.rows, m_loaded - 1);
+        m_loaded = first + page.rows;
+        slot.rows = page.rows;
+        if (page.rows == 0)
+            m_slots.removeLast();
+        endRemoveRows();
+        if (page.rows == 0)
+            return;
+    }
+    if (slot.rows == page.rows) {
+        slot.cells = page.cells;
+    } else if (!slot.cells.isEmpty()) {
+        // The last slot grew by a page while it was being read again: the rows read replace
+        // its beginning only.
+        std::copy(page.cells.cbegin(), page.cells.cend(), slot.cells.begin());
+    } else {
+        requestRestore(i); // grew, then was evicted: read it whole
+        return;
+    }
+    if (slot.rows == page.rows)
+        slot.last = slot.cells.mid(qsizetype(slot.rows - 1) * stride, stride);
+    slot.used = ++m_tick;
+    emit dataChanged(index(first, 0), index(first + page.rows - 1, columnCount() - 1));
+    emit rowsRestored(first, first + page.rows - 1);
+    if (generation == m_generation)
+        evictOverLimit();
 }
 
 } // namespace rd::ui
