@@ -315,6 +315,212 @@ private slots:
         QCOMPARE(model.rowOfKey(key), 250);
     }
 
+    /// "Go to": the list starts at a position of its order, and goes on from there in order.
+    void startsAtAPosition_data()
+    {
+        QTest::addColumn<SubscriptionOrder>("order");
+        QTest::addColumn<bool>("descending");
+        QTest::addColumn<QString>("status");
+        QTest::addColumn<QString>("typed");
+        QTest::addColumn<QString>("where");
+        QTest::addColumn<QString>("orderBy");
+
+        const QString byKey = u"provider_key, provider_subscription_id"_qs;
+        const QString byKeyDesc = u"provider_key DESC, provider_subscription_id DESC"_qs;
+        QTest::newRow("provider/id")
+            << SubscriptionOrder::ProviderAndId << false << QString() << u"stripe-main/sub_101"_qs
+            << u"(provider_key, provider_subscription_id) >= ('stripe-main', 'sub_101')"_qs
+            << byKey;
+        QTest::newRow("a provider, descending")
+            << SubscriptionOrder::ProviderAndId << true << QString() << u"stripe-main"_qs
+            << u"provider_key <= 'stripe-main'"_qs << byKeyDesc;
+        QTest::newRow("status") << SubscriptionOrder::Status << false << QString() << u"past_due"_qs
+                                << u"status >= 'past_due'"_qs
+                                << u"status, provider_key, provider_subscription_id"_qs;
+        QTest::newRow("status, descending")
+            << SubscriptionOrder::Status << true << QString() << u"canceled"_qs
+            << u"status <= 'canceled'"_qs
+            << u"status DESC, provider_key DESC, provider_subscription_id DESC"_qs;
+        QTest::newRow("period end, then the ones without")
+            << SubscriptionOrder::PeriodEnd << false << QString() << u"2025-06-01T00:00:00Z"_qs
+            << u"current_period_end >= '2025-06-01T00:00:00Z' OR current_period_end IS NULL"_qs
+            << u"current_period_end NULLS LAST, provider_key, provider_subscription_id"_qs;
+        QTest::newRow("period end, descending: the ones without lie before")
+            << SubscriptionOrder::PeriodEnd << true << QString() << u"2025-06-01T00:00:00Z"_qs
+            << u"current_period_end <= '2025-06-01T00:00:00Z'"_qs
+            << u"current_period_end DESC, provider_key DESC, provider_subscription_id DESC"_qs;
+        QTest::newRow("period end within a status filter")
+            << SubscriptionOrder::PeriodEnd << false << u"past_due"_qs << u"2025-10-15T12:00:00Z"_qs
+            << u"status = 'past_due' AND current_period_end >= '2025-10-15T12:00:00Z'"_qs
+            << u"current_period_end, provider_key, provider_subscription_id"_qs;
+    }
+
+    void startsAtAPosition()
+    {
+        QFETCH(SubscriptionOrder, order);
+        QFETCH(bool, descending);
+        QFETCH(QString, status);
+        QFETCH(QString, typed);
+        QFETCH(QString, where);
+        QFETCH(QString, orderBy);
+
+        SubscriptionsModel model(m_pool.get());
+        QAbstractItemModelTester tester(
+            &model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setPageSize(151);
+        model.setOrder(order, descending ? Qt::DescendingOrder : Qt::AscendingOrder);
+        model.setFilter({QString(), status, false, QString()});
+        QString error;
+        const auto position = SubscriptionsModel::parsePosition(order, typed, &error);
+        QVERIFY2(position.has_value(), qPrintable(error));
+        model.setStartPosition(*position);
+        QVERIFY(loadAll(model));
+        const QStringList want = expected(where, orderBy);
+        QVERIFY(want.size() > 151); // more than a page: the pages after the first follow on
+        QVERIFY(want.size() < kSubscriptions);
+        QCOMPARE(loadedKeys(model), want);
+
+        // Another order starts at its own beginning.
+        model.setOrder(order, descending ? Qt::AscendingOrder : Qt::DescendingOrder);
+        QVERIFY(model.startPosition().isEmpty());
+    }
+
+    void positionsAreParsedOrNamed_data()
+    {
+        QTest::addColumn<SubscriptionOrder>("order");
+        QTest::addColumn<QString>("typed");
+        QTest::addColumn<QString>("position"); // empty: refused
+        QTest::addColumn<QString>("error");
+
+        const QString localMidnight = QString::fromStdString(rd::formatRfc3339(
+            rd::Timestamp {QDate(2027, 3, 1).startOfDay().toMSecsSinceEpoch() * 1000}));
+        QTest::newRow("a date is local midnight")
+            << SubscriptionOrder::PeriodEnd << u" 2027-03-01 "_qs << localMidnight << QString();
+        QTest::newRow("an RFC 3339 time is exact")
+            << SubscriptionOrder::PeriodEnd << u"2027-03-01T10:30:00+02:00"_qs
+            << u"2027-03-01T08:30:00Z"_qs << QString();
+        QTest::newRow("not a date") << SubscriptionOrder::PeriodEnd << u"2027-13-01"_qs << QString()
+                                    << u"\"2027-13-01\" is not a date"_qs;
+        QTest::newRow("a status") << SubscriptionOrder::Status << u"paused"_qs << u"paused"_qs
+                                  << QString();
+        QTest::newRow("not a status") << SubscriptionOrder::Status << u"late"_qs << QString()
+                                      << u"\"late\" is not a status"_qs;
+        QTest::newRow("provider/id as typed")
+            << SubscriptionOrder::ProviderAndId << u"stripe-us/sub_9"_qs << u"stripe-us/sub_9"_qs
+            << QString();
+    }
+
+    void positionsAreParsedOrNamed()
+    {
+        QFETCH(SubscriptionOrder, order);
+        QFETCH(QString, typed);
+        QFETCH(QString, position);
+        QFETCH(QString, error);
+        QString message;
+        const auto parsed = SubscriptionsModel::parsePosition(order, typed, &message);
+        if (position.isEmpty()) {
+            QVERIFY(!parsed.has_value());
+            QVERIFY2(message.startsWith(error), qPrintable(message));
+        } else {
+            QVERIFY2(parsed.has_value(), qPrintable(message));
+            QCOMPARE(*parsed, position);
+        }
+    }
+
+    /// Every row of a list far longer than the memory bound, read through the view's path
+    /// (data() on each row), in the order SQL gives; never more slots in memory than the bound.
+    void evictedPagesComeBackInOrder_data()
+    {
+        QTest::addColumn<SubscriptionOrder>("order");
+        QTest::addColumn<bool>("descending");
+        QTest::addColumn<QString>("orderBy");
+        QTest::newRow("by key") << SubscriptionOrder::ProviderAndId << false
+                                << u"provider_key, provider_subscription_id"_qs;
+        QTest::newRow("by period end desc (nulls first)")
+            << SubscriptionOrder::PeriodEnd << true
+            << u"current_period_end DESC NULLS FIRST, provider_key DESC, "
+               "provider_subscription_id DESC"_qs;
+    }
+
+    void evictedPagesComeBackInOrder()
+    {
+        QFETCH(SubscriptionOrder, order);
+        QFETCH(bool, descending);
+        QFETCH(QString, orderBy);
+
+        SubscriptionsModel model(m_pool.get());
+        QAbstractItemModelTester tester(
+            &model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setPageSize(70); // 3,000 rows: 43 slots, the last one short
+        model.setResidentPageLimit(4);
+        model.setOrder(order, descending ? Qt::DescendingOrder : Qt::AscendingOrder);
+        model.setFilter({u"x"_qs, {}, false, {}});
+        model.setFilter({}); // a reset, so that the page size applies to every slot
+        QVERIFY(loadAll(model));
+        QCOMPARE(model.loadedRows(), kSubscriptions);
+        QCOMPARE(model.residentPages(), 4);
+        // (The tester keeps touching row 0, so that slot stays: it is the most recently used.)
+        QVERIFY(!model.isResident(1000));
+        QVERIFY(model.isResident(kSubscriptions - 1));
+        QVERIFY(model.index(1000, 0).data(int(rd::ui::Role::Placeholder)).toBool());
+
+        QSignalSpy restored(&model, &rd::ui::PagedTableModel::rowsRestored);
+        QStringList keys;
+        for (int r = 0; r < model.loadedRows(); ++r) {
+            const QModelIndex provider = model.index(r, SubscriptionsModel::ProviderColumn);
+            if (provider.data(int(rd::ui::Role::Placeholder)).toBool()) {
+                // As a view does, which asks again on every paint: with the tester holding
+                // row 0 and the short last slot kept, a slot read again may be evicted
+                // again before it is looked at.
+                QVERIFY(QTest::qWaitFor(
+                    [&] { return !provider.data(int(rd::ui::Role::Placeholder)).toBool(); },
+                    10000));
+            }
+            QVERIFY(model.residentPages() <= 4);
+            keys << provider.data().toString() + u'/'
+                    + model.index(r, SubscriptionsModel::SubscriptionColumn).data().toString();
+        }
+        QVERIFY(restored.size() >= 40);
+        QCOMPARE(keys, expected(u"true"_qs, orderBy));
+    }
+
+    /// A refresh of a list longer than kRefreshLimit reads the slots in memory again where
+    /// they are: a change shows, the rows stay where they were, nothing is reset.
+    void refreshOfALongListRereadsSlotsInPlace()
+    {
+        SubscriptionsModel model(m_pool.get());
+        QAbstractItemModelTester tester(
+            &model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setPageSize(100);
+        model.setResidentPageLimit(5);
+        model.setFilter({u"x"_qs, {}, false, {}});
+        model.setFilter({});
+        QVERIFY(loadAll(model));
+        QVERIFY(model.loadedRows() > rd::ui::PagedTableModel::kRefreshLimit);
+        const int target = kSubscriptions - 150; // in a resident slot
+        QVERIFY(model.isResident(target));
+        const QString key = model.index(target, 0).data(int(rd::ui::Role::Key)).toString();
+        {
+            auto conn = m_db->connect();
+            pqxx::work tx(*conn);
+            tx.exec0("UPDATE subscriptions SET cancel_at_period_end = NOT cancel_at_period_end "
+                     "WHERE id = "
+                + tx.quote(key.toStdString()));
+            tx.commit();
+        }
+        const QVariant before
+            = model.index(target, SubscriptionsModel::CancelColumn).data(int(rd::ui::Role::Raw));
+        QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+        QSignalSpy restored(&model, &rd::ui::PagedTableModel::rowsRestored);
+        model.refresh();
+        QVERIFY(QTest::qWaitFor([&] { return restored.size() >= 5; }, 10000));
+        QCOMPARE(reset.size(), 0);
+        QCOMPARE(model.loadedRows(), kSubscriptions);
+        QCOMPARE(model.index(target, 0).data(int(rd::ui::Role::Key)).toString(), key);
+        QCOMPARE(model.index(target, SubscriptionsModel::CancelColumn).data(int(rd::ui::Role::Raw)),
+            QVariant(!before.toBool()));
+    }
+
     void outboxAndRecordModels()
     {
         rd::ui::OutboxPage outbox(m_pool.get());

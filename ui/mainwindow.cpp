@@ -107,6 +107,11 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
         showPage(SubscriptionsView);
         m_subscriptions->focusFilter();
     });
+    view->addAction(
+        tr("&Go to position in the sort order"), QKeySequence(tr("Ctrl+G")), this, [this] {
+            showPage(SubscriptionsView);
+            m_subscriptions->focusPosition();
+        });
     view->addAction(tr("Export current table as CSV…"), this, [this] {
         if (auto *table = m_stack->currentWidget()->findChild<TableView *>())
             table->exportCsvInteractively();

@@ -7,6 +7,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QDate>
 #include <QFont>
 #include <QTimeZone>
 
@@ -163,6 +164,7 @@ void SubscriptionsModel::setOrder(SubscriptionOrder order, Qt::SortOrder directi
         return;
     m_order = order;
     m_direction = direction;
+    m_position.clear();
     reload();
 }
 
@@ -187,14 +189,54 @@ void SubscriptionsModel::sort(int column, Qt::SortOrder order)
         setOrder(*o, order);
 }
 
+void SubscriptionsModel::setStartPosition(const QString &position)
+{
+    if (position == m_position)
+        return;
+    m_position = position;
+    reload();
+}
+
+std::optional<QString> SubscriptionsModel::parsePosition(
+    SubscriptionOrder order, const QString &typed, QString *error)
+{
+    const QString text = typed.trimmed();
+    if (text.isEmpty())
+        return QString();
+    switch (order) {
+    case SubscriptionOrder::ProviderAndId:
+        return text;
+    case SubscriptionOrder::Status:
+        if (!statuses().contains(text)) {
+            *error = QObject::tr("\"%1\" is not a status; one of: %2")
+                         .arg(text, statuses().join(u", "_qs));
+            return std::nullopt;
+        }
+        return text;
+    case SubscriptionOrder::PeriodEnd: {
+        if (const auto exact = rd::parseRfc3339(text.toStdString()))
+            return QString::fromStdString(rd::formatRfc3339(*exact));
+        const QDate date = QDate::fromString(text, Qt::ISODate);
+        if (!date.isValid()) {
+            *error = QObject::tr("\"%1\" is not a date: write it as YYYY-MM-DD").arg(text);
+            return std::nullopt;
+        }
+        const qint64 ms = date.startOfDay().toMSecsSinceEpoch(); // local midnight
+        return QString::fromStdString(rd::formatRfc3339(rd::Timestamp {ms * 1000}));
+    }
+    }
+    return std::nullopt;
+}
+
 void SubscriptionsModel::reload()
 {
+    const QString position = m_filter.idPrefix.isEmpty() ? m_position : QString();
     const SubscriptionFilter filter = m_filter;
     const SubscriptionOrder order = effectiveOrder();
     const Qt::SortOrder direction = m_direction;
     const QVector<Field> fields = subscriptionFields();
     setFetcher([=](QSqlDatabase &db, const QVector<QVariant> &after, int limit) {
-        const PageQuery q = pageQuery(filter, order, direction, after, limit);
+        const PageQuery q = pageQuery(filter, order, direction, after, limit, position);
         QSqlQuery query = execSql(db, q.sql, q.values);
         Page page;
         page.rows = readRows(query, fields, page.cells);
@@ -203,7 +245,7 @@ void SubscriptionsModel::reload()
 }
 
 PageQuery SubscriptionsModel::pageQuery(const SubscriptionFilter &filter, SubscriptionOrder order,
-    Qt::SortOrder direction, const QVector<QVariant> &after, int limit)
+    Qt::SortOrder direction, const QVector<QVariant> &after, int limit, const QString &position)
 {
     const bool desc = direction == Qt::DescendingOrder;
     const QString dir = desc ? u" DESC"_qs : QString();
@@ -252,6 +294,16 @@ PageQuery SubscriptionsModel::pageQuery(const SubscriptionFilter &filter, Subscr
         if (hasAfter) {
             conds << u"(s.provider_key, s.provider_subscription_id) "_qs + cmp + u" (?, ?)"_qs;
             condValues << after[Provider] << after[SubscriptionId];
+        } else if (!position.isEmpty()) {
+            // "provider/id" is a row position; a bare provider starts at its first row.
+            const qsizetype slash = position.indexOf(u'/');
+            if (slash >= 0) {
+                conds << u"(s.provider_key, s.provider_subscription_id) "_qs + cmp + u"= (?, ?)"_qs;
+                condValues << position.left(slash) << position.mid(slash + 1);
+            } else {
+                conds << u"s.provider_key "_qs + cmp + u"= ?"_qs;
+                condValues << position;
+            }
         }
         outerOrder = u"p.provider_key"_qs + dir + u", p.provider_subscription_id"_qs + dir;
         if (!filter.idPrefix.isEmpty() && filter.provider.isEmpty()) {
@@ -278,6 +330,9 @@ PageQuery SubscriptionsModel::pageQuery(const SubscriptionFilter &filter, Subscr
             conds << u"(s.status, s.provider_key, s.provider_subscription_id) "_qs + cmp
                     + u" (?, ?, ?)"_qs;
             condValues << after[Status] << after[Provider] << after[SubscriptionId];
+        } else if (!position.isEmpty()) {
+            conds << u"s.status "_qs + cmp + u"= ?"_qs;
+            condValues << position;
         }
         outerOrder = u"p.status"_qs + dir + u", p.provider_key"_qs + dir
             + u", p.provider_subscription_id"_qs + dir;
@@ -291,7 +346,10 @@ PageQuery SubscriptionsModel::pageQuery(const SubscriptionFilter &filter, Subscr
         // NULL ends (no current period) sort last ascending and first descending, as the
         // index does. A row comparison with NULL is NULL, so the two phases are two index
         // range scans; the keyset says which phase the previous page ended in.
+        // A position is a time: it starts among the non-NULL ends (descending, the NULLs that
+        // come first lie before it).
         const bool afterInNulls = hasAfter && after[PeriodEnd].isNull();
+        const bool fromPosition = !hasAfter && !position.isEmpty();
         auto nonNull = [&](int phase) {
             QStringList conds {u"s.current_period_end IS NOT NULL"_qs};
             QVariantList condValues;
@@ -299,6 +357,9 @@ PageQuery SubscriptionsModel::pageQuery(const SubscriptionFilter &filter, Subscr
                 conds << u"(s.current_period_end, s.provider_key, s.provider_subscription_id) "_qs
                         + cmp + u" (CAST(? AS timestamptz), ?, ?)"_qs;
                 condValues << rfc3339(after[PeriodEnd]) << after[Provider] << after[SubscriptionId];
+            } else if (fromPosition) {
+                conds << u"s.current_period_end "_qs + cmp + u"= CAST(? AS timestamptz)"_qs;
+                condValues << position;
             }
             return part(conds, condValues,
                 u"s.current_period_end"_qs + dir + u", s.provider_key"_qs + dir
@@ -322,7 +383,7 @@ PageQuery SubscriptionsModel::pageQuery(const SubscriptionFilter &filter, Subscr
                 parts << nonNull(0);
             parts << nulls(1);
         } else {
-            if (!hasAfter || afterInNulls)
+            if ((!hasAfter && !fromPosition) || afterInNulls)
                 parts << nulls(0);
             parts << nonNull(1);
         }

@@ -4,6 +4,8 @@
 
 #include <QStringList>
 
+#include <optional>
+
 namespace rd::ui {
 
 /// What the subscriptions list is narrowed to. Empty strings mean "any".
@@ -82,15 +84,29 @@ public:
     SubscriptionOrder effectiveOrder() const;
 
     void setFilter(const SubscriptionFilter &filter);
+    /// A new order starts at its beginning again (a position belongs to one order).
     void setOrder(SubscriptionOrder order, Qt::SortOrder direction);
+    /// Starts the list at a position of the current order instead of its beginning: the first
+    /// row at or after `position` in the sort direction. The position is what
+    /// `parsePosition` made of what was typed; empty starts at the beginning again.
+    void setStartPosition(const QString &position);
+    const QString &startPosition() const { return m_position; }
+    /// What a typed position means in `order`: a provider, or provider/subscription id; a
+    /// status; a date (YYYY-MM-DD, local midnight) or RFC 3339 time for the period end.
+    /// Returns the position in the form pageQuery takes, or nullopt and an error naming what
+    /// was wrong.
+    static std::optional<QString> parsePosition(
+        SubscriptionOrder order, const QString &typed, QString *error);
     /// QAbstractItemModel::sort for header clicks: provider/subscription, status and period
     /// columns map to their index; other columns are not sortable (no index, no sort).
     void sort(int column, Qt::SortOrder order) override;
     static std::optional<SubscriptionOrder> orderForColumn(int column);
 
     /// The SQL of one page; `after` is the previous page's last row (empty: first page).
+    /// `position` (see setStartPosition) only bounds the first page: later ones follow `after`.
     static PageQuery pageQuery(const SubscriptionFilter &filter, SubscriptionOrder order,
-        Qt::SortOrder direction, const QVector<QVariant> &after, int limit);
+        Qt::SortOrder direction, const QVector<QVariant> &after, int limit,
+        const QString &position = {});
 
     static const QStringList &statuses();
 
@@ -100,6 +116,7 @@ private:
     SubscriptionFilter m_filter;
     SubscriptionOrder m_order = SubscriptionOrder::ProviderAndId;
     Qt::SortOrder m_direction = Qt::AscendingOrder;
+    QString m_position;
 };
 
 /// The providers present, by a loose index scan on the unique index (one probe per provider,

@@ -26,6 +26,7 @@ SubscriptionsPage::SubscriptionsPage(DatabasePool *pool, QWidget *parent)
     , m_status(new QComboBox)
     , m_openCases(new QCheckBox(tr("Open cases only")))
     , m_search(new QLineEdit)
+    , m_position(new QLineEdit)
     , m_count(new QLabel)
     , m_searchDelay(new QTimer(this))
     , m_table(new TableView)
@@ -41,6 +42,8 @@ SubscriptionsPage::SubscriptionsPage(DatabasePool *pool, QWidget *parent)
     m_search->setPlaceholderText(tr("Subscription id starts with…  (Ctrl+F)"));
     m_search->setClearButtonEnabled(true);
     m_search->setObjectName(u"id-search"_qs);
+    m_position->setClearButtonEnabled(true);
+    m_position->setObjectName(u"position"_qs);
     m_searchDelay->setSingleShot(true);
     m_searchDelay->setInterval(250);
     m_count->setObjectName(u"row-count"_qs);
@@ -50,6 +53,7 @@ SubscriptionsPage::SubscriptionsPage(DatabasePool *pool, QWidget *parent)
     bar->addWidget(m_status);
     bar->addWidget(m_openCases);
     bar->addWidget(m_search, 1);
+    bar->addWidget(m_position, 1);
     bar->addWidget(m_count);
 
     m_table->setObjectName(u"subscriptions"_qs);
@@ -91,6 +95,13 @@ SubscriptionsPage::SubscriptionsPage(DatabasePool *pool, QWidget *parent)
         if (m_model->loadedRows() > 0)
             m_table->setFocus();
     });
+    connect(m_position, &QLineEdit::returnPressed, this, &SubscriptionsPage::goToPosition);
+    connect(m_position, &QLineEdit::textChanged, this, [this](const QString &text) {
+        if (text.isEmpty() && !m_model->startPosition().isEmpty())
+            goToPosition(); // the clear button: back to the beginning
+    });
+    connect(m_model, &PagedTableModel::modelReset, this, &SubscriptionsPage::updatePositionHint);
+    updatePositionHint();
     connect(m_model, &PagedTableModel::pageLoaded, this, &SubscriptionsPage::updateCountLabel);
     connect(m_model, &PagedTableModel::modelReset, this, &SubscriptionsPage::updateCountLabel);
     connect(m_model, &PagedTableModel::loadFailed, this, &SubscriptionsPage::statusMessage);
@@ -111,6 +122,57 @@ void SubscriptionsPage::focusFilter()
 {
     m_search->setFocus();
     m_search->selectAll();
+}
+
+void SubscriptionsPage::focusPosition()
+{
+    m_position->setFocus();
+    m_position->selectAll();
+}
+
+void SubscriptionsPage::goToPosition()
+{
+    QString error;
+    const auto position
+        = SubscriptionsModel::parsePosition(m_model->effectiveOrder(), m_position->text(), &error);
+    if (!position) {
+        m_position->setStyleSheet(u"QLineEdit { color: #b02020; }"_qs);
+        m_position->setToolTip(error);
+        emit statusMessage(error);
+        return;
+    }
+    m_position->setStyleSheet({});
+    m_model->setStartPosition(*position);
+    if (!position->isEmpty())
+        m_table->setFocus();
+}
+
+void SubscriptionsPage::updatePositionHint()
+{
+    // The box speaks the language of the order shown; a new order starts at its beginning.
+    if (m_model->startPosition().isEmpty() && !m_position->text().isEmpty()) {
+        QSignalBlocker block(m_position);
+        m_position->clear();
+    }
+    const bool descending = m_model->direction() == Qt::DescendingOrder;
+    QString hint;
+    switch (m_model->effectiveOrder()) {
+    case SubscriptionOrder::ProviderAndId:
+        hint = tr("Go to provider or provider/id…  (Ctrl+G)");
+        break;
+    case SubscriptionOrder::Status:
+        hint = tr("Go to status…  (Ctrl+G)");
+        break;
+    case SubscriptionOrder::PeriodEnd:
+        hint = descending ? tr("Go to period end on or before YYYY-MM-DD…  (Ctrl+G)")
+                          : tr("Go to period end on or after YYYY-MM-DD…  (Ctrl+G)");
+        break;
+    }
+    m_position->setPlaceholderText(hint);
+    m_position->setToolTip(tr("Starts the list at this position of the current sort order; "
+                              "clear it to start from the beginning again."));
+    m_position->setStyleSheet({});
+    m_position->setEnabled(m_model->filter().idPrefix.isEmpty());
 }
 
 void SubscriptionsPage::applyFilter()
@@ -202,6 +264,8 @@ void SubscriptionsPage::updateCountLabel()
         text = tr("%1 shown").arg(locale.toString(loaded));
     else
         text = tr("%1 loaded, more as you scroll").arg(locale.toString(loaded));
+    if (!m_model->startPosition().isEmpty())
+        text = tr("from %1: ").arg(m_position->text().trimmed()) + text;
     const SubscriptionFilter &f = m_model->filter();
     const bool unfiltered
         = f.provider.isEmpty() && f.status.isEmpty() && !f.openCasesOnly && f.idPrefix.isEmpty();

@@ -32,6 +32,8 @@ public:
     QSplitter *splitter() const { return m_splitter; }
 
     void focusFilter();
+    /// Ctrl+G: the "go to" box, a position in the current sort order.
+    void focusPosition();
     /// Re-reads the loaded rows and the open detail in place (F5, a live notification).
     void refresh();
     /// A notification about one subscription: re-read the detail when it is the open one.
@@ -46,6 +48,8 @@ signals:
 
 private:
     void applyFilter();
+    void goToPosition();
+    void updatePositionHint();
     void loadProviders();
     void loadDetail(const QString &id);
     void updateCountLabel();
@@ -56,6 +60,7 @@ private:
     QComboBox *m_status;
     QCheckBox *m_openCases;
     QLineEdit *m_search;
+    QLineEdit *m_position;
     QLabel *m_count;
     QTimer *m_searchDelay;
     TableView *m_table;
