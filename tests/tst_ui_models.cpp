@@ -484,6 +484,44 @@ private slots:
         QCOMPARE(keys, expected(u"true"_qs, orderBy));
     }
 
+    /// Export writes the whole list in order, also the rows scrolled out of memory and the
+    /// rows not reached yet.
+    void exportWritesTheWholeList()
+    {
+        SubscriptionsModel model(m_pool.get());
+        model.setPageSize(100);
+        model.setResidentPageLimit(3);
+        model.setFilter({u"x"_qs, {}, false, {}});
+        model.setFilter({});
+        QVERIFY(loadAll(model));
+        QVERIFY(model.residentPages() < 30);
+        rd::ui::TableView view;
+        view.setModel(&model);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"subscriptions.csv"_qs);
+        QString error;
+        QVERIFY2(view.exportCsv(path, &error), qPrintable(error));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly | QIODevice::Text));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), kSubscriptions + 1);
+        QVERIFY(lines.first().startsWith(u"Provider,Subscription,Status"_qs));
+        QStringList keys;
+        for (qsizetype i = 1; i < lines.size(); ++i) {
+            const QStringList fields = lines[i].split(u',');
+            keys << fields[0] + u'/' + fields[1];
+        }
+        QCOMPARE(keys, expected(u"true"_qs, u"provider_key, provider_subscription_id"_qs));
+
+        // A list that has not been scrolled at all exports whole too.
+        SubscriptionsModel fresh(m_pool.get());
+        QSignalSpy loaded(&fresh, &rd::ui::PagedTableModel::pageLoaded);
+        QVERIFY(loaded.wait(10000));
+        QFuture<qint64> written = fresh.exportCsv(path);
+        written.waitForFinished();
+        QCOMPARE(written.result(), qint64(kSubscriptions));
+    }
+
     /// A refresh of a list longer than kRefreshLimit reads the slots in memory again where
     /// they are: a change shows, the rows stay where they were, nothing is reset.
     void refreshOfALongListRereadsSlotsInPlace()

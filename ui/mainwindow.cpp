@@ -143,6 +143,8 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     connect(m_cases, &CasesPage::statusMessage, this, show);
     connect(m_outbox, &OutboxPage::statusMessage, this, show);
     connect(m_inbox, &InboxPage::statusMessage, this, show);
+    for (TableView *table : findChildren<TableView *>())
+        connect(table, &TableView::exported, this, show);
 
     m_live = new LiveUpdates(conninfo, this);
     connect(m_live, &LiveUpdates::subscriptionChanged, this, [this](const QString &id) {

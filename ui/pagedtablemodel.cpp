@@ -4,6 +4,10 @@
 
 #include <QBrush>
 #include <QPalette>
+#include <QSaveFile>
+#include <QTextStream>
+
+#include <stdexcept>
 
 namespace rd::ui {
 
@@ -183,6 +187,39 @@ int PagedTableModel::rowOfKey(const QString &key) const
         }
     }
     return -1;
+}
+
+QFuture<qint64> PagedTableModel::exportCsv(const QString &path) const
+{
+    return m_pool->run([fetcher = m_fetcher, columns = m_columns, stride = int(m_fields.size()),
+                           path](QSqlDatabase &db) -> qint64 {
+        if (!fetcher)
+            throw std::runtime_error("nothing to export: the list has no query yet");
+        QSaveFile file(path);
+        if (!file.open(QIODevice::WriteOnly | QIODevice::Text))
+            throw std::runtime_error(file.errorString().toStdString());
+        QTextStream out(&file);
+        QStringList header;
+        for (const Column &column : columns)
+            header << csvField(column.title);
+        out << header.join(u',') << '\n';
+        constexpr int kExportPage = 2000;
+        qint64 written = 0;
+        QVector<QVariant> after;
+        for (;;) {
+            const Page page = fetcher(db, after, kExportPage);
+            for (int r = 0; r < page.rows; ++r)
+                out << csvLine(columns, page.cells.constData() + qsizetype(r) * stride) << '\n';
+            written += page.rows;
+            if (page.rows < kExportPage)
+                break;
+            after = page.cells.mid(qsizetype(page.rows - 1) * stride, stride);
+        }
+        out.flush();
+        if (!file.commit())
+            throw std::runtime_error(file.errorString().toStdString());
+        return written;
+    });
 }
 
 void PagedTableModel::startLoad(int limit, bool replace)

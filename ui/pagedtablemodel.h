@@ -79,6 +79,10 @@ public:
     int fieldCount() const { return m_fields.size(); }
     /// The row of a key (Role::Key) among the resident rows, or -1.
     int rowOfKey(const QString &key) const;
+    /// Writes the whole list, not only the rows in memory, to `path` as CSV (the columns'
+    /// display text), reading it again from its start on a pool thread; the file appears
+    /// whole or not at all. The future's result is the row count; it throws on failure.
+    QFuture<qint64> exportCsv(const QString &path) const;
     /// A reached row's cells, or nullptr while its slot is evicted (see `isResident`).
     RowRef row(int r) const;
     bool isResident(int r) const { return row(r) != nullptr; }

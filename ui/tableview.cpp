@@ -1,5 +1,6 @@
 #include "tableview.h"
 
+#include "pagedtablemodel.h"
 #include "records.h"
 
 #include <QApplication>
@@ -7,8 +8,10 @@
 #include <QContextMenuEvent>
 #include <QFile>
 #include <QFileDialog>
+#include <QFutureWatcher>
 #include <QHeaderView>
 #include <QKeyEvent>
+#include <QLocale>
 #include <QMenu>
 #include <QMessageBox>
 #include <QSaveFile>
@@ -16,15 +19,6 @@
 
 namespace rd::ui {
 namespace {
-
-QString csvField(const QString &value)
-{
-    if (!value.contains(u',') && !value.contains(u'"') && !value.contains(u'\n'))
-        return value;
-    QString quoted = value;
-    quoted.replace(u'"', u"\"\""_qs);
-    return u'"' + quoted + u'"';
-}
 
 bool isPlaceholder(const QModelIndex &index)
 {
@@ -111,6 +105,19 @@ void TableView::copySelection()
 
 bool TableView::exportCsv(const QString &path, QString *error) const
 {
+    if (const auto *paged = qobject_cast<const PagedTableModel *>(model())) {
+        // The whole list, not the rows that happen to be in memory.
+        QFuture<qint64> written = paged->exportCsv(path);
+        written.waitForFinished();
+        try {
+            written.result();
+            return true;
+        } catch (const std::exception &e) {
+            if (error)
+                *error = QString::fromUtf8(e.what());
+            return false;
+        }
+    }
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) {
         if (error)
@@ -146,9 +153,29 @@ void TableView::exportCsvInteractively()
         this, tr("Export CSV"), objectName() + u".csv"_qs, tr("CSV files (*.csv)"));
     if (path.isEmpty())
         return;
+    if (const auto *paged = qobject_cast<const PagedTableModel *>(model())) {
+        // A long list is read again from its start on a pool thread; the desk stays usable.
+        auto *watcher = new QFutureWatcher<qint64>(const_cast<TableView *>(this));
+        connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path] {
+            watcher->deleteLater();
+            try {
+                const qint64 rows = watcher->result();
+                emit exported(tr("Exported %1 rows to %2").arg(QLocale().toString(rows), path));
+            } catch (const std::exception &e) {
+                QMessageBox::warning(this, tr("Export CSV"),
+                    tr("Could not export to %1: %2").arg(path, QString::fromUtf8(e.what())));
+            }
+        });
+        emit exported(tr("Exporting every row of the list to %1…").arg(path));
+        watcher->setFuture(paged->exportCsv(path));
+        return;
+    }
     QString error;
     if (!exportCsv(path, &error))
         QMessageBox::warning(this, tr("Export CSV"), tr("Could not write %1: %2").arg(path, error));
+    else
+        emit exported(
+            tr("Exported %1 rows to %2").arg(QLocale().toString(model()->rowCount()), path));
 }
 
 void TableView::keyPressEvent(QKeyEvent *event)

@@ -28,6 +28,8 @@ public slots:
 
 signals:
     void openRequested(const QModelIndex &index);
+    /// A line for the status bar: where an export went, and how many rows.
+    void exported(const QString &message);
 
 protected:
     void keyPressEvent(QKeyEvent *event) override;
