@@ -3,12 +3,15 @@
 #include "ui/caseactions.h"
 #include "ui/casespage.h"
 #include "ui/database.h"
+#include "ui/format.h"
 #include "ui/recordtablemodel.h"
+#include "ui/tableview.h"
 
 #include <pqxx/pqxx>
 
 #include <QAbstractItemModelTester>
 #include <QPushButton>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <unistd.h>
@@ -220,6 +223,44 @@ private slots:
         tx.exec0("DROP OWNED BY " + role);
         tx.exec0("DROP ROLE " + role);
         tx.commit();
+    }
+
+    void evidenceExportsAndCopiesLikeEveryTable()
+    {
+        rd::ui::CasesPage page(m_pool.get(), m_actions.get());
+        page.refresh();
+        QVERIFY(waitForRows(page, 1));
+        QVERIFY(page.openCase(m_caseId));
+        rd::ui::TableView *evidence = page.evidenceTable();
+        QTRY_COMPARE(evidence->model()->rowCount(), 5);
+        QAbstractItemModelTester tester(
+            evidence->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(u"evidence.csv"_qs);
+        QString error;
+        QVERIFY2(evidence->exportCsv(path, &error), qPrintable(error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const auto when = [](const char *rfc3339) {
+            return rd::ui::format::localDateTime(
+                rd::ui::format::instant(QString::fromLatin1(rfc3339)));
+        };
+        const QString expected = u"Field,current period,incoming event (evt_1),Note\n"_qs
+            + u"status,past_due,,◀ blocks the renewal\n"_qs + u"cancels at period end,no,,\n"_qs
+            + u"period start,%1,%2,\n"_qs.arg(
+                when("2026-01-01T00:00:00Z"), when("2026-02-01T00:00:00Z"))
+            + u"period end,%1,%2,\n"_qs.arg(
+                when("2026-02-01T00:00:00Z"), when("2026-03-01T00:00:00Z"))
+            + u"amount,,$19.99,\n"_qs;
+        QCOMPARE(QString::fromUtf8(file.readAll()), expected);
+
+        // Ctrl+C: the selected lines with the header, tab-separated.
+        evidence->selectRow(0);
+        QCOMPARE(evidence->selectionAsText(),
+            u"Field\tcurrent period\tincoming event (evt_1)\tNote\n"
+            "status\tpast_due\t\t◀ blocks the renewal"_qs);
     }
 };
 

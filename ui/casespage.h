@@ -8,10 +8,10 @@ class QLabel;
 class QPlainTextEdit;
 class QPushButton;
 class QSplitter;
-class QTableWidget;
 
 namespace rd::ui {
 
+class ComparisonModel;
 class DatabasePool;
 class RecordTableModel;
 class TableView;
@@ -45,6 +45,8 @@ public:
 
     RecordTableModel *model() const { return m_model; }
     TableView *table() const { return m_table; }
+    /// The selected case's evidence side by side (copies and exports like every table).
+    TableView *evidenceTable() const { return m_evidence; }
     QSplitter *splitter() const { return m_splitter; }
     int openCount() const { return m_openCount; }
     /// Whether the session's database role may act (renewal_operator, or UPDATE on cases
@@ -78,7 +80,8 @@ private:
     QLabel *m_title;
     QLabel *m_finding;
     QLabel *m_history;
-    QTableWidget *m_evidence;
+    TableView *m_evidence;
+    ComparisonModel *m_evidenceModel;
     QPlainTextEdit *m_json;
     QPushButton *m_snapshot;
     QPushButton *m_reapply;
