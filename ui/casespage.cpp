@@ -6,6 +6,7 @@
 #include "database.h"
 #include "format.h"
 #include "recordtablemodel.h"
+#include "snapshotdialog.h"
 #include "tableview.h"
 
 #include <QComboBox>
@@ -297,20 +298,43 @@ void CasesPage::updateButtons()
     m_openSubscription->setEnabled(hasCase);
 }
 
+SnapshotDialog *CasesPage::openSnapshotDialog()
+{
+    if (m_currentCase == 0 || m_busy)
+        return nullptr;
+    // Window-modal and not exec(): the desk keeps refreshing while the operator reads the
+    // preview (and tests can drive the dialog).
+    auto *dialog = new SnapshotDialog(m_pool, m_currentCase, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        if (dialog->caseId() != m_currentCase) {
+            m_outcome->setStyleSheet(u"color:#b02020; font-weight:bold"_qs);
+            m_outcome->setText(
+                tr("Case %1 is no longer selected: nothing was attached.").arg(dialog->caseId()));
+            return;
+        }
+        runAction(CaseActions::Action::AttachSnapshot, dialog->reason(), dialog->comment(),
+            dialog->snapshotJson());
+    });
+    dialog->open();
+    return dialog;
+}
+
 void CasesPage::askAndRun(CaseActions::Action action)
 {
+    if (action == CaseActions::Action::AttachSnapshot) {
+        openSnapshotDialog();
+        return;
+    }
     QDialog dialog(this);
     dialog.setWindowTitle(tr("%1 case %2").arg(actionName(action)).arg(m_currentCase));
     auto *reason = new QComboBox;
     reason->addItems(caseActionReasons(action));
     auto *comment = new QPlainTextEdit;
     comment->setPlaceholderText(tr("What you checked, for whoever reads the audit trail"));
-    auto *snapshot = new QPlainTextEdit;
     auto *form = new QFormLayout(&dialog);
     form->addRow(tr("Reason"), reason);
     form->addRow(tr("Comment"), comment);
-    if (action == CaseActions::Action::AttachSnapshot)
-        form->addRow(tr("Provider snapshot (JSON)"), snapshot);
     auto *box = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     box->button(QDialogButtonBox::Ok)->setText(actionName(action));
     form->addRow(box);
@@ -318,7 +342,7 @@ void CasesPage::askAndRun(CaseActions::Action action)
     connect(box, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     if (dialog.exec() != QDialog::Accepted)
         return;
-    runAction(action, reason->currentText(), comment->toPlainText(), snapshot->toPlainText());
+    runAction(action, reason->currentText(), comment->toPlainText());
 }
 
 void CasesPage::runAction(CaseActions::Action action, const QString &reason, const QString &comment,

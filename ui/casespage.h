@@ -14,6 +14,7 @@ namespace rd::ui {
 class ComparisonModel;
 class DatabasePool;
 class RecordTableModel;
+class SnapshotDialog;
 class TableView;
 
 /// The reconciliation queue: open cases (reason, provider, age, occurrences, last seen) and
@@ -58,6 +59,10 @@ public:
     /// Selects a case (opening it from elsewhere); true when it is in the queue.
     bool openCase(qint64 caseId);
     /// Runs an action on the current case without the dialog (tests, scripted use).
+    /// "Attach provider snapshot…": the dialog with its preview, open (window-modal) on the
+    /// current case; confirming it runs the action. nullptr when there is no case or an action
+    /// is running.
+    SnapshotDialog *openSnapshotDialog();
     void runAction(CaseActions::Action action, const QString &reason, const QString &comment,
         const QString &snapshotJson = {});
 
