@@ -663,7 +663,7 @@ private slots:
         }
         QCOMPARE(differing, QStringList {u"amount"_qs});
         QCOMPARE(conflict.lines[4].local, u"$20.00"_qs);
-        QCOMPARE(conflict.lines[4].incoming, u"$24.00"_qs);
+        QCOMPARE(conflict.lines[4].other, u"$24.00"_qs);
     }
 
     void moneyUsesTheCurrencyExponent_data()

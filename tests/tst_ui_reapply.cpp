@@ -2,13 +2,24 @@
 #include "support/test_database.hpp"
 #include "ui/caseactions.h"
 #include "ui/casespage.h"
+#include "ui/comparisonmodel.h"
 #include "ui/database.h"
+#include "ui/format.h"
 #include "ui/recordtablemodel.h"
+#include "ui/snapshotdialog.h"
+#include "ui/subscriptiondetail.h"
+#include "ui/subscriptiondetailwidget.h"
+#include "ui/tableview.h"
+#include "ui/timelinewidget.h"
 
+#include "domain/provider_snapshot.hpp"
+
+#include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
 #include <QAbstractItemModelTester>
 #include <QPushButton>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <unistd.h>
@@ -29,6 +40,46 @@ private:
     static bool waitForRows(rd::ui::CasesPage &page, int rows)
     {
         return QTest::qWaitFor([&] { return page.model()->rowCount() == rows; }, 10000);
+    }
+
+    rd::ui::SubscriptionDetail detail()
+    {
+        const QString id = QString::fromStdString(
+            scalar("SELECT id::text FROM subscriptions WHERE provider_subscription_id = 'sub_1'"));
+        auto future = m_pool->run(
+            [id](QSqlDatabase &db) { return rd::ui::loadSubscriptionDetail(db, id); });
+        future.waitForFinished();
+        return future.result().value();
+    }
+
+    /// sub_1 as Stripe reports it once the customer paid: active, February, the renewal paid.
+    static rd::ProviderSnapshot paidFebruarySnapshot()
+    {
+        rd::ProviderSnapshot s;
+        s.providerKey = "stripe-main";
+        s.providerSubscriptionId = "sub_1";
+        s.status = "active";
+        s.currentPeriod = rdtest::februaryRenewal().period;
+        s.capturedAt = *rd::parseRfc3339("2026-02-01T09:00:00Z");
+        s.latestRenewal = rdtest::februaryRenewal();
+        return s;
+    }
+
+    /// RD_SCREENSHOT_DIR=DIR keeps the dialog's pictures (for docs/screenshots).
+    static void saveScreenshot(QWidget *widget, const char *name)
+    {
+        const QString dir = qEnvironmentVariable("RD_SCREENSHOT_DIR");
+        if (!dir.isEmpty())
+            QVERIFY(widget->grab().save(dir + u'/' + QString::fromLatin1(name)));
+    }
+
+    static QString writeFile(const QTemporaryDir &dir, const char *name, const std::string &text)
+    {
+        const QString path = dir.filePath(QString::fromLatin1(name));
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) < 0)
+            qFatal("cannot write %s", qPrintable(path));
+        return path;
     }
 
     std::string scalar(const std::string &sql)
@@ -220,6 +271,124 @@ private slots:
         tx.exec0("DROP OWNED BY " + role);
         tx.exec0("DROP ROLE " + role);
         tx.commit();
+    }
+
+    void attachSnapshotFromAFileThroughThePreview()
+    {
+        rd::ui::CasesPage page(m_pool.get(), m_actions.get());
+        page.refresh();
+        QVERIFY(waitForRows(page, 1));
+        QVERIFY(page.openCase(m_caseId));
+
+        // Before: January is current, February waits in the case (drawn hatched, not paid).
+        rd::ui::SubscriptionDetailWidget before;
+        before.setDetail(detail());
+        QCOMPARE(before.timeline()->paidSpans().size(), 0);
+        QCOMPARE(before.timeline()->pendingSpans().size(), 1);
+        QCOMPARE(detail().periodEnd.toLongLong(), rdtest::februaryRenewal().period.start.micros);
+
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        // First a snapshot the parser refuses: the dialog names the field, and will not attach.
+        auto broken = rd::toJson(paidFebruarySnapshot());
+        broken["currentPeriod"]["end"] = "2026-01-15T00:00:00Z";
+        rd::ui::SnapshotDialog *dialog = page.openSnapshotDialog();
+        QVERIFY(dialog);
+        QCOMPARE(dialog->windowModality(), Qt::WindowModal);
+        auto *confirm = dialog->findChild<QPushButton *>(u"snapshot-confirm"_qs);
+        QVERIFY(confirm);
+        QVERIFY(dialog->loadFile(writeFile(dir, "broken.json", broken.dump(2))));
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog->problem().isEmpty(), 10000);
+        QVERIFY2(
+            dialog->problem().contains(u"currentPeriod.end"_qs), qPrintable(dialog->problem()));
+        QVERIFY(!confirm->isEnabled());
+        QVERIFY(!dialog->isReady());
+        saveScreenshot(dialog, "attach-snapshot-refused.png");
+
+        // The good one: the preview shows what will change before anyone confirms.
+        QVERIFY(dialog->loadFile(
+            writeFile(dir, "sub_1.json", rd::toJson(paidFebruarySnapshot()).dump(2))));
+        QTRY_VERIFY_WITH_TIMEOUT(dialog->isReady(), 10000);
+        QVERIFY(confirm->isEnabled());
+        QStringList changed;
+        for (const auto &line : dialog->preview()->lines()) {
+            if (line.differs)
+                changed << line.field;
+        }
+        QCOMPARE(changed,
+            (QStringList {
+                u"status"_qs, u"period start"_qs, u"period end"_qs, u"latest renewal"_qs}));
+        QCOMPARE(dialog->preview()->lines().at(0).local, u"past_due"_qs);
+        QCOMPARE(dialog->preview()->lines().at(0).other, u"active"_qs);
+        QCOMPARE(
+            dialog->preview()->headerData(1, Qt::Horizontal).toString(), u"current (local)"_qs);
+        saveScreenshot(dialog, "attach-snapshot-preview.png");
+
+        dialog->setComment(u"fetched from the Stripe dashboard"_qs);
+        QSignalSpy finished(&page, &rd::ui::CasesPage::actionFinished);
+        confirm->click();
+        QVERIFY(finished.wait(20000));
+        const auto outcome = finished.first().first().value<rd::ui::CaseActionOutcome>();
+        QCOMPARE(int(outcome.kind), int(Kind::Resolved));
+        QCOMPARE(outcome.resultCode, u"attached"_qs);
+        QVERIFY2(outcome.summary.startsWith(u"Snapshot attached: period now 1 Feb → 1 Mar 2026"_qs),
+            qPrintable(outcome.summary));
+        QVERIFY(waitForRows(page, 0));
+
+        // After: February is paid and current, and nothing is pending any more.
+        const auto after = detail();
+        rd::ui::SubscriptionDetailWidget widget;
+        widget.setDetail(after);
+        QCOMPARE(widget.timeline()->paidSpans().size(), 1);
+        QCOMPARE(widget.timeline()->paidSpans().first().startMicros,
+            rdtest::februaryRenewal().period.start.micros);
+        QCOMPARE(widget.timeline()->pendingSpans().size(), 0);
+        QCOMPARE(after.status, u"active"_qs);
+        QCOMPARE(after.periodEnd.toLongLong(), rdtest::februaryRenewal().period.end.micros);
+        QCOMPARE(scalar("SELECT status || '/' || resolution || '/' || resolution_comment "
+                        "FROM reconciliation_cases WHERE id = "
+                     + std::to_string(m_caseId)),
+            std::string("resolved/snapshot_attached/fetched from the Stripe dashboard"));
+        QCOMPARE(scalar("SELECT recorded_by FROM subscription_billing_periods"),
+            std::string("snapshot"));
+    }
+
+    void evidenceExportsAndCopiesLikeEveryTable()
+    {
+        rd::ui::CasesPage page(m_pool.get(), m_actions.get());
+        page.refresh();
+        QVERIFY(waitForRows(page, 1));
+        QVERIFY(page.openCase(m_caseId));
+        rd::ui::TableView *evidence = page.evidenceTable();
+        QTRY_COMPARE(evidence->model()->rowCount(), 5);
+        QAbstractItemModelTester tester(
+            evidence->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(u"evidence.csv"_qs);
+        QString error;
+        QVERIFY2(evidence->exportCsv(path, &error), qPrintable(error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const auto when = [](const char *rfc3339) {
+            return rd::ui::format::localDateTime(
+                rd::ui::format::instant(QString::fromLatin1(rfc3339)));
+        };
+        const QString expected = u"Field,current period,incoming event (evt_1),Note\n"_qs
+            + u"status,past_due,,◀ blocks the renewal\n"_qs + u"cancels at period end,no,,\n"_qs
+            + u"period start,%1,%2,\n"_qs.arg(
+                when("2026-01-01T00:00:00Z"), when("2026-02-01T00:00:00Z"))
+            + u"period end,%1,%2,\n"_qs.arg(
+                when("2026-02-01T00:00:00Z"), when("2026-03-01T00:00:00Z"))
+            + u"amount,,$19.99,\n"_qs;
+        QCOMPARE(QString::fromUtf8(file.readAll()), expected);
+
+        // Ctrl+C: the selected lines with the header, tab-separated.
+        evidence->selectRow(0);
+        QCOMPARE(evidence->selectionAsText(),
+            u"Field\tcurrent period\tincoming event (evt_1)\tNote\n"
+            "status\tpast_due\t\t◀ blocks the renewal"_qs);
     }
 };
 

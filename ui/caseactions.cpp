@@ -1,10 +1,10 @@
 #include "caseactions.h"
 
 #include "format.h"
+#include "snapshotinput.h"
 
 #include "domain/database.hpp"
 #include "domain/errors.hpp"
-#include "domain/json_input.hpp"
 #include "domain/reconciliation.hpp"
 #include "domain/renewal_event.hpp"
 
@@ -13,8 +13,6 @@
 
 #include <QCoreApplication>
 #include <QtConcurrent/QtConcurrentRun>
-
-#include <chrono>
 
 namespace rd::ui {
 namespace {
@@ -158,33 +156,24 @@ CaseActionOutcome dismissCase(const std::string &conninfo, const CaseActionReque
 
 rd::ProviderSnapshot snapshotFromText(pqxx::connection &conn, const CaseActionRequest &request)
 {
-    const auto json = rd::parseUntrustedJson(request.snapshotJson.toStdString());
-    if (json.is_object() && json.contains("providerSubscriptionId"))
-        return rd::providerSnapshotFromJson(json);
-    // The provider's own subscription object: the case says which provider it is.
-    pqxx::read_transaction tx(conn);
-    const auto r = tx.exec_params(
-        "SELECT c.provider_key, p.kind FROM reconciliation_cases c LEFT JOIN billing_providers p "
-        "ON p.provider_key = c.provider_key WHERE c.id = $1",
-        request.caseId);
-    if (r.empty())
-        throw rd::ActionRefused(
-            "case_not_found", "there is no case " + std::to_string(request.caseId));
-    const std::string providerKey = r[0][0].as<std::string>();
+    // A provider's own subscription object is read for the case's provider; a snapshot in
+    // Renewal Desk's form names its provider itself and may be attached without a case.
+    std::string providerKey;
     std::optional<rd::ProviderKind> kind;
-    if (!r[0][1].is_null())
-        kind = rd::providerKindFromString(r[0][1].as<std::string>());
-    else if (json.value("object", "") == "subscription")
-        kind = rd::ProviderKind::Stripe;
-    else if (json.contains("current_billing_period"))
-        kind = rd::ProviderKind::Paddle;
-    if (!kind)
-        throw rd::InputError("snapshot",
-            "not a snapshot in Renewal Desk's form, and the case's "
-            "provider is not registered with a kind");
-    const auto now = std::chrono::duration_cast<std::chrono::microseconds>(
-        std::chrono::system_clock::now().time_since_epoch());
-    return rd::snapshotFromProviderObject(*kind, providerKey, json, rd::Timestamp {now.count()});
+    if (request.caseId > 0) {
+        pqxx::read_transaction tx(conn);
+        const auto r = tx.exec_params("SELECT c.provider_key, p.kind FROM reconciliation_cases c "
+                                      "LEFT JOIN billing_providers p "
+                                      "ON p.provider_key = c.provider_key WHERE c.id = $1",
+            request.caseId);
+        if (r.empty())
+            throw rd::ActionRefused(
+                "case_not_found", "there is no case " + std::to_string(request.caseId));
+        providerKey = r[0][0].as<std::string>();
+        if (!r[0][1].is_null())
+            kind = rd::providerKindFromString(r[0][1].as<std::string>());
+    }
+    return readSnapshotText(request.snapshotJson.toStdString(), providerKey, kind, nowTimestamp());
 }
 
 CaseActionOutcome attachSnapshot(const std::string &conninfo, const CaseActionRequest &request)

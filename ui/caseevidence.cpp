@@ -37,9 +37,7 @@ QJsonObject parse(const QString &json)
     return QJsonDocument::fromJson(json.toUtf8()).object();
 }
 
-} // namespace
-
-CaseEvidence buildCaseEvidence(
+CaseEvidence evidenceLines(
     const QString &errorCode, const QString &eventJson, const QString &localStateJson)
 {
     const QJsonObject event = parse(eventJson);
@@ -137,6 +135,19 @@ CaseEvidence buildCaseEvidence(
                              event.value(u"providerKey"_qs).toString());
     } else {
         ev.finding = format::humanize(errorCode) + u'.';
+    }
+    return ev;
+}
+
+} // namespace
+
+CaseEvidence buildCaseEvidence(
+    const QString &errorCode, const QString &eventJson, const QString &localStateJson)
+{
+    CaseEvidence ev = evidenceLines(errorCode, eventJson, localStateJson);
+    for (auto &line : ev.lines) {
+        if (line.differs)
+            line.note = line.other.isEmpty() ? tr("blocks the renewal") : tr("differs");
     }
     return ev;
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "comparisonline.h"
+
 #include <QString>
 #include <QVector>
 
@@ -9,15 +11,9 @@ namespace rd::ui {
 /// sent, one line per field, with the lines that disagree marked.
 struct CaseEvidence
 {
-    struct Line
-    {
-        QString field;
-        QString local;
-        QString incoming;
-        QString localTooltip;
-        QString incomingTooltip;
-        bool differs = false;
-    };
+    /// `other` is the incoming event; a differing line's note says "differs", or "blocks the
+    /// renewal" for a local fact the event has no counterpart of (status, cancellation).
+    using Line = ComparisonLine;
     QString localTitle; ///< "stored billing period", "current period"
     QString incomingTitle; ///< "incoming event (evt_…)"
     QVector<Line> lines;

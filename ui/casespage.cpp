@@ -2,14 +2,13 @@
 
 #include "caseevidence.h"
 #include "columns.h"
+#include "comparisonmodel.h"
 #include "database.h"
 #include "format.h"
 #include "recordtablemodel.h"
+#include "snapshotdialog.h"
 #include "tableview.h"
 
-#include <QAction>
-#include <QApplication>
-#include <QClipboard>
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -22,7 +21,6 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSplitter>
-#include <QTableWidget>
 #include <QVBoxLayout>
 
 namespace rd::ui {
@@ -88,7 +86,8 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     , m_title(new QLabel)
     , m_finding(new QLabel)
     , m_history(new QLabel)
-    , m_evidence(new QTableWidget(0, 3))
+    , m_evidence(new TableView)
+    , m_evidenceModel(new ComparisonModel(this))
     , m_json(new QPlainTextEdit)
     , m_snapshot(new QPushButton(tr("Attach provider snapshot…")))
     , m_reapply(new QPushButton(tr("Re-apply…")))
@@ -115,33 +114,10 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     m_history->setObjectName(u"case-history"_qs);
     m_finding->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_finding->setObjectName(u"case-finding"_qs);
+    // A TableView like every other table: Ctrl+C copies the selected lines (for a ticket or
+    // an e-mail), the context menu exports the evidence to CSV.
     m_evidence->setObjectName(u"case-evidence"_qs);
-    m_evidence->verticalHeader()->hide();
-    m_evidence->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_evidence->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    m_evidence->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    m_evidence->setAlternatingRowColors(false);
-    // Ctrl+C on the evidence: the selected lines, tab-separated, for a ticket or an e-mail.
-    auto *copy = new QAction(tr("Copy"), m_evidence);
-    copy->setShortcut(QKeySequence::Copy);
-    copy->setShortcutContext(Qt::WidgetShortcut);
-    m_evidence->addAction(copy);
-    m_evidence->setContextMenuPolicy(Qt::ActionsContextMenu);
-    connect(copy, &QAction::triggered, this, [this] {
-        QStringList lines;
-        for (int r = 0; r < m_evidence->rowCount(); ++r) {
-            QStringList cells;
-            bool selected = false;
-            for (int c = 0; c < 3; ++c) {
-                const QTableWidgetItem *item = m_evidence->item(r, c);
-                selected |= item && item->isSelected();
-                cells << (item ? item->text() : QString());
-            }
-            if (selected)
-                lines << cells.join(u'\t');
-        }
-        QApplication::clipboard()->setText(lines.join(u'\n'));
-    });
+    showComparison(m_evidence, m_evidenceModel);
     m_json->setReadOnly(true);
     m_json->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_json->setObjectName(u"case-event-json"_qs);
@@ -260,7 +236,7 @@ void CasesPage::showCase(int row)
                 + u"</span>"_qs);
             m_finding->clear();
             m_history->clear();
-            m_evidence->setRowCount(0);
+            m_evidenceModel->setLines({}, {}, {});
             m_json->clear();
         }
         updateButtons();
@@ -294,31 +270,7 @@ void CasesPage::showCase(int row)
             : tr("History: delivered once, as %1, %2 ago.")
                   .arg(r[FirstEvent].toString(), format::age(first)));
     m_history->setToolTip(format::utcTooltip(first, last));
-    m_evidence->setHorizontalHeaderLabels({QString(), ev.localTitle, ev.incomingTitle});
-    m_evidence->setRowCount(int(ev.lines.size()));
-    const QColor highlight(0xff, 0xe0, 0xb2);
-    for (int i = 0; i < ev.lines.size(); ++i) {
-        const auto &l = ev.lines[i];
-        const QString marker
-            = l.incoming.isEmpty() ? u"  ◀ blocks the renewal"_qs : u"  ◀ differs"_qs;
-        auto *field = new QTableWidgetItem(l.differs ? l.field + marker : l.field);
-        auto *local = new QTableWidgetItem(l.local);
-        auto *incoming = new QTableWidgetItem(l.incoming);
-        local->setToolTip(l.localTooltip);
-        incoming->setToolTip(l.incomingTooltip);
-        if (l.differs) {
-            QFont bold = font();
-            bold.setBold(true);
-            for (auto *item : {field, local, incoming}) {
-                item->setBackground(highlight);
-                item->setForeground(QColor(0x60, 0x30, 0x00));
-                item->setFont(bold);
-            }
-        }
-        m_evidence->setItem(i, 0, field);
-        m_evidence->setItem(i, 1, local);
-        m_evidence->setItem(i, 2, incoming);
-    }
+    m_evidenceModel->setLines(ev.localTitle, ev.incomingTitle, ev.lines);
     m_json->setPlainText(r[EventPretty].toString());
     updateButtons();
 }
@@ -346,20 +298,43 @@ void CasesPage::updateButtons()
     m_openSubscription->setEnabled(hasCase);
 }
 
+SnapshotDialog *CasesPage::openSnapshotDialog()
+{
+    if (m_currentCase == 0 || m_busy)
+        return nullptr;
+    // Window-modal and not exec(): the desk keeps refreshing while the operator reads the
+    // preview (and tests can drive the dialog).
+    auto *dialog = new SnapshotDialog(m_pool, m_currentCase, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        if (dialog->caseId() != m_currentCase) {
+            m_outcome->setStyleSheet(u"color:#b02020; font-weight:bold"_qs);
+            m_outcome->setText(
+                tr("Case %1 is no longer selected: nothing was attached.").arg(dialog->caseId()));
+            return;
+        }
+        runAction(CaseActions::Action::AttachSnapshot, dialog->reason(), dialog->comment(),
+            dialog->snapshotJson());
+    });
+    dialog->open();
+    return dialog;
+}
+
 void CasesPage::askAndRun(CaseActions::Action action)
 {
+    if (action == CaseActions::Action::AttachSnapshot) {
+        openSnapshotDialog();
+        return;
+    }
     QDialog dialog(this);
     dialog.setWindowTitle(tr("%1 case %2").arg(actionName(action)).arg(m_currentCase));
     auto *reason = new QComboBox;
     reason->addItems(caseActionReasons(action));
     auto *comment = new QPlainTextEdit;
     comment->setPlaceholderText(tr("What you checked, for whoever reads the audit trail"));
-    auto *snapshot = new QPlainTextEdit;
     auto *form = new QFormLayout(&dialog);
     form->addRow(tr("Reason"), reason);
     form->addRow(tr("Comment"), comment);
-    if (action == CaseActions::Action::AttachSnapshot)
-        form->addRow(tr("Provider snapshot (JSON)"), snapshot);
     auto *box = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     box->button(QDialogButtonBox::Ok)->setText(actionName(action));
     form->addRow(box);
@@ -367,7 +342,7 @@ void CasesPage::askAndRun(CaseActions::Action action)
     connect(box, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     if (dialog.exec() != QDialog::Accepted)
         return;
-    runAction(action, reason->currentText(), comment->toPlainText(), snapshot->toPlainText());
+    runAction(action, reason->currentText(), comment->toPlainText());
 }
 
 void CasesPage::runAction(CaseActions::Action action, const QString &reason, const QString &comment,

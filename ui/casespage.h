@@ -8,12 +8,13 @@ class QLabel;
 class QPlainTextEdit;
 class QPushButton;
 class QSplitter;
-class QTableWidget;
 
 namespace rd::ui {
 
+class ComparisonModel;
 class DatabasePool;
 class RecordTableModel;
+class SnapshotDialog;
 class TableView;
 
 /// The reconciliation queue: open cases (reason, provider, age, occurrences, last seen) and
@@ -45,6 +46,8 @@ public:
 
     RecordTableModel *model() const { return m_model; }
     TableView *table() const { return m_table; }
+    /// The selected case's evidence side by side (copies and exports like every table).
+    TableView *evidenceTable() const { return m_evidence; }
     QSplitter *splitter() const { return m_splitter; }
     int openCount() const { return m_openCount; }
     /// Whether the session's database role may act (renewal_operator, or UPDATE on cases
@@ -56,6 +59,10 @@ public:
     /// Selects a case (opening it from elsewhere); true when it is in the queue.
     bool openCase(qint64 caseId);
     /// Runs an action on the current case without the dialog (tests, scripted use).
+    /// "Attach provider snapshot…": the dialog with its preview, open (window-modal) on the
+    /// current case; confirming it runs the action. nullptr when there is no case or an action
+    /// is running.
+    SnapshotDialog *openSnapshotDialog();
     void runAction(CaseActions::Action action, const QString &reason, const QString &comment,
         const QString &snapshotJson = {});
 
@@ -78,7 +85,8 @@ private:
     QLabel *m_title;
     QLabel *m_finding;
     QLabel *m_history;
-    QTableWidget *m_evidence;
+    TableView *m_evidence;
+    ComparisonModel *m_evidenceModel;
     QPlainTextEdit *m_json;
     QPushButton *m_snapshot;
     QPushButton *m_reapply;

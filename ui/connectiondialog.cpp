@@ -2,6 +2,8 @@
 
 #include "database.h"
 
+#include <libpq-fe.h>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -10,13 +12,42 @@
 #include <QLineEdit>
 #include <QSpinBox>
 
-namespace rd::ui {
+#include <memory>
 
-QString conninfoValue(const QString &value)
+namespace rd::ui {
+namespace {
+
+struct Parsed
 {
-    QString v = value;
-    v.replace(u'\\', u"\\\\"_qs).replace(u'\'', u"\\'"_qs);
-    return u'\'' + v + u'\'';
+    QList<std::pair<QString, QString>> settings; ///< libpq's order, set values only
+    QString error;
+};
+
+/// libpq's own reading of a conninfo: its quoting rules and URIs exactly, nothing guessed.
+Parsed parseConninfo(const QString &conninfo)
+{
+    Parsed parsed;
+    char *error = nullptr;
+    std::unique_ptr<PQconninfoOption, decltype(&PQconninfoFree)> options(
+        PQconninfoParse(conninfo.toUtf8().constData(), &error), &PQconninfoFree);
+    if (!options) {
+        parsed.error = error ? QString::fromUtf8(error).trimmed() : QString();
+        PQfreemem(error);
+        return parsed;
+    }
+    for (const PQconninfoOption *o = options.get(); o->keyword; ++o) {
+        if (o->val)
+            parsed.settings.append({QString::fromUtf8(o->keyword), QString::fromUtf8(o->val)});
+    }
+    return parsed;
+}
+
+} // namespace
+
+QStringList ConnectionDialog::sslModes()
+{
+    return {u"prefer"_qs, u"require"_qs, u"verify-ca"_qs, u"verify-full"_qs, u"allow"_qs,
+        u"disable"_qs};
 }
 
 ConnectionDialog::ConnectionDialog(const QString &current, QWidget *parent)
@@ -27,20 +58,54 @@ ConnectionDialog::ConnectionDialog(const QString &current, QWidget *parent)
     , m_dbname(new QLineEdit)
     , m_user(new QLineEdit)
     , m_sslmode(new QComboBox)
+    , m_note(new QLabel)
 {
     setWindowTitle(tr("Connect to a database"));
-    m_port->setRange(1, 65535);
-    m_port->setValue(5432);
-    m_sslmode->addItems(
-        {u"prefer"_qs, u"require"_qs, u"verify-ca"_qs, u"verify-full"_qs, u"disable"_qs});
+    m_embedded->setObjectName(u"embedded"_qs);
+    m_host->setObjectName(u"host"_qs);
+    m_port->setObjectName(u"port"_qs);
+    m_dbname->setObjectName(u"dbname"_qs);
+    m_user->setObjectName(u"user"_qs);
+    m_sslmode->setObjectName(u"sslmode"_qs);
+    // Port 0 stands for "not given": PGPORT (or 5432) then applies, as with psql.
+    m_port->setRange(0, 65535);
+    m_port->setSpecialValueText(tr("default"));
+    m_port->setValue(0);
+    m_sslmode->addItems(sslModes());
     m_host->setPlaceholderText(tr("host name, or a socket directory"));
-    const ConnectionSettings s = ConnectionSettings::fromConninfo(current);
-    m_embedded->setChecked(current.isEmpty());
-    m_host->setText(s.host);
-    if (s.port > 0)
-        m_port->setValue(s.port);
-    m_dbname->setText(s.databaseName);
-    m_user->setText(s.userName);
+
+    m_embedded->setChecked(current.trimmed().isEmpty());
+    QStringList notes;
+    const Parsed parsed = parseConninfo(current);
+    if (!parsed.error.isEmpty())
+        notes << tr("The saved connection could not be read: %1").arg(parsed.error);
+    for (const auto &[key, value] : parsed.settings) {
+        if (key == u"host")
+            m_host->setText(value);
+        else if (key == u"port" && value.toInt() > 0 && value.toInt() <= 65535)
+            m_port->setValue(value.toInt());
+        else if (key == u"dbname")
+            m_dbname->setText(value);
+        else if (key == u"user")
+            m_user->setText(value);
+        else if (key == u"sslmode") {
+            // A value libpq will refuse at connect time is still shown, not silently replaced.
+            if (m_sslmode->findText(value) < 0)
+                m_sslmode->addItem(value);
+            m_sslmode->setCurrentText(value);
+        } else if (key != u"password")
+            m_kept.append({key, value}); // e.g. a multi-host port list, sslrootcert
+    }
+    if (!m_kept.isEmpty()) {
+        QStringList keys;
+        for (const auto &kept : std::as_const(m_kept))
+            keys << kept.first;
+        notes << tr("Also kept as they are: %1.").arg(keys.join(u", "_qs));
+    }
+    notes << tr("Passwords come from ~/.pgpass or PGPASSWORD; the desk never stores one.");
+    m_note->setText(notes.join(u'\n'));
+    m_note->setWordWrap(true);
+
     auto *form = new QFormLayout(this);
     form->addRow(m_embedded);
     form->addRow(tr("Host"), m_host);
@@ -48,10 +113,7 @@ ConnectionDialog::ConnectionDialog(const QString &current, QWidget *parent)
     form->addRow(tr("Database"), m_dbname);
     form->addRow(tr("User"), m_user);
     form->addRow(tr("SSL mode"), m_sslmode);
-    auto *note = new QLabel(tr("Passwords come from ~/.pgpass or PGPASSWORD; the desk never "
-                               "stores one."));
-    note->setWordWrap(true);
-    form->addRow(note);
+    form->addRow(m_note);
     auto *box = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     form->addRow(box);
     connect(box, &QDialogButtonBox::accepted, this, &QDialog::accept);
@@ -71,14 +133,18 @@ QString ConnectionDialog::conninfo() const
     if (m_embedded->isChecked())
         return {};
     QStringList parts;
-    if (!m_host->text().trimmed().isEmpty())
-        parts << u"host="_qs + conninfoValue(m_host->text().trimmed());
-    parts << u"port="_qs + QString::number(m_port->value());
-    if (!m_dbname->text().trimmed().isEmpty())
-        parts << u"dbname="_qs + conninfoValue(m_dbname->text().trimmed());
-    if (!m_user->text().trimmed().isEmpty())
-        parts << u"user="_qs + conninfoValue(m_user->text().trimmed());
-    parts << u"sslmode="_qs + m_sslmode->currentText();
+    auto add = [&](const QString &key, const QString &value) {
+        if (!value.isEmpty())
+            parts << key + u'=' + conninfoValue(value);
+    };
+    add(u"host"_qs, m_host->text().trimmed());
+    if (m_port->value() > 0)
+        parts << u"port="_qs + QString::number(m_port->value());
+    add(u"dbname"_qs, m_dbname->text().trimmed());
+    add(u"user"_qs, m_user->text().trimmed());
+    add(u"sslmode"_qs, m_sslmode->currentText());
+    for (const auto &[key, value] : m_kept)
+        parts << key + u'=' + conninfoValue(value);
     return parts.join(u' ');
 }
 

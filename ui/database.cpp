@@ -79,9 +79,7 @@ ConnectionSettings ConnectionSettings::fromConninfo(const QString &conninfo)
             continue; // never carried along: libpq finds it in ~/.pgpass
         else if (!key.isEmpty()) {
             // setConnectOptions splits on ';' and passes "key=value" on to libpq quoted.
-            QString quoted = value;
-            quoted.replace(u'\\', u"\\\\"_qs).replace(u'\'', u"\\'"_qs);
-            options << key + u"='"_qs + quoted + u'\'';
+            options << key + u'=' + conninfoValue(value);
         }
     }
     // A server that vanished must not hang a worker (or the listener) for minutes.
@@ -91,8 +89,9 @@ ConnectionSettings ConnectionSettings::fromConninfo(const QString &conninfo)
     return s;
 }
 
-static QString quotedValue(const QString &value)
+QString conninfoValue(const QString &value)
 {
+    // libpq: inside single quotes, a backslash escapes the next character (\' and \\).
     QString v = value;
     v.replace(u'\\', u"\\\\"_qs).replace(u'\'', u"\\'"_qs);
     return u'\'' + v + u'\'';
@@ -102,13 +101,13 @@ QString ConnectionSettings::toConninfo() const
 {
     QStringList parts;
     if (!host.isEmpty())
-        parts << u"host="_qs + quotedValue(host);
+        parts << u"host="_qs + conninfoValue(host);
     if (port > 0)
         parts << u"port="_qs + QString::number(port);
     if (!databaseName.isEmpty())
-        parts << u"dbname="_qs + quotedValue(databaseName);
+        parts << u"dbname="_qs + conninfoValue(databaseName);
     if (!userName.isEmpty())
-        parts << u"user="_qs + quotedValue(userName);
+        parts << u"user="_qs + conninfoValue(userName);
     for (const QString &option : options.split(u';', Qt::SkipEmptyParts))
         parts << option; // already key='value'
     return parts.join(u' ');

@@ -32,6 +32,9 @@ struct ConnectionSettings
     QString toConninfo() const;
 };
 
+/// Quotes a conninfo value the libpq way: in single quotes, with \ and ' escaped by a backslash.
+QString conninfoValue(const QString &value);
+
 /// A database error raised in a worker; the message is what the desk shows.
 class DatabaseError : public std::runtime_error
 {

@@ -24,6 +24,10 @@ public:
 
     /// `paid` in any order; only the newest `kMaxBars` are drawn.
     void setSpans(QVector<Span> paid, QVector<Span> pending);
+    /// The paid periods drawn (oldest first) and the pending renewals, as the header and the
+    /// tests read them.
+    const QVector<Span> &paidSpans() const { return m_paid; }
+    const QVector<Span> &pendingSpans() const { return m_pending; }
     /// Gaps and overlaps found among the drawn paid periods (for tests and the header).
     int irregularities() const { return m_irregularities; }
 
