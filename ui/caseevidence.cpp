@@ -63,25 +63,27 @@ CaseEvidence evidenceLines(
         ev.lines.append({tr("subscription"),
             sameSubscription ? tr("this subscription") : tr("another subscription"),
             event.value(u"providerSubscriptionId"_qs).toString(),
-            stored.value(u"subscriptionId"_qs).toString(), {}, !sameSubscription});
+            stored.value(u"subscriptionId"_qs).toString(), {}, !sameSubscription, {}});
         ev.lines.append({tr("renewal key"), stored.value(u"providerRenewalKey"_qs).toString(),
             event.value(u"providerRenewalKey"_qs).toString(), {}, {},
-            stored.value(u"providerRenewalKey"_qs) != event.value(u"providerRenewalKey"_qs)});
+            stored.value(u"providerRenewalKey"_qs) != event.value(u"providerRenewalKey"_qs), {}});
         ev.lines.append({tr("period start"), when(sStart), when(eventStart), tip(sStart),
-            tip(eventStart), !sameInstant(sStart, eventStart)});
+            tip(eventStart), !sameInstant(sStart, eventStart), {}});
         ev.lines.append({tr("period end"), when(sEnd), when(eventEnd), tip(sEnd), tip(eventEnd),
-            !sameInstant(sEnd, eventEnd)});
+            !sameInstant(sEnd, eventEnd), {}});
         ev.lines.append({tr("amount"), amount(stored), amount(event), {}, {},
             stored.value(u"paidAmountMinor"_qs).toDouble()
-                != event.value(u"paidAmountMinor"_qs).toDouble()});
+                != event.value(u"paidAmountMinor"_qs).toDouble(),
+            {}});
         ev.lines.append({tr("currency"), stored.value(u"currency"_qs).toString(),
             event.value(u"currency"_qs).toString(), {}, {},
-            stored.value(u"currency"_qs) != event.value(u"currency"_qs)});
+            stored.value(u"currency"_qs) != event.value(u"currency"_qs), {}});
         const QString sPaid = stored.value(u"paidAt"_qs).toString();
         const QString ePaid = event.value(u"paidAt"_qs).toString();
-        ev.lines.append({tr("paid at"), when(sPaid), when(ePaid), tip(sPaid), tip(ePaid), false});
+        ev.lines.append(
+            {tr("paid at"), when(sPaid), when(ePaid), tip(sPaid), tip(ePaid), false, {}});
         ev.lines.append({tr("provider event"), stored.value(u"providerEventId"_qs).toString(),
-            event.value(u"providerEventId"_qs).toString(), {}, {}, false});
+            event.value(u"providerEventId"_qs).toString(), {}, {}, false, {}});
         QStringList differing;
         for (const auto &l : std::as_const(ev.lines)) {
             if (l.differs)
@@ -101,15 +103,15 @@ CaseEvidence evidenceLines(
     const QString cEnd = current.value(u"end"_qs).toString();
     ev.localTitle = tr("current period");
     ev.lines.append({tr("status"), local.value(u"status"_qs).toString(), {}, {}, {},
-        errorCode == u"renewal_not_allowed_for_subscription_status"});
+        errorCode == u"renewal_not_allowed_for_subscription_status", {}});
     ev.lines.append({tr("cancels at period end"),
         local.value(u"cancelAtPeriodEnd"_qs).toBool() ? tr("yes") : tr("no"), {}, {}, {},
-        errorCode == u"renewal_conflicts_with_scheduled_cancellation"});
+        errorCode == u"renewal_conflicts_with_scheduled_cancellation", {}});
+    ev.lines.append({tr("period start"), when(cStart), when(eventStart), tip(cStart),
+        tip(eventStart), false, {}});
     ev.lines.append(
-        {tr("period start"), when(cStart), when(eventStart), tip(cStart), tip(eventStart), false});
-    ev.lines.append(
-        {tr("period end"), when(cEnd), when(eventEnd), tip(cEnd), tip(eventEnd), false});
-    ev.lines.append({tr("amount"), {}, amount(event), {}, {}, false});
+        {tr("period end"), when(cEnd), when(eventEnd), tip(cEnd), tip(eventEnd), false, {}});
+    ev.lines.append({tr("amount"), {}, amount(event), {}, {}, false, {}});
 
     if (errorCode == u"renewal_period_is_not_contiguous" && !cEnd.isEmpty()) {
         // The renewal must start exactly where the current period ends.
@@ -117,7 +119,8 @@ CaseEvidence evidenceLines(
             = format::gapDescription(format::instant(cEnd), format::instant(eventStart));
         ev.lines.insert(3,
             {tr("continuity"), tr("ends %1").arg(when(cEnd)),
-                tr("starts %1 — %2").arg(when(eventStart), gap), tip(cEnd), tip(eventStart), true});
+                tr("starts %1 — %2").arg(when(eventStart), gap), tip(cEnd), tip(eventStart), true,
+                {}});
         ev.finding = tr("The renewal does not continue the current period: %1 between the "
                         "current period's end (%2) and the renewal's start (%3).")
                          .arg(gap, when(cEnd), when(eventStart));
