@@ -50,13 +50,14 @@ double median(QVector<double> v)
 
 /// Milliseconds from creating the model (the query is issued at once) to its first page.
 double firstPage(DatabasePool &pool, const SubscriptionFilter &filter, SubscriptionOrder order,
-    Qt::SortOrder direction, int *rows = nullptr)
+    Qt::SortOrder direction, int *rows = nullptr, const QString &position = {})
 {
     QElapsedTimer t;
     t.start();
     SubscriptionsModel model(&pool);
     model.setOrder(order, direction);
     model.setFilter(filter);
+    model.setStartPosition(position);
     QSignalSpy loaded(&model, &PagedTableModel::pageLoaded);
     QSignalSpy failed(&model, &PagedTableModel::loadFailed);
     while (loaded.isEmpty() && failed.isEmpty())
@@ -108,10 +109,13 @@ int main(int argc, char **argv)
             "(SELECT provider_subscription_id FROM subscriptions "
             "ORDER BY provider_key, provider_subscription_id OFFSET 5000 LIMIT 1), "
             "(SELECT id::text FROM subscriptions WHERE provider_key = 'paddle-eu' "
-            "ORDER BY provider_subscription_id LIMIT 1)"_qs);
+            "ORDER BY provider_subscription_id LIMIT 1), "
+            "(SELECT provider_key || '/' || provider_subscription_id FROM subscriptions "
+            "WHERE provider_key = 'stripe-main' ORDER BY provider_subscription_id "
+            "OFFSET 100000 LIMIT 1)"_qs);
         q.next();
         return QStringList {q.value(0).toString(), q.value(1).toString(), q.value(2).toString(),
-            q.value(3).toString(), q.value(4).toString()};
+            q.value(3).toString(), q.value(4).toString(), q.value(5).toString()};
     });
     sizes.waitForFinished();
     const QStringList s = sizes.result();
@@ -126,6 +130,7 @@ int main(int argc, char **argv)
         SubscriptionFilter filter;
         SubscriptionOrder order;
         Qt::SortOrder direction;
+        QString typed = {}; ///< a "go to" position, as typed
     };
     const QString idPrefix = s[3].left(9);
     const Case cases[] = {
@@ -143,13 +148,27 @@ int main(int argc, char **argv)
             SubscriptionOrder::ProviderAndId, Qt::AscendingOrder},
         {"search: id prefix 'sub_0', every provider", {{}, {}, false, u"sub_0"_qs},
             SubscriptionOrder::ProviderAndId, Qt::AscendingOrder},
+        {"go to: period end 2026-01-14, ascending", {}, SubscriptionOrder::PeriodEnd,
+            Qt::AscendingOrder, u"2026-01-14"_qs},
+        {"go to: period end 2026-01-14, descending", {}, SubscriptionOrder::PeriodEnd,
+            Qt::DescendingOrder, u"2026-01-14"_qs},
+        {"go to: status past_due", {}, SubscriptionOrder::Status, Qt::AscendingOrder,
+            u"past_due"_qs},
+        {"go to: a provider/id halfway", {}, SubscriptionOrder::ProviderAndId, Qt::AscendingOrder,
+            s[5]},
     };
     firstPage(pool, {}, SubscriptionOrder::ProviderAndId, Qt::AscendingOrder); // warm up
     for (const Case &c : cases) {
         QVector<double> t;
         int rows = 0;
+        QString error;
+        const auto position = SubscriptionsModel::parsePosition(c.order, c.typed, &error);
+        if (!position) {
+            std::fprintf(stderr, "%s: %s\n", c.name, qPrintable(error));
+            return 65;
+        }
         for (int i = 0; i < runs; ++i)
-            t << firstPage(pool, c.filter, c.order, c.direction, &rows);
+            t << firstPage(pool, c.filter, c.order, c.direction, &rows, *position);
         line(c.name, median(t),
             QString(u"(%1 rows in the page; median of %2)"_qs).arg(rows).arg(runs));
     }

@@ -150,7 +150,9 @@ private slots:
         QCOMPARE(s.port, 5433);
         QCOMPARE(s.databaseName, u"renewal_desk"_qs);
         QCOMPARE(s.userName, u"postgres"_qs);
-        QVERIFY(s.options.startsWith(u"sslmode='require'"_qs));
+        QVERIFY(s.error.isEmpty());
+        QVERIFY(s.options.contains(u"sslmode='require'"_qs));
+        QVERIFY(s.options.contains(u"application_name='it\\'s'"_qs));
         QVERIFY(!s.options.contains(u"secret"_qs));
         // What the desk remembers: the same connection, never the password.
         const QString remembered = s.toConninfo();
@@ -162,6 +164,20 @@ private slots:
         QCOMPARE(again.databaseName, s.databaseName);
         QCOMPARE(again.userName, s.userName);
         QCOMPARE(again.options, s.options);
+
+        // A URI reads the same way (libpq's parser), and a broken string is named, not guessed.
+        const auto uri = rd::ui::ConnectionSettings::fromConninfo(
+            u"postgresql://finance:secret@db.example.com:6432/renewals?sslmode=verify-full"_qs);
+        QVERIFY2(uri.error.isEmpty(), qPrintable(uri.error));
+        QCOMPARE(uri.host, u"db.example.com"_qs);
+        QCOMPARE(uri.port, 6432);
+        QCOMPARE(uri.databaseName, u"renewals"_qs);
+        QCOMPARE(uri.userName, u"finance"_qs);
+        QVERIFY(uri.options.contains(u"sslmode='verify-full'"_qs));
+        QVERIFY(!uri.toConninfo().contains(u"secret"_qs));
+        const auto broken = rd::ui::ConnectionSettings::fromConninfo(u"host='unterminated"_qs);
+        QVERIFY(!broken.error.isEmpty());
+        QVERIFY2(broken.error.contains(u"quoted"_qs), qPrintable(broken.error));
     }
 
     void pagesFiltersAndOrders_data()

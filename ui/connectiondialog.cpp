@@ -2,8 +2,6 @@
 
 #include "database.h"
 
-#include <libpq-fe.h>
-
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -12,37 +10,7 @@
 #include <QLineEdit>
 #include <QSpinBox>
 
-#include <memory>
-
 namespace rd::ui {
-namespace {
-
-struct Parsed
-{
-    QList<std::pair<QString, QString>> settings; ///< libpq's order, set values only
-    QString error;
-};
-
-/// libpq's own reading of a conninfo: its quoting rules and URIs exactly, nothing guessed.
-Parsed parseConninfo(const QString &conninfo)
-{
-    Parsed parsed;
-    char *error = nullptr;
-    std::unique_ptr<PQconninfoOption, decltype(&PQconninfoFree)> options(
-        PQconninfoParse(conninfo.toUtf8().constData(), &error), &PQconninfoFree);
-    if (!options) {
-        parsed.error = error ? QString::fromUtf8(error).trimmed() : QString();
-        PQfreemem(error);
-        return parsed;
-    }
-    for (const PQconninfoOption *o = options.get(); o->keyword; ++o) {
-        if (o->val)
-            parsed.settings.append({QString::fromUtf8(o->keyword), QString::fromUtf8(o->val)});
-    }
-    return parsed;
-}
-
-} // namespace
 
 QStringList ConnectionDialog::sslModes()
 {
@@ -76,7 +44,7 @@ ConnectionDialog::ConnectionDialog(const QString &current, QWidget *parent)
 
     m_embedded->setChecked(current.trimmed().isEmpty());
     QStringList notes;
-    const Parsed parsed = parseConninfo(current);
+    const ParsedConninfo parsed = parseConninfo(current);
     if (!parsed.error.isEmpty())
         notes << tr("The saved connection could not be read: %1").arg(parsed.error);
     for (const auto &[key, value] : parsed.settings) {

@@ -1,10 +1,14 @@
 #include "database.h"
 
+#include <QObject>
 #include <QSqlError>
 #include <QStringList>
 #include <QThread>
 
+#include <libpq-fe.h>
+
 #include <atomic>
+#include <memory>
 
 namespace rd::ui {
 namespace {
@@ -30,43 +34,35 @@ thread_local ThreadConnections t_connections;
 
 } // namespace
 
+ParsedConninfo parseConninfo(const QString &conninfo)
+{
+    ParsedConninfo parsed;
+    char *error = nullptr;
+    std::unique_ptr<PQconninfoOption, decltype(&PQconninfoFree)> options(
+        PQconninfoParse(conninfo.toUtf8().constData(), &error), &PQconninfoFree);
+    if (!options) {
+        parsed.error = error ? QString::fromUtf8(error).trimmed()
+                             : QObject::tr("out of memory reading the connection string");
+        PQfreemem(error);
+        return parsed;
+    }
+    for (const PQconninfoOption *o = options.get(); o->keyword; ++o) {
+        if (o->val)
+            parsed.settings.append({QString::fromUtf8(o->keyword), QString::fromUtf8(o->val)});
+    }
+    return parsed;
+}
+
 ConnectionSettings ConnectionSettings::fromConninfo(const QString &conninfo)
 {
     ConnectionSettings s;
+    const ParsedConninfo parsed = parseConninfo(conninfo);
+    if (!parsed.error.isEmpty()) {
+        s.error = parsed.error;
+        return s;
+    }
     QStringList options;
-    int i = 0;
-    const int n = conninfo.size();
-    auto skipSpaces = [&] {
-        while (i < n && conninfo.at(i).isSpace())
-            ++i;
-    };
-    while (true) {
-        skipSpaces();
-        if (i >= n)
-            break;
-        QString key;
-        while (i < n && conninfo.at(i) != u'=' && !conninfo.at(i).isSpace())
-            key += conninfo.at(i++);
-        skipSpaces();
-        if (i < n && conninfo.at(i) == u'=')
-            ++i;
-        skipSpaces();
-        QString value;
-        if (i < n && conninfo.at(i) == u'\'') {
-            ++i;
-            while (i < n && conninfo.at(i) != u'\'') {
-                if (conninfo.at(i) == u'\\' && i + 1 < n)
-                    ++i;
-                value += conninfo.at(i++);
-            }
-            ++i; // closing quote
-        } else {
-            while (i < n && !conninfo.at(i).isSpace()) {
-                if (conninfo.at(i) == u'\\' && i + 1 < n)
-                    ++i;
-                value += conninfo.at(i++);
-            }
-        }
+    for (const auto &[key, value] : parsed.settings) {
         if (key == u"host")
             s.host = value;
         else if (key == u"port")
@@ -77,14 +73,13 @@ ConnectionSettings ConnectionSettings::fromConninfo(const QString &conninfo)
             s.userName = value;
         else if (key == u"password")
             continue; // never carried along: libpq finds it in ~/.pgpass
-        else if (!key.isEmpty()) {
-            // setConnectOptions splits on ';' and passes "key=value" on to libpq quoted.
-            options << key + u'=' + conninfoValue(value);
-        }
+        else
+            options << key + u'=' + conninfoValue(value); // setConnectOptions splits on ';'
     }
-    // A server that vanished must not hang a worker (or the listener) for minutes.
+    // A server that vanished must not hang a worker (or the listener) for minutes. First, as
+    // libpq lists it, so that the settings read back from toConninfo() compare equal.
     if (!options.join(u';').contains(u"connect_timeout="_qs))
-        options << u"connect_timeout='10'"_qs;
+        options.prepend(u"connect_timeout='10'"_qs);
     s.options = options.join(u';');
     return s;
 }
@@ -150,7 +145,12 @@ QSqlDatabase DatabasePool::threadConnection(const QString &conninfo, quint64 poo
         db = QSqlDatabase::database(name, false);
     } else {
         db = QSqlDatabase::addDatabase(u"QPSQL"_qs, name);
-        ConnectionSettings::fromConninfo(conninfo).applyTo(db);
+        const ConnectionSettings settings = ConnectionSettings::fromConninfo(conninfo);
+        if (!settings.error.isEmpty())
+            throw DatabaseError(QObject::tr("The connection string is not valid: %1")
+                                    .arg(settings.error)
+                                    .toStdString());
+        settings.applyTo(db);
         t_connections.names << name;
     }
     if (db.isOpen()) {

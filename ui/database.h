@@ -23,14 +23,23 @@ struct ConnectionSettings
     QString userName;
     QString options; ///< "key=value;key=value" for QSqlDatabase::setConnectOptions
 
-    /// Parses "host='/tmp/x/socket' port=5432 dbname='renewal_desk' user=postgres".
-    /// Quoted values with \' and \\ escapes as libpq accepts them. A password is dropped:
-    /// it comes from ~/.pgpass or PGPASSWORD, never from anything the desk stores.
+    /// Reads a conninfo ("host=... dbname=..." or a postgresql:// URI) with libpq's own parser.
+    /// A password is dropped: it comes from ~/.pgpass or PGPASSWORD, never from anything the
+    /// desk stores. A conninfo libpq cannot read leaves `error` set.
     static ConnectionSettings fromConninfo(const QString &conninfo);
+    QString error;
     void applyTo(QSqlDatabase &db) const;
     /// Back to a conninfo, as the desk remembers it: never with a password.
     QString toConninfo() const;
 };
+
+/// A conninfo as libpq reads it: its quoting rules and URIs exactly, nothing guessed.
+struct ParsedConninfo
+{
+    QList<std::pair<QString, QString>> settings; ///< libpq's order, set values only
+    QString error; ///< libpq's message when it cannot read the conninfo
+};
+ParsedConninfo parseConninfo(const QString &conninfo);
 
 /// Quotes a conninfo value the libpq way: in single quotes, with \ and ' escaped by a backslash.
 QString conninfoValue(const QString &value);

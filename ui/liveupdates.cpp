@@ -78,7 +78,12 @@ bool NotificationListener::connectAndListen(QString *error)
         ? QSqlDatabase::database(m_name, false)
         : QSqlDatabase::addDatabase(u"QPSQL"_qs, m_name);
     if (!db.isOpen()) {
-        ConnectionSettings::fromConninfo(m_conninfo).applyTo(db);
+        const ConnectionSettings settings = ConnectionSettings::fromConninfo(m_conninfo);
+        if (!settings.error.isEmpty()) {
+            *error = settings.error;
+            return false;
+        }
+        settings.applyTo(db);
         if (!db.open()) {
             *error = db.lastError().text();
             return false;
