@@ -663,6 +663,12 @@ private slots:
                 "{\"status\":\"active\",\"cancelAtPeriodEnd\":false,\"currentPeriod\":{\"start\":"
                 "\"2026-01-01T00:00:00.000000Z\",\"end\":\"2026-03-01T00:00:00.000000Z\"}}"));
         QVERIFY2(ev.finding.contains(u"gap of 29 days"_qs), qPrintable(ev.finding));
+        // The continuity line marks the gap itself, beside the two instants.
+        const auto continuity = std::find_if(ev.lines.cbegin(), ev.lines.cend(),
+            [](const rd::ui::ComparisonLine &l) { return l.field == u"continuity"_qs; });
+        QVERIFY(continuity != ev.lines.cend());
+        QVERIFY(continuity->differs);
+        QCOMPARE(continuity->note, u"gap of 29 days"_qs);
         const auto conflict = rd::ui::buildCaseEvidence(u"provider_renewal_key_payload_conflict"_qs,
             QString::fromUtf8("{\"providerEventId\":\"evt_2\",\"providerRenewalKey\":\"in_1\","
                               "\"period\":{\"start\":\"2026-02-01T00:00:00Z\",\"end\":\"2026-03-"

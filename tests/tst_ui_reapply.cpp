@@ -360,7 +360,7 @@ private slots:
         QVERIFY(waitForRows(page, 1));
         QVERIFY(page.openCase(m_caseId));
         rd::ui::TableView *evidence = page.evidenceTable();
-        QTRY_COMPARE(evidence->model()->rowCount(), 5);
+        QTRY_COMPARE(evidence->model()->rowCount(), 6);
         QAbstractItemModelTester tester(
             evidence->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
 
@@ -375,19 +375,19 @@ private slots:
             return rd::ui::format::localDateTime(
                 rd::ui::format::instant(QString::fromLatin1(rfc3339)));
         };
-        const QString expected = u"Field,current period,incoming event (evt_1),Note\n"_qs
+        const QString expected = u"Field,current period,incoming event,Note\n"_qs
             + u"status,past_due,,◀ blocks the renewal\n"_qs + u"cancels at period end,no,,\n"_qs
             + u"period start,%1,%2,\n"_qs.arg(
                 when("2026-01-01T00:00:00Z"), when("2026-02-01T00:00:00Z"))
             + u"period end,%1,%2,\n"_qs.arg(
                 when("2026-02-01T00:00:00Z"), when("2026-03-01T00:00:00Z"))
-            + u"amount,,$19.99,\n"_qs;
+            + u"amount,,$19.99,\n"_qs + u"provider event,,evt_1,\n"_qs;
         QCOMPARE(QString::fromUtf8(file.readAll()), expected);
 
         // Ctrl+C: the selected lines with the header, tab-separated.
         evidence->selectRow(0);
         QCOMPARE(evidence->selectionAsText(),
-            u"Field\tcurrent period\tincoming event (evt_1)\tNote\n"
+            u"Field\tcurrent period\tincoming event\tNote\n"
             "status\tpast_due\t\t◀ blocks the renewal"_qs);
     }
 };

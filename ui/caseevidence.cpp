@@ -47,7 +47,9 @@ CaseEvidence evidenceLines(
     const QString eventEnd = eventPeriod.value(u"end"_qs).toString();
 
     CaseEvidence ev;
-    ev.incomingTitle = tr("incoming event (%1)").arg(event.value(u"providerEventId"_qs).toString());
+    // The event's id is a line of the table (and in the raw event beside it); in the header it
+    // would only be cut off.
+    ev.incomingTitle = tr("incoming event");
     // Timestamps compare as instants (µs), not as text: "…00Z" and "…00.000000Z" are equal.
     auto sameInstant
         = [](const QString &a, const QString &b) { return format::micros(a) == format::micros(b); };
@@ -112,15 +114,16 @@ CaseEvidence evidenceLines(
     ev.lines.append(
         {tr("period end"), when(cEnd), when(eventEnd), tip(cEnd), tip(eventEnd), false, {}});
     ev.lines.append({tr("amount"), {}, amount(event), {}, {}, false, {}});
+    ev.lines.append({tr("provider event"), {}, event.value(u"providerEventId"_qs).toString(), {},
+        {}, false, {}});
 
     if (errorCode == u"renewal_period_is_not_contiguous" && !cEnd.isEmpty()) {
         // The renewal must start exactly where the current period ends.
         const QString gap
             = format::gapDescription(format::instant(cEnd), format::instant(eventStart));
         ev.lines.insert(3,
-            {tr("continuity"), tr("ends %1").arg(when(cEnd)),
-                tr("starts %1 — %2").arg(when(eventStart), gap), tip(cEnd), tip(eventStart), true,
-                {}});
+            {tr("continuity"), tr("ends %1").arg(when(cEnd)), tr("starts %1").arg(when(eventStart)),
+                tip(cEnd), tip(eventStart), true, gap});
         ev.finding = tr("The renewal does not continue the current period: %1 between the "
                         "current period's end (%2) and the renewal's start (%3).")
                          .arg(gap, when(cEnd), when(eventStart));
@@ -149,7 +152,7 @@ CaseEvidence buildCaseEvidence(
 {
     CaseEvidence ev = evidenceLines(errorCode, eventJson, localStateJson);
     for (auto &line : ev.lines) {
-        if (line.differs)
+        if (line.differs && line.note.isEmpty()) // a line may say more (the gap's size)
             line.note = line.other.isEmpty() ? tr("blocks the renewal") : tr("differs");
     }
     return ev;

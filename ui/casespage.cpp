@@ -119,6 +119,7 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     m_evidence->setObjectName(u"case-evidence"_qs);
     showComparison(m_evidence, m_evidenceModel);
     m_json->setReadOnly(true);
+    m_json->setLineWrapMode(QPlainTextEdit::NoWrap); // JSON reads by its indentation
     m_json->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_json->setObjectName(u"case-event-json"_qs);
     m_outcome->setWordWrap(true);
@@ -131,6 +132,7 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     evidenceSplit->addWidget(m_json);
     evidenceSplit->setStretchFactor(0, 3);
     evidenceSplit->setStretchFactor(1, 2);
+    evidenceSplit->setSizes({660, 400}); // the comparison first; the raw event is for reading
 
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_openSubscription);
