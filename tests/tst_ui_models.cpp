@@ -175,6 +175,15 @@ private slots:
         QCOMPARE(uri.userName, u"finance"_qs);
         QVERIFY(uri.options.contains(u"sslmode='verify-full'"_qs));
         QVERIFY(!uri.toConninfo().contains(u"secret"_qs));
+        // What the desk saves: nothing added, nothing but the password taken away. The embedded
+        // database (an empty conninfo) must stay empty, or the next start would look for a
+        // server on the default socket.
+        QCOMPARE(rd::ui::conninfoWithoutPassword(QString()), QString());
+        QCOMPARE(rd::ui::conninfoWithoutPassword(
+                     u"host=/tmp/s dbname=rd password=secret sslmode=require"_qs),
+            u"dbname='rd' host='/tmp/s' sslmode='require'"_qs);
+        QCOMPARE(rd::ui::conninfoWithoutPassword(u"postgresql://u:secret@h/db"_qs),
+            u"user='u' dbname='db' host='h'"_qs);
         const auto broken = rd::ui::ConnectionSettings::fromConninfo(u"host='unterminated"_qs);
         QVERIFY(!broken.error.isEmpty());
         QVERIFY2(broken.error.contains(u"quoted"_qs), qPrintable(broken.error));

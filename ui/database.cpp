@@ -53,6 +53,16 @@ ParsedConninfo parseConninfo(const QString &conninfo)
     return parsed;
 }
 
+QString conninfoWithoutPassword(const QString &conninfo)
+{
+    QStringList parts;
+    for (const auto &[key, value] : parseConninfo(conninfo).settings) {
+        if (key != u"password")
+            parts << key + u'=' + conninfoValue(value);
+    }
+    return parts.join(u' ');
+}
+
 ConnectionSettings ConnectionSettings::fromConninfo(const QString &conninfo)
 {
     ConnectionSettings s;

@@ -40,6 +40,9 @@ struct ParsedConninfo
     QString error; ///< libpq's message when it cannot read the conninfo
 };
 ParsedConninfo parseConninfo(const QString &conninfo);
+/// The conninfo as the desk remembers it: the settings given, minus a password, and nothing
+/// added (an empty one, "the embedded database", stays empty). Empty if libpq cannot read it.
+QString conninfoWithoutPassword(const QString &conninfo);
 
 /// Quotes a conninfo value the libpq way: in single quotes, with \ and ' escaped by a backslash.
 QString conninfoValue(const QString &value);

@@ -40,12 +40,6 @@ Target resolve(const QString &configured)
     return {configured, s.databaseName + u'@' + (s.host.isEmpty() ? u"localhost"_qs : s.host)};
 }
 
-/// Never keep a password, even one typed into --db.
-QString withoutPassword(const QString &conninfo)
-{
-    return rd::ui::ConnectionSettings::fromConninfo(conninfo).toConninfo();
-}
-
 } // namespace
 
 int main(int argc, char **argv)
@@ -83,7 +77,8 @@ int main(int argc, char **argv)
             try {
                 const Target target = resolve(candidate);
                 if (!parser.isSet(screenshot))
-                    settings.setValue(u"connection/conninfo"_qs, withoutPassword(candidate));
+                    settings.setValue(u"connection/conninfo"_qs,
+                        rd::ui::conninfoWithoutPassword(candidate)); // never a password
                 window = std::make_unique<rd::ui::MainWindow>(target.conninfo, target.description);
                 QObject::connect(window.get(), &rd::ui::MainWindow::reconnectRequested,
                     [&](const QString &next) {
