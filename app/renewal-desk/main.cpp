@@ -11,6 +11,8 @@
 #include <QMessageBox>
 #include <QSettings>
 
+#include <algorithm>
+
 #include <memory>
 
 namespace {
@@ -40,6 +42,16 @@ Target resolve(const QString &configured)
     return {configured, s.databaseName + u'@' + (s.host.isEmpty() ? u"localhost"_qs : s.host)};
 }
 
+/// Earlier versions saved the embedded database as "connect_timeout='10'" (a default added on
+/// the way), which on the next start meant "the default socket": read that as what it meant.
+bool isOnlyATimeout(const QString &conninfo)
+{
+    const auto settings = rd::ui::parseConninfo(conninfo).settings;
+    return !settings.isEmpty()
+        && std::all_of(settings.cbegin(), settings.cend(),
+            [](const auto &s) { return s.first == u"connect_timeout"; });
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -63,6 +75,8 @@ int main(int argc, char **argv)
     QSettings settings;
     QString configured = parser.isSet(db) ? parser.value(db)
                                           : settings.value(u"connection/conninfo"_qs).toString();
+    if (!parser.isSet(db) && isOnlyATimeout(configured))
+        configured.clear();
     if (parser.isSet(connect)) {
         rd::ui::ConnectionDialog dialog(configured);
         if (dialog.exec() != QDialog::Accepted)
