@@ -7,26 +7,12 @@
 #include <QElapsedTimer>
 #include <QtTest>
 
+using rdtest::ctl;
 using rdtest::runProgram;
+using rdtest::scalar;
+using rdtest::withDb;
 
 namespace {
-
-QString ctl()
-{
-    return QString::fromStdString(rdtest::renewalctlPath());
-}
-
-QStringList withDb(const rdtest::TestDatabase &db, QStringList args)
-{
-    return args << "--db" << QString::fromStdString(db.conninfo());
-}
-
-long long scalar(const rdtest::TestDatabase &db, const std::string &sql)
-{
-    auto conn = db.connect();
-    pqxx::nontransaction tx(*conn);
-    return tx.exec1(sql)[0].as<long long>();
-}
 
 QByteArray eventLine(const std::string &eventId, const std::string &renewalKey,
     const std::string &start, const std::string &end, long long amount = 1999)

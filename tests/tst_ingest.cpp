@@ -12,19 +12,12 @@
 #include <set>
 #include <sstream>
 
+using rdtest::ctl;
 using rdtest::runProgram;
+using rdtest::scalar;
+using rdtest::withDb;
 
 namespace {
-
-QString ctl()
-{
-    return QString::fromStdString(rdtest::renewalctlPath());
-}
-
-QStringList withDb(const std::string &conninfo, QStringList args)
-{
-    return args << "--db" << QString::fromStdString(conninfo);
-}
 
 std::string fixture(const std::string &relative)
 {
@@ -32,13 +25,6 @@ std::string fixture(const std::string &relative)
     std::stringstream ss;
     ss << in.rdbuf();
     return ss.str();
-}
-
-long long scalar(const rdtest::TestDatabase &db, const std::string &sql)
-{
-    auto conn = db.connect();
-    pqxx::nontransaction tx(*conn);
-    return tx.exec1(sql)[0].as<long long>();
 }
 
 std::string text(const rdtest::TestDatabase &db, const std::string &sql)

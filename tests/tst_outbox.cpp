@@ -11,26 +11,12 @@
 
 #include <map>
 
+using rdtest::ctl;
 using rdtest::runProgram;
+using rdtest::scalar;
+using rdtest::withDb;
 
 namespace {
-
-QString ctl()
-{
-    return QString::fromStdString(rdtest::renewalctlPath());
-}
-
-QStringList withDb(const rdtest::TestDatabase &db, QStringList args)
-{
-    return args << "--db" << QString::fromStdString(db.conninfo());
-}
-
-long long scalar(const rdtest::TestDatabase &db, const std::string &sql)
-{
-    auto conn = db.connect();
-    pqxx::nontransaction tx(*conn);
-    return tx.exec1(sql)[0].as<long long>();
-}
 
 // `n` pending intents, made server-side in one statement (the outbox only needs a
 // subscription to point at).

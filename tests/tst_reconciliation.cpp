@@ -14,6 +14,7 @@
 using rd::ApplyResult;
 using rdtest::februaryRenewal;
 using rdtest::observe;
+using rdtest::scalar;
 
 namespace {
 
@@ -43,12 +44,6 @@ rd::ProviderSnapshot snapshotOfFebruary(const char *capturedAt)
     s.capturedAt = ts(capturedAt);
     s.latestRenewal = februaryRenewal("sub_1", "evt_feb", "in_feb");
     return s;
-}
-
-long long scalar(pqxx::connection &conn, const std::string &sql)
-{
-    pqxx::nontransaction tx(conn);
-    return tx.exec1(sql)[0].as<long long>();
 }
 
 } // namespace
@@ -414,8 +409,8 @@ private slots:
         QCOMPARE(rd::checkAuditAnchor(*conn, anchor).size(), std::size_t(0));
 
         // And the CLI says so, naming the row, with a non-zero exit.
-        const auto r = rdtest::runProgram(QString::fromStdString(rdtest::renewalctlPath()),
-            {"audit", "verify", "--db", QString::fromStdString(m_db->conninfo())});
+        const auto r = rdtest::runProgram(
+            rdtest::ctl(), {"audit", "verify", "--db", QString::fromStdString(m_db->conninfo())});
         QCOMPARE(r.exitCode, 65);
         QVERIFY2(r.err.contains(("row " + std::to_string(tampered)).c_str()), r.err.constData());
     }
@@ -447,7 +442,7 @@ private slots:
     void cliActionsAndExitCodes()
     {
         const auto caseId = openGapCase();
-        const QString ctl = QString::fromStdString(rdtest::renewalctlPath());
+        const QString ctl = rdtest::ctl();
         const QString db = QString::fromStdString(m_db->conninfo());
         const QString id = QString::number(caseId);
 

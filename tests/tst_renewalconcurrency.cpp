@@ -224,8 +224,7 @@ private slots:
         // All started before any is given its input, then all fed at once.
         for (int i = 0; i < processes; ++i) {
             auto p = std::make_unique<QProcess>();
-            p->start(QString::fromStdString(rdtest::renewalctlPath()),
-                {"apply", "--db", QString::fromStdString(m_db->conninfo())});
+            p->start(rdtest::ctl(), {"apply", "--db", QString::fromStdString(m_db->conninfo())});
             QVERIFY(p->waitForStarted());
             procs.push_back(std::move(p));
         }
@@ -259,8 +258,7 @@ private slots:
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert("RENEWAL_DESK_FAULT", "pause-before-commit");
         p.setProcessEnvironment(env);
-        p.start(QString::fromStdString(rdtest::renewalctlPath()),
-            {"apply", "--db", QString::fromStdString(m_db->conninfo())});
+        p.start(rdtest::ctl(), {"apply", "--db", QString::fromStdString(m_db->conninfo())});
         QVERIFY(p.waitForStarted());
         p.write(eventJsonLine(februaryRenewal()));
         p.closeWriteChannel();
@@ -300,7 +298,7 @@ private slots:
     {
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert("RENEWAL_DESK_FAULT", "exit-after-commit");
-        const auto crashed = rdtest::runProgram(QString::fromStdString(rdtest::renewalctlPath()),
+        const auto crashed = rdtest::runProgram(rdtest::ctl(),
             {"apply", "--db", QString::fromStdString(m_db->conninfo())},
             eventJsonLine(februaryRenewal()), env);
         QCOMPARE(crashed.exitCode, 99);
@@ -309,7 +307,7 @@ private slots:
         const auto committed = observe(*conn);
         QCOMPARE(committed.billingPeriods, 1LL);
 
-        const auto retry = rdtest::runProgram(QString::fromStdString(rdtest::renewalctlPath()),
+        const auto retry = rdtest::runProgram(rdtest::ctl(),
             {"apply", "--db", QString::fromStdString(m_db->conninfo())},
             eventJsonLine(februaryRenewal("sub_1", "evt_1_retry")));
         QCOMPARE(retry.exitCode, 0);

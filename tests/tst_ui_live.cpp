@@ -35,7 +35,7 @@ private:
 
     rdtest::RunResult apply(const rd::SuccessfulRenewalEvent &event)
     {
-        return rdtest::runProgram(QString::fromStdString(rdtest::renewalctlPath()),
+        return rdtest::runProgram(rdtest::ctl(),
             {u"apply"_qs, u"--db"_qs, QString::fromStdString(m_db->conninfo())},
             QByteArray::fromStdString(rd::toJson(event).dump() + "\n"));
     }

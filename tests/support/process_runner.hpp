@@ -1,5 +1,7 @@
 #pragma once
 
+#include "test_database.hpp"
+
 #include <QByteArray>
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -30,6 +32,22 @@ inline RunResult runProgram(const QString &program, const QStringList &args,
     p.waitForFinished(timeoutMs);
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
         p.readAllStandardError()};
+}
+
+/// The renewalctl under test, as a program for QProcess.
+inline QString ctl()
+{
+    return QString::fromStdString(renewalctlPath());
+}
+
+/// `args` pointed at a test database.
+inline QStringList withDb(const std::string &conninfo, QStringList args)
+{
+    return args << "--db" << QString::fromStdString(conninfo);
+}
+inline QStringList withDb(const TestDatabase &db, QStringList args)
+{
+    return withDb(db.conninfo(), std::move(args));
 }
 
 } // namespace rdtest

@@ -95,4 +95,15 @@ void importSubscriptions(const std::string &conninfo, const std::string &jsonLin
     rd::importSubscriptions(conn, in, "test");
 }
 
+long long scalar(pqxx::connection &conn, const std::string &sql)
+{
+    pqxx::nontransaction tx(conn);
+    return tx.exec1(sql)[0].as<long long>();
+}
+
+long long scalar(const TestDatabase &db, const std::string &sql)
+{
+    return scalar(*db.connect(), sql);
+}
+
 } // namespace rdtest

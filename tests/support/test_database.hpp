@@ -30,6 +30,10 @@ private:
     std::string m_conninfo;
 };
 
+/// The single integer `sql` selects (a count, usually), outside any transaction.
+long long scalar(pqxx::connection &conn, const std::string &sql);
+long long scalar(const TestDatabase &db, const std::string &sql);
+
 /// Path of the renewalctl executable under test.
 std::string renewalctlPath();
 
