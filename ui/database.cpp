@@ -86,10 +86,9 @@ ConnectionSettings ConnectionSettings::fromConninfo(const QString &conninfo)
         else
             options << key + u'=' + conninfoValue(value); // setConnectOptions splits on ';'
     }
-    // A server that vanished must not hang a worker (or the listener) for minutes. First, as
-    // libpq lists it, so that the settings read back from toConninfo() compare equal.
+    // A server that vanished must not hang a worker (or the listener) for minutes.
     if (!options.join(u';').contains(u"connect_timeout="_qs))
-        options.prepend(u"connect_timeout='10'"_qs);
+        options << u"connect_timeout='10'"_qs;
     s.options = options.join(u';');
     return s;
 }
@@ -100,22 +99,6 @@ QString conninfoValue(const QString &value)
     QString v = value;
     v.replace(u'\\', u"\\\\"_qs).replace(u'\'', u"\\'"_qs);
     return u'\'' + v + u'\'';
-}
-
-QString ConnectionSettings::toConninfo() const
-{
-    QStringList parts;
-    if (!host.isEmpty())
-        parts << u"host="_qs + conninfoValue(host);
-    if (port > 0)
-        parts << u"port="_qs + QString::number(port);
-    if (!databaseName.isEmpty())
-        parts << u"dbname="_qs + conninfoValue(databaseName);
-    if (!userName.isEmpty())
-        parts << u"user="_qs + conninfoValue(userName);
-    for (const QString &option : options.split(u';', Qt::SkipEmptyParts))
-        parts << option; // already key='value'
-    return parts.join(u' ');
 }
 
 void ConnectionSettings::applyTo(QSqlDatabase &db) const

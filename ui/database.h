@@ -29,8 +29,6 @@ struct ConnectionSettings
     static ConnectionSettings fromConninfo(const QString &conninfo);
     QString error;
     void applyTo(QSqlDatabase &db) const;
-    /// Back to a conninfo, as the desk remembers it: never with a password.
-    QString toConninfo() const;
 };
 
 /// A conninfo as libpq reads it: its quoting rules and URIs exactly, nothing guessed.

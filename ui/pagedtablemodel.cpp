@@ -189,6 +189,13 @@ int PagedTableModel::rowOfKey(const QString &key) const
     return -1;
 }
 
+QFuture<Page> PagedTableModel::fetchPage(const QVector<QVariant> &after, int limit) const
+{
+    // The task owns copies: a page in flight touches nothing of the model.
+    return m_pool->run([fetcher = m_fetcher, after, limit](
+                           QSqlDatabase &db) { return fetcher(db, after, limit); });
+}
+
 QFuture<qint64> PagedTableModel::exportCsv(const QString &path) const
 {
     return m_pool->run([fetcher = m_fetcher, columns = m_columns, stride = int(m_fields.size()),
@@ -264,8 +271,7 @@ void PagedTableModel::startLoad(int limit, bool replace)
                 emit loadFailed(QString::fromUtf8(e.what()));
             }
         });
-    watcher->setFuture(m_pool->run([fetcher = m_fetcher, after, limit](
-                                       QSqlDatabase &db) { return fetcher(db, after, limit); }));
+    watcher->setFuture(fetchPage(after, limit));
 }
 
 void PagedTableModel::pageArrived(
@@ -402,9 +408,7 @@ void PagedTableModel::startRestores()
                 if (generation == m_generation)
                     startRestores();
             });
-        watcher->setFuture(m_pool->run([fetcher = m_fetcher, after, limit](QSqlDatabase &db) {
-            return fetcher(db, after, limit);
-        }));
+        watcher->setFuture(fetchPage(after, limit));
     }
 }
 

@@ -108,6 +108,8 @@ private:
         mutable quint64 used = 0; ///< when last shown (LRU tick)
     };
 
+    /// The fetcher's page after `after`, read on a pool thread.
+    QFuture<Page> fetchPage(const QVector<QVariant> &after, int limit) const;
     void scheduleLoad();
     void startLoad(int limit, bool replace);
     void pageArrived(

@@ -155,7 +155,7 @@ void TableView::exportCsvInteractively()
         return;
     if (const auto *paged = qobject_cast<const PagedTableModel *>(model())) {
         // A long list is read again from its start on a pool thread; the desk stays usable.
-        auto *watcher = new QFutureWatcher<qint64>(const_cast<TableView *>(this));
+        auto *watcher = new QFutureWatcher<qint64>(this);
         connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path] {
             watcher->deleteLater();
             try {
