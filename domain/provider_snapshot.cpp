@@ -142,6 +142,21 @@ ProviderSnapshot providerSnapshotFromJson(const nlohmann::json &json)
             throw InputError(joinPath("latestRenewal", field),
                 colon == std::string::npos ? what : what.substr(colon + 2));
         }
+        // The latest renewal is this subscription's, and the one that began its current period.
+        const auto &lr = *s.latestRenewal;
+        if (lr.providerKey != s.providerKey)
+            throw InputError("latestRenewal.providerKey",
+                "'" + lr.providerKey + "' is not the snapshot's provider '" + s.providerKey + "'");
+        if (lr.providerSubscriptionId != s.providerSubscriptionId)
+            throw InputError("latestRenewal.providerSubscriptionId",
+                "'" + lr.providerSubscriptionId + "' is not the snapshot's subscription '"
+                    + s.providerSubscriptionId + "'");
+        if (s.currentPeriod && !(lr.period == *s.currentPeriod))
+            throw InputError("latestRenewal.period",
+                formatRfc3339(lr.period.start) + " - " + formatRfc3339(lr.period.end)
+                    + " is not the snapshot's current period "
+                    + formatRfc3339(s.currentPeriod->start) + " - "
+                    + formatRfc3339(s.currentPeriod->end));
     }
     return s;
 }

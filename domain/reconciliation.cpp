@@ -88,6 +88,13 @@ nlohmann::json attachSnapshot(pqxx::connection &conn, const ProviderSnapshot &sn
         toJson(snapshot).dump(), caseId, note.reason, nullIfEmpty(note.comment));
 }
 
+nlohmann::json previewSnapshot(
+    pqxx::connection &conn, const ProviderSnapshot &snapshot, std::optional<std::int64_t> caseId)
+{
+    return callAction(conn, "SELECT preview_provider_snapshot($1::jsonb, $2)::text",
+        toJson(snapshot).dump(), caseId);
+}
+
 nlohmann::json listCases(
     pqxx::connection &conn, const std::optional<std::string> &status, int limit)
 {

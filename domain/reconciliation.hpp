@@ -50,10 +50,18 @@ nlohmann::json reapplyCase(pqxx::connection &conn, std::int64_t caseId, const Op
 /// Dismiss: closes the case; the comment (a note saying why) is required.
 nlohmann::json dismissCase(pqxx::connection &conn, std::int64_t caseId, const OperatorNote &note);
 /// Attach a provider snapshot: brings the subscription to the provider's state, records the
-/// latest renewal, audits before/after; optionally resolves a case. {"result":
-/// "attached"|"created"|"unchanged", "changes": {...}, "applicableCases": [...]}
+/// latest renewal, audits before/after. With a case, the case's renewal is judged again by the
+/// core in the same transaction: recorded -> the case is resolved, else it stays open with the
+/// reason it still fails. {"result": "attached"|"created"|"unchanged", "changes": {...},
+/// "case": {"id","status":"resolved"|"open","renewal","error","billingPeriodId"}|null,
+/// "applicableCases": [...]}
 nlohmann::json attachSnapshot(pqxx::connection &conn, const ProviderSnapshot &snapshot,
     std::optional<std::int64_t> caseId, const OperatorNote &note);
+
+/// What attaching would do, judged by the database's own attach in a transaction it rolls back:
+/// {"wouldBe": <attachSnapshot's result>} or {"refused": "<code>: <sentence>"}.
+nlohmann::json previewSnapshot(
+    pqxx::connection &conn, const ProviderSnapshot &snapshot, std::optional<std::int64_t> caseId);
 
 /// Cases for lists and detail views.
 nlohmann::json listCases(

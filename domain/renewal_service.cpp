@@ -5,11 +5,14 @@
 
 #include <pqxx/pqxx>
 
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
 #include <random>
+#include <sys/random.h>
+#include <system_error>
 #include <thread>
 #include <unistd.h>
 
@@ -18,7 +21,8 @@ namespace {
 
 constexpr const char *kApplySql
     = "SELECT result, billing_period_id, error_code, local_state FROM apply_successful_renewal("
-      "$1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz, $8, $9, $10::timestamptz, $11, $12)";
+      "$1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz, $8, $9, $10::timestamptz, $11, $12, "
+      "$13::uuid)";
 
 ApplyOutcome outcomeFromRow(const pqxx::row &row)
 {
@@ -44,12 +48,43 @@ constexpr const char *kApplyStatement = "rd_apply_successful_renewal";
 // The statement RenewalApplier prepares on each connection: the server parses and plans the
 // call once per connection instead of once per renewal.
 template<typename Tx>
-pqxx::row execApply(Tx &tx, const SuccessfulRenewalEvent &e, const Actor &actor)
+pqxx::row execApply(
+    Tx &tx, const SuccessfulRenewalEvent &e, const Actor &actor, const std::string &billingPeriodId)
 {
     return tx.exec_prepared1(kApplyStatement, e.providerKey, e.providerEventId,
         e.providerSubscriptionId, e.providerRenewalKey, e.providerVersion,
         formatRfc3339(e.period.start), formatRfc3339(e.period.end), e.paidAmountMinor, e.currency,
-        formatRfc3339(e.paidAt), actor.type, actor.id);
+        formatRfc3339(e.paidAt), actor.type, actor.id, billingPeriodId);
+}
+
+// A version 4 UUID from the kernel's CSPRNG: the id this call's billing period gets if it is
+// the one that records the renewal, so that after a lost connection only this call's own
+// commit can be taken for "applied".
+std::string randomUuid()
+{
+    unsigned char b[16];
+    std::size_t filled = 0;
+    while (filled < sizeof b) {
+        const ssize_t n = ::getrandom(b + filled, sizeof b - filled, 0);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            throw std::system_error(errno, std::generic_category(), "getrandom");
+        }
+        filled += static_cast<std::size_t>(n);
+    }
+    b[6] = static_cast<unsigned char>((b[6] & 0x0f) | 0x40);
+    b[8] = static_cast<unsigned char>((b[8] & 0x3f) | 0x80);
+    static constexpr char hex[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(36);
+    for (int i = 0; i < 16; ++i) {
+        if (i == 4 || i == 6 || i == 8 || i == 10)
+            out += '-';
+        out += hex[b[i] >> 4];
+        out += hex[b[i] & 0x0f];
+    }
+    return out;
 }
 
 void backoff(int attempt)
@@ -126,19 +161,21 @@ void RenewalApplier::reconnect()
     m_conn->prepare(kApplyStatement, kApplySql);
 }
 
-ApplyOutcome RenewalApplier::applyPrepared(const SuccessfulRenewalEvent &event, const Actor &actor)
+ApplyOutcome RenewalApplier::applyPrepared(
+    const SuccessfulRenewalEvent &event, const Actor &actor, const std::string &billingPeriodId)
 {
     // Autocommit: the function call is the whole transaction (one round trip).
     pqxx::nontransaction tx(connection());
-    return outcomeFromRow(execApply(tx, event, actor));
+    return outcomeFromRow(execApply(tx, event, actor, billingPeriodId));
 }
 
-ApplyOutcome RenewalApplier::applyWithFault(const SuccessfulRenewalEvent &event, const Actor &actor)
+ApplyOutcome RenewalApplier::applyWithFault(
+    const SuccessfulRenewalEvent &event, const Actor &actor, const std::string &billingPeriodId)
 {
     // The test-only path: an explicit transaction so that there is a moment between the work
     // and COMMIT at which the process can be stopped and killed.
     pqxx::work tx(connection());
-    ApplyOutcome out = outcomeFromRow(execApply(tx, event, actor));
+    ApplyOutcome out = outcomeFromRow(execApply(tx, event, actor, billingPeriodId));
     if (m_fault == FaultPoint::PauseBeforeCommit) {
         std::cerr << "fault point: paused before commit (pid " << ::getpid() << ")" << std::endl;
         std::raise(SIGSTOP);
@@ -149,34 +186,38 @@ ApplyOutcome RenewalApplier::applyWithFault(const SuccessfulRenewalEvent &event,
     return out;
 }
 
-std::optional<ApplyOutcome> RenewalApplier::lookUpAfterLoss(const SuccessfulRenewalEvent &event)
+std::optional<ApplyOutcome> RenewalApplier::lookUpAfterLoss(const std::string &billingPeriodId)
 {
+    // Only this call could have written a billing period with this id: found, our commit
+    // landed and its acknowledgement was lost; not found, nothing of ours committed and the
+    // retry judges the renewal afresh (a renewal somebody else recorded is then a duplicate).
     pqxx::read_transaction tx(connection());
-    const auto r = tx.exec_params("SELECT id, provider_event_id FROM subscription_billing_periods "
-                                  "WHERE provider_key = $1 AND provider_renewal_key = $2",
-        event.providerKey, event.providerRenewalKey);
-    if (r.empty() || r[0][1].as<std::string>() != event.providerEventId)
-        return std::nullopt; // not ours: the retry will judge it
+    if (tx.exec_params(
+              "SELECT 1 FROM subscription_billing_periods WHERE id = $1::uuid", billingPeriodId)
+            .empty())
+        return std::nullopt;
     ApplyOutcome out;
     out.result = ApplyResult::Applied;
-    out.billingPeriodId = r[0][0].as<std::string>();
+    out.billingPeriodId = billingPeriodId;
     out.resolvedInDoubt = true;
     return out;
 }
 
 ApplyOutcome RenewalApplier::apply(const SuccessfulRenewalEvent &event, const Actor &actor)
 {
+    const std::string billingPeriodId = randomUuid();
     bool inDoubt = false;
     for (int attempt = 1;; ++attempt) {
         try {
             if (inDoubt) {
-                if (auto resolved = lookUpAfterLoss(event)) {
+                if (auto resolved = lookUpAfterLoss(billingPeriodId)) {
                     resolved->attempts = attempt;
                     return *resolved;
                 }
             }
-            ApplyOutcome out = m_fault == FaultPoint::None ? applyPrepared(event, actor)
-                                                           : applyWithFault(event, actor);
+            ApplyOutcome out = m_fault == FaultPoint::None
+                ? applyPrepared(event, actor, billingPeriodId)
+                : applyWithFault(event, actor, billingPeriodId);
             out.attempts = attempt;
             if (out.result == ApplyResult::Rejected)
                 out.caseId = recordCase(rd::toJson(event), out.errorCode, out.localState);

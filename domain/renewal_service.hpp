@@ -45,7 +45,8 @@ FaultPoint faultPointFromEnvironment();
 /// Applies renewals over one connection (one per thread), the way every entry point does:
 /// retries the whole transaction on serialization failure (40001), deadlock (40P01) and a
 /// lost connection with bounded, jittered backoff (safe: the operation is idempotent); a
-/// connection lost with the outcome unknown is resolved by looking the renewal key up;
+/// connection lost with the outcome unknown is resolved by looking up the billing period id
+/// this call chose (only its own commit can have written it);
 /// a rejection is recorded, in its own transaction, as a reconciliation case.
 class RenewalApplier
 {
@@ -63,9 +64,11 @@ public:
 
 private:
     void reconnect();
-    std::optional<ApplyOutcome> lookUpAfterLoss(const SuccessfulRenewalEvent &event);
-    ApplyOutcome applyPrepared(const SuccessfulRenewalEvent &event, const Actor &actor);
-    ApplyOutcome applyWithFault(const SuccessfulRenewalEvent &event, const Actor &actor);
+    std::optional<ApplyOutcome> lookUpAfterLoss(const std::string &billingPeriodId);
+    ApplyOutcome applyPrepared(const SuccessfulRenewalEvent &event, const Actor &actor,
+        const std::string &billingPeriodId);
+    ApplyOutcome applyWithFault(const SuccessfulRenewalEvent &event, const Actor &actor,
+        const std::string &billingPeriodId);
 
     std::string m_conninfo;
     int m_maxAttempts;

@@ -12,15 +12,46 @@
 #include <sstream>
 
 namespace rd::cli {
+namespace {
+
+void printAttachResult(const CommandContext &ctx, const nlohmann::json &result, bool preview)
+{
+    for (const auto &[field, change] : result["changes"].items())
+        ctx.out << "  " << field << ": " << change["before"].dump() << " -> "
+                << change["after"].dump() << "\n";
+    if (const auto c = result.find("case"); c != result.end() && c->is_object()) {
+        const auto id = (*c)["id"].get<long long>();
+        if ((*c)["status"] == "resolved")
+            ctx.out << "  case " << id << (preview ? " would be" : " is")
+                    << " resolved: its renewal "
+                    << ((*c)["renewal"] == "applied"
+                               ? (preview ? "would be applied" : "was applied")
+                               : "is recorded")
+                    << "\n";
+        else
+            ctx.out << "  case " << id << (preview ? " would stay" : " stays")
+                    << " open: its renewal is still rejected (" << (*c)["error"].get<std::string>()
+                    << ")\n";
+    }
+    if (const auto a = result.find("applicableCases"); a != result.end())
+        for (const auto &id : *a)
+            ctx.out << "  case " << id.get<long long>()
+                    << (preview ? " could then be re-applied" : " can now be re-applied")
+                    << " (renewalctl cases reapply " << id.get<long long>() << ")\n";
+}
+
+} // namespace
 
 int runSnapshot(const CommandContext &ctx)
 {
     const auto &pos = ctx.args.positionals();
     if (pos.size() < 2 || pos[1] != "attach")
         throw UsageError("usage: renewalctl snapshot attach [FILE|-] [--kind KIND --provider-key "
-                         "KEY [--captured-at T]] [--case ID] --reason R [--comment C]");
-    const OperatorNote note {
-        ctx.args.requireValue("reason"), ctx.args.value("comment").value_or("")};
+                         "KEY [--captured-at T]] [--case ID] (--reason R [--comment C] | "
+                         "--preview)");
+    const bool preview = ctx.args.flag("preview");
+    const OperatorNote note {preview ? std::string() : ctx.args.requireValue("reason"),
+        ctx.args.value("comment").value_or("")};
     std::optional<std::int64_t> caseId;
     if (const auto c = ctx.args.value("case"))
         caseId = ctx.args.integer("case", 0, 1, std::numeric_limits<std::int64_t>::max());
@@ -53,20 +84,28 @@ int runSnapshot(const CommandContext &ctx)
 
     auto conn = ctx.connect();
     try {
+        if (preview) {
+            const auto result = previewSnapshot(*conn, snapshot, caseId);
+            if (ctx.json()) {
+                ctx.out << result.dump() << "\n";
+                return ExitOk;
+            }
+            if (result.contains("refused")) {
+                ctx.out << "attaching would be refused: " << result["refused"].get<std::string>()
+                        << "\n";
+                return ExitOk;
+            }
+            ctx.out << "attaching would be " << result["wouldBe"].value("result", "") << ":\n";
+            printAttachResult(ctx, result["wouldBe"], true);
+            return ExitOk;
+        }
         const auto result = attachSnapshot(*conn, snapshot, caseId, note);
         if (ctx.json()) {
             ctx.out << result.dump() << "\n";
         } else {
             ctx.out << "snapshot " << result.value("snapshotId", 0LL) << ": "
                     << result.value("result", "") << "\n";
-            for (const auto &[field, change] : result["changes"].items())
-                ctx.out << "  " << field << ": " << change["before"].dump() << " -> "
-                        << change["after"].dump() << "\n";
-            if (result.contains("applicableCases"))
-                for (const auto &id : result["applicableCases"])
-                    ctx.out << "  case " << id.get<long long>()
-                            << " can now be re-applied (renewalctl cases reapply "
-                            << id.get<long long>() << ")\n";
+            printAttachResult(ctx, result, false);
         }
         return ExitOk;
     } catch (const ActionRefused &e) {

@@ -44,7 +44,9 @@ Reconciliation (the acting operator is the database login role):
   cases reapply ID --reason R [--comment C]
   cases dismiss ID --reason R --comment C
   snapshot attach [FILE|-] [--kind KIND --provider-key KEY [--captured-at T]] [--case ID]
-                  --reason R [--comment C]
+                  (--reason R [--comment C] | --preview)
+                                              --preview: say what attaching would change and
+                                              whether the case's renewal would be recorded
   audit verify [--anchor FILE]                check the audit hash chains (exit 65 if broken)
   audit anchor                                export the chains' heads to keep elsewhere
   roles grant LOGIN_ROLE viewer|operator|ingest
@@ -63,7 +65,7 @@ const std::set<std::string> kValueOptions {"db", "data-dir", "subscriptions", "r
     "duplicates", "seed", "status", "reason", "comment", "case", "kind", "provider-key",
     "captured-at", "anchor", "name", "exec", "jsonl", "batch", "max-attempts", "retry-delay-ms",
     "poll-seconds", "exec-timeout", "months", "now"};
-const std::set<std::string> kFlags {"json", "help", "lines", "follow", "if-empty"};
+const std::set<std::string> kFlags {"json", "help", "lines", "follow", "if-empty", "preview"};
 
 std::string oneLine(std::string s)
 {
