@@ -1,0 +1,232 @@
+#include "domain/reconciliation.hpp"
+#include "support/test_database.hpp"
+
+#include <pqxx/pqxx>
+
+#include <QtTest>
+
+using rdtest::scalar;
+
+namespace {
+
+// A gap case: the March renewal of sub_1 (current period January) is not contiguous.
+constexpr const char *kMarchEvent
+    = R"({"providerKey":"stripe-main","providerEventId":"evt_march","providerSubscriptionId":"sub_1",)"
+      R"("providerRenewalKey":"in_march","providerVersion":null,)"
+      R"("period":{"start":"2026-03-01T00:00:00Z","end":"2026-04-01T00:00:00Z"},)"
+      R"("paidAmountMinor":1999,"currency":"USD","paidAt":"2026-03-01T00:00:05Z"})";
+
+constexpr const char *kFebruaryCall
+    = "SELECT result FROM apply_successful_renewal('stripe-main', 'evt_feb', 'sub_1', 'in_feb', "
+      "NULL, '2026-02-01T00:00:00Z', '2026-03-01T00:00:00Z', 1999, 'USD', "
+      "'2026-02-01T00:00:05Z', 'webhook', 'stripe-main')";
+
+} // namespace
+
+/// The database enforces who may do what, and no role can point a SECURITY DEFINER or trigger
+/// function at objects of its own: each attack runs as the weakest role that may call the
+/// function, the way the outside audit ran it.
+class TestSecurity : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<rdtest::TestDatabase> m_db;
+
+    std::string loginAs(const std::string &who, const std::string &kind)
+    {
+        const std::string login = m_db->name() + "_" + who;
+        auto admin = m_db->connect();
+        rd::grantRole(*admin, login, kind);
+        return m_db->conninfo() + " user=" + login;
+    }
+
+    std::int64_t openGapCase()
+    {
+        auto admin = m_db->connect();
+        pqxx::nontransaction tx(*admin);
+        return tx
+            .exec_params1("SELECT record_reconciliation_case($1::jsonb, "
+                          "'renewal_period_is_not_contiguous', '{}'::jsonb)",
+                std::string(kMarchEvent))[0]
+            .as<std::int64_t>();
+    }
+
+private slots:
+    void init()
+    {
+        m_db = std::make_unique<rdtest::TestDatabase>(QTest::currentTestFunction());
+        rdtest::importSubscriptions(
+            m_db->conninfo(), rdtest::subscriptionLine("stripe-main", "sub_1"));
+    }
+
+    void cleanup() { m_db.reset(); }
+
+    // The rule, checked against the catalog so that a function added later without it fails
+    // here: every SECURITY DEFINER and every trigger function names pg_temp last.
+    void everyDefinerAndTriggerFunctionPutsPgTempLast()
+    {
+        auto conn = m_db->connect();
+        pqxx::read_transaction tx(*conn);
+        const auto functions
+            = tx.exec("SELECT p.oid::regprocedure::text, p.prosecdef, "
+                      "       coalesce(array_to_string(p.proconfig, ';'), '') "
+                      "  FROM pg_proc p WHERE p.pronamespace = 'public'::regnamespace "
+                      "   AND (p.prosecdef OR p.prorettype = 'trigger'::regtype) ORDER BY 1");
+        QVERIFY(functions.size() >= 20); // the definer functions and the triggers exist
+        for (const auto &f : functions) {
+            const auto config = f[2].as<std::string>();
+            QVERIFY2(config.find("search_path=pg_catalog, public, pg_temp") != std::string::npos,
+                (f[0].as<std::string>() + " has " + config).c_str());
+        }
+    }
+
+    void temporaryTablesAndPublicObjectsAreRefused_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::newRow("viewer") << "viewer";
+        QTest::newRow("operator") << "operator";
+        QTest::newRow("ingest") << "ingest";
+    }
+
+    void temporaryTablesAndPublicObjectsAreRefused()
+    {
+        QFETCH(QString, kind);
+        pqxx::connection c(loginAs(kind.toStdString(), kind.toStdString()));
+        for (const std::string sql : {"CREATE TEMP TABLE reconciliation_case_history (LIKE "
+                                      "public.reconciliation_case_history)",
+                 "CREATE TABLE public.subscription_billing_periods_x (id int)",
+                 "CREATE FUNCTION public.rd_rfc3339(t text) RETURNS text LANGUAGE sql RETURN t"}) {
+            pqxx::work tx(c);
+            QVERIFY_THROWS_EXCEPTION(pqxx::insufficient_privilege, tx.exec0(sql));
+        }
+    }
+
+    // Even where a DBA grants TEMP (or another database kept PUBLIC's TEMP), a temporary table
+    // of the same name never takes the real one's place inside a function.
+    void temporaryShadowTablesAreIgnored_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QStringList>("shadowed");
+        QTest::addColumn<QString>("call"); // %1: the gap case's id
+        QTest::addColumn<QString>("check"); // as the owner: 1 when the real tables changed
+
+        const QStringList caseTables {"reconciliation_cases", "reconciliation_case_history"};
+        const QStringList renewalTables {"subscriptions", "subscription_billing_periods",
+            "subscription_transition_audits", "subscription_outbox"};
+        QTest::newRow("operator: dismiss_case")
+            << "operator" << caseTables << "SELECT dismiss_case(%1, 'other', 'hidden dismissal')"
+            << "SELECT count(*) FROM reconciliation_case_history h JOIN reconciliation_cases c "
+               "ON c.id = h.case_id WHERE h.action = 'dismissed' AND c.status = 'dismissed'";
+        QTest::newRow("operator: reapply_case")
+            << "operator" << (caseTables + renewalTables) << "SELECT reapply_case(%1, 'other', 'x')"
+            << "SELECT count(*) FROM reconciliation_case_history WHERE action = 'reapply'";
+        QTest::newRow("operator: attach_provider_snapshot")
+            << "operator" << (renewalTables + QStringList {"provider_snapshots"} + caseTables)
+            << "SELECT attach_provider_snapshot('{\"providerKey\":\"stripe-main\","
+               "\"providerSubscriptionId\":\"sub_1\",\"status\":\"active\",\"currentPeriod\":"
+               "{\"start\":\"2026-01-01T00:00:00Z\",\"end\":\"2026-02-01T00:00:00Z\"},"
+               "\"cancelAtPeriodEnd\":true,\"providerVersion\":null,\"capturedAt\":"
+               "\"2099-01-01T00:00:00Z\",\"latestRenewal\":null}', NULL, 'other', 'x')"
+            << "SELECT count(*) FROM provider_snapshots p JOIN subscriptions s "
+               "ON s.id = p.subscription_id WHERE s.cancel_at_period_end";
+        QTest::newRow("operator: register_billing_provider")
+            << "operator" << QStringList {"billing_providers"}
+            << "SELECT register_billing_provider('paddle-x', 'paddle', 'Paddle X')"
+            << "SELECT count(*) FROM billing_providers WHERE provider_key = 'paddle-x'";
+        QTest::newRow("ingest: apply_successful_renewal")
+            << "ingest" << renewalTables << kFebruaryCall
+            << "SELECT count(*) FROM subscription_billing_periods b "
+               "JOIN subscription_transition_audits a ON a.billing_period_id = b.id "
+               "JOIN subscription_outbox o ON o.billing_period_id = b.id "
+               "JOIN subscriptions s ON s.id = b.subscription_id "
+               "WHERE s.current_period_end = '2026-03-01T00:00:00Z'";
+        QTest::newRow("ingest: record_reconciliation_case")
+            << "ingest" << caseTables
+            << QString("SELECT record_reconciliation_case('%1'::jsonb, "
+                       "'renewal_period_is_not_contiguous', '{}')")
+                   .arg(kMarchEvent)
+            << "SELECT count(*) FROM reconciliation_cases WHERE occurrences = 2";
+        QTest::newRow("ingest: ingest_record")
+            << "ingest" << QStringList {"webhook_inbox"}
+            << "SELECT inbox_id FROM ingest_record('stripe-main', 'evt_x', 'body', 4, "
+               "encode(sha256('body'), 'hex'), "
+               "'invalid', NULL, 'x', NULL)"
+            << "SELECT count(*) FROM webhook_inbox WHERE provider_event_id = 'evt_x'";
+        QTest::newRow("ingest: outbox_claim and outbox_mark_published")
+            << "ingest" << (renewalTables + QStringList {"subscription_outbox"})
+            << QString(kFebruaryCall)
+                + "; SELECT outbox_mark_published(array_agg(id)) FROM outbox_claim(10, NULL)"
+            << "SELECT count(*) FROM subscription_outbox WHERE published_at IS NOT NULL";
+    }
+
+    void temporaryShadowTablesAreIgnored()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QStringList, shadowed);
+        QFETCH(QString, call);
+        QFETCH(QString, check);
+
+        const auto caseId = openGapCase();
+        {
+            auto admin = m_db->connect();
+            pqxx::nontransaction tx(*admin);
+            tx.exec0("INSERT INTO billing_providers (provider_key, kind, display_name) "
+                     "VALUES ('stripe-main', 'stripe', 'Stripe') ON CONFLICT DO NOTHING");
+        }
+        const std::string login = kind.toStdString();
+        const std::string conninfo = loginAs(login, login);
+        {
+            auto admin = m_db->connect();
+            pqxx::nontransaction tx(*admin);
+            tx.exec0("GRANT TEMPORARY ON DATABASE " + tx.quote_name(m_db->name()) + " TO "
+                + tx.quote_name(m_db->name() + "_" + login));
+        }
+        pqxx::connection attacker(conninfo);
+        {
+            pqxx::nontransaction tx(attacker);
+            shadowed.removeDuplicates();
+            for (const auto &t : shadowed)
+                tx.exec0("CREATE TEMP TABLE " + t.toStdString() + " (LIKE public." + t.toStdString()
+                    + " INCLUDING ALL)");
+            // A search_path that names pg_temp first, for good measure.
+            tx.exec0("SET search_path = pg_temp, public");
+            if (call.contains("%1"))
+                call = call.arg(caseId);
+            for (const auto &statement : call.split("; "))
+                tx.exec(statement.toStdString());
+            for (const auto &t : shadowed)
+                QVERIFY2(
+                    tx.exec1("SELECT count(*) FROM pg_temp." + t.toStdString())[0].as<int>() == 0,
+                    qPrintable("the function wrote into the temporary " + t));
+        }
+        auto admin = m_db->connect();
+        QVERIFY2(scalar(*admin, check.toStdString()) >= 1, qPrintable(check));
+        QCOMPARE(scalar(*admin, "SELECT count(*) FROM audit_chain_breaks()"), 0LL);
+    }
+
+    // A viewer's temporary audit table does not change what verification reports.
+    void verificationReadsTheRealChains()
+    {
+        const std::string conninfo = loginAs("viewer", "viewer");
+        {
+            auto admin = m_db->connect();
+            pqxx::nontransaction tx(*admin);
+            tx.exec0("GRANT TEMPORARY ON DATABASE " + tx.quote_name(m_db->name()) + " TO "
+                + tx.quote_name(m_db->name() + "_viewer"));
+        }
+        pqxx::connection viewer(conninfo);
+        pqxx::nontransaction tx(viewer);
+        tx.exec0("CREATE TEMP TABLE subscription_transition_audits "
+                 "(LIKE public.subscription_transition_audits INCLUDING ALL)");
+        tx.exec0("INSERT INTO pg_temp.subscription_transition_audits (subscription_id, "
+                 "transition, actor_type, actor_id, chain_seq, prev_hash, row_hash) "
+                 "SELECT id, 'subscription_imported', 'import', 'x', 7, 'forged', 'forged' "
+                 "FROM public.subscriptions");
+        QCOMPARE(tx.exec1("SELECT count(*) FROM audit_chain_breaks()")[0].as<int>(), 0);
+        QCOMPARE(tx.exec1("SELECT count(*) FROM audit_chain_heads()")[0].as<int>(), 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSecurity)
+#include "tst_security.moc"
