@@ -501,6 +501,297 @@ private slots:
         QCOMPARE(breaks[0].seq, 3LL);
         QVERIFY(breaks[0].problem.find("missing") != std::string::npos);
     }
+
+    // --- A case closes only when its renewal is recorded, or an operator dismisses it. ---
+
+    // The audit's finding 0: a snapshot that fills the missing month must not make the paid
+    // March renewal disappear; attaching it re-judges the case's renewal, which now applies.
+    void snapshotOnAGapCaseRecordsTheCasesRenewal()
+    {
+        const auto caseId = openGapCase();
+        auto conn = m_db->connect();
+        const auto attached
+            = rd::attachSnapshot(*conn, snapshotOfFebruary("2099-01-01T00:00:00Z"), caseId, kNote);
+        QCOMPARE(attached["case"]["status"].get<std::string>(), std::string("resolved"));
+        QCOMPARE(attached["case"]["renewal"].get<std::string>(), std::string("applied"));
+
+        const auto seen = observe(*conn);
+        QCOMPARE(seen.periodEnd, std::string("2026-04-01T00:00:00.000000Z")); // March applied
+        QCOMPARE(seen.billingPeriods, 2LL); // February (snapshot) and March (the case)
+        QCOMPARE(seen.renewalAudits, 1LL);
+        QCOMPARE(seen.openCases, 0LL);
+        const auto c = rd::showCase(*conn, caseId);
+        QCOMPARE(c["resolution"].get<std::string>(), std::string("snapshot_attached"));
+        QCOMPARE(scalar(*conn,
+                     "SELECT count(*) FROM reconciliation_cases c JOIN "
+                     "subscription_billing_periods b ON b.id = c.billing_period_id "
+                     "WHERE b.provider_renewal_key = 'in_march'"),
+            1LL);
+        std::vector<std::string> steps;
+        for (const auto &h : c["history"])
+            steps.push_back(h["action"].get<std::string>() + ":" + h["outcome"].get<std::string>());
+        QCOMPARE(steps,
+            (std::vector<std::string> {
+                "opened:open", "snapshot_attached:attached", "reapply:applied"}));
+        QVERIFY(rd::verifyAuditChains(*conn).empty());
+    }
+
+    // A snapshot after which the case's renewal still fails leaves the case open, with the
+    // reason it fails now and the state it was judged against.
+    void snapshotThatDoesNotHealLeavesTheCaseOpen()
+    {
+        const auto caseId = openGapCase();
+        auto conn = m_db->connect();
+        auto snapshot = snapshotOfFebruary("2099-01-01T00:00:00Z");
+        snapshot.cancelAtPeriodEnd = true;
+        const auto attached = rd::attachSnapshot(*conn, snapshot, caseId, kNote);
+        QCOMPARE(attached["case"]["status"].get<std::string>(), std::string("open"));
+        const auto c = rd::showCase(*conn, caseId);
+        QCOMPARE(c["status"].get<std::string>(), std::string("open"));
+        QCOMPARE(c["errorCode"].get<std::string>(),
+            std::string("renewal_conflicts_with_scheduled_cancellation"));
+        QCOMPARE(c["localState"]["cancelAtPeriodEnd"].get<bool>(), true);
+        QCOMPARE(observe(*conn).periodEnd, std::string("2026-03-01T00:00:00.000000Z"));
+        // Re-apply stays possible, and so does the way out for a person.
+        QCOMPARE(rd::reapplyCase(*conn, caseId, kNote)["result"].get<std::string>(),
+            std::string("rejected"));
+    }
+
+    // The database refuses to close a case as resolved without the billing period of its renewal.
+    void aResolvedCaseWithoutItsRenewalIsRefusedByTheDatabase()
+    {
+        const auto caseId = openGapCase();
+        auto conn = m_db->connect();
+        pqxx::work tx(*conn);
+        QVERIFY_THROWS_EXCEPTION(pqxx::check_violation,
+            tx.exec0("UPDATE reconciliation_cases SET status = 'resolved', resolution = "
+                     "'snapshot_attached' WHERE id = "
+                + std::to_string(caseId)));
+    }
+
+    // A renewal whose payload lacked its period (needs_snapshot) closes only when the
+    // snapshot's latest renewal is that very renewal.
+    void needsSnapshotCaseClosesOnlyWithItsRenewal()
+    {
+        auto conn = m_db->connect();
+        const auto openCase = [&](const std::string &key) {
+            pqxx::nontransaction tx(*conn);
+            return tx
+                .exec_params1("SELECT record_reconciliation_case(jsonb_build_object("
+                              "'providerKey', 'stripe-main', 'providerSubscriptionId', 'sub_1', "
+                              "'providerRenewalKey', $1::text, 'providerEventId', 'evt_' || $1), "
+                              "'needs_snapshot', '{}')",
+                    key)[0]
+                .as<std::int64_t>();
+        };
+        const auto other = openCase("in_other");
+        auto withoutIt
+            = rd::attachSnapshot(*conn, snapshotOfFebruary("2099-01-01T00:00:00Z"), other, kNote);
+        QCOMPARE(withoutIt["case"]["status"].get<std::string>(), std::string("open"));
+        QCOMPARE(rd::showCase(*conn, other)["status"].get<std::string>(), std::string("open"));
+
+        const auto march = openCase("in_march");
+        auto snapshot = snapshotOfFebruary("2099-01-02T00:00:00Z");
+        snapshot.currentPeriod = marchRenewal().period;
+        snapshot.latestRenewal = marchRenewal();
+        const auto withIt = rd::attachSnapshot(*conn, snapshot, march, kNote);
+        QCOMPARE(withIt["case"]["status"].get<std::string>(), std::string("resolved"));
+    }
+
+    // "Applicable now" is the core's verdict: a period that ends before it starts is not.
+    void invalidPeriodIsNeverApplicable()
+    {
+        rd::RenewalApplier applier(m_db->conninfo());
+        auto e = februaryRenewal("sub_1", "evt_bad", "in_bad");
+        e.period = {ts("2026-02-01T00:00:00Z"), ts("2026-01-20T00:00:00Z")};
+        const auto out = applier.apply(e, kWebhook);
+        QCOMPARE(out.errorCode, std::string("invalid_provider_billing_period"));
+        auto conn = m_db->connect();
+        const auto cases = rd::listCases(*conn, std::string("open"));
+        QCOMPARE(cases.size(), std::size_t(1));
+        QCOMPARE(cases[0]["applicableNow"].get<bool>(), false);
+        QCOMPARE(rd::showCase(*conn, *out.caseId)["applicableNow"].get<bool>(), false);
+        QCOMPARE(rd::reapplyCase(*conn, *out.caseId, kNote)["result"].get<std::string>(),
+            std::string("rejected"));
+    }
+
+    // Re-apply records the reason the renewal fails now, not the reason it failed first.
+    void reapplyRecordsTheReasonItFailsNow()
+    {
+        const auto caseId = openGapCase();
+        auto conn = m_db->connect();
+        {
+            pqxx::work tx(*conn);
+            tx.exec0("UPDATE subscriptions SET status = 'past_due', current_period_start = "
+                     "'2026-02-01T00:00:00Z', current_period_end = '2026-03-01T00:00:00Z'");
+            tx.commit();
+        }
+        const auto result = rd::reapplyCase(*conn, caseId, kNote);
+        QCOMPARE(result["error"].get<std::string>(),
+            std::string("renewal_not_allowed_for_subscription_status"));
+        const auto c = rd::showCase(*conn, caseId);
+        QCOMPARE(c["errorCode"].get<std::string>(),
+            std::string("renewal_not_allowed_for_subscription_status"));
+        QCOMPARE(c["localState"]["status"].get<std::string>(), std::string("past_due"));
+    }
+
+    // --- Snapshots that would contradict recorded history are refused. ---
+
+    // The audit's finding 3: a provider object fetched before the February renewal, attached
+    // later with a fresh capturedAt, would move the subscription back behind a paid period.
+    void snapshotBehindARecordedPeriodIsRefused()
+    {
+        rd::RenewalApplier applier(m_db->conninfo());
+        QCOMPARE(applier.apply(februaryRenewal(), kWebhook).result, ApplyResult::Applied);
+        auto conn = m_db->connect();
+        const auto before = observe(*conn);
+        auto snapshot = snapshotOfFebruary("2099-01-01T00:00:00Z");
+        snapshot.currentPeriod
+            = rd::Period {ts("2026-01-01T00:00:00Z"), ts("2026-02-01T00:00:00Z")};
+        snapshot.latestRenewal.reset();
+        try {
+            rd::attachSnapshot(*conn, snapshot, std::nullopt, kNote);
+            QFAIL("expected a refusal");
+        } catch (const rd::ActionRefused &e) {
+            QCOMPARE(e.code(), std::string("snapshot_rewinds_period"));
+            QVERIFY2(std::string(e.what()).find("2026-02-01T00:00:00.000000Z - "
+                                                "2026-03-01T00:00:00.000000Z")
+                    != std::string::npos,
+                e.what());
+        }
+        QCOMPARE(observe(*conn), before);
+
+        // The same through the CLI with a Stripe object (capturedAt = now): exit 4.
+        const auto stripe = QByteArray(R"({"id":"sub_1","object":"subscription","status":"active",)"
+                                       R"("cancel_at_period_end":false,)"
+                                       R"("current_period_start":1767225600,)"
+                                       R"("current_period_end":1769904000})");
+        const auto run = rdtest::runProgram(rdtest::ctl(),
+            rdtest::withDb(*m_db,
+                {"snapshot", "attach", "-", "--kind", "stripe", "--provider-key", "stripe-main",
+                    "--reason", "provider_confirmed"}),
+            stripe);
+        QCOMPARE(run.exitCode, 4);
+        QVERIFY2(run.err.contains("snapshot_rewinds_period"), run.err.constData());
+        QCOMPARE(observe(*conn), before);
+    }
+
+    // Staleness counts the import: a snapshot captured before the subscription was imported
+    // describes a state older than ours.
+    void snapshotCapturedBeforeTheImportIsStale()
+    {
+        auto conn = m_db->connect();
+        auto snapshot = snapshotOfFebruary("2020-01-01T00:00:00Z");
+        try {
+            rd::attachSnapshot(*conn, snapshot, std::nullopt, kNote);
+            QFAIL("expected a refusal");
+        } catch (const rd::ActionRefused &e) {
+            QCOMPARE(e.code(), std::string("stale_snapshot"));
+        }
+        QCOMPARE(scalar(*conn, "SELECT count(*) FROM provider_snapshots"), 0LL);
+    }
+
+    // The audit's finding 4: latestRenewal must be the snapshot's own subscription's renewal,
+    // of its current period; refused by the parser (exit 65, the field named) and, for a
+    // caller that bypasses it, by the database.
+    void snapshotRenewalOfAnotherSubscriptionIsRefused_data()
+    {
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("value");
+        QTest::newRow("provider") << "providerKey"
+                                  << R"("paddle-eu")";
+        QTest::newRow("subscription") << "providerSubscriptionId"
+                                      << R"("sub_other")";
+        QTest::newRow("period")
+            << "period"
+            << R"({"start":"2026-03-01T00:00:00Z","end":"2026-04-01T00:00:00Z"})";
+    }
+
+    void snapshotRenewalOfAnotherSubscriptionIsRefused()
+    {
+        QFETCH(QString, field);
+        QFETCH(QString, value);
+        auto json = rd::toJson(snapshotOfFebruary("2099-01-01T00:00:00Z"));
+        json["latestRenewal"][field.toStdString()] = nlohmann::json::parse(value.toStdString());
+
+        const auto run = rdtest::runProgram(rdtest::ctl(),
+            rdtest::withDb(*m_db, {"snapshot", "attach", "-", "--reason", "provider_confirmed"}),
+            QByteArray::fromStdString(json.dump()));
+        QCOMPARE(run.exitCode, 65);
+        QVERIFY2(run.err.contains(("latestRenewal." + field).toUtf8()), run.err.constData());
+
+        auto conn = m_db->connect();
+        try {
+            pqxx::nontransaction tx(*conn);
+            tx.exec_params(
+                "SELECT attach_provider_snapshot($1::jsonb, NULL, 'other', NULL)", json.dump());
+            QFAIL("the database accepted it");
+        } catch (const pqxx::sql_error &e) {
+            QVERIFY2(std::string(e.what()).find("snapshot_renewal_mismatch") != std::string::npos,
+                e.what());
+        }
+        QCOMPARE(scalar(*conn, "SELECT count(*) FROM subscription_billing_periods"), 0LL);
+    }
+
+    // A case is about one subscription; a snapshot of another is not its way out.
+    void snapshotOfAnotherSubscriptionCannotCloseACase()
+    {
+        rdtest::importSubscriptions(
+            m_db->conninfo(), rdtest::subscriptionLine("stripe-main", "sub_2"));
+        const auto caseId = openGapCase();
+        auto conn = m_db->connect();
+        auto snapshot = snapshotOfFebruary("2099-01-01T00:00:00Z");
+        snapshot.providerSubscriptionId = "sub_2";
+        snapshot.latestRenewal->providerSubscriptionId = "sub_2";
+        try {
+            rd::attachSnapshot(*conn, snapshot, caseId, kNote);
+            QFAIL("expected a refusal");
+        } catch (const rd::ActionRefused &e) {
+            QCOMPARE(e.code(), std::string("snapshot_case_mismatch"));
+        }
+        QCOMPARE(rd::showCase(*conn, caseId)["status"].get<std::string>(), std::string("open"));
+    }
+
+    // The preview is the attach's own judgment, and writes nothing.
+    void previewSaysWhatAttachingWouldDo()
+    {
+        const auto caseId = openGapCase();
+        auto conn = m_db->connect();
+        const auto audits = scalar(*conn, "SELECT count(*) FROM subscription_transition_audits");
+        const auto preview
+            = rd::previewSnapshot(*conn, snapshotOfFebruary("2099-01-01T00:00:00Z"), caseId);
+        QCOMPARE(preview["wouldBe"]["case"]["status"].get<std::string>(), std::string("resolved"));
+        QCOMPARE(preview["wouldBe"]["case"]["renewal"].get<std::string>(), std::string("applied"));
+        QCOMPARE(observe(*conn).billingPeriods, 0LL);
+        QCOMPARE(scalar(*conn, "SELECT count(*) FROM subscription_transition_audits"), audits);
+        QCOMPARE(scalar(*conn, "SELECT count(*) FROM provider_snapshots"), 0LL);
+        QCOMPARE(rd::showCase(*conn, caseId)["status"].get<std::string>(), std::string("open"));
+
+        auto stale = snapshotOfFebruary("2020-01-01T00:00:00Z");
+        const auto refused = rd::previewSnapshot(*conn, stale, caseId);
+        QVERIFY2(refused["refused"].get<std::string>().rfind("stale_snapshot:", 0) == 0,
+            refused.dump().c_str());
+    }
+
+    // --- One renewal, one case. ---
+
+    // The audit's finding 5: invoice.paid and invoice.payment_succeeded of one invoice can
+    // carry different paidAt; they are one renewal, so one case with two occurrences.
+    void oneRenewalDeliveredTwiceWithDifferentPaidAtIsOneCase()
+    {
+        rd::RenewalApplier applier(m_db->conninfo());
+        auto paid = marchRenewal();
+        paid.providerEventId = "evt_paid";
+        auto succeeded = marchRenewal();
+        succeeded.providerEventId = "evt_payment_succeeded";
+        succeeded.paidAt = ts("2026-03-01T00:09:59Z");
+        const auto first = applier.apply(paid, kWebhook);
+        const auto second = applier.apply(succeeded, kWebhook);
+        QVERIFY(first.caseId && second.caseId);
+        QCOMPARE(*second.caseId, *first.caseId);
+        auto conn = m_db->connect();
+        QCOMPARE(scalar(*conn, "SELECT occurrences FROM reconciliation_cases"), 2LL);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestReconciliation)
