@@ -1,0 +1,298 @@
+#include "domain/renewal_service.hpp"
+#include "support/renewal_fixtures.hpp"
+#include "support/test_database.hpp"
+
+#include <pqxx/pqxx>
+
+#include <QtTest>
+
+#include <arpa/inet.h>
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <future>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <thread>
+#include <unistd.h>
+
+using rd::ApplyResult;
+using rdtest::februaryRenewal;
+using rdtest::observe;
+using rdtest::scalar;
+
+namespace {
+
+const rd::Actor kWebhook {"webhook", "stripe-main"};
+
+int unixSocket()
+{
+    return ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+}
+
+sockaddr_un addressOf(const std::string &path)
+{
+    sockaddr_un a {};
+    a.sun_family = AF_UNIX;
+    std::strncpy(a.sun_path, path.c_str(), sizeof a.sun_path - 1);
+    return a;
+}
+
+bool writeAll(int fd, const char *p, std::size_t n)
+{
+    while (n > 0) {
+        const ssize_t w = ::write(fd, p, n);
+        if (w <= 0)
+            return false;
+        p += w;
+        n -= static_cast<std::size_t>(w);
+    }
+    return true;
+}
+
+/// A PostgreSQL wire relay between libpq and the test cluster's socket that loses one
+/// acknowledgement: the first time the server answers with a data row holding `marker` (the
+/// core's result "applied"), the relay closes the client's connection instead of passing the
+/// answer on. The server committed; the client never learns it. That is exactly a connection
+/// dropped between COMMIT and its acknowledgement, on the production code path.
+class AckLosingRelay
+{
+public:
+    AckLosingRelay(std::string serverSocket, std::string marker)
+        : m_server(std::move(serverSocket)), m_marker(std::move(marker))
+    {
+        char tmpl[] = "/tmp/rd-relay-XXXXXX";
+        m_dir = ::mkdtemp(tmpl);
+        m_listen = unixSocket();
+        const auto a = addressOf(m_dir + "/.s.PGSQL.5432");
+        if (::bind(m_listen, reinterpret_cast<const sockaddr *>(&a), sizeof a) != 0
+            || ::listen(m_listen, 16) != 0)
+            throw std::runtime_error("relay: cannot listen");
+        m_thread = std::thread([this] { acceptLoop(); });
+    }
+
+    ~AckLosingRelay()
+    {
+        m_stop = true;
+        ::shutdown(m_listen, SHUT_RDWR);
+        m_thread.join();
+        for (auto &t : m_sessions)
+            t.join();
+        ::close(m_listen);
+        ::unlink((m_dir + "/.s.PGSQL.5432").c_str());
+        ::rmdir(m_dir.c_str());
+    }
+
+    const std::string &directory() const { return m_dir; }
+    bool dropped() const { return m_dropped; }
+
+private:
+    void acceptLoop()
+    {
+        while (!m_stop) {
+            pollfd p {m_listen, POLLIN, 0};
+            if (::poll(&p, 1, 100) <= 0)
+                continue;
+            const int client = ::accept4(m_listen, nullptr, nullptr, SOCK_CLOEXEC);
+            if (client < 0)
+                continue;
+            m_sessions.emplace_back([this, client] { relay(client); });
+        }
+    }
+
+    void relay(int client)
+    {
+        const int server = unixSocket();
+        const auto a = addressOf(m_server);
+        if (::connect(server, reinterpret_cast<const sockaddr *>(&a), sizeof a) != 0) {
+            ::close(client);
+            ::close(server);
+            return;
+        }
+        std::string fromServer; // bytes not yet forwarded, cut at message boundaries
+        char buf[65536];
+        bool open = true;
+        while (open && !m_stop) {
+            pollfd fds[2] = {{client, POLLIN, 0}, {server, POLLIN, 0}};
+            if (::poll(fds, 2, 100) <= 0)
+                continue;
+            if (fds[0].revents) {
+                const ssize_t n = ::read(client, buf, sizeof buf);
+                open = n > 0 && writeAll(server, buf, static_cast<std::size_t>(n));
+            }
+            if (open && fds[1].revents) {
+                const ssize_t n = ::read(server, buf, sizeof buf);
+                if (n <= 0)
+                    break;
+                fromServer.append(buf, static_cast<std::size_t>(n));
+                // Forward whole messages (type byte, int32 length including itself).
+                std::size_t at = 0;
+                while (open && fromServer.size() - at >= 5) {
+                    std::uint32_t len;
+                    std::memcpy(&len, fromServer.data() + at + 1, 4);
+                    len = ntohl(len);
+                    if (fromServer.size() - at < 1 + len)
+                        break;
+                    const bool dataRow = fromServer[at] == 'D';
+                    if (dataRow && !m_dropped
+                        && std::string_view(fromServer).substr(at, 1 + len).find(m_marker)
+                            != std::string_view::npos) {
+                        m_dropped = true;
+                        open = false; // the acknowledgement is lost
+                        break;
+                    }
+                    open = writeAll(client, fromServer.data() + at, 1 + len);
+                    at += 1 + len;
+                }
+                fromServer.erase(0, at);
+            }
+        }
+        ::close(client);
+        ::close(server);
+    }
+
+    std::string m_server;
+    std::string m_marker;
+    std::string m_dir;
+    int m_listen = -1;
+    std::atomic<bool> m_stop {false};
+    std::atomic<bool> m_dropped {false};
+    std::thread m_thread;
+    std::vector<std::thread> m_sessions;
+};
+
+std::string valueOf(const std::string &conninfo, const std::string &key)
+{
+    const auto p = conninfo.find(key + "=");
+    if (p == std::string::npos)
+        return {};
+    auto v = conninfo.substr(p + key.size() + 1);
+    v = v.substr(0, v.find(' '));
+    if (v.size() >= 2 && v.front() == '\'')
+        v = v.substr(1, v.size() - 2);
+    return v;
+}
+
+/// The pid of the backend of another session that waits for a lock, within `deadline`.
+int waitingBackend(pqxx::connection &observer, std::chrono::seconds deadline)
+{
+    const auto until = std::chrono::steady_clock::now() + deadline;
+    while (std::chrono::steady_clock::now() < until) {
+        pqxx::nontransaction tx(observer);
+        const auto r = tx.exec("SELECT pid FROM pg_stat_activity WHERE datname = "
+                               "current_database() AND wait_event_type = 'Lock' "
+                               "AND query LIKE '%apply_successful_renewal%'");
+        if (!r.empty())
+            return r[0][0].as<int>();
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return 0;
+}
+
+} // namespace
+
+/// A connection lost while applying: the retry says "applied" only when this call's own commit
+/// landed, "duplicate" when the renewal was somebody else's, and never records it twice. Both
+/// branches run the production path (RenewalApplier's prepared one-statement apply).
+class TestInDoubt : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<rdtest::TestDatabase> m_db;
+
+private slots:
+    void init()
+    {
+        m_db = std::make_unique<rdtest::TestDatabase>(QTest::currentTestFunction());
+        rdtest::importSubscriptions(
+            m_db->conninfo(), rdtest::subscriptionLine("stripe-main", "sub_1"));
+    }
+
+    void cleanup() { m_db.reset(); }
+
+    // The commit landed, its acknowledgement was lost: the retry finds its own billing period.
+    void commitLandedAcknowledgementLost()
+    {
+        const auto conninfo = m_db->conninfo();
+        AckLosingRelay relay(
+            valueOf(conninfo, "host") + "/.s.PGSQL." + valueOf(conninfo, "port"), "applied");
+        const std::string viaRelay = "host=" + relay.directory()
+            + " port=5432 dbname=" + m_db->name() + " user=" + valueOf(conninfo, "user");
+
+        rd::RenewalApplier applier(viaRelay);
+        const auto out = applier.apply(februaryRenewal(), kWebhook);
+        QVERIFY(relay.dropped());
+        QCOMPARE(out.result, ApplyResult::Applied);
+        QVERIFY(out.resolvedInDoubt);
+        QCOMPARE(out.attempts, 2);
+
+        auto conn = m_db->connect();
+        const auto seen = observe(*conn);
+        QCOMPARE(seen.billingPeriods, 1LL);
+        QCOMPARE(seen.renewalAudits, 1LL);
+        QCOMPARE(seen.outbox, 1LL);
+        QCOMPARE(seen.revision, 2LL);
+        QCOMPARE(scalar(*conn,
+                     "SELECT count(*) FROM subscription_billing_periods WHERE id = '"
+                         + out.billingPeriodId + "'"),
+            1LL);
+
+        // The provider's retry is a duplicate: one applied result for one renewal.
+        rd::RenewalApplier direct(conninfo);
+        QCOMPARE(direct.apply(februaryRenewal(), kWebhook).result, ApplyResult::Duplicate);
+    }
+
+    // The audit's reproduction: the renewal was applied earlier by another delivery; this
+    // call's backend is terminated while it waits for the subscription's lock. Nothing of this
+    // call committed, so its retry must say duplicate, not applied.
+    void connectionLostBeforeCommitOfARecordedRenewal_data()
+    {
+        QTest::addColumn<bool>("recordedBefore");
+        QTest::newRow("renewal recorded before: duplicate") << true;
+        QTest::newRow("nothing recorded: applied by the retry") << false;
+    }
+
+    void connectionLostBeforeCommitOfARecordedRenewal()
+    {
+        QFETCH(bool, recordedBefore);
+        if (recordedBefore) {
+            rd::RenewalApplier first(m_db->conninfo());
+            QCOMPARE(first.apply(februaryRenewal(), kWebhook).result, ApplyResult::Applied);
+        }
+        auto holder = m_db->connect();
+        auto observer = m_db->connect();
+        auto lock = std::make_unique<pqxx::work>(*holder);
+        lock->exec("SELECT 1 FROM subscriptions WHERE provider_subscription_id = 'sub_1' "
+                   "FOR UPDATE");
+
+        auto pending = std::async(std::launch::async, [&] {
+            rd::RenewalApplier applier(m_db->conninfo());
+            return applier.apply(februaryRenewal(), kWebhook); // the same delivery again
+        });
+        const int pid = waitingBackend(*observer, std::chrono::seconds(20));
+        QVERIFY2(pid != 0, "the apply never waited for the held lock");
+        {
+            pqxx::nontransaction tx(*observer);
+            QVERIFY(
+                tx.exec1("SELECT pg_terminate_backend(" + std::to_string(pid) + ")")[0].as<bool>());
+        }
+        // The retry reconnects and waits again behind the lock: release it once it does.
+        QVERIFY2(waitingBackend(*observer, std::chrono::seconds(20)) != 0,
+            "the retry never reached the core");
+        lock->commit();
+        lock.reset();
+
+        const auto out = pending.get();
+        QCOMPARE(out.result, recordedBefore ? ApplyResult::Duplicate : ApplyResult::Applied);
+        QVERIFY(!out.resolvedInDoubt);
+        QCOMPARE(out.attempts, 2);
+        const auto seen = observe(*observer);
+        QCOMPARE(seen.billingPeriods, 1LL);
+        QCOMPARE(seen.revision, 2LL);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestInDoubt)
+#include "tst_indoubt.moc"
