@@ -22,6 +22,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <chrono>
+
 #include <unistd.h>
 
 using Kind = rd::ui::CaseActionOutcome::Kind;
@@ -60,7 +62,10 @@ private:
         s.providerSubscriptionId = "sub_1";
         s.status = "active";
         s.currentPeriod = rdtest::februaryRenewal().period;
-        s.capturedAt = *rd::parseRfc3339("2026-02-01T09:00:00Z");
+        // Captured just now: a capture before the subscription's import would be stale.
+        s.capturedAt = rd::Timestamp {std::chrono::duration_cast<std::chrono::microseconds>(
+            std::chrono::system_clock::now().time_since_epoch())
+                                          .count()};
         s.latestRenewal = rdtest::februaryRenewal();
         return s;
     }
@@ -310,6 +315,9 @@ private slots:
             writeFile(dir, "sub_1.json", rd::toJson(paidFebruarySnapshot()).dump(2))));
         QTRY_VERIFY_WITH_TIMEOUT(dialog->isReady(), 10000);
         QVERIFY(confirm->isEnabled());
+        // The database's own judgment of the case, before anything is written.
+        QCOMPARE(dialog->verdict(),
+            u"Case %1 will be resolved: its renewal is recorded."_qs.arg(m_caseId));
         QStringList changed;
         for (const auto &line : dialog->preview()->lines()) {
             if (line.differs)

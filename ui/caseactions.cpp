@@ -185,10 +185,22 @@ CaseActionOutcome attachSnapshot(const std::string &conninfo, const CaseActionRe
         const auto result = rd::attachSnapshot(*conn, snapshot,
             request.caseId > 0 ? std::optional<std::int64_t>(request.caseId) : std::nullopt,
             noteFor(request));
+        // What became of the case is the database's judgment of its renewal after the snapshot.
+        const auto caseResult = result.value("case", nlohmann::json());
+        const bool stillOpen = caseResult.is_object() && caseResult.value("status", "") == "open";
+        const Kind kind = stillOpen ? Kind::StillOpen : Kind::Resolved;
+        QString caseSentence;
+        if (caseResult.is_object())
+            caseSentence = stillOpen ? tr("Case %1 stays open: its renewal is still rejected (%2).")
+                                           .arg(request.caseId)
+                                           .arg(format::humanize(QString::fromStdString(
+                                               caseResult.value("error", std::string()))))
+                : caseResult.value("renewal", "") == "applied"
+                ? tr("Case %1 resolved: its renewal was applied.").arg(request.caseId)
+                : tr("Case %1 resolved: its renewal is recorded.").arg(request.caseId);
         if (result.value("result", "") == "unchanged")
-            return {Kind::Resolved,
-                tr("The same snapshot was attached before: nothing changed. Case %1 resolved.")
-                    .arg(request.caseId),
+            return {kind,
+                tr("The same snapshot was attached before: nothing changed.") + u' ' + caseSentence,
                 u"unchanged"_qs};
         QStringList changes;
         for (const auto &[field, change] : result["changes"].items())
@@ -200,12 +212,14 @@ CaseActionOutcome attachSnapshot(const std::string &conninfo, const CaseActionRe
             = tr("Snapshot attached: period now %1.").arg(currentPeriod(*conn, request.caseId));
         if (!changes.isEmpty())
             summary += u' ' + tr("Changed: %1.").arg(changes.join(u"; "_qs));
+        if (!caseSentence.isEmpty())
+            summary += u' ' + caseSentence;
         if (result.contains("applicableCases") && !result["applicableCases"].empty())
             summary += u' '
                 + QCoreApplication::translate("CaseActions",
                     "%n other case(s) can now be re-applied.", nullptr,
                     static_cast<int>(result["applicableCases"].size()));
-        return {Kind::Resolved, summary, QString::fromStdString(result.value("result", ""))};
+        return {kind, summary, QString::fromStdString(result.value("result", ""))};
     } catch (const rd::ActionRefused &e) {
         return {Kind::Refused, QString::fromUtf8(e.what()), QString::fromStdString(e.code())};
     } catch (const rd::InputError &e) {

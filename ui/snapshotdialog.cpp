@@ -52,10 +52,10 @@ Loaded loadCaseSubscription(QSqlDatabase &db, qint64 caseId)
         u"SELECT c.provider_key, c.provider_subscription_id, p.kind, s.id IS NOT NULL, "
         "s.status, rd_rfc3339(s.current_period_start), rd_rfc3339(s.current_period_end), "
         "s.cancel_at_period_end, s.provider_version, s.revision, "
-        // The staleness rule of attach_provider_snapshot(), read the same way.
+        // The staleness rule of attach_provider_snapshot() (migration 0007), read the same way.
         "rd_rfc3339(greatest("
-        "  (SELECT max(created_at) FROM subscription_billing_periods "
-        "    WHERE subscription_id = s.id AND recorded_by <> 'snapshot'), "
+        "  (SELECT max(created_at) FROM subscription_transition_audits "
+        "    WHERE subscription_id = s.id AND transition <> 'subscription_reconciled'), "
         "  (SELECT max(captured_at) FROM provider_snapshots WHERE subscription_id = s.id))), "
         "lb.provider_renewal_key, rd_rfc3339(lb.period_start), rd_rfc3339(lb.period_end), "
         "lb.paid_amount_minor, lb.currency "
@@ -99,6 +99,7 @@ Loaded loadCaseSubscription(QSqlDatabase &db, qint64 caseId)
 
 SnapshotDialog::SnapshotDialog(DatabasePool *pool, qint64 caseId, QWidget *parent)
     : QDialog(parent)
+    , m_pool(pool)
     , m_caseId(caseId)
     , m_reason(new QComboBox)
     , m_comment(new QPlainTextEdit)
@@ -240,7 +241,7 @@ QString SnapshotDialog::comment() const
 
 bool SnapshotDialog::isReady() const
 {
-    return m_subject && m_snapshot && m_problem.isEmpty();
+    return m_subject && m_snapshot && m_problem.isEmpty() && !m_verdict.isEmpty();
 }
 
 QString SnapshotDialog::snapshotJson() const
@@ -260,6 +261,8 @@ void SnapshotDialog::updatePreview()
 {
     m_snapshot.reset();
     m_problem.clear();
+    m_verdict.clear();
+    ++m_generation;
     m_message->setToolTip({});
     const QString text = m_text->toPlainText();
     if (!m_loadError.isEmpty()) {
@@ -301,14 +304,62 @@ void SnapshotDialog::updatePreview()
                              "changes nothing.");
             else
                 summary = tr("Attaching changes %1.").arg(changed.join(u", "_qs));
-            summary += u' ' + tr("Case %1 is resolved.").arg(m_caseId);
             summary = tr("Captured %1.").arg(format::localDateTime(captured)) + u' ' + summary;
-            m_message->setStyleSheet(u"font-weight:bold"_qs);
-            m_message->setText(summary);
-            m_confirm->setEnabled(true);
+            askDatabase(summary);
         }
     }
     emit previewUpdated();
+}
+
+// What becomes of the case is the database's judgment, not the desk's: the attach runs in a
+// transaction that is rolled back, and its answer (or refusal) is shown before confirming.
+void SnapshotDialog::askDatabase(const QString &summary)
+{
+    m_message->setStyleSheet({});
+    m_message->setText(
+        summary + u' ' + tr("Asking the database what happens to case %1…").arg(m_caseId));
+    m_confirm->setEnabled(false);
+    const int generation = m_generation;
+    const QString json = snapshotJson();
+    const qint64 caseId = m_caseId;
+    auto *watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, summary] {
+        watcher->deleteLater();
+        if (generation != m_generation)
+            return; // the text changed meanwhile
+        try {
+            const auto answer = nlohmann::json::parse(watcher->result().toStdString());
+            if (answer.contains("refused")) {
+                showProblem(tr("The database would refuse it: %1")
+                                .arg(QString::fromStdString(answer["refused"].get<std::string>())));
+            } else {
+                const auto &c = answer["wouldBe"]["case"];
+                if (c.is_object() && c["status"] == "resolved")
+                    m_verdict = c["renewal"] == "applied"
+                        ? tr("Case %1 will be resolved: its renewal will be applied.").arg(m_caseId)
+                        : tr("Case %1 will be resolved: its renewal is recorded.").arg(m_caseId);
+                else if (c.is_object())
+                    m_verdict = tr("Case %1 stays open: its renewal would still be rejected (%2).")
+                                    .arg(m_caseId)
+                                    .arg(format::humanize(
+                                        QString::fromStdString(c["error"].get<std::string>())));
+                else
+                    m_verdict = tr("No case is affected.");
+                m_message->setStyleSheet(u"font-weight:bold"_qs);
+                m_message->setText(summary + u' ' + m_verdict);
+                m_confirm->setEnabled(true);
+            }
+        } catch (const std::exception &e) {
+            showProblem(tr("Could not preview the snapshot: %1").arg(QString::fromUtf8(e.what())));
+        }
+        emit previewUpdated();
+    });
+    watcher->setFuture(m_pool->run([json, caseId](QSqlDatabase &db) {
+        QSqlQuery q = execSql(db, u"SELECT preview_provider_snapshot(?::jsonb, ?)::text"_qs,
+            {json, caseId > 0 ? QVariant(caseId) : QVariant(QMetaType(QMetaType::LongLong))});
+        q.next();
+        return q.value(0).toString();
+    }));
 }
 
 } // namespace rd::ui

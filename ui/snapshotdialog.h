@@ -39,8 +39,12 @@ public:
     void setSnapshotText(const QString &text);
     void setComment(const QString &comment);
 
-    /// The local state has arrived and the snapshot may be attached.
+    /// The local state has arrived, the database has judged the snapshot (preview), and it may
+    /// be attached.
     bool isReady() const;
+    /// The database's own judgment of what attaching does to the case ("Case 7 will be
+    /// resolved: its renewal will be applied."); empty until it has answered.
+    QString verdict() const { return m_verdict; }
     /// What stops the snapshot (unreadable, stale, another subscription); empty when none.
     QString problem() const { return m_problem; }
     /// "field | current (local) | snapshot | note".
@@ -59,7 +63,9 @@ private:
     void chooseFile();
     void updatePreview();
     void showProblem(const QString &text);
+    void askDatabase(const QString &summary);
 
+    DatabasePool *m_pool;
     qint64 m_caseId;
     QComboBox *m_reason;
     QPlainTextEdit *m_comment;
@@ -75,6 +81,8 @@ private:
     std::optional<rd::ProviderSnapshot> m_snapshot;
     QString m_problem;
     QString m_loadError; ///< the case could not be read: nothing can be attached
+    QString m_verdict;
+    int m_generation = 0; ///< drops the answers to previews of older text
 };
 
 } // namespace rd::ui

@@ -21,8 +21,9 @@ struct LocalSubscription
     bool cancelAtPeriodEnd = false;
     QString providerVersion; ///< null when there is none
     qint64 revision = 0;
-    /// When the last change the database judges staleness by was recorded: the newest billing
-    /// period not recorded from a snapshot, or the newest snapshot's capture time.
+    /// When the last change the database judges staleness by was recorded: the newest audited
+    /// change that was not a reconciliation (import, renewals), or the newest snapshot's
+    /// capture time.
     std::optional<qint64> lastChangeMicros;
 
     struct Renewal
