@@ -773,6 +773,33 @@ private slots:
             refused.dump().c_str());
     }
 
+    // The same through the CLI: --preview says it, then the attach does it.
+    void cliPreviewThenAttachOnAGapCase()
+    {
+        const auto caseId = openGapCase();
+        const QString id = QString::number(caseId);
+        const auto json = QByteArray::fromStdString(
+            rd::toJson(snapshotOfFebruary("2099-01-01T00:00:00Z")).dump());
+        const auto preview = rdtest::runProgram(rdtest::ctl(),
+            rdtest::withDb(*m_db, {"snapshot", "attach", "-", "--case", id, "--preview"}), json);
+        QCOMPARE(preview.exitCode, 0);
+        QVERIFY2(preview.out.contains(
+                     ("case " + id + " would be resolved: its renewal would be applied").toUtf8()),
+            preview.out.constData());
+        auto conn = m_db->connect();
+        QCOMPARE(observe(*conn).billingPeriods, 0LL);
+
+        const auto attach = rdtest::runProgram(rdtest::ctl(),
+            rdtest::withDb(
+                *m_db, {"snapshot", "attach", "-", "--case", id, "--reason", "provider_confirmed"}),
+            json);
+        QCOMPARE(attach.exitCode, 0);
+        QVERIFY2(
+            attach.out.contains(("case " + id + " is resolved: its renewal was applied").toUtf8()),
+            attach.out.constData());
+        QCOMPARE(observe(*conn).periodEnd, std::string("2026-04-01T00:00:00.000000Z"));
+    }
+
     // --- One renewal, one case. ---
 
     // The audit's finding 5: invoice.paid and invoice.payment_succeeded of one invoice can
