@@ -219,8 +219,17 @@ ApplyOutcome RenewalApplier::apply(const SuccessfulRenewalEvent &event, const Ac
                 ? applyPrepared(event, actor, billingPeriodId)
                 : applyWithFault(event, actor, billingPeriodId);
             out.attempts = attempt;
-            if (out.result == ApplyResult::Rejected)
+            if (out.result == ApplyResult::Rejected) {
                 out.caseId = recordCase(rd::toJson(event), out.errorCode, out.localState);
+                if (!out.caseId) {
+                    // Judged again under the row lock, the renewal is no longer rejected: its
+                    // predecessor, or another delivery of it, committed in between. Apply again.
+                    if (attempt >= m_maxAttempts)
+                        throw DatabaseUnavailable("renewal " + event.providerRenewalKey
+                            + " kept changing between its rejection and its case");
+                    continue;
+                }
+            }
             return out;
         } catch (const pqxx::transaction_rollback &) {
             // 40001 / 40P01: nothing was committed; run the whole transaction again.
@@ -247,16 +256,18 @@ ApplyOutcome RenewalApplier::apply(const SuccessfulRenewalEvent &event, const Ac
     }
 }
 
-std::int64_t RenewalApplier::recordCase(
+std::optional<std::int64_t> RenewalApplier::recordCase(
     const nlohmann::json &eventJson, const std::string &errorCode, const nlohmann::json &localState)
 {
     for (int attempt = 1;; ++attempt) {
         try {
             pqxx::nontransaction tx(connection());
-            return tx
-                .exec_params1("SELECT record_reconciliation_case($1::jsonb, $2, $3::jsonb)",
-                    eventJson.dump(), errorCode, localState.dump())[0]
-                .as<std::int64_t>();
+            const auto id
+                = tx.exec_params1("SELECT record_reconciliation_case($1::jsonb, $2, $3::jsonb)",
+                    eventJson.dump(), errorCode, localState.dump())[0];
+            if (id.is_null())
+                return std::nullopt;
+            return id.as<std::int64_t>();
         } catch (const pqxx::transaction_rollback &) {
             if (attempt >= m_maxAttempts)
                 throw;

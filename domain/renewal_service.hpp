@@ -56,9 +56,11 @@ public:
 
     ApplyOutcome apply(const SuccessfulRenewalEvent &event, const Actor &actor);
 
-    /// Records a rejection as a case (or one more occurrence of its open case).
-    std::int64_t recordCase(const nlohmann::json &eventJson, const std::string &errorCode,
-        const nlohmann::json &localState);
+    /// Records a rejection as a case (or one more occurrence of its open case). The database
+    /// judges the renewal again under the subscription's row lock first: nothing (no case)
+    /// when it is no longer rejected, and the caller applies it again.
+    std::optional<std::int64_t> recordCase(const nlohmann::json &eventJson,
+        const std::string &errorCode, const nlohmann::json &localState);
 
     pqxx::connection &connection();
 

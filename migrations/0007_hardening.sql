@@ -430,6 +430,13 @@ CREATE OR REPLACE FUNCTION public.rd_case_is_applicable(c public.reconciliation_
 -- 2. and 5. Attaching a provider snapshot.
 ------------------------------------------------------------------------------------------
 
+-- What follows a snapshot that moved a subscription (its row lock held). Nothing yet: 0008
+-- makes renewals that wait on the new period apply.
+CREATE FUNCTION public.rd_after_reanchor(p_subscription_id uuid, p_snapshot_id bigint)
+    RETURNS integer
+    LANGUAGE sql VOLATILE
+    RETURN 0;
+
 -- p_snapshot is the normalized snapshot (the domain library validated it; this checks again
 -- what the database must never accept):
 -- {"providerKey","providerSubscriptionId","status","currentPeriod":{"start","end"}|null,
@@ -674,6 +681,11 @@ BEGIN
             'renewal', r.result, 'error', r.error_code, 'billingPeriodId', r.billing_period_id);
     END IF;
 
+    -- The subscription moved: what waited on its new period (0008).
+    IF v_result <> 'unchanged' THEN
+        PERFORM public.rd_after_reanchor(s.id, v_snapshot_id);
+    END IF;
+
     SELECT coalesce(array_agg(oc.id ORDER BY oc.id), '{}') INTO applicable
       FROM public.reconciliation_cases oc
      WHERE oc.provider_key = s.provider_key
@@ -739,6 +751,7 @@ REVOKE EXECUTE ON FUNCTION
     public.rd_apply_case_event(jsonb, text, text),
     public.rd_resolve_case(bigint, text, uuid, text, bigint),
     public.rd_keep_case_open(bigint, text, jsonb),
+    public.rd_after_reanchor(uuid, bigint),
     public.preview_provider_snapshot(jsonb, bigint)
     FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION

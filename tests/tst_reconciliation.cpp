@@ -84,11 +84,18 @@ private slots:
 
     void cleanup() { m_db.reset(); }
 
-    void reapplyAfterTheMissingRenewalArrives()
+    // The operator's way: once the case is applicable (here the projection was corrected by
+    // hand, which heals nothing by itself), re-apply records the renewal as the operator's.
+    void reapplyOnceTheCaseIsApplicable()
     {
         const auto caseId = openGapCase();
-        rd::RenewalApplier applier(m_db->conninfo());
-        QCOMPARE(applier.apply(februaryRenewal(), kWebhook).result, ApplyResult::Applied);
+        {
+            auto admin = m_db->connect();
+            pqxx::work tx(*admin);
+            tx.exec0("UPDATE subscriptions SET current_period_start = '2026-02-01T00:00:00Z', "
+                     "current_period_end = '2026-03-01T00:00:00Z'");
+            tx.commit();
+        }
 
         auto conn = m_db->connect();
         QVERIFY(rd::showCase(*conn, caseId)["applicableNow"].get<bool>());
@@ -129,7 +136,8 @@ private slots:
         QCOMPARE(observe(*conn).billingPeriods, 0LL);
     }
 
-    void snapshotReanchorsThenReapplyApplies()
+    // A snapshot that re-anchors the subscription heals the case waiting on its new period.
+    void snapshotThatReanchorsHealsTheWaitingCase()
     {
         const auto caseId = openGapCase();
         auto conn = m_db->connect();
@@ -139,10 +147,11 @@ private slots:
         QCOMPARE(attached["changes"]["currentPeriod"]["after"]["end"].get<std::string>(),
             std::string("2026-03-01T00:00:00.000000Z"));
         QVERIFY(!attached["billingPeriodId"].is_null()); // February recorded from the snapshot
-        QCOMPARE(attached["applicableCases"], nlohmann::json::array({caseId}));
+        QCOMPARE(attached["applicableCases"], nlohmann::json::array());
 
         const auto seen = observe(*conn);
-        QCOMPARE(seen.billingPeriods, 1LL);
+        QCOMPARE(seen.billingPeriods, 2LL); // February (snapshot) and March (healed)
+        QCOMPARE(seen.periodEnd, std::string("2026-04-01T00:00:00.000000Z"));
         QCOMPARE(scalar(*conn,
                      "SELECT count(*) FROM subscription_transition_audits WHERE "
                      "transition = 'subscription_reconciled'"),
@@ -151,10 +160,13 @@ private slots:
                      "SELECT count(*) FROM subscription_outbox WHERE event_type = "
                      "'subscription_reconciled'"),
             1LL);
-
-        const auto result = rd::reapplyCase(*conn, caseId, kNote);
-        QCOMPARE(result["result"].get<std::string>(), std::string("applied"));
-        QCOMPARE(observe(*conn).periodEnd, std::string("2026-04-01T00:00:00.000000Z"));
+        const auto c = rd::showCase(*conn, caseId);
+        QCOMPARE(c["status"].get<std::string>(), std::string("resolved"));
+        QCOMPARE(c["resolvedBy"].get<std::string>(), std::string("system"));
+        QVERIFY2(c["resolutionComment"].get<std::string>().find("re-applied automatically after "
+                                                                "snapshot")
+                == 0,
+            c.dump().c_str());
     }
 
     void snapshotResolvesItsCase()

@@ -140,7 +140,7 @@ private slots:
                "JOIN subscription_transition_audits a ON a.billing_period_id = b.id "
                "JOIN subscription_outbox o ON o.billing_period_id = b.id "
                "JOIN subscriptions s ON s.id = b.subscription_id "
-               "WHERE s.current_period_end = '2026-03-01T00:00:00Z'";
+               "WHERE b.provider_renewal_key = 'in_feb'";
         QTest::newRow("ingest: record_reconciliation_case")
             << "ingest" << caseTables
             << QString("SELECT record_reconciliation_case('%1'::jsonb, "
