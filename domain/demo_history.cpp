@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
+#include <algorithm>
 #include <random>
 #include <sstream>
 #include <vector>
@@ -578,6 +579,54 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
     ++report.outcomes[cut.outcome];
     ++report.payloads;
     return report;
+}
+
+ReplaySet buildOutOfOrderReplaySet(const DemoOptions &options)
+{
+    if (options.subscriptions < 1 || options.months < 2)
+        throw InputError("demo", "needs at least 1 subscription and 2 months");
+    Random r(options.seed);
+    ReplaySet set;
+    std::vector<std::pair<int, std::string>> deliveries; // (random order key, payload)
+    std::ostringstream lines;
+    for (int i = 0; i < options.subscriptions; ++i) {
+        Sub s;
+        s.index = i;
+        s.provider = &kProviders[0];
+        const int plan = r.uniform(0, 4);
+        s.amount = kPlans[plan];
+        s.plan = std::string(kPlanNames[plan]) + " (monthly)";
+        s.anchor = latestAnchor(options.now, r.uniform(1, 28), r.uniform(0, 23));
+        s.id = "sub_1" + r.token(13);
+        s.customer = "cus_" + r.token(14);
+        s.currency = "USD";
+        const Period imported = periodOf(s, 0, options.months);
+        lines << nlohmann::json {{"providerKey", s.provider->key}, {"providerSubscriptionId", s.id},
+            {"status", "active"},
+            {"currentPeriod",
+                {{"start", formatRfc3339(imported.start)}, {"end", formatRfc3339(imported.end)}}},
+            {"cancelAtPeriodEnd", false}, {"providerVersion", nullptr}}
+                     .dump()
+              << "\n";
+        for (int k = 1; k <= options.months; ++k) {
+            Charge c;
+            c.period = periodOf(s, k, options.months);
+            c.amount = s.amount;
+            c.paidAt = plusSeconds(c.period.start, r.uniform(60, 3600));
+            c.invoiceId = "in_1" + r.token(23);
+            for (const char *type : {"invoice.paid", "invoice.payment_succeeded"}) {
+                c.eventId = "evt_1" + r.token(23);
+                deliveries.emplace_back(
+                    r.uniform(0, 1 << 30), ojson::parse(stripeBody(s, c, type, r)).dump());
+            }
+        }
+    }
+    std::stable_sort(deliveries.begin(), deliveries.end(),
+        [](const auto &a, const auto &b) { return a.first < b.first; });
+    set.subscriptionLines = lines.str();
+    for (auto &d : deliveries)
+        set.payloads.push_back(std::move(d.second));
+    return set;
 }
 
 } // namespace rd

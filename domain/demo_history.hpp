@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace rd {
 
@@ -38,5 +39,16 @@ bool hasSubscriptions(pqxx::connection &conn);
 /// Lemon Squeezy renewal that needs a snapshot, a truncated body, JPY and KWD prices.
 /// Everything but the database's own clock and generated uuids is a function of the options.
 DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &options);
+
+/// A provider's event export in delivery disorder, for `renewalctl replay` and the
+/// out-of-order soak: `subscriptions` Stripe subscriptions (provider key stripe-main) imported
+/// `months` periods back, each month's invoice delivered twice (invoice.paid and
+/// invoice.payment_succeeded, as Stripe does), all deliveries shuffled. Writes nothing.
+struct ReplaySet
+{
+    std::string subscriptionLines; ///< for `renewalctl subscriptions import`
+    std::vector<std::string> payloads; ///< one compact JSON payload each
+};
+ReplaySet buildOutOfOrderReplaySet(const DemoOptions &options);
 
 } // namespace rd

@@ -122,8 +122,11 @@ $$;
 -- Applies, while the chain continues, the open gap cases of a subscription (whose row lock the
 -- caller holds) that start where its current period ends. `p_unblocked_by` is the renewal key
 -- that just moved the period; each healed case names the one that unblocked it. A case another
--- session has locked (an operator acting on it) is left to that session. Returns how many
--- cases were resolved.
+-- session holds locked (ingest linking it to its payload, an operator acting on it) is waited
+-- for, not skipped: skipping it would leave it waiting for a predecessor that already came.
+-- (An operator's re-apply locks the case, then the subscription; this the other way round: the
+-- rare deadlock is detected by PostgreSQL and both sides retry.) Returns how many cases were
+-- resolved.
 CREATE FUNCTION public.rd_heal_gaps(p_subscription_id uuid, p_unblocked_by text)
     RETURNS integer
     LANGUAGE plpgsql
@@ -145,7 +148,7 @@ BEGIN
                     AND oc.error_code = 'renewal_period_is_not_contiguous'
                     AND oc.renewal_period_start = s.current_period_end
                   ORDER BY oc.id
-                    FOR UPDATE SKIP LOCKED LOOP
+                    FOR UPDATE LOOP
             e := c.event;
             SELECT * INTO r FROM public.rd_record_renewal(s,
                 e->>'providerKey', e->>'providerEventId', e->>'providerSubscriptionId',

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <fstream>
 #include <ostream>
 
 namespace rd::cli {
@@ -13,7 +14,7 @@ int runDemo(const CommandContext &ctx)
 {
     if (ctx.args.positionals().size() != 1)
         throw UsageError("usage: renewalctl demo [--subscriptions N] [--months M] [--seed S] "
-                         "[--now RFC3339] [--if-empty]");
+                         "[--now RFC3339] [--if-empty | --replay-set DIR]");
     DemoOptions options;
     options.subscriptions = static_cast<int>(ctx.args.integer("subscriptions", 60, 6, 5000));
     options.months = static_cast<int>(ctx.args.integer("months", 6, 2, 36));
@@ -27,6 +28,26 @@ int runDemo(const CommandContext &ctx)
         const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(
             std::chrono::system_clock::now().time_since_epoch());
         options.now = Timestamp::fromSeconds(seconds.count());
+    }
+
+    if (const auto dir = ctx.args.value("replay-set")) {
+        // Files only: a shuffled Stripe event export and the subscriptions it renews.
+        const auto set = buildOutOfOrderReplaySet(options);
+        const auto write = [](const std::string &path, const std::string &text) {
+            std::ofstream f(path, std::ios::binary | std::ios::trunc);
+            f << text;
+            if (!f.flush())
+                throw InputError(path, "cannot write the file");
+        };
+        write(*dir + "/subscriptions.jsonl", set.subscriptionLines);
+        std::string events;
+        for (const auto &p : set.payloads)
+            events += p + "\n";
+        write(*dir + "/stripe-events.jsonl", events);
+        ctx.out << "demo: " << options.subscriptions << " Stripe subscriptions in " << *dir
+                << "/subscriptions.jsonl, " << set.payloads.size() << " shuffled payloads in "
+                << *dir << "/stripe-events.jsonl\n";
+        return ExitOk;
     }
 
     const std::string conninfo = ctx.conninfo();

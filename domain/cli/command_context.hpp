@@ -65,6 +65,7 @@ int runAudit(const CommandContext &ctx);
 int runRoles(const CommandContext &ctx);
 int runProviders(const CommandContext &ctx);
 int runIngest(const CommandContext &ctx);
+int runReplay(const CommandContext &ctx);
 int runNormalize(const CommandContext &ctx);
 int runOutbox(const CommandContext &ctx);
 int runDemo(const CommandContext &ctx);

@@ -32,12 +32,18 @@ Webhooks and the outbox:
   ingest --provider-key KEY [--lines] [FILE|-]
                                               keep and process provider payloads (one body,
                                               or one per line with --lines)
+  replay --provider-key KEY [FILE|-]         a provider's event export, one payload per line,
+                                              in any order; says how many applied at once,
+                                              how many healed, and the cases left open
   normalize --kind KIND [FILE|-]              run an adapter only (no database)
   outbox publish [--exec CMD | --jsonl FILE|-] [--batch N] [--follow] [--max-attempts N]
                  [--retry-delay-ms MS] [--poll-seconds S] [--exec-timeout S]
                                               deliver pending outbox intents (at least once)
   demo [--subscriptions N] [--months M] [--seed S] [--now RFC3339] [--if-empty]
                                               build a believable history through ingest
+  demo --replay-set DIR [--subscriptions N] [--months M] [--seed S]
+                                              write a shuffled Stripe event export and its
+                                              subscriptions to DIR (no database)
 Reconciliation (the acting operator is the database login role):
   cases list [--status open|resolved|dismissed]
   cases show ID
@@ -64,7 +70,7 @@ Exit codes: 0 ok, 3 some renewals rejected, 64 usage, 65 bad input data,
 const std::set<std::string> kValueOptions {"db", "data-dir", "subscriptions", "renewals", "workers",
     "duplicates", "seed", "status", "reason", "comment", "case", "kind", "provider-key",
     "captured-at", "anchor", "name", "exec", "jsonl", "batch", "max-attempts", "retry-delay-ms",
-    "poll-seconds", "exec-timeout", "months", "now"};
+    "poll-seconds", "exec-timeout", "months", "now", "replay-set"};
 const std::set<std::string> kFlags {"json", "help", "lines", "follow", "if-empty", "preview"};
 
 std::string oneLine(std::string s)
@@ -149,6 +155,8 @@ int runRenewalctl(
             return runProviders(ctx);
         if (command == "ingest")
             return runIngest(ctx);
+        if (command == "replay")
+            return runReplay(ctx);
         if (command == "normalize")
             return runNormalize(ctx);
         if (command == "outbox")
