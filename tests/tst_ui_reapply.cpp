@@ -18,6 +18,7 @@
 #include <pqxx/pqxx>
 
 #include <QAbstractItemModelTester>
+#include <QLabel>
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -117,6 +118,58 @@ private slots:
         m_actions.reset();
         m_pool.reset();
         m_db.reset();
+    }
+
+    // A renewal that arrived before its predecessor healed itself: the queue no longer holds
+    // it, "Healed automatically" lists it, its history says who resolved it and after which
+    // renewal, and no action is offered on it.
+    void healedCasesAreListedWithTheirHistory()
+    {
+        rdtest::importSubscriptions(
+            m_db->conninfo(), rdtest::subscriptionLine("stripe-main", "sub_h"));
+        rd::RenewalApplier applier(m_db->conninfo());
+        auto march = rdtest::februaryRenewal("sub_h", "evt_h_march", "in_h_march");
+        march.period = {
+            *rd::parseRfc3339("2026-03-01T00:00:00Z"), *rd::parseRfc3339("2026-04-01T00:00:00Z")};
+        const auto gap = applier.apply(march, {"webhook", "stripe-main"});
+        QVERIFY(gap.caseId);
+        QCOMPARE(applier
+                     .apply(rdtest::februaryRenewal("sub_h", "evt_h_feb", "in_h_feb"),
+                         {"webhook", "stripe-main"})
+                     .result,
+            rd::ApplyResult::Applied);
+
+        rd::ui::CasesPage page(m_pool.get(), m_actions.get());
+        QAbstractItemModelTester tester(
+            page.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        page.refresh();
+        QVERIFY(waitForRows(page, 1)); // only sub_1's case is open
+        page.setScope(rd::ui::CasesPage::Scope::HealedAutomatically);
+        QTRY_VERIFY_WITH_TIMEOUT(page.model()->rowCount() == 1
+                && page.model()->row(0)[rd::ui::CasesPage::Id].toLongLong() == *gap.caseId,
+            10000);
+        QVERIFY(page.openCase(*gap.caseId));
+        QCOMPARE(page.model()->data(page.model()->index(0, 8)).toString(),
+            u"re-applied automatically"_qs);
+        const auto *history = page.findChild<QLabel *>(u"case-history"_qs);
+        QVERIFY(history);
+        QVERIFY2(history->text().contains(u"re-applied: renewal recorded: re-applied automatically "
+                                          "after in_h_feb arrived · system"_qs),
+            qPrintable(history->text()));
+        QVERIFY(history->text().contains(u"opened"_qs));
+        page.resize(1200, 720);
+        saveScreenshot(&page, "cases-healed.png");
+        for (const char *name : {"Re-apply…", "Dismiss…", "Attach provider snapshot…"}) {
+            bool found = false;
+            for (auto *b : page.findChildren<QPushButton *>())
+                if (b->text() == QString::fromUtf8(name)) {
+                    found = true;
+                    QVERIFY2(!b->isEnabled(), name);
+                }
+            QVERIFY(found);
+        }
+        page.setScope(rd::ui::CasesPage::Scope::All);
+        QVERIFY(waitForRows(page, 2));
     }
 
     void reapplyResolvesTheCaseAndAdvancesThePeriod()

@@ -34,21 +34,50 @@ struct Queue
     QString sessionUser;
 };
 
-Queue loadQueue(QSqlDatabase &db)
+Queue loadQueue(QSqlDatabase &db, CasesPage::Scope scope)
 {
     Queue q;
-    // Served by reconciliation_cases_queue (status, last_seen_at DESC, id).
+    QString where;
+    switch (scope) {
+    case CasesPage::Scope::Open:
+        where = u"status = 'open'"_qs;
+        break;
+    case CasesPage::Scope::HealedAutomatically:
+        where = u"status = 'resolved' AND resolved_by = 'system'"_qs;
+        break;
+    case CasesPage::Scope::Resolved:
+        where = u"status = 'resolved'"_qs;
+        break;
+    case CasesPage::Scope::Dismissed:
+        where = u"status = 'dismissed'"_qs;
+        break;
+    case CasesPage::Scope::All:
+        where = u"true"_qs;
+        break;
+    }
+    // Served by reconciliation_cases_queue (status, last_seen_at DESC, id); the history by
+    // reconciliation_case_history_chain (case_id, chain_seq).
     QSqlQuery rows = execSql(db,
-        u"SELECT id, error_code, provider_key, provider_subscription_id, provider_renewal_key, "
-        "rd_rfc3339(first_seen_at), rd_rfc3339(last_seen_at), occurrences, "
-        "coalesce(subscription_id::text, ''), jsonb_pretty(event), event::text, "
-        "local_state::text, first_provider_event_id, last_provider_event_id "
-        "FROM reconciliation_cases WHERE status = 'open' "
-        "ORDER BY last_seen_at DESC, id LIMIT 1000"_qs);
+        u"SELECT c.id, c.error_code, c.provider_key, c.provider_subscription_id, "
+        "c.provider_renewal_key, rd_rfc3339(c.first_seen_at), rd_rfc3339(c.last_seen_at), "
+        "c.occurrences, coalesce(c.subscription_id::text, ''), jsonb_pretty(c.event), "
+        "c.event::text, c.local_state::text, c.first_provider_event_id, "
+        "c.last_provider_event_id, "
+        "CASE WHEN c.status = 'open' THEN 'open' "
+        "     WHEN c.resolved_by = 'system' THEN 're-applied automatically' "
+        "     ELSE replace(coalesce(c.resolution, c.status), '_', ' ') || ' by ' "
+        "          || coalesce(c.resolved_by, '?') END, "
+        "c.status = 'open', "
+        "(SELECT string_agg(concat_ws('|', rd_rfc3339(h.created_at), h.action, h.outcome, "
+        "     h.actor, replace(coalesce(h.comment, ''), '|', '/'), coalesce(h.error_code, '')), "
+        "     E'\\n' ORDER BY h.chain_seq) "
+        "   FROM reconciliation_case_history h WHERE h.case_id = c.id) "
+        "FROM reconciliation_cases c WHERE "_qs
+            + where + u" ORDER BY c.last_seen_at DESC, c.id LIMIT 1000"_qs);
     readRows(rows,
         {Field::Int, Field::Interned, Field::Interned, Field::Text, Field::Text, Field::Micros,
             Field::Micros, Field::Int, Field::Text, Field::Text, Field::Text, Field::Text,
-            Field::Text, Field::Text},
+            Field::Text, Field::Text, Field::Interned, Field::Bool, Field::Text},
         q.cells);
     QSqlQuery meta = execSql(db,
         u"SELECT (SELECT count(*) FROM reconciliation_cases WHERE status = 'open'), "
@@ -60,6 +89,27 @@ Queue loadQueue(QSqlDatabase &db)
         q.sessionUser = meta.value(2).toString();
     }
     return q;
+}
+
+// One step of a case's history, in the desk's words.
+QString caseStepText(const QString &action, const QString &outcome, const QString &error)
+{
+    if (action == u"opened")
+        return QObject::tr("opened");
+    if (action == u"occurrence")
+        return QObject::tr("delivered again");
+    if (action == u"reapply")
+        return outcome == u"applied" ? QObject::tr("re-applied: renewal recorded")
+            : outcome == u"duplicate"
+            ? QObject::tr("re-applied: renewal was already recorded")
+            : QObject::tr("re-applied: still rejected (%1)").arg(format::humanize(error));
+    if (action == u"snapshot_attached")
+        return QObject::tr("provider snapshot attached");
+    if (action == u"dismissed")
+        return QObject::tr("dismissed");
+    if (action == u"reopened")
+        return QObject::tr("reopened");
+    return action;
 }
 
 QString actionName(CaseActions::Action action)
@@ -94,13 +144,15 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     , m_dismiss(new QPushButton(tr("Dismiss…")))
     , m_openSubscription(new QPushButton(tr("Open subscription")))
     , m_outcome(new QLabel)
+    , m_scopeBox(new QComboBox)
 {
     m_model = new RecordTableModel(FieldCount,
         {columns::count(tr("Case"), Id), columns::code(tr("Reason"), ErrorCode),
             columns::text(tr("Provider"), Provider),
             columns::text(tr("Subscription"), SubscriptionRef),
             columns::text(tr("Renewal key"), RenewalKey), columns::age(tr("Age"), FirstSeen),
-            columns::count(tr("Seen"), Occurrences), columns::instant(tr("Last seen"), LastSeen)},
+            columns::count(tr("Seen"), Occurrences), columns::instant(tr("Last seen"), LastSeen),
+            columns::text(tr("Status"), Status)},
         Id, this);
     m_table->setObjectName(u"cases"_qs);
     m_table->setModel(m_model);
@@ -151,8 +203,28 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     detailLayout->addWidget(m_outcome);
     detailLayout->addLayout(buttons);
 
+    // The queue is the open cases; the others stay reachable (what healed by itself, what
+    // people resolved or dismissed), each with its history.
+    m_scopeBox->setObjectName(u"case-scope"_qs);
+    m_scopeBox->addItem(tr("Open cases"), int(Scope::Open));
+    m_scopeBox->addItem(tr("Healed automatically"), int(Scope::HealedAutomatically));
+    m_scopeBox->addItem(tr("Resolved"), int(Scope::Resolved));
+    m_scopeBox->addItem(tr("Dismissed"), int(Scope::Dismissed));
+    m_scopeBox->addItem(tr("All cases"), int(Scope::All));
+    auto *top = new QWidget;
+    auto *topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    auto *scopeRow = new QHBoxLayout;
+    scopeRow->addWidget(new QLabel(tr("Show:")));
+    scopeRow->addWidget(m_scopeBox);
+    scopeRow->addStretch(1);
+    topLayout->addLayout(scopeRow);
+    topLayout->addWidget(m_table);
+    connect(m_scopeBox, &QComboBox::currentIndexChanged, this,
+        [this] { setScope(Scope(m_scopeBox->currentData().toInt())); });
+
     m_splitter->setObjectName(u"cases-split"_qs);
-    m_splitter->addWidget(m_table);
+    m_splitter->addWidget(top);
     m_splitter->addWidget(detail);
     m_splitter->setStretchFactor(0, 2);
     m_splitter->setStretchFactor(1, 3);
@@ -214,7 +286,20 @@ void CasesPage::refresh()
             emit statusMessage(QString::fromUtf8(e.what()));
         }
     });
-    watcher->setFuture(m_pool->run([](QSqlDatabase &db) { return loadQueue(db); }));
+    watcher->setFuture(
+        m_pool->run([scope = m_scope](QSqlDatabase &db) { return loadQueue(db, scope); }));
+}
+
+void CasesPage::setScope(Scope scope)
+{
+    if (scope == m_scope)
+        return;
+    m_scope = scope;
+    const int index = m_scopeBox->findData(int(scope));
+    if (index >= 0 && index != m_scopeBox->currentIndex())
+        m_scopeBox->setCurrentIndex(index);
+    m_currentCase = 0;
+    refresh();
 }
 
 bool CasesPage::openCase(qint64 caseId)
@@ -256,11 +341,17 @@ void CasesPage::showCase(int row)
         + r[SubscriptionRef].toString().toHtmlEscaped() + u" &nbsp;·&nbsp; "_qs
         + r[RenewalKey].toString().toHtmlEscaped() + u" &nbsp;·&nbsp; "_qs
         + tr("seen %1×").arg(r[Occurrences].toLongLong()) + u" &nbsp;·&nbsp; "_qs
-        + tr("%1 old").arg(format::age(columns::fromMicros(r[FirstSeen]))));
+        + tr("%1 old").arg(format::age(columns::fromMicros(r[FirstSeen])))
+        + (r[IsOpen].toBool()
+                ? QString()
+                : u" &nbsp;·&nbsp; <b>"_qs + r[Status].toString().toHtmlEscaped() + u"</b>"_qs));
 
     const CaseEvidence ev
         = buildCaseEvidence(code, r[EventJson].toString(), r[LocalStateJson].toString());
-    m_finding->setText(ev.finding);
+    // A closed case says so first: its evidence is what was found while it was open.
+    m_finding->setText(r[IsOpen].toBool()
+            ? ev.finding
+            : tr("Closed: %1. When it was open: %2").arg(r[Status].toString(), ev.finding));
     const qint64 seen = r[Occurrences].toLongLong();
     const QDateTime first = columns::fromMicros(r[FirstSeen]);
     const QDateTime last = columns::fromMicros(r[LastSeen]);
@@ -272,6 +363,20 @@ void CasesPage::showCase(int row)
             : tr("History: delivered once, as %1, %2 ago.")
                   .arg(r[FirstEvent].toString(), format::age(first)));
     m_history->setToolTip(format::utcTooltip(first, last));
+    // Every step the case went through, as its tamper-evident history records it.
+    QStringList steps;
+    for (const QString &line : r[HistoryText].toString().split(u'\n', Qt::SkipEmptyParts)) {
+        const QStringList f = line.split(u'|');
+        if (f.size() < 6)
+            continue;
+        const QDateTime at = QDateTime::fromString(f[0], Qt::ISODateWithMs);
+        QString what = caseStepText(f[1], f[2], f[5]);
+        if (!f[4].isEmpty())
+            what += u": "_qs + f[4];
+        steps << tr("%1 · %2 · %3").arg(format::localDateTime(at), what, f[3]);
+    }
+    if (!steps.isEmpty())
+        m_history->setText(m_history->text() + u"\n"_qs + steps.join(u'\n'));
     m_evidenceModel->setLines(ev.localTitle, ev.incomingTitle, ev.lines);
     m_json->setPlainText(r[EventPretty].toString());
     updateButtons();
@@ -279,14 +384,16 @@ void CasesPage::showCase(int row)
 
 void CasesPage::updateButtons()
 {
-    const bool hasCase
-        = m_currentCase != 0 && m_model->rowOfKey(QString::number(m_currentCase)) >= 0;
+    const int currentRow
+        = m_currentCase != 0 ? m_model->rowOfKey(QString::number(m_currentCase)) : -1;
+    const bool hasCase = currentRow >= 0;
+    const bool isOpen = hasCase && m_model->row(currentRow)[IsOpen].toBool();
     const QString viewerReason = tr("Your database role (%1) may only look: acting on cases "
                                     "needs renewal_operator.")
                                      .arg(m_sessionUser);
     auto setup = [&](QPushButton *button, CaseActions::Action action) {
         const bool available = m_actions->isAvailable(action);
-        button->setEnabled(available && m_canOperate && hasCase && !m_busy);
+        button->setEnabled(available && m_canOperate && isOpen && !m_busy);
         if (!available)
             button->setToolTip(m_actions->unavailableReason(action));
         else if (!m_canOperate)

@@ -4,6 +4,7 @@
 
 #include <QWidget>
 
+class QComboBox;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
@@ -18,7 +19,8 @@ class SnapshotDialog;
 class TableView;
 
 /// The reconciliation queue: open cases (reason, provider, age, occurrences, last seen) and
-/// the selected case's evidence side by side, with the operator actions.
+/// the selected case's evidence and history side by side, with the operator actions. The
+/// queue can also list the cases healed automatically, resolved, dismissed, or all.
 class CasesPage : public QWidget
 {
     Q_OBJECT
@@ -39,8 +41,13 @@ public:
         LocalStateJson,
         FirstEvent,
         LastEvent,
+        Status, ///< "open", "re-applied automatically", "dismissed by bob", ...
+        IsOpen,
+        HistoryText, ///< the case's history, one step a line: at|action|outcome|actor|comment|error
         FieldCount
     };
+    /// Which cases the queue lists.
+    enum class Scope { Open, HealedAutomatically, Resolved, Dismissed, All };
 
     CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent = nullptr);
 
@@ -56,6 +63,8 @@ public:
     QString outcomeText() const;
 
     void refresh();
+    void setScope(Scope scope);
+    Scope scope() const { return m_scope; }
     /// Selects a case (opening it from elsewhere); true when it is in the queue.
     bool openCase(qint64 caseId);
     /// Runs an action on the current case without the dialog (tests, scripted use).
@@ -93,6 +102,8 @@ private:
     QPushButton *m_dismiss;
     QPushButton *m_openSubscription;
     QLabel *m_outcome;
+    QComboBox *m_scopeBox;
+    Scope m_scope = Scope::Open;
     qint64 m_currentCase = 0;
     qint64 m_pendingSelect = 0;
     int m_openCount = 0;
