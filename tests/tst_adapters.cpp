@@ -463,6 +463,56 @@ private slots:
         }
     }
 
+    // A timestamp PostgreSQL could not store (year 0 in UTC, or beyond 9999) is an invalid
+    // payload naming the field, never a renewal that fails later in the database.
+    void outOfRangeTimestampsAreInvalid_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("pointer"); // JSON pointer of the field replaced
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("field"); // the path the message starts with
+        const QString yearZero = "0001-01-01T00:00:00+01:00";
+        const QString year10000 = "9999-12-31T23:00:00-01:00";
+        QTest::newRow("paddle period start in year 0")
+            << "paddle/renewal.json"
+            << "/data/billing_period/starts_at" << yearZero << "data.billing_period.starts_at";
+        QTest::newRow("paddle period end in year 10000")
+            << "paddle/renewal.json"
+            << "/data/billing_period/ends_at" << year10000 << "data.billing_period.ends_at";
+        QTest::newRow("paddle captured_at in year 0")
+            << "paddle/renewal.json"
+            << "/data/payments/0/captured_at" << yearZero << "data.payments[0].captured_at";
+        QTest::newRow("recurly line end in year 10000")
+            << "recurly/renewal.json"
+            << "/line_items/data/0/end_date" << year10000 << "line_items.data[0].end_date";
+        QTest::newRow("recurly closed_at in year 0") << "recurly/renewal.json"
+                                                     << "/closed_at" << yearZero << "closed_at";
+        QTest::newRow("lemonsqueezy created_at in year 0")
+            << "lemonsqueezy/renewal_needs_snapshot.json"
+            << "/data/attributes/created_at" << yearZero << "data.attributes.created_at";
+    }
+
+    void outOfRangeTimestampsAreInvalid()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, pointer);
+        QFETCH(QString, value);
+        QFETCH(QString, field);
+        auto json = nlohmann::json::parse(readFixture(file).toStdString());
+        const nlohmann::json::json_pointer at(pointer.toStdString());
+        QVERIFY(json.contains(at));
+        json[at] = value.toStdString();
+        const std::string body = json.dump();
+        const auto kind = rd::providerKindFromString(file.section('/', 0, 0).toStdString());
+        QVERIFY(kind);
+        const rd::Normalization n = rd::normalizePayload(*kind, "p", body);
+        QCOMPARE(rd::toString(n.outcome), std::string("invalid"));
+        QVERIFY(!n.event);
+        QVERIFY2(
+            QString::fromStdString(n.message).startsWith(field + ": '" + value + "' is outside"),
+            n.message.c_str());
+    }
+
     void neverThrows_data()
     {
         QTest::addColumn<QByteArray>("body");
