@@ -85,6 +85,37 @@ private slots:
             << "renewal"
             << renewal("evt_1QxRenewJpy1", "sub_1QxSub0001", "in_1QxRenewJpy1", nullptr, kJan1,
                    kFeb1, 1500, "JPY", "2026-01-01T01:01:00Z");
+        // A metered price bills the period just ended, in arrears: that line's period is no
+        // period being renewed into. Alone on the invoice, the renewal needs its subscription
+        // fetched (pre-basil carries usage_type, basil does not: told by time, not by type).
+        QTest::newRow("stripe metered only (in arrears)")
+            << "stripe/renewal_metered_only.json"
+            << "needs_snapshot"
+            << "missing_period"
+            << renewal("evt_1QxMetered01", "sub_1QxSubMtr01", "in_1QxMetered01", nullptr,
+                   "1970-01-01T00:00:00Z", "1970-01-01T00:00:00Z", 1234, "USD",
+                   "2026-01-01T01:01:00Z");
+        QTest::newRow("stripe metered only basil (in arrears)")
+            << "stripe/renewal_metered_only_basil.json"
+            << "needs_snapshot"
+            << "missing_period"
+            << renewal("evt_1QxMetered02", "sub_1QxSubMtr01", "in_1QxMetered02", nullptr,
+                   "1970-01-01T00:00:00Z", "1970-01-01T00:00:00Z", 1234, "USD",
+                   "2026-01-01T01:01:00Z");
+        // Next to a licensed line (billed in advance), the licensed line's period is renewed
+        // into; the usage counts in the amount.
+        QTest::newRow("stripe metered and licensed")
+            << "stripe/renewal_metered_and_licensed.json"
+            << "renewal"
+            << "renewal"
+            << renewal("evt_1QxMetered03", "sub_1QxSubMtr01", "in_1QxMetered03", nullptr, kJan1,
+                   kFeb1, 3234, "USD", "2026-01-01T01:01:00Z");
+        QTest::newRow("stripe metered and licensed basil")
+            << "stripe/renewal_metered_and_licensed_basil.json"
+            << "renewal"
+            << "renewal"
+            << renewal("evt_1QxMetered04", "sub_1QxSubMtr01", "in_1QxMetered04", nullptr, kJan1,
+                   kFeb1, 3234, "USD", "2026-01-01T01:01:00Z");
         QTest::newRow("stripe first invoice") << "stripe/first_invoice.json"
                                               << "not_a_renewal"
                                               << "first_invoice"
