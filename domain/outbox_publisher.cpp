@@ -247,10 +247,19 @@ PublishReport publishOutbox(const std::string &conninfo, OutboxSink &sink,
     std::optional<Wakeup> wakeup;
     if (options.follow)
         wakeup.emplace(*conn); // LISTEN before the first drain: no insert slips between
+    bool idle = false; // told already that it waits, and nothing happened since
     while (!stop.load()) {
+        const long long batches = report.batches;
         while (!stop.load() && publishBatch(*conn, sink, options, stop, report) > 0) { }
         if (!options.follow)
             break;
+        if (report.batches != batches)
+            idle = false;
+        if (!idle && !stop.load()) {
+            idle = true;
+            if (options.onIdle)
+                options.onIdle();
+        }
         // Sleep until a NOTIFY (an intent was committed) or the poll interval passes (retries
         // whose backoff expired, a lost notification), waking often enough to honour `stop`.
         const auto deadline = std::chrono::steady_clock::now() + options.pollInterval;

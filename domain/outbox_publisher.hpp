@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -78,6 +79,10 @@ struct PublishOptions
     /// renewal_desk_outbox from anyone who wants a faster delivery.
     bool follow = false;
     std::chrono::milliseconds pollInterval {std::chrono::seconds(1)};
+    /// With `follow`: called when the publisher has drained every due intent and starts to
+    /// wait, once per such transition (again only after it has worked on an intent since),
+    /// not once per poll. Anything NOTIFYing or inserting after it is found by the wait.
+    std::function<void()> onIdle;
 };
 
 struct PublishReport

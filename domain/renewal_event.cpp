@@ -10,7 +10,12 @@ namespace rd {
 Timestamp requireTimestamp(const nlohmann::json &obj, const std::string &path, const char *key)
 {
     const std::string text = requireString(obj, path, key);
-    const auto t = parseRfc3339(text);
+    TimestampError why = TimestampError::NotRfc3339;
+    const auto t = parseRfc3339(text, &why);
+    if (!t && why == TimestampError::OutOfRange)
+        throw InputError(joinPath(path, key),
+            "'" + text + "' is outside " + formatRfc3339(kMinTimestamp) + " .. "
+                + formatRfc3339(kMaxTimestamp) + " (UTC), the instants that can be stored");
     if (!t)
         throw InputError(joinPath(path, key),
             "'" + text

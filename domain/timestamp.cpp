@@ -96,8 +96,10 @@ Timestamp addMonths(Timestamp t, int months)
         daysFromCivil(year, month, day) * kSecondsPerDay * kMicrosPerSecond + timeOfDay};
 }
 
-std::optional<Timestamp> parseRfc3339(std::string_view s)
+std::optional<Timestamp> parseRfc3339(std::string_view s, TimestampError *error)
 {
+    if (error)
+        *error = TimestampError::NotRfc3339;
     int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
     if (!digits(s, 0, 4, year) || s.size() < 20 || s[4] != '-' || !digits(s, 5, 2, month)
         || s[7] != '-' || !digits(s, 8, 2, day) || (s[10] != 'T' && s[10] != 't')
@@ -146,7 +148,13 @@ std::optional<Timestamp> parseRfc3339(std::string_view s)
         = daysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day))
             * kSecondsPerDay
         + hour * 3600 + minute * 60 + second - offsetSeconds;
-    return Timestamp {secs * kMicrosPerSecond + fraction};
+    const Timestamp t {secs * kMicrosPerSecond + fraction};
+    if (!isStorable(t)) {
+        if (error)
+            *error = TimestampError::OutOfRange;
+        return std::nullopt;
+    }
+    return t;
 }
 
 std::string formatRfc3339(Timestamp t)

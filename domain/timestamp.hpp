@@ -25,10 +25,28 @@ struct Timestamp
     static Timestamp fromSeconds(std::int64_t seconds) { return Timestamp {seconds * 1000000}; }
 };
 
+/// The instants a Timestamp may hold: 0001-01-01T00:00:00Z .. 9999-12-31T23:59:59.999999Z.
+/// PostgreSQL's timestamptz reaches further, but it reads no year 0 and formatRfc3339 writes
+/// four-digit years: this is the range that survives formatRfc3339 -> PostgreSQL -> rd_rfc3339
+/// -> parseRfc3339 unchanged. ("0001-01-01T00:00:00+01:00" is year 0 in UTC: refused.)
+inline constexpr Timestamp kMinTimestamp {-62135596800LL * 1000000};
+inline constexpr Timestamp kMaxTimestamp {253402300799LL * 1000000 + 999999};
+inline bool isStorable(Timestamp t)
+{
+    return t >= kMinTimestamp && t <= kMaxTimestamp;
+}
+
+/// Why parseRfc3339 returned nothing.
+enum class TimestampError {
+    NotRfc3339, ///< not an RFC 3339 date-time with an offset, or finer than microseconds
+    OutOfRange, ///< a valid date-time whose UTC instant is outside kMinTimestamp..kMaxTimestamp
+};
+
 /// Parses an RFC 3339 date-time ("2026-01-31T12:00:00.25Z", "...+02:00") into UTC.
 /// Up to six fractional digits; anything finer cannot be stored exactly and is refused.
-/// Returns std::nullopt for anything that is not such a timestamp.
-std::optional<Timestamp> parseRfc3339(std::string_view text);
+/// Returns std::nullopt for anything that is not such a timestamp, and for one whose UTC
+/// instant is not storable (see kMinTimestamp); `error`, when given, says which.
+std::optional<Timestamp> parseRfc3339(std::string_view text, TimestampError *error = nullptr);
 
 /// Formats as RFC 3339 in UTC: "2026-01-31T12:00:00Z", with ".ffffff" only when needed.
 std::string formatRfc3339(Timestamp t);

@@ -85,6 +85,37 @@ private slots:
             << "renewal"
             << renewal("evt_1QxRenewJpy1", "sub_1QxSub0001", "in_1QxRenewJpy1", nullptr, kJan1,
                    kFeb1, 1500, "JPY", "2026-01-01T01:01:00Z");
+        // A metered price bills the period just ended, in arrears: that line's period is no
+        // period being renewed into. Alone on the invoice, the renewal needs its subscription
+        // fetched (pre-basil carries usage_type, basil does not: told by time, not by type).
+        QTest::newRow("stripe metered only (in arrears)")
+            << "stripe/renewal_metered_only.json"
+            << "needs_snapshot"
+            << "missing_period"
+            << renewal("evt_1QxMetered01", "sub_1QxSubMtr01", "in_1QxMetered01", nullptr,
+                   "1970-01-01T00:00:00Z", "1970-01-01T00:00:00Z", 1234, "USD",
+                   "2026-01-01T01:01:00Z");
+        QTest::newRow("stripe metered only basil (in arrears)")
+            << "stripe/renewal_metered_only_basil.json"
+            << "needs_snapshot"
+            << "missing_period"
+            << renewal("evt_1QxMetered02", "sub_1QxSubMtr01", "in_1QxMetered02", nullptr,
+                   "1970-01-01T00:00:00Z", "1970-01-01T00:00:00Z", 1234, "USD",
+                   "2026-01-01T01:01:00Z");
+        // Next to a licensed line (billed in advance), the licensed line's period is renewed
+        // into; the usage counts in the amount.
+        QTest::newRow("stripe metered and licensed")
+            << "stripe/renewal_metered_and_licensed.json"
+            << "renewal"
+            << "renewal"
+            << renewal("evt_1QxMetered03", "sub_1QxSubMtr01", "in_1QxMetered03", nullptr, kJan1,
+                   kFeb1, 3234, "USD", "2026-01-01T01:01:00Z");
+        QTest::newRow("stripe metered and licensed basil")
+            << "stripe/renewal_metered_and_licensed_basil.json"
+            << "renewal"
+            << "renewal"
+            << renewal("evt_1QxMetered04", "sub_1QxSubMtr01", "in_1QxMetered04", nullptr, kJan1,
+                   kFeb1, 3234, "USD", "2026-01-01T01:01:00Z");
         QTest::newRow("stripe first invoice") << "stripe/first_invoice.json"
                                               << "not_a_renewal"
                                               << "first_invoice"
@@ -461,6 +492,56 @@ private slots:
             QCOMPARE(rd::renewalEventFromJson(got), *n.event);
             QVERIFY(n.event->period.start < n.event->period.end);
         }
+    }
+
+    // A timestamp PostgreSQL could not store (year 0 in UTC, or beyond 9999) is an invalid
+    // payload naming the field, never a renewal that fails later in the database.
+    void outOfRangeTimestampsAreInvalid_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("pointer"); // JSON pointer of the field replaced
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("field"); // the path the message starts with
+        const QString yearZero = "0001-01-01T00:00:00+01:00";
+        const QString year10000 = "9999-12-31T23:00:00-01:00";
+        QTest::newRow("paddle period start in year 0")
+            << "paddle/renewal.json"
+            << "/data/billing_period/starts_at" << yearZero << "data.billing_period.starts_at";
+        QTest::newRow("paddle period end in year 10000")
+            << "paddle/renewal.json"
+            << "/data/billing_period/ends_at" << year10000 << "data.billing_period.ends_at";
+        QTest::newRow("paddle captured_at in year 0")
+            << "paddle/renewal.json"
+            << "/data/payments/0/captured_at" << yearZero << "data.payments[0].captured_at";
+        QTest::newRow("recurly line end in year 10000")
+            << "recurly/renewal.json"
+            << "/line_items/data/0/end_date" << year10000 << "line_items.data[0].end_date";
+        QTest::newRow("recurly closed_at in year 0") << "recurly/renewal.json"
+                                                     << "/closed_at" << yearZero << "closed_at";
+        QTest::newRow("lemonsqueezy created_at in year 0")
+            << "lemonsqueezy/renewal_needs_snapshot.json"
+            << "/data/attributes/created_at" << yearZero << "data.attributes.created_at";
+    }
+
+    void outOfRangeTimestampsAreInvalid()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, pointer);
+        QFETCH(QString, value);
+        QFETCH(QString, field);
+        auto json = nlohmann::json::parse(readFixture(file).toStdString());
+        const nlohmann::json::json_pointer at(pointer.toStdString());
+        QVERIFY(json.contains(at));
+        json[at] = value.toStdString();
+        const std::string body = json.dump();
+        const auto kind = rd::providerKindFromString(file.section('/', 0, 0).toStdString());
+        QVERIFY(kind);
+        const rd::Normalization n = rd::normalizePayload(*kind, "p", body);
+        QCOMPARE(rd::toString(n.outcome), std::string("invalid"));
+        QVERIFY(!n.event);
+        QVERIFY2(
+            QString::fromStdString(n.message).startsWith(field + ": '" + value + "' is outside"),
+            n.message.c_str());
     }
 
     void neverThrows_data()

@@ -119,6 +119,9 @@ private slots:
         QTest::newRow("bad period") << QByteArray::fromStdString(rdtest::subscriptionLine(
             "p", "s", "active", "2026-02-01T00:00:00Z", "2026-01-01T00:00:00Z"))
                                     << "line 6001: currentPeriod.end";
+        QTest::newRow("period start in year 0 (UTC)") << QByteArray::fromStdString(
+            rdtest::subscriptionLine("p", "s", "active", "0001-01-01T00:00:00+01:00",
+                "2026-01-01T00:00:00Z")) << "line 6001: currentPeriod.start";
         QTest::newRow("missing flag") << QByteArray(
             R"({"providerKey":"p","providerSubscriptionId":"s","status":"active","currentPeriod":null,"providerVersion":null})")
                                       << "line 6001: cancelAtPeriodEnd";
@@ -163,6 +166,70 @@ private slots:
         QCOMPARE(nlohmann::json::parse(lines[1].toStdString())["result"], "duplicate");
         // Earlier lines stay applied; nothing after the bad line ran.
         QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_billing_periods"), 1LL);
+    }
+
+    // The audit's finding 6: a valid RFC 3339 timestamp whose UTC instant PostgreSQL cannot
+    // store was an internal error (exit 70) from the database. It is bad input: 65, the field
+    // named, nothing written.
+    void applyRefusesTimestampsPostgresCannotStore_data()
+    {
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("value");
+        QTest::newRow("paidAt in year 0 (UTC)") << "paidAt"
+                                                << "0001-01-01T00:00:00+01:00";
+        QTest::newRow("period.start in year 0 (UTC)") << "period.start"
+                                                      << "0000-12-31T12:00:00Z";
+        QTest::newRow("period.end in year 10000 (UTC)") << "period.end"
+                                                        << "9999-12-31T23:59:59-00:01";
+    }
+
+    void applyRefusesTimestampsPostgresCannotStore()
+    {
+        QFETCH(QString, field);
+        QFETCH(QString, value);
+        rdtest::TestDatabase db("cli_apply_range");
+        rdtest::importSubscriptions(
+            db.conninfo(), rdtest::subscriptionLine("stripe-main", "sub_1"));
+        auto event = nlohmann::json::parse(
+            eventLine("evt_1", "in_1", "2026-02-01T00:00:00Z", "2026-03-01T00:00:00Z")
+                .toStdString());
+        const QString pointer = "/" + QString(field).replace('.', '/');
+        event[nlohmann::json::json_pointer(pointer.toStdString())] = value.toStdString();
+        const auto r = runProgram(
+            ctl(), withDb(db, {"apply"}), QByteArray::fromStdString(event.dump() + "\n"));
+        QCOMPARE(r.exitCode, 65);
+        QVERIFY2(r.err.contains(("line 1: " + field + ": '" + value + "' is outside").toUtf8()),
+            r.err.constData());
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY(r.out.isEmpty());
+        QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_billing_periods"), 0LL);
+        QCOMPARE(scalar(db, "SELECT count(*) FROM reconciliation_cases"), 0LL);
+        QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_outbox"), 0LL);
+        QCOMPARE(scalar(db, "SELECT max(revision) FROM subscriptions"), 1LL);
+    }
+
+    // The first and last storable instants go through PostgreSQL and come back unchanged.
+    void applyStoresTheExtremeInstantsExactly()
+    {
+        rdtest::TestDatabase db("cli_apply_extremes");
+        rdtest::importSubscriptions(db.conninfo(),
+            rdtest::subscriptionLine(
+                "stripe-main", "sub_1", "active", "0001-01-01T00:00:00Z", "2026-02-01T00:00:00Z"));
+        auto event = nlohmann::json::parse(
+            eventLine("evt_1", "in_1", "2026-02-01T00:00:00Z", "9999-12-31T23:59:59.999999Z")
+                .toStdString());
+        event["paidAt"] = "0000-12-31T23:00:00-01:00"; // 0001-01-01T00:00:00Z
+        const auto r = runProgram(
+            ctl(), withDb(db, {"apply"}), QByteArray::fromStdString(event.dump() + "\n"));
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(nlohmann::json::parse(r.out.toStdString())["result"], "applied");
+        auto conn = db.connect();
+        pqxx::read_transaction tx(*conn);
+        const auto row = tx.exec1("SELECT rd_rfc3339(b.paid_at), rd_rfc3339(s.current_period_end) "
+                                  "FROM subscription_billing_periods b JOIN subscriptions s ON "
+                                  "s.id = b.subscription_id");
+        QCOMPARE(row[0].as<std::string>(), std::string("0001-01-01T00:00:00.000000Z"));
+        QCOMPARE(row[1].as<std::string>(), std::string("9999-12-31T23:59:59.999999Z"));
     }
 
     void applyExitsThreeOnRejection()

@@ -61,6 +61,23 @@ struct Publisher
         QVERIFY(process->waitForStarted());
         process->closeWriteChannel();
     }
+    QByteArray err; ///< standard error read so far (by waitForIdle)
+
+    /// Waits until the follower has said `times` times that it drained the queue and waits.
+    bool waitForIdle(int times, int timeoutMs)
+    {
+        QElapsedTimer t;
+        t.start();
+        while (idleLines() < times && t.elapsed() < timeoutMs) {
+            process->waitForReadyRead(50);
+            err += process->readAllStandardError();
+        }
+        return idleLines() >= times;
+    }
+    int idleLines() const
+    {
+        return static_cast<int>(err.count("outbox: idle, waiting for new intents\n"));
+    }
     int finish(int timeoutMs = 60000)
     {
         if (!process->waitForFinished(timeoutMs))
@@ -250,7 +267,9 @@ private slots:
         // A poll interval far longer than the test: only a NOTIFY can wake it in time.
         p.start(db, {"--jsonl", out, "--follow", "--poll-seconds", "120", "--json"});
         QVERIFY(waitForLines(out, 1, 10000)); // the initial drain
-        QTest::qWait(300); // now waiting
+        // The publisher's own word that it drained the queue and waits: an intent inserted
+        // from now on can only be found by a NOTIFY (or by the poll, in two minutes).
+        QVERIFY2(p.waitForIdle(1, 10000), p.err.constData());
         QElapsedTimer t;
         t.start();
         {
@@ -262,6 +281,7 @@ private slots:
         }
         QVERIFY(waitForLines(out, 2, 5000));
         qInfo("woken and delivered %lld ms after the INSERT", static_cast<long long>(t.elapsed()));
+        QVERIFY2(p.waitForIdle(2, 10000), p.err.constData()); // idle again, after the wake-up
         p.process->terminate(); // SIGTERM
         QCOMPARE(p.finish(10000), 0);
         const auto summary
@@ -281,6 +301,7 @@ private slots:
         Publisher p;
         p.start(db, {"--jsonl", out, "--follow", "--poll-seconds", "0.2", "--json"});
         QVERIFY(waitForLines(out, 1, 10000));
+        QVERIFY2(p.waitForIdle(1, 10000), p.err.constData());
         {
             auto conn = db.connect();
             pqxx::nontransaction tx(*conn);
@@ -288,6 +309,12 @@ private slots:
                      "SELECT 'test_event', id, '{}' FROM subscriptions");
         }
         QVERIFY(waitForLines(out, 2, 5000));
+        QVERIFY2(p.waitForIdle(2, 10000), p.err.constData());
+        // Five more polls find nothing: no more idle lines (one per transition, not per poll).
+        QTest::qWait(1000);
+        p.process->waitForReadyRead(50);
+        p.err += p.process->readAllStandardError();
+        QCOMPARE(p.idleLines(), 2);
         p.process->terminate();
         QCOMPARE(p.finish(10000), 0);
     }

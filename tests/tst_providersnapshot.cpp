@@ -84,6 +84,35 @@ private slots:
         }
     }
 
+    void outOfRangeTimestampsInOurForm_data()
+    {
+        QTest::addColumn<QString>("pointer");
+        QTest::addColumn<QString>("field");
+        QTest::newRow("capturedAt") << "/capturedAt"
+                                    << "capturedAt";
+        QTest::newRow("currentPeriod.start") << "/currentPeriod/start"
+                                             << "currentPeriod.start";
+        QTest::newRow("latestRenewal.paidAt") << "/latestRenewal/paidAt"
+                                              << "latestRenewal.paidAt";
+    }
+
+    void outOfRangeTimestampsInOurForm()
+    {
+        QFETCH(QString, pointer);
+        QFETCH(QString, field);
+        auto json = fixture("ours_valid.json");
+        const nlohmann::json::json_pointer at(pointer.toStdString());
+        QVERIFY(json.contains(at));
+        json[at] = "0001-01-01T00:00:00+01:00"; // year 0 in UTC
+        try {
+            rd::providerSnapshotFromJson(json);
+            QFAIL("accepted a timestamp PostgreSQL cannot store");
+        } catch (const rd::InputError &e) {
+            QCOMPARE(QString::fromStdString(e.field()), field);
+            QVERIFY2(std::string(e.what()).find("is outside") != std::string::npos, e.what());
+        }
+    }
+
     void fromProviderObject_data()
     {
         QTest::addColumn<QString>("provider");
@@ -164,6 +193,22 @@ private slots:
             << R"({"id":"sub_1","status":"active","current_billing_period":
                   {"starts_at":"2026-01-01T00:00:00Z"}})"
             << "current_billing_period.ends_at";
+        // Instants PostgreSQL cannot store are refused here, naming the field.
+        QTest::newRow("paddle period start in year 0 (UTC)")
+            << "paddle"
+            << R"({"id":"sub_1","status":"active","current_billing_period":
+                  {"starts_at":"0001-01-01T00:00:00+01:00","ends_at":"2026-01-01T00:00:00Z"}})"
+            << "current_billing_period.starts_at";
+        QTest::newRow("paddle period end in year 10000 (UTC)")
+            << "paddle"
+            << R"({"id":"sub_1","status":"active","current_billing_period":
+                  {"starts_at":"2026-01-01T00:00:00Z","ends_at":"9999-12-31T23:00:00-01:00"}})"
+            << "current_billing_period.ends_at";
+        QTest::newRow("stripe period before 1970")
+            << "stripe"
+            << R"({"id":"sub_1","status":"active","cancel_at_period_end":false,
+                  "current_period_start":-62135596801,"current_period_end":2})"
+            << "current_period_start";
         QTest::newRow("chargebee not mapped") << "chargebee"
                                               << R"({"id":"x"})"
                                               << "";

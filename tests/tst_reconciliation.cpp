@@ -1,5 +1,6 @@
 #include "domain/reconciliation.hpp"
 #include "domain/renewal_service.hpp"
+#include "support/lock_waiters.hpp"
 #include "support/process_runner.hpp"
 #include "support/renewal_fixtures.hpp"
 #include "support/test_database.hpp"
@@ -229,9 +230,16 @@ private slots:
         const auto before = observe(*conn);
         auto snapshot = snapshotOfFebruary("2099-01-01T00:00:00Z");
         snapshot.latestRenewal->paidAmountMinor = 5;
-        QVERIFY_THROWS_EXCEPTION(
-            rd::ActionRefused, rd::attachSnapshot(*conn, snapshot, std::nullopt, kNote));
+        try {
+            rd::attachSnapshot(*conn, snapshot, std::nullopt, kNote);
+            QFAIL("a snapshot whose latest renewal disagrees with the recorded one was attached");
+        } catch (const rd::ActionRefused &e) {
+            QCOMPARE(QString::fromStdString(e.code()),
+                QStringLiteral("provider_renewal_key_payload_conflict"));
+            QVERIFY2(std::string(e.what()).find("in_feb") != std::string::npos, e.what());
+        }
         QCOMPARE(observe(*conn), before);
+        QCOMPARE(scalar(*conn, "SELECT count(*) FROM provider_snapshots"), 0LL);
     }
 
     void snapshotOfAnUnknownSubscriptionCreatesIt()
@@ -272,10 +280,11 @@ private slots:
         const auto caseId = openGapCase();
         const auto alice = loginAs("alice", "operator");
         const auto bob = loginAs("bob", "operator");
-        // A controller holds the case so that both operators are certainly waiting on it.
+        // A controller holds the case until both operators are seen waiting on it: their
+        // actions certainly overlapped, and only the case's lock decides between them.
+        auto observer = m_db->connect();
         auto controller = m_db->connect();
-        pqxx::work hold(*controller);
-        hold.exec_params("SELECT 1 FROM reconciliation_cases WHERE id = $1 FOR UPDATE", caseId);
+        const int controllerPid = rdtest::backendPid(*controller);
         auto act = [caseId](std::string conninfo) -> std::string {
             pqxx::connection conn(conninfo);
             try {
@@ -285,16 +294,13 @@ private slots:
                 return e.code() + ": " + e.what();
             }
         };
-        auto a = std::async(std::launch::async, act, alice);
-        auto b = std::async(std::launch::async, act, bob);
-        for (int i = 0; i < 200; ++i) {
-            if (scalar(*m_db->connect(),
-                    "SELECT count(*) FROM pg_stat_activity WHERE datname = "
-                    "current_database() AND wait_event_type = 'Lock'")
-                >= 2)
-                break;
-            std::this_thread::sleep_for(std::chrono::milliseconds(25));
-        }
+        std::future<std::string> a, b;
+        pqxx::work hold(*controller); // after the futures: rolled back before they are joined
+        hold.exec_params1("SELECT 1 FROM reconciliation_cases WHERE id = $1 FOR UPDATE", caseId);
+        a = std::async(std::launch::async, act, alice);
+        b = std::async(std::launch::async, act, bob);
+        const auto waiting = rdtest::waitForLockWaiters(*observer, controllerPid, 2);
+        QVERIFY2(waiting.reached, waiting.seen.c_str());
         hold.commit();
         const auto ra = a.get(), rb = b.get();
         QVERIFY2((ra == "won") != (rb == "won"), (ra + " | " + rb).c_str());

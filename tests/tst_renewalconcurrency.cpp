@@ -1,4 +1,5 @@
 #include "domain/renewal_service.hpp"
+#include "support/lock_waiters.hpp"
 #include "support/process_runner.hpp"
 #include "support/renewal_fixtures.hpp"
 #include "support/test_database.hpp"
@@ -7,11 +8,8 @@
 
 #include <QtTest>
 
-#include <atomic>
 #include <csignal>
 #include <future>
-#include <latch>
-#include <thread>
 
 using rd::ApplyResult;
 using rdtest::februaryRenewal;
@@ -21,30 +19,72 @@ namespace {
 
 const rd::Actor kWebhook {"webhook", "stripe-main"};
 
-/// Waits until `n` sessions of this database wait for a lock (so a race is set up exactly).
-bool waitForLockWaiters(pqxx::connection &observer, int n)
+/// Holds one subscription's row lock from the test's own session, as a handler in the middle
+/// of its renewal would, until released (or, when a check fails first, rolled back on
+/// destruction). Declare it after the futures and processes that wait for it, so that it is
+/// destroyed, and lets them go, before they are joined.
+struct RowLockHolder
 {
-    for (int i = 0; i < 400; ++i) {
-        pqxx::nontransaction tx(observer);
-        if (tx.exec1("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                     "AND wait_event_type = 'Lock'")[0]
-                .as<int>()
-            >= n)
-            return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    std::unique_ptr<pqxx::connection> conn;
+    int pid = 0;
+    std::unique_ptr<pqxx::work> tx;
+
+    RowLockHolder(const rdtest::TestDatabase &db, const std::string &subscriptionId)
+        : conn(db.connect())
+        , pid(rdtest::backendPid(*conn))
+        , tx(std::make_unique<pqxx::work>(*conn))
+    {
+        tx->exec_params1("SELECT 1 FROM subscriptions WHERE provider_key = 'stripe-main' AND "
+                         "provider_subscription_id = $1 FOR UPDATE",
+            subscriptionId);
     }
-    return false;
-}
+    void release() { tx->commit(); }
+};
 
 QByteArray eventJsonLine(const rd::SuccessfulRenewalEvent &e)
 {
     return QByteArray::fromStdString(rd::toJson(e).dump() + "\n");
 }
 
+/// `renewalctl apply` of one event, started, with its input written and closed.
+std::unique_ptr<QProcess> startApply(const rdtest::TestDatabase &db, const QByteArray &line)
+{
+    auto p = std::make_unique<QProcess>();
+    p->start(rdtest::ctl(), rdtest::withDb(db, {"apply"}));
+    if (p->waitForStarted()) {
+        p->write(line);
+        // QProcess writes from its event loop; nobody runs one while the test polls.
+        p->waitForBytesWritten(10000);
+        p->closeWriteChannel();
+    }
+    return p;
+}
+
+/// `before` with exactly one whole February renewal on top: its billing period, its audit row,
+/// its outbox intent and the advance of the current period, and no case.
+rdtest::Observed withOneRenewal(rdtest::Observed before)
+{
+    before.periodStart = "2026-02-01T00:00:00.000000Z";
+    before.periodEnd = "2026-03-01T00:00:00.000000Z";
+    before.revision += 1;
+    before.billingPeriods += 1;
+    before.renewalAudits += 1;
+    before.outbox += 1;
+    return before;
+}
+
+std::string describe(const rdtest::Observed &o)
+{
+    return o.periodStart + " - " + o.periodEnd + ", revision " + std::to_string(o.revision) + ", "
+        + std::to_string(o.billingPeriods) + " periods, " + std::to_string(o.renewalAudits)
+        + " audits, " + std::to_string(o.outbox) + " intents, " + std::to_string(o.openCases)
+        + " open cases";
+}
+
 } // namespace
 
 /// Exactly once under concurrency, crashes and lost acknowledgements: separate connections
-/// started together, separate OS processes, killed processes.
+/// that certainly overlapped, separate OS processes, killed processes and sessions.
 class TestRenewalConcurrency : public QObject
 {
     Q_OBJECT
@@ -53,10 +93,10 @@ private:
     std::unique_ptr<rdtest::TestDatabase> m_db;
 
     /// `winner` records renewal key in_1 for sub_2 without committing; then sub_1's February
-    /// renewal under the same key starts and is left waiting on that uncommitted row. Returns
-    /// the pending outcome (invalid when the handler never started waiting).
-    std::future<rd::ApplyOutcome> raceAnUncommittedWinner(
-        pqxx::work &winner, pqxx::connection &observer)
+    /// renewal under the same key starts in `pending` and is left waiting on that uncommitted
+    /// row. Returns what the wait saw (the caller asserts it).
+    rdtest::LockWaiters raceAnUncommittedWinner(pqxx::work &winner, int winnerPid,
+        pqxx::connection &observer, std::future<rd::ApplyOutcome> &pending)
     {
         winner.exec0(
             "INSERT INTO subscription_billing_periods (subscription_id, provider_key, "
@@ -64,13 +104,11 @@ private:
             "paid_amount_minor, currency, paid_at) SELECT id, 'stripe-main', 'in_1', "
             "'evt_winner', current_period_end, current_period_end + interval '1 month', "
             "1999, 'USD', now() FROM subscriptions WHERE provider_subscription_id = 'sub_2'");
-        auto pending = std::async(std::launch::async, [this] {
+        pending = std::async(std::launch::async, [this] {
             rd::RenewalApplier applier(m_db->conninfo());
             return applier.apply(februaryRenewal("sub_1"), kWebhook);
         });
-        if (!waitForLockWaiters(observer, 1))
-            return {};
-        return pending;
+        return rdtest::waitForLockWaiters(observer, winnerPid, 1);
     }
 
 private slots:
@@ -87,23 +125,28 @@ private slots:
 
     void twoHandlersStartedTogether()
     {
-        // Twenty independent races, each between two connections released by one latch.
+        // Twenty independent races, each between two connections that are both seen waiting
+        // for the subscription's row lock before it is let go: both are inside the renewal at
+        // once, and only the lock and the renewal key decide between them.
+        auto observer = m_db->connect();
         for (int i = 1; i <= 20; ++i) {
             const std::string sub = "sub_" + std::to_string(i);
             rd::RenewalApplier a(m_db->conninfo()), b(m_db->conninfo());
-            std::latch go(2);
             auto run = [&](rd::RenewalApplier &applier, const std::string &eventId) {
-                go.arrive_and_wait();
                 return applier.apply(februaryRenewal(sub, eventId, "in_" + sub), kWebhook).result;
             };
-            auto fa = std::async(std::launch::async, run, std::ref(a), "evt_paid_" + sub);
-            auto fb = std::async(std::launch::async, run, std::ref(b), "evt_succeeded_" + sub);
+            std::future<ApplyResult> fa, fb;
+            RowLockHolder hold(*m_db, sub);
+            fa = std::async(std::launch::async, run, std::ref(a), "evt_paid_" + sub);
+            fb = std::async(std::launch::async, run, std::ref(b), "evt_succeeded_" + sub);
+            const auto waiting = rdtest::waitForLockWaiters(*observer, hold.pid, 2);
+            QVERIFY2(waiting.reached, waiting.seen.c_str());
+            hold.release();
             const auto ra = fa.get(), rb = fb.get();
             QVERIFY2((ra == ApplyResult::Applied && rb == ApplyResult::Duplicate)
                     || (ra == ApplyResult::Duplicate && rb == ApplyResult::Applied),
                 (rd::resultName(ra) + " / " + rd::resultName(rb)).c_str());
-            auto conn = m_db->connect();
-            const auto seen = observe(*conn, sub);
+            const auto seen = observe(*observer, sub);
             QCOMPARE(seen.billingPeriods, 1LL);
             QCOMPARE(seen.renewalAudits, 1LL);
             QCOMPARE(seen.outbox, 1LL);
@@ -116,13 +159,9 @@ private slots:
         // A controller holds the subscription lock so that all handlers are certainly inside
         // the transaction, waiting, when it lets go: the race is forced, not hoped for.
         constexpr int handlers = 6;
-        auto controller = m_db->connect();
         auto observer = m_db->connect();
-        pqxx::work hold(*controller);
-        hold.exec(
-            "SELECT 1 FROM subscriptions WHERE provider_subscription_id = 'sub_1' FOR UPDATE");
-
         std::vector<std::future<ApplyResult>> results;
+        RowLockHolder hold(*m_db, "sub_1");
         for (int i = 0; i < handlers; ++i) {
             results.push_back(std::async(std::launch::async, [this, i] {
                 rd::RenewalApplier applier(m_db->conninfo());
@@ -130,8 +169,9 @@ private slots:
                     .result;
             }));
         }
-        QVERIFY(waitForLockWaiters(*observer, handlers));
-        hold.commit();
+        const auto waiting = rdtest::waitForLockWaiters(*observer, hold.pid, handlers);
+        QVERIFY2(waiting.reached, waiting.seen.c_str());
+        hold.release();
         int applied = 0, duplicates = 0;
         for (auto &f : results) {
             const auto r = f.get();
@@ -150,23 +190,21 @@ private slots:
     {
         // Two different renewals (different keys, different ends) both continuing the current
         // period: only the row lock tells the second that the period has moved on.
-        auto controller = m_db->connect();
         auto observer = m_db->connect();
-        pqxx::work hold(*controller);
-        hold.exec(
-            "SELECT 1 FROM subscriptions WHERE provider_subscription_id = 'sub_1' FOR UPDATE");
         auto corrected = februaryRenewal("sub_1", "evt_b", "in_b");
         corrected.period.end = *rd::parseRfc3339("2026-03-15T00:00:00Z");
         std::vector<rd::SuccessfulRenewalEvent> events {
             februaryRenewal("sub_1", "evt_a", "in_a"), corrected};
         std::vector<std::future<rd::ApplyOutcome>> results;
+        RowLockHolder hold(*m_db, "sub_1");
         for (const auto &e : events)
             results.push_back(std::async(std::launch::async, [this, e] {
                 rd::RenewalApplier applier(m_db->conninfo());
                 return applier.apply(e, kWebhook);
             }));
-        QVERIFY(waitForLockWaiters(*observer, 2));
-        hold.commit();
+        const auto waiting = rdtest::waitForLockWaiters(*observer, hold.pid, 2);
+        QVERIFY2(waiting.reached, waiting.seen.c_str());
+        hold.release();
         int applied = 0;
         std::string rejection;
         for (auto &f : results) {
@@ -191,9 +229,11 @@ private slots:
         // judged: a different subscription is a conflict, not a duplicate.
         auto controller = m_db->connect();
         auto observer = m_db->connect();
+        const int winnerPid = rdtest::backendPid(*controller);
+        std::future<rd::ApplyOutcome> pending;
         pqxx::work winner(*controller);
-        auto pending = raceAnUncommittedWinner(winner, *observer);
-        QVERIFY(pending.valid());
+        const auto waiting = raceAnUncommittedWinner(winner, winnerPid, *observer, pending);
+        QVERIFY2(waiting.reached, waiting.seen.c_str());
         winner.commit();
         const auto out = pending.get();
         QCOMPARE(out.result, ApplyResult::Rejected);
@@ -208,9 +248,11 @@ private slots:
     {
         auto controller = m_db->connect();
         auto observer = m_db->connect();
+        const int winnerPid = rdtest::backendPid(*controller);
+        std::future<rd::ApplyOutcome> pending;
         pqxx::work winner(*controller);
-        auto pending = raceAnUncommittedWinner(winner, *observer);
-        QVERIFY(pending.valid());
+        const auto waiting = raceAnUncommittedWinner(winner, winnerPid, *observer, pending);
+        QVERIFY2(waiting.reached, waiting.seen.c_str());
         winner.abort();
         QCOMPARE(pending.get().result, ApplyResult::Applied);
         QCOMPARE(observe(*observer, "sub_1").billingPeriods, 1LL);
@@ -218,20 +260,20 @@ private slots:
 
     void eightProcessesOneEvent()
     {
+        // Eight renewalctl processes, all seen waiting for the subscription's row lock before
+        // it is let go: eight transactions certainly overlapped on one event.
         constexpr int processes = 8;
         const QByteArray line = eventJsonLine(februaryRenewal());
+        auto observer = m_db->connect();
         std::vector<std::unique_ptr<QProcess>> procs;
-        // All started before any is given its input, then all fed at once.
+        RowLockHolder hold(*m_db, "sub_1");
         for (int i = 0; i < processes; ++i) {
-            auto p = std::make_unique<QProcess>();
-            p->start(rdtest::ctl(), {"apply", "--db", QString::fromStdString(m_db->conninfo())});
-            QVERIFY(p->waitForStarted());
-            procs.push_back(std::move(p));
+            procs.push_back(startApply(*m_db, line));
+            QCOMPARE(procs.back()->state(), QProcess::Running);
         }
-        for (auto &p : procs) {
-            p->write(line);
-            p->closeWriteChannel();
-        }
+        const auto waiting = rdtest::waitForLockWaiters(*observer, hold.pid, processes);
+        QVERIFY2(waiting.reached, waiting.seen.c_str());
+        hold.release();
         int applied = 0, duplicates = 0;
         for (auto &p : procs) {
             QVERIFY(p->waitForFinished(60000));
@@ -242,56 +284,98 @@ private slots:
         }
         QCOMPARE(applied, 1);
         QCOMPARE(duplicates, processes - 1);
-        auto conn = m_db->connect();
-        const auto seen = observe(*conn);
+        const auto seen = observe(*observer);
         QCOMPARE(seen.billingPeriods, 1LL);
         QCOMPARE(seen.renewalAudits, 1LL);
         QCOMPARE(seen.outbox, 1LL);
         QCOMPARE(seen.revision, 2LL);
     }
 
-    void crashBeforeCommitLeavesNothing()
+    void killedWhileWaitingIsAllOrNothing()
     {
-        auto conn = m_db->connect();
-        const auto before = observe(*conn);
-        QProcess p;
-        auto env = QProcessEnvironment::systemEnvironment();
-        env.insert("RENEWAL_DESK_FAULT", "pause-before-commit");
-        p.setProcessEnvironment(env);
-        p.start(rdtest::ctl(), {"apply", "--db", QString::fromStdString(m_db->conninfo())});
-        QVERIFY(p.waitForStarted());
-        p.write(eventJsonLine(februaryRenewal()));
-        p.closeWriteChannel();
-        // The process stops itself inside the transaction, after the work, before COMMIT.
-        QByteArray err;
-        for (int i = 0; i < 400 && !err.contains("paused before commit"); ++i) {
-            p.waitForReadyRead(50);
-            err += p.readAllStandardError();
-        }
-        QVERIFY2(err.contains("paused before commit"), err.constData());
-        QCOMPARE(observe(*conn), before); // uncommitted work is invisible
-        ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
-        QVERIFY(p.waitForFinished(10000));
+        // The production path (one autocommit statement) killed mid-renewal: renewalctl waits
+        // inside apply_successful_renewal for the row lock, and is SIGKILLed there.
+        auto observer = m_db->connect();
+        const auto before = observe(*observer);
+        std::unique_ptr<QProcess> p;
+        RowLockHolder hold(*m_db, "sub_1");
+        p = startApply(*m_db, eventJsonLine(februaryRenewal()));
+        QCOMPARE(p->state(), QProcess::Running);
+        const auto waiting = rdtest::waitForLockWaiters(*observer, hold.pid, 1);
+        QVERIFY2(waiting.reached, waiting.seen.c_str());
+        const int backend = waiting.pids.front();
+        QCOMPARE(observe(*observer), before); // nothing is visible while it waits
 
-        // The server rolls the dead session's transaction back; the lock is released.
-        for (int i = 0; i < 100; ++i) {
-            pqxx::nontransaction tx(*conn);
-            if (tx.exec1("SELECT count(*) FROM pg_stat_activity WHERE datname = "
-                         "current_database() AND pid <> pg_backend_pid() AND state IS NOT NULL "
-                         "AND backend_type = 'client backend'")[0]
-                    .as<int>()
-                == 0)
-                break;
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        }
-        QCOMPARE(observe(*conn), before);
+        ::kill(static_cast<pid_t>(p->processId()), SIGKILL);
+        QVERIFY(p->waitForFinished(10000));
+        QCOMPARE(p->exitStatus(), QProcess::CrashExit);
+        QVERIFY(p->readAllStandardOutput().isEmpty()); // the provider got no acknowledgement
 
-        // The provider retries: applied, once.
-        rd::RenewalApplier applier(m_db->conninfo());
-        QCOMPARE(applier.apply(februaryRenewal(), kWebhook).result, ApplyResult::Applied);
-        const auto after = observe(*conn);
-        QCOMPARE(after.billingPeriods, 1LL);
-        QCOMPARE(after.revision, before.revision + 1);
+        // PostgreSQL does not notice a dead client while its backend waits for a lock: once
+        // the lock is free, the statement runs, and its commit may land though nobody will
+        // read the answer. Either way the renewal is all there or not there at all.
+        hold.release();
+        QVERIFY2(rdtest::waitForBackendExit(*observer, backend),
+            ("the killed client's backend " + std::to_string(backend) + " never exited").c_str());
+        const auto afterKill = observe(*observer);
+        const bool landed = afterKill == withOneRenewal(before);
+        QVERIFY2(landed || afterKill == before, describe(afterKill).c_str());
+        qInfo("the killed renewal %s", landed ? "committed" : "left nothing");
+
+        // The provider, never acknowledged, retries: one whole renewal in the end, and the
+        // retry says whether it was the one that recorded it.
+        const auto retry = rdtest::runProgram(
+            rdtest::ctl(), rdtest::withDb(*m_db, {"apply"}), eventJsonLine(februaryRenewal()));
+        QCOMPARE(retry.exitCode, 0);
+        QCOMPARE(nlohmann::json::parse(retry.out.toStdString())["result"],
+            landed ? "duplicate" : "applied");
+        const auto after = observe(*observer);
+        QVERIFY2(after == withOneRenewal(before), describe(after).c_str());
+    }
+
+    void terminatedWhileWaitingLeavesNothingThenAppliesOnce()
+    {
+        // The session of a waiting renewalctl is terminated (a dropped connection, an operator's
+        // pg_terminate_backend): its transaction is rolled back, and renewalctl's own retry
+        // applies the renewal once when the lock is free.
+        auto observer = m_db->connect();
+        const auto before = observe(*observer);
+        std::unique_ptr<QProcess> p;
+        RowLockHolder hold(*m_db, "sub_1");
+        p = startApply(*m_db, eventJsonLine(februaryRenewal()));
+        QCOMPARE(p->state(), QProcess::Running);
+        const auto waiting = rdtest::waitForLockWaiters(*observer, hold.pid, 1);
+        QVERIFY2(waiting.reached, waiting.seen.c_str());
+        const int backend = waiting.pids.front();
+        {
+            pqxx::nontransaction tx(*observer);
+            QVERIFY(tx.exec_params1("SELECT pg_terminate_backend($1)", backend)[0].as<bool>());
+        }
+        QVERIFY2(rdtest::waitForBackendExit(*observer, backend),
+            ("terminated backend " + std::to_string(backend) + " never exited").c_str());
+        QCOMPARE(observe(*observer), before);
+
+        // renewalctl reconnects and waits again, in a new session.
+        const auto again = rdtest::waitForLockWaiters(*observer, hold.pid, 1);
+        QVERIFY2(again.reached, again.seen.c_str());
+        QVERIFY(again.pids.front() != backend);
+        QCOMPARE(observe(*observer), before);
+        hold.release();
+        QVERIFY(p->waitForFinished(30000));
+        QCOMPARE(p->exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p->exitCode(), 0);
+        QCOMPARE(
+            nlohmann::json::parse(p->readAllStandardOutput().toStdString())["result"], "applied");
+        QVERIFY2(
+            observe(*observer) == withOneRenewal(before), describe(observe(*observer)).c_str());
+
+        // A later redelivery changes nothing.
+        const auto retry = rdtest::runProgram(
+            rdtest::ctl(), rdtest::withDb(*m_db, {"apply"}), eventJsonLine(februaryRenewal()));
+        QCOMPARE(retry.exitCode, 0);
+        QCOMPARE(nlohmann::json::parse(retry.out.toStdString())["result"], "duplicate");
+        QVERIFY2(
+            observe(*observer) == withOneRenewal(before), describe(observe(*observer)).c_str());
     }
 
     void lostAcknowledgementThenRetryIsDuplicate()
@@ -321,15 +405,18 @@ private slots:
         // snapshot fails with 40001: the applier must run the whole transaction again.
         auto controller = m_db->connect();
         auto observer = m_db->connect();
+        const int concurrentPid = rdtest::backendPid(*controller);
+        std::future<rd::ApplyOutcome> pending;
         pqxx::work concurrent(*controller);
         concurrent.exec0("UPDATE subscriptions SET updated_at = now() "
                          "WHERE provider_subscription_id = 'sub_1'");
-        auto pending = std::async(std::launch::async, [this] {
+        pending = std::async(std::launch::async, [this] {
             rd::RenewalApplier applier(
                 m_db->conninfo() + " options='-c default_transaction_isolation=serializable'");
             return applier.apply(februaryRenewal(), kWebhook);
         });
-        QVERIFY(waitForLockWaiters(*observer, 1));
+        const auto waiting = rdtest::waitForLockWaiters(*observer, concurrentPid, 1);
+        QVERIFY2(waiting.reached, waiting.seen.c_str());
         concurrent.commit();
         const auto out = pending.get();
         QCOMPARE(out.result, ApplyResult::Applied);
@@ -339,26 +426,22 @@ private slots:
 
     void lostConnectionIsRetried()
     {
-        auto controller = m_db->connect();
         auto observer = m_db->connect();
-        pqxx::work hold(*controller);
-        hold.exec(
-            "SELECT 1 FROM subscriptions WHERE provider_subscription_id = 'sub_1' FOR UPDATE");
-        auto pending = std::async(std::launch::async, [this] {
+        std::future<rd::ApplyOutcome> pending;
+        RowLockHolder hold(*m_db, "sub_1");
+        pending = std::async(std::launch::async, [this] {
             rd::RenewalApplier applier(m_db->conninfo());
             return applier.apply(februaryRenewal(), kWebhook);
         });
-        QVERIFY(waitForLockWaiters(*observer, 1));
+        const auto waiting = rdtest::waitForLockWaiters(*observer, hold.pid, 1);
+        QVERIFY2(waiting.reached, waiting.seen.c_str());
         {
             // The network drops the handler's session while it waits inside the transaction.
             pqxx::nontransaction tx(*observer);
-            QCOMPARE(tx.exec1("SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM "
-                              "pg_stat_activity WHERE datname = current_database() AND "
-                              "wait_event_type = 'Lock'")[0]
-                         .as<int>(),
-                1);
+            QVERIFY(tx.exec_params1("SELECT pg_terminate_backend($1)", waiting.pids.front())[0]
+                        .as<bool>());
         }
-        hold.commit();
+        hold.release();
         const auto out = pending.get();
         QCOMPARE(out.result, ApplyResult::Applied);
         QCOMPARE(out.attempts, 2);

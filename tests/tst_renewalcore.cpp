@@ -301,22 +301,182 @@ private slots:
         QCOMPARE(after.revision, 13LL);
     }
 
+    // Cancellation is not a renewal's business: the UPDATE that advances the period must
+    // neither clear nor set cancel_at_period_end. A renewal is refused while the flag is true,
+    // so the flag is made true *during* one renewal, after the core's checks and before its
+    // UPDATE (by a trigger on the billing period the core inserts first, a test-only device):
+    // an UPDATE that wrote "= false" would clear it. Another renewal applied with the flag
+    // false keeps it false, which an UPDATE writing "= true" would not. And no statement that
+    // advances the period names the column at all.
     void renewalNeverTouchesCancellationFlag()
     {
-        rd::RenewalApplier applier(m_db->conninfo());
-        QCOMPARE(applier.apply(februaryRenewal(), kWebhook).result, ApplyResult::Applied);
         auto conn = m_db->connect();
+        {
+            pqxx::nontransaction tx(*conn);
+            tx.exec0("CREATE TABLE test_flag_writes (subscription text, old_flag boolean, "
+                     "new_flag boolean)");
+            tx.exec0(R"(CREATE FUNCTION test_note_flag_write() RETURNS trigger LANGUAGE plpgsql
+                        SET search_path = pg_catalog, public, pg_temp AS $$
+                        BEGIN
+                            INSERT INTO public.test_flag_writes
+                            VALUES (NEW.provider_subscription_id, OLD.cancel_at_period_end,
+                                    NEW.cancel_at_period_end);
+                            RETURN NEW;
+                        END $$)");
+            // Fires for every UPDATE whose SET list names the column, whatever the value.
+            tx.exec0("CREATE TRIGGER test_note_flag_write BEFORE UPDATE OF cancel_at_period_end "
+                     "ON subscriptions FOR EACH ROW WHEN (OLD.current_period_end IS DISTINCT "
+                     "FROM NEW.current_period_end) EXECUTE FUNCTION test_note_flag_write()");
+            tx.exec0(R"(CREATE FUNCTION test_schedule_cancellation() RETURNS trigger
+                        LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp AS $$
+                        BEGIN
+                            UPDATE public.subscriptions SET cancel_at_period_end = true
+                             WHERE id = NEW.subscription_id;
+                            RETURN NULL;
+                        END $$)");
+        }
+        const auto flag = [&](const char *subscription) {
+            pqxx::read_transaction tx(*conn);
+            return tx
+                .exec_params1("SELECT cancel_at_period_end FROM subscriptions WHERE "
+                              "provider_subscription_id = $1",
+                    subscription)[0]
+                .as<bool>();
+        };
+        rd::RenewalApplier applier(m_db->conninfo());
+
+        // 1. Scheduled to cancel: the renewal is refused, the flag stays true.
+        QCOMPARE(flag("sub_cancelling"), true);
+        const auto cancelling = observe(*conn, "sub_cancelling");
+        const auto refused = applier.apply(februaryRenewal("sub_cancelling"), kWebhook);
+        QCOMPARE(refused.result, ApplyResult::Rejected);
+        QCOMPARE(refused.errorCode, std::string("renewal_conflicts_with_scheduled_cancellation"));
+        QCOMPARE(flag("sub_cancelling"), true);
+        QCOMPARE(observe(*conn, "sub_cancelling").revision, cancelling.revision);
+
+        // 2. The flag becomes true in the middle of sub_1's renewal: it is still true after.
+        {
+            pqxx::nontransaction tx(*conn);
+            tx.exec0("CREATE TRIGGER test_schedule_cancellation AFTER INSERT ON "
+                     "subscription_billing_periods FOR EACH ROW EXECUTE FUNCTION "
+                     "test_schedule_cancellation()");
+        }
+        QCOMPARE(flag("sub_1"), false);
+        QCOMPARE(applier.apply(februaryRenewal("sub_1"), kWebhook).result, ApplyResult::Applied);
+        QCOMPARE(observe(*conn, "sub_1").periodEnd, std::string("2026-03-01T00:00:00.000000Z"));
+        QCOMPARE(flag("sub_1"), true);
+        {
+            pqxx::nontransaction tx(*conn);
+            tx.exec0("DROP TRIGGER test_schedule_cancellation ON subscription_billing_periods");
+        }
+
+        // 3. A renewal applied with the flag false leaves it false.
+        QCOMPARE(flag("sub_2"), false);
+        QCOMPARE(applier.apply(februaryRenewal("sub_2", "evt_2", "in_2"), kWebhook).result,
+            ApplyResult::Applied);
+        QCOMPARE(flag("sub_2"), false);
+
+        // Neither advancing UPDATE named the column.
+        QCOMPARE(rdtest::scalar(*conn, "SELECT count(*) FROM test_flag_writes"), 0LL);
+
+        // The audit saw the state before the renewal.
         pqxx::read_transaction tx(*conn);
-        QCOMPARE(tx.exec1("SELECT cancel_at_period_end FROM subscriptions WHERE "
-                          "provider_subscription_id = 'sub_1'")[0]
-                     .as<bool>(),
-            false);
         const auto audit = nlohmann::json::parse(
-            tx.exec1("SELECT details FROM subscription_transition_audits WHERE transition = "
-                     "'subscription_renewed'")[0]
+            tx.exec1("SELECT a.details FROM subscription_transition_audits a JOIN subscriptions "
+                     "s ON s.id = a.subscription_id WHERE a.transition = "
+                     "'subscription_renewed' AND s.provider_subscription_id = 'sub_2'")[0]
                 .as<std::string>());
         QCOMPARE(audit["before"]["currentPeriod"]["end"].get<std::string>(),
             std::string("2026-02-01T00:00:00.000000Z"));
+        QCOMPARE(audit["before"]["cancelAtPeriodEnd"].get<bool>(), false);
+    }
+
+    // billing_period_subscription_period_unique: one subscription's period is recorded once,
+    // whatever the renewal key, against a direct insert too.
+    void samePeriodUnderAnotherKeyIsRefusedByTheDatabase()
+    {
+        rd::RenewalApplier applier(m_db->conninfo());
+        const auto out = applier.apply(februaryRenewal(), kWebhook);
+        QCOMPARE(out.result, ApplyResult::Applied);
+        auto conn = m_db->connect();
+        pqxx::work tx(*conn);
+        try {
+            tx.exec_params0(
+                "INSERT INTO subscription_billing_periods (subscription_id, provider_key, "
+                "provider_renewal_key, provider_event_id, period_start, period_end, "
+                "paid_amount_minor, currency, paid_at) SELECT subscription_id, provider_key, "
+                "'in_other', 'evt_other', period_start, period_end, paid_amount_minor, currency, "
+                "paid_at FROM subscription_billing_periods WHERE id = $1",
+                out.billingPeriodId);
+            QFAIL("a second billing period for the same subscription and period was inserted");
+        } catch (const pqxx::unique_violation &e) {
+            QVERIFY2(std::string(e.what()).find("billing_period_subscription_period_unique")
+                    != std::string::npos,
+                e.what());
+        }
+    }
+
+    // Through the core, a second renewal key for a period already recorded is a payload
+    // conflict (the provider contradicts itself), never a second period. The core only meets
+    // it when the period is contiguous again, i.e. after the subscription was moved back (here
+    // by hand, as an owner could).
+    void samePeriodUnderAnotherKeyIsAPayloadConflict()
+    {
+        rd::RenewalApplier applier(m_db->conninfo());
+        const auto first = applier.apply(februaryRenewal("sub_1", "evt_1", "in_1"), kWebhook);
+        QCOMPARE(first.result, ApplyResult::Applied);
+        auto conn = m_db->connect();
+        {
+            pqxx::nontransaction tx(*conn);
+            tx.exec0("UPDATE subscriptions SET current_period_start = "
+                     "'2026-01-01T00:00:00Z', current_period_end = '2026-02-01T00:00:00Z' "
+                     "WHERE provider_subscription_id = 'sub_1'");
+        }
+        const auto before = observe(*conn);
+        const auto second = applier.apply(februaryRenewal("sub_1", "evt_2", "in_2"), kWebhook);
+        QCOMPARE(second.result, ApplyResult::Rejected);
+        QCOMPARE(second.errorCode, std::string("provider_renewal_key_payload_conflict"));
+        QCOMPARE(second.localState["conflictingBillingPeriod"]["id"].get<std::string>(),
+            first.billingPeriodId);
+        QVERIFY(second.caseId);
+        const auto after = observe(*conn);
+        QCOMPARE(after.billingPeriods, 1LL);
+        QCOMPARE(after.revision, before.revision);
+        QCOMPARE(after.periodEnd, before.periodEnd);
+        QCOMPARE(after.renewalAudits, 1LL);
+        QCOMPARE(after.outbox, 1LL);
+        QCOMPARE(after.openCases, 1LL);
+    }
+
+    // A renewal's providerVersion sets the subscription's; a null one keeps it.
+    void providerVersionNullKeepsTheSubscriptions()
+    {
+        rd::RenewalApplier applier(m_db->conninfo());
+        auto conn = m_db->connect();
+        const auto version = [&] {
+            pqxx::read_transaction tx(*conn);
+            const auto f = tx.exec1("SELECT provider_version FROM subscriptions WHERE "
+                                    "provider_subscription_id = 'sub_1'")[0];
+            return f.is_null() ? std::string("<null>") : f.as<std::string>();
+        };
+        QCOMPARE(version(), std::string("<null>"));
+        rd::Timestamp start = *rd::parseRfc3339("2026-02-01T00:00:00Z");
+        const std::vector<std::pair<std::optional<std::string>, std::string>> steps {
+            {"1767225720417", "1767225720417"}, // a value sets it
+            {std::nullopt, "1767225720417"}, // null keeps it
+            {"1769904000001", "1769904000001"}, // a new value replaces it
+            {std::nullopt, "1769904000001"}};
+        int month = 0;
+        for (const auto &[given, expected] : steps) {
+            auto e = februaryRenewal(
+                "sub_1", "evt_v" + std::to_string(month), "in_v" + std::to_string(month));
+            e.period = {start, rd::addMonths(start, 1)};
+            e.providerVersion = given;
+            QCOMPARE(applier.apply(e, kWebhook).result, ApplyResult::Applied);
+            QCOMPARE(version(), expected);
+            start = e.period.end;
+            ++month;
+        }
     }
 };
 

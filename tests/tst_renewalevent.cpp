@@ -70,6 +70,14 @@ private slots:
                                             << "period.end";
         QTest::newRow("period not object") << R"({"period": 5})"
                                            << "period";
+        // Valid RFC 3339 whose UTC instant PostgreSQL cannot store (the audit's exit 70).
+        QTest::newRow("paidAt year 0 in UTC") << R"({"paidAt": "0001-01-01T00:00:00+01:00"})"
+                                              << "paidAt";
+        QTest::newRow("period start year 0") << R"({"period": {"start": "0000-12-31T00:00:00Z"}})"
+                                             << "period.start";
+        QTest::newRow("period end year 10000")
+            << R"({"period": {"end": "9999-12-31T23:30:00-01:00"}})"
+            << "period.end";
         QTest::newRow("version number") << R"({"providerVersion": 3})"
                                         << "providerVersion";
     }
@@ -86,6 +94,27 @@ private slots:
         } catch (const rd::InputError &e) {
             QCOMPARE(QString::fromStdString(e.field()), field);
         }
+    }
+
+    void outOfRangeSaysWhy()
+    {
+        auto json = validEvent();
+        json["paidAt"] = "0001-01-01T00:00:00+01:00";
+        try {
+            rd::renewalEventFromJson(json);
+            QFAIL("expected an InputError");
+        } catch (const rd::InputError &e) {
+            QCOMPARE(e.field(), std::string("paidAt"));
+            QVERIFY2(std::string(e.what()).find(
+                         "is outside 0001-01-01T00:00:00Z .. 9999-12-31T23:59:59.999999Z")
+                    != std::string::npos,
+                e.what());
+        }
+        // The first and last storable instants parse.
+        json["paidAt"] = "0000-12-31T23:00:00-01:00";
+        QCOMPARE(rd::renewalEventFromJson(json).paidAt, rd::kMinTimestamp);
+        json["paidAt"] = "9999-12-31T23:59:59.999999Z";
+        QCOMPARE(rd::renewalEventFromJson(json).paidAt, rd::kMaxTimestamp);
     }
 
     void missingVersionKeyIsAnError()

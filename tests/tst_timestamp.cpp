@@ -47,6 +47,62 @@ private slots:
             QCOMPARE(t->micros, micros);
     }
 
+    // Every Timestamp must survive formatRfc3339 -> PostgreSQL -> rd_rfc3339 -> parseRfc3339:
+    // PostgreSQL reads no year 0 and formatRfc3339 writes four-digit years, so the UTC instant
+    // must lie in 0001-01-01T00:00:00Z .. 9999-12-31T23:59:59.999999Z, whatever the offset.
+    void storableRange_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("storable");
+        QTest::addColumn<QString>("utc"); // formatRfc3339 of the instant when storable
+
+        QTest::newRow("first instant") << "0001-01-01T00:00:00Z" << true << "0001-01-01T00:00:00Z";
+        QTest::newRow("year 0 in UTC (the audit's)") << "0001-01-01T00:00:00+01:00" << false << "";
+        QTest::newRow("a microsecond too early") << "0000-12-31T23:59:59.999999Z" << false << "";
+        QTest::newRow("a second too early") << "0001-01-01T00:59:59+01:00" << false << "";
+        QTest::newRow("year 0 written, year 1 in UTC")
+            << "0000-12-31T23:00:00-01:00" << true << "0001-01-01T00:00:00Z";
+        QTest::newRow("year 0") << "0000-06-15T00:00:00Z" << false << "";
+        QTest::newRow("before year 0 in UTC") << "0000-01-01T00:00:00+23:59" << false << "";
+        QTest::newRow("last instant")
+            << "9999-12-31T23:59:59.999999Z" << true << "9999-12-31T23:59:59.999999Z";
+        QTest::newRow("last instant, offset")
+            << "9999-12-31T23:59:59+00:01" << true << "9999-12-31T23:58:59Z";
+        QTest::newRow("year 10000 in UTC") << "9999-12-31T19:00:00-05:00" << false << "";
+        QTest::newRow("a microsecond too late")
+            << "9999-12-31T23:59:59.999999-00:01" << false << "";
+    }
+
+    void storableRange()
+    {
+        QFETCH(QString, text);
+        QFETCH(bool, storable);
+        QFETCH(QString, utc);
+        rd::TimestampError why = rd::TimestampError::NotRfc3339;
+        const auto t = rd::parseRfc3339(text.toStdString(), &why);
+        QCOMPARE(t.has_value(), storable);
+        if (storable) {
+            QVERIFY(rd::isStorable(*t));
+            QCOMPARE(QString::fromStdString(rd::formatRfc3339(*t)), utc);
+            QCOMPARE(rd::parseRfc3339(utc.toStdString()), t); // and back
+        } else {
+            QVERIFY(why == rd::TimestampError::OutOfRange);
+        }
+    }
+
+    void rangeBounds()
+    {
+        QCOMPARE(rd::formatRfc3339(rd::kMinTimestamp), std::string("0001-01-01T00:00:00Z"));
+        QCOMPARE(rd::formatRfc3339(rd::kMaxTimestamp), std::string("9999-12-31T23:59:59.999999Z"));
+        QCOMPARE(rd::kMinTimestamp, rd::makeUtc(1, 1, 1));
+        QVERIFY(!rd::isStorable(Timestamp {rd::kMinTimestamp.micros - 1}));
+        QVERIFY(!rd::isStorable(Timestamp {rd::kMaxTimestamp.micros + 1}));
+        // Not a timestamp at all is told apart from one out of range.
+        rd::TimestampError why = rd::TimestampError::OutOfRange;
+        QVERIFY(!rd::parseRfc3339("yesterday", &why));
+        QVERIFY(why == rd::TimestampError::NotRfc3339);
+    }
+
     void roundTrip_data()
     {
         QTest::addColumn<QString>("text");

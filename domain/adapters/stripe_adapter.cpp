@@ -15,9 +15,14 @@
 //   lines.data[].parent.subscription_item_details.proration.
 //
 // The period comes from the non-proration subscription line items, never from the invoice's
-// period_start/period_end, which look back one period on subscription invoices. When several
-// such lines disagree (metered prices bill the previous period in arrears, licensed ones the
-// next period in advance), the line ending last wins: that is the period being renewed into.
+// period_start/period_end, which look back one period on subscription invoices. Licensed prices
+// bill the next period in advance: that line's period is the one being renewed into. Metered
+// prices (recurring.usage_type = "metered") bill the previous period in arrears: their line's
+// period ended at or before the invoice was created, and says nothing about the period renewed
+// into. Such lines are left out, told by time rather than by usage_type, which basil's line
+// items no longer carry. An invoice whose only subscription lines are in arrears is a paid
+// renewal whose period is not in the payload: NeedsSnapshot. When several lines in advance
+// disagree, the line ending last wins.
 // Proration lines on a renewal invoice count in the amount (amount_paid) but not in the period.
 
 #include "domain/adapters/adapter_support.hpp"
@@ -87,6 +92,18 @@ bool isBaseLine(const nlohmann::json &line, const std::string &path, bool basil)
     return !requireBool(details, joinPath(parentPath, "subscription_item_details"), "proration");
 }
 
+// paid_at is the moment of payment; the event's created is a fallback for payloads that omit
+// status_transitions.
+Timestamp paidAtOf(
+    const nlohmann::json &body, const nlohmann::json &invoice, const std::string &path)
+{
+    const auto st = invoice.find("status_transitions");
+    const bool hasPaidAt = st != invoice.end() && st->is_object() && st->contains("paid_at")
+        && !st->at("paid_at").is_null();
+    return hasPaidAt ? requireUnixSeconds(*st, joinPath(path, "status_transitions"), "paid_at")
+                     : requireUnixSeconds(body, "", "created");
+}
+
 } // namespace
 
 Normalization normalizeStripe(std::string_view providerKey, const nlohmann::json &body)
@@ -138,7 +155,9 @@ Normalization normalizeStripe(std::string_view providerKey, const nlohmann::json
                 const auto &lines = requireField(invoice, path, "lines");
                 const auto &items = requireArray(lines, linesPath, "data");
                 const std::string itemsPath = joinPath(linesPath, "data");
+                const Timestamp created = requireUnixSeconds(invoice, path, "created");
                 std::optional<Period> period;
+                bool inArrears = false; // a subscription line that bills a period already over
                 for (std::size_t i = 0; i < items.size(); ++i) {
                     const std::string lp = indexPath(itemsPath, i);
                     if (!isBaseLine(items[i], lp, basil))
@@ -147,43 +166,55 @@ Normalization normalizeStripe(std::string_view providerKey, const nlohmann::json
                     const auto &p = requireField(items[i], lp, "period");
                     const Period candidate = checkedPeriod(requireUnixSeconds(p, pp, "start"),
                         requireUnixSeconds(p, pp, "end"), joinPath(pp, "end"));
+                    if (candidate.end <= created) {
+                        inArrears = true;
+                        continue;
+                    }
                     if (!period || candidate.end > period->end)
                         period = candidate;
                 }
-                if (!period) {
-                    const auto more = lines.find("has_more");
-                    if (more != lines.end() && more->is_boolean() && more->get<bool>()) {
-                        // Stripe embeds only the first page of lines in the event.
-                        n.outcome = Outcome::NeedsSnapshot;
-                        n.reason = "missing_period";
-                        n.message = "invoice " + invoiceId
-                            + ": no subscription line on the first page of lines; fetch the "
-                              "invoice's lines";
-                    } else {
-                        throw InputError(itemsPath,
-                            "no non-proration subscription line item carries the period");
-                    }
-                } else {
+                const auto more = lines.find("has_more");
+                const bool hasMore = more != lines.end() && more->is_boolean() && more->get<bool>();
+                if (!period && !inArrears && !hasMore)
+                    throw InputError(
+                        itemsPath, "no non-proration subscription line item carries the period");
+                // Everything of the renewal but its period.
+                const auto paidRenewal = [&] {
                     SuccessfulRenewalEvent e;
                     e.providerKey = std::string(providerKey);
                     e.providerEventId = eventId;
                     e.providerSubscriptionId = subscriptionId;
                     e.providerRenewalKey = invoiceId;
                     e.providerVersion = std::nullopt;
-                    e.period = *period;
                     e.paidAmountMinor = requireNonNegativeInteger(invoice, path, "amount_paid");
                     e.currency = requireCurrency(invoice, path, "currency");
-                    // paid_at is the moment of payment; the event's created is a fallback for
-                    // payloads that omit status_transitions.
-                    const auto st = invoice.find("status_transitions");
-                    const bool hasPaidAt = st != invoice.end() && st->is_object()
-                        && st->contains("paid_at") && !st->at("paid_at").is_null();
-                    e.paidAt = hasPaidAt
-                        ? requireUnixSeconds(*st, joinPath(path, "status_transitions"), "paid_at")
-                        : requireUnixSeconds(body, "", "created");
+                    e.paidAt = paidAtOf(body, invoice, path);
+                    return e;
+                };
+                if (period) {
+                    n.event = paidRenewal();
+                    n.event->period = *period;
                     n.outcome = Outcome::Renewal;
                     n.message = "invoice " + invoiceId + " renews subscription " + subscriptionId;
-                    n.event = std::move(e);
+                } else if (inArrears) {
+                    // A paid renewal all the same: only its period must come from the
+                    // subscription (a licensed line on a later page of lines would say too).
+                    n.outcome = Outcome::NeedsSnapshot;
+                    n.reason = "missing_period";
+                    n.message = "invoice " + invoiceId
+                        + " bills only usage in arrears (its subscription lines"
+                        + (hasMore ? " on the first page" : "")
+                        + " ended by the invoice's creation): no period being renewed into; "
+                          "fetch subscription "
+                        + subscriptionId;
+                    n.event = paidRenewal();
+                } else {
+                    // Stripe embeds only the first page of lines in the event.
+                    n.outcome = Outcome::NeedsSnapshot;
+                    n.reason = "missing_period";
+                    n.message = "invoice " + invoiceId
+                        + ": no subscription line on the first page of lines; fetch the "
+                          "invoice's lines";
                 }
             }
         }

@@ -45,6 +45,8 @@ int runOutbox(const CommandContext &ctx)
     options.follow = ctx.args.flag("follow");
     options.pollInterval = std::chrono::milliseconds(
         static_cast<long long>(ctx.args.number("poll-seconds", 1, 0.1, 3600) * 1000));
+    // One line per transition to waiting, for whoever watches a follower (tests do).
+    options.onIdle = [&ctx] { ctx.err << "outbox: idle, waiting for new intents" << std::endl; };
 
     std::unique_ptr<OutboxSink> sink;
     try {
