@@ -7,14 +7,10 @@
 
 #include <cerrno>
 #include <chrono>
-#include <csignal>
-#include <cstdlib>
-#include <iostream>
 #include <random>
 #include <sys/random.h>
 #include <system_error>
 #include <thread>
-#include <unistd.h>
 
 namespace rd {
 namespace {
@@ -124,23 +120,8 @@ nlohmann::json ApplyOutcome::toJson() const
     return j;
 }
 
-FaultPoint faultPointFromEnvironment()
-{
-    const char *v = std::getenv("RENEWAL_DESK_FAULT");
-    if (!v)
-        return FaultPoint::None;
-    const std::string s(v);
-    if (s == "pause-before-commit")
-        return FaultPoint::PauseBeforeCommit;
-    if (s == "exit-after-commit")
-        return FaultPoint::ExitAfterCommit;
-    return FaultPoint::None;
-}
-
 RenewalApplier::RenewalApplier(std::string conninfo, int maxAttempts)
-    : m_conninfo(std::move(conninfo))
-    , m_maxAttempts(maxAttempts)
-    , m_fault(faultPointFromEnvironment())
+    : m_conninfo(std::move(conninfo)), m_maxAttempts(maxAttempts)
 {
     reconnect();
 }
@@ -167,23 +148,6 @@ ApplyOutcome RenewalApplier::applyPrepared(
     // Autocommit: the function call is the whole transaction (one round trip).
     pqxx::nontransaction tx(connection());
     return outcomeFromRow(execApply(tx, event, actor, billingPeriodId));
-}
-
-ApplyOutcome RenewalApplier::applyWithFault(
-    const SuccessfulRenewalEvent &event, const Actor &actor, const std::string &billingPeriodId)
-{
-    // The test-only path: an explicit transaction so that there is a moment between the work
-    // and COMMIT at which the process can be stopped and killed.
-    pqxx::work tx(connection());
-    ApplyOutcome out = outcomeFromRow(execApply(tx, event, actor, billingPeriodId));
-    if (m_fault == FaultPoint::PauseBeforeCommit) {
-        std::cerr << "fault point: paused before commit (pid " << ::getpid() << ")" << std::endl;
-        std::raise(SIGSTOP);
-    }
-    tx.commit();
-    if (m_fault == FaultPoint::ExitAfterCommit)
-        std::_Exit(99); // the commit happened; the acknowledgement is lost
-    return out;
 }
 
 std::optional<ApplyOutcome> RenewalApplier::lookUpAfterLoss(const std::string &billingPeriodId)
@@ -215,9 +179,7 @@ ApplyOutcome RenewalApplier::apply(const SuccessfulRenewalEvent &event, const Ac
                     return *resolved;
                 }
             }
-            ApplyOutcome out = m_fault == FaultPoint::None
-                ? applyPrepared(event, actor, billingPeriodId)
-                : applyWithFault(event, actor, billingPeriodId);
+            ApplyOutcome out = applyPrepared(event, actor, billingPeriodId);
             out.attempts = attempt;
             if (out.result == ApplyResult::Rejected) {
                 out.caseId = recordCase(rd::toJson(event), out.errorCode, out.localState);

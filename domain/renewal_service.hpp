@@ -37,11 +37,6 @@ struct ApplyOutcome
     nlohmann::json toJson() const;
 };
 
-/// Fault points for tests that must stop a process inside the transaction or lose the
-/// acknowledgement after COMMIT. Only read from the RENEWAL_DESK_FAULT environment variable.
-enum class FaultPoint { None, PauseBeforeCommit, ExitAfterCommit };
-FaultPoint faultPointFromEnvironment();
-
 /// Applies renewals over one connection (one per thread), the way every entry point does:
 /// retries the whole transaction on serialization failure (40001), deadlock (40P01) and a
 /// lost connection with bounded, jittered backoff (safe: the operation is idempotent); a
@@ -69,12 +64,9 @@ private:
     std::optional<ApplyOutcome> lookUpAfterLoss(const std::string &billingPeriodId);
     ApplyOutcome applyPrepared(const SuccessfulRenewalEvent &event, const Actor &actor,
         const std::string &billingPeriodId);
-    ApplyOutcome applyWithFault(const SuccessfulRenewalEvent &event, const Actor &actor,
-        const std::string &billingPeriodId);
 
     std::string m_conninfo;
     int m_maxAttempts;
-    FaultPoint m_fault;
     std::unique_ptr<pqxx::connection> m_conn;
 };
 

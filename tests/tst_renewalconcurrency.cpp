@@ -378,27 +378,6 @@ private slots:
             observe(*observer) == withOneRenewal(before), describe(observe(*observer)).c_str());
     }
 
-    void lostAcknowledgementThenRetryIsDuplicate()
-    {
-        auto env = QProcessEnvironment::systemEnvironment();
-        env.insert("RENEWAL_DESK_FAULT", "exit-after-commit");
-        const auto crashed = rdtest::runProgram(rdtest::ctl(),
-            {"apply", "--db", QString::fromStdString(m_db->conninfo())},
-            eventJsonLine(februaryRenewal()), env);
-        QCOMPARE(crashed.exitCode, 99);
-        QVERIFY(crashed.out.isEmpty()); // the provider never got its acknowledgement
-        auto conn = m_db->connect();
-        const auto committed = observe(*conn);
-        QCOMPARE(committed.billingPeriods, 1LL);
-
-        const auto retry = rdtest::runProgram(rdtest::ctl(),
-            {"apply", "--db", QString::fromStdString(m_db->conninfo())},
-            eventJsonLine(februaryRenewal("sub_1", "evt_1_retry")));
-        QCOMPARE(retry.exitCode, 0);
-        QCOMPARE(nlohmann::json::parse(retry.out.toStdString())["result"], "duplicate");
-        QCOMPARE(observe(*conn), committed);
-    }
-
     void serializationFailureIsRetried()
     {
         // Under SERIALIZABLE, locking a row that a concurrent transaction changed after our
