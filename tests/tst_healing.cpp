@@ -1,5 +1,6 @@
 #include "domain/reconciliation.hpp"
 #include "domain/renewal_service.hpp"
+#include "support/lock_waiters.hpp"
 #include "support/process_runner.hpp"
 #include "support/renewal_fixtures.hpp"
 #include "support/test_database.hpp"
@@ -175,6 +176,7 @@ private slots:
 
         auto holder = m_db->connect();
         auto observer = m_db->connect();
+        const int holderPid = rdtest::backendPid(*holder);
         auto lock = std::make_unique<pqxx::work>(*holder);
         lock->exec(
             "SELECT 1 FROM subscriptions WHERE provider_subscription_id = 'sub_1' FOR UPDATE");
@@ -189,16 +191,9 @@ private slots:
             p->closeWriteChannel();
             procs.push_back(std::move(p));
         }
-        int waiting = 0;
-        for (int i = 0; i < 500 && waiting < 2; ++i) {
-            pqxx::nontransaction tx(*observer);
-            waiting = tx.exec1("SELECT count(*) FROM pg_stat_activity WHERE datname = "
-                               "current_database() AND wait_event_type = 'Lock' "
-                               "AND query LIKE '%apply_successful_renewal%'")[0]
-                          .as<int>();
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
-        QCOMPARE(waiting, 2); // both contenders queued behind the held lock
+        // Both contenders queued behind the held lock before it is released.
+        const auto waiters = rdtest::waitForLockWaiters(*observer, holderPid, 2);
+        QVERIFY2(waiters.reached, waiters.seen.c_str());
         lock->commit();
         lock.reset();
 

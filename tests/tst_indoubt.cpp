@@ -1,4 +1,5 @@
 #include "domain/renewal_service.hpp"
+#include "support/lock_waiters.hpp"
 #include "support/renewal_fixtures.hpp"
 #include "support/test_database.hpp"
 
@@ -174,22 +175,6 @@ std::string valueOf(const std::string &conninfo, const std::string &key)
     return v;
 }
 
-/// The pid of the backend of another session that waits for a lock, within `deadline`.
-int waitingBackend(pqxx::connection &observer, std::chrono::seconds deadline)
-{
-    const auto until = std::chrono::steady_clock::now() + deadline;
-    while (std::chrono::steady_clock::now() < until) {
-        pqxx::nontransaction tx(observer);
-        const auto r = tx.exec("SELECT pid FROM pg_stat_activity WHERE datname = "
-                               "current_database() AND wait_event_type = 'Lock' "
-                               "AND query LIKE '%apply_successful_renewal%'");
-        if (!r.empty())
-            return r[0][0].as<int>();
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    return 0;
-}
-
 } // namespace
 
 /// A connection lost while applying: the retry says "applied" only when this call's own commit
@@ -263,6 +248,7 @@ private slots:
         }
         auto holder = m_db->connect();
         auto observer = m_db->connect();
+        const int holderPid = rdtest::backendPid(*holder);
         auto lock = std::make_unique<pqxx::work>(*holder);
         lock->exec("SELECT 1 FROM subscriptions WHERE provider_subscription_id = 'sub_1' "
                    "FOR UPDATE");
@@ -271,16 +257,18 @@ private slots:
             rd::RenewalApplier applier(m_db->conninfo());
             return applier.apply(februaryRenewal(), kWebhook); // the same delivery again
         });
-        const int pid = waitingBackend(*observer, std::chrono::seconds(20));
-        QVERIFY2(pid != 0, "the apply never waited for the held lock");
+        const auto first = rdtest::waitForLockWaiters(*observer, holderPid, 1);
+        QVERIFY2(first.reached, first.seen.c_str());
+        const int pid = first.pids.front();
         {
             pqxx::nontransaction tx(*observer);
             QVERIFY(
                 tx.exec1("SELECT pg_terminate_backend(" + std::to_string(pid) + ")")[0].as<bool>());
         }
         // The retry reconnects and waits again behind the lock: release it once it does.
-        QVERIFY2(waitingBackend(*observer, std::chrono::seconds(20)) != 0,
-            "the retry never reached the core");
+        QVERIFY(rdtest::waitForBackendExit(*observer, pid));
+        const auto retry = rdtest::waitForLockWaiters(*observer, holderPid, 1);
+        QVERIFY2(retry.reached, retry.seen.c_str());
         lock->commit();
         lock.reset();
 

@@ -60,10 +60,7 @@ private:
     /// A login role of this test's own (roles are cluster-wide) with a group role.
     std::string loginAs(const std::string &who, const std::string &kind)
     {
-        const std::string login = m_db->name() + "_" + who;
-        auto admin = m_db->connect();
-        rd::grantRole(*admin, login, kind);
-        return m_db->conninfo() + " user=" + login;
+        return rdtest::loginAs(*m_db, who, kind);
     }
 
     std::int64_t openGapCase()

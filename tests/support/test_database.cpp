@@ -3,6 +3,7 @@
 #include "domain/database.hpp"
 #include "domain/embedded_cluster.hpp"
 #include "domain/migrator.hpp"
+#include "domain/reconciliation.hpp"
 #include "domain/subscription_import.hpp"
 
 #include <nlohmann/json.hpp>
@@ -104,6 +105,14 @@ long long scalar(pqxx::connection &conn, const std::string &sql)
 long long scalar(const TestDatabase &db, const std::string &sql)
 {
     return scalar(*db.connect(), sql);
+}
+
+std::string loginAs(const TestDatabase &db, const std::string &who, const std::string &kind)
+{
+    const std::string login = db.name() + "_" + who;
+    auto admin = db.connect();
+    rd::grantRole(*admin, login, kind);
+    return db.conninfo() + " user=" + login;
 }
 
 } // namespace rdtest

@@ -34,6 +34,10 @@ private:
 long long scalar(pqxx::connection &conn, const std::string &sql);
 long long scalar(const TestDatabase &db, const std::string &sql);
 
+/// The conninfo of a login role of `db`'s own (roles are cluster-wide: named after the
+/// database) that is a member of renewal_<kind> (viewer, operator, ingest).
+std::string loginAs(const TestDatabase &db, const std::string &who, const std::string &kind);
+
 /// Path of the renewalctl executable under test.
 std::string renewalctlPath();
 
