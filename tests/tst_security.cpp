@@ -1,6 +1,7 @@
 #include "domain/reconciliation.hpp"
 #include "support/test_database.hpp"
 
+#include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
 #include <QtTest>
@@ -200,6 +201,38 @@ private slots:
         auto admin = m_db->connect();
         QVERIFY2(scalar(*admin, check.toStdString()) >= 1, qPrintable(check));
         QCOMPARE(scalar(*admin, "SELECT count(*) FROM audit_chain_breaks()"), 0LL);
+    }
+
+    // The preview judges the real case: a shadow table of cases would make it answer for a
+    // case that does not exist (or hide the one that does).
+    void previewReadsTheRealCase()
+    {
+        const auto caseId = openGapCase();
+        const std::string conninfo = loginAs("operator", "operator");
+        {
+            auto admin = m_db->connect();
+            pqxx::nontransaction tx(*admin);
+            tx.exec0("GRANT TEMPORARY ON DATABASE " + tx.quote_name(m_db->name()) + " TO "
+                + tx.quote_name(m_db->name() + "_operator"));
+        }
+        pqxx::connection op(conninfo);
+        pqxx::nontransaction tx(op);
+        for (const char *t : {"reconciliation_cases", "subscriptions", "provider_snapshots"})
+            tx.exec0(
+                std::string("CREATE TEMP TABLE ") + t + " (LIKE public." + t + " INCLUDING ALL)");
+        tx.exec0("SET search_path = pg_temp, public");
+        const auto answer = nlohmann::json::parse(
+            tx.exec_params1("SELECT preview_provider_snapshot($1::jsonb, $2)::text",
+                  std::string(R"({"providerKey":"stripe-main","providerSubscriptionId":"sub_1",)"
+                              R"("status":"active","currentPeriod":{"start":)"
+                              R"("2026-02-01T00:00:00Z","end":"2026-03-01T00:00:00Z"},)"
+                              R"("cancelAtPeriodEnd":false,"providerVersion":null,)"
+                              R"("capturedAt":"2099-01-01T00:00:00Z","latestRenewal":null})"),
+                  caseId)[0]
+                .as<std::string>());
+        QVERIFY2(answer.contains("wouldBe"), answer.dump().c_str());
+        QCOMPARE(answer["wouldBe"]["case"]["status"].get<std::string>(), std::string("resolved"));
+        QCOMPARE(scalar(*m_db->connect(), "SELECT count(*) FROM provider_snapshots"), 0LL);
     }
 
     // A viewer's temporary audit table does not change what verification reports.
