@@ -47,6 +47,15 @@ rd::ProviderSnapshot snapshotOfFebruary(const char *capturedAt)
     return s;
 }
 
+/// The provider's state before the February renewal: January current, no renewal to record.
+rd::ProviderSnapshot snapshotOfJanuary(const char *capturedAt)
+{
+    auto s = snapshotOfFebruary(capturedAt);
+    s.currentPeriod = rd::Period {ts("2026-01-01T00:00:00Z"), ts("2026-02-01T00:00:00Z")};
+    s.latestRenewal.reset();
+    return s;
+}
+
 } // namespace
 
 /// The ways out of a case, who may take them, and the tamper-evident trail they leave.
@@ -186,10 +195,7 @@ private slots:
         auto conn = m_db->connect();
         const auto before = observe(*conn);
         // Captured before the February renewal was recorded (now): it would roll it back.
-        auto snapshot = snapshotOfFebruary("2026-01-15T00:00:00Z");
-        snapshot.currentPeriod
-            = rd::Period {ts("2026-01-01T00:00:00Z"), ts("2026-02-01T00:00:00Z")};
-        snapshot.latestRenewal.reset();
+        const auto snapshot = snapshotOfJanuary("2026-01-15T00:00:00Z");
         try {
             rd::attachSnapshot(*conn, snapshot, std::nullopt, kNote);
             QFAIL("expected a refusal");
@@ -660,10 +666,7 @@ private slots:
         QCOMPARE(applier.apply(februaryRenewal(), kWebhook).result, ApplyResult::Applied);
         auto conn = m_db->connect();
         const auto before = observe(*conn);
-        auto snapshot = snapshotOfFebruary("2099-01-01T00:00:00Z");
-        snapshot.currentPeriod
-            = rd::Period {ts("2026-01-01T00:00:00Z"), ts("2026-02-01T00:00:00Z")};
-        snapshot.latestRenewal.reset();
+        const auto snapshot = snapshotOfJanuary("2099-01-01T00:00:00Z");
         try {
             rd::attachSnapshot(*conn, snapshot, std::nullopt, kNote);
             QFAIL("expected a refusal");

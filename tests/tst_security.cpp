@@ -22,6 +22,12 @@ constexpr const char *kFebruaryCall
       "NULL, '2026-02-01T00:00:00Z', '2026-03-01T00:00:00Z', 1999, 'USD', "
       "'2026-02-01T00:00:05Z', 'webhook', 'stripe-main')";
 
+/// A temporary table shaped like public.`table`, under the same name.
+void shadow(pqxx::transaction_base &tx, const std::string &table)
+{
+    tx.exec0("CREATE TEMP TABLE " + table + " (LIKE public." + table + " INCLUDING ALL)");
+}
+
 } // namespace
 
 /// The database enforces who may do what, and no role can point a SECURITY DEFINER or trigger
@@ -37,6 +43,18 @@ private:
     std::string loginAs(const std::string &who, const std::string &kind)
     {
         return rdtest::loginAs(*m_db, who, kind);
+    }
+
+    /// A login of group role `kind` that may create temporary tables after all (as a DBA
+    /// might grant, or another database might leave to PUBLIC): the functions must ignore them.
+    std::string attackerWithTemp(const std::string &kind)
+    {
+        const std::string conninfo = loginAs(kind, kind);
+        auto admin = m_db->connect();
+        pqxx::nontransaction tx(*admin);
+        tx.exec0("GRANT TEMPORARY ON DATABASE " + tx.quote_name(m_db->name()) + " TO "
+            + tx.quote_name(m_db->name() + "_" + kind));
+        return conninfo;
     }
 
     std::int64_t openGapCase()
@@ -172,21 +190,14 @@ private slots:
             tx.exec0("INSERT INTO billing_providers (provider_key, kind, display_name) "
                      "VALUES ('stripe-main', 'stripe', 'Stripe') ON CONFLICT DO NOTHING");
         }
-        const std::string login = kind.toStdString();
-        const std::string conninfo = loginAs(login, login);
-        {
-            auto admin = m_db->connect();
-            pqxx::nontransaction tx(*admin);
-            tx.exec0("GRANT TEMPORARY ON DATABASE " + tx.quote_name(m_db->name()) + " TO "
-                + tx.quote_name(m_db->name() + "_" + login));
-        }
+        const std::string conninfo = attackerWithTemp(kind.toStdString());
         pqxx::connection attacker(conninfo);
         {
             pqxx::nontransaction tx(attacker);
             shadowed.removeDuplicates();
             for (const auto &t : shadowed)
-                tx.exec0("CREATE TEMP TABLE " + t.toStdString() + " (LIKE public." + t.toStdString()
-                    + " INCLUDING ALL)");
+                shadow(tx, t.toStdString());
+
             // A search_path that names pg_temp first, for good measure.
             tx.exec0("SET search_path = pg_temp, public");
             if (call.contains("%1"))
@@ -208,18 +219,11 @@ private slots:
     void previewReadsTheRealCase()
     {
         const auto caseId = openGapCase();
-        const std::string conninfo = loginAs("operator", "operator");
-        {
-            auto admin = m_db->connect();
-            pqxx::nontransaction tx(*admin);
-            tx.exec0("GRANT TEMPORARY ON DATABASE " + tx.quote_name(m_db->name()) + " TO "
-                + tx.quote_name(m_db->name() + "_operator"));
-        }
+        const std::string conninfo = attackerWithTemp("operator");
         pqxx::connection op(conninfo);
         pqxx::nontransaction tx(op);
         for (const char *t : {"reconciliation_cases", "subscriptions", "provider_snapshots"})
-            tx.exec0(
-                std::string("CREATE TEMP TABLE ") + t + " (LIKE public." + t + " INCLUDING ALL)");
+            shadow(tx, t);
         tx.exec0("SET search_path = pg_temp, public");
         const auto answer = nlohmann::json::parse(
             tx.exec_params1("SELECT preview_provider_snapshot($1::jsonb, $2)::text",
@@ -238,17 +242,10 @@ private slots:
     // A viewer's temporary audit table does not change what verification reports.
     void verificationReadsTheRealChains()
     {
-        const std::string conninfo = loginAs("viewer", "viewer");
-        {
-            auto admin = m_db->connect();
-            pqxx::nontransaction tx(*admin);
-            tx.exec0("GRANT TEMPORARY ON DATABASE " + tx.quote_name(m_db->name()) + " TO "
-                + tx.quote_name(m_db->name() + "_viewer"));
-        }
+        const std::string conninfo = attackerWithTemp("viewer");
         pqxx::connection viewer(conninfo);
         pqxx::nontransaction tx(viewer);
-        tx.exec0("CREATE TEMP TABLE subscription_transition_audits "
-                 "(LIKE public.subscription_transition_audits INCLUDING ALL)");
+        shadow(tx, "subscription_transition_audits");
         tx.exec0("INSERT INTO pg_temp.subscription_transition_audits (subscription_id, "
                  "transition, actor_type, actor_id, chain_seq, prev_hash, row_hash) "
                  "SELECT id, 'subscription_imported', 'import', 'x', 7, 'forged', 'forged' "
