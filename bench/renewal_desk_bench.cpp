@@ -8,9 +8,9 @@
 // memory and time while loading every row page by page ("scrolling all of it"); the same for
 // QSqlQueryModel::setQuery over the whole table.
 
-#include "ui/database.h"
-#include "ui/subscriptiondetail.h"
-#include "ui/subscriptionsmodel.h"
+#include "ui/models/databasepool.h"
+#include "ui/models/subscriptiondetail.h"
+#include "ui/models/subscriptionsmodel.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

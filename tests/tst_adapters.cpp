@@ -1,5 +1,5 @@
-#include "domain/adapters/normalization.hpp"
-#include "domain/renewal_event.hpp"
+#include "domain/core/adapters/normalization.h"
+#include "domain/core/renewal_event.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,5 +1,5 @@
-#include "domain/embedded_cluster.hpp"
-#include "domain/errors.hpp"
+#include "domain/core/errors.h"
+#include "domain/store/embedded_cluster.h"
 
 #include <pqxx/pqxx>
 

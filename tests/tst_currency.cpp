@@ -1,4 +1,4 @@
-#include "domain/currency.hpp"
+#include "domain/core/currency.h"
 
 #include <QtTest>
 

@@ -1,9 +1,10 @@
-#include "domain/reconciliation.hpp"
-#include "domain/renewal_service.hpp"
-#include "support/lock_waiters.hpp"
-#include "support/process_runner.hpp"
-#include "support/renewal_fixtures.hpp"
-#include "support/test_database.hpp"
+#include "domain/store/audit_chains.h"
+#include "domain/store/case_actions.h"
+#include "domain/store/renewal_applier.h"
+#include "tests/support/lock_waiters.h"
+#include "tests/support/process_runner.h"
+#include "tests/support/renewal_fixtures.h"
+#include "tests/support/test_database.h"
 
 #include <pqxx/pqxx>
 

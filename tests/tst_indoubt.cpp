@@ -1,7 +1,7 @@
-#include "domain/renewal_service.hpp"
-#include "support/lock_waiters.hpp"
-#include "support/renewal_fixtures.hpp"
-#include "support/test_database.hpp"
+#include "domain/store/renewal_applier.h"
+#include "tests/support/lock_waiters.h"
+#include "tests/support/renewal_fixtures.h"
+#include "tests/support/test_database.h"
 
 #include <pqxx/pqxx>
 

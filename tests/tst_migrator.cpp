@@ -1,6 +1,6 @@
-#include "domain/errors.hpp"
-#include "domain/migrator.hpp"
-#include "support/test_database.hpp"
+#include "domain/core/errors.h"
+#include "domain/store/migrator.h"
+#include "tests/support/test_database.h"
 
 #include <pqxx/pqxx>
 

@@ -1,5 +1,5 @@
-#include "support/process_runner.hpp"
-#include "support/test_database.hpp"
+#include "tests/support/process_runner.h"
+#include "tests/support/test_database.h"
 
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>

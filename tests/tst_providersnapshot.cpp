@@ -1,6 +1,6 @@
-#include "domain/errors.hpp"
-#include "domain/json_input.hpp"
-#include "domain/provider_snapshot.hpp"
+#include "domain/core/errors.h"
+#include "domain/core/json_input.h"
+#include "domain/core/provider_snapshot.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
-#include "domain/renewal_service.hpp"
-#include "support/renewal_fixtures.hpp"
-#include "support/test_database.hpp"
+#include "domain/store/renewal_applier.h"
+#include "tests/support/renewal_fixtures.h"
+#include "tests/support/test_database.h"
 
 #include <pqxx/pqxx>
 

@@ -1,6 +1,6 @@
-#include "domain/errors.hpp"
-#include "domain/json_input.hpp"
-#include "domain/renewal_event.hpp"
+#include "domain/core/errors.h"
+#include "domain/core/json_input.h"
+#include "domain/core/renewal_event.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,5 +1,5 @@
-#include "domain/reconciliation.hpp"
-#include "support/test_database.hpp"
+#include "domain/store/case_actions.h"
+#include "tests/support/test_database.h"
 
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>

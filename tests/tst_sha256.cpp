@@ -1,4 +1,4 @@
-#include "domain/sha256.hpp"
+#include "domain/core/sha256.h"
 
 #include <QtTest>
 

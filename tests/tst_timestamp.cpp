@@ -1,4 +1,4 @@
-#include "domain/timestamp.hpp"
+#include "domain/core/timestamp.h"
 
 #include <QtTest>
 

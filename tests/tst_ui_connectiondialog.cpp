@@ -1,5 +1,5 @@
-#include "ui/connectiondialog.h"
-#include "ui/database.h"
+#include "ui/models/databasepool.h"
+#include "ui/widgets/connectiondialog.h"
 
 #include <libpq-fe.h>
 

@@ -1,16 +1,16 @@
-#include "support/process_runner.hpp"
-#include "support/renewal_fixtures.hpp"
-#include "support/test_database.hpp"
-#include "ui/casespage.h"
-#include "ui/liveupdates.h"
-#include "ui/mainwindow.h"
-#include "ui/recordtablemodel.h"
-#include "ui/subscriptionspage.h"
-#include "ui/tableview.h"
+#include "tests/support/process_runner.h"
+#include "tests/support/renewal_fixtures.h"
+#include "tests/support/test_database.h"
+#include "ui/models/liveupdates.h"
+#include "ui/models/recordtablemodel.h"
+#include "ui/widgets/casespage.h"
+#include "ui/widgets/mainwindow.h"
+#include "ui/widgets/subscriptionspage.h"
+#include "ui/widgets/tableview.h"
 
-#include "domain/embedded_cluster.hpp"
-#include "domain/migrator.hpp"
-#include "domain/renewal_event.hpp"
+#include "domain/core/renewal_event.h"
+#include "domain/store/embedded_cluster.h"
+#include "domain/store/migrator.h"
 
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>

@@ -1,15 +1,15 @@
-#include "support/test_database.hpp"
-#include "ui/caseevidence.h"
-#include "ui/database.h"
-#include "ui/format.h"
-#include "ui/outboxpage.h"
-#include "ui/recordtablemodel.h"
-#include "ui/subscriptionsmodel.h"
-#include "ui/tableview.h"
-#include "ui/timelinewidget.h"
+#include "tests/support/test_database.h"
+#include "ui/models/caseevidence.h"
+#include "ui/models/databasepool.h"
+#include "ui/models/format.h"
+#include "ui/models/recordtablemodel.h"
+#include "ui/models/subscriptionsmodel.h"
+#include "ui/widgets/outboxpage.h"
+#include "ui/widgets/tableview.h"
+#include "ui/widgets/timelinewidget.h"
 
-#include "domain/renewal_service.hpp"
-#include "domain/timestamp.hpp"
+#include "domain/core/timestamp.h"
+#include "domain/store/renewal_applier.h"
 
 #include <pqxx/pqxx>
 

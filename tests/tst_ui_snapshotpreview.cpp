@@ -1,8 +1,8 @@
-#include "ui/comparisonmodel.h"
-#include "ui/snapshotdiff.h"
-#include "ui/snapshotinput.h"
+#include "ui/models/comparisonmodel.h"
+#include "ui/models/snapshotdiff.h"
+#include "ui/models/snapshotinput.h"
 
-#include "domain/errors.hpp"
+#include "domain/core/errors.h"
 
 #include <QAbstractItemModelTester>
 #include <QtTest>

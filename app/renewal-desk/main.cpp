@@ -1,8 +1,8 @@
-#include "domain/database.hpp"
-#include "domain/migrator.hpp"
-#include "ui/connectiondialog.h"
-#include "ui/database.h"
-#include "ui/mainwindow.h"
+#include "domain/store/database_target.h"
+#include "domain/store/migrator.h"
+#include "ui/models/databasepool.h"
+#include "ui/widgets/connectiondialog.h"
+#include "ui/widgets/mainwindow.h"
 
 #include <pqxx/pqxx>
 

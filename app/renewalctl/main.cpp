@@ -1,4 +1,4 @@
-#include "domain/cli/renewalctl.hpp"
+#include "app/renewalctl/renewalctl.h"
 
 #include <iostream>
 

@@ -2,8 +2,8 @@
 // rest is the body. Checks the adapters' contract, not just memory safety: normalizePayload
 // never throws, and a Renewal carries an event the core's own strict parser accepts unchanged.
 
-#include "domain/adapters/normalization.hpp"
-#include "domain/renewal_event.hpp"
+#include "domain/core/adapters/normalization.h"
+#include "domain/core/renewal_event.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,9 +1,9 @@
 // libFuzzer target: untrusted JSON into the renewal event's strict parser. Only InputError
 // may escape the parser; an accepted event must round-trip through its JSON form exactly.
 
-#include "domain/errors.hpp"
-#include "domain/json_input.hpp"
-#include "domain/renewal_event.hpp"
+#include "domain/core/errors.h"
+#include "domain/core/json_input.h"
+#include "domain/core/renewal_event.h"
 
 #include <cstdint>
 #include <cstdlib>

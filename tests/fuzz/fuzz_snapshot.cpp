@@ -2,9 +2,9 @@
 // form, a Stripe subscription or a Paddle subscription; the rest is the body. Only InputError
 // may escape; an accepted snapshot must round-trip through our JSON form exactly.
 
-#include "domain/errors.hpp"
-#include "domain/json_input.hpp"
-#include "domain/provider_snapshot.hpp"
+#include "domain/core/errors.h"
+#include "domain/core/json_input.h"
+#include "domain/core/provider_snapshot.h"
 
 #include <nlohmann/json.hpp>
 

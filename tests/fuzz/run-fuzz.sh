@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang (ASan + UBSan) straight from the domain sources and
+# Builds the libFuzzer targets with clang (ASan + UBSan) over the pure core's CMake target and
 # runs each for a bounded time. Exits non-zero when any target crashes; the crashing input is
 # left in $OUT/artifacts (turn it into a fixture and fix the code).
 #
@@ -12,33 +12,21 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 OUT="${FUZZ_BUILD_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/rd-fuzz.XXXXXX")}"
 SECONDS_PER_TARGET="${FUZZ_SECONDS:-20}"
 CXX="${FUZZ_CXX:-clang++-14}"
-FLAGS=(-std=c++20 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined
-       -fno-sanitize-recover=undefined -I"$ROOT")
 
-mkdir -p "$OUT/obj" "$OUT/artifacts" "$OUT/seeds"
+mkdir -p "$OUT/artifacts" "$OUT/seeds"
 
-# Only the pure domain files the targets need: no pqxx, no Qt.
-SOURCES=(domain/currency.cpp domain/json_input.cpp domain/renewal_event.cpp domain/sha256.cpp
-         domain/timestamp.cpp domain/provider_snapshot.cpp domain/adapters/adapter_support.cpp
-         domain/adapters/normalization.cpp domain/adapters/stripe_adapter.cpp
-         domain/adapters/paddle_adapter.cpp domain/adapters/chargebee_adapter.cpp
-         domain/adapters/recurly_adapter.cpp domain/adapters/lemonsqueezy_adapter.cpp)
-
+# The targets link the pure core's CMake target and nothing else: RD_FUZZING configures only
+# domain/core and tests/fuzz, without Qt or libpqxx, so a core that needed them fails here.
 echo "fuzz: building in $OUT with $CXX"
-OBJECTS=()
-for src in "${SOURCES[@]}"; do
-    obj="$OUT/obj/$(echo "$src" | tr '/' '_').o"
-    OBJECTS+=("$obj")
-    # Rebuild when the source or any domain header is newer than the object.
-    if [[ ! -f "$obj" || "$ROOT/$src" -nt "$obj" ]] \
-        || [[ -n "$(find "$ROOT/domain" -name '*.hpp' -newer "$obj" -print -quit)" ]]; then
-        "$CXX" "${FLAGS[@]}" -fsanitize=fuzzer-no-link -c "$ROOT/$src" -o "$obj"
-    fi
-done
-
+SAN="-fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined"
+cmake -S "$ROOT" -B "$OUT/build" -DRD_FUZZING=ON -DCMAKE_BUILD_TYPE=Debug \
+    -DCMAKE_CXX_COMPILER="$CXX" -DCMAKE_CXX_FLAGS="-O1 -g $SAN -fsanitize=fuzzer-no-link" \
+    -DCMAKE_EXE_LINKER_FLAGS="$SAN" > "$OUT/configure.log" \
+    || { cat "$OUT/configure.log"; exit 1; }
+cmake --build "$OUT/build" -j "$(nproc)" > "$OUT/build.log" 2>&1 || { tail -n 60 "$OUT/build.log"; exit 1; }
 TARGETS=(fuzz_adapters fuzz_renewal_event fuzz_snapshot)
 for t in "${TARGETS[@]}"; do
-    "$CXX" "${FLAGS[@]}" -fsanitize=fuzzer "$ROOT/tests/fuzz/$t.cpp" "${OBJECTS[@]}" -o "$OUT/$t"
+    cp "$OUT/build/tests/fuzz/$t" "$OUT/$t"
 done
 
 # Seed corpora from the fixtures. The adapter and snapshot targets read a selector byte first.

@@ -1,4 +1,4 @@
-#include "lock_waiters.hpp"
+#include "tests/support/lock_waiters.h"
 
 #include <pqxx/pqxx>
 

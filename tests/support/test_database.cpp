@@ -1,10 +1,11 @@
-#include "test_database.hpp"
+#include "tests/support/test_database.h"
 
-#include "domain/database.hpp"
-#include "domain/embedded_cluster.hpp"
-#include "domain/migrator.hpp"
-#include "domain/reconciliation.hpp"
-#include "domain/subscription_import.hpp"
+#include "domain/store/case_actions.h"
+#include "domain/store/database_target.h"
+#include "domain/store/embedded_cluster.h"
+#include "domain/store/migrator.h"
+#include "domain/store/roles.h"
+#include "domain/store/subscription_import.h"
 
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>

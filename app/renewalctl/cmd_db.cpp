@@ -1,0 +1,98 @@
+#include "app/renewalctl/command_context.h"
+#include "domain/core/errors.h"
+#include "domain/store/database_target.h"
+#include "domain/store/embedded_cluster.h"
+#include "domain/store/migrator.h"
+
+#include <nlohmann/json.hpp>
+#include <pqxx/pqxx>
+
+#include <ostream>
+
+namespace rd::cli {
+namespace {
+
+std::string stateName(EmbeddedCluster::State s)
+{
+    switch (s) {
+    case EmbeddedCluster::State::NotInitialized:
+        return "not_initialized";
+    case EmbeddedCluster::State::Stopped:
+        return "stopped";
+    case EmbeddedCluster::State::Running:
+        return "running";
+    }
+    return "stopped";
+}
+
+} // namespace
+
+int runDb(const CommandContext &ctx)
+{
+    const auto &pos = ctx.args.positionals();
+    if (pos.size() != 2)
+        throw UsageError("usage: renewalctl db start|stop|status|url [--data-dir DIR]");
+    const auto dataDir = ctx.args.value("data-dir");
+    EmbeddedCluster cluster(
+        dataDir ? std::filesystem::path(*dataDir) : EmbeddedCluster::defaultRoot());
+    const std::string &verb = pos[1];
+    if (verb == "start") {
+        const bool wasRunning = cluster.state() == EmbeddedCluster::State::Running;
+        cluster.start();
+        if (ctx.json())
+            ctx.out << nlohmann::json {{"state", "running"}, {"alreadyRunning", wasRunning},
+                {"dataDir", cluster.root().string()}, {"url", cluster.connectionString()}}
+                           .dump()
+                    << "\n";
+        else
+            ctx.out << (wasRunning ? "already running: " : "started: ") << cluster.root().string()
+                    << "\n";
+        return ExitOk;
+    }
+    if (verb == "stop") {
+        cluster.stop();
+        if (!ctx.json())
+            ctx.out << "stopped: " << cluster.root().string() << "\n";
+        return ExitOk;
+    }
+    if (verb == "status") {
+        const auto state = cluster.state();
+        if (ctx.json())
+            ctx.out << nlohmann::json {{"state", stateName(state)},
+                {"dataDir", cluster.root().string()}}
+                           .dump()
+                    << "\n";
+        else
+            ctx.out << stateName(state) << ": " << cluster.root().string() << "\n";
+        // Like pg_ctl status: 0 when running, 3 when not.
+        return state == EmbeddedCluster::State::Running ? ExitOk : ExitRejected;
+    }
+    if (verb == "url") {
+        ctx.out << cluster.connectionString() << "\n";
+        return ExitOk;
+    }
+    throw UsageError("unknown db command '" + verb + "' (start, stop, status or url)");
+}
+
+int runMigrate(const CommandContext &ctx)
+{
+    if (ctx.args.positionals().size() != 1)
+        throw UsageError("usage: renewalctl migrate [--db CONNINFO]");
+    const auto target = resolveDatabase(ctx.args.value("db"));
+    auto conn = connectTo(target.conninfo);
+    const auto report = migrate(*conn, loadMigrations(defaultMigrationsDir()));
+    if (ctx.json()) {
+        ctx.out << nlohmann::json {{"applied", report.applied},
+            {"alreadyApplied", report.alreadyApplied}}
+                       .dump()
+                << "\n";
+    } else {
+        for (const auto &name : report.applied)
+            ctx.out << "applied " << name << "\n";
+        ctx.out << report.applied.size() << " applied, " << report.alreadyApplied
+                << " already applied\n";
+    }
+    return ExitOk;
+}
+
+} // namespace rd::cli

@@ -1,0 +1,55 @@
+#include "app/renewalctl/command_context.h"
+#include "domain/core/errors.h"
+#include "domain/store/webhook_ingestor.h"
+
+#include <nlohmann/json.hpp>
+
+#include <iomanip>
+#include <ostream>
+
+namespace rd::cli {
+
+int runProviders(const CommandContext &ctx)
+{
+    const auto &pos = ctx.args.positionals();
+    constexpr const char *usage = "usage: renewalctl providers add KEY --kind KIND [--name NAME]"
+                                  " | providers list [--json]";
+    if (pos.size() == 3 && pos[1] == "add") {
+        const auto kind = providerKindFromString(ctx.args.requireValue("kind"));
+        if (!kind)
+            throw UsageError("--kind must be one of stripe, paddle, chargebee, recurly, "
+                             "lemonsqueezy, not '"
+                + *ctx.args.value("kind") + "'");
+        auto conn = ctx.connect();
+        const auto result
+            = registerBillingProvider(*conn, pos[2], *kind, ctx.args.value("name").value_or(""));
+        const std::string word = result == RegisterResult::Created ? "created" : "exists";
+        if (ctx.json())
+            ctx.out << nlohmann::json {{"result", word}, {"providerKey", pos[2]}}.dump() << "\n";
+        else
+            ctx.out << "provider " << pos[2] << ": "
+                    << (result == RegisterResult::Created ? "created"
+                                                          : "already registered, unchanged")
+                    << "\n";
+        return ExitOk;
+    }
+    if (pos.size() == 2 && pos[1] == "list") {
+        auto conn = ctx.connect();
+        const auto providers = listBillingProviders(*conn);
+        if (ctx.json()) {
+            for (const auto &p : providers)
+                ctx.out << nlohmann::json {{"providerKey", p.key}, {"kind", toString(p.kind)},
+                    {"displayName", p.displayName}, {"createdAt", p.createdAt}}
+                               .dump()
+                        << "\n";
+        } else {
+            for (const auto &p : providers)
+                ctx.out << std::left << std::setw(24) << p.key << std::setw(14) << toString(p.kind)
+                        << p.displayName << "\n";
+        }
+        return ExitOk;
+    }
+    throw UsageError(usage);
+}
+
+} // namespace rd::cli

@@ -1,0 +1,116 @@
+#include "app/renewalctl/command_context.h"
+#include "domain/core/adapters/normalization.h"
+#include "domain/core/errors.h"
+#include "domain/core/json_input.h"
+#include "domain/store/case_actions.h"
+
+#include <nlohmann/json.hpp>
+#include <pqxx/pqxx>
+
+#include <chrono>
+#include <ostream>
+#include <sstream>
+
+namespace rd::cli {
+namespace {
+
+void printAttachResult(const CommandContext &ctx, const nlohmann::json &result, bool preview)
+{
+    for (const auto &[field, change] : result["changes"].items())
+        ctx.out << "  " << field << ": " << change["before"].dump() << " -> "
+                << change["after"].dump() << "\n";
+    if (const auto c = result.find("case"); c != result.end() && c->is_object()) {
+        const auto id = (*c)["id"].get<long long>();
+        if ((*c)["status"] == "resolved")
+            ctx.out << "  case " << id << (preview ? " would be" : " is")
+                    << " resolved: its renewal "
+                    << ((*c)["renewal"] == "applied"
+                               ? (preview ? "would be applied" : "was applied")
+                               : "is recorded")
+                    << "\n";
+        else
+            ctx.out << "  case " << id << (preview ? " would stay" : " stays")
+                    << " open: its renewal is still rejected (" << (*c)["error"].get<std::string>()
+                    << ")\n";
+    }
+    if (const auto a = result.find("applicableCases"); a != result.end())
+        for (const auto &id : *a)
+            ctx.out << "  case " << id.get<long long>()
+                    << (preview ? " could then be re-applied" : " can now be re-applied")
+                    << " (renewalctl cases reapply " << id.get<long long>() << ")\n";
+}
+
+} // namespace
+
+int runSnapshot(const CommandContext &ctx)
+{
+    const auto &pos = ctx.args.positionals();
+    if (pos.size() < 2 || pos[1] != "attach")
+        throw UsageError("usage: renewalctl snapshot attach [FILE|-] [--kind KIND --provider-key "
+                         "KEY [--captured-at T]] [--case ID] (--reason R [--comment C] | "
+                         "--preview)");
+    const bool preview = ctx.args.flag("preview");
+    const OperatorNote note {preview ? std::string() : ctx.args.requireValue("reason"),
+        ctx.args.value("comment").value_or("")};
+    std::optional<std::int64_t> caseId;
+    if (const auto c = ctx.args.value("case"))
+        caseId = ctx.args.integer("case", 0, 1, std::numeric_limits<std::int64_t>::max());
+
+    InputFile input(ctx.args.inputPath(2), ctx.in);
+    std::stringstream body;
+    body << input.stream().rdbuf();
+    const auto json = parseUntrustedJson(body.str());
+
+    ProviderSnapshot snapshot;
+    if (const auto kindName = ctx.args.value("kind")) {
+        // The provider's own subscription object, as fetched from its API.
+        const auto kind = providerKindFromString(*kindName);
+        if (!kind)
+            throw UsageError("--kind must be stripe, paddle, chargebee, recurly or lemonsqueezy");
+        Timestamp capturedAt {std::chrono::duration_cast<std::chrono::microseconds>(
+            std::chrono::system_clock::now().time_since_epoch())
+                                  .count()};
+        if (const auto at = ctx.args.value("captured-at")) {
+            const auto parsed = parseRfc3339(*at);
+            if (!parsed)
+                throw UsageError("--captured-at must be an RFC 3339 timestamp");
+            capturedAt = *parsed;
+        }
+        snapshot = snapshotFromProviderObject(
+            *kind, ctx.args.requireValue("provider-key"), json, capturedAt);
+    } else {
+        snapshot = providerSnapshotFromJson(json);
+    }
+
+    auto conn = ctx.connect();
+    try {
+        if (preview) {
+            const auto result = previewSnapshot(*conn, snapshot, caseId);
+            if (ctx.json()) {
+                ctx.out << result.dump() << "\n";
+                return ExitOk;
+            }
+            if (result.contains("refused")) {
+                ctx.out << "attaching would be refused: " << result["refused"].get<std::string>()
+                        << "\n";
+                return ExitOk;
+            }
+            ctx.out << "attaching would be " << result["wouldBe"].value("result", "") << ":\n";
+            printAttachResult(ctx, result["wouldBe"], true);
+            return ExitOk;
+        }
+        const auto result = attachSnapshot(*conn, snapshot, caseId, note);
+        if (ctx.json()) {
+            ctx.out << result.dump() << "\n";
+        } else {
+            ctx.out << "snapshot " << result.value("snapshotId", 0LL) << ": "
+                    << result.value("result", "") << "\n";
+            printAttachResult(ctx, result, false);
+        }
+        return ExitOk;
+    } catch (const ActionRefused &e) {
+        return reportRefusal(ctx, e.code(), e.what());
+    }
+}
+
+} // namespace rd::cli

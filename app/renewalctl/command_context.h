@@ -1,0 +1,73 @@
+#pragma once
+
+#include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
+
+#include "app/renewalctl/args.h"
+
+#include <iosfwd>
+#include <memory>
+#include <string>
+
+namespace rd::cli {
+
+/// Exit codes, from sysexits.h, plus 3 for "some renewals were rejected".
+enum ExitCode : int {
+    ExitOk = 0,
+    ExitRejected = 3,
+    ExitRefused = 4, ///< an operator action was refused (already resolved, stale snapshot, ...)
+    ExitUsage = 64,
+    ExitDataError = 65,
+    ExitUnavailable = 69,
+    ExitInternal = 70,
+    ExitTempFail = 75, ///< outbox: some deliveries failed and will be retried
+    ExitConfig = 78, ///< the database refuses our schema history (a changed migration)
+};
+
+struct CommandContext
+{
+    const Args &args;
+    std::istream &in;
+    std::ostream &out;
+    std::ostream &err;
+
+    bool json() const { return args.flag("json"); }
+    /// The connection string of the chosen database (`--db`, PG* environment, or the embedded
+    /// cluster, started and migrated on demand).
+    std::string conninfo() const;
+    std::unique_ptr<pqxx::connection> connect() const;
+};
+
+/// Opens FILE for reading, or returns the context's stdin for "-".
+class InputFile
+{
+public:
+    InputFile(const std::string &path, std::istream &stdinStream);
+    ~InputFile();
+    std::istream &stream() { return *m_stream; }
+
+private:
+    std::unique_ptr<std::istream> m_owned;
+    std::istream *m_stream;
+};
+
+/// Reports an operator action the database refused (one line on stderr, and a JSON line on
+/// stdout with --json) and returns ExitRefused.
+int reportRefusal(const CommandContext &ctx, const std::string &code, const std::string &message);
+
+int runDb(const CommandContext &ctx);
+int runMigrate(const CommandContext &ctx);
+int runSubscriptions(const CommandContext &ctx);
+int runApply(const CommandContext &ctx);
+int runBench(const CommandContext &ctx);
+int runCases(const CommandContext &ctx);
+int runSnapshot(const CommandContext &ctx);
+int runAudit(const CommandContext &ctx);
+int runRoles(const CommandContext &ctx);
+int runProviders(const CommandContext &ctx);
+int runIngest(const CommandContext &ctx);
+int runReplay(const CommandContext &ctx);
+int runNormalize(const CommandContext &ctx);
+int runOutbox(const CommandContext &ctx);
+int runDemo(const CommandContext &ctx);
+
+} // namespace rd::cli

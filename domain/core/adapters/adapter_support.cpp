@@ -1,0 +1,123 @@
+#include "domain/core/adapters/adapter_support.h"
+
+#include "domain/core/errors.h"
+#include "domain/core/json_input.h"
+#include "domain/core/sha256.h"
+
+#include <limits>
+
+namespace rd::adapters {
+
+namespace {
+// 9999-12-31T23:59:59Z: beyond it no provider timestamp is plausible, and bounding here keeps
+// the microsecond conversion far from int64 overflow.
+constexpr std::int64_t kMaxUnixSeconds = 253402300799;
+} // namespace
+
+Normalization notARenewal(std::string reason, std::string message)
+{
+    Normalization n;
+    n.outcome = Outcome::NotARenewal;
+    n.reason = std::move(reason);
+    n.message = std::move(message);
+    return n;
+}
+
+Normalization invalidPayload(std::string message, std::string eventId, std::string subscriptionId)
+{
+    Normalization n;
+    n.outcome = Outcome::Invalid;
+    n.reason = "invalid_payload";
+    n.message = std::move(message);
+    n.providerEventId = std::move(eventId);
+    n.providerSubscriptionId = std::move(subscriptionId);
+    return n;
+}
+
+Timestamp requireUnixSeconds(const nlohmann::json &obj, std::string_view path, const char *key)
+{
+    const auto &v = requireField(obj, path, key);
+    if (!v.is_number_integer())
+        throw InputError(joinPath(path, key),
+            std::string("expected unix seconds as an integer, got ") + v.type_name());
+    std::int64_t seconds = 0;
+    if (v.is_number_unsigned()) {
+        const auto u = v.get<std::uint64_t>();
+        if (u > static_cast<std::uint64_t>(kMaxUnixSeconds))
+            throw InputError(joinPath(path, key), "is beyond the year 9999");
+        seconds = static_cast<std::int64_t>(u);
+    } else {
+        seconds = v.get<std::int64_t>();
+    }
+    if (seconds < 0 || seconds > kMaxUnixSeconds)
+        throw InputError(joinPath(path, key), "is outside the years 1970..9999");
+    return Timestamp::fromSeconds(seconds);
+}
+
+Timestamp requireRfc3339(const nlohmann::json &obj, std::string_view path, const char *key)
+{
+    return requireTimestamp(obj, std::string(path), key);
+}
+
+std::string requireId(const nlohmann::json &obj, std::string_view path, const char *key)
+{
+    const auto &v = requireField(obj, path, key);
+    if (v.is_number_integer()) {
+        return v.is_number_unsigned() ? std::to_string(v.get<std::uint64_t>())
+                                      : std::to_string(v.get<std::int64_t>());
+    }
+    return requireString(obj, path, key);
+}
+
+std::int64_t requireMinorUnitsString(
+    const nlohmann::json &obj, std::string_view path, const char *key)
+{
+    const std::string text = requireString(obj, path, key);
+    // Plain digits only: a sign, a decimal point or an exponent would be a different contract.
+    std::int64_t value = 0;
+    for (const char c : text) {
+        if (c < '0' || c > '9')
+            throw InputError(joinPath(path, key),
+                "'" + text + "' is not a string of decimal digits (minor units)");
+        const int digit = c - '0';
+        if (value > (std::numeric_limits<std::int64_t>::max() - digit) / 10)
+            throw InputError(joinPath(path, key), "is too large");
+        value = value * 10 + digit;
+    }
+    return value;
+}
+
+const nlohmann::json &requireArray(
+    const nlohmann::json &obj, std::string_view path, const char *key)
+{
+    const auto &v = requireField(obj, path, key);
+    if (!v.is_array())
+        throw InputError(
+            joinPath(path, key), std::string("expected an array, got ") + v.type_name());
+    return v;
+}
+
+std::string indexPath(std::string_view path, std::size_t index)
+{
+    return std::string(path) + "[" + std::to_string(index) + "]";
+}
+
+Period checkedPeriod(Timestamp start, Timestamp end, const std::string &endPath)
+{
+    if (end <= start)
+        throw InputError(endPath,
+            "period end " + formatRfc3339(end) + " is not after its start " + formatRfc3339(start));
+    return Period {start, end};
+}
+
+std::string requireCurrency(const nlohmann::json &obj, std::string_view path, const char *key)
+{
+    return normalizeCurrency(requireString(obj, path, key), joinPath(path, key));
+}
+
+std::string derivedEventId(std::string_view rawBody)
+{
+    return "sha256:" + sha256Hex(rawBody);
+}
+
+} // namespace rd::adapters

@@ -1,0 +1,63 @@
+#pragma once
+
+// Helpers shared by the provider adapters; not part of the domain's public interface.
+
+#include "domain/core/adapters/normalization.h"
+#include "domain/core/renewal_event.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace rd::adapters {
+
+/// A Normalization that is no renewal, with its machine reason and a sentence.
+Normalization notARenewal(std::string reason, std::string message);
+
+/// An Invalid Normalization carrying whatever ids were already known.
+Normalization invalidPayload(
+    std::string message, std::string eventId = {}, std::string subscriptionId = {});
+
+/// Unix seconds (a JSON integer) as a Timestamp. Refuses values outside years 1970..9999 so
+/// that no later arithmetic can overflow. Throws InputError naming the path.
+Timestamp requireUnixSeconds(const nlohmann::json &obj, std::string_view path, const char *key);
+
+/// An RFC 3339 string field as a Timestamp (InputError naming the path).
+Timestamp requireRfc3339(const nlohmann::json &obj, std::string_view path, const char *key);
+
+/// A provider id that some providers send as a number (Lemon Squeezy) and others as a string.
+std::string requireId(const nlohmann::json &obj, std::string_view path, const char *key);
+
+/// A non-negative integer sent as a string of decimal digits ("1999"), as Paddle does.
+std::int64_t requireMinorUnitsString(
+    const nlohmann::json &obj, std::string_view path, const char *key);
+
+/// The array `key` of `obj` (InputError naming the path when missing or not an array).
+const nlohmann::json &requireArray(
+    const nlohmann::json &obj, std::string_view path, const char *key);
+
+/// `path[index]`.
+std::string indexPath(std::string_view path, std::size_t index);
+
+/// A period [start, end); InputError naming `endPath` when end <= start.
+Period checkedPeriod(Timestamp start, Timestamp end, const std::string &endPath);
+
+/// A currency code upper-cased and checked (InputError naming the path).
+std::string requireCurrency(const nlohmann::json &obj, std::string_view path, const char *key);
+
+/// "sha256:<hex>" of the raw body: the derived delivery id for providers that send none.
+std::string derivedEventId(std::string_view rawBody);
+
+// One entry point per provider; each may throw InputError (and only that, by intent), which
+// normalizePayload turns into Outcome::Invalid.
+Normalization normalizeStripe(std::string_view providerKey, const nlohmann::json &body);
+Normalization normalizePaddle(std::string_view providerKey, const nlohmann::json &body);
+Normalization normalizeChargebee(std::string_view providerKey, const nlohmann::json &body);
+/// Recurly re-parses the raw body (after the shared limits were applied) to keep decimal text.
+Normalization normalizeRecurly(std::string_view providerKey, std::string_view rawBody);
+Normalization normalizeLemonSqueezy(
+    std::string_view providerKey, std::string_view rawBody, const nlohmann::json &body);
+
+} // namespace rd::adapters

@@ -1,0 +1,139 @@
+// Chargebee: an event {id, event_type, occurred_at, content: {invoice, subscription, ...}}.
+//
+// A renewal is a *paid* invoice for a renewal term, whichever event carries it
+// (subscription_renewed, payment_succeeded, invoice_generated, invoice_updated): the invoice
+// must belong to a subscription, have status "paid" and first_invoice false. `recurring: true`
+// only says "belongs to a subscription" (first and proration invoices have it too), so it is
+// not consulted. subscription_renewed is a term event: its invoice can still be payment_due,
+// which gives "unpaid"; the later payment_succeeded for the same invoice is the renewal.
+//
+// The period comes from the plan line items (entity_type plan_item_price, or plan on
+// product catalog 1.0), date_from/date_to in unix seconds; the line ending last wins.
+// Proration: a mid-term change bills a plan line that ends at the subscription's current term
+// end but starts after the term start. When content.subscription is present we use that to
+// tell a proration invoice from a renewal (a heuristic: Chargebee has no proration flag on
+// the invoice). providerVersion is the invoice's resource_version (milliseconds) as a string.
+
+#include "domain/core/adapters/adapter_support.h"
+
+#include "domain/core/errors.h"
+#include "domain/core/json_input.h"
+
+namespace rd::adapters {
+
+namespace {
+
+bool isRefundEvent(std::string_view type)
+{
+    return type.starts_with("credit_note_") || type == "payment_refunded"
+        || type == "refund_initiated";
+}
+
+bool carriesInvoice(std::string_view type)
+{
+    return type == "subscription_renewed" || type == "payment_succeeded"
+        || type == "invoice_generated" || type == "invoice_updated";
+}
+
+bool optionalFlag(const nlohmann::json &obj, std::string_view path, const char *key)
+{
+    const auto it = obj.find(key);
+    if (it == obj.end() || it->is_null())
+        return false;
+    return requireBool(obj, path, key);
+}
+
+// Whether the plan line is a mid-term change: it ends at the current term end but starts
+// after the current term start.
+bool isMidTermCharge(const nlohmann::json &content, const Period &plan)
+{
+    const auto sub = content.find("subscription");
+    if (sub == content.end() || !sub->is_object() || !sub->contains("current_term_start")
+        || !sub->contains("current_term_end"))
+        return false;
+    const Timestamp termStart
+        = requireUnixSeconds(*sub, "content.subscription", "current_term_start");
+    const Timestamp termEnd = requireUnixSeconds(*sub, "content.subscription", "current_term_end");
+    return plan.end == termEnd && plan.start > termStart;
+}
+
+} // namespace
+
+Normalization normalizeChargebee(std::string_view providerKey, const nlohmann::json &body)
+{
+    const std::string eventId = requireString(body, "", "id");
+    std::string subscriptionId;
+    Normalization n;
+    try {
+        const std::string type = requireString(body, "", "event_type");
+        if (isRefundEvent(type)) {
+            n = notARenewal("refund", "Chargebee " + type + " is a refund or credit note");
+        } else if (!carriesInvoice(type)) {
+            n = notARenewal("other_event_type", "Chargebee event type " + type + " is not handled");
+        } else {
+            const auto &content = requireField(body, "", "content");
+            const std::string path = "content.invoice";
+            const auto &invoice = requireField(content, "content", "invoice");
+            const std::string invoiceId = requireString(invoice, path, "id");
+            if (const auto sub = optionalString(invoice, path, "subscription_id"))
+                subscriptionId = *sub;
+            const std::string status = requireString(invoice, path, "status");
+            if (subscriptionId.empty()) {
+                n = notARenewal("manual_invoice",
+                    "invoice " + invoiceId + " belongs to no subscription (one-off charge)");
+            } else if (optionalFlag(invoice, path, "first_invoice")) {
+                n = notARenewal("first_invoice", "invoice " + invoiceId + " is a first invoice");
+            } else if (status != "paid") {
+                n = notARenewal("unpaid", "invoice " + invoiceId + " has status " + status);
+            } else {
+                const std::string itemsPath = joinPath(path, "line_items");
+                const auto &items = requireArray(invoice, path, "line_items");
+                std::optional<Period> period;
+                for (std::size_t i = 0; i < items.size(); ++i) {
+                    const std::string lp = indexPath(itemsPath, i);
+                    const auto entityType = optionalString(items[i], lp, "entity_type");
+                    if (!entityType || (*entityType != "plan_item_price" && *entityType != "plan"))
+                        continue;
+                    const Period candidate
+                        = checkedPeriod(requireUnixSeconds(items[i], lp, "date_from"),
+                            requireUnixSeconds(items[i], lp, "date_to"), joinPath(lp, "date_to"));
+                    if (!period || candidate.end > period->end)
+                        period = candidate;
+                }
+                if (!period)
+                    throw InputError(itemsPath, "no plan line item carries the period");
+                if (isMidTermCharge(content, *period)) {
+                    n = notARenewal("proration",
+                        "invoice " + invoiceId
+                            + " bills part of the current term (a mid-term change)");
+                } else {
+                    SuccessfulRenewalEvent e;
+                    e.providerKey = std::string(providerKey);
+                    e.providerEventId = eventId;
+                    e.providerSubscriptionId = subscriptionId;
+                    e.providerRenewalKey = invoiceId;
+                    if (invoice.contains("resource_version")
+                        && !invoice.at("resource_version").is_null())
+                        e.providerVersion = std::to_string(
+                            requireNonNegativeInteger(invoice, path, "resource_version"));
+                    e.period = *period;
+                    e.paidAmountMinor = requireNonNegativeInteger(invoice, path, "amount_paid");
+                    e.currency = requireCurrency(invoice, path, "currency_code");
+                    e.paidAt = invoice.contains("paid_at") && !invoice.at("paid_at").is_null()
+                        ? requireUnixSeconds(invoice, path, "paid_at")
+                        : requireUnixSeconds(body, "", "occurred_at");
+                    n.outcome = Outcome::Renewal;
+                    n.message = "invoice " + invoiceId + " renews subscription " + subscriptionId;
+                    n.event = std::move(e);
+                }
+            }
+        }
+    } catch (const InputError &e) {
+        return invalidPayload(e.what(), eventId, subscriptionId);
+    }
+    n.providerEventId = eventId;
+    n.providerSubscriptionId = subscriptionId;
+    return n;
+}
+
+} // namespace rd::adapters

@@ -1,0 +1,124 @@
+#include "domain/core/adapters/normalization.h"
+
+#include "domain/core/adapters/adapter_support.h"
+#include "domain/core/errors.h"
+#include "domain/core/json_input.h"
+
+#include <nlohmann/json.hpp>
+
+namespace rd {
+
+std::optional<ProviderKind> providerKindFromString(std::string_view name)
+{
+    if (name == "stripe")
+        return ProviderKind::Stripe;
+    if (name == "paddle")
+        return ProviderKind::Paddle;
+    if (name == "chargebee")
+        return ProviderKind::Chargebee;
+    if (name == "recurly")
+        return ProviderKind::Recurly;
+    if (name == "lemonsqueezy")
+        return ProviderKind::LemonSqueezy;
+    return std::nullopt;
+}
+
+std::string toString(ProviderKind kind)
+{
+    switch (kind) {
+    case ProviderKind::Stripe:
+        return "stripe";
+    case ProviderKind::Paddle:
+        return "paddle";
+    case ProviderKind::Chargebee:
+        return "chargebee";
+    case ProviderKind::Recurly:
+        return "recurly";
+    case ProviderKind::LemonSqueezy:
+        return "lemonsqueezy";
+    }
+    return "unknown";
+}
+
+std::string toString(Outcome outcome)
+{
+    switch (outcome) {
+    case Outcome::Renewal:
+        return "renewal";
+    case Outcome::NotARenewal:
+        return "not_a_renewal";
+    case Outcome::NeedsSnapshot:
+        return "needs_snapshot";
+    case Outcome::Invalid:
+        return "invalid";
+    }
+    return "invalid";
+}
+
+namespace {
+
+Normalization dispatch(ProviderKind kind, std::string_view providerKey, std::string_view rawBody,
+    const nlohmann::json &body)
+{
+    switch (kind) {
+    case ProviderKind::Stripe:
+        return adapters::normalizeStripe(providerKey, body);
+    case ProviderKind::Paddle:
+        return adapters::normalizePaddle(providerKey, body);
+    case ProviderKind::Chargebee:
+        return adapters::normalizeChargebee(providerKey, body);
+    case ProviderKind::Recurly:
+        return adapters::normalizeRecurly(providerKey, rawBody);
+    case ProviderKind::LemonSqueezy:
+        return adapters::normalizeLemonSqueezy(providerKey, rawBody, body);
+    }
+    return adapters::invalidPayload("unknown provider kind");
+}
+
+} // namespace
+
+Normalization normalizePayload(
+    ProviderKind kind, std::string_view providerKey, std::string_view rawBody)
+{
+    // The contract is "never throws": the inbox stores whatever comes back, so every failure,
+    // including ones we did not foresee, must become an Invalid outcome rather than unwind.
+    // Providers without delivery ids get their derived id even when the body is unreadable,
+    // so that a redelivered broken body is recognized as the same delivery.
+    const bool derivedIds = kind == ProviderKind::Recurly || kind == ProviderKind::LemonSqueezy;
+    const auto invalid = [&](const std::string &message) {
+        Normalization n = adapters::invalidPayload(message);
+        if (derivedIds) {
+            n.providerEventId = adapters::derivedEventId(rawBody);
+            n.eventIdDerived = true;
+        }
+        return n;
+    };
+    try {
+        if (providerKey.empty())
+            return invalid("providerKey: must not be empty");
+        const nlohmann::json body = parseUntrustedJson(rawBody);
+        Normalization n = dispatch(kind, providerKey, rawBody, body);
+        if (n.outcome == Outcome::Renewal && n.event)
+            n.reason = "renewal";
+        return n;
+    } catch (const InputError &e) {
+        return invalid(e.what());
+    } catch (const nlohmann::json::exception &e) {
+        return invalid(std::string("payload: ") + e.what());
+    } catch (const std::exception &e) {
+        return invalid(std::string("payload could not be normalized: ") + e.what());
+    }
+}
+
+nlohmann::json toJson(const Normalization &n)
+{
+    return {{"outcome", toString(n.outcome)}, {"reason", n.reason}, {"message", n.message},
+        {"providerEventId", n.providerEventId},
+        {"providerSubscriptionId",
+            n.providerSubscriptionId.empty() ? nlohmann::json(nullptr)
+                                             : nlohmann::json(n.providerSubscriptionId)},
+        {"eventIdDerived", n.eventIdDerived},
+        {"event", n.event ? toJson(*n.event) : nlohmann::json(nullptr)}};
+}
+
+} // namespace rd

@@ -1,0 +1,76 @@
+#pragma once
+
+#include "domain/core/renewal_event.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace rd {
+
+/// The billing providers an adapter exists for.
+enum class ProviderKind { Stripe, Paddle, Chargebee, Recurly, LemonSqueezy };
+
+/// "stripe", "paddle", "chargebee", "recurly", "lemonsqueezy"; std::nullopt for anything else.
+std::optional<ProviderKind> providerKindFromString(std::string_view name);
+std::string toString(ProviderKind kind);
+
+/// What an adapter made of one payload.
+enum class Outcome {
+    Renewal, ///< a paid, recurring renewal: `event` is set
+    NotARenewal, ///< a valid payload that is no renewal (first invoice, proration, refund, ...)
+    NeedsSnapshot, ///< a renewal whose payload lacks facts (the period): fetch the subscription
+    Invalid ///< malformed or self-contradictory: `message` names the JSON path
+};
+
+std::string toString(Outcome outcome);
+
+/// The result of normalizing one provider payload.
+struct Normalization
+{
+    Outcome outcome = Outcome::Invalid;
+    /// Set when outcome is Renewal. For NeedsSnapshot it may be set with every field but
+    /// `period` (left zero), for the caller to complete from a fetched subscription; never
+    /// hand such an event to the core before its period is filled in.
+    std::optional<SuccessfulRenewalEvent> event;
+    /// Machine code: "renewal", "first_invoice", "proration", "manual_invoice", "unpaid",
+    /// "refund", "other_event_type", "other_billing_reason" (a subscription invoice of another
+    /// kind, e.g. Stripe's subscription_threshold), "missing_period" (NeedsSnapshot) or
+    /// "invalid_payload" (Invalid).
+    std::string reason;
+    std::string message; ///< a sentence for people; for Invalid it starts with the JSON path
+    std::string providerEventId; ///< empty when the payload is too broken to tell
+    std::string providerSubscriptionId; ///< when known
+    /// True when the provider sends no delivery id and providerEventId is "sha256:<hex>" of the
+    /// raw body (Recurly invoices, Lemon Squeezy). A byte-identical redelivery then has the
+    /// same id; a re-serialized one does not, which the renewal key still deduplicates.
+    bool eventIdDerived = false;
+};
+
+/// Normalizes one provider payload. `rawBody` is the verified payload bytes (signature already
+/// checked by the caller); `providerKey` names the configured provider ("stripe-main").
+/// Never throws on any input: malformed input gives Outcome::Invalid.
+///
+/// Per provider (the full rules are in each adapter's .cpp):
+/// - Stripe: an event whose data.object is an invoice. Both invoice shapes, chosen by the
+///   event's api_version (>= 2025-03-31 is "basil"). providerVersion is null: Stripe objects
+///   carry no version, and the event's `created` orders nothing reliably per subscription.
+/// - Paddle Billing: a transaction.completed event; providerVersion is null.
+/// - Chargebee: an event with content.invoice; providerVersion is the invoice's
+///   resource_version (milliseconds) as a decimal string.
+/// - Recurly: the fetched invoice object (not the thin notification). The event id is derived
+///   from the body's SHA-256. Amounts are major-unit decimals, converted from their JSON text
+///   without floating point (see recurly_adapter.cpp).
+/// - Lemon Squeezy: a subscription-invoices webhook; renewals come back NeedsSnapshot because
+///   the payload carries no billing period. The event id is derived from the body's SHA-256.
+Normalization normalizePayload(
+    ProviderKind kind, std::string_view providerKey, std::string_view rawBody);
+
+/// {"outcome": "renewal"|"not_a_renewal"|"needs_snapshot"|"invalid", "reason", "message",
+///  "providerEventId", "providerSubscriptionId" (string or null), "eventIdDerived",
+///  "event": SuccessfulRenewalEvent JSON form or null}
+nlohmann::json toJson(const Normalization &normalization);
+
+} // namespace rd

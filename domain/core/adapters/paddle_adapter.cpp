@@ -1,0 +1,117 @@
+// Paddle Billing: an event {event_id, event_type, occurred_at, data} whose data is a
+// transaction.
+//
+// A renewal is `transaction.completed` with data.origin = subscription_recurring. We ignore
+// `transaction.paid` on purpose: it fires for the same transaction (same renewal key) and may
+// lack subscription_id; `completed` is the settled state. `notification_id` is per webhook
+// destination, so the delivery id is `event_id`.
+//
+// Amounts are strings of minor units: data.details.totals.grand_total is what the customer paid
+// for this transaction. It may exceed the plan price (deferred one-time or prorated charges
+// ride along on a recurring transaction); the core compares amounts only per renewal key.
+// The period is data.billing_period {starts_at, ends_at}, RFC 3339 (sometimes with
+// microseconds). paidAt is the first captured payment's captured_at, else the event's
+// occurred_at. providerVersion is null: transactions carry no version number.
+//
+// Other origins: web/api (a checkout or API-created first purchase) -> first_invoice,
+// subscription_update -> proration, subscription_charge (one-time charge) -> manual_invoice.
+// adjustment.* events are refunds and credits.
+
+#include "domain/core/adapters/adapter_support.h"
+
+#include "domain/core/errors.h"
+#include "domain/core/json_input.h"
+
+namespace rd::adapters {
+
+namespace {
+
+std::optional<Timestamp> capturedAt(const nlohmann::json &txn, const std::string &path)
+{
+    const auto payments = txn.find("payments");
+    if (payments == txn.end() || !payments->is_array())
+        return std::nullopt;
+    for (std::size_t i = 0; i < payments->size(); ++i) {
+        const auto &p = (*payments)[i];
+        if (!p.is_object())
+            continue;
+        const auto status = p.find("status");
+        const auto at = p.find("captured_at");
+        if (status != p.end() && *status == "captured" && at != p.end() && !at->is_null())
+            return requireRfc3339(p, indexPath(joinPath(path, "payments"), i), "captured_at");
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+Normalization normalizePaddle(std::string_view providerKey, const nlohmann::json &body)
+{
+    const std::string eventId = requireString(body, "", "event_id");
+    std::string subscriptionId;
+    Normalization n;
+    try {
+        const std::string type = requireString(body, "", "event_type");
+        if (type.starts_with("adjustment.")) {
+            n = notARenewal("refund", "Paddle " + type + " is a refund, credit or chargeback");
+        } else if (type != "transaction.completed") {
+            n = notARenewal("other_event_type", "Paddle event type " + type + " is not handled");
+        } else {
+            const std::string path = "data";
+            const auto &txn = requireField(body, "", "data");
+            const std::string txnId = requireString(txn, path, "id");
+            if (const auto sub = optionalString(txn, path, "subscription_id"))
+                subscriptionId = *sub;
+            const std::string origin = requireString(txn, path, "origin");
+            const std::string status = requireString(txn, path, "status");
+            if (origin == "web" || origin == "api") {
+                n = notARenewal("first_invoice",
+                    "transaction " + txnId + " (origin " + origin + ") is a first purchase");
+            } else if (origin == "subscription_update") {
+                n = notARenewal("proration",
+                    "transaction " + txnId + " bills a subscription change (proration)");
+            } else if (origin == "subscription_charge") {
+                n = notARenewal("manual_invoice",
+                    "transaction " + txnId + " is a one-time charge on a subscription");
+            } else if (origin != "subscription_recurring") {
+                n = notARenewal(
+                    "other_billing_reason", "transaction " + txnId + " has origin " + origin);
+            } else if (status != "completed") {
+                n = notARenewal("unpaid", "transaction " + txnId + " has status " + status);
+            } else {
+                // Required on a recurring transaction: without it the renewal belongs nowhere.
+                subscriptionId = requireString(txn, path, "subscription_id");
+                const std::string periodPath = joinPath(path, "billing_period");
+                const auto &bp = requireField(txn, path, "billing_period");
+                if (!bp.is_object())
+                    throw InputError(periodPath, "expected an object with starts_at and ends_at");
+                const Period period = checkedPeriod(requireRfc3339(bp, periodPath, "starts_at"),
+                    requireRfc3339(bp, periodPath, "ends_at"), joinPath(periodPath, "ends_at"));
+                const std::string totalsPath = "data.details.totals";
+                const auto &details = requireField(txn, path, "details");
+                const auto &totals = requireField(details, "data.details", "totals");
+
+                SuccessfulRenewalEvent e;
+                e.providerKey = std::string(providerKey);
+                e.providerEventId = eventId;
+                e.providerSubscriptionId = subscriptionId;
+                e.providerRenewalKey = txnId;
+                e.period = period;
+                e.paidAmountMinor = requireMinorUnitsString(totals, totalsPath, "grand_total");
+                e.currency = requireCurrency(txn, path, "currency_code");
+                const auto captured = capturedAt(txn, path);
+                e.paidAt = captured ? *captured : requireRfc3339(body, "", "occurred_at");
+                n.outcome = Outcome::Renewal;
+                n.message = "transaction " + txnId + " renews subscription " + subscriptionId;
+                n.event = std::move(e);
+            }
+        }
+    } catch (const InputError &e) {
+        return invalidPayload(e.what(), eventId, subscriptionId);
+    }
+    n.providerEventId = eventId;
+    n.providerSubscriptionId = subscriptionId;
+    return n;
+}
+
+} // namespace rd::adapters

@@ -1,0 +1,234 @@
+// Recurly: the fetched invoice object (API v3 JSON). Recurly's JSON webhooks are thin (ids
+// only), so the inbox stores the invoice fetched from the API, and that is what arrives here.
+//
+// A renewal is an invoice with origin = "renewal" and state = "paid". origin "purchase" is a
+// first invoice, "immediate_change" a proration; refund and credit origins (and type "credit")
+// are refunds. The invoice carries no per-delivery id, so the event id is "sha256:<hex>" of
+// the raw body (eventIdDerived = true).
+//
+// Amounts are decimals in major units (20.0) and are converted exactly with parseMajorUnits,
+// never through a double: the body is parsed a second time (it already passed the size and
+// depth limits) with a SAX builder that keeps every JSON floating-point number as the text it
+// was written in. A string amount is used as is; an integer is exact anyway.
+//
+// The period comes from the plan line items (origin "plan", type "charge", not proration):
+// start_date/end_date, ISO 8601 with an offset; the line ending last wins. paidAt is the
+// invoice's closed_at (when it was paid and closed). providerVersion is null.
+
+#include "domain/core/adapters/adapter_support.h"
+
+#include "domain/core/currency.h"
+#include "domain/core/errors.h"
+#include "domain/core/json_input.h"
+
+#include <vector>
+
+namespace rd::adapters {
+
+namespace {
+
+// Builds a DOM like nlohmann's own, except that floating-point numbers become strings holding
+// their original text ("20.0", "12.125"), so that no decimal is ever rounded to binary.
+class DecimalTextBuilder
+{
+public:
+    using json = nlohmann::json;
+
+    explicit DecimalTextBuilder(json &root) : m_root(root) { }
+
+    bool null() { return add(nullptr); }
+    bool boolean(bool v) { return add(v); }
+    bool number_integer(json::number_integer_t v) { return add(v); }
+    bool number_unsigned(json::number_unsigned_t v) { return add(v); }
+    bool number_float(json::number_float_t, const json::string_t &text) { return add(text); }
+    bool string(json::string_t &v) { return add(v); }
+    bool binary(json::binary_t &) { return false; }
+    bool start_object(std::size_t)
+    {
+        m_open.push_back(place(json::object()));
+        return true;
+    }
+    bool key(json::string_t &k)
+    {
+        m_key = k;
+        return true;
+    }
+    bool end_object()
+    {
+        m_open.pop_back();
+        return true;
+    }
+    bool start_array(std::size_t)
+    {
+        m_open.push_back(place(json::array()));
+        return true;
+    }
+    bool end_array()
+    {
+        m_open.pop_back();
+        return true;
+    }
+    template<class Exception>
+    bool parse_error(std::size_t, const std::string &, const Exception &)
+    {
+        return false;
+    }
+
+private:
+    bool add(json v)
+    {
+        place(std::move(v));
+        return true;
+    }
+    // Only open containers are remembered, and an array grows only while it is the innermost
+    // open one, so the remembered pointers stay valid.
+    json *place(json v)
+    {
+        if (m_open.empty()) {
+            m_root = std::move(v);
+            return &m_root;
+        }
+        json &parent = *m_open.back();
+        if (parent.is_array()) {
+            parent.push_back(std::move(v));
+            return &parent.back();
+        }
+        json &slot = parent[m_key];
+        slot = std::move(v);
+        return &slot;
+    }
+
+    json &m_root;
+    std::vector<json *> m_open;
+    std::string m_key;
+};
+
+nlohmann::json parseKeepingDecimalText(std::string_view rawBody)
+{
+    nlohmann::json root;
+    DecimalTextBuilder builder(root);
+    if (!nlohmann::json::sax_parse(rawBody.begin(), rawBody.end(), &builder))
+        throw InputError("body", "not valid JSON");
+    return root;
+}
+
+std::int64_t requireMajorUnits(
+    const nlohmann::json &obj, std::string_view path, const char *key, const std::string &currency)
+{
+    const auto &v = requireField(obj, path, key);
+    std::string text;
+    if (v.is_string())
+        text = v.get<std::string>(); // a JSON string, or a JSON number's original text
+    else if (v.is_number_unsigned())
+        text = std::to_string(v.get<std::uint64_t>());
+    else if (v.is_number_integer())
+        text = std::to_string(v.get<std::int64_t>());
+    else
+        throw InputError(
+            joinPath(path, key), std::string("expected a decimal amount, got ") + v.type_name());
+    const auto minor = parseMajorUnits(text, currency);
+    if (!minor)
+        throw InputError(joinPath(path, key),
+            "'" + text + "' is not a non-negative amount in " + currency
+                + " with at most its minor-unit digits");
+    return *minor;
+}
+
+// Line items arrive as a list object {"data": [...]}; an array is accepted as well.
+std::pair<const nlohmann::json *, std::string> lineItems(
+    const nlohmann::json &invoice, const std::string &path)
+{
+    const auto &items = requireField(invoice, path, "line_items");
+    const std::string itemsPath = joinPath(path, "line_items");
+    if (items.is_array())
+        return {&items, itemsPath};
+    return {&requireArray(items, itemsPath, "data"), joinPath(itemsPath, "data")};
+}
+
+bool isRefundOrigin(std::string_view origin)
+{
+    return origin.find("refund") != std::string_view::npos
+        || origin.find("credit") != std::string_view::npos || origin == "write_off"
+        || origin == "termination";
+}
+
+} // namespace
+
+Normalization normalizeRecurly(std::string_view providerKey, std::string_view rawBody)
+{
+    const std::string eventId = derivedEventId(rawBody);
+    std::string subscriptionId;
+    Normalization n;
+    try {
+        const nlohmann::json body = parseKeepingDecimalText(rawBody);
+        const std::string path;
+        if (requireString(body, path, "object") != "invoice")
+            throw InputError("object", "expected a Recurly invoice object");
+        const std::string invoiceId = requireString(body, path, "id");
+        const auto &subs = requireArray(body, path, "subscription_ids");
+        if (!subs.empty() && subs[0].is_string())
+            subscriptionId = subs[0].get<std::string>();
+        const std::string origin = requireString(body, path, "origin");
+        const std::string type = requireString(body, path, "type");
+        const std::string state = requireString(body, path, "state");
+        if (type == "credit" || isRefundOrigin(origin)) {
+            n = notARenewal("refund", "invoice " + invoiceId + " is a credit or refund");
+        } else if (origin == "purchase") {
+            n = notARenewal("first_invoice", "invoice " + invoiceId + " is a purchase invoice");
+        } else if (origin == "immediate_change") {
+            n = notARenewal(
+                "proration", "invoice " + invoiceId + " bills a subscription change (proration)");
+        } else if (origin != "renewal") {
+            n = notARenewal(
+                "other_billing_reason", "invoice " + invoiceId + " has origin " + origin);
+        } else if (state != "paid") {
+            n = notARenewal("unpaid", "invoice " + invoiceId + " has state " + state);
+        } else {
+            if (subs.size() != 1 || !subs[0].is_string() || subscriptionId.empty())
+                throw InputError(
+                    "subscription_ids", "a renewal invoice must name exactly one subscription");
+            const std::string currency = requireCurrency(body, path, "currency");
+            const auto [items, itemsPath] = lineItems(body, path);
+            std::optional<Period> period;
+            for (std::size_t i = 0; i < items->size(); ++i) {
+                const auto &line = (*items)[i];
+                const std::string lp = indexPath(itemsPath, i);
+                const auto lineOrigin = optionalString(line, lp, "origin");
+                const auto lineType = optionalString(line, lp, "type");
+                const bool proration = line.contains("proration")
+                    && line.at("proration").is_boolean() && line.at("proration").get<bool>();
+                if (lineOrigin != "plan" || (lineType && *lineType != "charge") || proration)
+                    continue;
+                const Period candidate = checkedPeriod(requireRfc3339(line, lp, "start_date"),
+                    requireRfc3339(line, lp, "end_date"), joinPath(lp, "end_date"));
+                if (!period || candidate.end > period->end)
+                    period = candidate;
+            }
+            if (!period)
+                throw InputError(itemsPath, "no plan line item carries the period");
+
+            SuccessfulRenewalEvent e;
+            e.providerKey = std::string(providerKey);
+            e.providerEventId = eventId;
+            e.providerSubscriptionId = subscriptionId;
+            e.providerRenewalKey = invoiceId;
+            e.period = *period;
+            e.paidAmountMinor = requireMajorUnits(body, path, "paid", currency);
+            e.currency = currency;
+            e.paidAt = requireRfc3339(body, path, "closed_at");
+            n.outcome = Outcome::Renewal;
+            n.message = "invoice " + invoiceId + " renews subscription " + subscriptionId;
+            n.event = std::move(e);
+        }
+    } catch (const InputError &e) {
+        Normalization bad = invalidPayload(e.what(), eventId, subscriptionId);
+        bad.eventIdDerived = true;
+        return bad;
+    }
+    n.providerEventId = eventId;
+    n.providerSubscriptionId = subscriptionId;
+    n.eventIdDerived = true;
+    return n;
+}
+
+} // namespace rd::adapters

@@ -1,0 +1,59 @@
+#pragma once
+
+#include "domain/core/adapters/normalization.h"
+#include "domain/core/renewal_event.h"
+#include "domain/core/timestamp.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <optional>
+#include <string>
+
+namespace rd {
+
+/// What a provider said about a subscription at one moment: used to complete renewals whose
+/// payload lacks facts (Lemon Squeezy's period) and to reconcile our state with the provider's.
+struct ProviderSnapshot
+{
+    std::string providerKey;
+    std::string providerSubscriptionId;
+    /// Ours, not the provider's: "active", "trialing", "past_due", "paused", "canceled" or
+    /// "incomplete" (see snapshotFromProviderObject for the mapping).
+    std::string status;
+    std::optional<Period> currentPeriod; ///< none for e.g. a canceled or paused subscription
+    bool cancelAtPeriodEnd = false;
+    std::optional<std::string> providerVersion;
+    Timestamp capturedAt;
+    std::optional<SuccessfulRenewalEvent> latestRenewal;
+
+    bool operator==(const ProviderSnapshot &) const = default;
+};
+
+/// Whether `status` is one of our snapshot statuses.
+bool isSnapshotStatus(const std::string &status);
+
+/// Parses our JSON form: {"providerKey", "providerSubscriptionId", "status",
+/// "currentPeriod": {"start", "end"} | null, "cancelAtPeriodEnd", "providerVersion": string |
+/// null, "capturedAt", "latestRenewal": SuccessfulRenewalEvent | null}. Strict: every key must be
+/// present (null where allowed), the period must have end > start; InputError names the field
+/// ("currentPeriod.end", "latestRenewal.paidAmountMinor").
+ProviderSnapshot providerSnapshotFromJson(const nlohmann::json &json);
+
+nlohmann::json toJson(const ProviderSnapshot &snapshot);
+
+/// Builds a snapshot from a provider's own subscription object, as fetched from its API.
+/// - Stripe subscription: before API version 2025-03-31 ("basil") the period is the
+///   subscription's current_period_start/end; from basil on it is on each item
+///   (items.data[].current_period_start/end), and we take the item ending last. Status mapping:
+///   active, trialing, past_due, paused, canceled, incomplete keep their names; unpaid ->
+///   past_due (money still owed); incomplete_expired -> canceled. cancel_at_period_end is read
+///   as is. providerVersion is null.
+/// - Paddle subscription: current_billing_period {starts_at, ends_at} (null when canceled or
+///   paused); scheduled_change.action = "cancel" -> cancelAtPeriodEnd. Statuses active,
+///   trialing, past_due, paused, canceled keep their names. providerVersion is updated_at.
+/// Other providers throw InputError: their subscription objects are not mapped yet.
+/// `latestRenewal` is left empty: subscription objects do not carry the paid invoice.
+ProviderSnapshot snapshotFromProviderObject(ProviderKind kind, const std::string &providerKey,
+    const nlohmann::json &obj, Timestamp capturedAt);
+
+} // namespace rd

@@ -1,0 +1,86 @@
+#include "domain/core/renewal_event.h"
+
+#include "domain/core/errors.h"
+#include "domain/core/json_input.h"
+
+#include <nlohmann/json.hpp>
+
+namespace rd {
+
+Timestamp requireTimestamp(const nlohmann::json &obj, const std::string &path, const char *key)
+{
+    const std::string text = requireString(obj, path, key);
+    TimestampError why = TimestampError::NotRfc3339;
+    const auto t = parseRfc3339(text, &why);
+    if (!t && why == TimestampError::OutOfRange)
+        throw InputError(joinPath(path, key),
+            "'" + text + "' is outside " + formatRfc3339(kMinTimestamp) + " .. "
+                + formatRfc3339(kMaxTimestamp) + " (UTC), the instants that can be stored");
+    if (!t)
+        throw InputError(joinPath(path, key),
+            "'" + text
+                + "' is not an RFC 3339 timestamp with an offset "
+                  "(at most microsecond precision)");
+    return *t;
+}
+
+Period requirePeriod(const nlohmann::json &obj, const std::string &path, const char *key)
+{
+    const auto &p = requireField(obj, path, key);
+    const std::string periodPath = joinPath(path, key);
+    if (!p.is_object())
+        throw InputError(periodPath, "expected an object with start and end");
+    return Period {
+        requireTimestamp(p, periodPath, "start"), requireTimestamp(p, periodPath, "end")};
+}
+
+std::string normalizeCurrency(const std::string &code, const std::string &field)
+{
+    if (code.size() != 3)
+        throw InputError(field, "'" + code + "' is not a three-letter ISO 4217 code");
+    std::string out = code;
+    for (char &c : out) {
+        if (c >= 'a' && c <= 'z')
+            c = static_cast<char>(c - 'a' + 'A');
+        else if (c < 'A' || c > 'Z')
+            throw InputError(field, "'" + code + "' is not a three-letter ISO 4217 code");
+    }
+    return out;
+}
+
+SuccessfulRenewalEvent renewalEventFromJson(const nlohmann::json &json)
+{
+    if (!json.is_object())
+        throw InputError("$", "expected a JSON object describing a renewal event");
+    SuccessfulRenewalEvent e;
+    e.providerKey = requireString(json, "", "providerKey");
+    e.providerEventId = requireString(json, "", "providerEventId");
+    e.providerSubscriptionId = requireString(json, "", "providerSubscriptionId");
+    e.providerRenewalKey = requireString(json, "", "providerRenewalKey");
+    // providerVersion must be present (null allowed): a missing key is more often a mistake.
+    requireField(json, "", "providerVersion");
+    e.providerVersion = optionalString(json, "", "providerVersion");
+    e.period = requirePeriod(json, "", "period");
+    e.paidAmountMinor = requireNonNegativeInteger(json, "", "paidAmountMinor");
+    e.currency = normalizeCurrency(requireString(json, "", "currency"), "currency");
+    e.paidAt = requireTimestamp(json, "", "paidAt");
+    return e;
+}
+
+nlohmann::json toJson(const Period &period)
+{
+    return {{"start", formatRfc3339(period.start)}, {"end", formatRfc3339(period.end)}};
+}
+
+nlohmann::json toJson(const SuccessfulRenewalEvent &e)
+{
+    return {{"providerKey", e.providerKey}, {"providerEventId", e.providerEventId},
+        {"providerSubscriptionId", e.providerSubscriptionId},
+        {"providerRenewalKey", e.providerRenewalKey},
+        {"providerVersion",
+            e.providerVersion ? nlohmann::json(*e.providerVersion) : nlohmann::json(nullptr)},
+        {"period", toJson(e.period)}, {"paidAmountMinor", e.paidAmountMinor},
+        {"currency", e.currency}, {"paidAt", formatRfc3339(e.paidAt)}};
+}
+
+} // namespace rd

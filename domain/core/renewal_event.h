@@ -1,0 +1,53 @@
+#pragma once
+
+#include "domain/core/timestamp.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace rd {
+
+/// A half-open billing period [start, end) in UTC. Contiguity is plain equality of instants.
+struct Period
+{
+    Timestamp start;
+    Timestamp end;
+
+    bool operator==(const Period &) const = default;
+};
+
+/// A provider's confirmed, paid, recurring renewal, normalized by an adapter. This is the only
+/// thing the renewal core accepts.
+struct SuccessfulRenewalEvent
+{
+    std::string providerKey; ///< a configured provider, e.g. "stripe-main"
+    std::string providerEventId; ///< the delivery's event id (transport-level identity)
+    std::string providerSubscriptionId; ///< the provider's subscription id
+    std::string providerRenewalKey; ///< the domain key of the renewal (e.g. invoice id)
+    std::optional<std::string> providerVersion;
+    Period period;
+    std::int64_t paidAmountMinor = 0; ///< integer minor units of `currency`
+    std::string currency; ///< ISO 4217, upper case
+    Timestamp paidAt;
+
+    bool operator==(const SuccessfulRenewalEvent &) const = default;
+};
+
+/// Parses the JSON form (camelCase, RFC 3339 timestamps). Strict: a missing or mistyped field,
+/// an empty key, a negative or fractional amount, a currency that is not three letters or an
+/// unparsable timestamp throws InputError naming the field. The currency is upper-cased.
+SuccessfulRenewalEvent renewalEventFromJson(const nlohmann::json &json);
+
+nlohmann::json toJson(const SuccessfulRenewalEvent &event);
+nlohmann::json toJson(const Period &period);
+
+/// Shared by every parser of the JSON forms: a required RFC 3339 field and a period object.
+Timestamp requireTimestamp(const nlohmann::json &obj, const std::string &path, const char *key);
+Period requirePeriod(const nlohmann::json &obj, const std::string &path, const char *key);
+/// Three ASCII letters, returned upper-cased; InputError naming `field` otherwise.
+std::string normalizeCurrency(const std::string &code, const std::string &field);
+
+} // namespace rd

@@ -1,0 +1,54 @@
+#pragma once
+
+#include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
+
+#include "domain/core/timestamp.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace rd {
+
+struct DemoOptions
+{
+    int subscriptions = 60; ///< at least 6: the special cases need their own subscriptions
+    int months = 6; ///< renewals per subscription; at least 2
+    std::uint64_t seed = 1;
+    Timestamp now; ///< the periods end around this instant
+};
+
+struct DemoReport
+{
+    int providers = 0;
+    long long subscriptions = 0;
+    long long payloads = 0;
+    std::map<std::string, long long> outcomes; ///< ingest outcome -> count
+};
+
+/// Whether the database holds any subscription (`demo --if-empty` then does nothing).
+bool hasSubscriptions(pqxx::connection &conn);
+
+/// Builds a believable history through the real ingest path: registers five providers
+/// (stripe-main, paddle-eu, chargebee-us, recurly-main, lemon-shop), imports the
+/// subscriptions `months` periods back, then delivers each provider's own payloads month by
+/// month to WebhookIngestor: renewals, duplicate deliveries, Stripe's invoice.paid followed by
+/// invoice.payment_succeeded, first and proration invoices, a corrected (conflicting) amount,
+/// a skipped month, a renewal of a subscription set to cancel, an unknown subscription, a
+/// Lemon Squeezy renewal that needs a snapshot, a truncated body, JPY and KWD prices.
+/// Everything but the database's own clock and generated uuids is a function of the options.
+DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &options);
+
+/// A provider's event export in delivery disorder, for `renewalctl replay` and the
+/// out-of-order soak: `subscriptions` Stripe subscriptions (provider key stripe-main) imported
+/// `months` periods back, each month's invoice delivered twice (invoice.paid and
+/// invoice.payment_succeeded, as Stripe does), all deliveries shuffled. Writes nothing.
+struct ReplaySet
+{
+    std::string subscriptionLines; ///< for `renewalctl subscriptions import`
+    std::vector<std::string> payloads; ///< one compact JSON payload each
+};
+ReplaySet buildOutOfOrderReplaySet(const DemoOptions &options);
+
+} // namespace rd

@@ -1,0 +1,75 @@
+#include "domain/store/audit_chains.h"
+
+#include "domain/core/errors.h"
+#include "domain/core/sha256.h"
+
+#include <pqxx/pqxx>
+
+namespace rd {
+namespace {
+
+ChainBreak breakFromRow(const pqxx::row &r)
+{
+    return {r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::int64_t>(),
+        r[3].as<std::int64_t>(), r[4].as<std::string>()};
+}
+
+} // namespace
+
+std::vector<ChainBreak> verifyAuditChains(pqxx::connection &conn)
+{
+    pqxx::read_transaction tx(conn);
+    std::vector<ChainBreak> out;
+    for (const auto &r : tx.exec("SELECT chain, chain_id, row_id, chain_seq, problem "
+                                 "FROM audit_chain_breaks()"))
+        out.push_back(breakFromRow(r));
+    return out;
+}
+
+nlohmann::json exportAuditAnchor(pqxx::connection &conn)
+{
+    // One snapshot for all heads, so the digest describes one moment.
+    pqxx::transaction<pqxx::isolation_level::repeatable_read, pqxx::read_only> tx(conn);
+    nlohmann::json heads = nlohmann::json::array();
+    std::string digestInput;
+    for (const auto &r : tx.exec("SELECT * FROM audit_chain_heads() UNION ALL "
+                                 "SELECT * FROM audit_case_history_heads() ORDER BY 1, 2")) {
+        heads.push_back({{"chain", r[0].as<std::string>()}, {"chainId", r[1].as<std::string>()},
+            {"seq", r[2].as<std::int64_t>()}, {"hash", r[3].as<std::string>()}});
+        digestInput += r[0].as<std::string>() + ":" + r[1].as<std::string>() + ":"
+            + r[2].as<std::string>() + ":" + r[3].as<std::string>() + "\n";
+    }
+    const auto at = tx.exec1("SELECT rd_rfc3339(now())")[0].as<std::string>();
+    return {{"createdAt", at}, {"digest", sha256Hex(digestInput)}, {"heads", heads}};
+}
+
+std::vector<ChainBreak> checkAuditAnchor(pqxx::connection &conn, const nlohmann::json &anchor)
+{
+    if (!anchor.is_object() || !anchor.contains("heads") || !anchor["heads"].is_array())
+        throw InputError("heads", "not an audit anchor (expected {\"heads\": [...]})");
+    pqxx::read_transaction tx(conn);
+    std::vector<ChainBreak> out;
+    std::size_t index = 0;
+    for (const auto &h : anchor["heads"]) {
+        const std::string where = "heads[" + std::to_string(index++) + "]";
+        if (!h.is_object() || !h.contains("chain") || !h["chain"].is_string()
+            || !h.contains("chainId") || !h["chainId"].is_string() || !h.contains("seq")
+            || !h["seq"].is_number_integer() || !h.contains("hash") || !h["hash"].is_string())
+            throw InputError(where, "expected {\"chain\",\"chainId\",\"seq\",\"hash\"}");
+        const auto chain = h["chain"].get<std::string>();
+        if (chain != "subscription_transition_audits" && chain != "reconciliation_case_history")
+            throw InputError(where + ".chain", "unknown chain '" + chain + "'");
+        const auto r = tx.exec_params("SELECT audit_chain_hash_at($1, $2, $3)", chain,
+            h["chainId"].get<std::string>(), h["seq"].get<std::int64_t>());
+        ChainBreak b {chain, h["chainId"].get<std::string>(), 0, h["seq"].get<std::int64_t>(), ""};
+        if (r.empty() || r[0][0].is_null())
+            b.problem = "the anchored row is gone (removed since the anchor was exported)";
+        else if (r[0][0].as<std::string>() != h["hash"].get<std::string>())
+            b.problem = "the anchored row's hash changed (rewritten since the anchor was exported)";
+        if (!b.problem.empty())
+            out.push_back(b);
+    }
+    return out;
+}
+
+} // namespace rd

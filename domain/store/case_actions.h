@@ -1,0 +1,49 @@
+#pragma once
+
+#include "domain/core/operator_note.h"
+#include "domain/core/provider_snapshot.h"
+#include "domain/store/action_refused.h"
+
+#include <nlohmann/json.hpp>
+#include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace rd {
+
+/// The operator actions. Each is one transaction in the database (a SECURITY DEFINER
+/// function): the acting operator is the connection's login role. They return the function's
+/// JSON result and throw ActionRefused for a refusal; serialization failures and deadlocks are
+/// retried.
+///
+/// Re-apply: the case's renewal through the same core as the webhooks. {"result":
+/// "applied"|"duplicate"|"rejected", "resolution": "reapplied"|"already_applied"|null, ...}
+nlohmann::json reapplyCase(pqxx::connection &conn, std::int64_t caseId, const OperatorNote &note);
+/// Dismiss: closes the case; the comment (a note saying why) is required.
+nlohmann::json dismissCase(pqxx::connection &conn, std::int64_t caseId, const OperatorNote &note);
+/// Attach a provider snapshot: brings the subscription to the provider's state, records the
+/// latest renewal, audits before/after. With a case, the case's renewal is judged again by the
+/// core in the same transaction: recorded -> the case is resolved, else it stays open with the
+/// reason it still fails. {"result": "attached"|"created"|"unchanged", "changes": {...},
+/// "case": {"id","status":"resolved"|"open","renewal","error","billingPeriodId"}|null,
+/// "applicableCases": [...]}
+nlohmann::json attachSnapshot(pqxx::connection &conn, const ProviderSnapshot &snapshot,
+    std::optional<std::int64_t> caseId, const OperatorNote &note);
+
+/// What attaching would do, judged by the database's own attach in a transaction it rolls back:
+/// {"wouldBe": <attachSnapshot's result>} or {"refused": "<code>: <sentence>"}.
+nlohmann::json previewSnapshot(
+    pqxx::connection &conn, const ProviderSnapshot &snapshot, std::optional<std::int64_t> caseId);
+
+/// Cases for lists and detail views.
+nlohmann::json listCases(
+    pqxx::connection &conn, const std::optional<std::string> &status, int limit = 500);
+/// The case with its evidence, history and whether it is applicable now. ActionRefused
+/// "case_not_found" when there is none.
+nlohmann::json showCase(pqxx::connection &conn, std::int64_t caseId);
+
+} // namespace rd

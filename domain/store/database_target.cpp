@@ -1,0 +1,50 @@
+#include "domain/store/database_target.h"
+
+#include "domain/core/errors.h"
+#include "domain/store/embedded_cluster.h"
+
+#include <pqxx/pqxx>
+
+#include <cstdlib>
+
+namespace rd {
+
+DatabaseTarget resolveDatabase(const std::optional<std::string> &db, bool startEmbedded)
+{
+    if (db)
+        return {*db, false, "the server given with --db"};
+    for (const char *var : {"PGHOST", "PGHOSTADDR", "PGDATABASE", "PGSERVICE", "PGPORT"}) {
+        if (const char *v = std::getenv(var); v && *v)
+            return {
+                "", false, std::string("the server named by the PG* environment (") + var + ")"};
+    }
+    EmbeddedCluster cluster(EmbeddedCluster::defaultRoot());
+    if (startEmbedded)
+        cluster.start();
+    return {cluster.connectionString(), true, "the embedded cluster in " + cluster.root().string()};
+}
+
+std::unique_ptr<pqxx::connection> connectTo(const std::string &conninfo)
+{
+    try {
+        return std::make_unique<pqxx::connection>(conninfo);
+    } catch (const pqxx::broken_connection &e) {
+        // libpq's reasons span lines ("...\n\tIs the server running..."): make it one.
+        std::string reason;
+        for (const char c : std::string(e.what())) {
+            if (c == '\n' || c == '\t') {
+                if (!reason.empty() && reason.back() != ' ')
+                    reason += ' ';
+            } else {
+                reason += c;
+            }
+        }
+        while (!reason.empty() && reason.back() == ' ')
+            reason.pop_back();
+        throw DatabaseUnavailable("cannot connect to the database: " + reason);
+    } catch (const std::invalid_argument &e) {
+        throw DatabaseUnavailable(std::string("invalid connection string: ") + e.what());
+    }
+}
+
+} // namespace rd

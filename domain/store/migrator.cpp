@@ -1,0 +1,168 @@
+#include "domain/store/migrator.h"
+
+#include "domain/core/errors.h"
+
+#include <pqxx/pqxx>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace rd {
+namespace {
+
+// An arbitrary, fixed key: every Renewal Desk migrator takes the same lock.
+constexpr long long kMigrationLockKey = 7342100001;
+
+/// Releases the advisory lock even when a migration throws.
+class AdvisoryLock
+{
+public:
+    explicit AdvisoryLock(pqxx::connection &conn) : m_conn(conn)
+    {
+        pqxx::nontransaction tx(m_conn);
+        tx.exec_params("SELECT pg_advisory_lock($1)", kMigrationLockKey);
+    }
+    ~AdvisoryLock()
+    {
+        try {
+            pqxx::nontransaction tx(m_conn);
+            tx.exec_params("SELECT pg_advisory_unlock($1)", kMigrationLockKey);
+        } catch (...) {
+            // The lock dies with the session anyway.
+        }
+    }
+    AdvisoryLock(const AdvisoryLock &) = delete;
+    AdvisoryLock &operator=(const AdvisoryLock &) = delete;
+
+private:
+    pqxx::connection &m_conn;
+};
+
+} // namespace
+
+fs::path defaultMigrationsDir()
+{
+    if (const char *env = std::getenv("RENEWAL_DESK_MIGRATIONS"); env && *env)
+        return env;
+    std::error_code ec;
+    // An installed program finds its migrations next to its prefix.
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        const fs::path installed
+            = self.parent_path().parent_path() / "share" / "renewal-desk" / "migrations";
+        if (fs::is_directory(installed, ec))
+            return installed;
+    }
+    const fs::path configured = fs::path(RD_INSTALLED_DATA_DIR) / "migrations";
+    const fs::path source = RD_SOURCE_MIGRATIONS_DIR;
+    if (fs::is_directory(source, ec))
+        return source;
+    return configured;
+}
+
+std::vector<MigrationFile> loadMigrations(const fs::path &dir)
+{
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec))
+        throw SetupError("migrations directory " + dir.string() + " does not exist");
+    std::map<int, MigrationFile> byVersion;
+    for (const auto &entry : fs::directory_iterator(dir, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (entry.path().extension() != ".sql")
+            continue;
+        std::size_t digits = 0;
+        while (digits < name.size() && name[digits] >= '0' && name[digits] <= '9')
+            ++digits;
+        if (digits == 0 || digits > 6 || name[digits] != '_')
+            throw SetupError("migration file " + name + " must be named NNNN_description.sql");
+        const int version = std::stoi(name.substr(0, digits));
+        std::ifstream in(entry.path(), std::ios::binary);
+        std::stringstream content;
+        content << in.rdbuf();
+        if (!in)
+            throw SetupError("cannot read migration " + entry.path().string());
+        auto [it, inserted]
+            = byVersion.emplace(version, MigrationFile {version, name, content.str()});
+        if (!inserted)
+            throw SetupError(
+                "migrations " + it->second.name + " and " + name + " have the same version number");
+    }
+    if (ec)
+        throw SetupError("cannot list " + dir.string() + ": " + ec.message());
+    std::vector<MigrationFile> out;
+    for (auto &[version, file] : byVersion)
+        out.push_back(std::move(file));
+    return out;
+}
+
+MigrationReport migrate(pqxx::connection &conn, const std::vector<MigrationFile> &files)
+{
+    AdvisoryLock lock(conn);
+    {
+        pqxx::work tx(conn);
+        tx.exec0("CREATE TABLE IF NOT EXISTS schema_migrations ("
+                 " version integer PRIMARY KEY,"
+                 " name text NOT NULL,"
+                 " checksum text NOT NULL,"
+                 " applied_at timestamptz NOT NULL DEFAULT now())");
+        tx.commit();
+    }
+
+    std::map<int, std::pair<std::string, std::string>> recorded; // version -> (name, checksum)
+    {
+        pqxx::read_transaction tx(conn);
+        for (const auto &row : tx.exec("SELECT version, name, checksum FROM schema_migrations"))
+            recorded[row[0].as<int>()] = {row[1].as<std::string>(), row[2].as<std::string>()};
+    }
+
+    // Check everything before applying anything: a changed history is a setup problem that
+    // a half-applied schema would only make worse.
+    std::map<int, std::string> checksums;
+    {
+        pqxx::read_transaction tx(conn);
+        for (const auto &f : files)
+            checksums[f.version] = tx.exec_params1("SELECT encode(sha256($1::bytea), 'hex')",
+                                         pqxx::binarystring(f.sql.data(), f.sql.size()))[0]
+                                       .as<std::string>();
+    }
+    for (const auto &[version, entry] : recorded) {
+        const auto file = std::find_if(
+            files.begin(), files.end(), [v = version](const auto &f) { return f.version == v; });
+        if (file == files.end())
+            throw SetupError("the database has migration " + entry.first
+                + " applied, which this program does not have: it is newer than "
+                  "this program");
+        if (checksums[version] != entry.second)
+            throw SetupError("migration " + file->name
+                + " was changed after it was applied to this database (recorded "
+                  "checksum "
+                + entry.second.substr(0, 12) + "…, file " + checksums[version].substr(0, 12)
+                + "…); restore the file and put the change in a new migration");
+    }
+
+    MigrationReport report;
+    for (const auto &f : files) {
+        if (recorded.count(f.version)) {
+            ++report.alreadyApplied;
+            continue;
+        }
+        pqxx::work tx(conn);
+        try {
+            tx.exec(f.sql);
+        } catch (const pqxx::sql_error &e) {
+            throw SetupError("migration " + f.name + " failed: " + e.what());
+        }
+        tx.exec_params0(
+            "INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)",
+            f.version, f.name, checksums[f.version]);
+        tx.commit();
+        report.applied.push_back(f.name);
+    }
+    return report;
+}
+
+} // namespace rd

@@ -1,0 +1,50 @@
+#include "domain/store/provider_registry.h"
+
+#include "domain/core/errors.h"
+
+#include <pqxx/pqxx>
+
+namespace rd {
+
+RegisterResult registerBillingProvider(pqxx::connection &conn, const std::string &key,
+    ProviderKind kind, const std::string &displayName)
+{
+    pqxx::nontransaction tx(conn);
+    try {
+        const auto r = tx.exec_params1("SELECT register_billing_provider($1, $2, $3)", key,
+            toString(kind), displayName.empty() ? std::optional<std::string>() : displayName);
+        return r[0].as<std::string>() == "created" ? RegisterResult::Created
+                                                   : RegisterResult::Exists;
+    } catch (const pqxx::check_violation &) {
+        throw InputError("provider key",
+            "'" + key
+                + "' is not a valid provider key (lower-case letters, digits, '-', '_', '.'; at "
+                  "most 63)");
+    } catch (const pqxx::plpgsql_raise &e) {
+        std::string message = e.what();
+        while (!message.empty() && (message.back() == '\n' || message.back() == ' '))
+            message.pop_back();
+        if (const auto pos = message.find("provider_exists: "); pos != std::string::npos)
+            message = message.substr(pos + 17);
+        throw InputError("provider key", message);
+    }
+}
+
+std::vector<BillingProvider> listBillingProviders(pqxx::connection &conn)
+{
+    pqxx::read_transaction tx(conn);
+    std::vector<BillingProvider> out;
+    for (const auto &row :
+        tx.exec("SELECT provider_key, kind, display_name, rd_rfc3339(created_at) "
+                "FROM billing_providers ORDER BY provider_key")) {
+        BillingProvider p;
+        p.key = row[0].as<std::string>();
+        p.kind = providerKindFromString(row[1].as<std::string>()).value_or(ProviderKind::Stripe);
+        p.displayName = row[2].as<std::string>();
+        p.createdAt = row[3].as<std::string>();
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
+} // namespace rd

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
+
+#include "domain/core/adapters/normalization.h"
+
+#include <string>
+#include <vector>
+
+namespace rd {
+
+/// A configured billing provider: deliveries arrive under its key and are normalized by the
+/// adapter of its kind.
+struct BillingProvider
+{
+    std::string key;
+    ProviderKind kind = ProviderKind::Stripe;
+    std::string displayName;
+    std::string createdAt; ///< RFC 3339
+};
+
+enum class RegisterResult { Created, Exists };
+
+/// Registers a provider. The same key, kind and name again is a no-op (Exists), so scripts can
+/// run it repeatedly; the key registered with another kind or name throws InputError
+/// ("provider_exists: ..."), because stored deliveries were normalized with the old kind.
+RegisterResult registerBillingProvider(pqxx::connection &conn, const std::string &key,
+    ProviderKind kind, const std::string &displayName);
+
+std::vector<BillingProvider> listBillingProviders(pqxx::connection &conn);
+
+} // namespace rd

@@ -1,0 +1,246 @@
+#include "domain/store/renewal_applier.h"
+
+#include "domain/core/errors.h"
+#include "domain/store/database_target.h"
+
+#include <pqxx/pqxx>
+
+#include <cerrno>
+#include <chrono>
+#include <random>
+#include <sys/random.h>
+#include <system_error>
+#include <thread>
+
+namespace rd {
+namespace {
+
+constexpr const char *kApplySql
+    = "SELECT result, billing_period_id, error_code, local_state FROM apply_successful_renewal("
+      "$1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz, $8, $9, $10::timestamptz, $11, $12, "
+      "$13::uuid)";
+
+ApplyOutcome outcomeFromRow(const pqxx::row &row)
+{
+    ApplyOutcome out;
+    const std::string result = row[0].as<std::string>();
+    if (result == "applied")
+        out.result = ApplyResult::Applied;
+    else if (result == "duplicate")
+        out.result = ApplyResult::Duplicate;
+    else
+        out.result = ApplyResult::Rejected;
+    if (!row[1].is_null())
+        out.billingPeriodId = row[1].as<std::string>();
+    if (!row[2].is_null())
+        out.errorCode = row[2].as<std::string>();
+    if (!row[3].is_null())
+        out.localState = nlohmann::json::parse(row[3].as<std::string>());
+    return out;
+}
+
+constexpr const char *kApplyStatement = "rd_apply_successful_renewal";
+
+// The statement RenewalApplier prepares on each connection: the server parses and plans the
+// call once per connection instead of once per renewal.
+template<typename Tx>
+pqxx::row execApply(
+    Tx &tx, const SuccessfulRenewalEvent &e, const Actor &actor, const std::string &billingPeriodId)
+{
+    return tx.exec_prepared1(kApplyStatement, e.providerKey, e.providerEventId,
+        e.providerSubscriptionId, e.providerRenewalKey, e.providerVersion,
+        formatRfc3339(e.period.start), formatRfc3339(e.period.end), e.paidAmountMinor, e.currency,
+        formatRfc3339(e.paidAt), actor.type, actor.id, billingPeriodId);
+}
+
+// A version 4 UUID from the kernel's CSPRNG: the id this call's billing period gets if it is
+// the one that records the renewal, so that after a lost connection only this call's own
+// commit can be taken for "applied".
+std::string randomUuid()
+{
+    unsigned char b[16];
+    std::size_t filled = 0;
+    while (filled < sizeof b) {
+        const ssize_t n = ::getrandom(b + filled, sizeof b - filled, 0);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            throw std::system_error(errno, std::generic_category(), "getrandom");
+        }
+        filled += static_cast<std::size_t>(n);
+    }
+    b[6] = static_cast<unsigned char>((b[6] & 0x0f) | 0x40);
+    b[8] = static_cast<unsigned char>((b[8] & 0x3f) | 0x80);
+    static constexpr char hex[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(36);
+    for (int i = 0; i < 16; ++i) {
+        if (i == 4 || i == 6 || i == 8 || i == 10)
+            out += '-';
+        out += hex[b[i] >> 4];
+        out += hex[b[i] & 0x0f];
+    }
+    return out;
+}
+
+void backoff(int attempt)
+{
+    // 5 ms, 10 ms, 20 ms ... capped at 500 ms, with full jitter so that retries of
+    // colliding transactions do not collide again.
+    thread_local std::mt19937 rng {std::random_device {}()};
+    const int capMs = std::min(500, 5 << std::min(attempt, 7));
+    std::uniform_int_distribution<int> dist(0, capMs);
+    std::this_thread::sleep_for(std::chrono::milliseconds(dist(rng)));
+}
+
+} // namespace
+
+std::string resultName(ApplyResult r)
+{
+    switch (r) {
+    case ApplyResult::Applied:
+        return "applied";
+    case ApplyResult::Duplicate:
+        return "duplicate";
+    case ApplyResult::Rejected:
+        return "rejected";
+    }
+    return "rejected";
+}
+
+nlohmann::json ApplyOutcome::toJson() const
+{
+    nlohmann::json j {{"result", resultName(result)},
+        {"billingPeriodId",
+            billingPeriodId.empty() ? nlohmann::json() : nlohmann::json(billingPeriodId)},
+        {"caseId", caseId ? nlohmann::json(*caseId) : nlohmann::json()},
+        {"error", errorCode.empty() ? nlohmann::json() : nlohmann::json(errorCode)}};
+    if (result == ApplyResult::Rejected)
+        j["localState"] = localState;
+    return j;
+}
+
+RenewalApplier::RenewalApplier(std::string conninfo, int maxAttempts)
+    : m_conninfo(std::move(conninfo)), m_maxAttempts(maxAttempts)
+{
+    reconnect();
+}
+
+RenewalApplier::~RenewalApplier() = default;
+
+pqxx::connection &RenewalApplier::connection()
+{
+    if (!m_conn || !m_conn->is_open())
+        reconnect();
+    return *m_conn;
+}
+
+void RenewalApplier::reconnect()
+{
+    m_conn.reset();
+    m_conn = connectTo(m_conninfo);
+    m_conn->prepare(kApplyStatement, kApplySql);
+}
+
+ApplyOutcome RenewalApplier::applyPrepared(
+    const SuccessfulRenewalEvent &event, const Actor &actor, const std::string &billingPeriodId)
+{
+    // Autocommit: the function call is the whole transaction (one round trip).
+    pqxx::nontransaction tx(connection());
+    return outcomeFromRow(execApply(tx, event, actor, billingPeriodId));
+}
+
+std::optional<ApplyOutcome> RenewalApplier::lookUpAfterLoss(const std::string &billingPeriodId)
+{
+    // Only this call could have written a billing period with this id: found, our commit
+    // landed and its acknowledgement was lost; not found, nothing of ours committed and the
+    // retry judges the renewal afresh (a renewal somebody else recorded is then a duplicate).
+    pqxx::read_transaction tx(connection());
+    if (tx.exec_params(
+              "SELECT 1 FROM subscription_billing_periods WHERE id = $1::uuid", billingPeriodId)
+            .empty())
+        return std::nullopt;
+    ApplyOutcome out;
+    out.result = ApplyResult::Applied;
+    out.billingPeriodId = billingPeriodId;
+    out.resolvedInDoubt = true;
+    return out;
+}
+
+ApplyOutcome RenewalApplier::apply(const SuccessfulRenewalEvent &event, const Actor &actor)
+{
+    const std::string billingPeriodId = randomUuid();
+    bool inDoubt = false;
+    for (int attempt = 1;; ++attempt) {
+        try {
+            if (inDoubt) {
+                if (auto resolved = lookUpAfterLoss(billingPeriodId)) {
+                    resolved->attempts = attempt;
+                    return *resolved;
+                }
+            }
+            ApplyOutcome out = applyPrepared(event, actor, billingPeriodId);
+            out.attempts = attempt;
+            if (out.result == ApplyResult::Rejected) {
+                out.caseId = recordCase(rd::toJson(event), out.errorCode, out.localState);
+                if (!out.caseId) {
+                    // Judged again under the row lock, the renewal is no longer rejected: its
+                    // predecessor, or another delivery of it, committed in between. Apply again.
+                    if (attempt >= m_maxAttempts)
+                        throw DatabaseUnavailable("renewal " + event.providerRenewalKey
+                            + " kept changing between its rejection and its case");
+                    continue;
+                }
+            }
+            return out;
+        } catch (const pqxx::transaction_rollback &) {
+            // 40001 / 40P01: nothing was committed; run the whole transaction again.
+            if (attempt >= m_maxAttempts)
+                throw;
+        } catch (const pqxx::broken_connection &) {
+            // The statement may or may not have committed: look the renewal key up first.
+            inDoubt = true;
+            m_conn.reset();
+            if (attempt >= m_maxAttempts)
+                throw DatabaseUnavailable("lost the database connection while applying renewal "
+                    + event.providerRenewalKey + " and could not recover");
+        } catch (const DatabaseUnavailable &) {
+            // Reconnecting failed; the server may be restarting.
+            if (attempt >= m_maxAttempts)
+                throw;
+        } catch (const pqxx::in_doubt_error &) {
+            inDoubt = true;
+            if (attempt >= m_maxAttempts)
+                throw;
+            m_conn.reset();
+        }
+        backoff(attempt);
+    }
+}
+
+std::optional<std::int64_t> RenewalApplier::recordCase(
+    const nlohmann::json &eventJson, const std::string &errorCode, const nlohmann::json &localState)
+{
+    for (int attempt = 1;; ++attempt) {
+        try {
+            pqxx::nontransaction tx(connection());
+            const auto id
+                = tx.exec_params1("SELECT record_reconciliation_case($1::jsonb, $2, $3::jsonb)",
+                    eventJson.dump(), errorCode, localState.dump())[0];
+            if (id.is_null())
+                return std::nullopt;
+            return id.as<std::int64_t>();
+        } catch (const pqxx::transaction_rollback &) {
+            if (attempt >= m_maxAttempts)
+                throw;
+        } catch (const pqxx::broken_connection &) {
+            // Recording a case again is harmless: it adds an occurrence at worst.
+            if (attempt >= m_maxAttempts)
+                throw DatabaseUnavailable("lost the database connection while recording a case");
+            m_conn.reset();
+        }
+        backoff(attempt);
+    }
+}
+
+} // namespace rd

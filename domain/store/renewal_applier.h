@@ -1,0 +1,73 @@
+#pragma once
+
+#include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
+
+#include "domain/core/renewal_event.h"
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace rd {
+
+/// Who applies a renewal. The database additionally records its own session role.
+struct Actor
+{
+    std::string type; ///< "webhook", "operator", "import" or "system"
+    std::string id; ///< e.g. the provider key for a webhook
+};
+
+enum class ApplyResult { Applied, Duplicate, Rejected };
+std::string resultName(ApplyResult r);
+
+/// The outcome of one renewal. A rejection carries its typed code (`errorCode`, e.g.
+/// "renewal_period_is_not_contiguous") and the local state it was judged against.
+struct ApplyOutcome
+{
+    ApplyResult result = ApplyResult::Rejected;
+    std::string billingPeriodId; ///< applied or duplicate: the one billing-period row
+    std::string errorCode; ///< rejected: why
+    nlohmann::json localState; ///< rejected: subscription state (and conflicting period)
+    std::optional<std::int64_t> caseId; ///< rejected: the reconciliation case
+    int attempts = 1; ///< transaction attempts (retries after 40001/40P01/loss)
+    bool resolvedInDoubt = false; ///< the connection dropped and the outcome was looked up
+
+    nlohmann::json toJson() const;
+};
+
+/// Applies renewals over one connection (one per thread), the way every entry point does:
+/// retries the whole transaction on serialization failure (40001), deadlock (40P01) and a
+/// lost connection with bounded, jittered backoff (safe: the operation is idempotent); a
+/// connection lost with the outcome unknown is resolved by looking up the billing period id
+/// this call chose (only its own commit can have written it);
+/// a rejection is recorded, in its own transaction, as a reconciliation case.
+class RenewalApplier
+{
+public:
+    explicit RenewalApplier(std::string conninfo, int maxAttempts = 6);
+    ~RenewalApplier();
+
+    ApplyOutcome apply(const SuccessfulRenewalEvent &event, const Actor &actor);
+
+    /// Records a rejection as a case (or one more occurrence of its open case). The database
+    /// judges the renewal again under the subscription's row lock first: nothing (no case)
+    /// when it is no longer rejected, and the caller applies it again.
+    std::optional<std::int64_t> recordCase(const nlohmann::json &eventJson,
+        const std::string &errorCode, const nlohmann::json &localState);
+
+    pqxx::connection &connection();
+
+private:
+    void reconnect();
+    std::optional<ApplyOutcome> lookUpAfterLoss(const std::string &billingPeriodId);
+    ApplyOutcome applyPrepared(const SuccessfulRenewalEvent &event, const Actor &actor,
+        const std::string &billingPeriodId);
+
+    std::string m_conninfo;
+    int m_maxAttempts;
+    std::unique_ptr<pqxx::connection> m_conn;
+};
+
+} // namespace rd

@@ -1,0 +1,73 @@
+#pragma once
+
+#include "domain/core/renewal_event.h"
+#include "domain/store/renewal_applier.h"
+
+#include <QByteArray>
+
+#include <pqxx/pqxx>
+
+#include <string>
+
+namespace rdtest {
+
+/// The February renewal of a subscription whose current period is January 2026.
+inline rd::SuccessfulRenewalEvent februaryRenewal(const std::string &subscriptionId = "sub_1",
+    const std::string &eventId = "evt_1", const std::string &renewalKey = "in_1")
+{
+    rd::SuccessfulRenewalEvent e;
+    e.providerKey = "stripe-main";
+    e.providerEventId = eventId;
+    e.providerSubscriptionId = subscriptionId;
+    e.providerRenewalKey = renewalKey;
+    e.period
+        = {*rd::parseRfc3339("2026-02-01T00:00:00Z"), *rd::parseRfc3339("2026-03-01T00:00:00Z")};
+    e.paidAmountMinor = 1999;
+    e.currency = "USD";
+    e.paidAt = *rd::parseRfc3339("2026-02-01T00:03:12.345678Z");
+    return e;
+}
+
+/// What an observer can see of one subscription and the tables around it.
+struct Observed
+{
+    std::string periodStart;
+    std::string periodEnd;
+    long long revision = 0;
+    long long billingPeriods = 0;
+    long long renewalAudits = 0;
+    long long outbox = 0;
+    long long openCases = 0;
+
+    bool operator==(const Observed &) const = default;
+};
+
+inline Observed observe(pqxx::connection &conn, const std::string &subscriptionId = "sub_1")
+{
+    pqxx::read_transaction tx(conn);
+    const auto r = tx.exec_params1(
+        R"(SELECT rd_rfc3339(s.current_period_start), rd_rfc3339(s.current_period_end), s.revision,
+                  (SELECT count(*) FROM subscription_billing_periods b WHERE b.subscription_id = s.id),
+                  (SELECT count(*) FROM subscription_transition_audits a
+                    WHERE a.subscription_id = s.id AND a.transition = 'subscription_renewed'),
+                  (SELECT count(*) FROM subscription_outbox o WHERE o.subscription_id = s.id),
+                  (SELECT count(*) FROM reconciliation_cases c
+                    WHERE c.provider_subscription_id = s.provider_subscription_id
+                      AND c.status = 'open')
+             FROM subscriptions s
+            WHERE s.provider_key = 'stripe-main' AND s.provider_subscription_id = $1)",
+        subscriptionId);
+    return {r[0].as<std::string>(std::string()), r[1].as<std::string>(std::string()),
+        r[2].as<long long>(), r[3].as<long long>(), r[4].as<long long>(), r[5].as<long long>(),
+        r[6].as<long long>()};
+}
+
+} // namespace rdtest
+
+namespace rd {
+/// Lets QCOMPARE print apply results by name.
+inline char *toString(ApplyResult r)
+{
+    return qstrdup(resultName(r).c_str());
+}
+} // namespace rd

@@ -1,0 +1,161 @@
+#include "ui/models/caseevidence.h"
+
+#include "ui/models/format.h"
+
+#include <QCoreApplication>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace rd::ui {
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("CaseEvidence", text);
+}
+
+QString when(const QString &rfc3339)
+{
+    return format::localDateTime(format::instant(rfc3339));
+}
+
+QString tip(const QString &rfc3339)
+{
+    return format::utcTooltip(format::instant(rfc3339));
+}
+
+QString amount(const QJsonObject &o)
+{
+    if (!o.contains(u"paidAmountMinor"_qs))
+        return {};
+    return format::money(
+        qint64(o.value(u"paidAmountMinor"_qs).toDouble()), o.value(u"currency"_qs).toString());
+}
+
+QJsonObject parse(const QString &json)
+{
+    return QJsonDocument::fromJson(json.toUtf8()).object();
+}
+
+CaseEvidence evidenceLines(
+    const QString &errorCode, const QString &eventJson, const QString &localStateJson)
+{
+    const QJsonObject event = parse(eventJson);
+    const QJsonObject local = parse(localStateJson);
+    const QJsonObject eventPeriod = event.value(u"period"_qs).toObject();
+    const QString eventStart = eventPeriod.value(u"start"_qs).toString();
+    const QString eventEnd = eventPeriod.value(u"end"_qs).toString();
+
+    CaseEvidence ev;
+    // The event's id is a line of the table (and in the raw event beside it); in the header it
+    // would only be cut off.
+    ev.incomingTitle = tr("incoming event");
+    // Timestamps compare as instants (µs), not as text: "…00Z" and "…00.000000Z" are equal.
+    auto sameInstant
+        = [](const QString &a, const QString &b) { return format::micros(a) == format::micros(b); };
+
+    if (errorCode == u"provider_renewal_key_payload_conflict") {
+        const QJsonObject stored = local.value(u"conflictingBillingPeriod"_qs).toObject();
+        const QJsonObject storedPeriod = stored.value(u"period"_qs).toObject();
+        ev.localTitle = tr("stored billing period");
+        const QString sStart = storedPeriod.value(u"start"_qs).toString();
+        const QString sEnd = storedPeriod.value(u"end"_qs).toString();
+        const bool sameSubscription = stored.value(u"subscriptionId"_qs).toString()
+            == local.value(u"subscriptionId"_qs).toString();
+        ev.lines.append({tr("subscription"),
+            sameSubscription ? tr("this subscription") : tr("another subscription"),
+            event.value(u"providerSubscriptionId"_qs).toString(),
+            stored.value(u"subscriptionId"_qs).toString(), {}, !sameSubscription, {}});
+        ev.lines.append({tr("renewal key"), stored.value(u"providerRenewalKey"_qs).toString(),
+            event.value(u"providerRenewalKey"_qs).toString(), {}, {},
+            stored.value(u"providerRenewalKey"_qs) != event.value(u"providerRenewalKey"_qs), {}});
+        ev.lines.append({tr("period start"), when(sStart), when(eventStart), tip(sStart),
+            tip(eventStart), !sameInstant(sStart, eventStart), {}});
+        ev.lines.append({tr("period end"), when(sEnd), when(eventEnd), tip(sEnd), tip(eventEnd),
+            !sameInstant(sEnd, eventEnd), {}});
+        ev.lines.append({tr("amount"), amount(stored), amount(event), {}, {},
+            stored.value(u"paidAmountMinor"_qs).toDouble()
+                != event.value(u"paidAmountMinor"_qs).toDouble(),
+            {}});
+        ev.lines.append({tr("currency"), stored.value(u"currency"_qs).toString(),
+            event.value(u"currency"_qs).toString(), {}, {},
+            stored.value(u"currency"_qs) != event.value(u"currency"_qs), {}});
+        const QString sPaid = stored.value(u"paidAt"_qs).toString();
+        const QString ePaid = event.value(u"paidAt"_qs).toString();
+        ev.lines.append(
+            {tr("paid at"), when(sPaid), when(ePaid), tip(sPaid), tip(ePaid), false, {}});
+        ev.lines.append({tr("provider event"), stored.value(u"providerEventId"_qs).toString(),
+            event.value(u"providerEventId"_qs).toString(), {}, {}, false, {}});
+        QStringList differing;
+        for (const auto &l : std::as_const(ev.lines)) {
+            if (l.differs)
+                differing << l.field;
+        }
+        ev.finding = differing.isEmpty()
+            ? tr("The stored renewal and the incoming event now agree: re-applying should "
+                 "find it already applied.")
+            : tr("The provider sent renewal key %1 again with a different %2. The stored "
+                 "billing period is kept until someone decides.")
+                  .arg(event.value(u"providerRenewalKey"_qs).toString(), differing.join(u", "_qs));
+        return ev;
+    }
+
+    const QJsonObject current = local.value(u"currentPeriod"_qs).toObject();
+    const QString cStart = current.value(u"start"_qs).toString();
+    const QString cEnd = current.value(u"end"_qs).toString();
+    ev.localTitle = tr("current period");
+    ev.lines.append({tr("status"), local.value(u"status"_qs).toString(), {}, {}, {},
+        errorCode == u"renewal_not_allowed_for_subscription_status", {}});
+    ev.lines.append({tr("cancels at period end"),
+        local.value(u"cancelAtPeriodEnd"_qs).toBool() ? tr("yes") : tr("no"), {}, {}, {},
+        errorCode == u"renewal_conflicts_with_scheduled_cancellation", {}});
+    ev.lines.append({tr("period start"), when(cStart), when(eventStart), tip(cStart),
+        tip(eventStart), false, {}});
+    ev.lines.append(
+        {tr("period end"), when(cEnd), when(eventEnd), tip(cEnd), tip(eventEnd), false, {}});
+    ev.lines.append({tr("amount"), {}, amount(event), {}, {}, false, {}});
+    ev.lines.append({tr("provider event"), {}, event.value(u"providerEventId"_qs).toString(), {},
+        {}, false, {}});
+
+    if (errorCode == u"renewal_period_is_not_contiguous" && !cEnd.isEmpty()) {
+        // The renewal must start exactly where the current period ends.
+        const QString gap
+            = format::gapDescription(format::instant(cEnd), format::instant(eventStart));
+        ev.lines.insert(3,
+            {tr("continuity"), tr("ends %1").arg(when(cEnd)), tr("starts %1").arg(when(eventStart)),
+                tip(cEnd), tip(eventStart), true, gap});
+        ev.finding = tr("The renewal does not continue the current period: %1 between the "
+                        "current period's end (%2) and the renewal's start (%3).")
+                         .arg(gap, when(cEnd), when(eventStart));
+    } else if (errorCode == u"subscription_has_no_current_period") {
+        ev.finding = tr("The subscription has no current period to renew.");
+    } else if (errorCode == u"renewal_not_allowed_for_subscription_status") {
+        ev.finding = tr("Only an active subscription renews; this one is %1.")
+                         .arg(local.value(u"status"_qs).toString());
+    } else if (errorCode == u"renewal_conflicts_with_scheduled_cancellation") {
+        ev.finding = tr("The provider renewed a subscription that is set to cancel at the end "
+                        "of its period.");
+    } else if (errorCode == u"subscription_not_found") {
+        ev.finding = tr("No subscription %1 of %2 is known to the desk.")
+                         .arg(event.value(u"providerSubscriptionId"_qs).toString(),
+                             event.value(u"providerKey"_qs).toString());
+    } else {
+        ev.finding = format::humanize(errorCode) + u'.';
+    }
+    return ev;
+}
+
+} // namespace
+
+CaseEvidence buildCaseEvidence(
+    const QString &errorCode, const QString &eventJson, const QString &localStateJson)
+{
+    CaseEvidence ev = evidenceLines(errorCode, eventJson, localStateJson);
+    for (auto &line : ev.lines) {
+        if (line.differs && line.note.isEmpty()) // a line may say more (the gap's size)
+            line.note = line.other.isEmpty() ? tr("blocks the renewal") : tr("differs");
+    }
+    return ev;
+}
+
+} // namespace rd::ui

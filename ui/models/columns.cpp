@@ -1,0 +1,137 @@
+#include "ui/models/columns.h"
+
+#include "ui/models/format.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+#include <QTimeZone>
+
+namespace rd::ui::columns {
+
+QDateTime fromMicros(const QVariant &micros)
+{
+    if (micros.isNull())
+        return {};
+    return QDateTime::fromMSecsSinceEpoch(micros.toLongLong() / 1000, QTimeZone::utc());
+}
+
+Column text(const QString &title, int field)
+{
+    return {title, [field](RowRef r, int role) -> QVariant {
+                if (role == Qt::DisplayRole || role == int(Role::Raw))
+                    return r[field];
+                if (role == Qt::ToolTipRole && r[field].toString().size() > 40)
+                    return r[field];
+                return {};
+            }};
+}
+
+Column instant(const QString &title, int field)
+{
+    return {title, [field](RowRef r, int role) -> QVariant {
+                switch (role) {
+                case Qt::DisplayRole:
+                    return format::localDateTime(fromMicros(r[field]));
+                case Qt::ToolTipRole:
+                    return format::utcTooltip(fromMicros(r[field]));
+                case int(Role::Raw):
+                    return r[field];
+                default:
+                    return {};
+                }
+            }};
+}
+
+Column period(const QString &title, int startField, int endField)
+{
+    return {title, [=](RowRef r, int role) -> QVariant {
+                switch (role) {
+                case Qt::DisplayRole:
+                    return format::period(fromMicros(r[startField]), fromMicros(r[endField]));
+                case Qt::ToolTipRole:
+                    return format::utcTooltip(fromMicros(r[startField]), fromMicros(r[endField]));
+                case int(Role::Raw):
+                    return r[startField];
+                default:
+                    return {};
+                }
+            }};
+}
+
+Column money(const QString &title, int amountField, int currencyField)
+{
+    return {title,
+        [=](RowRef r, int role) -> QVariant {
+            if (r[amountField].isNull())
+                return {};
+            switch (role) {
+            case Qt::DisplayRole:
+                return format::money(r[amountField].toLongLong(), r[currencyField].toString());
+            case Qt::ToolTipRole:
+                return QObject::tr("%1 minor units of %2")
+                    .arg(r[amountField].toLongLong())
+                    .arg(r[currencyField].toString());
+            case int(Role::Raw):
+                return r[amountField];
+            default:
+                return {};
+            }
+        },
+        Qt::AlignRight | Qt::AlignVCenter};
+}
+
+Column count(const QString &title, int field, bool alarmWhenPositive)
+{
+    return {title,
+        [=](RowRef r, int role) -> QVariant {
+            const qint64 n = r[field].toLongLong();
+            switch (role) {
+            case Qt::DisplayRole:
+                return QString::number(n);
+            case int(Role::Raw):
+                return n;
+            case Qt::ForegroundRole:
+                return alarmWhenPositive && n > 0 ? QVariant(QBrush(QColor(0xb0, 0x20, 0x20)))
+                                                  : QVariant();
+            default:
+                return {};
+            }
+        },
+        Qt::AlignRight | Qt::AlignVCenter};
+}
+
+Column age(const QString &title, int field)
+{
+    return {title,
+        [=](RowRef r, int role) -> QVariant {
+            switch (role) {
+            case Qt::DisplayRole:
+                return format::age(fromMicros(r[field]));
+            case Qt::ToolTipRole:
+                return format::utcTooltip(fromMicros(r[field]));
+            case int(Role::Raw):
+                return r[field];
+            default:
+                return {};
+            }
+        },
+        Qt::AlignRight | Qt::AlignVCenter};
+}
+
+Column code(const QString &title, int field)
+{
+    return {title, [=](RowRef r, int role) -> QVariant {
+                switch (role) {
+                case Qt::DisplayRole:
+                    return format::humanize(r[field].toString());
+                case Qt::ToolTipRole:
+                case int(Role::Raw):
+                    return r[field];
+                default:
+                    return {};
+                }
+            }};
+}
+
+} // namespace rd::ui::columns

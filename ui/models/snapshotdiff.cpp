@@ -1,0 +1,143 @@
+#include "ui/models/snapshotdiff.h"
+
+#include "ui/models/format.h"
+
+#include <QCoreApplication>
+#include <QTimeZone>
+
+namespace rd::ui {
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("SnapshotDiff", text);
+}
+
+QDateTime utc(qint64 micros)
+{
+    return QDateTime::fromMSecsSinceEpoch(micros / 1000, QTimeZone::utc());
+}
+
+QString when(std::optional<qint64> micros)
+{
+    return micros ? format::localDateTime(utc(*micros)) : tr("none");
+}
+
+QString tip(std::optional<qint64> micros)
+{
+    return micros ? format::utcTooltip(utc(*micros)) : QString();
+}
+
+QString yesNo(bool value)
+{
+    return value ? tr("yes") : tr("no");
+}
+
+QString renewalText(
+    const QString &key, qint64 start, qint64 end, qint64 amountMinor, const QString &currency)
+{
+    return tr("%1 · %2 · %3")
+        .arg(key, format::period(utc(start), utc(end)), format::money(amountMinor, currency));
+}
+
+} // namespace
+
+QStringList SnapshotDiff::changedFields() const
+{
+    QStringList fields;
+    for (const auto &line : lines) {
+        if (line.differs)
+            fields << line.field;
+    }
+    return fields;
+}
+
+SnapshotDiff diffSnapshot(const CaseSubscription &subject, const rd::ProviderSnapshot &snapshot)
+{
+    SnapshotDiff diff;
+    const QString key = QString::fromStdString(snapshot.providerKey);
+    const QString id = QString::fromStdString(snapshot.providerSubscriptionId);
+    // The database attaches a snapshot to whichever subscription it names and resolves the
+    // case anyway: a snapshot of the wrong subscription would close the case unexplained.
+    if (key != subject.providerKey || id != subject.providerSubscriptionId)
+        diff.problems << tr("The snapshot is about %1 %2, but the case is about %3 %4.")
+                             .arg(key, id, subject.providerKey, subject.providerSubscriptionId);
+
+    const std::optional<LocalSubscription> &local = subject.local;
+    diff.createsSubscription = !local.has_value();
+    const QString absent = tr("not in the desk");
+    // A subscription the snapshot creates: every field is new.
+    auto add = [&](const QString &field, const QString &localText, const QString &snapshotText,
+                   bool changes, const QString &localTip = {}, const QString &snapshotTip = {}) {
+        const bool differs = changes || !local;
+        diff.lines.append({field, local ? localText : absent, snapshotText, localTip, snapshotTip,
+            differs, local ? tr("changes") : tr("new")});
+    };
+
+    const QString status = QString::fromStdString(snapshot.status);
+    add(tr("status"), local ? local->status : QString(), status, local && local->status != status);
+    add(tr("cancels at period end"), local ? yesNo(local->cancelAtPeriodEnd) : QString(),
+        yesNo(snapshot.cancelAtPeriodEnd),
+        local && local->cancelAtPeriodEnd != snapshot.cancelAtPeriodEnd);
+
+    std::optional<qint64> snapStart;
+    std::optional<qint64> snapEnd;
+    if (snapshot.currentPeriod) {
+        snapStart = snapshot.currentPeriod->start.micros;
+        snapEnd = snapshot.currentPeriod->end.micros;
+    }
+    const std::optional<qint64> localStart = local ? local->periodStartMicros : std::nullopt;
+    const std::optional<qint64> localEnd = local ? local->periodEndMicros : std::nullopt;
+    add(tr("period start"), when(localStart), when(snapStart), local && localStart != snapStart,
+        tip(localStart), tip(snapStart));
+    add(tr("period end"), when(localEnd), when(snapEnd), local && localEnd != snapEnd,
+        tip(localEnd), tip(snapEnd));
+
+    // coalesce(snapshot, local): a snapshot without a version keeps ours.
+    const QString localVersion = local ? local->providerVersion : QString();
+    if (snapshot.providerVersion) {
+        const QString version = QString::fromStdString(*snapshot.providerVersion);
+        add(tr("provider version"), localVersion.isNull() ? tr("none") : localVersion, version,
+            local && localVersion != version);
+    } else {
+        add(tr("provider version"), localVersion.isNull() ? tr("none") : localVersion,
+            tr("none (ours is kept)"), false);
+    }
+
+    const auto &localRenewal = local ? local->latestRenewal : std::nullopt;
+    const QString localRenewalText = localRenewal
+        ? renewalText(localRenewal->renewalKey, localRenewal->startMicros, localRenewal->endMicros,
+            localRenewal->paidAmountMinor, localRenewal->currency)
+        : tr("none recorded");
+    if (const auto &lr = snapshot.latestRenewal) {
+        const QString renewalKey = QString::fromStdString(lr->providerRenewalKey);
+        const QString currency = QString::fromStdString(lr->currency);
+        const bool sameKey = localRenewal && localRenewal->renewalKey == renewalKey;
+        if (sameKey
+            && (localRenewal->startMicros != lr->period.start.micros
+                || localRenewal->endMicros != lr->period.end.micros
+                || localRenewal->paidAmountMinor != lr->paidAmountMinor
+                || localRenewal->currency != currency))
+            diff.problems << tr("The snapshot's latest renewal %1 disagrees with the billing "
+                                "period already recorded under that key.")
+                                 .arg(renewalKey);
+        const QString text = renewalText(renewalKey, lr->period.start.micros, lr->period.end.micros,
+            lr->paidAmountMinor, currency);
+        diff.lines.append({tr("latest renewal"), local ? localRenewalText : absent, text, {}, {},
+            !sameKey, sameKey ? tr("changes") : tr("new billing period")});
+    } else {
+        diff.lines.append({tr("latest renewal"), local ? localRenewalText : absent,
+            tr("none in the snapshot"), {}, {}, false, {}});
+    }
+
+    // The database refuses a snapshot captured before the last change it recorded: applying
+    // it would roll the subscription back.
+    if (local && local->lastChangeMicros && snapshot.capturedAt.micros < *local->lastChangeMicros)
+        diff.problems << tr("The snapshot was captured %1, before the last recorded change of "
+                            "this subscription (%2): it is stale. Fetch a new one.")
+                             .arg(format::localDateTime(utc(snapshot.capturedAt.micros)),
+                                 format::localDateTime(utc(*local->lastChangeMicros)));
+    return diff;
+}
+
+} // namespace rd::ui

@@ -1,0 +1,90 @@
+#pragma once
+
+#include "ui/models/records.h"
+
+#include <QSqlDatabase>
+#include <QString>
+
+#include <optional>
+
+namespace rd::ui {
+
+/// Everything the subscription detail shows, read in one worker call (one transaction, so the
+/// header, periods, audits, outbox and cases agree with each other).
+struct SubscriptionDetail
+{
+    QString id;
+    QString provider;
+    QString subscriptionId;
+    QString status;
+    bool cancelAtPeriodEnd = false;
+    QVariant periodStart; ///< µs or null
+    QVariant periodEnd;
+    qint64 revision = 0;
+    QString providerVersion;
+
+    enum PeriodField {
+        PId,
+        PRenewalKey,
+        PEventId,
+        PStart,
+        PEnd,
+        PAmount,
+        PCurrency,
+        PPaidAt,
+        PRecordedBy,
+        PeriodFieldCount
+    };
+    QVector<QVariant> periods; ///< newest first, at most kMaxPeriods
+    bool periodsTruncated = false;
+
+    enum AuditField {
+        AId,
+        ATransition,
+        AActorType,
+        AActorId,
+        ADbRole,
+        AReason,
+        AComment,
+        ADetails,
+        ACreatedAt,
+        ARenewalKey,
+        AuditFieldCount
+    };
+    QVector<QVariant> audits; ///< newest first, at most kMaxAudits
+
+    enum OutboxField {
+        OId,
+        OEventType,
+        OCreatedAt,
+        OAttempts,
+        ONextAttemptAt,
+        OLastError,
+        OPublishedAt,
+        OPayload,
+        OutboxFieldCount
+    };
+    QVector<QVariant> outbox;
+
+    enum CaseField {
+        CId,
+        CErrorCode,
+        CStatus,
+        CRenewalKey,
+        COccurrences,
+        CFirstSeen,
+        CLastSeen,
+        CEvent,
+        CResolution,
+        CaseFieldCount
+    };
+    QVector<QVariant> cases;
+
+    static constexpr int kMaxPeriods = 500;
+    static constexpr int kMaxAudits = 500;
+};
+
+/// Reads one subscription by its uuid; std::nullopt when it does not exist.
+std::optional<SubscriptionDetail> loadSubscriptionDetail(QSqlDatabase &db, const QString &id);
+
+} // namespace rd::ui

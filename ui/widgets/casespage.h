@@ -1,0 +1,115 @@
+#pragma once
+
+#include "ui/models/caseactions.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QSplitter;
+
+namespace rd::ui {
+
+class ComparisonModel;
+class DatabasePool;
+class RecordTableModel;
+class SnapshotDialog;
+class TableView;
+
+/// The reconciliation queue: open cases (reason, provider, age, occurrences, last seen) and
+/// the selected case's evidence and history side by side, with the operator actions. The
+/// queue can also list the cases healed automatically, resolved, dismissed, or all.
+class CasesPage : public QWidget
+{
+    Q_OBJECT
+
+public:
+    enum Field {
+        Id,
+        ErrorCode,
+        Provider,
+        SubscriptionRef,
+        RenewalKey,
+        FirstSeen,
+        LastSeen,
+        Occurrences,
+        SubscriptionUuid,
+        EventPretty,
+        EventJson,
+        LocalStateJson,
+        FirstEvent,
+        LastEvent,
+        Status, ///< "open", "re-applied automatically", "dismissed by bob", ...
+        IsOpen,
+        HistoryText, ///< the case's history, one step a line: at|action|outcome|actor|comment|error
+        FieldCount
+    };
+    /// Which cases the queue lists.
+    enum class Scope { Open, HealedAutomatically, Resolved, Dismissed, All };
+
+    CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent = nullptr);
+
+    RecordTableModel *model() const { return m_model; }
+    TableView *table() const { return m_table; }
+    /// The selected case's evidence side by side (copies and exports like every table).
+    TableView *evidenceTable() const { return m_evidence; }
+    QSplitter *splitter() const { return m_splitter; }
+    int openCount() const { return m_openCount; }
+    /// Whether the session's database role may act (renewal_operator, or UPDATE on cases
+    /// while the roles of the reconciliation core are not installed).
+    bool canOperate() const { return m_canOperate; }
+    QString outcomeText() const;
+
+    void refresh();
+    void setScope(Scope scope);
+    Scope scope() const { return m_scope; }
+    /// Selects a case (opening it from elsewhere); true when it is in the queue.
+    bool openCase(qint64 caseId);
+    /// Runs an action on the current case without the dialog (tests, scripted use).
+    /// "Attach provider snapshot…": the dialog with its preview, open (window-modal) on the
+    /// current case; confirming it runs the action. nullptr when there is no case or an action
+    /// is running.
+    SnapshotDialog *openSnapshotDialog();
+    void runAction(CaseActions::Action action, const QString &reason, const QString &comment,
+        const QString &snapshotJson = {});
+
+signals:
+    void openCountChanged(int count);
+    void subscriptionOpenRequested(const QString &subscriptionUuid);
+    void actionFinished(const rd::ui::CaseActionOutcome &outcome);
+    void statusMessage(const QString &message);
+
+private:
+    void showCase(int row);
+    void askAndRun(CaseActions::Action action);
+    void updateButtons();
+
+    DatabasePool *m_pool;
+    CaseActions *m_actions;
+    RecordTableModel *m_model;
+    TableView *m_table;
+    QSplitter *m_splitter;
+    QLabel *m_title;
+    QLabel *m_finding;
+    QLabel *m_history;
+    TableView *m_evidence;
+    ComparisonModel *m_evidenceModel;
+    QPlainTextEdit *m_json;
+    QPushButton *m_snapshot;
+    QPushButton *m_reapply;
+    QPushButton *m_dismiss;
+    QPushButton *m_openSubscription;
+    QLabel *m_outcome;
+    QComboBox *m_scopeBox;
+    Scope m_scope = Scope::Open;
+    qint64 m_currentCase = 0;
+    qint64 m_pendingSelect = 0;
+    int m_openCount = 0;
+    bool m_canOperate = false;
+    bool m_busy = false;
+    QString m_sessionUser;
+};
+
+} // namespace rd::ui

@@ -1,0 +1,119 @@
+#include "ui/widgets/connectiondialog.h"
+
+#include "ui/models/databasepool.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+
+namespace rd::ui {
+
+QStringList ConnectionDialog::sslModes()
+{
+    return {u"prefer"_qs, u"require"_qs, u"verify-ca"_qs, u"verify-full"_qs, u"allow"_qs,
+        u"disable"_qs};
+}
+
+ConnectionDialog::ConnectionDialog(const QString &current, QWidget *parent)
+    : QDialog(parent)
+    , m_embedded(new QCheckBox(tr("Use the desk's own embedded database")))
+    , m_host(new QLineEdit)
+    , m_port(new QSpinBox)
+    , m_dbname(new QLineEdit)
+    , m_user(new QLineEdit)
+    , m_sslmode(new QComboBox)
+    , m_note(new QLabel)
+{
+    setWindowTitle(tr("Connect to a database"));
+    m_embedded->setObjectName(u"embedded"_qs);
+    m_host->setObjectName(u"host"_qs);
+    m_port->setObjectName(u"port"_qs);
+    m_dbname->setObjectName(u"dbname"_qs);
+    m_user->setObjectName(u"user"_qs);
+    m_sslmode->setObjectName(u"sslmode"_qs);
+    // Port 0 stands for "not given": PGPORT (or 5432) then applies, as with psql.
+    m_port->setRange(0, 65535);
+    m_port->setSpecialValueText(tr("default"));
+    m_port->setValue(0);
+    m_sslmode->addItems(sslModes());
+    m_host->setPlaceholderText(tr("host name, or a socket directory"));
+
+    m_embedded->setChecked(current.trimmed().isEmpty());
+    QStringList notes;
+    const ParsedConninfo parsed = parseConninfo(current);
+    if (!parsed.error.isEmpty())
+        notes << tr("The saved connection could not be read: %1").arg(parsed.error);
+    for (const auto &[key, value] : parsed.settings) {
+        if (key == u"host")
+            m_host->setText(value);
+        else if (key == u"port" && value.toInt() > 0 && value.toInt() <= 65535)
+            m_port->setValue(value.toInt());
+        else if (key == u"dbname")
+            m_dbname->setText(value);
+        else if (key == u"user")
+            m_user->setText(value);
+        else if (key == u"sslmode") {
+            // A value libpq will refuse at connect time is still shown, not silently replaced.
+            if (m_sslmode->findText(value) < 0)
+                m_sslmode->addItem(value);
+            m_sslmode->setCurrentText(value);
+        } else if (key != u"password")
+            m_kept.append({key, value}); // e.g. a multi-host port list, sslrootcert
+    }
+    if (!m_kept.isEmpty()) {
+        QStringList keys;
+        for (const auto &kept : std::as_const(m_kept))
+            keys << kept.first;
+        notes << tr("Also kept as they are: %1.").arg(keys.join(u", "_qs));
+    }
+    notes << tr("Passwords come from ~/.pgpass or PGPASSWORD; the desk never stores one.");
+    m_note->setText(notes.join(u'\n'));
+    m_note->setWordWrap(true);
+
+    auto *form = new QFormLayout(this);
+    form->addRow(m_embedded);
+    form->addRow(tr("Host"), m_host);
+    form->addRow(tr("Port"), m_port);
+    form->addRow(tr("Database"), m_dbname);
+    form->addRow(tr("User"), m_user);
+    form->addRow(tr("SSL mode"), m_sslmode);
+    form->addRow(m_note);
+    auto *box = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    form->addRow(box);
+    connect(box, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(box, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto sync = [this] {
+        for (QWidget *w : {static_cast<QWidget *>(m_host), static_cast<QWidget *>(m_port),
+                 static_cast<QWidget *>(m_dbname), static_cast<QWidget *>(m_user),
+                 static_cast<QWidget *>(m_sslmode)})
+            w->setEnabled(!m_embedded->isChecked());
+    };
+    connect(m_embedded, &QCheckBox::toggled, this, sync);
+    sync();
+}
+
+QString ConnectionDialog::conninfo() const
+{
+    if (m_embedded->isChecked())
+        return {};
+    QStringList parts;
+    auto add = [&](const QString &key, const QString &value) {
+        if (!value.isEmpty())
+            parts << key + u'=' + conninfoValue(value);
+    };
+    add(u"host"_qs, m_host->text().trimmed());
+    if (m_port->value() > 0)
+        parts << u"port="_qs + QString::number(m_port->value());
+    add(u"dbname"_qs, m_dbname->text().trimmed());
+    add(u"user"_qs, m_user->text().trimmed());
+    add(u"sslmode"_qs, m_sslmode->currentText());
+    for (const auto &[key, value] : m_kept)
+        parts << key + u'=' + conninfoValue(value);
+    return parts.join(u' ');
+}
+
+} // namespace rd::ui

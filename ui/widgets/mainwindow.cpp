@@ -1,0 +1,323 @@
+#include "ui/widgets/mainwindow.h"
+
+#include "ui/models/caseactions.h"
+#include "ui/models/databasepool.h"
+#include "ui/models/liveupdates.h"
+#include "ui/widgets/casespage.h"
+#include "ui/widgets/connectiondialog.h"
+#include "ui/widgets/outboxpage.h"
+#include "ui/widgets/subscriptiondetailwidget.h"
+#include "ui/widgets/subscriptionspage.h"
+#include "ui/widgets/tableview.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QSettings>
+#include <QShortcut>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace rd::ui {
+namespace {
+
+void settle(int msecs)
+{
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < msecs)
+        QApplication::processEvents(QEventLoop::AllEvents, 20);
+}
+
+} // namespace
+
+MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescription,
+    std::unique_ptr<CaseActions> actions, QWidget *parent)
+    : QMainWindow(parent)
+    , m_conninfo(conninfo)
+    , m_description(databaseDescription)
+    , m_pool(std::make_unique<DatabasePool>(conninfo))
+    , m_actions(actions ? std::move(actions) : makeDomainCaseActions(conninfo))
+    , m_nav(new QListWidget)
+    , m_stack(new QStackedWidget)
+    , m_banner(new QLabel)
+    , m_liveLabel(new QLabel)
+    , m_roleLabel(new QLabel)
+    , m_listRefresh(new QTimer(this))
+    , m_casesRefresh(new QTimer(this))
+{
+    setWindowTitle(tr("Renewal Desk — %1").arg(databaseDescription));
+    m_subscriptions = new SubscriptionsPage(m_pool.get());
+    m_cases = new CasesPage(m_pool.get(), m_actions.get());
+    m_inbox = new InboxPage(m_pool.get());
+    m_outbox = new OutboxPage(m_pool.get());
+    m_stack->addWidget(m_subscriptions);
+    m_stack->addWidget(m_cases);
+    m_stack->addWidget(m_inbox);
+    m_stack->addWidget(m_outbox);
+
+    m_nav->setObjectName(u"navigation"_qs);
+    for (const QString &name : {tr("Subscriptions"), tr("Cases"), tr("Inbox"), tr("Outbox")})
+        m_nav->addItem(name);
+    QFont navFont = m_nav->font();
+    navFont.setPointSizeF(navFont.pointSizeF() * 1.1);
+    m_nav->setFont(navFont);
+    m_nav->setSpacing(3);
+    m_nav->setFixedWidth(m_nav->fontMetrics().horizontalAdvance(u"Subscriptions  (9999)"_qs) + 24);
+    connect(m_nav, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
+
+    m_banner->setObjectName(u"connection-banner"_qs);
+    m_banner->setStyleSheet(u"background:#fff4ce; color:#5c4400; padding:4px 8px;"_qs);
+    m_banner->hide();
+
+    auto *body = new QHBoxLayout;
+    body->addWidget(m_nav);
+    body->addWidget(m_stack, 1);
+    auto *central = new QWidget;
+    auto *layout = new QVBoxLayout(central);
+    layout->setContentsMargins(6, 6, 6, 0);
+    layout->addWidget(m_banner);
+    layout->addLayout(body, 1);
+    setCentralWidget(central);
+
+    statusBar()->addPermanentWidget(m_roleLabel);
+    statusBar()->addPermanentWidget(m_liveLabel);
+    m_liveLabel->setText(u"<span style='color:gray'>○ "_qs + tr("connecting") + u"</span>"_qs);
+
+    auto *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Connect to a database…"), this, [this] {
+        ConnectionDialog dialog(m_conninfo, this);
+        if (dialog.exec() == QDialog::Accepted)
+            emit reconnectRequested(dialog.conninfo());
+    });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    auto *view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("&Refresh"), QKeySequence::Refresh, this, &MainWindow::refreshAll);
+    view->addAction(tr("&Find subscription"), QKeySequence::Find, this, [this] {
+        showPage(SubscriptionsView);
+        m_subscriptions->focusFilter();
+    });
+    view->addAction(
+        tr("&Go to position in the sort order"), QKeySequence(tr("Ctrl+G")), this, [this] {
+            showPage(SubscriptionsView);
+            m_subscriptions->focusPosition();
+        });
+    view->addAction(tr("Export current table as CSV…"), this, [this] {
+        if (auto *table = m_stack->currentWidget()->findChild<TableView *>())
+            table->exportCsvInteractively();
+    });
+
+    m_listRefresh->setSingleShot(true);
+    m_listRefresh->setInterval(300);
+    m_casesRefresh->setSingleShot(true);
+    m_casesRefresh->setInterval(300);
+    connect(m_listRefresh, &QTimer::timeout, m_subscriptions->model(), &PagedTableModel::refresh);
+    connect(m_casesRefresh, &QTimer::timeout, m_cases, &CasesPage::refresh);
+
+    connect(m_cases, &CasesPage::openCountChanged, this, &MainWindow::updateCasesBadge);
+    connect(m_cases, &CasesPage::subscriptionOpenRequested, this, [this](const QString &id) {
+        showPage(SubscriptionsView);
+        m_subscriptions->openSubscription(id);
+    });
+    connect(m_cases, &CasesPage::actionFinished, this, [this] {
+        m_listRefresh->start();
+        if (!m_subscriptions->currentSubscriptionId().isEmpty())
+            m_subscriptions->subscriptionChanged(m_subscriptions->currentSubscriptionId());
+    });
+    connect(m_subscriptions, &SubscriptionsPage::caseOpenRequested, this, [this](qint64 id) {
+        showPage(CasesView);
+        m_cases->openCase(id);
+    });
+    auto show = [this](const QString &m) { statusBar()->showMessage(m, 8000); };
+    connect(m_subscriptions, &SubscriptionsPage::statusMessage, this, show);
+    connect(m_cases, &CasesPage::statusMessage, this, show);
+    connect(m_outbox, &OutboxPage::statusMessage, this, show);
+    connect(m_inbox, &InboxPage::statusMessage, this, show);
+    for (TableView *table : findChildren<TableView *>())
+        connect(table, &TableView::exported, this, show);
+
+    m_live = new LiveUpdates(conninfo, this);
+    connect(m_live, &LiveUpdates::subscriptionChanged, this, [this](const QString &id) {
+        m_listRefresh->start();
+        m_subscriptions->subscriptionChanged(id);
+    });
+    connect(m_live, &LiveUpdates::subscriptionsChanged, m_listRefresh, qOverload<>(&QTimer::start));
+    connect(m_live, &LiveUpdates::caseChanged, m_casesRefresh, qOverload<>(&QTimer::start));
+    connect(m_live, &LiveUpdates::connectionLost, this, [this](const QString &reason) {
+        m_banner->setText(tr("The database is not answering (%1). Reconnecting automatically; "
+                             "what you see may be out of date.")
+                              .arg(reason.isEmpty() ? tr("connection lost") : reason));
+        m_banner->show();
+        m_liveLabel->setText(u"<span style='color:#b02020'>○ "_qs + tr("offline") + u"</span>"_qs);
+    });
+    connect(m_live, &LiveUpdates::connectionRestored, this, [this] {
+        const bool wasLost = !m_banner->isHidden();
+        m_banner->hide();
+        m_liveLabel->setText(u"<span style='color:#1b6e20'>● "_qs + tr("live") + u"</span>"_qs);
+        if (wasLost)
+            refreshAll();
+    });
+    connect(m_cases, &CasesPage::openCountChanged, this, [this] {
+        m_roleLabel->setText(m_cases->canOperate() ? tr("operator") : tr("viewer"));
+        m_roleLabel->setToolTip(m_cases->canOperate() ? tr("Your database role may act on cases.")
+                                                      : tr("Your database role may only look."));
+    });
+
+    updateCasesBadge(0);
+    m_nav->setCurrentRow(SubscriptionsView);
+    resize(1280, 820);
+    restoreLayout();
+    m_cases->refresh();
+}
+
+MainWindow::~MainWindow()
+{
+    // The pages (and their models and watchers) go first, then the listener, and the pool and
+    // the actions last (members are destroyed after this body, children of a QWidget only in
+    // ~QWidget, which would be after the pool).
+    delete takeCentralWidget();
+    delete m_live;
+    m_live = nullptr;
+}
+
+void MainWindow::showPage(Page page)
+{
+    m_nav->setCurrentRow(page);
+}
+
+void MainWindow::refreshAll()
+{
+    m_subscriptions->refresh();
+    m_cases->refresh();
+    m_outbox->refresh();
+    m_inbox->refresh();
+}
+
+void MainWindow::updateCasesBadge(int openCases)
+{
+    QListWidgetItem *item = m_nav->item(CasesView);
+    QFont f = m_nav->font();
+    if (openCases > 0) {
+        item->setText(tr("Cases  (%1)").arg(openCases));
+        item->setForeground(QColor(0xb0, 0x20, 0x20));
+        f.setBold(true);
+        item->setToolTip(
+            tr("%n open reconciliation case(s) waiting for a decision", nullptr, openCases));
+    } else {
+        item->setText(tr("Cases"));
+        item->setForeground(QBrush());
+        item->setToolTip(tr("No open reconciliation cases"));
+    }
+    item->setFont(f);
+}
+
+void MainWindow::restoreLayout()
+{
+    QSettings s;
+    if (const QByteArray g = s.value(u"window/geometry"_qs).toByteArray(); !g.isEmpty())
+        restoreGeometry(g);
+    for (auto *splitter : findChildren<QSplitter *>()) {
+        const QByteArray state = s.value(u"splitters/"_qs + splitter->objectName()).toByteArray();
+        if (!state.isEmpty())
+            splitter->restoreState(state);
+    }
+    for (auto *table : findChildren<TableView *>()) {
+        const QByteArray state = s.value(u"tables/"_qs + table->objectName()).toByteArray();
+        if (!state.isEmpty()) {
+            table->horizontalHeader()->restoreState(state);
+            table->setColumnsFitted(true);
+        }
+    }
+}
+
+void MainWindow::saveLayout()
+{
+    QSettings s;
+    s.setValue(u"window/geometry"_qs, saveGeometry());
+    for (auto *splitter : findChildren<QSplitter *>()) {
+        if (!splitter->objectName().isEmpty())
+            s.setValue(u"splitters/"_qs + splitter->objectName(), splitter->saveState());
+    }
+    for (auto *table : findChildren<TableView *>()) {
+        if (!table->objectName().isEmpty() && table->model())
+            s.setValue(u"tables/"_qs + table->objectName(), table->horizontalHeader()->saveState());
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    saveLayout();
+    QMainWindow::closeEvent(event);
+}
+
+bool MainWindow::saveScreenshots(const QString &dir)
+{
+    QDir().mkpath(dir);
+    bool ok = true;
+    settle(1500);
+    // The subscriptions view with the first subscription that has an open case, if any.
+    showPage(SubscriptionsView);
+    auto *table = m_subscriptions->table();
+    int pick = 0;
+    for (int r = 0; r < table->model()->rowCount(); ++r) {
+        if (table->model()
+                ->index(r, SubscriptionsModel::OpenCasesColumn)
+                .data(int(Role::Raw))
+                .toLongLong()
+            > 0) {
+            pick = r;
+            break;
+        }
+    }
+    if (table->model()->rowCount() > 0)
+        table->selectRow(pick);
+    settle(1200);
+    ok &= grab().save(dir + u"/subscriptions.png"_qs);
+    m_subscriptions->detail()->showTab(1);
+    if (auto *audits = m_subscriptions->detail()->findChild<TableView *>(u"audit-trail"_qs);
+        audits && audits->model()->rowCount() > 0)
+        audits->selectRow(0);
+    settle(300);
+    ok &= grab().save(dir + u"/subscription-audit.png"_qs);
+    m_subscriptions->detail()->showTab(0);
+    // The cases view twice: a payload conflict and a period that does not continue.
+    showPage(CasesView);
+    auto *cases = m_cases->table()->model();
+    for (const auto &[code, file] :
+        {std::pair {u"provider_renewal_key_payload_conflict"_qs, u"/cases.png"_qs},
+            std::pair {u"renewal_period_is_not_contiguous"_qs, u"/cases-gap.png"_qs}}) {
+        // The most repeated case of that kind.
+        int pick = -1;
+        for (int r = 0; r < cases->rowCount(); ++r) {
+            if (cases->index(r, 1).data(int(Role::Raw)).toString() != code)
+                continue;
+            if (pick < 0
+                || cases->index(r, 6).data(int(Role::Raw)).toLongLong()
+                    > cases->index(pick, 6).data(int(Role::Raw)).toLongLong())
+                pick = r;
+        }
+        if (pick >= 0)
+            m_cases->table()->selectRow(pick);
+        settle(400);
+        ok &= grab().save(dir + file);
+    }
+    showPage(InboxView);
+    settle(400);
+    ok &= grab().save(dir + u"/inbox.png"_qs);
+    showPage(OutboxView);
+    settle(600);
+    ok &= grab().save(dir + u"/outbox.png"_qs);
+    return ok;
+}
+
+} // namespace rd::ui

@@ -1,0 +1,81 @@
+#pragma once
+
+#include "ui/models/caseactions.h"
+
+#include <QMainWindow>
+
+#include <memory>
+
+class QLabel;
+class QListWidget;
+class QStackedWidget;
+class QTimer;
+
+namespace rd::ui {
+
+class CasesPage;
+class DatabasePool;
+class InboxPage;
+class LiveUpdates;
+class OutboxPage;
+class SubscriptionsPage;
+
+/// The desk: navigation on the left (Subscriptions, Cases with the open-case count, Inbox,
+/// Outbox), the selected view on the right, a quiet banner while the database is away.
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+
+public:
+    enum Page { SubscriptionsView, CasesView, InboxView, OutboxView };
+
+    /// `actions` defaults to the domain implementation over `conninfo`.
+    MainWindow(const QString &conninfo, const QString &databaseDescription,
+        std::unique_ptr<CaseActions> actions = nullptr, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    void showPage(Page page);
+    SubscriptionsPage *subscriptionsPage() const { return m_subscriptions; }
+    CasesPage *casesPage() const { return m_cases; }
+    OutboxPage *outboxPage() const { return m_outbox; }
+    InboxPage *inboxPage() const { return m_inbox; }
+    LiveUpdates *liveUpdates() const { return m_live; }
+
+    /// Renders each main view to DIR/<view>.png (QWidget::grab). False when a file could
+    /// not be written.
+    bool saveScreenshots(const QString &dir);
+
+public slots:
+    void refreshAll();
+
+signals:
+    /// The person asked to connect elsewhere (File › Connect…): the new conninfo.
+    void reconnectRequested(const QString &conninfo);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void updateCasesBadge(int openCases);
+    void restoreLayout();
+    void saveLayout();
+
+    QString m_conninfo;
+    QString m_description;
+    std::unique_ptr<DatabasePool> m_pool;
+    std::unique_ptr<CaseActions> m_actions;
+    QListWidget *m_nav;
+    QStackedWidget *m_stack;
+    QLabel *m_banner;
+    QLabel *m_liveLabel;
+    QLabel *m_roleLabel;
+    SubscriptionsPage *m_subscriptions;
+    CasesPage *m_cases;
+    InboxPage *m_inbox;
+    OutboxPage *m_outbox;
+    LiveUpdates *m_live;
+    QTimer *m_listRefresh;
+    QTimer *m_casesRefresh;
+};
+
+} // namespace rd::ui

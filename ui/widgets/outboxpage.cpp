@@ -1,0 +1,264 @@
+#include "ui/widgets/outboxpage.h"
+
+#include "ui/models/columns.h"
+#include "ui/models/databasepool.h"
+#include "ui/models/pagedtablemodel.h"
+#include "ui/widgets/tableview.h"
+
+#include "domain/core/timestamp.h"
+
+#include <QBrush>
+#include <QComboBox>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace rd::ui {
+namespace {
+
+using O = OutboxPage;
+
+Column outboxState()
+{
+    return {QObject::tr("State"), [](RowRef r, int role) -> QVariant {
+                const bool published = !r[O::PublishedAt].isNull();
+                const bool failed = !published && !r[O::LastError].toString().isEmpty();
+                if (role == Qt::DisplayRole || role == int(Role::Raw))
+                    return published ? QObject::tr("published")
+                                     : (failed ? QObject::tr("failed") : QObject::tr("pending"));
+                if (role == Qt::ForegroundRole && failed)
+                    return QBrush(QColor(0xb0, 0x20, 0x20));
+                return {};
+            }};
+}
+
+const QVector<Field> kOutboxFields {Field::Text, Field::Interned, Field::Text, Field::Interned,
+    Field::Micros, Field::Int, Field::Micros, Field::Text, Field::Micros, Field::Text};
+
+QString outboxSelect(const QString &inner, const QString &order)
+{
+    return u"SELECT o.id::text, s.provider_key, s.provider_subscription_id, o.event_type, "
+           "rd_rfc3339(o.created_at), o.attempts, rd_rfc3339(o.next_attempt_at), "
+           "coalesce(o.last_error, ''), rd_rfc3339(o.published_at), "
+           "coalesce(o.payload->>'providerRenewalKey', '') FROM ("_qs
+        + inner + u") o JOIN subscriptions s ON s.id = o.subscription_id ORDER BY "_qs + order;
+}
+
+} // namespace
+
+OutboxPage::OutboxPage(DatabasePool *pool, QWidget *parent)
+    : QWidget(parent)
+    , m_pool(pool)
+    , m_state(new QComboBox)
+    , m_summary(new QLabel)
+    , m_table(new TableView)
+{
+    m_model = new PagedTableModel(pool, kOutboxFields,
+        {outboxState(), columns::text(tr("Provider"), Provider),
+            columns::text(tr("Subscription"), SubscriptionRef),
+            columns::code(tr("Intent"), EventType), columns::text(tr("Renewal key"), RenewalKey),
+            columns::count(tr("Attempts"), Attempts), columns::instant(tr("Created"), CreatedAt),
+            columns::instant(tr("Next attempt"), NextAttemptAt),
+            columns::instant(tr("Published"), PublishedAt),
+            columns::text(tr("Last error"), LastError)},
+        Id, this);
+    m_state->addItem(tr("Not yet delivered (pending, failed)"), u"undelivered"_qs);
+    m_state->addItem(tr("Failed, retrying"), u"failed"_qs);
+    m_state->addItem(tr("All intents"), u"all"_qs);
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(m_state);
+    bar->addWidget(m_summary, 1);
+    m_table->setObjectName(u"outbox"_qs);
+    m_table->setModel(m_model);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(m_table);
+    connect(m_state, &QComboBox::currentIndexChanged, this, &OutboxPage::reload);
+    connect(m_model, &PagedTableModel::loadFailed, this, &OutboxPage::statusMessage);
+    reload();
+}
+
+void OutboxPage::reload()
+{
+    const QString state = m_state->currentData().toString();
+    const bool undelivered = state != u"all";
+    const bool failedOnly = state == u"failed";
+    m_model->setFetcher([undelivered, failedOnly](
+                            QSqlDatabase &db, const QVector<QVariant> &after, int limit) {
+        QString sql;
+        QVariantList values;
+        const QString lim = u" LIMIT "_qs + QString::number(limit);
+        if (undelivered) {
+            // subscription_outbox_pending (next_attempt_at) WHERE published_at IS NULL: the
+            // publisher's own queue, in the order it will be worked.
+            QString where = failedOnly ? u"published_at IS NULL AND last_error IS NOT NULL"_qs
+                                       : u"published_at IS NULL"_qs;
+            if (!after.isEmpty()) {
+                where
+                    += u" AND (next_attempt_at, id) > (CAST(? AS timestamptz), CAST(? AS uuid))"_qs;
+                values << QString::fromStdString(
+                    rd::formatRfc3339(rd::Timestamp {after[NextAttemptAt].toLongLong()}))
+                       << after[Id];
+            }
+            sql = outboxSelect(u"SELECT * FROM subscription_outbox WHERE "_qs + where
+                    + u" ORDER BY next_attempt_at, id"_qs + lim,
+                u"o.next_attempt_at, o.id"_qs);
+        } else {
+            // Everything, in primary-key order: indexed, stable, no sort of the whole table.
+            QString where;
+            if (!after.isEmpty()) {
+                where = u" WHERE id > CAST(? AS uuid)"_qs;
+                values << after[Id];
+            }
+            sql = outboxSelect(
+                u"SELECT * FROM subscription_outbox"_qs + where + u" ORDER BY id"_qs + lim,
+                u"o.id"_qs);
+        }
+        QSqlQuery q = execSql(db, sql, values);
+        Page page;
+        page.rows = readRows(q, kOutboxFields, page.cells);
+        return page;
+    });
+    refresh();
+}
+
+void OutboxPage::refresh()
+{
+    m_model->refresh();
+    auto *watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        try {
+            m_summary->setText(watcher->result());
+            m_summary->setTextFormat(Qt::RichText);
+        } catch (const std::exception &e) {
+            emit statusMessage(QString::fromUtf8(e.what()));
+        }
+    });
+    watcher->setFuture(m_pool->run([](QSqlDatabase &db) {
+        // Only the undelivered part is counted (the partial index keeps it small).
+        QSqlQuery q = execSql(db,
+            u"SELECT count(*) FILTER (WHERE last_error IS NULL), "
+            "count(*) FILTER (WHERE last_error IS NOT NULL) FROM subscription_outbox "
+            "WHERE published_at IS NULL"_qs);
+        if (!q.next())
+            return QString();
+        const qint64 failed = q.value(1).toLongLong();
+        const QString failedText = QObject::tr("%1 failed and retrying").arg(failed);
+        return QObject::tr("%1 pending").arg(q.value(0).toLongLong()) + u" · "_qs
+            + (failed > 0 ? u"<b style='color:#b02020'>"_qs + failedText + u"</b>"_qs : failedText);
+    }));
+}
+
+InboxPage::InboxPage(DatabasePool *pool, QWidget *parent)
+    : QWidget(parent), m_pool(pool), m_message(new QLabel), m_table(new TableView)
+{
+    m_message->setAlignment(Qt::AlignCenter);
+    m_message->setObjectName(u"inbox-message"_qs);
+    m_table->setObjectName(u"inbox"_qs);
+    m_table->hide();
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_message);
+    layout->addWidget(m_table, 1);
+    m_message->setText(tr("Looking for a webhook inbox…"));
+    refresh();
+}
+
+void InboxPage::refresh()
+{
+    if (m_model) {
+        m_model->refresh();
+        return;
+    }
+    struct Shape
+    {
+        bool exists = false;
+        QStringList columns;
+        QStringList types;
+    };
+    auto *watcher = new QFutureWatcher<Shape>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        Shape shape;
+        try {
+            shape = watcher->result();
+        } catch (const std::exception &e) {
+            emit statusMessage(QString::fromUtf8(e.what()));
+            return;
+        }
+        m_hasInbox = shape.exists && !shape.columns.isEmpty();
+        if (!m_hasInbox) {
+            m_message->setText(tr("No webhook inbox in this database yet."));
+            return;
+        }
+        m_message->hide();
+        m_columns = shape.columns;
+        // The key column: "id" when there is one, else the first column.
+        const int key = std::max<int>(0, int(shape.columns.indexOf(u"id"_qs)));
+        const QString keyName = shape.columns[key];
+        const QString keyType = shape.types[key];
+        QVector<Field> fields(shape.columns.size(), Field::Text);
+        QVector<Column> cols;
+        QStringList selects;
+        for (int i = 0; i < shape.columns.size(); ++i) {
+            const QString &name = shape.columns[i];
+            const bool isTime = shape.types[i].startsWith(u"timestamp"_qs);
+            fields[i] = isTime ? Field::Micros : Field::Text;
+            selects << (isTime ? u"rd_rfc3339(w.\"%1\")"_qs.arg(name)
+                               : u"w.\"%1\"::text"_qs.arg(name));
+            cols << (isTime ? columns::instant(name, i) : columns::text(name, i));
+        }
+        m_model = new PagedTableModel(m_pool, fields, cols, key, this);
+        connect(m_model, &PagedTableModel::loadFailed, this, &InboxPage::statusMessage);
+        m_table->setModel(m_model);
+        m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+        m_table->show();
+        const QString select = selects.join(u", "_qs);
+        m_model->setFetcher([=](QSqlDatabase &db, const QVector<QVariant> &after, int limit) {
+            QString where;
+            QVariantList values;
+            if (!after.isEmpty()) {
+                where = u" WHERE w.\"%1\" < CAST(? AS %2)"_qs.arg(keyName, keyType);
+                values << (fields[key] == Field::Micros ? QVariant(QString::fromStdString(
+                               rd::formatRfc3339(rd::Timestamp {after[key].toLongLong()})))
+                                                        : after[key]);
+            }
+            QSqlQuery q = execSql(db,
+                u"SELECT "_qs + select + u" FROM webhook_inbox w"_qs + where + u" ORDER BY w.\""_qs
+                    + keyName + u"\" DESC LIMIT "_qs + QString::number(limit),
+                values);
+            Page page;
+            page.rows = readRows(q, fields, page.cells);
+            return page;
+        });
+    });
+    watcher->setFuture(m_pool->run([](QSqlDatabase &db) {
+        Shape shape;
+        QSqlQuery q = execSql(db, u"SELECT to_regclass('webhook_inbox') IS NOT NULL"_qs);
+        shape.exists = q.next() && q.value(0).toBool();
+        if (!shape.exists)
+            return shape;
+        // Scalar columns only: payload bodies are for the detail, not for a list.
+        QSqlQuery c = execSql(db,
+            u"SELECT a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a "
+            "WHERE a.attrelid = 'webhook_inbox'::regclass AND a.attnum > 0 "
+            "AND NOT a.attisdropped AND a.atttypid NOT IN ('json'::regtype, 'jsonb'::regtype, "
+            "'bytea'::regtype) "
+            // What a person looks for first: when, from whom, and what became of it.
+            "ORDER BY array_position(ARRAY['id', 'received_at', 'provider_key', 'outcome', "
+            "'reason', 'error', 'case_id', 'provider_event_id', 'deliveries', 'body_size'], "
+            "a.attname::text) NULLS LAST, a.attnum LIMIT 10"_qs);
+        while (c.next()) {
+            shape.columns << c.value(0).toString();
+            shape.types << c.value(1).toString();
+        }
+        return shape;
+    }));
+}
+
+} // namespace rd::ui

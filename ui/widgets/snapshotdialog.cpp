@@ -1,0 +1,366 @@
+#include "ui/widgets/snapshotdialog.h"
+
+#include "ui/models/caseactions.h"
+#include "ui/models/comparisonmodel.h"
+#include "ui/models/databasepool.h"
+#include "ui/models/format.h"
+#include "ui/models/snapshotinput.h"
+#include "ui/widgets/comparisonview.h"
+#include "ui/widgets/tableview.h"
+
+#include "domain/core/errors.h"
+#include "domain/core/json_input.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTimeZone>
+#include <QVBoxLayout>
+
+namespace rd::ui {
+namespace {
+
+struct Loaded
+{
+    bool found = false;
+    CaseSubscription subject;
+    std::optional<rd::ProviderKind> kind;
+};
+
+std::optional<qint64> microsOf(const QVariant &rfc3339)
+{
+    return rfc3339.isNull() ? std::nullopt : format::micros(rfc3339.toString());
+}
+
+/// The case's subscription as attach_provider_snapshot() will find it, in one statement.
+Loaded loadCaseSubscription(QSqlDatabase &db, qint64 caseId)
+{
+    QSqlQuery q = execSql(db,
+        u"SELECT c.provider_key, c.provider_subscription_id, p.kind, s.id IS NOT NULL, "
+        "s.status, rd_rfc3339(s.current_period_start), rd_rfc3339(s.current_period_end), "
+        "s.cancel_at_period_end, s.provider_version, s.revision, "
+        // The staleness rule of attach_provider_snapshot() (migration 0007), read the same way.
+        "rd_rfc3339(greatest("
+        "  (SELECT max(created_at) FROM subscription_transition_audits "
+        "    WHERE subscription_id = s.id AND transition <> 'subscription_reconciled'), "
+        "  (SELECT max(captured_at) FROM provider_snapshots WHERE subscription_id = s.id))), "
+        "lb.provider_renewal_key, rd_rfc3339(lb.period_start), rd_rfc3339(lb.period_end), "
+        "lb.paid_amount_minor, lb.currency "
+        "FROM reconciliation_cases c "
+        "LEFT JOIN billing_providers p ON p.provider_key = c.provider_key "
+        "LEFT JOIN subscriptions s ON s.provider_key = c.provider_key "
+        "  AND s.provider_subscription_id = c.provider_subscription_id "
+        // The newest billing period: billing_period_subscription_period_unique backwards.
+        "LEFT JOIN LATERAL (SELECT * FROM subscription_billing_periods b "
+        "  WHERE b.subscription_id = s.id ORDER BY period_start DESC, period_end DESC LIMIT 1) lb "
+        "  ON true "
+        "WHERE c.id = ?"_qs,
+        {caseId});
+    Loaded loaded;
+    if (!q.next())
+        return loaded;
+    loaded.found = true;
+    loaded.subject.providerKey = q.value(0).toString();
+    loaded.subject.providerSubscriptionId = q.value(1).toString();
+    if (!q.value(2).isNull())
+        loaded.kind = rd::providerKindFromString(q.value(2).toString().toStdString());
+    if (q.value(3).toBool()) {
+        LocalSubscription local;
+        local.status = q.value(4).toString();
+        local.periodStartMicros = microsOf(q.value(5));
+        local.periodEndMicros = microsOf(q.value(6));
+        local.cancelAtPeriodEnd = q.value(7).toBool();
+        local.providerVersion = q.value(8).isNull() ? QString() : q.value(8).toString();
+        local.revision = q.value(9).toLongLong();
+        local.lastChangeMicros = microsOf(q.value(10));
+        if (!q.value(11).isNull())
+            local.latestRenewal = LocalSubscription::Renewal {q.value(11).toString(),
+                microsOf(q.value(12)).value_or(0), microsOf(q.value(13)).value_or(0),
+                q.value(14).toLongLong(), q.value(15).toString()};
+        loaded.subject.local = std::move(local);
+    }
+    return loaded;
+}
+
+} // namespace
+
+SnapshotDialog::SnapshotDialog(DatabasePool *pool, qint64 caseId, QWidget *parent)
+    : QDialog(parent)
+    , m_pool(pool)
+    , m_caseId(caseId)
+    , m_reason(new QComboBox)
+    , m_comment(new QPlainTextEdit)
+    , m_text(new QPlainTextEdit)
+    , m_source(new QLabel)
+    , m_message(new QLabel)
+    , m_preview(new ComparisonModel(this))
+    , m_previewView(new TableView)
+{
+    setWindowTitle(tr("Attach provider snapshot to case %1").arg(caseId));
+    m_reason->addItems(caseActionReasons(CaseActions::Action::AttachSnapshot));
+    m_comment->setPlaceholderText(tr("What you checked, for whoever reads the audit trail"));
+    m_comment->setObjectName(u"snapshot-comment"_qs);
+    m_comment->setMaximumHeight(fontMetrics().height() * 4);
+    m_text->setObjectName(u"snapshot-text"_qs);
+    m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_text->setPlaceholderText(
+        tr("Paste the provider's subscription object (Stripe, Paddle) or a snapshot in Renewal "
+           "Desk's form, or load it from a file."));
+    m_source->setObjectName(u"snapshot-source"_qs);
+    m_message->setObjectName(u"snapshot-message"_qs);
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_previewView->setObjectName(u"snapshot-preview"_qs);
+    showComparison(m_previewView, m_preview);
+
+    auto *load = new QPushButton(tr("Load from file…"));
+    load->setObjectName(u"snapshot-load"_qs);
+    auto *sourceRow = new QHBoxLayout;
+    sourceRow->addWidget(load);
+    sourceRow->addWidget(m_source, 1);
+    auto *snapshotBox = new QWidget;
+    auto *snapshotLayout = new QVBoxLayout(snapshotBox);
+    snapshotLayout->setContentsMargins(0, 0, 0, 0);
+    snapshotLayout->addLayout(sourceRow);
+    snapshotLayout->addWidget(m_text, 1);
+    auto *split = new QSplitter(Qt::Vertical);
+    split->addWidget(snapshotBox);
+    split->addWidget(m_previewView);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+
+    auto *box = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    m_confirm = box->button(QDialogButtonBox::Ok);
+    m_confirm->setText(tr("Attach snapshot"));
+    m_confirm->setObjectName(u"snapshot-confirm"_qs);
+    auto *form = new QFormLayout;
+    form->addRow(tr("Reason"), m_reason);
+    form->addRow(tr("Comment"), m_comment);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(split, 1);
+    // Beside the confirm button: what it will do, or why it will not.
+    layout->addWidget(m_message);
+    layout->addWidget(box);
+    resize(880, 640);
+
+    connect(box, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(box, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(load, &QPushButton::clicked, this, &SnapshotDialog::chooseFile);
+    connect(m_text, &QPlainTextEdit::textChanged, this, [this] {
+        m_source->setText(tr("pasted"));
+        m_source->setToolTip({});
+        updatePreview();
+    });
+
+    auto *watcher = new QFutureWatcher<Loaded>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        try {
+            Loaded loaded = watcher->result();
+            if (!loaded.found)
+                throw DatabaseError(tr("there is no case %1").arg(m_caseId).toStdString());
+            m_subject = std::move(loaded.subject);
+            m_kind = loaded.kind;
+            setWindowTitle(tr("Attach provider snapshot to case %1 · %2 · %3")
+                               .arg(m_caseId)
+                               .arg(m_subject->providerKey, m_subject->providerSubscriptionId));
+        } catch (const std::exception &e) {
+            m_loadError
+                = tr("Could not read the case's subscription: %1").arg(QString::fromUtf8(e.what()));
+        }
+        updatePreview();
+    });
+    watcher->setFuture(
+        pool->run([caseId](QSqlDatabase &db) { return loadCaseSubscription(db, caseId); }));
+    updatePreview();
+}
+
+void SnapshotDialog::chooseFile()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Load provider snapshot"), {}, tr("JSON files (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        loadFile(path);
+}
+
+bool SnapshotDialog::loadFile(const QString &path)
+{
+    QFile file(path);
+    // The parser refuses more than 1 MiB anyway; reading a larger file would only cost memory.
+    const qint64 limit = qint64(rd::JsonLimits {}.maxBytes);
+    if (!file.open(QIODevice::ReadOnly)) {
+        showProblem(tr("Could not read %1: %2").arg(path, file.errorString()));
+        return false;
+    }
+    if (file.size() > limit) {
+        showProblem(tr("%1 is %2 bytes; a snapshot is at most %3.")
+                        .arg(QFileInfo(path).fileName())
+                        .arg(file.size())
+                        .arg(limit));
+        return false;
+    }
+    m_text->setPlainText(QString::fromUtf8(file.readAll()));
+    m_source->setText(tr("from %1").arg(QDir::toNativeSeparators(path)));
+    m_source->setToolTip(path);
+    return true;
+}
+
+void SnapshotDialog::setSnapshotText(const QString &text)
+{
+    m_text->setPlainText(text);
+}
+
+void SnapshotDialog::setComment(const QString &comment)
+{
+    m_comment->setPlainText(comment);
+}
+
+QString SnapshotDialog::reason() const
+{
+    return m_reason->currentText();
+}
+
+QString SnapshotDialog::comment() const
+{
+    return m_comment->toPlainText();
+}
+
+bool SnapshotDialog::isReady() const
+{
+    return m_subject && m_snapshot && m_problem.isEmpty() && !m_verdict.isEmpty();
+}
+
+QString SnapshotDialog::snapshotJson() const
+{
+    return m_snapshot ? QString::fromStdString(rd::toJson(*m_snapshot).dump()) : QString();
+}
+
+void SnapshotDialog::showProblem(const QString &text)
+{
+    m_problem = text;
+    m_message->setStyleSheet(u"color:#b02020; font-weight:bold"_qs);
+    m_message->setText(text);
+    m_confirm->setEnabled(false);
+}
+
+void SnapshotDialog::updatePreview()
+{
+    m_snapshot.reset();
+    m_problem.clear();
+    m_verdict.clear();
+    ++m_generation;
+    m_message->setToolTip({});
+    const QString text = m_text->toPlainText();
+    if (!m_loadError.isEmpty()) {
+        showProblem(m_loadError);
+    } else if (!m_subject) {
+        m_message->setStyleSheet({});
+        m_message->setText(tr("Reading the case's subscription…"));
+        m_confirm->setEnabled(false);
+    } else if (text.trimmed().isEmpty()) {
+        m_preview->setLines(tr("current (local)"), tr("snapshot"), {});
+        m_message->setStyleSheet({});
+        m_message->setText(tr("Paste a snapshot or load one from a file to see what it changes."));
+        m_confirm->setEnabled(false);
+    } else {
+        try {
+            m_snapshot = readSnapshotText(
+                text.toStdString(), m_subject->providerKey.toStdString(), m_kind, nowTimestamp());
+        } catch (const rd::InputError &e) {
+            m_preview->setLines(tr("current (local)"), tr("snapshot"), {});
+            showProblem(tr("This is not a snapshot the desk can read: %1")
+                            .arg(QString::fromUtf8(e.what())));
+        }
+    }
+    if (m_snapshot) {
+        const SnapshotDiff diff = diffSnapshot(*m_subject, *m_snapshot);
+        m_preview->setLines(tr("current (local)"), tr("snapshot"), diff.lines);
+        const QDateTime captured = QDateTime::fromMSecsSinceEpoch(
+            m_snapshot->capturedAt.micros / 1000, QTimeZone::utc());
+        m_message->setToolTip(format::utcTooltip(captured));
+        if (!diff.problems.isEmpty()) {
+            showProblem(diff.problems.join(u' '));
+        } else {
+            const QStringList changed = diff.changedFields();
+            QString summary;
+            if (diff.createsSubscription)
+                summary = tr("The desk does not hold this subscription: attaching creates it.");
+            else if (changed.isEmpty())
+                summary = tr("The snapshot agrees with the desk: attaching records it and "
+                             "changes nothing.");
+            else
+                summary = tr("Attaching changes %1.").arg(changed.join(u", "_qs));
+            summary = tr("Captured %1.").arg(format::localDateTime(captured)) + u' ' + summary;
+            askDatabase(summary);
+        }
+    }
+    emit previewUpdated();
+}
+
+// What becomes of the case is the database's judgment, not the desk's: the attach runs in a
+// transaction that is rolled back, and its answer (or refusal) is shown before confirming.
+void SnapshotDialog::askDatabase(const QString &summary)
+{
+    m_message->setStyleSheet({});
+    m_message->setText(
+        summary + u' ' + tr("Asking the database what happens to case %1…").arg(m_caseId));
+    m_confirm->setEnabled(false);
+    const int generation = m_generation;
+    const QString json = snapshotJson();
+    const qint64 caseId = m_caseId;
+    auto *watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, summary] {
+        watcher->deleteLater();
+        if (generation != m_generation)
+            return; // the text changed meanwhile
+        try {
+            const auto answer = nlohmann::json::parse(watcher->result().toStdString());
+            if (answer.contains("refused")) {
+                showProblem(tr("The database would refuse it: %1")
+                                .arg(QString::fromStdString(answer["refused"].get<std::string>())));
+            } else {
+                const auto &c = answer["wouldBe"]["case"];
+                if (c.is_object() && c["status"] == "resolved")
+                    m_verdict = c["renewal"] == "applied"
+                        ? tr("Case %1 will be resolved: its renewal will be applied.").arg(m_caseId)
+                        : tr("Case %1 will be resolved: its renewal is recorded.").arg(m_caseId);
+                else if (c.is_object())
+                    m_verdict = tr("Case %1 stays open: its renewal would still be rejected (%2).")
+                                    .arg(m_caseId)
+                                    .arg(format::humanize(
+                                        QString::fromStdString(c["error"].get<std::string>())));
+                else
+                    m_verdict = tr("No case is affected.");
+                m_message->setStyleSheet(u"font-weight:bold"_qs);
+                m_message->setText(summary + u' ' + m_verdict);
+                m_confirm->setEnabled(true);
+            }
+        } catch (const std::exception &e) {
+            showProblem(tr("Could not preview the snapshot: %1").arg(QString::fromUtf8(e.what())));
+        }
+        emit previewUpdated();
+    });
+    watcher->setFuture(m_pool->run([json, caseId](QSqlDatabase &db) {
+        QSqlQuery q = execSql(db, u"SELECT preview_provider_snapshot(?::jsonb, ?)::text"_qs,
+            {json, caseId > 0 ? QVariant(caseId) : QVariant(QMetaType(QMetaType::LongLong))});
+        q.next();
+        return q.value(0).toString();
+    }));
+}
+
+} // namespace rd::ui

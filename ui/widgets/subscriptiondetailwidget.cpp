@@ -1,0 +1,226 @@
+#include "ui/widgets/subscriptiondetailwidget.h"
+
+#include "ui/models/columns.h"
+#include "ui/models/format.h"
+#include "ui/models/recordtablemodel.h"
+#include "ui/widgets/tableview.h"
+#include "ui/widgets/timelinewidget.h"
+
+#include <QFontDatabase>
+#include <QHeaderView>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTimeZone>
+#include <QVBoxLayout>
+
+namespace rd::ui {
+namespace {
+
+using D = SubscriptionDetail;
+
+Column deliveryState()
+{
+    return {QObject::tr("State"), [](RowRef r, int role) -> QVariant {
+                const bool published = !r[D::OPublishedAt].isNull();
+                const bool failed = !published && !r[D::OLastError].toString().isEmpty();
+                if (role == Qt::DisplayRole)
+                    return published
+                        ? QObject::tr("published")
+                        : (failed ? QObject::tr("failed, retrying") : QObject::tr("pending"));
+                if (role == Qt::ForegroundRole && failed)
+                    return QBrush(QColor(0xb0, 0x20, 0x20));
+                return {};
+            }};
+}
+
+TableView *makeTable(QAbstractItemModel *model, const QString &name)
+{
+    auto *view = new TableView;
+    view->setObjectName(name);
+    view->setModel(model);
+    view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    return view;
+}
+
+} // namespace
+
+SubscriptionDetailWidget::SubscriptionDetailWidget(QWidget *parent)
+    : QWidget(parent), m_header(new QLabel), m_timeline(new TimelineWidget), m_tabs(new QTabWidget)
+{
+    m_header->setTextFormat(Qt::RichText);
+    m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_periods = new RecordTableModel(D::PeriodFieldCount,
+        {columns::period(tr("Period"), D::PStart, D::PEnd),
+            columns::money(tr("Paid"), D::PAmount, D::PCurrency),
+            columns::text(tr("Renewal key"), D::PRenewalKey),
+            columns::instant(tr("Paid at"), D::PPaidAt),
+            columns::text(tr("Recorded by"), D::PRecordedBy),
+            columns::text(tr("Provider event"), D::PEventId)},
+        D::PId, this);
+    m_audits = new RecordTableModel(D::AuditFieldCount,
+        {columns::instant(tr("When"), D::ACreatedAt),
+            columns::code(tr("Transition"), D::ATransition),
+            Column {tr("Actor"),
+                [](RowRef r, int role) -> QVariant {
+                    if (role == Qt::DisplayRole)
+                        return r[D::AActorType].toString() + u": "_qs + r[D::AActorId].toString();
+                    return {};
+                }},
+            columns::text(tr("Database role"), D::ADbRole), columns::text(tr("Reason"), D::AReason),
+            columns::text(tr("Comment"), D::AComment),
+            columns::text(tr("Renewal key"), D::ARenewalKey)},
+        D::AId, this);
+    m_outbox = new RecordTableModel(D::OutboxFieldCount,
+        {columns::instant(tr("Created"), D::OCreatedAt), columns::code(tr("Intent"), D::OEventType),
+            deliveryState(), columns::count(tr("Attempts"), D::OAttempts),
+            columns::instant(tr("Published"), D::OPublishedAt),
+            columns::instant(tr("Next attempt"), D::ONextAttemptAt),
+            columns::text(tr("Last error"), D::OLastError)},
+        D::OId, this);
+    m_cases = new RecordTableModel(D::CaseFieldCount,
+        {columns::count(tr("Case"), D::CId), columns::code(tr("Reason"), D::CErrorCode),
+            columns::text(tr("Status"), D::CStatus),
+            columns::text(tr("Renewal key"), D::CRenewalKey),
+            columns::count(tr("Seen"), D::COccurrences),
+            columns::instant(tr("Last seen"), D::CLastSeen),
+            columns::text(tr("Resolution"), D::CResolution)},
+        D::CId, this);
+
+    m_auditView = makeTable(m_audits, u"audit-trail"_qs);
+    m_auditDetails = new QPlainTextEdit;
+    m_auditDetails->setReadOnly(true);
+    m_auditDetails->setPlaceholderText(tr("Select an audit record to see its details."));
+    m_auditDetails->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    auto *auditSplit = new QSplitter(Qt::Vertical);
+    auditSplit->setObjectName(u"audit-split"_qs);
+    auditSplit->addWidget(m_auditView);
+    auditSplit->addWidget(m_auditDetails);
+    auditSplit->setStretchFactor(0, 3);
+    auditSplit->setStretchFactor(1, 1);
+    connect(m_auditView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        [this](const QModelIndex &current) {
+            m_auditDetails->setPlainText(current.isValid()
+                    ? m_audits->row(current.row())[D::ADetails].toString()
+                    : QString());
+        });
+
+    auto *casesView = makeTable(m_cases, u"subscription-cases"_qs);
+    connect(casesView, &TableView::openRequested, this, [this](const QModelIndex &index) {
+        emit caseOpenRequested(m_cases->row(index.row())[D::CId].toLongLong());
+    });
+
+    m_tabs->addTab(makeTable(m_periods, u"billing-periods"_qs), tr("Billing periods"));
+    m_tabs->addTab(auditSplit, tr("Audit trail"));
+    m_tabs->addTab(makeTable(m_outbox, u"subscription-outbox"_qs), tr("Outbox"));
+    m_tabs->addTab(casesView, tr("Cases"));
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 4, 0, 0);
+    layout->addWidget(m_header);
+    layout->addWidget(m_timeline);
+    layout->addWidget(m_tabs, 1);
+    clear(tr("Select a subscription."));
+}
+
+void SubscriptionDetailWidget::showTab(int index)
+{
+    m_tabs->setCurrentIndex(index);
+}
+
+void SubscriptionDetailWidget::clear(const QString &message)
+{
+    m_header->setText(u"<span style='color:gray'>"_qs + message.toHtmlEscaped() + u"</span>"_qs);
+    m_timeline->setSpans({}, {});
+    m_periods->setRows({});
+    m_audits->setRows({});
+    m_outbox->setRows({});
+    m_cases->setRows({});
+    m_auditDetails->clear();
+}
+
+void SubscriptionDetailWidget::setDetail(const SubscriptionDetail &d)
+{
+    const QDateTime start = columns::fromMicros(d.periodStart);
+    const QDateTime end = columns::fromMicros(d.periodEnd);
+    int openCases = 0;
+    QVector<TimelineWidget::Span> pending;
+    for (qsizetype i = 0; i < d.cases.size(); i += D::CaseFieldCount) {
+        if (d.cases[i + D::CStatus].toString() != u"open")
+            continue;
+        ++openCases;
+        const QJsonObject event
+            = QJsonDocument::fromJson(d.cases[i + D::CEvent].toString().toUtf8()).object();
+        const QJsonObject period = event.value(u"period"_qs).toObject();
+        const auto s = format::micros(period.value(u"start"_qs).toString());
+        const auto e = format::micros(period.value(u"end"_qs).toString());
+        if (s && e) {
+            const QString reason = format::humanize(d.cases[i + D::CErrorCode].toString());
+            const QString where = d.periodEnd.isNull() ? QString()
+                                                       : u" · "_qs
+                    + format::gapDescription(columns::fromMicros(d.periodEnd),
+                        QDateTime::fromMSecsSinceEpoch(*s / 1000, QTimeZone::utc()));
+            pending.append(
+                {*s, *e, tr("rejected, case %1").arg(d.cases[i + D::CId].toLongLong()) + where,
+                    tr("Rejected, waiting in case %1: %2")
+                        .arg(d.cases[i + D::CId].toLongLong())
+                        .arg(reason)});
+        }
+    }
+    QVector<TimelineWidget::Span> paid;
+    for (qsizetype i = 0; i < d.periods.size(); i += D::PeriodFieldCount) {
+        const QString amount = format::money(
+            d.periods[i + D::PAmount].toLongLong(), d.periods[i + D::PCurrency].toString());
+        const QDateTime ps = columns::fromMicros(d.periods[i + D::PStart]);
+        const QDateTime pe = columns::fromMicros(d.periods[i + D::PEnd]);
+        paid.append({d.periods[i + D::PStart].toLongLong(), d.periods[i + D::PEnd].toLongLong(),
+            amount,
+            tr("%1 · %2 · %3")
+                .arg(format::period(ps, pe), amount, d.periods[i + D::PRenewalKey].toString())});
+    }
+    m_timeline->setSpans(paid, pending);
+
+    const bool active = d.status == u"active";
+    QString html = u"<b style='font-size:large'>%1</b> &nbsp;·&nbsp; %2 &nbsp;·&nbsp; "_qs.arg(
+        d.subscriptionId.toHtmlEscaped(), d.provider.toHtmlEscaped());
+    html += (active ? u"<b>%1</b>"_qs : u"<b style='color:#8a5a00'>%1</b>"_qs)
+                .arg(d.status.toHtmlEscaped());
+    html += u" &nbsp;·&nbsp; "_qs
+        + tr("current period <b>%1</b>").arg(format::period(start, end).toHtmlEscaped());
+    html += u" &nbsp;·&nbsp; "_qs
+        + (d.cancelAtPeriodEnd
+                ? u"<b style='color:#b02020'>"_qs + tr("cancels at period end") + u"</b>"_qs
+                : tr("renews automatically"));
+    html += u" &nbsp;·&nbsp; "_qs + tr("revision %1").arg(d.revision);
+    if (openCases > 0)
+        html += u" &nbsp;·&nbsp; <b style='color:#b02020'>"_qs
+            + tr("%n open case(s)", nullptr, openCases) + u"</b>"_qs;
+    if (m_timeline->irregularities() > 0)
+        html += u" &nbsp;·&nbsp; <b style='color:#d96c00'>"_qs
+            + tr("%n gap(s)/overlap(s) in paid periods", nullptr, m_timeline->irregularities())
+            + u"</b>"_qs;
+    m_header->setText(html);
+    m_header->setToolTip(format::utcTooltip(start, end));
+
+    m_periods->setRows(d.periods);
+    m_audits->setRows(d.audits);
+    m_outbox->setRows(d.outbox);
+    m_cases->setRows(d.cases);
+    for (auto *table : findChildren<TableView *>())
+        table->resizeColumnsToContents();
+    const int periods = int(d.periods.size() / D::PeriodFieldCount);
+    m_tabs->setTabText(0,
+        d.periodsTruncated ? tr("Billing periods (latest %1)").arg(periods)
+                           : tr("Billing periods (%1)").arg(periods));
+    m_tabs->setTabText(1, tr("Audit trail (%1)").arg(d.audits.size() / D::AuditFieldCount));
+    m_tabs->setTabText(2, tr("Outbox (%1)").arg(d.outbox.size() / D::OutboxFieldCount));
+    m_tabs->setTabText(3,
+        openCases > 0 ? tr("Cases (%1 open)").arg(openCases)
+                      : tr("Cases (%1)").arg(d.cases.size() / D::CaseFieldCount));
+}
+
+} // namespace rd::ui

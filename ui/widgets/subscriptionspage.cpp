@@ -1,0 +1,277 @@
+#include "ui/widgets/subscriptionspage.h"
+
+#include "ui/models/databasepool.h"
+#include "ui/widgets/subscriptiondetailwidget.h"
+#include "ui/widgets/tableview.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QSplitter>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace rd::ui {
+
+SubscriptionsPage::SubscriptionsPage(DatabasePool *pool, QWidget *parent)
+    : QWidget(parent)
+    , m_pool(pool)
+    , m_model(new SubscriptionsModel(pool, this))
+    , m_provider(new QComboBox)
+    , m_status(new QComboBox)
+    , m_openCases(new QCheckBox(tr("Open cases only")))
+    , m_search(new QLineEdit)
+    , m_position(new QLineEdit)
+    , m_count(new QLabel)
+    , m_searchDelay(new QTimer(this))
+    , m_table(new TableView)
+    , m_detail(new SubscriptionDetailWidget)
+    , m_splitter(new QSplitter(Qt::Vertical))
+{
+    m_provider->addItem(tr("All providers"), QString());
+    m_provider->setObjectName(u"provider-filter"_qs);
+    m_status->addItem(tr("Any status"), QString());
+    for (const QString &s : SubscriptionsModel::statuses())
+        m_status->addItem(s, s);
+    m_status->setObjectName(u"status-filter"_qs);
+    m_search->setPlaceholderText(tr("Subscription id starts with…  (Ctrl+F)"));
+    m_search->setClearButtonEnabled(true);
+    m_search->setObjectName(u"id-search"_qs);
+    m_position->setClearButtonEnabled(true);
+    m_position->setObjectName(u"position"_qs);
+    m_searchDelay->setSingleShot(true);
+    m_searchDelay->setInterval(250);
+    m_count->setObjectName(u"row-count"_qs);
+
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(m_provider);
+    bar->addWidget(m_status);
+    bar->addWidget(m_openCases);
+    bar->addWidget(m_search, 1);
+    bar->addWidget(m_position, 1);
+    bar->addWidget(m_count);
+
+    m_table->setObjectName(u"subscriptions"_qs);
+    m_table->setModel(m_model);
+    m_table->setSortingEnabled(true);
+    m_table->horizontalHeader()->setSortIndicator(
+        SubscriptionsModel::SubscriptionColumn, Qt::AscendingOrder);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_table->horizontalHeader()->setStretchLastSection(false);
+    const int em = fontMetrics().horizontalAdvance(u'M');
+    const int widths[] = {9, 18, 7, 10, 15, 14, 9, 8};
+    for (int c = 0; c < SubscriptionsModel::ColumnCount; ++c)
+        m_table->setColumnWidth(c, widths[c] * em);
+    m_table->setColumnsFitted(true); // stable widths: rows arrive page by page
+
+    auto *top = new QWidget;
+    auto *topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addLayout(bar);
+    topLayout->addWidget(m_table);
+    m_splitter->setObjectName(u"subscriptions-split"_qs);
+    m_splitter->addWidget(top);
+    m_splitter->addWidget(m_detail);
+    m_splitter->setStretchFactor(0, 5);
+    m_splitter->setStretchFactor(1, 4);
+    m_splitter->setSizes({330, 500});
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_splitter);
+
+    connect(m_provider, &QComboBox::currentIndexChanged, this, &SubscriptionsPage::applyFilter);
+    connect(m_status, &QComboBox::currentIndexChanged, this, &SubscriptionsPage::applyFilter);
+    connect(m_openCases, &QCheckBox::toggled, this, &SubscriptionsPage::applyFilter);
+    connect(m_search, &QLineEdit::textChanged, m_searchDelay, qOverload<>(&QTimer::start));
+    connect(m_searchDelay, &QTimer::timeout, this, &SubscriptionsPage::applyFilter);
+    connect(m_search, &QLineEdit::returnPressed, this, [this] {
+        m_searchDelay->stop();
+        applyFilter();
+        if (m_model->loadedRows() > 0)
+            m_table->setFocus();
+    });
+    connect(m_position, &QLineEdit::returnPressed, this, &SubscriptionsPage::goToPosition);
+    connect(m_position, &QLineEdit::textChanged, this, [this](const QString &text) {
+        if (text.isEmpty() && !m_model->startPosition().isEmpty())
+            goToPosition(); // the clear button: back to the beginning
+    });
+    connect(m_model, &PagedTableModel::modelReset, this, &SubscriptionsPage::updatePositionHint);
+    updatePositionHint();
+    connect(m_model, &PagedTableModel::pageLoaded, this, &SubscriptionsPage::updateCountLabel);
+    connect(m_model, &PagedTableModel::modelReset, this, &SubscriptionsPage::updateCountLabel);
+    connect(m_model, &PagedTableModel::loadFailed, this, &SubscriptionsPage::statusMessage);
+    connect(m_table, &TableView::openRequested, this, [this](const QModelIndex &index) {
+        openSubscription(index.data(int(Role::Key)).toString());
+    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        [this](const QModelIndex &current) {
+            if (current.isValid() && !current.data(int(Role::Placeholder)).toBool())
+                openSubscription(current.data(int(Role::Key)).toString());
+        });
+    connect(m_detail, &SubscriptionDetailWidget::caseOpenRequested, this,
+        &SubscriptionsPage::caseOpenRequested);
+    loadProviders();
+}
+
+void SubscriptionsPage::focusFilter()
+{
+    m_search->setFocus();
+    m_search->selectAll();
+}
+
+void SubscriptionsPage::focusPosition()
+{
+    m_position->setFocus();
+    m_position->selectAll();
+}
+
+void SubscriptionsPage::goToPosition()
+{
+    QString error;
+    const auto position
+        = SubscriptionsModel::parsePosition(m_model->effectiveOrder(), m_position->text(), &error);
+    if (!position) {
+        m_position->setStyleSheet(u"QLineEdit { color: #b02020; }"_qs);
+        m_position->setToolTip(error);
+        emit statusMessage(error);
+        return;
+    }
+    m_position->setStyleSheet({});
+    m_model->setStartPosition(*position);
+    if (!position->isEmpty())
+        m_table->setFocus();
+}
+
+void SubscriptionsPage::updatePositionHint()
+{
+    // The box speaks the language of the order shown; a new order starts at its beginning.
+    if (m_model->startPosition().isEmpty() && !m_position->text().isEmpty()) {
+        QSignalBlocker block(m_position);
+        m_position->clear();
+    }
+    const bool descending = m_model->direction() == Qt::DescendingOrder;
+    QString hint;
+    switch (m_model->effectiveOrder()) {
+    case SubscriptionOrder::ProviderAndId:
+        hint = tr("Go to provider or provider/id…  (Ctrl+G)");
+        break;
+    case SubscriptionOrder::Status:
+        hint = tr("Go to status…  (Ctrl+G)");
+        break;
+    case SubscriptionOrder::PeriodEnd:
+        hint = descending ? tr("Go to period end on or before YYYY-MM-DD…  (Ctrl+G)")
+                          : tr("Go to period end on or after YYYY-MM-DD…  (Ctrl+G)");
+        break;
+    }
+    m_position->setPlaceholderText(hint);
+    m_position->setToolTip(tr("Starts the list at this position of the current sort order; "
+                              "clear it to start from the beginning again."));
+    m_position->setStyleSheet({});
+    m_position->setEnabled(m_model->filter().idPrefix.isEmpty());
+}
+
+void SubscriptionsPage::applyFilter()
+{
+    SubscriptionFilter f;
+    f.provider = m_provider->currentData().toString();
+    f.status = m_status->currentData().toString();
+    f.openCasesOnly = m_openCases->isChecked();
+    f.idPrefix = m_search->text().trimmed();
+    m_model->setFilter(f);
+}
+
+void SubscriptionsPage::refresh()
+{
+    m_model->refresh();
+    if (!m_detailId.isEmpty())
+        loadDetail(m_detailId);
+    loadProviders();
+}
+
+void SubscriptionsPage::subscriptionChanged(const QString &id)
+{
+    if (id == m_detailId)
+        loadDetail(id);
+}
+
+void SubscriptionsPage::openSubscription(const QString &id)
+{
+    if (id.isEmpty() || id == m_detailId)
+        return;
+    m_detailId = id;
+    loadDetail(id);
+}
+
+void SubscriptionsPage::loadProviders()
+{
+    auto *watcher = new QFutureWatcher<std::pair<QStringList, qint64>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        try {
+            const auto [providers, estimate] = watcher->result();
+            m_estimate = estimate;
+            const QString current = m_provider->currentData().toString();
+            QSignalBlocker block(m_provider);
+            while (m_provider->count() > 1)
+                m_provider->removeItem(1);
+            for (const QString &p : providers)
+                m_provider->addItem(p, p);
+            m_provider->setCurrentIndex(std::max(0, m_provider->findData(current)));
+            updateCountLabel();
+        } catch (const std::exception &e) {
+            emit statusMessage(QString::fromUtf8(e.what()));
+        }
+    });
+    watcher->setFuture(m_pool->run([](QSqlDatabase &db) {
+        return std::make_pair(rd::ui::loadProviders(db), estimateSubscriptions(db));
+    }));
+}
+
+void SubscriptionsPage::loadDetail(const QString &id)
+{
+    const quint64 generation = ++m_detailGeneration;
+    auto *watcher = new QFutureWatcher<std::optional<SubscriptionDetail>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation != m_detailGeneration)
+            return; // another subscription was selected meanwhile
+        try {
+            const auto detail = watcher->result();
+            if (detail)
+                m_detail->setDetail(*detail);
+            else
+                m_detail->clear(tr("This subscription no longer exists."));
+        } catch (const std::exception &e) {
+            m_detail->clear(
+                tr("Could not load the subscription: %1").arg(QString::fromUtf8(e.what())));
+        }
+    });
+    watcher->setFuture(
+        m_pool->run([id](QSqlDatabase &db) { return loadSubscriptionDetail(db, id); }));
+}
+
+void SubscriptionsPage::updateCountLabel()
+{
+    const QLocale locale;
+    const int loaded = m_model->loadedRows();
+    QString text;
+    if (m_model->isComplete())
+        text = tr("%1 shown").arg(locale.toString(loaded));
+    else
+        text = tr("%1 loaded, more as you scroll").arg(locale.toString(loaded));
+    if (!m_model->startPosition().isEmpty())
+        text = tr("from %1: ").arg(m_position->text().trimmed()) + text;
+    const SubscriptionFilter &f = m_model->filter();
+    const bool unfiltered
+        = f.provider.isEmpty() && f.status.isEmpty() && !f.openCasesOnly && f.idPrefix.isEmpty();
+    if (unfiltered && m_estimate > 0 && !m_model->isComplete())
+        text += u" · "_qs + tr("about %1 in all").arg(locale.toString(m_estimate));
+    m_count->setText(text);
+}
+
+} // namespace rd::ui

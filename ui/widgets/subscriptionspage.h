@@ -1,0 +1,74 @@
+#pragma once
+
+#include "ui/models/subscriptionsmodel.h"
+
+#include <QPointer>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSplitter;
+class QTimer;
+
+namespace rd::ui {
+
+class DatabasePool;
+class SubscriptionDetailWidget;
+class TableView;
+
+/// The subscriptions list with its filter bar, and the selected subscription's detail.
+class SubscriptionsPage : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit SubscriptionsPage(DatabasePool *pool, QWidget *parent = nullptr);
+
+    SubscriptionsModel *model() const { return m_model; }
+    TableView *table() const { return m_table; }
+    SubscriptionDetailWidget *detail() const { return m_detail; }
+    QSplitter *splitter() const { return m_splitter; }
+
+    void focusFilter();
+    /// Ctrl+G: the "go to" box, a position in the current sort order.
+    void focusPosition();
+    /// Re-reads the loaded rows and the open detail in place (F5, a live notification).
+    void refresh();
+    /// A notification about one subscription: re-read the detail when it is the open one.
+    void subscriptionChanged(const QString &id);
+    /// Opens the detail of a subscription by its uuid.
+    void openSubscription(const QString &id);
+    QString currentSubscriptionId() const { return m_detailId; }
+
+signals:
+    void caseOpenRequested(qint64 caseId);
+    void statusMessage(const QString &message);
+
+private:
+    void applyFilter();
+    void goToPosition();
+    void updatePositionHint();
+    void loadProviders();
+    void loadDetail(const QString &id);
+    void updateCountLabel();
+
+    DatabasePool *m_pool;
+    SubscriptionsModel *m_model;
+    QComboBox *m_provider;
+    QComboBox *m_status;
+    QCheckBox *m_openCases;
+    QLineEdit *m_search;
+    QLineEdit *m_position;
+    QLabel *m_count;
+    QTimer *m_searchDelay;
+    TableView *m_table;
+    SubscriptionDetailWidget *m_detail;
+    QSplitter *m_splitter;
+    QString m_detailId;
+    quint64 m_detailGeneration = 0;
+    qint64 m_estimate = -1;
+};
+
+} // namespace rd::ui

@@ -1,0 +1,203 @@
+#include "ui/widgets/tableview.h"
+
+#include "ui/models/pagedtablemodel.h"
+#include "ui/models/records.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QContextMenuEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QFutureWatcher>
+#include <QHeaderView>
+#include <QKeyEvent>
+#include <QLocale>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSaveFile>
+#include <QTextStream>
+
+namespace rd::ui {
+namespace {
+
+bool isPlaceholder(const QModelIndex &index)
+{
+    return index.data(int(Role::Placeholder)).toBool();
+}
+
+} // namespace
+
+TableView::TableView(QWidget *parent) : QTableView(parent)
+{
+    setSelectionBehavior(QAbstractItemView::SelectRows);
+    setAlternatingRowColors(true);
+    setWordWrap(false);
+    setCornerButtonEnabled(false);
+    verticalHeader()->hide();
+    verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
+    horizontalHeader()->setStretchLastSection(true);
+    horizontalHeader()->setHighlightSections(false);
+    connect(this, &QTableView::doubleClicked, this, &TableView::openRequested);
+}
+
+void TableView::setModel(QAbstractItemModel *model)
+{
+    QTableView::setModel(model);
+    if (!model)
+        return;
+    connect(model, &QAbstractItemModel::rowsInserted, this, &TableView::fitColumns);
+    connect(model, &QAbstractItemModel::modelReset, this, &TableView::fitColumns);
+}
+
+void TableView::fitColumns()
+{
+    if (m_fitted || !model() || model()->rowCount() < 2)
+        return;
+    m_fitted = true;
+    const int maxWidth = fontMetrics().horizontalAdvance(u'M') * 28;
+    for (int c = 0; c < model()->columnCount(); ++c) {
+        resizeColumnToContents(c);
+        setColumnWidth(c, std::min(columnWidth(c) + 8, maxWidth));
+    }
+}
+
+QString TableView::selectionAsText() const
+{
+    if (!model() || !selectionModel())
+        return {};
+    QModelIndexList indexes = selectionModel()->selectedIndexes();
+    std::sort(indexes.begin(), indexes.end(), [](const QModelIndex &a, const QModelIndex &b) {
+        return a.row() != b.row() ? a.row() < b.row() : a.column() < b.column();
+    });
+    QStringList lines;
+    QStringList header;
+    QList<int> columns;
+    for (const QModelIndex &i : std::as_const(indexes)) {
+        if (!columns.contains(i.column()) && !isColumnHidden(i.column()))
+            columns << i.column();
+    }
+    std::sort(columns.begin(), columns.end());
+    for (int c : std::as_const(columns))
+        header << model()->headerData(c, Qt::Horizontal).toString();
+    lines << header.join(u'\t');
+    int currentRow = -1;
+    QStringList line;
+    for (const QModelIndex &i : std::as_const(indexes)) {
+        if (isColumnHidden(i.column()) || isPlaceholder(i))
+            continue;
+        if (i.row() != currentRow) {
+            if (currentRow >= 0)
+                lines << line.join(u'\t');
+            line.clear();
+            currentRow = i.row();
+        }
+        line << i.data().toString().replace(u'\t', u' ').replace(u'\n', u' ');
+    }
+    if (currentRow >= 0)
+        lines << line.join(u'\t');
+    return lines.join(u'\n');
+}
+
+void TableView::copySelection()
+{
+    QApplication::clipboard()->setText(selectionAsText());
+}
+
+bool TableView::exportCsv(const QString &path, QString *error) const
+{
+    if (const auto *paged = qobject_cast<const PagedTableModel *>(model())) {
+        // The whole list, not the rows that happen to be in memory.
+        QFuture<qint64> written = paged->exportCsv(path);
+        written.waitForFinished();
+        try {
+            written.result();
+            return true;
+        } catch (const std::exception &e) {
+            if (error)
+                *error = QString::fromUtf8(e.what());
+            return false;
+        }
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) {
+        if (error)
+            *error = file.errorString();
+        return false;
+    }
+    QTextStream out(&file);
+    const QAbstractItemModel *m = model();
+    QStringList header;
+    for (int c = 0; c < m->columnCount(); ++c)
+        header << csvField(m->headerData(c, Qt::Horizontal).toString());
+    out << header.join(u',') << '\n';
+    for (int r = 0; r < m->rowCount(); ++r) {
+        if (isPlaceholder(m->index(r, 0)))
+            continue;
+        QStringList fields;
+        for (int c = 0; c < m->columnCount(); ++c)
+            fields << csvField(m->index(r, c).data().toString());
+        out << fields.join(u',') << '\n';
+    }
+    out.flush();
+    if (!file.commit()) {
+        if (error)
+            *error = file.errorString();
+        return false;
+    }
+    return true;
+}
+
+void TableView::exportCsvInteractively()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export CSV"), objectName() + u".csv"_qs, tr("CSV files (*.csv)"));
+    if (path.isEmpty())
+        return;
+    if (const auto *paged = qobject_cast<const PagedTableModel *>(model())) {
+        // A long list is read again from its start on a pool thread; the desk stays usable.
+        auto *watcher = new QFutureWatcher<qint64>(this);
+        connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path] {
+            watcher->deleteLater();
+            try {
+                const qint64 rows = watcher->result();
+                emit exported(tr("Exported %1 rows to %2").arg(QLocale().toString(rows), path));
+            } catch (const std::exception &e) {
+                QMessageBox::warning(this, tr("Export CSV"),
+                    tr("Could not export to %1: %2").arg(path, QString::fromUtf8(e.what())));
+            }
+        });
+        emit exported(tr("Exporting every row of the list to %1…").arg(path));
+        watcher->setFuture(paged->exportCsv(path));
+        return;
+    }
+    QString error;
+    if (!exportCsv(path, &error))
+        QMessageBox::warning(this, tr("Export CSV"), tr("Could not write %1: %2").arg(path, error));
+    else
+        emit exported(
+            tr("Exported %1 rows to %2").arg(QLocale().toString(model()->rowCount()), path));
+}
+
+void TableView::keyPressEvent(QKeyEvent *event)
+{
+    if (event->matches(QKeySequence::Copy)) {
+        copySelection();
+        return;
+    }
+    if ((event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter)
+        && currentIndex().isValid()) {
+        emit openRequested(currentIndex());
+        return;
+    }
+    QTableView::keyPressEvent(event);
+}
+
+void TableView::contextMenuEvent(QContextMenuEvent *event)
+{
+    QMenu menu(this);
+    menu.addAction(tr("Copy"), QKeySequence::Copy, this, &TableView::copySelection);
+    menu.addAction(tr("Export CSV…"), this, &TableView::exportCsvInteractively);
+    menu.exec(event->globalPos());
+}
+
+} // namespace rd::ui
