@@ -10,7 +10,9 @@
 
 #include <QtTest>
 
+#include <cstdio>
 #include <future>
+#include <set>
 #include <thread>
 
 using rd::ApplyResult;
@@ -108,8 +110,8 @@ private slots:
         auto conn = m_db->connect();
         QVERIFY(rd::showCase(*conn, caseId)["applicableNow"].get<bool>());
         const auto result = rd::reapplyCase(*conn, caseId, kNote);
-        QCOMPARE(result["result"].get<std::string>(), std::string("applied"));
-        QCOMPARE(result["resolution"].get<std::string>(), std::string("reapplied"));
+        QCOMPARE(result.json["result"].get<std::string>(), std::string("applied"));
+        QCOMPARE(result.json["resolution"].get<std::string>(), std::string("reapplied"));
         const auto c = rd::showCase(*conn, caseId);
         QCOMPARE(c["status"].get<std::string>(), std::string("resolved"));
         QCOMPARE(c["resolvedBy"].get<std::string>(), std::string("postgres"));
@@ -129,9 +131,9 @@ private slots:
         const auto caseId = openGapCase();
         auto conn = m_db->connect();
         const auto result = rd::reapplyCase(*conn, caseId, kNote);
-        QCOMPARE(result["result"].get<std::string>(), std::string("rejected"));
-        QCOMPARE(
-            result["error"].get<std::string>(), std::string("renewal_period_is_not_contiguous"));
+        QCOMPARE(result.json["result"].get<std::string>(), std::string("rejected"));
+        QCOMPARE(result.json["error"].get<std::string>(),
+            std::string("renewal_period_is_not_contiguous"));
         const auto c = rd::showCase(*conn, caseId);
         QCOMPARE(c["status"].get<std::string>(), std::string("open"));
         const auto &history = c["history"];
@@ -151,11 +153,11 @@ private slots:
         auto conn = m_db->connect();
         const auto attached = rd::attachSnapshot(
             *conn, snapshotOfFebruary("2099-01-01T00:00:00Z"), std::nullopt, kNote);
-        QCOMPARE(attached["result"].get<std::string>(), std::string("attached"));
-        QCOMPARE(attached["changes"]["currentPeriod"]["after"]["end"].get<std::string>(),
+        QCOMPARE(attached.json["result"].get<std::string>(), std::string("attached"));
+        QCOMPARE(attached.json["changes"]["currentPeriod"]["after"]["end"].get<std::string>(),
             std::string("2026-03-01T00:00:00.000000Z"));
-        QVERIFY(!attached["billingPeriodId"].is_null()); // February recorded from the snapshot
-        QCOMPARE(attached["applicableCases"], nlohmann::json::array());
+        QVERIFY(!attached.json["billingPeriodId"].is_null()); // February recorded from the snapshot
+        QCOMPARE(attached.json["applicableCases"], nlohmann::json::array());
 
         const auto seen = observe(*conn);
         QCOMPARE(seen.billingPeriods, 2LL); // February (snapshot) and March (healed)
@@ -183,7 +185,7 @@ private slots:
         auto conn = m_db->connect();
         auto snapshot = snapshotOfFebruary("2099-01-01T00:00:00Z");
         const auto attached = rd::attachSnapshot(*conn, snapshot, caseId, kNote);
-        QCOMPARE(attached["caseId"].get<std::int64_t>(), caseId);
+        QCOMPARE(attached.json["caseId"].get<std::int64_t>(), caseId);
         const auto c = rd::showCase(*conn, caseId);
         QCOMPARE(c["resolution"].get<std::string>(), std::string("snapshot_attached"));
         QVERIFY(c["snapshotId"].is_number_integer());
@@ -212,13 +214,15 @@ private slots:
     {
         auto conn = m_db->connect();
         const auto snapshot = snapshotOfFebruary("2099-01-01T00:00:00Z");
-        QCOMPARE(
-            rd::attachSnapshot(*conn, snapshot, std::nullopt, kNote)["result"].get<std::string>(),
+        QCOMPARE(rd::attachSnapshot(*conn, snapshot, std::nullopt, kNote)
+                     .json["result"]
+                     .get<std::string>(),
             std::string("attached"));
         const auto after = observe(*conn);
         const auto audits = scalar(*conn, "SELECT count(*) FROM subscription_transition_audits");
-        QCOMPARE(
-            rd::attachSnapshot(*conn, snapshot, std::nullopt, kNote)["result"].get<std::string>(),
+        QCOMPARE(rd::attachSnapshot(*conn, snapshot, std::nullopt, kNote)
+                     .json["result"]
+                     .get<std::string>(),
             std::string("unchanged"));
         QCOMPARE(observe(*conn), after);
         QCOMPARE(scalar(*conn, "SELECT count(*) FROM subscription_transition_audits"), audits);
@@ -253,7 +257,7 @@ private slots:
         snapshot.providerSubscriptionId = "sub_new";
         snapshot.latestRenewal->providerSubscriptionId = "sub_new";
         const auto result = rd::attachSnapshot(*conn, snapshot, std::nullopt, kNote);
-        QCOMPARE(result["result"].get<std::string>(), std::string("created"));
+        QCOMPARE(result.json["result"].get<std::string>(), std::string("created"));
         QCOMPARE(observe(*conn, "sub_new").billingPeriods, 1LL);
     }
 
@@ -376,7 +380,7 @@ private slots:
                          "resolution = 'dismissed'"));
         }
         const auto result = rd::reapplyCase(op, caseId, kNote);
-        QCOMPARE(result["result"].get<std::string>(), std::string("rejected"));
+        QCOMPARE(result.json["result"].get<std::string>(), std::string("rejected"));
         auto admin = m_db->connect();
         const auto history = rd::showCase(*admin, caseId)["history"];
         QCOMPARE(history.back()["actor"].get<std::string>(), m_db->name() + "_operator");
@@ -534,8 +538,8 @@ private slots:
         auto conn = m_db->connect();
         const auto attached
             = rd::attachSnapshot(*conn, snapshotOfFebruary("2099-01-01T00:00:00Z"), caseId, kNote);
-        QCOMPARE(attached["case"]["status"].get<std::string>(), std::string("resolved"));
-        QCOMPARE(attached["case"]["renewal"].get<std::string>(), std::string("applied"));
+        QCOMPARE(attached.json["case"]["status"].get<std::string>(), std::string("resolved"));
+        QCOMPARE(attached.json["case"]["renewal"].get<std::string>(), std::string("applied"));
 
         const auto seen = observe(*conn);
         QCOMPARE(seen.periodEnd, std::string("2026-04-01T00:00:00.000000Z")); // March applied
@@ -567,7 +571,7 @@ private slots:
         auto snapshot = snapshotOfFebruary("2099-01-01T00:00:00Z");
         snapshot.cancelAtPeriodEnd = true;
         const auto attached = rd::attachSnapshot(*conn, snapshot, caseId, kNote);
-        QCOMPARE(attached["case"]["status"].get<std::string>(), std::string("open"));
+        QCOMPARE(attached.json["case"]["status"].get<std::string>(), std::string("open"));
         const auto c = rd::showCase(*conn, caseId);
         QCOMPARE(c["status"].get<std::string>(), std::string("open"));
         QCOMPARE(c["errorCode"].get<std::string>(),
@@ -575,7 +579,7 @@ private slots:
         QCOMPARE(c["localState"]["cancelAtPeriodEnd"].get<bool>(), true);
         QCOMPARE(observe(*conn).periodEnd, std::string("2026-03-01T00:00:00.000000Z"));
         // Re-apply stays possible, and so does the way out for a person.
-        QCOMPARE(rd::reapplyCase(*conn, caseId, kNote)["result"].get<std::string>(),
+        QCOMPARE(rd::reapplyCase(*conn, caseId, kNote).json["result"].get<std::string>(),
             std::string("rejected"));
     }
 
@@ -609,7 +613,7 @@ private slots:
         const auto other = openCase("in_other");
         auto withoutIt
             = rd::attachSnapshot(*conn, snapshotOfFebruary("2099-01-01T00:00:00Z"), other, kNote);
-        QCOMPARE(withoutIt["case"]["status"].get<std::string>(), std::string("open"));
+        QCOMPARE(withoutIt.json["case"]["status"].get<std::string>(), std::string("open"));
         QCOMPARE(rd::showCase(*conn, other)["status"].get<std::string>(), std::string("open"));
 
         const auto march = openCase("in_march");
@@ -617,7 +621,7 @@ private slots:
         snapshot.currentPeriod = marchRenewal().period;
         snapshot.latestRenewal = marchRenewal();
         const auto withIt = rd::attachSnapshot(*conn, snapshot, march, kNote);
-        QCOMPARE(withIt["case"]["status"].get<std::string>(), std::string("resolved"));
+        QCOMPARE(withIt.json["case"]["status"].get<std::string>(), std::string("resolved"));
     }
 
     // "Applicable now" is the core's verdict: a period that ends before it starts is not.
@@ -627,13 +631,13 @@ private slots:
         auto e = februaryRenewal("sub_1", "evt_bad", "in_bad");
         e.period = {ts("2026-02-01T00:00:00Z"), ts("2026-01-20T00:00:00Z")};
         const auto out = applier.apply(e, kWebhook);
-        QCOMPARE(out.errorCode, std::string("invalid_provider_billing_period"));
+        QCOMPARE(rdtest::rejectionOf(out), std::string("invalid_provider_billing_period"));
         auto conn = m_db->connect();
         const auto cases = rd::listCases(*conn, std::string("open"));
         QCOMPARE(cases.size(), std::size_t(1));
         QCOMPARE(cases[0]["applicableNow"].get<bool>(), false);
         QCOMPARE(rd::showCase(*conn, *out.caseId)["applicableNow"].get<bool>(), false);
-        QCOMPARE(rd::reapplyCase(*conn, *out.caseId, kNote)["result"].get<std::string>(),
+        QCOMPARE(rd::reapplyCase(*conn, *out.caseId, kNote).json["result"].get<std::string>(),
             std::string("rejected"));
     }
 
@@ -649,7 +653,7 @@ private slots:
             tx.commit();
         }
         const auto result = rd::reapplyCase(*conn, caseId, kNote);
-        QCOMPARE(result["error"].get<std::string>(),
+        QCOMPARE(result.json["error"].get<std::string>(),
             std::string("renewal_not_allowed_for_subscription_status"));
         const auto c = rd::showCase(*conn, caseId);
         QCOMPARE(c["errorCode"].get<std::string>(),
@@ -746,8 +750,7 @@ private slots:
                 "SELECT attach_provider_snapshot($1::jsonb, NULL, 'other', NULL)", json.dump());
             QFAIL("the database accepted it");
         } catch (const pqxx::sql_error &e) {
-            QVERIFY2(std::string(e.what()).find("snapshot_renewal_mismatch") != std::string::npos,
-                e.what());
+            QCOMPARE(e.sqlstate(), std::string("RD010")); // snapshot_renewal_mismatch
         }
         QCOMPARE(scalar(*conn, "SELECT count(*) FROM subscription_billing_periods"), 0LL);
     }
@@ -779,8 +782,10 @@ private slots:
         const auto audits = scalar(*conn, "SELECT count(*) FROM subscription_transition_audits");
         const auto preview
             = rd::previewSnapshot(*conn, snapshotOfFebruary("2099-01-01T00:00:00Z"), caseId);
-        QCOMPARE(preview["wouldBe"]["case"]["status"].get<std::string>(), std::string("resolved"));
-        QCOMPARE(preview["wouldBe"]["case"]["renewal"].get<std::string>(), std::string("applied"));
+        QVERIFY(preview.wouldBe && !preview.refused);
+        QVERIFY(preview.wouldBe->caseAfter);
+        QVERIFY(preview.wouldBe->caseAfter->resolved);
+        QVERIFY(preview.wouldBe->caseAfter->renewal == rd::ApplyResult::Applied);
         QCOMPARE(observe(*conn).billingPeriods, 0LL);
         QCOMPARE(scalar(*conn, "SELECT count(*) FROM subscription_transition_audits"), audits);
         QCOMPARE(scalar(*conn, "SELECT count(*) FROM provider_snapshots"), 0LL);
@@ -788,8 +793,36 @@ private slots:
 
         auto stale = snapshotOfFebruary("2020-01-01T00:00:00Z");
         const auto refused = rd::previewSnapshot(*conn, stale, caseId);
-        QVERIFY2(refused["refused"].get<std::string>().rfind("stale_snapshot:", 0) == 0,
-            refused.dump().c_str());
+        QVERIFY(refused.refused && !refused.wouldBe);
+        QVERIFY(refused.refused->refusal() == rd::Refusal::StaleSnapshot);
+        QVERIFY2(std::string(refused.refused->what()).find("captured at") != std::string::npos,
+            refused.refused->what());
+    }
+
+    // Every refusal the database can raise (an ERRCODE in the class RD in any function) is one
+    // the programs map, and every code they map is raised somewhere: the two lists cannot drift.
+    void everyRefusalSqlstateIsMapped()
+    {
+        auto conn = m_db->connect();
+        pqxx::read_transaction tx(*conn);
+        std::set<std::string> raised;
+        for (const auto &row : tx.exec(R"(SELECT DISTINCT m[1] FROM pg_proc p
+                 CROSS JOIN LATERAL regexp_matches(p.prosrc, 'ERRCODE = ''(RD[0-9]{3})''', 'g') m
+                 WHERE p.pronamespace = 'public'::regnamespace)"))
+            raised.insert(row[0].as<std::string>());
+        for (const auto &state : raised)
+            QVERIFY2(rd::refusalFromSqlstate(state), state.c_str());
+        int mapped = 0;
+        for (int i = 0; i < 100; ++i) {
+            char state[6];
+            std::snprintf(state, sizeof state, "RD%03d", i);
+            if (rd::refusalFromSqlstate(state)) {
+                ++mapped;
+                QVERIFY2(raised.count(state) == 1, state);
+            }
+        }
+        QCOMPARE(mapped, static_cast<int>(raised.size()));
+        QCOMPARE(mapped, 11);
     }
 
     // The same through the CLI: --preview says it, then the attach does it.

@@ -211,7 +211,7 @@ private slots:
             const auto out = f.get();
             applied += out.result == ApplyResult::Applied;
             if (out.result == ApplyResult::Rejected)
-                rejection = out.errorCode;
+                rejection = rdtest::rejectionOf(out);
         }
         QCOMPARE(applied, 1);
         QCOMPARE(rejection, std::string("renewal_period_is_not_contiguous"));
@@ -237,7 +237,7 @@ private slots:
         winner.commit();
         const auto out = pending.get();
         QCOMPARE(out.result, ApplyResult::Rejected);
-        QCOMPARE(out.errorCode, std::string("provider_renewal_key_payload_conflict"));
+        QCOMPARE(rdtest::rejectionOf(out), std::string("provider_renewal_key_payload_conflict"));
         const auto seen = observe(*observer, "sub_1");
         QCOMPARE(seen.billingPeriods, 0LL);
         QCOMPARE(seen.revision, 1LL);

@@ -149,7 +149,7 @@ private slots:
 
         const auto out = applier.apply(event, kWebhook);
         QCOMPARE(out.result, ApplyResult::Rejected);
-        QCOMPARE(QString::fromStdString(out.errorCode), code);
+        QCOMPARE(QString::fromStdString(rdtest::rejectionOf(out)), code);
         QVERIFY(out.caseId);
 
         // Nothing mutated, and a case holds the evidence.
@@ -225,7 +225,7 @@ private slots:
 
         const auto out = applier.apply(event, kWebhook);
         QCOMPARE(out.result, ApplyResult::Rejected);
-        QCOMPARE(out.errorCode, std::string("provider_renewal_key_payload_conflict"));
+        QCOMPARE(rdtest::rejectionOf(out), std::string("provider_renewal_key_payload_conflict"));
         QCOMPARE(out.localState["conflictingBillingPeriod"]["id"].get<std::string>(),
             applied.billingPeriodId);
         auto now = observe(*conn);
@@ -350,7 +350,8 @@ private slots:
         const auto cancelling = observe(*conn, "sub_cancelling");
         const auto refused = applier.apply(februaryRenewal("sub_cancelling"), kWebhook);
         QCOMPARE(refused.result, ApplyResult::Rejected);
-        QCOMPARE(refused.errorCode, std::string("renewal_conflicts_with_scheduled_cancellation"));
+        QCOMPARE(rdtest::rejectionOf(refused),
+            std::string("renewal_conflicts_with_scheduled_cancellation"));
         QCOMPARE(flag("sub_cancelling"), true);
         QCOMPARE(observe(*conn, "sub_cancelling").revision, cancelling.revision);
 
@@ -435,7 +436,7 @@ private slots:
         const auto before = observe(*conn);
         const auto second = applier.apply(februaryRenewal("sub_1", "evt_2", "in_2"), kWebhook);
         QCOMPARE(second.result, ApplyResult::Rejected);
-        QCOMPARE(second.errorCode, std::string("provider_renewal_key_payload_conflict"));
+        QCOMPARE(rdtest::rejectionOf(second), std::string("provider_renewal_key_payload_conflict"));
         QCOMPARE(second.localState["conflictingBillingPeriod"]["id"].get<std::string>(),
             first.billingPeriodId);
         QVERIFY(second.caseId);

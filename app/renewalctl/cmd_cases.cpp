@@ -32,20 +32,21 @@ OperatorNote noteFrom(const Args &args)
     return {args.requireValue("reason"), args.value("comment").value_or("")};
 }
 
-int printActionResult(const CommandContext &ctx, const nlohmann::json &result)
+int printReapplyResult(const CommandContext &ctx, const ReapplyResult &result)
 {
     if (ctx.json()) {
-        ctx.out << result.dump() << "\n";
+        ctx.out << result.json.dump() << "\n";
     } else {
-        const auto r = result.value("result", "");
-        ctx.out << "case " << result.value("caseId", 0LL) << ": " << r;
-        if (result.contains("resolution") && result["resolution"].is_string())
-            ctx.out << ", resolved " << result["resolution"].get<std::string>();
-        if (result.contains("error") && result["error"].is_string())
-            ctx.out << ", still open: " << result["error"].get<std::string>();
+        ctx.out << "case " << result.caseId << ": " << resultName(result.result);
+        if (result.result == ApplyResult::Applied)
+            ctx.out << ", resolved reapplied";
+        else if (result.result == ApplyResult::Duplicate)
+            ctx.out << ", resolved already_applied";
+        if (result.rejection)
+            ctx.out << ", still open: " << toString(*result.rejection);
         ctx.out << "\n";
     }
-    return result.value("result", "") == "rejected" ? ExitRejected : ExitOk;
+    return result.resolved() ? ExitOk : ExitRejected;
 }
 
 } // namespace
@@ -83,13 +84,17 @@ int runCases(const CommandContext &ctx)
             return ExitOk;
         }
         if (verb == "reapply")
-            return printActionResult(
+            return printReapplyResult(
                 ctx, reapplyCase(*conn, caseIdArgument(ctx.args, 2), noteFrom(ctx.args)));
         if (verb == "dismiss") {
             if (!ctx.args.value("comment") || ctx.args.value("comment")->empty())
                 throw UsageError("dismissing a case needs --comment saying why");
-            return printActionResult(
-                ctx, dismissCase(*conn, caseIdArgument(ctx.args, 2), noteFrom(ctx.args)));
+            const auto caseId = caseIdArgument(ctx.args, 2);
+            const auto result = dismissCase(*conn, caseId, noteFrom(ctx.args));
+            ctx.out << (ctx.json() ? result.dump()
+                                   : "case " + std::to_string(caseId) + ": dismissed")
+                    << "\n";
+            return ExitOk;
         }
     } catch (const ActionRefused &e) {
         return reportRefusal(ctx, e.code(), e.what());

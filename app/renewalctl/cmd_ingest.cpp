@@ -21,7 +21,7 @@ int runIngest(const CommandContext &ctx)
 
     bool anyRejected = false;
     const auto report = [&](const IngestResult &r, long long lineNo) {
-        anyRejected = anyRejected || r.outcome == "rejected";
+        anyRejected = anyRejected || r.outcome == IngestOutcome::Rejected;
         auto j = r.toJson();
         if (lineNo > 0)
             j["line"] = lineNo;

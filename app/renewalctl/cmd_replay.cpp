@@ -33,7 +33,7 @@ int runReplay(const CommandContext &ctx)
             continue;
         ++payloads;
         const auto r = ingestor.ingest(providerKey, line);
-        ++outcomes[r.outcome];
+        ++outcomes[std::string(toString(r.outcome))];
         if (r.caseId)
             caseIds.push_back(*r.caseId);
     }

@@ -14,30 +14,29 @@
 namespace rd::cli {
 namespace {
 
-void printAttachResult(const CommandContext &ctx, const nlohmann::json &result, bool preview)
+void printAttachResult(const CommandContext &ctx, const SnapshotAttachment &result, bool preview)
 {
-    for (const auto &[field, change] : result["changes"].items())
+    for (const auto &[field, change] : result.changes.items())
         ctx.out << "  " << field << ": " << change["before"].dump() << " -> "
                 << change["after"].dump() << "\n";
-    if (const auto c = result.find("case"); c != result.end() && c->is_object()) {
-        const auto id = (*c)["id"].get<long long>();
-        if ((*c)["status"] == "resolved")
-            ctx.out << "  case " << id << (preview ? " would be" : " is")
+    if (const auto &c = result.caseAfter) {
+        if (c->resolved)
+            ctx.out << "  case " << c->id << (preview ? " would be" : " is")
                     << " resolved: its renewal "
-                    << ((*c)["renewal"] == "applied"
+                    << (c->renewal == ApplyResult::Applied
                                ? (preview ? "would be applied" : "was applied")
                                : "is recorded")
                     << "\n";
         else
-            ctx.out << "  case " << id << (preview ? " would stay" : " stays")
-                    << " open: its renewal is still rejected (" << (*c)["error"].get<std::string>()
+            ctx.out << "  case " << c->id << (preview ? " would stay" : " stays")
+                    << " open: its renewal is still rejected ("
+                    << (c->rejection ? toString(*c->rejection) : std::string_view("unknown"))
                     << ")\n";
     }
-    if (const auto a = result.find("applicableCases"); a != result.end())
-        for (const auto &id : *a)
-            ctx.out << "  case " << id.get<long long>()
-                    << (preview ? " could then be re-applied" : " can now be re-applied")
-                    << " (renewalctl cases reapply " << id.get<long long>() << ")\n";
+    for (const auto id : result.applicableCases)
+        ctx.out << "  case " << id
+                << (preview ? " could then be re-applied" : " can now be re-applied")
+                << " (renewalctl cases reapply " << id << ")\n";
 }
 
 } // namespace
@@ -87,24 +86,27 @@ int runSnapshot(const CommandContext &ctx)
         if (preview) {
             const auto result = previewSnapshot(*conn, snapshot, caseId);
             if (ctx.json()) {
-                ctx.out << result.dump() << "\n";
+                const nlohmann::json j = result.refused
+                    ? nlohmann::json {{"refused",
+                        {{"code", result.refused->code()}, {"message", result.refused->what()}}}}
+                    : nlohmann::json {{"wouldBe", result.wouldBe->json}};
+                ctx.out << j.dump() << "\n";
                 return ExitOk;
             }
-            if (result.contains("refused")) {
-                ctx.out << "attaching would be refused: " << result["refused"].get<std::string>()
-                        << "\n";
+            if (result.refused) {
+                ctx.out << "attaching would be refused (" << result.refused->code()
+                        << "): " << result.refused->what() << "\n";
                 return ExitOk;
             }
-            ctx.out << "attaching would be " << result["wouldBe"].value("result", "") << ":\n";
-            printAttachResult(ctx, result["wouldBe"], true);
+            ctx.out << "attaching would be " << toString(result.wouldBe->result) << ":\n";
+            printAttachResult(ctx, *result.wouldBe, true);
             return ExitOk;
         }
         const auto result = attachSnapshot(*conn, snapshot, caseId, note);
         if (ctx.json()) {
-            ctx.out << result.dump() << "\n";
+            ctx.out << result.json.dump() << "\n";
         } else {
-            ctx.out << "snapshot " << result.value("snapshotId", 0LL) << ": "
-                    << result.value("result", "") << "\n";
+            ctx.out << "snapshot " << result.snapshotId << ": " << toString(result.result) << "\n";
             printAttachResult(ctx, result, false);
         }
         return ExitOk;

@@ -463,7 +463,7 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
     long long lemonInvoice = 3000;
     const auto deliver = [&](const Sub &s, const std::string &body) {
         const auto result = ingestor.ingest(s.provider->key, body);
-        ++report.outcomes[result.outcome];
+        ++report.outcomes[std::string(toString(result.outcome))];
         ++report.payloads;
         // Providers redeliver when an acknowledgement is slow or lost (the very first payload
         // always, so that every seed shows one).
@@ -556,7 +556,7 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
         }
         for (const auto &[key, payload] : redeliveries) {
             const auto result = ingestor.ingest(key, payload);
-            ++report.outcomes[result.outcome];
+            ++report.outcomes[std::string(toString(result.outcome))];
             ++report.payloads;
         }
         redeliveries.clear();
@@ -576,7 +576,7 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
     const std::string full = paddleBody(paddleSub,
         newCharge(paddleSub, ChargeKind::Renewal, periodOf(paddleSub, months, months), 100), r);
     const auto cut = ingestor.ingest(paddleSub.provider->key, full.substr(0, full.size() / 3));
-    ++report.outcomes[cut.outcome];
+    ++report.outcomes[std::string(toString(cut.outcome))];
     ++report.payloads;
     return report;
 }

@@ -1,24 +1,50 @@
 #pragma once
 
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace rd {
 
-/// An operator action the database refused, with its code ("case_already_closed",
-/// "stale_snapshot", "note_required", "invalid_reason", "case_not_found",
-/// "case_not_reapplicable", "provider_renewal_key_payload_conflict") and a sentence for people
-/// ("case 42 was already resolved (reapplied) by alice at 2026-...").
+/// Why the database refused an operator action. Each refusal is raised in SQL with a SQLSTATE
+/// of its own in the class RD (migrations/0009_refusal_sqlstates.sql lists them).
+enum class Refusal {
+    CaseNotFound,
+    CaseAlreadyClosed,
+    CaseNotReapplicable,
+    NoteRequired,
+    InvalidReason,
+    StaleSnapshot,
+    RenewalKeyPayloadConflict,
+    SnapshotRewindsPeriod,
+    SnapshotCaseMismatch,
+    SnapshotRenewalMismatch,
+    ProviderExists,
+};
+
+/// The refusal's code as programs and people see it: "case_already_closed", ...
+std::string_view toString(Refusal refusal);
+/// The refusal a SQLSTATE stands for ("RD002" -> CaseAlreadyClosed); nullopt outside the list.
+std::optional<Refusal> refusalFromSqlstate(std::string_view sqlstate);
+
+/// An operator action the database refused, with its typed reason and the database's sentence
+/// for people ("case 42 was already resolved (reapplied) by alice at 2026-...").
 class ActionRefused : public std::runtime_error
 {
 public:
-    ActionRefused(std::string code, const std::string &sentence)
-        : std::runtime_error(sentence), m_code(std::move(code))
+    ActionRefused(Refusal refusal, const std::string &sentence)
+        : std::runtime_error(sentence), m_refusal(refusal)
     { }
-    const std::string &code() const { return m_code; }
+    Refusal refusal() const { return m_refusal; }
+    std::string code() const { return std::string(toString(m_refusal)); }
 
 private:
-    std::string m_code;
+    Refusal m_refusal;
 };
+
+/// The refusal a database error stands for, from its SQLSTATE and its message as libpq gives
+/// it ("ERROR:  <sentence>\nCONTEXT: ..."): nullopt when the SQLSTATE is not a refusal.
+std::optional<ActionRefused> refusalFromError(std::string_view sqlstate, std::string_view message);
 
 } // namespace rd

@@ -1,51 +1,80 @@
 #include "domain/store/case_actions.h"
 
 #include "domain/core/errors.h"
+#include "domain/store/retry_policy.h"
 
 #include <pqxx/pqxx>
-
-#include <chrono>
-#include <thread>
 
 namespace rd {
 namespace {
 
-/// Turns "ERROR:  stale_snapshot: the snapshot was ...\nCONTEXT: ..." into its parts.
-ActionRefused refusalFrom(const pqxx::sql_error &e)
-{
-    std::string text = e.what();
-    if (const auto p = text.find("ERROR:"); p != std::string::npos)
-        text = text.substr(p + 6);
-    if (const auto nl = text.find('\n'); nl != std::string::npos)
-        text = text.substr(0, nl);
-    const auto start = text.find_first_not_of(' ');
-    text = start == std::string::npos ? std::string() : text.substr(start);
-    const auto colon = text.find(": ");
-    if (colon == std::string::npos)
-        return ActionRefused("refused", text);
-    return ActionRefused(text.substr(0, colon), text.substr(colon + 2));
-}
-
 /// Runs one action function call in its own (implicit) transaction, retrying the whole call
-/// on serialization failure and deadlock; maps business refusals (P0001) to ActionRefused.
+/// on serialization failure and deadlock; a refusal (SQLSTATE class RD) becomes ActionRefused.
 template<typename... Args>
 nlohmann::json callAction(pqxx::connection &conn, const std::string &sql, Args &&...args)
 {
+    const RetryPolicy retry;
     for (int attempt = 1;; ++attempt) {
         try {
             pqxx::nontransaction tx(conn);
             const pqxx::row row = tx.exec_params1(sql, std::forward<Args>(args)...);
             return nlohmann::json::parse(row[0].c_str());
         } catch (const pqxx::transaction_rollback &) {
-            if (attempt >= 5)
+            if (!retry.mayRetry(attempt))
                 throw;
-            std::this_thread::sleep_for(std::chrono::milliseconds(10 * attempt));
         } catch (const pqxx::sql_error &e) {
-            if (e.sqlstate() == "P0001")
-                throw refusalFrom(e);
+            if (auto refused = refusalFromError(e.sqlstate(), e.what()))
+                throw *refused;
             throw;
         }
+        retry.pause(attempt);
     }
+}
+
+ApplyResult applyResultFrom(const std::string &text)
+{
+    if (text == "applied")
+        return ApplyResult::Applied;
+    if (text == "duplicate")
+        return ApplyResult::Duplicate;
+    return ApplyResult::Rejected;
+}
+
+std::optional<RejectionCode> rejectionFrom(const nlohmann::json &value)
+{
+    return value.is_string() ? rejectionCodeFromString(value.get<std::string>()) : std::nullopt;
+}
+
+std::string stringOr(const nlohmann::json &obj, const char *key)
+{
+    const auto it = obj.find(key);
+    return it != obj.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+SnapshotAttachment attachmentFrom(const nlohmann::json &j)
+{
+    SnapshotAttachment a;
+    const std::string result = stringOr(j, "result");
+    a.result = result == "attached" ? SnapshotAttachment::Result::Attached
+        : result == "created"       ? SnapshotAttachment::Result::Created
+                                    : SnapshotAttachment::Result::Unchanged;
+    a.snapshotId = j.value("snapshotId", std::int64_t {0});
+    a.subscriptionId = stringOr(j, "subscriptionId");
+    a.changes = j.value("changes", nlohmann::json::object());
+    if (const auto c = j.find("case"); c != j.end() && c->is_object()) {
+        CaseAfterSnapshot after;
+        after.id = c->value("id", std::int64_t {0});
+        after.resolved = stringOr(*c, "status") == "resolved";
+        after.renewal = applyResultFrom(stringOr(*c, "renewal"));
+        after.rejection = rejectionFrom(c->value("error", nlohmann::json()));
+        a.caseAfter = after;
+    }
+    if (const auto ids = j.find("applicableCases"); ids != j.end() && ids->is_array()) {
+        for (const auto &id : *ids)
+            a.applicableCases.push_back(id.get<std::int64_t>());
+    }
+    a.json = j;
+    return a;
 }
 
 std::optional<std::string> nullIfEmpty(const std::string &s)
@@ -55,10 +84,30 @@ std::optional<std::string> nullIfEmpty(const std::string &s)
 
 } // namespace
 
-nlohmann::json reapplyCase(pqxx::connection &conn, std::int64_t caseId, const OperatorNote &note)
+std::string_view toString(SnapshotAttachment::Result result)
 {
-    return callAction(conn, "SELECT reapply_case($1, $2, $3)::text", caseId, note.reason,
+    switch (result) {
+    case SnapshotAttachment::Result::Attached:
+        return "attached";
+    case SnapshotAttachment::Result::Created:
+        return "created";
+    case SnapshotAttachment::Result::Unchanged:
+        break;
+    }
+    return "unchanged";
+}
+
+ReapplyResult reapplyCase(pqxx::connection &conn, std::int64_t caseId, const OperatorNote &note)
+{
+    const auto j = callAction(conn, "SELECT reapply_case($1, $2, $3)::text", caseId, note.reason,
         nullIfEmpty(note.comment));
+    ReapplyResult r;
+    r.caseId = caseId;
+    r.result = applyResultFrom(stringOr(j, "result"));
+    r.rejection = rejectionFrom(j.value("error", nlohmann::json()));
+    r.billingPeriodId = stringOr(j, "billingPeriodId");
+    r.json = j;
+    return r;
 }
 
 nlohmann::json dismissCase(pqxx::connection &conn, std::int64_t caseId, const OperatorNote &note)
@@ -67,18 +116,32 @@ nlohmann::json dismissCase(pqxx::connection &conn, std::int64_t caseId, const Op
         nullIfEmpty(note.comment));
 }
 
-nlohmann::json attachSnapshot(pqxx::connection &conn, const ProviderSnapshot &snapshot,
+SnapshotAttachment attachSnapshot(pqxx::connection &conn, const ProviderSnapshot &snapshot,
     std::optional<std::int64_t> caseId, const OperatorNote &note)
 {
-    return callAction(conn, "SELECT attach_provider_snapshot($1::jsonb, $2, $3, $4)::text",
-        toJson(snapshot).dump(), caseId, note.reason, nullIfEmpty(note.comment));
+    return attachmentFrom(
+        callAction(conn, "SELECT attach_provider_snapshot($1::jsonb, $2, $3, $4)::text",
+            toJson(snapshot).dump(), caseId, note.reason, nullIfEmpty(note.comment)));
 }
 
-nlohmann::json previewSnapshot(
+SnapshotPreview previewSnapshot(
     pqxx::connection &conn, const ProviderSnapshot &snapshot, std::optional<std::int64_t> caseId)
 {
-    return callAction(conn, "SELECT preview_provider_snapshot($1::jsonb, $2)::text",
+    const auto j = callAction(conn, "SELECT preview_provider_snapshot($1::jsonb, $2)::text",
         toJson(snapshot).dump(), caseId);
+    SnapshotPreview preview;
+    if (const auto refused = j.find("refused"); refused != j.end()) {
+        const auto sqlstate = stringOr(*refused, "sqlstate");
+        const auto message = stringOr(*refused, "message");
+        preview.refused = refusalFromError(sqlstate, message);
+        if (!preview.refused)
+            throw std::runtime_error("the database refused with a code this program does not "
+                                     "know ("
+                + sqlstate + "): " + message);
+    } else {
+        preview.wouldBe = attachmentFrom(j.value("wouldBe", nlohmann::json::object()));
+    }
+    return preview;
 }
 
 nlohmann::json listCases(
@@ -129,7 +192,7 @@ nlohmann::json showCase(pqxx::connection &conn, std::int64_t caseId)
              FROM reconciliation_cases c WHERE c.id = $1)",
         caseId);
     if (r.empty())
-        throw ActionRefused("case_not_found", "there is no case " + std::to_string(caseId));
+        throw ActionRefused(Refusal::CaseNotFound, "there is no case " + std::to_string(caseId));
     return nlohmann::json::parse(r[0][0].as<std::string>());
 }
 

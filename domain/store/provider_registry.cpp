@@ -1,6 +1,7 @@
 #include "domain/store/provider_registry.h"
 
 #include "domain/core/errors.h"
+#include "domain/store/action_refused.h"
 
 #include <pqxx/pqxx>
 
@@ -20,13 +21,11 @@ RegisterResult registerBillingProvider(pqxx::connection &conn, const std::string
             "'" + key
                 + "' is not a valid provider key (lower-case letters, digits, '-', '_', '.'; at "
                   "most 63)");
-    } catch (const pqxx::plpgsql_raise &e) {
-        std::string message = e.what();
-        while (!message.empty() && (message.back() == '\n' || message.back() == ' '))
-            message.pop_back();
-        if (const auto pos = message.find("provider_exists: "); pos != std::string::npos)
-            message = message.substr(pos + 17);
-        throw InputError("provider key", message);
+    } catch (const pqxx::sql_error &e) {
+        if (const auto refused = refusalFromError(e.sqlstate(), e.what());
+            refused && refused->refusal() == Refusal::ProviderExists)
+            throw InputError("provider key", refused->what());
+        throw;
     }
 }
 

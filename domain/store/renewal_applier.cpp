@@ -6,11 +6,8 @@
 #include <pqxx/pqxx>
 
 #include <cerrno>
-#include <chrono>
-#include <random>
 #include <sys/random.h>
 #include <system_error>
-#include <thread>
 
 namespace rd {
 namespace {
@@ -32,8 +29,15 @@ ApplyOutcome outcomeFromRow(const pqxx::row &row)
         out.result = ApplyResult::Rejected;
     if (!row[1].is_null())
         out.billingPeriodId = row[1].as<std::string>();
-    if (!row[2].is_null())
-        out.errorCode = row[2].as<std::string>();
+    if (!row[2].is_null()) {
+        const auto code = row[2].as<std::string>();
+        out.rejection = rejectionCodeFromString(code);
+        // A code this program does not know comes from a newer schema: refuse to guess (the
+        // transaction rolled back; the delivery is not acknowledged and will come again).
+        if (!out.rejection)
+            throw DatabaseUnavailable("the renewal core answered an unknown rejection '" + code
+                + "': is this program older than the database's schema?");
+    }
     if (!row[3].is_null())
         out.localState = nlohmann::json::parse(row[3].as<std::string>());
     return out;
@@ -83,16 +87,6 @@ std::string randomUuid()
     return out;
 }
 
-void backoff(int attempt)
-{
-    // 5 ms, 10 ms, 20 ms ... capped at 500 ms, with full jitter so that retries of
-    // colliding transactions do not collide again.
-    thread_local std::mt19937 rng {std::random_device {}()};
-    const int capMs = std::min(500, 5 << std::min(attempt, 7));
-    std::uniform_int_distribution<int> dist(0, capMs);
-    std::this_thread::sleep_for(std::chrono::milliseconds(dist(rng)));
-}
-
 } // namespace
 
 std::string resultName(ApplyResult r)
@@ -114,14 +108,14 @@ nlohmann::json ApplyOutcome::toJson() const
         {"billingPeriodId",
             billingPeriodId.empty() ? nlohmann::json() : nlohmann::json(billingPeriodId)},
         {"caseId", caseId ? nlohmann::json(*caseId) : nlohmann::json()},
-        {"error", errorCode.empty() ? nlohmann::json() : nlohmann::json(errorCode)}};
+        {"error", rejection ? nlohmann::json(toString(*rejection)) : nlohmann::json()}};
     if (result == ApplyResult::Rejected)
         j["localState"] = localState;
     return j;
 }
 
-RenewalApplier::RenewalApplier(std::string conninfo, int maxAttempts)
-    : m_conninfo(std::move(conninfo)), m_maxAttempts(maxAttempts)
+RenewalApplier::RenewalApplier(std::string conninfo, RetryPolicy retry)
+    : m_conninfo(std::move(conninfo)), m_retry(retry)
 {
     reconnect();
 }
@@ -182,11 +176,11 @@ ApplyOutcome RenewalApplier::apply(const SuccessfulRenewalEvent &event, const Ac
             ApplyOutcome out = applyPrepared(event, actor, billingPeriodId);
             out.attempts = attempt;
             if (out.result == ApplyResult::Rejected) {
-                out.caseId = recordCase(rd::toJson(event), out.errorCode, out.localState);
+                out.caseId = recordCase(rd::toJson(event), *out.rejection, out.localState);
                 if (!out.caseId) {
                     // Judged again under the row lock, the renewal is no longer rejected: its
                     // predecessor, or another delivery of it, committed in between. Apply again.
-                    if (attempt >= m_maxAttempts)
+                    if (!m_retry.mayRetry(attempt))
                         throw DatabaseUnavailable("renewal " + event.providerRenewalKey
                             + " kept changing between its rejection and its case");
                     continue;
@@ -195,51 +189,51 @@ ApplyOutcome RenewalApplier::apply(const SuccessfulRenewalEvent &event, const Ac
             return out;
         } catch (const pqxx::transaction_rollback &) {
             // 40001 / 40P01: nothing was committed; run the whole transaction again.
-            if (attempt >= m_maxAttempts)
+            if (!m_retry.mayRetry(attempt))
                 throw;
         } catch (const pqxx::broken_connection &) {
             // The statement may or may not have committed: look the renewal key up first.
             inDoubt = true;
             m_conn.reset();
-            if (attempt >= m_maxAttempts)
+            if (!m_retry.mayRetry(attempt))
                 throw DatabaseUnavailable("lost the database connection while applying renewal "
                     + event.providerRenewalKey + " and could not recover");
         } catch (const DatabaseUnavailable &) {
             // Reconnecting failed; the server may be restarting.
-            if (attempt >= m_maxAttempts)
+            if (!m_retry.mayRetry(attempt))
                 throw;
         } catch (const pqxx::in_doubt_error &) {
             inDoubt = true;
-            if (attempt >= m_maxAttempts)
+            if (!m_retry.mayRetry(attempt))
                 throw;
             m_conn.reset();
         }
-        backoff(attempt);
+        m_retry.pause(attempt);
     }
 }
 
 std::optional<std::int64_t> RenewalApplier::recordCase(
-    const nlohmann::json &eventJson, const std::string &errorCode, const nlohmann::json &localState)
+    const nlohmann::json &eventJson, RejectionCode rejection, const nlohmann::json &localState)
 {
     for (int attempt = 1;; ++attempt) {
         try {
             pqxx::nontransaction tx(connection());
             const auto id
                 = tx.exec_params1("SELECT record_reconciliation_case($1::jsonb, $2, $3::jsonb)",
-                    eventJson.dump(), errorCode, localState.dump())[0];
+                    eventJson.dump(), std::string(toString(rejection)), localState.dump())[0];
             if (id.is_null())
                 return std::nullopt;
             return id.as<std::int64_t>();
         } catch (const pqxx::transaction_rollback &) {
-            if (attempt >= m_maxAttempts)
+            if (!m_retry.mayRetry(attempt))
                 throw;
         } catch (const pqxx::broken_connection &) {
             // Recording a case again is harmless: it adds an occurrence at worst.
-            if (attempt >= m_maxAttempts)
+            if (!m_retry.mayRetry(attempt))
                 throw DatabaseUnavailable("lost the database connection while recording a case");
             m_conn.reset();
         }
-        backoff(attempt);
+        m_retry.pause(attempt);
     }
 }
 

@@ -2,7 +2,9 @@
 
 #include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
 
+#include "domain/core/rejection_code.h"
 #include "domain/core/renewal_event.h"
+#include "domain/store/retry_policy.h"
 
 #include <nlohmann/json.hpp>
 
@@ -22,13 +24,13 @@ struct Actor
 enum class ApplyResult { Applied, Duplicate, Rejected };
 std::string resultName(ApplyResult r);
 
-/// The outcome of one renewal. A rejection carries its typed code (`errorCode`, e.g.
-/// "renewal_period_is_not_contiguous") and the local state it was judged against.
+/// The outcome of one renewal. A rejection carries its typed code and the local state it was
+/// judged against.
 struct ApplyOutcome
 {
     ApplyResult result = ApplyResult::Rejected;
     std::string billingPeriodId; ///< applied or duplicate: the one billing-period row
-    std::string errorCode; ///< rejected: why
+    std::optional<RejectionCode> rejection; ///< rejected: why
     nlohmann::json localState; ///< rejected: subscription state (and conflicting period)
     std::optional<std::int64_t> caseId; ///< rejected: the reconciliation case
     int attempts = 1; ///< transaction attempts (retries after 40001/40P01/loss)
@@ -46,7 +48,7 @@ struct ApplyOutcome
 class RenewalApplier
 {
 public:
-    explicit RenewalApplier(std::string conninfo, int maxAttempts = 6);
+    explicit RenewalApplier(std::string conninfo, RetryPolicy retry = {});
     ~RenewalApplier();
 
     ApplyOutcome apply(const SuccessfulRenewalEvent &event, const Actor &actor);
@@ -54,8 +56,8 @@ public:
     /// Records a rejection as a case (or one more occurrence of its open case). The database
     /// judges the renewal again under the subscription's row lock first: nothing (no case)
     /// when it is no longer rejected, and the caller applies it again.
-    std::optional<std::int64_t> recordCase(const nlohmann::json &eventJson,
-        const std::string &errorCode, const nlohmann::json &localState);
+    std::optional<std::int64_t> recordCase(
+        const nlohmann::json &eventJson, RejectionCode rejection, const nlohmann::json &localState);
 
     pqxx::connection &connection();
 
@@ -66,7 +68,7 @@ private:
         const std::string &billingPeriodId);
 
     std::string m_conninfo;
-    int m_maxAttempts;
+    RetryPolicy m_retry;
     std::unique_ptr<pqxx::connection> m_conn;
 };
 

@@ -34,18 +34,31 @@ std::string bodyHashId(std::string_view rawBody)
     return "sha256:" + sha256Hex(rawBody);
 }
 
-std::optional<std::string> knownOutcome(Outcome outcome)
+std::optional<IngestOutcome> knownOutcome(Outcome outcome)
 {
     switch (outcome) {
     case Outcome::NotARenewal:
-        return "not_a_renewal";
+        return IngestOutcome::NotARenewal;
     case Outcome::Invalid:
-        return "invalid";
+        return IngestOutcome::Invalid;
     case Outcome::Renewal:
     case Outcome::NeedsSnapshot:
         break;
     }
     return std::nullopt;
+}
+
+IngestOutcome ingestOutcomeOf(ApplyResult result)
+{
+    switch (result) {
+    case ApplyResult::Applied:
+        return IngestOutcome::Applied;
+    case ApplyResult::Duplicate:
+        return IngestOutcome::Duplicate;
+    case ApplyResult::Rejected:
+        break;
+    }
+    return IngestOutcome::Rejected;
 }
 
 // The event as a case keeps it when the payload lacks its period: every key the case needs
@@ -60,11 +73,32 @@ nlohmann::json partialEventJson(const SuccessfulRenewalEvent &event)
 
 } // namespace
 
+std::string_view toString(IngestOutcome outcome)
+{
+    switch (outcome) {
+    case IngestOutcome::Applied:
+        return "applied";
+    case IngestOutcome::Duplicate:
+        return "duplicate";
+    case IngestOutcome::DuplicateDelivery:
+        return "duplicate_delivery";
+    case IngestOutcome::NotARenewal:
+        return "not_a_renewal";
+    case IngestOutcome::NeedsSnapshot:
+        return "needs_snapshot";
+    case IngestOutcome::Rejected:
+        return "rejected";
+    case IngestOutcome::Invalid:
+        break;
+    }
+    return "invalid";
+}
+
 nlohmann::json IngestResult::toJson() const
 {
     const auto orNull
         = [](const std::string &s) { return s.empty() ? nlohmann::json() : nlohmann::json(s); };
-    return {{"outcome", outcome}, {"inboxId", inboxId}, {"providerKey", providerKey},
+    return {{"outcome", toString(outcome)}, {"inboxId", inboxId}, {"providerKey", providerKey},
         {"providerEventId", providerEventId}, {"reason", orNull(reason)}, {"error", orNull(error)},
         {"billingPeriodId", orNull(billingPeriodId)},
         {"caseId", caseId ? nlohmann::json(*caseId) : nlohmann::json()}};
@@ -92,7 +126,7 @@ ProviderKind WebhookIngestor::kindOf(const std::string &providerKey)
 }
 
 WebhookIngestor::Recorded WebhookIngestor::record(const std::string &providerKey,
-    const std::string &eventId, std::string_view rawBody, const std::optional<std::string> &outcome,
+    const std::string &eventId, std::string_view rawBody, std::optional<IngestOutcome> outcome,
     const std::string &reason, const std::string &error, const nlohmann::json &normalized)
 {
     const std::size_t stored = std::min(rawBody.size(), kInboxMaxStoredBytes);
@@ -101,7 +135,8 @@ WebhookIngestor::Recorded WebhookIngestor::record(const std::string &providerKey
         "SELECT inbox_id, is_new, outcome, billing_period_id, case_id FROM ingest_record("
         "$1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)",
         providerKey, eventId, pqxx::binarystring(rawBody.data(), stored),
-        static_cast<long long>(rawBody.size()), sha256Hex(rawBody), outcome,
+        static_cast<long long>(rawBody.size()), sha256Hex(rawBody),
+        outcome ? std::optional<std::string>(toString(*outcome)) : std::nullopt,
         reason.empty() ? std::optional<std::string>() : reason,
         error.empty() ? std::optional<std::string>() : error,
         normalized.is_null() ? std::optional<std::string>() : dumpLenient(normalized));
@@ -120,8 +155,8 @@ WebhookIngestor::Recorded WebhookIngestor::record(const std::string &providerKey
 void WebhookIngestor::setOutcome(const IngestResult &r)
 {
     pqxx::nontransaction tx(m_applier.connection());
-    tx.exec_params("SELECT ingest_set_outcome($1, $2, $3, $4::uuid, $5)", r.inboxId, r.outcome,
-        r.error.empty() ? std::optional<std::string>() : r.error,
+    tx.exec_params("SELECT ingest_set_outcome($1, $2, $3, $4::uuid, $5)", r.inboxId,
+        std::string(toString(r.outcome)), r.error.empty() ? std::optional<std::string>() : r.error,
         r.billingPeriodId.empty() ? std::optional<std::string>() : r.billingPeriodId, r.caseId);
 }
 
@@ -162,13 +197,13 @@ IngestResult WebhookIngestor::ingest(const std::string &providerKey, std::string
         n.event.reset();
         r.providerEventId = bodyHashId(rawBody);
         r.reason = "invalid_payload";
-        rec = record(providerKey, r.providerEventId, rawBody, "invalid", r.reason,
+        rec = record(providerKey, r.providerEventId, rawBody, IngestOutcome::Invalid, r.reason,
             "payload: holds text the database cannot store (e.g. \\u0000)", nullptr);
     }
     r.inboxId = rec.inboxId;
     if (!rec.isNew && rec.outcome) {
         // Transport-level duplicate: the first delivery's outcome stands; nothing is re-run.
-        r.outcome = "duplicate_delivery";
+        r.outcome = IngestOutcome::DuplicateDelivery;
         r.billingPeriodId = rec.billingPeriodId;
         r.caseId = rec.caseId;
         return r;
@@ -187,26 +222,27 @@ IngestResult WebhookIngestor::ingest(const std::string &providerKey, std::string
             setOutcome(r);
         } else if (n.outcome == Outcome::NeedsSnapshot && n.event) {
             pqxx::nontransaction tx(m_applier.connection());
-            r.outcome = "needs_snapshot";
+            r.outcome = IngestOutcome::NeedsSnapshot;
             r.caseId = tx.exec_params1("SELECT ingest_open_snapshot_case($1, $2::jsonb)", r.inboxId,
                              dumpLenient(partialEventJson(*n.event)))[0]
                            .as<std::int64_t>();
         } else if (n.outcome == Outcome::NeedsSnapshot) {
             // An adapter that could not even tell which renewal it is: nothing to open a case
             // about, but the payload waits in the inbox for a snapshot all the same.
-            r.outcome = "needs_snapshot";
+            r.outcome = IngestOutcome::NeedsSnapshot;
             setOutcome(r);
         } else {
             const ApplyOutcome out = m_applier.apply(*n.event, Actor {"webhook", providerKey});
-            r.outcome = resultName(out.result);
+            r.outcome = ingestOutcomeOf(out.result);
             r.billingPeriodId = out.billingPeriodId;
-            r.error = out.errorCode;
+            if (out.rejection)
+                r.error = toString(*out.rejection);
             r.caseId = out.caseId;
             setOutcome(r);
         }
     } catch (const pqxx::data_exception &e) {
-        r = IngestResult {"invalid", rec.inboxId, providerKey, r.providerEventId, "invalid_payload",
-            std::string("the database refused a value: ") + e.what(), {}, {}};
+        r = IngestResult {IngestOutcome::Invalid, rec.inboxId, providerKey, r.providerEventId,
+            "invalid_payload", std::string("the database refused a value: ") + e.what(), {}, {}};
         setOutcome(r);
     }
     return r;

@@ -21,12 +21,22 @@ namespace rd {
 /// the SHA-256 of all of it.
 constexpr std::size_t kInboxMaxStoredBytes = 1024 * 1024;
 
+/// What became of one delivered payload (the inbox's outcome column).
+enum class IngestOutcome {
+    Applied, ///< a renewal, recorded now
+    Duplicate, ///< a renewal recorded before (another event of the same renewal)
+    DuplicateDelivery, ///< the same event delivered again: the first delivery's outcome stands
+    NotARenewal, ///< a payload of another kind: kept, nothing to do
+    NeedsSnapshot, ///< a renewal whose payload lacks facts: waits for a provider snapshot
+    Rejected, ///< a renewal the core refused: a reconciliation case
+    Invalid, ///< a payload that cannot be read: kept byte for byte with the reason
+};
+std::string_view toString(IngestOutcome outcome);
+
 /// What became of one delivered payload.
 struct IngestResult
 {
-    /// "applied", "duplicate", "duplicate_delivery", "not_a_renewal", "needs_snapshot",
-    /// "rejected" or "invalid".
-    std::string outcome;
+    IngestOutcome outcome = IngestOutcome::Invalid;
     std::int64_t inboxId = 0;
     std::string providerKey;
     std::string providerEventId;
@@ -63,8 +73,8 @@ private:
         std::optional<std::int64_t> caseId;
     };
     Recorded record(const std::string &providerKey, const std::string &eventId,
-        std::string_view rawBody, const std::optional<std::string> &outcome,
-        const std::string &reason, const std::string &error, const nlohmann::json &normalized);
+        std::string_view rawBody, std::optional<IngestOutcome> outcome, const std::string &reason,
+        const std::string &error, const nlohmann::json &normalized);
     void setOutcome(const IngestResult &result);
 
     RenewalApplier m_applier;

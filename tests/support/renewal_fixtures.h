@@ -11,6 +11,12 @@
 
 namespace rdtest {
 
+/// The rejection code of an outcome as the database spells it, "" when it was not rejected.
+inline std::string rejectionOf(const rd::ApplyOutcome &out)
+{
+    return out.rejection ? std::string(rd::toString(*out.rejection)) : std::string();
+}
+
 /// The February renewal of a subscription whose current period is January 2026.
 inline rd::SuccessfulRenewalEvent februaryRenewal(const std::string &subscriptionId = "sub_1",
     const std::string &eventId = "evt_1", const std::string &renewalKey = "in_1")

@@ -115,16 +115,15 @@ CaseActionOutcome reapplyCase(const std::string &conninfo, const CaseActionReque
     try {
         auto conn = rd::connectTo(conninfo);
         const auto result = rd::reapplyCase(*conn, request.caseId, noteFor(request));
-        const std::string outcome = result.value("result", "");
-        if (outcome == "rejected") {
-            const std::string error = result.value("error", "");
+        if (!result.resolved()) {
+            const std::string error(result.rejection ? rd::toString(*result.rejection) : "");
             return {Kind::StillOpen,
                 tr("Still rejected: %1. The case stays open.")
                     .arg(format::humanize(QString::fromStdString(error))),
                 QString::fromStdString("rejected:" + error)};
         }
         const QString now = currentPeriod(*conn, request.caseId);
-        const bool applied = outcome == "applied";
+        const bool applied = result.result == rd::ApplyResult::Applied;
         const QString summary = (applied ? tr("Applied: period now %1.").arg(now)
                                          : tr("Already applied: the renewal was recorded before; "
                                               "period now %1.")
@@ -168,7 +167,7 @@ rd::ProviderSnapshot snapshotFromText(pqxx::connection &conn, const CaseActionRe
             request.caseId);
         if (r.empty())
             throw rd::ActionRefused(
-                "case_not_found", "there is no case " + std::to_string(request.caseId));
+                rd::Refusal::CaseNotFound, "there is no case " + std::to_string(request.caseId));
         providerKey = r[0][0].as<std::string>();
         if (!r[0][1].is_null())
             kind = rd::providerKindFromString(r[0][1].as<std::string>());
@@ -186,24 +185,26 @@ CaseActionOutcome attachSnapshot(const std::string &conninfo, const CaseActionRe
             request.caseId > 0 ? std::optional<std::int64_t>(request.caseId) : std::nullopt,
             noteFor(request));
         // What became of the case is the database's judgment of its renewal after the snapshot.
-        const auto caseResult = result.value("case", nlohmann::json());
-        const bool stillOpen = caseResult.is_object() && caseResult.value("status", "") == "open";
+        const auto &caseResult = result.caseAfter;
+        const bool stillOpen = caseResult && !caseResult->resolved;
         const Kind kind = stillOpen ? Kind::StillOpen : Kind::Resolved;
         QString caseSentence;
-        if (caseResult.is_object())
-            caseSentence = stillOpen ? tr("Case %1 stays open: its renewal is still rejected (%2).")
-                                           .arg(request.caseId)
-                                           .arg(format::humanize(QString::fromStdString(
-                                               caseResult.value("error", std::string()))))
-                : caseResult.value("renewal", "") == "applied"
+        if (caseResult)
+            caseSentence = stillOpen
+                ? tr("Case %1 stays open: its renewal is still rejected (%2).")
+                      .arg(request.caseId)
+                      .arg(format::humanize(QString::fromStdString(caseResult->rejection
+                              ? std::string(rd::toString(*caseResult->rejection))
+                              : std::string())))
+                : caseResult->renewal == rd::ApplyResult::Applied
                 ? tr("Case %1 resolved: its renewal was applied.").arg(request.caseId)
                 : tr("Case %1 resolved: its renewal is recorded.").arg(request.caseId);
-        if (result.value("result", "") == "unchanged")
+        if (result.result == rd::SnapshotAttachment::Result::Unchanged)
             return {kind,
                 tr("The same snapshot was attached before: nothing changed.") + u' ' + caseSentence,
                 u"unchanged"_qs};
         QStringList changes;
-        for (const auto &[field, change] : result["changes"].items())
+        for (const auto &[field, change] : result.changes.items())
             changes << tr("%1 %2 → %3")
                            .arg(format::humanize(QString::fromStdString(field)),
                                QString::fromStdString(change["before"].dump()),
@@ -214,12 +215,12 @@ CaseActionOutcome attachSnapshot(const std::string &conninfo, const CaseActionRe
             summary += u' ' + tr("Changed: %1.").arg(changes.join(u"; "_qs));
         if (!caseSentence.isEmpty())
             summary += u' ' + caseSentence;
-        if (result.contains("applicableCases") && !result["applicableCases"].empty())
+        if (!result.applicableCases.empty())
             summary += u' '
                 + QCoreApplication::translate("CaseActions",
                     "%n other case(s) can now be re-applied.", nullptr,
-                    static_cast<int>(result["applicableCases"].size()));
-        return {kind, summary, QString::fromStdString(result.value("result", ""))};
+                    static_cast<int>(result.applicableCases.size()));
+        return {kind, summary, QString::fromStdString(std::string(rd::toString(result.result)))};
     } catch (const rd::ActionRefused &e) {
         return {Kind::Refused, QString::fromUtf8(e.what()), QString::fromStdString(e.code())};
     } catch (const rd::InputError &e) {

@@ -332,7 +332,8 @@ void SnapshotDialog::askDatabase(const QString &summary)
             const auto answer = nlohmann::json::parse(watcher->result().toStdString());
             if (answer.contains("refused")) {
                 showProblem(tr("The database would refuse it: %1")
-                                .arg(QString::fromStdString(answer["refused"].get<std::string>())));
+                                .arg(QString::fromStdString(
+                                    answer["refused"].value("message", std::string()))));
             } else {
                 const auto &c = answer["wouldBe"]["case"];
                 if (c.is_object() && c["status"] == "resolved")

@@ -1,0 +1,70 @@
+#include "domain/store/action_refused.h"
+
+#include <array>
+
+namespace rd {
+namespace {
+
+struct RefusalEntry
+{
+    Refusal refusal;
+    std::string_view sqlstate;
+    std::string_view code;
+};
+
+// The one mapping between the database's refusal codes and the programs' (0009).
+constexpr std::array kRefusals {
+    RefusalEntry {Refusal::CaseNotFound, "RD001", "case_not_found"},
+    RefusalEntry {Refusal::CaseAlreadyClosed, "RD002", "case_already_closed"},
+    RefusalEntry {Refusal::CaseNotReapplicable, "RD003", "case_not_reapplicable"},
+    RefusalEntry {Refusal::NoteRequired, "RD004", "note_required"},
+    RefusalEntry {Refusal::InvalidReason, "RD005", "invalid_reason"},
+    RefusalEntry {Refusal::StaleSnapshot, "RD006", "stale_snapshot"},
+    RefusalEntry {
+        Refusal::RenewalKeyPayloadConflict, "RD007", "provider_renewal_key_payload_conflict"},
+    RefusalEntry {Refusal::SnapshotRewindsPeriod, "RD008", "snapshot_rewinds_period"},
+    RefusalEntry {Refusal::SnapshotCaseMismatch, "RD009", "snapshot_case_mismatch"},
+    RefusalEntry {Refusal::SnapshotRenewalMismatch, "RD010", "snapshot_renewal_mismatch"},
+    RefusalEntry {Refusal::ProviderExists, "RD011", "provider_exists"},
+};
+
+// "ERROR:  the sentence\nCONTEXT:  PL/pgSQL function ..." -> "the sentence".
+std::string primaryMessage(std::string_view text)
+{
+    if (const auto p = text.find("ERROR:"); p != std::string_view::npos)
+        text.remove_prefix(p + 6);
+    if (const auto nl = text.find('\n'); nl != std::string_view::npos)
+        text = text.substr(0, nl);
+    const auto start = text.find_first_not_of(' ');
+    return start == std::string_view::npos ? std::string() : std::string(text.substr(start));
+}
+
+} // namespace
+
+std::string_view toString(Refusal refusal)
+{
+    for (const auto &e : kRefusals) {
+        if (e.refusal == refusal)
+            return e.code;
+    }
+    return "refused";
+}
+
+std::optional<Refusal> refusalFromSqlstate(std::string_view sqlstate)
+{
+    for (const auto &e : kRefusals) {
+        if (e.sqlstate == sqlstate)
+            return e.refusal;
+    }
+    return std::nullopt;
+}
+
+std::optional<ActionRefused> refusalFromError(std::string_view sqlstate, std::string_view message)
+{
+    const auto refusal = refusalFromSqlstate(sqlstate);
+    if (!refusal)
+        return std::nullopt;
+    return ActionRefused(*refusal, primaryMessage(message));
+}
+
+} // namespace rd
