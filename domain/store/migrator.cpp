@@ -1,5 +1,7 @@
 #include "domain/store/migrator.h"
 
+#include "domain/store/database_target.h"
+
 #include "domain/core/errors.h"
 
 #include <pqxx/pqxx>
@@ -163,6 +165,12 @@ MigrationReport migrate(pqxx::connection &conn, const std::vector<MigrationFile>
         report.applied.push_back(f.name);
     }
     return report;
+}
+
+MigrationReport migrateDatabase(const std::string &conninfo)
+{
+    auto conn = connectTo(conninfo);
+    return migrate(*conn, loadMigrations(defaultMigrationsDir()));
 }
 
 } // namespace rd

@@ -35,4 +35,9 @@ struct MigrationReport
 /// SetupError before anything is applied.
 MigrationReport migrate(pqxx::connection &conn, const std::vector<MigrationFile> &files);
 
+/// Connects to `conninfo` and applies the default migrations (defaultMigrationsDir()): what
+/// every program does before it uses a database it owns (the embedded one) or was asked to
+/// migrate.
+MigrationReport migrateDatabase(const std::string &conninfo);
+
 } // namespace rd
