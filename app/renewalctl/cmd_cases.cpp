@@ -11,7 +11,7 @@
 namespace rd::cli {
 namespace {
 
-std::int64_t caseIdArgument(const Args &args, std::size_t index)
+std::int64_t caseIdArgument(const ParsedArgs &args, std::size_t index)
 {
     const auto &pos = args.positionals();
     if (pos.size() <= index)
@@ -27,7 +27,7 @@ std::int64_t caseIdArgument(const Args &args, std::size_t index)
     }
 }
 
-OperatorNote noteFrom(const Args &args)
+OperatorNote noteFrom(const ParsedArgs &args)
 {
     return {args.requireValue("reason"), args.value("comment").value_or("")};
 }
