@@ -1,3 +1,4 @@
+#include "domain/core/operator_note.h"
 #include "tests/support/process_runner.h"
 #include "tests/support/test_database.h"
 
@@ -5,6 +6,8 @@
 #include <pqxx/pqxx>
 
 #include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using rdtest::ctl;
@@ -45,6 +48,19 @@ private slots:
         QTest::newRow("bad number") << QStringList {"bench", "--workers", "many"} << "--workers";
         QTest::newRow("db verb") << QStringList {"db", "restart", "--data-dir", "/tmp/x"}
                                  << "unknown db command";
+        // Options are declared per command: a typo gets the closest declared name, and an
+        // option of another command is refused before anything runs.
+        QTest::newRow("mistyped option") << QStringList {"bench", "--subscripton",
+            "5"} << "unknown option --subscripton; did you mean --subscriptions?";
+        QTest::newRow("mistyped command")
+            << QStringList {"casse", "list"} << "unknown command 'casse'; did you mean 'cases'?";
+        QTest::newRow("mistyped subcommand")
+            << QStringList {"cases", "shwo", "1"} << "did you mean 'show'?";
+        QTest::newRow("option of another command") << QStringList {"cases", "list", "--preview",
+            "--db", "host=/nonexistent dbname=x"} << "unknown option --preview";
+        QTest::newRow("no database option without a database")
+            << QStringList {"normalize", "--kind", "stripe", "--db", "x"} << "unknown option --db";
+        QTest::newRow("missing case id") << QStringList {"cases", "show"} << "ID is required";
     }
 
     void usageErrors()
@@ -55,6 +71,85 @@ private slots:
         QCOMPARE(r.exitCode, 64);
         QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
         QVERIFY(!r.err.contains("terminate called")); // one sentence, never an exception dump
+    }
+
+    void helpIsPerCommand_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QStringList>("mentions");
+        QTest::addColumn<QStringList>("absent");
+        QStringList reasons;
+        for (const auto &code : rd::standardReasonCodes())
+            reasons << QString::fromStdString(code);
+        QTest::newRow("cases reapply")
+            << QStringList {"cases", "reapply", "--help"}
+            << (QStringList {"renewalctl cases reapply", "--reason", "--comment"} << reasons)
+            << QStringList {"--preview", "--status"};
+        QTest::newRow("cases dismiss")
+            << QStringList {"cases", "dismiss", "--help"}
+            << (QStringList {"renewalctl cases dismiss"} << reasons) << QStringList {"--preview"};
+        QTest::newRow("snapshot attach")
+            << QStringList {"snapshot", "attach", "--help"}
+            << (QStringList {"renewalctl snapshot attach", "--preview", "--captured-at"} << reasons)
+            << QStringList {"--status"};
+        QTest::newRow("cases list") << QStringList {"cases", "list", "--help"}
+                                    << QStringList {"renewalctl cases list", "--status", "--json"}
+                                    << QStringList {"--reason", "--preview"};
+        QTest::newRow("bench") << QStringList {"bench", "--help"}
+                               << QStringList {"renewalctl bench", "--workers", "--force"}
+                               << QStringList {"--reason"};
+        QTest::newRow("help COMMAND")
+            << QStringList {"help", "audit", "verify"}
+            << QStringList {"renewalctl audit verify", "--anchor"} << QStringList {"--reason"};
+        // The overview names every command (scripts/run-desk.sh looks for "  demo").
+        QTest::newRow("overview") << QStringList {"--help"}
+                                  << QStringList {"\n  demo ", "\n  cases ", "Exit codes"}
+                                  << QStringList {"--reason"};
+    }
+
+    void helpIsPerCommand()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QStringList, mentions);
+        QFETCH(QStringList, absent);
+        const auto r = runProgram(ctl(), args);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.err.isEmpty());
+        for (const auto &m : mentions)
+            QVERIFY2(r.out.contains(m.toUtf8()), qPrintable(m + " missing in:\n" + r.out));
+        for (const auto &a : absent)
+            QVERIFY2(!r.out.contains(a.toUtf8()), qPrintable(a + " unexpected in:\n" + r.out));
+    }
+
+    void versionIsTheProjectVersion()
+    {
+        const auto r = runProgram(ctl(), {"--version"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out, QByteArray("renewalctl " RD_PROJECT_VERSION "\n"));
+    }
+
+    void missingInputFileSaysWhy_data()
+    {
+        QTest::addColumn<QStringList>("command");
+        QTest::newRow("apply") << QStringList {"apply"};
+        QTest::newRow("subscriptions import") << QStringList {"subscriptions", "import"};
+        QTest::newRow("snapshot attach")
+            << QStringList {"snapshot", "attach", "--reason", "provider_confirmed"};
+        QTest::newRow("normalize") << QStringList {"normalize", "--kind", "stripe"};
+    }
+
+    void missingInputFileSaysWhy()
+    {
+        QFETCH(QStringList, command);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("x.jsonl");
+        const auto r = runProgram(ctl(), QStringList(command) << path);
+        QCOMPARE(r.exitCode, 65);
+        QCOMPARE(QString::fromUtf8(r.err),
+            "renewalctl: cannot open '" + path + "': No such file or directory\n");
+        const auto isDir = runProgram(ctl(), QStringList(command) << dir.path());
+        QCOMPARE(isDir.exitCode, 65);
+        QVERIFY2(isDir.err.contains("Is a directory"), isDir.err.constData());
     }
 
     void unreachableDatabaseIs69()
@@ -147,7 +242,7 @@ private slots:
         QCOMPARE(scalar(db, "SELECT count(*) FROM subscriptions"), 0LL);
     }
 
-    void applyReportsEachLineAndStopsAtBadInput()
+    void applyReportsEachBadLineAndGoesOn()
     {
         rdtest::TestDatabase db("cli_apply");
         rdtest::importSubscriptions(
@@ -156,16 +251,28 @@ private slots:
             = eventLine("evt_1", "in_1", "2026-02-01T00:00:00Z", "2026-03-01T00:00:00Z")
             + eventLine("evt_2", "in_1", "2026-02-01T00:00:00Z", "2026-03-01T00:00:00Z")
             + QByteArray(R"({"providerKey":"stripe-main","currency":"dollars"})") + "\n"
-            + eventLine("evt_3", "in_2", "2026-03-01T00:00:00Z", "2026-04-01T00:00:00Z");
+            + eventLine("evt_3", "in_2", "2026-03-01T00:00:00Z", "2026-04-01T00:00:00Z")
+            + QByteArray("{oops") + "\n"
+            + eventLine("evt_4", "in_3", "2026-04-01T00:00:00Z", "2026-05-01T00:00:00Z");
         const auto r = runProgram(ctl(), withDb(db, {"apply"}), input);
         QCOMPARE(r.exitCode, 65);
-        QVERIFY2(r.err.contains("line 3: providerEventId: missing"), r.err.constData());
+        const auto errors = r.err.trimmed().split('\n');
+        QCOMPARE(errors.size(), 2);
+        QVERIFY2(errors[0].contains("line 3: providerEventId: missing"), r.err.constData());
+        QVERIFY2(errors[1].contains("line 5: body"), r.err.constData());
+        // One acknowledgement a line, the bad ones included, each naming its line.
         const auto lines = r.out.trimmed().split('\n');
-        QCOMPARE(lines.size(), 2);
-        QCOMPARE(nlohmann::json::parse(lines[0].toStdString())["result"], "applied");
-        QCOMPARE(nlohmann::json::parse(lines[1].toStdString())["result"], "duplicate");
-        // Earlier lines stay applied; nothing after the bad line ran.
-        QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_billing_periods"), 1LL);
+        QCOMPARE(lines.size(), 6);
+        const QStringList expected {
+            "applied", "duplicate", "invalid", "applied", "invalid", "applied"};
+        for (int i = 0; i < lines.size(); ++i) {
+            const auto ack = nlohmann::json::parse(lines[i].toStdString());
+            QCOMPARE(QString::fromStdString(ack["result"].get<std::string>()), expected[i]);
+            QCOMPARE(ack["line"].get<int>(), i + 1);
+        }
+        QCOMPARE(nlohmann::json::parse(lines[2].toStdString())["field"], "providerEventId");
+        // The good lines after the bad ones were applied.
+        QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_billing_periods"), 3LL);
     }
 
     // The audit's finding 6: a valid RFC 3339 timestamp whose UTC instant PostgreSQL cannot
@@ -201,7 +308,9 @@ private slots:
         QVERIFY2(r.err.contains(("line 1: " + field + ": '" + value + "' is outside").toUtf8()),
             r.err.constData());
         QCOMPARE(r.err.count('\n'), 1);
-        QVERIFY(r.out.isEmpty());
+        const auto ack = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(ack["result"], "invalid");
+        QCOMPARE(ack["line"], 1);
         QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_billing_periods"), 0LL);
         QCOMPARE(scalar(db, "SELECT count(*) FROM reconciliation_cases"), 0LL);
         QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_outbox"), 0LL);
@@ -245,6 +354,155 @@ private slots:
         QCOMPARE(out["result"], "rejected");
         QCOMPARE(out["error"], "renewal_period_is_not_contiguous");
         QVERIFY(out["caseId"].is_number_integer());
+    }
+
+    void casesListAndShowAreReadable()
+    {
+        rdtest::TestDatabase db("cli_cases_human");
+        rdtest::importSubscriptions(
+            db.conninfo(), rdtest::subscriptionLine("stripe-main", "sub_1"));
+        const auto rejected = runProgram(ctl(), withDb(db, {"apply"}),
+            eventLine("evt_9", "in_9", "2026-03-01T00:00:00Z", "2026-04-01T00:00:00Z"));
+        QCOMPARE(rejected.exitCode, 3);
+        const auto id = QString::number(
+            nlohmann::json::parse(rejected.out.toStdString())["caseId"].get<long long>());
+
+        const auto list = runProgram(ctl(), withDb(db, {"cases", "list"}));
+        QCOMPARE(list.exitCode, 0);
+        const auto rows = list.out.split('\n');
+        QVERIFY2(rows.size() >= 3, list.out.constData());
+        const QByteArray &header = rows[0];
+        for (const char *column : {"ID", "STATUS", "REASON/ERROR", "PROVIDER/SUBSCRIPTION",
+                 "RENEWAL KEY", "SEEN", "LAST SEEN"})
+            QVERIFY2(header.contains(column), header.constData());
+        // Aligned: every column starts where its heading does.
+        const QByteArray &row = rows[1];
+        QCOMPARE(row.indexOf("open"), header.indexOf("STATUS"));
+        QCOMPARE(row.indexOf("renewal_period_is_not_contiguous"), header.indexOf("REASON/ERROR"));
+        QCOMPARE(row.indexOf("stripe-main/sub_1"), header.indexOf("PROVIDER/SUBSCRIPTION"));
+        QCOMPARE(row.indexOf("in_9"), header.indexOf("RENEWAL KEY"));
+        QCOMPARE(row.indexOf("1x"), header.indexOf("SEEN"));
+        QVERIFY(row.trimmed().startsWith(id.toUtf8()));
+        QCOMPARE(rows[2], QByteArray("1 case(s)"));
+
+        const auto show = runProgram(ctl(), withDb(db, {"cases", "show", id}));
+        QCOMPARE(show.exitCode, 0);
+        QVERIFY2(show.out.startsWith(
+                     ("case " + id + ": open (renewal_period_is_not_contiguous)\n").toUtf8()),
+            show.out.constData());
+        for (const char *part :
+            {"  provider:       stripe-main/sub_1\n", "  renewal key:    in_9\n", "\nevent:\n",
+                "  period.start: 2026-03-01T00:00:00", "\nlocal state:\n", "\nhistory:\n", "  1. "})
+            QVERIFY2(
+                show.out.contains(part), qPrintable(QString(part) + " missing in:\n" + show.out));
+        QVERIFY(!show.out.contains('{'));
+
+        const auto json = runProgram(ctl(), withDb(db, {"cases", "show", id, "--json"}));
+        QCOMPARE(json.exitCode, 0);
+        QCOMPARE(
+            nlohmann::json::parse(json.out.toStdString())["id"].get<long long>(), id.toLongLong());
+    }
+
+    void auditVerifyCountsWhatItChecked()
+    {
+        rdtest::TestDatabase db("cli_audit_counts");
+        rdtest::importSubscriptions(db.conninfo(),
+            rdtest::subscriptionLine("stripe-main", "sub_1") + "\n"
+                + rdtest::subscriptionLine("stripe-main", "sub_2"));
+        // One renewal and one case: both kinds of chain.
+        QCOMPARE(
+            runProgram(ctl(), withDb(db, {"apply"}),
+                eventLine("evt_1", "in_1", "2026-02-01T00:00:00Z", "2026-03-01T00:00:00Z")
+                    + eventLine("evt_9", "in_9", "2026-04-01T00:00:00Z", "2026-05-01T00:00:00Z"))
+                .exitCode,
+            3);
+        const auto rows = scalar(db,
+            "SELECT (SELECT count(*) FROM subscription_transition_audits) "
+            "+ (SELECT count(*) FROM reconciliation_case_history)");
+        const auto chains = scalar(db,
+            "SELECT (SELECT count(DISTINCT subscription_id) FROM subscription_transition_audits) "
+            "+ (SELECT count(DISTINCT case_id) FROM reconciliation_case_history)");
+        QCOMPARE(chains, 3LL);
+        QVERIFY(rows > chains);
+
+        const auto verify = runProgram(ctl(), withDb(db, {"audit", "verify"}));
+        QCOMPARE(verify.exitCode, 0);
+        QCOMPARE(QString::fromUtf8(verify.out),
+            QString("verified %1 rows in %2 chains: intact\n").arg(rows).arg(chains));
+        const auto asJson = runProgram(ctl(), withDb(db, {"audit", "verify", "--json"}));
+        const auto j = nlohmann::json::parse(asJson.out.toStdString());
+        QCOMPARE(j["intact"], true);
+        QVERIFY(j["breaks"].empty());
+        QCOMPARE(j["rows"].get<long long>(), rows);
+        QCOMPARE(j["chains"].get<long long>(), chains);
+
+        QTemporaryDir dir;
+        const QString anchorPath = dir.filePath("anchor.json");
+        const auto anchor = runProgram(ctl(), withDb(db, {"audit", "anchor"}));
+        QCOMPARE(anchor.exitCode, 0);
+        QFile file(anchorPath);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(anchor.out);
+        file.close();
+        const auto createdAt = QString::fromStdString(
+            nlohmann::json::parse(anchor.out.toStdString())["createdAt"].get<std::string>());
+        const auto anchored
+            = runProgram(ctl(), withDb(db, {"audit", "verify", "--anchor", anchorPath}));
+        QCOMPARE(anchored.exitCode, 0);
+        const auto matches
+            = QString("anchor (%1 heads, exported at %2) matches\n").arg(chains).arg(createdAt);
+        QVERIFY2(anchored.out.contains(matches.toUtf8()), anchored.out.constData());
+
+        // A chain removed since (triggers off): the chains left verify, the anchor does not.
+        {
+            auto conn = db.connect();
+            pqxx::work tx(*conn);
+            tx.exec0("SET session_replication_role = replica");
+            tx.exec0("DELETE FROM reconciliation_case_history");
+            tx.commit();
+        }
+        const auto removed
+            = runProgram(ctl(), withDb(db, {"audit", "verify", "--anchor", anchorPath, "--json"}));
+        QCOMPARE(removed.exitCode, 65);
+        const auto r = nlohmann::json::parse(removed.out.toStdString());
+        QCOMPARE(r["chains"].get<long long>(), chains - 1);
+        QCOMPARE(r["anchor"]["matches"], false);
+        QCOMPARE(r["anchor"]["mismatches"].size(), std::size_t(1));
+        QCOMPARE(r["intact"], false);
+        const auto removedText
+            = runProgram(ctl(), withDb(db, {"audit", "verify", "--anchor", anchorPath}));
+        QCOMPARE(removedText.exitCode, 65);
+        QVERIFY2(removedText.out.contains("does not match: 1 head(s) changed or gone"),
+            removedText.out.constData());
+    }
+
+    void benchRefusesADatabaseWithOtherData()
+    {
+        const QStringList bench {"bench", "--subscriptions", "3", "--renewals", "6", "--workers",
+            "2", "--duplicates", "0.5"};
+        rdtest::TestDatabase scratch("cli_bench_scratch");
+        QCOMPARE(runProgram(ctl(), withDb(scratch, bench)).exitCode, 0);
+        QCOMPARE(runProgram(ctl(), withDb(scratch, bench)).exitCode, 0); // its own data only
+
+        rdtest::TestDatabase db("cli_bench_refused");
+        rdtest::importSubscriptions(
+            db.conninfo(), rdtest::subscriptionLine("stripe-main", "sub_1"));
+        const auto refused = runProgram(ctl(), withDb(db, bench));
+        QCOMPARE(refused.exitCode, 4);
+        QVERIFY2(refused.err.contains("1 subscription(s) that are not bench data"),
+            refused.err.constData());
+        QVERIFY2(refused.err.contains("--force"), refused.err.constData());
+        QCOMPARE(scalar(db, "SELECT count(*) FROM subscriptions"), 1LL);
+
+        const auto forced = runProgram(ctl(),
+            withDb(db,
+                QStringList(bench) << "--force"
+                                   << "--json"));
+        QCOMPARE(forced.exitCode, 0);
+        const auto report = nlohmann::json::parse(forced.out.toStdString());
+        QCOMPARE(report["invariantsHold"], true);
+        QCOMPARE(report["applied"].get<int>(), 6);
+        QCOMPARE(scalar(db, "SELECT count(*) FROM subscriptions"), 4LL);
     }
 };
 

@@ -13,11 +13,10 @@ namespace rd::cli {
 
 int runApply(const CommandContext &ctx)
 {
-    if (ctx.args.positionals().size() > 2)
-        throw UsageError("usage: renewalctl apply [FILE|-]");
     InputFile input(ctx.args.inputPath(1), ctx.in);
     RenewalApplier applier(ctx.conninfo());
     bool anyRejected = false;
+    long long badLines = 0;
     long long lineNo = 0;
     for (std::string line; std::getline(input.stream(), line);) {
         ++lineNo;
@@ -27,15 +26,25 @@ int runApply(const CommandContext &ctx)
         try {
             event = renewalEventFromJson(parseUntrustedJson(line));
         } catch (const InputError &e) {
-            // Earlier lines stay applied: each renewal is its own transaction.
-            throw e.locatedAt("line " + std::to_string(lineNo));
+            // Reported, and the next lines still go in: each renewal is its own transaction.
+            ++badLines;
+            const auto located = e.locatedAt("line " + std::to_string(lineNo));
+            ctx.err << "renewalctl: bad input: " << located.what() << std::endl;
+            ctx.out << nlohmann::json {{"result", "invalid"}, {"line", lineNo},
+                {"field", e.field()}, {"message", e.message()}}
+                           .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+                    << std::endl;
+            continue;
         }
         const auto outcome = applier.apply(event, Actor {"webhook", event.providerKey});
         anyRejected = anyRejected || outcome.result == ApplyResult::Rejected;
+        auto acknowledgement = outcome.toJson();
+        acknowledgement["line"] = lineNo;
         // Flushed per line: a caller piping events in reads each acknowledgement at once.
-        ctx.out << outcome.toJson().dump() << std::endl;
+        ctx.out << acknowledgement.dump() << std::endl;
     }
-    return anyRejected ? ExitRejected : ExitOk;
+    // A bad line outweighs a rejected renewal: the input itself needs fixing.
+    return badLines > 0 ? ExitDataError : anyRejected ? ExitRejected : ExitOk;
 }
 
 } // namespace rd::cli

@@ -1,252 +1,47 @@
 #include "app/renewalctl/command_context.h"
-#include "domain/core/errors.h"
+#include "bench/renewal_workload.h"
 #include "domain/store/database_target.h"
-#include "domain/store/migrator.h"
-#include "domain/store/renewal_applier.h"
-#include "domain/store/subscription_import.h"
 
-#include <nlohmann/json.hpp>
-#include <pqxx/pqxx>
-
-#include <algorithm>
-#include <atomic>
-#include <chrono>
-#include <cmath>
-#include <mutex>
 #include <ostream>
-#include <random>
-#include <sstream>
-#include <thread>
 
 namespace rd::cli {
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-struct Delivery
-{
-    SuccessfulRenewalEvent event;
-    bool redelivery = false;
-};
-
-struct Tally
-{
-    std::atomic<long long> applied {0}, duplicates {0}, rejected {0}, retries {0};
-};
-
-double percentile(std::vector<double> &sorted, double p)
-{
-    if (sorted.empty())
-        return 0;
-    const auto idx
-        = static_cast<std::size_t>(std::ceil(p * static_cast<double>(sorted.size()))) - 1;
-    return sorted[std::min(idx, sorted.size() - 1)];
-}
-
-} // namespace
 
 int runBench(const CommandContext &ctx)
 {
-    const auto subscriptions = ctx.args.integer("subscriptions", 1000, 1, 10'000'000);
-    const auto renewals = ctx.args.integer("renewals", 10000, 1, 100'000'000);
-    const auto workers = static_cast<int>(ctx.args.integer("workers", 8, 1, 256));
-    const double duplicates = ctx.args.number("duplicates", 0.1, 0.0, 1.0);
-    const auto seed = static_cast<unsigned>(ctx.args.integer("seed", 1, 0, 1'000'000'000));
+    bench::WorkloadOptions options;
+    options.subscriptions = ctx.args.integer("subscriptions", 1000, 1, 10'000'000);
+    options.renewals = ctx.args.integer("renewals", 10000, 1, 100'000'000);
+    options.workers = static_cast<int>(ctx.args.integer("workers", 8, 1, 256));
+    options.duplicates = ctx.args.number("duplicates", 0.1, 0.0, 1.0);
+    options.seed = static_cast<unsigned>(ctx.args.integer("seed", 1, 0, 1'000'000'000));
 
     const auto target = resolveDatabase(ctx.args.value("db"));
-    {
-        auto conn = connectTo(target.conninfo);
-        migrate(*conn, loadMigrations(defaultMigrationsDir()));
-    }
-
-    // A provider key of its own per run, so that runs never collide in a scratch database.
-    const std::string provider = "bench-"
-        + std::to_string(std::chrono::duration_cast<std::chrono::microseconds>(
-            std::chrono::system_clock::now().time_since_epoch())
-                             .count());
-    const Timestamp epoch = makeUtc(2026, 1, 1);
-    {
-        std::stringstream lines;
-        for (long long i = 0; i < subscriptions; ++i) {
-            SubscriptionRecord r {provider, "sub-" + std::to_string(i), "active",
-                Period {epoch, addMonths(epoch, 1)}, false, std::nullopt};
-            lines << toJson(r).dump() << "\n";
+    // The bench writes thousands of subscriptions and renewals: never into a database that
+    // holds anything else, unless asked to.
+    if (!ctx.args.flag("force")) {
+        if (const auto others = bench::nonBenchSubscriptions(target.conninfo); others > 0) {
+            ctx.err << "renewalctl: refused: the database holds " << others
+                    << " subscription(s) that are not bench data (provider keys not starting "
+                       "with 'bench-'); bench writes into the database it measures: give it a "
+                       "scratch database, or --force\n";
+            return ExitRefused;
         }
-        auto conn = connectTo(target.conninfo);
-        importSubscriptions(*conn, lines, "bench");
-        // Measure renewals, not the write-back of the seeding: flush it first when this role
-        // may (superuser or pg_checkpoint); otherwise measure as is.
-        try {
-            pqxx::nontransaction tx(*conn);
-            tx.exec0("CHECKPOINT");
-        } catch (const pqxx::insufficient_privilege &) { }
     }
 
-    // Renewals go out in rounds: round j carries every subscription's (j+1)-th renewal, so a
-    // renewal never overtakes its predecessor. Within a round, originals and re-deliveries
-    // (a different event id, the same renewal) are shuffled and raced by all workers.
-    const long long perSubscription = (renewals + subscriptions - 1) / subscriptions;
-    std::mt19937 rng(seed);
-    std::bernoulli_distribution redeliver(duplicates);
-    std::vector<long long> renewedCount(static_cast<std::size_t>(subscriptions), 0);
-
-    std::vector<std::unique_ptr<RenewalApplier>> appliers;
-    for (int w = 0; w < workers; ++w)
-        appliers.push_back(std::make_unique<RenewalApplier>(target.conninfo));
-
-    Tally tally;
-    std::vector<double> latencies;
-    std::mutex latencyMutex;
-    long long issued = 0;
-    long long redeliveries = 0;
-    const auto started = Clock::now();
-    for (long long round = 0; round < perSubscription && issued < renewals; ++round) {
-        std::vector<Delivery> deliveries;
-        for (long long i = 0; i < subscriptions && issued < renewals; ++i, ++issued) {
-            const Timestamp start = addMonths(epoch, static_cast<int>(round + 1));
-            SuccessfulRenewalEvent e;
-            e.providerKey = provider;
-            e.providerSubscriptionId = "sub-" + std::to_string(i);
-            e.providerRenewalKey = "in-" + std::to_string(i) + "-" + std::to_string(round);
-            e.providerEventId = "evt-" + e.providerRenewalKey;
-            e.period = Period {start, addMonths(start, 1)};
-            e.paidAmountMinor = 1900 + (i % 7) * 100;
-            e.currency = "EUR";
-            e.paidAt = start;
-            ++renewedCount[static_cast<std::size_t>(i)];
-            if (redeliver(rng)) {
-                Delivery again {e, true};
-                again.event.providerEventId += "-again";
-                deliveries.push_back(std::move(again));
-                ++redeliveries;
-            }
-            deliveries.push_back(Delivery {std::move(e), false});
-        }
-        std::shuffle(deliveries.begin(), deliveries.end(), rng);
-
-        std::atomic<std::size_t> next {0};
-        std::vector<std::thread> threads;
-        std::atomic<bool> failed {false};
-        std::string failure;
-        for (int w = 0; w < workers; ++w) {
-            threads.emplace_back([&, w] {
-                std::vector<double> mine;
-                try {
-                    for (std::size_t k; (k = next.fetch_add(1)) < deliveries.size();) {
-                        const auto t0 = Clock::now();
-                        const auto out = appliers[static_cast<std::size_t>(w)]->apply(
-                            deliveries[k].event, Actor {"webhook", provider});
-                        mine.push_back(
-                            std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-                        tally.retries += out.attempts - 1;
-                        if (out.result == ApplyResult::Applied)
-                            ++tally.applied;
-                        else if (out.result == ApplyResult::Duplicate)
-                            ++tally.duplicates;
-                        else
-                            ++tally.rejected;
-                    }
-                } catch (const std::exception &e) {
-                    std::lock_guard lock(latencyMutex);
-                    failed = true;
-                    failure = e.what();
-                }
-                std::lock_guard lock(latencyMutex);
-                latencies.insert(latencies.end(), mine.begin(), mine.end());
-            });
-        }
-        for (auto &t : threads)
-            t.join();
-        if (failed)
-            throw DatabaseUnavailable("a bench worker failed: " + failure);
-    }
-    const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
-    std::sort(latencies.begin(), latencies.end());
-
-    // Verify the invariants from the database itself, not from our own counters alone.
-    auto conn = connectTo(target.conninfo);
-    pqxx::read_transaction tx(*conn);
-    const auto counts = tx.exec_params1(
-        R"(SELECT
-             (SELECT count(*) FROM subscription_billing_periods WHERE provider_key = $1),
-             (SELECT count(*) FROM subscription_transition_audits a
-                JOIN subscriptions s ON s.id = a.subscription_id
-               WHERE s.provider_key = $1 AND a.transition = 'subscription_renewed'),
-             (SELECT count(*) FROM subscription_outbox o
-                JOIN subscriptions s ON s.id = o.subscription_id
-               WHERE s.provider_key = $1 AND o.event_type = 'subscription_renewed'),
-             (SELECT count(*) FROM subscription_billing_periods bp
-                LEFT JOIN (SELECT billing_period_id, count(*) AS n
-                             FROM subscription_transition_audits
-                            WHERE transition = 'subscription_renewed' GROUP BY 1) a
-                       ON a.billing_period_id = bp.id
-                LEFT JOIN (SELECT billing_period_id, count(*) AS n FROM subscription_outbox
-                            WHERE event_type = 'subscription_renewed' GROUP BY 1) o
-                       ON o.billing_period_id = bp.id
-               WHERE bp.provider_key = $1
-                 AND (a.n IS DISTINCT FROM 1 OR o.n IS DISTINCT FROM 1)))",
-        provider);
-    const auto periods = counts[0].as<long long>();
-    const auto audits = counts[1].as<long long>();
-    const auto outbox = counts[2].as<long long>();
-    const auto unpaired = counts[3].as<long long>();
-
-    // Each subscription advanced exactly by its renewals: end = epoch + (1 + n) months and
-    // revision = 1 + n.
-    long long wrongAdvance = 0;
-    for (const auto &row :
-        tx.exec_params("SELECT provider_subscription_id, rd_rfc3339(current_period_end), "
-                       "revision FROM subscriptions WHERE provider_key = $1",
-            provider)) {
-        const auto id = std::stoll(row[0].as<std::string>().substr(4));
-        const auto n = renewedCount[static_cast<std::size_t>(id)];
-        const auto end = parseRfc3339(row[1].as<std::string>());
-        if (!end || *end != addMonths(epoch, static_cast<int>(1 + n))
-            || row[2].as<long long>() != 1 + n)
-            ++wrongAdvance;
-    }
-
-    std::vector<std::string> broken;
-    if (periods != tally.applied)
-        broken.push_back("billing periods (" + std::to_string(periods) + ") != applied ("
-            + std::to_string(tally.applied) + ")");
-    if (tally.applied != renewals)
-        broken.push_back("applied (" + std::to_string(tally.applied) + ") != renewals issued ("
-            + std::to_string(renewals) + ")");
-    if (tally.duplicates != redeliveries)
-        broken.push_back("duplicates (" + std::to_string(tally.duplicates) + ") != re-deliveries ("
-            + std::to_string(redeliveries) + ")");
-    if (audits != periods || outbox != periods || unpaired != 0)
-        broken.push_back("audits/outbox not one per billing period (" + std::to_string(audits) + "/"
-            + std::to_string(outbox) + " for " + std::to_string(periods) + ")");
-    if (wrongAdvance != 0)
-        broken.push_back(
-            std::to_string(wrongAdvance) + " subscriptions not advanced exactly by their renewals");
-    if (tally.rejected != 0)
-        broken.push_back(std::to_string(tally.rejected.load()) + " renewals rejected");
-
-    const long long deliveries = renewals + redeliveries;
-    nlohmann::json result {{"subscriptions", subscriptions}, {"renewals", renewals},
-        {"deliveries", deliveries}, {"workers", workers}, {"applied", tally.applied.load()},
-        {"duplicates", tally.duplicates.load()}, {"rejected", tally.rejected.load()},
-        {"retries", tally.retries.load()}, {"seconds", seconds},
-        {"renewalsPerSecond", static_cast<double>(deliveries) / seconds},
-        {"p50Ms", percentile(latencies, 0.50)}, {"p99Ms", percentile(latencies, 0.99)},
-        {"invariantsHold", broken.empty()}, {"broken", broken}};
+    const auto report = bench::runRenewalWorkload(target.conninfo, options);
     if (ctx.json()) {
-        ctx.out << result.dump() << "\n";
+        ctx.out << report.toJson().dump() << "\n";
     } else {
-        ctx.out << "applied " << tally.applied << ", duplicates " << tally.duplicates
-                << ", rejected " << tally.rejected << ", retries " << tally.retries << "\n"
-                << deliveries << " deliveries in " << seconds
-                << " s: " << static_cast<long long>(static_cast<double>(deliveries) / seconds)
-                << " renewals/s, p50 " << percentile(latencies, 0.50) << " ms, p99 "
-                << percentile(latencies, 0.99) << " ms\n"
-                << (broken.empty() ? "invariants hold" : "INVARIANTS BROKEN") << "\n";
-        for (const auto &b : broken)
+        ctx.out << "applied " << report.applied << ", duplicates " << report.duplicates
+                << ", rejected " << report.rejected << ", retries " << report.retries << "\n"
+                << report.deliveries << " deliveries in " << report.seconds
+                << " s: " << static_cast<long long>(report.renewalsPerSecond())
+                << " renewals/s, p50 " << report.p50Ms << " ms, p99 " << report.p99Ms << " ms\n"
+                << (report.invariantsHold() ? "invariants hold" : "INVARIANTS BROKEN") << "\n";
+        for (const auto &b : report.broken)
             ctx.err << "broken: " << b << "\n";
     }
-    return broken.empty() ? ExitOk : ExitInternal;
+    return report.invariantsHold() ? ExitOk : ExitInternal;
 }
 
 } // namespace rd::cli

@@ -5,13 +5,16 @@
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
+#include <algorithm>
 #include <iomanip>
 #include <ostream>
+#include <string>
+#include <vector>
 
 namespace rd::cli {
 namespace {
 
-std::int64_t caseIdArgument(const Args &args, std::size_t index)
+std::int64_t caseIdArgument(const ParsedArgs &args, std::size_t index)
 {
     const auto &pos = args.positionals();
     if (pos.size() <= index)
@@ -27,9 +30,101 @@ std::int64_t caseIdArgument(const Args &args, std::size_t index)
     }
 }
 
-OperatorNote noteFrom(const Args &args)
+OperatorNote noteFrom(const ParsedArgs &args)
 {
     return {args.requireValue("reason"), args.value("comment").value_or("")};
+}
+
+std::string text(const nlohmann::json &v)
+{
+    if (v.is_null())
+        return "-";
+    return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+/// One line a case under a header, the columns as wide as their widest cell.
+void printCaseList(std::ostream &out, const nlohmann::json &cases)
+{
+    std::vector<std::vector<std::string>> rows {{"ID", "STATUS", "REASON/ERROR",
+        "PROVIDER/SUBSCRIPTION", "RENEWAL KEY", "SEEN", "LAST SEEN", ""}};
+    for (const auto &c : cases) {
+        const bool open = c["status"] == "open";
+        rows.push_back({text(c["id"]), text(c["status"]),
+            open || c["resolution"].is_null() ? text(c["errorCode"]) : text(c["resolution"]),
+            text(c["providerKey"]) + "/" + text(c["providerSubscriptionId"]),
+            text(c["providerRenewalKey"]), text(c["occurrences"]) + "x", text(c["lastSeenAt"]),
+            c["applicableNow"].get<bool>() ? "(applicable now)" : ""});
+    }
+    std::vector<std::size_t> widths(rows.front().size(), 0);
+    for (const auto &row : rows)
+        for (std::size_t i = 0; i < row.size(); ++i)
+            widths[i] = std::max(widths[i], row[i].size());
+    for (const auto &row : rows) {
+        std::string line;
+        for (std::size_t i = 0; i < row.size(); ++i) {
+            // The id right-aligned, the rest left-aligned, two spaces between columns.
+            const std::string pad(widths[i] - row[i].size(), ' ');
+            line += (i == 0 ? pad + row[i] : row[i] + pad) + "  ";
+        }
+        line.erase(line.find_last_not_of(' ') + 1);
+        out << line << "\n";
+    }
+    out << cases.size() << " case(s)\n";
+}
+
+/// The leaves of a JSON object as "path: value" lines ("period.start: 2026-02-01T...").
+void printLeaves(std::ostream &out, const nlohmann::json &v, const std::string &path)
+{
+    if (v.is_object() && !v.empty()) {
+        for (const auto &[key, child] : v.items())
+            printLeaves(out, child, path.empty() ? key : path + "." + key);
+        return;
+    }
+    out << "  " << path << ": " << text(v) << "\n";
+}
+
+/// The case as a person reads it: what it is, its evidence, then its history.
+void printCase(std::ostream &out, const nlohmann::json &c)
+{
+    out << "case " << text(c["id"]) << ": " << text(c["status"]);
+    if (c["status"] == "open")
+        out << " (" << text(c["errorCode"]) << ")";
+    else if (!c["resolution"].is_null())
+        out << " (" << text(c["resolution"]) << "; was " << text(c["errorCode"]) << ")";
+    out << "\n";
+    const auto field = [&out](const std::string &name, const std::string &value) {
+        out << "  " << std::left << std::setw(16) << (name + ":") << value << "\n";
+    };
+    field("provider", text(c["providerKey"]) + "/" + text(c["providerSubscriptionId"]));
+    field("subscription", text(c["subscriptionId"]));
+    field("renewal key", text(c["providerRenewalKey"]));
+    field("seen",
+        text(c["occurrences"]) + " time(s), first " + text(c["firstSeenAt"]) + ", last "
+            + text(c["lastSeenAt"]));
+    if (!c["resolvedAt"].is_null())
+        field("resolved",
+            "by " + text(c["resolvedBy"]) + " at " + text(c["resolvedAt"])
+                + (c["resolutionComment"].is_null() ? "" : ": " + text(c["resolutionComment"])));
+    if (!c["snapshotId"].is_null())
+        field("snapshot", text(c["snapshotId"]));
+    field("applicable now", c["applicableNow"].get<bool>() ? "yes" : "no");
+    out << "event:\n";
+    printLeaves(out, c["event"], "");
+    out << "local state:\n";
+    printLeaves(out, c["localState"], "");
+    out << "history:\n";
+    for (const auto &h : c["history"]) {
+        out << "  " << text(h["seq"]) << ". " << text(h["at"]) << "  " << text(h["action"]) << " "
+            << text(h["outcome"]);
+        if (!h["error"].is_null())
+            out << " (" << text(h["error"]) << ")";
+        out << " by " << text(h["actor"]);
+        if (!h["reason"].is_null())
+            out << ", reason " << text(h["reason"]);
+        if (!h["comment"].is_null() && !h["comment"].get<std::string>().empty())
+            out << ": " << text(h["comment"]);
+        out << "\n";
+    }
 }
 
 int printReapplyResult(const CommandContext &ctx, const ReapplyResult &result)
@@ -65,22 +160,15 @@ int runCases(const CommandContext &ctx)
                 ctx.out << cases.dump() << "\n";
                 return ExitOk;
             }
-            for (const auto &c : cases) {
-                ctx.out << std::setw(6) << c["id"].get<long long>() << "  " << std::setw(9)
-                        << std::left << c["status"].get<std::string>() << std::right << "  "
-                        << c["errorCode"].get<std::string>() << "  "
-                        << c["providerKey"].get<std::string>() << "/"
-                        << c["providerSubscriptionId"].get<std::string>() << "  "
-                        << c["providerRenewalKey"].get<std::string>() << "  seen "
-                        << c["occurrences"].get<int>() << "x"
-                        << (c["applicableNow"].get<bool>() ? "  (applicable now)" : "") << "\n";
-            }
-            ctx.out << cases.size() << " case(s)\n";
+            printCaseList(ctx.out, cases);
             return ExitOk;
         }
         if (verb == "show") {
             const auto c = showCase(*conn, caseIdArgument(ctx.args, 2));
-            ctx.out << (ctx.json() ? c.dump() : c.dump(2)) << "\n";
+            if (ctx.json())
+                ctx.out << c.dump() << "\n";
+            else
+                printCase(ctx.out, c);
             return ExitOk;
         }
         if (verb == "reapply")

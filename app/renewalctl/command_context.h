@@ -2,7 +2,8 @@
 
 #include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
 
-#include "app/renewalctl/args.h"
+#include "app/renewalctl/command_line.h"
+#include "app/renewalctl/usage_error.h"
 
 #include <iosfwd>
 #include <memory>
@@ -25,7 +26,7 @@ enum ExitCode : int {
 
 struct CommandContext
 {
-    const Args &args;
+    const ParsedArgs &args;
     std::istream &in;
     std::ostream &out;
     std::ostream &err;
@@ -37,7 +38,8 @@ struct CommandContext
     std::unique_ptr<pqxx::connection> connect() const;
 };
 
-/// Opens FILE for reading, or returns the context's stdin for "-".
+/// Opens FILE for reading, or returns the context's stdin for "-". A file that cannot be opened
+/// is an InputFileError saying why ("cannot open 'x.jsonl': No such file or directory").
 class InputFile
 {
 public:

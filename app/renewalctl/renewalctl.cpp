@@ -9,69 +9,14 @@
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
 namespace rd::cli {
 namespace {
-
-constexpr const char *kUsage = R"(usage: renewalctl COMMAND [options]
-
-Database:
-  db start|stop|status|url [--data-dir DIR]   manage the embedded PostgreSQL cluster
-  migrate                                     apply pending migrations
-Subscriptions and renewals:
-  subscriptions import [FILE|-]               create subscriptions from JSON lines
-  apply [FILE|-]                              apply renewal events (JSON lines)
-  bench --subscriptions N --renewals M --workers K --duplicates F
-                                              measure the renewal core (scratch database!)
-Webhooks and the outbox:
-  providers add KEY --kind KIND [--name NAME] register a billing provider (KIND: stripe,
-                                              paddle, chargebee, recurly, lemonsqueezy)
-  providers list                              the registered providers
-  ingest --provider-key KEY [--lines] [FILE|-]
-                                              keep and process provider payloads (one body,
-                                              or one per line with --lines)
-  replay --provider-key KEY [FILE|-]         a provider's event export, one payload per line,
-                                              in any order; says how many applied at once,
-                                              how many healed, and the cases left open
-  normalize --kind KIND [FILE|-]              run an adapter only (no database)
-  outbox publish [--exec CMD | --jsonl FILE|-] [--batch N] [--follow] [--max-attempts N]
-                 [--retry-delay-ms MS] [--poll-seconds S] [--exec-timeout S]
-                                              deliver pending outbox intents (at least once)
-  demo [--subscriptions N] [--months M] [--seed S] [--now RFC3339] [--if-empty]
-                                              build a believable history through ingest
-  demo --replay-set DIR [--subscriptions N] [--months M] [--seed S]
-                                              write a shuffled Stripe event export and its
-                                              subscriptions to DIR (no database)
-Reconciliation (the acting operator is the database login role):
-  cases list [--status open|resolved|dismissed]
-  cases show ID
-  cases reapply ID --reason R [--comment C]
-  cases dismiss ID --reason R --comment C
-  snapshot attach [FILE|-] [--kind KIND --provider-key KEY [--captured-at T]] [--case ID]
-                  (--reason R [--comment C] | --preview)
-                                              --preview: say what attaching would change and
-                                              whether the case's renewal would be recorded
-  audit verify [--anchor FILE]                check the audit hash chains (exit 65 if broken)
-  audit anchor                                export the chains' heads to keep elsewhere
-  roles grant LOGIN_ROLE viewer|operator|ingest
-
-Common options:
-  --db CONNINFO   a libpq connection string; default: the PG* environment if it names a
-                  server, else the embedded cluster (started on demand)
-  --json          machine-readable output
-Exit codes: 0 ok, 3 some renewals rejected, 64 usage, 65 bad input data,
-            4 an operator action was refused, 69 database unavailable, 70 internal error,
-            75 outbox deliveries failed (retried later), 78 schema history refused.
-)";
-
-// Every option that takes a value, across commands: one list keeps their spelling consistent.
-const std::set<std::string> kValueOptions {"db", "data-dir", "subscriptions", "renewals", "workers",
-    "duplicates", "seed", "status", "reason", "comment", "case", "kind", "provider-key",
-    "captured-at", "anchor", "name", "exec", "jsonl", "batch", "max-attempts", "retry-delay-ms",
-    "poll-seconds", "exec-timeout", "months", "now", "replay-set"};
-const std::set<std::string> kFlags {"json", "help", "lines", "follow", "if-empty", "preview"};
 
 std::string oneLine(std::string s)
 {
@@ -111,9 +56,16 @@ int reportRefusal(const CommandContext &ctx, const std::string &code, const std:
 InputFile::InputFile(const std::string &path, std::istream &stdinStream) : m_stream(&stdinStream)
 {
     if (path != "-") {
+        std::error_code ec;
+        if (std::filesystem::is_directory(path, ec))
+            throw InputFileError("cannot open '" + path + "': " + std::strerror(EISDIR));
+        errno = 0;
         auto file = std::make_unique<std::ifstream>(path, std::ios::binary);
-        if (!*file)
-            throw InputError(path, "cannot open the file");
+        if (!*file) {
+            const int why = errno;
+            throw InputFileError("cannot open '" + path
+                + "': " + (why != 0 ? std::strerror(why) : "cannot be read"));
+        }
         m_owned = std::move(file);
         m_stream = m_owned.get();
     }
@@ -125,14 +77,23 @@ int runRenewalctl(
     const std::vector<std::string> &words, std::istream &in, std::ostream &out, std::ostream &err)
 {
     try {
-        const Args args(words, kValueOptions, kFlags);
-        const auto &pos = args.positionals();
-        if (args.flag("help") || pos.empty() || pos[0] == "help") {
-            (pos.empty() && !args.flag("help") ? err : out) << kUsage;
-            return pos.empty() && !args.flag("help") ? ExitUsage : ExitOk;
+        CommandLine commandLine;
+        if (words.empty() || words.front() == "help") {
+            // `renewalctl help [COMMAND...]`: the overview, or a command's own help.
+            if (words.empty()) {
+                err << commandLine.help();
+                return ExitUsage;
+            }
+            std::vector<std::string> helpOf(words.begin() + 1, words.end());
+            helpOf.push_back("--help");
+            commandLine.parse(helpOf, out);
+            return ExitOk;
         }
-        const CommandContext ctx {args, in, out, err};
-        const std::string &command = pos[0];
+        const auto args = commandLine.parse(words, out);
+        if (!args)
+            return ExitOk; // --help or --version, printed
+        const CommandContext ctx {*args, in, out, err};
+        const std::string &command = args->positionals().front();
         if (command == "db")
             return runDb(ctx);
         if (command == "migrate")
@@ -167,6 +128,9 @@ int runRenewalctl(
     } catch (const UsageError &e) {
         err << "renewalctl: " << e.what() << "\n";
         return ExitUsage;
+    } catch (const InputFileError &e) {
+        err << "renewalctl: " << e.what() << "\n";
+        return ExitDataError;
     } catch (const InputError &e) {
         err << "renewalctl: bad input: " << e.what() << "\n";
         return ExitDataError;

@@ -43,11 +43,4 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-/// The command line itself is wrong.
-class UsageError : public std::runtime_error
-{
-public:
-    using std::runtime_error::runtime_error;
-};
-
 } // namespace rd

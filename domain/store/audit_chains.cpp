@@ -26,6 +26,24 @@ std::vector<ChainBreak> verifyAuditChains(pqxx::connection &conn)
     return out;
 }
 
+AuditVerification verifyAuditChainsCounted(pqxx::connection &conn)
+{
+    // One snapshot for the counts and the breaks, so that they describe the same rows.
+    pqxx::transaction<pqxx::isolation_level::repeatable_read, pqxx::read_only> tx(conn);
+    AuditVerification out;
+    const auto counts = tx.exec1(
+        R"(SELECT (SELECT count(*) FROM subscription_transition_audits)
+                + (SELECT count(*) FROM reconciliation_case_history),
+                  (SELECT count(DISTINCT subscription_id) FROM subscription_transition_audits)
+                + (SELECT count(DISTINCT case_id) FROM reconciliation_case_history))");
+    out.rows = counts[0].as<long long>();
+    out.chains = counts[1].as<long long>();
+    for (const auto &r : tx.exec("SELECT chain, chain_id, row_id, chain_seq, problem "
+                                 "FROM audit_chain_breaks()"))
+        out.breaks.push_back(breakFromRow(r));
+    return out;
+}
+
 nlohmann::json exportAuditAnchor(pqxx::connection &conn)
 {
     // One snapshot for all heads, so the digest describes one moment.

@@ -22,6 +22,19 @@ struct ChainBreak
 /// Walks every chain (in the database) and returns the breaks, first first.
 std::vector<ChainBreak> verifyAuditChains(pqxx::connection &conn);
 
+/// What a verification covered: the rows and chains checked (subscription audits and case
+/// histories together) and the breaks found, all from one snapshot of the database.
+struct AuditVerification
+{
+    long long rows = 0;
+    long long chains = 0;
+    std::vector<ChainBreak> breaks;
+    bool intact() const { return breaks.empty(); }
+};
+/// verifyAuditChains with the counts of what it checked. Counting reads the chain tables, so the
+/// role needs SELECT on them (renewal_viewer and the roles that include it).
+AuditVerification verifyAuditChainsCounted(pqxx::connection &conn);
+
 /// The head of every chain plus one digest over all of them, to keep outside the database:
 /// {"createdAt", "digest", "heads": [{"chain","chainId","seq","hash"}]}.
 nlohmann::json exportAuditAnchor(pqxx::connection &conn);

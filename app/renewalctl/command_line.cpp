@@ -1,0 +1,552 @@
+#include "app/renewalctl/command_line.h"
+
+#include "app/renewalctl/usage_error.h"
+#include "domain/core/operator_note.h"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <ostream>
+
+namespace rd::cli {
+namespace {
+
+constexpr const char *kFooter = R"(Common options (on the commands that take them):
+  --db CONNINFO   a libpq connection string; default: the PG* environment if it names a
+                  server, else the embedded cluster (started on demand)
+  --json          machine-readable output
+Exit codes: 0 ok, 3 some renewals rejected, 4 refused (an operator action the database
+            refused, or bench on a database holding other data), 64 usage, 65 bad input
+            data, 69 database unavailable, 70 internal error, 75 outbox deliveries failed
+            (retried later), 78 schema history refused.
+Every command has its own help: renewalctl COMMAND [SUBCOMMAND] --help)";
+
+constexpr const char *kDatabase = "Database";
+constexpr const char *kRenewals = "Subscriptions and renewals";
+constexpr const char *kWebhooks = "Webhooks and the outbox";
+constexpr const char *kReconciliation
+    = "Reconciliation (the acting operator is the database login role)";
+
+std::string joined(const std::vector<std::string> &words, const std::string &last = " or ",
+    const std::string &separator = ", ")
+{
+    std::string s;
+    for (std::size_t i = 0; i < words.size(); ++i)
+        s += (i == 0 ? "" : i + 1 == words.size() ? last : separator) + words[i];
+    return s;
+}
+
+/// Help text in lines of at most 68 characters (CLI11 indents the lines after the first).
+std::string wrapped(const std::string &text)
+{
+    std::string out;
+    std::size_t lineLength = 0;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        auto end = text.find(' ', start);
+        if (end == std::string::npos)
+            end = text.size();
+        const auto word = text.substr(start, end - start);
+        if (lineLength > 0 && lineLength + 1 + word.size() > 68) {
+            out += "\n";
+            lineLength = 0;
+        } else if (lineLength > 0) {
+            out += " ";
+            ++lineLength;
+        }
+        out += word;
+        lineLength += word.size();
+        start = end + 1;
+    }
+    return out;
+}
+
+CLI::App *command(CLI::App &parent, const std::string &name, const std::string &description,
+    const std::string &group = {})
+{
+    auto *app = parent.add_subcommand(name, wrapped(description));
+    app->footer(""); // the overview's footer is for the overview
+    if (!group.empty())
+        app->group(group);
+    // Extras are not an error of CLI11's: parse() reports them, with the closest declared name.
+    app->allow_extras();
+    return app;
+}
+
+/// A command of commands (db, cases, ...): once one is chosen, later words are its arguments,
+/// never another command.
+CLI::App *commandGroup(CLI::App &parent, const std::string &name, const std::string &description,
+    const std::string &group)
+{
+    auto *app = command(parent, name, description, group);
+    app->require_subcommand(0, 1);
+    return app;
+}
+
+void value(CLI::App *app, const std::string &name, const std::string &typeName,
+    const std::string &description)
+{
+    const std::string text = wrapped(description); // CLI11 takes a description by reference
+    app->add_option("--" + name, text)
+        ->type_name(typeName)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+}
+
+void flag(CLI::App *app, const std::string &name, const std::string &description)
+{
+    const std::string text = wrapped(description); // CLI11 takes a flag's description by reference
+    app->add_flag("--" + name, text);
+}
+
+void positional(CLI::App *app, const std::string &name, const std::string &description,
+    bool required, const std::string &typeName = {})
+{
+    const std::string text = wrapped(description);
+    auto *opt = app->add_option(name, text)->type_name(typeName);
+    if (required)
+        opt->required();
+}
+
+void inputFile(CLI::App *app, const std::string &what)
+{
+    positional(app, "FILE", what + "; '-' or none: standard input", false);
+}
+
+void db(CLI::App *app)
+{
+    value(app, "db", "CONNINFO",
+        "a libpq connection string; default: the PG* environment if it names a server, else the "
+        "embedded cluster (started on demand)");
+}
+
+void json(CLI::App *app)
+{
+    flag(app, "json", "machine-readable output");
+}
+
+std::string reasonHelp()
+{
+    return "the reason code: " + joined(standardReasonCodes())
+        + " (the database accepts any lower-case code)";
+}
+
+constexpr const char *kKinds = "stripe, paddle, chargebee, recurly or lemonsqueezy";
+
+void declareCommands(CLI::App &root)
+{
+    {
+        auto *dbCmd = commandGroup(
+            root, "db", "start|stop|status|url: the embedded PostgreSQL cluster", kDatabase);
+        for (const auto &[verb, description] : std::vector<std::pair<std::string, std::string>> {
+                 {"start", "start the cluster"}, {"stop", "stop the cluster"},
+                 {"status", "say whether it runs (exit 0 when running, 3 when not)"},
+                 {"url", "print its connection string"}}) {
+            auto *app = command(*dbCmd, verb, description);
+            value(app, "data-dir", "DIR", "the cluster's directory (default: the user's own)");
+            if (verb != "url")
+                json(app);
+        }
+    }
+    {
+        auto *app = command(root, "migrate", "apply pending migrations", kDatabase);
+        db(app);
+        json(app);
+    }
+    {
+        auto *group = commandGroup(
+            root, "subscriptions", "import: create subscriptions from JSON lines", kRenewals);
+        auto *app = command(*group, "import", "create subscriptions from JSON lines (one a line)");
+        inputFile(app, "the subscriptions, one JSON object a line");
+        db(app);
+        json(app);
+    }
+    {
+        auto *app = command(root, "apply",
+            "apply renewal events (JSON lines); a bad line is reported and skipped (exit 65 at "
+            "the end)",
+            kRenewals);
+        inputFile(app, "the renewal events, one JSON object a line");
+        db(app);
+    }
+    {
+        auto *app = command(root, "bench",
+            "measure the renewal core (writes bench-* data: use a scratch database)", kRenewals);
+        value(app, "subscriptions", "N", "subscriptions to seed (default 1000)");
+        value(app, "renewals", "M", "renewals to apply (default 10000)");
+        value(app, "workers", "K", "concurrent workers (default 8)");
+        value(app, "duplicates", "F", "share of renewals delivered twice, 0 to 1 (default 0.1)");
+        value(app, "seed", "S", "random seed (default 1)");
+        flag(app, "force", "run even though the database holds data that is not the bench's");
+        db(app);
+        json(app);
+    }
+    {
+        auto *group = commandGroup(
+            root, "providers", "add|list: the registered billing providers", kWebhooks);
+        auto *add = command(*group, "add", "register a billing provider");
+        positional(add, "KEY", "the provider key (e.g. stripe-main)", true);
+        value(add, "kind", "KIND", std::string("the provider's kind: ") + kKinds);
+        value(add, "name", "NAME", "a display name");
+        db(add);
+        json(add);
+        auto *list = command(*group, "list", "the registered providers");
+        db(list);
+        json(list);
+    }
+    {
+        auto *app = command(root, "ingest",
+            "keep and process provider payloads (one body, or one per line with --lines)",
+            kWebhooks);
+        value(app, "provider-key", "KEY", "the registered provider the payloads come from");
+        flag(app, "lines", "one payload per line");
+        inputFile(app, "the payload(s)");
+        db(app);
+    }
+    {
+        auto *app = command(root, "replay",
+            "a provider's event export, one payload per line, in any order; says how many "
+            "applied at once, how many healed, and the cases left open",
+            kWebhooks);
+        value(app, "provider-key", "KEY", "the registered provider the export comes from");
+        inputFile(app, "the export, one payload a line");
+        db(app);
+        json(app);
+    }
+    {
+        auto *app = command(root, "normalize", "run an adapter only (no database)", kWebhooks);
+        value(app, "kind", "KIND", std::string("the adapter: ") + kKinds);
+        value(app, "provider-key", "KEY", "the provider key to put in the event (default: KIND)");
+        inputFile(app, "the payload");
+    }
+    {
+        auto *group = commandGroup(
+            root, "outbox", "publish: deliver pending outbox intents (at least once)", kWebhooks);
+        auto *app = command(*group, "publish", "deliver pending outbox intents (at least once)");
+        value(app, "exec", "CMD", "deliver each intent to this shell command's standard input");
+        value(app, "jsonl", "FILE|-", "append each intent to this file as a JSON line");
+        value(app, "batch", "N", "intents per transaction (default 10)");
+        flag(app, "follow", "keep waiting for new intents");
+        value(app, "max-attempts", "N", "give an intent up after N failed deliveries");
+        value(app, "retry-delay-ms", "MS", "wait before retrying a failed intent (default 1000)");
+        value(app, "poll-seconds", "S", "with --follow, how often to look (default 1)");
+        value(app, "exec-timeout", "S", "a --exec command's time limit (default 30)");
+        db(app);
+        json(app);
+    }
+    {
+        auto *app = command(root, "demo",
+            "build a believable history through ingest; with --replay-set DIR, write a shuffled "
+            "Stripe event export and its subscriptions to DIR (no database)",
+            kWebhooks);
+        value(app, "subscriptions", "N", "subscriptions (default 60)");
+        value(app, "months", "M", "months of history (default 6)");
+        value(app, "seed", "S", "random seed (default 1)");
+        value(app, "now", "RFC3339", "the history's present (default: now)");
+        flag(app, "if-empty", "only into a database without subscriptions");
+        value(app, "replay-set", "DIR", "write the replay set to DIR instead");
+        db(app);
+        json(app);
+    }
+    {
+        auto *group = commandGroup(
+            root, "cases", "list|show|reapply|dismiss: reconciliation cases", kReconciliation);
+        auto *list = command(*group, "list", "the cases, latest first");
+        value(list, "status", "STATUS", "only open, resolved or dismissed cases");
+        db(list);
+        json(list);
+        auto *show = command(*group, "show", "a case with its evidence and history");
+        positional(show, "ID", "the case id", true);
+        db(show);
+        json(show);
+        auto *reapply
+            = command(*group, "reapply", "apply the case's renewal again through the renewal core");
+        positional(reapply, "ID", "the case id", true);
+        value(reapply, "reason", "R", reasonHelp() + "; required");
+        value(reapply, "comment", "C", "a note");
+        db(reapply);
+        json(reapply);
+        auto *dismiss = command(*group, "dismiss", "close the case without recording its renewal");
+        positional(dismiss, "ID", "the case id", true);
+        value(dismiss, "reason", "R", reasonHelp() + "; required");
+        value(dismiss, "comment", "C", "a note saying why; required");
+        db(dismiss);
+        json(dismiss);
+    }
+    {
+        auto *group = commandGroup(root, "snapshot",
+            "attach: a provider snapshot, or --preview what it would change", kReconciliation);
+        auto *app = command(*group, "attach",
+            "attach a provider snapshot (--reason R [--comment C]), or say with --preview what "
+            "attaching would change and whether the case's renewal would be recorded");
+        inputFile(app, "the snapshot (or with --kind the provider's own subscription object)");
+        value(app, "kind", "KIND",
+            std::string("the file is the provider's subscription object of this kind: ") + kKinds);
+        value(app, "provider-key", "KEY", "with --kind: the provider key");
+        value(app, "captured-at", "T", "with --kind: when it was fetched (RFC 3339; default now)");
+        value(app, "case", "ID", "the case the snapshot is for");
+        value(app, "reason", "R", reasonHelp() + "; required unless --preview");
+        value(app, "comment", "C", "a note");
+        flag(app, "preview", "change nothing: say what attaching would do");
+        db(app);
+        json(app);
+    }
+    {
+        auto *group = commandGroup(root, "audit",
+            "verify|anchor: check the audit hash chains, export their heads", kReconciliation);
+        auto *verify = command(*group, "verify", "check the audit hash chains (exit 65 if broken)");
+        value(verify, "anchor", "FILE", "also check the heads exported by 'audit anchor'");
+        db(verify);
+        json(verify);
+        auto *anchor = command(*group, "anchor", "export the chains' heads to keep elsewhere");
+        db(anchor);
+        json(anchor);
+    }
+    {
+        auto *group = commandGroup(
+            root, "roles", "grant: give a login role viewer, operator or ingest", kReconciliation);
+        auto *grant = command(*group, "grant", "grant a login role one of the desk's roles");
+        positional(
+            grant, "LOGIN_ROLE", "the login role (created without a password if needed)", true);
+        positional(grant, "ROLE", "viewer, operator or ingest", true);
+        db(grant);
+    }
+}
+
+/// The chosen commands, from the root down to the one that runs.
+std::vector<CLI::App *> chosenPath(CLI::App &root)
+{
+    std::vector<CLI::App *> path {&root};
+    while (!path.back()->get_subcommands().empty())
+        path.push_back(path.back()->get_subcommands().front());
+    return path;
+}
+
+std::string commandName(const std::vector<CLI::App *> &path)
+{
+    std::string name;
+    for (std::size_t i = 1; i < path.size(); ++i)
+        name += (i > 1 ? " " : "") + path[i]->get_name();
+    return name;
+}
+
+std::string seeHelp(const std::vector<CLI::App *> &path)
+{
+    const auto name = commandName(path);
+    return " (see renewalctl " + (name.empty() ? "" : name + " ") + "--help)";
+}
+
+std::vector<std::string> subcommandNames(CLI::App *app)
+{
+    std::vector<std::string> names;
+    for (const auto *sub : app->get_subcommands([](CLI::App *) { return true; }))
+        names.push_back(sub->get_name());
+    return names;
+}
+
+std::vector<std::string> optionNames(CLI::App *app)
+{
+    std::vector<std::string> names;
+    for (const auto *opt : app->get_options())
+        for (const auto &l : opt->get_lnames())
+            names.push_back("--" + l);
+    return names;
+}
+
+[[noreturn]] void reportExtra(
+    const std::vector<CLI::App *> &path, std::size_t at, const std::vector<std::string> &extras)
+{
+    CLI::App *app = path[at];
+    const std::vector<CLI::App *> upTo(path.begin(), path.begin() + static_cast<long>(at) + 1);
+    const std::string &word = extras.front();
+    if (word.size() > 1 && word[0] == '-') {
+        const std::string name = word.substr(0, word.find('='));
+        std::string message = "unknown option " + name;
+        if (const auto near = closestName(name, optionNames(app)))
+            message += "; did you mean " + *near + "?";
+        throw UsageError(message + seeHelp(upTo));
+    }
+    const auto commands = subcommandNames(app);
+    if (!commands.empty()) {
+        const auto name = commandName(upTo);
+        std::string message = "unknown " + (name.empty() ? "" : name + " ") + "command '" + word
+            + "'" + (name.empty() ? "" : " (" + joined(commands) + ")");
+        if (const auto near = closestName(word, commands))
+            message += "; did you mean '" + *near + "'?";
+        throw UsageError(message + seeHelp(upTo));
+    }
+    throw UsageError("unexpected argument '" + word + "'" + seeHelp(upTo));
+}
+
+/// Edits (insert, delete, substitute, swap two neighbours) from `a` to `b`.
+std::size_t editDistance(const std::string &a, const std::string &b)
+{
+    std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+    for (std::size_t i = 0; i <= a.size(); ++i)
+        d[i][0] = i;
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        d[0][j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i)
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            d[i][j] = std::min(
+                {d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+    return d[a.size()][b.size()];
+}
+
+} // namespace
+
+std::optional<std::string> closestName(
+    const std::string &word, const std::vector<std::string> &candidates)
+{
+    // A typo: at most a third of the word (at least one edit, at most three) is wrong.
+    const auto strip = [](const std::string &s) { return s.substr(s.find_first_not_of('-')); };
+    if (word.find_first_not_of('-') == std::string::npos)
+        return std::nullopt;
+    const std::string bare = strip(word);
+    const std::size_t limit = std::clamp<std::size_t>(bare.size() / 3, 1, 3);
+    std::optional<std::string> best;
+    std::size_t bestDistance = limit + 1;
+    for (const auto &c : candidates) {
+        const auto d = editDistance(bare, strip(c));
+        if (d < bestDistance) {
+            best = c;
+            bestDistance = d;
+        }
+    }
+    return best;
+}
+
+std::optional<std::string> ParsedArgs::value(const std::string &name) const
+{
+    const auto it = m_values.find(name);
+    if (it == m_values.end())
+        return std::nullopt;
+    return it->second;
+}
+
+std::string ParsedArgs::requireValue(const std::string &name) const
+{
+    const auto v = value(name);
+    if (!v || v->empty())
+        throw UsageError("option --" + name + " is required");
+    return *v;
+}
+
+long long ParsedArgs::integer(
+    const std::string &name, long long fallback, long long min, long long max) const
+{
+    const auto v = value(name);
+    if (!v)
+        return fallback;
+    errno = 0;
+    char *end = nullptr;
+    const long long n = std::strtoll(v->c_str(), &end, 10);
+    if (errno != 0 || end == v->c_str() || *end != '\0' || n < min || n > max)
+        throw UsageError("--" + name + " must be a whole number from " + std::to_string(min)
+            + " to " + std::to_string(max) + ", not '" + *v + "'");
+    return n;
+}
+
+double ParsedArgs::number(const std::string &name, double fallback, double min, double max) const
+{
+    const auto v = value(name);
+    if (!v)
+        return fallback;
+    errno = 0;
+    char *end = nullptr;
+    const double n = std::strtod(v->c_str(), &end);
+    if (errno != 0 || end == v->c_str() || *end != '\0' || !(n >= min && n <= max))
+        throw UsageError("--" + name + " must be a number from " + std::to_string(min) + " to "
+            + std::to_string(max) + ", not '" + *v + "'");
+    return n;
+}
+
+std::string ParsedArgs::inputPath(std::size_t skip) const
+{
+    if (m_positionals.size() > skip + 1)
+        throw UsageError("expected at most one input file, got '" + m_positionals[skip + 1] + "'");
+    return m_positionals.size() == skip + 1 ? m_positionals[skip] : "-";
+}
+
+CommandLine::CommandLine()
+    : m_root(std::make_unique<CLI::App>("Renewal Desk's command line.", "renewalctl"))
+{
+    m_root->footer(kFooter);
+    m_root->allow_extras();
+    m_root->require_subcommand(0, 1);
+    flag(m_root.get(), "version", "print the version and exit");
+    declareCommands(*m_root);
+}
+
+CommandLine::~CommandLine() = default;
+
+std::string CommandLine::help() const
+{
+    return m_root->help();
+}
+
+std::optional<ParsedArgs> CommandLine::parse(
+    const std::vector<std::string> &words, std::ostream &out)
+{
+    std::vector<std::string> reversed(words.rbegin(), words.rend());
+    try {
+        m_root->parse(reversed);
+    } catch (const CLI::CallForHelp &) {
+        out << m_root->help(); // the chosen command's own help
+        return std::nullopt;
+    } catch (const CLI::CallForAllHelp &) {
+        out << m_root->help();
+        return std::nullopt;
+    } catch (const CLI::ArgumentMismatch &e) {
+        // "--db: 1 required CONNINFO missing"
+        const std::string what = e.what();
+        const auto colon = what.find(':');
+        if (colon != std::string::npos && what.find("missing") != std::string::npos)
+            throw UsageError("option " + what.substr(0, colon) + " needs a value"
+                + seeHelp(chosenPath(*m_root)));
+        throw UsageError(what + seeHelp(chosenPath(*m_root)));
+    } catch (const CLI::ParseError &e) {
+        throw UsageError(e.what() + seeHelp(chosenPath(*m_root)));
+    }
+
+    const auto path = chosenPath(*m_root);
+    for (std::size_t i = 0; i < path.size(); ++i)
+        if (const auto extras = path[i]->remaining(); !extras.empty())
+            reportExtra(path, i, extras);
+    if (m_root->get_option("--version")->count() > 0) {
+        if (path.size() > 1)
+            throw UsageError("--version goes alone: renewalctl --version");
+        out << "renewalctl " << RD_VERSION << "\n";
+        return std::nullopt;
+    }
+    if (path.size() == 1)
+        throw UsageError("usage: renewalctl COMMAND [options] (see renewalctl --help)");
+    if (const auto commands = subcommandNames(path.back()); !commands.empty())
+        throw UsageError("usage: renewalctl " + commandName(path) + " " + joined(commands, "|", "|")
+            + " ..." + seeHelp(path));
+
+    ParsedArgs args;
+    for (std::size_t i = 1; i < path.size(); ++i)
+        args.m_positionals.push_back(path[i]->get_name());
+    for (auto *app : path) {
+        for (const auto *opt : app->get_options()) {
+            if (opt->count() == 0 || opt == app->get_help_ptr())
+                continue;
+            if (!opt->nonpositional()) {
+                for (const auto &r : opt->results())
+                    args.m_positionals.push_back(r);
+            } else if (opt->get_expected_max() == 0) {
+                args.m_flags.insert(opt->get_lnames().front());
+            } else {
+                args.m_values[opt->get_lnames().front()] = opt->results().back();
+            }
+        }
+    }
+    return args;
+}
+
+} // namespace rd::cli

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# What each layer's sources may include. The link lines are checked when CMake configures
+# (layers.cmake); this catches a header reached without its library (libpqxx's and Qt's
+# headers are on the system include path, so a stray #include would still compile).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$root"
+status=0
+
+# forbid DIR WHY PATTERN...: no source under DIR includes anything matching a PATTERN.
+forbid() {
+    local dir=$1 why=$2
+    shift 2
+    for pattern in "$@"; do
+        local hits
+        hits=$(grep -rnE "^\s*#\s*include\s*[<\"]($pattern)" "$dir" --include='*.cpp' --include='*.h' || true)
+        if [ -n "$hits" ]; then
+            echo "layering: $dir: $why:"
+            echo "$hits" | sed 's/^/  /'
+            status=1
+        fi
+    done
+}
+
+forbid domain/core "the pure core uses no database, no Qt and no outer layer" \
+    'pqxx/' 'libpq' 'Q[A-Za-z]+' 'domain/store/' 'domain/demo/' 'app/' 'ui/'
+forbid domain/store "the store uses no Qt and no outer layer" \
+    'Q[A-Za-z]+' 'domain/demo/' 'app/' 'ui/'
+forbid domain/demo "demo data uses no Qt and no outer layer" 'Q[A-Za-z]+' 'app/' 'ui/'
+forbid app/renewalctl "renewalctl uses no Qt" 'Q[A-Za-z]+' 'ui/'
+forbid ui/models "the read models use no widgets and no libpqxx" \
+    'QtWidgets' 'Q(Widget|Dialog|MainWindow|Label|PushButton|TableView|MessageBox|Application)\b' \
+    'ui/widgets/' 'pqxx/' 'app/'
+forbid ui/widgets "the desk never uses libpqxx" 'pqxx/' 'app/'
+if grep -rn 'pqxx::' ui --include='*.cpp' --include='*.h'; then
+    echo "layering: ui: names libpqxx types"
+    status=1
+fi
+[ $status -eq 0 ] && echo "layering: every layer includes only what it may"
+exit $status

@@ -1,0 +1,49 @@
+# What each layer may use, checked when the build is configured: a layer whose link line
+# reaches something it must not stops the configuration with the reason. Usage requirements
+# count (what a target links PUBLIC, or PRIVATE itself); a dependency's PRIVATE libraries,
+# which reach the final link only ($<LINK_ONLY:...>), give no headers and do not count.
+
+# Every library `target` can compile against: its own link libraries and, transitively, the
+# INTERFACE_LINK_LIBRARIES of the targets among them.
+function(rd_usable_libraries target out)
+    set(seen "")
+    get_target_property(pending ${target} LINK_LIBRARIES)
+    if(NOT pending)
+        set(pending "")
+    endif()
+    while(pending)
+        list(POP_FRONT pending lib)
+        if(lib MATCHES "^\\$<LINK_ONLY:" OR lib IN_LIST seen)
+            continue()
+        endif()
+        list(APPEND seen ${lib})
+        if(TARGET ${lib})
+            get_target_property(more ${lib} INTERFACE_LINK_LIBRARIES)
+            if(more)
+                list(APPEND pending ${more})
+            endif()
+        endif()
+    endwhile()
+    set(${out} "${seen}" PARENT_SCOPE)
+endfunction()
+
+function(rd_forbid target why)
+    rd_usable_libraries(${target} usable)
+    foreach(forbidden IN LISTS ARGN)
+        foreach(lib IN LISTS usable)
+            if(lib MATCHES "${forbidden}")
+                message(FATAL_ERROR "layering: ${target} reaches ${lib}, but ${why}")
+            endif()
+        endforeach()
+    endforeach()
+endfunction()
+
+rd_forbid(renewal_core "the pure core links nlohmann_json and OpenSSL only"
+    "PQXX" "LIBPQ" "^Qt6::" "renewal_store" "renewal_demo")
+rd_forbid(renewal_store "the store has no Qt" "^Qt6::" "renewal_ui" "renewal_cli")
+rd_forbid(renewal_demo "demo data has no Qt" "^Qt6::" "renewal_ui" "renewal_cli")
+rd_forbid(renewal_cli "renewalctl has no Qt" "^Qt6::" "renewal_ui")
+rd_forbid(renewal_ui_models "the read models use no widgets and no libpqxx"
+    "^Qt6::Widgets$" "PQXX" "renewal_ui_widgets" "renewal_cli")
+rd_forbid(renewal_ui_widgets "the desk calls store operations, never libpqxx" "PQXX"
+    "renewal_cli")
