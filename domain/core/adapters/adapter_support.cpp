@@ -2,7 +2,6 @@
 
 #include "domain/core/errors.h"
 #include "domain/core/json_input.h"
-#include "domain/core/sha256.h"
 
 #include <limits>
 
@@ -113,11 +112,6 @@ Period checkedPeriod(Timestamp start, Timestamp end, const std::string &endPath)
 std::string requireCurrency(const nlohmann::json &obj, std::string_view path, const char *key)
 {
     return normalizeCurrency(requireString(obj, path, key), joinPath(path, key));
-}
-
-std::string derivedEventId(std::string_view rawBody)
-{
-    return "sha256:" + sha256Hex(rawBody);
 }
 
 } // namespace rd::adapters

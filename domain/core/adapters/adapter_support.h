@@ -47,9 +47,6 @@ Period checkedPeriod(Timestamp start, Timestamp end, const std::string &endPath)
 /// A currency code upper-cased and checked (InputError naming the path).
 std::string requireCurrency(const nlohmann::json &obj, std::string_view path, const char *key);
 
-/// "sha256:<hex>" of the raw body: the derived delivery id for providers that send none.
-std::string derivedEventId(std::string_view rawBody);
-
 // One entry point per provider; each may throw InputError (and only that, by intent), which
 // normalizePayload turns into Outcome::Invalid.
 Normalization normalizeStripe(std::string_view providerKey, const nlohmann::json &body);

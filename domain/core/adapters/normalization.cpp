@@ -3,6 +3,7 @@
 #include "domain/core/adapters/adapter_support.h"
 #include "domain/core/errors.h"
 #include "domain/core/json_input.h"
+#include "domain/core/sha256.h"
 
 #include <nlohmann/json.hpp>
 
@@ -55,6 +56,11 @@ std::string toString(Outcome outcome)
     return "invalid";
 }
 
+std::string derivedEventId(std::string_view rawBody)
+{
+    return "sha256:" + sha256Hex(rawBody);
+}
+
 namespace {
 
 Normalization dispatch(ProviderKind kind, std::string_view providerKey, std::string_view rawBody,
@@ -88,7 +94,7 @@ Normalization normalizePayload(
     const auto invalid = [&](const std::string &message) {
         Normalization n = adapters::invalidPayload(message);
         if (derivedIds) {
-            n.providerEventId = adapters::derivedEventId(rawBody);
+            n.providerEventId = derivedEventId(rawBody);
             n.eventIdDerived = true;
         }
         return n;

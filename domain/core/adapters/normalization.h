@@ -49,6 +49,11 @@ struct Normalization
     bool eventIdDerived = false;
 };
 
+/// "sha256:<hex of rawBody>": the delivery id derived from the body's bytes. The adapters give
+/// it to providers that send no delivery id (eventIdDerived), and the webhook inbox files a
+/// delivery under it when the provider's own id cannot be stored.
+std::string derivedEventId(std::string_view rawBody);
+
 /// Normalizes one provider payload. `rawBody` is the verified payload bytes (signature already
 /// checked by the caller); `providerKey` names the configured provider ("stripe-main").
 /// Never throws on any input: malformed input gives Outcome::Invalid.
