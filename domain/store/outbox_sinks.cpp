@@ -1,5 +1,7 @@
 #include "domain/store/outbox_sinks.h"
 
+#include "domain/store/process.h"
+
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -8,6 +10,7 @@
 #include <stdexcept>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <system_error>
 #include <unistd.h>
 
 namespace rd {
@@ -126,21 +129,20 @@ std::optional<std::string> ExecSink::deliver(const OutboxIntent &intent)
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0)
         return errnoText("pipe");
-    const pid_t pid = ::fork();
-    if (pid < 0) {
+    pid_t pid = -1;
+    try {
+        // Its own process group: a timeout kills the command and its children. The
+        // environment is built here, not in the child: RD_OUTBOX_ID is the intent's id.
+        SpawnOptions options;
+        options.stdinFd = fds[0];
+        options.stdoutFd = STDERR_FILENO;
+        options.environment = {"RD_OUTBOX_ID=" + intent.id};
+        pid = spawnProcess({"/bin/sh", "-c", m_command}, options);
+    } catch (const std::system_error &e) {
         ::close(fds[0]);
         ::close(fds[1]);
-        return errnoText("fork");
+        return std::string("cannot start the command: ") + e.what();
     }
-    if (pid == 0) {
-        ::setpgid(0, 0); // its own group: a timeout kills the command and its children
-        ::dup2(fds[0], STDIN_FILENO);
-        ::dup2(STDERR_FILENO, STDOUT_FILENO);
-        ::setenv("RD_OUTBOX_ID", intent.id.c_str(), 1);
-        ::execl("/bin/sh", "sh", "-c", m_command.c_str(), static_cast<char *>(nullptr));
-        ::_exit(127);
-    }
-    ::setpgid(pid, pid); // also here: whichever runs first, the group exists before a kill
     ::close(fds[0]);
     const std::string input = intent.toJson().dump() + "\n";
     writeAll(fds[1], input.data(), input.size()); // EPIPE: the command decides by its status
