@@ -33,10 +33,16 @@ done
 FIX="$ROOT/tests/fixtures"
 rm -rf "$OUT/seeds" && mkdir -p "$OUT/seeds/fuzz_adapters" "$OUT/seeds/fuzz_renewal_event" \
     "$OUT/seeds/fuzz_snapshot"
-providers=(stripe paddle chargebee recurly lemonsqueezy) # the order of rd::ProviderKind
+# The selector byte is the kind's index in rd::providerKinds(): the target prints their names.
+mapfile -t providers < <("$OUT/fuzz_adapters" -list_kinds=1)
+if [ ${#providers[@]} -eq 0 ]; then
+    echo "fuzz: fuzz_adapters -list_kinds=1 printed no provider kinds" >&2
+    exit 1
+fi
 for i in "${!providers[@]}"; do
     byte=$(printf "\\$(printf '%03o' "$i")")
     for f in "$FIX/${providers[$i]}"/*.json; do
+        [ -f "$f" ] || continue # a kind without fixtures yet
         { printf '%s' "$byte"; cat "$f"; } > "$OUT/seeds/fuzz_adapters/${providers[$i]}_$(basename "$f")"
     done
 done

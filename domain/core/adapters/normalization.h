@@ -1,5 +1,6 @@
 #pragma once
 
+#include "domain/core/adapters/provider_kinds.h"
 #include "domain/core/renewal_event.h"
 
 #include <nlohmann/json_fwd.hpp>
@@ -9,13 +10,6 @@
 #include <string_view>
 
 namespace rd {
-
-/// The billing providers an adapter exists for.
-enum class ProviderKind { Stripe, Paddle, Chargebee, Recurly, LemonSqueezy };
-
-/// "stripe", "paddle", "chargebee", "recurly", "lemonsqueezy"; std::nullopt for anything else.
-std::optional<ProviderKind> providerKindFromString(std::string_view name);
-std::string toString(ProviderKind kind);
 
 /// What an adapter made of one payload.
 enum class Outcome {
