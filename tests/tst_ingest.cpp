@@ -1,6 +1,8 @@
 #include "tests/support/process_runner.h"
 #include "tests/support/test_database.h"
 
+#include "domain/core/adapters/provider_kinds.h"
+
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
@@ -9,6 +11,7 @@
 #include <QtTest>
 
 #include <fstream>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -121,6 +124,41 @@ private slots:
         QCOMPARE(rows.size(), std::size_t(1));
         QCOMPARE(rows[0]["kind"].get<std::string>(), std::string("stripe"));
         QCOMPARE(rows[0]["displayName"].get<std::string>(), std::string("Stripe"));
+    }
+
+    // billing_providers.kind's CHECK (migrations/0004) and rd::providerKinds() name the same
+    // kinds: each of the table's names can be registered, a name not in it cannot, and the
+    // constraint lists no name beyond the table's.
+    void providerKindsMatchTheCheckConstraint()
+    {
+        rdtest::TestDatabase db("ingest_provider_kinds");
+        auto conn = db.connect();
+        const auto registerKind = [&](const std::string &kind) {
+            pqxx::work tx(*conn);
+            tx.exec_params("SELECT register_billing_provider($1, $2, NULL)", "kinds-" + kind, kind);
+            tx.commit();
+        };
+        const std::vector<std::string> names = rd::providerKindNames();
+        QVERIFY(!names.empty());
+        for (const auto &name : names)
+            registerKind(name);
+        QCOMPARE(scalar(db, "SELECT count(*) FROM billing_providers"),
+            static_cast<long long>(names.size()));
+        QVERIFY_THROWS_EXCEPTION(pqxx::check_violation, registerKind("braintree"));
+
+        pqxx::nontransaction tx(*conn);
+        const auto checks
+            = tx.exec("SELECT pg_get_constraintdef(oid) FROM pg_constraint "
+                      "WHERE conrelid = 'billing_providers'::regclass "
+                      "AND contype = 'c' AND pg_get_constraintdef(oid) ~ '\\mkind\\M'");
+        QCOMPARE(checks.size(), pqxx::result::size_type(1));
+        const std::string definition = checks[0][0].as<std::string>();
+        std::set<std::string> listed;
+        const std::regex literal("'([^']*)'::text");
+        for (auto it = std::sregex_iterator(definition.begin(), definition.end(), literal);
+             it != std::sregex_iterator(); ++it)
+            listed.insert((*it)[1].str());
+        QCOMPARE(listed, std::set<std::string>(names.begin(), names.end()));
     }
 
     void unknownProviderKeyIs65()

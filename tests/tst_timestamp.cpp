@@ -2,6 +2,9 @@
 
 #include <QtTest>
 
+#include <cstdint>
+#include <limits>
+
 using rd::Timestamp;
 
 class TestTimestamp : public QObject
@@ -27,6 +30,11 @@ private slots:
             << "1970-01-01T00:00:00.0000001Z" << false << qint64(0);
         QTest::newRow("no offset") << "1970-01-01T00:00:00" << false << qint64(0);
         QTest::newRow("not leap") << "2023-02-29T00:00:00Z" << false << qint64(0);
+        QTest::newRow("leap century") << "2000-02-29T00:00:00Z" << true << qint64(951782400000000);
+        QTest::newRow("not leap century") << "1900-02-29T00:00:00Z" << false << qint64(0);
+        QTest::newRow("not leap 2100") << "2100-02-29T00:00:00Z" << false << qint64(0);
+        QTest::newRow("april 31") << "2023-04-31T00:00:00Z" << false << qint64(0);
+        QTest::newRow("day 0") << "2023-04-00T00:00:00Z" << false << qint64(0);
         QTest::newRow("month 13") << "2023-13-01T00:00:00Z" << false << qint64(0);
         QTest::newRow("hour 24") << "2023-01-01T24:00:00Z" << false << qint64(0);
         QTest::newRow("empty fraction") << "2023-01-01T00:00:00.Z" << false << qint64(0);
@@ -130,6 +138,26 @@ private slots:
         QTest::newRow("year wrap") << "2026-12-01T00:00:00Z" << 1 << "2027-01-01T00:00:00Z";
         QTest::newRow("backwards") << "2026-01-01T00:00:00Z" << -1 << "2025-12-01T00:00:00Z";
         QTest::newRow("twelve") << "2026-03-01T00:00:00Z" << 12 << "2027-03-01T00:00:00Z";
+        QTest::newRow("clamp to september")
+            << "2026-08-31T00:00:00Z" << 1 << "2026-09-30T00:00:00Z";
+        QTest::newRow("clamp backwards") << "2026-03-31T00:00:00Z" << -1 << "2026-02-28T00:00:00Z";
+        QTest::newRow("clamp backwards, leap")
+            << "2024-03-31T00:00:00Z" << -1 << "2024-02-29T00:00:00Z";
+        QTest::newRow("century not leap") << "2100-01-31T00:00:00Z" << 1 << "2100-02-28T00:00:00Z";
+        QTest::newRow("400 years leap") << "2000-01-31T00:00:00Z" << 1 << "2000-02-29T00:00:00Z";
+        QTest::newRow("leap day, a year on")
+            << "2024-02-29T00:00:00Z" << 12 << "2025-02-28T00:00:00Z";
+        QTest::newRow("leap day, four years on")
+            << "2024-02-29T00:00:00Z" << 48 << "2028-02-29T00:00:00Z";
+        QTest::newRow("keeps the time of day")
+            << "2026-01-31T23:59:59.999999Z" << 1 << "2026-02-28T23:59:59.999999Z";
+        QTest::newRow("before the epoch") << "1969-12-31T12:00:00Z" << 2 << "1970-02-28T12:00:00Z";
+        QTest::newRow("across the epoch") << "1970-01-31T06:00:00Z" << -1 << "1969-12-31T06:00:00Z";
+        QTest::newRow("a thousand years")
+            << "2026-01-31T00:00:00Z" << 12000 << "3026-01-31T00:00:00Z";
+        QTest::newRow("last month") << "9999-11-30T00:00:00Z" << 1 << "9999-12-30T00:00:00Z";
+        QTest::newRow("first year") << "0001-03-31T00:00:00Z" << -1 << "0001-02-28T00:00:00Z";
+        QTest::newRow("leap year 4") << "0004-03-31T00:00:00Z" << -1 << "0004-02-29T00:00:00Z";
     }
 
     void addMonths()
@@ -140,6 +168,40 @@ private slots:
         const auto t = rd::parseRfc3339(from.toStdString());
         QVERIFY(t);
         QCOMPARE(QString::fromStdString(rd::formatRfc3339(rd::addMonths(*t, months))), to);
+    }
+
+    void civilDays()
+    {
+        QCOMPARE(rd::daysFromCivil(1970, 1, 1), std::int64_t {0});
+        QCOMPARE(rd::daysFromCivil(2000, 3, 1), std::int64_t {11017});
+        QCOMPARE(rd::daysFromCivil(1, 1, 1), std::int64_t {-719162});
+        QCOMPARE(rd::daysFromCivil(1969, 12, 31), std::int64_t {-1});
+        // A day past the end of the month rolls over.
+        QCOMPARE(rd::daysFromCivil(2023, 2, 29), rd::daysFromCivil(2023, 3, 1));
+        QCOMPARE(rd::makeUtc(2026, 1, 20, 9, 30, 15), *rd::parseRfc3339("2026-01-20T09:30:15Z"));
+    }
+
+    // Far beyond what can be stored, and beyond std::chrono::year (-32767..32767): the
+    // calendar still counts right, as the 400-year Gregorian cycle repeats.
+    void farYears()
+    {
+        const auto text
+            = [](rd::Timestamp t) { return QString::fromStdString(rd::formatRfc3339(t)); };
+        QCOMPARE(text(rd::makeUtc(100000, 1, 1)), u"100000-01-01T00:00:00Z"_qs);
+        QCOMPARE(text(rd::makeUtc(40000, 2, 29, 12)), u"40000-02-29T12:00:00Z"_qs);
+        QCOMPARE(text(rd::makeUtc(-50000, 12, 31, 23, 59, 59)), u"-50000-12-31T23:59:59Z"_qs);
+        QCOMPARE(
+            rd::daysFromCivil(40000, 1, 1) - rd::daysFromCivil(39600, 1, 1), std::int64_t {146097});
+        QCOMPARE(text(rd::addMonths(rd::makeUtc(40000, 1, 31), 1)), u"40000-02-29T00:00:00Z"_qs);
+        QCOMPARE(text(rd::addMonths(rd::makeUtc(40100, 1, 31), 1)), u"40100-02-28T00:00:00Z"_qs);
+        QCOMPARE(text(rd::addMonths(rd::makeUtc(2026, 5, 31), 12 * 100000 + 1)),
+            u"102026-06-30T00:00:00Z"_qs);
+        QCOMPARE(text(rd::addMonths(rd::makeUtc(2026, 5, 31), -12 * 10000 - 3)),
+            u"-7974-02-28T00:00:00Z"_qs);
+        // The last microsecond before 1970 and the largest year a Timestamp holds.
+        QCOMPARE(text(Timestamp {-1}), u"1969-12-31T23:59:59.999999Z"_qs);
+        QCOMPARE(text(Timestamp {std::numeric_limits<std::int64_t>::max()}),
+            u"294247-01-10T04:00:54.775807Z"_qs);
     }
 };
 

@@ -1,6 +1,7 @@
 #include "app/renewalctl/command_context.h"
 #include "domain/core/errors.h"
 #include "domain/store/outbox_publisher.h"
+#include "domain/store/outbox_sinks.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,45 +1,56 @@
 #include "domain/core/timestamp.h"
 
-#include <array>
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 
 namespace rd {
 namespace {
 
-constexpr std::int64_t kMicrosPerSecond = 1000000;
-constexpr std::int64_t kSecondsPerDay = 86400;
+namespace chr = std::chrono;
 
-bool isLeap(int y)
+using Micros = chr::duration<std::int64_t, std::micro>;
+using UtcMicros = chr::sys_time<Micros>; // system_clock counts from 1970-01-01T00:00:00Z
+
+// The proleptic Gregorian calendar repeats every 400 years (146097 days). std::chrono::year
+// holds only -32767..32767, while a Timestamp reaches some 292000 years either way (and
+// PostgreSQL's timestamptz hands out years up to 294276), so a date is kept as whole 400-year
+// cycles from 2000 plus a date in 2000..2399, on which chrono's calendar types do the work.
+constexpr std::int64_t kYearsPerCycle = 400;
+constexpr std::int64_t kMonthsPerCycle = 12 * kYearsPerCycle;
+constexpr chr::days kDaysPerCycle {146097};
+constexpr chr::sys_days kCycleStart = chr::sys_days {chr::year {2000} / chr::January / 1};
+
+std::int64_t floorDiv(std::int64_t a, std::int64_t b)
 {
-    return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
 }
 
-unsigned daysInMonth(int y, unsigned m)
+struct CycleDate
 {
-    static constexpr std::array<unsigned, 12> days {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    return m == 2 && isLeap(y) ? 29 : days[m - 1];
-}
-
-struct Civil
-{
-    int year;
-    unsigned month;
-    unsigned day;
+    std::int64_t cycles; ///< whole 400-year cycles after (or before) `date`
+    chr::year_month_day date; ///< in 2000..2399 (or later, after month arithmetic)
 };
 
-// Howard Hinnant's days_from_civil / civil_from_days.
-Civil civilFromDays(std::int64_t z)
+CycleDate toCycleDate(chr::sys_days day)
 {
-    z += 719468;
-    const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-    const auto doe = static_cast<unsigned>(z - era * 146097);
-    const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    const std::int64_t y = static_cast<std::int64_t>(yoe) + era * 400;
-    const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    const unsigned mp = (5 * doy + 2) / 153;
-    const unsigned d = doy - (153 * mp + 2) / 5 + 1;
-    const unsigned m = mp < 10 ? mp + 3 : mp - 9;
-    return {static_cast<int>(y + (m <= 2)), m, d};
+    const std::int64_t cycles = floorDiv((day - kCycleStart).count(), kDaysPerCycle.count());
+    return {cycles, chr::year_month_day {day - cycles * kDaysPerCycle}};
+}
+
+chr::sys_days fromCycleDate(const CycleDate &c)
+{
+    return chr::sys_days {c.date} + c.cycles * kDaysPerCycle;
+}
+
+Timestamp fromTimePoint(UtcMicros t)
+{
+    return Timestamp {t.time_since_epoch().count()};
+}
+
+UtcMicros toTimePoint(Timestamp t)
+{
+    return UtcMicros {Micros {t.micros}};
 }
 
 // Reads exactly `n` ASCII digits at `pos`.
@@ -58,42 +69,37 @@ bool digits(std::string_view s, std::size_t pos, std::size_t n, int &out)
     return true;
 }
 
-std::int64_t floorDiv(std::int64_t a, std::int64_t b)
-{
-    return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
-}
-
 } // namespace
 
 std::int64_t daysFromCivil(int year, unsigned month, unsigned day)
 {
-    const std::int64_t y = static_cast<std::int64_t>(year) - (month <= 2);
-    const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
-    const auto yoe = static_cast<unsigned>(y - era * 400);
-    const unsigned doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1;
-    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
+    // A day past the end of its month rolls into the next one, as chrono's conversion does.
+    const std::int64_t cycles = floorDiv(std::int64_t {year} - 2000, kYearsPerCycle);
+    const chr::year inCycle {static_cast<int>(year - cycles * kYearsPerCycle)};
+    return fromCycleDate({cycles, inCycle / chr::month {month} / chr::day {day}})
+        .time_since_epoch()
+        .count();
 }
 
 Timestamp makeUtc(
     int year, unsigned month, unsigned day, unsigned hour, unsigned minute, unsigned second)
 {
-    const std::int64_t secs
-        = daysFromCivil(year, month, day) * kSecondsPerDay + hour * 3600 + minute * 60 + second;
-    return Timestamp {secs * kMicrosPerSecond};
+    return fromTimePoint(chr::sys_days {chr::days {daysFromCivil(year, month, day)}}
+        + chr::hours {hour} + chr::minutes {minute} + chr::seconds {second});
 }
 
 Timestamp addMonths(Timestamp t, int months)
 {
-    const std::int64_t days = floorDiv(t.micros, kSecondsPerDay * kMicrosPerSecond);
-    const std::int64_t timeOfDay = t.micros - days * kSecondsPerDay * kMicrosPerSecond;
-    const Civil c = civilFromDays(days);
-    const std::int64_t monthIndex = static_cast<std::int64_t>(c.year) * 12 + (c.month - 1) + months;
-    const int year = static_cast<int>(floorDiv(monthIndex, 12));
-    const auto month = static_cast<unsigned>(monthIndex - static_cast<std::int64_t>(year) * 12 + 1);
-    const unsigned day = std::min(c.day, daysInMonth(year, month));
-    return Timestamp {
-        daysFromCivil(year, month, day) * kSecondsPerDay * kMicrosPerSecond + timeOfDay};
+    const UtcMicros at = toTimePoint(t);
+    const chr::sys_days day = chr::floor<chr::days>(at);
+    const CycleDate from = toCycleDate(day);
+    // Whole cycles of months join the cycles; chrono adds the rest (under 400 years).
+    const std::int64_t moreCycles = floorDiv(months, kMonthsPerCycle);
+    const chr::year_month month = from.date.year() / from.date.month()
+        + chr::months {static_cast<int>(months - moreCycles * kMonthsPerCycle)};
+    // The same day of the month, clamped to the end of a shorter one (Jan 31 -> Feb 28 or 29).
+    const chr::day clamped = std::min(from.date.day(), (month / chr::last).day());
+    return fromTimePoint(fromCycleDate({from.cycles + moreCycles, month / clamped}) + (at - day));
 }
 
 std::optional<Timestamp> parseRfc3339(std::string_view s, TimestampError *error)
@@ -106,29 +112,31 @@ std::optional<Timestamp> parseRfc3339(std::string_view s, TimestampError *error)
         || !digits(s, 11, 2, hour) || s[13] != ':' || !digits(s, 14, 2, minute) || s[16] != ':'
         || !digits(s, 17, 2, second))
         return std::nullopt;
-    if (month < 1 || month > 12 || day < 1
-        || static_cast<unsigned>(day) > daysInMonth(year, static_cast<unsigned>(month)) || hour > 23
-        || minute > 59 || second > 59)
+    const chr::year_month_day date {chr::year {year}, chr::month {static_cast<unsigned>(month)},
+        chr::day {static_cast<unsigned>(day)}};
+    if (!date.ok() || hour > 23 || minute > 59 || second > 59)
         return std::nullopt; // leap seconds cannot be stored by PostgreSQL either
 
     std::size_t pos = 19;
-    std::int64_t fraction = 0;
+    Micros fraction {0};
     if (pos < s.size() && s[pos] == '.') {
         ++pos;
         std::size_t n = 0;
+        std::int64_t value = 0;
         while (pos < s.size() && s[pos] >= '0' && s[pos] <= '9') {
             if (++n > 6)
                 return std::nullopt;
-            fraction = fraction * 10 + (s[pos] - '0');
+            value = value * 10 + (s[pos] - '0');
             ++pos;
         }
         if (n == 0)
             return std::nullopt;
         for (; n < 6; ++n)
-            fraction *= 10;
+            value *= 10;
+        fraction = Micros {value};
     }
 
-    std::int64_t offsetSeconds = 0;
+    chr::minutes offset {0};
     if (pos < s.size() && (s[pos] == 'Z' || s[pos] == 'z')) {
         ++pos;
     } else if (pos < s.size() && (s[pos] == '+' || s[pos] == '-')) {
@@ -136,7 +144,7 @@ std::optional<Timestamp> parseRfc3339(std::string_view s, TimestampError *error)
         if (!digits(s, pos + 1, 2, oh) || pos + 3 >= s.size() || s[pos + 3] != ':'
             || !digits(s, pos + 4, 2, om) || oh > 23 || om > 59)
             return std::nullopt;
-        offsetSeconds = (s[pos] == '+' ? 1 : -1) * (oh * 3600 + om * 60);
+        offset = (s[pos] == '+' ? 1 : -1) * (chr::hours {oh} + chr::minutes {om});
         pos += 6;
     } else {
         return std::nullopt; // RFC 3339 requires an offset; a local time is ambiguous
@@ -144,11 +152,8 @@ std::optional<Timestamp> parseRfc3339(std::string_view s, TimestampError *error)
     if (pos != s.size())
         return std::nullopt;
 
-    const std::int64_t secs
-        = daysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day))
-            * kSecondsPerDay
-        + hour * 3600 + minute * 60 + second - offsetSeconds;
-    const Timestamp t {secs * kMicrosPerSecond + fraction};
+    const Timestamp t = fromTimePoint(chr::sys_days {date} + chr::hours {hour}
+        + chr::minutes {minute} + chr::seconds {second} + fraction - offset);
     if (!isStorable(t)) {
         if (error)
             *error = TimestampError::OutOfRange;
@@ -159,21 +164,25 @@ std::optional<Timestamp> parseRfc3339(std::string_view s, TimestampError *error)
 
 std::string formatRfc3339(Timestamp t)
 {
-    const std::int64_t days = floorDiv(t.micros, kSecondsPerDay * kMicrosPerSecond);
-    std::int64_t rest = t.micros - days * kSecondsPerDay * kMicrosPerSecond;
-    const Civil c = civilFromDays(days);
-    const auto micros = static_cast<int>(rest % kMicrosPerSecond);
-    rest /= kMicrosPerSecond;
-    const auto hh = static_cast<int>(rest / 3600);
-    const auto mm = static_cast<int>(rest / 60 % 60);
-    const auto ss = static_cast<int>(rest % 60);
-    char buf[48];
+    const UtcMicros at = toTimePoint(t);
+    const chr::sys_days date = chr::floor<chr::days>(at);
+    const CycleDate c = toCycleDate(date);
+    const chr::hh_mm_ss<Micros> time {at - date};
+    const auto year
+        = static_cast<long long>(static_cast<int>(c.date.year()) + c.cycles * kYearsPerCycle);
+    const auto month = static_cast<unsigned>(c.date.month());
+    const auto day = static_cast<unsigned>(c.date.day());
+    const auto hh = static_cast<int>(time.hours().count());
+    const auto mm = static_cast<int>(time.minutes().count());
+    const auto ss = static_cast<int>(time.seconds().count());
+    const auto micros = static_cast<int>(time.subseconds().count());
+    char buf[64];
     if (micros == 0)
         std::snprintf(
-            buf, sizeof buf, "%04d-%02u-%02uT%02d:%02d:%02dZ", c.year, c.month, c.day, hh, mm, ss);
+            buf, sizeof buf, "%04lld-%02u-%02uT%02d:%02d:%02dZ", year, month, day, hh, mm, ss);
     else
-        std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02d:%02d:%02d.%06dZ", c.year, c.month,
-            c.day, hh, mm, ss, micros);
+        std::snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02d:%02d:%02d.%06dZ", year, month, day,
+            hh, mm, ss, micros);
     return buf;
 }
 

@@ -1,22 +1,109 @@
 #include "domain/store/process.h"
 
+#include <algorithm>
 #include <cerrno>
-#include <cstring>
 #include <fcntl.h>
-#include <grp.h>
 #include <pwd.h>
+#include <spawn.h>
 #include <stdexcept>
+#include <string_view>
 #include <sys/wait.h>
+#include <system_error>
 #include <unistd.h>
+
+extern char **environ;
 
 namespace rd {
 namespace {
 
-// Only async-signal-safe calls between fork and exec.
-void becomeOrDie(const std::optional<RunAs> &runAs)
+// posix_spawn cannot change the child's user, and a forked child may only make
+// async-signal-safe calls before exec (no allocation, no locale, no setenv), which is easy to
+// get wrong in a process with threads. So a program that must run as another account is
+// started through util-linux's setpriv (Debian: essential, always installed), which sets the
+// groups, gid and uid and then execs it: every process we start is spawned the same way.
+constexpr const char *kSetpriv = "/usr/bin/setpriv";
+
+void check(int error, const char *what)
 {
-    if (runAs && (setgroups(0, nullptr) != 0 || setgid(runAs->gid) != 0 || setuid(runAs->uid) != 0))
-        _exit(126);
+    if (error != 0)
+        throw std::system_error(error, std::generic_category(), what);
+}
+
+class FileActions
+{
+public:
+    FileActions() { check(posix_spawn_file_actions_init(&m_actions), "file actions"); }
+    ~FileActions() { posix_spawn_file_actions_destroy(&m_actions); }
+    FileActions(const FileActions &) = delete;
+    FileActions &operator=(const FileActions &) = delete;
+    // A dup2 onto the target clears its close-on-exec flag, as dup2 does.
+    void dup(int fd, int target)
+    {
+        check(posix_spawn_file_actions_adddup2(&m_actions, fd, target), "dup2");
+    }
+    void open(int target, const char *path, int flags)
+    {
+        check(posix_spawn_file_actions_addopen(&m_actions, target, path, flags, 0), "open");
+    }
+    const posix_spawn_file_actions_t *get() const { return &m_actions; }
+
+private:
+    posix_spawn_file_actions_t m_actions;
+};
+
+class Attributes
+{
+public:
+    Attributes() { check(posix_spawnattr_init(&m_attr), "spawn attributes"); }
+    ~Attributes() { posix_spawnattr_destroy(&m_attr); }
+    Attributes(const Attributes &) = delete;
+    Attributes &operator=(const Attributes &) = delete;
+    posix_spawnattr_t *get() { return &m_attr; }
+
+private:
+    posix_spawnattr_t m_attr;
+};
+
+// Ours, with `overrides` ("NAME=value") replacing or adding entries.
+std::vector<std::string> childEnvironment(const std::vector<std::string> &overrides)
+{
+    std::vector<std::string> env;
+    for (char **e = environ; e && *e; ++e) {
+        const std::string_view entry(*e);
+        const auto name = entry.substr(0, entry.find('='));
+        const bool replaced
+            = std::any_of(overrides.begin(), overrides.end(), [&](const std::string &o) {
+                  return o.size() > name.size() && o.starts_with(name) && o[name.size()] == '=';
+              });
+        if (!replaced)
+            env.emplace_back(entry);
+    }
+    env.insert(env.end(), overrides.begin(), overrides.end());
+    return env;
+}
+
+std::vector<char *> nullTerminated(std::vector<std::string> &strings)
+{
+    std::vector<char *> pointers;
+    pointers.reserve(strings.size() + 1);
+    for (auto &s : strings)
+        pointers.push_back(s.data());
+    pointers.push_back(nullptr);
+    return pointers;
+}
+
+int waitForExit(pid_t pid)
+{
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR)
+            return -1;
+    }
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status);
+    if (WIFSIGNALED(status))
+        return 128 + WTERMSIG(status);
+    return -1;
 }
 
 } // namespace
@@ -31,38 +118,63 @@ std::optional<RunAs> lookupAccount(const std::string &name)
     return RunAs {name, pw.pw_uid, pw.pw_gid};
 }
 
+pid_t spawnProcess(const std::vector<std::string> &argv, const SpawnOptions &options)
+{
+    if (argv.empty())
+        throw std::invalid_argument("spawnProcess: empty argv");
+    std::vector<std::string> args;
+    if (options.runAs) {
+        args = {kSetpriv, "--reuid=" + std::to_string(options.runAs->uid),
+            "--regid=" + std::to_string(options.runAs->gid), "--clear-groups", "--"};
+    }
+    args.insert(args.end(), argv.begin(), argv.end());
+    std::vector<std::string> env = childEnvironment(options.environment);
+    const std::vector<char *> cargv = nullTerminated(args);
+    const std::vector<char *> cenv = nullTerminated(env);
+
+    FileActions actions;
+    if (options.stdinFd >= 0)
+        actions.dup(options.stdinFd, STDIN_FILENO);
+    else
+        actions.open(STDIN_FILENO, "/dev/null", O_RDONLY);
+    if (options.stdoutFd >= 0)
+        actions.dup(options.stdoutFd, STDOUT_FILENO);
+    if (options.stderrFd >= 0)
+        actions.dup(options.stderrFd, STDERR_FILENO);
+    Attributes attr;
+    // Process group 0: one of its own, led by the child. glibc's posix_spawn returns once the
+    // child has exec'd (or failed to), so the group exists before anyone may kill(-pid) it.
+    check(posix_spawnattr_setflags(attr.get(), POSIX_SPAWN_SETPGROUP), "spawn flags");
+    check(posix_spawnattr_setpgroup(attr.get(), 0), "process group");
+
+    pid_t pid = -1;
+    check(posix_spawnp(&pid, cargv[0], actions.get(), attr.get(), cargv.data(), cenv.data()),
+        args[0].c_str());
+    return pid;
+}
+
 ProcessResult runProcess(const std::vector<std::string> &argv, const std::optional<RunAs> &runAs)
 {
     if (argv.empty())
         throw std::invalid_argument("runProcess: empty argv");
-    std::vector<char *> cargv;
-    cargv.reserve(argv.size() + 1);
-    for (const auto &a : argv)
-        cargv.push_back(const_cast<char *>(a.c_str()));
-    cargv.push_back(nullptr);
-
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0)
-        throw std::runtime_error(std::string("cannot create a pipe: ") + std::strerror(errno));
-
-    const pid_t pid = fork();
-    if (pid < 0) {
+        throw std::runtime_error("cannot create a pipe: " + std::generic_category().message(errno));
+    pid_t pid = -1;
+    try {
+        SpawnOptions options;
+        options.stdoutFd = fds[1];
+        options.stderrFd = fds[1];
+        options.runAs = runAs;
+        // Its own process group: a Ctrl+C meant for renewalctl does not take down a server
+        // started from here (pg_ctl also puts the postmaster in a session of its own).
+        pid = spawnProcess(argv, options);
+    } catch (const std::system_error &e) {
         close(fds[0]);
         close(fds[1]);
-        throw std::runtime_error(std::string("cannot fork: ") + std::strerror(errno));
-    }
-    if (pid == 0) {
-        dup2(fds[1], STDOUT_FILENO);
-        dup2(fds[1], STDERR_FILENO);
-        const int devnull = open("/dev/null", O_RDONLY);
-        if (devnull >= 0)
-            dup2(devnull, STDIN_FILENO);
-        becomeOrDie(runAs);
-        // A server started from here must not stay in our process group: a Ctrl+C meant for
-        // renewalctl should not take the database down with it.
-        setsid();
-        execvp(cargv[0], cargv.data());
-        _exit(127);
+        if (e.code() == std::errc::no_such_file_or_directory && !runAs)
+            throw std::runtime_error("cannot run " + argv[0] + ": program not found");
+        throw std::runtime_error("cannot run " + argv[0] + ": " + e.what()); // names setpriv
     }
     close(fds[1]);
     ProcessResult result;
@@ -75,29 +187,25 @@ ProcessResult runProcess(const std::vector<std::string> &argv, const std::option
             break;
     }
     close(fds[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) { }
-    if (WIFEXITED(status))
-        result.exitCode = WEXITSTATUS(status);
-    else if (WIFSIGNALED(status))
-        result.exitCode = 128 + WTERMSIG(status);
-    if (result.exitCode == 127 && result.output.empty())
-        throw std::runtime_error("cannot run " + argv[0] + ": program not found");
+    result.exitCode = waitForExit(pid);
+    // Through setpriv, a program that cannot be executed is reported by setpriv (126 or 127,
+    // "setpriv: failed to execute ...") rather than by posix_spawn.
+    if (runAs && (result.exitCode == 126 || result.exitCode == 127)
+        && result.output.starts_with("setpriv: failed to execute"))
+        throw std::runtime_error("cannot run " + argv[0] + ": " + result.output);
     return result;
 }
 
 bool accountCanTraverse(const RunAs &account, const std::string &path)
 {
-    const pid_t pid = fork();
-    if (pid < 0)
+    // test(1) asks access(2) as the account setpriv made it, as the server will be.
+    SpawnOptions options;
+    options.runAs = account;
+    try {
+        return waitForExit(spawnProcess({"/usr/bin/test", "-x", path}, options)) == 0;
+    } catch (const std::system_error &) {
         return false;
-    if (pid == 0) {
-        becomeOrDie(account);
-        _exit(access(path.c_str(), X_OK) == 0 ? 0 : 1);
     }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) { }
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 } // namespace rd

@@ -18,6 +18,24 @@ struct RunAs
 /// Looks up an account by name; std::nullopt when there is none.
 std::optional<RunAs> lookupAccount(const std::string &name);
 
+/// How spawnProcess wires up a child.
+struct SpawnOptions
+{
+    int stdinFd = -1; ///< becomes the child's standard input; -1: /dev/null
+    int stdoutFd = -1; ///< becomes its standard output; -1: ours
+    int stderrFd = -1; ///< becomes its standard error; -1: ours
+    /// "NAME=value" entries set in the child's environment; the rest of ours it gets as is.
+    std::vector<std::string> environment;
+    /// Drop to this account (its uid and gid, no supplementary groups) before the program runs.
+    std::optional<RunAs> runAs;
+};
+
+/// Starts `argv` (argv[0] is a path or a name found on PATH) with posix_spawn in a process
+/// group of its own, so that a Ctrl+C meant for us does not reach it and a kill(-pid) reaches
+/// it and its children. Returns its pid without waiting. Throws std::system_error when it
+/// cannot be started (std::errc::no_such_file_or_directory: no such program).
+pid_t spawnProcess(const std::vector<std::string> &argv, const SpawnOptions &options);
+
 struct ProcessResult
 {
     int exitCode = -1; ///< the exit status, or 128 + signal number

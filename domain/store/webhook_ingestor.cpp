@@ -29,11 +29,6 @@ bool storableEventId(const std::string &id)
     return true;
 }
 
-std::string bodyHashId(std::string_view rawBody)
-{
-    return "sha256:" + sha256Hex(rawBody);
-}
-
 std::optional<IngestOutcome> knownOutcome(Outcome outcome)
 {
     switch (outcome) {
@@ -177,7 +172,7 @@ IngestResult WebhookIngestor::ingest(const std::string &providerKey, std::string
                         "than 255 bytes)";
             n.event.reset();
         }
-        r.providerEventId = bodyHashId(rawBody);
+        r.providerEventId = derivedEventId(rawBody);
     }
     r.reason = n.reason;
     const auto known = knownOutcome(n.outcome);
@@ -195,7 +190,7 @@ IngestResult WebhookIngestor::ingest(const std::string &providerKey, std::string
         // keep the bytes, under the body's hash, as an invalid payload.
         n.outcome = Outcome::Invalid;
         n.event.reset();
-        r.providerEventId = bodyHashId(rawBody);
+        r.providerEventId = derivedEventId(rawBody);
         r.reason = "invalid_payload";
         rec = record(providerKey, r.providerEventId, rawBody, IngestOutcome::Invalid, r.reason,
             "payload: holds text the database cannot store (e.g. \\u0000)", nullptr);

@@ -33,21 +33,28 @@ done
 FIX="$ROOT/tests/fixtures"
 rm -rf "$OUT/seeds" && mkdir -p "$OUT/seeds/fuzz_adapters" "$OUT/seeds/fuzz_renewal_event" \
     "$OUT/seeds/fuzz_snapshot"
-providers=(stripe paddle chargebee recurly lemonsqueezy) # the order of rd::ProviderKind
+# The selector byte is the kind's index in rd::providerKinds(): the target prints their names.
+mapfile -t providers < <("$OUT/fuzz_adapters" -list_kinds=1)
+if [ ${#providers[@]} -eq 0 ]; then
+    echo "fuzz: fuzz_adapters -list_kinds=1 printed no provider kinds" >&2
+    exit 1
+fi
 for i in "${!providers[@]}"; do
-    byte=$(printf "\\$(printf '%03o' "$i")")
+    # The octal escape is printed, not captured: $(...) would drop the NUL byte of index 0.
+    byte="\\$(printf '%03o' "$i")"
     for f in "$FIX/${providers[$i]}"/*.json; do
-        { printf '%s' "$byte"; cat "$f"; } > "$OUT/seeds/fuzz_adapters/${providers[$i]}_$(basename "$f")"
+        [ -f "$f" ] || continue # a kind without fixtures yet
+        { printf "$byte"; cat "$f"; } > "$OUT/seeds/fuzz_adapters/${providers[$i]}_$(basename "$f")"
     done
 done
 for f in "$FIX"/snapshots/*.json; do
     name=$(basename "$f")
     case "$name" in
-        stripe_*) byte=$'\x01' ;;
-        paddle_*) byte=$'\x02' ;;
-        *) byte=$'\x00' ;;
+        stripe_*) byte='\001' ;;
+        paddle_*) byte='\002' ;;
+        *) byte='\000' ;;
     esac
-    { printf '%s' "$byte"; cat "$f"; } > "$OUT/seeds/fuzz_snapshot/$name"
+    { printf "$byte"; cat "$f"; } > "$OUT/seeds/fuzz_snapshot/$name"
 done
 # Renewal events in our JSON form: the latestRenewal of the snapshot fixtures, plus those.
 cp "$FIX"/snapshots/ours_*.json "$OUT/seeds/fuzz_renewal_event/"

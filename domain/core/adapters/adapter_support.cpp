@@ -2,7 +2,6 @@
 
 #include "domain/core/errors.h"
 #include "domain/core/json_input.h"
-#include "domain/core/sha256.h"
 
 #include <limits>
 
@@ -115,9 +114,24 @@ std::string requireCurrency(const nlohmann::json &obj, std::string_view path, co
     return normalizeCurrency(requireString(obj, path, key), joinPath(path, key));
 }
 
-std::string derivedEventId(std::string_view rawBody)
+SuccessfulRenewalEvent renewalEvent(const DeliveryIds &ids, std::string renewalKey)
 {
-    return "sha256:" + sha256Hex(rawBody);
+    SuccessfulRenewalEvent e;
+    e.providerKey = ids.providerKey;
+    e.providerEventId = ids.eventId;
+    e.providerSubscriptionId = ids.subscriptionId;
+    e.providerRenewalKey = std::move(renewalKey);
+    return e;
+}
+
+Normalization renewal(SuccessfulRenewalEvent event, std::string_view what)
+{
+    Normalization n;
+    n.outcome = Outcome::Renewal;
+    n.message = std::string(what) + " " + event.providerRenewalKey + " renews subscription "
+        + event.providerSubscriptionId;
+    n.event = std::move(event);
+    return n;
 }
 
 } // namespace rd::adapters

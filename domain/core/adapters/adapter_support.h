@@ -3,6 +3,7 @@
 // Helpers shared by the provider adapters; not part of the domain's public interface.
 
 #include "domain/core/adapters/normalization.h"
+#include "domain/core/errors.h"
 #include "domain/core/renewal_event.h"
 
 #include <nlohmann/json.hpp>
@@ -47,8 +48,39 @@ Period checkedPeriod(Timestamp start, Timestamp end, const std::string &endPath)
 /// A currency code upper-cased and checked (InputError naming the path).
 std::string requireCurrency(const nlohmann::json &obj, std::string_view path, const char *key);
 
-/// "sha256:<hex>" of the raw body: the derived delivery id for providers that send none.
-std::string derivedEventId(std::string_view rawBody);
+/// The ids an adapter's result carries, filled in as the adapter reads them.
+struct DeliveryIds
+{
+    std::string providerKey;
+    std::string eventId;
+    std::string subscriptionId; ///< empty until known
+    bool eventIdDerived = false; ///< eventId is derivedEventId(rawBody)
+};
+
+/// A renewal event with the ids and its renewal key set; the adapter fills in the rest.
+SuccessfulRenewalEvent renewalEvent(const DeliveryIds &ids, std::string renewalKey);
+
+/// Outcome::Renewal for a complete `event`, with the message
+/// "<what> <renewal key> renews subscription <subscription id>".
+Normalization renewal(SuccessfulRenewalEvent event, std::string_view what);
+
+/// The result every adapter assembles alike: `classify` reads the payload (and may throw
+/// InputError, which becomes Outcome::Invalid) while it fills in `ids`; its result, or the
+/// Invalid one, then carries the ids known by that time.
+template<class Classify>
+Normalization withDeliveryIds(const DeliveryIds &ids, Classify &&classify)
+{
+    Normalization n;
+    try {
+        n = classify();
+    } catch (const InputError &e) {
+        n = invalidPayload(e.what());
+    }
+    n.providerEventId = ids.eventId;
+    n.providerSubscriptionId = ids.subscriptionId;
+    n.eventIdDerived = ids.eventIdDerived;
+    return n;
+}
 
 // One entry point per provider; each may throw InputError (and only that, by intent), which
 // normalizePayload turns into Outcome::Invalid.

@@ -61,79 +61,60 @@ bool isMidTermCharge(const nlohmann::json &content, const Period &plan)
 
 Normalization normalizeChargebee(std::string_view providerKey, const nlohmann::json &body)
 {
-    const std::string eventId = requireString(body, "", "id");
-    std::string subscriptionId;
-    Normalization n;
-    try {
+    DeliveryIds ids {std::string(providerKey), requireString(body, "", "id"), {}, false};
+    return withDeliveryIds(ids, [&] {
         const std::string type = requireString(body, "", "event_type");
-        if (isRefundEvent(type)) {
-            n = notARenewal("refund", "Chargebee " + type + " is a refund or credit note");
-        } else if (!carriesInvoice(type)) {
-            n = notARenewal("other_event_type", "Chargebee event type " + type + " is not handled");
-        } else {
-            const auto &content = requireField(body, "", "content");
-            const std::string path = "content.invoice";
-            const auto &invoice = requireField(content, "content", "invoice");
-            const std::string invoiceId = requireString(invoice, path, "id");
-            if (const auto sub = optionalString(invoice, path, "subscription_id"))
-                subscriptionId = *sub;
-            const std::string status = requireString(invoice, path, "status");
-            if (subscriptionId.empty()) {
-                n = notARenewal("manual_invoice",
-                    "invoice " + invoiceId + " belongs to no subscription (one-off charge)");
-            } else if (optionalFlag(invoice, path, "first_invoice")) {
-                n = notARenewal("first_invoice", "invoice " + invoiceId + " is a first invoice");
-            } else if (status != "paid") {
-                n = notARenewal("unpaid", "invoice " + invoiceId + " has status " + status);
-            } else {
-                const std::string itemsPath = joinPath(path, "line_items");
-                const auto &items = requireArray(invoice, path, "line_items");
-                std::optional<Period> period;
-                for (std::size_t i = 0; i < items.size(); ++i) {
-                    const std::string lp = indexPath(itemsPath, i);
-                    const auto entityType = optionalString(items[i], lp, "entity_type");
-                    if (!entityType || (*entityType != "plan_item_price" && *entityType != "plan"))
-                        continue;
-                    const Period candidate
-                        = checkedPeriod(requireUnixSeconds(items[i], lp, "date_from"),
-                            requireUnixSeconds(items[i], lp, "date_to"), joinPath(lp, "date_to"));
-                    if (!period || candidate.end > period->end)
-                        period = candidate;
-                }
-                if (!period)
-                    throw InputError(itemsPath, "no plan line item carries the period");
-                if (isMidTermCharge(content, *period)) {
-                    n = notARenewal("proration",
-                        "invoice " + invoiceId
-                            + " bills part of the current term (a mid-term change)");
-                } else {
-                    SuccessfulRenewalEvent e;
-                    e.providerKey = std::string(providerKey);
-                    e.providerEventId = eventId;
-                    e.providerSubscriptionId = subscriptionId;
-                    e.providerRenewalKey = invoiceId;
-                    if (invoice.contains("resource_version")
-                        && !invoice.at("resource_version").is_null())
-                        e.providerVersion = std::to_string(
-                            requireNonNegativeInteger(invoice, path, "resource_version"));
-                    e.period = *period;
-                    e.paidAmountMinor = requireNonNegativeInteger(invoice, path, "amount_paid");
-                    e.currency = requireCurrency(invoice, path, "currency_code");
-                    e.paidAt = invoice.contains("paid_at") && !invoice.at("paid_at").is_null()
-                        ? requireUnixSeconds(invoice, path, "paid_at")
-                        : requireUnixSeconds(body, "", "occurred_at");
-                    n.outcome = Outcome::Renewal;
-                    n.message = "invoice " + invoiceId + " renews subscription " + subscriptionId;
-                    n.event = std::move(e);
-                }
-            }
+        if (isRefundEvent(type))
+            return notARenewal("refund", "Chargebee " + type + " is a refund or credit note");
+        if (!carriesInvoice(type))
+            return notARenewal(
+                "other_event_type", "Chargebee event type " + type + " is not handled");
+        const auto &content = requireField(body, "", "content");
+        const std::string path = "content.invoice";
+        const auto &invoice = requireField(content, "content", "invoice");
+        const std::string invoiceId = requireString(invoice, path, "id");
+        if (const auto sub = optionalString(invoice, path, "subscription_id"))
+            ids.subscriptionId = *sub;
+        const std::string status = requireString(invoice, path, "status");
+        if (ids.subscriptionId.empty())
+            return notARenewal("manual_invoice",
+                "invoice " + invoiceId + " belongs to no subscription (one-off charge)");
+        if (optionalFlag(invoice, path, "first_invoice"))
+            return notARenewal("first_invoice", "invoice " + invoiceId + " is a first invoice");
+        if (status != "paid")
+            return notARenewal("unpaid", "invoice " + invoiceId + " has status " + status);
+
+        const std::string itemsPath = joinPath(path, "line_items");
+        const auto &items = requireArray(invoice, path, "line_items");
+        std::optional<Period> period;
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            const std::string lp = indexPath(itemsPath, i);
+            const auto entityType = optionalString(items[i], lp, "entity_type");
+            if (!entityType || (*entityType != "plan_item_price" && *entityType != "plan"))
+                continue;
+            const Period candidate = checkedPeriod(requireUnixSeconds(items[i], lp, "date_from"),
+                requireUnixSeconds(items[i], lp, "date_to"), joinPath(lp, "date_to"));
+            if (!period || candidate.end > period->end)
+                period = candidate;
         }
-    } catch (const InputError &e) {
-        return invalidPayload(e.what(), eventId, subscriptionId);
-    }
-    n.providerEventId = eventId;
-    n.providerSubscriptionId = subscriptionId;
-    return n;
+        if (!period)
+            throw InputError(itemsPath, "no plan line item carries the period");
+        if (isMidTermCharge(content, *period))
+            return notARenewal("proration",
+                "invoice " + invoiceId + " bills part of the current term (a mid-term change)");
+
+        SuccessfulRenewalEvent e = renewalEvent(ids, invoiceId);
+        if (invoice.contains("resource_version") && !invoice.at("resource_version").is_null())
+            e.providerVersion
+                = std::to_string(requireNonNegativeInteger(invoice, path, "resource_version"));
+        e.period = *period;
+        e.paidAmountMinor = requireNonNegativeInteger(invoice, path, "amount_paid");
+        e.currency = requireCurrency(invoice, path, "currency_code");
+        e.paidAt = invoice.contains("paid_at") && !invoice.at("paid_at").is_null()
+            ? requireUnixSeconds(invoice, path, "paid_at")
+            : requireUnixSeconds(body, "", "occurred_at");
+        return renewal(std::move(e), "invoice");
+    });
 }
 
 } // namespace rd::adapters

@@ -20,65 +20,50 @@ namespace rd::adapters {
 Normalization normalizeLemonSqueezy(
     std::string_view providerKey, std::string_view rawBody, const nlohmann::json &body)
 {
-    const std::string eventId = derivedEventId(rawBody);
-    std::string subscriptionId;
-    Normalization n;
-    try {
+    DeliveryIds ids {std::string(providerKey), derivedEventId(rawBody), {}, true};
+    return withDeliveryIds(ids, [&] {
         const auto &meta = requireField(body, "", "meta");
         const std::string eventName = requireString(meta, "meta", "event_name");
-        if (eventName == "subscription_payment_refunded") {
-            n = notARenewal("refund", "Lemon Squeezy " + eventName + " is a refund");
-        } else if (eventName != "subscription_payment_success"
-            && eventName != "subscription_payment_recovered") {
-            n = notARenewal(
+        if (eventName == "subscription_payment_refunded")
+            return notARenewal("refund", "Lemon Squeezy " + eventName + " is a refund");
+        if (eventName != "subscription_payment_success"
+            && eventName != "subscription_payment_recovered")
+            return notARenewal(
                 "other_event_type", "Lemon Squeezy event " + eventName + " is not handled");
-        } else {
-            const auto &data = requireField(body, "", "data");
-            if (requireString(data, "data", "type") != "subscription-invoices")
-                throw InputError("data.type", "expected subscription-invoices");
-            const std::string invoiceId = requireId(data, "data", "id");
-            const std::string path = "data.attributes";
-            const auto &attrs = requireField(data, "data", "attributes");
-            subscriptionId = requireId(attrs, path, "subscription_id");
-            const std::string reason = requireString(attrs, path, "billing_reason");
-            const std::string status = requireString(attrs, path, "status");
-            if (reason == "initial") {
-                n = notARenewal("first_invoice", "invoice " + invoiceId + " is a first invoice");
-            } else if (reason == "updated") {
-                n = notARenewal("proration",
-                    "invoice " + invoiceId + " bills a subscription change (proration)");
-            } else if (reason != "renewal") {
-                n = notARenewal("other_billing_reason",
-                    "invoice " + invoiceId + " has billing_reason " + reason);
-            } else if (status == "refunded" || status == "partial_refund") {
-                n = notARenewal("refund", "invoice " + invoiceId + " has been refunded");
-            } else if (status != "paid") {
-                n = notARenewal("unpaid", "invoice " + invoiceId + " has status " + status);
-            } else {
-                SuccessfulRenewalEvent e;
-                e.providerKey = std::string(providerKey);
-                e.providerEventId = eventId;
-                e.providerSubscriptionId = subscriptionId;
-                e.providerRenewalKey = invoiceId;
-                e.paidAmountMinor = requireNonNegativeInteger(attrs, path, "total");
-                e.currency = requireCurrency(attrs, path, "currency");
-                e.paidAt = requireRfc3339(attrs, path, "created_at");
-                n.outcome = Outcome::NeedsSnapshot;
-                n.reason = "missing_period";
-                n.message = "invoice " + invoiceId + " renews subscription " + subscriptionId
-                    + " but the payload has no billing period; fetch the subscription";
-                n.event = std::move(e);
-            }
-        }
-    } catch (const InputError &e) {
-        Normalization bad = invalidPayload(e.what(), eventId, subscriptionId);
-        bad.eventIdDerived = true;
-        return bad;
-    }
-    n.providerEventId = eventId;
-    n.providerSubscriptionId = subscriptionId;
-    n.eventIdDerived = true;
-    return n;
+        const auto &data = requireField(body, "", "data");
+        if (requireString(data, "data", "type") != "subscription-invoices")
+            throw InputError("data.type", "expected subscription-invoices");
+        const std::string invoiceId = requireId(data, "data", "id");
+        const std::string path = "data.attributes";
+        const auto &attrs = requireField(data, "data", "attributes");
+        ids.subscriptionId = requireId(attrs, path, "subscription_id");
+        const std::string reason = requireString(attrs, path, "billing_reason");
+        const std::string status = requireString(attrs, path, "status");
+        if (reason == "initial")
+            return notARenewal("first_invoice", "invoice " + invoiceId + " is a first invoice");
+        if (reason == "updated")
+            return notARenewal(
+                "proration", "invoice " + invoiceId + " bills a subscription change (proration)");
+        if (reason != "renewal")
+            return notARenewal(
+                "other_billing_reason", "invoice " + invoiceId + " has billing_reason " + reason);
+        if (status == "refunded" || status == "partial_refund")
+            return notARenewal("refund", "invoice " + invoiceId + " has been refunded");
+        if (status != "paid")
+            return notARenewal("unpaid", "invoice " + invoiceId + " has status " + status);
+
+        SuccessfulRenewalEvent e = renewalEvent(ids, invoiceId);
+        e.paidAmountMinor = requireNonNegativeInteger(attrs, path, "total");
+        e.currency = requireCurrency(attrs, path, "currency");
+        e.paidAt = requireRfc3339(attrs, path, "created_at");
+        Normalization n;
+        n.outcome = Outcome::NeedsSnapshot;
+        n.reason = "missing_period";
+        n.message = "invoice " + invoiceId + " renews subscription " + ids.subscriptionId
+            + " but the payload has no billing period; fetch the subscription";
+        n.event = std::move(e);
+        return n;
+    });
 }
 
 } // namespace rd::adapters

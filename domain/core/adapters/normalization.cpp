@@ -3,42 +3,11 @@
 #include "domain/core/adapters/adapter_support.h"
 #include "domain/core/errors.h"
 #include "domain/core/json_input.h"
+#include "domain/core/sha256.h"
 
 #include <nlohmann/json.hpp>
 
 namespace rd {
-
-std::optional<ProviderKind> providerKindFromString(std::string_view name)
-{
-    if (name == "stripe")
-        return ProviderKind::Stripe;
-    if (name == "paddle")
-        return ProviderKind::Paddle;
-    if (name == "chargebee")
-        return ProviderKind::Chargebee;
-    if (name == "recurly")
-        return ProviderKind::Recurly;
-    if (name == "lemonsqueezy")
-        return ProviderKind::LemonSqueezy;
-    return std::nullopt;
-}
-
-std::string toString(ProviderKind kind)
-{
-    switch (kind) {
-    case ProviderKind::Stripe:
-        return "stripe";
-    case ProviderKind::Paddle:
-        return "paddle";
-    case ProviderKind::Chargebee:
-        return "chargebee";
-    case ProviderKind::Recurly:
-        return "recurly";
-    case ProviderKind::LemonSqueezy:
-        return "lemonsqueezy";
-    }
-    return "unknown";
-}
 
 std::string toString(Outcome outcome)
 {
@@ -55,27 +24,10 @@ std::string toString(Outcome outcome)
     return "invalid";
 }
 
-namespace {
-
-Normalization dispatch(ProviderKind kind, std::string_view providerKey, std::string_view rawBody,
-    const nlohmann::json &body)
+std::string derivedEventId(std::string_view rawBody)
 {
-    switch (kind) {
-    case ProviderKind::Stripe:
-        return adapters::normalizeStripe(providerKey, body);
-    case ProviderKind::Paddle:
-        return adapters::normalizePaddle(providerKey, body);
-    case ProviderKind::Chargebee:
-        return adapters::normalizeChargebee(providerKey, body);
-    case ProviderKind::Recurly:
-        return adapters::normalizeRecurly(providerKey, rawBody);
-    case ProviderKind::LemonSqueezy:
-        return adapters::normalizeLemonSqueezy(providerKey, rawBody, body);
-    }
-    return adapters::invalidPayload("unknown provider kind");
+    return "sha256:" + sha256Hex(rawBody);
 }
-
-} // namespace
 
 Normalization normalizePayload(
     ProviderKind kind, std::string_view providerKey, std::string_view rawBody)
@@ -84,11 +36,15 @@ Normalization normalizePayload(
     // including ones we did not foresee, must become an Invalid outcome rather than unwind.
     // Providers without delivery ids get their derived id even when the body is unreadable,
     // so that a redelivered broken body is recognized as the same delivery.
-    const bool derivedIds = kind == ProviderKind::Recurly || kind == ProviderKind::LemonSqueezy;
+    const auto kinds = providerKinds();
+    const auto index = static_cast<std::size_t>(kind);
+    if (index >= kinds.size())
+        return adapters::invalidPayload("unknown provider kind");
+    const ProviderKindInfo &provider = kinds[index];
     const auto invalid = [&](const std::string &message) {
         Normalization n = adapters::invalidPayload(message);
-        if (derivedIds) {
-            n.providerEventId = adapters::derivedEventId(rawBody);
+        if (provider.derivesEventIds) {
+            n.providerEventId = derivedEventId(rawBody);
             n.eventIdDerived = true;
         }
         return n;
@@ -97,7 +53,7 @@ Normalization normalizePayload(
         if (providerKey.empty())
             return invalid("providerKey: must not be empty");
         const nlohmann::json body = parseUntrustedJson(rawBody);
-        Normalization n = dispatch(kind, providerKey, rawBody, body);
+        Normalization n = provider.normalize(providerKey, rawBody, body);
         if (n.outcome == Outcome::Renewal && n.event)
             n.reason = "renewal";
         return n;

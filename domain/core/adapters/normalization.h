@@ -1,5 +1,6 @@
 #pragma once
 
+#include "domain/core/adapters/provider_kinds.h"
 #include "domain/core/renewal_event.h"
 
 #include <nlohmann/json_fwd.hpp>
@@ -9,13 +10,6 @@
 #include <string_view>
 
 namespace rd {
-
-/// The billing providers an adapter exists for.
-enum class ProviderKind { Stripe, Paddle, Chargebee, Recurly, LemonSqueezy };
-
-/// "stripe", "paddle", "chargebee", "recurly", "lemonsqueezy"; std::nullopt for anything else.
-std::optional<ProviderKind> providerKindFromString(std::string_view name);
-std::string toString(ProviderKind kind);
 
 /// What an adapter made of one payload.
 enum class Outcome {
@@ -48,6 +42,11 @@ struct Normalization
     /// same id; a re-serialized one does not, which the renewal key still deduplicates.
     bool eventIdDerived = false;
 };
+
+/// "sha256:<hex of rawBody>": the delivery id derived from the body's bytes. The adapters give
+/// it to providers that send no delivery id (eventIdDerived), and the webhook inbox files a
+/// delivery under it when the provider's own id cannot be stored.
+std::string derivedEventId(std::string_view rawBody);
 
 /// Normalizes one provider payload. `rawBody` is the verified payload bytes (signature already
 /// checked by the caller); `providerKey` names the configured provider ("stripe-main").

@@ -47,71 +47,55 @@ std::optional<Timestamp> capturedAt(const nlohmann::json &txn, const std::string
 
 Normalization normalizePaddle(std::string_view providerKey, const nlohmann::json &body)
 {
-    const std::string eventId = requireString(body, "", "event_id");
-    std::string subscriptionId;
-    Normalization n;
-    try {
+    DeliveryIds ids {std::string(providerKey), requireString(body, "", "event_id"), {}, false};
+    return withDeliveryIds(ids, [&] {
         const std::string type = requireString(body, "", "event_type");
-        if (type.starts_with("adjustment.")) {
-            n = notARenewal("refund", "Paddle " + type + " is a refund, credit or chargeback");
-        } else if (type != "transaction.completed") {
-            n = notARenewal("other_event_type", "Paddle event type " + type + " is not handled");
-        } else {
-            const std::string path = "data";
-            const auto &txn = requireField(body, "", "data");
-            const std::string txnId = requireString(txn, path, "id");
-            if (const auto sub = optionalString(txn, path, "subscription_id"))
-                subscriptionId = *sub;
-            const std::string origin = requireString(txn, path, "origin");
-            const std::string status = requireString(txn, path, "status");
-            if (origin == "web" || origin == "api") {
-                n = notARenewal("first_invoice",
-                    "transaction " + txnId + " (origin " + origin + ") is a first purchase");
-            } else if (origin == "subscription_update") {
-                n = notARenewal("proration",
-                    "transaction " + txnId + " bills a subscription change (proration)");
-            } else if (origin == "subscription_charge") {
-                n = notARenewal("manual_invoice",
-                    "transaction " + txnId + " is a one-time charge on a subscription");
-            } else if (origin != "subscription_recurring") {
-                n = notARenewal(
-                    "other_billing_reason", "transaction " + txnId + " has origin " + origin);
-            } else if (status != "completed") {
-                n = notARenewal("unpaid", "transaction " + txnId + " has status " + status);
-            } else {
-                // Required on a recurring transaction: without it the renewal belongs nowhere.
-                subscriptionId = requireString(txn, path, "subscription_id");
-                const std::string periodPath = joinPath(path, "billing_period");
-                const auto &bp = requireField(txn, path, "billing_period");
-                if (!bp.is_object())
-                    throw InputError(periodPath, "expected an object with starts_at and ends_at");
-                const Period period = checkedPeriod(requireRfc3339(bp, periodPath, "starts_at"),
-                    requireRfc3339(bp, periodPath, "ends_at"), joinPath(periodPath, "ends_at"));
-                const std::string totalsPath = "data.details.totals";
-                const auto &details = requireField(txn, path, "details");
-                const auto &totals = requireField(details, "data.details", "totals");
+        if (type.starts_with("adjustment."))
+            return notARenewal("refund", "Paddle " + type + " is a refund, credit or chargeback");
+        if (type != "transaction.completed")
+            return notARenewal("other_event_type", "Paddle event type " + type + " is not handled");
+        const std::string path = "data";
+        const auto &txn = requireField(body, "", "data");
+        const std::string txnId = requireString(txn, path, "id");
+        if (const auto sub = optionalString(txn, path, "subscription_id"))
+            ids.subscriptionId = *sub;
+        const std::string origin = requireString(txn, path, "origin");
+        const std::string status = requireString(txn, path, "status");
+        if (origin == "web" || origin == "api")
+            return notARenewal("first_invoice",
+                "transaction " + txnId + " (origin " + origin + ") is a first purchase");
+        if (origin == "subscription_update")
+            return notARenewal(
+                "proration", "transaction " + txnId + " bills a subscription change (proration)");
+        if (origin == "subscription_charge")
+            return notARenewal("manual_invoice",
+                "transaction " + txnId + " is a one-time charge on a subscription");
+        if (origin != "subscription_recurring")
+            return notARenewal(
+                "other_billing_reason", "transaction " + txnId + " has origin " + origin);
+        if (status != "completed")
+            return notARenewal("unpaid", "transaction " + txnId + " has status " + status);
 
-                SuccessfulRenewalEvent e;
-                e.providerKey = std::string(providerKey);
-                e.providerEventId = eventId;
-                e.providerSubscriptionId = subscriptionId;
-                e.providerRenewalKey = txnId;
-                e.period = period;
-                e.paidAmountMinor = requireMinorUnitsString(totals, totalsPath, "grand_total");
-                e.currency = requireCurrency(txn, path, "currency_code");
-                const auto captured = capturedAt(txn, path);
-                e.paidAt = captured ? *captured : requireRfc3339(body, "", "occurred_at");
-                n.outcome = Outcome::Renewal;
-                n.message = "transaction " + txnId + " renews subscription " + subscriptionId;
-                n.event = std::move(e);
-            }
-        }
-    } catch (const InputError &e) {
-        return invalidPayload(e.what(), eventId, subscriptionId);
-    }
-    n.providerEventId = eventId;
-    n.providerSubscriptionId = subscriptionId;
-    return n;
+        // Required on a recurring transaction: without it the renewal belongs nowhere.
+        ids.subscriptionId = requireString(txn, path, "subscription_id");
+        const std::string periodPath = joinPath(path, "billing_period");
+        const auto &bp = requireField(txn, path, "billing_period");
+        if (!bp.is_object())
+            throw InputError(periodPath, "expected an object with starts_at and ends_at");
+        const Period period = checkedPeriod(requireRfc3339(bp, periodPath, "starts_at"),
+            requireRfc3339(bp, periodPath, "ends_at"), joinPath(periodPath, "ends_at"));
+        const std::string totalsPath = "data.details.totals";
+        const auto &details = requireField(txn, path, "details");
+        const auto &totals = requireField(details, "data.details", "totals");
+
+        SuccessfulRenewalEvent e = renewalEvent(ids, txnId);
+        e.period = period;
+        e.paidAmountMinor = requireMinorUnitsString(totals, totalsPath, "grand_total");
+        e.currency = requireCurrency(txn, path, "currency_code");
+        const auto captured = capturedAt(txn, path);
+        e.paidAt = captured ? *captured : requireRfc3339(body, "", "occurred_at");
+        return renewal(std::move(e), "transaction");
+    });
 }
 
 } // namespace rd::adapters

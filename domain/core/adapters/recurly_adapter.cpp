@@ -156,10 +156,8 @@ bool isRefundOrigin(std::string_view origin)
 
 Normalization normalizeRecurly(std::string_view providerKey, std::string_view rawBody)
 {
-    const std::string eventId = derivedEventId(rawBody);
-    std::string subscriptionId;
-    Normalization n;
-    try {
+    DeliveryIds ids {std::string(providerKey), derivedEventId(rawBody), {}, true};
+    return withDeliveryIds(ids, [&] {
         const nlohmann::json body = parseKeepingDecimalText(rawBody);
         const std::string path;
         if (requireString(body, path, "object") != "invoice")
@@ -167,68 +165,53 @@ Normalization normalizeRecurly(std::string_view providerKey, std::string_view ra
         const std::string invoiceId = requireString(body, path, "id");
         const auto &subs = requireArray(body, path, "subscription_ids");
         if (!subs.empty() && subs[0].is_string())
-            subscriptionId = subs[0].get<std::string>();
+            ids.subscriptionId = subs[0].get<std::string>();
         const std::string origin = requireString(body, path, "origin");
         const std::string type = requireString(body, path, "type");
         const std::string state = requireString(body, path, "state");
-        if (type == "credit" || isRefundOrigin(origin)) {
-            n = notARenewal("refund", "invoice " + invoiceId + " is a credit or refund");
-        } else if (origin == "purchase") {
-            n = notARenewal("first_invoice", "invoice " + invoiceId + " is a purchase invoice");
-        } else if (origin == "immediate_change") {
-            n = notARenewal(
+        if (type == "credit" || isRefundOrigin(origin))
+            return notARenewal("refund", "invoice " + invoiceId + " is a credit or refund");
+        if (origin == "purchase")
+            return notARenewal("first_invoice", "invoice " + invoiceId + " is a purchase invoice");
+        if (origin == "immediate_change")
+            return notARenewal(
                 "proration", "invoice " + invoiceId + " bills a subscription change (proration)");
-        } else if (origin != "renewal") {
-            n = notARenewal(
+        if (origin != "renewal")
+            return notARenewal(
                 "other_billing_reason", "invoice " + invoiceId + " has origin " + origin);
-        } else if (state != "paid") {
-            n = notARenewal("unpaid", "invoice " + invoiceId + " has state " + state);
-        } else {
-            if (subs.size() != 1 || !subs[0].is_string() || subscriptionId.empty())
-                throw InputError(
-                    "subscription_ids", "a renewal invoice must name exactly one subscription");
-            const std::string currency = requireCurrency(body, path, "currency");
-            const auto [items, itemsPath] = lineItems(body, path);
-            std::optional<Period> period;
-            for (std::size_t i = 0; i < items->size(); ++i) {
-                const auto &line = (*items)[i];
-                const std::string lp = indexPath(itemsPath, i);
-                const auto lineOrigin = optionalString(line, lp, "origin");
-                const auto lineType = optionalString(line, lp, "type");
-                const bool proration = line.contains("proration")
-                    && line.at("proration").is_boolean() && line.at("proration").get<bool>();
-                if (lineOrigin != "plan" || (lineType && *lineType != "charge") || proration)
-                    continue;
-                const Period candidate = checkedPeriod(requireRfc3339(line, lp, "start_date"),
-                    requireRfc3339(line, lp, "end_date"), joinPath(lp, "end_date"));
-                if (!period || candidate.end > period->end)
-                    period = candidate;
-            }
-            if (!period)
-                throw InputError(itemsPath, "no plan line item carries the period");
+        if (state != "paid")
+            return notARenewal("unpaid", "invoice " + invoiceId + " has state " + state);
 
-            SuccessfulRenewalEvent e;
-            e.providerKey = std::string(providerKey);
-            e.providerEventId = eventId;
-            e.providerSubscriptionId = subscriptionId;
-            e.providerRenewalKey = invoiceId;
-            e.period = *period;
-            e.paidAmountMinor = requireMajorUnits(body, path, "paid", currency);
-            e.currency = currency;
-            e.paidAt = requireRfc3339(body, path, "closed_at");
-            n.outcome = Outcome::Renewal;
-            n.message = "invoice " + invoiceId + " renews subscription " + subscriptionId;
-            n.event = std::move(e);
+        if (subs.size() != 1 || !subs[0].is_string() || ids.subscriptionId.empty())
+            throw InputError(
+                "subscription_ids", "a renewal invoice must name exactly one subscription");
+        const std::string currency = requireCurrency(body, path, "currency");
+        const auto [items, itemsPath] = lineItems(body, path);
+        std::optional<Period> period;
+        for (std::size_t i = 0; i < items->size(); ++i) {
+            const auto &line = (*items)[i];
+            const std::string lp = indexPath(itemsPath, i);
+            const auto lineOrigin = optionalString(line, lp, "origin");
+            const auto lineType = optionalString(line, lp, "type");
+            const bool proration = line.contains("proration") && line.at("proration").is_boolean()
+                && line.at("proration").get<bool>();
+            if (lineOrigin != "plan" || (lineType && *lineType != "charge") || proration)
+                continue;
+            const Period candidate = checkedPeriod(requireRfc3339(line, lp, "start_date"),
+                requireRfc3339(line, lp, "end_date"), joinPath(lp, "end_date"));
+            if (!period || candidate.end > period->end)
+                period = candidate;
         }
-    } catch (const InputError &e) {
-        Normalization bad = invalidPayload(e.what(), eventId, subscriptionId);
-        bad.eventIdDerived = true;
-        return bad;
-    }
-    n.providerEventId = eventId;
-    n.providerSubscriptionId = subscriptionId;
-    n.eventIdDerived = true;
-    return n;
+        if (!period)
+            throw InputError(itemsPath, "no plan line item carries the period");
+
+        SuccessfulRenewalEvent e = renewalEvent(ids, invoiceId);
+        e.period = *period;
+        e.paidAmountMinor = requireMajorUnits(body, path, "paid", currency);
+        e.currency = currency;
+        e.paidAt = requireRfc3339(body, path, "closed_at");
+        return renewal(std::move(e), "invoice");
+    });
 }
 
 } // namespace rd::adapters

@@ -108,122 +108,110 @@ Timestamp paidAtOf(
 
 Normalization normalizeStripe(std::string_view providerKey, const nlohmann::json &body)
 {
-    const std::string eventId = requireString(body, "", "id");
-    std::string subscriptionId;
-    Normalization n;
-    try {
+    DeliveryIds ids {std::string(providerKey), requireString(body, "", "id"), {}, false};
+    return withDeliveryIds(ids, [&] {
         const std::string type = requireString(body, "", "type");
-        if (isRefundEvent(type)) {
-            n = notARenewal("refund", "Stripe " + type + " is a refund or credit, not a renewal");
-        } else if (type != "invoice.paid" && type != "invoice.payment_succeeded") {
-            n = notARenewal("other_event_type", "Stripe event type " + type + " is not handled");
-        } else {
-            const std::string apiVersion = requireString(body, "", "api_version");
-            const bool basil = apiVersion.substr(0, kBasilDate.size()) >= kBasilDate;
-            const auto &data = requireField(body, "", "data");
-            const std::string path = "data.object";
-            const auto &invoice = requireField(data, "data", "object");
-            if (requireString(invoice, path, "object") != "invoice")
-                throw InputError(joinPath(path, "object"), "expected an invoice");
-            const std::string invoiceId = requireString(invoice, path, "id");
-            const std::string subscriptionPath = basil
-                ? "data.object.parent.subscription_details.subscription"
-                : "data.object.subscription";
-            if (const auto sub = subscriptionOf(invoice, path, basil))
-                subscriptionId = *sub;
+        if (isRefundEvent(type))
+            return notARenewal(
+                "refund", "Stripe " + type + " is a refund or credit, not a renewal");
+        if (type != "invoice.paid" && type != "invoice.payment_succeeded")
+            return notARenewal("other_event_type", "Stripe event type " + type + " is not handled");
+        const std::string apiVersion = requireString(body, "", "api_version");
+        const bool basil = apiVersion.substr(0, kBasilDate.size()) >= kBasilDate;
+        const auto &data = requireField(body, "", "data");
+        const std::string path = "data.object";
+        const auto &invoice = requireField(data, "data", "object");
+        if (requireString(invoice, path, "object") != "invoice")
+            throw InputError(joinPath(path, "object"), "expected an invoice");
+        const std::string invoiceId = requireString(invoice, path, "id");
+        const std::string subscriptionPath = basil
+            ? "data.object.parent.subscription_details.subscription"
+            : "data.object.subscription";
+        if (const auto sub = subscriptionOf(invoice, path, basil))
+            ids.subscriptionId = *sub;
 
-            const std::string reason = requireString(invoice, path, "billing_reason");
-            const std::string status = requireString(invoice, path, "status");
-            if (reason == "subscription_create") {
-                n = notARenewal("first_invoice", "invoice " + invoiceId + " is a first invoice");
-            } else if (reason == "subscription_update") {
-                // Before 2018-10-31 first invoices were subscription_update too: either way,
-                // not a renewal.
-                n = notARenewal("proration",
-                    "invoice " + invoiceId + " bills a subscription change (proration)");
-            } else if (reason == "manual") {
-                n = notARenewal("manual_invoice", "invoice " + invoiceId + " is a manual invoice");
-            } else if (reason != "subscription_cycle") {
-                n = notARenewal("other_billing_reason",
-                    "invoice " + invoiceId + " has billing_reason " + reason);
-            } else if (status != "paid") {
-                n = notARenewal("unpaid", "invoice " + invoiceId + " has status " + status);
-            } else {
-                if (subscriptionId.empty())
-                    throw InputError(subscriptionPath, "missing on a subscription_cycle invoice");
-                const std::string linesPath = joinPath(path, "lines");
-                const auto &lines = requireField(invoice, path, "lines");
-                const auto &items = requireArray(lines, linesPath, "data");
-                const std::string itemsPath = joinPath(linesPath, "data");
-                const Timestamp created = requireUnixSeconds(invoice, path, "created");
-                std::optional<Period> period;
-                bool inArrears = false; // a subscription line that bills a period already over
-                for (std::size_t i = 0; i < items.size(); ++i) {
-                    const std::string lp = indexPath(itemsPath, i);
-                    if (!isBaseLine(items[i], lp, basil))
-                        continue;
-                    const std::string pp = joinPath(lp, "period");
-                    const auto &p = requireField(items[i], lp, "period");
-                    const Period candidate = checkedPeriod(requireUnixSeconds(p, pp, "start"),
-                        requireUnixSeconds(p, pp, "end"), joinPath(pp, "end"));
-                    if (candidate.end <= created) {
-                        inArrears = true;
-                        continue;
-                    }
-                    if (!period || candidate.end > period->end)
-                        period = candidate;
-                }
-                const auto more = lines.find("has_more");
-                const bool hasMore = more != lines.end() && more->is_boolean() && more->get<bool>();
-                if (!period && !inArrears && !hasMore)
-                    throw InputError(
-                        itemsPath, "no non-proration subscription line item carries the period");
-                // Everything of the renewal but its period.
-                const auto paidRenewal = [&] {
-                    SuccessfulRenewalEvent e;
-                    e.providerKey = std::string(providerKey);
-                    e.providerEventId = eventId;
-                    e.providerSubscriptionId = subscriptionId;
-                    e.providerRenewalKey = invoiceId;
-                    e.providerVersion = std::nullopt;
-                    e.paidAmountMinor = requireNonNegativeInteger(invoice, path, "amount_paid");
-                    e.currency = requireCurrency(invoice, path, "currency");
-                    e.paidAt = paidAtOf(body, invoice, path);
-                    return e;
-                };
-                if (period) {
-                    n.event = paidRenewal();
-                    n.event->period = *period;
-                    n.outcome = Outcome::Renewal;
-                    n.message = "invoice " + invoiceId + " renews subscription " + subscriptionId;
-                } else if (inArrears) {
-                    // A paid renewal all the same: only its period must come from the
-                    // subscription (a licensed line on a later page of lines would say too).
-                    n.outcome = Outcome::NeedsSnapshot;
-                    n.reason = "missing_period";
-                    n.message = "invoice " + invoiceId
-                        + " bills only usage in arrears (its subscription lines"
-                        + (hasMore ? " on the first page" : "")
-                        + " ended by the invoice's creation): no period being renewed into; "
-                          "fetch subscription "
-                        + subscriptionId;
-                    n.event = paidRenewal();
-                } else {
-                    // Stripe embeds only the first page of lines in the event.
-                    n.outcome = Outcome::NeedsSnapshot;
-                    n.reason = "missing_period";
-                    n.message = "invoice " + invoiceId
-                        + ": no subscription line on the first page of lines; fetch the "
-                          "invoice's lines";
-                }
-            }
+        const std::string reason = requireString(invoice, path, "billing_reason");
+        const std::string status = requireString(invoice, path, "status");
+        if (reason == "subscription_create")
+            return notARenewal("first_invoice", "invoice " + invoiceId + " is a first invoice");
+        if (reason == "subscription_update") {
+            // Before 2018-10-31 first invoices were subscription_update too: either way, not a
+            // renewal.
+            return notARenewal(
+                "proration", "invoice " + invoiceId + " bills a subscription change (proration)");
         }
-    } catch (const InputError &e) {
-        return invalidPayload(e.what(), eventId, subscriptionId);
-    }
-    n.providerEventId = eventId;
-    n.providerSubscriptionId = subscriptionId;
-    return n;
+        if (reason == "manual")
+            return notARenewal("manual_invoice", "invoice " + invoiceId + " is a manual invoice");
+        if (reason != "subscription_cycle")
+            return notARenewal(
+                "other_billing_reason", "invoice " + invoiceId + " has billing_reason " + reason);
+        if (status != "paid")
+            return notARenewal("unpaid", "invoice " + invoiceId + " has status " + status);
+
+        if (ids.subscriptionId.empty())
+            throw InputError(subscriptionPath, "missing on a subscription_cycle invoice");
+        const std::string linesPath = joinPath(path, "lines");
+        const auto &lines = requireField(invoice, path, "lines");
+        const auto &items = requireArray(lines, linesPath, "data");
+        const std::string itemsPath = joinPath(linesPath, "data");
+        const Timestamp created = requireUnixSeconds(invoice, path, "created");
+        std::optional<Period> period;
+        bool inArrears = false; // a subscription line that bills a period already over
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            const std::string lp = indexPath(itemsPath, i);
+            if (!isBaseLine(items[i], lp, basil))
+                continue;
+            const std::string pp = joinPath(lp, "period");
+            const auto &p = requireField(items[i], lp, "period");
+            const Period candidate = checkedPeriod(requireUnixSeconds(p, pp, "start"),
+                requireUnixSeconds(p, pp, "end"), joinPath(pp, "end"));
+            if (candidate.end <= created) {
+                inArrears = true;
+                continue;
+            }
+            if (!period || candidate.end > period->end)
+                period = candidate;
+        }
+        const auto more = lines.find("has_more");
+        const bool hasMore = more != lines.end() && more->is_boolean() && more->get<bool>();
+        if (!period && !inArrears && !hasMore)
+            throw InputError(
+                itemsPath, "no non-proration subscription line item carries the period");
+        // Everything of the renewal but its period.
+        const auto paidRenewal = [&] {
+            SuccessfulRenewalEvent e = renewalEvent(ids, invoiceId);
+            e.providerVersion = std::nullopt;
+            e.paidAmountMinor = requireNonNegativeInteger(invoice, path, "amount_paid");
+            e.currency = requireCurrency(invoice, path, "currency");
+            e.paidAt = paidAtOf(body, invoice, path);
+            return e;
+        };
+        if (period) {
+            SuccessfulRenewalEvent e = paidRenewal();
+            e.period = *period;
+            return renewal(std::move(e), "invoice");
+        }
+        Normalization n;
+        n.outcome = Outcome::NeedsSnapshot;
+        n.reason = "missing_period";
+        if (inArrears) {
+            // A paid renewal all the same: only its period must come from the subscription
+            // (a licensed line on a later page of lines would say too).
+            n.message = "invoice " + invoiceId
+                + " bills only usage in arrears (its subscription lines"
+                + (hasMore ? " on the first page" : "")
+                + " ended by the invoice's creation): no period being renewed into; "
+                  "fetch subscription "
+                + ids.subscriptionId;
+            n.event = paidRenewal();
+        } else {
+            // Stripe embeds only the first page of lines in the event.
+            n.message = "invoice " + invoiceId
+                + ": no subscription line on the first page of lines; fetch the invoice's "
+                  "lines";
+        }
+        return n;
+    });
 }
 
 } // namespace rd::adapters
