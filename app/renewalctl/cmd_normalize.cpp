@@ -13,11 +13,7 @@ namespace rd::cli {
 int runNormalize(const CommandContext &ctx)
 {
     // The adapter alone, no database: what would ingest make of this payload?
-    const auto kind = providerKindFromString(ctx.args.requireValue("kind"));
-    if (!kind)
-        throw UsageError("--kind must be one of stripe, paddle, chargebee, recurly, lemonsqueezy, "
-                         "not '"
-            + *ctx.args.value("kind") + "'");
+    const std::optional<ProviderKind> kind = ctx.args.providerKind();
     InputFile input(ctx.args.inputPath(1), ctx.in);
     const std::string body {
         std::istreambuf_iterator<char>(input.stream()), std::istreambuf_iterator<char>()};

@@ -15,11 +15,7 @@ int runProviders(const CommandContext &ctx)
     constexpr const char *usage = "usage: renewalctl providers add KEY --kind KIND [--name NAME]"
                                   " | providers list [--json]";
     if (pos.size() == 3 && pos[1] == "add") {
-        const auto kind = providerKindFromString(ctx.args.requireValue("kind"));
-        if (!kind)
-            throw UsageError("--kind must be one of stripe, paddle, chargebee, recurly, "
-                             "lemonsqueezy, not '"
-                + *ctx.args.value("kind") + "'");
+        const std::optional<ProviderKind> kind = ctx.args.providerKind();
         auto conn = ctx.connect();
         const auto result
             = registerBillingProvider(*conn, pos[2], *kind, ctx.args.value("name").value_or(""));

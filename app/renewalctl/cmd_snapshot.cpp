@@ -61,11 +61,9 @@ int runSnapshot(const CommandContext &ctx)
     const auto json = parseUntrustedJson(body.str());
 
     ProviderSnapshot snapshot;
-    if (const auto kindName = ctx.args.value("kind")) {
+    if (ctx.args.value("kind")) {
         // The provider's own subscription object, as fetched from its API.
-        const auto kind = providerKindFromString(*kindName);
-        if (!kind)
-            throw UsageError("--kind must be stripe, paddle, chargebee, recurly or lemonsqueezy");
+        const std::optional<ProviderKind> kind = ctx.args.providerKind();
         Timestamp capturedAt {std::chrono::duration_cast<std::chrono::microseconds>(
             std::chrono::system_clock::now().time_since_epoch())
                                   .count()};

@@ -1,6 +1,7 @@
 #include "app/renewalctl/command_line.h"
 
 #include "app/renewalctl/usage_error.h"
+#include "domain/core/adapters/provider_kinds.h"
 #include "domain/core/operator_note.h"
 
 #include <CLI/CLI.hpp>
@@ -132,7 +133,13 @@ std::string reasonHelp()
         + " (the database accepts any lower-case code)";
 }
 
-constexpr const char *kKinds = "stripe, paddle, chargebee, recurly or lemonsqueezy";
+/// "stripe, paddle, chargebee, recurly or lemonsqueezy", from the provider-kind table.
+std::string kindChoices()
+{
+    return joined(providerKindNames());
+}
+
+const std::string kKinds = kindChoices();
 
 void declareCommands(CLI::App &root)
 {
@@ -547,6 +554,14 @@ std::optional<ParsedArgs> CommandLine::parse(
         }
     }
     return args;
+}
+
+ProviderKind ParsedArgs::providerKind() const
+{
+    const std::string name = requireValue("kind");
+    if (const auto kind = providerKindFromString(name))
+        return *kind;
+    throw UsageError("--kind must be " + kindChoices() + ", not '" + name + "'");
 }
 
 } // namespace rd::cli

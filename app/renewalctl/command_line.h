@@ -1,5 +1,7 @@
 #pragma once
 
+#include "domain/core/adapters/provider_kinds.h"
+
 #include <map>
 #include <memory>
 #include <optional>
@@ -24,6 +26,8 @@ public:
     bool flag(const std::string &name) const { return m_flags.count(name) > 0; }
 
     std::string requireValue(const std::string &name) const;
+    /// --kind as a provider kind; UsageError naming the kinds there are otherwise.
+    ProviderKind providerKind() const;
     long long integer(
         const std::string &name, long long fallback, long long min, long long max) const;
     double number(const std::string &name, double fallback, double min, double max) const;
