@@ -5,8 +5,6 @@
 #include "ui/widgets/connectiondialog.h"
 #include "ui/widgets/mainwindow.h"
 
-#include <pqxx/pqxx>
-
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QMessageBox>
