@@ -8,6 +8,7 @@
 // memory and time while loading every row page by page ("scrolling all of it"); the same for
 // QSqlQueryModel::setQuery over the whole table.
 
+#include "ui/models/connectionsettings.h"
 #include "ui/models/databasepool.h"
 #include "ui/models/subscriptiondetail.h"
 #include "ui/models/subscriptionsmodel.h"

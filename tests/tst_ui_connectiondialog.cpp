@@ -1,4 +1,4 @@
-#include "ui/models/databasepool.h"
+#include "ui/models/connectionsettings.h"
 #include "ui/widgets/connectiondialog.h"
 
 #include <libpq-fe.h>

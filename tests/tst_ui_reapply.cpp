@@ -192,7 +192,7 @@ private slots:
             tx.commit();
         }
         QSignalSpy finished(&page, &rd::ui::CasesPage::actionFinished);
-        page.runAction(rd::ui::CaseActions::Action::Reapply, u"Local state corrected"_qs,
+        page.runAction(rd::ui::CaseActions::Action::Reapply, u"data_correction"_qs,
             u"customer paid by card"_qs);
         QVERIFY(finished.wait(20000));
         const auto outcome = finished.first().first().value<rd::ui::CaseActionOutcome>();
@@ -224,12 +224,12 @@ private slots:
         QCOMPARE(scalar("SELECT reason || '/' || comment || '/' || (actor = session_user) "
                         "FROM reconciliation_case_history WHERE action = 'reapply' AND case_id = "
                      + id),
-            std::string("local_state_corrected/customer paid by card/true"));
+            std::string("data_correction/customer paid by card/true"));
     }
 
     void reapplyStillRejectedKeepsTheCaseOpen()
     {
-        const auto outcome = rd::ui::reapplyCase(m_db->conninfo(), {m_caseId, u"Other"_qs, {}, {}});
+        const auto outcome = rd::ui::reapplyCase(m_db->conninfo(), {m_caseId, u"other"_qs, {}, {}});
         QCOMPARE(int(outcome.kind), int(Kind::StillOpen));
         QVERIFY2(outcome.summary.contains(u"Renewal not allowed for subscription status"_qs),
             qPrintable(outcome.summary));
@@ -255,14 +255,14 @@ private slots:
         rd::RenewalApplier applier(m_db->conninfo());
         QCOMPARE(applier.apply(rdtest::februaryRenewal(), {"webhook", "stripe-main"}).result,
             rd::ApplyResult::Applied);
-        const auto outcome = rd::ui::reapplyCase(m_db->conninfo(), {m_caseId, u"Other"_qs, {}, {}});
+        const auto outcome = rd::ui::reapplyCase(m_db->conninfo(), {m_caseId, u"other"_qs, {}, {}});
         QCOMPARE(outcome.resultCode, u"duplicate"_qs);
         QVERIFY(outcome.summary.startsWith(u"Already applied"_qs));
         QCOMPARE(scalar("SELECT resolution FROM reconciliation_cases WHERE id = "
                      + std::to_string(m_caseId)),
             std::string("already_applied"));
         // A second re-apply is refused: the case is closed.
-        const auto again = rd::ui::reapplyCase(m_db->conninfo(), {m_caseId, u"Other"_qs, {}, {}});
+        const auto again = rd::ui::reapplyCase(m_db->conninfo(), {m_caseId, u"other"_qs, {}, {}});
         QCOMPARE(int(again.kind), int(Kind::Refused));
     }
 
@@ -280,14 +280,14 @@ private slots:
         }
         QCOMPARE(enabled, 3);
 
-        auto noNote = m_actions->run(rd::ui::CaseActions::Action::Dismiss,
-            {m_caseId, u"Handled outside the desk"_qs, {}, {}});
+        auto noNote = m_actions->run(
+            rd::ui::CaseActions::Action::Dismiss, {m_caseId, u"provider_confirmed"_qs, {}, {}});
         noNote.waitForFinished();
         QCOMPARE(int(noNote.result().kind), int(Kind::Refused));
         QCOMPARE(noNote.result().resultCode, u"note_required"_qs);
 
         auto dismissed = m_actions->run(rd::ui::CaseActions::Action::Dismiss,
-            {m_caseId, u"Handled outside the desk"_qs, u"refunded in the provider"_qs, {}});
+            {m_caseId, u"provider_confirmed"_qs, u"refunded in the provider"_qs, {}});
         dismissed.waitForFinished();
         QCOMPARE(int(dismissed.result().kind), int(Kind::Resolved));
         QCOMPARE(scalar("SELECT status || '/' || resolution_comment FROM reconciliation_cases "
@@ -362,6 +362,24 @@ private slots:
         QVERIFY(!confirm->isEnabled());
         QVERIFY(!dialog->isReady());
         saveScreenshot(dialog, "attach-snapshot-refused.png");
+
+        // Readable, but stale or about another subscription: the desk does not judge that
+        // itself, the database's preview refuses it and the dialog shows the refusal.
+        auto stale = paidFebruarySnapshot();
+        stale.capturedAt = *rd::parseRfc3339("2020-01-01T00:00:00Z");
+        QVERIFY(dialog->loadFile(writeFile(dir, "stale.json", rd::toJson(stale).dump(2))));
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog->problem().isEmpty(), 10000);
+        QVERIFY2(dialog->problem().startsWith(u"The database would refuse it: stale_snapshot"_qs),
+            qPrintable(dialog->problem()));
+        QVERIFY(!confirm->isEnabled());
+        auto other = paidFebruarySnapshot();
+        other.providerSubscriptionId = "sub_2";
+        other.latestRenewal.reset();
+        QVERIFY(dialog->loadFile(writeFile(dir, "other.json", rd::toJson(other).dump(2))));
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog->problem().isEmpty(), 10000);
+        QVERIFY2(dialog->problem().contains(u"snapshot_case_mismatch"_qs),
+            qPrintable(dialog->problem()));
+        QVERIFY(!dialog->isReady());
 
         // The good one: the preview shows what will change before anyone confirms.
         QVERIFY(dialog->loadFile(

@@ -1,10 +1,9 @@
+#include "app/renewal-desk/screenshotrunner.h"
 #include "domain/store/database_target.h"
 #include "domain/store/migrator.h"
-#include "ui/models/databasepool.h"
+#include "ui/models/connectionsettings.h"
 #include "ui/widgets/connectiondialog.h"
 #include "ui/widgets/mainwindow.h"
-
-#include <pqxx/pqxx>
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -119,6 +118,6 @@ int main(int argc, char **argv)
     if (!open(configured))
         return 69;
     if (parser.isSet(screenshot))
-        return window->saveScreenshots(parser.value(screenshot)) ? 0 : 73;
+        return saveScreenshots(*window, parser.value(screenshot)) ? 0 : 73;
     return QApplication::exec();
 }

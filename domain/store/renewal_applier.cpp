@@ -89,19 +89,6 @@ std::string randomUuid()
 
 } // namespace
 
-std::string resultName(ApplyResult r)
-{
-    switch (r) {
-    case ApplyResult::Applied:
-        return "applied";
-    case ApplyResult::Duplicate:
-        return "duplicate";
-    case ApplyResult::Rejected:
-        return "rejected";
-    }
-    return "rejected";
-}
-
 nlohmann::json ApplyOutcome::toJson() const
 {
     nlohmann::json j {{"result", resultName(result)},

@@ -2,6 +2,7 @@
 
 #include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
 
+#include "domain/core/apply_result.h"
 #include "domain/core/rejection_code.h"
 #include "domain/core/renewal_event.h"
 #include "domain/store/retry_policy.h"
@@ -21,8 +22,6 @@ struct Actor
     std::string id; ///< e.g. the provider key for a webhook
 };
 
-enum class ApplyResult { Applied, Duplicate, Rejected };
-std::string resultName(ApplyResult r);
 
 /// The outcome of one renewal. A rejection carries its typed code and the local state it was
 /// judged against.

@@ -3,13 +3,14 @@
 #include "ui/models/format.h"
 #include "ui/models/snapshotinput.h"
 
+#include "domain/core/adapters/normalization.h"
 #include "domain/core/errors.h"
+#include "domain/core/operator_note.h"
 #include "domain/core/renewal_event.h"
-#include "domain/store/case_actions.h"
-#include "domain/store/database_target.h"
+#include "domain/store/action_refused.h"
+#include "domain/store/operator_session.h"
 
 #include <nlohmann/json.hpp>
-#include <pqxx/pqxx>
 
 #include <QCoreApplication>
 #include <QtConcurrent/QtConcurrentRun>
@@ -22,45 +23,18 @@ QString tr(const char *text)
     return QCoreApplication::translate("CaseActions", text);
 }
 
-QString periodText(const pqxx::row &row, int startColumn)
-{
-    if (row[startColumn].is_null())
-        return tr("no current period");
-    return format::period(format::instant(QString::fromStdString(row[startColumn].c_str())),
-        format::instant(QString::fromStdString(row[startColumn + 1].c_str())));
-}
-
-/// The database takes reason codes ("provider_confirmed"); the dialog offers sentences.
-std::string reasonCode(const QString &label)
-{
-    std::string code;
-    for (const QChar c : label.toLower()) {
-        if (c.isLetterOrNumber() && c.unicode() < 128)
-            code += static_cast<char>(c.unicode());
-        else if (!code.empty() && code.back() != '_')
-            code += '_';
-    }
-    while (!code.empty() && code.back() == '_')
-        code.pop_back();
-    if (code.empty() || !(code[0] >= 'a' && code[0] <= 'z'))
-        code = "other" + (code.empty() ? std::string() : "_" + code);
-    return code.substr(0, 62);
-}
-
 rd::OperatorNote noteFor(const CaseActionRequest &request)
 {
-    return {reasonCode(request.reason), request.comment.trimmed().toStdString()};
+    return {request.reason.toStdString(), request.comment.trimmed().toStdString()};
 }
 
-QString currentPeriod(pqxx::connection &conn, qint64 caseId)
+QString currentPeriod(rd::OperatorSession &session, qint64 caseId)
 {
-    pqxx::read_transaction tx(conn);
-    const auto r = tx.exec_params(
-        "SELECT rd_rfc3339(s.current_period_start), rd_rfc3339(s.current_period_end) "
-        "FROM reconciliation_cases c JOIN subscriptions s ON s.provider_key = c.provider_key "
-        "AND s.provider_subscription_id = c.provider_subscription_id WHERE c.id = $1",
-        caseId);
-    return r.empty() ? tr("no current period") : periodText(r[0], 0);
+    const auto period = session.currentPeriodOfCase(caseId);
+    if (!period)
+        return tr("no current period");
+    return format::period(format::instant(QString::fromStdString(period->start)),
+        format::instant(QString::fromStdString(period->end)));
 }
 
 class DomainCaseActions final : public CaseActions
@@ -88,33 +62,55 @@ public:
         });
     }
 
+    QFuture<SnapshotVerdict> preview(qint64 caseId, const QString &snapshotJson) override
+    {
+        return QtConcurrent::run([conninfo = m_conninfo.toStdString(), caseId, snapshotJson] {
+            return previewSnapshot(conninfo, caseId, snapshotJson);
+        });
+    }
+
 private:
     QString m_conninfo;
 };
 
+/// A rejection code as people read it ("Renewal period is not contiguous").
+QString rejectionText(const std::optional<rd::RejectionCode> &code)
+{
+    return code ? format::humanize(QString::fromStdString(std::string(rd::toString(*code)))) : QString();
+}
+
 } // namespace
 
-QStringList caseActionReasons(CaseActions::Action action)
+QStringList caseActionReasonCodes()
 {
-    switch (action) {
-    case CaseActions::Action::Reapply:
-        return {tr("Local state corrected"), tr("Provider confirmed the renewal"),
-            tr("Transient rejection"), tr("Other")};
-    case CaseActions::Action::Dismiss:
-        return {tr("Provider event was wrong"), tr("Duplicate of another case"),
-            tr("Handled outside the desk"), tr("Other")};
-    case CaseActions::Action::AttachSnapshot:
-        return {tr("Provider state fetched"), tr("Customer support request"), tr("Other")};
-    }
-    return {};
+    QStringList codes;
+    for (const std::string &code : rd::standardReasonCodes())
+        codes << QString::fromStdString(code);
+    return codes;
+}
+
+QString reasonLabel(const QString &code)
+{
+    static const QHash<QString, const char *> labels {
+        {u"provider_confirmed"_qs, QT_TRANSLATE_NOOP("CaseActions", "Provider confirmed")},
+        {u"missing_renewal_arrived"_qs,
+            QT_TRANSLATE_NOOP("CaseActions", "Missing renewal arrived")},
+        {u"customer_request"_qs, QT_TRANSLATE_NOOP("CaseActions", "Customer request")},
+        {u"duplicate_charge"_qs, QT_TRANSLATE_NOOP("CaseActions", "Duplicate charge")},
+        {u"data_correction"_qs, QT_TRANSLATE_NOOP("CaseActions", "Data correction")},
+        {u"test_data"_qs, QT_TRANSLATE_NOOP("CaseActions", "Test data")},
+        {u"other"_qs, QT_TRANSLATE_NOOP("CaseActions", "Other")},
+    };
+    const auto label = labels.constFind(code);
+    return label != labels.cend() ? tr(*label) : format::humanize(code);
 }
 
 CaseActionOutcome reapplyCase(const std::string &conninfo, const CaseActionRequest &request)
 {
     using Kind = CaseActionOutcome::Kind;
     try {
-        auto conn = rd::connectTo(conninfo);
-        const auto result = rd::reapplyCase(*conn, request.caseId, noteFor(request));
+        rd::OperatorSession session(conninfo);
+        const auto result = session.reapply(request.caseId, noteFor(request));
         if (!result.resolved()) {
             const std::string error(result.rejection ? rd::toString(*result.rejection) : "");
             return {Kind::StillOpen,
@@ -122,7 +118,7 @@ CaseActionOutcome reapplyCase(const std::string &conninfo, const CaseActionReque
                     .arg(format::humanize(QString::fromStdString(error))),
                 QString::fromStdString("rejected:" + error)};
         }
-        const QString now = currentPeriod(*conn, request.caseId);
+        const QString now = currentPeriod(session, request.caseId);
         const bool applied = result.result == rd::ApplyResult::Applied;
         const QString summary = (applied ? tr("Applied: period now %1.").arg(now)
                                          : tr("Already applied: the renewal was recorded before; "
@@ -142,8 +138,8 @@ CaseActionOutcome dismissCase(const std::string &conninfo, const CaseActionReque
 {
     using Kind = CaseActionOutcome::Kind;
     try {
-        auto conn = rd::connectTo(conninfo);
-        rd::dismissCase(*conn, request.caseId, noteFor(request));
+        rd::OperatorSession session(conninfo);
+        session.dismiss(request.caseId, noteFor(request));
         return {Kind::Resolved, tr("Case %1 dismissed.").arg(request.caseId), u"dismissed"_qs};
     } catch (const rd::ActionRefused &e) {
         return {Kind::Refused, QString::fromUtf8(e.what()), QString::fromStdString(e.code())};
@@ -153,49 +149,48 @@ CaseActionOutcome dismissCase(const std::string &conninfo, const CaseActionReque
     }
 }
 
-rd::ProviderSnapshot snapshotFromText(pqxx::connection &conn, const CaseActionRequest &request)
+namespace {
+
+rd::ProviderSnapshot snapshotFromText(
+    rd::OperatorSession &session, qint64 caseId, const QString &text)
 {
     // A provider's own subscription object is read for the case's provider; a snapshot in
     // Renewal Desk's form names its provider itself and may be attached without a case.
     std::string providerKey;
     std::optional<rd::ProviderKind> kind;
-    if (request.caseId > 0) {
-        pqxx::read_transaction tx(conn);
-        const auto r = tx.exec_params("SELECT c.provider_key, p.kind FROM reconciliation_cases c "
-                                      "LEFT JOIN billing_providers p "
-                                      "ON p.provider_key = c.provider_key WHERE c.id = $1",
-            request.caseId);
-        if (r.empty())
-            throw rd::ActionRefused(
-                rd::Refusal::CaseNotFound, "there is no case " + std::to_string(request.caseId));
-        providerKey = r[0][0].as<std::string>();
-        if (!r[0][1].is_null())
-            kind = rd::providerKindFromString(r[0][1].as<std::string>());
+    if (caseId > 0) {
+        const auto provider = session.providerOfCase(caseId);
+        providerKey = provider.providerKey;
+        if (provider.kind)
+            kind = rd::providerKindFromString(*provider.kind);
     }
-    return readSnapshotText(request.snapshotJson.toStdString(), providerKey, kind, nowTimestamp());
+    return readSnapshotText(text.toStdString(), providerKey, kind, nowTimestamp());
 }
+
+std::optional<std::int64_t> optionalCase(qint64 caseId)
+{
+    return caseId > 0 ? std::optional<std::int64_t>(caseId) : std::nullopt;
+}
+
+} // namespace
 
 CaseActionOutcome attachSnapshot(const std::string &conninfo, const CaseActionRequest &request)
 {
     using Kind = CaseActionOutcome::Kind;
     try {
-        auto conn = rd::connectTo(conninfo);
-        const auto snapshot = snapshotFromText(*conn, request);
-        const auto result = rd::attachSnapshot(*conn, snapshot,
-            request.caseId > 0 ? std::optional<std::int64_t>(request.caseId) : std::nullopt,
-            noteFor(request));
+        rd::OperatorSession session(conninfo);
+        const auto snapshot = snapshotFromText(session, request.caseId, request.snapshotJson);
+        const auto result
+            = session.attachSnapshot(snapshot, optionalCase(request.caseId), noteFor(request));
         // What became of the case is the database's judgment of its renewal after the snapshot.
         const auto &caseResult = result.caseAfter;
         const bool stillOpen = caseResult && !caseResult->resolved;
         const Kind kind = stillOpen ? Kind::StillOpen : Kind::Resolved;
         QString caseSentence;
         if (caseResult)
-            caseSentence = stillOpen
-                ? tr("Case %1 stays open: its renewal is still rejected (%2).")
-                      .arg(request.caseId)
-                      .arg(format::humanize(QString::fromStdString(caseResult->rejection
-                              ? std::string(rd::toString(*caseResult->rejection))
-                              : std::string())))
+            caseSentence = stillOpen ? tr("Case %1 stays open: its renewal is still rejected (%2).")
+                                           .arg(request.caseId)
+                                           .arg(rejectionText(caseResult->rejection))
                 : caseResult->renewal == rd::ApplyResult::Applied
                 ? tr("Case %1 resolved: its renewal was applied.").arg(request.caseId)
                 : tr("Case %1 resolved: its renewal is recorded.").arg(request.caseId);
@@ -210,7 +205,7 @@ CaseActionOutcome attachSnapshot(const std::string &conninfo, const CaseActionRe
                                QString::fromStdString(change["before"].dump()),
                                QString::fromStdString(change["after"].dump()));
         QString summary
-            = tr("Snapshot attached: period now %1.").arg(currentPeriod(*conn, request.caseId));
+            = tr("Snapshot attached: period now %1.").arg(currentPeriod(session, request.caseId));
         if (!changes.isEmpty())
             summary += u' ' + tr("Changed: %1.").arg(changes.join(u"; "_qs));
         if (!caseSentence.isEmpty())
@@ -229,6 +224,36 @@ CaseActionOutcome attachSnapshot(const std::string &conninfo, const CaseActionRe
     } catch (const std::exception &e) {
         return {Kind::Failed,
             tr("Could not attach the snapshot: %1").arg(QString::fromUtf8(e.what())), u"error"_qs};
+    }
+}
+
+SnapshotVerdict previewSnapshot(
+    const std::string &conninfo, qint64 caseId, const QString &snapshotJson)
+{
+    using Kind = SnapshotVerdict::Kind;
+    try {
+        rd::OperatorSession session(conninfo);
+        const auto snapshot = snapshotFromText(session, caseId, snapshotJson);
+        const auto answer = session.previewSnapshot(snapshot, optionalCase(caseId));
+        if (answer.refused)
+            return {Kind::Refused,
+                QString::fromStdString(answer.refused->code() + ": " + answer.refused->what())};
+        const auto &c = answer.wouldBe->caseAfter;
+        if (c && c->resolved)
+            return {Kind::Verdict,
+                c->renewal == rd::ApplyResult::Applied
+                    ? tr("Case %1 will be resolved: its renewal will be applied.").arg(caseId)
+                    : tr("Case %1 will be resolved: its renewal is recorded.").arg(caseId)};
+        if (c)
+            return {Kind::Verdict,
+                tr("Case %1 stays open: its renewal would still be rejected (%2).")
+                    .arg(caseId)
+                    .arg(rejectionText(c->rejection))};
+        return {Kind::Verdict, tr("No case is affected.")};
+    } catch (const rd::ActionRefused &e) {
+        return {Kind::Refused, QString::fromStdString(e.code() + ": " + e.what())};
+    } catch (const std::exception &e) {
+        return {Kind::Failed, QString::fromUtf8(e.what())};
     }
 }
 

@@ -12,7 +12,7 @@ namespace rd::ui {
 struct CaseActionRequest
 {
     qint64 caseId = 0;
-    QString reason; ///< picked from a fixed list in the dialog
+    QString reason; ///< a reason code of caseActionReasonCodes(), picked in the dialog
     QString comment; ///< free text, may be empty
     QString snapshotJson; ///< AttachSnapshot only: the provider's subscription snapshot
 };
@@ -24,6 +24,19 @@ struct CaseActionOutcome
     Kind kind = Kind::Failed;
     QString summary; ///< "Applied: period now 1 Mar → 1 Apr 2026"
     QString resultCode; ///< "applied", "duplicate", "rejected:<code>", "error"
+};
+
+/// The database's judgment of a snapshot before it is attached (its preview: the attach run in
+/// a transaction that is rolled back).
+struct SnapshotVerdict
+{
+    enum class Kind {
+        Verdict, ///< it may be attached; `text` says what becomes of the case
+        Refused, ///< the database would refuse it; `text` says why ("stale_snapshot: ...")
+        Failed, ///< the preview could not be run; `text` is the error
+    };
+    Kind kind = Kind::Failed;
+    QString text;
 };
 
 /// The operator actions on a case, behind one small interface so that the desk does not care
@@ -42,10 +55,14 @@ public:
     /// Why an action is not available, for the disabled button's tooltip.
     virtual QString unavailableReason(Action action) const = 0;
     virtual QFuture<CaseActionOutcome> run(Action action, const CaseActionRequest &request) = 0;
+    /// What attaching `snapshotJson` (Renewal Desk's form) to the case would do; never throws.
+    virtual QFuture<SnapshotVerdict> preview(qint64 caseId, const QString &snapshotJson) = 0;
 };
 
-/// The reasons an operator can give (the dialog's combo box).
-QStringList caseActionReasons(CaseActions::Action action);
+/// The reason codes an operator can give: rd::standardReasonCodes(), the CLI's list.
+QStringList caseActionReasonCodes();
+/// A reason code in words for the dialogs ("provider_confirmed" → "Provider confirmed").
+QString reasonLabel(const QString &code);
 
 /// The implementation over the domain library and a libpq conninfo.
 ///
@@ -53,16 +70,20 @@ QStringList caseActionReasons(CaseActions::Action action);
 /// functions, so the desk can do nothing the database would not let the operator do anyway.
 std::unique_ptr<CaseActions> makeDomainCaseActions(const QString &conninfo);
 
-/// The worker bodies of makeDomainCaseActions, synchronous on the calling thread. Each calls
-/// the reconciliation core (domain/reconciliation.hpp): one transaction in the database as the
-/// connection's login role, refusals in plain words ("case 42 was already resolved ... by
-/// alice at ...").
+/// The worker bodies of makeDomainCaseActions, synchronous on the calling thread. Each opens an
+/// rd::OperatorSession of its own (domain/store/operator_session.h): one transaction in the
+/// database as the connection's login role, refusals in plain words ("case 42 was already resolved
+/// ... by alice at ...").
 CaseActionOutcome reapplyCase(const std::string &conninfo, const CaseActionRequest &request);
 CaseActionOutcome dismissCase(const std::string &conninfo, const CaseActionRequest &request);
 /// `snapshotJson` is Renewal Desk's snapshot form, or the provider's own subscription object
 /// (Stripe, Paddle), read with the adapter of the case's provider.
 CaseActionOutcome attachSnapshot(const std::string &conninfo, const CaseActionRequest &request);
+/// The worker body of CaseActions::preview.
+SnapshotVerdict previewSnapshot(
+    const std::string &conninfo, qint64 caseId, const QString &snapshotJson);
 
 } // namespace rd::ui
 
 Q_DECLARE_METATYPE(rd::ui::CaseActionOutcome)
+Q_DECLARE_METATYPE(rd::ui::SnapshotVerdict)

@@ -18,6 +18,7 @@ Column age(const QString &title, int field);
 /// the raw code in the tooltip.
 Column code(const QString &title, int field);
 
+/// µs since the epoch (as rows keep instants) as a UTC QDateTime; null stays invalid.
 QDateTime fromMicros(const QVariant &micros);
 
 } // namespace rd::ui::columns

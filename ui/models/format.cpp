@@ -56,13 +56,6 @@ QString localDateTime(const QDateTime &utc)
     return QLocale().toString(utc.toLocalTime(), u"d MMM yyyy HH:mm"_qs);
 }
 
-QString localDate(const QDateTime &utc)
-{
-    if (!utc.isValid())
-        return {};
-    return QLocale().toString(utc.toLocalTime(), u"d MMM yyyy"_qs);
-}
-
 QString utcTooltip(const QDateTime &utc)
 {
     if (!utc.isValid())

@@ -19,7 +19,6 @@ std::optional<qint64> micros(const QString &rfc3339);
 
 /// Local time for the eye ("2 Mar 2026 14:05"), UTC for the tooltip.
 QString localDateTime(const QDateTime &utc);
-QString localDate(const QDateTime &utc);
 QString utcTooltip(const QDateTime &utc);
 QString utcTooltip(const QDateTime &start, const QDateTime &end);
 

@@ -1,10 +1,12 @@
 #include "ui/models/liveupdates.h"
 
-#include "ui/models/databasepool.h"
+#include "ui/models/connectionsettings.h"
 
 #include <QSqlDriver>
 #include <QSqlError>
+#include <QSqlQuery>
 #include <QTimer>
+#include <QVariant>
 
 namespace rd::ui {
 

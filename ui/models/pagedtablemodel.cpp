@@ -1,11 +1,11 @@
 #include "ui/models/pagedtablemodel.h"
 
+#include "ui/models/asyncresult.h"
+#include "ui/models/csvwriter.h"
 #include "ui/models/databasepool.h"
 
 #include <QBrush>
 #include <QPalette>
-#include <QSaveFile>
-#include <QTextStream>
 
 #include <stdexcept>
 
@@ -20,13 +20,9 @@ PagedTableModel::PagedTableModel(DatabasePool *pool, QVector<Field> fields, QVec
     , m_keyField(keyField)
 { }
 
-PagedTableModel::~PagedTableModel()
-{
-    // No waiting: a page in flight touches nothing of the model (the fetcher and the keyset
-    // are copied into the task), and the pool that runs it may already be gone.
-    if (m_watcher)
-        m_watcher->disconnect(this);
-}
+// No waiting: a page in flight touches nothing of the model (the fetcher and the keyset are
+// copied into the task), and its answer is not delivered once the model is gone.
+PagedTableModel::~PagedTableModel() = default;
 
 namespace {
 /// Re-reads of evicted slots in flight at once: enough for the two slots a viewport can span,
@@ -202,29 +198,29 @@ QFuture<qint64> PagedTableModel::exportCsv(const QString &path) const
                            path](QSqlDatabase &db) -> qint64 {
         if (!fetcher)
             throw std::runtime_error("nothing to export: the list has no query yet");
-        QSaveFile file(path);
-        if (!file.open(QIODevice::WriteOnly | QIODevice::Text))
-            throw std::runtime_error(file.errorString().toStdString());
-        QTextStream out(&file);
+        CsvWriter csv(path);
         QStringList header;
         for (const Column &column : columns)
-            header << csvField(column.title);
-        out << header.join(u',') << '\n';
+            header << column.title;
+        csv.writeRow(header);
         constexpr int kExportPage = 2000;
         qint64 written = 0;
         QVector<QVariant> after;
         for (;;) {
             const Page page = fetcher(db, after, kExportPage);
-            for (int r = 0; r < page.rows; ++r)
-                out << csvLine(columns, page.cells.constData() + qsizetype(r) * stride) << '\n';
+            for (int r = 0; r < page.rows; ++r) {
+                const RowRef row = page.cells.constData() + qsizetype(r) * stride;
+                QStringList fields;
+                for (const Column &column : columns)
+                    fields << column.data(row, Qt::DisplayRole).toString();
+                csv.writeRow(fields);
+            }
             written += page.rows;
             if (page.rows < kExportPage)
                 break;
             after = page.cells.mid(qsizetype(page.rows - 1) * stride, stride);
         }
-        out.flush();
-        if (!file.commit())
-            throw std::runtime_error(file.errorString().toStdString());
+        csv.commit();
         return written;
     });
 }
@@ -245,33 +241,28 @@ void PagedTableModel::startLoad(int limit, bool replace)
     const quint64 generation = m_generation;
     QElapsedTimer timer;
     timer.start();
-    auto *watcher = new QFutureWatcher<Page>(this);
-    m_watcher = watcher;
-    connect(watcher, &QFutureWatcher<Page>::finished, this,
-        [this, watcher, generation, replace, limit, timer] {
-            watcher->deleteLater();
+    deliverResult(
+        this, fetchPage(after, limit),
+        [this, generation, replace, limit, timer](const Page &page) {
             if (m_refreshPending)
                 QMetaObject::invokeMethod(this, &PagedTableModel::refresh, Qt::QueuedConnection);
-            if (watcher->isCanceled())
-                return;
-            try {
-                const Page page = watcher->result();
-                pageArrived(generation, replace, limit, page, timer.elapsed());
-            } catch (const std::exception &e) {
-                if (generation != m_generation)
-                    return;
-                if (!replace) {
-                    beginRemoveRows({}, m_loaded, m_loaded);
-                    m_loading = false;
-                    endRemoveRows();
-                } else {
-                    m_loading = false;
-                }
-                m_failed = true;
-                emit loadFailed(QString::fromUtf8(e.what()));
+            pageArrived(generation, replace, limit, page, timer.elapsed());
+        },
+        [this, replace](const QString &message) {
+            if (m_refreshPending)
+                QMetaObject::invokeMethod(this, &PagedTableModel::refresh, Qt::QueuedConnection);
+            if (!replace) {
+                beginRemoveRows({}, m_loaded, m_loaded);
+                m_loading = false;
+                endRemoveRows();
+            } else {
+                m_loading = false;
             }
-        });
-    watcher->setFuture(fetchPage(after, limit));
+            m_failed = true;
+            emit loadFailed(message);
+        },
+        // A page for a filter or order that is no longer shown is dropped.
+        [this, generation] { return generation == m_generation; });
 }
 
 void PagedTableModel::pageArrived(
@@ -391,24 +382,26 @@ void PagedTableModel::startRestores()
         const QVector<QVariant> after = i > 0 ? m_slots[i - 1].last : QVector<QVariant>();
         const int limit = slot.rows;
         const quint64 generation = m_generation;
-        auto *watcher = new QFutureWatcher<Page>(this);
-        connect(
-            watcher, &QFutureWatcher<Page>::finished, this, [this, watcher, generation, i, limit] {
-                watcher->deleteLater();
-                if (generation != m_generation || watcher->isCanceled())
-                    return; // the slots it was meant for are gone
-                --m_restoresInFlight;
-                m_slots[i].restoring = false;
-                try {
-                    restoreArrived(generation, i, limit, watcher->result());
-                } catch (const std::exception &e) {
-                    m_failed = true;
-                    emit loadFailed(QString::fromUtf8(e.what()));
-                }
+        auto finished = [this, i] {
+            --m_restoresInFlight;
+            m_slots[i].restoring = false;
+        };
+        deliverResult(
+            this, fetchPage(after, limit),
+            [this, finished, generation, i, limit](const Page &page) {
+                finished();
+                restoreArrived(generation, i, limit, page);
                 if (generation == m_generation)
                     startRestores();
-            });
-        watcher->setFuture(fetchPage(after, limit));
+            },
+            [this, finished](const QString &message) {
+                finished();
+                m_failed = true;
+                emit loadFailed(message);
+                startRestores();
+            },
+            // The slots a stale answer was meant for are gone.
+            [this, generation] { return generation == m_generation; });
     }
 }
 

@@ -4,8 +4,7 @@
 
 #include <QAbstractTableModel>
 #include <QElapsedTimer>
-#include <QFutureWatcher>
-#include <QPointer>
+#include <QFuture>
 
 #include <algorithm>
 #include <functional>
@@ -24,7 +23,7 @@ struct Page
 
 /// A lazy, read-only table over a keyset-paginated query, in the manner of a "fetch more"
 /// model: pages load on a pool thread as the view scrolls, and arrive on the GUI thread
-/// through a QFutureWatcher (a queued delivery). Nothing ever counts or loads the whole table.
+/// through deliverResult (a queued delivery). Nothing ever counts or loads the whole table.
 ///
 /// Row-count state: the model knows only the rows reached so far (plus one "Loading…"
 /// placeholder row while a page is in flight); `isComplete()` once a short page arrived.
@@ -116,7 +115,6 @@ private:
         quint64 generation, bool replace, int limit, const Page &page, qint64 elapsedMs);
     void replaceAll(const Page &page);
     void appendRows(const QVector<QVariant> &cells, int rows);
-    void truncate(int rows);
     void evictOverLimit();
     void requestRestore(int slot) const;
     void startRestores();
@@ -143,7 +141,6 @@ private:
     bool m_fetchScheduled = false;
     bool m_refreshPending = false;
     quint64 m_generation = 0;
-    QPointer<QFutureWatcher<Page>> m_watcher;
 };
 
 } // namespace rd::ui

@@ -93,23 +93,4 @@ int readRows(QSqlQuery &query, const QVector<Field> &fields, QVector<QVariant> &
     return rows;
 }
 
-QString csvField(const QString &value)
-{
-    if (!value.contains(u',') && !value.contains(u'"') && !value.contains(u'\n')
-        && !value.contains(u'\r'))
-        return value;
-    QString quoted = value;
-    quoted.replace(u'"', u"\"\""_qs);
-    return u'"' + quoted + u'"';
-}
-
-QString csvLine(const QVector<Column> &columns, RowRef row)
-{
-    QStringList fields;
-    fields.reserve(columns.size());
-    for (const Column &column : columns)
-        fields << csvField(column.data(row, Qt::DisplayRole).toString());
-    return fields.join(u',');
-}
-
 } // namespace rd::ui

@@ -54,11 +54,6 @@ QVariant columnCell(const QVector<Column> &columns, int column, RowRef row, int 
 QVariant columnHeader(
     const QVector<Column> &columns, int section, Qt::Orientation orientation, int role);
 
-/// A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break.
-QString csvField(const QString &value);
-/// A CSV line of the columns' display text of `row`.
-QString csvLine(const QVector<Column> &columns, RowRef row);
-
 /// Appends every row of `query` to `cells`, converted per `fields`. Returns the row count.
 int readRows(QSqlQuery &query, const QVector<Field> &fields, QVector<QVariant> &cells);
 

@@ -55,14 +55,6 @@ QStringList SnapshotDiff::changedFields() const
 SnapshotDiff diffSnapshot(const CaseSubscription &subject, const rd::ProviderSnapshot &snapshot)
 {
     SnapshotDiff diff;
-    const QString key = QString::fromStdString(snapshot.providerKey);
-    const QString id = QString::fromStdString(snapshot.providerSubscriptionId);
-    // The database attaches a snapshot to whichever subscription it names and resolves the
-    // case anyway: a snapshot of the wrong subscription would close the case unexplained.
-    if (key != subject.providerKey || id != subject.providerSubscriptionId)
-        diff.problems << tr("The snapshot is about %1 %2, but the case is about %3 %4.")
-                             .arg(key, id, subject.providerKey, subject.providerSubscriptionId);
-
     const std::optional<LocalSubscription> &local = subject.local;
     diff.createsSubscription = !local.has_value();
     const QString absent = tr("not in the desk");
@@ -113,14 +105,6 @@ SnapshotDiff diffSnapshot(const CaseSubscription &subject, const rd::ProviderSna
         const QString renewalKey = QString::fromStdString(lr->providerRenewalKey);
         const QString currency = QString::fromStdString(lr->currency);
         const bool sameKey = localRenewal && localRenewal->renewalKey == renewalKey;
-        if (sameKey
-            && (localRenewal->startMicros != lr->period.start.micros
-                || localRenewal->endMicros != lr->period.end.micros
-                || localRenewal->paidAmountMinor != lr->paidAmountMinor
-                || localRenewal->currency != currency))
-            diff.problems << tr("The snapshot's latest renewal %1 disagrees with the billing "
-                                "period already recorded under that key.")
-                                 .arg(renewalKey);
         const QString text = renewalText(renewalKey, lr->period.start.micros, lr->period.end.micros,
             lr->paidAmountMinor, currency);
         diff.lines.append({tr("latest renewal"), local ? localRenewalText : absent, text, {}, {},
@@ -130,13 +114,6 @@ SnapshotDiff diffSnapshot(const CaseSubscription &subject, const rd::ProviderSna
             tr("none in the snapshot"), {}, {}, false, {}});
     }
 
-    // The database refuses a snapshot captured before the last change it recorded: applying
-    // it would roll the subscription back.
-    if (local && local->lastChangeMicros && snapshot.capturedAt.micros < *local->lastChangeMicros)
-        diff.problems << tr("The snapshot was captured %1, before the last recorded change of "
-                            "this subscription (%2): it is stale. Fetch a new one.")
-                             .arg(format::localDateTime(utc(snapshot.capturedAt.micros)),
-                                 format::localDateTime(utc(*local->lastChangeMicros)));
     return diff;
 }
 

@@ -21,10 +21,6 @@ struct LocalSubscription
     bool cancelAtPeriodEnd = false;
     QString providerVersion; ///< null when there is none
     qint64 revision = 0;
-    /// When the last change the database judges staleness by was recorded: the newest audited
-    /// change that was not a reconciliation (import, renewals), or the newest snapshot's
-    /// capture time.
-    std::optional<qint64> lastChangeMicros;
 
     struct Renewal
     {
@@ -47,7 +43,7 @@ struct CaseSubscription
     std::optional<LocalSubscription> local;
 };
 
-/// What attaching a snapshot would do, before anyone confirms it.
+/// What attaching a snapshot would change, before anyone confirms it.
 struct SnapshotDiff
 {
     /// status, cancels at period end, period start, period end, provider version, latest
@@ -55,18 +51,16 @@ struct SnapshotDiff
     QVector<ComparisonLine> lines;
     /// The snapshot creates the subscription (the desk does not hold it).
     bool createsSubscription = false;
-    /// Why the database would refuse the snapshot (stale, about another subscription, a latest
-    /// renewal that conflicts with the recorded one), in plain words. Empty: it may be attached.
-    QStringList problems;
 
     /// The fields that would change ("status", "period end", ...).
     QStringList changedFields() const;
 };
 
-/// Mirrors attach_provider_snapshot() (migration 0003): the snapshot's status, current period
-/// and cancellation flag are taken as they are, its provider version only when it has one, and
-/// its latest renewal is recorded when that renewal key is new. Pure: the local state is read
-/// beforehand.
+/// What attach_provider_snapshot() would change, field by field: the snapshot's status,
+/// current period and cancellation flag are taken as they are, its provider version only when
+/// it has one, and its latest renewal is recorded when that renewal key is new. Whether the
+/// database accepts the snapshot at all (stale, another subscription, a conflicting renewal)
+/// is not judged here: the database's preview says. Pure: the local state is read beforehand.
 SnapshotDiff diffSnapshot(const CaseSubscription &subject, const rd::ProviderSnapshot &snapshot);
 
 } // namespace rd::ui

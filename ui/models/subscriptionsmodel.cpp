@@ -1,5 +1,6 @@
 #include "ui/models/subscriptionsmodel.h"
 
+#include "ui/models/columns.h"
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
 
@@ -9,19 +10,11 @@
 #include <QColor>
 #include <QDate>
 #include <QFont>
-#include <QTimeZone>
 
 namespace rd::ui {
 namespace {
 
 using S = SubscriptionsModel;
-
-QDateTime fromMicros(const QVariant &v)
-{
-    if (v.isNull())
-        return {};
-    return QDateTime::fromMSecsSinceEpoch(v.toLongLong() / 1000, QTimeZone::utc());
-}
 
 QString rfc3339(const QVariant &micros)
 {
@@ -66,8 +59,8 @@ QVector<Column> subscriptionColumns()
                return {};
            }};
     c[S::PeriodColumn] = {QObject::tr("Current period"), [](RowRef r, int role) -> QVariant {
-                              const QDateTime start = fromMicros(r[S::PeriodStart]);
-                              const QDateTime end = fromMicros(r[S::PeriodEnd]);
+                              const QDateTime start = columns::fromMicros(r[S::PeriodStart]);
+                              const QDateTime end = columns::fromMicros(r[S::PeriodEnd]);
                               if (role == Qt::DisplayRole)
                                   return format::period(start, end);
                               if (role == Qt::ToolTipRole)

@@ -40,7 +40,7 @@ struct PageQuery
     QVariantList values;
 };
 
-/// The lazy subscriptions list (issue 6): keyset pages of 200 on the indexed orders, filters,
+/// The lazy subscriptions list of the desk: keyset pages of 200 on the indexed orders, filters,
 /// the latest renewal and open-case count of each loaded row only.
 class SubscriptionsModel : public PagedTableModel
 {

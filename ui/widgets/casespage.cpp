@@ -1,5 +1,6 @@
 #include "ui/widgets/casespage.h"
 
+#include "ui/models/asyncresult.h"
 #include "ui/models/caseevidence.h"
 #include "ui/models/columns.h"
 #include "ui/models/comparisonmodel.h"
@@ -15,7 +16,6 @@
 #include <QDialogButtonBox>
 #include <QFontDatabase>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -258,11 +258,9 @@ QString CasesPage::outcomeText() const
 
 void CasesPage::refresh()
 {
-    auto *watcher = new QFutureWatcher<Queue>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        watcher->deleteLater();
-        try {
-            Queue q = watcher->result();
+    deliverResult(
+        this, m_pool->run([scope = m_scope](QSqlDatabase &db) { return loadQueue(db, scope); }),
+        [this](Queue q) {
             const qint64 keep = m_pendingSelect ? m_pendingSelect : m_currentCase;
             m_pendingSelect = 0;
             m_canOperate = q.canOperate;
@@ -283,12 +281,10 @@ void CasesPage::refresh()
                 m_table->clearSelection();
             }
             updateButtons();
-        } catch (const std::exception &e) {
-            emit statusMessage(QString::fromUtf8(e.what()));
-        }
-    });
-    watcher->setFuture(
-        m_pool->run([scope = m_scope](QSqlDatabase &db) { return loadQueue(db, scope); }));
+        },
+        [this](const QString &message) { emit statusMessage(message); },
+        // A queue read for an earlier refresh (another scope, before an action) is dropped.
+        m_queueRequest.next());
 }
 
 void CasesPage::setScope(Scope scope)
@@ -414,7 +410,7 @@ SnapshotDialog *CasesPage::openSnapshotDialog()
         return nullptr;
     // Window-modal and not exec(): the desk keeps refreshing while the operator reads the
     // preview (and tests can drive the dialog).
-    auto *dialog = new SnapshotDialog(m_pool, m_currentCase, this);
+    auto *dialog = new SnapshotDialog(m_pool, m_actions, m_currentCase, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         if (dialog->caseId() != m_currentCase) {
@@ -439,7 +435,8 @@ void CasesPage::askAndRun(CaseActions::Action action)
     QDialog dialog(this);
     dialog.setWindowTitle(tr("%1 case %2").arg(actionName(action)).arg(m_currentCase));
     auto *reason = new QComboBox;
-    reason->addItems(caseActionReasons(action));
+    for (const QString &code : caseActionReasonCodes())
+        reason->addItem(reasonLabel(code), code);
     auto *comment = new QPlainTextEdit;
     comment->setPlaceholderText(tr("What you checked, for whoever reads the audit trail"));
     auto *form = new QFormLayout(&dialog);
@@ -452,7 +449,7 @@ void CasesPage::askAndRun(CaseActions::Action action)
     connect(box, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     if (dialog.exec() != QDialog::Accepted)
         return;
-    runAction(action, reason->currentText(), comment->toPlainText());
+    runAction(action, reason->currentData().toString(), comment->toPlainText());
 }
 
 void CasesPage::runAction(CaseActions::Action action, const QString &reason, const QString &comment,
@@ -464,19 +461,23 @@ void CasesPage::runAction(CaseActions::Action action, const QString &reason, con
     updateButtons();
     m_outcome->setStyleSheet({});
     m_outcome->setText(tr("%1 case %2…").arg(actionName(action)).arg(m_currentCase));
-    auto *watcher = new QFutureWatcher<CaseActionOutcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        watcher->deleteLater();
-        m_busy = false;
-        const CaseActionOutcome outcome = watcher->result();
-        const bool good = outcome.kind == CaseActionOutcome::Kind::Resolved;
-        m_outcome->setStyleSheet(
-            good ? u"color:#1b6e20; font-weight:bold"_qs : u"color:#b02020; font-weight:bold"_qs);
-        m_outcome->setText(outcome.summary);
-        emit actionFinished(outcome);
-        refresh();
-    });
-    watcher->setFuture(m_actions->run(action, {m_currentCase, reason, comment, snapshotJson}));
+    deliverResult(
+        this, m_actions->run(action, {m_currentCase, reason, comment, snapshotJson}),
+        [this](const CaseActionOutcome &outcome) { actionDone(outcome); },
+        [this](const QString &message) {
+            actionDone({CaseActionOutcome::Kind::Failed, message, u"error"_qs});
+        });
+}
+
+void CasesPage::actionDone(const CaseActionOutcome &outcome)
+{
+    m_busy = false;
+    const bool good = outcome.kind == CaseActionOutcome::Kind::Resolved;
+    m_outcome->setStyleSheet(
+        good ? u"color:#1b6e20; font-weight:bold"_qs : u"color:#b02020; font-weight:bold"_qs);
+    m_outcome->setText(outcome.summary);
+    emit actionFinished(outcome);
+    refresh();
 }
 
 } // namespace rd::ui

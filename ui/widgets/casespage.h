@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ui/models/asyncresult.h"
 #include "ui/models/caseactions.h"
 
 #include <QWidget>
@@ -67,11 +68,12 @@ public:
     Scope scope() const { return m_scope; }
     /// Selects a case (opening it from elsewhere); true when it is in the queue.
     bool openCase(qint64 caseId);
-    /// Runs an action on the current case without the dialog (tests, scripted use).
     /// "Attach provider snapshot…": the dialog with its preview, open (window-modal) on the
     /// current case; confirming it runs the action. nullptr when there is no case or an action
     /// is running.
     SnapshotDialog *openSnapshotDialog();
+    /// Runs an action on the current case without the dialog (tests, scripted use); `reason`
+    /// is a reason code (caseActionReasonCodes()).
     void runAction(CaseActions::Action action, const QString &reason, const QString &comment,
         const QString &snapshotJson = {});
 
@@ -85,6 +87,7 @@ private:
     void showCase(int row);
     void askAndRun(CaseActions::Action action);
     void updateButtons();
+    void actionDone(const CaseActionOutcome &outcome);
 
     DatabasePool *m_pool;
     CaseActions *m_actions;
@@ -110,6 +113,7 @@ private:
     bool m_canOperate = false;
     bool m_busy = false;
     QString m_sessionUser;
+    LatestRequest m_queueRequest;
 };
 
 } // namespace rd::ui

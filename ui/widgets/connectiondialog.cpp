@@ -1,6 +1,6 @@
 #include "ui/widgets/connectiondialog.h"
 
-#include "ui/models/databasepool.h"
+#include "ui/models/connectionsettings.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -5,15 +5,13 @@
 #include "ui/models/liveupdates.h"
 #include "ui/widgets/casespage.h"
 #include "ui/widgets/connectiondialog.h"
+#include "ui/widgets/inboxpage.h"
 #include "ui/widgets/outboxpage.h"
 #include "ui/widgets/subscriptiondetailwidget.h"
 #include "ui/widgets/subscriptionspage.h"
 #include "ui/widgets/tableview.h"
 
-#include <QApplication>
 #include <QCloseEvent>
-#include <QDir>
-#include <QElapsedTimer>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -28,17 +26,6 @@
 #include <QVBoxLayout>
 
 namespace rd::ui {
-namespace {
-
-void settle(int msecs)
-{
-    QElapsedTimer t;
-    t.start();
-    while (t.elapsed() < msecs)
-        QApplication::processEvents(QEventLoop::AllEvents, 20);
-}
-
-} // namespace
 
 MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescription,
     std::unique_ptr<CaseActions> actions, QWidget *parent)
@@ -258,66 +245,6 @@ void MainWindow::closeEvent(QCloseEvent *event)
 {
     saveLayout();
     QMainWindow::closeEvent(event);
-}
-
-bool MainWindow::saveScreenshots(const QString &dir)
-{
-    QDir().mkpath(dir);
-    bool ok = true;
-    settle(1500);
-    // The subscriptions view with the first subscription that has an open case, if any.
-    showPage(SubscriptionsView);
-    auto *table = m_subscriptions->table();
-    int pick = 0;
-    for (int r = 0; r < table->model()->rowCount(); ++r) {
-        if (table->model()
-                ->index(r, SubscriptionsModel::OpenCasesColumn)
-                .data(int(Role::Raw))
-                .toLongLong()
-            > 0) {
-            pick = r;
-            break;
-        }
-    }
-    if (table->model()->rowCount() > 0)
-        table->selectRow(pick);
-    settle(1200);
-    ok &= grab().save(dir + u"/subscriptions.png"_qs);
-    m_subscriptions->detail()->showTab(1);
-    if (auto *audits = m_subscriptions->detail()->findChild<TableView *>(u"audit-trail"_qs);
-        audits && audits->model()->rowCount() > 0)
-        audits->selectRow(0);
-    settle(300);
-    ok &= grab().save(dir + u"/subscription-audit.png"_qs);
-    m_subscriptions->detail()->showTab(0);
-    // The cases view twice: a payload conflict and a period that does not continue.
-    showPage(CasesView);
-    auto *cases = m_cases->table()->model();
-    for (const auto &[code, file] :
-        {std::pair {u"provider_renewal_key_payload_conflict"_qs, u"/cases.png"_qs},
-            std::pair {u"renewal_period_is_not_contiguous"_qs, u"/cases-gap.png"_qs}}) {
-        // The most repeated case of that kind.
-        int pick = -1;
-        for (int r = 0; r < cases->rowCount(); ++r) {
-            if (cases->index(r, 1).data(int(Role::Raw)).toString() != code)
-                continue;
-            if (pick < 0
-                || cases->index(r, 6).data(int(Role::Raw)).toLongLong()
-                    > cases->index(pick, 6).data(int(Role::Raw)).toLongLong())
-                pick = r;
-        }
-        if (pick >= 0)
-            m_cases->table()->selectRow(pick);
-        settle(400);
-        ok &= grab().save(dir + file);
-    }
-    showPage(InboxView);
-    settle(400);
-    ok &= grab().save(dir + u"/inbox.png"_qs);
-    showPage(OutboxView);
-    settle(600);
-    ok &= grab().save(dir + u"/outbox.png"_qs);
-    return ok;
 }
 
 } // namespace rd::ui

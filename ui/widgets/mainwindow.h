@@ -41,10 +41,6 @@ public:
     InboxPage *inboxPage() const { return m_inbox; }
     LiveUpdates *liveUpdates() const { return m_live; }
 
-    /// Renders each main view to DIR/<view>.png (QWidget::grab). False when a file could
-    /// not be written.
-    bool saveScreenshots(const QString &dir);
-
 public slots:
     void refreshAll();
 

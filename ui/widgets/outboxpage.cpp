@@ -1,5 +1,6 @@
 #include "ui/widgets/outboxpage.h"
 
+#include "ui/models/asyncresult.h"
 #include "ui/models/columns.h"
 #include "ui/models/databasepool.h"
 #include "ui/models/pagedtablemodel.h"
@@ -9,7 +10,6 @@
 
 #include <QBrush>
 #include <QComboBox>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -129,136 +129,26 @@ void OutboxPage::reload()
 void OutboxPage::refresh()
 {
     m_model->refresh();
-    auto *watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        watcher->deleteLater();
-        try {
-            m_summary->setText(watcher->result());
-            m_summary->setTextFormat(Qt::RichText);
-        } catch (const std::exception &e) {
-            emit statusMessage(QString::fromUtf8(e.what()));
-        }
-    });
-    watcher->setFuture(m_pool->run([](QSqlDatabase &db) {
-        // Only the undelivered part is counted (the partial index keeps it small).
-        QSqlQuery q = execSql(db,
-            u"SELECT count(*) FILTER (WHERE last_error IS NULL), "
-            "count(*) FILTER (WHERE last_error IS NOT NULL) FROM subscription_outbox "
-            "WHERE published_at IS NULL"_qs);
-        if (!q.next())
-            return QString();
-        const qint64 failed = q.value(1).toLongLong();
-        const QString failedText = QObject::tr("%1 failed and retrying").arg(failed);
-        return QObject::tr("%1 pending").arg(q.value(0).toLongLong()) + u" · "_qs
-            + (failed > 0 ? u"<b style='color:#b02020'>"_qs + failedText + u"</b>"_qs : failedText);
-    }));
-}
-
-InboxPage::InboxPage(DatabasePool *pool, QWidget *parent)
-    : QWidget(parent), m_pool(pool), m_message(new QLabel), m_table(new TableView)
-{
-    m_message->setAlignment(Qt::AlignCenter);
-    m_message->setObjectName(u"inbox-message"_qs);
-    m_table->setObjectName(u"inbox"_qs);
-    m_table->hide();
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_message);
-    layout->addWidget(m_table, 1);
-    m_message->setText(tr("Looking for a webhook inbox…"));
-    refresh();
-}
-
-void InboxPage::refresh()
-{
-    if (m_model) {
-        m_model->refresh();
-        return;
-    }
-    struct Shape
-    {
-        bool exists = false;
-        QStringList columns;
-        QStringList types;
-    };
-    auto *watcher = new QFutureWatcher<Shape>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        watcher->deleteLater();
-        Shape shape;
-        try {
-            shape = watcher->result();
-        } catch (const std::exception &e) {
-            emit statusMessage(QString::fromUtf8(e.what()));
-            return;
-        }
-        m_hasInbox = shape.exists && !shape.columns.isEmpty();
-        if (!m_hasInbox) {
-            m_message->setText(tr("No webhook inbox in this database yet."));
-            return;
-        }
-        m_message->hide();
-        m_columns = shape.columns;
-        // The key column: "id" when there is one, else the first column.
-        const int key = std::max<int>(0, int(shape.columns.indexOf(u"id"_qs)));
-        const QString keyName = shape.columns[key];
-        const QString keyType = shape.types[key];
-        QVector<Field> fields(shape.columns.size(), Field::Text);
-        QVector<Column> cols;
-        QStringList selects;
-        for (int i = 0; i < shape.columns.size(); ++i) {
-            const QString &name = shape.columns[i];
-            const bool isTime = shape.types[i].startsWith(u"timestamp"_qs);
-            fields[i] = isTime ? Field::Micros : Field::Text;
-            selects << (isTime ? u"rd_rfc3339(w.\"%1\")"_qs.arg(name)
-                               : u"w.\"%1\"::text"_qs.arg(name));
-            cols << (isTime ? columns::instant(name, i) : columns::text(name, i));
-        }
-        m_model = new PagedTableModel(m_pool, fields, cols, key, this);
-        connect(m_model, &PagedTableModel::loadFailed, this, &InboxPage::statusMessage);
-        m_table->setModel(m_model);
-        m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-        m_table->show();
-        const QString select = selects.join(u", "_qs);
-        m_model->setFetcher([=](QSqlDatabase &db, const QVector<QVariant> &after, int limit) {
-            QString where;
-            QVariantList values;
-            if (!after.isEmpty()) {
-                where = u" WHERE w.\"%1\" < CAST(? AS %2)"_qs.arg(keyName, keyType);
-                values << (fields[key] == Field::Micros ? QVariant(QString::fromStdString(
-                               rd::formatRfc3339(rd::Timestamp {after[key].toLongLong()})))
-                                                        : after[key]);
-            }
+    deliverResult(
+        this, m_pool->run([](QSqlDatabase &db) {
+            // Only the undelivered part is counted (the partial index keeps it small).
             QSqlQuery q = execSql(db,
-                u"SELECT "_qs + select + u" FROM webhook_inbox w"_qs + where + u" ORDER BY w.\""_qs
-                    + keyName + u"\" DESC LIMIT "_qs + QString::number(limit),
-                values);
-            Page page;
-            page.rows = readRows(q, fields, page.cells);
-            return page;
-        });
-    });
-    watcher->setFuture(m_pool->run([](QSqlDatabase &db) {
-        Shape shape;
-        QSqlQuery q = execSql(db, u"SELECT to_regclass('webhook_inbox') IS NOT NULL"_qs);
-        shape.exists = q.next() && q.value(0).toBool();
-        if (!shape.exists)
-            return shape;
-        // Scalar columns only: payload bodies are for the detail, not for a list.
-        QSqlQuery c = execSql(db,
-            u"SELECT a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a "
-            "WHERE a.attrelid = 'webhook_inbox'::regclass AND a.attnum > 0 "
-            "AND NOT a.attisdropped AND a.atttypid NOT IN ('json'::regtype, 'jsonb'::regtype, "
-            "'bytea'::regtype) "
-            // What a person looks for first: when, from whom, and what became of it.
-            "ORDER BY array_position(ARRAY['id', 'received_at', 'provider_key', 'outcome', "
-            "'reason', 'error', 'case_id', 'provider_event_id', 'deliveries', 'body_size'], "
-            "a.attname::text) NULLS LAST, a.attnum LIMIT 10"_qs);
-        while (c.next()) {
-            shape.columns << c.value(0).toString();
-            shape.types << c.value(1).toString();
-        }
-        return shape;
-    }));
+                u"SELECT count(*) FILTER (WHERE last_error IS NULL), "
+                "count(*) FILTER (WHERE last_error IS NOT NULL) FROM subscription_outbox "
+                "WHERE published_at IS NULL"_qs);
+            if (!q.next())
+                return QString();
+            const qint64 failed = q.value(1).toLongLong();
+            const QString failedText = QObject::tr("%1 failed and retrying").arg(failed);
+            return QObject::tr("%1 pending").arg(q.value(0).toLongLong()) + u" · "_qs
+                + (failed > 0 ? u"<b style='color:#b02020'>"_qs + failedText + u"</b>"_qs
+                              : failedText);
+        }),
+        [this](const QString &summary) {
+            m_summary->setText(summary);
+            m_summary->setTextFormat(Qt::RichText);
+        },
+        [this](const QString &message) { emit statusMessage(message); }, m_summaryRequest.next());
 }
 
 } // namespace rd::ui

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ui/models/asyncresult.h"
+
 #include <QWidget>
 
 class QComboBox;
@@ -48,31 +50,7 @@ private:
     QComboBox *m_state;
     QLabel *m_summary;
     TableView *m_table;
-};
-
-/// The webhook inbox, when the database has one (`webhook_inbox`, checked with to_regclass on
-/// every load): its scalar columns, newest first by its key column, paged lazily.
-class InboxPage : public QWidget
-{
-    Q_OBJECT
-
-public:
-    explicit InboxPage(DatabasePool *pool, QWidget *parent = nullptr);
-    PagedTableModel *model() const { return m_model; }
-    TableView *table() const { return m_table; }
-    bool hasInbox() const { return m_hasInbox; }
-    void refresh();
-
-signals:
-    void statusMessage(const QString &message);
-
-private:
-    DatabasePool *m_pool;
-    PagedTableModel *m_model = nullptr;
-    QLabel *m_message;
-    TableView *m_table;
-    bool m_hasInbox = false;
-    QStringList m_columns;
+    LatestRequest m_summaryRequest;
 };
 
 } // namespace rd::ui

@@ -1,5 +1,6 @@
 #include "ui/widgets/snapshotdialog.h"
 
+#include "ui/models/asyncresult.h"
 #include "ui/models/caseactions.h"
 #include "ui/models/comparisonmodel.h"
 #include "ui/models/databasepool.h"
@@ -11,8 +12,6 @@
 #include "domain/core/errors.h"
 #include "domain/core/json_input.h"
 
-#include <nlohmann/json.hpp>
-
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -21,7 +20,6 @@
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -53,11 +51,6 @@ Loaded loadCaseSubscription(QSqlDatabase &db, qint64 caseId)
         u"SELECT c.provider_key, c.provider_subscription_id, p.kind, s.id IS NOT NULL, "
         "s.status, rd_rfc3339(s.current_period_start), rd_rfc3339(s.current_period_end), "
         "s.cancel_at_period_end, s.provider_version, s.revision, "
-        // The staleness rule of attach_provider_snapshot() (migration 0007), read the same way.
-        "rd_rfc3339(greatest("
-        "  (SELECT max(created_at) FROM subscription_transition_audits "
-        "    WHERE subscription_id = s.id AND transition <> 'subscription_reconciled'), "
-        "  (SELECT max(captured_at) FROM provider_snapshots WHERE subscription_id = s.id))), "
         "lb.provider_renewal_key, rd_rfc3339(lb.period_start), rd_rfc3339(lb.period_end), "
         "lb.paid_amount_minor, lb.currency "
         "FROM reconciliation_cases c "
@@ -86,11 +79,10 @@ Loaded loadCaseSubscription(QSqlDatabase &db, qint64 caseId)
         local.cancelAtPeriodEnd = q.value(7).toBool();
         local.providerVersion = q.value(8).isNull() ? QString() : q.value(8).toString();
         local.revision = q.value(9).toLongLong();
-        local.lastChangeMicros = microsOf(q.value(10));
-        if (!q.value(11).isNull())
-            local.latestRenewal = LocalSubscription::Renewal {q.value(11).toString(),
-                microsOf(q.value(12)).value_or(0), microsOf(q.value(13)).value_or(0),
-                q.value(14).toLongLong(), q.value(15).toString()};
+        if (!q.value(10).isNull())
+            local.latestRenewal = LocalSubscription::Renewal {q.value(10).toString(),
+                microsOf(q.value(11)).value_or(0), microsOf(q.value(12)).value_or(0),
+                q.value(13).toLongLong(), q.value(14).toString()};
         loaded.subject.local = std::move(local);
     }
     return loaded;
@@ -98,9 +90,10 @@ Loaded loadCaseSubscription(QSqlDatabase &db, qint64 caseId)
 
 } // namespace
 
-SnapshotDialog::SnapshotDialog(DatabasePool *pool, qint64 caseId, QWidget *parent)
+SnapshotDialog::SnapshotDialog(
+    DatabasePool *pool, CaseActions *actions, qint64 caseId, QWidget *parent)
     : QDialog(parent)
-    , m_pool(pool)
+    , m_actions(actions)
     , m_caseId(caseId)
     , m_reason(new QComboBox)
     , m_comment(new QPlainTextEdit)
@@ -111,7 +104,8 @@ SnapshotDialog::SnapshotDialog(DatabasePool *pool, qint64 caseId, QWidget *paren
     , m_previewView(new TableView)
 {
     setWindowTitle(tr("Attach provider snapshot to case %1").arg(caseId));
-    m_reason->addItems(caseActionReasons(CaseActions::Action::AttachSnapshot));
+    for (const QString &code : caseActionReasonCodes())
+        m_reason->addItem(reasonLabel(code), code);
     m_comment->setPlaceholderText(tr("What you checked, for whoever reads the audit trail"));
     m_comment->setObjectName(u"snapshot-comment"_qs);
     m_comment->setMaximumHeight(fontMetrics().height() * 4);
@@ -167,26 +161,25 @@ SnapshotDialog::SnapshotDialog(DatabasePool *pool, qint64 caseId, QWidget *paren
         updatePreview();
     });
 
-    auto *watcher = new QFutureWatcher<Loaded>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        watcher->deleteLater();
-        try {
-            Loaded loaded = watcher->result();
-            if (!loaded.found)
-                throw DatabaseError(tr("there is no case %1").arg(m_caseId).toStdString());
-            m_subject = std::move(loaded.subject);
-            m_kind = loaded.kind;
-            setWindowTitle(tr("Attach provider snapshot to case %1 · %2 · %3")
-                               .arg(m_caseId)
-                               .arg(m_subject->providerKey, m_subject->providerSubscriptionId));
-        } catch (const std::exception &e) {
-            m_loadError
-                = tr("Could not read the case's subscription: %1").arg(QString::fromUtf8(e.what()));
-        }
-        updatePreview();
-    });
-    watcher->setFuture(
-        pool->run([caseId](QSqlDatabase &db) { return loadCaseSubscription(db, caseId); }));
+    deliverResult(
+        this, pool->run([caseId](QSqlDatabase &db) { return loadCaseSubscription(db, caseId); }),
+        [this](Loaded loaded) {
+            if (!loaded.found) {
+                m_loadError = tr("Could not read the case's subscription: %1")
+                                  .arg(tr("there is no case %1").arg(m_caseId));
+            } else {
+                m_subject = std::move(loaded.subject);
+                m_kind = loaded.kind;
+                setWindowTitle(tr("Attach provider snapshot to case %1 · %2 · %3")
+                                   .arg(m_caseId)
+                                   .arg(m_subject->providerKey, m_subject->providerSubscriptionId));
+            }
+            updatePreview();
+        },
+        [this](const QString &message) {
+            m_loadError = tr("Could not read the case's subscription: %1").arg(message);
+            updatePreview();
+        });
     updatePreview();
 }
 
@@ -220,11 +213,6 @@ bool SnapshotDialog::loadFile(const QString &path)
     return true;
 }
 
-void SnapshotDialog::setSnapshotText(const QString &text)
-{
-    m_text->setPlainText(text);
-}
-
 void SnapshotDialog::setComment(const QString &comment)
 {
     m_comment->setPlainText(comment);
@@ -232,7 +220,7 @@ void SnapshotDialog::setComment(const QString &comment)
 
 QString SnapshotDialog::reason() const
 {
-    return m_reason->currentText();
+    return m_reason->currentData().toString();
 }
 
 QString SnapshotDialog::comment() const
@@ -263,7 +251,7 @@ void SnapshotDialog::updatePreview()
     m_snapshot.reset();
     m_problem.clear();
     m_verdict.clear();
-    ++m_generation;
+    m_previewRequest.cancel(); // the database's answer about the text before is not wanted
     m_message->setToolTip({});
     const QString text = m_text->toPlainText();
     if (!m_loadError.isEmpty()) {
@@ -293,21 +281,19 @@ void SnapshotDialog::updatePreview()
         const QDateTime captured = QDateTime::fromMSecsSinceEpoch(
             m_snapshot->capturedAt.micros / 1000, QTimeZone::utc());
         m_message->setToolTip(format::utcTooltip(captured));
-        if (!diff.problems.isEmpty()) {
-            showProblem(diff.problems.join(u' '));
-        } else {
-            const QStringList changed = diff.changedFields();
-            QString summary;
-            if (diff.createsSubscription)
-                summary = tr("The desk does not hold this subscription: attaching creates it.");
-            else if (changed.isEmpty())
-                summary = tr("The snapshot agrees with the desk: attaching records it and "
-                             "changes nothing.");
-            else
-                summary = tr("Attaching changes %1.").arg(changed.join(u", "_qs));
-            summary = tr("Captured %1.").arg(format::localDateTime(captured)) + u' ' + summary;
-            askDatabase(summary);
-        }
+        // Whether it may be attached at all (stale, about another subscription, a renewal that
+        // contradicts the recorded one) is the database's judgment: askDatabase shows it.
+        const QStringList changed = diff.changedFields();
+        QString summary;
+        if (diff.createsSubscription)
+            summary = tr("The desk does not hold this subscription: attaching creates it.");
+        else if (changed.isEmpty())
+            summary = tr("The snapshot agrees with the desk: attaching records it and "
+                         "changes nothing.");
+        else
+            summary = tr("Attaching changes %1.").arg(changed.join(u", "_qs));
+        summary = tr("Captured %1.").arg(format::localDateTime(captured)) + u' ' + summary;
+        askDatabase(summary);
     }
     emit previewUpdated();
 }
@@ -320,48 +306,31 @@ void SnapshotDialog::askDatabase(const QString &summary)
     m_message->setText(
         summary + u' ' + tr("Asking the database what happens to case %1…").arg(m_caseId));
     m_confirm->setEnabled(false);
-    const int generation = m_generation;
-    const QString json = snapshotJson();
-    const qint64 caseId = m_caseId;
-    auto *watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, summary] {
-        watcher->deleteLater();
-        if (generation != m_generation)
-            return; // the text changed meanwhile
-        try {
-            const auto answer = nlohmann::json::parse(watcher->result().toStdString());
-            if (answer.contains("refused")) {
-                showProblem(tr("The database would refuse it: %1")
-                                .arg(QString::fromStdString(
-                                    answer["refused"].value("message", std::string()))));
-            } else {
-                const auto &c = answer["wouldBe"]["case"];
-                if (c.is_object() && c["status"] == "resolved")
-                    m_verdict = c["renewal"] == "applied"
-                        ? tr("Case %1 will be resolved: its renewal will be applied.").arg(m_caseId)
-                        : tr("Case %1 will be resolved: its renewal is recorded.").arg(m_caseId);
-                else if (c.is_object())
-                    m_verdict = tr("Case %1 stays open: its renewal would still be rejected (%2).")
-                                    .arg(m_caseId)
-                                    .arg(format::humanize(
-                                        QString::fromStdString(c["error"].get<std::string>())));
-                else
-                    m_verdict = tr("No case is affected.");
+    deliverResult(
+        this, m_actions->preview(m_caseId, snapshotJson()),
+        [this, summary](const SnapshotVerdict &verdict) {
+            switch (verdict.kind) {
+            case SnapshotVerdict::Kind::Verdict:
+                m_verdict = verdict.text;
                 m_message->setStyleSheet(u"font-weight:bold"_qs);
                 m_message->setText(summary + u' ' + m_verdict);
                 m_confirm->setEnabled(true);
+                break;
+            case SnapshotVerdict::Kind::Refused:
+                showProblem(tr("The database would refuse it: %1").arg(verdict.text));
+                break;
+            case SnapshotVerdict::Kind::Failed:
+                showProblem(tr("Could not preview the snapshot: %1").arg(verdict.text));
+                break;
             }
-        } catch (const std::exception &e) {
-            showProblem(tr("Could not preview the snapshot: %1").arg(QString::fromUtf8(e.what())));
-        }
-        emit previewUpdated();
-    });
-    watcher->setFuture(m_pool->run([json, caseId](QSqlDatabase &db) {
-        QSqlQuery q = execSql(db, u"SELECT preview_provider_snapshot(?::jsonb, ?)::text"_qs,
-            {json, caseId > 0 ? QVariant(caseId) : QVariant(QMetaType(QMetaType::LongLong))});
-        q.next();
-        return q.value(0).toString();
-    }));
+            emit previewUpdated();
+        },
+        [this](const QString &message) {
+            showProblem(tr("Could not preview the snapshot: %1").arg(message));
+            emit previewUpdated();
+        },
+        // An answer about text that changed meanwhile is dropped.
+        m_previewRequest.next());
 }
 
 } // namespace rd::ui

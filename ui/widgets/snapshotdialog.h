@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ui/models/asyncresult.h"
 #include "ui/models/snapshotdiff.h"
 
 #include "domain/core/adapters/normalization.h"
@@ -15,6 +16,7 @@ class QPushButton;
 
 namespace rd::ui {
 
+class CaseActions;
 class ComparisonModel;
 class DatabasePool;
 class TableView;
@@ -29,14 +31,15 @@ class SnapshotDialog : public QDialog
     Q_OBJECT
 
 public:
-    /// Reads the case's subscription off the GUI thread through `pool`.
-    SnapshotDialog(DatabasePool *pool, qint64 caseId, QWidget *parent = nullptr);
+    /// Reads the case's subscription off the GUI thread through `pool`; the database's preview
+    /// of the snapshot comes through `actions`.
+    SnapshotDialog(
+        DatabasePool *pool, CaseActions *actions, qint64 caseId, QWidget *parent = nullptr);
 
     qint64 caseId() const { return m_caseId; }
     /// Reads the file into the snapshot field; false (and the message says why) when it
     /// cannot be read or is larger than a snapshot can be.
     bool loadFile(const QString &path);
-    void setSnapshotText(const QString &text);
     void setComment(const QString &comment);
 
     /// The local state has arrived, the database has judged the snapshot (preview), and it may
@@ -49,6 +52,7 @@ public:
     QString problem() const { return m_problem; }
     /// "field | current (local) | snapshot | note".
     const ComparisonModel *preview() const { return m_preview; }
+    /// The reason code picked (one of caseActionReasonCodes()).
     QString reason() const;
     QString comment() const;
     /// The previewed snapshot in Renewal Desk's form, so that what is attached is exactly what
@@ -65,7 +69,7 @@ private:
     void showProblem(const QString &text);
     void askDatabase(const QString &summary);
 
-    DatabasePool *m_pool;
+    CaseActions *m_actions;
     qint64 m_caseId;
     QComboBox *m_reason;
     QPlainTextEdit *m_comment;
@@ -82,7 +86,7 @@ private:
     QString m_problem;
     QString m_loadError; ///< the case could not be read: nothing can be attached
     QString m_verdict;
-    int m_generation = 0; ///< drops the answers to previews of older text
+    LatestRequest m_previewRequest; ///< drops the answers to previews of older text
 };
 
 } // namespace rd::ui

@@ -1,12 +1,12 @@
 #include "ui/widgets/subscriptionspage.h"
 
+#include "ui/models/asyncresult.h"
 #include "ui/models/databasepool.h"
 #include "ui/widgets/subscriptiondetailwidget.h"
 #include "ui/widgets/tableview.h"
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -209,11 +209,12 @@ void SubscriptionsPage::openSubscription(const QString &id)
 
 void SubscriptionsPage::loadProviders()
 {
-    auto *watcher = new QFutureWatcher<std::pair<QStringList, qint64>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        watcher->deleteLater();
-        try {
-            const auto [providers, estimate] = watcher->result();
+    deliverResult(
+        this, m_pool->run([](QSqlDatabase &db) {
+            return std::make_pair(rd::ui::loadProviders(db), estimateSubscriptions(db));
+        }),
+        [this](const std::pair<QStringList, qint64> &loaded) {
+            const auto &[providers, estimate] = loaded;
             m_estimate = estimate;
             const QString current = m_provider->currentData().toString();
             QSignalBlocker block(m_provider);
@@ -223,36 +224,25 @@ void SubscriptionsPage::loadProviders()
                 m_provider->addItem(p, p);
             m_provider->setCurrentIndex(std::max(0, m_provider->findData(current)));
             updateCountLabel();
-        } catch (const std::exception &e) {
-            emit statusMessage(QString::fromUtf8(e.what()));
-        }
-    });
-    watcher->setFuture(m_pool->run([](QSqlDatabase &db) {
-        return std::make_pair(rd::ui::loadProviders(db), estimateSubscriptions(db));
-    }));
+        },
+        [this](const QString &message) { emit statusMessage(message); });
 }
 
 void SubscriptionsPage::loadDetail(const QString &id)
 {
-    const quint64 generation = ++m_detailGeneration;
-    auto *watcher = new QFutureWatcher<std::optional<SubscriptionDetail>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation != m_detailGeneration)
-            return; // another subscription was selected meanwhile
-        try {
-            const auto detail = watcher->result();
+    deliverResult(
+        this, m_pool->run([id](QSqlDatabase &db) { return loadSubscriptionDetail(db, id); }),
+        [this](const std::optional<SubscriptionDetail> &detail) {
             if (detail)
                 m_detail->setDetail(*detail);
             else
                 m_detail->clear(tr("This subscription no longer exists."));
-        } catch (const std::exception &e) {
-            m_detail->clear(
-                tr("Could not load the subscription: %1").arg(QString::fromUtf8(e.what())));
-        }
-    });
-    watcher->setFuture(
-        m_pool->run([id](QSqlDatabase &db) { return loadSubscriptionDetail(db, id); }));
+        },
+        [this](const QString &message) {
+            m_detail->clear(tr("Could not load the subscription: %1").arg(message));
+        },
+        // Another subscription selected meanwhile: its detail is the one shown.
+        m_detailRequest.next());
 }
 
 void SubscriptionsPage::updateCountLabel()

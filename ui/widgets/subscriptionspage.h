@@ -1,8 +1,8 @@
 #pragma once
 
+#include "ui/models/asyncresult.h"
 #include "ui/models/subscriptionsmodel.h"
 
-#include <QPointer>
 #include <QWidget>
 
 class QCheckBox;
@@ -67,7 +67,7 @@ private:
     SubscriptionDetailWidget *m_detail;
     QSplitter *m_splitter;
     QString m_detailId;
-    quint64 m_detailGeneration = 0;
+    LatestRequest m_detailRequest;
     qint64 m_estimate = -1;
 };
 

@@ -1,21 +1,19 @@
 #include "ui/widgets/tableview.h"
 
+#include "ui/models/asyncresult.h"
+#include "ui/models/csvwriter.h"
 #include "ui/models/pagedtablemodel.h"
 #include "ui/models/records.h"
 
 #include <QApplication>
 #include <QClipboard>
 #include <QContextMenuEvent>
-#include <QFile>
 #include <QFileDialog>
-#include <QFutureWatcher>
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLocale>
 #include <QMenu>
 #include <QMessageBox>
-#include <QSaveFile>
-#include <QTextStream>
 
 namespace rd::ui {
 namespace {
@@ -118,33 +116,28 @@ bool TableView::exportCsv(const QString &path, QString *error) const
             return false;
         }
     }
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) {
-        if (error)
-            *error = file.errorString();
-        return false;
-    }
-    QTextStream out(&file);
-    const QAbstractItemModel *m = model();
-    QStringList header;
-    for (int c = 0; c < m->columnCount(); ++c)
-        header << csvField(m->headerData(c, Qt::Horizontal).toString());
-    out << header.join(u',') << '\n';
-    for (int r = 0; r < m->rowCount(); ++r) {
-        if (isPlaceholder(m->index(r, 0)))
-            continue;
-        QStringList fields;
+    try {
+        CsvWriter csv(path);
+        const QAbstractItemModel *m = model();
+        QStringList header;
         for (int c = 0; c < m->columnCount(); ++c)
-            fields << csvField(m->index(r, c).data().toString());
-        out << fields.join(u',') << '\n';
-    }
-    out.flush();
-    if (!file.commit()) {
+            header << m->headerData(c, Qt::Horizontal).toString();
+        csv.writeRow(header);
+        for (int r = 0; r < m->rowCount(); ++r) {
+            if (isPlaceholder(m->index(r, 0)))
+                continue;
+            QStringList fields;
+            for (int c = 0; c < m->columnCount(); ++c)
+                fields << m->index(r, c).data().toString();
+            csv.writeRow(fields);
+        }
+        csv.commit();
+        return true;
+    } catch (const std::exception &e) {
         if (error)
-            *error = file.errorString();
+            *error = QString::fromUtf8(e.what());
         return false;
     }
-    return true;
 }
 
 void TableView::exportCsvInteractively()
@@ -155,19 +148,16 @@ void TableView::exportCsvInteractively()
         return;
     if (const auto *paged = qobject_cast<const PagedTableModel *>(model())) {
         // A long list is read again from its start on a pool thread; the desk stays usable.
-        auto *watcher = new QFutureWatcher<qint64>(this);
-        connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path] {
-            watcher->deleteLater();
-            try {
-                const qint64 rows = watcher->result();
-                emit exported(tr("Exported %1 rows to %2").arg(QLocale().toString(rows), path));
-            } catch (const std::exception &e) {
-                QMessageBox::warning(this, tr("Export CSV"),
-                    tr("Could not export to %1: %2").arg(path, QString::fromUtf8(e.what())));
-            }
-        });
         emit exported(tr("Exporting every row of the list to %1…").arg(path));
-        watcher->setFuture(paged->exportCsv(path));
+        deliverResult(
+            this, paged->exportCsv(path),
+            [this, path](qint64 rows) {
+                emit exported(tr("Exported %1 rows to %2").arg(QLocale().toString(rows), path));
+            },
+            [this, path](const QString &message) {
+                QMessageBox::warning(
+                    this, tr("Export CSV"), tr("Could not export to %1: %2").arg(path, message));
+            });
         return;
     }
     QString error;

@@ -1,0 +1,94 @@
+#include "app/renewal-desk/screenshotrunner.h"
+
+#include "ui/models/records.h"
+#include "ui/models/subscriptionsmodel.h"
+#include "ui/widgets/casespage.h"
+#include "ui/widgets/mainwindow.h"
+#include "ui/widgets/subscriptiondetailwidget.h"
+#include "ui/widgets/subscriptionspage.h"
+#include "ui/widgets/tableview.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QElapsedTimer>
+
+#include <utility>
+
+using rd::ui::MainWindow;
+using rd::ui::Role;
+using rd::ui::SubscriptionsModel;
+using rd::ui::TableView;
+
+namespace {
+
+/// Lets the window load and paint for `msecs`: the pages read off the GUI thread.
+void settle(int msecs)
+{
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < msecs)
+        QApplication::processEvents(QEventLoop::AllEvents, 20);
+}
+
+} // namespace
+
+bool saveScreenshots(MainWindow &window, const QString &dir)
+{
+    QDir().mkpath(dir);
+    bool ok = true;
+    settle(1500);
+    // The subscriptions view with the first subscription that has an open case, if any.
+    window.showPage(MainWindow::SubscriptionsView);
+    auto *table = window.subscriptionsPage()->table();
+    int pick = 0;
+    for (int r = 0; r < table->model()->rowCount(); ++r) {
+        if (table->model()
+                ->index(r, SubscriptionsModel::OpenCasesColumn)
+                .data(int(Role::Raw))
+                .toLongLong()
+            > 0) {
+            pick = r;
+            break;
+        }
+    }
+    if (table->model()->rowCount() > 0)
+        table->selectRow(pick);
+    settle(1200);
+    ok &= window.grab().save(dir + u"/subscriptions.png"_qs);
+    window.subscriptionsPage()->detail()->showTab(1);
+    if (auto *audits
+        = window.subscriptionsPage()->detail()->findChild<TableView *>(u"audit-trail"_qs);
+        audits && audits->model()->rowCount() > 0)
+        audits->selectRow(0);
+    settle(300);
+    ok &= window.grab().save(dir + u"/subscription-audit.png"_qs);
+    window.subscriptionsPage()->detail()->showTab(0);
+    // The cases view twice: a payload conflict and a period that does not continue.
+    window.showPage(MainWindow::CasesView);
+    auto *cases = window.casesPage()->table()->model();
+    for (const auto &[code, file] :
+        {std::pair {u"provider_renewal_key_payload_conflict"_qs, u"/cases.png"_qs},
+            std::pair {u"renewal_period_is_not_contiguous"_qs, u"/cases-gap.png"_qs}}) {
+        // The most repeated case of that kind.
+        int pick = -1;
+        for (int r = 0; r < cases->rowCount(); ++r) {
+            if (cases->index(r, 1).data(int(Role::Raw)).toString() != code)
+                continue;
+            if (pick < 0
+                || cases->index(r, 6).data(int(Role::Raw)).toLongLong()
+                    > cases->index(pick, 6).data(int(Role::Raw)).toLongLong())
+                pick = r;
+        }
+        if (pick >= 0)
+            window.casesPage()->table()->selectRow(pick);
+        settle(400);
+        ok &= window.grab().save(dir + file);
+    }
+    window.showPage(MainWindow::InboxView);
+    settle(400);
+    ok &= window.grab().save(dir + u"/inbox.png"_qs);
+    window.showPage(MainWindow::OutboxView);
+    settle(600);
+    ok &= window.grab().save(dir + u"/outbox.png"_qs);
+    return ok;
+}

@@ -1,0 +1,18 @@
+#include "domain/core/apply_result.h"
+
+namespace rd {
+
+std::string resultName(ApplyResult r)
+{
+    switch (r) {
+    case ApplyResult::Applied:
+        return "applied";
+    case ApplyResult::Duplicate:
+        return "duplicate";
+    case ApplyResult::Rejected:
+        return "rejected";
+    }
+    return "rejected";
+}
+
+} // namespace rd

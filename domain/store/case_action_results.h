@@ -1,0 +1,59 @@
+#pragma once
+
+#include "domain/core/apply_result.h"
+#include "domain/core/rejection_code.h"
+#include "domain/store/action_refused.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rd {
+
+/// What re-applying a case's renewal did.
+struct ReapplyResult
+{
+    std::int64_t caseId = 0;
+    ApplyResult result = ApplyResult::Rejected;
+    std::optional<RejectionCode> rejection; ///< rejected: why the case stays open
+    std::string billingPeriodId; ///< applied or duplicate: the period that records it
+    nlohmann::json json; ///< the database's answer as it came (for --json)
+
+    bool resolved() const { return result != ApplyResult::Rejected; }
+};
+
+/// What attaching a snapshot did to the case it was attached to.
+struct CaseAfterSnapshot
+{
+    std::int64_t id = 0;
+    bool resolved = false; ///< its renewal is recorded (else it stays open)
+    ApplyResult renewal = ApplyResult::Rejected; ///< what the core did with its renewal
+    std::optional<RejectionCode> rejection; ///< still open: why
+};
+
+/// What attaching a provider snapshot did.
+struct SnapshotAttachment
+{
+    enum class Result { Attached, Created, Unchanged };
+    Result result = Result::Unchanged;
+    std::int64_t snapshotId = 0;
+    std::string subscriptionId;
+    nlohmann::json changes; ///< {"field": {"before", "after"}} of what moved
+    std::optional<CaseAfterSnapshot> caseAfter; ///< with a case
+    std::vector<std::int64_t> applicableCases; ///< other open cases it made applicable
+    nlohmann::json json; ///< the database's answer as it came (for --json)
+};
+std::string_view toString(SnapshotAttachment::Result result);
+
+/// What attaching would do: the attachment, or the refusal it would meet.
+struct SnapshotPreview
+{
+    std::optional<SnapshotAttachment> wouldBe;
+    std::optional<ActionRefused> refused;
+};
+
+} // namespace rd

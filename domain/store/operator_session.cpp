@@ -1,0 +1,81 @@
+#include "domain/store/operator_session.h"
+
+#include "domain/store/action_refused.h"
+#include "domain/store/case_actions.h"
+#include "domain/store/database_target.h"
+
+#include <pqxx/pqxx>
+
+namespace rd {
+
+struct OperatorSession::Impl
+{
+    std::string conninfo;
+    std::unique_ptr<pqxx::connection> conn;
+
+    pqxx::connection &connection()
+    {
+        if (!conn)
+            conn = connectTo(conninfo);
+        return *conn;
+    }
+};
+
+OperatorSession::OperatorSession(std::string conninfo) : m_impl(std::make_unique<Impl>())
+{
+    m_impl->conninfo = std::move(conninfo);
+}
+
+OperatorSession::~OperatorSession() = default;
+
+ReapplyResult OperatorSession::reapply(std::int64_t caseId, const OperatorNote &note)
+{
+    return reapplyCase(m_impl->connection(), caseId, note);
+}
+
+nlohmann::json OperatorSession::dismiss(std::int64_t caseId, const OperatorNote &note)
+{
+    return dismissCase(m_impl->connection(), caseId, note);
+}
+
+SnapshotAttachment OperatorSession::attachSnapshot(
+    const ProviderSnapshot &snapshot, std::optional<std::int64_t> caseId, const OperatorNote &note)
+{
+    return rd::attachSnapshot(m_impl->connection(), snapshot, caseId, note);
+}
+
+SnapshotPreview OperatorSession::previewSnapshot(
+    const ProviderSnapshot &snapshot, std::optional<std::int64_t> caseId)
+{
+    return rd::previewSnapshot(m_impl->connection(), snapshot, caseId);
+}
+
+std::optional<OperatorSession::Period> OperatorSession::currentPeriodOfCase(std::int64_t caseId)
+{
+    pqxx::read_transaction tx(m_impl->connection());
+    const auto r = tx.exec_params(
+        "SELECT rd_rfc3339(s.current_period_start), rd_rfc3339(s.current_period_end) "
+        "FROM reconciliation_cases c JOIN subscriptions s ON s.provider_key = c.provider_key "
+        "AND s.provider_subscription_id = c.provider_subscription_id WHERE c.id = $1",
+        caseId);
+    if (r.empty() || r[0][0].is_null())
+        return std::nullopt;
+    return Period {r[0][0].as<std::string>(), r[0][1].as<std::string>()};
+}
+
+OperatorSession::CaseProvider OperatorSession::providerOfCase(std::int64_t caseId)
+{
+    pqxx::read_transaction tx(m_impl->connection());
+    const auto r = tx.exec_params("SELECT c.provider_key, p.kind FROM reconciliation_cases c "
+                                  "LEFT JOIN billing_providers p "
+                                  "ON p.provider_key = c.provider_key WHERE c.id = $1",
+        caseId);
+    if (r.empty())
+        throw ActionRefused(Refusal::CaseNotFound, "there is no case " + std::to_string(caseId));
+    CaseProvider provider {r[0][0].as<std::string>(), std::nullopt};
+    if (!r[0][1].is_null())
+        provider.kind = r[0][1].as<std::string>();
+    return provider;
+}
+
+} // namespace rd

@@ -1,0 +1,65 @@
+#pragma once
+
+#include "domain/core/operator_note.h"
+#include "domain/core/provider_snapshot.h"
+#include "domain/store/case_action_results.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace rd {
+
+/// The operator actions and the lookups around them over one database connection, for
+/// programs that do not use libpqxx themselves (the desk). The connection opens on first use
+/// as the conninfo's login role, so the database judges every action as that operator.
+///
+/// Not thread-safe: a session belongs to the thread that uses it (one connection per thread).
+/// Failures throw what the functions of case_actions.h throw: ActionRefused for a refusal,
+/// DatabaseUnavailable when the server cannot be reached, std::exception otherwise.
+class OperatorSession
+{
+public:
+    explicit OperatorSession(std::string conninfo);
+    ~OperatorSession();
+    OperatorSession(const OperatorSession &) = delete;
+    OperatorSession &operator=(const OperatorSession &) = delete;
+
+    /// rd::reapplyCase.
+    ReapplyResult reapply(std::int64_t caseId, const OperatorNote &note);
+    /// rd::dismissCase.
+    nlohmann::json dismiss(std::int64_t caseId, const OperatorNote &note);
+    /// rd::attachSnapshot.
+    SnapshotAttachment attachSnapshot(const ProviderSnapshot &snapshot,
+        std::optional<std::int64_t> caseId, const OperatorNote &note);
+    /// rd::previewSnapshot.
+    SnapshotPreview previewSnapshot(
+        const ProviderSnapshot &snapshot, std::optional<std::int64_t> caseId);
+
+    /// The current period of the subscription a case is about, as RFC 3339 text; nothing when
+    /// the case or the subscription does not exist or the subscription has no period.
+    struct Period
+    {
+        std::string start;
+        std::string end;
+    };
+    std::optional<Period> currentPeriodOfCase(std::int64_t caseId);
+
+    /// The provider a case is about: its key, and its kind ("stripe", ...) when the provider
+    /// is registered with one. ActionRefused "case_not_found" when there is no such case.
+    struct CaseProvider
+    {
+        std::string providerKey;
+        std::optional<std::string> kind;
+    };
+    CaseProvider providerOfCase(std::int64_t caseId);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+} // namespace rd

@@ -1,0 +1,270 @@
+#include "tests/support/desk_subscriptions.h"
+#include "ui/models/databasepool.h"
+#include "ui/models/subscriptionsmodel.h"
+
+#include "domain/core/timestamp.h"
+
+#include <QAbstractItemModelTester>
+#include <QtTest>
+
+using rd::ui::SubscriptionOrder;
+using rd::ui::SubscriptionsModel;
+using rdtest::kSubscriptions;
+using rdtest::loadAll;
+using rdtest::loadedKeys;
+
+Q_DECLARE_METATYPE(SubscriptionOrder)
+
+/// The subscriptions list against a real database of 3,000 subscriptions: filters, orders,
+/// positions, every row once and in the order SQL gives.
+class TestUiSubscriptionsModel : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<rdtest::UiSubscriptionsDatabase> m_db;
+    rd::ui::DatabasePool *pool() const { return m_db->pool(); }
+    QStringList expected(const QString &where, const QString &orderBy) const
+    {
+        return m_db->expected(where, orderBy);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        m_db = std::make_unique<rdtest::UiSubscriptionsDatabase>("ui_subscriptionsmodel");
+    }
+
+    void cleanupTestCase() { m_db.reset(); }
+
+    void pagesFiltersAndOrders_data()
+    {
+        QTest::addColumn<SubscriptionOrder>("order");
+        QTest::addColumn<bool>("descending");
+        QTest::addColumn<QString>("provider");
+        QTest::addColumn<QString>("status");
+        QTest::addColumn<bool>("openCases");
+        QTest::addColumn<QString>("prefix");
+        QTest::addColumn<QString>("where");
+        QTest::addColumn<QString>("orderBy");
+
+        const QString byKey = u"provider_key, provider_subscription_id"_qs;
+        const QString byKeyDesc = u"provider_key DESC, provider_subscription_id DESC"_qs;
+        QTest::newRow("all by key") << SubscriptionOrder::ProviderAndId << false << QString()
+                                    << QString() << false << QString() << u"true"_qs << byKey;
+        QTest::newRow("all by key desc")
+            << SubscriptionOrder::ProviderAndId << true << QString() << QString() << false
+            << QString() << u"true"_qs << byKeyDesc;
+        QTest::newRow("by status")
+            << SubscriptionOrder::Status << false << QString() << QString() << false << QString()
+            << u"true"_qs << u"status, provider_key, provider_subscription_id"_qs;
+        QTest::newRow("by status desc, one provider")
+            << SubscriptionOrder::Status << true << u"stripe-us"_qs << QString() << false
+            << QString() << u"provider_key = 'stripe-us'"_qs
+            << u"status DESC, provider_key DESC, provider_subscription_id DESC"_qs;
+        QTest::newRow("by period end (nulls last)")
+            << SubscriptionOrder::PeriodEnd << false << QString() << QString() << false << QString()
+            << u"true"_qs
+            << u"current_period_end NULLS LAST, provider_key, provider_subscription_id"_qs;
+        QTest::newRow("by period end desc (nulls first)")
+            << SubscriptionOrder::PeriodEnd << true << QString() << QString() << false << QString()
+            << u"true"_qs
+            << u"current_period_end DESC NULLS FIRST, provider_key DESC, "
+               "provider_subscription_id DESC"_qs;
+        QTest::newRow("status filter by period end")
+            << SubscriptionOrder::PeriodEnd << false << QString() << u"past_due"_qs << false
+            << QString() << u"status = 'past_due'"_qs
+            << u"current_period_end, provider_key, provider_subscription_id"_qs;
+        QTest::newRow("open cases only") << SubscriptionOrder::ProviderAndId << false << QString()
+                                         << QString() << true << QString()
+                                         << u"id IN (SELECT subscription_id FROM "
+                                            "reconciliation_cases WHERE status = 'open')"_qs
+                                         << byKey;
+        QTest::newRow("id prefix, every provider")
+            << SubscriptionOrder::ProviderAndId << false << QString() << QString() << false
+            << u"sub_1012"_qs << u"provider_subscription_id LIKE 'sub\\_1012%'"_qs << byKey;
+        QTest::newRow("id prefix desc, every provider")
+            << SubscriptionOrder::ProviderAndId << true << QString() << QString() << false
+            << u"sub_10"_qs << u"provider_subscription_id LIKE 'sub\\_10%'"_qs << byKeyDesc;
+        QTest::newRow("id prefix with LIKE characters")
+            << SubscriptionOrder::ProviderAndId << false << QString() << QString() << false
+            << u"sub%"_qs << u"false"_qs << byKey;
+        QTest::newRow("id prefix and provider")
+            << SubscriptionOrder::Status << false << u"paddle-eu"_qs << QString() << false
+            << u"sub_101"_qs
+            << u"provider_key = 'paddle-eu' AND provider_subscription_id LIKE 'sub\\_101%'"_qs
+            << byKey; // an id search is listed by provider and id
+    }
+
+    void pagesFiltersAndOrders()
+    {
+        QFETCH(SubscriptionOrder, order);
+        QFETCH(bool, descending);
+        QFETCH(QString, provider);
+        QFETCH(QString, status);
+        QFETCH(bool, openCases);
+        QFETCH(QString, prefix);
+        QFETCH(QString, where);
+        QFETCH(QString, orderBy);
+
+        SubscriptionsModel model(pool());
+        QAbstractItemModelTester tester(
+            &model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setPageSize(173); // pages that do not divide the row count evenly
+        model.setOrder(order, descending ? Qt::DescendingOrder : Qt::AscendingOrder);
+        model.setFilter({provider, status, openCases, prefix});
+        QVERIFY(loadAll(model));
+        const QStringList want = expected(where, orderBy);
+        QCOMPARE(model.loadedRows(), int(want.size()));
+        QCOMPARE(loadedKeys(model), want);
+    }
+
+    void everyRowOnceWithDefaultPages()
+    {
+        SubscriptionsModel model(pool());
+        QAbstractItemModelTester tester(
+            &model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(loadAll(model));
+        QCOMPARE(model.loadedRows(), kSubscriptions);
+        // The first page alone is a page, not the table.
+        SubscriptionsModel fresh(pool());
+        QSignalSpy loaded(&fresh, &rd::ui::PagedTableModel::pageLoaded);
+        QVERIFY(loaded.wait(10000));
+        QCOMPARE(fresh.loadedRows(), fresh.pageSize());
+        QVERIFY(!fresh.isComplete());
+        QVERIFY(fresh.canFetchMore({}));
+    }
+
+    void columnsRenderMoneyAndCases()
+    {
+        SubscriptionsModel model(pool());
+        model.setFilter({QString(), QString(), true, QString()});
+        QVERIFY(loadAll(model));
+        QVERIFY(model.loadedRows() > 0);
+        const QModelIndex cases = model.index(0, SubscriptionsModel::OpenCasesColumn);
+        QVERIFY(cases.data(int(rd::ui::Role::Raw)).toLongLong() >= 1);
+        QCOMPARE(cases.data(Qt::TextAlignmentRole).value<Qt::Alignment>() & Qt::AlignRight,
+            Qt::AlignRight);
+        QCOMPARE(
+            model.index(0, SubscriptionsModel::StatusColumn).data().toString(), u"past_due"_qs);
+        QVERIFY(!model.index(0, SubscriptionsModel::PeriodColumn)
+                     .data(Qt::ToolTipRole)
+                     .toString()
+                     .isEmpty());
+    }
+
+    /// "Go to": the list starts at a position of its order, and goes on from there in order.
+    void startsAtAPosition_data()
+    {
+        QTest::addColumn<SubscriptionOrder>("order");
+        QTest::addColumn<bool>("descending");
+        QTest::addColumn<QString>("status");
+        QTest::addColumn<QString>("typed");
+        QTest::addColumn<QString>("where");
+        QTest::addColumn<QString>("orderBy");
+
+        const QString byKey = u"provider_key, provider_subscription_id"_qs;
+        const QString byKeyDesc = u"provider_key DESC, provider_subscription_id DESC"_qs;
+        QTest::newRow("provider/id")
+            << SubscriptionOrder::ProviderAndId << false << QString() << u"stripe-main/sub_101"_qs
+            << u"(provider_key, provider_subscription_id) >= ('stripe-main', 'sub_101')"_qs
+            << byKey;
+        QTest::newRow("a provider, descending")
+            << SubscriptionOrder::ProviderAndId << true << QString() << u"stripe-main"_qs
+            << u"provider_key <= 'stripe-main'"_qs << byKeyDesc;
+        QTest::newRow("status") << SubscriptionOrder::Status << false << QString() << u"past_due"_qs
+                                << u"status >= 'past_due'"_qs
+                                << u"status, provider_key, provider_subscription_id"_qs;
+        QTest::newRow("status, descending")
+            << SubscriptionOrder::Status << true << QString() << u"canceled"_qs
+            << u"status <= 'canceled'"_qs
+            << u"status DESC, provider_key DESC, provider_subscription_id DESC"_qs;
+        QTest::newRow("period end, then the ones without")
+            << SubscriptionOrder::PeriodEnd << false << QString() << u"2025-06-01T00:00:00Z"_qs
+            << u"current_period_end >= '2025-06-01T00:00:00Z' OR current_period_end IS NULL"_qs
+            << u"current_period_end NULLS LAST, provider_key, provider_subscription_id"_qs;
+        QTest::newRow("period end, descending: the ones without lie before")
+            << SubscriptionOrder::PeriodEnd << true << QString() << u"2025-06-01T00:00:00Z"_qs
+            << u"current_period_end <= '2025-06-01T00:00:00Z'"_qs
+            << u"current_period_end DESC, provider_key DESC, provider_subscription_id DESC"_qs;
+        QTest::newRow("period end within a status filter")
+            << SubscriptionOrder::PeriodEnd << false << u"past_due"_qs << u"2025-10-15T12:00:00Z"_qs
+            << u"status = 'past_due' AND current_period_end >= '2025-10-15T12:00:00Z'"_qs
+            << u"current_period_end, provider_key, provider_subscription_id"_qs;
+    }
+
+    void startsAtAPosition()
+    {
+        QFETCH(SubscriptionOrder, order);
+        QFETCH(bool, descending);
+        QFETCH(QString, status);
+        QFETCH(QString, typed);
+        QFETCH(QString, where);
+        QFETCH(QString, orderBy);
+
+        SubscriptionsModel model(pool());
+        QAbstractItemModelTester tester(
+            &model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setPageSize(151);
+        model.setOrder(order, descending ? Qt::DescendingOrder : Qt::AscendingOrder);
+        model.setFilter({QString(), status, false, QString()});
+        QString error;
+        const auto position = SubscriptionsModel::parsePosition(order, typed, &error);
+        QVERIFY2(position.has_value(), qPrintable(error));
+        model.setStartPosition(*position);
+        QVERIFY(loadAll(model));
+        const QStringList want = expected(where, orderBy);
+        QVERIFY(want.size() > 151); // more than a page: the pages after the first follow on
+        QVERIFY(want.size() < kSubscriptions);
+        QCOMPARE(loadedKeys(model), want);
+
+        // Another order starts at its own beginning.
+        model.setOrder(order, descending ? Qt::AscendingOrder : Qt::DescendingOrder);
+        QVERIFY(model.startPosition().isEmpty());
+    }
+
+    void positionsAreParsedOrNamed_data()
+    {
+        QTest::addColumn<SubscriptionOrder>("order");
+        QTest::addColumn<QString>("typed");
+        QTest::addColumn<QString>("position"); // empty: refused
+        QTest::addColumn<QString>("error");
+
+        const QString localMidnight = QString::fromStdString(rd::formatRfc3339(
+            rd::Timestamp {QDate(2027, 3, 1).startOfDay().toMSecsSinceEpoch() * 1000}));
+        QTest::newRow("a date is local midnight")
+            << SubscriptionOrder::PeriodEnd << u" 2027-03-01 "_qs << localMidnight << QString();
+        QTest::newRow("an RFC 3339 time is exact")
+            << SubscriptionOrder::PeriodEnd << u"2027-03-01T10:30:00+02:00"_qs
+            << u"2027-03-01T08:30:00Z"_qs << QString();
+        QTest::newRow("not a date") << SubscriptionOrder::PeriodEnd << u"2027-13-01"_qs << QString()
+                                    << u"\"2027-13-01\" is not a date"_qs;
+        QTest::newRow("a status") << SubscriptionOrder::Status << u"paused"_qs << u"paused"_qs
+                                  << QString();
+        QTest::newRow("not a status") << SubscriptionOrder::Status << u"late"_qs << QString()
+                                      << u"\"late\" is not a status"_qs;
+        QTest::newRow("provider/id as typed")
+            << SubscriptionOrder::ProviderAndId << u"stripe-us/sub_9"_qs << u"stripe-us/sub_9"_qs
+            << QString();
+    }
+
+    void positionsAreParsedOrNamed()
+    {
+        QFETCH(SubscriptionOrder, order);
+        QFETCH(QString, typed);
+        QFETCH(QString, position);
+        QFETCH(QString, error);
+        QString message;
+        const auto parsed = SubscriptionsModel::parsePosition(order, typed, &message);
+        if (position.isEmpty()) {
+            QVERIFY(!parsed.has_value());
+            QVERIFY2(message.startsWith(error), qPrintable(message));
+        } else {
+            QVERIFY2(parsed.has_value(), qPrintable(message));
+            QCOMPARE(*parsed, position);
+        }
+    }
+};
+
+QTEST_MAIN(TestUiSubscriptionsModel)
+#include "tst_ui_subscriptionsmodel.moc"
