@@ -68,10 +68,7 @@ WorkloadReport runRenewalWorkload(const std::string &conninfo, const WorkloadOpt
     const long long subscriptions = options.subscriptions;
     const long long renewals = options.renewals;
     const int workers = options.workers;
-    {
-        auto conn = connectTo(conninfo);
-        migrate(*conn, loadMigrations(defaultMigrationsDir()));
-    }
+    migrateDatabase(conninfo);
     // A provider key of its own per run, so that runs never collide in a scratch database.
     const std::string provider = "bench-"
         + std::to_string(std::chrono::duration_cast<std::chrono::microseconds>(

@@ -275,7 +275,7 @@ private slots:
         QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_billing_periods"), 3LL);
     }
 
-    // The audit's finding 6: a valid RFC 3339 timestamp whose UTC instant PostgreSQL cannot
+    // Found by the outside audit: a valid RFC 3339 timestamp whose UTC instant PostgreSQL cannot
     // store was an internal error (exit 70) from the database. It is bad input: 65, the field
     // named, nothing written.
     void applyRefusesTimestampsPostgresCannotStore_data()

@@ -530,7 +530,7 @@ private slots:
 
     // --- A case closes only when its renewal is recorded, or an operator dismisses it. ---
 
-    // The audit's finding 0: a snapshot that fills the missing month must not make the paid
+    // Found by the outside audit: a snapshot that fills the missing month must not make the paid
     // March renewal disappear; attaching it re-judges the case's renewal, which now applies.
     void snapshotOnAGapCaseRecordsTheCasesRenewal()
     {
@@ -663,7 +663,7 @@ private slots:
 
     // --- Snapshots that would contradict recorded history are refused. ---
 
-    // The audit's finding 3: a provider object fetched before the February renewal, attached
+    // Found by the outside audit: a provider object fetched before the February renewal, attached
     // later with a fresh capturedAt, would move the subscription back behind a paid period.
     void snapshotBehindARecordedPeriodIsRefused()
     {
@@ -714,7 +714,7 @@ private slots:
         QCOMPARE(scalar(*conn, "SELECT count(*) FROM provider_snapshots"), 0LL);
     }
 
-    // The audit's finding 4: latestRenewal must be the snapshot's own subscription's renewal,
+    // Found by the outside audit: latestRenewal must be the snapshot's own subscription's renewal,
     // of its current period; refused by the parser (exit 65, the field named) and, for a
     // caller that bypasses it, by the database.
     void snapshotRenewalOfAnotherSubscriptionIsRefused_data()
@@ -854,7 +854,7 @@ private slots:
 
     // --- One renewal, one case. ---
 
-    // The audit's finding 5: invoice.paid and invoice.payment_succeeded of one invoice can
+    // Found by the outside audit: invoice.paid and invoice.payment_succeeded of one invoice can
     // carry different paidAt; they are one renewal, so one case with two occurrences.
     void oneRenewalDeliveredTwiceWithDifferentPaidAtIsOneCase()
     {

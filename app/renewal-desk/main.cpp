@@ -28,15 +28,13 @@ Target resolve(const QString &configured)
 {
     if (configured.isEmpty()) {
         const auto target = rd::resolveDatabase(std::nullopt);
-        if (target.embedded) {
-            auto conn = rd::connectTo(target.conninfo);
-            rd::migrate(*conn, rd::loadMigrations(rd::defaultMigrationsDir()));
-        }
+        if (target.embedded)
+            rd::migrateDatabase(target.conninfo);
         return {QString::fromStdString(target.conninfo),
             target.embedded ? QObject::tr("local (embedded)")
                             : QString::fromStdString(target.description)};
     }
-    rd::connectTo(configured.toStdString()); // fail early with libpq's reason
+    rd::checkConnects(configured.toStdString()); // fail early with libpq's reason
     const auto s = rd::ui::ConnectionSettings::fromConninfo(configured);
     return {configured, s.databaseName + u'@' + (s.host.isEmpty() ? u"localhost"_qs : s.host)};
 }

@@ -79,8 +79,7 @@ int runMigrate(const CommandContext &ctx)
     if (ctx.args.positionals().size() != 1)
         throw UsageError("usage: renewalctl migrate [--db CONNINFO]");
     const auto target = resolveDatabase(ctx.args.value("db"));
-    auto conn = connectTo(target.conninfo);
-    const auto report = migrate(*conn, loadMigrations(defaultMigrationsDir()));
+    const auto report = migrateDatabase(target.conninfo);
     if (ctx.json()) {
         ctx.out << nlohmann::json {{"applied", report.applied},
             {"alreadyApplied", report.alreadyApplied}}

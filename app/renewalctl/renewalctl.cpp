@@ -32,8 +32,7 @@ std::string CommandContext::conninfo() const
     const auto target = resolveDatabase(args.value("db"));
     if (target.embedded) {
         // The embedded database is ours: keep its schema current, as the desk does.
-        auto conn = connectTo(target.conninfo);
-        migrate(*conn, loadMigrations(defaultMigrationsDir()));
+        migrateDatabase(target.conninfo);
     }
     return target.conninfo;
 }

@@ -47,4 +47,9 @@ std::unique_ptr<pqxx::connection> connectTo(const std::string &conninfo)
     }
 }
 
+void checkConnects(const std::string &conninfo)
+{
+    connectTo(conninfo);
+}
+
 } // namespace rd

@@ -23,5 +23,7 @@ DatabaseTarget resolveDatabase(const std::optional<std::string> &db, bool startE
 
 /// Opens a connection; throws DatabaseUnavailable with libpq's reason, never a password.
 std::unique_ptr<pqxx::connection> connectTo(const std::string &conninfo);
+/// Connects and disconnects: DatabaseUnavailable with libpq's reason when it cannot.
+void checkConnects(const std::string &conninfo);
 
 } // namespace rd

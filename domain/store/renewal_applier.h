@@ -22,7 +22,6 @@ struct Actor
     std::string id; ///< e.g. the provider key for a webhook
 };
 
-
 /// The outcome of one renewal. A rejection carries its typed code and the local state it was
 /// judged against.
 struct ApplyOutcome

@@ -32,7 +32,8 @@ forbid ui/models "the read models use no widgets and no libpqxx" \
     'QtWidgets' 'Q(Widget|Dialog|MainWindow|Label|PushButton|TableView|MessageBox|Application)\b' \
     'ui/widgets/' 'pqxx/' 'app/'
 forbid ui/widgets "the desk never uses libpqxx" 'pqxx/' 'app/'
-if grep -rn 'pqxx::' ui --include='*.cpp' --include='*.h'; then
+forbid app/renewal-desk "the desk never uses libpqxx" 'pqxx/' 'app/renewalctl/'
+if grep -rn 'pqxx::' ui app/renewal-desk --include='*.cpp' --include='*.h'; then
     echo "layering: ui: names libpqxx types"
     status=1
 fi

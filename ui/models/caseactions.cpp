@@ -76,7 +76,8 @@ private:
 /// A rejection code as people read it ("Renewal period is not contiguous").
 QString rejectionText(const std::optional<rd::RejectionCode> &code)
 {
-    return code ? format::humanize(QString::fromStdString(std::string(rd::toString(*code)))) : QString();
+    return code ? format::humanize(QString::fromStdString(std::string(rd::toString(*code))))
+                : QString();
 }
 
 } // namespace

@@ -27,20 +27,30 @@ Column text(const QString &title, int field)
             }};
 }
 
+// An instant shown as `display` makes it (a local date and time, an age), with its UTC value
+// as the tooltip and the raw microseconds for sorting and export.
+static Column instantAs(const QString &title, int field, QString (*display)(const QDateTime &),
+    Qt::Alignment alignment = Qt::AlignLeft | Qt::AlignVCenter)
+{
+    return {title,
+        [field, display](RowRef r, int role) -> QVariant {
+            switch (role) {
+            case Qt::DisplayRole:
+                return display(fromMicros(r[field]));
+            case Qt::ToolTipRole:
+                return format::utcTooltip(fromMicros(r[field]));
+            case int(Role::Raw):
+                return r[field];
+            default:
+                return {};
+            }
+        },
+        alignment};
+}
+
 Column instant(const QString &title, int field)
 {
-    return {title, [field](RowRef r, int role) -> QVariant {
-                switch (role) {
-                case Qt::DisplayRole:
-                    return format::localDateTime(fromMicros(r[field]));
-                case Qt::ToolTipRole:
-                    return format::utcTooltip(fromMicros(r[field]));
-                case int(Role::Raw):
-                    return r[field];
-                default:
-                    return {};
-                }
-            }};
+    return instantAs(title, field, format::localDateTime);
 }
 
 Column period(const QString &title, int startField, int endField)
@@ -103,20 +113,9 @@ Column count(const QString &title, int field, bool alarmWhenPositive)
 
 Column age(const QString &title, int field)
 {
-    return {title,
-        [=](RowRef r, int role) -> QVariant {
-            switch (role) {
-            case Qt::DisplayRole:
-                return format::age(fromMicros(r[field]));
-            case Qt::ToolTipRole:
-                return format::utcTooltip(fromMicros(r[field]));
-            case int(Role::Raw):
-                return r[field];
-            default:
-                return {};
-            }
-        },
-        Qt::AlignRight | Qt::AlignVCenter};
+    return instantAs(
+        title, field, [](const QDateTime &t) { return format::age(t); },
+        Qt::AlignRight | Qt::AlignVCenter);
 }
 
 Column code(const QString &title, int field)
