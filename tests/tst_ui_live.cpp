@@ -5,6 +5,7 @@
 #include "ui/models/recordtablemodel.h"
 #include "ui/widgets/casespage.h"
 #include "ui/widgets/mainwindow.h"
+#include "ui/widgets/outboxpage.h"
 #include "ui/widgets/subscriptionspage.h"
 #include "ui/widgets/tableview.h"
 
@@ -22,6 +23,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QtTest>
 
 /// Live updates: a renewal applied by a separate `renewalctl apply` process reaches an open
@@ -103,6 +105,86 @@ private slots:
         QCOMPARE(r.exitCode, 3); // rejected
         QVERIFY(QTest::qWaitFor([&] { return window.casesPage()->openCount() == 1; }, 10000));
         QCOMPARE(window.casesPage()->model()->rowCount(), 1);
+    }
+
+    /// View › Export current table as CSV writes the table that has focus (never a table on
+    /// a hidden tab), named after it, in machine form: ISO 8601 UTC instants (µs when
+    /// present), a period as start and end, an amount as a plain decimal in major units with
+    /// its currency code and its minor units, ids whole.
+    void exportWritesTheFocusedTableInMachineForm()
+    {
+        auto yen = rdtest::februaryRenewal("sub_0", "evt_0", "in_0");
+        yen.paidAmountMinor = 1500;
+        yen.currency = "JPY";
+        QCOMPARE(apply(yen).exitCode, 0);
+        auto dinar = rdtest::februaryRenewal("sub_1", "evt_1", "in_1");
+        dinar.paidAmountMinor = 12500;
+        dinar.currency = "KWD";
+        QCOMPARE(apply(dinar).exitCode, 0);
+
+        rd::ui::MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
+        window.resize(1200, 800);
+        window.show();
+        auto *page = window.subscriptionsPage();
+        QVERIFY(QTest::qWaitFor([&] { return page->model()->loadedRows() == 3; }, 10000));
+        page->table()->selectRow(0);
+        QVERIFY(QTest::qWaitFor([&] { return !page->currentSubscriptionId().isEmpty(); }, 10000));
+        auto *periods = window.findChild<rd::ui::TableView *>(u"billing-periods"_qs);
+        QVERIFY(periods);
+        QVERIFY(QTest::qWaitFor([&] { return periods->model()->rowCount() == 1; }, 10000));
+        const QString uuid = page->model()->index(0, 0).data(int(rd::ui::Role::Key)).toString();
+        QCOMPARE(uuid.size(), 36);
+
+        const auto read = [](const QString &path) {
+            QFile f(path);
+            return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+        };
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+
+        // The list has focus: the list is exported, not the detail's hidden Outbox tab.
+        page->table()->setFocus();
+        QCOMPARE(window.tableToExport(), page->table());
+        QCOMPARE(window.tableToExport()->exportFileName(), u"subscriptions.csv"_qs);
+        const QString list = dir.filePath(u"list.csv"_qs);
+        QString error;
+        QVERIFY2(window.tableToExport()->exportCsv(list, &error), qPrintable(error));
+        const QStringList lines = read(list).split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 4);
+        QCOMPARE(lines[0],
+            u"Provider,Subscription,Internal id,Status,Cancels at end,Current period start,"
+            "Current period end,Last renewal,Amount,Amount currency,Amount minor units,"
+            "Open cases"_qs);
+        QCOMPARE(lines[1],
+            u"stripe-main,sub_0,%1,active,false,2026-02-01T00:00:00Z,2026-03-01T00:00:00Z,in_0,"
+            "1500,JPY,1500,0"_qs.arg(uuid));
+        QVERIFY2(lines[2].endsWith(
+                     u",active,false,2026-02-01T00:00:00Z,2026-03-01T00:00:00Z,in_1,12.500,KWD,"
+                     "12500,0"_qs),
+            qPrintable(lines[2]));
+        QVERIFY2(lines[3].contains(u",2026-01-01T00:00:00Z,2026-02-01T00:00:00Z,,,,,0"_qs),
+            qPrintable(lines[3]));
+        // Ctrl+C keeps what the screen shows.
+        page->table()->selectRow(0);
+        QVERIFY(page->table()->selectionAsText().contains(u"¥1,500"_qs));
+
+        // The billing periods have focus: they are exported.
+        periods->setFocus();
+        QCOMPARE(window.tableToExport(), periods);
+        QCOMPARE(periods->exportFileName(), u"billing-periods.csv"_qs);
+        const QString billed = dir.filePath(u"periods.csv"_qs);
+        QVERIFY2(window.tableToExport()->exportCsv(billed, &error), qPrintable(error));
+        QCOMPARE(read(billed),
+            u"Period start,Period end,Paid,Paid currency,Paid minor units,Renewal key,Paid at,"
+            "Recorded by,Provider event\n"
+            "2026-02-01T00:00:00Z,2026-03-01T00:00:00Z,1500,JPY,1500,in_0,"
+            "2026-02-01T00:03:12.345678Z,webhook,evt_0\n"_qs);
+
+        // Focus on no table: the current page's main list.
+        window.findChild<QWidget *>(u"id-search"_qs)->setFocus();
+        QCOMPARE(window.tableToExport(), page->table());
+        window.showPage(rd::ui::MainWindow::OutboxView);
+        QCOMPARE(window.tableToExport(), window.outboxPage()->table());
     }
 
     void layoutIsRemembered()

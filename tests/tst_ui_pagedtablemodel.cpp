@@ -152,7 +152,7 @@ private slots:
         QVERIFY(f.open(QIODevice::ReadOnly | QIODevice::Text));
         const QStringList lines = QString::fromUtf8(f.readAll()).split(u'\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), kSubscriptions + 1);
-        QVERIFY(lines.first().startsWith(u"Provider,Subscription,Status"_qs));
+        QVERIFY(lines.first().startsWith(u"Provider,Subscription,Internal id,Status"_qs));
         QStringList keys;
         for (qsizetype i = 1; i < lines.size(); ++i) {
             const QStringList fields = lines[i].split(u',');

@@ -2,6 +2,9 @@
 
 #include "ui/models/format.h"
 
+#include "domain/core/currency.h"
+#include "domain/core/timestamp.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QFont>
@@ -14,6 +17,32 @@ QDateTime fromMicros(const QVariant &micros)
     if (micros.isNull())
         return {};
     return QDateTime::fromMSecsSinceEpoch(micros.toLongLong() / 1000, QTimeZone::utc());
+}
+
+QString isoInstant(const QVariant &micros)
+{
+    if (micros.isNull() || !micros.isValid())
+        return {};
+    return QString::fromStdString(rd::formatRfc3339(rd::Timestamp {micros.toLongLong()}));
+}
+
+QStringList moneyExportTitles(const QString &title)
+{
+    return {title, title + QObject::tr(" currency"), title + QObject::tr(" minor units")};
+}
+
+QStringList moneyExportValues(const QVariant &minor, const QVariant &currency)
+{
+    if (minor.isNull() || !minor.isValid())
+        return {QString(), currency.toString(), QString()};
+    const QString code = currency.toString();
+    return {QString::fromStdString(rd::formatMinorUnits(minor.toLongLong(), code.toStdString())),
+        code, QString::number(minor.toLongLong())};
+}
+
+QStringList periodExportTitles(const QString &title)
+{
+    return {title + QObject::tr(" start"), title + QObject::tr(" end")};
 }
 
 Column text(const QString &title, int field)
@@ -45,7 +74,7 @@ static Column instantAs(const QString &title, int field, QString (*display)(cons
                 return {};
             }
         },
-        alignment};
+        alignment, {}, [field](RowRef r) { return QStringList {isoInstant(r[field])}; }};
 }
 
 Column instant(const QString &title, int field)
@@ -55,18 +84,23 @@ Column instant(const QString &title, int field)
 
 Column period(const QString &title, int startField, int endField)
 {
-    return {title, [=](RowRef r, int role) -> QVariant {
-                switch (role) {
-                case Qt::DisplayRole:
-                    return format::period(fromMicros(r[startField]), fromMicros(r[endField]));
-                case Qt::ToolTipRole:
-                    return format::utcTooltip(fromMicros(r[startField]), fromMicros(r[endField]));
-                case int(Role::Raw):
-                    return r[startField];
-                default:
-                    return {};
-                }
-            }};
+    return {title,
+        [=](RowRef r, int role) -> QVariant {
+            switch (role) {
+            case Qt::DisplayRole:
+                return format::period(fromMicros(r[startField]), fromMicros(r[endField]));
+            case Qt::ToolTipRole:
+                return format::utcTooltip(fromMicros(r[startField]), fromMicros(r[endField]));
+            case int(Role::Raw):
+                return r[startField];
+            default:
+                return {};
+            }
+        },
+        Qt::AlignLeft | Qt::AlignVCenter, periodExportTitles(title),
+        [=](RowRef r) {
+            return QStringList {isoInstant(r[startField]), isoInstant(r[endField])};
+        }};
 }
 
 Column money(const QString &title, int amountField, int currencyField)
@@ -88,7 +122,8 @@ Column money(const QString &title, int amountField, int currencyField)
                 return {};
             }
         },
-        Qt::AlignRight | Qt::AlignVCenter};
+        Qt::AlignRight | Qt::AlignVCenter, moneyExportTitles(title),
+        [=](RowRef r) { return moneyExportValues(r[amountField], r[currencyField]); }};
 }
 
 Column count(const QString &title, int field, bool alarmWhenPositive)

@@ -18,6 +18,15 @@ Column age(const QString &title, int field);
 /// the raw code in the tooltip.
 Column code(const QString &title, int field);
 
+/// Export forms shared by hand-written columns: an instant as ISO 8601 UTC
+/// ("2026-11-11T09:00:00Z", ".ffffff" when it has microseconds; empty when null); a period as
+/// "<title> start" and "<title> end"; an amount as "<title>" (a plain decimal in major units),
+/// "<title> currency" (the ISO code) and "<title> minor units".
+QString isoInstant(const QVariant &micros);
+QStringList periodExportTitles(const QString &title);
+QStringList moneyExportTitles(const QString &title);
+QStringList moneyExportValues(const QVariant &minorUnits, const QVariant &currency);
+
 /// µs since the epoch (as rows keep instants) as a UTC QDateTime; null stays invalid.
 QDateTime fromMicros(const QVariant &micros);
 

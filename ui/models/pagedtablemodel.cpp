@@ -199,10 +199,7 @@ QFuture<qint64> PagedTableModel::exportCsv(const QString &path) const
         if (!fetcher)
             throw std::runtime_error("nothing to export: the list has no query yet");
         CsvWriter csv(path);
-        QStringList header;
-        for (const Column &column : columns)
-            header << column.title;
-        csv.writeRow(header);
+        csv.writeRow(exportHeader(columns));
         constexpr int kExportPage = 2000;
         qint64 written = 0;
         QVector<QVariant> after;
@@ -210,10 +207,7 @@ QFuture<qint64> PagedTableModel::exportCsv(const QString &path) const
             const Page page = fetcher(db, after, kExportPage);
             for (int r = 0; r < page.rows; ++r) {
                 const RowRef row = page.cells.constData() + qsizetype(r) * stride;
-                QStringList fields;
-                for (const Column &column : columns)
-                    fields << column.data(row, Qt::DisplayRole).toString();
-                csv.writeRow(fields);
+                csv.writeRow(exportRow(columns, row));
             }
             written += page.rows;
             if (page.rows < kExportPage)

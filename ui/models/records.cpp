@@ -38,6 +38,8 @@ QVariant columnCell(const QVector<Column> &columns, int column, RowRef row, int 
         return false;
     case Qt::TextAlignmentRole:
         return QVariant::fromValue(columns[column].alignment);
+    case int(Role::Export):
+        return exportValues(columns[column], row);
     default:
         return columns[column].data(row, role);
     }
@@ -51,8 +53,44 @@ QVariant columnHeader(
             return columns[section].title;
         if (role == Qt::TextAlignmentRole)
             return QVariant::fromValue(columns[section].alignment);
+        if (role == int(Role::Export))
+            return exportTitles(columns[section]);
     }
     return {};
+}
+
+QStringList exportTitles(const Column &column)
+{
+    return column.exportTitles.isEmpty() ? QStringList {column.title} : column.exportTitles;
+}
+
+QStringList exportValues(const Column &column, RowRef row)
+{
+    if (column.exportValues)
+        return column.exportValues(row);
+    const QVariant raw = column.data(row, int(Role::Raw));
+    if (raw.isValid()) {
+        if (raw.metaType() == QMetaType::fromType<bool>())
+            return {raw.toBool() ? u"true"_qs : u"false"_qs};
+        return {keyText(raw)};
+    }
+    return {column.data(row, Qt::DisplayRole).toString()};
+}
+
+QStringList exportHeader(const QVector<Column> &columns)
+{
+    QStringList header;
+    for (const Column &column : columns)
+        header << exportTitles(column);
+    return header;
+}
+
+QStringList exportRow(const QVector<Column> &columns, RowRef row)
+{
+    QStringList fields;
+    for (const Column &column : columns)
+        fields << exportValues(column, row);
+    return fields;
 }
 
 int readRows(QSqlQuery &query, const QVector<Field> &fields, QVector<QVariant> &cells)

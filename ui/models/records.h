@@ -2,6 +2,7 @@
 
 #include <QSqlQuery>
 #include <QString>
+#include <QStringList>
 #include <QVariant>
 #include <QVector>
 
@@ -17,6 +18,9 @@ enum class Role {
     Raw,
     /// True on the "Loading…" placeholder row of a lazy model.
     Placeholder,
+    /// The cell's machine form for CSV, a QStringList (one value per CSV column it spans); in
+    /// headerData, that column's CSV titles.
+    Export,
 };
 
 /// How a selected field is stored in a row. Rows are flat arrays of QVariant (no per-row list
@@ -36,13 +40,28 @@ enum class Field {
 /// A row of a model: `fieldCount` consecutive values.
 using RowRef = const QVariant *;
 
-/// A displayed column: its header and how to render a row for a role.
+/// A displayed column: its header and how to render a row for a role, and its export form:
+/// the CSV columns it becomes (machine values: ISO 8601 UTC instants, plain decimals with their
+/// currency code, unabridged ids) where the screen shows a formatted one.
 struct Column
 {
     QString title;
     std::function<QVariant(RowRef row, int role)> data;
     Qt::Alignment alignment = Qt::AlignLeft | Qt::AlignVCenter;
+    /// The CSV titles; empty: the one title.
+    QStringList exportTitles = {};
+    /// As many values as exportTitles (or one); null: the raw value (Role::Raw) as text, else
+    /// the displayed text.
+    std::function<QStringList(RowRef row)> exportValues = {};
 };
+
+/// The CSV header of `columns`: each column's export titles in turn.
+QStringList exportHeader(const QVector<Column> &columns);
+/// The CSV fields of one row: each column's export values in turn.
+QStringList exportRow(const QVector<Column> &columns, RowRef row);
+/// One column's CSV titles and values.
+QStringList exportTitles(const Column &column);
+QStringList exportValues(const Column &column, RowRef row);
 
 /// A key as text (a QUuid without braces, anything else as QVariant::toString).
 QString keyText(const QVariant &key);

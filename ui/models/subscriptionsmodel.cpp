@@ -35,13 +35,18 @@ QVector<Column> subscriptionColumns()
     c[S::ProviderColumn] = {QObject::tr("Provider"), [](RowRef r, int role) -> QVariant {
                                 return role == Qt::DisplayRole ? r[S::Provider] : QVariant();
                             }};
-    c[S::SubscriptionColumn] = {QObject::tr("Subscription"), [](RowRef r, int role) -> QVariant {
-                                    if (role == Qt::DisplayRole || role == int(Role::Raw))
-                                        return r[S::SubscriptionId];
-                                    if (role == Qt::ToolTipRole)
-                                        return QObject::tr("Internal id %1").arg(keyText(r[S::Id]));
-                                    return {};
-                                }};
+    c[S::SubscriptionColumn] = {QObject::tr("Subscription"),
+        [](RowRef r, int role) -> QVariant {
+            if (role == Qt::DisplayRole || role == int(Role::Raw))
+                return r[S::SubscriptionId];
+            if (role == Qt::ToolTipRole)
+                return QObject::tr("Internal id %1").arg(keyText(r[S::Id]));
+            return {};
+        },
+        Qt::AlignLeft | Qt::AlignVCenter, {QObject::tr("Subscription"), QObject::tr("Internal id")},
+        [](RowRef r) {
+            return QStringList {r[S::SubscriptionId].toString(), keyText(r[S::Id])};
+        }};
     c[S::StatusColumn]
         = {QObject::tr("Status"), [](RowRef r, int role) -> QVariant {
                if (role == Qt::DisplayRole || role == int(Role::Raw))
@@ -58,17 +63,24 @@ QVector<Column> subscriptionColumns()
                    return r[S::CancelAtPeriodEnd].toBool() ? QObject::tr("yes") : QString();
                return {};
            }};
-    c[S::PeriodColumn] = {QObject::tr("Current period"), [](RowRef r, int role) -> QVariant {
-                              const QDateTime start = columns::fromMicros(r[S::PeriodStart]);
-                              const QDateTime end = columns::fromMicros(r[S::PeriodEnd]);
-                              if (role == Qt::DisplayRole)
-                                  return format::period(start, end);
-                              if (role == Qt::ToolTipRole)
-                                  return format::utcTooltip(start, end);
-                              if (role == int(Role::Raw))
-                                  return r[S::PeriodEnd];
-                              return {};
-                          }};
+    c[S::PeriodColumn] = {QObject::tr("Current period"),
+        [](RowRef r, int role) -> QVariant {
+            const QDateTime start = columns::fromMicros(r[S::PeriodStart]);
+            const QDateTime end = columns::fromMicros(r[S::PeriodEnd]);
+            if (role == Qt::DisplayRole)
+                return format::period(start, end);
+            if (role == Qt::ToolTipRole)
+                return format::utcTooltip(start, end);
+            if (role == int(Role::Raw))
+                return r[S::PeriodEnd];
+            return {};
+        },
+        Qt::AlignLeft | Qt::AlignVCenter,
+        columns::periodExportTitles(QObject::tr("Current period")),
+        [](RowRef r) {
+            return QStringList {
+                columns::isoInstant(r[S::PeriodStart]), columns::isoInstant(r[S::PeriodEnd])};
+        }};
     c[S::LastRenewalColumn] = {QObject::tr("Last renewal"), [](RowRef r, int role) -> QVariant {
                                    if (role == Qt::DisplayRole || role == int(Role::Raw))
                                        return r[S::LastRenewalKey];
@@ -87,7 +99,10 @@ QVector<Column> subscriptionColumns()
                 return r[S::LastCurrency];
             return {};
         },
-        right};
+        right, columns::moneyExportTitles(QObject::tr("Amount")),
+        [](RowRef r) {
+            return columns::moneyExportValues(r[S::LastAmountMinor], r[S::LastCurrency]);
+        }};
     c[S::OpenCasesColumn] = {QObject::tr("Open cases"),
         [](RowRef r, int role) -> QVariant {
             const qint64 n = r[S::OpenCases].toLongLong();

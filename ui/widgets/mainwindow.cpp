@@ -100,7 +100,7 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
             m_subscriptions->focusPosition();
         });
     view->addAction(tr("Export current table as CSV…"), this, [this] {
-        if (auto *table = m_stack->currentWidget()->findChild<TableView *>())
+        if (auto *table = tableToExport())
             table->exportCsvInteractively();
     });
 
@@ -175,6 +175,29 @@ MainWindow::~MainWindow()
     delete takeCentralWidget();
     delete m_live;
     m_live = nullptr;
+}
+
+TableView *MainWindow::tableToExport() const
+{
+    QWidget *page = m_stack->currentWidget();
+    // The table that has focus (or holds the widget that has), when it is on the current page
+    // and shown; never a table on a hidden tab.
+    for (QWidget *w = focusWidget(); w; w = w->parentWidget()) {
+        if (auto *table = qobject_cast<TableView *>(w)) {
+            if (page->isAncestorOf(table) && table->isVisibleTo(page))
+                return table;
+            break;
+        }
+    }
+    if (page == m_subscriptions)
+        return m_subscriptions->table();
+    if (page == m_cases)
+        return m_cases->table();
+    if (page == m_outbox)
+        return m_outbox->table();
+    if (page == m_inbox)
+        return m_inbox->table();
+    return nullptr;
 }
 
 void MainWindow::showPage(Page page)

@@ -19,6 +19,7 @@ class InboxPage;
 class LiveUpdates;
 class OutboxPage;
 class SubscriptionsPage;
+class TableView;
 
 /// The desk: navigation on the left (Subscriptions, Cases with the open-case count, Inbox,
 /// Outbox), the selected view on the right, a quiet banner while the database is away.
@@ -35,6 +36,9 @@ public:
     ~MainWindow() override;
 
     void showPage(Page page);
+    /// What View › Export current table as CSV writes: the table that has focus, else the
+    /// current page's main list.
+    TableView *tableToExport() const;
     SubscriptionsPage *subscriptionsPage() const { return m_subscriptions; }
     CasesPage *casesPage() const { return m_cases; }
     OutboxPage *outboxPage() const { return m_outbox; }

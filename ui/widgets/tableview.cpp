@@ -101,6 +101,11 @@ void TableView::copySelection()
     QApplication::clipboard()->setText(selectionAsText());
 }
 
+QString TableView::exportFileName() const
+{
+    return (objectName().isEmpty() ? u"table"_qs : objectName()) + u".csv"_qs;
+}
+
 bool TableView::exportCsv(const QString &path, QString *error) const
 {
     if (const auto *paged = qobject_cast<const PagedTableModel *>(model())) {
@@ -119,16 +124,24 @@ bool TableView::exportCsv(const QString &path, QString *error) const
     try {
         CsvWriter csv(path);
         const QAbstractItemModel *m = model();
+        // Each column's export form when the model has one (Role::Export), else its text.
         QStringList header;
-        for (int c = 0; c < m->columnCount(); ++c)
-            header << m->headerData(c, Qt::Horizontal).toString();
+        for (int c = 0; c < m->columnCount(); ++c) {
+            const QVariant titles = m->headerData(c, Qt::Horizontal, int(Role::Export));
+            header << (titles.isValid()
+                    ? titles.toStringList()
+                    : QStringList {m->headerData(c, Qt::Horizontal).toString()});
+        }
         csv.writeRow(header);
         for (int r = 0; r < m->rowCount(); ++r) {
             if (isPlaceholder(m->index(r, 0)))
                 continue;
             QStringList fields;
-            for (int c = 0; c < m->columnCount(); ++c)
-                fields << m->index(r, c).data().toString();
+            for (int c = 0; c < m->columnCount(); ++c) {
+                const QVariant values = m->index(r, c).data(int(Role::Export));
+                fields << (values.isValid() ? values.toStringList()
+                                            : QStringList {m->index(r, c).data().toString()});
+            }
             csv.writeRow(fields);
         }
         csv.commit();
@@ -143,7 +156,7 @@ bool TableView::exportCsv(const QString &path, QString *error) const
 void TableView::exportCsvInteractively()
 {
     const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export CSV"), objectName() + u".csv"_qs, tr("CSV files (*.csv)"));
+        this, tr("Export CSV"), exportFileName(), tr("CSV files (*.csv)"));
     if (path.isEmpty())
         return;
     if (const auto *paged = qobject_cast<const PagedTableModel *>(model())) {

@@ -19,7 +19,10 @@ public:
 
     /// The selection as text: rows by newline, columns by tab, with a header line.
     QString selectionAsText() const;
-    /// Writes the header and every row the model holds (a lazy model: the loaded rows).
+    /// The file name an export proposes: the table's name ("subscriptions.csv").
+    QString exportFileName() const;
+    /// Writes each column's export form (machine values, Role::Export) for every row: a
+    /// paged model's whole list, read again from its start; any other model's rows.
     bool exportCsv(const QString &path, QString *error = nullptr) const;
 
 public slots:
