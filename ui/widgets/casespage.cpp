@@ -8,6 +8,7 @@
 #include "ui/models/format.h"
 #include "ui/models/recordtablemodel.h"
 #include "ui/widgets/comparisonview.h"
+#include "ui/widgets/operatornotedialog.h"
 #include "ui/widgets/snapshotdialog.h"
 #include "ui/widgets/tableview.h"
 
@@ -432,24 +433,11 @@ void CasesPage::askAndRun(CaseActions::Action action)
         openSnapshotDialog();
         return;
     }
-    QDialog dialog(this);
-    dialog.setWindowTitle(tr("%1 case %2").arg(actionName(action)).arg(m_currentCase));
-    auto *reason = new QComboBox;
-    for (const QString &code : caseActionReasonCodes())
-        reason->addItem(reasonLabel(code), code);
-    auto *comment = new QPlainTextEdit;
-    comment->setPlaceholderText(tr("What you checked, for whoever reads the audit trail"));
-    auto *form = new QFormLayout(&dialog);
-    form->addRow(tr("Reason"), reason);
-    form->addRow(tr("Comment"), comment);
-    auto *box = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
-    box->button(QDialogButtonBox::Ok)->setText(actionName(action));
-    form->addRow(box);
-    connect(box, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-    connect(box, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    OperatorNoteDialog dialog(
+        actionName(action), m_currentCase, action == CaseActions::Action::Dismiss, this);
     if (dialog.exec() != QDialog::Accepted)
         return;
-    runAction(action, reason->currentData().toString(), comment->toPlainText());
+    runAction(action, dialog.reason(), dialog.comment());
 }
 
 void CasesPage::runAction(CaseActions::Action action, const QString &reason, const QString &comment,

@@ -1,0 +1,80 @@
+#include "ui/widgets/operatornotedialog.h"
+
+#include "domain/core/operator_note.h"
+
+#include <QComboBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QtTest>
+
+/// The note asked for before a case action: Dismiss is not clickable without a comment, and
+/// says why while it is not; the reasons offered are the standard list.
+class TestUiOperatorNoteDialog : public QObject
+{
+    Q_OBJECT
+
+    /// RD_SCREENSHOT_DIR=DIR keeps the dialog's pictures (for docs/screenshots).
+    static void saveScreenshot(QWidget *widget, const char *name)
+    {
+        const QString dir = qEnvironmentVariable("RD_SCREENSHOT_DIR");
+        if (!dir.isEmpty())
+            QVERIFY(widget->grab().save(dir + u'/' + QString::fromLatin1(name)));
+    }
+
+private slots:
+    void dismissNeedsANoteBeforeItCanBeClicked()
+    {
+        rd::ui::OperatorNoteDialog dialog(u"Dismiss"_qs, 7, /*commentRequired=*/true);
+        dialog.show();
+        QPushButton *dismiss = dialog.actionButton();
+        QCOMPARE(dismiss->text(), u"Dismiss"_qs);
+        QVERIFY(!dismiss->isEnabled());
+        QVERIFY(!dialog.blockedBecause().isEmpty());
+        saveScreenshot(&dialog, "dismiss-needs-a-note.png");
+        auto *comment = dialog.findChild<QPlainTextEdit *>(u"note-comment"_qs);
+        QVERIFY(comment);
+
+        // Blanks are no note.
+        QTest::keyClicks(comment, u"   "_qs);
+        QVERIFY(!dismiss->isEnabled());
+        QTest::mouseClick(dismiss, Qt::LeftButton);
+        QVERIFY(dialog.isVisible());
+        QCOMPARE(dialog.result(), int(QDialog::Rejected));
+
+        QTest::keyClicks(comment, u"duplicate of case 6"_qs);
+        QVERIFY(dismiss->isEnabled());
+        QVERIFY(dialog.blockedBecause().isEmpty());
+        saveScreenshot(&dialog, "dismiss-with-a-note.png");
+        QTest::mouseClick(dismiss, Qt::LeftButton);
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        QCOMPARE(dialog.comment().trimmed(), u"duplicate of case 6"_qs);
+
+        comment->clear();
+        QVERIFY(!dismiss->isEnabled());
+    }
+
+    void reapplyTakesAnEmptyComment()
+    {
+        rd::ui::OperatorNoteDialog dialog(u"Re-apply"_qs, 7, /*commentRequired=*/false);
+        QVERIFY(dialog.actionButton()->isEnabled());
+        QVERIFY(dialog.blockedBecause().isEmpty());
+    }
+
+    void reasonsAreTheStandardList()
+    {
+        rd::ui::OperatorNoteDialog dialog(u"Dismiss"_qs, 7, true);
+        auto *reason = dialog.findChild<QComboBox *>(u"note-reason"_qs);
+        QVERIFY(reason);
+        QStringList offered;
+        for (int i = 0; i < reason->count(); ++i)
+            offered << reason->itemData(i).toString();
+        QStringList standard;
+        for (const std::string &code : rd::standardReasonCodes())
+            standard << QString::fromStdString(code);
+        QCOMPARE(offered, standard);
+        QCOMPARE(dialog.reason(), standard.first());
+    }
+};
+
+QTEST_MAIN(TestUiOperatorNoteDialog)
+#include "tst_ui_operatornotedialog.moc"
