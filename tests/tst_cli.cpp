@@ -403,6 +403,53 @@ private slots:
             nlohmann::json::parse(json.out.toStdString())["id"].get<long long>(), id.toLongLong());
     }
 
+    /// A reason outside the standard list is refused by the database (invalid_reason, exit 4),
+    /// and nothing reaches the tamper-evident case history.
+    void dismissWithAnUnknownReasonIsRefused()
+    {
+        rdtest::TestDatabase db("cli_dismiss_bogus_reason");
+        rdtest::importSubscriptions(
+            db.conninfo(), rdtest::subscriptionLine("stripe-main", "sub_1"));
+        const auto rejected = runProgram(ctl(), withDb(db, {"apply"}),
+            eventLine("evt_9", "in_9", "2026-03-01T00:00:00Z", "2026-04-01T00:00:00Z"));
+        QCOMPARE(rejected.exitCode, 3);
+        const auto id = QString::number(
+            nlohmann::json::parse(rejected.out.toStdString())["caseId"].get<long long>());
+        const long long history = scalar(db, "SELECT count(*) FROM reconciliation_case_history");
+
+        const auto refused = runProgram(ctl(),
+            withDb(db, {"cases", "dismiss", id, "--reason", "bogus_reason", "--comment", "x"}));
+        QCOMPARE(refused.exitCode, 4);
+        QVERIFY2(refused.err.contains("provider_confirmed"), refused.err.constData());
+        QCOMPARE(scalar(db, "SELECT count(*) FROM reconciliation_case_history"), history);
+        QCOMPARE(scalar(db,
+                     "SELECT count(*) FROM reconciliation_case_history WHERE reason = "
+                     "'bogus_reason'"),
+            0LL);
+        QCOMPARE(
+            scalar(db, "SELECT count(*) FROM reconciliation_cases WHERE status = 'open'"), 1LL);
+
+        const auto dismissed = runProgram(
+            ctl(), withDb(db, {"cases", "dismiss", id, "--reason", "test_data", "--comment", "x"}));
+        QCOMPARE(dismissed.exitCode, 0);
+        QCOMPARE(scalar(db, "SELECT count(*) FROM reconciliation_case_history"), history + 1);
+    }
+
+    /// The database's list of reason codes is the one the desk offers and the CLI accepts.
+    void reasonCodeTableIsTheStandardList()
+    {
+        rdtest::TestDatabase db("cli_reason_codes");
+        pqxx::connection conn(db.conninfo());
+        pqxx::read_transaction tx(conn);
+        std::vector<std::string> stored;
+        for (const auto &row :
+            tx.exec("SELECT code FROM public.operator_reason_codes ORDER BY code"))
+            stored.push_back(row[0].as<std::string>());
+        std::vector<std::string> standard = rd::standardReasonCodes();
+        std::sort(standard.begin(), standard.end());
+        QCOMPARE(stored, standard);
+    }
+
     void auditVerifyCountsWhatItChecked()
     {
         rdtest::TestDatabase db("cli_audit_counts");

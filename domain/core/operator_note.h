@@ -12,7 +12,9 @@ struct OperatorNote
     std::string comment;
 };
 
-/// The reason codes the desk and the CLI offer (the database accepts any lower-case code).
+/// The reason codes the desk offers and the CLI accepts; the database accepts these and no
+/// other (public.operator_reason_codes, migrations/0010_operator_reasons.sql; a test checks
+/// they agree).
 const std::vector<std::string> &standardReasonCodes();
 
 } // namespace rd
