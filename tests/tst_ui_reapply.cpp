@@ -296,6 +296,44 @@ private slots:
             std::string("dismissed/refunded in the provider"));
     }
 
+    // "Open subscription" opens the case's own subscription; a case whose subscription is not
+    // in the desk (subscription_not_found) offers nothing to open and says why, on the button
+    // and on Enter, instead of showing whatever subscription was open before.
+    void openSubscriptionOpensTheCasesOwnOrSaysThereIsNone()
+    {
+        rd::RenewalApplier applier(m_db->conninfo());
+        const auto unknown = applier.apply(
+            rdtest::februaryRenewal("sub_unknown", "evt_u", "in_u"), {"webhook", "stripe-main"});
+        QCOMPARE(rdtest::rejectionOf(unknown), std::string("subscription_not_found"));
+
+        rd::ui::CasesPage page(m_pool.get(), m_actions.get());
+        QSignalSpy opened(&page, &rd::ui::CasesPage::subscriptionOpenRequested);
+        QSignalSpy said(&page, &rd::ui::CasesPage::statusMessage);
+        page.refresh();
+        QVERIFY(waitForRows(page, 2));
+        QPushButton *open = nullptr;
+        for (auto *b : page.findChildren<QPushButton *>()) {
+            if (b->text() == u"Open subscription"_qs)
+                open = b;
+        }
+        QVERIFY(open);
+
+        QVERIFY(page.openCase(m_caseId));
+        QVERIFY(open->isEnabled());
+        open->click();
+        QCOMPARE(opened.size(), 1);
+        QCOMPARE(opened.at(0).at(0).toString().toStdString(),
+            scalar("SELECT id::text FROM subscriptions WHERE provider_subscription_id = 'sub_1'"));
+
+        QVERIFY(page.openCase(*unknown.caseId));
+        QVERIFY(!open->isEnabled());
+        QVERIFY2(open->toolTip().contains(u"sub_unknown"_qs), qPrintable(open->toolTip()));
+        emit page.table()->openRequested(page.table()->currentIndex());
+        QCOMPARE(opened.size(), 1); // nothing opened
+        QVERIFY(!said.isEmpty());
+        QVERIFY(said.last().at(0).toString().contains(u"not in the desk"_qs));
+    }
+
     void aViewerSeesTheSameDeskWithActionsDisabled()
     {
         // A login role that may read but not change cases (no renewal_operator role exists in

@@ -245,10 +245,21 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
         [this] { askAndRun(CaseActions::Action::AttachSnapshot); });
     connect(m_openSubscription, &QPushButton::clicked, this, [this] {
         const int r = m_model->rowOfKey(QString::number(m_currentCase));
-        if (r >= 0)
-            emit subscriptionOpenRequested(m_model->row(r)[SubscriptionUuid].toString());
+        if (r < 0)
+            return;
+        const QString id = m_model->row(r)[SubscriptionUuid].toString();
+        if (id.isEmpty())
+            emit statusMessage(m_openSubscription->toolTip());
+        else
+            emit subscriptionOpenRequested(id);
     });
-    connect(m_table, &TableView::openRequested, m_openSubscription, &QPushButton::click);
+    // Enter opens the subscription, or says why there is none (a disabled button ignores click).
+    connect(m_table, &TableView::openRequested, this, [this] {
+        if (m_openSubscription->isEnabled())
+            m_openSubscription->click();
+        else if (!m_openSubscription->toolTip().isEmpty())
+            emit statusMessage(m_openSubscription->toolTip());
+    });
     showCase(-1);
 }
 
@@ -402,7 +413,16 @@ void CasesPage::updateButtons()
     setup(m_reapply, CaseActions::Action::Reapply);
     setup(m_dismiss, CaseActions::Action::Dismiss);
     setup(m_snapshot, CaseActions::Action::AttachSnapshot);
-    m_openSubscription->setEnabled(hasCase);
+    // A case whose subscription is not in the desk (subscription_not_found) has nothing to
+    // open: say so rather than show whatever subscription was open before.
+    const bool hasSubscription
+        = hasCase && !m_model->row(currentRow)[SubscriptionUuid].toString().isEmpty();
+    m_openSubscription->setEnabled(hasSubscription);
+    m_openSubscription->setToolTip(hasCase && !hasSubscription
+            ? tr("The provider's subscription %1 is not in the desk: import it, or attach a "
+                 "provider snapshot to create it.")
+                  .arg(m_model->row(currentRow)[SubscriptionRef].toString())
+            : QString());
 }
 
 SnapshotDialog *CasesPage::openSnapshotDialog()
