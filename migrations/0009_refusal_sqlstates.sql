@@ -383,7 +383,9 @@ DECLARE
     message text;
 BEGIN
     BEGIN
-        outcome := public.attach_provider_snapshot(p_snapshot, p_case_id, 'preview', NULL)::text;
+        -- The attach is always rolled back: its reason is never kept, but it must be one
+        -- the list of operator reason codes accepts (0010).
+        outcome := public.attach_provider_snapshot(p_snapshot, p_case_id, 'other', NULL)::text;
         RAISE EXCEPTION USING ERRCODE = 'RDPRV', MESSAGE = 'preview', DETAIL = outcome;
     EXCEPTION
         WHEN SQLSTATE 'RDPRV' THEN

@@ -33,32 +33,6 @@ BEGIN
 END;
 $$;
 
--- Replaces 0009's definition: the preview's attach (always rolled back, nothing of it is
--- kept) passes a code of the list ('other') where it passed 'preview', which the list refuses.
-CREATE OR REPLACE FUNCTION public.preview_provider_snapshot(p_snapshot jsonb, p_case_id bigint)
-    RETURNS jsonb
-    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp
-AS $$
-DECLARE
-    outcome text;
-    state text;
-    message text;
-BEGIN
-    BEGIN
-        outcome := public.attach_provider_snapshot(p_snapshot, p_case_id, 'other', NULL)::text;
-        RAISE EXCEPTION USING ERRCODE = 'RDPRV', MESSAGE = 'preview', DETAIL = outcome;
-    EXCEPTION
-        WHEN SQLSTATE 'RDPRV' THEN
-            GET STACKED DIAGNOSTICS outcome = PG_EXCEPTION_DETAIL;
-            RETURN jsonb_build_object('wouldBe', outcome::jsonb);
-        WHEN SQLSTATE 'RD000' THEN -- the class of every refusal
-            GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, message = MESSAGE_TEXT;
-            RETURN jsonb_build_object('refused', jsonb_build_object('sqlstate', state,
-                                                                    'message', message));
-    END;
-END;
-$$;
-
 -- Privileges: like 0004's tables, readable by the viewer role (the desk may list the codes),
 -- changed by no one but the owner.
 REVOKE ALL ON public.operator_reason_codes FROM PUBLIC;

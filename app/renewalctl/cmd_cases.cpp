@@ -133,10 +133,8 @@ int printReapplyResult(const CommandContext &ctx, const ReapplyResult &result)
         ctx.out << result.json.dump() << "\n";
     } else {
         ctx.out << "case " << result.caseId << ": " << resultName(result.result);
-        if (result.result == ApplyResult::Applied)
-            ctx.out << ", resolved reapplied";
-        else if (result.result == ApplyResult::Duplicate)
-            ctx.out << ", resolved already_applied";
+        if (!result.resolution.empty())
+            ctx.out << ", resolved " << result.resolution;
         if (result.rejection)
             ctx.out << ", still open: " << toString(*result.rejection);
         ctx.out << "\n";

@@ -15,4 +15,13 @@ std::string resultName(ApplyResult r)
     return "rejected";
 }
 
+ApplyResult applyResultFromName(std::string_view name)
+{
+    if (name == "applied")
+        return ApplyResult::Applied;
+    if (name == "duplicate")
+        return ApplyResult::Duplicate;
+    return ApplyResult::Rejected;
+}
+
 } // namespace rd

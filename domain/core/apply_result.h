@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace rd {
 
@@ -10,5 +11,7 @@ enum class ApplyResult { Applied, Duplicate, Rejected };
 
 /// "applied", "duplicate" or "rejected", as the database answers.
 std::string resultName(ApplyResult r);
+/// The inverse of resultName; anything else is Rejected (the core answers only these three).
+ApplyResult applyResultFromName(std::string_view name);
 
 } // namespace rd

@@ -20,6 +20,7 @@ struct ReapplyResult
     std::int64_t caseId = 0;
     ApplyResult result = ApplyResult::Rejected;
     std::optional<RejectionCode> rejection; ///< rejected: why the case stays open
+    std::string resolution; ///< resolved: "reapplied" or "already_applied", as recorded
     std::string billingPeriodId; ///< applied or duplicate: the period that records it
     nlohmann::json json; ///< the database's answer as it came (for --json)
 

@@ -31,15 +31,6 @@ nlohmann::json callAction(pqxx::connection &conn, const std::string &sql, Args &
     }
 }
 
-ApplyResult applyResultFrom(const std::string &text)
-{
-    if (text == "applied")
-        return ApplyResult::Applied;
-    if (text == "duplicate")
-        return ApplyResult::Duplicate;
-    return ApplyResult::Rejected;
-}
-
 std::optional<RejectionCode> rejectionFrom(const nlohmann::json &value)
 {
     return value.is_string() ? rejectionCodeFromString(value.get<std::string>()) : std::nullopt;
@@ -65,7 +56,7 @@ SnapshotAttachment attachmentFrom(const nlohmann::json &j)
         CaseAfterSnapshot after;
         after.id = c->value("id", std::int64_t {0});
         after.resolved = stringOr(*c, "status") == "resolved";
-        after.renewal = applyResultFrom(stringOr(*c, "renewal"));
+        after.renewal = applyResultFromName(stringOr(*c, "renewal"));
         after.rejection = rejectionFrom(c->value("error", nlohmann::json()));
         a.caseAfter = after;
     }
@@ -103,8 +94,9 @@ ReapplyResult reapplyCase(pqxx::connection &conn, std::int64_t caseId, const Ope
         nullIfEmpty(note.comment));
     ReapplyResult r;
     r.caseId = caseId;
-    r.result = applyResultFrom(stringOr(j, "result"));
+    r.result = applyResultFromName(stringOr(j, "result"));
     r.rejection = rejectionFrom(j.value("error", nlohmann::json()));
+    r.resolution = stringOr(j, "resolution");
     r.billingPeriodId = stringOr(j, "billingPeriodId");
     r.json = j;
     return r;

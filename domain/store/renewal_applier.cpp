@@ -20,13 +20,7 @@ constexpr const char *kApplySql
 ApplyOutcome outcomeFromRow(const pqxx::row &row)
 {
     ApplyOutcome out;
-    const std::string result = row[0].as<std::string>();
-    if (result == "applied")
-        out.result = ApplyResult::Applied;
-    else if (result == "duplicate")
-        out.result = ApplyResult::Duplicate;
-    else
-        out.result = ApplyResult::Rejected;
+    out.result = applyResultFromName(row[0].as<std::string>());
     if (!row[1].is_null())
         out.billingPeriodId = row[1].as<std::string>();
     if (!row[2].is_null()) {
