@@ -112,6 +112,8 @@ private slots:
         const auto result = rd::reapplyCase(*conn, caseId, kNote);
         QCOMPARE(result.json["result"].get<std::string>(), std::string("applied"));
         QCOMPARE(result.json["resolution"].get<std::string>(), std::string("reapplied"));
+        QVERIFY(result.resolved());
+        QCOMPARE(result.resolution, std::string("reapplied"));
         const auto c = rd::showCase(*conn, caseId);
         QCOMPARE(c["status"].get<std::string>(), std::string("resolved"));
         QCOMPARE(c["resolvedBy"].get<std::string>(), std::string("postgres"));
@@ -482,6 +484,10 @@ private slots:
         const auto reapply = rdtest::runProgram(
             ctl, {"cases", "reapply", id, "--reason", "provider_confirmed", "--db", db});
         QCOMPARE(reapply.exitCode, 3);
+        QVERIFY2(reapply.out.contains(
+                     ("case " + id + ": rejected, still open: renewal_period_is_not_contiguous")
+                         .toUtf8()),
+            reapply.out.constData());
 
         const auto noReason = rdtest::runProgram(ctl, {"cases", "reapply", id, "--db", db});
         QCOMPARE(noReason.exitCode, 64);
