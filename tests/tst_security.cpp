@@ -214,6 +214,29 @@ private slots:
         QCOMPARE(scalar(*admin, "SELECT count(*) FROM audit_chain_breaks()"), 0LL);
     }
 
+    // The list of reason codes the database accepts is its own: a temporary table of the same
+    // name, first on the search_path, cannot make an unknown reason acceptable.
+    void reasonCheckReadsTheRealList()
+    {
+        const auto caseId = openGapCase();
+        pqxx::connection attacker(attackerWithTemp("operator"));
+        pqxx::nontransaction tx(attacker);
+        tx.exec0("CREATE TEMP TABLE operator_reason_codes (code text PRIMARY KEY)");
+        tx.exec0("INSERT INTO pg_temp.operator_reason_codes VALUES ('bogus_reason')");
+        tx.exec0("SET search_path = pg_temp, public");
+        try {
+            tx.exec_params("SELECT dismiss_case($1, 'bogus_reason', 'hidden')", caseId);
+            QFAIL("an unknown reason was accepted");
+        } catch (const pqxx::sql_error &e) {
+            QCOMPARE(e.sqlstate(), std::string("RD005")); // invalid_reason
+        }
+        auto admin = m_db->connect();
+        QCOMPARE(scalar(*admin,
+                     "SELECT count(*) FROM reconciliation_case_history "
+                     "WHERE reason = 'bogus_reason'"),
+            0LL);
+    }
+
     // The preview judges the real case: a shadow table of cases would make it answer for a
     // case that does not exist (or hide the one that does).
     void previewReadsTheRealCase()
