@@ -40,10 +40,12 @@ endfunction()
 
 rd_forbid(renewal_core "the pure core links nlohmann_json and OpenSSL only"
     "PQXX" "LIBPQ" "^Qt6::" "renewal_store" "renewal_demo")
-rd_forbid(renewal_store "the store has no Qt" "^Qt6::" "renewal_ui" "renewal_cli")
+rd_forbid(renewal_store "the store has no Qt and no HTTP layer" "^Qt6::" "renewal_ui" "renewal_cli"
+    "renewal_receiver" "^Boost::")
 rd_forbid(renewal_demo "demo data has no Qt" "^Qt6::" "renewal_ui" "renewal_cli")
 rd_forbid(renewal_cli "renewalctl has no Qt" "^Qt6::" "renewal_ui")
 rd_forbid(renewal_ui_models "the read models use no widgets and no libpqxx"
     "^Qt6::Widgets$" "PQXX" "renewal_ui_widgets" "renewal_cli")
 rd_forbid(renewal_ui_widgets "the desk calls store operations, never libpqxx" "PQXX"
     "renewal_cli")
+rd_forbid(renewal_receiver "the receiver has no Qt" "^Qt6::" "renewal_ui" "renewal_cli")
