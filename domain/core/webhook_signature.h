@@ -63,6 +63,11 @@ std::vector<std::pair<std::string, std::string>> signDelivery(ProviderKind kind,
     std::string_view rawBody, const WebhookCredentials &credentials,
     std::chrono::system_clock::time_point now);
 
+/// The request header that carries the proof for `kind`: "Stripe-Signature",
+/// "Paddle-Signature", "Recurly-Signature", "X-Signature" (Lemon Squeezy) or "Authorization"
+/// (Chargebee's HTTP basic auth).
+std::string_view signatureHeaderName(ProviderKind kind);
+
 /// Lower-case hex HMAC-SHA256 of `message` under `key`.
 std::string hmacSha256Hex(std::string_view key, std::string_view message);
 

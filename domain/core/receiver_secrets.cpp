@@ -1,0 +1,147 @@
+#include "domain/core/receiver_secrets.h"
+
+#include "domain/core/errors.h"
+#include "domain/core/json_input.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace rd {
+namespace {
+
+// The file is small; anything larger is not a secrets file.
+constexpr std::size_t kMaxFileBytes = 1024 * 1024;
+
+std::vector<std::string> stringList(
+    const nlohmann::json &entry, const std::string &path, const char *member, bool basicAuth)
+{
+    const std::string listPath = joinPath(path, member);
+    const auto &list = entry.at(member);
+    if (!list.is_array())
+        throw InputError(
+            listPath, std::string("expected a list of strings, got ") + list.type_name());
+    if (list.empty())
+        throw InputError(listPath, "must not be empty");
+    std::vector<std::string> out;
+    out.reserve(list.size());
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const std::string itemPath = listPath + "[" + std::to_string(i) + "]";
+        const auto &item = list[i];
+        if (!item.is_string())
+            throw InputError(itemPath, std::string("expected a string, got ") + item.type_name());
+        std::string value = item.get<std::string>();
+        if (value.empty())
+            throw InputError(itemPath, "must not be empty");
+        if (basicAuth && value.find(':') == std::string::npos)
+            throw InputError(itemPath, "expected \"user:password\" (no ':' in it)");
+        out.push_back(std::move(value));
+    }
+    return out;
+}
+
+} // namespace
+
+ReceiverSecrets parseReceiverSecrets(std::string_view text)
+{
+    nlohmann::json root;
+    try {
+        root = parseUntrustedJson(text);
+    } catch (const InputError &e) {
+        // nlohmann's parse errors quote the text last read, which may be part of a secret:
+        // keep the position, drop the quote.
+        std::string message = e.message();
+        if (const auto p = message.find("; last read"); p != std::string::npos)
+            message = message.substr(0, p) + ")";
+        throw InputError("secrets file", message);
+    }
+    if (!root.is_object())
+        throw InputError(
+            "$", std::string("expected a JSON object of provider keys, got ") + root.type_name());
+    if (root.empty())
+        throw InputError("$", "no provider keys");
+
+    ReceiverSecrets out;
+    for (const auto &[key, entry] : root.items()) {
+        if (key.empty())
+            throw InputError("$", "a provider key must not be empty");
+        if (!entry.is_object())
+            throw InputError(key,
+                std::string("expected an object with \"secrets\" or \"basicAuth\", got ")
+                    + entry.type_name());
+        for (const auto &[member, unused] : entry.items()) {
+            (void)unused;
+            if (member != "secrets" && member != "basicAuth")
+                throw InputError(
+                    joinPath(key, member), "unknown member (expected secrets or basicAuth)");
+        }
+        WebhookCredentials credentials;
+        if (entry.contains("secrets"))
+            credentials.secrets = stringList(entry, key, "secrets", false);
+        if (entry.contains("basicAuth"))
+            credentials.basicAuth = stringList(entry, key, "basicAuth", true);
+        if (credentials.secrets.empty() && credentials.basicAuth.empty())
+            throw InputError(key, "has neither \"secrets\" nor \"basicAuth\"");
+        out.emplace(key, std::move(credentials));
+    }
+    return out;
+}
+
+ReceiverSecrets loadReceiverSecrets(const std::string &path)
+{
+    // Opened first and then examined through the descriptor, so that the file checked is the
+    // file read; O_NONBLOCK so that a FIFO in its place cannot hang the open.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0)
+        throw SetupError("cannot read secrets file " + path + ": " + std::strerror(errno));
+    struct FdCloser
+    {
+        int fd;
+        ~FdCloser() { ::close(fd); }
+    } closer {fd};
+
+    struct stat st
+    {
+    };
+    if (::fstat(fd, &st) != 0)
+        throw SetupError("cannot read secrets file " + path + ": " + std::strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        throw SetupError("secrets file " + path + " is not a regular file");
+    if ((st.st_mode & 077) != 0) {
+        char mode[8];
+        std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+        const char *what = (st.st_mode & 044) != 0 ? "readable" : "writable or executable";
+        throw SetupError("secrets file " + path + " is " + what + " by group or others (mode "
+            + mode + "): chmod 600 it");
+    }
+
+    std::string text;
+    char buffer[8192];
+    for (;;) {
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            throw SetupError("cannot read secrets file " + path + ": " + std::strerror(errno));
+        }
+        if (n == 0)
+            break;
+        text.append(buffer, static_cast<std::size_t>(n));
+        if (text.size() > kMaxFileBytes)
+            throw SetupError("secrets file " + path + " is larger than "
+                + std::to_string(kMaxFileBytes) + " bytes");
+    }
+    try {
+        return parseReceiverSecrets(text);
+    } catch (const InputError &e) {
+        throw e.locatedAt(path);
+    }
+}
+
+} // namespace rd
