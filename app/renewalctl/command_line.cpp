@@ -95,6 +95,16 @@ void value(CLI::App *app, const std::string &name, const std::string &typeName,
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
 }
 
+/// An option that may be given several times (`--listen A --listen B`): ParsedArgs::values.
+void repeatedValue(CLI::App *app, const std::string &name, const std::string &typeName,
+    const std::string &description)
+{
+    const std::string text = wrapped(description);
+    app->add_option("--" + name, text)
+        ->type_name(typeName)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
 void flag(CLI::App *app, const std::string &name, const std::string &description)
 {
     const std::string text = wrapped(description); // CLI11 takes a flag's description by reference
@@ -209,6 +219,26 @@ void declareCommands(CLI::App &root)
         value(app, "provider-key", "KEY", "the registered provider the payloads come from");
         flag(app, "lines", "one payload per line");
         inputFile(app, "the payload(s)");
+        db(app);
+    }
+    {
+        auto *app = command(root, "serve",
+            "receive provider webhooks over HTTP(S): POST /webhooks/{providerKey}, signature "
+            "checked, answered 200 once committed; GET /healthz, GET /metrics",
+            kWebhooks);
+        repeatedValue(app, "listen", "HOST:PORT", "an address to listen on (repeatable)");
+        value(app, "secrets", "FILE",
+            "the providers' signing secrets, JSON (mode 600); SIGHUP re-reads it");
+        value(app, "connections", "N", "database connections, one per delivery worker (default 8)");
+        value(app, "queue", "N", "deliveries waiting for a worker before 503 (default 64)");
+        value(app, "max-clients", "N", "open client connections at most (default 512)");
+        value(app, "max-body", "BYTES", "the largest body accepted, else 413 (default 1048576)");
+        value(app, "tolerance-seconds", "S", "how old a signed timestamp may be (default 300)");
+        value(app, "read-timeout", "S",
+            "a request must arrive, and an idle connection is closed, within S (default 10)");
+        value(app, "io-threads", "N", "network threads (default 1)");
+        value(app, "tls-cert", "FILE", "serve HTTPS with this PEM certificate chain");
+        value(app, "tls-key", "FILE", "the certificate's PEM private key");
         db(app);
     }
     {
@@ -435,6 +465,12 @@ std::optional<std::string> ParsedArgs::value(const std::string &name) const
     return it->second;
 }
 
+std::vector<std::string> ParsedArgs::values(const std::string &name) const
+{
+    const auto it = m_lists.find(name);
+    return it == m_lists.end() ? std::vector<std::string>() : it->second;
+}
+
 std::string ParsedArgs::requireValue(const std::string &name) const
 {
     const auto v = value(name);
@@ -550,6 +586,7 @@ std::optional<ParsedArgs> CommandLine::parse(
                 args.m_flags.insert(opt->get_lnames().front());
             } else {
                 args.m_values[opt->get_lnames().front()] = opt->results().back();
+                args.m_lists[opt->get_lnames().front()] = opt->results();
             }
         }
     }

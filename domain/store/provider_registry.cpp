@@ -2,6 +2,7 @@
 
 #include "domain/core/errors.h"
 #include "domain/store/action_refused.h"
+#include "domain/store/database_target.h"
 
 #include <pqxx/pqxx>
 
@@ -44,6 +45,12 @@ std::vector<BillingProvider> listBillingProviders(pqxx::connection &conn)
         out.push_back(std::move(p));
     }
     return out;
+}
+
+std::vector<BillingProvider> listBillingProviders(const std::string &conninfo)
+{
+    const auto conn = connectTo(conninfo);
+    return listBillingProviders(*conn);
 }
 
 } // namespace rd

@@ -28,5 +28,7 @@ RegisterResult registerBillingProvider(pqxx::connection &conn, const std::string
     ProviderKind kind, const std::string &displayName);
 
 std::vector<BillingProvider> listBillingProviders(pqxx::connection &conn);
+/// The same over a connection of its own (for callers without libpqxx: the receiver).
+std::vector<BillingProvider> listBillingProviders(const std::string &conninfo);
 
 } // namespace rd

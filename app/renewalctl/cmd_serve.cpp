@@ -1,0 +1,55 @@
+#include "app/renewalctl/command_context.h"
+#include "domain/core/errors.h"
+#include "domain/receiver/receiver_keys.h"
+#include "domain/receiver/webhook_receiver.h"
+
+#include <ostream>
+
+namespace rd::cli {
+
+int runServe(const CommandContext &ctx)
+{
+    if (ctx.args.positionals().size() != 1)
+        throw UsageError("usage: renewalctl serve --listen HOST:PORT [--listen ...] --secrets FILE "
+                         "[--connections N] [--max-body BYTES] [--tolerance-seconds S] "
+                         "[--tls-cert F --tls-key F]");
+    ReceiverConfig config;
+    for (const auto &l : ctx.args.values("listen"))
+        config.listen.push_back(parseListenAddress(l));
+    if (config.listen.empty())
+        throw UsageError("option --listen is required (e.g. --listen 127.0.0.1:8080)");
+    config.secretsPath = ctx.args.requireValue("secrets");
+    config.databaseConnections
+        = static_cast<int>(ctx.args.integer("connections", config.databaseConnections, 1, 256));
+    config.queueDepth = static_cast<std::size_t>(
+        ctx.args.integer("queue", static_cast<long long>(config.queueDepth), 1, 100000));
+    config.maxClients
+        = static_cast<int>(ctx.args.integer("max-clients", config.maxClients, 1, 100000));
+    config.maxBodyBytes = static_cast<std::size_t>(ctx.args.integer(
+        "max-body", static_cast<long long>(config.maxBodyBytes), 1024, 64LL * 1024 * 1024));
+    config.tolerance = std::chrono::seconds(
+        ctx.args.integer("tolerance-seconds", config.tolerance.count(), 1, 7 * 24 * 3600));
+    config.readTimeout = std::chrono::seconds(
+        ctx.args.integer("read-timeout", config.readTimeout.count(), 1, 3600));
+    config.ioThreads = static_cast<int>(ctx.args.integer("io-threads", config.ioThreads, 1, 64));
+    config.tlsCertPath = ctx.args.value("tls-cert").value_or("");
+    config.tlsKeyPath = ctx.args.value("tls-key").value_or("");
+    config.conninfo = ctx.conninfo();
+
+    // SIGHUP re-reads the secrets file and the registered providers the same way.
+    const auto load = [path = config.secretsPath, conninfo = config.conninfo] {
+        return loadReceiverKeys(path, conninfo);
+    };
+    ReceiverKeys keys;
+    try {
+        keys = load();
+    } catch (const InputError &e) {
+        // A secrets file that cannot be read is a configuration error like an unsafe one.
+        throw SetupError("secrets file " + config.secretsPath + ": " + e.what());
+    }
+    WebhookReceiver receiver(config, std::move(keys), load, ctx.out);
+    receiver.run();
+    return ExitOk;
+}
+
+} // namespace rd::cli

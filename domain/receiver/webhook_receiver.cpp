@@ -1,0 +1,662 @@
+#include "domain/receiver/webhook_receiver.h"
+
+#include "domain/core/errors.h"
+#include "domain/core/timestamp.h"
+#include "domain/receiver/delivery_workers.h"
+#include "domain/receiver/receiver_metrics.h"
+#include "domain/store/database_target.h"
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <ostream>
+#include <thread>
+
+namespace rd {
+namespace {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace net = boost::asio;
+namespace ssl = net::ssl;
+using tcp = net::ip::tcp;
+using Clock = std::chrono::steady_clock;
+using ReusePort = net::detail::socket_option::boolean<SOL_SOCKET, SO_REUSEPORT>;
+
+/// What a request is answered with.
+struct Answer
+{
+    http::status status = http::status::ok;
+    std::string body;
+    std::string contentType = "application/json";
+    std::vector<std::pair<http::field, std::string>> headers;
+    bool close = false; ///< close the connection after this answer
+};
+
+Answer jsonAnswer(http::status status, const nlohmann::json &body)
+{
+    Answer a;
+    a.status = status;
+    a.body = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    return a;
+}
+
+Answer errorAnswer(http::status status, const std::string &error, const std::string &detail)
+{
+    return jsonAnswer(status, {{"error", error}, {"detail", detail}});
+}
+
+/// 503: the database is unavailable or the receiver is saturated; come back later.
+Answer unavailable(const std::string &error, const std::string &detail, int retryAfterSeconds)
+{
+    Answer a = errorAnswer(http::status::service_unavailable, error, detail);
+    a.headers.emplace_back(http::field::retry_after, std::to_string(retryAfterSeconds));
+    return a;
+}
+
+std::string_view view(beast::string_view s)
+{
+    return {s.data(), s.size()};
+}
+
+std::string nowRfc3339()
+{
+    const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
+        std::chrono::system_clock::now().time_since_epoch())
+                            .count();
+    return formatRfc3339(Timestamp {micros});
+}
+
+} // namespace
+
+class SessionBase;
+
+/// What every connection shares.
+struct WebhookReceiver::Impl
+{
+    Impl(ReceiverConfig c, ReceiverKeys k, KeysLoader r, std::ostream &l)
+        : config(std::move(c))
+        , reload(std::move(r))
+        , log(l)
+        , keys(std::make_shared<const ReceiverKeys>(std::move(k)))
+        , workers(config.conninfo, config.databaseConnections, config.queueDepth)
+    { }
+
+    ReceiverConfig config;
+    KeysLoader reload;
+    std::ostream &log;
+    std::mutex logMutex;
+
+    std::mutex keysMutex;
+    std::shared_ptr<const ReceiverKeys> keys;
+
+    net::io_context ioc;
+    std::optional<ssl::context> tls;
+    std::vector<std::unique_ptr<tcp::acceptor>> acceptors;
+    std::vector<ListenAddress> bound;
+    net::signal_set stopSignals {ioc, SIGINT, SIGTERM};
+    net::signal_set hangup {ioc, SIGHUP};
+
+    ReceiverMetrics metrics;
+    DeliveryWorkers workers;
+    std::atomic<bool> draining {false};
+
+    std::mutex sessionsMutex;
+    std::map<SessionBase *, std::weak_ptr<SessionBase>> sessions;
+
+    std::shared_ptr<const ReceiverKeys> currentKeys()
+    {
+        const std::lock_guard lock(keysMutex);
+        return keys;
+    }
+
+    void logLine(const nlohmann::json &line)
+    {
+        const std::string text
+            = line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        const std::lock_guard lock(logMutex);
+        log << text << std::endl;
+    }
+
+    void bindAll();
+    void accept(tcp::acceptor &acceptor);
+    void waitForStop();
+    void waitForHangup();
+    void beginStop();
+};
+
+/// A connection, plain or TLS; what the receiver needs of it when it stops.
+class SessionBase
+{
+public:
+    explicit SessionBase(WebhookReceiver::Impl &server) : m_server(server)
+    {
+        m_server.metrics.connectionOpened();
+    }
+    virtual ~SessionBase()
+    {
+        m_server.metrics.connectionClosed();
+        const std::lock_guard lock(m_server.sessionsMutex);
+        m_server.sessions.erase(this);
+    }
+    /// Posted to the session's strand when the receiver stops.
+    virtual void closeIfIdle() = 0;
+
+protected:
+    WebhookReceiver::Impl &m_server;
+};
+
+namespace {
+
+template<class Stream>
+class Session : public SessionBase, public std::enable_shared_from_this<Session<Stream>>
+{
+public:
+    template<class... Args>
+    Session(WebhookReceiver::Impl &server, tcp::socket socket, Args &&...args)
+        : SessionBase(server), m_stream(std::move(socket), std::forward<Args>(args)...)
+    { }
+
+    void start()
+    {
+        if constexpr (kTls) {
+            beast::get_lowest_layer(m_stream).expires_after(m_server.config.readTimeout);
+            m_stream.async_handshake(
+                ssl::stream_base::server, [self = this->shared_from_this()](beast::error_code ec) {
+                    if (ec)
+                        return self->close();
+                    self->readRequest();
+                });
+        } else {
+            net::dispatch(m_stream.get_executor(),
+                [self = this->shared_from_this()] { self->readRequest(); });
+        }
+    }
+
+    void closeIfIdle() override
+    {
+        net::post(m_stream.get_executor(), [self = this->shared_from_this()] {
+            if (!self->m_busy)
+                self->close();
+        });
+    }
+
+private:
+    static constexpr bool kTls = !std::is_same_v<Stream, beast::tcp_stream>;
+
+    void readRequest()
+    {
+        if (m_server.draining)
+            return close();
+        m_parser.emplace();
+        m_parser->header_limit(static_cast<std::uint32_t>(m_server.config.maxHeaderBytes));
+        m_parser->body_limit(m_server.config.maxBodyBytes);
+        // One deadline for the whole request, headers and body, and for an idle keep-alive
+        // connection: a client that trickles bytes cannot hold a connection open.
+        beast::get_lowest_layer(m_stream).expires_after(m_server.config.readTimeout);
+        http::async_read_header(m_stream, m_buffer, *m_parser,
+            [self = this->shared_from_this()](
+                beast::error_code ec, std::size_t) { self->onHeader(ec); });
+    }
+
+    void onHeader(beast::error_code ec)
+    {
+        if (ec == http::error::header_limit)
+            return answerAndClose(
+                errorAnswer(http::status::request_header_fields_too_large, "header_too_large",
+                    "the request's header is over " + std::to_string(m_server.config.maxHeaderBytes)
+                        + " bytes"));
+        if (ec == http::error::body_limit)
+            return answerAndClose(bodyTooLarge());
+        if (ec)
+            return close(); // end of stream, timeout, garbage: nothing to answer
+        auto &header = m_parser->get();
+        const auto fields = static_cast<std::size_t>(std::distance(header.begin(), header.end()));
+        if (fields > m_server.config.maxHeaderFields)
+            return answerAndClose(
+                errorAnswer(http::status::request_header_fields_too_large, "too_many_header_fields",
+                    std::to_string(fields) + " header fields; at most "
+                        + std::to_string(m_server.config.maxHeaderFields)));
+        if (const auto length = m_parser->content_length();
+            length && *length > m_server.config.maxBodyBytes)
+            return answerAndClose(bodyTooLarge());
+        if (beast::iequals(header[http::field::expect], "100-continue")) {
+            auto cont = std::make_shared<http::response<http::empty_body>>(
+                http::status::continue_, header.version());
+            http::async_write(m_stream, *cont,
+                [self = this->shared_from_this(), cont](beast::error_code ec2, std::size_t) {
+                    if (ec2)
+                        return self->close();
+                    self->readBody();
+                });
+            return;
+        }
+        readBody();
+    }
+
+    Answer bodyTooLarge() const
+    {
+        return errorAnswer(http::status::payload_too_large, "body_too_large",
+            "the body is over " + std::to_string(m_server.config.maxBodyBytes)
+                + " bytes (--max-body)");
+    }
+
+    void readBody()
+    {
+        http::async_read(m_stream, m_buffer, *m_parser,
+            [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+                if (ec == http::error::body_limit)
+                    return self->answerAndClose(self->bodyTooLarge());
+                if (ec)
+                    return self->close();
+                self->onRequest(self->m_parser->release());
+            });
+    }
+
+    void onRequest(http::request<http::string_body> request)
+    {
+        m_busy = true;
+        m_started = Clock::now();
+        m_version = request.version();
+        m_keepAlive = request.keep_alive();
+        const std::string_view target = view(request.target());
+        const std::string_view path = target.substr(0, target.find('?'));
+        const auto method = request.method();
+
+        if (path == "/healthz") {
+            if (method != http::verb::get && method != http::verb::head)
+                return answer(methodNotAllowed("GET"));
+            return checkHealth();
+        }
+        if (path == "/metrics") {
+            if (method != http::verb::get)
+                return answer(methodNotAllowed("GET"));
+            Answer a;
+            a.contentType = "text/plain; version=0.0.4";
+            a.body = m_server.metrics.render();
+            return answer(std::move(a));
+        }
+        constexpr std::string_view kPrefix = "/webhooks/";
+        if (path.substr(0, kPrefix.size()) != kPrefix)
+            return answer(errorAnswer(http::status::not_found, "not_found",
+                "POST deliveries to /webhooks/{providerKey}"));
+        const std::string key(path.substr(kPrefix.size()));
+        const auto keys = m_server.currentKeys();
+        const auto kind = keys->kinds.find(key);
+        const auto credentials = keys->secrets.find(key);
+        if (key.empty() || kind == keys->kinds.end() || credentials == keys->secrets.end())
+            return answer(errorAnswer(http::status::not_found, "unknown_provider_key",
+                "no provider key '" + key
+                    + "' is served here (registered, and in the secrets "
+                      "file)"));
+        if (method != http::verb::post)
+            return answer(methodNotAllowed("POST"));
+
+        const HeaderLookup header
+            = [&request](std::string_view name) -> std::optional<std::string_view> {
+            const auto it = request.find(beast::string_view(name.data(), name.size()));
+            if (it == request.end())
+                return std::nullopt;
+            return view(it->value());
+        };
+        const SignatureCheck check = verifyDelivery(kind->second, header, request.body(),
+            credentials->second, std::chrono::system_clock::now(), m_server.config.tolerance);
+        if (!check.valid()) {
+            m_server.metrics.signatureFailure(key, std::string(toString(check.verdict)));
+            m_server.logLine({{"ts", nowRfc3339()}, {"provider", key}, {"refused", "signature"},
+                {"reason", toString(check.verdict)}, {"detail", check.detail},
+                {"remote", remoteAddress()}});
+            // Chargebee authenticates with basic auth: a missing or wrong one is a 401.
+            const bool basic = kind->second == ProviderKind::Chargebee
+                && (check.verdict == SignatureVerdict::Missing
+                    || check.verdict == SignatureVerdict::Mismatch);
+            Answer a = errorAnswer(basic ? http::status::unauthorized : http::status::bad_request,
+                "signature_" + std::string(toString(check.verdict)), check.detail);
+            if (basic)
+                a.headers.emplace_back(http::field::www_authenticate, "Basic realm=\"webhooks\"");
+            return answer(std::move(a));
+        }
+        deliver(key, std::move(request.body()));
+    }
+
+    static Answer methodNotAllowed(const std::string &allowed)
+    {
+        Answer a
+            = errorAnswer(http::status::method_not_allowed, "method_not_allowed", "use " + allowed);
+        a.headers.emplace_back(http::field::allow, allowed);
+        return a;
+    }
+
+    void deliver(const std::string &key, std::string body)
+    {
+        auto self = this->shared_from_this();
+        // Keeps run() from returning while the database still works on this delivery.
+        auto work = std::make_shared<net::executor_work_guard<net::io_context::executor_type>>(
+            m_server.ioc.get_executor());
+        auto job = [self, work, key, body = std::move(body)](WorkerContext &ctx) {
+            Answer a;
+            nlohmann::json line {{"provider", key}};
+            try {
+                const IngestResult r = ctx.ingestor().ingest(key, body);
+                a = jsonAnswer(http::status::ok, r.toJson());
+                line["eventId"] = r.providerEventId;
+                line["outcome"] = toString(r.outcome);
+                line["inboxId"] = r.inboxId;
+                self->m_server.metrics.delivery(key, std::string(toString(r.outcome)));
+            } catch (const InputError &e) {
+                // The provider was removed from billing_providers since the keys were loaded.
+                a = errorAnswer(http::status::not_found, "unknown_provider_key", e.what());
+                line["error"] = e.what();
+            } catch (const std::exception &e) {
+                // Nothing was acknowledged: the provider delivers again later.
+                ctx.dropConnection();
+                a = unavailable("database_unavailable", e.what(), 5);
+                line["error"] = e.what();
+            }
+            net::post(self->m_stream.get_executor(),
+                [self, a = std::move(a), line = std::move(line)]() mutable {
+                    self->finishDelivery(std::move(a), std::move(line));
+                });
+        };
+        if (!m_server.workers.tryPost(std::move(job)))
+            answer(unavailable("saturated",
+                "every database worker is busy and the queue is full; retry shortly", 1));
+    }
+
+    void finishDelivery(Answer a, nlohmann::json line)
+    {
+        const double ms
+            = std::chrono::duration<double, std::milli>(Clock::now() - m_started).count();
+        line["ts"] = nowRfc3339();
+        line["status"] = static_cast<int>(a.status);
+        line["ms"] = std::round(ms * 100) / 100;
+        m_server.logLine(line);
+        answer(std::move(a));
+    }
+
+    void checkHealth()
+    {
+        auto self = this->shared_from_this();
+        auto work = std::make_shared<net::executor_work_guard<net::io_context::executor_type>>(
+            m_server.ioc.get_executor());
+        auto job = [self, work](WorkerContext &ctx) {
+            Answer a;
+            try {
+                checkConnects(ctx.conninfo());
+                a = jsonAnswer(http::status::ok, {{"status", "ok"}});
+            } catch (const std::exception &e) {
+                a = unavailable("database_unavailable", e.what(), 5);
+            }
+            net::post(self->m_stream.get_executor(),
+                [self, a = std::move(a)]() mutable { self->answer(std::move(a)); });
+        };
+        if (!m_server.workers.tryPost(std::move(job)))
+            answer(unavailable("saturated", "every database worker is busy", 1));
+    }
+
+    std::string remoteAddress()
+    {
+        beast::error_code ec;
+        const auto ep = beast::get_lowest_layer(m_stream).socket().remote_endpoint(ec);
+        return ec ? std::string() : ep.address().to_string();
+    }
+
+    void answerAndClose(Answer a)
+    {
+        a.close = true;
+        m_version = m_parser ? m_parser->get().version() : 11;
+        m_started = Clock::now();
+        m_busy = true;
+        answer(std::move(a));
+    }
+
+    void answer(Answer a)
+    {
+        auto res = std::make_shared<http::response<http::string_body>>(a.status, m_version);
+        res->set(http::field::server, "renewal-desk");
+        res->set(http::field::content_type, a.contentType);
+        for (auto &[field, value] : a.headers)
+            res->set(field, value);
+        res->body() = std::move(a.body);
+        res->keep_alive(m_keepAlive && !a.close && !m_server.draining);
+        res->prepare_payload();
+        m_server.metrics.response(static_cast<int>(a.status));
+        m_server.metrics.requestDuration(
+            std::chrono::duration<double>(Clock::now() - m_started).count());
+        beast::get_lowest_layer(m_stream).expires_after(m_server.config.readTimeout);
+        http::async_write(m_stream, *res,
+            [self = this->shared_from_this(), res](beast::error_code ec, std::size_t) {
+                self->m_busy = false;
+                if (ec || !res->keep_alive())
+                    return self->close();
+                self->readRequest();
+            });
+    }
+
+    void close()
+    {
+        m_busy = false;
+        auto &lowest = beast::get_lowest_layer(m_stream);
+        beast::error_code ec;
+        if constexpr (kTls) {
+            // No close_notify round trip: a client that stopped reading must not hold us.
+            lowest.socket().shutdown(tcp::socket::shutdown_both, ec);
+        } else {
+            lowest.socket().shutdown(tcp::socket::shutdown_send, ec);
+        }
+        lowest.close();
+    }
+
+    Stream m_stream;
+    beast::flat_buffer m_buffer;
+    std::optional<http::request_parser<http::string_body>> m_parser;
+    bool m_busy = false; ///< a request is being answered
+    bool m_keepAlive = false;
+    unsigned m_version = 11;
+    Clock::time_point m_started;
+};
+
+template<class Stream, class... Args>
+void startSession(WebhookReceiver::Impl &server, tcp::socket socket, Args &&...args)
+{
+    auto session
+        = std::make_shared<Session<Stream>>(server, std::move(socket), std::forward<Args>(args)...);
+    {
+        const std::lock_guard lock(server.sessionsMutex);
+        server.sessions.emplace(session.get(), session);
+    }
+    session->start();
+}
+
+} // namespace
+
+void WebhookReceiver::Impl::bindAll()
+{
+    if (!config.tlsCertPath.empty() || !config.tlsKeyPath.empty()) {
+        if (config.tlsCertPath.empty() || config.tlsKeyPath.empty())
+            throw SetupError("TLS needs both --tls-cert and --tls-key");
+        tls.emplace(ssl::context::tls_server);
+        tls->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2
+            | ssl::context::no_sslv3 | ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
+        beast::error_code ec;
+        tls->use_certificate_chain_file(config.tlsCertPath, ec);
+        if (ec)
+            throw SetupError("--tls-cert " + config.tlsCertPath + ": " + ec.message());
+        tls->use_private_key_file(config.tlsKeyPath, ssl::context::pem, ec);
+        if (ec)
+            throw SetupError("--tls-key " + config.tlsKeyPath + ": " + ec.message());
+    }
+    for (const auto &address : config.listen) {
+        beast::error_code ec;
+        tcp::resolver resolver(ioc);
+        const auto results = resolver.resolve(address.host, std::to_string(address.port),
+            tcp::resolver::passive | tcp::resolver::numeric_service, ec);
+        if (ec || results.empty())
+            throw SetupError("--listen " + address.host + ":" + std::to_string(address.port)
+                + ": cannot resolve the host: " + ec.message());
+        const tcp::endpoint endpoint = results.begin()->endpoint();
+        auto acceptor = std::make_unique<tcp::acceptor>(ioc);
+        const auto fail = [&](const std::string &what) {
+            throw SetupError("--listen " + address.host + ":" + std::to_string(address.port) + ": "
+                + what + ": " + ec.message());
+        };
+        acceptor->open(endpoint.protocol(), ec);
+        if (ec)
+            fail("cannot open a socket");
+        acceptor->set_option(net::socket_base::reuse_address(true), ec);
+        // Several `renewalctl serve` processes may share the port; the kernel spreads
+        // connections among them.
+        acceptor->set_option(ReusePort(true), ec);
+        if (ec)
+            fail("cannot set SO_REUSEPORT");
+        acceptor->bind(endpoint, ec);
+        if (ec)
+            fail("cannot bind");
+        acceptor->listen(net::socket_base::max_listen_connections, ec);
+        if (ec)
+            fail("cannot listen");
+        const auto local = acceptor->local_endpoint();
+        bound.push_back({local.address().to_string(), local.port()});
+        acceptors.push_back(std::move(acceptor));
+    }
+}
+
+void WebhookReceiver::Impl::accept(tcp::acceptor &acceptor)
+{
+    acceptor.async_accept(
+        net::make_strand(ioc), [this, &acceptor](beast::error_code ec, tcp::socket socket) {
+            if (ec == net::error::operation_aborted || !acceptor.is_open())
+                return; // stopping
+            if (!ec) {
+                if (metrics.connectionsInUse() >= config.maxClients) {
+                    // Bounded: the kernel's backlog and the provider's retry absorb the excess.
+                    metrics.response(503);
+                    beast::error_code ignored;
+                    socket.close(ignored);
+                } else if (tls) {
+                    startSession<beast::ssl_stream<beast::tcp_stream>>(
+                        *this, std::move(socket), *tls);
+                } else {
+                    startSession<beast::tcp_stream>(*this, std::move(socket));
+                }
+            }
+            accept(acceptor);
+        });
+}
+
+void WebhookReceiver::Impl::waitForStop()
+{
+    stopSignals.async_wait([this](beast::error_code ec, int) {
+        if (!ec)
+            beginStop();
+    });
+}
+
+void WebhookReceiver::Impl::waitForHangup()
+{
+    hangup.async_wait([this](beast::error_code ec, int) {
+        if (ec)
+            return;
+        try {
+            auto fresh = std::make_shared<const ReceiverKeys>(reload());
+            const auto count = fresh->secrets.size();
+            {
+                const std::lock_guard lock(keysMutex);
+                keys = std::move(fresh);
+            }
+            logLine({{"ts", nowRfc3339()}, {"reloaded", "secrets"}, {"providerKeys", count}});
+        } catch (const std::exception &e) {
+            logLine({{"ts", nowRfc3339()}, {"reloaded", "secrets"}, {"error", e.what()},
+                {"kept", "the previous secrets"}});
+        }
+        waitForHangup();
+    });
+}
+
+void WebhookReceiver::Impl::beginStop()
+{
+    if (draining.exchange(true))
+        return;
+    logLine({{"ts", nowRfc3339()}, {"stopping", true},
+        {"inFlight", static_cast<long long>(workers.pending())}});
+    beast::error_code ec;
+    for (auto &a : acceptors)
+        a->close(ec);
+    stopSignals.cancel(ec);
+    hangup.cancel(ec);
+    std::vector<std::shared_ptr<SessionBase>> live;
+    {
+        const std::lock_guard lock(sessionsMutex);
+        for (auto &[ptr, weak] : sessions) {
+            if (auto s = weak.lock())
+                live.push_back(std::move(s));
+        }
+    }
+    for (auto &s : live)
+        s->closeIfIdle();
+}
+
+WebhookReceiver::WebhookReceiver(
+    ReceiverConfig config, ReceiverKeys keys, KeysLoader reload, std::ostream &log)
+    : d(std::make_unique<Impl>(std::move(config), std::move(keys), std::move(reload), log))
+{
+    if (d->config.listen.empty())
+        throw SetupError("nothing to listen on: give --listen HOST:PORT");
+    d->bindAll();
+}
+
+WebhookReceiver::~WebhookReceiver()
+{
+    d->workers.stop();
+}
+
+std::vector<ListenAddress> WebhookReceiver::boundAddresses() const
+{
+    return d->bound;
+}
+
+void WebhookReceiver::run()
+{
+    for (auto &a : d->acceptors)
+        d->accept(*a);
+    d->waitForStop();
+    d->waitForHangup();
+    nlohmann::json listening = nlohmann::json::array();
+    for (const auto &b : d->bound)
+        listening.push_back((b.host.find(':') != std::string::npos ? "[" + b.host + "]" : b.host)
+            + ":" + std::to_string(b.port));
+    d->logLine({{"ts", nowRfc3339()}, {"listening", listening}, {"tls", d->tls.has_value()},
+        {"databaseConnections", d->config.databaseConnections},
+        {"providerKeys", d->currentKeys()->secrets.size()}});
+    std::vector<std::thread> extra;
+    for (int i = 1; i < d->config.ioThreads; ++i)
+        extra.emplace_back([this] { d->ioc.run(); });
+    d->ioc.run();
+    for (auto &t : extra)
+        t.join();
+    d->workers.stop();
+    d->logLine({{"ts", nowRfc3339()}, {"stopped", true}});
+}
+
+void WebhookReceiver::stop()
+{
+    net::post(d->ioc, [this] { d->beginStop(); });
+}
+
+} // namespace rd

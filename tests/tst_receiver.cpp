@@ -1,0 +1,676 @@
+#include "tests/support/http_client.h"
+#include "tests/support/lock_waiters.h"
+#include "tests/support/process_runner.h"
+#include "tests/support/test_database.h"
+
+#include "domain/core/webhook_signature.h"
+
+#include <nlohmann/json.hpp>
+#include <pqxx/pqxx>
+
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <atomic>
+#include <csignal>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+#include <thread>
+
+using namespace std::chrono_literals;
+using rdtest::ctl;
+using rdtest::HttpConnection;
+using rdtest::HttpHeaders;
+using rdtest::HttpResponse;
+using rdtest::runProgram;
+using rdtest::scalar;
+using rdtest::withDb;
+
+namespace {
+
+std::string fixture(const std::string &relative)
+{
+    std::ifstream in(std::string(RD_FIXTURES_DIR) + "/" + relative, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::string replaceAll(std::string s, const std::string &from, const std::string &to)
+{
+    for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+        s.replace(at, from.size(), to);
+    return s;
+}
+
+// The Stripe fixture renews sub_1QxSub0001 from December 2025 into January 2026; `n` makes its
+// subscription, invoice and event ids distinct, so that each `n` is a renewal of its own.
+std::string stripeRenewal(const std::string &n)
+{
+    std::string body = fixture("stripe/renewal_basil.json");
+    body = replaceAll(body, "sub_1QxSub0001", "sub_rx_" + n);
+    body = replaceAll(body, "in_1QxRenew0002", "in_rx_" + n);
+    return replaceAll(body, "evt_1QxRenew0002", "evt_rx_" + n);
+}
+
+std::string stripeSubscription(const std::string &n)
+{
+    return rdtest::subscriptionLine(
+        "stripe-main", "sub_rx_" + n, "active", "2025-12-01T00:00:00Z", "2026-01-01T00:00:00Z");
+}
+
+const rd::WebhookCredentials kStripe {{"whsec_test_new", "whsec_test_old"}, {}};
+const rd::WebhookCredentials kPaddle {{"pdl_ntfset_secret"}, {}};
+const rd::WebhookCredentials kRecurly {{"recurly-signing-key"}, {}};
+const rd::WebhookCredentials kLemon {{"lemon-signing-secret"}, {}};
+const rd::WebhookCredentials kChargebee {{}, {"hooks:correct-horse"}};
+
+const char *kSecretsJson = R"({
+  "stripe-main": {"secrets": ["whsec_test_new", "whsec_test_old"]},
+  "paddle-eu": {"secrets": ["pdl_ntfset_secret"]},
+  "recurly-us": {"secrets": ["recurly-signing-key"]},
+  "lemon-shop": {"secrets": ["lemon-signing-secret"]},
+  "chargebee-us": {"basicAuth": ["hooks:correct-horse"]}
+})";
+
+HttpHeaders signedHeaders(rd::ProviderKind kind, const std::string &body,
+    const rd::WebhookCredentials &credentials,
+    std::chrono::system_clock::time_point at = std::chrono::system_clock::now())
+{
+    HttpHeaders h {{"Content-Type", "application/json"}};
+    for (auto &header : rd::signDelivery(kind, body, credentials, at))
+        h.push_back(std::move(header));
+    return h;
+}
+
+// Registers the five providers the secrets file names.
+void registerProviders(const std::string &conninfo)
+{
+    const std::pair<const char *, const char *> providers[]
+        = {{"stripe-main", "stripe"}, {"paddle-eu", "paddle"}, {"recurly-us", "recurly"},
+            {"lemon-shop", "lemonsqueezy"}, {"chargebee-us", "chargebee"}};
+    for (const auto &[key, kind] : providers) {
+        const auto r
+            = runProgram(ctl(), withDb(conninfo, {"providers", "add", key, "--kind", kind}));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+    }
+}
+
+QString writeSecrets(const QTemporaryDir &dir, const std::string &json, mode_t mode = 0600)
+{
+    const QString path = dir.filePath("secrets.json");
+    QFile f(path);
+    f.open(QIODevice::WriteOnly | QIODevice::Truncate);
+    f.write(json.data(), static_cast<qint64>(json.size()));
+    f.close();
+    ::chmod(path.toLocal8Bit().constData(), mode);
+    return path;
+}
+
+/// One `renewalctl serve` process, started on a free port (or a given one) and stopped with
+/// SIGTERM when the test ends.
+class Receiver
+{
+public:
+    Receiver(const std::string &conninfo, const QString &secrets, QStringList extra = {},
+        std::uint16_t port = 0)
+    {
+        QStringList args {"serve", "--listen", QString("127.0.0.1:%1").arg(port), "--secrets",
+            secrets, "--db", QString::fromStdString(conninfo)};
+        m_process.start(ctl(), args << extra);
+        m_process.waitForStarted();
+        // The first line says where it listens: {"listening":["127.0.0.1:PORT"], ...}.
+        const auto deadline = std::chrono::steady_clock::now() + 30s;
+        while (std::chrono::steady_clock::now() < deadline && m_port == 0) {
+            if (!m_process.canReadLine() && !m_process.waitForReadyRead(200)) {
+                if (m_process.state() != QProcess::Running)
+                    break;
+                continue;
+            }
+            while (m_process.canReadLine()) {
+                const QByteArray line = m_process.readLine();
+                m_log += line;
+                const auto j = nlohmann::json::parse(line.toStdString(), nullptr, false);
+                if (j.is_object() && j.contains("listening")) {
+                    const std::string first = j["listening"][0];
+                    m_port
+                        = static_cast<std::uint16_t>(std::stoi(first.substr(first.rfind(':') + 1)));
+                }
+            }
+        }
+    }
+    ~Receiver()
+    {
+        if (m_process.state() == QProcess::Running) {
+            ::kill(static_cast<pid_t>(m_process.processId()), SIGTERM);
+            if (!m_process.waitForFinished(20000))
+                m_process.kill();
+        }
+        m_process.waitForFinished(5000);
+    }
+    std::uint16_t port() const { return m_port; }
+    qint64 pid() const { return m_process.processId(); }
+    QProcess &process() { return m_process; }
+    /// SIGTERM, then everything it logged and its exit code.
+    int terminate(QByteArray *log = nullptr)
+    {
+        ::kill(static_cast<pid_t>(m_process.processId()), SIGTERM);
+        m_process.waitForFinished(60000);
+        m_log += m_process.readAllStandardOutput();
+        if (log)
+            *log = m_log;
+        return m_process.exitStatus() == QProcess::NormalExit ? m_process.exitCode() : -1;
+    }
+    QByteArray stderrText() { return m_process.readAllStandardError(); }
+
+private:
+    QProcess m_process;
+    std::uint16_t m_port = 0;
+    QByteArray m_log;
+};
+
+nlohmann::json bodyJson(const HttpResponse &r)
+{
+    return nlohmann::json::parse(r.body, nullptr, false);
+}
+
+QByteArray describe(const HttpResponse &r)
+{
+    return QByteArray::fromStdString(std::to_string(r.status) + " " + r.error + " " + r.body);
+}
+
+} // namespace
+
+/// `renewalctl serve` against a real PostgreSQL over real loopback sockets: signatures are
+/// checked before anything is stored, a delivery is answered 200 only after its commit, and
+/// the server survives what the internet sends it.
+class TestReceiver : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void everySchemeIsVerifiedBeforeAnythingIsStored_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<bool>("timestamped");
+        QTest::newRow("stripe") << int(rd::ProviderKind::Stripe) << "stripe-main"
+                                << "stripe/renewal_basil.json" << true;
+        QTest::newRow("paddle") << int(rd::ProviderKind::Paddle) << "paddle-eu"
+                                << "paddle/renewal.json" << true;
+        QTest::newRow("recurly") << int(rd::ProviderKind::Recurly) << "recurly-us"
+                                 << "recurly/renewal.json" << true;
+        QTest::newRow("lemonsqueezy") << int(rd::ProviderKind::LemonSqueezy) << "lemon-shop"
+                                      << "lemonsqueezy/renewal_needs_snapshot.json" << false;
+        QTest::newRow("chargebee") << int(rd::ProviderKind::Chargebee) << "chargebee-us"
+                                   << "chargebee/renewal_payment_succeeded.json" << false;
+    }
+
+    void everySchemeIsVerifiedBeforeAnythingIsStored()
+    {
+        QFETCH(int, kind);
+        QFETCH(QString, key);
+        QFETCH(QString, fixture);
+        QFETCH(bool, timestamped);
+        const auto k = static_cast<rd::ProviderKind>(kind);
+        const std::map<rd::ProviderKind, rd::WebhookCredentials> credentials {
+            {rd::ProviderKind::Stripe, kStripe}, {rd::ProviderKind::Paddle, kPaddle},
+            {rd::ProviderKind::Recurly, kRecurly}, {rd::ProviderKind::LemonSqueezy, kLemon},
+            {rd::ProviderKind::Chargebee, kChargebee}};
+        const bool basicAuth = k == rd::ProviderKind::Chargebee;
+        const int refused = basicAuth ? 401 : 400;
+
+        rdtest::TestDatabase db("rx_schemes");
+        registerProviders(db.conninfo());
+        QTemporaryDir dir;
+        Receiver rx(rdtest::loginAs(db, "rx", "ingest"), writeSecrets(dir, kSecretsJson));
+        QVERIFY(rx.port() != 0);
+        const std::string path = "/webhooks/" + key.toStdString();
+        const std::string body = ::fixture(fixture.toStdString());
+        const auto inbox = [&] { return scalar(db, "SELECT count(*) FROM webhook_inbox"); };
+
+        // Refused, and nothing stored: a wrong secret, one changed byte, no signature at all.
+        const rd::WebhookCredentials wrong {{"not-the-secret"}, {"hooks:wrong-password"}};
+        auto r = rdtest::httpCall(rx.port(), "POST", path, signedHeaders(k, body, wrong), body);
+        QVERIFY2(r.status == refused, describe(r));
+        QVERIFY2(bodyJson(r).value("error", "").find("signature") == 0, r.body.c_str());
+        if (!basicAuth) { // basic auth proves the sender, not the bytes
+            std::string changed = body;
+            changed[changed.size() / 2] = changed[changed.size() / 2] == 'a' ? 'b' : 'a';
+            r = rdtest::httpCall(
+                rx.port(), "POST", path, signedHeaders(k, body, credentials.at(k)), changed);
+            QVERIFY2(r.status == refused, describe(r));
+        }
+        r = rdtest::httpCall(rx.port(), "POST", path, {{"Content-Type", "application/json"}}, body);
+        QVERIFY2(r.status == refused, describe(r));
+        if (timestamped) {
+            const auto old = std::chrono::system_clock::now() - 10min;
+            r = rdtest::httpCall(
+                rx.port(), "POST", path, signedHeaders(k, body, credentials.at(k), old), body);
+            QVERIFY2(r.status == 400, describe(r));
+            QVERIFY2(bodyJson(r)["error"] == "signature_stale_timestamp", r.body.c_str());
+        }
+        QCOMPARE(inbox(), 0LL);
+
+        // Signed right: kept, processed, answered with the inbox's outcome.
+        r = rdtest::httpCall(
+            rx.port(), "POST", path, signedHeaders(k, body, credentials.at(k)), body);
+        QVERIFY2(r.status == 200, describe(r));
+        const auto answer = bodyJson(r);
+        QVERIFY2(
+            answer.contains("outcome") && answer["inboxId"].get<long long>() > 0, r.body.c_str());
+        QCOMPARE(inbox(), 1LL);
+
+        // The metrics count both.
+        const auto metrics = rdtest::httpCall(rx.port(), "GET", "/metrics");
+        QCOMPARE(metrics.status, 200);
+        QVERIFY2(metrics.body.find("renewal_receiver_signature_failures_total{provider=\""
+                     + key.toStdString() + "\"")
+                != std::string::npos,
+            metrics.body.c_str());
+        QVERIFY2(metrics.body.find(
+                     "renewal_receiver_deliveries_total{provider=\"" + key.toStdString() + "\"")
+                != std::string::npos,
+            metrics.body.c_str());
+    }
+
+    void aRenewalIsAppliedOnceAndItsRedeliveryAnsweredFromTheInbox()
+    {
+        rdtest::TestDatabase db("rx_once");
+        registerProviders(db.conninfo());
+        rdtest::importSubscriptions(db.conninfo(), stripeSubscription("1"));
+        QTemporaryDir dir;
+        Receiver rx(rdtest::loginAs(db, "rx", "ingest"), writeSecrets(dir, kSecretsJson));
+        const std::string body = stripeRenewal("1");
+        // Signed with the older of two secrets: a rotation under way.
+        const rd::WebhookCredentials old {{"whsec_test_old"}, {}};
+        auto r = rdtest::httpCall(rx.port(), "POST", "/webhooks/stripe-main",
+            signedHeaders(rd::ProviderKind::Stripe, body, old), body);
+        QVERIFY2(r.status == 200, describe(r));
+        QCOMPARE(bodyJson(r)["outcome"], "applied");
+        r = rdtest::httpCall(rx.port(), "POST", "/webhooks/stripe-main",
+            signedHeaders(rd::ProviderKind::Stripe, body, kStripe), body);
+        QVERIFY2(r.status == 200, describe(r));
+        QCOMPARE(bodyJson(r)["outcome"], "duplicate_delivery");
+        QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_billing_periods"), 1LL);
+        QCOMPARE(scalar(db,
+                     "SELECT count(*) FROM subscription_transition_audits WHERE transition = "
+                     "'subscription_renewed'"),
+            1LL);
+        QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_outbox"), 1LL);
+        QCOMPARE(scalar(db, "SELECT deliveries FROM webhook_inbox"), 2LL);
+    }
+
+    void httpAnswersForWhatIsNotADelivery()
+    {
+        rdtest::TestDatabase db("rx_http");
+        registerProviders(db.conninfo());
+        QTemporaryDir dir;
+        Receiver rx(rdtest::loginAs(db, "rx", "ingest"), writeSecrets(dir, kSecretsJson),
+            {"--max-body", "2048"});
+        const auto p = rx.port();
+        QCOMPARE(rdtest::httpCall(p, "GET", "/healthz").status, 200);
+        QCOMPARE(rdtest::httpCall(p, "POST", "/webhooks/braintree-x", {}, "{}").status, 404);
+        QCOMPARE(rdtest::httpCall(p, "POST", "/somewhere", {}, "{}").status, 404);
+        const auto get = rdtest::httpCall(p, "GET", "/webhooks/stripe-main");
+        QCOMPARE(get.status, 405);
+        QCOMPARE(get.headers.at("allow"), std::string("POST"));
+        const std::string big(4096, 'x');
+        const auto tooBig = rdtest::httpCall(p, "POST", "/webhooks/stripe-main",
+            signedHeaders(rd::ProviderKind::Stripe, big, kStripe), big);
+        QVERIFY2(tooBig.status == 413, describe(tooBig));
+        // A header block over the limit, and a flood of header fields.
+        const auto hugeHeader = rdtest::httpCall(
+            p, "POST", "/webhooks/stripe-main", {{"X-Pad", std::string(20000, 'a')}}, "{}");
+        QVERIFY2(hugeHeader.status == 431, describe(hugeHeader));
+        HttpHeaders many;
+        for (int i = 0; i < 150; ++i)
+            many.emplace_back("X-Field-" + std::to_string(i), "1");
+        const auto manyFields = rdtest::httpCall(p, "POST", "/webhooks/stripe-main", many, "{}");
+        QVERIFY2(manyFields.status == 431, describe(manyFields));
+        QCOMPARE(scalar(db, "SELECT count(*) FROM webhook_inbox"), 0LL);
+
+        // Keep-alive: three requests on one connection.
+        HttpConnection c(p);
+        for (int i = 0; i < 3; ++i) {
+            QVERIFY(c.send(rdtest::httpRequest("GET", "/healthz", {}, {}, true)));
+            QCOMPARE(c.receive().status, 200);
+        }
+    }
+
+    void concurrentDeliveriesOfOneEventApplyOnce()
+    {
+        rdtest::TestDatabase db("rx_concurrent");
+        registerProviders(db.conninfo());
+        rdtest::importSubscriptions(db.conninfo(), stripeSubscription("c"));
+        QTemporaryDir dir;
+        Receiver rx(rdtest::loginAs(db, "rx", "ingest"), writeSecrets(dir, kSecretsJson),
+            {"--connections", "8"});
+        const std::string body = stripeRenewal("c");
+
+        // Hold the subscription's row lock: every delivery must queue behind it (the first on
+        // the row, the others on the first's inbox row), and all eight are seen waiting.
+        auto holder = db.connect();
+        auto observer = db.connect();
+        const int holderPid = rdtest::backendPid(*holder);
+        pqxx::work hold(*holder);
+        hold.exec("SELECT 1 FROM subscriptions WHERE provider_subscription_id = 'sub_rx_c' "
+                  "FOR UPDATE");
+        std::vector<HttpResponse> answers(8);
+        std::vector<std::thread> clients;
+        for (std::size_t i = 0; i < answers.size(); ++i)
+            clients.emplace_back([&, i] {
+                answers[i] = rdtest::httpCall(rx.port(), "POST", "/webhooks/stripe-main",
+                    signedHeaders(rd::ProviderKind::Stripe, body, kStripe), body, 60s);
+            });
+        const auto waiting = rdtest::waitForLockWaiters(*observer, holderPid, 8);
+        hold.commit();
+        for (auto &t : clients)
+            t.join();
+        QVERIFY2(waiting.reached, waiting.seen.c_str());
+        int applied = 0;
+        for (const auto &a : answers) {
+            QVERIFY2(a.status == 200, describe(a));
+            const std::string outcome = bodyJson(a)["outcome"];
+            QVERIFY2(outcome == "applied" || outcome == "duplicate_delivery", outcome.c_str());
+            applied += outcome == "applied";
+        }
+        QCOMPARE(applied, 1);
+        QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_billing_periods"), 1LL);
+        QCOMPARE(scalar(db,
+                     "SELECT count(*) FROM subscription_transition_audits WHERE transition = "
+                     "'subscription_renewed'"),
+            1LL);
+        QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_outbox"), 1LL);
+        QCOMPARE(scalar(db, "SELECT deliveries FROM webhook_inbox"), 8LL);
+    }
+
+    void anUnavailableDatabaseIsA503AndTheRetryLands()
+    {
+        rdtest::TestDatabase db("rx_unavailable");
+        registerProviders(db.conninfo());
+        rdtest::importSubscriptions(db.conninfo(), stripeSubscription("u"));
+        QTemporaryDir dir;
+        Receiver rx(rdtest::loginAs(db, "rx", "ingest"), writeSecrets(dir, kSecretsJson),
+            {"--connections", "2"});
+        QCOMPARE(rdtest::httpCall(rx.port(), "GET", "/healthz").status, 200);
+
+        // The database refuses connections and drops the receiver's: for the receiver it is
+        // down, while the rest of the test cluster runs on.
+        auto admin = pqxx::connection(rdtest::clusterConninfo());
+        const std::string name = admin.quote_name(db.name());
+        pqxx::nontransaction(admin).exec("ALTER DATABASE " + name + " ALLOW_CONNECTIONS false");
+        pqxx::nontransaction(admin).exec_params(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", db.name());
+        const std::string body = stripeRenewal("u");
+        const auto down = rdtest::httpCall(rx.port(), "POST", "/webhooks/stripe-main",
+            signedHeaders(rd::ProviderKind::Stripe, body, kStripe), body, 120s);
+        QVERIFY2(down.status == 503, describe(down));
+        QVERIFY(down.headers.count("retry-after") == 1);
+        QCOMPARE(rdtest::httpCall(rx.port(), "GET", "/healthz", {}, {}, 60s).status, 503);
+
+        pqxx::nontransaction(admin).exec("ALTER DATABASE " + name + " ALLOW_CONNECTIONS true");
+        const auto up = rdtest::httpCall(rx.port(), "POST", "/webhooks/stripe-main",
+            signedHeaders(rd::ProviderKind::Stripe, body, kStripe), body, 60s);
+        QVERIFY2(up.status == 200, describe(up));
+        QCOMPARE(bodyJson(up)["outcome"], "applied");
+        QCOMPARE(rdtest::httpCall(rx.port(), "GET", "/healthz").status, 200);
+        QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_billing_periods"), 1LL);
+    }
+
+    void aSlowClientIsCutOffWhileOthersAreServed()
+    {
+        rdtest::TestDatabase db("rx_slow");
+        registerProviders(db.conninfo());
+        rdtest::importSubscriptions(db.conninfo(), stripeSubscription("s"));
+        QTemporaryDir dir;
+        Receiver rx(rdtest::loginAs(db, "rx", "ingest"), writeSecrets(dir, kSecretsJson),
+            {"--read-timeout", "3"});
+        const std::string body = stripeRenewal("s");
+        const std::string request = rdtest::httpRequest("POST", "/webhooks/stripe-main",
+            signedHeaders(rd::ProviderKind::Stripe, body, kStripe), body);
+
+        // Four clients trickle a byte every 300 ms: each byte arrives well within any
+        // per-read timeout, but no request completes within the whole-request deadline.
+        std::vector<std::unique_ptr<HttpConnection>> slow;
+        for (int i = 0; i < 4; ++i)
+            slow.push_back(std::make_unique<HttpConnection>(rx.port()));
+        const auto start = std::chrono::steady_clock::now();
+        std::atomic<bool> stop {false};
+        std::atomic<int> cut {0};
+        std::thread trickle([&] {
+            for (std::size_t at = 0; at < request.size() && !stop; ++at) {
+                int open = 0;
+                for (auto &c : slow)
+                    open += c->send(request.substr(at, 1)) ? 1 : 0;
+                if (open == 0)
+                    break;
+                std::this_thread::sleep_for(300ms);
+            }
+        });
+        // Meanwhile a normal delivery is answered at once.
+        const auto normal = rdtest::httpCall(rx.port(), "POST", "/webhooks/stripe-main",
+            signedHeaders(rd::ProviderKind::Stripe, body, kStripe), body, 5s);
+        const auto normalTook = std::chrono::steady_clock::now() - start;
+        for (auto &c : slow)
+            cut += c->closedByPeer(10s) ? 1 : 0;
+        const auto cutAfter = std::chrono::steady_clock::now() - start;
+        stop = true;
+        trickle.join();
+        QVERIFY2(normal.status == 200, describe(normal));
+        QVERIFY(normalTook < 3s);
+        QCOMPARE(cut.load(), 4);
+        QVERIFY2(cutAfter < 8s, "the slow clients were not cut off at the deadline");
+        QCOMPARE(scalar(db, "SELECT count(*) FROM webhook_inbox"), 1LL);
+    }
+
+    void sigtermMidLoadLosesNothing()
+    {
+        rdtest::TestDatabase db("rx_sigterm");
+        registerProviders(db.conninfo());
+        constexpr int kRenewals = 300;
+        std::string subscriptions;
+        for (int i = 0; i < kRenewals; ++i)
+            subscriptions += stripeSubscription(std::to_string(i)) + "\n";
+        rdtest::importSubscriptions(db.conninfo(), subscriptions);
+        QTemporaryDir dir;
+        const QString secrets = writeSecrets(dir, kSecretsJson);
+        const std::string conninfo = rdtest::loginAs(db, "rx", "ingest");
+
+        // Eight clients deliver; the receiver is stopped with SIGTERM halfway. Whatever was
+        // answered 200 must be committed; whatever was not is delivered again to a new
+        // receiver, as a provider would. In the end: every renewal exactly once.
+        std::vector<int> answered(kRenewals, 0);
+        std::atomic<int> next {0};
+        std::atomic<int> ok {0};
+        QByteArray log;
+        int exitCode = -1;
+        {
+            Receiver rx(conninfo, secrets, {"--connections", "4"});
+            std::vector<std::thread> clients;
+            for (int c = 0; c < 8; ++c)
+                clients.emplace_back([&] {
+                    for (int i = next++; i < kRenewals; i = next++) {
+                        const std::string body = stripeRenewal(std::to_string(i));
+                        const auto r = rdtest::httpCall(rx.port(), "POST", "/webhooks/stripe-main",
+                            signedHeaders(rd::ProviderKind::Stripe, body, kStripe), body, 30s);
+                        if (r.status == 200) {
+                            answered[static_cast<std::size_t>(i)] = 1;
+                            ++ok;
+                        }
+                    }
+                });
+            while (ok < kRenewals / 3)
+                std::this_thread::sleep_for(5ms);
+            exitCode = rx.terminate(&log);
+            for (auto &t : clients)
+                t.join();
+        }
+        QCOMPARE(exitCode, 0);
+        QVERIFY2(log.contains("\"stopped\":true"), log.constData());
+        const int beforeRetry = ok;
+        QVERIFY2(beforeRetry < kRenewals, "SIGTERM came after the load: nothing was cut");
+        // Everything answered 200 is there, each once.
+        {
+            auto conn = db.connect();
+            pqxx::nontransaction tx(*conn);
+            for (int i = 0; i < kRenewals; ++i) {
+                if (!answered[static_cast<std::size_t>(i)])
+                    continue;
+                const auto n = tx.exec_params1("SELECT count(*) FROM subscription_billing_periods "
+                                               "WHERE provider_renewal_key = $1",
+                                     "in_rx_" + std::to_string(i))[0]
+                                   .as<long long>();
+                QVERIFY2(n == 1,
+                    ("renewal " + std::to_string(i) + " answered 200, not recorded").c_str());
+            }
+        }
+        // The provider's retries, to a new receiver.
+        Receiver again(conninfo, secrets);
+        for (int i = 0; i < kRenewals; ++i) {
+            if (answered[static_cast<std::size_t>(i)])
+                continue;
+            const std::string body = stripeRenewal(std::to_string(i));
+            const auto r = rdtest::httpCall(again.port(), "POST", "/webhooks/stripe-main",
+                signedHeaders(rd::ProviderKind::Stripe, body, kStripe), body);
+            QVERIFY2(r.status == 200, describe(r));
+        }
+        QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_billing_periods"),
+            static_cast<long long>(kRenewals));
+        QCOMPARE(scalar(db,
+                     "SELECT count(*) FROM subscription_transition_audits WHERE transition = "
+                     "'subscription_renewed'"),
+            static_cast<long long>(kRenewals));
+        QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_outbox"),
+            static_cast<long long>(kRenewals));
+        QCOMPARE(scalar(db, "SELECT count(*) FROM webhook_inbox WHERE outcome IS NULL"), 0LL);
+        qInfo("SIGTERM after %d of %d renewals were answered; the rest were redelivered",
+            beforeRetry, kRenewals);
+    }
+
+    void twoProcessesShareOnePort()
+    {
+        rdtest::TestDatabase db("rx_reuseport");
+        registerProviders(db.conninfo());
+        constexpr int kRenewals = 60;
+        std::string subscriptions;
+        for (int i = 0; i < kRenewals; ++i)
+            subscriptions += stripeSubscription("p" + std::to_string(i)) + "\n";
+        rdtest::importSubscriptions(db.conninfo(), subscriptions);
+        QTemporaryDir dir;
+        const QString secrets = writeSecrets(dir, kSecretsJson);
+        const std::string conninfo = rdtest::loginAs(db, "rx", "ingest");
+        Receiver first(conninfo, secrets);
+        QVERIFY(first.port() != 0);
+        Receiver second(conninfo, secrets, {}, first.port());
+        QCOMPARE(second.port(), first.port());
+        for (int i = 0; i < kRenewals; ++i) {
+            const std::string body = stripeRenewal("p" + std::to_string(i));
+            const auto r = rdtest::httpCall(first.port(), "POST", "/webhooks/stripe-main",
+                signedHeaders(rd::ProviderKind::Stripe, body, kStripe), body);
+            QVERIFY2(r.status == 200, describe(r));
+        }
+        QByteArray firstLog, secondLog;
+        QCOMPARE(first.terminate(&firstLog), 0);
+        QCOMPARE(second.terminate(&secondLog), 0);
+        const auto served = [](const QByteArray &log) { return log.count("\"status\":200"); };
+        QVERIFY2(served(firstLog) > 0 && served(secondLog) > 0,
+            (firstLog + "\n----\n" + secondLog).constData());
+        QCOMPARE(served(firstLog) + served(secondLog), qsizetype(kRenewals));
+        QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_billing_periods"),
+            static_cast<long long>(kRenewals));
+    }
+
+    void httpsWithACertificateCurlTrusts()
+    {
+        rdtest::TestDatabase db("rx_tls");
+        registerProviders(db.conninfo());
+        rdtest::importSubscriptions(db.conninfo(), stripeSubscription("t"));
+        QTemporaryDir dir;
+        const QString cert = dir.filePath("cert.pem"), key = dir.filePath("key.pem");
+        const auto made = runProgram("openssl",
+            {"req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj",
+                "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout",
+                key, "-out", cert});
+        QVERIFY2(made.exitCode == 0, made.err.constData());
+        Receiver rx(rdtest::loginAs(db, "rx", "ingest"), writeSecrets(dir, kSecretsJson),
+            {"--tls-cert", cert, "--tls-key", key});
+        QVERIFY(rx.port() != 0);
+        const std::string body = stripeRenewal("t");
+        const QString bodyPath = dir.filePath("body.json");
+        {
+            QFile f(bodyPath);
+            f.open(QIODevice::WriteOnly);
+            f.write(body.data(), static_cast<qint64>(body.size()));
+        }
+        QStringList args {"--silent", "--show-error", "--cacert", cert, "--data-binary",
+            "@" + bodyPath, "-H", "Content-Type: application/json"};
+        for (const auto &[name, value] : rd::signDelivery(
+                 rd::ProviderKind::Stripe, body, kStripe, std::chrono::system_clock::now()))
+            args << "-H" << QString::fromStdString(name + ": " + value);
+        args << QString("https://127.0.0.1:%1/webhooks/stripe-main").arg(rx.port());
+        const auto r = runProgram("curl", args);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(nlohmann::json::parse(r.out.toStdString())["outcome"], "applied");
+        // Plain HTTP to the TLS port is not served.
+        QCOMPARE(rdtest::httpCall(rx.port(), "GET", "/healthz", {}, {}, 5s).status, 0);
+    }
+
+    void anUnsafeOrWrongSecretsFileStopsTheStart()
+    {
+        rdtest::TestDatabase db("rx_secrets");
+        registerProviders(db.conninfo());
+        QTemporaryDir dir;
+        const auto serve = [&](const QString &secrets) {
+            return runProgram(ctl(),
+                withDb(db.conninfo(), {"serve", "--listen", "127.0.0.1:0", "--secrets", secrets}),
+                {}, QProcessEnvironment::systemEnvironment(), 30000);
+        };
+        auto r = serve(writeSecrets(dir, kSecretsJson, 0644));
+        QCOMPARE(r.exitCode, 78);
+        QVERIFY2(r.err.contains("group or others"), r.err.constData());
+        r = serve(writeSecrets(dir, R"({"stripe-elsewhere": {"secrets": ["x"]}})"));
+        QCOMPARE(r.exitCode, 78);
+        QVERIFY2(r.err.contains("stripe-elsewhere") && r.err.contains("not registered"),
+            r.err.constData());
+        r = serve(writeSecrets(dir, R"({"stripe-main": {"secrets": []}})"));
+        QCOMPARE(r.exitCode, 78);
+        QVERIFY2(r.err.contains("stripe-main"), r.err.constData());
+        r = serve(dir.filePath("missing.json"));
+        QCOMPARE(r.exitCode, 78);
+    }
+
+    void sighupRereadsTheSecrets()
+    {
+        rdtest::TestDatabase db("rx_sighup");
+        registerProviders(db.conninfo());
+        rdtest::importSubscriptions(db.conninfo(), stripeSubscription("h"));
+        QTemporaryDir dir;
+        const QString secrets = writeSecrets(dir, kSecretsJson);
+        Receiver rx(rdtest::loginAs(db, "rx", "ingest"), secrets);
+        const std::string body = stripeRenewal("h");
+        const rd::WebhookCredentials rotated {{"whsec_rotated"}, {}};
+        auto r = rdtest::httpCall(rx.port(), "POST", "/webhooks/stripe-main",
+            signedHeaders(rd::ProviderKind::Stripe, body, rotated), body);
+        QCOMPARE(r.status, 400);
+        writeSecrets(dir, R"({"stripe-main": {"secrets": ["whsec_rotated"]}})");
+        ::kill(static_cast<pid_t>(rx.pid()), SIGHUP);
+        // The reload is logged; deliveries signed with the new secret are then accepted.
+        for (int i = 0; i < 100 && r.status != 200; ++i) {
+            std::this_thread::sleep_for(50ms);
+            r = rdtest::httpCall(rx.port(), "POST", "/webhooks/stripe-main",
+                signedHeaders(rd::ProviderKind::Stripe, body, rotated), body);
+        }
+        QVERIFY2(r.status == 200, describe(r));
+        r = rdtest::httpCall(rx.port(), "POST", "/webhooks/stripe-main",
+            signedHeaders(rd::ProviderKind::Stripe, body, kStripe), body);
+        QCOMPARE(r.status, 400);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReceiver)
+#include "tst_receiver.moc"
