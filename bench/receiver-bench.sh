@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# The receiver's throughput and latency, against the renewal core's own, on one scratch
+# cluster in one run: wrk (8 connections) replays RENEWALS distinct pre-signed Stripe renewals
+# to one `renewalctl serve` (8 database connections), each round on a fresh database, then
+# `renewalctl bench --workers 8` applies as many renewals straight through the core. A last
+# run paces wrk at half the receiver's median rate for the latency there.
+#
+# Usage: bench/receiver-bench.sh [ROUNDS] [RENEWALS] [SECONDS]     (3 40000 15)
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${RENEWAL_DESK_BUILD_DIR:-$here/build}"
+ctl="$build/app/renewalctl/renewalctl"
+presign="$build/bench/renewal-presign"
+rounds="${1:-3}"
+renewals="${2:-40000}"
+seconds="${3:-15}"
+port="${RD_BENCH_PORT:-18480}"
+command -v wrk >/dev/null || { echo "receiver-bench: needs wrk (apt-get install wrk)" >&2; exit 69; }
+
+dir=$(mktemp -d /tmp/rd-rxbench-XXXXXX)
+chmod 755 "$dir"
+serve_pid=""
+cleanup() {
+    [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null && wait "$serve_pid" 2>/dev/null || true
+    "$ctl" db stop --data-dir "$dir/cluster" >/dev/null 2>&1 || true
+    rm -rf "$dir"
+}
+trap cleanup EXIT
+"$ctl" db start --data-dir "$dir/cluster" >/dev/null
+url=$("$ctl" db url --data-dir "$dir/cluster")
+dburl() { echo "${url/dbname=\'renewal_desk\'/dbname=$1}"; }
+fresh() { # NAME: an empty, migrated database
+    psql "$url" -qAt -c "DROP DATABASE IF EXISTS $1" -c "CREATE DATABASE $1" >/dev/null
+    "$ctl" migrate --db "$(dburl "$1")" >/dev/null
+}
+
+# RENEWALS distinct renewals, one per subscription (no order between deliveries matters): the
+# first month's invoice.paid of each subscription of the demo's Stripe export.
+"$ctl" demo --replay-set "$dir" --subscriptions "$renewals" --months 2 --seed 3 >/dev/null
+grep -F '"type":"invoice.paid"' "$dir/stripe-events.jsonl" \
+    | awk '{ match($0, /"created":[0-9]+/); print substr($0, RSTART + 10, RLENGTH - 10) "\t" $0 }' \
+    | sort -n -s -k1,1 | cut -f2- \
+    | awk '{ match($0, /"subscription":"[^"]+"/); s = substr($0, RSTART, RLENGTH); if (!(s in seen)) { seen[s] = 1; print } }' \
+    > "$dir/renewals.jsonl"
+[ "$(wc -l < "$dir/renewals.jsonl")" -eq "$renewals" ] || { echo "receiver-bench: expected $renewals renewals" >&2; exit 70; }
+secret="whsec_bench_$(date +%s)"
+"$presign" --kind stripe --secret "$secret" < "$dir/renewals.jsonl" > "$dir/deliveries.txt"
+printf '{"stripe-main": {"secrets": ["%s"]}}\n' "$secret" > "$dir/secrets.json"
+chmod 600 "$dir/secrets.json"
+
+receiver_db() { # NAME: a fresh database with the provider and the subscriptions
+    fresh "$1"
+    "$ctl" providers add stripe-main --kind stripe --db "$(dburl "$1")" >/dev/null
+    "$ctl" subscriptions import "$dir/subscriptions.jsonl" --db "$(dburl "$1")" >/dev/null
+    psql "$url" -qAt -c "CHECKPOINT" >/dev/null
+}
+start_receiver() { # NAME
+    "$ctl" serve --listen "127.0.0.1:$port" --secrets "$dir/secrets.json" --connections 8 \
+        --tolerance-seconds 86400 --db "$(dburl "$1")" > "$dir/serve.log" 2> "$dir/serve.err" &
+    serve_pid=$!
+    for _ in $(seq 1 100); do
+        curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && return 0
+        sleep 0.1
+    done
+    echo "receiver-bench: the receiver did not come up" >&2; cat "$dir/serve.err" >&2; exit 70
+}
+stop_receiver() {
+    kill "$serve_pid"; wait "$serve_pid" || true; serve_pid=""
+}
+run_wrk() { # DELAY_MS -> the RD_RESULT line
+    local result
+    result=$(RD_DELIVERIES="$dir/deliveries.txt" RD_WRK_THREADS=2 RD_DELAY_MS="$1" \
+        wrk -t2 -c8 -d"$seconds"s --timeout 10s -s "$here/bench/receiver/presigned.lua" \
+        "http://127.0.0.1:$port" | grep '^RD_RESULT')
+    if [ "$(field wrapped "$result")" != 0 ]; then
+        echo "receiver-bench: wrk sent every renewal before ${seconds}s were up: give more RENEWALS" >&2
+        exit 70
+    fi
+    echo "$result"
+}
+field() { sed -E "s/.* $1=([0-9.]+).*/\1/" <<< "$2"; }
+check_db() { # NAME RESULT: every delivery applied once and answered; none without outcome
+    local target
+    target=$(dburl "$1")
+    q() { psql "$target" -qAt -c "$1"; }
+    local periods applied other requests
+    periods=$(q "SELECT count(*) FROM subscription_billing_periods")
+    applied=$(q "SELECT count(*) FROM webhook_inbox WHERE outcome = 'applied'")
+    other=$(q "SELECT count(*) FROM webhook_inbox WHERE outcome IS DISTINCT FROM 'applied'")
+    requests=$(field requests "$2")
+    # wrk stops with up to 8 requests in flight: committed, but not counted by wrk.
+    if [ "$periods" -ne "$applied" ] || [ "$other" -ne 0 ] || [ "$applied" -lt "$requests" ] \
+        || [ "$applied" -gt $((requests + 8)) ]; then
+        echo "receiver-bench: $requests answered, $applied applied, $periods billing periods, $other other outcomes" >&2
+        exit 70
+    fi
+}
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+echo "machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(free -g | awk '/Mem:/ { print $2 }') GiB"
+echo "wrk -t2 -c8 for ${seconds}s of distinct Stripe renewals (of $renewals); serve --connections 8; bench --workers 8 (20000 renewals of 20000 subscriptions)"
+rx=() core=()
+for round in $(seq 1 "$rounds"); do
+    receiver_db rxbench
+    start_receiver rxbench
+    result=$(run_wrk 0)
+    stop_receiver
+    check_db rxbench "$result"
+    rate=$(awk -v r="$(field requests "$result")" -v d="$(field duration_us "$result")" 'BEGIN { printf "%.0f", r / (d / 1e6) }')
+    rx+=("$rate")
+    fresh corebench
+    psql "$url" -qAt -c "CHECKPOINT" >/dev/null
+    core+=("$("$ctl" bench --db "$(dburl corebench)" --subscriptions 20000 --renewals 20000 \
+        --workers 8 --duplicates 0 --json | sed -E 's/.*"renewalsPerSecond":([0-9.]+).*/\1/')")
+    printf 'round %d: receiver %s deliveries/s (p50 %s ms, p99 %s ms, errors %s); core bench %.0f renewals/s\n' \
+        "$round" "$rate" "$(field p50_ms "$result")" "$(field p99_ms "$result")" "$(field errors "$result")" "${core[-1]}"
+done
+rx_median=$(median "${rx[@]}") core_median=$(median "${core[@]}")
+awk -v r="$rx_median" -v c="$core_median" 'BEGIN { printf "median: receiver %.0f deliveries/s, core %.0f renewals/s: receiver/core %.2f\n", r, c, r / c }'
+
+# Half the receiver's median rate: each of the 8 connections waits between requests.
+receiver_db rxbench
+start_receiver rxbench
+half=$(awk -v r="$rx_median" 'BEGIN { print r / 2 }')
+delay=$(awk -v h="$half" 'BEGIN { d = 8000 / h - 2; if (d < 0) d = 0; printf "%d", d }')
+result=$(run_wrk "$delay")
+stop_receiver
+check_db rxbench "$result"
+awk -v r="$(field requests "$result")" -v d="$(field duration_us "$result")" -v p50="$(field p50_ms "$result")" \
+    -v p99="$(field p99_ms "$result")" -v h="$half" \
+    'BEGIN { printf "at half the rate (target %.0f/s, achieved %.0f/s): p50 %s ms, p99 %s ms\n", h, r / (d / 1e6), p50, p99 }'
