@@ -71,5 +71,6 @@ int runReplay(const CommandContext &ctx);
 int runNormalize(const CommandContext &ctx);
 int runOutbox(const CommandContext &ctx);
 int runDemo(const CommandContext &ctx);
+int runSimulate(const CommandContext &ctx);
 
 } // namespace rd::cli

@@ -123,6 +123,8 @@ int runRenewalctl(
             return runOutbox(ctx);
         if (command == "demo")
             return runDemo(ctx);
+        if (command == "simulate")
+            return runSimulate(ctx);
         throw UsageError("unknown command '" + command + "' (see renewalctl --help)");
     } catch (const UsageError &e) {
         err << "renewalctl: " << e.what() << "\n";
