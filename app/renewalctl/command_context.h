@@ -72,5 +72,6 @@ int runNormalize(const CommandContext &ctx);
 int runOutbox(const CommandContext &ctx);
 int runDemo(const CommandContext &ctx);
 int runServe(const CommandContext &ctx);
+int runSimulate(const CommandContext &ctx);
 
 } // namespace rd::cli

@@ -287,6 +287,45 @@ void declareCommands(CLI::App &root)
         json(app);
     }
     {
+        auto *app = command(root, "simulate",
+            "a provider simulator: the demo's kinds of payloads, signed as each provider signs "
+            "them, POSTed to a receiver at --rate per second with the providers' retries; "
+            "prints a JSON summary line (no database)",
+            kWebhooks);
+        app->footer(R"(Every non-2xx answer and broken connection is retried with capped exponential
+backoff and jitter, each attempt signed anew; exit 75 when deliveries were given up
+or left unfinished.
+The simulator never opens the database. For its renewals to apply, the receiver's
+database must know the providers and the subscriptions:
+  1. renewalctl demo        (registers the demo's providers stripe-main, paddle-eu,
+                             chargebee-us, recurly-main and lemon-shop)
+  2. renewalctl simulate --write-subscriptions subs.jsonl [--seed S ...]
+  3. renewalctl subscriptions import subs.jsonl
+  4. renewalctl simulate --target http://HOST:PORT --secrets FILE with the same
+     --seed, --subscriptions, --months, --now and --provider (step 2 prints it)
+Other provider keys: register them (renewalctl providers add) and name them with
+--provider KEY:KIND. Lemon Squeezy renewals carry no period: they need a snapshot.)");
+        value(app, "target", "URL", "the receiver: http://HOST:PORT");
+        value(app, "secrets", "FILE",
+            "the receiver's secrets file (mode 600): each provider key's secrets or basicAuth");
+        repeatedValue(app, "provider", "KEY:KIND",
+            std::string("post for this provider key of this kind (") + kKinds
+                + "); repeatable; default: the demo's providers the secrets file holds");
+        value(app, "rate", "N", "new deliveries per second (default 20)");
+        value(app, "duration", "S", "stop after S seconds (unfinished retries are counted)");
+        value(app, "count", "N",
+            "deliveries to make (default: the generated set once; more goes through it again, "
+            "as redeliveries)");
+        value(app, "max-attempts", "N", "give a delivery up after N failed attempts (default 6)");
+        value(app, "seed", "S", "random seed of the subscriptions and payloads (default 1)");
+        value(app, "subscriptions", "N", "subscriptions to renew (default 30)");
+        value(app, "months", "M", "months of renewals (default 3)");
+        value(app, "now", "RFC3339", "the simulation's present (default: now)");
+        value(app, "write-subscriptions", "FILE",
+            "only write the subscriptions for 'renewalctl subscriptions import' and say what to "
+            "run next");
+    }
+    {
         auto *group = commandGroup(
             root, "cases", "list|show|reapply|dismiss: reconciliation cases", kReconciliation);
         auto *list = command(*group, "list", "the cases, latest first");
@@ -465,18 +504,18 @@ std::optional<std::string> ParsedArgs::value(const std::string &name) const
     return it->second;
 }
 
-std::vector<std::string> ParsedArgs::values(const std::string &name) const
-{
-    const auto it = m_lists.find(name);
-    return it == m_lists.end() ? std::vector<std::string>() : it->second;
-}
-
 std::string ParsedArgs::requireValue(const std::string &name) const
 {
     const auto v = value(name);
     if (!v || v->empty())
         throw UsageError("option --" + name + " is required");
     return *v;
+}
+
+std::vector<std::string> ParsedArgs::values(const std::string &name) const
+{
+    const auto it = m_allValues.find(name);
+    return it == m_allValues.end() ? std::vector<std::string> {} : it->second;
 }
 
 long long ParsedArgs::integer(
@@ -586,7 +625,7 @@ std::optional<ParsedArgs> CommandLine::parse(
                 args.m_flags.insert(opt->get_lnames().front());
             } else {
                 args.m_values[opt->get_lnames().front()] = opt->results().back();
-                args.m_lists[opt->get_lnames().front()] = opt->results();
+                args.m_allValues[opt->get_lnames().front()] = opt->results();
             }
         }
     }

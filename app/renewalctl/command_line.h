@@ -23,7 +23,7 @@ public:
     /// The command words ("cases", "show") followed by the positional values ("42").
     const std::vector<std::string> &positionals() const { return m_positionals; }
     std::optional<std::string> value(const std::string &name) const;
-    /// Every value of a repeatable option, in the order given (empty when absent).
+    /// Every value of an option given more than once (--provider a --provider b), in order.
     std::vector<std::string> values(const std::string &name) const;
     bool flag(const std::string &name) const { return m_flags.count(name) > 0; }
 
@@ -40,7 +40,7 @@ private:
     friend class CommandLine;
     std::vector<std::string> m_positionals;
     std::map<std::string, std::string> m_values;
-    std::map<std::string, std::vector<std::string>> m_lists;
+    std::map<std::string, std::vector<std::string>> m_allValues;
     std::set<std::string> m_flags;
 };
 

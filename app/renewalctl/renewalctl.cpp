@@ -125,6 +125,8 @@ int runRenewalctl(
             return runDemo(ctx);
         if (command == "serve")
             return runServe(ctx);
+        if (command == "simulate")
+            return runSimulate(ctx);
         throw UsageError("unknown command '" + command + "' (see renewalctl --help)");
     } catch (const UsageError &e) {
         err << "renewalctl: " << e.what() << "\n";

@@ -352,6 +352,39 @@ Timestamp latestAnchor(Timestamp now, int day, int hour)
     return t;
 }
 
+// A subscription's provider-side identity, in the provider's own id format.
+void identify(Sub &s, Random &r, int i, int months, int lemonBase, int accountBase)
+{
+    switch (s.provider->kind) {
+    case ProviderKind::Stripe:
+        s.id = "sub_1" + r.token(13);
+        s.customer = "cus_" + r.token(14);
+        s.currency = "USD";
+        break;
+    case ProviderKind::Paddle:
+        s.id = "sub_01" + r.token(24, kLower);
+        s.customer = "ctm_01" + r.token(24, kLower);
+        s.currency = "EUR";
+        break;
+    case ProviderKind::Chargebee:
+        s.id = "AzZ" + r.token(14);
+        s.customer = "16C" + r.token(13);
+        s.currency = "USD";
+        break;
+    case ProviderKind::Recurly:
+        s.id = r.token(12, kLower);
+        s.customer = "acct-" + std::to_string(accountBase + i);
+        s.currency = "USD";
+        break;
+    case ProviderKind::LemonSqueezy:
+        s.id = std::to_string(lemonBase + i);
+        s.customer = "shop-" + std::to_string(accountBase + i);
+        s.currency = "USD";
+        s.importedPeriod = months; // kept current by snapshots; only first invoices here
+        break;
+    }
+}
+
 const std::int64_t kPlans[] = {900, 1900, 2900, 4900, 9900};
 const char *kPlanNames[] = {"Starter", "Team", "Pro", "Business", "Scale"};
 
@@ -387,34 +420,7 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
         s.amount = kPlans[plan];
         s.plan = std::string(kPlanNames[plan]) + " (monthly)";
         s.anchor = latestAnchor(options.now, r.uniform(1, 28), r.uniform(0, 23));
-        switch (s.provider->kind) {
-        case ProviderKind::Stripe:
-            s.id = "sub_1" + r.token(13);
-            s.customer = "cus_" + r.token(14);
-            s.currency = "USD";
-            break;
-        case ProviderKind::Paddle:
-            s.id = "sub_01" + r.token(24, kLower);
-            s.customer = "ctm_01" + r.token(24, kLower);
-            s.currency = "EUR";
-            break;
-        case ProviderKind::Chargebee:
-            s.id = "AzZ" + r.token(14);
-            s.customer = "16C" + r.token(13);
-            s.currency = "USD";
-            break;
-        case ProviderKind::Recurly:
-            s.id = r.token(12, kLower);
-            s.customer = "acct-" + std::to_string(100 + i);
-            s.currency = "USD";
-            break;
-        case ProviderKind::LemonSqueezy:
-            s.id = std::to_string(1000 + i);
-            s.customer = "shop-" + std::to_string(100 + i);
-            s.currency = "USD";
-            s.importedPeriod = months; // kept current by snapshots; only first invoices here
-            break;
-        }
+        identify(s, r, i, months, 1000, 100);
         s.firstInvoice = i % 7 == 0 && s.provider->kind != ProviderKind::LemonSqueezy;
         s.proration = i % 9 == 1 && i > 5 && s.provider->kind != ProviderKind::LemonSqueezy;
         switch (i) {
@@ -626,6 +632,167 @@ ReplaySet buildOutOfOrderReplaySet(const DemoOptions &options)
     set.subscriptionLines = lines.str();
     for (auto &d : deliveries)
         set.payloads.push_back(std::move(d.second));
+    return set;
+}
+
+std::vector<std::pair<std::string, ProviderKind>> demoProviders()
+{
+    std::vector<std::pair<std::string, ProviderKind>> out;
+    for (const auto &p : kProviders)
+        out.emplace_back(p.key, p.kind);
+    return out;
+}
+
+SimulationSet buildSimulationSet(
+    const std::vector<std::pair<std::string, ProviderKind>> &providers, const DemoOptions &options)
+{
+    const int months = options.months;
+    if (providers.empty())
+        throw InputError("providers", "the simulation needs at least one provider");
+    if (options.subscriptions < 1 || months < 2)
+        throw InputError("simulation", "needs at least 1 subscription and 2 months");
+    // Another stream than the demo's for the same seed, so that `renewalctl demo` and a
+    // simulation with the same --seed do not make the same subscription ids.
+    Random r(options.seed ^ 0x5157u);
+    std::vector<Provider> cast;
+    for (const auto &[key, kind] : providers)
+        cast.push_back({key.c_str(), kind, key.c_str()});
+
+    std::vector<Sub> subs;
+    for (int i = 0; i < options.subscriptions; ++i) {
+        Sub s;
+        s.index = i;
+        s.provider = &cast[static_cast<std::size_t>(i) % cast.size()];
+        const int plan = r.uniform(0, 4);
+        s.amount = kPlans[plan];
+        s.plan = std::string(kPlanNames[plan]) + " (monthly)";
+        s.anchor = latestAnchor(options.now, r.uniform(1, 28), r.uniform(0, 23));
+        identify(s, r, i, months, 500000, 500000);
+        s.firstInvoice = i % 7 == 0 && s.provider->kind != ProviderKind::LemonSqueezy;
+        s.proration = i % 9 == 1 && s.provider->kind != ProviderKind::LemonSqueezy;
+        subs.push_back(std::move(s));
+    }
+
+    SimulationSet set;
+    std::ostringstream lines;
+    for (const auto &s : subs) {
+        const Period p = periodOf(s, s.importedPeriod, months);
+        lines << nlohmann::json {{"providerKey", s.provider->key}, {"providerSubscriptionId", s.id},
+            {"status", s.status},
+            {"currentPeriod", {{"start", formatRfc3339(p.start)}, {"end", formatRfc3339(p.end)}}},
+            {"cancelAtPeriodEnd", s.cancelAtPeriodEnd}, {"providerVersion", nullptr}}
+                     .dump()
+              << "\n";
+    }
+    set.subscriptionLines = lines.str();
+
+    long long chargebeeInvoice = 500000;
+    long long lemonInvoice = 700000;
+    const auto add = [&](const Sub &s, std::string body, const char *scenario) {
+        set.payloads.push_back({s.provider->key, s.provider->kind, std::move(body), scenario});
+        // Providers redeliver when an acknowledgement is slow or lost.
+        if (r.chance(5) || set.payloads.size() == 1)
+            set.payloads.push_back(
+                {s.provider->key, s.provider->kind, set.payloads.back().body, "redelivery"});
+    };
+    const auto newCharge = [&](const Sub &s, ChargeKind kind, Period period, std::int64_t amount) {
+        Charge c;
+        c.kind = kind;
+        c.period = period;
+        c.amount = amount;
+        c.paidAt = plusSeconds(period.start, r.uniform(60, 3600));
+        switch (s.provider->kind) {
+        case ProviderKind::Stripe:
+            c.invoiceId = "in_1" + r.token(23);
+            c.eventId = "evt_1" + r.token(23);
+            break;
+        case ProviderKind::Paddle:
+            c.invoiceId = "txn_01" + r.token(24, kLower);
+            c.eventId = "evt_01" + r.token(24, kLower);
+            break;
+        case ProviderKind::Chargebee:
+            c.invoiceId = std::to_string(++chargebeeInvoice);
+            c.eventId = "ev_" + r.token(17);
+            break;
+        case ProviderKind::Recurly:
+            c.invoiceId = r.token(12, kLower);
+            break;
+        case ProviderKind::LemonSqueezy:
+            c.invoiceId = std::to_string(++lemonInvoice);
+            break;
+        }
+        return c;
+    };
+    const auto body = [&](const Sub &s, const Charge &c, const Period &term) {
+        switch (s.provider->kind) {
+        case ProviderKind::Stripe:
+            return stripeBody(s, c, "invoice.paid", r);
+        case ProviderKind::Paddle:
+            return paddleBody(s, c, r);
+        case ProviderKind::Chargebee:
+            return chargebeeBody(s, c, term, r);
+        case ProviderKind::Recurly:
+            return recurlyBody(s, c, r);
+        case ProviderKind::LemonSqueezy:
+            break;
+        }
+        return lemonBody(s, c, r);
+    };
+
+    // First invoices: of subscriptions that started `months` ago, and Lemon Squeezy's (its
+    // subscriptions are imported current; its renewals carry no period and need a snapshot).
+    for (const auto &s : subs) {
+        const bool lemon = s.provider->kind == ProviderKind::LemonSqueezy;
+        if (!s.firstInvoice && !lemon)
+            continue;
+        const Period p0 = periodOf(s, lemon ? months : 0, months);
+        add(s, body(s, newCharge(s, ChargeKind::First, p0, s.amount), p0), "first_invoice");
+    }
+    // One subscription's month that its provider never reports: the renewals after it wait.
+    const int gapSub = subs.size() > 2 ? 2 : -1;
+    for (int k = 1; k <= months; ++k) {
+        for (const auto &s : subs) {
+            if (k <= s.importedPeriod)
+                continue;
+            if (s.index == gapSub && k == months - 1)
+                continue;
+            const Period p = periodOf(s, k, months);
+            const Charge c = newCharge(s, ChargeKind::Renewal, p, s.amount);
+            add(s, body(s, c, p), s.index == gapSub && k == months ? "after_gap" : "renewal");
+            if (s.provider->kind == ProviderKind::Stripe && s.index % 3 == 0) {
+                // Both event types for the one invoice, as Stripe sends them.
+                Charge again = c;
+                again.eventId = "evt_1" + r.token(23);
+                add(s, stripeBody(s, again, "invoice.payment_succeeded", r), "second_event_type");
+            }
+            if (s.provider->kind == ProviderKind::Paddle && s.index % 5 == 1 && k == months - 1) {
+                // The provider "corrects" the amount of a transaction already applied.
+                Charge corrected = c;
+                corrected.amount += 500;
+                corrected.eventId = "evt_01" + r.token(24, kLower);
+                add(s, paddleBody(s, corrected, r), "conflicting_amount");
+            }
+            if (s.proration && k == std::min(2, months)) {
+                const Timestamp mid = plusSeconds(p.start, 86400 * r.uniform(5, 20));
+                const Charge up = newCharge(s, ChargeKind::Proration, {mid, p.end}, s.amount / 2);
+                add(s, body(s, up, p), "proration");
+            }
+        }
+    }
+    // A renewal of a subscription nobody imported, and a body cut short in transit.
+    for (const auto &s : subs) {
+        if (s.provider->kind != ProviderKind::Stripe && s.provider->kind != ProviderKind::Paddle)
+            continue;
+        Sub stranger = s;
+        stranger.id += "x";
+        const Period p = periodOf(stranger, months, months);
+        add(stranger, body(stranger, newCharge(stranger, ChargeKind::Renewal, p, s.amount), p),
+            "unknown_subscription");
+        const std::string full = body(s, newCharge(s, ChargeKind::Renewal, p, s.amount), p);
+        set.payloads.push_back(
+            {s.provider->key, s.provider->kind, full.substr(0, full.size() / 3), "cut_body"});
+        break;
+    }
     return set;
 }
 

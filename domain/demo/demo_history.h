@@ -2,11 +2,13 @@
 
 #include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
 
+#include "domain/core/adapters/provider_kinds.h"
 #include "domain/core/timestamp.h"
 
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rd {
@@ -50,5 +52,33 @@ struct ReplaySet
     std::vector<std::string> payloads; ///< one compact JSON payload each
 };
 ReplaySet buildOutOfOrderReplaySet(const DemoOptions &options);
+
+/// The demo's provider keys and kinds (stripe-main, paddle-eu, chargebee-us, recurly-main,
+/// lemon-shop), as buildDemoHistory registers them.
+std::vector<std::pair<std::string, ProviderKind>> demoProviders();
+
+/// What `renewalctl simulate` posts: for the given providers (key and kind), `subscriptions`
+/// subscriptions spread over them round-robin and imported `months` periods back, then each
+/// provider's payloads month by month as the demo makes them: renewals up to the period that
+/// contains `now`, redeliveries, Stripe's second event type for an invoice, a skipped month
+/// (the renewal after it waits for it), a corrected (conflicting) Paddle amount, first and
+/// proration invoices, Lemon Squeezy invoices (which need a snapshot), and, when a Stripe or
+/// Paddle provider is given, a renewal of an unknown subscription and a body cut short. Writes
+/// nothing; a function of the arguments only, and another id stream than buildDemoHistory's
+/// for the same seed.
+struct SimulatedPayload
+{
+    std::string providerKey;
+    ProviderKind kind;
+    std::string body;
+    std::string scenario; ///< "renewal", "redelivery", "after_gap", "cut_body", ...
+};
+struct SimulationSet
+{
+    std::string subscriptionLines; ///< for `renewalctl subscriptions import`
+    std::vector<SimulatedPayload> payloads; ///< in delivery order
+};
+SimulationSet buildSimulationSet(
+    const std::vector<std::pair<std::string, ProviderKind>> &providers, const DemoOptions &options);
 
 } // namespace rd

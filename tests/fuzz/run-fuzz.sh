@@ -24,7 +24,7 @@ cmake -S "$ROOT" -B "$OUT/build" -DRD_FUZZING=ON -DCMAKE_BUILD_TYPE=Debug \
     -DCMAKE_EXE_LINKER_FLAGS="$SAN" > "$OUT/configure.log" \
     || { cat "$OUT/configure.log"; exit 1; }
 cmake --build "$OUT/build" -j "$(nproc)" > "$OUT/build.log" 2>&1 || { tail -n 60 "$OUT/build.log"; exit 1; }
-TARGETS=(fuzz_adapters fuzz_renewal_event fuzz_snapshot)
+TARGETS=(fuzz_adapters fuzz_renewal_event fuzz_snapshot fuzz_signatures)
 for t in "${TARGETS[@]}"; do
     cp "$OUT/build/tests/fuzz/$t" "$OUT/$t"
 done
@@ -32,7 +32,7 @@ done
 # Seed corpora from the fixtures. The adapter and snapshot targets read a selector byte first.
 FIX="$ROOT/tests/fixtures"
 rm -rf "$OUT/seeds" && mkdir -p "$OUT/seeds/fuzz_adapters" "$OUT/seeds/fuzz_renewal_event" \
-    "$OUT/seeds/fuzz_snapshot"
+    "$OUT/seeds/fuzz_snapshot" "$OUT/seeds/fuzz_signatures"
 # The selector byte is the kind's index in rd::providerKinds(): the target prints their names.
 mapfile -t providers < <("$OUT/fuzz_adapters" -list_kinds=1)
 if [ ${#providers[@]} -eq 0 ]; then
@@ -64,6 +64,29 @@ for p in pathlib.Path(sys.argv[1]).glob("ours_*.json"):
     r = json.loads(p.read_text()).get("latestRenewal")
     if r:
         (pathlib.Path(sys.argv[2]) / ("event_" + p.name)).write_text(json.dumps(r))
+PY
+# Signature headers: selector byte (the kind's index; the number of kinds selects the secrets-file
+# parser), the header's length in two little-endian bytes, the header, the body. Signed with
+# the target's own secret so that the seeds start on the accepting path.
+python3 - "$OUT/seeds/fuzz_signatures" "${providers[@]}" <<'PY'
+import hashlib, hmac, pathlib, struct, sys
+out, kinds = pathlib.Path(sys.argv[1]), sys.argv[2:]
+body = b'{"id":"evt_1","type":"invoice.paid","data":{"object":{"amount_paid":1200}}}'
+mac = lambda msg: hmac.new(b"whsec_fuzz_current", msg, hashlib.sha256).hexdigest().encode()
+headers = {
+    "stripe": b"t=1700000000,v1=" + mac(b"1700000000." + body) + b",v0=00",
+    "paddle": b"ts=1700000000;h1=" + mac(b"1700000000:" + body),
+    "recurly": b"1700000000000," + mac(b"1700000000000." + body),
+    "lemonsqueezy": mac(body),
+    "chargebee": b"Basic ZnV6ejpjdXJyZW50",
+}
+for i, kind in enumerate(kinds):
+    h = headers.get(kind, b"")
+    (out / kind).write_bytes(bytes([i]) + struct.pack("<H", len(h)) + h + body)
+texts = [b'{"stripe-main": {"secrets": ["whsec_a", "whsec_b"]}, "cb": {"basicAuth": ["u:p"]}}',
+         b'{"k": {"secrets": [""], "basicAuth": ["nocolon"], "x": 1}}']
+for j, t in enumerate(texts):
+    (out / f"secrets_{j}").write_bytes(bytes([len(kinds)]) + t)
 PY
 
 status=0
