@@ -670,6 +670,59 @@ private slots:
             signedHeaders(rd::ProviderKind::Stripe, body, kStripe), body);
         QCOMPARE(r.status, 400);
     }
+
+    void theSimulatorDeliversThroughTheReceiver()
+    {
+        rdtest::TestDatabase db("rx_simulate");
+        registerProviders(db.conninfo());
+        QTemporaryDir dir;
+        const QString secrets = writeSecrets(dir, kSecretsJson);
+        Receiver rx(rdtest::loginAs(db, "rx", "ingest"), secrets);
+        const QStringList providers {"--provider", "stripe-main:stripe", "--provider",
+            "paddle-eu:paddle", "--provider", "recurly-us:recurly", "--provider",
+            "chargebee-us:chargebee", "--provider", "lemon-shop:lemonsqueezy"};
+        const QStringList set = QStringList {"--seed", "5", "--subscriptions", "25", "--months",
+                                    "3", "--now", "2026-06-01T00:00:00Z"}
+            << providers;
+        const QString subscriptions = dir.filePath("subscriptions.jsonl");
+        auto r = runProgram(
+            ctl(), QStringList {"simulate", "--write-subscriptions", subscriptions} << set);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = runProgram(ctl(), withDb(db, {"subscriptions", "import", subscriptions}));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+
+        r = runProgram(ctl(),
+            QStringList {"simulate", "--target", QString("http://127.0.0.1:%1").arg(rx.port()),
+                "--secrets", secrets, "--rate", "200"}
+                << set);
+        QVERIFY2(r.exitCode == 0, r.out + r.err);
+        const auto summary
+            = nlohmann::json::parse(r.out.trimmed().split('\n').last().toStdString());
+        const long long deliveries = summary["deliveries"];
+        QVERIFY2(deliveries > 20 && summary["acknowledged"] == deliveries, r.out.constData());
+
+        // Every kind of delivery arrived and got its outcome; the renewals applied once each.
+        std::map<std::string, long long> outcomes;
+        {
+            auto conn = db.connect();
+            pqxx::nontransaction tx(*conn);
+            for (const auto &row : tx.exec(
+                     "SELECT coalesce(outcome, '<none>'), count(*) FROM webhook_inbox GROUP BY 1"))
+                outcomes[row[0].as<std::string>()] = row[1].as<long long>();
+        }
+        QCOMPARE(outcomes.count("<none>"), std::size_t(0));
+        for (const char *expected :
+            {"applied", "duplicate", "not_a_renewal", "invalid", "rejected", "needs_snapshot"})
+            QVERIFY2(outcomes.count(expected),
+                (expected + (" not among " + nlohmann::json(outcomes).dump())).c_str());
+        // Redeliveries of one event are one inbox row that counts them.
+        QVERIFY(scalar(db, "SELECT count(*) FROM webhook_inbox WHERE deliveries > 1") > 0);
+        QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_billing_periods"),
+            scalar(db,
+                "SELECT count(*) FROM subscription_transition_audits "
+                "WHERE transition = 'subscription_renewed'"));
+        QVERIFY(scalar(db, "SELECT count(*) FROM subscription_billing_periods") > 25);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestReceiver)

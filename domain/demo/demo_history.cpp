@@ -779,6 +779,13 @@ SimulationSet buildSimulationSet(
             }
         }
     }
+    // Lemon Squeezy's renewals carry no period: each waits in a case for a snapshot.
+    for (const auto &s : subs) {
+        if (s.provider->kind != ProviderKind::LemonSqueezy)
+            continue;
+        const Period p = periodOf(s, months, months);
+        add(s, body(s, newCharge(s, ChargeKind::Renewal, p, s.amount), p), "renewal");
+    }
     // A renewal of a subscription nobody imported, and a body cut short in transit.
     for (const auto &s : subs) {
         if (s.provider->kind != ProviderKind::Stripe && s.provider->kind != ProviderKind::Paddle)
