@@ -17,6 +17,7 @@ HTTPLIB_POOL=${HTTPLIB_POOL:-16}
 HTTPLIB_NODELAY=${HTTPLIB_NODELAY:-1}
 SLOW_SECONDS=${SLOW_SECONDS:-65}
 PROBES=${PROBES:-"beast httplib"}   # e.g. PROBES=httplib HTTPLIB_POOL=8 ./run.sh
+SLOW_COUNTS=${SLOW_COUNTS:-"16 64"}   # slow-client test sizes
 
 echo "== compiling (g++ -O2 -std=c++20)"
 g++ -O2 -std=c++20 -o "$BIN/beast_probe" "$HERE/beast_probe.cpp" -lssl -lcrypto -pthread &
@@ -59,7 +60,7 @@ run_probe() { # name port cmd...
         errs=$(grep -o 'Socket errors:.*' "$OUT/$name.wrk-c$c.txt" || echo "Socket errors: none")
         echo "$name load -c$c: ${rps} req/s, p50 $p50, p99 $p99, non-2xx $non2xx, $errs" | tee -a "$S"
     done
-    for n in 16 64; do
+    for n in $SLOW_COUNTS; do
         python3 "$HERE/slow_clients.py" 127.0.0.1 "$port" "$n" "$SLOW_SECONDS" \
             >"$OUT/$name.slow-$n.json" 2>"$OUT/$name.slow-$n.err" &
         local spid=$!
