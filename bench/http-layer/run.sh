@@ -2,7 +2,9 @@
 # Reproducible HTTP-layer comparison for the webhook receiver: Boost.Beast (beast_probe) vs
 # cpp-httplib 0.11.4 (httplib_probe). Needs g++, libboost-dev, libcpp-httplib-dev, libssl-dev,
 # wrk, curl, python3, openssl. Usage: bench/http-layer/run.sh [OUTDIR]   (default: a temp dir)
-# Takes about 6 minutes. Results: OUTDIR/summary.txt (plus raw wrk/curl/slow-client output).
+# Environment: PROBES ("beast httplib"), HTTPLIB_POOL (16), HTTPLIB_NODELAY (1), SLOW_COUNTS
+# ("16 64"), SLOW_SECONDS (65). Takes about 5 minutes. Results: OUTDIR/summary.txt, plus the
+# raw wrk/curl/slow-client output.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 OUT=${1:-$(mktemp -d /tmp/http-layer.XXXXXX)}
