@@ -7,7 +7,7 @@ packages=(
     g++ cmake make pkg-config git
     qt6-base-dev qt6-base-dev-tools libqt6sql6-psql qt6-qpa-plugins libgl-dev fonts-dejavu-core
     libpqxx-dev nlohmann-json3-dev libcli11-dev libssl-dev libboost-dev
-    wrk curl
+    wrk curl openssl
     postgresql
     clang libclang-rt-14-dev
 )
