@@ -188,10 +188,10 @@ std::string stripeRenewal()
     return ss.str();
 }
 
-// QCOMPARE prints strings, not this enum.
-std::string outcomeName(rd::IngestOutcome outcome)
+// QCOMPARE prints QStrings, not this enum.
+QString outcomeName(rd::IngestOutcome outcome)
 {
-    return std::string(rd::toString(outcome));
+    return QString::fromStdString(std::string(rd::toString(outcome)));
 }
 
 } // namespace

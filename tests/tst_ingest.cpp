@@ -134,10 +134,10 @@ long long commitsOf(pqxx::connection &observer, const std::string &database)
         .as<long long>();
 }
 
-// QCOMPARE prints strings, not this enum.
-std::string outcomeName(rd::IngestOutcome outcome)
+// QCOMPARE prints QStrings, not this enum.
+QString outcomeName(rd::IngestOutcome outcome)
 {
-    return std::string(rd::toString(outcome));
+    return QString::fromStdString(std::string(rd::toString(outcome)));
 }
 
 } // namespace
