@@ -59,8 +59,8 @@ IngestOutcome ingestOutcomeFromName(const std::string &name)
             return o;
     }
     // A newer schema's outcome: refuse to guess (the delivery committed, but this program
-    // cannot say what became of it).
-    throw DatabaseUnavailable("ingest_delivery answered an unknown outcome '" + name
+    // cannot say what became of it). Not retried: a retry would call it a duplicate delivery.
+    throw SetupError("ingest_delivery answered an unknown outcome '" + name
         + "': is this program older than the database's schema?");
 }
 
