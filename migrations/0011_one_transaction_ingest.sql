@@ -14,10 +14,9 @@
 ALTER TABLE public.webhook_inbox ADD COLUMN ingest_token uuid;
 
 -- Records one delivery and processes it, in the caller's one transaction:
---  1. deliveries of one event id wait for each other (a transaction advisory lock); a known
---     event id counts one more delivery on its inbox row, and a row that already has an
---     outcome answers 'duplicate_delivery' with the stored billing period and case: nothing
---     else happens. A new event id's row is inserted at the end, once, with its outcome;
+--  1. the inbox row (deduplicated by provider event id; a known one counts one more
+--     delivery). A row that already has an outcome: 'duplicate_delivery' with the stored
+--     billing period and case, nothing else happens;
 --  2. p_event NULL: the outcome normalization already knew (p_outcome: 'invalid',
 --     'not_a_renewal', or 'needs_snapshot' when the adapter could not tell which renewal)
 --     is stored with the row;
@@ -52,28 +51,33 @@ BEGIN
     IF p_event IS NULL AND p_outcome IS NULL THEN
         RAISE EXCEPTION 'ingest_delivery: a renewal needs its event' USING ERRCODE = '22023';
     END IF;
-    -- Deliveries of one event id queue here until the first commits (the key space of two
-    -- int4 keys, the first naming this function; a hash collision only makes two deliveries
-    -- wait for each other). The lock, not the inbox row, serializes them, so that a new row is
-    -- written once, with its outcome: an UPDATE of it would move it in every index.
-    PERFORM pg_catalog.pg_advisory_xact_lock(1380253713,
-        pg_catalog.hashtext(p_provider_key || pg_catalog.chr(1) || p_provider_event_id));
-    UPDATE public.webhook_inbox w
-       SET deliveries = w.deliveries + 1, last_delivery_at = pg_catalog.now()
-     WHERE w.provider_key = p_provider_key AND w.provider_event_id = p_provider_event_id
-    RETURNING w.id, w.outcome, w.billing_period_id, w.case_id
-         INTO v_inbox, v_stored, v_bp, v_case;
-    v_is_new := NOT FOUND;
+    INSERT INTO public.webhook_inbox AS w (provider_key, provider_event_id, raw_body, body_size,
+                                           body_sha256, outcome, reason, error, normalized,
+                                           processed_at, ingest_token)
+    VALUES (p_provider_key, p_provider_event_id, p_raw_body, p_body_size, p_body_sha256,
+            CASE WHEN v_final THEN p_outcome END, p_reason,
+            CASE WHEN v_final THEN p_error END, p_normalized,
+            CASE WHEN v_final THEN pg_catalog.now() END, p_token)
+    ON CONFLICT (provider_key, provider_event_id)
+    DO UPDATE SET deliveries = w.deliveries + 1, last_delivery_at = pg_catalog.now()
+    RETURNING w.id, (w.xmax OPERATOR(pg_catalog.=) 0), w.outcome,
+              w.billing_period_id, w.case_id
+         INTO v_inbox, v_is_new, v_stored, v_bp, v_case;
+    inbox_id := v_inbox;
 
-    IF v_stored IS NOT NULL THEN
+    IF v_stored IS NOT NULL AND NOT v_is_new THEN
         -- Transport-level duplicate: the first delivery's outcome stands.
-        inbox_id := v_inbox;
         outcome := 'duplicate_delivery';
         billing_period_id := v_bp;
         case_id := v_case;
         RETURN;
     END IF;
-    -- A new delivery, or a row an earlier delivery left without outcome: process it now.
+    IF v_final AND v_is_new THEN
+        outcome := p_outcome;
+        error_code := p_error;
+        RETURN;
+    END IF;
+    -- A new renewal or snapshot case, or a row an earlier delivery left without outcome.
     v_bp := NULL;
     v_case := NULL;
     IF v_final THEN
@@ -113,29 +117,15 @@ BEGIN
         END LOOP;
     END IF;
 
-    IF v_is_new THEN
-        -- (A client of the older functions can only have inserted this event id meanwhile if
-        -- it does not take the lock: unique_violation, and the caller runs the delivery again.)
-        INSERT INTO public.webhook_inbox (provider_key, provider_event_id, raw_body, body_size,
-                                          body_sha256, outcome, reason, error, normalized,
-                                          billing_period_id, case_id, processed_at,
-                                          ingest_token)
-        VALUES (p_provider_key, p_provider_event_id, p_raw_body, p_body_size, p_body_sha256,
-                v_result, p_reason, v_error, p_normalized, v_bp, v_case, pg_catalog.now(),
-                p_token)
-        RETURNING id INTO v_inbox;
-    ELSE
-        UPDATE public.webhook_inbox w
-           SET outcome = v_result, error = v_error, billing_period_id = v_bp, case_id = v_case,
-               processed_at = pg_catalog.now(), ingest_token = p_token
-         WHERE w.id = v_inbox;
-    END IF;
+    UPDATE public.webhook_inbox w
+       SET outcome = v_result, error = v_error, billing_period_id = v_bp, case_id = v_case,
+           processed_at = pg_catalog.now(), ingest_token = p_token
+     WHERE w.id = v_inbox;
     IF v_case IS NOT NULL THEN
         -- The first payload that opened (or re-occurred in) the case is its evidence.
         UPDATE public.reconciliation_cases c SET inbox_id = v_inbox
          WHERE c.id = v_case AND c.inbox_id IS NULL;
     END IF;
-    inbox_id := v_inbox;
     outcome := v_result;
     billing_period_id := v_bp;
     error_code := v_error;

@@ -223,12 +223,6 @@ IngestResult WebhookIngestor::deliver(const Delivery &d)
             // 40001 / 40P01: nothing was committed; run the whole transaction again.
             if (!m_retry.mayRetry(attempt))
                 throw;
-        } catch (const pqxx::unique_violation &) {
-            // A client of the older ingest_record (which does not take ingest_delivery's lock
-            // of the event id) inserted this event id meanwhile: nothing of ours committed,
-            // and the retry finds that row.
-            if (!m_retry.mayRetry(attempt))
-                throw;
         } catch (const pqxx::broken_connection &) {
             // The statement may or may not have committed: look the token up first.
             inDoubt = true;
