@@ -1,4 +1,5 @@
 #include "domain/store/renewal_applier.h"
+#include "domain/store/webhook_ingestor.h"
 #include "tests/support/lock_waiters.h"
 #include "tests/support/renewal_fixtures.h"
 #include "tests/support/test_database.h"
@@ -11,8 +12,10 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <fstream>
 #include <future>
 #include <poll.h>
+#include <sstream>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <thread>
@@ -175,6 +178,22 @@ std::string valueOf(const std::string &conninfo, const std::string &key)
     return v;
 }
 
+// The Stripe renewal fixture: sub_1QxSub0001 renewed from December 2025 into January 2026.
+std::string stripeRenewal()
+{
+    std::ifstream in(
+        std::string(RD_FIXTURES_DIR) + "/stripe/renewal_pre_basil.json", std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// QCOMPARE prints QStrings, not this enum.
+QString outcomeName(rd::IngestOutcome outcome)
+{
+    return QString::fromStdString(std::string(rd::toString(outcome)));
+}
+
 } // namespace
 
 /// A connection lost while applying: the retry says "applied" only when this call's own commit
@@ -279,6 +298,101 @@ private slots:
         const auto seen = observe(*observer);
         QCOMPARE(seen.billingPeriods, 1LL);
         QCOMPARE(seen.revision, 2LL);
+    }
+
+    // The same for a webhook delivery, which is one transaction (ingest_delivery): its commit
+    // landed and the acknowledgement was lost. The retry finds the inbox row by the token this
+    // call chose: the outcome is its own "applied", not a duplicate of itself.
+    void ingestCommitLandedAcknowledgementLost()
+    {
+        prepareStripeSubscription();
+        const auto conninfo = m_db->conninfo();
+        AckLosingRelay relay(
+            valueOf(conninfo, "host") + "/.s.PGSQL." + valueOf(conninfo, "port"), "applied");
+        const std::string viaRelay = "host=" + relay.directory()
+            + " port=5432 dbname=" + m_db->name() + " user=" + valueOf(conninfo, "user");
+
+        rd::WebhookIngestor ingestor(viaRelay);
+        const auto out = ingestor.ingest("stripe-main", stripeRenewal());
+        QVERIFY(relay.dropped());
+        QCOMPARE(outcomeName(out.outcome), outcomeName(rd::IngestOutcome::Applied));
+        QVERIFY(out.resolvedInDoubt);
+        QCOMPARE(out.attempts, 2);
+        QVERIFY(!out.billingPeriodId.empty());
+
+        auto conn = m_db->connect();
+        QCOMPARE(scalar(*conn, "SELECT count(*) FROM webhook_inbox"), 1LL);
+        QCOMPARE(scalar(*conn, "SELECT deliveries FROM webhook_inbox"), 1LL);
+        QCOMPARE(scalar(*conn,
+                     "SELECT count(*) FROM webhook_inbox WHERE outcome = 'applied' AND id = "
+                         + std::to_string(out.inboxId) + " AND billing_period_id = '"
+                         + out.billingPeriodId + "'"),
+            1LL);
+        const auto seen = observe(*conn, "sub_1QxSub0001");
+        QCOMPARE(seen.billingPeriods, 1LL);
+        QCOMPARE(seen.renewalAudits, 1LL);
+        QCOMPARE(seen.outbox, 1LL);
+
+        // The provider's retry of the delivery is a duplicate delivery of that outcome.
+        rd::WebhookIngestor direct(conninfo);
+        const auto again = direct.ingest("stripe-main", stripeRenewal());
+        QCOMPARE(outcomeName(again.outcome), outcomeName(rd::IngestOutcome::DuplicateDelivery));
+        QCOMPARE(again.billingPeriodId, out.billingPeriodId);
+        QCOMPARE(again.inboxId, out.inboxId);
+    }
+
+    // A delivery whose backend is terminated while it waits for the subscription's lock
+    // committed nothing: the retry finds no row of its own and runs it again (applied, not
+    // resolved in doubt, one inbox row counting one delivery).
+    void ingestConnectionLostBeforeCommit()
+    {
+        prepareStripeSubscription();
+        auto holder = m_db->connect();
+        auto observer = m_db->connect();
+        const int holderPid = rdtest::backendPid(*holder);
+        auto lock = std::make_unique<pqxx::work>(*holder);
+        lock->exec("SELECT 1 FROM subscriptions WHERE provider_subscription_id = 'sub_1QxSub0001' "
+                   "FOR UPDATE");
+        auto pending = std::async(std::launch::async, [&] {
+            rd::WebhookIngestor ingestor(m_db->conninfo());
+            return ingestor.ingest("stripe-main", stripeRenewal());
+        });
+        const auto first = rdtest::waitForLockWaiters(*observer, holderPid, 1);
+        QVERIFY2(first.reached, first.seen.c_str());
+        const int pid = first.pids.front();
+        {
+            pqxx::nontransaction tx(*observer);
+            QVERIFY(
+                tx.exec1("SELECT pg_terminate_backend(" + std::to_string(pid) + ")")[0].as<bool>());
+        }
+        QVERIFY(rdtest::waitForBackendExit(*observer, pid));
+        const auto retry = rdtest::waitForLockWaiters(*observer, holderPid, 1);
+        QVERIFY2(retry.reached, retry.seen.c_str());
+        lock->commit();
+        lock.reset();
+
+        const auto out = pending.get();
+        QCOMPARE(outcomeName(out.outcome), outcomeName(rd::IngestOutcome::Applied));
+        QVERIFY(!out.resolvedInDoubt);
+        QCOMPARE(out.attempts, 2);
+        QCOMPARE(scalar(*observer, "SELECT deliveries FROM webhook_inbox"), 1LL);
+        const auto seen = observe(*observer, "sub_1QxSub0001");
+        QCOMPARE(seen.billingPeriods, 1LL);
+        QCOMPARE(seen.outbox, 1LL);
+    }
+
+private:
+    void prepareStripeSubscription()
+    {
+        {
+            auto admin = m_db->connect();
+            pqxx::nontransaction tx(*admin);
+            tx.exec0("INSERT INTO billing_providers (provider_key, kind, display_name) "
+                     "VALUES ('stripe-main', 'stripe', 'Stripe') ON CONFLICT DO NOTHING");
+        }
+        rdtest::importSubscriptions(m_db->conninfo(),
+            rdtest::subscriptionLine("stripe-main", "sub_1QxSub0001", "active",
+                "2025-12-01T00:00:00Z", "2026-01-01T00:00:00Z"));
     }
 };
 

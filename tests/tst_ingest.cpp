@@ -1,7 +1,9 @@
+#include "tests/support/lock_waiters.h"
 #include "tests/support/process_runner.h"
 #include "tests/support/test_database.h"
 
 #include "domain/core/adapters/provider_kinds.h"
+#include "domain/store/webhook_ingestor.h"
 
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
@@ -11,9 +13,11 @@
 #include <QtTest>
 
 #include <fstream>
+#include <future>
 #include <regex>
 #include <set>
 #include <sstream>
+#include <thread>
 
 using rdtest::ctl;
 using rdtest::runProgram;
@@ -88,6 +92,52 @@ Ingested ingest(const rdtest::TestDatabase &db, const std::string &providerKey,
 QByteArray bytes(const std::string &s)
 {
     return QByteArray(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+std::string replaceAll(std::string s, const std::string &from, const std::string &to)
+{
+    for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+        s.replace(at, from.size(), to);
+    return s;
+}
+
+// The Stripe renewal fixture as the delivery of another subscription's renewal: its own event
+// id, invoice and subscription (current period December 2025, as importStripeSubscription's).
+std::string stripeRenewalOf(const std::string &tag)
+{
+    std::string body = fixture("stripe/renewal_pre_basil.json");
+    body = replaceAll(body, "evt_1QxRenew0001", "evt_" + tag);
+    body = replaceAll(body, "in_1QxRenew0001", "in_" + tag);
+    return replaceAll(body, "sub_1QxSub0001", "sub_" + tag);
+}
+
+// Commits counted by the server for `database` (pg_stat_database), read from another
+// database so that reading does not count. Backends flush their counts when they exit: wait
+// until none is left in `database` first.
+long long commitsOf(pqxx::connection &observer, const std::string &database)
+{
+    for (int i = 0; i < 1500; ++i) {
+        {
+            pqxx::nontransaction tx(observer);
+            if (tx.exec_params1(
+                      "SELECT count(*) FROM pg_stat_activity WHERE datname = $1", database)[0]
+                    .as<long long>()
+                == 0)
+                break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    pqxx::nontransaction tx(observer);
+    tx.exec("SELECT pg_stat_clear_snapshot()");
+    return tx
+        .exec_params1("SELECT xact_commit FROM pg_stat_database WHERE datname = $1", database)[0]
+        .as<long long>();
+}
+
+// QCOMPARE prints QStrings, not this enum.
+QString outcomeName(rd::IngestOutcome outcome)
+{
+    return QString::fromStdString(std::string(rd::toString(outcome)));
 }
 
 } // namespace
@@ -407,6 +457,162 @@ private slots:
         pqxx::nontransaction tx(conn);
         QVERIFY_THROWS_EXCEPTION(
             pqxx::insufficient_privilege, tx.exec0("UPDATE webhook_inbox SET outcome = 'applied'"));
+    }
+
+    // A delivery is one transaction: the inbox row, the renewal, its audit and outbox intent and
+    // the outcome commit together, once. Counted by the server: N renewals delivered through
+    // one ingestor add N commits (and the ingestor's one look-up of the provider's kind), where
+    // the multi-commit ingestion added three per renewal.
+    void eachDeliveryIsOneCommit()
+    {
+        rdtest::TestDatabase db("ingest_one_commit");
+        registerProviders(db);
+        constexpr int kRenewals = 40;
+        std::string subs;
+        for (int i = 0; i < kRenewals; ++i)
+            subs += rdtest::subscriptionLine("stripe-main", "sub_c" + std::to_string(i), "active",
+                        "2025-12-01T00:00:00Z", "2026-01-01T00:00:00Z")
+                + "\n";
+        rdtest::importSubscriptions(db.conninfo(), subs);
+        {
+            // Autovacuum's own transactions count too: leave it nothing to do here (the
+            // migrations changed the catalogs a lot; the deliveries stay below its thresholds).
+            auto admin = db.connect();
+            pqxx::nontransaction tx(*admin);
+            tx.exec0("VACUUM ANALYZE");
+        }
+        pqxx::connection observer(rdtest::clusterConninfo());
+        const long long before = commitsOf(observer, db.name());
+        {
+            rd::WebhookIngestor ingestor(db.conninfo());
+            for (int i = 0; i < kRenewals; ++i) {
+                const auto r
+                    = ingestor.ingest("stripe-main", stripeRenewalOf("c" + std::to_string(i)));
+                QCOMPARE(outcomeName(r.outcome), outcomeName(rd::IngestOutcome::Applied));
+                QCOMPARE(r.attempts, 1);
+            }
+        }
+        const long long commits = commitsOf(observer, db.name()) - before;
+        qInfo("%d deliveries: %lld commits", kRenewals, commits);
+        // The ingestor's look-up of the provider kind is one more (read-only) transaction;
+        // a little room for an autovacuum worker's visit, far below two commits per delivery.
+        QVERIFY2(commits >= kRenewals && commits <= kRenewals + 5,
+            (std::to_string(commits) + " commits for " + std::to_string(kRenewals) + " deliveries")
+                .c_str());
+        QCOMPARE(scalar(db, "SELECT count(*) FROM webhook_inbox WHERE outcome = 'applied'"),
+            static_cast<long long>(kRenewals));
+        QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_outbox"),
+            static_cast<long long>(kRenewals));
+    }
+
+    // ... and atomic: when the core fails half-way (here: the outbox refuses its intent),
+    // nothing of the delivery is kept, not even the inbox row, and the provider's retry of the
+    // same delivery is processed afresh.
+    void aDeliveryThatFailsLeavesNothing()
+    {
+        rdtest::TestDatabase db("ingest_atomic");
+        registerProviders(db);
+        importStripeSubscription(db);
+        const std::string body = fixture("stripe/renewal_pre_basil.json");
+        {
+            auto admin = db.connect();
+            pqxx::nontransaction tx(*admin);
+            tx.exec0("CREATE FUNCTION public.rd_test_refuse_outbox() RETURNS trigger "
+                     "LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp "
+                     "AS $$ BEGIN RAISE EXCEPTION 'outbox refused by the test'; END $$");
+            tx.exec0("CREATE TRIGGER rd_test_refuse_outbox BEFORE INSERT ON subscription_outbox "
+                     "FOR EACH ROW EXECUTE FUNCTION public.rd_test_refuse_outbox()");
+        }
+        {
+            rd::WebhookIngestor ingestor(db.conninfo());
+            bool refused = false;
+            try {
+                ingestor.ingest("stripe-main", body);
+            } catch (const std::exception &e) {
+                refused
+                    = std::string(e.what()).find("outbox refused by the test") != std::string::npos;
+            }
+            QVERIFY(refused);
+        }
+        for (const char *table : {"webhook_inbox", "subscription_billing_periods",
+                 "subscription_outbox", "reconciliation_cases"})
+            QVERIFY2(scalar(db, std::string("SELECT count(*) FROM ") + table) == 0, table);
+        QCOMPARE(scalar(db,
+                     "SELECT count(*) FROM subscription_transition_audits "
+                     "WHERE transition = 'subscription_renewed'"),
+            0LL);
+        QCOMPARE(scalar(db, "SELECT revision FROM subscriptions"), 1LL);
+        {
+            auto admin = db.connect();
+            pqxx::nontransaction tx(*admin);
+            tx.exec0("DROP TRIGGER rd_test_refuse_outbox ON subscription_outbox");
+            tx.exec0("DROP FUNCTION public.rd_test_refuse_outbox()");
+        }
+        rd::WebhookIngestor ingestor(db.conninfo());
+        const auto again = ingestor.ingest("stripe-main", body);
+        QCOMPARE(outcomeName(again.outcome), outcomeName(rd::IngestOutcome::Applied));
+        QCOMPARE(scalar(db, "SELECT deliveries FROM webhook_inbox"), 1LL);
+        QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_outbox"), 1LL);
+    }
+
+    // Eight deliveries of one event at the same time, each over its own connection: the first
+    // records it, the others wait for its commit and are duplicate deliveries. They are held
+    // behind a lock on the subscription's row until all eight are seen waiting, so that they
+    // really overlap.
+    void concurrentDeliveriesOfOneEventApplyOnce()
+    {
+        rdtest::TestDatabase db("ingest_concurrent");
+        registerProviders(db);
+        importStripeSubscription(db);
+        const std::string body = fixture("stripe/renewal_pre_basil.json");
+        constexpr int kDeliveries = 8;
+
+        auto holder = db.connect();
+        auto observer = db.connect();
+        const int holderPid = rdtest::backendPid(*holder);
+        auto lock = std::make_unique<pqxx::work>(*holder);
+        lock->exec("SELECT 1 FROM subscriptions WHERE provider_subscription_id = 'sub_1QxSub0001' "
+                   "FOR UPDATE");
+
+        std::vector<std::unique_ptr<rd::WebhookIngestor>> ingestors;
+        for (int i = 0; i < kDeliveries; ++i) {
+            ingestors.push_back(std::make_unique<rd::WebhookIngestor>(db.conninfo()));
+            ingestors.back()->kindOf("stripe-main"); // connected and looked up before the race
+        }
+        std::vector<std::future<rd::IngestResult>> pending;
+        for (int i = 0; i < kDeliveries; ++i)
+            pending.push_back(std::async(std::launch::async, [&, i] {
+                return ingestors[static_cast<std::size_t>(i)]->ingest("stripe-main", body);
+            }));
+        const auto waiters = rdtest::waitForLockWaiters(*observer, holderPid, kDeliveries);
+        lock->commit();
+        lock.reset();
+        std::map<rd::IngestOutcome, int> outcomes;
+        std::set<std::int64_t> inboxIds;
+        std::string billingPeriodId;
+        for (auto &p : pending) {
+            const auto r = p.get();
+            ++outcomes[r.outcome];
+            inboxIds.insert(r.inboxId);
+            if (r.outcome == rd::IngestOutcome::Applied)
+                billingPeriodId = r.billingPeriodId;
+        }
+        QVERIFY2(waiters.reached, waiters.seen.c_str());
+        QCOMPARE(outcomes[rd::IngestOutcome::Applied], 1);
+        QCOMPARE(outcomes[rd::IngestOutcome::DuplicateDelivery], kDeliveries - 1);
+        QCOMPARE(inboxIds.size(), std::size_t(1));
+        QCOMPARE(scalar(db, "SELECT count(*) FROM webhook_inbox"), 1LL);
+        QCOMPARE(scalar(db, "SELECT deliveries FROM webhook_inbox"),
+            static_cast<long long>(kDeliveries));
+        QCOMPARE(text(db, "SELECT billing_period_id FROM webhook_inbox"), billingPeriodId);
+        QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_billing_periods"), 1LL);
+        QCOMPARE(scalar(db,
+                     "SELECT count(*) FROM subscription_transition_audits "
+                     "WHERE transition = 'subscription_renewed'"),
+            1LL);
+        QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_outbox"), 1LL);
+        QCOMPARE(scalar(db, "SELECT count(*) FROM reconciliation_cases"), 0LL);
+        QCOMPARE(scalar(db, "SELECT revision FROM subscriptions"), 2LL);
     }
 
     void normalizeNeedsNoDatabase_data()

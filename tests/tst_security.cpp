@@ -22,6 +22,17 @@ constexpr const char *kFebruaryCall
       "NULL, '2026-02-01T00:00:00Z', '2026-03-01T00:00:00Z', 1999, 'USD', "
       "'2026-02-01T00:00:05Z', 'webhook', 'stripe-main')";
 
+// The February renewal of sub_1 delivered through ingest_delivery: one transaction that keeps
+// the delivery, applies the renewal (which heals the March gap case) and records the outcome.
+constexpr const char *kFebruaryDelivery
+    = "SELECT outcome FROM ingest_delivery('stripe-main', 'evt_feb', 'body', 4, "
+      "encode(sha256('body'), 'hex'), NULL, 'renewal', NULL, NULL, "
+      R"('{"providerKey":"stripe-main","providerEventId":"evt_feb","providerSubscriptionId":"sub_1",)"
+      R"("providerRenewalKey":"in_feb","providerVersion":null,)"
+      R"("period":{"start":"2026-02-01T00:00:00Z","end":"2026-03-01T00:00:00Z"},)"
+      R"("paidAmountMinor":1999,"currency":"USD","paidAt":"2026-02-01T00:00:05Z"}'::jsonb, )"
+      "'8d3f2a6e-0c59-4f0e-9a57-3b1f6f0d2c11')";
+
 /// A temporary table shaped like public.`table`, under the same name.
 void shadow(pqxx::transaction_base &tx, const std::string &table)
 {
@@ -169,6 +180,18 @@ private slots:
                "encode(sha256('body'), 'hex'), "
                "'invalid', NULL, 'x', NULL)"
             << "SELECT count(*) FROM webhook_inbox WHERE provider_event_id = 'evt_x'";
+        QTest::newRow("ingest: ingest_delivery")
+            << "ingest"
+            << (QStringList {"webhook_inbox", "billing_providers"} + renewalTables + caseTables)
+            << kFebruaryDelivery
+            << "SELECT count(*) FROM webhook_inbox w "
+               "JOIN subscription_billing_periods b ON b.id = w.billing_period_id "
+               "JOIN subscription_transition_audits a ON a.billing_period_id = b.id "
+               "JOIN subscription_outbox o ON o.billing_period_id = b.id "
+               "JOIN reconciliation_cases c ON c.provider_renewal_key = 'in_march' "
+               "AND c.status = 'resolved' "
+               "WHERE w.provider_event_id = 'evt_feb' AND w.outcome = 'applied' "
+               "AND b.id = '8d3f2a6e-0c59-4f0e-9a57-3b1f6f0d2c11'";
         QTest::newRow("ingest: outbox_claim and outbox_mark_published")
             << "ingest" << (renewalTables + QStringList {"subscription_outbox"})
             << QString(kFebruaryCall)
@@ -212,6 +235,44 @@ private slots:
         auto admin = m_db->connect();
         QVERIFY2(scalar(*admin, check.toStdString()) >= 1, qPrintable(check));
         QCOMPARE(scalar(*admin, "SELECT count(*) FROM audit_chain_breaks()"), 0LL);
+    }
+
+    // Only the ingest role may deliver: a viewer or an operator cannot call ingest_delivery,
+    // and neither can a role that is only PUBLIC.
+    void ingestDeliveryNeedsTheIngestGrant_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::newRow("viewer") << "viewer";
+        QTest::newRow("operator") << "operator";
+    }
+
+    void ingestDeliveryNeedsTheIngestGrant()
+    {
+        QFETCH(QString, kind);
+        {
+            auto admin = m_db->connect();
+            pqxx::nontransaction tx(*admin);
+            tx.exec0("INSERT INTO billing_providers (provider_key, kind, display_name) "
+                     "VALUES ('stripe-main', 'stripe', 'Stripe') ON CONFLICT DO NOTHING");
+        }
+        pqxx::connection c(loginAs(kind.toStdString(), kind.toStdString()));
+        {
+            pqxx::nontransaction tx(c);
+            QVERIFY_THROWS_EXCEPTION(pqxx::insufficient_privilege, tx.exec(kFebruaryDelivery));
+        }
+        auto admin = m_db->connect();
+        QCOMPARE(scalar(*admin,
+                     "SELECT count(*) FROM pg_proc p, aclexplode(p.proacl) a "
+                     "WHERE p.oid = 'public.ingest_delivery'::regproc AND a.grantee = 0"),
+            0LL); // nothing granted to PUBLIC
+        QCOMPARE(scalar(*admin,
+                     "SELECT count(*) FROM pg_proc p, aclexplode(p.proacl) a "
+                     "WHERE p.oid = 'public.ingest_delivery'::regproc "
+                     "AND a.privilege_type = 'EXECUTE' AND a.grantee <> p.proowner "
+                     "AND a.grantee <> 'renewal_ingest'::regrole"),
+            0LL); // and to nobody but the ingest role
+        QCOMPARE(scalar(*admin, "SELECT count(*) FROM webhook_inbox"), 0LL);
+        QCOMPARE(scalar(*admin, "SELECT count(*) FROM subscription_billing_periods"), 0LL);
     }
 
     // The list of reason codes the database accepts is its own: a temporary table of the same

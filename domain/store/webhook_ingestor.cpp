@@ -3,6 +3,7 @@
 #include "domain/core/errors.h"
 #include "domain/core/sha256.h"
 #include "domain/store/database_target.h"
+#include "domain/store/random_uuid.h"
 
 #include <pqxx/pqxx>
 
@@ -43,17 +44,24 @@ std::optional<IngestOutcome> knownOutcome(Outcome outcome)
     return std::nullopt;
 }
 
-IngestOutcome ingestOutcomeOf(ApplyResult result)
+constexpr const char *kIngestStatement = "rd_ingest_delivery";
+constexpr const char *kIngestSql
+    = "SELECT outcome, inbox_id, billing_period_id, error_code, case_id, local_state "
+      "FROM public.ingest_delivery($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb, "
+      "$11::uuid)";
+
+IngestOutcome ingestOutcomeFromName(const std::string &name)
 {
-    switch (result) {
-    case ApplyResult::Applied:
-        return IngestOutcome::Applied;
-    case ApplyResult::Duplicate:
-        return IngestOutcome::Duplicate;
-    case ApplyResult::Rejected:
-        break;
+    for (const auto o : {IngestOutcome::Applied, IngestOutcome::Duplicate,
+             IngestOutcome::DuplicateDelivery, IngestOutcome::NotARenewal,
+             IngestOutcome::NeedsSnapshot, IngestOutcome::Rejected, IngestOutcome::Invalid}) {
+        if (toString(o) == name)
+            return o;
     }
-    return IngestOutcome::Rejected;
+    // A newer schema's outcome: refuse to guess (the delivery committed, but this program
+    // cannot say what became of it). Not retried: a retry would call it a duplicate delivery.
+    throw SetupError("ingest_delivery answered an unknown outcome '" + name
+        + "': is this program older than the database's schema?");
 }
 
 // The event as a case keeps it when the payload lacks its period: every key the case needs
@@ -99,14 +107,33 @@ nlohmann::json IngestResult::toJson() const
         {"caseId", caseId ? nlohmann::json(*caseId) : nlohmann::json()}};
 }
 
-WebhookIngestor::WebhookIngestor(std::string conninfo) : m_applier(std::move(conninfo))
-{ }
+WebhookIngestor::WebhookIngestor(std::string conninfo, RetryPolicy retry)
+    : m_conninfo(std::move(conninfo)), m_retry(retry)
+{
+    reconnect();
+}
+
+WebhookIngestor::~WebhookIngestor() = default;
+
+pqxx::connection &WebhookIngestor::connection()
+{
+    if (!m_conn || !m_conn->is_open())
+        reconnect();
+    return *m_conn;
+}
+
+void WebhookIngestor::reconnect()
+{
+    m_conn.reset();
+    m_conn = connectTo(m_conninfo);
+    m_conn->prepare(kIngestStatement, kIngestSql);
+}
 
 ProviderKind WebhookIngestor::kindOf(const std::string &providerKey)
 {
     if (const auto it = m_kinds.find(providerKey); it != m_kinds.end())
         return it->second;
-    pqxx::read_transaction tx(m_applier.connection());
+    pqxx::read_transaction tx(connection());
     const auto r
         = tx.exec_params("SELECT kind FROM billing_providers WHERE provider_key = $1", providerKey);
     if (r.empty())
@@ -120,39 +147,101 @@ ProviderKind WebhookIngestor::kindOf(const std::string &providerKey)
     return *kind;
 }
 
-WebhookIngestor::Recorded WebhookIngestor::record(const std::string &providerKey,
-    const std::string &eventId, std::string_view rawBody, std::optional<IngestOutcome> outcome,
-    const std::string &reason, const std::string &error, const nlohmann::json &normalized)
+IngestResult WebhookIngestor::call(const Delivery &d, const std::string &token)
 {
-    const std::size_t stored = std::min(rawBody.size(), kInboxMaxStoredBytes);
-    pqxx::nontransaction tx(m_applier.connection());
-    const auto row = tx.exec_params1(
-        "SELECT inbox_id, is_new, outcome, billing_period_id, case_id FROM ingest_record("
-        "$1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)",
-        providerKey, eventId, pqxx::binarystring(rawBody.data(), stored),
-        static_cast<long long>(rawBody.size()), sha256Hex(rawBody),
-        outcome ? std::optional<std::string>(toString(*outcome)) : std::nullopt,
-        reason.empty() ? std::optional<std::string>() : reason,
-        error.empty() ? std::optional<std::string>() : error,
-        normalized.is_null() ? std::optional<std::string>() : dumpLenient(normalized));
-    Recorded rec;
-    rec.inboxId = row[0].as<std::int64_t>();
-    rec.isNew = row[1].as<bool>();
+    const std::size_t stored = std::min(d.rawBody.size(), kInboxMaxStoredBytes);
+    const auto orNull
+        = [](const std::string &s) { return s.empty() ? std::optional<std::string>() : s; };
+    // Autocommit: the function call is the whole transaction (one round trip, one commit).
+    pqxx::nontransaction tx(connection());
+    const auto row = tx.exec_prepared1(kIngestStatement, d.providerKey, d.eventId,
+        pqxx::binarystring(d.rawBody.data(), stored), static_cast<long long>(d.rawBody.size()),
+        sha256Hex(d.rawBody),
+        d.outcome ? std::optional<std::string>(toString(*d.outcome)) : std::nullopt,
+        orNull(d.reason), orNull(d.error),
+        d.normalized.is_null() ? std::optional<std::string>() : dumpLenient(d.normalized),
+        d.event.is_null() ? std::optional<std::string>() : dumpLenient(d.event), token);
+    IngestResult r;
+    r.outcome = ingestOutcomeFromName(row[0].as<std::string>());
+    r.inboxId = row[1].as<std::int64_t>();
     if (!row[2].is_null())
-        rec.outcome = row[2].as<std::string>();
+        r.billingPeriodId = row[2].as<std::string>();
     if (!row[3].is_null())
-        rec.billingPeriodId = row[3].as<std::string>();
+        r.error = row[3].as<std::string>();
     if (!row[4].is_null())
-        rec.caseId = row[4].as<std::int64_t>();
-    return rec;
+        r.caseId = row[4].as<std::int64_t>();
+    if (!row[5].is_null())
+        r.localState = nlohmann::json::parse(row[5].as<std::string>());
+    return r;
 }
 
-void WebhookIngestor::setOutcome(const IngestResult &r)
+std::optional<IngestResult> WebhookIngestor::lookUpAfterLoss(
+    const Delivery &d, const std::string &token)
 {
-    pqxx::nontransaction tx(m_applier.connection());
-    tx.exec_params("SELECT ingest_set_outcome($1, $2, $3, $4::uuid, $5)", r.inboxId,
-        std::string(toString(r.outcome)), r.error.empty() ? std::optional<std::string>() : r.error,
-        r.billingPeriodId.empty() ? std::optional<std::string>() : r.billingPeriodId, r.caseId);
+    // Only this call writes its token: found, our commit landed and its acknowledgement was
+    // lost, and its outcome is ours (not a duplicate delivery). Not found, nothing of ours
+    // committed (a concurrent delivery of the same event may have), and the call runs again.
+    pqxx::read_transaction tx(connection());
+    const auto rows = tx.exec_params(
+        "SELECT outcome, id, billing_period_id, error, case_id FROM webhook_inbox "
+        "WHERE provider_key = $1 AND provider_event_id = $2 AND ingest_token = $3::uuid "
+        "AND outcome IS NOT NULL",
+        d.providerKey, d.eventId, token);
+    if (rows.empty())
+        return std::nullopt;
+    const auto row = rows[0];
+    IngestResult r;
+    r.outcome = ingestOutcomeFromName(row[0].as<std::string>());
+    r.inboxId = row[1].as<std::int64_t>();
+    if (!row[2].is_null())
+        r.billingPeriodId = row[2].as<std::string>();
+    if (!row[3].is_null())
+        r.error = row[3].as<std::string>();
+    if (!row[4].is_null())
+        r.caseId = row[4].as<std::int64_t>();
+    r.resolvedInDoubt = true;
+    return r;
+}
+
+IngestResult WebhookIngestor::deliver(const Delivery &d)
+{
+    // The token is also the id of the billing period this call would write.
+    const std::string token = randomUuid();
+    bool inDoubt = false;
+    for (int attempt = 1;; ++attempt) {
+        try {
+            if (inDoubt) {
+                if (auto resolved = lookUpAfterLoss(d, token)) {
+                    resolved->attempts = attempt;
+                    return *resolved;
+                }
+            }
+            IngestResult r = call(d, token);
+            r.attempts = attempt;
+            return r;
+        } catch (const pqxx::transaction_rollback &) {
+            // 40001 / 40P01: nothing was committed; run the whole transaction again.
+            if (!m_retry.mayRetry(attempt))
+                throw;
+        } catch (const pqxx::broken_connection &) {
+            // The statement may or may not have committed: look the token up first.
+            inDoubt = true;
+            m_conn.reset();
+            if (!m_retry.mayRetry(attempt))
+                throw DatabaseUnavailable("lost the database connection while ingesting event "
+                    + d.eventId + " and could not recover");
+        } catch (const DatabaseUnavailable &) {
+            // Reconnecting failed; the server may be restarting.
+            if (!m_retry.mayRetry(attempt))
+                throw;
+        } catch (const pqxx::in_doubt_error &) {
+            inDoubt = true;
+            if (!m_retry.mayRetry(attempt))
+                throw;
+            m_conn.reset();
+        }
+        m_retry.pause(attempt);
+    }
 }
 
 IngestResult WebhookIngestor::ingest(const std::string &providerKey, std::string_view rawBody)
@@ -161,85 +250,77 @@ IngestResult WebhookIngestor::ingest(const std::string &providerKey, std::string
     // Pure and cheap, and the delivery's id comes out of it: normalize first, store second.
     Normalization n = normalizePayload(kind, providerKey, rawBody);
 
-    IngestResult r;
-    r.providerKey = providerKey;
-    r.providerEventId = n.providerEventId;
-    if (!storableEventId(r.providerEventId)) {
-        if (n.outcome != Outcome::Invalid && !r.providerEventId.empty()) {
+    std::string eventId = n.providerEventId;
+    if (!storableEventId(eventId)) {
+        if (n.outcome != Outcome::Invalid && !eventId.empty()) {
             n.outcome = Outcome::Invalid;
             n.reason = "invalid_payload";
             n.message = "event id: not usable as a delivery id (control characters or longer "
                         "than 255 bytes)";
             n.event.reset();
         }
-        r.providerEventId = derivedEventId(rawBody);
+        eventId = derivedEventId(rawBody);
     }
-    r.reason = n.reason;
-    const auto known = knownOutcome(n.outcome);
-    const std::string knownError = n.outcome == Outcome::Invalid ? n.message : std::string();
-    nlohmann::json normalized = rd::toJson(n);
-    if (n.outcome == Outcome::NeedsSnapshot && n.event)
-        normalized["event"]["period"] = nullptr;
-
-    Recorded rec;
-    try {
-        rec = record(
-            providerKey, r.providerEventId, rawBody, known, n.reason, knownError, normalized);
-    } catch (const pqxx::data_exception &) {
-        // The payload parsed, but holds text PostgreSQL cannot store (jsonb refuses \u0000):
-        // keep the bytes, under the body's hash, as an invalid payload.
-        n.outcome = Outcome::Invalid;
-        n.event.reset();
-        r.providerEventId = derivedEventId(rawBody);
-        r.reason = "invalid_payload";
-        rec = record(providerKey, r.providerEventId, rawBody, IngestOutcome::Invalid, r.reason,
-            "payload: holds text the database cannot store (e.g. \\u0000)", nullptr);
-    }
-    r.inboxId = rec.inboxId;
-    if (!rec.isNew && rec.outcome) {
-        // Transport-level duplicate: the first delivery's outcome stands; nothing is re-run.
-        r.outcome = IngestOutcome::DuplicateDelivery;
-        r.billingPeriodId = rec.billingPeriodId;
-        r.caseId = rec.caseId;
-        return r;
-    }
-    if (rec.isNew && known) {
-        r.outcome = *known;
-        r.error = knownError;
-        return r;
-    }
-    // A new renewal, or an earlier delivery of this id that never recorded its outcome
-    // (the process died): process it now. The core's renewal key keeps that safe.
-    try {
-        if (known) {
-            r.outcome = *known;
-            r.error = knownError;
-            setOutcome(r);
-        } else if (n.outcome == Outcome::NeedsSnapshot && n.event) {
-            pqxx::nontransaction tx(m_applier.connection());
-            r.outcome = IngestOutcome::NeedsSnapshot;
-            r.caseId = tx.exec_params1("SELECT ingest_open_snapshot_case($1, $2::jsonb)", r.inboxId,
-                             dumpLenient(partialEventJson(*n.event)))[0]
-                           .as<std::int64_t>();
-        } else if (n.outcome == Outcome::NeedsSnapshot) {
-            // An adapter that could not even tell which renewal it is: nothing to open a case
-            // about, but the payload waits in the inbox for a snapshot all the same.
-            r.outcome = IngestOutcome::NeedsSnapshot;
-            setOutcome(r);
-        } else {
-            const ApplyOutcome out = m_applier.apply(*n.event, Actor {"webhook", providerKey});
-            r.outcome = ingestOutcomeOf(out.result);
-            r.billingPeriodId = out.billingPeriodId;
-            if (out.rejection)
-                r.error = toString(*out.rejection);
-            r.caseId = out.caseId;
-            setOutcome(r);
+    Delivery d;
+    d.providerKey = providerKey;
+    d.eventId = eventId;
+    d.rawBody = rawBody;
+    d.reason = n.reason;
+    d.outcome = knownOutcome(n.outcome);
+    d.error = n.outcome == Outcome::Invalid ? n.message : std::string();
+    d.normalized = rd::toJson(n);
+    if (n.outcome == Outcome::NeedsSnapshot) {
+        d.outcome = IngestOutcome::NeedsSnapshot;
+        if (n.event) {
+            d.normalized["event"]["period"] = nullptr;
+            d.event = partialEventJson(*n.event);
         }
-    } catch (const pqxx::data_exception &e) {
-        r = IngestResult {IngestOutcome::Invalid, rec.inboxId, providerKey, r.providerEventId,
-            "invalid_payload", std::string("the database refused a value: ") + e.what(), {}, {}};
-        setOutcome(r);
+        // else: an adapter that could not even tell which renewal it is: nothing to open a
+        // case about, but the payload waits in the inbox for a snapshot all the same.
+    } else if (n.outcome == Outcome::Renewal && n.event) {
+        d.event = rd::toJson(*n.event);
     }
+
+    // Holds text PostgreSQL cannot store (jsonb refuses \u0000): keep the bytes, under the
+    // body's hash, as an invalid payload.
+    const auto unstorable = [&] {
+        Delivery bytesOnly;
+        bytesOnly.providerKey = providerKey;
+        bytesOnly.eventId = derivedEventId(rawBody);
+        bytesOnly.rawBody = rawBody;
+        bytesOnly.outcome = IngestOutcome::Invalid;
+        bytesOnly.reason = "invalid_payload";
+        bytesOnly.error = "payload: holds text the database cannot store (e.g. \\u0000)";
+        return bytesOnly;
+    };
+    Delivery delivered = d;
+    IngestResult r;
+    try {
+        r = deliver(delivered);
+    } catch (const pqxx::data_exception &e) {
+        // Nothing of the call committed. 22P05 (untranslatable character) is the jsonb of the
+        // normalization refusing \u0000; anything else is the core refusing a value of the
+        // renewal: keep that delivery, under its own event id, as invalid with the reason.
+        delivered = unstorable();
+        if (std::string_view(e.sqlstate()) != "22P05") {
+            Delivery refused = d;
+            refused.outcome = IngestOutcome::Invalid;
+            refused.reason = "invalid_payload";
+            refused.error = std::string("the database refused a value: ") + e.what();
+            refused.event = nullptr;
+            try {
+                r = deliver(refused);
+                delivered = refused;
+            } catch (const pqxx::data_exception &) {
+                r = deliver(delivered);
+            }
+        } else {
+            r = deliver(delivered);
+        }
+    }
+    r.providerKey = providerKey;
+    r.providerEventId = delivered.eventId;
+    r.reason = delivered.reason;
     return r;
 }
 

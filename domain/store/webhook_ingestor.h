@@ -5,11 +5,13 @@
 #include "domain/core/adapters/normalization.h"
 #include "domain/store/provider_registry.h"
 #include "domain/store/renewal_applier.h"
+#include "domain/store/retry_policy.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,19 +46,29 @@ struct IngestResult
     std::string error; ///< the core's error code, or the adapter's message when invalid
     std::string billingPeriodId;
     std::optional<std::int64_t> caseId;
+    nlohmann::json localState; ///< rejected: the subscription state it was judged against
+    int attempts = 1; ///< calls of ingest_delivery (retries after 40001/40P01/loss)
+    /// The connection dropped with the outcome unknown, and this delivery's own committed row
+    /// was found: the outcome is the one that committed (localState is then not known).
+    bool resolvedInDoubt = false;
 
     nlohmann::json toJson() const;
 };
 
-/// Webhook ingestion over one connection: every payload is first kept in `webhook_inbox`
-/// (byte for byte, deduplicated by provider event id), then normalized with the provider's
-/// adapter and, when it is a renewal, applied through RenewalApplier as actor
-/// webhook/<provider key>. A payload that cannot be parsed is kept with outcome "invalid";
-/// nothing about one payload stops the next. Database failures (connection lost) throw.
+/// Webhook ingestion over one connection: a payload is normalized with the provider's adapter
+/// (pure, in C++), then kept and processed by one statement, ingest_delivery(), in one
+/// transaction: the inbox row (byte for byte, deduplicated by provider event id), the
+/// renewal through the core as actor webhook/<provider key>, the case when it is rejected, and
+/// the outcome. A payload that cannot be parsed is kept with outcome "invalid"; nothing about
+/// one payload stops the next. Serialization failures, deadlocks and a lost connection are
+/// retried (RetryPolicy); after a lost connection the inbox row is looked up by the token this
+/// call chose, to tell whether its commit landed. Database failures that outlast the retries
+/// throw.
 class WebhookIngestor
 {
 public:
-    explicit WebhookIngestor(std::string conninfo);
+    explicit WebhookIngestor(std::string conninfo, RetryPolicy retry = {});
+    ~WebhookIngestor();
 
     /// Throws InputError when `providerKey` is not a registered provider.
     ProviderKind kindOf(const std::string &providerKey);
@@ -64,20 +76,27 @@ public:
     IngestResult ingest(const std::string &providerKey, std::string_view rawBody);
 
 private:
-    struct Recorded
+    /// What one call of ingest_delivery stores: the delivery as normalization left it.
+    struct Delivery
     {
-        std::int64_t inboxId = 0;
-        bool isNew = true;
-        std::optional<std::string> outcome;
-        std::string billingPeriodId;
-        std::optional<std::int64_t> caseId;
+        std::string providerKey;
+        std::string eventId;
+        std::string_view rawBody;
+        std::optional<IngestOutcome> outcome; ///< known before the database: stored as is
+        std::string reason;
+        std::string error;
+        nlohmann::json normalized;
+        nlohmann::json event; ///< the renewal (or the snapshot case's partial event), or null
     };
-    Recorded record(const std::string &providerKey, const std::string &eventId,
-        std::string_view rawBody, std::optional<IngestOutcome> outcome, const std::string &reason,
-        const std::string &error, const nlohmann::json &normalized);
-    void setOutcome(const IngestResult &result);
+    IngestResult deliver(const Delivery &delivery);
+    IngestResult call(const Delivery &delivery, const std::string &token);
+    std::optional<IngestResult> lookUpAfterLoss(const Delivery &delivery, const std::string &token);
+    pqxx::connection &connection();
+    void reconnect();
 
-    RenewalApplier m_applier;
+    std::string m_conninfo;
+    RetryPolicy m_retry;
+    std::unique_ptr<pqxx::connection> m_conn;
     std::map<std::string, ProviderKind> m_kinds;
 };
 
