@@ -34,14 +34,16 @@ fresh() { # NAME: an empty, migrated database
     "$ctl" migrate --db "$(dburl "$1")" >/dev/null
 }
 
-# RENEWALS distinct renewals, one per subscription (no order between deliveries matters): the
-# first month's invoice.paid of each subscription of the demo's Stripe export.
-"$ctl" demo --replay-set "$dir" --subscriptions "$renewals" --months 2 --seed 3 >/dev/null
+# RENEWALS distinct renewals: the demo's Stripe export (at most 5,000 subscriptions, as many
+# months as it takes), invoice.paid only, in the order they were paid. A subscription's next
+# renewal comes thousands of deliveries after its last one, so 8 connections never deliver
+# one before its predecessor (nothing waits to heal).
+set_subs=$(( renewals < 5000 ? renewals : 5000 ))
+set_months=$(( (renewals + set_subs - 1) / set_subs + 1 ))
+"$ctl" demo --replay-set "$dir" --subscriptions "$set_subs" --months "$set_months" --seed 3 >/dev/null
 grep -F '"type":"invoice.paid"' "$dir/stripe-events.jsonl" \
     | awk '{ match($0, /"created":[0-9]+/); print substr($0, RSTART + 10, RLENGTH - 10) "\t" $0 }' \
-    | sort -n -s -k1,1 | cut -f2- \
-    | awk '{ match($0, /"subscription":"[^"]+"/); s = substr($0, RSTART, RLENGTH); if (!(s in seen)) { seen[s] = 1; print } }' \
-    > "$dir/renewals.jsonl"
+    | sort -n -s -k1,1 | cut -f2- | awk -v n="$renewals" 'NR <= n' > "$dir/renewals.jsonl"
 [ "$(wc -l < "$dir/renewals.jsonl")" -eq "$renewals" ] || { echo "receiver-bench: expected $renewals renewals" >&2; exit 70; }
 secret="whsec_bench_$(date +%s)"
 "$presign" --kind stripe --secret "$secret" < "$dir/renewals.jsonl" > "$dir/deliveries.txt"
@@ -88,10 +90,12 @@ check_db() { # NAME RESULT: every delivery applied once and answered; none witho
     applied=$(q "SELECT count(*) FROM webhook_inbox WHERE outcome = 'applied'")
     other=$(q "SELECT count(*) FROM webhook_inbox WHERE outcome IS DISTINCT FROM 'applied'")
     requests=$(field requests "$2")
-    # wrk stops with up to 8 requests in flight: committed, but not counted by wrk.
-    if [ "$periods" -ne "$applied" ] || [ "$other" -ne 0 ] || [ "$applied" -lt "$requests" ] \
+    # wrk stops with up to 8 requests in flight: committed, but not counted by wrk; and each
+    # of its 2 threads may have sent one health check (presigned.lua).
+    if [ "$periods" -ne "$applied" ] || [ "$other" -ne 0 ] || [ "$applied" -lt $((requests - 2)) ] \
         || [ "$applied" -gt $((requests + 8)) ]; then
-        echo "receiver-bench: $requests answered, $applied applied, $periods billing periods, $other other outcomes" >&2
+        echo "receiver-bench: $requests answered, $applied applied, $periods billing periods, $other other outcomes:" >&2
+        q "SELECT outcome, error, count(*) FROM webhook_inbox WHERE outcome IS DISTINCT FROM 'applied' GROUP BY 1, 2" >&2
         exit 70
     fi
 }

@@ -1,6 +1,6 @@
 -- wrk script for bench/receiver-bench.sh: replays pre-signed deliveries (renewal-presign's
 -- output: a line of tab-separated signature headers, then the body) to POST /webhooks/KEY.
--- Each wrk thread takes every n-th delivery and sends them in order; wrk runs for its -d
+-- Each wrk thread takes the deliveries of its share of the subscriptions, in order; wrk runs for its -d
 -- duration (it cannot end early), so the set must hold more renewals than the run sends:
 -- a thread that runs out starts again (duplicate deliveries) and done() reports "wrapped".
 -- RD_DELAY_MS paces each connection (the latency run at a chosen rate).
@@ -25,7 +25,12 @@ function init(args)
         local headerLine = f:read("*l")
         if not headerLine then break end
         local body = f:read("*l")
-        if i % n == id then
+        -- A subscription's renewals all go to one thread, in order: no thread can deliver
+        -- a renewal before another thread delivered its predecessor.
+        local sub = string.match(body, '"subscription":"([^"]+)"') or tostring(i)
+        local h = 0
+        for k = 1, #sub do h = (h * 31 + string.byte(sub, k)) % 1000003 end
+        if h % n == id then
             local headers = {["Content-Type"] = "application/json"}
             for name, value in string.gmatch(headerLine, "([^:\t]+): ([^\t]+)") do
                 headers[name] = value
@@ -36,9 +41,17 @@ function init(args)
     end
     f:close()
     sent = 0
+    probe = wrk.format("GET", "/healthz")
 end
 
 function request()
+    -- wrk calls request() once before the run to see how many requests it returns: that
+    -- call gets a health check, so that no delivery is skipped (a skipped renewal would make
+    -- its successor wait for it). Threads whose first call is real send it: one GET each.
+    if not started then
+        started = true
+        return probe
+    end
     sent = sent + 1
     if sent > #requests then
         wrapped = true
