@@ -37,7 +37,8 @@ public:
 
     void start()
     {
-        net::dispatch(m_stream.get_executor(), [self = shared_from_this()] { self->readRequest(); });
+        net::dispatch(
+            m_stream.get_executor(), [self = shared_from_this()] { self->readRequest(); });
     }
 
 private:
@@ -108,8 +109,8 @@ private:
         res->keep_alive(m_keepAlive && !close);
         res->prepare_payload();
         m_stream.expires_after(kReadTimeout);
-        http::async_write(m_stream, *res,
-            [self = shared_from_this(), res](beast::error_code ec, std::size_t) {
+        http::async_write(
+            m_stream, *res, [self = shared_from_this(), res](beast::error_code ec, std::size_t) {
                 if (ec || !res->keep_alive())
                     return self->close();
                 self->readRequest();
@@ -132,12 +133,12 @@ private:
 
 void accept(net::io_context &ioc, tcp::acceptor &acceptor)
 {
-    acceptor.async_accept(net::make_strand(ioc), [&ioc, &acceptor](beast::error_code ec,
-                                                     tcp::socket socket) {
-        if (!ec)
-            std::make_shared<Session>(std::move(socket))->start();
-        accept(ioc, acceptor);
-    });
+    acceptor.async_accept(
+        net::make_strand(ioc), [&ioc, &acceptor](beast::error_code ec, tcp::socket socket) {
+            if (!ec)
+                std::make_shared<Session>(std::move(socket))->start();
+            accept(ioc, acceptor);
+        });
 }
 
 } // namespace
@@ -153,8 +154,8 @@ int main(int argc, char **argv)
     g_workers = &workers;
     net::io_context ioc(1);
     tcp::acceptor acceptor(ioc);
-    const tcp::endpoint ep(net::ip::make_address("127.0.0.1"),
-        static_cast<unsigned short>(std::atoi(argv[1])));
+    const tcp::endpoint ep(
+        net::ip::make_address("127.0.0.1"), static_cast<unsigned short>(std::atoi(argv[1])));
     acceptor.open(ep.protocol());
     acceptor.set_option(net::socket_base::reuse_address(true));
     acceptor.bind(ep);

@@ -41,21 +41,21 @@ int main(int argc, char **argv)
     server.set_keep_alive_max_count(1000);
     server.set_payload_max_length(probe::kMaxBody);
 
-    server.Post("/webhooks/stripe-main", [&secret](const httplib::Request &req,
-                                             httplib::Response &res) {
-        const auto sig = req.get_header_value("Stripe-Signature");
-        if (!probe::stripeSignatureValid(sig, req.body, secret, 0)) {
-            res.status = 400;
-            res.set_content("{\"result\":\"signature_mismatch\"}", "application/json");
-            return;
-        }
-        std::this_thread::sleep_for(probe::kFakeCommit); // stand-in for the database commit
-        res.status = 200;
-        res.set_content("{\"result\":\"stored\"}", "application/json");
-    });
+    server.Post(
+        "/webhooks/stripe-main", [&secret](const httplib::Request &req, httplib::Response &res) {
+            const auto sig = req.get_header_value("Stripe-Signature");
+            if (!probe::stripeSignatureValid(sig, req.body, secret, 0)) {
+                res.status = 400;
+                res.set_content("{\"result\":\"signature_mismatch\"}", "application/json");
+                return;
+            }
+            std::this_thread::sleep_for(probe::kFakeCommit); // stand-in for the database commit
+            res.status = 200;
+            res.set_content("{\"result\":\"stored\"}", "application/json");
+        });
 
-    std::cerr << "httplib_probe listening on 127.0.0.1:" << port << " pool " << pool
-              << " nodelay " << nodelay << "\n";
+    std::cerr << "httplib_probe listening on 127.0.0.1:" << port << " pool " << pool << " nodelay "
+              << nodelay << "\n";
     if (!server.listen("127.0.0.1", port)) {
         std::cerr << "cannot listen\n";
         return 1;

@@ -24,8 +24,8 @@ namespace probe {
 inline constexpr std::chrono::milliseconds kFakeCommit {2};
 inline constexpr std::size_t kMaxBody = 1024 * 1024; // 413 above
 inline constexpr std::size_t kMaxHeader = 16 * 1024; // 431 above (where the library can)
-inline constexpr int kWorkers = 8;                   // database workers of the real receiver
-inline constexpr std::size_t kQueueDepth = 64;       // full: 503
+inline constexpr int kWorkers = 8; // database workers of the real receiver
+inline constexpr std::size_t kQueueDepth = 64; // full: 503
 
 inline std::string hmacSha256Hex(const std::string &secret, std::string_view data)
 {
