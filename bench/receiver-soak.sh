@@ -57,14 +57,15 @@ serve() { # NAME: runs a receiver in the foreground
     "$ctl" serve --listen "127.0.0.1:$port" --secrets "$dir/secrets.json" --connections 4 \
         --db "$(dburl "$1")" >> "$dir/serve.log" 2>> "$dir/serve.err"
 }
-simulate() {
+simulate() { # RATE
     "$ctl" simulate --target "http://127.0.0.1:$port" --secrets "$dir/secrets.json" \
-        --rate "$rate" --max-attempts 100 "${set_args[@]}"
+        --rate "$1" --max-attempts 100 "${set_args[@]}" 2>> "$dir/simulate.err"
 }
 
 prepare soak
 # The supervisor: restarts the receiver whenever it dies.
-( while [ ! -e "$dir/done" ]; do serve soak || true; done ) &
+# (Its stderr is dropped: the shell reports every SIGKILL of its child.)
+( while [ ! -e "$dir/done" ]; do serve soak || true; done ) 2>/dev/null &
 supervisor=$!
 # The chaos: SIGKILL the receiver every few seconds; every RESTART_EVERY kills, stop PostgreSQL
 # immediately and start it again.
@@ -90,7 +91,7 @@ chaos=$!
 echo "0 0" > "$dir/chaos"
 
 start=$(date +%s)
-simulate > "$dir/soak.summary"
+simulate "$rate" > "$dir/soak.summary"
 elapsed=$(( $(date +%s) - start ))
 touch "$dir/done"
 wait "$chaos" || true
@@ -104,7 +105,7 @@ rm -f "$dir/done"
 prepare calm
 serve calm & calm_pid=$!
 for _ in $(seq 1 100); do curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
-simulate > "$dir/calm.summary"
+simulate 500 > "$dir/calm.summary"
 kill "$calm_pid"; wait "$calm_pid" || true
 
 q() { psql "$(dburl "$1")" -qAt -c "$2"; }
