@@ -204,7 +204,26 @@ void SubscriptionsPage::openSubscription(const QString &id)
     if (id.isEmpty() || id == m_detailId)
         return;
     m_detailId = id;
+    selectOpenRow();
     loadDetail(id);
+}
+
+void SubscriptionsPage::selectOpenRow()
+{
+    // The list says which subscription the detail shows: its row when the list holds it, no
+    // row when it does not (opened from a case or a search), never the row selected before.
+    auto *selection = m_table->selectionModel();
+    const int row = m_model->rowOfKey(m_detailId);
+    if (row < 0) {
+        selection->clearSelection();
+        selection->setCurrentIndex(QModelIndex(), QItemSelectionModel::NoUpdate);
+        return;
+    }
+    const QModelIndex index = m_model->index(row, 0);
+    if (selection->currentIndex().row() != row || !selection->isRowSelected(row, QModelIndex()))
+        selection->setCurrentIndex(
+            index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_table->scrollTo(index);
 }
 
 void SubscriptionsPage::loadProviders()

@@ -52,6 +52,7 @@ private:
     void updatePositionHint();
     void loadProviders();
     void loadDetail(const QString &id);
+    void selectOpenRow();
     void updateCountLabel();
 
     DatabasePool *m_pool;
