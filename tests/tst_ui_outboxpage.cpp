@@ -1,15 +1,22 @@
 #include "tests/support/desk_subscriptions.h"
+#include "tests/support/process_runner.h"
+#include "tests/support/renewal_fixtures.h"
 #include "tests/support/test_database.h"
 #include "ui/models/databasepool.h"
 #include "ui/models/pagedtablemodel.h"
 #include "ui/widgets/outboxpage.h"
 
+#include "domain/core/renewal_event.h"
+
 #include <QAbstractItemModelTester>
+#include <QLabel>
+#include <QStandardPaths>
 #include <QtTest>
 
 #include <memory>
 
-/// The outbox page over an empty database: its lazy list loads, and is empty.
+/// The outbox page over an empty database: its lazy list loads, and is empty. Shown, it follows
+/// the outbox as other processes write and publish intents, without a refresh.
 class TestUiOutboxPage : public QObject
 {
     Q_OBJECT
@@ -21,6 +28,7 @@ private:
 private slots:
     void initTestCase()
     {
+        QStandardPaths::setTestModeEnabled(true);
         m_db = std::make_unique<rdtest::TestDatabase>("ui_outboxpage");
         m_pool = std::make_unique<rd::ui::DatabasePool>(QString::fromStdString(m_db->conninfo()));
     }
@@ -38,6 +46,45 @@ private slots:
             outbox.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QVERIFY(rdtest::loadAll(*outbox.model()));
         QCOMPARE(outbox.model()->loadedRows(), 0); // nothing renewed in this database
+    }
+
+    /// #13 item 3: a renewal applied by `renewalctl apply` writes an intent, and
+    /// `renewalctl outbox publish` publishes it, both in other processes; the shown page's
+    /// counts and list follow, with no refresh call.
+    void followsTheOutboxWrittenAndPublishedElsewhere()
+    {
+        rdtest::TestDatabase db("ui_outboxpage_follows");
+        const QString conninfo = QString::fromStdString(db.conninfo());
+        rdtest::importSubscriptions(db.conninfo(),
+            rdtest::subscriptionLine("stripe-main", "sub_1") + "\n"
+                + rdtest::subscriptionLine("stripe-main", "sub_2"));
+        rd::ui::DatabasePool pool(conninfo);
+        rd::ui::OutboxPage outbox(&pool);
+        auto *summary = outbox.findChild<QLabel *>(u"outbox-summary"_qs);
+        QVERIFY(summary);
+        outbox.show();
+        QVERIFY(
+            QTest::qWaitFor([&] { return summary->text().startsWith(u"0 pending"_qs); }, 10000));
+        QVERIFY(rdtest::loadAll(*outbox.model()));
+        QCOMPARE(outbox.model()->loadedRows(), 0);
+
+        const auto applied = rdtest::runProgram(rdtest::ctl(), {u"apply"_qs, u"--db"_qs, conninfo},
+            QByteArray::fromStdString(rd::toJson(rdtest::februaryRenewal("sub_1")).dump() + "\n"));
+        QCOMPARE(applied.exitCode, 0);
+        QVERIFY2(
+            QTest::qWaitFor([&] { return summary->text().startsWith(u"1 pending"_qs); }, 10000),
+            qPrintable(summary->text()));
+        QVERIFY(QTest::qWaitFor([&] { return outbox.model()->loadedRows() == 1; }, 10000));
+
+        const auto published = rdtest::runProgram(rdtest::ctl(),
+            {u"outbox"_qs, u"publish"_qs, u"--jsonl"_qs, u"/dev/null"_qs, u"--db"_qs, conninfo},
+            {});
+        QCOMPARE(published.exitCode, 0);
+        QVERIFY2(
+            QTest::qWaitFor([&] { return summary->text().startsWith(u"0 pending"_qs); }, 10000),
+            qPrintable(summary->text()));
+        // "Not yet delivered": the published intent leaves the list.
+        QVERIFY(QTest::qWaitFor([&] { return outbox.model()->rowCount() == 0; }, 10000));
     }
 };
 

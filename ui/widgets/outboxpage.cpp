@@ -13,6 +13,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace rd::ui {
@@ -54,6 +55,7 @@ OutboxPage::OutboxPage(DatabasePool *pool, QWidget *parent)
     , m_state(new QComboBox)
     , m_summary(new QLabel)
     , m_table(new TableView)
+    , m_poll(new QTimer(this))
 {
     m_model = new PagedTableModel(pool, kOutboxFields,
         {outboxState(), columns::text(tr("Provider"), Provider),
@@ -70,6 +72,7 @@ OutboxPage::OutboxPage(DatabasePool *pool, QWidget *parent)
     auto *bar = new QHBoxLayout;
     bar->addWidget(m_state);
     bar->addWidget(m_summary, 1);
+    m_summary->setObjectName(u"outbox-summary"_qs);
     m_table->setObjectName(u"outbox"_qs);
     m_table->setModel(m_model);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
@@ -79,7 +82,24 @@ OutboxPage::OutboxPage(DatabasePool *pool, QWidget *parent)
     layout->addWidget(m_table);
     connect(m_state, &QComboBox::currentIndexChanged, this, &OutboxPage::reload);
     connect(m_model, &PagedTableModel::loadFailed, this, &OutboxPage::statusMessage);
+    m_poll->setInterval(kPollInterval);
+    connect(m_poll, &QTimer::timeout, this, &OutboxPage::poll);
     reload();
+}
+
+void OutboxPage::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (!m_poll->isActive()) {
+        m_poll->start();
+        poll(); // what changed while it was hidden shows at once
+    }
+}
+
+void OutboxPage::hideEvent(QHideEvent *event)
+{
+    QWidget::hideEvent(event);
+    m_poll->stop();
 }
 
 void OutboxPage::reload()
@@ -129,26 +149,48 @@ void OutboxPage::reload()
 void OutboxPage::refresh()
 {
     m_model->refresh();
+    m_shownState.clear();
+    poll();
+}
+
+void OutboxPage::poll()
+{
     deliverResult(
         this, m_pool->run([](QSqlDatabase &db) {
-            // Only the undelivered part is counted (the partial index keeps it small).
+            // Only the undelivered part is counted (the partial index keeps it small). The
+            // table's statistics count every insert, update and delete, published or not, once
+            // the writing session reports them (at its commit's end, at most a second late):
+            // a change the counts alone would miss (one published, one written) still shows.
             QSqlQuery q = execSql(db,
                 u"SELECT count(*) FILTER (WHERE last_error IS NULL), "
-                "count(*) FILTER (WHERE last_error IS NOT NULL) FROM subscription_outbox "
-                "WHERE published_at IS NULL"_qs);
+                "count(*) FILTER (WHERE last_error IS NOT NULL), "
+                "(SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0) "
+                "FROM pg_stat_user_tables WHERE relid = 'subscription_outbox'::regclass) "
+                "FROM subscription_outbox WHERE published_at IS NULL"_qs);
             if (!q.next())
-                return QString();
-            const qint64 failed = q.value(1).toLongLong();
-            const QString failedText = QObject::tr("%1 failed and retrying").arg(failed);
-            return QObject::tr("%1 pending").arg(q.value(0).toLongLong()) + u" · "_qs
-                + (failed > 0 ? u"<b style='color:#b02020'>"_qs + failedText + u"</b>"_qs
-                              : failedText);
+                return QVariantList();
+            return QVariantList {
+                q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toLongLong()};
         }),
-        [this](const QString &summary) {
-            m_summary->setText(summary);
-            m_summary->setTextFormat(Qt::RichText);
+        [this](const QVariantList &state) {
+            if (state.isEmpty() || state == m_shownState)
+                return;
+            const bool changed = !m_shownState.isEmpty();
+            showState(state);
+            if (changed)
+                m_model->refresh();
         },
         [this](const QString &message) { emit statusMessage(message); }, m_summaryRequest.next());
+}
+
+void OutboxPage::showState(const QVariantList &state)
+{
+    m_shownState = state;
+    const qint64 failed = state.value(1).toLongLong();
+    const QString failedText = tr("%1 failed and retrying").arg(failed);
+    m_summary->setText(tr("%1 pending").arg(state.value(0).toLongLong()) + u" · "_qs
+        + (failed > 0 ? u"<b style='color:#b02020'>"_qs + failedText + u"</b>"_qs : failedText));
+    m_summary->setTextFormat(Qt::RichText);
 }
 
 } // namespace rd::ui

@@ -6,6 +6,7 @@
 
 class QComboBox;
 class QLabel;
+class QTimer;
 
 namespace rd::ui {
 
@@ -15,6 +16,11 @@ class TableView;
 
 /// The transactional outbox (subscription_outbox): undelivered intents first (pending or
 /// failed, with attempts and the last error), or everything, paged lazily.
+///
+/// It follows the outbox while it is shown: renewals write their intents without a NOTIFY
+/// (one would cost the renewal path a quarter of its throughput), so the page polls the
+/// outbox's state every two seconds on the pool (counts from the partial index of undelivered
+/// intents, and the newest intent through the primary key) and reloads when it changed.
 class OutboxPage : public QWidget
 {
     Q_OBJECT
@@ -38,18 +44,30 @@ public:
     PagedTableModel *model() const { return m_model; }
     TableView *table() const { return m_table; }
     void refresh();
+    /// How often the shown page looks for changes, in milliseconds.
+    static constexpr int kPollInterval = 2000;
 
 signals:
     void statusMessage(const QString &message);
 
+protected:
+    void showEvent(QShowEvent *event) override;
+    void hideEvent(QHideEvent *event) override;
+
 private:
     void reload();
+    /// Reads the outbox's state; reloads the page when it differs from what is shown.
+    void poll();
+    void showState(const QVariantList &state);
 
     DatabasePool *m_pool;
     PagedTableModel *m_model;
     QComboBox *m_state;
     QLabel *m_summary;
     TableView *m_table;
+    QTimer *m_poll;
+    /// What the summary was computed from: undelivered and failed counts, newest intent.
+    QVariantList m_shownState;
     LatestRequest m_summaryRequest;
 };
 
