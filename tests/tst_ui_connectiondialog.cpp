@@ -1,13 +1,19 @@
+#include "tests/support/test_database.h"
 #include "ui/models/connectionsettings.h"
 #include "ui/widgets/connectiondialog.h"
+#include "ui/widgets/mainwindow.h"
 
 #include <libpq-fe.h>
 
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
+#include <QDialogButtonBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QtTest>
 
 #include <memory>
@@ -48,12 +54,16 @@ T *field(const rd::ui::ConnectionDialog &dialog, const char *name)
 } // namespace
 
 /// The connection dialog writes conninfo strings that libpq reads back as the fields typed, and
-/// reads an existing conninfo back into its fields.
+/// reads an existing conninfo back into its fields; a connection string (a URI) typed in fills
+/// them; File › Connect shows the connection as it is; Test connection tries the test run's
+/// real server.
 class TestUiConnectionDialog : public QObject
 {
     Q_OBJECT
 
 private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
     void fieldsToConninfo_data()
     {
         QTest::addColumn<QString>("host");
@@ -214,6 +224,148 @@ private slots:
         for (auto *label : dialog.findChildren<QLabel *>())
             said |= label->text().contains(u"could not be read"_qs);
         QVERIFY(said);
+    }
+
+    /// #13 item 12: a connection string typed (or pasted) in its field fills the others as
+    /// libpq reads it; one libpq cannot read is said at once, and OK waits for a readable one.
+    void connectionStringFillsTheFields_data()
+    {
+        QTest::addColumn<QString>("typed");
+        QTest::addColumn<QString>("host");
+        QTest::addColumn<int>("port");
+        QTest::addColumn<QString>("dbname");
+        QTest::addColumn<QString>("user");
+        QTest::addColumn<QString>("sslmode");
+        QTest::addColumn<QString>("conninfo"); // empty: unreadable
+
+        QTest::newRow("URI") << u"postgresql://alice@db.example.com:5433/renewal?sslmode=require"_qs
+                             << u"db.example.com"_qs << 5433 << u"renewal"_qs << u"alice"_qs
+                             << u"require"_qs
+                             << u"host='db.example.com' port=5433 dbname='renewal' user='alice' "
+                                "sslmode='require'"_qs;
+        QTest::newRow("postgres:// scheme, no port")
+            << u"postgres://db/rd"_qs << u"db"_qs << 0 << u"rd"_qs << QString() << u"prefer"_qs
+            << u"host='db' dbname='rd' sslmode='prefer'"_qs;
+        QTest::newRow("URI with a socket directory and an encoded space")
+            << u"postgresql:///my%20db?host=/tmp/sock"_qs << u"/tmp/sock"_qs << 0 << u"my db"_qs
+            << QString() << u"prefer"_qs << u"host='/tmp/sock' dbname='my db' sslmode='prefer'"_qs;
+        QTest::newRow("URI password dropped, other settings kept")
+            << u"postgresql://bob:secret@h/d?application_name=desk"_qs << u"h"_qs << 0 << u"d"_qs
+            << u"bob"_qs << u"prefer"_qs
+            << u"host='h' dbname='d' user='bob' sslmode='prefer' application_name='desk'"_qs;
+        QTest::newRow("key=value pairs")
+            << u"host=h port=6543 dbname=rd sslmode=disable"_qs << u"h"_qs << 6543 << u"rd"_qs
+            << QString() << u"disable"_qs << u"host='h' port=6543 dbname='rd' sslmode='disable'"_qs;
+        QTest::newRow("unknown URI parameter")
+            << u"postgresql://h/d?nonsense=1"_qs << u"old"_qs << 0 << u"olddb"_qs << QString()
+            << u"prefer"_qs << QString();
+        QTest::newRow("unterminated IPv6 host")
+            << u"postgresql://[::1/d"_qs << u"old"_qs << 0 << u"olddb"_qs << QString()
+            << u"prefer"_qs << QString();
+    }
+
+    void connectionStringFillsTheFields()
+    {
+        QFETCH(QString, typed);
+        QFETCH(QString, host);
+        QFETCH(int, port);
+        QFETCH(QString, dbname);
+        QFETCH(QString, user);
+        QFETCH(QString, sslmode);
+        QFETCH(QString, conninfo);
+
+        rd::ui::ConnectionDialog dialog(u"host=old dbname=olddb"_qs);
+        dialog.show();
+        auto *ok = dialog.findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok);
+        // Pasted, as a connection string usually arrives (typing goes through its readable
+        // prefixes).
+        QGuiApplication::clipboard()->setText(typed);
+        field<QLineEdit>(dialog, "connection-string")->paste();
+        QCOMPARE(field<QLineEdit>(dialog, "connection-string")->text(), typed);
+        QCOMPARE(field<QLineEdit>(dialog, "host")->text(), host);
+        QCOMPARE(field<QSpinBox>(dialog, "port")->value(), port);
+        QCOMPARE(field<QLineEdit>(dialog, "dbname")->text(), dbname);
+        QCOMPARE(field<QLineEdit>(dialog, "user")->text(), user);
+        QCOMPARE(field<QComboBox>(dialog, "sslmode")->currentText(), sslmode);
+        const QString result = field<QLabel>(dialog, "test-result")->text();
+        if (conninfo.isEmpty()) {
+            QVERIFY(!ok->isEnabled());
+            QVERIFY2(result.contains(u"cannot be read"_qs), qPrintable(result));
+        } else {
+            QVERIFY(ok->isEnabled());
+            QCOMPARE(dialog.conninfo(), conninfo);
+            QVERIFY2(!dialog.conninfo().contains(u"secret"_qs), qPrintable(dialog.conninfo()));
+            if (typed.contains(u"secret"_qs))
+                QVERIFY2(result.contains(u"password"_qs), qPrintable(result));
+        }
+        // Switching to the embedded database needs nothing readable.
+        field<QCheckBox>(dialog, "embedded")->setChecked(true);
+        QVERIFY(ok->isEnabled());
+        QCOMPARE(dialog.conninfo(), QString());
+    }
+
+    /// #13 item 12: File › Connect on the embedded cluster shows "embedded" checked, not its
+    /// socket directory as a host; on a server, that server.
+    void connectShowsTheConnectionAsItIs_data()
+    {
+        QTest::addColumn<bool>("onEmbedded");
+        QTest::newRow("embedded cluster") << true;
+        QTest::newRow("a server") << false;
+    }
+
+    void connectShowsTheConnectionAsItIs()
+    {
+        QFETCH(bool, onEmbedded);
+        // The test run's cluster listens on a socket directory, as the embedded one does.
+        rdtest::TestDatabase db("ui_connectiondialog");
+        const QString conninfo = QString::fromStdString(db.conninfo());
+        const QString socketDir = rd::ui::ConnectionSettings::fromConninfo(conninfo).host;
+        QVERIFY(socketDir.startsWith(u'/'));
+        rd::ui::MainWindow window(conninfo, u"test"_qs);
+        window.setOnEmbeddedDatabase(onEmbedded);
+        const auto dialog = window.makeConnectionDialog();
+        QCOMPARE(field<QCheckBox>(*dialog, "embedded")->isChecked(), onEmbedded);
+        QCOMPARE(field<QLineEdit>(*dialog, "host")->isEnabled(), !onEmbedded);
+        QCOMPARE(field<QLineEdit>(*dialog, "host")->text(), onEmbedded ? QString() : socketDir);
+        QCOMPARE(field<QPushButton>(*dialog, "test-connection")->isEnabled(), !onEmbedded);
+        QCOMPARE(dialog->conninfo().isEmpty(), onEmbedded);
+    }
+
+    /// #13 item 12: Test connection tries the connection off the GUI thread (the dialog keeps
+    /// answering) and says what came of it: the server's version, or libpq's reason.
+    void testConnection_data()
+    {
+        QTest::addColumn<QString>("change"); // appended to the test run's cluster conninfo
+        QTest::addColumn<bool>("ok");
+        QTest::addColumn<QString>("said");
+
+        QTest::newRow("the test run's server") << QString() << true << u"Connected: PostgreSQL"_qs;
+        QTest::newRow("no such database") << u" dbname=rd_no_such_database"_qs << false
+                                          << u"rd_no_such_database\" does not exist"_qs;
+        QTest::newRow("no server at that socket")
+            << u" host=/nonexistent/rd-socket"_qs << false << u"Could not connect: "_qs;
+    }
+
+    void testConnection()
+    {
+        QFETCH(QString, change);
+        QFETCH(bool, ok);
+        QFETCH(QString, said);
+
+        rd::ui::ConnectionDialog dialog(QString::fromStdString(rdtest::clusterConninfo()) + change);
+        dialog.show();
+        QSignalSpy tested(&dialog, &rd::ui::ConnectionDialog::connectionTested);
+        auto *button = field<QPushButton>(dialog, "test-connection");
+        QVERIFY(button->isEnabled());
+        QTest::mouseClick(button, Qt::LeftButton);
+        QVERIFY(!button->isEnabled()); // while it tries
+        QVERIFY(tested.wait(20000));
+        QCOMPARE(tested.first().first().toBool(), ok);
+        QVERIFY(button->isEnabled());
+        const QString result = field<QLabel>(dialog, "test-result")->text();
+        QVERIFY2(result.contains(said), qPrintable(result));
+        if (ok)
+            QVERIFY2(result.contains(u"database postgres"_qs), qPrintable(result));
     }
 };
 

@@ -20,6 +20,7 @@ struct Target
 {
     QString conninfo;
     QString description;
+    bool embedded = false;
 };
 
 /// An empty conninfo means "the embedded cluster (or the libpq environment)": started and
@@ -32,7 +33,8 @@ Target resolve(const QString &configured)
             rd::migrateDatabase(target.conninfo);
         return {QString::fromStdString(target.conninfo),
             target.embedded ? QObject::tr("local (embedded)")
-                            : QString::fromStdString(target.description)};
+                            : QString::fromStdString(target.description),
+            target.embedded};
     }
     rd::checkConnects(configured.toStdString()); // fail early with libpq's reason
     const auto s = rd::ui::ConnectionSettings::fromConninfo(configured);
@@ -91,6 +93,7 @@ int main(int argc, char **argv)
                     settings.setValue(u"connection/conninfo"_qs,
                         rd::ui::conninfoWithoutPassword(candidate)); // never a password
                 window = std::make_unique<rd::ui::MainWindow>(target.conninfo, target.description);
+                window->setOnEmbeddedDatabase(target.embedded);
                 QObject::connect(window.get(), &rd::ui::MainWindow::reconnectRequested,
                     [&](const QString &next) {
                         QMetaObject::invokeMethod(

@@ -3,6 +3,7 @@
 #include "ui/models/records.h"
 #include "ui/models/subscriptionsmodel.h"
 #include "ui/widgets/casespage.h"
+#include "ui/widgets/connectiondialog.h"
 #include "ui/widgets/mainwindow.h"
 #include "ui/widgets/subscriptiondetailwidget.h"
 #include "ui/widgets/subscriptionspage.h"
@@ -90,5 +91,11 @@ bool saveScreenshots(MainWindow &window, const QString &dir)
     window.showPage(MainWindow::OutboxView);
     settle(600);
     ok &= window.grab().save(dir + u"/outbox.png"_qs);
+    // File › Connect, as it opens on this connection.
+    const auto connect = window.makeConnectionDialog();
+    connect->show();
+    settle(300);
+    ok &= connect->grab().save(dir + u"/connect.png"_qs);
+    connect->hide();
     return ok;
 }

@@ -68,6 +68,42 @@ ConnectionSettings ConnectionSettings::fromConninfo(const QString &conninfo)
     return s;
 }
 
+ConnectionTestResult testConnection(const QString &conninfo)
+{
+    ConnectionTestResult result;
+    const ParsedConninfo parsed = parseConninfo(conninfo);
+    if (!parsed.error.isEmpty()) {
+        result.error = parsed.error;
+        return result;
+    }
+    QStringList parts;
+    bool timeout = false;
+    for (const auto &[key, value] : parsed.settings) {
+        if (key == u"password")
+            continue;
+        timeout = timeout || key == u"connect_timeout";
+        parts << key + u'=' + conninfoValue(value);
+    }
+    if (!timeout)
+        parts << u"connect_timeout='10'"_qs;
+    std::unique_ptr<PGconn, decltype(&PQfinish)> conn(
+        PQconnectdb(parts.join(u' ').toUtf8().constData()), &PQfinish);
+    if (!conn) {
+        result.error = QObject::tr("out of memory connecting");
+        return result;
+    }
+    if (PQstatus(conn.get()) != CONNECTION_OK) {
+        result.error = QString::fromUtf8(PQerrorMessage(conn.get())).trimmed();
+        return result;
+    }
+    result.ok = true;
+    const char *version = PQparameterStatus(conn.get(), "server_version");
+    result.serverVersion = version ? QString::fromUtf8(version) : QString();
+    result.database = QString::fromUtf8(PQdb(conn.get()));
+    result.user = QString::fromUtf8(PQuser(conn.get()));
+    return result;
+}
+
 QString conninfoValue(const QString &value)
 {
     // libpq: inside single quotes, a backslash escapes the next character (\' and \\).

@@ -37,6 +37,20 @@ ParsedConninfo parseConninfo(const QString &conninfo);
 /// added (an empty one, "the embedded database", stays empty). Empty if libpq cannot read it.
 QString conninfoWithoutPassword(const QString &conninfo);
 
+/// What trying a connection came to.
+struct ConnectionTestResult
+{
+    bool ok = false;
+    QString serverVersion; ///< the server's server_version, e.g. "15.8 (Debian 15.8-0+deb12u1)"
+    QString database; ///< the database and user the server took
+    QString user;
+    QString error; ///< libpq's message when it could not connect
+};
+/// Connects with libpq and disconnects at once: blocking for up to its connect_timeout (10 s
+/// unless the conninfo says), so call it off the GUI thread. A password in `conninfo` is
+/// ignored, as everywhere in the desk (libpq reads ~/.pgpass and PGPASSWORD).
+ConnectionTestResult testConnection(const QString &conninfo);
+
 /// Quotes a conninfo value the libpq way: in single quotes, with \ and ' escaped by a backslash.
 QString conninfoValue(const QString &value);
 

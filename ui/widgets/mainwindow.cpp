@@ -82,9 +82,9 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
 
     auto *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Connect to a database…"), this, [this] {
-        ConnectionDialog dialog(m_conninfo, this);
-        if (dialog.exec() == QDialog::Accepted)
-            emit reconnectRequested(dialog.conninfo());
+        const auto dialog = makeConnectionDialog();
+        if (dialog->exec() == QDialog::Accepted)
+            emit reconnectRequested(dialog->conninfo());
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -175,6 +175,13 @@ MainWindow::~MainWindow()
     delete takeCentralWidget();
     delete m_live;
     m_live = nullptr;
+}
+
+std::unique_ptr<ConnectionDialog> MainWindow::makeConnectionDialog()
+{
+    // The embedded cluster's conninfo names its socket directory: shown as a host, it read as
+    // "some server", with "embedded" unchecked.
+    return std::make_unique<ConnectionDialog>(m_onEmbedded ? QString() : m_conninfo, this);
 }
 
 TableView *MainWindow::tableToExport() const

@@ -14,6 +14,7 @@ class QTimer;
 namespace rd::ui {
 
 class CasesPage;
+class ConnectionDialog;
 class DatabasePool;
 class InboxPage;
 class LiveUpdates;
@@ -44,6 +45,11 @@ public:
     OutboxPage *outboxPage() const { return m_outbox; }
     InboxPage *inboxPage() const { return m_inbox; }
     LiveUpdates *liveUpdates() const { return m_live; }
+    /// Whether `conninfo` is the desk's own embedded cluster (main() knows; false unless told).
+    void setOnEmbeddedDatabase(bool embedded) { m_onEmbedded = embedded; }
+    /// File › Connect's dialog, showing the connection as it is: "embedded" checked on the
+    /// embedded cluster, else this window's conninfo in its fields.
+    std::unique_ptr<ConnectionDialog> makeConnectionDialog();
 
 public slots:
     void refreshAll();
@@ -62,6 +68,7 @@ private:
 
     QString m_conninfo;
     QString m_description;
+    bool m_onEmbedded = false;
     std::unique_ptr<DatabasePool> m_pool;
     std::unique_ptr<CaseActions> m_actions;
     QListWidget *m_nav;
