@@ -56,6 +56,19 @@ private slots:
 
     void cleanup() { m_db.reset(); }
 
+    /// #13 item 3: "● live" says which views follow changes and which (the Inbox) do not.
+    void liveIndicatorSaysWhichViewsFollow()
+    {
+        rd::ui::MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
+        window.show();
+        QVERIFY(QTest::qWaitFor([&] { return window.liveUpdates()->isConnected(); }, 10000));
+        auto *live = window.findChild<QLabel *>(u"live-indicator"_qs);
+        QVERIFY(live);
+        QVERIFY(live->text().contains(u"live"_qs));
+        QVERIFY2(live->toolTip().contains(u"Outbox follow"_qs), qPrintable(live->toolTip()));
+        QVERIFY2(live->toolTip().contains(u"The Inbox does not"_qs), qPrintable(live->toolTip()));
+    }
+
     void renewalFromAnotherProcessShowsUpInPlace()
     {
         rd::ui::MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);

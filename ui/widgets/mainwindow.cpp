@@ -78,6 +78,7 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
 
     statusBar()->addPermanentWidget(m_roleLabel);
     statusBar()->addPermanentWidget(m_liveLabel);
+    m_liveLabel->setObjectName(u"live-indicator"_qs);
     m_liveLabel->setText(u"<span style='color:gray'>○ "_qs + tr("connecting") + u"</span>"_qs);
 
     auto *file = menuBar()->addMenu(tr("&File"));
@@ -146,11 +147,13 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
                               .arg(reason.isEmpty() ? tr("connection lost") : reason));
         m_banner->show();
         m_liveLabel->setText(u"<span style='color:#b02020'>○ "_qs + tr("offline") + u"</span>"_qs);
+        m_liveLabel->setToolTip(tr("Not following changes until the database answers again."));
     });
     connect(m_live, &LiveUpdates::connectionRestored, this, [this] {
         const bool wasLost = !m_banner->isHidden();
         m_banner->hide();
         m_liveLabel->setText(u"<span style='color:#1b6e20'>● "_qs + tr("live") + u"</span>"_qs);
+        m_liveLabel->setToolTip(liveToolTip());
         if (wasLost)
             refreshAll();
     });
@@ -175,6 +178,12 @@ MainWindow::~MainWindow()
     delete takeCentralWidget();
     delete m_live;
     m_live = nullptr;
+}
+
+QString MainWindow::liveToolTip()
+{
+    return tr("Subscriptions, Cases and Outbox follow changes made anywhere as they happen. "
+              "The Inbox does not: View › Refresh (F5) reloads it.");
 }
 
 std::unique_ptr<ConnectionDialog> MainWindow::makeConnectionDialog()

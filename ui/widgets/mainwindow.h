@@ -50,6 +50,8 @@ public:
     /// File › Connect's dialog, showing the connection as it is: "embedded" checked on the
     /// embedded cluster, else this window's conninfo in its fields.
     std::unique_ptr<ConnectionDialog> makeConnectionDialog();
+    /// The live indicator's tooltip: which views follow changes, and which do not.
+    static QString liveToolTip();
 
 public slots:
     void refreshAll();
