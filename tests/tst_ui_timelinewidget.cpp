@@ -118,6 +118,11 @@ private slots:
         QVERIFY2(band.label.contains(label), qPrintable(band.label));
         QVERIFY(!band.labelRect.isNull());
         QVERIFY(QRectF(timeline.rect()).contains(band.labelRect));
+        // Wide enough for the words as painted (bold), so none is cut off.
+        QFont bold = timeline.font();
+        bold.setBold(true);
+        QVERIFY2(band.labelRect.width() >= QFontMetricsF(bold).horizontalAdvance(band.label),
+            qPrintable(band.label));
         QVERIFY(!band.labelRect.intersects(g.pending.first()));
 
         // And it is painted: the middle of a gap band (where no bar is) has the band's tint.

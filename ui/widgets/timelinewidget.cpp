@@ -198,6 +198,9 @@ TimelineWidget::Geometry TimelineWidget::geometry(QSize size) const
 
     // Bands: between the current period's end and each pending renewal's start (first, so
     // their labels win the room), then between consecutive paid periods.
+    QFont bold = font(); // the bands' labels are bold
+    bold.setBold(true);
+    const QFontMetricsF bfm(bold);
     const double bandTop = r.lane0 - 2;
     const double bandBottom = r.pendingLane + r.barH + 2;
     auto addBand = [&](qint64 previousEnd, qint64 nextStart, const QString &what) {
@@ -213,10 +216,10 @@ TimelineWidget::Geometry TimelineWidget::geometry(QSize size) const
             = format::period(toDateTime(band.fromMicros), toDateTime(band.toMicros));
         band.tooltip = what.arg(length, dates);
         const QString longText = u"⚠ %1 (%2)"_qs.arg(length, dates);
-        band.label = fm.horizontalAdvance(longText) + 4 <= g.plot.width()
+        band.label = bfm.horizontalAdvance(longText) + 4 <= g.plot.width()
             ? longText
-            : fm.elidedText(u"⚠ "_qs + length, Qt::ElideRight, g.plot.width() - 4);
-        const double w = fm.horizontalAdvance(band.label) + 4;
+            : bfm.elidedText(u"⚠ "_qs + length, Qt::ElideRight, g.plot.width() - 4);
+        const double w = bfm.horizontalAdvance(band.label) + 4;
         const double labelLeft
             = std::clamp(band.rect.center().x() - w / 2, g.plot.left(), g.plot.right() - w);
         band.labelRect = QRectF(labelLeft, r.caption, w, lineH);
