@@ -126,8 +126,10 @@ private slots:
         QVERIFY(!band.labelRect.intersects(g.pending.first()));
 
         // And it is painted: the middle of a gap band (where no bar is) has the band's tint.
+        const QImage image = timeline.grab().toImage();
+        if (const QString dir = qEnvironmentVariable("RD_SCREENSHOT_DIR"); !dir.isEmpty())
+            image.save(u"%1/timeline-%2-%3px.png"_qs.arg(dir).arg(offsetDays).arg(width));
         if (offsetDays > 1) {
-            const QImage image = timeline.grab().toImage();
             const QPoint mid(int(band.rect.center().x()), int(g.paid.last().center().y()));
             QVERIFY2(
                 isWarningTint(image.pixelColor(mid)), qPrintable(image.pixelColor(mid).name()));

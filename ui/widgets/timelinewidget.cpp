@@ -191,7 +191,8 @@ TimelineWidget::Geometry TimelineWidget::geometry(QSize size) const
         g.pending.append(rect);
         const QString text = fm.elidedText(s.label, Qt::ElideRight, g.plot.width() - 4);
         const double w = fm.horizontalAdvance(text) + 4;
-        const double left = std::clamp(rect.left(), g.plot.left(), g.plot.right() - w);
+        // A little in from the bar's start, clear of a band's border ending there.
+        const double left = std::clamp(rect.left() + 3, g.plot.left(), g.plot.right() - w);
         g.pendingLabels.append(QRectF(left, r.pendingLabel, w, lineH));
         g.pendingTexts.append(text);
     }
@@ -301,14 +302,15 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         }
     }
 
-    // Bands under the bars; a band narrower than 3 px is widened about its centre to show.
+    // Bands filled under the bars, outlined over them (an overlap lies across a paid bar); a
+    // band narrower than 3 px is widened about its centre to show.
+    QVector<QRectF> shownBands;
     for (const Band &band : g.bands) {
         QRectF shown = band.rect;
         if (shown.width() < 3)
             shown.adjust(-(3 - shown.width()) / 2, 0, (3 - shown.width()) / 2, 0);
         p.fillRect(shown, bandFill());
-        p.setPen(QPen(kWarning, 2));
-        p.drawRect(shown);
+        shownBands.append(shown);
         m_hits.append({shown, band.tooltip});
     }
 
@@ -345,9 +347,18 @@ void TimelineWidget::paintEvent(QPaintEvent *)
                           toDateTime(m_current->startMicros), toDateTime(m_current->endMicros)))
                 : m_current->tooltip});
     }
+    p.setPen(QPen(kWarning, 2));
+    p.setBrush(Qt::NoBrush);
+    for (const QRectF &shown : std::as_const(shownBands))
+        p.drawRect(shown);
+
     for (int i = 0; i < m_pending.size(); ++i) {
         drawBar(g.pending[i], QBrush(Qt::white), QPen(Qt::NoPen));
         drawBar(g.pending[i], QBrush(kPending, Qt::BDiagPattern), QPen(kPending, 1.5));
+        // On a narrow widget the words may lie across a band: a backing keeps them readable.
+        QColor backing = palette().color(QPalette::Window);
+        backing.setAlpha(210);
+        p.fillRect(g.pendingLabels[i], backing);
         p.setPen(kPending);
         p.drawText(g.pendingLabels[i], Qt::AlignLeft | Qt::AlignVCenter, g.pendingTexts[i]);
         m_hits.append({g.pending[i], m_pending[i].tooltip});
