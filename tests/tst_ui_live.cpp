@@ -166,17 +166,27 @@ private slots:
         QCOMPARE(lines.size(), 4);
         QCOMPARE(lines[0],
             u"Provider,Subscription,Internal id,Status,Cancels at end,Current period start,"
-            "Current period end,Last renewal,Amount,Amount currency,Amount minor units,"
+            "Current period end,Last renewal,Last renewal key,Amount,Amount currency,Amount minor "
+            "units,"
             "Open cases"_qs);
         QCOMPARE(lines[1],
-            u"stripe-main,sub_0,%1,active,false,2026-02-01T00:00:00Z,2026-03-01T00:00:00Z,in_0,"
-            "1500,JPY,1500,0"_qs.arg(uuid));
-        QVERIFY2(lines[2].endsWith(
-                     u",active,false,2026-02-01T00:00:00Z,2026-03-01T00:00:00Z,in_1,12.500,KWD,"
-                     "12500,0"_qs),
+            u"stripe-main,sub_0,%1,active,false,2026-02-01T00:00:00Z,2026-03-01T00:00:00Z,"
+            "2026-02-01T00:03:12.345678Z,in_0,1500,JPY,1500,0"_qs.arg(uuid));
+        QVERIFY2(lines[2].endsWith(u",active,false,2026-02-01T00:00:00Z,2026-03-01T00:00:00Z,"
+                                   "2026-02-01T00:03:12.345678Z,in_1,12.500,KWD,"
+                                   "12500,0"_qs),
             qPrintable(lines[2]));
-        QVERIFY2(lines[3].contains(u",2026-01-01T00:00:00Z,2026-02-01T00:00:00Z,,,,,0"_qs),
+        QVERIFY2(lines[3].contains(u",2026-01-01T00:00:00Z,2026-02-01T00:00:00Z,,,,,,0"_qs),
             qPrintable(lines[3]));
+        // "Last renewal" shows when the latest period was paid, its renewal key in the tooltip.
+        const QModelIndex last
+            = page->model()->index(0, rd::ui::SubscriptionsModel::LastRenewalColumn);
+        const QDateTime paidAt
+            = QDateTime::fromString(u"2026-02-01T00:03:12.345678Z"_qs, Qt::ISODateWithMs);
+        QCOMPARE(last.data().toString(),
+            QLocale().toString(paidAt.toLocalTime().date(), u"d MMM yyyy"_qs));
+        QVERIFY2(last.data(Qt::ToolTipRole).toString().contains(u"in_0"_qs),
+            qPrintable(last.data(Qt::ToolTipRole).toString()));
         // Ctrl+C keeps what the screen shows.
         page->table()->selectRow(0);
         QVERIFY(page->table()->selectionAsText().contains(u"¥1,500"_qs));

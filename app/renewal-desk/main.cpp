@@ -68,8 +68,23 @@ int main(int argc, char **argv)
     QCommandLineOption screenshot(
         u"screenshot"_qs, u"render each main view to DIR/<view>.png and exit"_qs, u"DIR"_qs);
     QCommandLineOption connect(u"connect"_qs, u"ask for the database to connect to"_qs);
-    parser.addOptions({db, screenshot, connect});
+    QCommandLineOption size(
+        u"size"_qs, u"the window's size, e.g. 1024x700 (for --screenshot)"_qs, u"WxH"_qs);
+    parser.addOptions({db, screenshot, connect, size});
     parser.process(app);
+    QSize windowSize;
+    if (parser.isSet(size)) {
+        const QStringList wh = parser.value(size).split(u'x');
+        bool okW = false;
+        bool okH = false;
+        if (wh.size() == 2)
+            windowSize = QSize(wh[0].toInt(&okW), wh[1].toInt(&okH));
+        if (!okW || !okH || windowSize.width() < 200 || windowSize.height() < 200) {
+            qCritical("renewal-desk: --size: expected WxH (at least 200x200), got '%s'",
+                qPrintable(parser.value(size)));
+            return 64;
+        }
+    }
 
     QSettings settings;
     QString configured = parser.isSet(db) ? parser.value(db)
@@ -99,6 +114,8 @@ int main(int argc, char **argv)
                         QMetaObject::invokeMethod(
                             &app, [&, next] { open(next); }, Qt::QueuedConnection);
                     });
+                if (windowSize.isValid())
+                    window->resize(windowSize);
                 window->show();
                 return true;
             } catch (const std::exception &e) {

@@ -12,6 +12,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QPushButton>
 
 #include <utility>
 
@@ -84,6 +85,16 @@ bool saveScreenshots(MainWindow &window, const QString &dir)
             window.casesPage()->table()->selectRow(pick);
         settle(400);
         ok &= window.grab().save(dir + file);
+    }
+    // The gap case's subscription, opened from the case: its timeline shows the gap.
+    for (auto *button : window.casesPage()->findChildren<QPushButton *>()) {
+        if (button->text() == QObject::tr("Open subscription") && button->isEnabled()) {
+            button->click();
+            settle(1200);
+            ok &= window.grab().save(dir + u"/subscription-gap.png"_qs);
+            window.showPage(MainWindow::CasesView);
+            break;
+        }
     }
     window.showPage(MainWindow::InboxView);
     settle(400);

@@ -81,11 +81,27 @@ QVector<Column> subscriptionColumns()
             return QStringList {
                 columns::isoInstant(r[S::PeriodStart]), columns::isoInstant(r[S::PeriodEnd])};
         }};
-    c[S::LastRenewalColumn] = {QObject::tr("Last renewal"), [](RowRef r, int role) -> QVariant {
-                                   if (role == Qt::DisplayRole || role == int(Role::Raw))
-                                       return r[S::LastRenewalKey];
-                                   return {};
-                               }};
+    // The date the latest billing period was paid; its renewal key in the tooltip and the CSV.
+    c[S::LastRenewalColumn] = {QObject::tr("Last renewal"),
+        [](RowRef r, int role) -> QVariant {
+            if (r[S::LastRenewalAt].isNull())
+                return {};
+            const QDateTime at = columns::fromMicros(r[S::LastRenewalAt]);
+            if (role == Qt::DisplayRole)
+                return QLocale().toString(at.toLocalTime().date(), u"d MMM yyyy"_qs);
+            if (role == Qt::ToolTipRole)
+                return QObject::tr("Paid %1 · renewal key %2")
+                    .arg(format::utcTooltip(at), r[S::LastRenewalKey].toString());
+            if (role == int(Role::Raw))
+                return r[S::LastRenewalAt];
+            return {};
+        },
+        Qt::AlignLeft | Qt::AlignVCenter,
+        {QObject::tr("Last renewal"), QObject::tr("Last renewal key")},
+        [](RowRef r) {
+            return QStringList {
+                columns::isoInstant(r[S::LastRenewalAt]), r[S::LastRenewalKey].toString()};
+        }};
     c[S::AmountColumn] = {QObject::tr("Amount"),
         [](RowRef r, int role) -> QVariant {
             if (r[S::LastAmountMinor].isNull())
@@ -131,7 +147,8 @@ QVector<Column> subscriptionColumns()
 QVector<Field> subscriptionFields()
 {
     return {Field::Uuid, Field::Interned, Field::Text, Field::Interned, Field::Bool, Field::Micros,
-        Field::Micros, Field::Text, Field::Int, Field::Interned, Field::Int, Field::Int};
+        Field::Micros, Field::Text, Field::Micros, Field::Int, Field::Interned, Field::Int,
+        Field::Int};
 }
 
 const QString kPageColumns = u"s.id, s.provider_key, s.provider_subscription_id, s.status, "
@@ -407,10 +424,12 @@ PageQuery SubscriptionsModel::pageQuery(const SubscriptionFilter &filter, Subscr
     QString sql = u"WITH RECURSIVE "_qs + with + u"page AS ("_qs + page
         + u") SELECT p.id::text, p.provider_key, p.provider_subscription_id, p.status, "
           "p.cancel_at_period_end, rd_rfc3339(p.current_period_start), "
-          "rd_rfc3339(p.current_period_end), lr.provider_renewal_key, lr.paid_amount_minor, "
+          "rd_rfc3339(p.current_period_end), lr.provider_renewal_key, rd_rfc3339(lr.paid_at), "
+          "lr.paid_amount_minor, "
           "lr.currency, (SELECT count(*) FROM reconciliation_cases c "
           "WHERE c.subscription_id = p.id AND c.status = 'open'), p.revision "
-          "FROM page p LEFT JOIN LATERAL (SELECT b.provider_renewal_key, b.paid_amount_minor, "
+          "FROM page p LEFT JOIN LATERAL (SELECT b.provider_renewal_key, b.paid_at, "
+          "b.paid_amount_minor, "
           "b.currency FROM subscription_billing_periods b WHERE b.subscription_id = p.id "
           "ORDER BY b.period_start DESC, b.period_end DESC LIMIT 1) lr ON true ORDER BY "_qs
         + outerOrder;

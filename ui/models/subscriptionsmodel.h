@@ -57,6 +57,7 @@ public:
         PeriodStart,
         PeriodEnd,
         LastRenewalKey,
+        LastRenewalAt, ///< when the latest billing period was paid
         LastAmountMinor,
         LastCurrency,
         OpenCases,

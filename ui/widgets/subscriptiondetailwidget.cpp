@@ -159,16 +159,17 @@ void SubscriptionDetailWidget::setDetail(const SubscriptionDetail &d)
         const auto s = format::micros(period.value(u"start"_qs).toString());
         const auto e = format::micros(period.value(u"end"_qs).toString());
         if (s && e) {
+            // The gap or overlap it leaves is a band of the timeline with its own label.
             const QString reason = format::humanize(d.cases[i + D::CErrorCode].toString());
-            const QString where = d.periodEnd.isNull() ? QString()
-                                                       : u" · "_qs
-                    + format::gapDescription(columns::fromMicros(d.periodEnd),
-                        QDateTime::fromMSecsSinceEpoch(*s / 1000, QTimeZone::utc()));
-            pending.append(
-                {*s, *e, tr("rejected, case %1").arg(d.cases[i + D::CId].toLongLong()) + where,
-                    tr("Rejected, waiting in case %1: %2")
-                        .arg(d.cases[i + D::CId].toLongLong())
-                        .arg(reason)});
+            const QString currency = event.value(u"currency"_qs).toString();
+            const QString amount = currency.isEmpty()
+                ? QString()
+                : u" "_qs + format::money(event.value(u"paidAmountMinor"_qs).toInteger(), currency);
+            pending.append({*s, *e,
+                tr("rejected%1 · case %2").arg(amount).arg(d.cases[i + D::CId].toLongLong()),
+                tr("Rejected, waiting in case %1: %2")
+                    .arg(d.cases[i + D::CId].toLongLong())
+                    .arg(reason)});
         }
     }
     QVector<TimelineWidget::Span> paid;
@@ -182,7 +183,13 @@ void SubscriptionDetailWidget::setDetail(const SubscriptionDetail &d)
             tr("%1 · %2 · %3")
                 .arg(format::period(ps, pe), amount, d.periods[i + D::PRenewalKey].toString())});
     }
-    m_timeline->setSpans(paid, pending);
+    std::optional<TimelineWidget::Span> current;
+    if (!d.periodStart.isNull() && !d.periodEnd.isNull())
+        current = TimelineWidget::Span {d.periodStart.toLongLong(), d.periodEnd.toLongLong(),
+            tr("current period"),
+            tr("Current period %1, no billing period recorded for it")
+                .arg(format::period(start, end))};
+    m_timeline->setSpans(paid, pending, current);
 
     const bool active = d.status == u"active";
     QString html = u"<b style='font-size:large'>%1</b> &nbsp;·&nbsp; %2 &nbsp;·&nbsp; "_qs.arg(
