@@ -27,6 +27,8 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace rd::ui {
 namespace {
 
@@ -303,6 +305,7 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     m_historyTable->setModel(m_historyModel);
     m_historyTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_historyTable->horizontalHeader()->setStretchLastSection(true);
+    m_historyTable->setColumnsFitted(true); // fitted per case (loadCase)
     m_table->setObjectName(u"cases"_qs);
     m_table->setModel(m_model);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -545,6 +548,14 @@ void CasesPage::loadCase(qint64 caseId)
             if (d.id != m_currentCase)
                 return;
             m_historyModel->setRows(std::move(d.history));
+            // The history is short (often one row, which TableView does not fit to): its
+            // columns fit what this case's history says, up to a limit; the comment stretches.
+            const int maxWidth = m_historyTable->fontMetrics().horizontalAdvance(u'M') * 28;
+            for (int c = 0; c + 1 < m_historyModel->columnCount(); ++c) {
+                m_historyTable->resizeColumnToContents(c);
+                m_historyTable->setColumnWidth(
+                    c, std::min(m_historyTable->columnWidth(c) + 8, maxWidth));
+            }
             if (d.row.size() != FieldCount)
                 return;
             m_caseRow = std::move(d.row);
