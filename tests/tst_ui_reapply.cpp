@@ -18,6 +18,7 @@
 #include <pqxx/pqxx>
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QLabel>
 #include <QPushButton>
 #include <QTemporaryDir>
@@ -88,6 +89,37 @@ private:
         return path;
     }
 
+    /// The history table's rows, one a line: its shown cells joined with " | ".
+    static QStringList historyLines(rd::ui::CasesPage &page)
+    {
+        QStringList lines;
+        const auto *m = page.historyModel();
+        for (int r = 0; r < m->rowCount(); ++r) {
+            QStringList cells;
+            for (int c = 0; c < m->columnCount(); ++c)
+                cells << m->data(m->index(r, c)).toString();
+            lines << cells.join(u" | "_qs);
+        }
+        return lines;
+    }
+
+    /// The case ids of the queue, top to bottom.
+    static QList<qint64> queueIds(rd::ui::CasesPage &page)
+    {
+        QList<qint64> ids;
+        for (int r = 0; r < page.model()->rowCount(); ++r)
+            ids << page.model()->row(r)[rd::ui::CasesPage::Id].toLongLong();
+        return ids;
+    }
+
+    void exec(const std::string &sql)
+    {
+        auto conn = m_db->connect();
+        pqxx::work tx(*conn);
+        tx.exec0(sql);
+        tx.commit();
+    }
+
     std::string scalar(const std::string &sql)
     {
         auto conn = m_db->connect();
@@ -151,12 +183,18 @@ private slots:
         QVERIFY(page.openCase(*gap.caseId));
         QCOMPARE(page.model()->data(page.model()->index(0, 8)).toString(),
             u"re-applied automatically"_qs);
-        const auto *history = page.findChild<QLabel *>(u"case-history"_qs);
-        QVERIFY(history);
-        QVERIFY2(history->text().contains(u"re-applied: renewal recorded: re-applied automatically "
-                                          "after in_h_feb arrived · system"_qs),
-            qPrintable(history->text()));
-        QVERIFY(history->text().contains(u"opened"_qs));
+        // Its history under the evidence: when | actor | database role | action | outcome |
+        // reason | comment.
+        QTRY_COMPARE_WITH_TIMEOUT(page.historyModel()->rowCount(), 2, 10000);
+        const QStringList history = historyLines(page);
+        QVERIFY2(history[0].contains(u" | webhook delivery | "_qs)
+                && history[0].contains(u" | renewal rejected | case opened: Renewal period is "
+                                       "not contiguous | "_qs),
+            qPrintable(history.join(u'\n')));
+        QVERIFY2(history[1].endsWith(u" | automatic (renewal core) | system | re-applied "
+                                     "automatically | renewal applied: case resolved |  | "
+                                     "re-applied automatically after in_h_feb arrived"_qs),
+            qPrintable(history.join(u'\n')));
         page.resize(1200, 720);
         saveScreenshot(&page, "cases-healed.png");
         for (const char *name : {"Re-apply…", "Dismiss…", "Attach provider snapshot…"}) {
@@ -202,9 +240,25 @@ private slots:
             qPrintable(outcome.summary));
         QCOMPARE(page.outcomeText(), outcome.summary);
 
+        QVERIFY2(!outcome.summary.contains(u'{'), qPrintable(outcome.summary));
+
         // The queue empties; the database says the same.
         QVERIFY(waitForRows(page, 0));
         QCOMPARE(page.openCount(), 0);
+        // The panel shows the case as it now is: resolved, by whom, the re-apply in its
+        // history; nothing left to act on.
+        QCOMPARE(page.currentCase(), m_caseId);
+        QTRY_VERIFY_WITH_TIMEOUT(page.titleText().contains(u"reapplied by"_qs), 10000);
+        QVERIFY2(page.findingText().startsWith(u"Closed: reapplied by"_qs),
+            qPrintable(page.findingText()));
+        QTRY_COMPARE_WITH_TIMEOUT(page.historyModel()->rowCount(), 2, 10000);
+        QVERIFY2(historyLines(page)[1].contains(
+                     u" | re-applied | renewal applied: case resolved | Data correction | "
+                     "customer paid by card"_qs),
+            qPrintable(historyLines(page).join(u'\n')));
+        for (auto *b : page.findChildren<QPushButton *>())
+            if (b->text() == u"Re-apply…"_qs || b->text() == u"Dismiss…"_qs)
+                QVERIFY(!b->isEnabled());
         const std::string id = std::to_string(m_caseId);
         QCOMPARE(scalar("SELECT status || '/' || resolution || '/' || (resolved_by = session_user) "
                         "FROM reconciliation_cases WHERE id = "
@@ -450,6 +504,13 @@ private slots:
         QCOMPARE(outcome.resultCode, u"attached"_qs);
         QVERIFY2(outcome.summary.startsWith(u"Snapshot attached: period now 1 Feb → 1 Mar 2026"_qs),
             qPrintable(outcome.summary));
+        // What changed, in the desk's words: no JSON.
+        QVERIFY2(!outcome.summary.contains(u'{') && !outcome.summary.contains(u'"'),
+            qPrintable(outcome.summary));
+        QVERIFY2(outcome.summary.contains(u"current period was 1 Jan → 1 Feb 2026, now 1 Feb → "
+                                          "1 Mar 2026"_qs)
+                && outcome.summary.contains(u"status was past_due, now active"_qs),
+            qPrintable(outcome.summary));
         QVERIFY(waitForRows(page, 0));
 
         // After: February is paid and current, and nothing is pending any more.
@@ -468,6 +529,136 @@ private slots:
             std::string("resolved/snapshot_attached/fetched from the Stripe dashboard"));
         QCOMPARE(scalar("SELECT recorded_by FROM subscription_billing_periods"),
             std::string("snapshot"));
+    }
+
+    // A case re-applied (still rejected) and then dismissed: every step is in its history
+    // under the evidence, with who did it, as which database role, why and with what comment;
+    // after the dismissal the panel still shows the case, closed.
+    void historyShowsEveryStepOfAReappliedThenDismissedCase()
+    {
+        rd::ui::CasesPage page(m_pool.get(), m_actions.get());
+        QAbstractItemModelTester tester(
+            page.historyModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        page.refresh();
+        QVERIFY(waitForRows(page, 1));
+        QVERIFY(page.openCase(m_caseId));
+        QTRY_COMPARE_WITH_TIMEOUT(page.historyModel()->rowCount(), 1, 10000);
+        QVERIFY(page.historyTable()->isVisibleTo(&page));
+
+        QSignalSpy finished(&page, &rd::ui::CasesPage::actionFinished);
+        page.runAction(rd::ui::CaseActions::Action::Reapply, u"provider_confirmed"_qs,
+            u"Stripe says it is paid"_qs);
+        QVERIFY(finished.wait(20000));
+        // Still rejected: the attempt appears in the open case's history.
+        QTRY_COMPARE_WITH_TIMEOUT(page.historyModel()->rowCount(), 2, 10000);
+        page.runAction(rd::ui::CaseActions::Action::Dismiss, u"duplicate_charge"_qs,
+            u"refunded in Stripe, ticket 1234"_qs);
+        QVERIFY(finished.wait(20000));
+        QVERIFY(waitForRows(page, 0));
+        QTRY_COMPARE_WITH_TIMEOUT(page.historyModel()->rowCount(), 3, 10000);
+
+        const QString user = QString::fromStdString(scalar("SELECT session_user::text"));
+        const QStringList h = historyLines(page);
+        QVERIFY2(h[0].contains(u" | webhook delivery | %1 | renewal rejected | case opened: "
+                               "Renewal not allowed for subscription status"_qs.arg(user)),
+            qPrintable(h.join(u'\n')));
+        QVERIFY2(h[1].contains(u" | operator | %1 | re-applied | still rejected: Renewal not "
+                               "allowed for subscription status | Provider confirmed | Stripe "
+                               "says it is paid"_qs.arg(user)),
+            qPrintable(h.join(u'\n')));
+        QVERIFY2(h[2].contains(u" | operator | %1 | dismissed | case dismissed | Duplicate "
+                               "charge | refunded in Stripe, ticket 1234"_qs.arg(user)),
+            qPrintable(h.join(u'\n')));
+        // The time is local, the zone and UTC in its tooltip; the reason's code is kept.
+        const auto *m = page.historyModel();
+        QVERIFY(m->data(m->index(2, 0), Qt::ToolTipRole).toString().contains(u"UTC"_qs));
+        QCOMPARE(m->row(2)[rd::ui::CasesPage::StepReasonCode].toString(), u"duplicate_charge"_qs);
+        QCOMPARE(page.currentCase(), m_caseId);
+        QTRY_VERIFY_WITH_TIMEOUT(page.titleText().contains(u"dismissed by %1"_qs.arg(user)), 10000);
+        page.resize(1200, 760);
+        saveScreenshot(&page, "cases-history.png");
+    }
+
+    // Resolved cases are listed under "Resolved" and "All", not under "Open"; the queue sorts
+    // by age (when the case was opened) and by last seen.
+    void statusFilterAndSorting()
+    {
+        rdtest::importSubscriptions(m_db->conninfo(),
+            rdtest::subscriptionLine("stripe-main", "sub_2", "past_due") + "\n"
+                + rdtest::subscriptionLine("stripe-main", "sub_3", "past_due"));
+        rd::RenewalApplier applier(m_db->conninfo());
+        const auto c2 = applier
+                            .apply(rdtest::februaryRenewal("sub_2", "evt_2", "in_2"),
+                                {"webhook", "stripe-main"})
+                            .caseId;
+        const auto c3 = applier
+                            .apply(rdtest::februaryRenewal("sub_3", "evt_3", "in_3"),
+                                {"webhook", "stripe-main"})
+                            .caseId;
+        QVERIFY(c2 && c3);
+        const qint64 c1 = m_caseId;
+        // Opened: case 3 first, then 1, then 2; last seen: 2, then 3, then 1.
+        const auto at = [&](qint64 id, const char *first, const char *last) {
+            exec("UPDATE reconciliation_cases SET first_seen_at = '" + std::string(first)
+                + "', last_seen_at = '" + last + "' WHERE id = " + std::to_string(id));
+        };
+        at(*c3, "2026-01-01T00:00:00Z", "2026-03-01T00:00:00Z");
+        at(c1, "2026-01-02T00:00:00Z", "2026-02-01T00:00:00Z");
+        at(*c2, "2026-01-03T00:00:00Z", "2026-04-01T00:00:00Z");
+        // sub_3's case is resolved: its subscription was reactivated and it was re-applied.
+        exec("UPDATE subscriptions SET status = 'active' WHERE provider_subscription_id = 'sub_3'");
+        QCOMPARE(int(rd::ui::reapplyCase(m_db->conninfo(), {*c3, u"other"_qs, {}, {}}).kind),
+            int(Kind::Resolved));
+
+        rd::ui::CasesPage page(m_pool.get(), m_actions.get());
+        QAbstractItemModelTester tester(
+            page.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(page.scope(), rd::ui::CasesPage::Scope::Open); // the default
+        page.refresh();
+        QVERIFY(waitForRows(page, 2));
+        QCOMPARE(queueIds(page), (QList<qint64> {*c2, c1})); // last seen, newest first
+        QVERIFY(!queueIds(page).contains(*c3));
+
+        page.setScope(rd::ui::CasesPage::Scope::Resolved);
+        QTRY_COMPARE_WITH_TIMEOUT(queueIds(page), QList<qint64> {*c3}, 10000);
+        page.setScope(rd::ui::CasesPage::Scope::Dismissed);
+        QVERIFY(waitForRows(page, 0));
+        page.setScope(rd::ui::CasesPage::Scope::All);
+        QTRY_COMPARE_WITH_TIMEOUT(queueIds(page), (QList<qint64> {*c2, *c3, c1}), 10000);
+
+        page.setSort(rd::ui::CasesPage::Sort::OldestFirst);
+        QTRY_COMPARE_WITH_TIMEOUT(queueIds(page), (QList<qint64> {*c3, c1, *c2}), 10000);
+        page.setSort(rd::ui::CasesPage::Sort::NewestFirst);
+        QTRY_COMPARE_WITH_TIMEOUT(queueIds(page), (QList<qint64> {*c2, c1, *c3}), 10000);
+        page.setSort(rd::ui::CasesPage::Sort::LastSeenOldest);
+        QTRY_COMPARE_WITH_TIMEOUT(queueIds(page), (QList<qint64> {c1, *c3, *c2}), 10000);
+        page.setScope(rd::ui::CasesPage::Scope::Open);
+        page.setSort(rd::ui::CasesPage::Sort::OldestFirst);
+        QTRY_COMPARE_WITH_TIMEOUT(queueIds(page), (QList<qint64> {c1, *c2}), 10000);
+
+        // The combo boxes say the same.
+        auto *scopeBox = page.findChild<QComboBox *>(u"case-scope"_qs);
+        auto *sortBox = page.findChild<QComboBox *>(u"case-sort"_qs);
+        QVERIFY(scopeBox && sortBox);
+        QCOMPARE(sortBox->currentText(), u"Age, oldest first"_qs);
+        scopeBox->setCurrentIndex(scopeBox->findText(u"All cases"_qs));
+        QTRY_COMPARE_WITH_TIMEOUT(queueIds(page), (QList<qint64> {*c3, c1, *c2}), 10000);
+
+        // Each order is read off an index.
+        auto conn = m_db->connect();
+        pqxx::work tx(*conn);
+        tx.exec0("SET LOCAL enable_seqscan = off");
+        for (const char *order : {"last_seen_at DESC, id", "last_seen_at, id DESC",
+                 "first_seen_at, id", "first_seen_at DESC, id DESC"}) {
+            std::string plan;
+            for (const auto &row : tx.exec("EXPLAIN SELECT * FROM reconciliation_cases "
+                                           "WHERE status = 'open' ORDER BY "
+                     + std::string(order) + " LIMIT 1000"))
+                plan += row[0].as<std::string>() + "\n";
+            QVERIFY2(plan.find("Index Scan") != std::string::npos
+                    && plan.find("Sort") == std::string::npos,
+                plan.c_str());
+        }
     }
 
     void evidenceExportsAndCopiesLikeEveryTable()

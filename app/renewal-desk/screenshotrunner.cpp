@@ -1,6 +1,7 @@
 #include "app/renewal-desk/screenshotrunner.h"
 
 #include "ui/models/records.h"
+#include "ui/models/recordtablemodel.h"
 #include "ui/models/subscriptionsmodel.h"
 #include "ui/widgets/casespage.h"
 #include "ui/widgets/connectiondialog.h"
@@ -14,6 +15,7 @@
 #include <QElapsedTimer>
 #include <QPushButton>
 
+#include <algorithm>
 #include <utility>
 
 using rd::ui::MainWindow;
@@ -96,6 +98,23 @@ bool saveScreenshots(MainWindow &window, const QString &dir)
             break;
         }
     }
+    // A closed case with its history under the evidence (every case listed: Show › All).
+    window.casesPage()->setScope(rd::ui::CasesPage::Scope::All);
+    settle(800);
+    {
+        const auto *all = window.casesPage()->model();
+        int pick = -1;
+        for (int r = 0; r < all->rowCount() && pick < 0; ++r) {
+            if (!all->row(r)[rd::ui::CasesPage::IsOpen].toBool())
+                pick = r;
+        }
+        if (all->rowCount() > 0)
+            window.casesPage()->table()->selectRow(std::max(pick, 0));
+        settle(600);
+        ok &= window.grab().save(dir + u"/cases-history.png"_qs);
+    }
+    window.casesPage()->setScope(rd::ui::CasesPage::Scope::Open);
+    settle(300);
     window.showPage(MainWindow::InboxView);
     settle(400);
     ok &= window.grab().save(dir + u"/inbox.png"_qs);

@@ -173,6 +173,44 @@ std::optional<std::int64_t> optionalCase(qint64 caseId)
     return caseId > 0 ? std::optional<std::int64_t>(caseId) : std::nullopt;
 }
 
+/// One value of the subscription's state (rd_subscription_state_json) in the desk's words.
+QString stateValueText(const std::string &field, const nlohmann::json &value)
+{
+    if (value.is_null())
+        return field == "currentPeriod" ? tr("no current period") : tr("none");
+    if (field == "currentPeriod" && value.is_object()) {
+        const auto end = [&](const char *key) {
+            return format::instant(value.contains(key) && value[key].is_string()
+                    ? QString::fromStdString(value[key].get<std::string>())
+                    : QString());
+        };
+        return format::period(end("start"), end("end"));
+    }
+    if (value.is_boolean())
+        return value.get<bool>() ? tr("yes") : tr("no");
+    if (value.is_string())
+        return QString::fromStdString(value.get<std::string>());
+    return QString::fromStdString(value.dump());
+}
+
+/// "current period 18 Sep → 18 Oct 2026, now 18 Oct → 18 Nov 2026": one change a snapshot
+/// made, as the operator reads it (never the database's JSON).
+QString changeText(
+    const std::string &field, const nlohmann::json &before, const nlohmann::json &after)
+{
+    static const QHash<QString, const char *> names {
+        {u"status"_qs, QT_TRANSLATE_NOOP("CaseActions", "status")},
+        {u"currentPeriod"_qs, QT_TRANSLATE_NOOP("CaseActions", "current period")},
+        {u"cancelAtPeriodEnd"_qs, QT_TRANSLATE_NOOP("CaseActions", "cancels at period end")},
+        {u"providerVersion"_qs, QT_TRANSLATE_NOOP("CaseActions", "provider version")},
+    };
+    const QString key = QString::fromStdString(field);
+    const auto name = names.constFind(key);
+    const QString label = name != names.cend() ? tr(*name) : format::humanize(key).toLower();
+    return tr("%1 was %2, now %3")
+        .arg(label, stateValueText(field, before), stateValueText(field, after));
+}
+
 } // namespace
 
 CaseActionOutcome attachSnapshot(const std::string &conninfo, const CaseActionRequest &request)
@@ -201,10 +239,7 @@ CaseActionOutcome attachSnapshot(const std::string &conninfo, const CaseActionRe
                 u"unchanged"_qs};
         QStringList changes;
         for (const auto &[field, change] : result.changes.items())
-            changes << tr("%1 %2 → %3")
-                           .arg(format::humanize(QString::fromStdString(field)),
-                               QString::fromStdString(change["before"].dump()),
-                               QString::fromStdString(change["after"].dump()));
+            changes << changeText(field, change["before"], change["after"]);
         QString summary
             = tr("Snapshot attached: period now %1.").arg(currentPeriod(session, request.caseId));
         if (!changes.isEmpty())

@@ -13,6 +13,7 @@
 #include "ui/widgets/tableview.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QFontDatabase>
@@ -20,10 +21,13 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSplitter>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace rd::ui {
 namespace {
@@ -36,51 +40,78 @@ struct Queue
     QString sessionUser;
 };
 
-Queue loadQueue(QSqlDatabase &db, CasesPage::Scope scope)
+// A case's columns, over `c` (a reconciliation_cases row), in Field order.
+const QString kCaseColumns = uR"(SELECT c.id, c.error_code, c.provider_key,
+        c.provider_subscription_id, c.provider_renewal_key, rd_rfc3339(c.first_seen_at),
+        rd_rfc3339(c.last_seen_at), c.occurrences, coalesce(c.subscription_id::text, ''),
+        jsonb_pretty(c.event), c.event::text, c.local_state::text, c.first_provider_event_id,
+        c.last_provider_event_id,
+        CASE WHEN c.status = 'open' THEN 'open'
+             WHEN c.resolved_by = 'system' THEN 're-applied automatically'
+             ELSE replace(coalesce(c.resolution, c.status), '_', ' ') || ' by '
+                  || coalesce(c.resolved_by, '?') END,
+        c.status = 'open' )"_qs;
+const QVector<Field> kCaseFields {Field::Int, Field::Interned, Field::Interned, Field::Text,
+    Field::Text, Field::Micros, Field::Micros, Field::Int, Field::Text, Field::Text, Field::Text,
+    Field::Text, Field::Text, Field::Text, Field::Interned, Field::Bool};
+
+constexpr int kQueueLimit = 1000;
+
+QString orderBy(CasesPage::Sort sort)
+{
+    // Each is one index read forwards or backwards within a status:
+    // reconciliation_cases_queue (status, last_seen_at DESC, id) and
+    // reconciliation_cases_by_age (status, first_seen_at, id) (migration 0012).
+    switch (sort) {
+    case CasesPage::Sort::LastSeenNewest:
+        return u"c.last_seen_at DESC, c.id"_qs;
+    case CasesPage::Sort::LastSeenOldest:
+        return u"c.last_seen_at, c.id DESC"_qs;
+    case CasesPage::Sort::OldestFirst:
+        return u"c.first_seen_at, c.id"_qs;
+    case CasesPage::Sort::NewestFirst:
+        return u"c.first_seen_at DESC, c.id DESC"_qs;
+    }
+    return {};
+}
+
+// The cases of one status (and condition) in the queue's order, at most the queue's limit.
+QString statusRange(const QString &status, const QString &condition, CasesPage::Sort sort)
+{
+    return u"(SELECT * FROM reconciliation_cases c WHERE c.status = '%1'%2 ORDER BY %3 LIMIT %4)"_qs
+        .arg(status, condition.isEmpty() ? QString() : u" AND "_qs + condition, orderBy(sort))
+        .arg(kQueueLimit);
+}
+
+Queue loadQueue(QSqlDatabase &db, CasesPage::Scope scope, CasesPage::Sort sort)
 {
     Queue q;
-    QString where;
+    QString cases;
     switch (scope) {
     case CasesPage::Scope::Open:
-        where = u"status = 'open'"_qs;
+        cases = statusRange(u"open"_qs, {}, sort);
         break;
     case CasesPage::Scope::HealedAutomatically:
-        where = u"status = 'resolved' AND resolved_by = 'system'"_qs;
+        cases = statusRange(u"resolved"_qs, u"c.resolved_by = 'system'"_qs, sort);
         break;
     case CasesPage::Scope::Resolved:
-        where = u"status = 'resolved'"_qs;
+        cases = statusRange(u"resolved"_qs, {}, sort);
         break;
     case CasesPage::Scope::Dismissed:
-        where = u"status = 'dismissed'"_qs;
+        cases = statusRange(u"dismissed"_qs, {}, sort);
         break;
     case CasesPage::Scope::All:
-        where = u"true"_qs;
+        // No index orders every status at once: each status's first rows in the order (one
+        // index range each), merged.
+        cases = statusRange(u"open"_qs, {}, sort) + u" UNION ALL "_qs
+            + statusRange(u"resolved"_qs, {}, sort) + u" UNION ALL "_qs
+            + statusRange(u"dismissed"_qs, {}, sort);
         break;
     }
-    // Served by reconciliation_cases_queue (status, last_seen_at DESC, id); the history by
-    // reconciliation_case_history_chain (case_id, chain_seq).
     QSqlQuery rows = execSql(db,
-        u"SELECT c.id, c.error_code, c.provider_key, c.provider_subscription_id, "
-        "c.provider_renewal_key, rd_rfc3339(c.first_seen_at), rd_rfc3339(c.last_seen_at), "
-        "c.occurrences, coalesce(c.subscription_id::text, ''), jsonb_pretty(c.event), "
-        "c.event::text, c.local_state::text, c.first_provider_event_id, "
-        "c.last_provider_event_id, "
-        "CASE WHEN c.status = 'open' THEN 'open' "
-        "     WHEN c.resolved_by = 'system' THEN 're-applied automatically' "
-        "     ELSE replace(coalesce(c.resolution, c.status), '_', ' ') || ' by ' "
-        "          || coalesce(c.resolved_by, '?') END, "
-        "c.status = 'open', "
-        "(SELECT string_agg(concat_ws('|', rd_rfc3339(h.created_at), h.action, h.outcome, "
-        "     h.actor, replace(coalesce(h.comment, ''), '|', '/'), coalesce(h.error_code, '')), "
-        "     E'\\n' ORDER BY h.chain_seq) "
-        "   FROM reconciliation_case_history h WHERE h.case_id = c.id) "
-        "FROM reconciliation_cases c WHERE "_qs
-            + where + u" ORDER BY c.last_seen_at DESC, c.id LIMIT 1000"_qs);
-    readRows(rows,
-        {Field::Int, Field::Interned, Field::Interned, Field::Text, Field::Text, Field::Micros,
-            Field::Micros, Field::Int, Field::Text, Field::Text, Field::Text, Field::Text,
-            Field::Text, Field::Text, Field::Interned, Field::Bool, Field::Text},
-        q.cells);
+        kCaseColumns + u" FROM ("_qs + cases + u") c ORDER BY "_qs + orderBy(sort) + u" LIMIT "_qs
+            + QString::number(kQueueLimit));
+    readRows(rows, kCaseFields, q.cells);
     QSqlQuery meta = execSql(db,
         u"SELECT (SELECT count(*) FROM reconciliation_cases WHERE status = 'open'), "
         "coalesce(pg_has_role(session_user, to_regrole('renewal_operator')::oid, 'MEMBER'), "
@@ -93,25 +124,131 @@ Queue loadQueue(QSqlDatabase &db, CasesPage::Scope scope)
     return q;
 }
 
-// One step of a case's history, in the desk's words.
-QString caseStepText(const QString &action, const QString &outcome, const QString &error)
+/// One case as it now is, and every step of its history.
+struct CaseDetail
+{
+    qint64 id = 0;
+    QVector<QVariant> row; ///< empty when the case does not exist
+    QVector<QVariant> history;
+};
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("rd::ui::CasesPage", text);
+}
+
+// One step of a case's history in the desk's words: what was done, and what came of it.
+QString stepAction(const QString &action, bool automatic, const QString &snapshotId)
 {
     if (action == u"opened")
-        return QObject::tr("opened");
+        return tr("renewal rejected");
     if (action == u"occurrence")
-        return QObject::tr("delivered again");
+        return tr("delivered again");
     if (action == u"reapply")
-        return outcome == u"applied" ? QObject::tr("re-applied: renewal recorded")
-            : outcome == u"duplicate"
-            ? QObject::tr("re-applied: renewal was already recorded")
-            : QObject::tr("re-applied: still rejected (%1)").arg(format::humanize(error));
+        return automatic           ? tr("re-applied automatically")
+            : snapshotId.isEmpty() ? tr("re-applied")
+                                   : tr("re-applied after snapshot %1").arg(snapshotId);
     if (action == u"snapshot_attached")
-        return QObject::tr("provider snapshot attached");
+        return snapshotId.isEmpty() ? tr("provider snapshot attached")
+                                    : tr("provider snapshot %1 attached").arg(snapshotId);
     if (action == u"dismissed")
-        return QObject::tr("dismissed");
+        return tr("dismissed");
     if (action == u"reopened")
-        return QObject::tr("reopened");
-    return action;
+        return tr("reopened");
+    return format::humanize(action);
+}
+
+QString stepOutcome(const QString &action, const QString &outcome, const QString &error)
+{
+    const QString why = format::humanize(error);
+    if (action == u"opened")
+        return tr("case opened: %1").arg(why);
+    if (action == u"occurrence")
+        return error.isEmpty() ? tr("still open") : tr("still open: %1").arg(why);
+    if (action == u"reapply" || action == u"snapshot_attached") {
+        if (outcome == u"applied")
+            return tr("renewal applied: case resolved");
+        if (outcome == u"duplicate")
+            return tr("renewal already recorded: case resolved");
+        if (outcome == u"rejected")
+            return tr("still rejected: %1").arg(why);
+        if (outcome == u"attached")
+            return tr("subscription brought to the snapshot");
+        if (outcome == u"unchanged")
+            return tr("the same snapshot was attached before: nothing changed");
+        if (outcome == u"created")
+            return tr("subscription created from the snapshot");
+    }
+    if (action == u"dismissed")
+        return tr("case dismissed");
+    if (action == u"reopened")
+        return tr("case open again");
+    return format::humanize(outcome);
+}
+
+QString stepActor(const QString &action, const QString &role)
+{
+    if (role == u"system")
+        return tr("automatic (renewal core)");
+    if (action == u"opened" || action == u"occurrence")
+        return tr("webhook delivery");
+    return tr("operator");
+}
+
+CaseDetail loadCaseDetail(QSqlDatabase &db, qint64 caseId)
+{
+    CaseDetail d;
+    d.id = caseId;
+    // One snapshot for the case and its history.
+    execDirect(db, u"BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"_qs);
+    struct Rollback
+    {
+        QSqlDatabase &db;
+        ~Rollback() { QSqlQuery(db).exec(u"ROLLBACK"_qs); }
+    } rollback {db};
+    {
+        QSqlQuery row = execSql(
+            db, kCaseColumns + u" FROM reconciliation_cases c WHERE c.id = ?"_qs, {caseId});
+        readRows(row, kCaseFields, d.row);
+        // reconciliation_case_history_chain (case_id, chain_seq).
+        QSqlQuery h = execSql(db,
+            u"SELECT h.chain_seq, rd_rfc3339(h.created_at), h.action, h.outcome, "
+            "coalesce(h.error_code, ''), h.actor, coalesce(h.reason, ''), "
+            "coalesce(h.comment, ''), "
+            "coalesce(h.details->>'snapshotId', h.details->>'afterSnapshot', ''), "
+            "coalesce(h.details->>'automatic', '') = 'true' "
+            "FROM reconciliation_case_history h WHERE h.case_id = ? ORDER BY h.chain_seq"_qs,
+            {caseId});
+        while (h.next()) {
+            const QString action = h.value(2).toString();
+            const QString role = h.value(5).toString();
+            const QString reason = h.value(6).toString();
+            const auto at = format::micros(h.value(1).toString());
+            d.history << h.value(0).toLongLong() << (at ? QVariant(*at) : QVariant())
+                      << stepActor(action, role) << role
+                      << stepAction(action, h.value(9).toBool(), h.value(8).toString())
+                      << stepOutcome(action, h.value(3).toString(), h.value(4).toString())
+                      << (reason.isEmpty() ? QString() : reasonLabel(reason)) << reason
+                      << h.value(7).toString();
+        }
+    }
+    return d;
+}
+
+// A step's time: local, with the zone and UTC in the tooltip.
+Column stepTime(const QString &title, int field)
+{
+    Column c = columns::instant(title, field);
+    c.data = [field, display = c.data](RowRef r, int role) -> QVariant {
+        if (role != Qt::ToolTipRole)
+            return display(r, role);
+        const QDateTime utc = columns::fromMicros(r[field]);
+        if (!utc.isValid())
+            return {};
+        return QLocale().toString(utc.toLocalTime(), u"d MMM yyyy HH:mm:ss t"_qs) + u'\n'
+            + format::utcTooltip(utc);
+    };
+    return c;
 }
 
 QString actionName(CaseActions::Action action)
@@ -138,6 +275,7 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     , m_title(new QLabel)
     , m_finding(new QLabel)
     , m_history(new QLabel)
+    , m_historyTable(new TableView)
     , m_evidence(new TableView)
     , m_evidenceModel(new ComparisonModel(this))
     , m_json(new QPlainTextEdit)
@@ -147,6 +285,7 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     , m_openSubscription(new QPushButton(tr("Open subscription")))
     , m_outcome(new QLabel)
     , m_scopeBox(new QComboBox)
+    , m_sortBox(new QComboBox)
 {
     m_model = new RecordTableModel(FieldCount,
         {columns::count(tr("Case"), Id), columns::code(tr("Reason"), ErrorCode),
@@ -156,6 +295,17 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
             columns::count(tr("Seen"), Occurrences), columns::instant(tr("Last seen"), LastSeen),
             columns::text(tr("Status"), Status)},
         Id, this);
+    m_historyModel = new RecordTableModel(StepFieldCount,
+        {stepTime(tr("When"), StepAt), columns::text(tr("Actor"), StepActor),
+            columns::text(tr("Database role"), StepRole), columns::text(tr("Action"), StepAction),
+            columns::text(tr("Outcome"), StepOutcome), columns::text(tr("Reason"), StepReason),
+            columns::text(tr("Comment"), StepComment)},
+        StepSeq, this);
+    m_historyTable->setObjectName(u"case-history-table"_qs);
+    m_historyTable->setModel(m_historyModel);
+    m_historyTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_historyTable->horizontalHeader()->setStretchLastSection(true);
+    m_historyTable->setColumnsFitted(true); // fitted per case (loadCase)
     m_table->setObjectName(u"cases"_qs);
     m_table->setModel(m_model);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -165,6 +315,7 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_finding->setWordWrap(true);
     m_history->setWordWrap(true);
+    m_history->setTextFormat(Qt::RichText);
     m_history->setObjectName(u"case-history"_qs);
     m_finding->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_finding->setObjectName(u"case-finding"_qs);
@@ -195,13 +346,27 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     buttons->addWidget(m_reapply);
     buttons->addWidget(m_dismiss);
 
+    // The evidence, and under it every step the case went through (its tamper-evident
+    // history: who, as which database role, why, with what outcome).
+    auto *historyBox = new QWidget;
+    auto *historyLayout = new QVBoxLayout(historyBox);
+    historyLayout->setContentsMargins(0, 2, 0, 0);
+    historyLayout->setSpacing(2);
+    historyLayout->addWidget(m_history);
+    historyLayout->addWidget(m_historyTable, 1);
+    auto *evidenceAndHistory = new QSplitter(Qt::Vertical);
+    evidenceAndHistory->setObjectName(u"case-evidence-history-split"_qs);
+    evidenceAndHistory->addWidget(evidenceSplit);
+    evidenceAndHistory->addWidget(historyBox);
+    evidenceAndHistory->setStretchFactor(0, 3);
+    evidenceAndHistory->setStretchFactor(1, 2);
+
     auto *detail = new QWidget;
     auto *detailLayout = new QVBoxLayout(detail);
     detailLayout->setContentsMargins(0, 4, 0, 0);
     detailLayout->addWidget(m_title);
     detailLayout->addWidget(m_finding);
-    detailLayout->addWidget(m_history);
-    detailLayout->addWidget(evidenceSplit, 1);
+    detailLayout->addWidget(evidenceAndHistory, 1);
     detailLayout->addWidget(m_outcome);
     detailLayout->addLayout(buttons);
 
@@ -219,11 +384,21 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     auto *scopeRow = new QHBoxLayout;
     scopeRow->addWidget(new QLabel(tr("Show:")));
     scopeRow->addWidget(m_scopeBox);
+    m_sortBox->setObjectName(u"case-sort"_qs);
+    m_sortBox->addItem(tr("Last seen, newest first"), int(Sort::LastSeenNewest));
+    m_sortBox->addItem(tr("Last seen, oldest first"), int(Sort::LastSeenOldest));
+    m_sortBox->addItem(tr("Age, oldest first"), int(Sort::OldestFirst));
+    m_sortBox->addItem(tr("Age, newest first"), int(Sort::NewestFirst));
+    scopeRow->addSpacing(12);
+    scopeRow->addWidget(new QLabel(tr("Sort:")));
+    scopeRow->addWidget(m_sortBox);
     scopeRow->addStretch(1);
     topLayout->addLayout(scopeRow);
     topLayout->addWidget(m_table);
     connect(m_scopeBox, &QComboBox::currentIndexChanged, this,
         [this] { setScope(Scope(m_scopeBox->currentData().toInt())); });
+    connect(m_sortBox, &QComboBox::currentIndexChanged, this,
+        [this] { setSort(Sort(m_sortBox->currentData().toInt())); });
 
     m_splitter->setObjectName(u"cases-split"_qs);
     m_splitter->addWidget(top);
@@ -244,10 +419,10 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     connect(m_snapshot, &QPushButton::clicked, this,
         [this] { askAndRun(CaseActions::Action::AttachSnapshot); });
     connect(m_openSubscription, &QPushButton::clicked, this, [this] {
-        const int r = m_model->rowOfKey(QString::number(m_currentCase));
-        if (r < 0)
+        const RowRef r = currentRecord();
+        if (!r)
             return;
-        const QString id = m_model->row(r)[SubscriptionUuid].toString();
+        const QString id = r[SubscriptionUuid].toString();
         if (id.isEmpty())
             emit statusMessage(m_openSubscription->toolTip());
         else
@@ -268,10 +443,22 @@ QString CasesPage::outcomeText() const
     return m_outcome->text();
 }
 
+QString CasesPage::titleText() const
+{
+    return m_title->text();
+}
+
+QString CasesPage::findingText() const
+{
+    return m_finding->text();
+}
+
 void CasesPage::refresh()
 {
     deliverResult(
-        this, m_pool->run([scope = m_scope](QSqlDatabase &db) { return loadQueue(db, scope); }),
+        this, m_pool->run([scope = m_scope, sort = m_sort](QSqlDatabase &db) {
+            return loadQueue(db, scope, sort);
+        }),
         [this](Queue q) {
             const qint64 keep = m_pendingSelect ? m_pendingSelect : m_currentCase;
             m_pendingSelect = 0;
@@ -289,9 +476,15 @@ void CasesPage::refresh()
             } else if (m_model->rowCount() > 0 && !m_busy && m_currentCase == 0) {
                 m_table->selectRow(0);
             } else if (r < 0 && m_currentCase != 0 && !m_busy) {
-                // The case left the queue (resolved): keep its outcome on screen.
+                // The case left the queue (resolved, dismissed): the panel keeps showing it,
+                // as it now is.
                 m_table->clearSelection();
+            } else if (m_currentCase == 0) {
+                showCase(-1); // nothing listed (another scope): nothing selected
             }
+            // The panel's case and its history follow every change of the case.
+            if (m_currentCase != 0)
+                loadCase(m_currentCase);
             updateButtons();
         },
         [this](const QString &message) { emit statusMessage(message); },
@@ -308,7 +501,19 @@ void CasesPage::setScope(Scope scope)
     if (index >= 0 && index != m_scopeBox->currentIndex())
         m_scopeBox->setCurrentIndex(index);
     m_currentCase = 0;
+    m_caseRow.clear();
     refresh();
+}
+
+void CasesPage::setSort(Sort sort)
+{
+    if (sort == m_sort)
+        return;
+    m_sort = sort;
+    const int index = m_sortBox->findData(int(sort));
+    if (index >= 0 && index != m_sortBox->currentIndex())
+        m_sortBox->setCurrentIndex(index);
+    refresh(); // the selected case stays selected
 }
 
 bool CasesPage::openCase(qint64 caseId)
@@ -323,15 +528,53 @@ bool CasesPage::openCase(qint64 caseId)
     return true;
 }
 
+RowRef CasesPage::currentRecord() const
+{
+    if (m_currentCase == 0)
+        return nullptr;
+    const int r = m_model->rowOfKey(QString::number(m_currentCase));
+    if (r >= 0)
+        return m_model->row(r);
+    if (m_caseRow.size() == FieldCount && m_caseRow[Id].toLongLong() == m_currentCase)
+        return m_caseRow.constData();
+    return nullptr;
+}
+
+void CasesPage::loadCase(qint64 caseId)
+{
+    deliverResult(
+        this, m_pool->run([caseId](QSqlDatabase &db) { return loadCaseDetail(db, caseId); }),
+        [this](CaseDetail d) {
+            if (d.id != m_currentCase)
+                return;
+            m_historyModel->setRows(std::move(d.history));
+            // The history is short (often one row, which TableView does not fit to): its
+            // columns fit what this case's history says, up to a limit; the comment stretches.
+            const int maxWidth = m_historyTable->fontMetrics().horizontalAdvance(u'M') * 28;
+            for (int c = 0; c + 1 < m_historyModel->columnCount(); ++c) {
+                m_historyTable->resizeColumnToContents(c);
+                m_historyTable->setColumnWidth(
+                    c, std::min(m_historyTable->columnWidth(c) + 8, maxWidth));
+            }
+            if (d.row.size() != FieldCount)
+                return;
+            m_caseRow = std::move(d.row);
+            showRecord(m_caseRow.constData());
+        },
+        [this](const QString &message) { emit statusMessage(message); }, m_caseRequest.next());
+}
+
 void CasesPage::showCase(int row)
 {
     if (row < 0 || row >= m_model->rowCount()) {
         if (m_currentCase == 0) {
+            m_caseRequest.cancel();
             m_title->setText(u"<span style='color:gray'>"_qs
                 + tr("No case selected. Open cases appear here as renewals are rejected.")
                 + u"</span>"_qs);
             m_finding->clear();
             m_history->clear();
+            m_historyModel->setRows({});
             m_evidenceModel->setLines({}, {}, {});
             m_json->clear();
         }
@@ -340,9 +583,19 @@ void CasesPage::showCase(int row)
     }
     const RowRef r = m_model->row(row);
     const qint64 id = r[Id].toLongLong();
-    if (id != m_currentCase)
+    if (id != m_currentCase) {
         m_outcome->clear();
-    m_currentCase = id;
+        m_historyModel->setRows({});
+        m_currentCase = id;
+        loadCase(id);
+    }
+    showRecord(r);
+}
+
+void CasesPage::showRecord(RowRef r)
+{
+    const qint64 id = r[Id].toLongLong();
+    const bool open = r[IsOpen].toBool();
     const QString code = r[ErrorCode].toString();
     m_title->setText(u"<b style='font-size:large'>"_qs + tr("Case %1").arg(id)
         + u"</b> &nbsp;·&nbsp; <b>"_qs + format::humanize(code).toHtmlEscaped()
@@ -351,41 +604,27 @@ void CasesPage::showCase(int row)
         + r[RenewalKey].toString().toHtmlEscaped() + u" &nbsp;·&nbsp; "_qs
         + tr("seen %1×").arg(r[Occurrences].toLongLong()) + u" &nbsp;·&nbsp; "_qs
         + tr("%1 old").arg(format::age(columns::fromMicros(r[FirstSeen])))
-        + (r[IsOpen].toBool()
-                ? QString()
-                : u" &nbsp;·&nbsp; <b>"_qs + r[Status].toString().toHtmlEscaped() + u"</b>"_qs));
+        + (open ? QString()
+                : u" &nbsp;·&nbsp; <b style='color:#1b6e20'>"_qs
+                    + r[Status].toString().toHtmlEscaped() + u"</b>"_qs));
 
     const CaseEvidence ev
         = buildCaseEvidence(code, r[EventJson].toString(), r[LocalStateJson].toString());
     // A closed case says so first: its evidence is what was found while it was open.
-    m_finding->setText(r[IsOpen].toBool()
+    m_finding->setText(open
             ? ev.finding
             : tr("Closed: %1. When it was open: %2").arg(r[Status].toString(), ev.finding));
     const qint64 seen = r[Occurrences].toLongLong();
     const QDateTime first = columns::fromMicros(r[FirstSeen]);
     const QDateTime last = columns::fromMicros(r[LastSeen]);
-    m_history->setText(seen > 1
-            ? tr("History: first delivered as %1, %2 ago; delivered %3 times, last as %4, %5 ago.")
-                  .arg(r[FirstEvent].toString(), format::age(first))
-                  .arg(seen)
-                  .arg(r[LastEvent].toString(), format::age(last))
-            : tr("History: delivered once, as %1, %2 ago.")
-                  .arg(r[FirstEvent].toString(), format::age(first)));
+    m_history->setText(u"<b>"_qs + tr("History") + u"</b> &nbsp;"_qs
+        + (seen > 1 ? tr("first delivered as %1, %2 ago; delivered %3 times, last as %4, %5 ago.")
+                          .arg(r[FirstEvent].toString().toHtmlEscaped(), format::age(first))
+                          .arg(seen)
+                          .arg(r[LastEvent].toString().toHtmlEscaped(), format::age(last))
+                    : tr("delivered once, as %1, %2 ago.")
+                          .arg(r[FirstEvent].toString().toHtmlEscaped(), format::age(first))));
     m_history->setToolTip(format::utcTooltip(first, last));
-    // Every step the case went through, as its tamper-evident history records it.
-    QStringList steps;
-    for (const QString &line : r[HistoryText].toString().split(u'\n', Qt::SkipEmptyParts)) {
-        const QStringList f = line.split(u'|');
-        if (f.size() < 6)
-            continue;
-        const QDateTime at = QDateTime::fromString(f[0], Qt::ISODateWithMs);
-        QString what = caseStepText(f[1], f[2], f[5]);
-        if (!f[4].isEmpty())
-            what += u": "_qs + f[4];
-        steps << tr("%1 · %2 · %3").arg(format::localDateTime(at), what, f[3]);
-    }
-    if (!steps.isEmpty())
-        m_history->setText(m_history->text() + u"\n"_qs + steps.join(u'\n'));
     m_evidenceModel->setLines(ev.localTitle, ev.incomingTitle, ev.lines);
     m_json->setPlainText(r[EventPretty].toString());
     updateButtons();
@@ -393,10 +632,9 @@ void CasesPage::showCase(int row)
 
 void CasesPage::updateButtons()
 {
-    const int currentRow
-        = m_currentCase != 0 ? m_model->rowOfKey(QString::number(m_currentCase)) : -1;
-    const bool hasCase = currentRow >= 0;
-    const bool isOpen = hasCase && m_model->row(currentRow)[IsOpen].toBool();
+    const RowRef current = currentRecord();
+    const bool hasCase = current != nullptr;
+    const bool isOpen = hasCase && current[IsOpen].toBool();
     const QString viewerReason = tr("Your database role (%1) may only look: acting on cases "
                                     "needs renewal_operator.")
                                      .arg(m_sessionUser);
@@ -415,13 +653,12 @@ void CasesPage::updateButtons()
     setup(m_snapshot, CaseActions::Action::AttachSnapshot);
     // A case whose subscription is not in the desk (subscription_not_found) has nothing to
     // open: say so rather than show whatever subscription was open before.
-    const bool hasSubscription
-        = hasCase && !m_model->row(currentRow)[SubscriptionUuid].toString().isEmpty();
+    const bool hasSubscription = hasCase && !current[SubscriptionUuid].toString().isEmpty();
     m_openSubscription->setEnabled(hasSubscription);
     m_openSubscription->setToolTip(hasCase && !hasSubscription
             ? tr("The provider's subscription %1 is not in the desk: import it, or attach a "
                  "provider snapshot to create it.")
-                  .arg(m_model->row(currentRow)[SubscriptionRef].toString())
+                  .arg(current[SubscriptionRef].toString())
             : QString());
 }
 

@@ -2,6 +2,7 @@
 
 #include "ui/models/asyncresult.h"
 #include "ui/models/caseactions.h"
+#include "ui/models/records.h"
 
 #include <QWidget>
 
@@ -44,11 +45,25 @@ public:
         LastEvent,
         Status, ///< "open", "re-applied automatically", "dismissed by bob", ...
         IsOpen,
-        HistoryText, ///< the case's history, one step a line: at|action|outcome|actor|comment|error
         FieldCount
+    };
+    /// One step of the selected case's history (reconciliation_case_history), in words.
+    enum HistoryField {
+        StepSeq, ///< chain_seq, the row's key
+        StepAt, ///< µs
+        StepActor, ///< "operator", "webhook delivery", "automatic (renewal core)"
+        StepRole, ///< the database login role that wrote it ("alice"; "system")
+        StepAction, ///< "re-applied", "provider snapshot 7 attached", ...
+        StepOutcome, ///< "renewal applied: case resolved", "still rejected: ..."
+        StepReason, ///< "Data correction" (the code in StepReasonCode)
+        StepReasonCode,
+        StepComment,
+        StepFieldCount
     };
     /// Which cases the queue lists.
     enum class Scope { Open, HealedAutomatically, Resolved, Dismissed, All };
+    /// The queue's order: by when a case was last seen, or by its age (when it was opened).
+    enum class Sort { LastSeenNewest, LastSeenOldest, OldestFirst, NewestFirst };
 
     CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent = nullptr);
 
@@ -56,6 +71,15 @@ public:
     TableView *table() const { return m_table; }
     /// The selected case's evidence side by side (copies and exports like every table).
     TableView *evidenceTable() const { return m_evidence; }
+    /// The selected case's history, one row a step, oldest first.
+    TableView *historyTable() const { return m_historyTable; }
+    RecordTableModel *historyModel() const { return m_historyModel; }
+    /// The case the panel shows (it stays shown after it left the queue: resolved by an
+    /// action, it is shown as it now is); 0 when none.
+    qint64 currentCase() const { return m_currentCase; }
+    /// The panel's title and finding, as shown.
+    QString titleText() const;
+    QString findingText() const;
     QSplitter *splitter() const { return m_splitter; }
     int openCount() const { return m_openCount; }
     /// Whether the session's database role may act (renewal_operator, or UPDATE on cases
@@ -66,6 +90,8 @@ public:
     void refresh();
     void setScope(Scope scope);
     Scope scope() const { return m_scope; }
+    void setSort(Sort sort);
+    Sort sort() const { return m_sort; }
     /// Selects a case (opening it from elsewhere); true when it is in the queue.
     bool openCase(qint64 caseId);
     /// "Attach provider snapshot…": the dialog with its preview, open (window-modal) on the
@@ -85,6 +111,10 @@ signals:
 
 private:
     void showCase(int row);
+    void showRecord(RowRef r);
+    void loadCase(qint64 caseId);
+    /// The selected case's row: the queue's, or the one loaded for the panel.
+    RowRef currentRecord() const;
     void askAndRun(CaseActions::Action action);
     void updateButtons();
     void actionDone(const CaseActionOutcome &outcome);
@@ -97,6 +127,9 @@ private:
     QLabel *m_title;
     QLabel *m_finding;
     QLabel *m_history;
+    RecordTableModel *m_historyModel;
+    TableView *m_historyTable;
+    QVector<QVariant> m_caseRow; ///< the panel's case as last loaded (FieldCount values)
     TableView *m_evidence;
     ComparisonModel *m_evidenceModel;
     QPlainTextEdit *m_json;
@@ -106,7 +139,9 @@ private:
     QPushButton *m_openSubscription;
     QLabel *m_outcome;
     QComboBox *m_scopeBox;
+    QComboBox *m_sortBox;
     Scope m_scope = Scope::Open;
+    Sort m_sort = Sort::LastSeenNewest;
     qint64 m_currentCase = 0;
     qint64 m_pendingSelect = 0;
     int m_openCount = 0;
@@ -114,6 +149,7 @@ private:
     bool m_busy = false;
     QString m_sessionUser;
     LatestRequest m_queueRequest;
+    LatestRequest m_caseRequest;
 };
 
 } // namespace rd::ui
