@@ -388,6 +388,86 @@ void identify(Sub &s, Random &r, int i, int months, int lemonBase, int accountBa
 const std::int64_t kPlans[] = {900, 1900, 2900, 4900, 9900};
 const char *kPlanNames[] = {"Starter", "Team", "Pro", "Business", "Scale"};
 
+// The payload a provider of `s` sends for charge `c` (Stripe's: invoice.paid).
+std::string providerBody(const Sub &s, const Charge &c, const Period &term, Random &r)
+{
+    switch (s.provider->kind) {
+    case ProviderKind::Stripe:
+        return stripeBody(s, c, "invoice.paid", r);
+    case ProviderKind::Paddle:
+        return paddleBody(s, c, r);
+    case ProviderKind::Chargebee:
+        return chargebeeBody(s, c, term, r);
+    case ProviderKind::Recurly:
+        return recurlyBody(s, c, r);
+    case ProviderKind::LemonSqueezy:
+        break;
+    }
+    return lemonBody(s, c, r);
+}
+
+// New charges with each provider's ids; Chargebee's and Lemon Squeezy's invoice numbers count
+// up from the bases given.
+class ChargeMaker
+{
+public:
+    ChargeMaker(Random &r, long long chargebeeInvoice, long long lemonInvoice)
+        : m_r(r), m_chargebeeInvoice(chargebeeInvoice), m_lemonInvoice(lemonInvoice)
+    { }
+
+    Charge operator()(const Sub &s, ChargeKind kind, Period period, std::int64_t amount)
+    {
+        Charge c;
+        c.kind = kind;
+        c.period = period;
+        c.amount = amount;
+        c.paidAt = plusSeconds(period.start, m_r.uniform(60, 3600));
+        switch (s.provider->kind) {
+        case ProviderKind::Stripe:
+            c.invoiceId = "in_1" + m_r.token(23);
+            c.eventId = "evt_1" + m_r.token(23);
+            break;
+        case ProviderKind::Paddle:
+            c.invoiceId = "txn_01" + m_r.token(24, kLower);
+            c.eventId = "evt_01" + m_r.token(24, kLower);
+            break;
+        case ProviderKind::Chargebee:
+            c.invoiceId = std::to_string(++m_chargebeeInvoice);
+            c.eventId = "ev_" + m_r.token(17);
+            break;
+        case ProviderKind::Recurly:
+            c.invoiceId = m_r.token(12, kLower);
+            break;
+        case ProviderKind::LemonSqueezy:
+            c.invoiceId = std::to_string(++m_lemonInvoice);
+            break;
+        }
+        return c;
+    }
+
+private:
+    Random &m_r;
+    long long m_chargebeeInvoice;
+    long long m_lemonInvoice;
+};
+
+// The subscriptions' import lines (renewalctl subscriptions import), each at its imported
+// period.
+std::string importLines(const std::vector<Sub> &subs, int months)
+{
+    std::ostringstream lines;
+    for (const auto &s : subs) {
+        const Period p = periodOf(s, s.importedPeriod, months);
+        lines << nlohmann::json {{"providerKey", s.provider->key}, {"providerSubscriptionId", s.id},
+            {"status", s.status},
+            {"currentPeriod", {{"start", formatRfc3339(p.start)}, {"end", formatRfc3339(p.end)}}},
+            {"cancelAtPeriodEnd", s.cancelAtPeriodEnd}, {"providerVersion", nullptr}}
+                     .dump()
+              << "\n";
+    }
+    return lines.str();
+}
+
 } // namespace
 
 bool hasSubscriptions(pqxx::connection &conn)
@@ -449,24 +529,12 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
         subs.push_back(std::move(s));
     }
 
-    std::ostringstream lines;
-    for (const auto &s : subs) {
-        const Period p = periodOf(s, s.importedPeriod, months);
-        lines << nlohmann::json {{"providerKey", s.provider->key}, {"providerSubscriptionId", s.id},
-            {"status", s.status},
-            {"currentPeriod", {{"start", formatRfc3339(p.start)}, {"end", formatRfc3339(p.end)}}},
-            {"cancelAtPeriodEnd", s.cancelAtPeriodEnd}, {"providerVersion", nullptr}}
-                     .dump()
-              << "\n";
-    }
-    std::istringstream in(lines.str());
+    std::istringstream in(importLines(subs, months));
     report.subscriptions = importSubscriptions(*conn, in, "demo").created;
     conn.reset();
 
     WebhookIngestor ingestor(conninfo);
     std::vector<std::pair<std::string, std::string>> redeliveries;
-    long long chargebeeInvoice = 1000;
-    long long lemonInvoice = 3000;
     const auto deliver = [&](const Sub &s, const std::string &body) {
         const auto result = ingestor.ingest(s.provider->key, body);
         ++report.outcomes[std::string(toString(result.outcome))];
@@ -476,48 +544,9 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
         if (r.chance(6) || report.payloads == 1)
             redeliveries.emplace_back(s.provider->key, body);
     };
-    const auto newCharge = [&](const Sub &s, ChargeKind kind, Period period, std::int64_t amount) {
-        Charge c;
-        c.kind = kind;
-        c.period = period;
-        c.amount = amount;
-        c.paidAt = plusSeconds(period.start, r.uniform(60, 3600));
-        switch (s.provider->kind) {
-        case ProviderKind::Stripe:
-            c.invoiceId = "in_1" + r.token(23);
-            c.eventId = "evt_1" + r.token(23);
-            break;
-        case ProviderKind::Paddle:
-            c.invoiceId = "txn_01" + r.token(24, kLower);
-            c.eventId = "evt_01" + r.token(24, kLower);
-            break;
-        case ProviderKind::Chargebee:
-            c.invoiceId = std::to_string(++chargebeeInvoice);
-            c.eventId = "ev_" + r.token(17);
-            break;
-        case ProviderKind::Recurly:
-            c.invoiceId = r.token(12, kLower);
-            break;
-        case ProviderKind::LemonSqueezy:
-            c.invoiceId = std::to_string(++lemonInvoice);
-            break;
-        }
-        return c;
-    };
-    const auto body = [&](const Sub &s, const Charge &c, const Period &term) {
-        switch (s.provider->kind) {
-        case ProviderKind::Stripe:
-            return stripeBody(s, c, "invoice.paid", r);
-        case ProviderKind::Paddle:
-            return paddleBody(s, c, r);
-        case ProviderKind::Chargebee:
-            return chargebeeBody(s, c, term, r);
-        case ProviderKind::Recurly:
-            return recurlyBody(s, c, r);
-        case ProviderKind::LemonSqueezy:
-            break;
-        }
-        return lemonBody(s, c, r);
+    ChargeMaker newCharge(r, 1000, 3000); // invoice numbers: Chargebee, Lemon Squeezy
+    const auto body = [&r](const Sub &s, const Charge &c, const Period &term) {
+        return providerBody(s, c, term, r);
     };
 
     // Month 0: the first invoices of subscriptions that started then (not renewals).
@@ -674,20 +703,8 @@ SimulationSet buildSimulationSet(
     }
 
     SimulationSet set;
-    std::ostringstream lines;
-    for (const auto &s : subs) {
-        const Period p = periodOf(s, s.importedPeriod, months);
-        lines << nlohmann::json {{"providerKey", s.provider->key}, {"providerSubscriptionId", s.id},
-            {"status", s.status},
-            {"currentPeriod", {{"start", formatRfc3339(p.start)}, {"end", formatRfc3339(p.end)}}},
-            {"cancelAtPeriodEnd", s.cancelAtPeriodEnd}, {"providerVersion", nullptr}}
-                     .dump()
-              << "\n";
-    }
-    set.subscriptionLines = lines.str();
+    set.subscriptionLines = importLines(subs, months);
 
-    long long chargebeeInvoice = 500000;
-    long long lemonInvoice = 700000;
     const auto add = [&](const Sub &s, std::string body, const char *scenario) {
         set.payloads.push_back({s.provider->key, s.provider->kind, std::move(body), scenario});
         // Providers redeliver when an acknowledgement is slow or lost.
@@ -695,48 +712,9 @@ SimulationSet buildSimulationSet(
             set.payloads.push_back(
                 {s.provider->key, s.provider->kind, set.payloads.back().body, "redelivery"});
     };
-    const auto newCharge = [&](const Sub &s, ChargeKind kind, Period period, std::int64_t amount) {
-        Charge c;
-        c.kind = kind;
-        c.period = period;
-        c.amount = amount;
-        c.paidAt = plusSeconds(period.start, r.uniform(60, 3600));
-        switch (s.provider->kind) {
-        case ProviderKind::Stripe:
-            c.invoiceId = "in_1" + r.token(23);
-            c.eventId = "evt_1" + r.token(23);
-            break;
-        case ProviderKind::Paddle:
-            c.invoiceId = "txn_01" + r.token(24, kLower);
-            c.eventId = "evt_01" + r.token(24, kLower);
-            break;
-        case ProviderKind::Chargebee:
-            c.invoiceId = std::to_string(++chargebeeInvoice);
-            c.eventId = "ev_" + r.token(17);
-            break;
-        case ProviderKind::Recurly:
-            c.invoiceId = r.token(12, kLower);
-            break;
-        case ProviderKind::LemonSqueezy:
-            c.invoiceId = std::to_string(++lemonInvoice);
-            break;
-        }
-        return c;
-    };
-    const auto body = [&](const Sub &s, const Charge &c, const Period &term) {
-        switch (s.provider->kind) {
-        case ProviderKind::Stripe:
-            return stripeBody(s, c, "invoice.paid", r);
-        case ProviderKind::Paddle:
-            return paddleBody(s, c, r);
-        case ProviderKind::Chargebee:
-            return chargebeeBody(s, c, term, r);
-        case ProviderKind::Recurly:
-            return recurlyBody(s, c, r);
-        case ProviderKind::LemonSqueezy:
-            break;
-        }
-        return lemonBody(s, c, r);
+    ChargeMaker newCharge(r, 500000, 700000);
+    const auto body = [&r](const Sub &s, const Charge &c, const Period &term) {
+        return providerBody(s, c, term, r);
     };
 
     // First invoices: of subscriptions that started `months` ago, and Lemon Squeezy's (its
