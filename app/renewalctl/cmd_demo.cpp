@@ -10,6 +10,19 @@
 
 namespace rd::cli {
 
+Timestamp presentOf(const CommandContext &ctx)
+{
+    if (const auto now = ctx.args.value("now")) {
+        const auto t = parseRfc3339(*now);
+        if (!t)
+            throw UsageError("--now must be an RFC 3339 timestamp, not '" + *now + "'");
+        return *t;
+    }
+    const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(
+        std::chrono::system_clock::now().time_since_epoch());
+    return Timestamp::fromSeconds(seconds.count());
+}
+
 int runDemo(const CommandContext &ctx)
 {
     if (ctx.args.positionals().size() != 1)
@@ -19,16 +32,7 @@ int runDemo(const CommandContext &ctx)
     options.subscriptions = static_cast<int>(ctx.args.integer("subscriptions", 60, 6, 5000));
     options.months = static_cast<int>(ctx.args.integer("months", 6, 2, 36));
     options.seed = static_cast<std::uint64_t>(ctx.args.integer("seed", 1, 0, 1LL << 62));
-    if (const auto now = ctx.args.value("now")) {
-        const auto t = parseRfc3339(*now);
-        if (!t)
-            throw UsageError("--now must be an RFC 3339 timestamp, not '" + *now + "'");
-        options.now = *t;
-    } else {
-        const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(
-            std::chrono::system_clock::now().time_since_epoch());
-        options.now = Timestamp::fromSeconds(seconds.count());
-    }
+    options.now = presentOf(ctx);
 
     if (const auto dir = ctx.args.value("replay-set")) {
         // Files only: a shuffled Stripe event export and the subscriptions it renews.

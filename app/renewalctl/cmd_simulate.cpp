@@ -63,16 +63,7 @@ int runSimulate(const CommandContext &ctx)
     options.subscriptions = static_cast<int>(ctx.args.integer("subscriptions", 30, 1, 100000));
     options.months = static_cast<int>(ctx.args.integer("months", 3, 2, 36));
     options.seed = static_cast<std::uint64_t>(ctx.args.integer("seed", 1, 0, 1LL << 62));
-    if (const auto now = ctx.args.value("now")) {
-        const auto t = parseRfc3339(*now);
-        if (!t)
-            throw UsageError("--now must be an RFC 3339 timestamp, not '" + *now + "'");
-        options.now = *t;
-    } else {
-        const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(
-            std::chrono::system_clock::now().time_since_epoch());
-        options.now = Timestamp::fromSeconds(seconds.count());
-    }
+    options.now = presentOf(ctx);
 
     if (const auto path = ctx.args.value("write-subscriptions")) {
         // The seeding step: only the subscriptions, for `renewalctl subscriptions import`.

@@ -4,6 +4,7 @@
 
 #include "app/renewalctl/command_line.h"
 #include "app/renewalctl/usage_error.h"
+#include "domain/core/timestamp.h"
 
 #include <iosfwd>
 #include <memory>
@@ -70,6 +71,8 @@ int runIngest(const CommandContext &ctx);
 int runReplay(const CommandContext &ctx);
 int runNormalize(const CommandContext &ctx);
 int runOutbox(const CommandContext &ctx);
+/// The present of generated demo data: --now (RFC 3339), else the clock (demo, simulate).
+Timestamp presentOf(const CommandContext &ctx);
 int runDemo(const CommandContext &ctx);
 int runServe(const CommandContext &ctx);
 int runSimulate(const CommandContext &ctx);
