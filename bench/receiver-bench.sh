@@ -66,14 +66,18 @@ start_receiver() { # NAME
     done
     echo "receiver-bench: the receiver did not come up" >&2; cat "$dir/serve.err" >&2; exit 70
 }
-stop_receiver() {
+stop_receiver() { # sets serve_cpu: the receiver's CPU seconds
+    serve_cpu=$(awk -v t="$(proc_ticks "$serve_pid" 2)" -v hz="$ticks" 'BEGIN { print t / hz }')
     kill "$serve_pid"; wait "$serve_pid" || true; serve_pid=""
+    sleep 0.5 # the postmaster reaps the receiver's backends: their time joins pg_cpu
 }
 run_wrk() { # DELAY_MS -> the RD_RESULT line
     local result
-    result=$(RD_DELIVERIES="$dir/deliveries.txt" RD_WRK_THREADS=2 RD_DELAY_MS="$1" \
-        wrk -t2 -c8 -d"$seconds"s --timeout 10s -s "$here/bench/receiver/presigned.lua" \
-        "http://127.0.0.1:$port" | grep '^RD_RESULT')
+    result=$( { TIMEFORMAT='%U %S'; time RD_DELIVERIES="$dir/deliveries.txt" RD_WRK_THREADS=2 \
+        RD_DELAY_MS="$1" wrk -t2 -c8 -d"$seconds"s --timeout 10s \
+        -s "$here/bench/receiver/presigned.lua" "http://127.0.0.1:$port" > "$dir/wrk.out"; } 2>&1)
+    awk '{ print $1 + $2 }' <<< "$result" > "$dir/wrk.cpu"
+    result=$(grep '^RD_RESULT' "$dir/wrk.out")
     if [ "$(field wrapped "$result")" != 0 ]; then
         echo "receiver-bench: wrk sent every renewal before ${seconds}s were up: give more RENEWALS" >&2
         exit 70
@@ -99,6 +103,23 @@ check_db() { # NAME RESULT: every delivery applied once and answered; none witho
         exit 70
     fi
 }
+# CPU seconds, from /proc: PostgreSQL's (the postmaster, its live children and the backends it
+# has reaped) and one process's own. Read before and after a run: the difference per delivery
+# says where the machine's time went.
+ticks=$(getconf CLK_TCK)
+pg_cpu() {
+    local pm total=0 pid
+    pm=$(head -1 "$dir/cluster/data/postmaster.pid")
+    total=$(proc_ticks "$pm" 4)
+    for pid in $(pgrep -P "$pm"); do total=$((total + $(proc_ticks "$pid" 2))); done
+    awk -v t="$total" -v hz="$ticks" 'BEGIN { printf "%.3f", t / hz }'
+}
+proc_ticks() { # PID FIELDS: utime + stime (+ cutime + cstime when FIELDS is 4), in ticks
+    local stat
+    stat=$(cat "/proc/$1/stat" 2>/dev/null) || { echo 0; return; }
+    awk -v n="$2" '{ s = 0; for (i = 12; i < 12 + n; i++) s += $i; print s }' <<< "${stat##*) }"
+}
+per_op() { awk -v a="$1" -v b="$2" -v n="$3" 'BEGIN { printf "%.2f", (b - a) * 1000 / n }'; }
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 echo "machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(free -g | awk '/Mem:/ { print $2 }') GiB"
@@ -107,17 +128,29 @@ rx=() core=()
 for round in $(seq 1 "$rounds"); do
     receiver_db rxbench
     start_receiver rxbench
+    pg0=$(pg_cpu)
     result=$(run_wrk 0)
     stop_receiver
+    pg1=$(pg_cpu)
     check_db rxbench "$result"
-    rate=$(awk -v r="$(field requests "$result")" -v d="$(field duration_us "$result")" 'BEGIN { printf "%.0f", r / (d / 1e6) }')
+    n=$(field requests "$result")
+    rate=$(awk -v r="$n" -v d="$(field duration_us "$result")" 'BEGIN { printf "%.0f", r / (d / 1e6) }')
     rx+=("$rate")
+    rx_cpu="postgres $(per_op "$pg0" "$pg1" "$n"), receiver $(per_op 0 "$serve_cpu" "$n"), wrk $(per_op 0 "$(cat "$dir/wrk.cpu")" "$n")"
     fresh corebench
     psql "$url" -qAt -c "CHECKPOINT" >/dev/null
-    core+=("$("$ctl" bench --db "$(dburl corebench)" --subscriptions 20000 --renewals 20000 \
-        --workers 8 --duplicates 0 --json | sed -E 's/.*"renewalsPerSecond":([0-9.]+).*/\1/')")
+    pg0=$(pg_cpu)
+    out=$( { TIMEFORMAT='%U %S'; time "$ctl" bench --db "$(dburl corebench)" --subscriptions 20000 \
+        --renewals 20000 --workers 8 --duplicates 0 --json > "$dir/bench.out"; } 2>&1)
+    sleep 0.5
+    pg1=$(pg_cpu)
+    core+=("$(sed -E 's/.*"renewalsPerSecond":([0-9.]+).*/\1/' "$dir/bench.out")")
+    # The bench's setup (20,000 subscriptions) runs inside the same command: its CPU is
+    # counted too, so the core's figures are an upper bound.
+    core_cpu="postgres $(per_op "$pg0" "$pg1" 20000), bench client $(per_op 0 "$(awk '{ print $1 + $2 }' <<< "$out")" 20000)"
     printf 'round %d: receiver %s deliveries/s (p50 %s ms, p99 %s ms, errors %s); core bench %.0f renewals/s\n' \
         "$round" "$rate" "$(field p50_ms "$result")" "$(field p99_ms "$result")" "$(field errors "$result")" "${core[-1]}"
+    printf '  CPU ms per delivery: %s; per core renewal: %s\n' "$rx_cpu" "$core_cpu"
 done
 rx_median=$(median "${rx[@]}") core_median=$(median "${core[@]}")
 awk -v r="$rx_median" -v c="$core_median" 'BEGIN { printf "median: receiver %.0f deliveries/s, core %.0f renewals/s: receiver/core %.2f\n", r, c, r / c }'

@@ -556,7 +556,8 @@ private slots:
     }
 
     // Eight deliveries of one event at the same time, each over its own connection: the first
-    // records it, the others wait for its commit and are duplicate deliveries. They are held
+    // records it; each other one finds the renewal recorded, then the first's committed inbox
+    // row, rolls back (40001) and is a duplicate delivery on its retry. They are held
     // behind a lock on the subscription's row until all eight are seen waiting, so that they
     // really overlap.
     void concurrentDeliveriesOfOneEventApplyOnce()
