@@ -3,6 +3,7 @@
 #include "domain/core/errors.h"
 #include "domain/store/database_target.h"
 #include "domain/store/random_uuid.h"
+#include "domain/store/retrying_call.h"
 
 #include <pqxx/pqxx>
 
@@ -112,17 +113,10 @@ std::optional<ApplyOutcome> RenewalApplier::lookUpAfterLoss(const std::string &b
 ApplyOutcome RenewalApplier::apply(const SuccessfulRenewalEvent &event, const Actor &actor)
 {
     const std::string billingPeriodId = randomUuid();
-    bool inDoubt = false;
-    for (int attempt = 1;; ++attempt) {
-        try {
-            if (inDoubt) {
-                if (auto resolved = lookUpAfterLoss(billingPeriodId)) {
-                    resolved->attempts = attempt;
-                    return *resolved;
-                }
-            }
+    return callCommittingOnce<ApplyOutcome>(
+        m_retry,
+        [&](int attempt) -> std::optional<ApplyOutcome> {
             ApplyOutcome out = applyPrepared(event, actor, billingPeriodId);
-            out.attempts = attempt;
             if (out.result == ApplyResult::Rejected) {
                 out.caseId = recordCase(rd::toJson(event), *out.rejection, out.localState);
                 if (!out.caseId) {
@@ -131,33 +125,13 @@ ApplyOutcome RenewalApplier::apply(const SuccessfulRenewalEvent &event, const Ac
                     if (!m_retry.mayRetry(attempt))
                         throw DatabaseUnavailable("renewal " + event.providerRenewalKey
                             + " kept changing between its rejection and its case");
-                    continue;
+                    return std::nullopt;
                 }
             }
             return out;
-        } catch (const pqxx::transaction_rollback &) {
-            // 40001 / 40P01: nothing was committed; run the whole transaction again.
-            if (!m_retry.mayRetry(attempt))
-                throw;
-        } catch (const pqxx::broken_connection &) {
-            // The statement may or may not have committed: look the renewal key up first.
-            inDoubt = true;
-            m_conn.reset();
-            if (!m_retry.mayRetry(attempt))
-                throw DatabaseUnavailable("lost the database connection while applying renewal "
-                    + event.providerRenewalKey + " and could not recover");
-        } catch (const DatabaseUnavailable &) {
-            // Reconnecting failed; the server may be restarting.
-            if (!m_retry.mayRetry(attempt))
-                throw;
-        } catch (const pqxx::in_doubt_error &) {
-            inDoubt = true;
-            if (!m_retry.mayRetry(attempt))
-                throw;
-            m_conn.reset();
-        }
-        m_retry.pause(attempt);
-    }
+        },
+        [&] { return lookUpAfterLoss(billingPeriodId); }, [this] { m_conn.reset(); },
+        "applying renewal " + event.providerRenewalKey);
 }
 
 std::optional<std::int64_t> RenewalApplier::recordCase(

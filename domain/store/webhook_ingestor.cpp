@@ -4,6 +4,7 @@
 #include "domain/core/sha256.h"
 #include "domain/store/database_target.h"
 #include "domain/store/random_uuid.h"
+#include "domain/store/retrying_call.h"
 
 #include <pqxx/pqxx>
 
@@ -207,41 +208,10 @@ IngestResult WebhookIngestor::deliver(const Delivery &d)
 {
     // The token is also the id of the billing period this call would write.
     const std::string token = randomUuid();
-    bool inDoubt = false;
-    for (int attempt = 1;; ++attempt) {
-        try {
-            if (inDoubt) {
-                if (auto resolved = lookUpAfterLoss(d, token)) {
-                    resolved->attempts = attempt;
-                    return *resolved;
-                }
-            }
-            IngestResult r = call(d, token);
-            r.attempts = attempt;
-            return r;
-        } catch (const pqxx::transaction_rollback &) {
-            // 40001 / 40P01: nothing was committed; run the whole transaction again.
-            if (!m_retry.mayRetry(attempt))
-                throw;
-        } catch (const pqxx::broken_connection &) {
-            // The statement may or may not have committed: look the token up first.
-            inDoubt = true;
-            m_conn.reset();
-            if (!m_retry.mayRetry(attempt))
-                throw DatabaseUnavailable("lost the database connection while ingesting event "
-                    + d.eventId + " and could not recover");
-        } catch (const DatabaseUnavailable &) {
-            // Reconnecting failed; the server may be restarting.
-            if (!m_retry.mayRetry(attempt))
-                throw;
-        } catch (const pqxx::in_doubt_error &) {
-            inDoubt = true;
-            if (!m_retry.mayRetry(attempt))
-                throw;
-            m_conn.reset();
-        }
-        m_retry.pause(attempt);
-    }
+    return callCommittingOnce<IngestResult>(
+        m_retry, [&](int) { return std::optional<IngestResult>(call(d, token)); },
+        [&] { return lookUpAfterLoss(d, token); }, [this] { m_conn.reset(); },
+        "ingesting event " + d.eventId);
 }
 
 IngestResult WebhookIngestor::ingest(const std::string &providerKey, std::string_view rawBody)
