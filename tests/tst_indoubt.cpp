@@ -1,5 +1,6 @@
 #include "domain/store/renewal_applier.h"
 #include "domain/store/webhook_ingestor.h"
+#include "tests/support/fixture_files.h"
 #include "tests/support/lock_waiters.h"
 #include "tests/support/renewal_fixtures.h"
 #include "tests/support/test_database.h"
@@ -181,11 +182,7 @@ std::string valueOf(const std::string &conninfo, const std::string &key)
 // The Stripe renewal fixture: sub_1QxSub0001 renewed from December 2025 into January 2026.
 std::string stripeRenewal()
 {
-    std::ifstream in(
-        std::string(RD_FIXTURES_DIR) + "/stripe/renewal_pre_basil.json", std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    return rdtest::fixtureFile("stripe/renewal_pre_basil.json");
 }
 
 // QCOMPARE prints QStrings, not this enum.

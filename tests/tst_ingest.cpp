@@ -1,3 +1,4 @@
+#include "tests/support/fixture_files.h"
 #include "tests/support/lock_waiters.h"
 #include "tests/support/process_runner.h"
 #include "tests/support/test_database.h"
@@ -20,19 +21,12 @@
 #include <thread>
 
 using rdtest::ctl;
+using rdtest::fixtureFile;
 using rdtest::runProgram;
 using rdtest::scalar;
 using rdtest::withDb;
 
 namespace {
-
-std::string fixture(const std::string &relative)
-{
-    std::ifstream in(std::string(RD_FIXTURES_DIR) + "/" + relative, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 std::string text(const rdtest::TestDatabase &db, const std::string &sql)
 {
@@ -105,7 +99,7 @@ std::string replaceAll(std::string s, const std::string &from, const std::string
 // id, invoice and subscription (current period December 2025, as importStripeSubscription's).
 std::string stripeRenewalOf(const std::string &tag)
 {
-    std::string body = fixture("stripe/renewal_pre_basil.json");
+    std::string body = fixtureFile("stripe/renewal_pre_basil.json");
     body = replaceAll(body, "evt_1QxRenew0001", "evt_" + tag);
     body = replaceAll(body, "in_1QxRenew0001", "in_" + tag);
     return replaceAll(body, "sub_1QxSub0001", "sub_" + tag);
@@ -214,7 +208,7 @@ private slots:
     void unknownProviderKeyIs65()
     {
         rdtest::TestDatabase db("ingest_unknown_provider");
-        const auto r = ingest(db, "nobody", bytes(fixture("stripe/renewal_pre_basil.json")));
+        const auto r = ingest(db, "nobody", bytes(fixtureFile("stripe/renewal_pre_basil.json")));
         QCOMPARE(r.exitCode, 65);
         QVERIFY2(r.err.contains("not a registered provider"), r.err.constData());
         QCOMPARE(scalar(db, "SELECT count(*) FROM webhook_inbox"), 0LL);
@@ -225,7 +219,7 @@ private slots:
         rdtest::TestDatabase db("ingest_dup_delivery");
         registerProviders(db);
         importStripeSubscription(db);
-        const QByteArray body = bytes(fixture("stripe/renewal_pre_basil.json"));
+        const QByteArray body = bytes(fixtureFile("stripe/renewal_pre_basil.json"));
         const auto first = ingest(db, "stripe-main", body);
         QCOMPARE(first.exitCode, 0);
         QCOMPARE(first.results.at(0)["outcome"].get<std::string>(), std::string("applied"));
@@ -252,7 +246,7 @@ private slots:
         rdtest::TestDatabase db("ingest_paid_succeeded");
         registerProviders(db);
         importStripeSubscription(db);
-        auto event = nlohmann::json::parse(fixture("stripe/renewal_pre_basil.json"));
+        auto event = nlohmann::json::parse(fixtureFile("stripe/renewal_pre_basil.json"));
         const auto paid = ingest(db, "stripe-main", bytes(event.dump()));
         event["id"] = "evt_1QxRenew0001b";
         event["type"] = "invoice.payment_succeeded";
@@ -272,7 +266,7 @@ private slots:
         rdtest::TestDatabase db("ingest_first_invoice");
         registerProviders(db);
         importStripeSubscription(db);
-        const auto r = ingest(db, "stripe-main", bytes(fixture("stripe/first_invoice.json")));
+        const auto r = ingest(db, "stripe-main", bytes(fixtureFile("stripe/first_invoice.json")));
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.results.at(0)["outcome"].get<std::string>(), std::string("not_a_renewal"));
         QCOMPARE(r.results[0]["reason"].get<std::string>(), std::string("first_invoice"));
@@ -289,8 +283,8 @@ private slots:
         registerProviders(db);
         rdtest::importSubscriptions(
             db.conninfo(), rdtest::subscriptionLine("lemon-shop", "1042", "active"));
-        const auto r
-            = ingest(db, "lemon-shop", bytes(fixture("lemonsqueezy/renewal_needs_snapshot.json")));
+        const auto r = ingest(
+            db, "lemon-shop", bytes(fixtureFile("lemonsqueezy/renewal_needs_snapshot.json")));
         QCOMPARE(r.exitCode, 0);
         const auto &res = r.results.at(0);
         QCOMPARE(res["outcome"].get<std::string>(), std::string("needs_snapshot"));
@@ -315,7 +309,7 @@ private slots:
         rdtest::TestDatabase db("ingest_rejected");
         registerProviders(db);
         // No subscription imported: subscription_not_found.
-        const auto r = ingest(db, "stripe-main", bytes(fixture("stripe/renewal_basil.json")));
+        const auto r = ingest(db, "stripe-main", bytes(fixtureFile("stripe/renewal_basil.json")));
         QCOMPARE(r.exitCode, 3);
         const auto &res = r.results.at(0);
         QCOMPARE(res["outcome"].get<std::string>(), std::string("rejected"));
@@ -360,7 +354,7 @@ private slots:
         rdtest::TestDatabase db("ingest_malformed");
         registerProviders(db);
         std::string subs;
-        const auto good = nlohmann::json::parse(fixture("paddle/renewal.json"));
+        const auto good = nlohmann::json::parse(fixtureFile("paddle/renewal.json"));
         std::string input;
         int goodLines = 0;
         for (int i = 0; i < 1000; ++i) {
@@ -445,7 +439,7 @@ private slots:
         const std::string asIngest = db.conninfo() + " user=rd_test_ingester";
         const auto r
             = runProgram(ctl(), withDb(asIngest, {"ingest", "--provider-key", "stripe-main"}),
-                bytes(fixture("stripe/renewal_pre_basil.json")));
+                bytes(fixtureFile("stripe/renewal_pre_basil.json")));
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QCOMPARE(jsonLines(r.out).at(0)["outcome"].get<std::string>(), std::string("applied"));
         const auto publish = runProgram(
@@ -513,7 +507,7 @@ private slots:
         rdtest::TestDatabase db("ingest_atomic");
         registerProviders(db);
         importStripeSubscription(db);
-        const std::string body = fixture("stripe/renewal_pre_basil.json");
+        const std::string body = fixtureFile("stripe/renewal_pre_basil.json");
         {
             auto admin = db.connect();
             pqxx::nontransaction tx(*admin);
@@ -565,7 +559,7 @@ private slots:
         rdtest::TestDatabase db("ingest_concurrent");
         registerProviders(db);
         importStripeSubscription(db);
-        const std::string body = fixture("stripe/renewal_pre_basil.json");
+        const std::string body = fixtureFile("stripe/renewal_pre_basil.json");
         constexpr int kDeliveries = 8;
 
         auto holder = db.connect();

@@ -1,3 +1,4 @@
+#include "tests/support/fixture_files.h"
 #include "tests/support/http_client.h"
 #include "tests/support/lock_waiters.h"
 #include "tests/support/process_runner.h"
@@ -22,6 +23,7 @@
 
 using namespace std::chrono_literals;
 using rdtest::ctl;
+using rdtest::fixtureFile;
 using rdtest::HttpConnection;
 using rdtest::HttpHeaders;
 using rdtest::HttpResponse;
@@ -30,14 +32,6 @@ using rdtest::scalar;
 using rdtest::withDb;
 
 namespace {
-
-std::string fixture(const std::string &relative)
-{
-    std::ifstream in(std::string(RD_FIXTURES_DIR) + "/" + relative, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 std::string replaceAll(std::string s, const std::string &from, const std::string &to)
 {
@@ -50,7 +44,7 @@ std::string replaceAll(std::string s, const std::string &from, const std::string
 // subscription, invoice and event ids distinct, so that each `n` is a renewal of its own.
 std::string stripeRenewal(const std::string &n)
 {
-    std::string body = fixture("stripe/renewal_basil.json");
+    std::string body = fixtureFile("stripe/renewal_basil.json");
     body = replaceAll(body, "sub_1QxSub0001", "sub_rx_" + n);
     body = replaceAll(body, "in_1QxRenew0002", "in_rx_" + n);
     return replaceAll(body, "evt_1QxRenew0002", "evt_rx_" + n);
@@ -230,7 +224,7 @@ private slots:
         Receiver rx(rdtest::loginAs(db, "rx", "ingest"), writeSecrets(dir, kSecretsJson));
         QVERIFY(rx.port() != 0);
         const std::string path = "/webhooks/" + key.toStdString();
-        const std::string body = ::fixture(fixture.toStdString());
+        const std::string body = ::fixtureFile(fixture.toStdString());
         const auto inbox = [&] { return scalar(db, "SELECT count(*) FROM webhook_inbox"); };
 
         // Refused, and nothing stored: a wrong secret, one changed byte, no signature at all.
