@@ -6,7 +6,9 @@
 
 #include <QtTest>
 
+#include <chrono>
 #include <fstream>
+#include <future>
 #include <latch>
 #include <thread>
 
@@ -107,6 +109,46 @@ private slots:
         }
         // Every file applied exactly once across all runners.
         QCOMPARE(total, files.size());
+    }
+
+    // What serializes migrators must be out of a weak role's reach: a viewer that takes every
+    // lock it can (the advisory lock earlier migrators used, the migrations table itself) and
+    // keeps its transaction open does not hold the upgrade back.
+    void aWeakRoleCannotStallMigrations()
+    {
+        rdtest::TestDatabase db("migrate_weak_role");
+        auto files = rd::loadMigrations(rd::defaultMigrationsDir());
+        {
+            auto admin = db.connect();
+            pqxx::nontransaction tx(*admin);
+            tx.exec_params0(
+                "DELETE FROM schema_migrations WHERE version = $1", files.back().version);
+        }
+        files.back().sql = "CREATE TABLE migrated_past_the_viewer (x int);";
+        files.back().name = "9999_probe.sql";
+        files.back().version = 9999;
+
+        pqxx::connection viewer(rdtest::loginAs(db, "migrate_viewer", "viewer"));
+        {
+            pqxx::nontransaction tx(viewer);
+            tx.exec("SELECT pg_advisory_lock(7342100001)"); // held by the session from now on
+        }
+        try {
+            pqxx::work tx(viewer);
+            tx.exec("LOCK TABLE schema_migrations IN SHARE ROW EXCLUSIVE MODE");
+            QFAIL("a viewer could lock the migrations table");
+        } catch (const pqxx::insufficient_privilege &) { }
+
+        auto run = std::async(std::launch::async, [&] {
+            auto conn = db.connect();
+            return rd::migrate(*conn, files);
+        });
+        QVERIFY2(run.wait_for(std::chrono::seconds(30)) == std::future_status::ready,
+            "migrate waited on a lock the viewer holds");
+        const auto report = run.get();
+        QCOMPARE(report.applied.size(), std::size_t(1));
+        auto conn = db.connect();
+        QCOMPARE(count(*conn, "SELECT count(*) FROM schema_migrations WHERE version = 9999"), 1LL);
     }
 
     void badFileNamesAreRefused()

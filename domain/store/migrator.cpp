@@ -16,33 +16,35 @@ namespace fs = std::filesystem;
 namespace rd {
 namespace {
 
-// An arbitrary, fixed key: every Renewal Desk migrator takes the same lock.
-constexpr long long kMigrationLockKey = 7342100001;
-
-/// Releases the advisory lock even when a migration throws.
-class AdvisoryLock
+// Serializes migrators: the first SHARE ROW EXCLUSIVE lock of schema_migrations waits for the
+// other's commit. Taking it needs UPDATE, DELETE or TRUNCATE on the table, which only its owner
+// has; an advisory lock (what this was) can be taken by any login role, and a viewer holding
+// it would stall every upgrade.
+void lockMigrations(pqxx::work &tx)
 {
-public:
-    explicit AdvisoryLock(pqxx::connection &conn) : m_conn(conn)
-    {
-        pqxx::nontransaction tx(m_conn);
-        tx.exec_params("SELECT pg_advisory_lock($1)", kMigrationLockKey);
-    }
-    ~AdvisoryLock()
-    {
+    tx.exec0("LOCK TABLE schema_migrations IN SHARE ROW EXCLUSIVE MODE");
+}
+
+void createMigrationsTable(pqxx::connection &conn)
+{
+    for (int attempt = 1;; ++attempt) {
         try {
-            pqxx::nontransaction tx(m_conn);
-            tx.exec_params("SELECT pg_advisory_unlock($1)", kMigrationLockKey);
-        } catch (...) {
-            // The lock dies with the session anyway.
+            pqxx::work tx(conn);
+            tx.exec0("CREATE TABLE IF NOT EXISTS schema_migrations ("
+                     " version integer PRIMARY KEY,"
+                     " name text NOT NULL,"
+                     " checksum text NOT NULL,"
+                     " applied_at timestamptz NOT NULL DEFAULT now())");
+            tx.commit();
+            return;
+        } catch (const pqxx::unique_violation &) {
+            // Two first runs created it at once (the catalog's unique index tells the later
+            // one); it exists now.
+            if (attempt >= 2)
+                throw;
         }
     }
-    AdvisoryLock(const AdvisoryLock &) = delete;
-    AdvisoryLock &operator=(const AdvisoryLock &) = delete;
-
-private:
-    pqxx::connection &m_conn;
-};
+}
 
 } // namespace
 
@@ -103,16 +105,7 @@ std::vector<MigrationFile> loadMigrations(const fs::path &dir)
 
 MigrationReport migrate(pqxx::connection &conn, const std::vector<MigrationFile> &files)
 {
-    AdvisoryLock lock(conn);
-    {
-        pqxx::work tx(conn);
-        tx.exec0("CREATE TABLE IF NOT EXISTS schema_migrations ("
-                 " version integer PRIMARY KEY,"
-                 " name text NOT NULL,"
-                 " checksum text NOT NULL,"
-                 " applied_at timestamptz NOT NULL DEFAULT now())");
-        tx.commit();
-    }
+    createMigrationsTable(conn);
 
     std::map<int, std::pair<std::string, std::string>> recorded; // version -> (name, checksum)
     {
@@ -153,6 +146,13 @@ MigrationReport migrate(pqxx::connection &conn, const std::vector<MigrationFile>
             continue;
         }
         pqxx::work tx(conn);
+        lockMigrations(tx);
+        // Another migrator may have applied it while this one waited for the lock.
+        if (!tx.exec_params("SELECT 1 FROM schema_migrations WHERE version = $1", f.version)
+                 .empty()) {
+            ++report.alreadyApplied;
+            continue;
+        }
         try {
             tx.exec(f.sql);
         } catch (const pqxx::sql_error &e) {

@@ -30,7 +30,8 @@ struct MigrationReport
 };
 
 /// Applies the files not yet recorded in `schema_migrations`, each in its own transaction.
-/// Concurrent runs are serialized with a session advisory lock. An applied file whose content
+/// Concurrent runs are serialized by a lock on schema_migrations that only its owner can take.
+/// An applied file whose content
 /// changed, or a database that records a version this program does not have, is refused with
 /// SetupError before anything is applied.
 MigrationReport migrate(pqxx::connection &conn, const std::vector<MigrationFile> &files);
