@@ -320,6 +320,65 @@ private slots:
         QVERIFY2(loser.find("by " + winner + " at ") != std::string::npos, loser.c_str());
     }
 
+    // Working the queue as a team: alice claims, bob may take over only with a note saying
+    // why, notes go on open and closed cases alike, and every step is in the case's chained
+    // history under the login role that took it.
+    void claimsAndNotesAreInTheHistory()
+    {
+        const auto caseId = openGapCase();
+        pqxx::connection alice(loginAs("alice", "operator"));
+        pqxx::connection bob(loginAs("bob", "operator"));
+        const auto aliceRole = m_db->name() + "_alice", bobRole = m_db->name() + "_bob";
+
+        QCOMPARE(rd::claimCase(alice, caseId, "")["result"], "claimed");
+        QCOMPARE(rd::claimCase(alice, caseId, "")["result"], "already_yours");
+        try {
+            rd::claimCase(bob, caseId, "  ");
+            QFAIL("bob took alice's case without a note");
+        } catch (const rd::ActionRefused &e) {
+            QCOMPARE(e.code(), std::string("note_required"));
+            QVERIFY2(std::string(e.what()).find(aliceRole) != std::string::npos, e.what());
+        }
+        const auto takeover = rd::claimCase(bob, caseId, "alice is out this week");
+        QCOMPARE(takeover["takenFrom"], aliceRole);
+        QCOMPARE(rd::showCase(alice, caseId)["assignedTo"], bobRole);
+        QVERIFY_THROWS_EXCEPTION(rd::ActionRefused, rd::noteCase(alice, caseId, ""));
+        QCOMPARE(rd::noteCase(alice, caseId, "customer says the card was charged twice")["result"],
+            "noted");
+        QVERIFY_THROWS_EXCEPTION(rd::ActionRefused, rd::releaseCase(alice, caseId, ""));
+        QCOMPARE(rd::releaseCase(bob, caseId, "")["result"], "released");
+        QCOMPARE(rd::releaseCase(bob, caseId, "")["result"], "not_claimed");
+        rd::dismissCase(bob, caseId, {"duplicate_charge", "refunded by hand"});
+        QCOMPARE(rd::noteCase(alice, caseId, "refund confirmed by the bank")["result"], "noted");
+        QVERIFY_THROWS_EXCEPTION(rd::ActionRefused, rd::claimCase(alice, caseId, ""));
+        try {
+            rd::noteCase(alice, 999999, "x");
+            QFAIL("a note on a case that does not exist");
+        } catch (const rd::ActionRefused &e) {
+            QCOMPARE(e.code(), std::string("case_not_found"));
+        }
+
+        const auto history = rd::showCase(bob, caseId)["history"];
+        std::vector<std::string> steps;
+        const std::string ours = m_db->name() + "_";
+        for (const auto &h : history) {
+            auto actor = h["actor"].get<std::string>();
+            if (actor.rfind(ours, 0) == 0)
+                actor.erase(0, ours.size());
+            steps.push_back(h["action"].get<std::string>() + " by " + actor);
+        }
+        QCOMPARE(steps.size(), std::size_t(7));
+        QVERIFY2(steps[0].rfind("opened by ", 0) == 0, steps[0].c_str());
+        const std::vector<std::string> expected {"claimed by alice", "claimed by bob",
+            "noted by alice", "released by bob", "dismissed by bob", "noted by alice"};
+        for (std::size_t i = 0; i < expected.size(); ++i)
+            QCOMPARE(steps[i + 1], expected[i]);
+        QCOMPARE(history[2]["details"]["takenFrom"], aliceRole);
+        QCOMPARE(history[2]["comment"], "alice is out this week");
+        auto admin = m_db->connect();
+        QCOMPARE(rdtest::scalar(*admin, "SELECT count(*) FROM audit_chain_breaks()"), 0LL);
+    }
+
     void viewerCannotWriteAnything()
     {
         const auto caseId = openGapCase();
@@ -358,7 +417,10 @@ private slots:
             "SELECT attach_provider_snapshot('{}', NULL, 'other', 'x')",
             "SELECT apply_successful_renewal('p','e','s','k',NULL,now(),now(),1,'USD',now(),"
             "'webhook','x')",
-            "SELECT record_reconciliation_case('{}', 'x', '{}')"};
+            "SELECT record_reconciliation_case('{}', 'x', '{}')",
+            "SELECT claim_case(" + std::to_string(caseId) + ", NULL)",
+            "SELECT release_case(" + std::to_string(caseId) + ", 'x')",
+            "SELECT note_case(" + std::to_string(caseId) + ", 'x')"};
         for (const auto &sql : actions) {
             pqxx::work tx(viewer);
             QVERIFY_THROWS_EXCEPTION(pqxx::insufficient_privilege, tx.exec(sql));

@@ -157,6 +157,12 @@ private slots:
                "\"2099-01-01T00:00:00Z\",\"latestRenewal\":null}', NULL, 'other', 'x')"
             << "SELECT count(*) FROM provider_snapshots p JOIN subscriptions s "
                "ON s.id = p.subscription_id WHERE s.cancel_at_period_end";
+        QTest::newRow("operator: claim_case, note_case, release_case")
+            << "operator" << caseTables
+            << "SELECT claim_case(%1, NULL); SELECT note_case(%1, 'hidden note'); "
+               "SELECT release_case(%1, NULL)"
+            << "SELECT (count(*) = 3)::int FROM reconciliation_case_history "
+               "WHERE action IN ('claimed', 'noted', 'released')";
         QTest::newRow("operator: register_billing_provider")
             << "operator" << QStringList {"billing_providers"}
             << "SELECT register_billing_provider('paddle-x', 'paddle', 'Paddle X')"

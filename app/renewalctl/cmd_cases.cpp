@@ -46,14 +46,14 @@ std::string text(const nlohmann::json &v)
 void printCaseList(std::ostream &out, const nlohmann::json &cases)
 {
     std::vector<std::vector<std::string>> rows {{"ID", "STATUS", "REASON/ERROR",
-        "PROVIDER/SUBSCRIPTION", "RENEWAL KEY", "SEEN", "LAST SEEN", ""}};
+        "PROVIDER/SUBSCRIPTION", "RENEWAL KEY", "SEEN", "LAST SEEN", "ASSIGNED", ""}};
     for (const auto &c : cases) {
         const bool open = c["status"] == "open";
         rows.push_back({text(c["id"]), text(c["status"]),
             open || c["resolution"].is_null() ? text(c["errorCode"]) : text(c["resolution"]),
             text(c["providerKey"]) + "/" + text(c["providerSubscriptionId"]),
             text(c["providerRenewalKey"]), text(c["occurrences"]) + "x", text(c["lastSeenAt"]),
-            c["applicableNow"].get<bool>() ? "(applicable now)" : ""});
+            text(c["assignedTo"]), c["applicableNow"].get<bool>() ? "(applicable now)" : ""});
     }
     std::vector<std::size_t> widths(rows.front().size(), 0);
     for (const auto &row : rows)
@@ -107,6 +107,8 @@ void printCase(std::ostream &out, const nlohmann::json &c)
                 + (c["resolutionComment"].is_null() ? "" : ": " + text(c["resolutionComment"])));
     if (!c["snapshotId"].is_null())
         field("snapshot", text(c["snapshotId"]));
+    if (!c["assignedTo"].is_null())
+        field("assigned to", text(c["assignedTo"]) + " since " + text(c["assignedAt"]));
     field("applicable now", c["applicableNow"].get<bool>() ? "yes" : "no");
     out << "event:\n";
     printLeaves(out, c["event"], "");
@@ -114,8 +116,9 @@ void printCase(std::ostream &out, const nlohmann::json &c)
     printLeaves(out, c["localState"], "");
     out << "history:\n";
     for (const auto &h : c["history"]) {
-        out << "  " << text(h["seq"]) << ". " << text(h["at"]) << "  " << text(h["action"]) << " "
-            << text(h["outcome"]);
+        out << "  " << text(h["seq"]) << ". " << text(h["at"]) << "  " << text(h["action"]);
+        if (h["outcome"] != h["action"]) // "claimed claimed" says it once
+            out << " " << text(h["outcome"]);
         if (!h["error"].is_null())
             out << " (" << text(h["error"]) << ")";
         out << " by " << text(h["actor"]);
@@ -148,7 +151,8 @@ int runCases(const CommandContext &ctx)
 {
     const auto &pos = ctx.args.positionals();
     if (pos.size() < 2)
-        throw UsageError("usage: renewalctl cases list|show|reapply|dismiss ...");
+        throw UsageError(
+            "usage: renewalctl cases list|show|reapply|dismiss|claim|release|note ...");
     const std::string &verb = pos[1];
     auto conn = ctx.connect();
     try {
@@ -182,10 +186,41 @@ int runCases(const CommandContext &ctx)
                     << "\n";
             return ExitOk;
         }
+        if (verb == "claim" || verb == "release" || verb == "note") {
+            const auto caseId = caseIdArgument(ctx.args, 2);
+            const std::string comment = ctx.args.value("comment").value_or("");
+            if (verb == "note" && comment.empty())
+                throw UsageError("a note needs --comment with its text");
+            const auto result = verb == "claim" ? claimCase(*conn, caseId, comment)
+                : verb == "release"             ? releaseCase(*conn, caseId, comment)
+                                                : noteCase(*conn, caseId, comment);
+            if (ctx.json()) {
+                ctx.out << result.dump() << "\n";
+                return ExitOk;
+            }
+            const std::string outcome = result.value("result", "");
+            ctx.out << "case " << caseId << ": ";
+            if (outcome == "claimed")
+                ctx.out << "claimed by " << result.value("assignedTo", "")
+                        << (result.contains("takenFrom")
+                                   ? " (taken over from " + result.value("takenFrom", "") + ")"
+                                   : "");
+            else if (outcome == "already_yours")
+                ctx.out << "already claimed by you";
+            else if (outcome == "released")
+                ctx.out << "released (was claimed by " << result.value("releasedFrom", "") << ")";
+            else if (outcome == "not_claimed")
+                ctx.out << "not claimed by anyone; nothing to release";
+            else
+                ctx.out << "note added";
+            ctx.out << "\n";
+            return ExitOk;
+        }
     } catch (const ActionRefused &e) {
         return reportRefusal(ctx, e.code(), e.what());
     }
-    throw UsageError("unknown cases command '" + verb + "' (list, show, reapply or dismiss)");
+    throw UsageError("unknown cases command '" + verb
+        + "' (list, show, reapply, dismiss, claim, release or note)");
 }
 
 } // namespace rd::cli

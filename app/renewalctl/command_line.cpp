@@ -326,8 +326,8 @@ Other provider keys: register them (renewalctl providers add) and name them with
             "run next");
     }
     {
-        auto *group = commandGroup(
-            root, "cases", "list|show|reapply|dismiss: reconciliation cases", kReconciliation);
+        auto *group = commandGroup(root, "cases",
+            "list|show|reapply|dismiss|claim|release|note: reconciliation cases", kReconciliation);
         auto *list = command(*group, "list", "the cases, latest first");
         value(list, "status", "STATUS", "only open, resolved or dismissed cases");
         db(list);
@@ -349,6 +349,25 @@ Other provider keys: register them (renewalctl providers add) and name them with
         value(dismiss, "comment", "C", "a note saying why; required");
         db(dismiss);
         json(dismiss);
+        auto *claim = command(*group, "claim",
+            "assign the open case to you (the login role); taking over another's claim needs "
+            "--comment");
+        positional(claim, "ID", "the case id", true);
+        value(claim, "comment", "C", "why, when the case is claimed by someone else");
+        db(claim);
+        json(claim);
+        auto *release = command(*group, "release",
+            "give the case back to the queue; releasing another's claim needs --comment");
+        positional(release, "ID", "the case id", true);
+        value(release, "comment", "C", "why, when the case is claimed by someone else");
+        db(release);
+        json(release);
+        auto *note = command(
+            *group, "note", "add a note to the case's history (not an action; open or closed)");
+        positional(note, "ID", "the case id", true);
+        value(note, "comment", "C", "the note; required");
+        db(note);
+        json(note);
     }
     {
         auto *group = commandGroup(root, "snapshot",

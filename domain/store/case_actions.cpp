@@ -108,6 +108,21 @@ nlohmann::json dismissCase(pqxx::connection &conn, std::int64_t caseId, const Op
         nullIfEmpty(note.comment));
 }
 
+nlohmann::json claimCase(pqxx::connection &conn, std::int64_t caseId, const std::string &comment)
+{
+    return callAction(conn, "SELECT claim_case($1, $2)::text", caseId, nullIfEmpty(comment));
+}
+
+nlohmann::json releaseCase(pqxx::connection &conn, std::int64_t caseId, const std::string &comment)
+{
+    return callAction(conn, "SELECT release_case($1, $2)::text", caseId, nullIfEmpty(comment));
+}
+
+nlohmann::json noteCase(pqxx::connection &conn, std::int64_t caseId, const std::string &comment)
+{
+    return callAction(conn, "SELECT note_case($1, $2)::text", caseId, nullIfEmpty(comment));
+}
+
 SnapshotAttachment attachSnapshot(pqxx::connection &conn, const ProviderSnapshot &snapshot,
     std::optional<std::int64_t> caseId, const OperatorNote &note)
 {
@@ -151,6 +166,7 @@ nlohmann::json listCases(
                 'firstSeenAt', rd_rfc3339(c.first_seen_at),
                 'lastSeenAt', rd_rfc3339(c.last_seen_at),
                 'resolvedBy', c.resolved_by, 'resolvedAt', rd_rfc3339(c.resolved_at),
+                'assignedTo', c.assigned_to,
                 'applicableNow', rd_case_is_applicable(c)) ORDER BY c.last_seen_at DESC, c.id),
                 '[]')::text
              FROM (SELECT * FROM reconciliation_cases
@@ -173,6 +189,7 @@ nlohmann::json showCase(pqxx::connection &conn, std::int64_t caseId)
                 'firstSeenAt', rd_rfc3339(c.first_seen_at), 'lastSeenAt', rd_rfc3339(c.last_seen_at),
                 'resolvedBy', c.resolved_by, 'resolvedAt', rd_rfc3339(c.resolved_at),
                 'resolutionComment', c.resolution_comment, 'snapshotId', c.snapshot_id,
+                'assignedTo', c.assigned_to, 'assignedAt', rd_rfc3339(c.assigned_at),
                 'event', c.event, 'localState', c.local_state,
                 'applicableNow', rd_case_is_applicable(c),
                 'history', (SELECT coalesce(jsonb_agg(jsonb_build_object(

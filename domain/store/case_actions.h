@@ -26,6 +26,14 @@ ReapplyResult reapplyCase(pqxx::connection &conn, std::int64_t caseId, const Ope
 /// Dismiss: closes the case; the comment (a note saying why) is required. The database's
 /// answer ({"caseId","result":"dismissed"}).
 nlohmann::json dismissCase(pqxx::connection &conn, std::int64_t caseId, const OperatorNote &note);
+/// Claim: the open case is assigned to the calling login role ({"result":"claimed"}, or
+/// "already_yours"); taking over another's claim needs a comment (NoteRequired).
+nlohmann::json claimCase(pqxx::connection &conn, std::int64_t caseId, const std::string &comment);
+/// Release: the open case goes back to the queue ("released", or "not_claimed"); releasing
+/// another's claim needs a comment.
+nlohmann::json releaseCase(pqxx::connection &conn, std::int64_t caseId, const std::string &comment);
+/// Note: a comment in the case's history (open or closed), not an action; it needs text.
+nlohmann::json noteCase(pqxx::connection &conn, std::int64_t caseId, const std::string &comment);
 /// Attach a provider snapshot: brings the subscription to the provider's state, records the
 /// latest renewal, audits before/after. With a case, the case's renewal is judged again by the
 /// core in the same transaction: recorded -> the case is resolved, else it stays open with the
