@@ -205,16 +205,17 @@ private slots:
         for (int c = 0; c < page.model()->columnCount(); ++c)
             headers << page.model()->headerData(c, Qt::Horizontal).toString();
         QCOMPARE(headers,
-            QStringList(
-                {u"Received"_qs, u"Provider"_qs, u"Outcome"_qs, u"Reason"_qs, u"Subscription"_qs,
-                    u"Provider event"_qs, u"Case"_qs, u"Deliveries"_qs, u"Body"_qs, u"Error"_qs}));
+            QStringList({u"Received"_qs, u"Provider"_qs, u"Outcome"_qs, u"Reason"_qs, u"Case"_qs,
+                u"Error"_qs, u"Subscription"_qs, u"Deliveries"_qs, u"Body"_qs,
+                u"Provider event"_qs}));
         // The cells read as words too.
         const int r = page.model()->rowOfKey(QString::number(m_rejected.inboxId));
         QVERIFY(r >= 0);
         QCOMPARE(page.model()->index(r, 2).data().toString(), u"Rejected"_qs);
         QCOMPARE(
-            page.model()->index(r, 6).data().toString(), u"Case %1"_qs.arg(*m_rejected.caseId));
-        QCOMPARE(page.model()->index(r, 4).data().toString(), u"sub_gap"_qs);
+            page.model()->index(r, 4).data().toString(), u"Case %1"_qs.arg(*m_rejected.caseId));
+        QCOMPARE(page.model()->index(r, 5).data().toString(), m_rejected.error.c_str());
+        QCOMPARE(page.model()->index(r, 6).data().toString(), u"sub_gap"_qs);
     }
 
     void filtersChangeTheRows_data()
@@ -306,8 +307,9 @@ private slots:
         QVERIFY2(view->outcomeText().contains(u"Rejected"_qs), qPrintable(view->outcomeText()));
         const QString error = QString::fromStdString(text(*m_db,
             "SELECT error FROM webhook_inbox WHERE id = " + std::to_string(m_rejected.inboxId)));
-        QVERIFY(!error.isEmpty());
-        QCOMPARE(view->errorText(), u"Error: "_qs + error);
+        QCOMPARE(error, u"renewal_period_is_not_contiguous"_qs);
+        QCOMPARE(view->errorText(),
+            u"Error: Renewal period is not contiguous (renewal_period_is_not_contiguous)"_qs);
 
         // Delivered on one line; shown one member a line, four spaces a level.
         const QString body = view->bodyText();

@@ -238,7 +238,7 @@ void DeliveryView::setDelivery(const InboxDelivery &d)
         + sep
         + (d.providerName == d.provider
                 ? d.provider.toHtmlEscaped()
-                : tr("%1 (%2)").arg(d.providerName.toHtmlEscaped(), d.provider.toHtmlEscaped())));
+                : d.providerName.toHtmlEscaped() + sep + d.provider.toHtmlEscaped()));
 
     QStringList facts;
     facts << tr("Provider event %1").arg(d.eventId);
@@ -258,18 +258,21 @@ void DeliveryView::setDelivery(const InboxDelivery &d)
         + u"</b>"_qs;
     if (!d.reason.isEmpty())
         outcome += sep + tr("reason: %1").arg(format::humanize(d.reason).toHtmlEscaped());
-    if (!d.message.isEmpty())
+    // The adapter's sentence, unless it is the error shown in full below.
+    if (!d.message.isEmpty() && d.message != d.error)
         outcome += sep + d.message.toHtmlEscaped();
     m_outcome->setText(outcome);
-    m_error->setText(d.error.isEmpty() ? QString() : tr("Error: %1").arg(d.error));
+    // A core error code reads as words, the code kept; an adapter's message as it is.
+    m_error->setText(d.error.isEmpty() ? QString()
+            : d.error.contains(u' ')
+            ? tr("Error: %1").arg(d.error)
+            : tr("Error: %1 (%2)").arg(format::humanize(d.error), d.error));
     m_error->setVisible(!d.error.isEmpty());
 
     m_openCase->setEnabled(d.caseId != 0);
     if (d.caseId != 0) {
-        m_openCase->setText(tr("Open case %1 (%2, %3)")
-                                .arg(d.caseId)
-                                .arg(format::humanize(d.caseCode).toLower(), d.caseStatus));
-        m_openCase->setToolTip({});
+        m_openCase->setText(tr("Open case %1 (%2)").arg(d.caseId).arg(d.caseStatus));
+        m_openCase->setToolTip(format::humanize(d.caseCode));
     } else {
         m_openCase->setText(tr("Open case"));
         m_openCase->setToolTip(tr("This delivery opened no reconciliation case."));

@@ -100,20 +100,25 @@ InboxPage::InboxPage(DatabasePool *pool, QWidget *parent)
     , m_poll(new QTimer(this))
 {
     m_model = new PagedTableModel(pool, kInboxFields,
+        // What became of a delivery first; the long ids last, the provider's event id
+        // stretching.
         {columns::instant(tr("Received"), ReceivedAt), columns::text(tr("Provider"), Provider),
-            outcomeColumn(), columns::code(tr("Reason"), Reason),
-            columns::text(tr("Subscription"), SubscriptionRef),
-            columns::text(tr("Provider event"), EventId), caseColumn(),
+            outcomeColumn(), columns::code(tr("Reason"), Reason), caseColumn(),
+            columns::text(tr("Error"), Error), columns::text(tr("Subscription"), SubscriptionRef),
             columns::count(tr("Deliveries"), Deliveries), bodySizeColumn(),
-            columns::text(tr("Error"), Error)},
+            columns::text(tr("Provider event"), EventId)},
         Id, this);
 
     m_provider->setObjectName(u"inbox-provider"_qs);
     m_provider->addItem(tr("All providers"), QString());
-    m_provider->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // Narrow at 1024 px: the open list shows whole names.
+    m_provider->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_provider->setMinimumContentsLength(18);
     m_outcome->setObjectName(u"inbox-outcome"_qs);
     m_outcome->addItem(tr("Any outcome"), QString());
-    m_outcome->addItem(tr("Problems (rejected, needs snapshot, invalid)"), u"problems"_qs);
+    m_outcome->addItem(tr("Problems"), u"problems"_qs);
+    m_outcome->setItemData(
+        1, tr("Rejected, needs snapshot or invalid: what someone has to look at"), Qt::ToolTipRole);
     for (const char *code :
         {"applied", "duplicate", "not_a_renewal", "needs_snapshot", "rejected", "invalid"})
         m_outcome->addItem(format::humanize(QString::fromLatin1(code)), QString::fromLatin1(code));
