@@ -56,7 +56,7 @@ private slots:
 
     void cleanup() { m_db.reset(); }
 
-    /// #13 item 3: "● live" says which views follow changes and which (the Inbox) do not.
+    /// #13 items 3 and 7: "● live" says which views follow changes: all of them, the Inbox too.
     void liveIndicatorSaysWhichViewsFollow()
     {
         rd::ui::MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
@@ -65,8 +65,9 @@ private slots:
         auto *live = window.findChild<QLabel *>(u"live-indicator"_qs);
         QVERIFY(live);
         QVERIFY(live->text().contains(u"live"_qs));
-        QVERIFY2(live->toolTip().contains(u"Outbox follow"_qs), qPrintable(live->toolTip()));
-        QVERIFY2(live->toolTip().contains(u"The Inbox does not"_qs), qPrintable(live->toolTip()));
+        QVERIFY2(live->toolTip().contains(u"Subscriptions, Cases, Inbox and Outbox follow"_qs),
+            qPrintable(live->toolTip()));
+        QVERIFY2(!live->toolTip().contains(u"does not"_qs), qPrintable(live->toolTip()));
     }
 
     void renewalFromAnotherProcessShowsUpInPlace()

@@ -1,10 +1,13 @@
 #include "app/renewal-desk/screenshotrunner.h"
 
+#include "ui/models/pagedtablemodel.h"
 #include "ui/models/records.h"
 #include "ui/models/recordtablemodel.h"
 #include "ui/models/subscriptionsmodel.h"
 #include "ui/widgets/casespage.h"
 #include "ui/widgets/connectiondialog.h"
+#include "ui/widgets/deliveryview.h"
+#include "ui/widgets/inboxpage.h"
 #include "ui/widgets/mainwindow.h"
 #include "ui/widgets/subscriptiondetailwidget.h"
 #include "ui/widgets/subscriptionspage.h"
@@ -13,6 +16,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QKeyEvent>
 #include <QPushButton>
 
 #include <algorithm>
@@ -20,6 +24,7 @@
 
 using rd::ui::MainWindow;
 using rd::ui::Role;
+using rd::ui::RowRef;
 using rd::ui::SubscriptionsModel;
 using rd::ui::TableView;
 
@@ -118,6 +123,46 @@ bool saveScreenshots(MainWindow &window, const QString &dir)
     window.showPage(MainWindow::InboxView);
     settle(400);
     ok &= window.grab().save(dir + u"/inbox.png"_qs);
+    // An opened delivery (Enter on its row): a rejected one, its case and subscription linked,
+    // else the newest; and one whose body is not JSON, in hex, when the inbox has one.
+    {
+        auto *inbox = window.inboxPage();
+        const auto *deliveries = inbox->model();
+        const auto open = [&](int row) {
+            inbox->table()->setFocus();
+            inbox->table()->selectRow(row);
+            QKeyEvent enter(QEvent::KeyPress, Qt::Key_Return, Qt::NoModifier);
+            QApplication::sendEvent(inbox->table(), &enter);
+            settle(800);
+        };
+        QVector<int> rejected;
+        QVector<int> invalid;
+        for (int r = 0; r < deliveries->rowCount(); ++r) {
+            const RowRef row = deliveries->row(r);
+            const QString outcome = row ? row[rd::ui::InboxPage::Outcome].toString() : QString();
+            // A rejection whose subscription the desk has: both links lead somewhere.
+            if (outcome == u"rejected"
+                && row[rd::ui::InboxPage::Error].toString() != u"subscription_not_found")
+                rejected << r;
+            else if (outcome == u"invalid")
+                invalid << r;
+        }
+        if (deliveries->rowCount() > 0) {
+            open(rejected.isEmpty() ? 0 : rejected.first());
+            ok &= window.grab().save(dir + u"/inbox-delivery.png"_qs);
+            inbox->closeDelivery();
+        }
+        for (int i = 0; i < std::min<int>(5, int(invalid.size())); ++i) {
+            open(invalid[i]);
+            const bool hex
+                = inbox->deliveryView()->delivery().body.kind == rd::ui::BodyDisplay::Kind::Hex;
+            if (hex)
+                ok &= window.grab().save(dir + u"/inbox-delivery-hex.png"_qs);
+            inbox->closeDelivery();
+            if (hex)
+                break;
+        }
+    }
     window.showPage(MainWindow::OutboxView);
     settle(600);
     ok &= window.grab().save(dir + u"/outbox.png"_qs);

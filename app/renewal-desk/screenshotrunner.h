@@ -10,5 +10,7 @@ class MainWindow;
 /// renders it to DIR/<view>.png (QWidget::grab): subscriptions.png (the first subscription with
 /// an open case selected), subscription-audit.png (its audit trail), cases.png (the most
 /// repeated payload conflict), cases-gap.png (the most repeated period that does not
-/// continue), inbox.png and outbox.png. False when a file could not be written.
+/// continue), inbox.png, inbox-delivery.png (an opened delivery: a rejected one when there is one),
+/// inbox-delivery-hex.png (a body that is not JSON, when there is one) and outbox.png. False when a
+/// file could not be written.
 bool saveScreenshots(rd::ui::MainWindow &window, const QString &dir);

@@ -460,7 +460,8 @@ void CasesPage::refresh()
             return loadQueue(db, scope, sort);
         }),
         [this](Queue q) {
-            const qint64 keep = m_pendingSelect ? m_pendingSelect : m_currentCase;
+            const qint64 pending = m_pendingSelect;
+            const qint64 keep = pending ? pending : m_currentCase;
             m_pendingSelect = 0;
             m_canOperate = q.canOperate;
             m_sessionUser = q.sessionUser;
@@ -470,6 +471,14 @@ void CasesPage::refresh()
                 emit openCountChanged(m_openCount);
             }
             const int r = keep ? m_model->rowOfKey(QString::number(keep)) : -1;
+            if (r < 0 && pending != 0 && pending != m_currentCase && !m_busy) {
+                // Opened from elsewhere (an inbox delivery) but not in this queue (closed, or
+                // another scope): the panel shows it, as it now is.
+                m_outcome->clear();
+                m_historyModel->setRows({});
+                m_caseRow.clear();
+                m_currentCase = pending;
+            }
             if (r >= 0) {
                 m_table->selectRow(r);
                 showCase(r);

@@ -3,118 +3,344 @@
 #include "ui/models/asyncresult.h"
 #include "ui/models/columns.h"
 #include "ui/models/databasepool.h"
+#include "ui/models/format.h"
 #include "ui/models/pagedtablemodel.h"
+#include "ui/widgets/deliveryview.h"
 #include "ui/widgets/tableview.h"
 
 #include "domain/core/timestamp.h"
 
+#include <QBrush>
+#include <QComboBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
+#include <QStackedWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace rd::ui {
 namespace {
 
-/// The columns of webhook_inbox a list shows.
+using I = InboxPage;
 
-InboxPage::Shape readShape(QSqlDatabase &db)
+const QVector<Field> kInboxFields {Field::Int, Field::Micros, Field::Interned, Field::Interned,
+    Field::Interned, Field::Text, Field::Int, Field::Text, Field::Text, Field::Int, Field::Int};
+
+Column outcomeColumn()
 {
-    InboxPage::Shape shape;
-    QSqlQuery q = execSql(db, u"SELECT to_regclass('webhook_inbox') IS NOT NULL"_qs);
-    shape.exists = q.next() && q.value(0).toBool();
-    if (!shape.exists)
-        return shape;
-    // Scalar columns only: payload bodies are for the detail, not for a list.
-    QSqlQuery c = execSql(db,
-        u"SELECT a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a "
-        "WHERE a.attrelid = 'webhook_inbox'::regclass AND a.attnum > 0 "
-        "AND NOT a.attisdropped AND a.atttypid NOT IN ('json'::regtype, 'jsonb'::regtype, "
-        "'bytea'::regtype) "
-        // What a person looks for first: when, from whom, and what became of it.
-        "ORDER BY array_position(ARRAY['id', 'received_at', 'provider_key', 'outcome', "
-        "'reason', 'error', 'case_id', 'provider_event_id', 'deliveries', 'body_size'], "
-        "a.attname::text) NULLS LAST, a.attnum LIMIT 10"_qs);
-    while (c.next()) {
-        shape.columns << c.value(0).toString();
-        shape.types << c.value(1).toString();
-    }
-    return shape;
+    return {QObject::tr("Outcome"), [](RowRef r, int role) -> QVariant {
+                const QString outcome = r[I::Outcome].toString();
+                switch (role) {
+                case Qt::DisplayRole:
+                    return outcome.isEmpty() ? QObject::tr("Not processed yet")
+                                             : format::humanize(outcome);
+                case int(Role::Raw):
+                    return outcome;
+                case Qt::ForegroundRole:
+                    if (outcome == u"rejected" || outcome == u"invalid")
+                        return QBrush(QColor(0xb0, 0x20, 0x20));
+                    if (outcome == u"needs_snapshot" || outcome.isEmpty())
+                        return QBrush(QColor(0x8a, 0x5a, 0x00));
+                    return {};
+                default:
+                    return {};
+                }
+            }};
 }
+
+Column caseColumn()
+{
+    return {QObject::tr("Case"), [](RowRef r, int role) -> QVariant {
+                if (r[I::CaseId].isNull())
+                    return {};
+                if (role == Qt::DisplayRole)
+                    return QObject::tr("Case %1").arg(r[I::CaseId].toLongLong());
+                if (role == int(Role::Raw))
+                    return r[I::CaseId];
+                return {};
+            }};
+}
+
+Column bodySizeColumn()
+{
+    return {QObject::tr("Body"),
+        [](RowRef r, int role) -> QVariant {
+            if (role == Qt::DisplayRole)
+                return QLocale().formattedDataSize(r[I::BodySize].toLongLong());
+            if (role == Qt::ToolTipRole)
+                return QObject::tr("%1 bytes").arg(r[I::BodySize].toLongLong());
+            if (role == int(Role::Raw))
+                return r[I::BodySize];
+            return {};
+        },
+        Qt::AlignRight | Qt::AlignVCenter, {QObject::tr("Body bytes")}};
+}
+
+/// Each row's cells, in kInboxFields' order.
+const QString kInboxSelect
+    = u"SELECT w.id, rd_rfc3339(w.received_at), w.provider_key, coalesce(w.outcome, ''), "
+      "coalesce(w.reason, ''), coalesce(w.error, ''), w.case_id, w.provider_event_id, "
+      "coalesce(w.normalized->>'providerSubscriptionId', ''), w.deliveries, w.body_size "
+      "FROM webhook_inbox w"_qs;
 
 } // namespace
 
 InboxPage::InboxPage(DatabasePool *pool, QWidget *parent)
-    : QWidget(parent), m_pool(pool), m_message(new QLabel), m_table(new TableView)
+    : QWidget(parent)
+    , m_pool(pool)
+    , m_stack(new QStackedWidget)
+    , m_provider(new QComboBox)
+    , m_outcome(new QComboBox)
+    , m_received(new QComboBox)
+    , m_hint(new QLabel)
+    , m_table(new TableView)
+    , m_delivery(new DeliveryView)
+    , m_poll(new QTimer(this))
 {
-    m_message->setAlignment(Qt::AlignCenter);
-    m_message->setObjectName(u"inbox-message"_qs);
+    m_model = new PagedTableModel(pool, kInboxFields,
+        // What became of a delivery first; the long ids last, the provider's event id
+        // stretching.
+        {columns::instant(tr("Received"), ReceivedAt), columns::text(tr("Provider"), Provider),
+            outcomeColumn(), columns::code(tr("Reason"), Reason), caseColumn(),
+            columns::text(tr("Error"), Error), columns::text(tr("Subscription"), SubscriptionRef),
+            columns::count(tr("Deliveries"), Deliveries), bodySizeColumn(),
+            columns::text(tr("Provider event"), EventId)},
+        Id, this);
+
+    m_provider->setObjectName(u"inbox-provider"_qs);
+    m_provider->addItem(tr("All providers"), QString());
+    // Narrow at 1024 px: the open list shows whole names.
+    m_provider->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_provider->setMinimumContentsLength(18);
+    m_outcome->setObjectName(u"inbox-outcome"_qs);
+    m_outcome->addItem(tr("Any outcome"), QString());
+    m_outcome->addItem(tr("Problems"), u"problems"_qs);
+    m_outcome->setItemData(
+        1, tr("Rejected, needs snapshot or invalid: what someone has to look at"), Qt::ToolTipRole);
+    for (const char *code :
+        {"applied", "duplicate", "not_a_renewal", "needs_snapshot", "rejected", "invalid"})
+        m_outcome->addItem(format::humanize(QString::fromLatin1(code)), QString::fromLatin1(code));
+    m_outcome->addItem(tr("Not processed yet"), u"unprocessed"_qs);
+    m_received->setObjectName(u"inbox-received"_qs);
+    m_received->addItem(tr("Received any time"), QString());
+    m_received->addItem(tr("In the last hour"), u"1 hour"_qs);
+    m_received->addItem(tr("In the last 24 hours"), u"1 day"_qs);
+    m_received->addItem(tr("In the last 7 days"), u"7 days"_qs);
+    m_received->addItem(tr("In the last 30 days"), u"30 days"_qs);
+    m_hint->setText(tr("Enter opens the selected delivery."));
+    m_hint->setStyleSheet(u"color:gray"_qs);
+    // Cut rather than widen the window at 1024 px.
+    m_hint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(m_provider);
+    bar->addWidget(m_outcome);
+    bar->addWidget(m_received);
+    bar->addWidget(m_hint, 1);
     m_table->setObjectName(u"inbox"_qs);
-    m_table->hide();
+    m_table->setModel(m_model);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+
+    auto *list = new QWidget;
+    auto *listLayout = new QVBoxLayout(list);
+    listLayout->setContentsMargins(0, 0, 0, 0);
+    listLayout->addLayout(bar);
+    listLayout->addWidget(m_table, 1);
+    m_stack->addWidget(list);
+    m_stack->addWidget(m_delivery);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_message);
-    layout->addWidget(m_table, 1);
-    m_message->setText(tr("Looking for a webhook inbox…"));
-    refresh();
+    layout->addWidget(m_stack);
+
+    for (QComboBox *box : {m_provider, m_outcome, m_received})
+        connect(box, &QComboBox::currentIndexChanged, this, &InboxPage::reload);
+    connect(m_model, &PagedTableModel::loadFailed, this, &InboxPage::statusMessage);
+    connect(m_model, &PagedTableModel::pageLoaded, this, [this] {
+        // A reload in place keeps the row index: new deliveries arrive on top, so the
+        // selected delivery is selected again where it now is.
+        if (m_keepKey.isEmpty())
+            return;
+        const int r = m_model->rowOfKey(m_keepKey);
+        m_keepKey.clear();
+        if (r >= 0 && r != m_table->currentIndex().row())
+            m_table->selectRow(r);
+    });
+    connect(m_table, &TableView::openRequested, this, [this](const QModelIndex &index) {
+        if (!index.isValid() || index.data(int(Role::Placeholder)).toBool())
+            return;
+        openDelivery(index.data(int(Role::Key)).toLongLong());
+    });
+    connect(m_delivery, &DeliveryView::backRequested, this, &InboxPage::closeDelivery);
+    connect(m_delivery, &DeliveryView::caseOpenRequested, this, &InboxPage::caseOpenRequested);
+    connect(m_delivery, &DeliveryView::subscriptionOpenRequested, this,
+        &InboxPage::subscriptionOpenRequested);
+    connect(m_delivery, &DeliveryView::statusMessage, this, &InboxPage::statusMessage);
+    m_poll->setInterval(kPollInterval);
+    connect(m_poll, &QTimer::timeout, this, &InboxPage::poll);
+    loadProviders();
+    reload();
+}
+
+bool InboxPage::isDeliveryOpen() const
+{
+    return m_stack->currentWidget() == m_delivery;
+}
+
+void InboxPage::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (!m_poll->isActive()) {
+        m_poll->start();
+        poll(); // what changed while it was hidden shows at once
+    }
+}
+
+void InboxPage::hideEvent(QHideEvent *event)
+{
+    QWidget::hideEvent(event);
+    m_poll->stop();
+}
+
+void InboxPage::setFilters(const QString &provider, const QString &outcome, const QString &received)
+{
+    const QSignalBlocker a(m_provider), b(m_outcome), c(m_received);
+    m_provider->setCurrentIndex(std::max(0, m_provider->findData(provider)));
+    m_outcome->setCurrentIndex(std::max(0, m_outcome->findData(outcome)));
+    m_received->setCurrentIndex(std::max(0, m_received->findData(received)));
+    reload();
+}
+
+void InboxPage::loadProviders()
+{
+    deliverResult(
+        this, m_pool->run([](QSqlDatabase &db) {
+            QSqlQuery q = execSql(
+                db, u"SELECT provider_key, display_name FROM billing_providers ORDER BY 1"_qs);
+            QList<QPair<QString, QString>> providers;
+            while (q.next())
+                providers << qMakePair(q.value(0).toString(), q.value(1).toString());
+            return providers;
+        }),
+        [this](const QList<QPair<QString, QString>> &providers) {
+            const QString current = m_provider->currentData().toString();
+            const QSignalBlocker block(m_provider);
+            while (m_provider->count() > 1)
+                m_provider->removeItem(1);
+            for (const auto &[key, name] : providers)
+                m_provider->addItem(key == name ? key : tr("%1 (%2)").arg(name, key), key);
+            m_provider->setCurrentIndex(std::max(0, m_provider->findData(current)));
+        },
+        [this](const QString &message) { emit statusMessage(message); }, m_providerRequest.next());
+}
+
+void InboxPage::reload()
+{
+    const QString provider = m_provider->currentData().toString();
+    const QString outcome = m_outcome->currentData().toString();
+    const QString received = m_received->currentData().toString();
+    m_model->setFetcher([provider, outcome, received](
+                            QSqlDatabase &db, const QVector<QVariant> &after, int limit) {
+        // Newest first on webhook_inbox_recent (received_at DESC, id DESC), or on
+        // webhook_inbox_by_outcome (outcome, received_at DESC, id DESC) for one outcome.
+        QStringList where;
+        QVariantList values;
+        if (!provider.isEmpty()) {
+            where << u"w.provider_key = ?"_qs;
+            values << provider;
+        }
+        if (outcome == u"problems") {
+            where << u"w.outcome IN ('rejected', 'needs_snapshot', 'invalid')"_qs;
+        } else if (outcome == u"unprocessed") {
+            where << u"w.outcome IS NULL"_qs;
+        } else if (!outcome.isEmpty()) {
+            where << u"w.outcome = ?"_qs;
+            values << outcome;
+        }
+        if (!received.isEmpty()) {
+            where << u"w.received_at >= now() - CAST(? AS interval)"_qs;
+            values << received;
+        }
+        if (!after.isEmpty()) {
+            where << u"(w.received_at, w.id) < (CAST(? AS timestamptz), CAST(? AS bigint))"_qs;
+            values << QString::fromStdString(
+                rd::formatRfc3339(rd::Timestamp {after[ReceivedAt].toLongLong()}))
+                   << after[Id].toLongLong();
+        }
+        QSqlQuery q = execSql(db,
+            kInboxSelect + (where.isEmpty() ? QString() : u" WHERE "_qs + where.join(u" AND "_qs))
+                + u" ORDER BY w.received_at DESC, w.id DESC LIMIT "_qs + QString::number(limit),
+            values);
+        Page page;
+        page.rows = readRows(q, kInboxFields, page.cells);
+        return page;
+    });
 }
 
 void InboxPage::refresh()
 {
-    if (m_model) {
-        m_model->refresh();
-        return;
-    }
-    deliverResult(
-        this, m_pool->run([](QSqlDatabase &db) { return readShape(db); }),
-        [this](const InboxPage::Shape &shape) { showShape(shape); },
-        [this](const QString &message) { emit statusMessage(message); },
-        // Two refreshes before the catalog answered make one table.
-        m_shapeRequest.next());
+    loadProviders();
+    m_keepKey = m_table->currentIndex().data(int(Role::Key)).toString();
+    m_model->refresh();
+    if (isDeliveryOpen())
+        loadDelivery(m_delivery->delivery().id);
+    m_shownState.clear();
+    poll();
 }
 
-void InboxPage::showShape(const InboxPage::Shape &shape)
+void InboxPage::openDelivery(qint64 id)
 {
-    if (!shape.exists || shape.columns.isEmpty()) {
-        m_message->setText(tr("No webhook inbox in this database yet."));
-        return;
-    }
-    m_message->hide();
-    // The key column: "id" when there is one, else the first column.
-    const int key = std::max<int>(0, int(shape.columns.indexOf(u"id"_qs)));
-    const QString keyName = shape.columns[key];
-    const QString keyType = shape.types[key];
-    QVector<Field> fields(shape.columns.size(), Field::Text);
-    QVector<Column> cols;
-    QStringList selects;
-    for (int i = 0; i < shape.columns.size(); ++i) {
-        const QString &name = shape.columns[i];
-        const bool isTime = shape.types[i].startsWith(u"timestamp"_qs);
-        fields[i] = isTime ? Field::Micros : Field::Text;
-        selects << (isTime ? u"rd_rfc3339(w.\"%1\")"_qs.arg(name) : u"w.\"%1\"::text"_qs.arg(name));
-        cols << (isTime ? columns::instant(name, i) : columns::text(name, i));
-    }
-    m_model = new PagedTableModel(m_pool, fields, cols, key, this);
-    connect(m_model, &PagedTableModel::loadFailed, this, &InboxPage::statusMessage);
-    m_table->setModel(m_model);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_table->show();
-    const QString select = selects.join(u", "_qs);
-    m_model->setFetcher([=](QSqlDatabase &db, const QVector<QVariant> &after, int limit) {
-        QString where;
-        QVariantList values;
-        if (!after.isEmpty()) {
-            where = u" WHERE w.\"%1\" < CAST(? AS %2)"_qs.arg(keyName, keyType);
-            values << (fields[key] == Field::Micros ? QVariant(QString::fromStdString(
-                           rd::formatRfc3339(rd::Timestamp {after[key].toLongLong()})))
-                                                    : after[key]);
-        }
-        QSqlQuery q = execSql(db,
-            u"SELECT "_qs + select + u" FROM webhook_inbox w"_qs + where + u" ORDER BY w.\""_qs
-                + keyName + u"\" DESC LIMIT "_qs + QString::number(limit),
-            values);
-        Page page;
-        page.rows = readRows(q, fields, page.cells);
-        return page;
-    });
+    m_delivery->showLoading(id);
+    m_stack->setCurrentWidget(m_delivery);
+    m_delivery->setFocus();
+    loadDelivery(id);
 }
+
+void InboxPage::closeDelivery()
+{
+    m_deliveryRequest.cancel();
+    m_stack->setCurrentIndex(0);
+    m_table->setFocus();
+}
+
+void InboxPage::loadDelivery(qint64 id)
+{
+    deliverResult(
+        this, m_pool->run([id](QSqlDatabase &db) { return loadInboxDelivery(db, id); }),
+        [this](const InboxDelivery &d) { m_delivery->setDelivery(d); },
+        [this](const QString &message) { emit statusMessage(message); }, m_deliveryRequest.next());
+}
+
+void InboxPage::poll()
+{
+    deliverResult(
+        this, m_pool->run([](QSqlDatabase &db) {
+            // The newest delivery through the primary key finds new ones at once; the
+            // table's write counters (reported by the writing session at its commit's end, at
+            // most a second late) find a redelivery counted or an outcome recorded.
+            QSqlQuery q = execSql(db,
+                u"SELECT (SELECT coalesce(max(id), 0) FROM webhook_inbox), "
+                "(SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0) "
+                "FROM pg_stat_user_tables WHERE relid = 'webhook_inbox'::regclass)"_qs);
+            if (!q.next())
+                return QVariantList();
+            return QVariantList {q.value(0).toLongLong(), q.value(1).toLongLong()};
+        }),
+        [this](const QVariantList &state) {
+            if (state.isEmpty() || state == m_shownState)
+                return;
+            const bool changed = !m_shownState.isEmpty();
+            m_shownState = state;
+            if (!changed)
+                return;
+            m_keepKey = m_table->currentIndex().data(int(Role::Key)).toString();
+            m_model->refresh();
+            if (isDeliveryOpen())
+                loadDelivery(m_delivery->delivery().id);
+        },
+        [this](const QString &message) { emit statusMessage(message); }, m_pollRequest.next());
+}
+
 } // namespace rd::ui

@@ -2,49 +2,99 @@
 
 #include "ui/models/asyncresult.h"
 
-#include <QStringList>
+#include <QVariantList>
 #include <QWidget>
 
+class QComboBox;
 class QLabel;
-class QSqlDatabase;
+class QStackedWidget;
+class QTimer;
 
 namespace rd::ui {
 
 class DatabasePool;
+class DeliveryView;
 class PagedTableModel;
 class TableView;
 
-/// The webhook inbox, when the database has one (`webhook_inbox`, checked with to_regclass on
-/// every load): its scalar columns, newest first by its key column, paged lazily.
+/// The webhook inbox (webhook_inbox): every delivery, newest first, paged lazily by
+/// (received_at, id), filtered by provider, outcome and when it was received. Enter (or a
+/// double click) opens a delivery in the page: its raw body, the normalized event, the outcome
+/// and error in full, and links to its case and its subscription's billing period.
+///
+/// It follows the inbox while it is shown: deliveries are written without a NOTIFY (as
+/// renewals are), so the page polls the inbox's state every two seconds on the pool (the
+/// newest id through the primary key, and the table's write counters) and reloads in place
+/// when it changed; an opened delivery is read again too.
 class InboxPage : public QWidget
 {
     Q_OBJECT
 
 public:
-    /// The inbox table as the catalog describes it.
-    struct Shape
-    {
-        bool exists = false;
-        QStringList columns;
-        QStringList types;
+    enum Field {
+        Id,
+        ReceivedAt,
+        Provider,
+        Outcome,
+        Reason,
+        Error,
+        CaseId,
+        EventId,
+        SubscriptionRef,
+        Deliveries,
+        BodySize,
+        FieldCount
     };
 
     explicit InboxPage(DatabasePool *pool, QWidget *parent = nullptr);
     PagedTableModel *model() const { return m_model; }
     TableView *table() const { return m_table; }
+    DeliveryView *deliveryView() const { return m_delivery; }
+    /// Whether a delivery is open (the list is then hidden).
+    bool isDeliveryOpen() const;
     void refresh();
+    /// Opens delivery `id` in the page.
+    void openDelivery(qint64 id);
+    /// Back to the list, its selection as it was.
+    void closeDelivery();
+    /// The filter combo boxes' values ("" = any): a provider key; an outcome, "problems" or
+    /// "unprocessed"; "1 hour", "1 day", "7 days", "30 days".
+    void setFilters(const QString &provider, const QString &outcome, const QString &received);
+    /// How often the shown page looks for changes, in milliseconds.
+    static constexpr int kPollInterval = 2000;
 
 signals:
     void statusMessage(const QString &message);
+    void caseOpenRequested(qint64 caseId);
+    void subscriptionOpenRequested(const QString &subscriptionUuid);
+
+protected:
+    void showEvent(QShowEvent *event) override;
+    void hideEvent(QHideEvent *event) override;
 
 private:
-    void showShape(const Shape &shape);
+    void reload();
+    void loadProviders();
+    void loadDelivery(qint64 id);
+    /// Reads the inbox's state; reloads the list (and the open delivery) when it changed.
+    void poll();
 
     DatabasePool *m_pool;
-    PagedTableModel *m_model = nullptr;
-    QLabel *m_message;
+    PagedTableModel *m_model;
+    QStackedWidget *m_stack;
+    QComboBox *m_provider;
+    QComboBox *m_outcome;
+    QComboBox *m_received;
+    QLabel *m_hint;
     TableView *m_table;
-    LatestRequest m_shapeRequest;
+    DeliveryView *m_delivery;
+    QTimer *m_poll;
+    /// The key of the row selected before a reload, selected again when the rows moved.
+    QString m_keepKey;
+    QVariantList m_shownState;
+    LatestRequest m_pollRequest;
+    LatestRequest m_deliveryRequest;
+    LatestRequest m_providerRequest;
 };
 
 } // namespace rd::ui

@@ -126,6 +126,15 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
         showPage(CasesView);
         m_cases->openCase(id);
     });
+    // An inbox delivery's links: its case, and the subscription of its billing period.
+    connect(m_inbox, &InboxPage::caseOpenRequested, this, [this](qint64 id) {
+        showPage(CasesView);
+        m_cases->openCase(id);
+    });
+    connect(m_inbox, &InboxPage::subscriptionOpenRequested, this, [this](const QString &id) {
+        showPage(SubscriptionsView);
+        m_subscriptions->openSubscription(id);
+    });
     auto show = [this](const QString &m) { statusBar()->showMessage(m, 8000); };
     connect(m_subscriptions, &SubscriptionsPage::statusMessage, this, show);
     connect(m_cases, &CasesPage::statusMessage, this, show);
@@ -182,8 +191,8 @@ MainWindow::~MainWindow()
 
 QString MainWindow::liveToolTip()
 {
-    return tr("Subscriptions, Cases and Outbox follow changes made anywhere as they happen. "
-              "The Inbox does not: View › Refresh (F5) reloads it.");
+    return tr("Subscriptions, Cases, Inbox and Outbox follow changes made anywhere as they "
+              "happen.");
 }
 
 std::unique_ptr<ConnectionDialog> MainWindow::makeConnectionDialog()

@@ -1,0 +1,440 @@
+#include "tests/support/desk_subscriptions.h"
+#include "tests/support/test_database.h"
+#include "ui/models/databasepool.h"
+#include "ui/models/pagedtablemodel.h"
+#include "ui/widgets/casespage.h"
+#include "ui/widgets/deliveryview.h"
+#include "ui/widgets/inboxpage.h"
+#include "ui/widgets/mainwindow.h"
+#include "ui/widgets/subscriptionspage.h"
+#include "ui/widgets/tableview.h"
+
+#include "domain/store/provider_registry.h"
+#include "domain/store/webhook_ingestor.h"
+
+#include <nlohmann/json.hpp>
+#include <pqxx/pqxx>
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QJsonDocument>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QtTest>
+
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+namespace {
+
+std::string fixture(const std::string &relative)
+{
+    std::ifstream in(std::string(RD_FIXTURES_DIR) + "/" + relative, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::string replaceAll(std::string s, const std::string &from, const std::string &to)
+{
+    for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+        s.replace(at, from.size(), to);
+    return s;
+}
+
+/// The Stripe renewal fixture (December 2025 → January 2026) for another subscription, its
+/// own event and invoice, on one line as a provider sends it.
+std::string stripeRenewal(const std::string &tag)
+{
+    std::string body = fixture("stripe/renewal_pre_basil.json");
+    body = replaceAll(body, "evt_1QxRenew0001", "evt_" + tag);
+    body = replaceAll(body, "in_1QxRenew0001", "in_" + tag);
+    body = replaceAll(body, "sub_1QxSub0001", "sub_" + tag);
+    return nlohmann::ordered_json::parse(body).dump(); // the members in the fixture's order
+}
+
+/// Bytes no adapter can read: not JSON, not even UTF-8.
+const std::string kBinaryBody = std::string("\x00\x01\x02GIF89a not json \xff\xfe", 21);
+
+std::string text(const rdtest::TestDatabase &db, const std::string &sql)
+{
+    auto conn = db.connect();
+    pqxx::nontransaction tx(*conn);
+    const auto f = tx.exec1(sql)[0];
+    return f.is_null() ? std::string() : f.as<std::string>();
+}
+
+// QCOMPARE prints QStrings, not this enum.
+QString outcomeName(rd::IngestOutcome outcome)
+{
+    return QString::fromStdString(std::string(rd::toString(outcome)));
+}
+
+} // namespace
+
+/// The Inbox page (#13 item 7) over deliveries recorded through the real ingest path
+/// (WebhookIngestor, ingest_delivery): human headers, filters by provider, outcome and time,
+/// Enter opens a delivery (pretty JSON or hex, the normalized event, the outcome and error in
+/// full, links to its case and subscription), and the shown page follows the inbox live.
+class TestUiInboxPage : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<rdtest::TestDatabase> m_db;
+    std::unique_ptr<rd::ui::DatabasePool> m_pool;
+    std::unique_ptr<rd::WebhookIngestor> m_ingestor;
+    rd::IngestResult m_applied; ///< stripe-main, applied, 3 days old
+    rd::IngestResult m_firstInvoice; ///< stripe-main, not a renewal, 40 days old
+    rd::IngestResult m_rejected; ///< stripe-main, rejected (gap): a case
+    rd::IngestResult m_binary; ///< stripe-main, invalid, not JSON
+    rd::IngestResult m_euApplied; ///< stripe-eu, applied, 3 days old
+    rd::IngestResult m_euInvalid; ///< stripe-eu, invalid JSON (no period end)
+
+    rd::IngestResult ingest(const std::string &provider, const std::string &body)
+    {
+        return m_ingestor->ingest(provider, body);
+    }
+
+    /// Loads the page's rows and returns their inbox ids.
+    QList<qint64> shownIds(rd::ui::InboxPage &page)
+    {
+        // A reload resets the model and loads its first page from the event loop.
+        if (!QTest::qWaitFor([&] { return !page.model()->isLoading(); }, 10000))
+            return {};
+        if (!rdtest::loadAll(*page.model()))
+            return {};
+        QList<qint64> ids;
+        for (int r = 0; r < page.model()->loadedRows(); ++r)
+            ids << page.model()->row(r)[rd::ui::InboxPage::Id].toLongLong();
+        return ids;
+    }
+
+    QList<qint64> expectedIds(const QString &where)
+    {
+        auto conn = m_db->connect();
+        pqxx::nontransaction tx(*conn);
+        QList<qint64> ids;
+        for (const auto &row : tx.exec("SELECT id FROM webhook_inbox w WHERE " + where.toStdString()
+                 + " ORDER BY received_at DESC, id DESC"))
+            ids << row[0].as<qint64>();
+        return ids;
+    }
+
+    /// Selects delivery `id` in the list and presses Enter; waits until it is shown.
+    bool openWithEnter(rd::ui::InboxPage &page, qint64 id)
+    {
+        if (shownIds(page).indexOf(id) < 0)
+            return false;
+        const int r = page.model()->rowOfKey(QString::number(id));
+        page.table()->setFocus();
+        page.table()->selectRow(r);
+        QTest::keyClick(page.table(), Qt::Key_Return);
+        return page.isDeliveryOpen()
+            && QTest::qWaitFor(
+                [&] {
+                    return page.deliveryView()->delivery().found
+                        && page.deliveryView()->delivery().id == id;
+                },
+                10000);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        m_db = std::make_unique<rdtest::TestDatabase>("ui_inboxpage");
+        {
+            auto conn = m_db->connect();
+            rd::registerBillingProvider(*conn, "stripe-main", rd::ProviderKind::Stripe, "Stripe");
+            rd::registerBillingProvider(
+                *conn, "stripe-eu", rd::ProviderKind::Stripe, "Stripe Europe");
+        }
+        rdtest::importSubscriptions(m_db->conninfo(),
+            rdtest::subscriptionLine(
+                "stripe-main", "sub_main", "active", "2025-12-01T00:00:00Z", "2026-01-01T00:00:00Z")
+                + "\n"
+                // A month missing before the renewal's January: rejected, a case.
+                + rdtest::subscriptionLine("stripe-main", "sub_gap", "active",
+                    "2025-10-01T00:00:00Z", "2025-11-01T00:00:00Z")
+                + "\n"
+                + rdtest::subscriptionLine("stripe-eu", "sub_eu", "active", "2025-12-01T00:00:00Z",
+                    "2026-01-01T00:00:00Z"));
+        m_ingestor = std::make_unique<rd::WebhookIngestor>(m_db->conninfo());
+        m_applied = ingest("stripe-main", stripeRenewal("main"));
+        m_firstInvoice = ingest("stripe-main", fixture("stripe/first_invoice.json"));
+        m_euApplied = ingest("stripe-eu", stripeRenewal("eu"));
+        m_rejected = ingest("stripe-main", stripeRenewal("gap"));
+        m_binary = ingest("stripe-main", kBinaryBody);
+        m_euInvalid = ingest("stripe-eu", fixture("stripe/malformed_missing_period_end.json"));
+        QCOMPARE(outcomeName(m_applied.outcome), outcomeName(rd::IngestOutcome::Applied));
+        QCOMPARE(outcomeName(m_firstInvoice.outcome), outcomeName(rd::IngestOutcome::NotARenewal));
+        QCOMPARE(outcomeName(m_euApplied.outcome), outcomeName(rd::IngestOutcome::Applied));
+        QCOMPARE(outcomeName(m_rejected.outcome), outcomeName(rd::IngestOutcome::Rejected));
+        QVERIFY(m_rejected.caseId.has_value());
+        QCOMPARE(outcomeName(m_binary.outcome), outcomeName(rd::IngestOutcome::Invalid));
+        QCOMPARE(outcomeName(m_euInvalid.outcome), outcomeName(rd::IngestOutcome::Invalid));
+        // Deliveries of other days (the inbox stamps now()).
+        auto conn = m_db->connect();
+        pqxx::nontransaction tx(*conn);
+        tx.exec(
+            "UPDATE webhook_inbox SET received_at = received_at - interval '3 days' WHERE id IN ("
+            + std::to_string(m_applied.inboxId) + ", " + std::to_string(m_euApplied.inboxId) + ")");
+        tx.exec("UPDATE webhook_inbox SET received_at = received_at - interval '40 days' "
+                "WHERE id = "
+            + std::to_string(m_firstInvoice.inboxId));
+        m_pool = std::make_unique<rd::ui::DatabasePool>(QString::fromStdString(m_db->conninfo()));
+    }
+
+    void cleanupTestCase()
+    {
+        m_pool.reset();
+        m_ingestor.reset();
+        m_db.reset();
+    }
+
+    /// People's words, not column names (received_at, case_id, body_size).
+    void headersAreHuman()
+    {
+        rd::ui::InboxPage page(m_pool.get());
+        QAbstractItemModelTester tester(
+            page.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(rdtest::loadAll(*page.model()));
+        QStringList headers;
+        for (int c = 0; c < page.model()->columnCount(); ++c)
+            headers << page.model()->headerData(c, Qt::Horizontal).toString();
+        QCOMPARE(headers,
+            QStringList({u"Received"_qs, u"Provider"_qs, u"Outcome"_qs, u"Reason"_qs, u"Case"_qs,
+                u"Error"_qs, u"Subscription"_qs, u"Deliveries"_qs, u"Body"_qs,
+                u"Provider event"_qs}));
+        // The cells read as words too.
+        const int r = page.model()->rowOfKey(QString::number(m_rejected.inboxId));
+        QVERIFY(r >= 0);
+        QCOMPARE(page.model()->index(r, 2).data().toString(), u"Rejected"_qs);
+        QCOMPARE(
+            page.model()->index(r, 4).data().toString(), u"Case %1"_qs.arg(*m_rejected.caseId));
+        QCOMPARE(page.model()->index(r, 5).data().toString(), m_rejected.error.c_str());
+        QCOMPARE(page.model()->index(r, 6).data().toString(), u"sub_gap"_qs);
+    }
+
+    void filtersChangeTheRows_data()
+    {
+        QTest::addColumn<QString>("provider");
+        QTest::addColumn<QString>("outcome");
+        QTest::addColumn<QString>("received");
+        QTest::addColumn<QString>("where");
+        QTest::addColumn<int>("count");
+        QTest::newRow("everything") << ""
+                                    << ""
+                                    << ""
+                                    << "true" << 6;
+        QTest::newRow("one provider") << "stripe-eu"
+                                      << ""
+                                      << ""
+                                      << "provider_key = 'stripe-eu'" << 2;
+        QTest::newRow("applied") << ""
+                                 << "applied"
+                                 << ""
+                                 << "outcome = 'applied'" << 2;
+        QTest::newRow("rejected") << ""
+                                  << "rejected"
+                                  << ""
+                                  << "outcome = 'rejected'" << 1;
+        QTest::newRow("problems") << ""
+                                  << "problems"
+                                  << ""
+                                  << "outcome IN ('rejected', 'needs_snapshot', 'invalid')" << 3;
+        QTest::newRow("last 24 hours") << ""
+                                       << ""
+                                       << "1 day"
+                                       << "received_at > now() - interval '1 day'" << 3;
+        QTest::newRow("last 7 days") << ""
+                                     << ""
+                                     << "7 days"
+                                     << "received_at > now() - interval '7 days'" << 5;
+        QTest::newRow("all three") << "stripe-main"
+                                   << "invalid"
+                                   << "1 day"
+                                   << "provider_key = 'stripe-main' AND outcome = 'invalid'" << 1;
+    }
+
+    /// Each filter through its combo box, as a person picks it.
+    void filtersChangeTheRows()
+    {
+        QFETCH(QString, provider);
+        QFETCH(QString, outcome);
+        QFETCH(QString, received);
+        QFETCH(QString, where);
+        QFETCH(int, count);
+        rd::ui::InboxPage page(m_pool.get());
+        auto *providers = page.findChild<QComboBox *>(u"inbox-provider"_qs);
+        auto *outcomes = page.findChild<QComboBox *>(u"inbox-outcome"_qs);
+        auto *times = page.findChild<QComboBox *>(u"inbox-received"_qs);
+        QVERIFY(providers && outcomes && times);
+        QVERIFY(QTest::qWaitFor([&] { return providers->count() == 3; }, 10000));
+        QCOMPARE(shownIds(page).size(), 6);
+        for (auto [box, value] : {std::pair {providers, provider}, std::pair {outcomes, outcome},
+                 std::pair {times, received}}) {
+            const int index = box->findData(value);
+            QVERIFY2(index >= 0, qPrintable(value));
+            box->setCurrentIndex(index);
+        }
+        const QList<qint64> shown = shownIds(page);
+        QCOMPARE(shown, expectedIds(where));
+        QCOMPARE(shown.size(), count);
+        // Paged by (received_at, id): pages of two rows give the same list.
+        page.model()->setPageSize(2);
+        page.setFilters(provider, outcome, received);
+        QCOMPARE(shownIds(page), shown);
+    }
+
+    /// Enter on a JSON delivery: its body re-indented (values as sent), the normalized event,
+    /// the outcome and the core's error in full.
+    void enterOpensAJsonDelivery()
+    {
+        rd::ui::InboxPage page(m_pool.get());
+        page.resize(1024, 700);
+        page.show();
+        QVERIFY(openWithEnter(page, m_rejected.inboxId));
+        auto *view = page.deliveryView();
+        QVERIFY(view->isVisible());
+        QVERIFY(!page.table()->isVisible());
+        QVERIFY2(view->titleText().contains(u"Delivery %1"_qs.arg(m_rejected.inboxId)),
+            qPrintable(view->titleText()));
+        QVERIFY2(view->factsText().contains(u"Provider event evt_gap"_qs),
+            qPrintable(view->factsText()));
+        QVERIFY2(view->outcomeText().contains(u"Rejected"_qs), qPrintable(view->outcomeText()));
+        const QString error = QString::fromStdString(text(*m_db,
+            "SELECT error FROM webhook_inbox WHERE id = " + std::to_string(m_rejected.inboxId)));
+        QCOMPARE(error, u"renewal_period_is_not_contiguous"_qs);
+        QCOMPARE(view->errorText(),
+            u"Error: Renewal period is not contiguous (renewal_period_is_not_contiguous)"_qs);
+
+        // Delivered on one line; shown one member a line, four spaces a level.
+        const QString body = view->bodyText();
+        const QStringList lines = body.split(u'\n');
+        QVERIFY2(lines.size() > 20, qPrintable(body.left(200)));
+        QCOMPARE(lines[0], u"{"_qs);
+        QCOMPARE(lines[1], u"    \"id\": \"evt_gap\","_qs);
+        QVERIFY(lines.contains(u"        \"object\": {"_qs));
+        QCOMPARE(lines.last(), u"}"_qs);
+        // The same document as delivered.
+        QCOMPARE(QJsonDocument::fromJson(body.toUtf8()),
+            QJsonDocument::fromJson(QByteArray::fromStdString(stripeRenewal("gap"))));
+
+        const QString normalized = view->normalizedText();
+        QVERIFY2(normalized.contains(u"\"providerSubscriptionId\": \"sub_gap\""_qs),
+            qPrintable(normalized));
+        QVERIFY(normalized.contains(u"\"outcome\": \"renewal\""_qs));
+
+        // Esc goes back to the list, the delivery still selected.
+        QTest::keyClick(view, Qt::Key_Escape);
+        QVERIFY(!page.isDeliveryOpen());
+        QCOMPARE(page.table()->currentIndex().data(int(rd::ui::Role::Key)).toString(),
+            QString::number(m_rejected.inboxId));
+    }
+
+    /// A body that is not JSON shows byte for byte in hex; an adapter's long message shows in
+    /// full, not only in a tooltip.
+    void enterOpensABinaryDeliveryInHex()
+    {
+        rd::ui::InboxPage page(m_pool.get());
+        page.resize(1024, 700);
+        page.show();
+        QVERIFY(openWithEnter(page, m_binary.inboxId));
+        auto *view = page.deliveryView();
+        QCOMPARE(view->delivery().body.kind, rd::ui::BodyDisplay::Kind::Hex);
+        QCOMPARE(view->bodyText(),
+            u"00000000  00 01 02 47 49 46 38 39  61 20 6e 6f 74 20 6a 73  |...GIF89a not js|\n"
+            "00000010  6f 6e 20 ff fe                                    |on ..|\n"_qs);
+        QVERIFY2(view->outcomeText().contains(u"Invalid"_qs), qPrintable(view->outcomeText()));
+
+        QVERIFY(openWithEnter(page, m_euInvalid.inboxId));
+        const QString error = QString::fromStdString(text(*m_db,
+            "SELECT error FROM webhook_inbox WHERE id = " + std::to_string(m_euInvalid.inboxId)));
+        QVERIFY(error.size() > 20);
+        QCOMPARE(view->errorText(), u"Error: "_qs + error);
+        QCOMPARE(view->delivery().body.kind, rd::ui::BodyDisplay::Kind::Json);
+    }
+
+    /// "Open case" shows the delivery's case on the Cases page; "Open subscription" the
+    /// subscription of the billing period the delivery recorded.
+    void linksOpenTheCaseAndTheSubscription()
+    {
+        rd::ui::MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
+        window.resize(1280, 800);
+        window.show();
+        window.showPage(rd::ui::MainWindow::InboxView);
+        auto *inbox = window.inboxPage();
+
+        QVERIFY(openWithEnter(*inbox, m_rejected.inboxId));
+        QPushButton *openCase = inbox->deliveryView()->openCaseButton();
+        QVERIFY(openCase->isEnabled());
+        QVERIFY2(openCase->text().contains(QString::number(*m_rejected.caseId)),
+            qPrintable(openCase->text()));
+        openCase->click();
+        QVERIFY(window.casesPage()->isVisible());
+        QVERIFY(QTest::qWaitFor(
+            [&] { return window.casesPage()->currentCase() == *m_rejected.caseId; }, 10000));
+
+        window.showPage(rd::ui::MainWindow::InboxView);
+        QVERIFY(openWithEnter(*inbox, m_applied.inboxId));
+        QVERIFY(!inbox->deliveryView()->openCaseButton()->isEnabled());
+        QPushButton *openSubscription = inbox->deliveryView()->openSubscriptionButton();
+        QVERIFY(openSubscription->isEnabled());
+        QVERIFY2(openSubscription->text().contains(u"sub_main"_qs)
+                && openSubscription->text().contains(u"billing period"_qs),
+            qPrintable(openSubscription->text()));
+        const QString uuid = QString::fromStdString(text(*m_db,
+            "SELECT b.subscription_id::text FROM webhook_inbox w JOIN subscription_billing_periods "
+            "b ON b.id = w.billing_period_id WHERE w.id = "
+                + std::to_string(m_applied.inboxId)));
+        QCOMPARE(uuid.size(), 36);
+        openSubscription->click();
+        QVERIFY(window.subscriptionsPage()->isVisible());
+        QCOMPARE(window.subscriptionsPage()->currentSubscriptionId(), uuid);
+    }
+
+    /// Shown, the page follows deliveries recorded by another connection, without a refresh:
+    /// a new one appears on top, a redelivery's count goes up.
+    void followsTheInboxLive()
+    {
+        rdtest::TestDatabase db("ui_inboxpage_live");
+        {
+            auto conn = db.connect();
+            rd::registerBillingProvider(*conn, "stripe-main", rd::ProviderKind::Stripe, "Stripe");
+        }
+        rd::WebhookIngestor elsewhere(db.conninfo());
+        const auto first = elsewhere.ingest("stripe-main", fixture("stripe/first_invoice.json"));
+        rd::ui::DatabasePool pool(QString::fromStdString(db.conninfo()));
+        rd::ui::InboxPage page(&pool);
+        page.show();
+        QCOMPARE(shownIds(page), QList<qint64> {first.inboxId});
+        page.table()->selectRow(0);
+
+        const auto second = elsewhere.ingest("stripe-main", stripeRenewal("live"));
+        QVERIFY(QTest::qWaitFor([&] { return page.model()->loadedRows() == 2; }, 10000));
+        QCOMPARE(page.model()->row(0)[rd::ui::InboxPage::Id].toLongLong(), second.inboxId);
+        // The selected delivery stays selected where it moved.
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return page.table()->currentIndex().data(int(rd::ui::Role::Key)).toString()
+                    == QString::number(first.inboxId);
+            },
+            5000));
+
+        const auto again = elsewhere.ingest("stripe-main", fixture("stripe/first_invoice.json"));
+        QCOMPARE(outcomeName(again.outcome), outcomeName(rd::IngestOutcome::DuplicateDelivery));
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                const int r = page.model()->rowOfKey(QString::number(first.inboxId));
+                return r >= 0
+                    && page.model()->row(r)[rd::ui::InboxPage::Deliveries].toLongLong() == 2;
+            },
+            15000));
+    }
+};
+
+QTEST_MAIN(TestUiInboxPage)
+#include "tst_ui_inboxpage.moc"

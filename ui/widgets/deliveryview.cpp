@@ -1,0 +1,379 @@
+#include "ui/widgets/deliveryview.h"
+
+#include "ui/models/columns.h"
+#include "ui/models/databasepool.h"
+#include "ui/models/format.h"
+
+#include <QFile>
+#include <QFileDialog>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLocale>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace rd::ui {
+
+namespace {
+
+QVariant micros(const QVariant &rfc3339)
+{
+    const auto m = format::micros(rfc3339.toString());
+    return m ? QVariant::fromValue<qint64>(*m) : QVariant();
+}
+
+QString when(const QVariant &micros)
+{
+    return format::localDateTime(columns::fromMicros(micros));
+}
+
+/// The colour an outcome is shown in: problems red, a snapshot to attach amber.
+QString outcomeColor(const QString &outcome)
+{
+    if (outcome == u"rejected" || outcome == u"invalid")
+        return u"#b02020"_qs;
+    if (outcome == u"needs_snapshot" || outcome.isEmpty())
+        return u"#8a5a00"_qs;
+    return u"#1b6e20"_qs;
+}
+
+QPlainTextEdit *codeBox(const QString &name)
+{
+    auto *box = new QPlainTextEdit;
+    box->setObjectName(name);
+    box->setReadOnly(true);
+    box->setLineWrapMode(QPlainTextEdit::NoWrap); // JSON and hex read by their columns
+    box->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    return box;
+}
+
+} // namespace
+
+InboxDelivery loadInboxDelivery(QSqlDatabase &db, qint64 id)
+{
+    // The delivery, its provider, and what it is linked to: its case, the billing period it
+    // recorded, and the subscription (the period's, else the one the payload names).
+    QSqlQuery q = execSql(db,
+        u"SELECT w.id, w.provider_key, coalesce(p.display_name, w.provider_key), "
+        "w.provider_event_id, w.raw_body, w.body_size, w.body_sha256, w.body_truncated, "
+        "rd_rfc3339(w.received_at), rd_rfc3339(w.last_delivery_at), rd_rfc3339(w.processed_at), "
+        "w.deliveries, coalesce(w.outcome, ''), coalesce(w.reason, ''), coalesce(w.error, ''), "
+        "coalesce(w.normalized->>'message', ''), coalesce(jsonb_pretty(w.normalized), ''), "
+        "coalesce(w.case_id, 0), coalesce(c.status, ''), coalesce(c.error_code, ''), "
+        "coalesce(w.billing_period_id::text, ''), rd_rfc3339(b.period_start), "
+        "rd_rfc3339(b.period_end), b.paid_amount_minor, coalesce(b.currency, ''), "
+        "coalesce(s.id::text, ''), "
+        "coalesce(s.provider_subscription_id, w.normalized->>'providerSubscriptionId', '') "
+        "FROM webhook_inbox w "
+        "LEFT JOIN billing_providers p ON p.provider_key = w.provider_key "
+        "LEFT JOIN reconciliation_cases c ON c.id = w.case_id "
+        "LEFT JOIN subscription_billing_periods b ON b.id = w.billing_period_id "
+        "LEFT JOIN subscriptions s ON s.id = coalesce(b.subscription_id, "
+        "(SELECT s2.id FROM subscriptions s2 WHERE s2.provider_key = w.provider_key "
+        "AND s2.provider_subscription_id = w.normalized->>'providerSubscriptionId')) "
+        "WHERE w.id = ?"_qs,
+        {id});
+    InboxDelivery d;
+    d.id = id;
+    if (!q.next())
+        return d;
+    d.found = true;
+    int i = 1;
+    d.provider = q.value(i++).toString();
+    d.providerName = q.value(i++).toString();
+    d.eventId = q.value(i++).toString();
+    d.rawBody = q.value(i++).toByteArray();
+    d.bodySize = q.value(i++).toLongLong();
+    d.bodySha256 = q.value(i++).toString();
+    d.bodyTruncated = q.value(i++).toBool();
+    d.receivedAt = micros(q.value(i++));
+    d.lastDeliveryAt = micros(q.value(i++));
+    d.processedAt = micros(q.value(i++));
+    d.deliveries = q.value(i++).toLongLong();
+    d.outcome = q.value(i++).toString();
+    d.reason = q.value(i++).toString();
+    d.error = q.value(i++).toString();
+    d.message = q.value(i++).toString();
+    d.normalizedPretty = q.value(i++).toString();
+    d.caseId = q.value(i++).toLongLong();
+    d.caseStatus = q.value(i++).toString();
+    d.caseCode = q.value(i++).toString();
+    d.billingPeriodId = q.value(i++).toString();
+    d.periodStart = micros(q.value(i++));
+    d.periodEnd = micros(q.value(i++));
+    d.paidMinor = q.value(i++);
+    d.currency = q.value(i++).toString();
+    d.subscriptionUuid = q.value(i++).toString();
+    d.subscriptionRef = q.value(i++).toString();
+    // Formatted here, off the GUI thread: a body can be a MiB.
+    d.body = displayBody(d.rawBody);
+    return d;
+}
+
+DeliveryView::DeliveryView(QWidget *parent)
+    : QWidget(parent)
+    , m_back(new QPushButton(tr("← Back to the inbox")))
+    , m_title(new QLabel)
+    , m_facts(new QLabel)
+    , m_outcome(new QLabel)
+    , m_error(new QLabel)
+    , m_openCase(new QPushButton(tr("Open case")))
+    , m_openSubscription(new QPushButton(tr("Open subscription")))
+    , m_save(new QPushButton(tr("Save body…")))
+    , m_tabs(new QTabWidget)
+    , m_bodyNote(new QLabel)
+    , m_body(codeBox(u"delivery-body"_qs))
+    , m_normalized(codeBox(u"delivery-normalized"_qs))
+{
+    setObjectName(u"delivery-view"_qs);
+    m_back->setObjectName(u"delivery-back"_qs);
+    m_back->setToolTip(tr("Back to the list (Esc)"));
+    m_title->setObjectName(u"delivery-title"_qs);
+    m_title->setTextFormat(Qt::RichText);
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_facts->setObjectName(u"delivery-facts"_qs);
+    m_facts->setWordWrap(true);
+    m_facts->setTextFormat(Qt::PlainText);
+    m_facts->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_outcome->setObjectName(u"delivery-outcome"_qs);
+    m_outcome->setTextFormat(Qt::RichText);
+    m_outcome->setWordWrap(true);
+    m_outcome->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // The error in full, selectable for a ticket.
+    m_error->setObjectName(u"delivery-error"_qs);
+    m_error->setTextFormat(Qt::PlainText);
+    m_error->setWordWrap(true);
+    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_error->setStyleSheet(u"color:#b02020"_qs);
+    m_openCase->setObjectName(u"delivery-open-case"_qs);
+    m_openSubscription->setObjectName(u"delivery-open-subscription"_qs);
+    m_save->setObjectName(u"delivery-save-body"_qs);
+    m_save->setToolTip(tr("Writes the body byte for byte, as stored, to a file."));
+    m_bodyNote->setObjectName(u"delivery-body-note"_qs);
+    m_bodyNote->setWordWrap(true);
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_back);
+    top->addWidget(m_title, 1);
+    auto *links = new QHBoxLayout;
+    links->addWidget(m_openCase);
+    links->addWidget(m_openSubscription);
+    links->addStretch(1);
+    links->addWidget(m_save);
+
+    auto *bodyPage = new QWidget;
+    auto *bodyLayout = new QVBoxLayout(bodyPage);
+    bodyLayout->setContentsMargins(0, 4, 0, 0);
+    bodyLayout->addWidget(m_bodyNote);
+    bodyLayout->addWidget(m_body, 1);
+    m_tabs->setObjectName(u"delivery-tabs"_qs);
+    m_tabs->addTab(bodyPage, tr("Body"));
+    m_tabs->addTab(m_normalized, tr("Normalized event"));
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(top);
+    layout->addWidget(m_facts);
+    layout->addWidget(m_outcome);
+    layout->addWidget(m_error);
+    layout->addLayout(links);
+    layout->addWidget(m_tabs, 1);
+
+    connect(m_back, &QPushButton::clicked, this, &DeliveryView::backRequested);
+    connect(m_openCase, &QPushButton::clicked, this, [this] {
+        if (m_delivery.caseId != 0)
+            emit caseOpenRequested(m_delivery.caseId);
+    });
+    connect(m_openSubscription, &QPushButton::clicked, this, [this] {
+        if (!m_delivery.subscriptionUuid.isEmpty())
+            emit subscriptionOpenRequested(m_delivery.subscriptionUuid);
+    });
+    connect(m_save, &QPushButton::clicked, this, &DeliveryView::saveBody);
+    setDelivery({});
+}
+
+void DeliveryView::keyPressEvent(QKeyEvent *event)
+{
+    if (event->key() == Qt::Key_Escape) {
+        emit backRequested();
+        return;
+    }
+    QWidget::keyPressEvent(event);
+}
+
+void DeliveryView::showLoading(qint64 id)
+{
+    InboxDelivery loading;
+    loading.id = id;
+    setDelivery(loading);
+    m_title->setText(u"<b style='font-size:large'>"_qs + tr("Delivery %1").arg(id)
+        + u"</b> &nbsp;·&nbsp; "_qs + tr("loading…"));
+}
+
+void DeliveryView::setDelivery(const InboxDelivery &d)
+{
+    m_delivery = d;
+    if (!d.found) {
+        m_title->setText(d.id == 0 ? QString()
+                                   : u"<b style='font-size:large'>"_qs + tr("Delivery %1").arg(d.id)
+                    + u"</b> &nbsp;·&nbsp; "_qs + tr("not in the inbox"));
+        m_facts->clear();
+        m_outcome->clear();
+        m_error->clear();
+        m_error->hide();
+        m_bodyNote->clear();
+        m_body->clear();
+        m_normalized->clear();
+        m_openCase->setEnabled(false);
+        m_openSubscription->setEnabled(false);
+        m_save->setEnabled(false);
+        return;
+    }
+    const QString sep = u" &nbsp;·&nbsp; "_qs;
+    m_title->setText(u"<b style='font-size:large'>"_qs + tr("Delivery %1").arg(d.id) + u"</b>"_qs
+        + sep
+        + (d.providerName == d.provider
+                ? d.provider.toHtmlEscaped()
+                : d.providerName.toHtmlEscaped() + sep + d.provider.toHtmlEscaped()));
+
+    QStringList facts;
+    facts << tr("Provider event %1").arg(d.eventId);
+    facts << tr("received %1").arg(when(d.receivedAt));
+    if (d.deliveries > 1)
+        facts << tr("delivered %1 times, last %2").arg(d.deliveries).arg(when(d.lastDeliveryAt));
+    else
+        facts << tr("delivered once");
+    facts << (d.processedAt.isNull() ? tr("not processed yet")
+                                     : tr("processed %1").arg(when(d.processedAt)));
+    facts << tr("body %1, SHA-256 %2").arg(QLocale().formattedDataSize(d.bodySize), d.bodySha256);
+    m_facts->setText(facts.join(u" · "_qs));
+    m_facts->setToolTip(format::utcTooltip(columns::fromMicros(d.receivedAt)));
+
+    QString outcome = u"<b style='color:%1'>"_qs.arg(outcomeColor(d.outcome))
+        + (d.outcome.isEmpty() ? tr("Not processed yet") : format::humanize(d.outcome))
+        + u"</b>"_qs;
+    if (!d.reason.isEmpty())
+        outcome += sep + tr("reason: %1").arg(format::humanize(d.reason).toHtmlEscaped());
+    // The adapter's sentence, unless it is the error shown in full below.
+    if (!d.message.isEmpty() && d.message != d.error)
+        outcome += sep + d.message.toHtmlEscaped();
+    m_outcome->setText(outcome);
+    // A core error code reads as words, the code kept; an adapter's message as it is.
+    m_error->setText(d.error.isEmpty() ? QString()
+            : d.error.contains(u' ')
+            ? tr("Error: %1").arg(d.error)
+            : tr("Error: %1 (%2)").arg(format::humanize(d.error), d.error));
+    m_error->setVisible(!d.error.isEmpty());
+
+    m_openCase->setEnabled(d.caseId != 0);
+    if (d.caseId != 0) {
+        m_openCase->setText(tr("Open case %1 (%2)").arg(d.caseId).arg(d.caseStatus));
+        m_openCase->setToolTip(format::humanize(d.caseCode));
+    } else {
+        m_openCase->setText(tr("Open case"));
+        m_openCase->setToolTip(tr("This delivery opened no reconciliation case."));
+    }
+    m_openSubscription->setEnabled(!d.subscriptionUuid.isEmpty());
+    if (!d.subscriptionUuid.isEmpty()) {
+        QString text = tr("Open subscription %1").arg(d.subscriptionRef);
+        if (!d.billingPeriodId.isEmpty()) {
+            text += u" · "_qs
+                + tr("billing period %1")
+                      .arg(format::period(
+                          columns::fromMicros(d.periodStart), columns::fromMicros(d.periodEnd)));
+            if (!d.paidMinor.isNull())
+                text += u", "_qs + format::money(d.paidMinor.toLongLong(), d.currency);
+        }
+        m_openSubscription->setText(text);
+        m_openSubscription->setToolTip(d.billingPeriodId.isEmpty()
+                ? tr("This delivery recorded no billing period; it names this subscription.")
+                : tr("Billing period %1 recorded by this delivery.").arg(d.billingPeriodId));
+    } else {
+        m_openSubscription->setText(tr("Open subscription"));
+        m_openSubscription->setToolTip(d.subscriptionRef.isEmpty()
+                ? tr("The payload names no subscription.")
+                : tr("The provider's subscription %1 is not in the desk.").arg(d.subscriptionRef));
+    }
+    m_save->setEnabled(!d.rawBody.isEmpty());
+
+    QString note;
+    switch (d.body.kind) {
+    case BodyDisplay::Kind::Json:
+        note = tr("JSON, re-indented for reading (values exactly as sent).");
+        m_tabs->setTabText(0, tr("Body (JSON)"));
+        break;
+    case BodyDisplay::Kind::Hex:
+        note = tr("Not JSON: shown byte for byte in hexadecimal.");
+        if (d.body.shownBytes < d.rawBody.size())
+            note += u' '
+                + tr("The first %1 of %2 are shown; Save body… writes all of it.")
+                      .arg(QLocale().formattedDataSize(d.body.shownBytes),
+                          QLocale().formattedDataSize(d.rawBody.size()));
+        m_tabs->setTabText(0, tr("Body (hex)"));
+        break;
+    case BodyDisplay::Kind::Empty:
+        note = tr("The body is empty.");
+        m_tabs->setTabText(0, tr("Body"));
+        break;
+    }
+    if (d.bodyTruncated)
+        note += u' '
+            + tr("The inbox kept the first %1 of a %2 body (its SHA-256 is of all of it).")
+                  .arg(QLocale().formattedDataSize(d.rawBody.size()),
+                      QLocale().formattedDataSize(d.bodySize));
+    m_bodyNote->setText(note);
+    m_body->setPlainText(d.body.text);
+    m_normalized->setPlainText(d.normalizedPretty.isEmpty()
+            ? tr("(no normalized event: the delivery is not processed yet)")
+            : d.normalizedPretty);
+}
+
+QString DeliveryView::titleText() const
+{
+    return m_title->text();
+}
+
+QString DeliveryView::factsText() const
+{
+    return m_facts->text();
+}
+
+QString DeliveryView::outcomeText() const
+{
+    return m_outcome->text();
+}
+
+QString DeliveryView::errorText() const
+{
+    return m_error->text();
+}
+
+QString DeliveryView::bodyText() const
+{
+    return m_body->toPlainText();
+}
+
+QString DeliveryView::normalizedText() const
+{
+    return m_normalized->toPlainText();
+}
+
+void DeliveryView::saveBody()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save the delivery's body"),
+        u"delivery-%1.%2"_qs.arg(m_delivery.id)
+            .arg(m_delivery.body.kind == BodyDisplay::Kind::Json ? u"json"_qs : u"bin"_qs));
+    if (path.isEmpty())
+        return;
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(m_delivery.rawBody) != m_delivery.rawBody.size())
+        emit statusMessage(tr("Could not write %1: %2").arg(path, f.errorString()));
+    else
+        emit statusMessage(tr("Wrote the body of delivery %1 to %2").arg(m_delivery.id).arg(path));
+}
+
+} // namespace rd::ui

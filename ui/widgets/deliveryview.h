@@ -1,0 +1,105 @@
+#pragma once
+
+#include "ui/models/deliverybody.h"
+
+#include <QByteArray>
+#include <QVariant>
+#include <QWidget>
+
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QSqlDatabase;
+class QTabWidget;
+
+namespace rd::ui {
+
+/// One webhook delivery as the inbox keeps it, with what it is linked to.
+struct InboxDelivery
+{
+    qint64 id = 0;
+    bool found = false;
+    QString provider;
+    QString providerName;
+    QString eventId;
+    QByteArray rawBody; ///< as stored: the first MiB when the body was larger
+    qint64 bodySize = 0;
+    QString bodySha256;
+    bool bodyTruncated = false;
+    QVariant receivedAt; ///< µs
+    QVariant lastDeliveryAt; ///< µs
+    QVariant processedAt; ///< µs, null while not processed
+    qint64 deliveries = 0;
+    QString outcome; ///< empty while not processed
+    QString reason;
+    QString error;
+    QString message; ///< the adapter's sentence (normalized->>'message')
+    QString normalizedPretty;
+    qint64 caseId = 0;
+    QString caseStatus;
+    QString caseCode;
+    QString billingPeriodId;
+    QVariant periodStart; ///< µs
+    QVariant periodEnd; ///< µs
+    QVariant paidMinor;
+    QString currency;
+    QString subscriptionUuid; ///< the desk's subscription, when it has it
+    QString subscriptionRef; ///< the provider's subscription id, when known
+    BodyDisplay body;
+};
+
+/// Reads delivery `id` (on a pool thread) and prepares its body for display.
+InboxDelivery loadInboxDelivery(QSqlDatabase &db, qint64 id);
+
+/// The opened delivery: what arrived and when, its outcome and error in full, the raw body
+/// (pretty-printed JSON, else a hex dump) and the normalized event, and links to its case and
+/// its subscription's billing period.
+class DeliveryView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit DeliveryView(QWidget *parent = nullptr);
+
+    void showLoading(qint64 id);
+    void setDelivery(const InboxDelivery &delivery);
+    const InboxDelivery &delivery() const { return m_delivery; }
+
+    QString titleText() const;
+    /// The provider's event id, when it arrived and how often, the body's size and digest.
+    QString factsText() const;
+    QString outcomeText() const;
+    QString errorText() const;
+    QString bodyText() const;
+    QString normalizedText() const;
+    QPushButton *openCaseButton() const { return m_openCase; }
+    QPushButton *openSubscriptionButton() const { return m_openSubscription; }
+
+signals:
+    void backRequested();
+    void caseOpenRequested(qint64 caseId);
+    void subscriptionOpenRequested(const QString &subscriptionUuid);
+    void statusMessage(const QString &message);
+
+protected:
+    void keyPressEvent(QKeyEvent *event) override;
+
+private:
+    void saveBody();
+
+    InboxDelivery m_delivery;
+    QPushButton *m_back;
+    QLabel *m_title;
+    QLabel *m_facts;
+    QLabel *m_outcome;
+    QLabel *m_error;
+    QPushButton *m_openCase;
+    QPushButton *m_openSubscription;
+    QPushButton *m_save;
+    QTabWidget *m_tabs;
+    QLabel *m_bodyNote;
+    QPlainTextEdit *m_body;
+    QPlainTextEdit *m_normalized;
+};
+
+} // namespace rd::ui
