@@ -1,4 +1,5 @@
 #include "tests/support/desk_subscriptions.h"
+#include "tests/support/fixture_files.h"
 #include "tests/support/test_database.h"
 #include "ui/models/databasepool.h"
 #include "ui/models/pagedtablemodel.h"
@@ -22,19 +23,9 @@
 #include <QStandardPaths>
 #include <QtTest>
 
-#include <fstream>
 #include <memory>
-#include <sstream>
 
 namespace {
-
-std::string fixture(const std::string &relative)
-{
-    std::ifstream in(std::string(RD_FIXTURES_DIR) + "/" + relative, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 std::string replaceAll(std::string s, const std::string &from, const std::string &to)
 {
@@ -47,7 +38,7 @@ std::string replaceAll(std::string s, const std::string &from, const std::string
 /// own event and invoice, on one line as a provider sends it.
 std::string stripeRenewal(const std::string &tag)
 {
-    std::string body = fixture("stripe/renewal_pre_basil.json");
+    std::string body = rdtest::fixtureFile("stripe/renewal_pre_basil.json");
     body = replaceAll(body, "evt_1QxRenew0001", "evt_" + tag);
     body = replaceAll(body, "in_1QxRenew0001", "in_" + tag);
     body = replaceAll(body, "sub_1QxSub0001", "sub_" + tag);
@@ -163,11 +154,12 @@ private slots:
                     "2026-01-01T00:00:00Z"));
         m_ingestor = std::make_unique<rd::WebhookIngestor>(m_db->conninfo());
         m_applied = ingest("stripe-main", stripeRenewal("main"));
-        m_firstInvoice = ingest("stripe-main", fixture("stripe/first_invoice.json"));
+        m_firstInvoice = ingest("stripe-main", rdtest::fixtureFile("stripe/first_invoice.json"));
         m_euApplied = ingest("stripe-eu", stripeRenewal("eu"));
         m_rejected = ingest("stripe-main", stripeRenewal("gap"));
         m_binary = ingest("stripe-main", kBinaryBody);
-        m_euInvalid = ingest("stripe-eu", fixture("stripe/malformed_missing_period_end.json"));
+        m_euInvalid
+            = ingest("stripe-eu", rdtest::fixtureFile("stripe/malformed_missing_period_end.json"));
         QCOMPARE(outcomeName(m_applied.outcome), outcomeName(rd::IngestOutcome::Applied));
         QCOMPARE(outcomeName(m_firstInvoice.outcome), outcomeName(rd::IngestOutcome::NotARenewal));
         QCOMPARE(outcomeName(m_euApplied.outcome), outcomeName(rd::IngestOutcome::Applied));
@@ -406,7 +398,8 @@ private slots:
             rd::registerBillingProvider(*conn, "stripe-main", rd::ProviderKind::Stripe, "Stripe");
         }
         rd::WebhookIngestor elsewhere(db.conninfo());
-        const auto first = elsewhere.ingest("stripe-main", fixture("stripe/first_invoice.json"));
+        const auto first
+            = elsewhere.ingest("stripe-main", rdtest::fixtureFile("stripe/first_invoice.json"));
         rd::ui::DatabasePool pool(QString::fromStdString(db.conninfo()));
         rd::ui::InboxPage page(&pool);
         page.show();
@@ -424,7 +417,8 @@ private slots:
             },
             5000));
 
-        const auto again = elsewhere.ingest("stripe-main", fixture("stripe/first_invoice.json"));
+        const auto again
+            = elsewhere.ingest("stripe-main", rdtest::fixtureFile("stripe/first_invoice.json"));
         QCOMPARE(outcomeName(again.outcome), outcomeName(rd::IngestOutcome::DuplicateDelivery));
         QVERIFY(QTest::qWaitFor(
             [&] {
