@@ -7,6 +7,6 @@ build="${RENEWAL_DESK_BUILD_DIR:-$here/build}"
 
 "$here/scripts/deps.sh"
 if [ ! -f "$build/CMakeCache.txt" ]; then
-    cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+    cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=/usr >/dev/null
 fi
 cmake --build "$build" --parallel "$(nproc)"

@@ -10,6 +10,9 @@ packages=(
     wrk curl openssl
     postgresql
     clang libclang-rt-14-dev
+    # Packaging (scripts/package.sh) and its checks: icons rendered from the SVG, the .deb
+    # checked by lintian, the desktop entry and AppStream metadata validated.
+    dpkg-dev file librsvg2-bin lintian appstream desktop-file-utils
 )
 
 missing=()

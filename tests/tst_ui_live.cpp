@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include <QLabel>
+#include <QMessageBox>
 #include <QSettings>
 #include <QSplitter>
 #include <QStandardPaths>
@@ -68,6 +69,38 @@ private slots:
         QVERIFY2(live->toolTip().contains(u"Subscriptions, Cases, Inbox and Outbox follow"_qs),
             qPrintable(live->toolTip()));
         QVERIFY2(!live->toolTip().contains(u"does not"_qs), qPrintable(live->toolTip()));
+    }
+
+    /// Help › About (#14): the desk's version (project() in CMakeLists.txt), the Qt it runs on,
+    /// and the server's version and newest migration as the database itself states them.
+    void aboutNamesTheVersions()
+    {
+        auto conn = m_db->connect();
+        pqxx::nontransaction tx(*conn);
+        const auto server = tx.exec1("SHOW server_version")[0].as<std::string>();
+        const auto newest
+            = tx.exec1("SELECT version::text || ' (' || name || ')' FROM schema_migrations "
+                       "ORDER BY version DESC LIMIT 1")[0]
+                  .as<std::string>();
+
+        rd::ui::MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
+        auto future = window.readDatabaseFacts();
+        QVERIFY(QTest::qWaitFor([&] { return future.isFinished(); }, 10000));
+        const auto facts = future.result();
+        QCOMPARE(facts.serverVersion, QString::fromStdString(server));
+        QCOMPARE(facts.schemaVersion, QString::fromStdString(newest));
+
+        window.showAbout();
+        auto *box = window.findChild<QMessageBox *>(u"about-box"_qs);
+        QVERIFY(box);
+        QTRY_VERIFY2(box->text().contains(QString::fromStdString(newest).toHtmlEscaped()),
+            qPrintable(box->text()));
+        QVERIFY(
+            box->text().contains(u"Renewal Desk "_qs + QString::fromLatin1(RD_PROJECT_VERSION)));
+        QVERIFY(box->text().contains(QString::fromLatin1(qVersion())));
+        QVERIFY(box->text().contains(QString::fromStdString(server)));
+        // A database without a migration history says so rather than guessing.
+        QVERIFY(window.aboutText({u"15.0"_qs, {}}).contains(u"no migrations recorded"_qs));
     }
 
     void renewalFromAnotherProcessShowsUpInPlace()

@@ -5,8 +5,11 @@
 #include "ui/widgets/connectiondialog.h"
 #include "ui/widgets/mainwindow.h"
 
+#include "rd_version.h"
+
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 #include <QMessageBox>
 #include <QSettings>
 
@@ -58,11 +61,17 @@ int main(int argc, char **argv)
     QApplication app(argc, argv);
     QApplication::setApplicationName(u"renewal-desk"_qs);
     QApplication::setOrganizationName(u"renewal-desk"_qs);
+    QApplication::setApplicationVersion(QString::fromLatin1(RD_VERSION));
+    // The desktop entry (and so the icon a Wayland compositor shows) of the installed desk.
+    QGuiApplication::setDesktopFileName(u"io.renewaldesk.RenewalDesk"_qs);
+    // The installed hicolor icon (PNG sizes); none in a build tree, which is harmless.
+    QApplication::setWindowIcon(QIcon::fromTheme(u"io.renewaldesk.RenewalDesk"_qs));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
         u"Renewal Desk: subscriptions, renewals and reconciliation"_qs);
     parser.addHelpOption();
+    parser.addVersionOption();
     QCommandLineOption db(
         u"db"_qs, u"libpq connection string (no password: use ~/.pgpass)"_qs, u"CONNINFO"_qs);
     QCommandLineOption screenshot(

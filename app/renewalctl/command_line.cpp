@@ -3,6 +3,7 @@
 #include "app/renewalctl/usage_error.h"
 #include "domain/core/adapters/provider_kinds.h"
 #include "domain/core/operator_note.h"
+#include "rd_version.h"
 
 #include <CLI/CLI.hpp>
 

@@ -60,6 +60,9 @@ public:
     std::optional<ParsedArgs> parse(const std::vector<std::string> &words, std::ostream &out);
     /// The overview of all commands.
     std::string help() const;
+    /// The command tree itself (the manual page and the shell completion are generated from
+    /// it: app/renewalctl/docgen.cpp).
+    CLI::App &tree() { return *m_root; }
 
 private:
     std::unique_ptr<CLI::App> m_root;

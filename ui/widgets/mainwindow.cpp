@@ -1,5 +1,6 @@
 #include "ui/widgets/mainwindow.h"
 
+#include "ui/models/asyncresult.h"
 #include "ui/models/caseactions.h"
 #include "ui/models/databasepool.h"
 #include "ui/models/liveupdates.h"
@@ -11,15 +12,19 @@
 #include "ui/widgets/subscriptionspage.h"
 #include "ui/widgets/tableview.h"
 
+#include "rd_version.h"
+
 #include <QCloseEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QSettings>
 #include <QShortcut>
 #include <QSplitter>
+#include <QSqlQuery>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTimer>
@@ -104,6 +109,8 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
         if (auto *table = tableToExport())
             table->exportCsvInteractively();
     });
+    auto *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Renewal Desk"), this, &MainWindow::showAbout);
 
     m_listRefresh->setSingleShot(true);
     m_listRefresh->setInterval(300);
@@ -193,6 +200,63 @@ QString MainWindow::liveToolTip()
 {
     return tr("Subscriptions, Cases, Inbox and Outbox follow changes made anywhere as they "
               "happen.");
+}
+
+QFuture<MainWindow::DatabaseFacts> MainWindow::readDatabaseFacts() const
+{
+    return m_pool->run([](QSqlDatabase &db) {
+        DatabaseFacts facts;
+        QSqlQuery server = execSql(db,
+            u"SELECT current_setting('server_version'), "
+            "to_regclass('public.schema_migrations') IS NOT NULL "
+            "AND has_table_privilege('public.schema_migrations', 'SELECT')"_qs);
+        if (server.next()) {
+            facts.serverVersion = server.value(0).toString();
+            if (server.value(1).toBool()) {
+                QSqlQuery schema = execSql(db,
+                    u"SELECT version, name FROM public.schema_migrations "
+                    "ORDER BY version DESC LIMIT 1"_qs);
+                if (schema.next())
+                    facts.schemaVersion
+                        = u"%1 (%2)"_qs.arg(schema.value(0).toString(), schema.value(1).toString());
+            }
+        }
+        return facts;
+    });
+}
+
+QString MainWindow::aboutText(const DatabaseFacts &facts, const QString &error) const
+{
+    const QString reading = error.isEmpty() ? tr("reading…") : tr("unknown (%1)").arg(error);
+    const QString server = facts.serverVersion.isEmpty() ? reading : facts.serverVersion;
+    QString schema = facts.schemaVersion;
+    if (schema.isEmpty())
+        schema = facts.serverVersion.isEmpty() ? reading : tr("no migrations recorded");
+    return tr("<h3>Renewal Desk %1</h3>"
+              "<p>Subscription renewals and their reconciliation.</p>"
+              "<table>"
+              "<tr><td>Qt</td><td>%2 (built with %3)</td></tr>"
+              "<tr><td>Database</td><td>%4</td></tr>"
+              "<tr><td>PostgreSQL server</td><td>%5</td></tr>"
+              "<tr><td>Schema (newest migration)</td><td>%6</td></tr>"
+              "</table>")
+        .arg(QString::fromLatin1(RD_VERSION), QString::fromLatin1(qVersion()),
+            QString::fromLatin1(QT_VERSION_STR), m_description.toHtmlEscaped(),
+            server.toHtmlEscaped(), schema.toHtmlEscaped());
+}
+
+void MainWindow::showAbout()
+{
+    auto *box = new QMessageBox(
+        QMessageBox::Information, tr("About Renewal Desk"), aboutText({}), QMessageBox::Ok, this);
+    box->setObjectName(u"about-box"_qs);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setTextFormat(Qt::RichText);
+    deliverResult(
+        box, readDatabaseFacts(),
+        [this, box](const DatabaseFacts &facts) { box->setText(aboutText(facts)); },
+        [this, box](const QString &message) { box->setText(aboutText({}, message)); });
+    box->open();
 }
 
 std::unique_ptr<ConnectionDialog> MainWindow::makeConnectionDialog()

@@ -2,6 +2,7 @@
 
 #include "ui/models/caseactions.h"
 
+#include <QFuture>
 #include <QMainWindow>
 
 #include <memory>
@@ -52,6 +53,21 @@ public:
     std::unique_ptr<ConnectionDialog> makeConnectionDialog();
     /// The live indicator's tooltip: which views follow changes, and which do not.
     static QString liveToolTip();
+
+    /// What Help › About says about the database: its server's version and the newest
+    /// migration applied to it (empty when it has none the login role may read).
+    struct DatabaseFacts
+    {
+        QString serverVersion;
+        QString schemaVersion;
+    };
+    /// Reads DatabaseFacts on the pool's thread.
+    QFuture<DatabaseFacts> readDatabaseFacts() const;
+    /// Help › About's text: the desk's version (project() in CMakeLists.txt), the Qt it runs
+    /// on, the database it shows and `facts` (empty: still being read, or `error`).
+    QString aboutText(const DatabaseFacts &facts, const QString &error = {}) const;
+    /// Help › About: the dialog, filled in once the database answered.
+    void showAbout();
 
 public slots:
     void refreshAll();
