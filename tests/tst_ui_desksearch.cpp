@@ -16,6 +16,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLineEdit>
+#include <QSqlError>
 #include <QStackedWidget>
 #include <QtTest>
 
@@ -83,15 +84,40 @@ struct Plan
     }
 };
 
+/// The query with its values written in as literals: EXPLAIN cannot be a prepared statement.
+QString inlined(const rd::ui::PageQuery &q)
+{
+    QString sql;
+    qsizetype next = 0;
+    for (const QChar ch : q.sql) {
+        if (ch != u'?') {
+            sql += ch;
+            continue;
+        }
+        const QVariant v = q.values.value(next++);
+        if (v.isNull())
+            sql += u"NULL"_qs;
+        else if (v.typeId() == QMetaType::QString)
+            sql += u'\'' + v.toString().replace(u'\'', u"''"_qs) + u'\'';
+        else
+            sql += v.toString();
+    }
+    return sql;
+}
+
 Plan explain(rd::ui::DatabasePool &pool, const rd::ui::PageQuery &q)
 {
-    auto f = pool.run([q](QSqlDatabase &db) {
-        QSqlQuery r = rd::ui::execSql(db, u"EXPLAIN (ANALYZE, FORMAT JSON) "_qs + q.sql, q.values);
+    auto f = pool.run([sql = inlined(q)](QSqlDatabase &db) {
+        QSqlQuery r(db); // not prepared: EXPLAIN cannot be
+        if (!r.exec(u"EXPLAIN (ANALYZE, FORMAT JSON) "_qs + sql))
+            return r.lastError().text();
         r.next();
         return r.value(0).toString();
     });
     f.waitForFinished();
     const QJsonArray doc = QJsonDocument::fromJson(f.result().toUtf8()).array();
+    if (doc.isEmpty())
+        qWarning("EXPLAIN failed: %s", qPrintable(f.result()));
     Plan plan;
     walk(doc.first().toObject().value(u"Plan"_qs).toObject(), plan.nodes);
     for (const QJsonObject &n : std::as_const(plan.nodes)) {
@@ -190,7 +216,12 @@ private slots:
         filter.idContains = contains;
         const auto q = SubscriptionsModel::pageQuery(
             filter, SubscriptionOrder::ProviderAndId, Qt::AscendingOrder, {}, 200);
-        const Plan plan = explain(pool, q);
+        Plan plan;
+        try {
+            plan = explain(pool, q);
+        } catch (const std::exception &e) {
+            QFAIL(e.what());
+        }
         for (const QJsonObject &n : plan.nodes) {
             QVERIFY2(!(n.value(u"Node Type"_qs).toString() == u"Seq Scan"
                          && n.value(u"Relation Name"_qs).toString() == u"subscriptions"),
@@ -216,8 +247,15 @@ private slots:
                  + " ORDER BY provider_key, provider_subscription_id COLLATE \"C\" LIMIT 200"))
             expected << QString::fromStdString(row[0].as<std::string>());
         QVERIFY(!expected.isEmpty());
-        QVERIFY(expected.contains(u"paddle-eu/"_qs + m_someId));
-        QCOMPARE(run(pool, q), expected);
+        if (expected.size() < 200) // a short prefix matches more than a page
+            QVERIFY(expected.contains(u"paddle-eu/"_qs + m_someId));
+        QStringList found;
+        try {
+            found = run(pool, q);
+        } catch (const std::exception &e) {
+            QFAIL(e.what());
+        }
+        QCOMPARE(found, expected);
     }
 
     /// The second page of a search continues the first (the keyset compares ids as the order

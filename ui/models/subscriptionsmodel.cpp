@@ -371,7 +371,9 @@ PageQuery SubscriptionsModel::pageQuery(const SubscriptionFilter &filter, Subscr
         const QString collate = searching ? u" COLLATE \"C\""_qs : QString();
         outerOrder
             = u"p.provider_key"_qs + dir + u", p.provider_subscription_id"_qs + collate + dir;
-        if (searching && filter.provider.isEmpty()) {
+        // (A fragment is looked up once in the trigram index for every provider, its matches
+        // sorted: per provider, the same posting list would be read once a provider.)
+        if (searching && !contains && filter.provider.isEmpty()) {
             // An id search over every provider: one index range scan per provider (found by a
             // loose index scan) instead of a walk through the whole unique index.
             with = u"providers(k) AS (SELECT min(provider_key) FROM subscriptions UNION ALL "

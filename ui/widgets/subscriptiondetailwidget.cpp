@@ -105,8 +105,8 @@ SubscriptionDetailWidget::SubscriptionDetailWidget(QWidget *parent)
     auditSplit->setObjectName(u"audit-split"_qs);
     auditSplit->addWidget(m_auditView);
     auditSplit->addWidget(m_auditDetails);
-    auditSplit->setStretchFactor(0, 3);
-    auditSplit->setStretchFactor(1, 2);
+    auditSplit->setStretchFactor(0, 1);
+    auditSplit->setStretchFactor(1, 1);
     auditSplit->setChildrenCollapsible(false);
     connect(m_auditView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         [this](const QModelIndex &current) { showAuditDetails(current.row()); });

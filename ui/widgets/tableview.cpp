@@ -15,6 +15,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QScrollBar>
+#include <QStyle>
 #include <QWheelEvent>
 
 #include <numeric>
@@ -56,6 +57,12 @@ bool TableView::fetchBefore()
     return true;
 }
 
+void TableView::showEvent(QShowEvent *event)
+{
+    QTableView::showEvent(event);
+    fitColumns();
+}
+
 void TableView::wheelEvent(QWheelEvent *event)
 {
     if (event->angleDelta().y() > 0
@@ -84,10 +91,15 @@ void TableView::setModel(QAbstractItemModel *model)
 
 void TableView::fitColumns()
 {
-    if (m_fitted || !model() || model()->rowCount() < 2)
+    // Not while hidden (a page not shown yet): its viewport has no real width then.
+    if (m_fitted || !model() || model()->rowCount() < 2 || !isVisible())
         return;
     m_fitted = true;
-    fitColumnsTo(viewport()->width());
+    // The vertical scroll bar appears once more rows arrive: leave room for it now.
+    int available = viewport()->width();
+    if (!verticalScrollBar()->isVisible())
+        available -= style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this);
+    fitColumnsTo(available);
 }
 
 int TableView::naturalColumnWidth(int column) const
