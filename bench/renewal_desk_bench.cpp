@@ -113,15 +113,18 @@ int main(int argc, char **argv)
             "ORDER BY provider_subscription_id LIMIT 1), "
             "(SELECT provider_key || '/' || provider_subscription_id FROM subscriptions "
             "WHERE provider_key = 'stripe-main' ORDER BY provider_subscription_id "
-            "OFFSET 100000 LIMIT 1)"_qs);
+            "OFFSET 100000 LIMIT 1), "
+            "(SELECT datcollate FROM pg_database WHERE datname = current_database())"_qs);
         q.next();
         return QStringList {q.value(0).toString(), q.value(1).toString(), q.value(2).toString(),
-            q.value(3).toString(), q.value(4).toString(), q.value(5).toString()};
+            q.value(3).toString(), q.value(4).toString(), q.value(5).toString(),
+            q.value(6).toString()};
     });
     sizes.waitForFinished();
     const QStringList s = sizes.result();
-    std::printf("data set: ~%s subscriptions, ~%s billing periods, %s open cases\n",
-        qPrintable(s[0]), qPrintable(s[1]), qPrintable(s[2]));
+    std::printf("data set: ~%s subscriptions, ~%s billing periods, %s open cases; "
+                "database collation %s\n",
+        qPrintable(s[0]), qPrintable(s[1]), qPrintable(s[2]), qPrintable(s[6]));
     std::printf(
         "machine: %d cores, RSS at start %.1f MiB\n\n", QThread::idealThreadCount(), residentMiB());
 
@@ -134,6 +137,12 @@ int main(int argc, char **argv)
         QString typed = {}; ///< a "go to" position, as typed
     };
     const QString idPrefix = s[3].left(9);
+    // A fragment from the middle of an id, as support pastes it (5 of the hex digits).
+    const QString idFragment = s[3].mid(6, 5);
+    SubscriptionFilter contains {{}, {}, false, idFragment, true};
+    SubscriptionFilter containsPaddle {u"paddle-eu"_qs, {}, false, idFragment, true};
+    // A fragment of three characters matches about 1 id in 4,000 (more pages than one).
+    SubscriptionFilter containsShort {{}, {}, false, s[3].mid(7, 3), true};
     const Case cases[] = {
         {"first page, provider+id order", {}, SubscriptionOrder::ProviderAndId, Qt::AscendingOrder},
         {"jump: period end, descending", {}, SubscriptionOrder::PeriodEnd, Qt::DescendingOrder},
@@ -148,6 +157,16 @@ int main(int argc, char **argv)
         {"search: id prefix, every provider", {{}, {}, false, idPrefix},
             SubscriptionOrder::ProviderAndId, Qt::AscendingOrder},
         {"search: id prefix 'sub_0', every provider", {{}, {}, false, u"sub_0"_qs},
+            SubscriptionOrder::ProviderAndId, Qt::AscendingOrder},
+        {"search: id prefix, provider paddle-eu", {u"paddle-eu"_qs, {}, false, idPrefix},
+            SubscriptionOrder::ProviderAndId, Qt::AscendingOrder},
+        {"search: id contains 5 chars, every provider", contains, SubscriptionOrder::ProviderAndId,
+            Qt::AscendingOrder},
+        {"search: id contains 5 chars, provider paddle-eu", containsPaddle,
+            SubscriptionOrder::ProviderAndId, Qt::AscendingOrder},
+        {"search: id contains 3 chars, every provider", containsShort,
+            SubscriptionOrder::ProviderAndId, Qt::AscendingOrder},
+        {"search: id contains 'sub', every provider", {{}, {}, false, u"sub"_qs, true},
             SubscriptionOrder::ProviderAndId, Qt::AscendingOrder},
         {"go to: period end 2026-01-14, ascending", {}, SubscriptionOrder::PeriodEnd,
             Qt::AscendingOrder, u"2026-01-14"_qs},

@@ -367,6 +367,30 @@ private slots:
         if (ok)
             QVERIFY2(result.contains(u"database postgres"_qs), qPrintable(result));
     }
+
+    /// The dialog is wide enough for its hints: the connection string's and the host's
+    /// placeholders show whole, the notes read in a few lines rather than a narrow column.
+    void hintsShowWhole()
+    {
+        rd::ui::ConnectionDialog dialog(
+            u"host=db.example.com dbname=renewals sslrootcert=/etc/ca.pem"_qs);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        for (const char *name : {"connection-string", "host"}) {
+            auto *edit = field<QLineEdit>(dialog, name);
+            QVERIFY(edit);
+            const int text = edit->fontMetrics().horizontalAdvance(edit->placeholderText());
+            QVERIFY2(edit->width() >= text + 8,
+                qPrintable(QString(u"%1: %2 px for a hint of %3 px"_qs)
+                               .arg(QString::fromUtf8(name))
+                               .arg(edit->width())
+                               .arg(text)));
+        }
+        auto *note = dialog.findChild<QLabel *>(u"connection-note"_qs);
+        QVERIFY(note);
+        const int lines = note->height() / note->fontMetrics().lineSpacing();
+        QVERIFY2(lines <= 4, qPrintable(QString(u"%1 lines"_qs).arg(lines)));
+    }
 };
 
 QTEST_MAIN(TestUiConnectionDialog)

@@ -205,6 +205,121 @@ private slots:
         QCOMPARE(model.index(target, SubscriptionsModel::CancelColumn).data(int(rd::ui::Role::Raw)),
             QVariant(!before.toBool()));
     }
+
+    /// After Ctrl+G the list starts at a position; scrolling up pages backwards from it (the
+    /// keyset read the other way) until the beginning of the order, with evicted slots before
+    /// the position read again backwards too.
+    void pagesBackwardsFromAPosition_data()
+    {
+        QTest::addColumn<SubscriptionOrder>("order");
+        QTest::addColumn<bool>("descending");
+        QTest::addColumn<QString>("typed");
+        QTest::addColumn<QString>("orderBy");
+        QTest::newRow("provider/id: a provider")
+            << SubscriptionOrder::ProviderAndId << false << u"stripe-main"_qs
+            << u"provider_key, provider_subscription_id"_qs;
+        QTest::newRow("provider/id descending")
+            << SubscriptionOrder::ProviderAndId << true << u"paddle-eu"_qs
+            << u"provider_key DESC, provider_subscription_id DESC"_qs;
+        QTest::newRow("status") << SubscriptionOrder::Status << false << u"past_due"_qs
+                                << u"status, provider_key, provider_subscription_id"_qs;
+        QTest::newRow("period end descending (back into the NULL ends)")
+            << SubscriptionOrder::PeriodEnd << true << QString()
+            << u"current_period_end DESC NULLS FIRST, provider_key DESC, "
+               "provider_subscription_id DESC"_qs;
+        QTest::newRow("period end ascending")
+            << SubscriptionOrder::PeriodEnd << false << QString()
+            << u"current_period_end NULLS LAST, provider_key, provider_subscription_id"_qs;
+    }
+
+    void pagesBackwardsFromAPosition()
+    {
+        QFETCH(SubscriptionOrder, order);
+        QFETCH(bool, descending);
+        QFETCH(QString, typed);
+        QFETCH(QString, orderBy);
+        const QStringList all = expected(u"true"_qs, orderBy);
+        if (typed.isEmpty()) {
+            // A period end in the middle of the list.
+            auto conn = m_db->database().connect();
+            pqxx::read_transaction tx(*conn);
+            typed = QString::fromStdString(
+                tx.exec1("SELECT rd_rfc3339(current_period_end) FROM subscriptions "
+                         "WHERE current_period_end IS NOT NULL ORDER BY current_period_end "
+                         "OFFSET 1400 LIMIT 1")[0]
+                    .as<std::string>());
+        }
+        SubscriptionsModel model(pool());
+        QAbstractItemModelTester tester(
+            &model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setPageSize(70);
+        model.setResidentPageLimit(6);
+        model.setOrder(order, descending ? Qt::DescendingOrder : Qt::AscendingOrder);
+        QString error;
+        const auto position = SubscriptionsModel::parsePosition(order, typed, &error);
+        QVERIFY2(position, qPrintable(error));
+        model.setStartPosition(*position);
+        QVERIFY(loadAll(model));
+        const int fromPosition = model.loadedRows();
+        QVERIFY(fromPosition > 0 && fromPosition < kSubscriptions - 70);
+        QVERIFY(!model.isAtTop());
+        auto keyAt = [&](int r) {
+            return model.index(r, SubscriptionsModel::ProviderColumn).data().toString() + u'/'
+                + model.index(r, SubscriptionsModel::SubscriptionColumn).data().toString();
+        };
+        QVERIFY(QTest::qWaitFor([&] { return model.isResident(0); }, 10000));
+        const QString firstKey = keyAt(0);
+
+        // Through a view, the way a person scrolls up: Up on the first row.
+        rd::ui::TableView view;
+        view.setModel(&model);
+        view.resize(800, 400);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setCurrentIndex(model.index(0, 0));
+        QVERIFY(QTest::qWaitFor([&] { return model.canFetchBefore(); }, 10000));
+        QSignalSpy prepended(&model, &rd::ui::PagedTableModel::rowsPrepended);
+        QTest::keyClick(&view, Qt::Key_Up);
+        QVERIFY(prepended.wait(10000));
+        QCOMPARE(prepended.first().first().toInt(), 70);
+        // The row that was first is still the current one, 70 rows down.
+        QCOMPARE(view.currentIndex().row(), 70);
+        QCOMPARE(keyAt(70), firstKey);
+
+        // On to the beginning of the order.
+        for (int guard = 0; guard < 100 && !model.isAtTop(); ++guard) {
+            QVERIFY(
+                QTest::qWaitFor([&] { return model.canFetchBefore() || model.isAtTop(); }, 10000));
+            if (model.isAtTop())
+                break;
+            model.fetchBefore();
+            QVERIFY(QTest::qWaitFor([&] { return !model.isLoadingBefore(); }, 10000));
+        }
+        QVERIFY(model.isAtTop());
+        QCOMPARE(model.loadedRows(), kSubscriptions);
+        QVERIFY(model.residentPages() <= 6);
+        // Every row in order, the evicted ones read again where they are.
+        QStringList keys;
+        for (int r = 0; r < model.loadedRows(); ++r) {
+            const QModelIndex provider = model.index(r, SubscriptionsModel::ProviderColumn);
+            if (provider.data(int(rd::ui::Role::Placeholder)).toBool())
+                QVERIFY(QTest::qWaitFor(
+                    [&] { return !provider.data(int(rd::ui::Role::Placeholder)).toBool(); },
+                    10000));
+            keys << provider.data().toString() + u'/'
+                    + model.index(r, SubscriptionsModel::SubscriptionColumn).data().toString();
+        }
+        QCOMPARE(keys, all);
+        QCOMPARE(model.rowOfKey(model.index(0, 0).data(int(rd::ui::Role::Key)).toString()), 0);
+
+        // A refresh keeps the rows before the position where they are.
+        QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+        QSignalSpy restored(&model, &rd::ui::PagedTableModel::rowsRestored);
+        model.refresh();
+        QVERIFY(QTest::qWaitFor([&] { return restored.size() >= 3; }, 10000));
+        QCOMPARE(reset.size(), 0);
+        QCOMPARE(model.loadedRows(), kSubscriptions);
+    }
 };
 
 QTEST_MAIN(TestUiPagedTableModel)

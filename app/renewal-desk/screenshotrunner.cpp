@@ -17,6 +17,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QKeyEvent>
+#include <QLineEdit>
 #include <QPushButton>
 
 #include <algorithm>
@@ -72,6 +73,19 @@ bool saveScreenshots(MainWindow &window, const QString &dir)
     settle(300);
     ok &= window.grab().save(dir + u"/subscription-audit.png"_qs);
     window.subscriptionsPage()->detail()->showTab(0);
+    // Ctrl+F with a fragment from the middle of the shown subscription's id, as pasted.
+    if (table->model()->rowCount() > 0) {
+        const QString id = table->model()
+                               ->index(pick, SubscriptionsModel::SubscriptionColumn)
+                               .data(int(Role::Raw))
+                               .toString();
+        window.findInView();
+        window.subscriptionsPage()->searchBox()->setText(id.mid(id.size() / 3, 5));
+        settle(1200);
+        ok &= window.grab().save(dir + u"/subscriptions-search.png"_qs);
+        window.subscriptionsPage()->searchBox()->clear();
+        settle(600);
+    }
     // The cases view twice: a payload conflict and a period that does not continue.
     window.showPage(MainWindow::CasesView);
     auto *cases = window.casesPage()->table()->model();

@@ -37,7 +37,7 @@ std::string clusterConninfo(const std::string &database)
     return cluster.connectionString(database);
 }
 
-TestDatabase::TestDatabase(const std::string &hint, bool migrated)
+TestDatabase::TestDatabase(const std::string &hint, bool migrated, const std::string &collation)
 {
     static std::atomic<int> counter {0};
     m_name = "t_" + hint + "_" + std::to_string(getpid()) + "_" + std::to_string(counter++);
@@ -50,7 +50,10 @@ TestDatabase::TestDatabase(const std::string &hint, bool migrated)
         pqxx::connection admin(clusterConninfo());
         pqxx::nontransaction tx(admin);
         tx.exec0("DROP DATABASE IF EXISTS " + tx.quote_name(m_name));
-        tx.exec0("CREATE DATABASE " + tx.quote_name(m_name) + " TEMPLATE template0");
+        tx.exec0("CREATE DATABASE " + tx.quote_name(m_name) + " TEMPLATE template0"
+            + (collation.empty()
+                    ? std::string()
+                    : " LC_COLLATE " + tx.quote(collation) + " LC_CTYPE " + tx.quote(collation)));
     }
     m_conninfo = clusterConninfo(m_name);
     if (migrated) {

@@ -16,7 +16,10 @@ std::string clusterConninfo(const std::string &database = "postgres");
 class TestDatabase
 {
 public:
-    explicit TestDatabase(const std::string &hint, bool migrated = true);
+    /// `collation`, when given, is the new database's LC_COLLATE and LC_CTYPE ("C.UTF-8": what
+    /// a packaged or managed server usually has); else the cluster's (C).
+    explicit TestDatabase(
+        const std::string &hint, bool migrated = true, const std::string &collation = {});
     ~TestDatabase();
     TestDatabase(const TestDatabase &) = delete;
     TestDatabase &operator=(const TestDatabase &) = delete;

@@ -139,6 +139,18 @@ CaseEvidence evidenceLines(
         ev.finding = tr("No subscription %1 of %2 is known to the desk.")
                          .arg(event.value(u"providerSubscriptionId"_qs).toString(),
                              event.value(u"providerKey"_qs).toString());
+    } else if (errorCode == u"needs_snapshot") {
+        // The reason is in the queue's column already: the finding says what to do.
+        ev.finding = tr("The provider's message does not say which period was paid, so the "
+                        "desk cannot renew from it. Look the subscription up in the provider's "
+                        "dashboard or API and use Attach provider snapshot… with what it shows: "
+                        "the renewal is then judged again against it.");
+    } else if (errorCode == u"invalid_provider_billing_period") {
+        ev.finding = tr("The provider sent a period that ends before it starts (%1 → %2), so "
+                        "nothing was recorded. Check the invoice at the provider; attach a "
+                        "provider snapshot with the correct period, or dismiss the case if the "
+                        "provider confirms it was sent in error.")
+                         .arg(when(eventStart), when(eventEnd));
     } else {
         ev.finding = format::humanize(errorCode) + u'.';
     }

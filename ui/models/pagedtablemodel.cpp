@@ -47,10 +47,11 @@ RowRef PagedTableModel::row(int r) const
 {
     if (r < 0 || r >= m_loaded)
         return nullptr;
-    const Slot &slot = m_slots[slotOf(r)];
+    const int i = slotOf(r);
+    const Slot &slot = m_slots[i];
     if (slot.cells.isEmpty())
         return nullptr;
-    return slot.cells.constData() + qsizetype(r % m_slotRows) * m_fields.size();
+    return slot.cells.constData() + qsizetype(r - slotFirstRow(i)) * m_fields.size();
 }
 
 QVariant PagedTableModel::data(const QModelIndex &index, int role) const
@@ -86,7 +87,7 @@ QVariant PagedTableModel::headerData(int section, Qt::Orientation orientation, i
 bool PagedTableModel::canFetchMore(const QModelIndex &parent) const
 {
     return !parent.isValid() && m_fetcher && !m_loading && !m_fetchScheduled && !m_complete
-        && !m_failed;
+        && !m_failed && !m_loadingBefore;
 }
 
 void PagedTableModel::fetchMore(const QModelIndex &parent)
@@ -116,14 +117,19 @@ void PagedTableModel::scheduleLoad()
         Qt::QueuedConnection);
 }
 
-void PagedTableModel::setFetcher(Fetcher fetcher)
+void PagedTableModel::setFetcher(Fetcher fetcher, Fetcher before)
 {
     beginResetModel();
     ++m_generation;
     m_fetcher = std::move(fetcher);
+    m_before = std::move(before);
+    m_atTop = !m_before;
+    m_loadingBefore = false;
+    m_prepended = false;
     m_slots.clear();
     m_slotRows = m_pageSize;
     m_loaded = 0;
+    m_lead = 0;
     m_wanted.clear();
     m_restoresInFlight = 0;
     m_loading = false;
@@ -139,7 +145,13 @@ void PagedTableModel::refresh()
 {
     if (!m_fetcher)
         return;
-    if (m_loaded > kRefreshLimit) {
+    if (m_loadingBefore) {
+        m_refreshPending = true; // slot indexes move when the page before lands
+        return;
+    }
+    // Rows read backwards are read again the same way, slot by slot (a read from the start
+    // would begin at the position again and lose them).
+    if (m_loaded > kRefreshLimit || m_prepended) {
         // Too long to read again in one go: the slots in memory are read again where they
         // are (the ones on screen first, being the most recently used), evicted ones when
         // they are next shown; and the end is looked at again, for rows added since.
@@ -179,7 +191,7 @@ int PagedTableModel::rowOfKey(const QString &key) const
         const Slot &slot = m_slots[i];
         for (int r = 0; r < slot.rows && !slot.cells.isEmpty(); ++r) {
             if (keyText(slot.cells[qsizetype(r) * stride + m_keyField]) == key)
-                return i * m_slotRows + r;
+                return slotFirstRow(i) + r;
         }
     }
     return -1;
@@ -290,6 +302,7 @@ void PagedTableModel::replaceAll(const Page &page)
         m_slots.clear();
         m_slotRows = m_pageSize;
         m_loaded = 0;
+        m_lead = 0;
         m_wanted.clear();
         m_restoresInFlight = 0; // the refresh's new generation drops their answers
         appendRows(page.cells, page.rows);
@@ -315,10 +328,12 @@ void PagedTableModel::appendRows(const QVector<QVariant> &cells, int rows)
     const int stride = m_fields.size();
     int done = 0;
     while (done < rows) {
-        if (m_slots.isEmpty() || m_slots.last().rows >= m_slotRows)
+        if (m_slots.isEmpty() || m_slots.last().rows >= slotCapacity(int(m_slots.size()) - 1))
             m_slots.append(Slot {});
         Slot &slot = m_slots.last();
-        const int take = std::min(m_slotRows - slot.rows, rows - done);
+        const int take = std::min(slotCapacity(int(m_slots.size()) - 1) - slot.rows, rows - done);
+        if (slot.rows == 0)
+            slot.first = cells.mid(qsizetype(done) * stride, stride);
         slot.cells.append(cells.mid(qsizetype(done) * stride, qsizetype(take) * stride));
         slot.rows += take;
         slot.last = slot.cells.mid(qsizetype(slot.rows - 1) * stride, stride);
@@ -362,7 +377,8 @@ void PagedTableModel::requestRestore(int slot) const
 void PagedTableModel::startRestores()
 {
     m_restoreScheduled = false;
-    while (m_restoresInFlight < kMaxRestores && !m_wanted.isEmpty()) {
+    // Not while a page before the first is in flight: its arrival moves every slot's index.
+    while (!m_loadingBefore && m_restoresInFlight < kMaxRestores && !m_wanted.isEmpty()) {
         // The most recently shown first: that is what is on screen now.
         const auto next = std::max_element(m_wanted.begin(), m_wanted.end(),
             [this](int a, int b) { return m_slots[a].used < m_slots[b].used; });
@@ -373,15 +389,24 @@ void PagedTableModel::startRestores()
         Slot &slot = m_slots[i];
         slot.restoring = true;
         ++m_restoresInFlight;
-        const QVector<QVariant> after = i > 0 ? m_slots[i - 1].last : QVector<QVariant>();
+        // The first slot, when it was read backwards, is read backwards again: from the start
+        // the list begins at its position, after it.
+        const bool backwards = i == 0 && m_prepended && m_slots.size() > 1;
+        const QVector<QVariant> after = i > 0 ? m_slots[i - 1].last
+            : backwards                       ? m_slots[1].first
+                                              : QVector<QVariant>();
         const int limit = slot.rows;
         const quint64 generation = m_generation;
         auto finished = [this, i] {
             --m_restoresInFlight;
             m_slots[i].restoring = false;
         };
+        QFuture<Page> read = backwards
+            ? m_pool->run([before = m_before, after, limit](
+                              QSqlDatabase &db) { return before(db, after, limit); })
+            : fetchPage(after, limit);
         deliverResult(
-            this, fetchPage(after, limit),
+            this, read,
             [this, finished, generation, i, limit](const Page &page) {
                 finished();
                 restoreArrived(generation, i, limit, page);
@@ -402,14 +427,19 @@ void PagedTableModel::startRestores()
 void PagedTableModel::restoreArrived(quint64 generation, int i, int asked, const Page &page)
 {
     Slot &slot = m_slots[i];
-    const int first = i * m_slotRows;
+    const int first = slotFirstRow(i);
     const int stride = m_fields.size();
+    if (page.rows < asked && i == 0 && m_prepended && m_slots.size() > 1) {
+        // Rows before the position went away: read the list again from its position.
+        setFetcher(Fetcher(m_fetcher), Fetcher(m_before));
+        return;
+    }
     if (page.rows < asked) {
         // Fewer rows after this slot's start than it had: the list got shorter here (rows
         // left a filter at its end). Rows cannot be taken out of the middle without moving
         // every later one, so only a short end is cut; elsewhere the list starts over.
         if (i + 1 < m_slots.size() || m_loading || slot.rows != asked) {
-            setFetcher(Fetcher(m_fetcher));
+            setFetcher(Fetcher(m_fetcher), Fetcher(m_before));
             return;
         }
         beginRemoveRows({}, first + page.rows, m_loaded - 1);
@@ -433,11 +463,77 @@ void PagedTableModel::restoreArrived(quint64 generation, int i, int asked, const
     }
     if (slot.rows == page.rows)
         slot.last = slot.cells.mid(qsizetype(slot.rows - 1) * stride, stride);
+    slot.first = slot.cells.mid(0, stride);
     slot.used = ++m_tick;
     emit dataChanged(index(first, 0), index(first + page.rows - 1, columnCount() - 1));
     emit rowsRestored(first, first + page.rows - 1);
     if (generation == m_generation)
         evictOverLimit();
+}
+
+bool PagedTableModel::canFetchBefore() const
+{
+    return m_before && !m_atTop && !m_loadingBefore && !m_loading && !m_fetchScheduled
+        && m_restoresInFlight == 0 && m_lead == 0 && m_loaded > 0 && !m_slots.isEmpty()
+        && !m_failed;
+}
+
+void PagedTableModel::fetchBefore()
+{
+    if (!canFetchBefore())
+        return;
+    // Exactly one slot's worth: every slot after the new first one stays whole.
+    m_loadingBefore = true;
+    const quint64 generation = m_generation;
+    const int limit = m_slotRows;
+    QElapsedTimer timer;
+    timer.start();
+    deliverResult(
+        this,
+        m_pool->run([before = m_before, first = m_slots.first().first, limit](
+                        QSqlDatabase &db) { return before(db, first, limit); }),
+        [this, generation, limit, timer](const Page &page) {
+            beforeArrived(generation, limit, page);
+            emit pageLoaded(page.rows, timer.elapsed());
+        },
+        [this](const QString &message) {
+            m_loadingBefore = false;
+            m_failed = true;
+            emit loadFailed(message);
+        },
+        [this, generation] { return generation == m_generation; });
+}
+
+void PagedTableModel::beforeArrived(quint64 generation, int limit, const Page &page)
+{
+    if (generation != m_generation)
+        return;
+    m_loadingBefore = false;
+    const int rows = std::min(page.rows, limit);
+    if (rows < limit)
+        m_atTop = true;
+    if (rows > 0) {
+        const int stride = m_fields.size();
+        Slot slot;
+        slot.cells = page.cells.mid(0, qsizetype(rows) * stride);
+        slot.rows = rows;
+        slot.first = slot.cells.mid(0, stride);
+        slot.last = slot.cells.mid(qsizetype(rows - 1) * stride, stride);
+        slot.used = ++m_tick;
+        beginInsertRows({}, 0, rows - 1);
+        m_slots.prepend(slot);
+        m_lead = m_slotRows - rows;
+        m_loaded += rows;
+        m_prepended = true;
+        for (int &wanted : m_wanted)
+            ++wanted;
+        endInsertRows();
+        emit rowsPrepended(rows);
+        evictOverLimit();
+    }
+    if (m_refreshPending)
+        QMetaObject::invokeMethod(this, &PagedTableModel::refresh, Qt::QueuedConnection);
+    startRestores();
 }
 
 } // namespace rd::ui

@@ -57,8 +57,19 @@ public:
     bool canFetchMore(const QModelIndex &parent) const override;
     void fetchMore(const QModelIndex &parent) override;
 
-    /// Drops every row and starts over with `fetcher` (a new filter or order).
-    void setFetcher(Fetcher fetcher);
+    /// Drops every row and starts over with `fetcher` (a new filter or order). `before`, when
+    /// given, pages backwards: the up to `limit` rows before its keyset argument (the first row
+    /// loaded), returned in the model's order. A list that starts at a position (not at the
+    /// beginning of its order) has one, so that scrolling up reaches the rows before it.
+    void setFetcher(Fetcher fetcher, Fetcher before = {});
+    /// Whether rows before the first loaded one may exist and can be read (a `before` fetcher,
+    /// the top not reached yet, nothing else in flight).
+    bool canFetchBefore() const;
+    /// Reads the page before the first loaded row and inserts it at row 0 (rowsPrepended).
+    void fetchBefore();
+    /// False until a backwards page came back short: the list starts mid-order.
+    bool isAtTop() const { return m_atTop; }
+    bool isLoadingBefore() const { return m_loadingBefore; }
     /// Re-reads the rows in place, so that the view keeps its selection and scroll position:
     /// a short list (at most `kRefreshLimit` rows) in one query that also finds rows added or
     /// gone; a long one slot by slot, the resident slots now and evicted ones when shown.
@@ -95,12 +106,16 @@ signals:
     void loadFailed(const QString &message);
     /// An evicted slot (or, on refresh, a resident one) was read again: rows first..last.
     void rowsRestored(int first, int last);
+    /// A backwards page arrived: `count` rows were inserted at row 0 (every earlier row moved
+    /// down by `count`).
+    void rowsPrepended(int count);
 
 private:
     /// One page worth of rows. Every slot but the last holds `m_slotRows` rows.
     struct Slot
     {
         QVector<QVariant> cells; ///< empty while evicted
+        QVector<QVariant> first; ///< the slot's first row: where a slot before it ends
         QVector<QVariant> last; ///< the slot's last row: where the next slot starts after
         int rows = 0;
         bool restoring = false;
@@ -119,16 +134,23 @@ private:
     void requestRestore(int slot) const;
     void startRestores();
     void restoreArrived(quint64 generation, int slot, int asked, const Page &page);
-    int slotOf(int r) const { return r / m_slotRows; }
+    void beforeArrived(quint64 generation, int limit, const Page &page);
+    /// Rows are laid out in slots of m_slotRows, except the first: a short backwards page that
+    /// reached the top fills only its end (m_lead rows of it are missing).
+    int slotOf(int r) const { return (r + m_lead) / m_slotRows; }
+    int slotFirstRow(int slot) const { return slot == 0 ? 0 : slot * m_slotRows - m_lead; }
+    int slotCapacity(int slot) const { return slot == 0 ? m_slotRows - m_lead : m_slotRows; }
 
     DatabasePool *m_pool;
     QVector<Field> m_fields;
     QVector<Column> m_columns;
     int m_keyField;
     Fetcher m_fetcher;
+    Fetcher m_before;
     QVector<Slot> m_slots;
     int m_slotRows = 200;
     int m_loaded = 0;
+    int m_lead = 0;
     int m_residentLimit = kDefaultResidentPages;
     int m_restoresInFlight = 0;
     mutable quint64 m_tick = 0;
@@ -140,6 +162,9 @@ private:
     bool m_failed = false;
     bool m_fetchScheduled = false;
     bool m_refreshPending = false;
+    bool m_atTop = true;
+    bool m_loadingBefore = false;
+    bool m_prepended = false; ///< slot 0 was read backwards (it is read again so)
     quint64 m_generation = 0;
 };
 

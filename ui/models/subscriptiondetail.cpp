@@ -57,12 +57,13 @@ std::optional<SubscriptionDetail> loadSubscriptionDetail(QSqlDatabase &db, const
     QSqlQuery a = execSql(db,
         u"SELECT id, transition, actor_type, actor_id, db_role, coalesce(reason, ''), "
         "coalesce(comment, ''), jsonb_pretty(details), rd_rfc3339(created_at), "
-        "coalesce(provider_renewal_key, '') FROM subscription_transition_audits "
+        "coalesce(provider_renewal_key, ''), rd_rfc3339(period_start), rd_rfc3339(period_end) "
+        "FROM subscription_transition_audits "
         "WHERE subscription_id = CAST(? AS uuid) ORDER BY id DESC LIMIT ?"_qs,
         {id, SubscriptionDetail::kMaxAudits});
     readRows(a,
         {Field::Int, Field::Interned, Field::Interned, Field::Text, Field::Interned, Field::Text,
-            Field::Text, Field::Text, Field::Micros, Field::Text},
+            Field::Text, Field::Text, Field::Micros, Field::Text, Field::Micros, Field::Micros},
         d.audits);
 
     QSqlQuery o = execSql(db,

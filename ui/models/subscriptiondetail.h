@@ -49,6 +49,8 @@ struct SubscriptionDetail
         ADetails,
         ACreatedAt,
         ARenewalKey,
+        APeriodStart, ///< µs: the period the transition set (renewed, reconciled), or null
+        APeriodEnd,
         AuditFieldCount
     };
     QVector<QVariant> audits; ///< newest first, at most kMaxAudits

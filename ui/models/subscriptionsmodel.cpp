@@ -11,6 +11,8 @@
 #include <QDate>
 #include <QFont>
 
+#include <utility>
+
 namespace rd::ui {
 namespace {
 
@@ -21,11 +23,20 @@ QString rfc3339(const QVariant &micros)
     return QString::fromStdString(rd::formatRfc3339(rd::Timestamp {micros.toLongLong()}));
 }
 
-QString likePrefix(const QString &prefix)
+QString likeEscaped(const QString &text)
 {
-    QString escaped = prefix;
+    QString escaped = text;
     escaped.replace(u'\\', u"\\\\"_qs).replace(u'%', u"\\%"_qs).replace(u'_', u"\\_"_qs);
-    return escaped + u'%';
+    return escaped;
+}
+
+/// A page's rows in reverse order (a backwards page is read in the opposite direction).
+void reverseRows(Page &page, int stride)
+{
+    for (int a = 0, b = page.rows - 1; a < b; ++a, --b) {
+        for (int f = 0; f < stride; ++f)
+            std::swap(page.cells[qsizetype(a) * stride + f], page.cells[qsizetype(b) * stride + f]);
+    }
 }
 
 QVector<Column> subscriptionColumns()
@@ -260,13 +271,30 @@ void SubscriptionsModel::reload()
     const SubscriptionOrder order = effectiveOrder();
     const Qt::SortOrder direction = m_direction;
     const QVector<Field> fields = subscriptionFields();
-    setFetcher([=](QSqlDatabase &db, const QVector<QVariant> &after, int limit) {
-        const PageQuery q = pageQuery(filter, order, direction, after, limit, position);
-        QSqlQuery query = execSql(db, q.sql, q.values);
-        Page page;
-        page.rows = readRows(query, fields, page.cells);
-        return page;
-    });
+    Fetcher before;
+    if (!position.isEmpty()) {
+        // From a position, scrolling up pages backwards: the order read the other way (each
+        // index serves both directions, NULL period ends included), from the first row loaded.
+        const Qt::SortOrder reverse
+            = direction == Qt::AscendingOrder ? Qt::DescendingOrder : Qt::AscendingOrder;
+        before = [=](QSqlDatabase &db, const QVector<QVariant> &first, int limit) {
+            const PageQuery q = pageQuery(filter, order, reverse, first, limit);
+            QSqlQuery query = execSql(db, q.sql, q.values);
+            Page page;
+            page.rows = readRows(query, fields, page.cells);
+            reverseRows(page, int(fields.size()));
+            return page;
+        };
+    }
+    setFetcher(
+        [=](QSqlDatabase &db, const QVector<QVariant> &after, int limit) {
+            const PageQuery q = pageQuery(filter, order, direction, after, limit, position);
+            QSqlQuery query = execSql(db, q.sql, q.values);
+            Page page;
+            page.rows = readRows(query, fields, page.cells);
+            return page;
+        },
+        before);
 }
 
 PageQuery SubscriptionsModel::pageQuery(const SubscriptionFilter &filter, SubscriptionOrder order,
@@ -294,10 +322,20 @@ PageQuery SubscriptionsModel::pageQuery(const SubscriptionFilter &filter, Subscr
         where << u"s.id = ANY (ARRAY(SELECT c.subscription_id FROM reconciliation_cases c "
                  "WHERE c.status = 'open' AND c.subscription_id IS NOT NULL))"_qs;
     }
-    if (!filter.idPrefix.isEmpty()) {
+    // An id search reads ids bytewise (COLLATE "C", subscriptions_id_search): a prefix is one
+    // range of that order on every server, whatever the database's collation; a fragment is
+    // looked up in the trigram index (subscriptions_id_contains, migration 0014).
+    const bool searching = !filter.idPrefix.isEmpty();
+    const bool contains = searching && filter.idContains;
+    if (searching && !contains) {
+        where << u"s.provider_subscription_id COLLATE \"C\" LIKE ?"_qs;
+        whereValues << likeEscaped(filter.idPrefix) + u'%';
+    } else if (contains) {
         where << u"s.provider_subscription_id LIKE ?"_qs;
-        whereValues << likePrefix(filter.idPrefix);
+        whereValues << u'%' + likeEscaped(filter.idPrefix) + u'%';
     }
+    const QString idOrder = searching ? u"s.provider_subscription_id COLLATE \"C\""_qs
+                                      : u"s.provider_subscription_id"_qs;
     auto part = [&](QStringList conds, const QVariantList &condValues, const QString &orderBy,
                     const QString &extraColumn) {
         conds = where + conds;
@@ -317,7 +355,7 @@ PageQuery SubscriptionsModel::pageQuery(const SubscriptionFilter &filter, Subscr
         QStringList conds;
         QVariantList condValues;
         if (hasAfter) {
-            conds << u"(s.provider_key, s.provider_subscription_id) "_qs + cmp + u" (?, ?)"_qs;
+            conds << u"(s.provider_key, "_qs + idOrder + u") "_qs + cmp + u" (?, ?)"_qs;
             condValues << after[Provider] << after[SubscriptionId];
         } else if (!position.isEmpty()) {
             // "provider/id" is a row position; a bare provider starts at its first row.
@@ -330,8 +368,12 @@ PageQuery SubscriptionsModel::pageQuery(const SubscriptionFilter &filter, Subscr
                 condValues << position;
             }
         }
-        outerOrder = u"p.provider_key"_qs + dir + u", p.provider_subscription_id"_qs + dir;
-        if (!filter.idPrefix.isEmpty() && filter.provider.isEmpty()) {
+        const QString collate = searching ? u" COLLATE \"C\""_qs : QString();
+        outerOrder
+            = u"p.provider_key"_qs + dir + u", p.provider_subscription_id"_qs + collate + dir;
+        // (A fragment is looked up once in the trigram index for every provider, its matches
+        // sorted: per provider, the same posting list would be read once a provider.)
+        if (searching && !contains && filter.provider.isEmpty()) {
             // An id search over every provider: one index range scan per provider (found by a
             // loose index scan) instead of a walk through the whole unique index.
             with = u"providers(k) AS (SELECT min(provider_key) FROM subscriptions UNION ALL "
@@ -339,12 +381,13 @@ PageQuery SubscriptionsModel::pageQuery(const SubscriptionFilter &filter, Subscr
                    "providers.k) FROM providers WHERE providers.k IS NOT NULL), "_qs;
             page = u"SELECT m.* FROM providers CROSS JOIN LATERAL "_qs
                 + part(conds + QStringList {u"s.provider_key = providers.k"_qs}, condValues,
-                    u"s.provider_subscription_id"_qs + dir, QString())
+                    idOrder + dir, QString())
                 + u" m WHERE providers.k IS NOT NULL ORDER BY m.provider_key"_qs + dir
-                + u", m.provider_subscription_id"_qs + dir + u" LIMIT "_qs + QString::number(limit);
+                + u", m.provider_subscription_id"_qs + collate + dir + u" LIMIT "_qs
+                + QString::number(limit);
         } else {
-            page = part(conds, condValues,
-                u"s.provider_key"_qs + dir + u", s.provider_subscription_id"_qs + dir, QString());
+            page = part(conds, condValues, u"s.provider_key"_qs + dir + u", "_qs + idOrder + dir,
+                QString());
         }
         break;
     }

@@ -14,14 +14,17 @@ struct SubscriptionFilter
     QString provider;
     QString status;
     bool openCasesOnly = false;
-    /// Prefix of provider_subscription_id (a LIKE prefix: served by the unique index, since the
-    /// cluster's collation is C).
+    /// What provider_subscription_id starts with (or contains, with idContains). Served by
+    /// subscriptions_id_search (ids COLLATE "C") and the trigram index subscriptions_id_contains
+    /// on any server collation (migration 0014); a search lists ids in bytewise order.
     QString idPrefix;
+    /// Ids that contain idPrefix anywhere (a pasted fragment), not only at their start.
+    bool idContains = false;
 
     bool operator==(const SubscriptionFilter &o) const
     {
         return provider == o.provider && status == o.status && openCasesOnly == o.openCasesOnly
-            && idPrefix == o.idPrefix;
+            && idPrefix == o.idPrefix && idContains == o.idContains;
     }
 };
 

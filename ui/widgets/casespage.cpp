@@ -21,10 +21,12 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSplitter>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -83,10 +85,25 @@ QString statusRange(const QString &status, const QString &condition, CasesPage::
         .arg(kQueueLimit);
 }
 
-Queue loadQueue(QSqlDatabase &db, CasesPage::Scope scope, CasesPage::Sort sort)
+Queue loadQueue(
+    QSqlDatabase &db, CasesPage::Scope scope, CasesPage::Sort sort, const QString &search = {})
 {
     Queue q;
     QString cases;
+    // A search keeps the cases whose subscription id contains the text (the trigram index
+    // reconciliation_cases_id_contains, migration 0014): one bound value per status range.
+    QString like;
+    if (!search.isEmpty()) {
+        like = search;
+        like.replace(u'\\', u"\\\\"_qs).replace(u'%', u"\\%"_qs).replace(u'_', u"\\_"_qs);
+        like = u'%' + like + u'%';
+    }
+    auto statusRange = [&](const QString &status, QString condition, CasesPage::Sort order) {
+        if (!like.isEmpty())
+            condition = (condition.isEmpty() ? QString() : condition + u" AND "_qs)
+                + u"c.provider_subscription_id LIKE ?"_qs;
+        return ::rd::ui::statusRange(status, condition, order);
+    };
     switch (scope) {
     case CasesPage::Scope::Open:
         cases = statusRange(u"open"_qs, {}, sort);
@@ -108,9 +125,13 @@ Queue loadQueue(QSqlDatabase &db, CasesPage::Scope scope, CasesPage::Sort sort)
             + statusRange(u"dismissed"_qs, {}, sort);
         break;
     }
+    QVariantList values;
+    if (!like.isEmpty())
+        values.fill(like, cases.count(u'?'));
     QSqlQuery rows = execSql(db,
         kCaseColumns + u" FROM ("_qs + cases + u") c ORDER BY "_qs + orderBy(sort) + u" LIMIT "_qs
-            + QString::number(kQueueLimit));
+            + QString::number(kQueueLimit),
+        values);
     readRows(rows, kCaseFields, q.cells);
     QSqlQuery meta = execSql(db,
         u"SELECT (SELECT count(*) FROM reconciliation_cases WHERE status = 'open'), "
@@ -286,6 +307,8 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     , m_outcome(new QLabel)
     , m_scopeBox(new QComboBox)
     , m_sortBox(new QComboBox)
+    , m_search(new QLineEdit)
+    , m_searchDelay(new QTimer(this))
 {
     m_model = new RecordTableModel(FieldCount,
         {columns::count(tr("Case"), Id), columns::code(tr("Reason"), ErrorCode),
@@ -313,6 +336,7 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
 
     m_title->setTextFormat(Qt::RichText);
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_title->setWordWrap(true); // a long title wraps: it must not set the window's width
     m_finding->setWordWrap(true);
     m_history->setWordWrap(true);
     m_history->setTextFormat(Qt::RichText);
@@ -392,13 +416,29 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     scopeRow->addSpacing(12);
     scopeRow->addWidget(new QLabel(tr("Sort:")));
     scopeRow->addWidget(m_sortBox);
-    scopeRow->addStretch(1);
+    scopeRow->addSpacing(12);
+    m_search->setObjectName(u"case-search"_qs);
+    m_search->setClearButtonEnabled(true);
+    m_search->setPlaceholderText(tr("Find subscription id…  (Ctrl+F)"));
+    m_search->setToolTip(tr("Lists the cases whose subscription id contains what you type or "
+                            "paste. Return opens the first match."));
+    m_search->setMinimumWidth(fontMetrics().horizontalAdvance(u'M') * 12);
+    scopeRow->addWidget(m_search, 1);
     topLayout->addLayout(scopeRow);
     topLayout->addWidget(m_table);
     connect(m_scopeBox, &QComboBox::currentIndexChanged, this,
         [this] { setScope(Scope(m_scopeBox->currentData().toInt())); });
     connect(m_sortBox, &QComboBox::currentIndexChanged, this,
         [this] { setSort(Sort(m_sortBox->currentData().toInt())); });
+    m_searchDelay->setSingleShot(true);
+    m_searchDelay->setInterval(250);
+    connect(m_search, &QLineEdit::textChanged, m_searchDelay, qOverload<>(&QTimer::start));
+    connect(m_searchDelay, &QTimer::timeout, this, &CasesPage::refresh);
+    connect(m_search, &QLineEdit::returnPressed, this, [this] {
+        m_searchDelay->stop();
+        m_openFirst = true; // the first match opens when the queue lands
+        refresh();
+    });
 
     m_splitter->setObjectName(u"cases-split"_qs);
     m_splitter->addWidget(top);
@@ -456,9 +496,9 @@ QString CasesPage::findingText() const
 void CasesPage::refresh()
 {
     deliverResult(
-        this, m_pool->run([scope = m_scope, sort = m_sort](QSqlDatabase &db) {
-            return loadQueue(db, scope, sort);
-        }),
+        this,
+        m_pool->run([scope = m_scope, sort = m_sort, search = m_search->text().trimmed()](
+                        QSqlDatabase &db) { return loadQueue(db, scope, sort, search); }),
         [this](Queue q) {
             const qint64 pending = m_pendingSelect;
             const qint64 keep = pending ? pending : m_currentCase;
@@ -470,7 +510,14 @@ void CasesPage::refresh()
                 m_openCount = q.openCount;
                 emit openCountChanged(m_openCount);
             }
-            const int r = keep ? m_model->rowOfKey(QString::number(keep)) : -1;
+            int r = keep ? m_model->rowOfKey(QString::number(keep)) : -1;
+            if (m_openFirst) {
+                m_openFirst = false;
+                if (m_model->rowCount() > 0) {
+                    r = 0;
+                    m_table->setFocus();
+                }
+            }
             if (r < 0 && pending != 0 && pending != m_currentCase && !m_busy) {
                 // Opened from elsewhere (an inbox delivery) but not in this queue (closed, or
                 // another scope): the panel shows it, as it now is.
@@ -499,6 +546,12 @@ void CasesPage::refresh()
         [this](const QString &message) { emit statusMessage(message); },
         // A queue read for an earlier refresh (another scope, before an action) is dropped.
         m_queueRequest.next());
+}
+
+void CasesPage::focusSearch()
+{
+    m_search->setFocus();
+    m_search->selectAll();
 }
 
 void CasesPage::setScope(Scope scope)

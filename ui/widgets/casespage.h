@@ -3,11 +3,14 @@
 #include "ui/models/asyncresult.h"
 #include "ui/models/caseactions.h"
 #include "ui/models/records.h"
+#include "ui/widgets/searchablepage.h"
 
 #include <QWidget>
 
 class QComboBox;
 class QLabel;
+class QLineEdit;
+class QTimer;
 class QPlainTextEdit;
 class QPushButton;
 class QSplitter;
@@ -23,7 +26,7 @@ class TableView;
 /// The reconciliation queue: open cases (reason, provider, age, occurrences, last seen) and
 /// the selected case's evidence and history side by side, with the operator actions. The
 /// queue can also list the cases healed automatically, resolved, dismissed, or all.
-class CasesPage : public QWidget
+class CasesPage : public QWidget, public SearchablePage
 {
     Q_OBJECT
 
@@ -88,6 +91,9 @@ public:
     QString outcomeText() const;
 
     void refresh();
+    /// Ctrl+F: the queue's search box (subscription id contains…).
+    void focusSearch() override;
+    QLineEdit *searchBox() const { return m_search; }
     void setScope(Scope scope);
     Scope scope() const { return m_scope; }
     void setSort(Sort sort);
@@ -140,6 +146,9 @@ private:
     QLabel *m_outcome;
     QComboBox *m_scopeBox;
     QComboBox *m_sortBox;
+    QLineEdit *m_search;
+    QTimer *m_searchDelay;
+    bool m_openFirst = false;
     Scope m_scope = Scope::Open;
     Sort m_sort = Sort::LastSeenNewest;
     qint64 m_currentCase = 0;

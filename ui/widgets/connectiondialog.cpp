@@ -66,8 +66,20 @@ ConnectionDialog::ConnectionDialog(const QString &current, QWidget *parent)
     notes << tr("Passwords come from ~/.pgpass or PGPASSWORD; the desk never stores one.");
     m_note->setText(notes.join(u'\n'));
     m_note->setWordWrap(true);
+    m_note->setObjectName(u"connection-note"_qs);
+    m_note->setStyleSheet(u"color: palette(dark);"_qs);
+
+    // Wide enough that the connection string's hint shows whole and the notes read in a line
+    // or two, not a narrow column of broken lines.
+    const QFontMetrics fm = m_uri->fontMetrics();
+    m_uri->setMinimumWidth(
+        fm.horizontalAdvance(m_uri->placeholderText()) + 4 * fm.averageCharWidth());
+    m_host->setMinimumWidth(
+        fm.horizontalAdvance(m_host->placeholderText()) + 4 * fm.averageCharWidth());
 
     auto *form = new QFormLayout(this);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->setRowWrapPolicy(QFormLayout::DontWrapRows);
     form->addRow(m_embedded);
     form->addRow(tr("Connection string"), m_uri);
     form->addRow(tr("Host"), m_host);

@@ -38,6 +38,9 @@ public:
     ~MainWindow() override;
 
     void showPage(Page page);
+    /// View › Find (Ctrl+F): the search box of the page shown (SearchablePage); false, and a
+    /// line in the status bar, on a page without one.
+    bool findInView();
     /// What View › Export current table as CSV writes: the table that has focus, else the
     /// current page's main list.
     TableView *tableToExport() const;

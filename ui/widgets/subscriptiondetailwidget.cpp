@@ -1,17 +1,18 @@
 #include "ui/widgets/subscriptiondetailwidget.h"
 
+#include "ui/models/auditdetails.h"
 #include "ui/models/columns.h"
+#include "ui/models/comparisonmodel.h"
 #include "ui/models/format.h"
 #include "ui/models/recordtablemodel.h"
+#include "ui/widgets/comparisonview.h"
 #include "ui/widgets/tableview.h"
 #include "ui/widgets/timelinewidget.h"
 
-#include <QFontDatabase>
 #include <QHeaderView>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
-#include <QPlainTextEdit>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTimeZone>
@@ -53,6 +54,8 @@ SubscriptionDetailWidget::SubscriptionDetailWidget(QWidget *parent)
 {
     m_header->setTextFormat(Qt::RichText);
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // The header wraps in a narrow window instead of setting the window's minimum width.
+    m_header->setWordWrap(true);
 
     m_periods = new RecordTableModel(D::PeriodFieldCount,
         {columns::period(tr("Period"), D::PStart, D::PEnd),
@@ -92,22 +95,21 @@ SubscriptionDetailWidget::SubscriptionDetailWidget(QWidget *parent)
         D::CId, this);
 
     m_auditView = makeTable(m_audits, u"audit-trail"_qs);
-    m_auditDetails = new QPlainTextEdit;
-    m_auditDetails->setReadOnly(true);
-    m_auditDetails->setPlaceholderText(tr("Select an audit record to see its details."));
-    m_auditDetails->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    auto *auditSplit = new QSplitter(Qt::Vertical);
+    m_auditView->setSelectionMode(QAbstractItemView::SingleSelection);
+    // The selected record's details beside the list, before → after in words.
+    m_auditDetailsModel = new ComparisonModel(this);
+    m_auditDetails = new TableView;
+    m_auditDetails->setObjectName(u"audit-details"_qs);
+    showComparison(m_auditDetails, m_auditDetailsModel);
+    auto *auditSplit = new QSplitter(Qt::Horizontal);
     auditSplit->setObjectName(u"audit-split"_qs);
     auditSplit->addWidget(m_auditView);
     auditSplit->addWidget(m_auditDetails);
-    auditSplit->setStretchFactor(0, 3);
+    auditSplit->setStretchFactor(0, 1);
     auditSplit->setStretchFactor(1, 1);
+    auditSplit->setChildrenCollapsible(false);
     connect(m_auditView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-        [this](const QModelIndex &current) {
-            m_auditDetails->setPlainText(current.isValid()
-                    ? m_audits->row(current.row())[D::ADetails].toString()
-                    : QString());
-        });
+        [this](const QModelIndex &current) { showAuditDetails(current.row()); });
 
     auto *casesView = makeTable(m_cases, u"subscription-cases"_qs);
     connect(casesView, &TableView::openRequested, this, [this](const QModelIndex &index) {
@@ -140,7 +142,26 @@ void SubscriptionDetailWidget::clear(const QString &message)
     m_audits->setRows({});
     m_outbox->setRows({});
     m_cases->setRows({});
-    m_auditDetails->clear();
+    showAuditDetails(-1);
+}
+
+void SubscriptionDetailWidget::showAuditDetails(int row)
+{
+    const RowRef r = row >= 0 && row < m_audits->rowCount() ? m_audits->row(row) : nullptr;
+    if (!r) {
+        m_auditDetailsModel->setLines(tr("before"), tr("after"), {});
+        return;
+    }
+    m_auditDetailsModel->setLines(tr("before"), tr("after"),
+        auditDetailLines(r[D::ADetails].toString(), r[D::APeriodStart], r[D::APeriodEnd]));
+}
+
+QString SubscriptionDetailWidget::auditDetailsText() const
+{
+    QStringList lines;
+    for (const ComparisonLine &l : m_auditDetailsModel->lines())
+        lines << l.field + u": "_qs + l.local + u" → "_qs + l.other;
+    return lines.join(u'\n');
 }
 
 void SubscriptionDetailWidget::setDetail(const SubscriptionDetail &d)
@@ -217,8 +238,15 @@ void SubscriptionDetailWidget::setDetail(const SubscriptionDetail &d)
     m_audits->setRows(d.audits);
     m_outbox->setRows(d.outbox);
     m_cases->setRows(d.cases);
-    for (auto *table : findChildren<TableView *>())
-        table->resizeColumnsToContents();
+    for (auto *table : findChildren<TableView *>()) {
+        if (table != m_auditDetails)
+            table->resizeColumnsToContents();
+    }
+    // The newest record's details show until another is selected.
+    if (m_audits->rowCount() > 0)
+        m_auditView->selectRow(0);
+    else
+        showAuditDetails(-1);
     const int periods = int(d.periods.size() / D::PeriodFieldCount);
     m_tabs->setTabText(0,
         d.periodsTruncated ? tr("Billing periods (latest %1)").arg(periods)

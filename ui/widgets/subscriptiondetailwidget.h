@@ -5,17 +5,18 @@
 #include <QWidget>
 
 class QLabel;
-class QPlainTextEdit;
 class QTabWidget;
 
 namespace rd::ui {
 
+class ComparisonModel;
 class RecordTableModel;
 class TableView;
 class TimelineWidget;
 
 /// One subscription: a header (status, current period, cancellation flag, revision), the
-/// timeline, and tabs for billing periods, audit trail (details expand below the table),
+/// timeline, and tabs for billing periods, audit trail (the selected record's details before →
+/// after beside the list),
 /// outbox intents and cases.
 class SubscriptionDetailWidget : public QWidget
 {
@@ -29,6 +30,12 @@ public:
     const TimelineWidget *timeline() const { return m_timeline; }
     /// 0 billing periods, 1 audit trail, 2 outbox, 3 cases.
     void showTab(int index);
+    /// The audit trail, and the selected record's details (before → after) beside it.
+    TableView *auditView() const { return m_auditView; }
+    TableView *auditDetailsView() const { return m_auditDetails; }
+    ComparisonModel *auditDetailsModel() const { return m_auditDetailsModel; }
+    /// The details as shown, a line a field: "status: active → canceled".
+    QString auditDetailsText() const;
 
 signals:
     void caseOpenRequested(qint64 caseId);
@@ -41,8 +48,11 @@ private:
     RecordTableModel *m_audits;
     RecordTableModel *m_outbox;
     RecordTableModel *m_cases;
+    void showAuditDetails(int row);
+
     TableView *m_auditView;
-    QPlainTextEdit *m_auditDetails;
+    TableView *m_auditDetails;
+    ComparisonModel *m_auditDetailsModel;
 };
 
 } // namespace rd::ui

@@ -39,7 +39,10 @@ SubscriptionsPage::SubscriptionsPage(DatabasePool *pool, QWidget *parent)
     for (const QString &s : SubscriptionsModel::statuses())
         m_status->addItem(s, s);
     m_status->setObjectName(u"status-filter"_qs);
-    m_search->setPlaceholderText(tr("Subscription id starts with…  (Ctrl+F)"));
+    m_search->setPlaceholderText(tr("Find id or part of it…  (Ctrl+F)"));
+    m_search->setToolTip(tr("Lists the subscriptions whose id contains what you type or paste "
+                            "(one or two characters: ids that start with them). Return opens "
+                            "the first match."));
     m_search->setClearButtonEnabled(true);
     m_search->setObjectName(u"id-search"_qs);
     m_position->setClearButtonEnabled(true);
@@ -48,13 +51,21 @@ SubscriptionsPage::SubscriptionsPage(DatabasePool *pool, QWidget *parent)
     m_searchDelay->setInterval(250);
     m_count->setObjectName(u"row-count"_qs);
 
-    auto *bar = new QHBoxLayout;
-    bar->addWidget(m_provider);
-    bar->addWidget(m_status);
-    bar->addWidget(m_openCases);
-    bar->addWidget(m_search, 1);
-    bar->addWidget(m_position, 1);
-    bar->addWidget(m_count);
+    // Two rows: the filters and the count, then the two boxes whose hints must show whole
+    // (one row held all of it only in a window wider than 1024 px).
+    auto *filters = new QHBoxLayout;
+    filters->addWidget(m_provider);
+    filters->addWidget(m_status);
+    filters->addWidget(m_openCases);
+    filters->addStretch(1);
+    filters->addWidget(m_count);
+    auto *boxes = new QHBoxLayout;
+    boxes->addWidget(m_search, 1);
+    boxes->addWidget(m_position, 1);
+    auto *bar = new QVBoxLayout;
+    bar->setSpacing(4);
+    bar->addLayout(filters);
+    bar->addLayout(boxes);
 
     m_table->setObjectName(u"subscriptions"_qs);
     m_table->setModel(m_model);
@@ -62,12 +73,10 @@ SubscriptionsPage::SubscriptionsPage(DatabasePool *pool, QWidget *parent)
     m_table->horizontalHeader()->setSortIndicator(
         SubscriptionsModel::SubscriptionColumn, Qt::AscendingOrder);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_table->horizontalHeader()->setStretchLastSection(false);
-    const int em = fontMetrics().horizontalAdvance(u'M');
-    const int widths[] = {9, 18, 7, 10, 15, 14, 9, 8};
-    for (int c = 0; c < SubscriptionsModel::ColumnCount; ++c)
-        m_table->setColumnWidth(c, widths[c] * em);
-    m_table->setColumnsFitted(true); // stable widths: rows arrive page by page
+    // Columns fit the first page (ids whole while there is room, see TableView::fitColumns)
+    // and keep those widths as more pages arrive; the last column takes what is left.
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setWholeColumns({SubscriptionsModel::SubscriptionColumn});
 
     auto *top = new QWidget;
     auto *topLayout = new QVBoxLayout(top);
@@ -91,9 +100,24 @@ SubscriptionsPage::SubscriptionsPage(DatabasePool *pool, QWidget *parent)
     connect(m_searchDelay, &QTimer::timeout, this, &SubscriptionsPage::applyFilter);
     connect(m_search, &QLineEdit::returnPressed, this, [this] {
         m_searchDelay->stop();
+        m_openFirst = true;
         applyFilter();
-        if (m_model->loadedRows() > 0)
+        if (!m_model->isLoading() && m_model->loadedRows() > 0) {
+            m_openFirst = false;
             m_table->setFocus();
+            m_table->selectRow(0);
+        }
+    });
+    // Return right after typing: the search's first page is still on its way; its first row
+    // opens when it lands.
+    connect(m_model, &PagedTableModel::pageLoaded, this, [this] {
+        if (!m_openFirst)
+            return;
+        m_openFirst = false;
+        if (m_model->loadedRows() > 0 && m_model->filter().idPrefix == m_search->text().trimmed()) {
+            m_table->setFocus();
+            m_table->selectRow(0);
+        }
     });
     connect(m_position, &QLineEdit::returnPressed, this, &SubscriptionsPage::goToPosition);
     connect(m_position, &QLineEdit::textChanged, this, [this](const QString &text) {
@@ -181,8 +205,14 @@ void SubscriptionsPage::applyFilter()
     f.provider = m_provider->currentData().toString();
     f.status = m_status->currentData().toString();
     f.openCasesOnly = m_openCases->isChecked();
-    f.idPrefix = m_search->text().trimmed();
-    m_model->setFilter(f);
+    m_model->setFilter(withSearch(f, m_search->text()));
+}
+
+SubscriptionFilter SubscriptionsPage::withSearch(SubscriptionFilter filter, const QString &typed)
+{
+    filter.idPrefix = typed.trimmed();
+    filter.idContains = filter.idPrefix.size() >= 3;
+    return filter;
 }
 
 void SubscriptionsPage::refresh()

@@ -2,6 +2,7 @@
 
 #include "ui/models/asyncresult.h"
 #include "ui/models/subscriptionsmodel.h"
+#include "ui/widgets/searchablepage.h"
 
 #include <QWidget>
 
@@ -19,7 +20,7 @@ class SubscriptionDetailWidget;
 class TableView;
 
 /// The subscriptions list with its filter bar, and the selected subscription's detail.
-class SubscriptionsPage : public QWidget
+class SubscriptionsPage : public QWidget, public SearchablePage
 {
     Q_OBJECT
 
@@ -32,6 +33,11 @@ public:
     QSplitter *splitter() const { return m_splitter; }
 
     void focusFilter();
+    void focusSearch() override { focusFilter(); }
+    QLineEdit *searchBox() const { return m_search; }
+    /// What a typed search becomes: ids containing it (three characters or more, what the
+    /// trigram index finds), else ids starting with it.
+    static SubscriptionFilter withSearch(SubscriptionFilter filter, const QString &typed);
     /// Ctrl+G: the "go to" box, a position in the current sort order.
     void focusPosition();
     /// Re-reads the loaded rows and the open detail in place (F5, a live notification).
@@ -70,6 +76,7 @@ private:
     QString m_detailId;
     LatestRequest m_detailRequest;
     qint64 m_estimate = -1;
+    bool m_openFirst = false; ///< Return in the search box: open the first match when it lands
 };
 
 } // namespace rd::ui

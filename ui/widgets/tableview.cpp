@@ -14,6 +14,11 @@
 #include <QLocale>
 #include <QMenu>
 #include <QMessageBox>
+#include <QScrollBar>
+#include <QStyle>
+#include <QWheelEvent>
+
+#include <numeric>
 
 namespace rd::ui {
 namespace {
@@ -36,6 +41,34 @@ TableView::TableView(QWidget *parent) : QTableView(parent)
     horizontalHeader()->setStretchLastSection(true);
     horizontalHeader()->setHighlightSections(false);
     connect(this, &QTableView::doubleClicked, this, &TableView::openRequested);
+    // Dragged to the top of a list that starts at a position: the rows before it.
+    connect(verticalScrollBar(), &QScrollBar::valueChanged, this, [this](int value) {
+        if (value == verticalScrollBar()->minimum())
+            fetchBefore();
+    });
+}
+
+bool TableView::fetchBefore()
+{
+    auto *paged = qobject_cast<PagedTableModel *>(model());
+    if (!paged || !paged->canFetchBefore())
+        return false;
+    paged->fetchBefore();
+    return true;
+}
+
+void TableView::showEvent(QShowEvent *event)
+{
+    QTableView::showEvent(event);
+    fitColumns();
+}
+
+void TableView::wheelEvent(QWheelEvent *event)
+{
+    if (event->angleDelta().y() > 0
+        && verticalScrollBar()->value() == verticalScrollBar()->minimum())
+        fetchBefore();
+    QTableView::wheelEvent(event);
 }
 
 void TableView::setModel(QAbstractItemModel *model)
@@ -45,17 +78,69 @@ void TableView::setModel(QAbstractItemModel *model)
         return;
     connect(model, &QAbstractItemModel::rowsInserted, this, &TableView::fitColumns);
     connect(model, &QAbstractItemModel::modelReset, this, &TableView::fitColumns);
+    if (auto *paged = qobject_cast<PagedTableModel *>(model)) {
+        // Rows read backwards go in above what is shown: the view keeps showing the same rows
+        // (scrolling up goes on into the new ones), the current row stays the same row.
+        connect(paged, &PagedTableModel::rowsPrepended, this, [this](int count) {
+            QScrollBar *bar = verticalScrollBar();
+            const int step = verticalScrollMode() == ScrollPerPixel ? rowHeight(0) : 1;
+            bar->setValue(bar->value() + count * step);
+        });
+    }
 }
 
 void TableView::fitColumns()
 {
-    if (m_fitted || !model() || model()->rowCount() < 2)
+    // Not while hidden (a page not shown yet): its viewport has no real width then.
+    if (m_fitted || !model() || model()->rowCount() < 2 || !isVisible())
         return;
     m_fitted = true;
-    const int maxWidth = fontMetrics().horizontalAdvance(u'M') * 28;
-    for (int c = 0; c < model()->columnCount(); ++c) {
-        resizeColumnToContents(c);
-        setColumnWidth(c, std::min(columnWidth(c) + 8, maxWidth));
+    // The vertical scroll bar appears once more rows arrive: leave room for it now.
+    int available = viewport()->width();
+    if (!verticalScrollBar()->isVisible())
+        available -= style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this);
+    fitColumnsTo(available);
+}
+
+int TableView::naturalColumnWidth(int column) const
+{
+    return std::max(sizeHintForColumn(column), horizontalHeader()->sectionSizeHint(column)) + 8;
+}
+
+void TableView::fitColumnsTo(int available)
+{
+    // Each column as wide as what it shows (the rows on screen and the header). When that is
+    // wider than the view, the widest columns give way first (a common cap lowered until all
+    // fit, down to a floor), the columns kept whole last; the last column stretches over what
+    // is left (QHeaderView::stretchLastSection).
+    const int columns = model()->columnCount();
+    QVector<int> natural(columns, 0);
+    for (int c = 0; c < columns; ++c) {
+        if (isColumnHidden(c))
+            continue;
+        natural[c] = naturalColumnWidth(c);
+    }
+    const int em = fontMetrics().horizontalAdvance(u'M');
+    // The columns kept whole (ids) give way only after every other column is at the floor.
+    auto widths = [&](int cap, int wholeCap) {
+        QVector<int> w(columns, 0);
+        for (int c = 0; c < columns; ++c)
+            w[c] = std::min(natural[c], m_wholeColumns.contains(c) ? wholeCap : cap);
+        return w;
+    };
+    auto sum = [](const QVector<int> &w) { return std::accumulate(w.cbegin(), w.cend(), 0); };
+    const int widest = natural.isEmpty() ? 0 : *std::max_element(natural.cbegin(), natural.cend());
+    const int floor = 9 * em;
+    int cap = widest;
+    int wholeCap = widest;
+    while (sum(widths(cap, wholeCap)) > available && cap > floor)
+        cap -= em / 2;
+    while (sum(widths(cap, wholeCap)) > available && wholeCap > floor)
+        wholeCap -= em / 2;
+    const QVector<int> w = widths(std::max(cap, floor), std::max(wholeCap, floor));
+    for (int c = 0; c < columns; ++c) {
+        if (!isColumnHidden(c))
+            setColumnWidth(c, w[c]);
     }
 }
 
@@ -192,6 +277,11 @@ void TableView::keyPressEvent(QKeyEvent *event)
         emit openRequested(currentIndex());
         return;
     }
+    // Up, Page Up or Ctrl+Home on the first row reached: the rows before it, when there are.
+    const bool up = event->key() == Qt::Key_Up || event->key() == Qt::Key_PageUp
+        || event->key() == Qt::Key_Home;
+    if (up && currentIndex().row() <= 0)
+        fetchBefore();
     QTableView::keyPressEvent(event);
 }
 

@@ -16,6 +16,17 @@ public:
     void setModel(QAbstractItemModel *model) override;
     /// Column widths come from the first rows that arrive, unless a saved layout was restored.
     void setColumnsFitted(bool fitted) { m_fitted = fitted; }
+    /// Sizes the columns to their contents within `available` pixels: when they do not all fit,
+    /// the widest give way first, and the columns kept whole (ids) last.
+    void fitColumnsTo(int available);
+    /// Columns that are narrowed only once every other one is at its floor (ids: "never
+    /// elided while there is room").
+    void setWholeColumns(const QList<int> &columns) { m_wholeColumns = columns; }
+    /// What a column needs to show its header and the rows on screen whole.
+    int naturalColumnWidth(int column) const;
+    /// A paged list that starts at a position: reads the rows before the first one reached
+    /// (scrolling to the top, Up or Page Up on the first row, the wheel at the top).
+    bool fetchBefore();
 
     /// The selection as text: rows by newline, columns by tab, with a header line.
     QString selectionAsText() const;
@@ -36,12 +47,15 @@ signals:
 
 protected:
     void keyPressEvent(QKeyEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
+    void showEvent(QShowEvent *event) override;
     void contextMenuEvent(QContextMenuEvent *event) override;
 
 private:
     void fitColumns();
 
     bool m_fitted = false;
+    QList<int> m_wholeColumns;
 };
 
 } // namespace rd::ui

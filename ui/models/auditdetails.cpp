@@ -1,0 +1,149 @@
+#include "ui/models/auditdetails.h"
+
+#include "ui/models/format.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTimeZone>
+
+namespace rd::ui {
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("AuditDetails", text);
+}
+
+QString rfc3339(qint64 micros)
+{
+    return QDateTime::fromMSecsSinceEpoch(micros / 1000, QTimeZone::utc())
+        .toString(Qt::ISODateWithMs);
+}
+
+struct Shown
+{
+    QString text;
+    QString tooltip;
+};
+
+/// One state field in words: a period as "1 Mar → 1 Apr 2026" (UTC in the tooltip), a flag as
+/// yes/no, anything else as its text.
+Shown show(const QJsonValue &v)
+{
+    if (v.isUndefined() || v.isNull())
+        return {};
+    if (v.isObject() && v.toObject().contains(u"start"_qs)) {
+        const QDateTime start = format::instant(v.toObject().value(u"start"_qs).toString());
+        const QDateTime end = format::instant(v.toObject().value(u"end"_qs).toString());
+        return {format::period(start, end), format::utcTooltip(start, end)};
+    }
+    if (v.isBool())
+        return {v.toBool() ? tr("yes") : tr("no"), {}};
+    if (v.isDouble())
+        return {QString::number(v.toInteger()), {}};
+    if (v.isString())
+        return {v.toString(), {}};
+    const QByteArray compact = v.isObject()
+        ? QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact)
+        : QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact);
+    return {QString::fromUtf8(compact), {}};
+}
+
+QString label(const QString &key)
+{
+    static const QList<std::pair<QString, const char *>> names {
+        {u"status"_qs, "status"},
+        {u"currentPeriod"_qs, "current period"},
+        {u"cancelAtPeriodEnd"_qs, "cancels at period end"},
+        {u"providerVersion"_qs, "provider version"},
+        {u"revision"_qs, "revision"},
+        {u"snapshotId"_qs, "provider snapshot"},
+        {u"caseId"_qs, "case"},
+        {u"subscriptionId"_qs, "subscription (internal id)"},
+    };
+    for (const auto &[k, name] : names) {
+        if (k == key)
+            return tr(name);
+    }
+    // camelCase -> words
+    QString words;
+    for (const QChar c : key) {
+        if (c.isUpper() && !words.isEmpty())
+            words += u' ';
+        words += c.toLower();
+    }
+    return words;
+}
+
+} // namespace
+
+QVector<ComparisonLine> auditDetailLines(
+    const QString &detailsJson, const QVariant &periodStart, const QVariant &periodEnd)
+{
+    const QJsonObject details = QJsonDocument::fromJson(detailsJson.toUtf8()).object();
+    const QJsonObject before = details.value(u"before"_qs).toObject();
+    QJsonObject after = details.value(u"after"_qs).toObject();
+    if (after.isEmpty() && !before.isEmpty() && !periodStart.isNull() && !periodEnd.isNull()) {
+        // A renewal records the state before it and the period it set.
+        after = before;
+        after.insert(u"currentPeriod"_qs,
+            QJsonObject {{u"start"_qs, rfc3339(periodStart.toLongLong())},
+                {u"end"_qs, rfc3339(periodEnd.toLongLong())}});
+    }
+
+    QVector<ComparisonLine> lines;
+    // The subscription's state, in a fixed order, then any other field either side has.
+    QStringList keys {u"status"_qs, u"currentPeriod"_qs, u"cancelAtPeriodEnd"_qs,
+        u"providerVersion"_qs, u"revision"_qs};
+    for (const QJsonObject &o : {before, after}) {
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            if (!keys.contains(it.key()) && it.key() != u"subscriptionId")
+                keys << it.key();
+        }
+    }
+    const bool hasStates = !before.isEmpty() || !after.isEmpty();
+    for (const QString &key : std::as_const(keys)) {
+        if (!hasStates || (!before.contains(key) && !after.contains(key)))
+            continue;
+        const Shown b = show(before.value(key));
+        const Shown a = show(after.value(key));
+        // Periods compare as what they show: "…00Z" and "…00.000000Z" are one instant.
+        const bool differs = !after.isEmpty() && b.text != a.text;
+        lines.append({label(key), b.text, after.isEmpty() ? QString() : a.text, b.tooltip,
+            a.tooltip, differs, differs ? tr("changed") : QString()});
+    }
+
+    // What else the record says, in the "after" column.
+    if (details.contains(u"paidAmountMinor"_qs))
+        lines.append({tr("amount paid"), {},
+            format::money(details.value(u"paidAmountMinor"_qs).toInteger(),
+                details.value(u"currency"_qs).toString()),
+            {}, details.value(u"currency"_qs).toString(), false, {}});
+    if (details.contains(u"changes"_qs)) {
+        const QJsonValue changes = details.value(u"changes"_qs);
+        QStringList changed;
+        if (changes.isArray()) {
+            for (const QJsonValue &c : changes.toArray())
+                changed << (c.isObject() ? label(c.toObject().value(u"field"_qs).toString())
+                                         : label(c.toString()));
+        } else if (changes.isObject()) {
+            for (const QString &k : changes.toObject().keys())
+                changed << label(k);
+        }
+        changed.removeAll(QString());
+        lines.append({tr("fields changed"), {},
+            changed.isEmpty() ? tr("none") : changed.join(u", "_qs), {}, {}, false, {}});
+    }
+    for (auto it = details.begin(); it != details.end(); ++it) {
+        static const QStringList shown {
+            u"before"_qs, u"after"_qs, u"paidAmountMinor"_qs, u"currency"_qs, u"changes"_qs};
+        if (shown.contains(it.key()))
+            continue;
+        lines.append({label(it.key()), {}, show(it.value()).text, {}, {}, false, {}});
+    }
+    return lines;
+}
+
+} // namespace rd::ui
