@@ -19,6 +19,7 @@
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QJsonDocument>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QStandardPaths>
 #include <QtTest>
@@ -279,6 +280,64 @@ private slots:
         page.model()->setPageSize(2);
         page.setFilters(provider, outcome, received);
         QCOMPARE(shownIds(page), shown);
+    }
+
+    /// Ctrl+F on the Inbox: an event id (of either provider) or a delivery number, whole;
+    /// Return opens the first match; nothing found says so; clearing shows everything again.
+    void searchFindsADeliveryByEventIdOrNumber_data()
+    {
+        QTest::addColumn<QString>("search"); // %1: the rejected delivery's inbox id
+        QTest::addColumn<QString>("where");
+        QTest::newRow("event id") << "evt_gap"
+                                  << "provider_event_id = 'evt_gap'";
+        QTest::newRow("event id, blanks around it") << "  evt_gap "
+                                                    << "provider_event_id = 'evt_gap'";
+        QTest::newRow("delivery number") << "%1"
+                                         << "id = %1";
+        QTest::newRow("a fragment finds nothing") << "evt_ga"
+                                                  << "false";
+        QTest::newRow("another provider's delivery") << "@eu"
+                                                     << "@eu";
+    }
+
+    void searchFindsADeliveryByEventIdOrNumber()
+    {
+        QFETCH(QString, search);
+        QFETCH(QString, where);
+        if (where == u"@eu"_qs)
+            where = u"id = %1"_qs.arg(m_euInvalid.inboxId);
+        if (search == u"@eu"_qs) // the stripe-eu delivery's event id, whatever it is
+            search = QString::fromStdString(text(*m_db,
+                "SELECT provider_event_id FROM webhook_inbox WHERE id = "
+                    + std::to_string(m_euInvalid.inboxId)));
+        search = search.arg(m_rejected.inboxId);
+        where = where.arg(m_rejected.inboxId);
+        const QList<qint64> expected = expectedIds(where);
+
+        rd::ui::InboxPage page(m_pool.get());
+        page.resize(1024, 700);
+        page.show();
+        QCOMPARE(shownIds(page).size(), 6);
+        page.focusSearch();
+        QVERIFY(page.searchBox()->hasFocus());
+        QTest::keyClicks(page.searchBox(), search);
+        QTest::keyClick(page.searchBox(), Qt::Key_Return);
+        if (expected.isEmpty()) {
+            QCOMPARE(shownIds(page), expected);
+            QVERIFY(!page.isDeliveryOpen());
+        } else {
+            QCOMPARE(expected.size(), 1);
+            QVERIFY(QTest::qWaitFor(
+                [&] {
+                    return page.isDeliveryOpen() && page.deliveryView()->delivery().found
+                        && page.deliveryView()->delivery().id == expected.first();
+                },
+                10000));
+            page.closeDelivery();
+            QCOMPARE(shownIds(page), expected);
+        }
+        page.searchBox()->clear();
+        QCOMPARE(shownIds(page).size(), 6);
     }
 
     /// Enter on a JSON delivery: its body re-indented (values as sent), the normalized event,

@@ -15,6 +15,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
 #include <QStackedWidget>
 #include <QTimer>
@@ -94,6 +95,7 @@ InboxPage::InboxPage(DatabasePool *pool, QWidget *parent)
     , m_provider(new QComboBox)
     , m_outcome(new QComboBox)
     , m_received(new QComboBox)
+    , m_search(new QLineEdit)
     , m_hint(new QLabel)
     , m_table(new TableView)
     , m_delivery(new DeliveryView)
@@ -129,6 +131,11 @@ InboxPage::InboxPage(DatabasePool *pool, QWidget *parent)
     m_received->addItem(tr("In the last 24 hours"), u"1 day"_qs);
     m_received->addItem(tr("In the last 7 days"), u"7 days"_qs);
     m_received->addItem(tr("In the last 30 days"), u"30 days"_qs);
+    m_search->setObjectName(u"inbox-search"_qs);
+    m_search->setPlaceholderText(tr("Event id or delivery number (Ctrl+F)"));
+    m_search->setClearButtonEnabled(true);
+    m_search->setMinimumWidth(
+        m_search->fontMetrics().horizontalAdvance(m_search->placeholderText()) + 40);
     m_hint->setText(tr("Enter opens the selected delivery."));
     m_hint->setStyleSheet(u"color:gray"_qs);
     // Cut rather than widen the window at 1024 px.
@@ -138,6 +145,7 @@ InboxPage::InboxPage(DatabasePool *pool, QWidget *parent)
     bar->addWidget(m_provider);
     bar->addWidget(m_outcome);
     bar->addWidget(m_received);
+    bar->addWidget(m_search);
     bar->addWidget(m_hint, 1);
     m_table->setObjectName(u"inbox"_qs);
     m_table->setModel(m_model);
@@ -157,6 +165,28 @@ InboxPage::InboxPage(DatabasePool *pool, QWidget *parent)
 
     for (QComboBox *box : {m_provider, m_outcome, m_received})
         connect(box, &QComboBox::currentIndexChanged, this, &InboxPage::reload);
+    // Ids are matched whole: a search runs when it is complete (Return, or leaving the box),
+    // not at every keystroke; clearing the box shows everything again at once.
+    connect(m_search, &QLineEdit::returnPressed, this, [this] {
+        m_openFirst = true; // the first match opens when its page lands
+        reload();
+    });
+    connect(m_search, &QLineEdit::textChanged, this, [this](const QString &text) {
+        if (text.isEmpty())
+            reload();
+    });
+    connect(m_model, &PagedTableModel::pageLoaded, this, [this](int rows) {
+        if (!m_openFirst)
+            return;
+        m_openFirst = false;
+        if (rows > 0) {
+            m_table->selectRow(0);
+            openDelivery(m_model->index(0, 0).data(int(Role::Key)).toLongLong());
+        } else {
+            emit statusMessage(
+                tr("No delivery has the event id or number %1.").arg(m_search->text().trimmed()));
+        }
+    });
     connect(m_model, &PagedTableModel::loadFailed, this, &InboxPage::statusMessage);
     connect(m_model, &PagedTableModel::pageLoaded, this, [this] {
         // A reload in place keeps the row index: new deliveries arrive on top, so the
@@ -241,7 +271,8 @@ void InboxPage::reload()
     const QString provider = m_provider->currentData().toString();
     const QString outcome = m_outcome->currentData().toString();
     const QString received = m_received->currentData().toString();
-    m_model->setFetcher([provider, outcome, received](
+    const QString search = m_search->text().trimmed();
+    m_model->setFetcher([provider, outcome, received, search](
                             QSqlDatabase &db, const QVector<QVariant> &after, int limit) {
         // Newest first on webhook_inbox_recent (received_at DESC, id DESC), or on
         // webhook_inbox_by_outcome (outcome, received_at DESC, id DESC) for one outcome.
@@ -263,6 +294,15 @@ void InboxPage::reload()
             where << u"w.received_at >= now() - CAST(? AS interval)"_qs;
             values << received;
         }
+        if (!search.isEmpty()) {
+            // An event id is unique per provider key: one probe of webhook_inbox_delivery_once
+            // for each registered provider, whatever the server's collation.
+            bool isNumber = false;
+            const qint64 number = search.toLongLong(&isNumber);
+            where << u"(w.id = CAST(? AS bigint) OR (w.provider_key, w.provider_event_id) IN "
+                     "(SELECT p.provider_key, CAST(? AS text) FROM billing_providers p))"_qs;
+            values << (isNumber ? number : -1) << search;
+        }
         if (!after.isEmpty()) {
             where << u"(w.received_at, w.id) < (CAST(? AS timestamptz), CAST(? AS bigint))"_qs;
             values << QString::fromStdString(
@@ -277,6 +317,14 @@ void InboxPage::reload()
         page.rows = readRows(q, kInboxFields, page.cells);
         return page;
     });
+}
+
+void InboxPage::focusSearch()
+{
+    if (isDeliveryOpen())
+        closeDelivery();
+    m_search->setFocus();
+    m_search->selectAll();
 }
 
 void InboxPage::refresh()

@@ -1,11 +1,13 @@
 #pragma once
 
 #include "ui/models/asyncresult.h"
+#include "ui/widgets/searchablepage.h"
 
 #include <QVariantList>
 #include <QWidget>
 
 class QComboBox;
+class QLineEdit;
 class QLabel;
 class QStackedWidget;
 class QTimer;
@@ -26,7 +28,7 @@ class TableView;
 /// renewals are), so the page polls the inbox's state every two seconds on the pool (the
 /// newest id through the primary key, and the table's write counters) and reloads in place
 /// when it changed; an opened delivery is read again too.
-class InboxPage : public QWidget
+class InboxPage : public QWidget, public SearchablePage
 {
     Q_OBJECT
 
@@ -60,6 +62,10 @@ public:
     /// The filter combo boxes' values ("" = any): a provider key; an outcome, "problems" or
     /// "unprocessed"; "1 hour", "1 day", "7 days", "30 days".
     void setFilters(const QString &provider, const QString &outcome, const QString &received);
+    /// Ctrl+F: the search box takes a provider event id or a delivery number, whole (what a
+    /// provider's dashboard or a log line shows); Return opens the first match.
+    void focusSearch() override;
+    QLineEdit *searchBox() const { return m_search; }
     /// How often the shown page looks for changes, in milliseconds.
     static constexpr int kPollInterval = 2000;
 
@@ -85,7 +91,9 @@ private:
     QComboBox *m_provider;
     QComboBox *m_outcome;
     QComboBox *m_received;
+    QLineEdit *m_search;
     QLabel *m_hint;
+    bool m_openFirst = false;
     TableView *m_table;
     DeliveryView *m_delivery;
     QTimer *m_poll;

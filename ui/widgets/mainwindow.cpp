@@ -289,13 +289,13 @@ TableView *MainWindow::tableToExport() const
 
 bool MainWindow::findInView()
 {
-    // The page shown searches itself (Subscriptions by id, Cases by subscription id; the
-    // Inbox once it implements SearchablePage).
+    // The page shown searches itself: Subscriptions by id, Cases by subscription id, the Inbox
+    // by event id or delivery number.
     if (auto *page = dynamic_cast<SearchablePage *>(m_stack->currentWidget())) {
         page->focusSearch();
         return true;
     }
-    statusBar()->showMessage(tr("This view has no search: Subscriptions and Cases do."), 8000);
+    statusBar()->showMessage(tr("This view has no search: Subscriptions, Cases and Inbox do."), 8000);
     return false;
 }
 
