@@ -295,7 +295,8 @@ bool MainWindow::findInView()
         page->focusSearch();
         return true;
     }
-    statusBar()->showMessage(tr("This view has no search: Subscriptions, Cases and Inbox do."), 8000);
+    statusBar()->showMessage(
+        tr("This view has no search: Subscriptions, Cases and Inbox do."), 8000);
     return false;
 }
 
