@@ -1,6 +1,7 @@
 #include "domain/store/renewal_applier.h"
 #include "domain/store/webhook_ingestor.h"
 #include "tests/support/fixture_files.h"
+#include "tests/support/ingest_outcomes.h"
 #include "tests/support/lock_waiters.h"
 #include "tests/support/renewal_fixtures.h"
 #include "tests/support/test_database.h"
@@ -185,13 +186,9 @@ std::string stripeRenewal()
     return rdtest::fixtureFile("stripe/renewal_pre_basil.json");
 }
 
-// QCOMPARE prints QStrings, not this enum.
-QString outcomeName(rd::IngestOutcome outcome)
-{
-    return QString::fromStdString(std::string(rd::toString(outcome)));
-}
-
 } // namespace
+
+using rdtest::outcomeName;
 
 /// A connection lost while applying: the retry says "applied" only when this call's own commit
 /// landed, "duplicate" when the renewal was somebody else's, and never records it twice. Both

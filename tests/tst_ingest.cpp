@@ -1,4 +1,5 @@
 #include "tests/support/fixture_files.h"
+#include "tests/support/ingest_outcomes.h"
 #include "tests/support/lock_waiters.h"
 #include "tests/support/process_runner.h"
 #include "tests/support/test_database.h"
@@ -22,19 +23,15 @@
 
 using rdtest::ctl;
 using rdtest::fixtureFile;
+using rdtest::outcomeName;
+using rdtest::replaceAll;
 using rdtest::runProgram;
 using rdtest::scalar;
+using rdtest::stripeRenewalOf;
+using rdtest::text;
 using rdtest::withDb;
 
 namespace {
-
-std::string text(const rdtest::TestDatabase &db, const std::string &sql)
-{
-    auto conn = db.connect();
-    pqxx::nontransaction tx(*conn);
-    const auto f = tx.exec1(sql)[0];
-    return f.is_null() ? std::string("<null>") : f.as<std::string>();
-}
 
 std::vector<nlohmann::json> jsonLines(const QByteArray &out)
 {
@@ -88,23 +85,6 @@ QByteArray bytes(const std::string &s)
     return QByteArray(s.data(), static_cast<qsizetype>(s.size()));
 }
 
-std::string replaceAll(std::string s, const std::string &from, const std::string &to)
-{
-    for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
-        s.replace(at, from.size(), to);
-    return s;
-}
-
-// The Stripe renewal fixture as the delivery of another subscription's renewal: its own event
-// id, invoice and subscription (current period December 2025, as importStripeSubscription's).
-std::string stripeRenewalOf(const std::string &tag)
-{
-    std::string body = fixtureFile("stripe/renewal_pre_basil.json");
-    body = replaceAll(body, "evt_1QxRenew0001", "evt_" + tag);
-    body = replaceAll(body, "in_1QxRenew0001", "in_" + tag);
-    return replaceAll(body, "sub_1QxSub0001", "sub_" + tag);
-}
-
 // Commits counted by the server for `database` (pg_stat_database), read from another
 // database so that reading does not count. Backends flush their counts when they exit: wait
 // until none is left in `database` first.
@@ -126,12 +106,6 @@ long long commitsOf(pqxx::connection &observer, const std::string &database)
     return tx
         .exec_params1("SELECT xact_commit FROM pg_stat_database WHERE datname = $1", database)[0]
         .as<long long>();
-}
-
-// QCOMPARE prints QStrings, not this enum.
-QString outcomeName(rd::IngestOutcome outcome)
-{
-    return QString::fromStdString(std::string(rd::toString(outcome)));
 }
 
 } // namespace

@@ -27,18 +27,12 @@ using rdtest::fixtureFile;
 using rdtest::HttpConnection;
 using rdtest::HttpHeaders;
 using rdtest::HttpResponse;
+using rdtest::replaceAll;
 using rdtest::runProgram;
 using rdtest::scalar;
 using rdtest::withDb;
 
 namespace {
-
-std::string replaceAll(std::string s, const std::string &from, const std::string &to)
-{
-    for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
-        s.replace(at, from.size(), to);
-    return s;
-}
 
 // The Stripe fixture renews sub_1QxSub0001 from December 2025 into January 2026; `n` makes its
 // subscription, invoice and event ids distinct, so that each `n` is a renewal of its own.

@@ -1,5 +1,6 @@
 #include "tests/support/desk_subscriptions.h"
 #include "tests/support/fixture_files.h"
+#include "tests/support/ingest_outcomes.h"
 #include "tests/support/test_database.h"
 #include "ui/models/databasepool.h"
 #include "ui/models/pagedtablemodel.h"
@@ -28,42 +29,20 @@
 
 namespace {
 
-std::string replaceAll(std::string s, const std::string &from, const std::string &to)
-{
-    for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
-        s.replace(at, from.size(), to);
-    return s;
-}
-
-/// The Stripe renewal fixture (December 2025 → January 2026) for another subscription, its
-/// own event and invoice, on one line as a provider sends it.
+/// The Stripe renewal fixture for another subscription, on one line as a provider sends it.
 std::string stripeRenewal(const std::string &tag)
 {
-    std::string body = rdtest::fixtureFile("stripe/renewal_pre_basil.json");
-    body = replaceAll(body, "evt_1QxRenew0001", "evt_" + tag);
-    body = replaceAll(body, "in_1QxRenew0001", "in_" + tag);
-    body = replaceAll(body, "sub_1QxSub0001", "sub_" + tag);
-    return nlohmann::ordered_json::parse(body).dump(); // the members in the fixture's order
+    // The members in the fixture's order.
+    return nlohmann::ordered_json::parse(rdtest::stripeRenewalOf(tag)).dump();
 }
 
 /// Bytes no adapter can read: not JSON, not even UTF-8.
 const std::string kBinaryBody = std::string("\x00\x01\x02GIF89a not json \xff\xfe", 21);
 
-std::string text(const rdtest::TestDatabase &db, const std::string &sql)
-{
-    auto conn = db.connect();
-    pqxx::nontransaction tx(*conn);
-    const auto f = tx.exec1(sql)[0];
-    return f.is_null() ? std::string() : f.as<std::string>();
-}
-
-// QCOMPARE prints QStrings, not this enum.
-QString outcomeName(rd::IngestOutcome outcome)
-{
-    return QString::fromStdString(std::string(rd::toString(outcome)));
-}
-
 } // namespace
+
+using rdtest::outcomeName;
+using rdtest::text;
 
 /// The Inbox page (#13 item 7) over deliveries recorded through the real ingest path
 /// (WebhookIngestor, ingest_delivery): human headers, filters by provider, outcome and time,

@@ -26,4 +26,23 @@ inline std::string fixtureFile(const std::string &relative)
     return ss.str();
 }
 
+/// `s` with every `from` replaced by `to`.
+inline std::string replaceAll(std::string s, const std::string &from, const std::string &to)
+{
+    for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+        s.replace(at, from.size(), to);
+    return s;
+}
+
+/// The Stripe renewal fixture (sub_1QxSub0001 renewed from December 2025 into January 2026) as
+/// the delivery of another subscription's renewal: its own event id, invoice and subscription
+/// ("evt_<tag>", "in_<tag>", "sub_<tag>").
+inline std::string stripeRenewalOf(const std::string &tag)
+{
+    std::string body = fixtureFile("stripe/renewal_pre_basil.json");
+    body = replaceAll(body, "evt_1QxRenew0001", "evt_" + tag);
+    body = replaceAll(body, "in_1QxRenew0001", "in_" + tag);
+    return replaceAll(body, "sub_1QxSub0001", "sub_" + tag);
+}
+
 } // namespace rdtest

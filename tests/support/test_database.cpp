@@ -111,6 +111,14 @@ long long scalar(const TestDatabase &db, const std::string &sql)
     return scalar(*db.connect(), sql);
 }
 
+std::string text(const TestDatabase &db, const std::string &sql)
+{
+    auto conn = db.connect();
+    pqxx::nontransaction tx(*conn);
+    const auto f = tx.exec1(sql)[0];
+    return f.is_null() ? std::string("<null>") : f.as<std::string>();
+}
+
 std::string loginAs(const TestDatabase &db, const std::string &who, const std::string &kind)
 {
     const std::string login = db.name() + "_" + who;

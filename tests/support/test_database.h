@@ -36,6 +36,8 @@ private:
 /// The single integer `sql` selects (a count, usually), outside any transaction.
 long long scalar(pqxx::connection &conn, const std::string &sql);
 long long scalar(const TestDatabase &db, const std::string &sql);
+/// The single value `sql` selects, as text ("<null>" for NULL), outside any transaction.
+std::string text(const TestDatabase &db, const std::string &sql);
 
 /// The conninfo of a login role of `db`'s own (roles are cluster-wide: named after the
 /// database) that is a member of renewal_<kind> (viewer, operator, ingest).
