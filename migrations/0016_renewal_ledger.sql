@@ -39,7 +39,7 @@ GRANT SELECT ON public.renewal_daily_totals, public.renewal_total_deltas TO rene
 
 CREATE FUNCTION public.rd_billing_periods_to_deltas()
     RETURNS trigger
-    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp
 AS $$
 BEGIN
     INSERT INTO public.renewal_total_deltas (day, provider_key, currency, recorded_by, renewals,
@@ -62,7 +62,7 @@ CREATE TRIGGER subscription_billing_periods_totals
 -- let totals drift. (Nothing in the product updates or deletes them; this keeps it so.)
 CREATE FUNCTION public.rd_billing_periods_insert_only()
     RETURNS trigger
-    LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
+    LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp
 AS $$
 BEGIN
     RAISE EXCEPTION 'billing periods are insert-only (% refused)', TG_OP
@@ -84,7 +84,7 @@ CREATE TRIGGER subscription_billing_periods_no_truncate
 -- (a transaction-scoped advisory lock): a second caller returns 0 at once instead of queueing.
 CREATE FUNCTION public.fold_renewal_totals()
     RETURNS bigint
-    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp
 AS $$
 DECLARE
     v_folded bigint;
@@ -124,7 +124,7 @@ GRANT EXECUTE ON FUNCTION public.fold_renewal_totals() TO renewal_viewer;
 CREATE FUNCTION public.renewal_totals(p_from date, p_to date)
     RETURNS TABLE (day date, provider_key text, currency text, recorded_by text,
                    renewals bigint, amount_minor numeric)
-    LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp
+    LANGUAGE sql STABLE SET search_path = pg_catalog, public, pg_temp
 AS $$
     SELECT u.day, u.provider_key, u.currency, u.recorded_by,
            pg_catalog.sum(u.renewals)::bigint, pg_catalog.sum(u.amount_minor)
@@ -139,6 +139,19 @@ AS $$
 $$;
 REVOKE EXECUTE ON FUNCTION public.renewal_totals(date, date) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION public.renewal_totals(date, date) TO renewal_viewer;
+
+-- The ledger's pages. A page is the next rows in (paid_at, id) or (period_start, id) order
+-- within a date range, narrowed by any of provider, currency and recorded_by. The list is
+-- read as one short index range scan per (provider, currency, recorded_by) combination that
+-- has renewals (the combinations come from the totals above: a handful), merged: whatever the
+-- filter, a page reads about a page of rows per combination, and a rare currency or
+-- recorded_by is as fast as a common one. Two indexes serve both orders; 0001's paid_at index,
+-- which nothing reads, gives its place to them (each index is work for every renewal).
+CREATE INDEX billing_periods_ledger_by_paid_at ON public.subscription_billing_periods
+    (provider_key, currency, recorded_by, paid_at, id);
+CREATE INDEX billing_periods_ledger_by_period_start ON public.subscription_billing_periods
+    (provider_key, currency, recorded_by, period_start, id);
+DROP INDEX public.billing_periods_paid_at;
 
 -- Backfill, with inserts held off (SHARE blocks them) so that no period is counted twice or
 -- missed between the trigger's creation above and this read.
