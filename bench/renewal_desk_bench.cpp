@@ -1,15 +1,19 @@
 // renewal-desk-bench: how the desk's read models behave on a large database, next to a plain
 // QSqlQueryModel over the whole table. Not a test: it prints figures.
 //
-//   renewal-desk-bench --db CONNINFO [--no-scroll] [--no-plain] [--repeat N]
+//   renewal-desk-bench --db CONNINFO [--no-scroll] [--no-plain] [--repeat N] [--ledger-only]
+//                      [--ledger-year YYYY]
 //
 // Measured: time from issuing the query to the first page in the model, for the default order,
 // a jump to other indexed orders and an id search; the subscription detail load; resident
 // memory and time while loading every row page by page ("scrolling all of it"); the same for
-// QSqlQueryModel::setQuery over the whole table.
+// QSqlQueryModel::setQuery over the whole table. The renewals ledger: its first and next
+// page for several filters (sparse ones included) and its totals of a year.
 
 #include "ui/models/connectionsettings.h"
 #include "ui/models/databasepool.h"
+#include "ui/models/ledgermodel.h"
+#include "ui/models/ledgertotals.h"
 #include "ui/models/subscriptiondetail.h"
 #include "ui/models/subscriptionsmodel.h"
 
@@ -70,6 +74,32 @@ double firstPage(DatabasePool &pool, const SubscriptionFilter &filter, Subscript
     return double(t.nsecsElapsed()) / 1e6;
 }
 
+/// Milliseconds from creating a ledger model to its first page, and (when `next`) from asking
+/// for the next page to its arrival.
+double ledgerPage(DatabasePool &pool, const LedgerFilter &filter, int *rows, double *next = nullptr)
+{
+    QElapsedTimer t;
+    t.start();
+    LedgerModel model(&pool, filter);
+    QSignalSpy loaded(&model, &PagedTableModel::pageLoaded);
+    QSignalSpy failed(&model, &PagedTableModel::loadFailed);
+    while (loaded.isEmpty() && failed.isEmpty())
+        loaded.wait(30000);
+    const double first = double(t.nsecsElapsed()) / 1e6;
+    if (!failed.isEmpty())
+        std::fprintf(
+            stderr, "ledger load failed: %s\n", qPrintable(failed.first().first().toString()));
+    if (next && model.canFetchMore({})) {
+        t.restart();
+        model.fetchMore({});
+        while (loaded.size() < 2 && failed.isEmpty())
+            loaded.wait(30000);
+        *next = double(t.nsecsElapsed()) / 1e6;
+    }
+    *rows = model.loadedRows();
+    return first;
+}
+
 void line(const char *what, double ms, const QString &extra = {})
 {
     std::printf("%-58s %10.1f ms  %s\n", what, ms, qPrintable(extra));
@@ -89,7 +119,11 @@ int main(int argc, char **argv)
     QCommandLineOption noScroll(u"no-scroll"_qs, u"skip loading every row"_qs);
     QCommandLineOption noPlain(u"no-plain"_qs, u"skip the QSqlQueryModel comparison"_qs);
     QCommandLineOption repeat(u"repeat"_qs, u"runs per timing (median)"_qs, u"N"_qs, u"5"_qs);
-    parser.addOptions({db, noScroll, noPlain, repeat});
+    QCommandLineOption ledgerOnly(u"ledger-only"_qs, u"only the renewals ledger's figures"_qs);
+    QCommandLineOption ledgerYear(u"ledger-year"_qs,
+        u"the year the ledger's figures read (default: the year with the most renewals)"_qs,
+        u"YYYY"_qs);
+    parser.addOptions({db, noScroll, noPlain, repeat, ledgerOnly, ledgerYear});
     parser.process(app);
     if (!parser.isSet(db)) {
         std::fprintf(stderr, "renewal-desk-bench: --db CONNINFO is required\n");
@@ -127,6 +161,100 @@ int main(int argc, char **argv)
         qPrintable(s[0]), qPrintable(s[1]), qPrintable(s[2]), qPrintable(s[6]));
     std::printf(
         "machine: %d cores, RSS at start %.1f MiB\n\n", QThread::idealThreadCount(), residentMiB());
+
+    {
+        // The renewals ledger (#15): the first and the next page for filters from dense to
+        // absent, and the month × currency totals of a year (what the page reads, the fold
+        // of pending deltas included).
+        auto latest = pool.run([](QSqlDatabase &d) {
+            QSqlQuery q = execSql(d,
+                u"SELECT extract(year FROM day)::int FROM renewal_totals('-infinity', "
+                "'infinity') GROUP BY 1 ORDER BY sum(renewals) DESC LIMIT 1"_qs);
+            return q.next() ? q.value(0).toInt() : QDate::currentDate().year();
+        });
+        latest.waitForFinished();
+        const int year
+            = parser.isSet(ledgerYear) ? parser.value(ledgerYear).toInt() : latest.result();
+        const QDate jan(year, 1, 1);
+        std::printf("renewals ledger, year %d (UTC days; pages of 200):\n", year);
+        auto f = [&](LedgerDate date, QDate from, QDate to, QString provider = {},
+                     QString currency = {}, QString recordedBy = {}) {
+            LedgerFilter filter;
+            filter.date = date;
+            filter.from = from;
+            filter.to = to;
+            filter.provider = provider;
+            filter.currency = currency;
+            filter.recordedBy = recordedBy;
+            return filter;
+        };
+        const auto paid = LedgerDate::PaidAt;
+        const auto start = LedgerDate::PeriodStart;
+        const struct
+        {
+            const char *name;
+            LedgerFilter filter;
+        } ledgerCases[] = {
+            {"ledger: paid in the year", f(paid, jan, jan.addYears(1))},
+            {"ledger: paid in March", f(paid, jan.addMonths(2), jan.addMonths(3))},
+            {"ledger: all time", f(paid, {}, {})},
+            {"ledger: provider paddle-eu, the year",
+                f(paid, jan, jan.addYears(1), u"paddle-eu"_qs)},
+            {"ledger: provider stripe-us, two days",
+                f(paid, jan.addDays(40), jan.addDays(42), u"stripe-us"_qs)},
+            {"ledger: currency GBP, the year", f(paid, jan, jan.addYears(1), {}, u"GBP"_qs)},
+            {"ledger: currency JPY (none), all time", f(paid, {}, {}, {}, u"JPY"_qs)},
+            {"ledger: recorded by operator (none), the year",
+                f(paid, jan, jan.addYears(1), {}, {}, u"operator"_qs)},
+            {"ledger: paddle-eu + EUR + webhook, a week",
+                f(paid, jan.addDays(100), jan.addDays(107), u"paddle-eu"_qs, u"EUR"_qs,
+                    u"webhook"_qs)},
+            {"ledger: period start in Q2", f(start, jan.addMonths(3), jan.addMonths(6))},
+            {"ledger: period start, USD, all time", f(start, {}, {}, {}, u"USD"_qs)},
+            {"ledger: period start, recorded by import (none)",
+                f(start, {}, {}, {}, {}, u"import"_qs)},
+        };
+        int warm = 0;
+        ledgerPage(pool, ledgerCases[0].filter, &warm);
+        for (const auto &c : ledgerCases) {
+            QVector<double> first, next;
+            int rows = 0;
+            for (int i = 0; i < runs; ++i) {
+                double n = 0;
+                first << ledgerPage(pool, c.filter, &rows, &n);
+                next << n;
+            }
+            line(c.name, median(first),
+                QString(u"(%1 rows; next page %2 ms; median of %3)"_qs)
+                    .arg(rows)
+                    .arg(median(next), 0, 'f', 1)
+                    .arg(runs));
+        }
+        for (const auto &[name, filter] :
+            {std::make_pair("ledger totals: the year by month × currency, by provider",
+                 f(paid, jan, jan.addYears(1))),
+                std::make_pair("ledger totals: the year, provider paddle-eu",
+                    f(paid, jan, jan.addYears(1), u"paddle-eu"_qs)),
+                std::make_pair("ledger totals: all time", f(paid, {}, {})),
+                std::make_pair("ledger totals: period start in March (counted)",
+                    f(start, jan.addMonths(2), jan.addMonths(3)))}) {
+            QVector<double> t;
+            int groups = 0;
+            for (int i = 0; i < runs; ++i) {
+                QElapsedTimer timer;
+                timer.start();
+                auto totals = pool.run(
+                    [filter = filter](QSqlDatabase &d) { return loadLedgerTotals(d, filter); });
+                totals.waitForFinished();
+                t << double(timer.nsecsElapsed()) / 1e6;
+                groups = int(totals.result().months.size());
+            }
+            line(name, median(t), QString(u"(%1 month × currency rows)"_qs).arg(groups));
+        }
+        std::printf("\n");
+        if (parser.isSet(ledgerOnly))
+            return 0;
+    }
 
     struct Case
     {

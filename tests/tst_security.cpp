@@ -198,6 +198,15 @@ private slots:
                "AND c.status = 'resolved' "
                "WHERE w.provider_event_id = 'evt_feb' AND w.outcome = 'applied' "
                "AND b.id = '8d3f2a6e-0c59-4f0e-9a57-3b1f6f0d2c11'";
+        // The ledger's totals (0016): the renewal's trigger appends its delta to the real
+        // deltas table, and a fold (any viewer may fold) moves it into the real totals.
+        QTest::newRow("ingest: renewal delta trigger and fold_renewal_totals")
+            << "ingest"
+            << (renewalTables + QStringList {"renewal_total_deltas", "renewal_daily_totals"})
+            << QString(kFebruaryCall) + "; SELECT fold_renewal_totals()"
+            << "SELECT count(*) FROM renewal_daily_totals t WHERE t.day = '2026-02-01' "
+               "AND t.renewals = 1 AND t.amount_minor = 1999 "
+               "AND NOT EXISTS (SELECT 1 FROM renewal_total_deltas)";
         QTest::newRow("ingest: outbox_claim and outbox_mark_published")
             << "ingest" << (renewalTables + QStringList {"subscription_outbox"})
             << QString(kFebruaryCall)

@@ -87,6 +87,10 @@ bool saveScreenshots(MainWindow &window, const QString &dir)
         settle(600);
     }
     // The cases view twice: a payload conflict and a period that does not continue.
+    // The ledger over this year's renewals, with its totals by month and by provider.
+    window.showPage(MainWindow::LedgerView);
+    settle(800);
+    ok &= window.grab().save(dir + u"/ledger.png"_qs);
     window.showPage(MainWindow::CasesView);
     auto *cases = window.casesPage()->table()->model();
     for (const auto &[code, file] :

@@ -7,6 +7,7 @@
 #include "ui/widgets/casespage.h"
 #include "ui/widgets/connectiondialog.h"
 #include "ui/widgets/inboxpage.h"
+#include "ui/widgets/ledgerpage.h"
 #include "ui/widgets/outboxpage.h"
 #include "ui/widgets/searchablepage.h"
 #include "ui/widgets/subscriptiondetailwidget.h"
@@ -53,13 +54,16 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     m_cases = new CasesPage(m_pool.get(), m_actions.get());
     m_inbox = new InboxPage(m_pool.get());
     m_outbox = new OutboxPage(m_pool.get());
+    m_ledger = new LedgerPage(m_pool.get());
     m_stack->addWidget(m_subscriptions);
+    m_stack->addWidget(m_ledger);
     m_stack->addWidget(m_cases);
     m_stack->addWidget(m_inbox);
     m_stack->addWidget(m_outbox);
 
     m_nav->setObjectName(u"navigation"_qs);
-    for (const QString &name : {tr("Subscriptions"), tr("Cases"), tr("Inbox"), tr("Outbox")})
+    for (const QString &name :
+        {tr("Subscriptions"), tr("Ledger"), tr("Cases"), tr("Inbox"), tr("Outbox")})
         m_nav->addItem(name);
     QFont navFont = m_nav->font();
     navFont.setPointSizeF(navFont.pointSizeF() * 1.1);
@@ -140,7 +144,12 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
         showPage(SubscriptionsView);
         m_subscriptions->openSubscription(id);
     });
+    connect(m_ledger, &LedgerPage::subscriptionOpenRequested, this, [this](const QString &id) {
+        showPage(SubscriptionsView);
+        m_subscriptions->openSubscription(id);
+    });
     auto show = [this](const QString &m) { statusBar()->showMessage(m, 8000); };
+    connect(m_ledger, &LedgerPage::statusMessage, this, show);
     connect(m_subscriptions, &SubscriptionsPage::statusMessage, this, show);
     connect(m_cases, &CasesPage::statusMessage, this, show);
     connect(m_outbox, &OutboxPage::statusMessage, this, show);
@@ -284,6 +293,8 @@ TableView *MainWindow::tableToExport() const
         return m_outbox->table();
     if (page == m_inbox)
         return m_inbox->table();
+    if (page == m_ledger)
+        return m_ledger->table();
     return nullptr;
 }
 
@@ -311,6 +322,7 @@ void MainWindow::refreshAll()
     m_cases->refresh();
     m_outbox->refresh();
     m_inbox->refresh();
+    m_ledger->refresh();
 }
 
 void MainWindow::updateCasesBadge(int openCases)

@@ -18,19 +18,20 @@ class CasesPage;
 class ConnectionDialog;
 class DatabasePool;
 class InboxPage;
+class LedgerPage;
 class LiveUpdates;
 class OutboxPage;
 class SubscriptionsPage;
 class TableView;
 
-/// The desk: navigation on the left (Subscriptions, Cases with the open-case count, Inbox,
+/// The desk: navigation on the left (Subscriptions, Ledger, Cases with the open-case count, Inbox,
 /// Outbox), the selected view on the right, a quiet banner while the database is away.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 
 public:
-    enum Page { SubscriptionsView, CasesView, InboxView, OutboxView };
+    enum Page { SubscriptionsView, LedgerView, CasesView, InboxView, OutboxView };
 
     /// `actions` defaults to the domain implementation over `conninfo`.
     MainWindow(const QString &conninfo, const QString &databaseDescription,
@@ -48,6 +49,7 @@ public:
     CasesPage *casesPage() const { return m_cases; }
     OutboxPage *outboxPage() const { return m_outbox; }
     InboxPage *inboxPage() const { return m_inbox; }
+    LedgerPage *ledgerPage() const { return m_ledger; }
     LiveUpdates *liveUpdates() const { return m_live; }
     /// Whether `conninfo` is the desk's own embedded cluster (main() knows; false unless told).
     void setOnEmbeddedDatabase(bool embedded) { m_onEmbedded = embedded; }
@@ -100,6 +102,7 @@ private:
     SubscriptionsPage *m_subscriptions;
     CasesPage *m_cases;
     InboxPage *m_inbox;
+    LedgerPage *m_ledger;
     OutboxPage *m_outbox;
     LiveUpdates *m_live;
     QTimer *m_listRefresh;

@@ -1,0 +1,271 @@
+#include "tests/support/test_database.h"
+
+#include "domain/store/migrator.h"
+
+#include <pqxx/pqxx>
+
+#include <QtTest>
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+using rdtest::scalar;
+
+namespace {
+
+/// renewal_totals over [from, to) and the plain GROUP BY over billing periods it stands for,
+/// as the rows that differ between them (none when they agree).
+std::string differences(const std::string &from = "-infinity", const std::string &to = "infinity")
+{
+    const std::string plain
+        = "SELECT (paid_at AT TIME ZONE 'UTC')::date AS day, provider_key, currency, "
+          "recorded_by, count(*)::bigint AS renewals, sum(paid_amount_minor) AS amount_minor "
+          "FROM subscription_billing_periods WHERE (paid_at AT TIME ZONE 'UTC')::date >= '"
+        + from + "'::date AND (paid_at AT TIME ZONE 'UTC')::date < '" + to
+        + "'::date GROUP BY 1, 2, 3, 4";
+    const std::string totals = "SELECT * FROM renewal_totals('" + from + "', '" + to + "')";
+    return "SELECT count(*) FROM ((" + plain + " EXCEPT ALL " + totals + ") UNION ALL (" + totals
+        + " EXCEPT ALL " + plain + ")) d";
+}
+
+/// Inserts `n` billing periods for subscription `sub` (created when missing), in one statement:
+/// monthly periods from `firstMonth` months after January 2026, paid `paidOffset` after their
+/// start, in the given provider, currency and recorded_by.
+void insertPeriods(pqxx::transaction_base &tx, const std::string &sub, const std::string &provider,
+    const std::string &currency, const std::string &recordedBy, int firstMonth, int n,
+    const std::string &paidOffset = "3 minutes")
+{
+    tx.exec_params("INSERT INTO subscriptions (provider_key, provider_subscription_id, status) "
+                   "VALUES ($1, $2, 'active') ON CONFLICT DO NOTHING",
+        provider, sub);
+    tx.exec_params(
+        "INSERT INTO subscription_billing_periods (subscription_id, provider_key, "
+        "provider_renewal_key, provider_event_id, period_start, period_end, paid_amount_minor, "
+        "currency, paid_at, recorded_by) "
+        "SELECT s.id, s.provider_key, 'in_' || $2 || '_' || k, 'evt_' || $2 || '_' || k, "
+        "timestamptz '2026-01-01 00:00Z' + k * interval '1 month', "
+        "timestamptz '2026-01-01 00:00Z' + (k + 1) * interval '1 month', 1000 + k * 7, $3, "
+        "timestamptz '2026-01-01 00:00Z' + k * interval '1 month' + CAST($6 AS interval), $4 "
+        "FROM subscriptions s CROSS JOIN generate_series($5::int, $5::int + $7::int - 1) k "
+        "WHERE s.provider_key = $1 AND s.provider_subscription_id = $2",
+        provider, sub, currency, recordedBy, firstMonth, paidOffset, n);
+}
+
+} // namespace
+
+/// The ledger's totals (migration 0016): renewal_totals equals a plain GROUP BY over the
+/// billing periods whether or not the deltas were folded, under concurrent renewals and folds;
+/// the backfill counts what was there before; a viewer may read and fold but not write.
+class TestLedgerTotals : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void totalsEqualAPlainGroupBy()
+    {
+        rdtest::TestDatabase db("ledgertotals_plain");
+        auto conn = db.connect();
+        {
+            pqxx::work tx(*conn);
+            insertPeriods(tx, "sub_a", "stripe-main", "USD", "webhook", 0, 12);
+            insertPeriods(tx, "sub_b", "paddle-eu", "EUR", "operator", 0, 6);
+            // Paid a second before midnight UTC: counted on the day before the period starts.
+            insertPeriods(tx, "sub_c", "stripe-main", "JPY", "snapshot", 2, 5, "-1 second");
+            tx.commit();
+        }
+        QCOMPARE(scalar(*conn, "SELECT count(*) FROM renewal_total_deltas") > 0, true);
+        QCOMPARE(scalar(*conn, differences()), 0LL);
+        QCOMPARE(scalar(*conn, differences("2026-03-01", "2026-06-01")), 0LL);
+        QCOMPARE(scalar(*conn,
+                     "SELECT count(*) FROM renewal_totals('2026-02-28', '2026-03-01') "
+                     "WHERE currency = 'JPY'"),
+            1LL);
+
+        QVERIFY(scalar(*conn, "SELECT fold_renewal_totals()") > 0);
+        QCOMPARE(scalar(*conn, "SELECT count(*) FROM renewal_total_deltas"), 0LL);
+        QCOMPARE(scalar(*conn, differences()), 0LL);
+        // Folded totals plus new deltas for the same keys.
+        {
+            pqxx::work tx(*conn);
+            insertPeriods(tx, "sub_d", "stripe-main", "USD", "webhook", 0, 12);
+            tx.commit();
+        }
+        QCOMPARE(scalar(*conn, differences()), 0LL);
+        QCOMPARE(scalar(*conn, differences("2026-01-01", "2026-02-01")), 0LL);
+        scalar(*conn, "SELECT fold_renewal_totals()");
+        QCOMPARE(scalar(*conn, differences()), 0LL);
+        // A renewal rolled back leaves no delta.
+        {
+            pqxx::work tx(*conn);
+            insertPeriods(tx, "sub_e", "stripe-main", "GBP", "import", 0, 3);
+        }
+        QCOMPARE(scalar(*conn,
+                     "SELECT count(*) FROM renewal_totals('-infinity', 'infinity') "
+                     "WHERE currency = 'GBP'"),
+            0LL);
+    }
+
+    // Billing periods are facts: nothing, not even their owner, updates or deletes them, so
+    // that the totals never drift from them.
+    void billingPeriodsAreInsertOnly_data()
+    {
+        QTest::addColumn<QString>("sql");
+        QTest::newRow("update") << "UPDATE subscription_billing_periods SET paid_amount_minor = 1";
+        QTest::newRow("delete") << "DELETE FROM subscription_billing_periods";
+    }
+
+    void billingPeriodsAreInsertOnly()
+    {
+        QFETCH(QString, sql);
+        rdtest::TestDatabase db("ledgertotals_insert_only");
+        auto conn = db.connect();
+        {
+            pqxx::work tx(*conn);
+            insertPeriods(tx, "sub_a", "stripe-main", "USD", "webhook", 0, 2);
+            tx.commit();
+        }
+        pqxx::work tx(*conn);
+        try {
+            tx.exec0(sql.toStdString());
+            QFAIL("billing periods changed");
+        } catch (const pqxx::sql_error &e) {
+            QCOMPARE(QString::fromStdString(e.sqlstate()), QStringLiteral("RD004"));
+        }
+    }
+
+    void viewerReadsAndFoldsButCannotWrite_data()
+    {
+        QTest::addColumn<QString>("sql");
+        QTest::newRow("insert a delta")
+            << "INSERT INTO renewal_total_deltas VALUES ('2026-01-01', 'stripe-main', 'USD', "
+               "'webhook', 1000, 1000)";
+        QTest::newRow("insert a total")
+            << "INSERT INTO renewal_daily_totals VALUES ('2026-01-01', 'x', 'USD', "
+               "'webhook', 1000, 1000)";
+        QTest::newRow("update totals") << "UPDATE renewal_daily_totals SET renewals = 0";
+        QTest::newRow("delete deltas") << "DELETE FROM renewal_total_deltas";
+        QTest::newRow("truncate totals") << "TRUNCATE renewal_daily_totals";
+        QTest::newRow("call the trigger function") << "SELECT rd_billing_periods_to_deltas()";
+    }
+
+    void viewerReadsAndFoldsButCannotWrite()
+    {
+        QFETCH(QString, sql);
+        rdtest::TestDatabase db("ledgertotals_viewer");
+        {
+            auto conn = db.connect();
+            pqxx::work tx(*conn);
+            insertPeriods(tx, "sub_a", "stripe-main", "USD", "webhook", 0, 4);
+            tx.commit();
+        }
+        pqxx::connection viewer(rdtest::loginAs(db, "viewer", "viewer"));
+        QCOMPARE(scalar(viewer,
+                     "SELECT sum(renewals) FROM renewal_totals('2026-01-01', "
+                     "'2027-01-01')"),
+            4LL);
+        QCOMPARE(scalar(viewer, "SELECT fold_renewal_totals()"), 4LL); // four days
+        QCOMPARE(scalar(viewer, "SELECT count(*) FROM renewal_total_deltas"), 0LL);
+        {
+            pqxx::work tx(viewer);
+            QVERIFY_THROWS_EXCEPTION(pqxx::sql_error, tx.exec0(sql.toStdString()));
+        }
+        auto conn = db.connect();
+        QCOMPARE(scalar(*conn, differences()), 0LL);
+    }
+
+    // Renewals committed from several connections at once while others fold: every period is
+    // counted once, whether it was folded, is still a delta, or was rolled back (never).
+    void concurrentRenewalsAndFolds()
+    {
+        rdtest::TestDatabase db("ledgertotals_concurrent");
+        constexpr int kWriters = 4;
+        constexpr int kTransactions = 40;
+        std::atomic<bool> writing {true};
+        std::atomic<int> folds {0};
+        std::atomic<int> failures {0};
+        std::vector<std::thread> writers;
+        for (int w = 0; w < kWriters; ++w) {
+            writers.emplace_back([&, w] {
+                try {
+                    pqxx::connection c(db.conninfo());
+                    const char *currencies[] = {"USD", "EUR", "JPY"};
+                    const char *recorders[] = {"webhook", "operator", "snapshot", "import"};
+                    for (int t = 0; t < kTransactions; ++t) {
+                        pqxx::work tx(c);
+                        insertPeriods(tx, "sub_" + std::to_string(w) + "_" + std::to_string(t),
+                            w % 2 ? "paddle-eu" : "stripe-main", currencies[t % 3],
+                            recorders[(t + w) % 4], t % 12, 1 + t % 3);
+                        if (t % 7 == 6)
+                            tx.abort(); // rolled back: must leave nothing
+                        else
+                            tx.commit();
+                    }
+                } catch (const std::exception &e) {
+                    qWarning("writer: %s", e.what());
+                    ++failures;
+                }
+            });
+        }
+        std::vector<std::thread> folders;
+        for (int f = 0; f < 2; ++f) {
+            folders.emplace_back([&] {
+                try {
+                    pqxx::connection c(db.conninfo());
+                    while (writing) {
+                        scalar(c, "SELECT fold_renewal_totals()");
+                        ++folds;
+                        // A reader between folds sees totals that match its snapshot.
+                        if (scalar(c, differences()) != 0)
+                            ++failures;
+                    }
+                } catch (const std::exception &e) {
+                    qWarning("folder: %s", e.what());
+                    ++failures;
+                }
+            });
+        }
+        for (auto &t : writers)
+            t.join();
+        writing = false;
+        for (auto &t : folders)
+            t.join();
+        QCOMPARE(failures.load(), 0);
+        QVERIFY(folds.load() > 0);
+        auto conn = db.connect();
+        QVERIFY(scalar(*conn, "SELECT count(*) FROM subscription_billing_periods") > 100);
+        QCOMPARE(scalar(*conn, differences()), 0LL);
+        scalar(*conn, "SELECT fold_renewal_totals()");
+        QCOMPARE(scalar(*conn, "SELECT count(*) FROM renewal_total_deltas"), 0LL);
+        QCOMPARE(scalar(*conn, differences()), 0LL);
+    }
+
+    // A database that had renewals before migration 0016 gets their totals with it.
+    void migrationBackfillsExistingPeriods()
+    {
+        rdtest::TestDatabase db("ledgertotals_backfill", false);
+        auto conn = db.connect();
+        auto files = rd::loadMigrations(rd::defaultMigrationsDir());
+        std::vector<rd::MigrationFile> before;
+        for (const auto &f : files) {
+            if (f.version < 16)
+                before.push_back(f);
+        }
+        rd::migrate(*conn, before);
+        {
+            pqxx::work tx(*conn);
+            insertPeriods(tx, "sub_old", "stripe-main", "USD", "webhook", 0, 12);
+            insertPeriods(tx, "sub_eu", "paddle-eu", "EUR", "snapshot", 3, 4);
+            tx.commit();
+        }
+        rd::migrate(*conn, files);
+        QCOMPARE(scalar(*conn, "SELECT count(*) FROM renewal_total_deltas"), 0LL);
+        QCOMPARE(scalar(*conn, "SELECT sum(renewals) FROM renewal_daily_totals"), 16LL);
+        QCOMPARE(scalar(*conn, differences()), 0LL);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLedgerTotals)
+#include "tst_ledgertotals.moc"

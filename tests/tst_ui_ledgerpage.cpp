@@ -1,0 +1,381 @@
+#include "tests/support/desk_subscriptions.h"
+#include "tests/support/test_database.h"
+#include "ui/models/databasepool.h"
+#include "ui/models/ledgermodel.h"
+#include "ui/models/ledgertotals.h"
+#include "ui/widgets/ledgerpage.h"
+#include "ui/widgets/mainwindow.h"
+#include "ui/widgets/subscriptionspage.h"
+#include "ui/widgets/tableview.h"
+
+#include <pqxx/pqxx>
+
+#include <QAbstractItemModelTester>
+#include <QDateEdit>
+#include <QFile>
+#include <QLabel>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <memory>
+
+using rd::ui::LedgerDate;
+using rd::ui::LedgerFilter;
+using rd::ui::LedgerModel;
+using rd::ui::LedgerPage;
+using rd::ui::LedgerTotal;
+
+Q_DECLARE_METATYPE(LedgerFilter)
+
+namespace {
+
+LedgerFilter makeFilter(LedgerDate date, const QString &from, const QString &to,
+    const QString &provider = {}, const QString &currency = {}, const QString &recordedBy = {})
+{
+    LedgerFilter f;
+    f.date = date;
+    f.from = QDate::fromString(from, Qt::ISODate);
+    f.to = QDate::fromString(to, Qt::ISODate);
+    f.provider = provider;
+    f.currency = currency;
+    f.recordedBy = recordedBy;
+    return f;
+}
+
+/// The filter as SQL over subscription_billing_periods b: what the ledger must show.
+QString whereOf(const LedgerFilter &f)
+{
+    const QString column = f.date == LedgerDate::PaidAt ? u"b.paid_at"_qs : u"b.period_start"_qs;
+    QStringList where {u"true"_qs};
+    if (f.from.isValid())
+        where << QString(u"%1 >= '%2T00:00:00Z'"_qs).arg(column, f.from.toString(Qt::ISODate));
+    if (f.to.isValid())
+        where << QString(u"%1 < '%2T00:00:00Z'"_qs).arg(column, f.to.toString(Qt::ISODate));
+    if (!f.provider.isEmpty())
+        where << u"b.provider_key = '"_qs + f.provider + u'\'';
+    if (!f.currency.isEmpty())
+        where << u"b.currency = '"_qs + f.currency + u'\'';
+    if (!f.recordedBy.isEmpty())
+        where << u"b.recorded_by = '"_qs + f.recordedBy + u'\'';
+    return where.join(u" AND "_qs);
+}
+
+QString orderOf(const LedgerFilter &f)
+{
+    return f.date == LedgerDate::PaidAt ? u"b.paid_at, b.id"_qs : u"b.period_start, b.id"_qs;
+}
+
+} // namespace
+
+/// The renewals ledger (#15): the model under QAbstractItemModelTester with its rows checked
+/// against SQL for each filter, the totals against a GROUP BY, Enter opening the subscription,
+/// and the exports' machine values.
+class TestUiLedgerPage : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<rdtest::TestDatabase> m_db;
+    std::unique_ptr<rd::ui::DatabasePool> m_pool;
+
+    QStringList sqlColumn(const QString &sql)
+    {
+        auto conn = m_db->connect();
+        pqxx::nontransaction tx(*conn);
+        QStringList values;
+        for (const auto &row : tx.exec(sql.toStdString()))
+            values << QString::fromStdString(row[0].is_null() ? "" : row[0].as<std::string>());
+        return values;
+    }
+
+    QStringList shownIds(LedgerModel &model)
+    {
+        if (!rdtest::loadAll(model))
+            return {u"<load failed>"_qs};
+        QStringList ids;
+        for (int r = 0; r < model.loadedRows(); ++r)
+            ids << model.index(r, 0).data(int(rd::ui::Role::Key)).toString();
+        return ids;
+    }
+
+    void filters()
+    {
+        QTest::addColumn<LedgerFilter>("filter");
+        const auto paid = LedgerDate::PaidAt;
+        const auto start = LedgerDate::PeriodStart;
+        QTest::newRow("all time") << makeFilter(paid, {}, {});
+        QTest::newRow("paid in 2026") << makeFilter(paid, u"2026-01-01"_qs, u"2027-01-01"_qs);
+        QTest::newRow("paid in March 2026") << makeFilter(paid, u"2026-03-01"_qs, u"2026-04-01"_qs);
+        QTest::newRow("one provider")
+            << makeFilter(paid, u"2026-01-01"_qs, u"2027-01-01"_qs, u"paddle-eu"_qs);
+        QTest::newRow("a provider and a narrow range")
+            << makeFilter(paid, u"2026-02-03"_qs, u"2026-02-05"_qs, u"stripe-main"_qs);
+        QTest::newRow("a rare currency") << makeFilter(paid, {}, {}, {}, u"JPY"_qs);
+        QTest::newRow("a rare recorder")
+            << makeFilter(paid, u"2026-01-01"_qs, u"2027-01-01"_qs, {}, {}, u"operator"_qs);
+        QTest::newRow("nothing matches") << makeFilter(paid, {}, {}, {}, u"CHF"_qs);
+        QTest::newRow("period start in a quarter")
+            << makeFilter(start, u"2026-02-01"_qs, u"2026-05-01"_qs);
+        QTest::newRow("period start, a currency and a recorder")
+            << makeFilter(start, {}, {}, {}, u"EUR"_qs, u"webhook"_qs);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        m_db = std::make_unique<rdtest::TestDatabase>("ui_ledgerpage");
+        auto conn = m_db->connect();
+        pqxx::nontransaction tx(*conn);
+        tx.exec0("INSERT INTO subscriptions (provider_key, provider_subscription_id, status) "
+                 "SELECT CASE WHEN i <= 200 THEN 'stripe-main' ELSE 'paddle-eu' END, "
+                 "'sub_' || to_char(i, 'FM0000'), 'active' FROM generate_series(1, 300) i");
+        // stripe-main in USD, many paid at the same instant (ties the keyset must break), a
+        // few in JPY recorded from snapshots; paddle-eu in EUR, some recorded by an operator.
+        const std::string periods
+            = "INSERT INTO subscription_billing_periods (subscription_id, provider_key, "
+              "provider_renewal_key, provider_event_id, period_start, period_end, "
+              "paid_amount_minor, currency, paid_at, recorded_by) "
+              "SELECT s.id, s.provider_key, 'in_' || s.provider_subscription_id || '_' || k, "
+              "'evt_' || s.provider_subscription_id || '_' || k, p.start, "
+              "p.start + interval '1 month', 1000 + (n % 17) * 101, "
+              "CASE WHEN s.provider_key = 'paddle-eu' THEN 'EUR' WHEN n % 97 = 0 THEN 'JPY' "
+              "ELSE 'USD' END, p.start + (n % 3) * interval '1 minute', "
+              "CASE WHEN s.provider_key = 'paddle-eu' AND n % 11 = 0 THEN 'operator' "
+              "WHEN n % 97 = 0 THEN 'snapshot' ELSE 'webhook' END "
+              "FROM (SELECT *, substr(provider_subscription_id, 5)::int AS n FROM subscriptions) s "
+              "CROSS JOIN generate_series(%1, %2) k CROSS JOIN LATERAL (SELECT timestamptz "
+              "'2025-11-01 00:00Z' + k * interval '1 month' + (s.n % 9) * interval '1 day' "
+              "AS start) p";
+        auto months = [&](int from, int to) {
+            std::string sql = periods;
+            sql.replace(sql.find("%1"), 2, std::to_string(from));
+            sql.replace(sql.find("%2"), 2, std::to_string(to));
+            tx.exec0(sql);
+        };
+        months(0, 3);
+        // Part of the totals folded, part still deltas: the page must read both.
+        tx.exec("SELECT fold_renewal_totals()");
+        months(4, 5);
+        m_pool = std::make_unique<rd::ui::DatabasePool>(QString::fromStdString(m_db->conninfo()));
+    }
+
+    void cleanupTestCase()
+    {
+        m_pool.reset();
+        m_db.reset();
+    }
+
+    void rowsMatchSql_data() { filters(); }
+    void rowsMatchSql()
+    {
+        QFETCH(LedgerFilter, filter);
+        LedgerModel model(m_pool.get(), filter);
+        QAbstractItemModelTester tester(
+            &model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const QStringList expected = sqlColumn(u"SELECT b.id::text FROM "
+                                               "subscription_billing_periods b WHERE "_qs
+            + whereOf(filter) + u" ORDER BY "_qs + orderOf(filter));
+        QCOMPARE(shownIds(model), expected);
+        if (expected.isEmpty())
+            return;
+        // The first row's cells as SQL has them.
+        const QString first = expected.first();
+        const QStringList cells = sqlColumn(
+            u"SELECT x FROM subscription_billing_periods b JOIN subscriptions s ON s.id = "
+            "b.subscription_id, LATERAL unnest(ARRAY[s.provider_subscription_id, "
+            "b.provider_renewal_key, b.recorded_by, b.provider_event_id, s.id::text]) "
+            "WITH ORDINALITY u(x, i) WHERE b.id = '"_qs
+            + first + u"' ORDER BY i"_qs);
+        QCOMPARE(model.index(0, LedgerModel::SubscriptionColumn).data().toString(), cells[0]);
+        QCOMPARE(model.index(0, LedgerModel::RenewalKeyColumn).data().toString(), cells[1]);
+        QCOMPARE(model.index(0, LedgerModel::RecordedByColumn).data().toString(), cells[2]);
+        QCOMPARE(model.index(0, LedgerModel::EventColumn).data().toString(), cells[3]);
+        QCOMPARE(model.subscriptionOf(0), cells[4]);
+        QCOMPARE(model.index(0, LedgerModel::AmountColumn).data(Qt::TextAlignmentRole).toInt(),
+            int(Qt::AlignRight | Qt::AlignVCenter));
+    }
+
+    void totalsMatchSql_data() { filters(); }
+    void totalsMatchSql()
+    {
+        QFETCH(LedgerFilter, filter);
+        LedgerPage page(m_pool.get());
+        QSignalSpy loaded(&page, &LedgerPage::totalsLoaded);
+        page.setFilter(filter);
+        QVERIFY(loaded.wait(10000));
+        while (loaded.wait(300)) { } // the construction's own load may land first
+        QCOMPARE(page.filter(), filter);
+        const QString month = filter.date == LedgerDate::PaidAt
+            ? u"date_trunc('month', b.paid_at AT TIME ZONE 'UTC')::date"_qs
+            : u"date_trunc('month', b.period_start AT TIME ZONE 'UTC')::date"_qs;
+        const QStringList expectedMonths = sqlColumn(u"SELECT concat_ws('|', "_qs + month
+            + u", currency, count(*), sum(paid_amount_minor)) FROM subscription_billing_periods "
+              "b WHERE "_qs
+            + whereOf(filter) + u" GROUP BY "_qs + month + u", currency ORDER BY "_qs + month
+            + u", currency"_qs);
+        QStringList months;
+        for (const LedgerTotal &t : page.totals().months)
+            months << QStringList {t.month.toString(Qt::ISODate), t.currency,
+                QString::number(t.renewals), QString::number(t.amountMinor)}
+                          .join(u'|');
+        QCOMPARE(months, expectedMonths);
+        const QStringList expectedProviders = sqlColumn(
+            u"SELECT concat_ws('|', provider_key, currency, count(*), sum(paid_amount_minor)) "
+            "FROM subscription_billing_periods b WHERE "_qs
+            + whereOf(filter) + u" GROUP BY provider_key, currency ORDER BY 1"_qs);
+        QStringList providers;
+        for (const LedgerTotal &t : page.totals().providers)
+            providers << QStringList {t.provider, t.currency, QString::number(t.renewals),
+                QString::number(t.amountMinor)}
+                             .join(u'|');
+        QCOMPARE(providers, expectedProviders);
+    }
+
+    // The overview's drill-down: the renewals paid on some days, of a provider, in a currency.
+    void showPaidBetweenSetsTheFilter()
+    {
+        LedgerPage page(m_pool.get());
+        page.showPaidBetween(QDate(2026, 2, 1), QDate(2026, 3, 1), u"paddle-eu"_qs, u"EUR"_qs);
+        const LedgerFilter expected = makeFilter(
+            LedgerDate::PaidAt, u"2026-02-01"_qs, u"2026-03-01"_qs, u"paddle-eu"_qs, u"EUR"_qs);
+        QCOMPARE(page.filter(), expected);
+        QCOMPARE(page.model()->filter(), expected);
+        QCOMPARE(shownIds(*page.model()),
+            sqlColumn(u"SELECT b.id::text FROM subscription_billing_periods b WHERE "_qs
+                + whereOf(expected) + u" ORDER BY b.paid_at, b.id"_qs));
+    }
+
+    void aRangeThatEndsBeforeItStartsIsSaid()
+    {
+        LedgerPage page(m_pool.get());
+        page.show();
+        auto *from = page.findChild<QDateEdit *>(u"ledger-from"_qs);
+        auto *to = page.findChild<QDateEdit *>(u"ledger-to"_qs);
+        QVERIFY(from && to);
+        to->setDate(QDate(2026, 1, 1));
+        const LedgerFilter applied = page.model()->filter();
+        QCOMPARE(applied.to, QDate(2026, 1, 2));
+        from->setDate(QDate(2026, 2, 1));
+        auto *problem = page.findChild<QLabel *>(u"ledger-problem"_qs);
+        QVERIFY(problem->isVisible());
+        QVERIFY2(problem->text().contains(u"before it starts"_qs), qPrintable(problem->text()));
+        QCOMPARE(page.model()->filter(), applied); // the impossible range is not applied
+    }
+
+    void presets_data()
+    {
+        QTest::addColumn<int>("range");
+        QTest::addColumn<QDate>("today");
+        QTest::addColumn<QDate>("from");
+        QTest::addColumn<QDate>("to");
+        QTest::newRow("this month") << int(LedgerPage::ThisMonth) << QDate(2026, 12, 1)
+                                    << QDate(2026, 12, 1) << QDate(2027, 1, 1);
+        QTest::newRow("last month, across a year")
+            << int(LedgerPage::LastMonth) << QDate(2026, 1, 31) << QDate(2025, 12, 1)
+            << QDate(2026, 1, 1);
+        QTest::newRow("this year") << int(LedgerPage::ThisYear) << QDate(2026, 7, 4)
+                                   << QDate(2026, 1, 1) << QDate(2027, 1, 1);
+        QTest::newRow("last year") << int(LedgerPage::LastYear) << QDate(2026, 7, 4)
+                                   << QDate(2025, 1, 1) << QDate(2026, 1, 1);
+    }
+    void presets()
+    {
+        QFETCH(int, range);
+        QFETCH(QDate, today);
+        QFETCH(QDate, from);
+        QFETCH(QDate, to);
+        const auto r = LedgerPage::presetRange(LedgerPage::Range(range), today);
+        QCOMPARE(r.first, from);
+        QCOMPARE(r.second, to);
+    }
+
+    // Enter on a row opens its subscription in the desk (MainWindow's wiring).
+    void enterOpensTheSubscription()
+    {
+        rd::ui::MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
+        window.show();
+        window.showPage(rd::ui::MainWindow::LedgerView);
+        LedgerPage *page = window.ledgerPage();
+        page->showPaidBetween(QDate(2026, 3, 1), QDate(2026, 4, 1), u"paddle-eu"_qs);
+        QVERIFY(rdtest::loadAll(*page->model()));
+        QVERIFY(page->model()->loadedRows() > 3);
+        const QString expected = page->model()->subscriptionOf(2);
+        QCOMPARE(expected,
+            sqlColumn(u"SELECT b.subscription_id::text FROM subscription_billing_periods b "
+                      "WHERE "_qs
+                + whereOf(page->filter()) + u" ORDER BY b.paid_at, b.id OFFSET 2 LIMIT 1"_qs)
+                .value(0));
+        page->table()->setFocus();
+        page->table()->selectRow(2);
+        QTest::keyClick(page->table(), Qt::Key_Return);
+        QTRY_COMPARE(window.subscriptionsPage()->currentSubscriptionId(), expected);
+        QVERIFY(window.subscriptionsPage()->isVisible());
+    }
+
+    void exportsMachineValues()
+    {
+        LedgerPage page(m_pool.get());
+        QSignalSpy totalsLoaded(&page, &LedgerPage::totalsLoaded);
+        const LedgerFilter f
+            = makeFilter(LedgerDate::PaidAt, u"2026-01-01"_qs, u"2026-03-01"_qs, u"stripe-main"_qs);
+        page.setFilter(f);
+        QVERIFY(rdtest::loadAll(*page.model()));
+        QTemporaryDir dir;
+        const QString rowsPath = dir.filePath(u"ledger.csv"_qs);
+        QString error;
+        QVERIFY2(page.table()->exportCsv(rowsPath, &error), qPrintable(error));
+        QFile rows(rowsPath);
+        QVERIFY(rows.open(QIODevice::ReadOnly));
+        const QStringList lines
+            = QString::fromUtf8(rows.readAll()).split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.value(0),
+            u"Subscription,Subscription internal id,Provider,Renewal key,Period start,Period end,"
+            "Amount,Amount currency,Amount minor units,Paid at,Recorded by,Provider event,"
+            "Billing period id"_qs);
+        const QStringList expected = sqlColumn(
+            u"SELECT concat_ws(',', s.provider_subscription_id, s.id, b.provider_key, "
+            "b.provider_renewal_key, to_char(b.period_start AT TIME ZONE 'UTC', "
+            "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), to_char(b.period_end AT TIME ZONE 'UTC', "
+            "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), CASE b.currency WHEN 'JPY' THEN "
+            "b.paid_amount_minor::text ELSE to_char(b.paid_amount_minor / 100.0, 'FM999990.00') "
+            "END, b.currency, b.paid_amount_minor, to_char(b.paid_at AT TIME ZONE 'UTC', "
+            "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), b.recorded_by, b.provider_event_id, b.id) "
+            "FROM subscription_billing_periods b JOIN subscriptions s ON s.id = "
+            "b.subscription_id WHERE "_qs
+            + whereOf(f) + u" ORDER BY b.paid_at, b.id"_qs);
+        QVERIFY(expected.size() > 100);
+        QCOMPARE(lines.mid(1), expected);
+
+        if (page.totals().months.isEmpty())
+            QVERIFY(totalsLoaded.wait(10000));
+        QTRY_COMPARE(page.filter(), f);
+        const QString totalsPath = dir.filePath(u"totals.csv"_qs);
+        QVERIFY2(page.exportTotals(totalsPath, &error), qPrintable(error));
+        QFile totals(totalsPath);
+        QVERIFY(totals.open(QIODevice::ReadOnly));
+        const QStringList totalLines
+            = QString::fromUtf8(totals.readAll()).split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(totalLines.value(0),
+            u"group,month,provider,currency,renewals,amount,amount minor units"_qs);
+        QStringList expectedTotals = sqlColumn(
+            u"SELECT concat_ws(',', 'month', to_char(b.paid_at AT TIME ZONE 'UTC', 'YYYY-MM'), "
+            "'', currency, count(*), CASE currency WHEN 'JPY' THEN sum(paid_amount_minor)::text "
+            "ELSE to_char(sum(paid_amount_minor) / 100.0, 'FM99999990.00') END, "
+            "sum(paid_amount_minor)) FROM subscription_billing_periods b WHERE "_qs
+            + whereOf(f)
+            + u" GROUP BY to_char(b.paid_at AT TIME ZONE 'UTC', 'YYYY-MM'), currency "
+              "ORDER BY 1"_qs);
+        expectedTotals
+            += sqlColumn(u"SELECT concat_ws(',', 'provider', '', provider_key, currency, count(*), "
+                         "CASE currency WHEN 'JPY' THEN sum(paid_amount_minor)::text "
+                         "ELSE to_char(sum(paid_amount_minor) / 100.0, 'FM99999990.00') END, "
+                         "sum(paid_amount_minor)) FROM subscription_billing_periods b WHERE "_qs
+                + whereOf(f) + u" GROUP BY provider_key, currency ORDER BY 1"_qs);
+        QCOMPARE(totalLines.mid(1), expectedTotals);
+    }
+};
+
+QTEST_MAIN(TestUiLedgerPage)
+#include "tst_ui_ledgerpage.moc"

@@ -1,0 +1,186 @@
+#include "ui/models/ledgermodel.h"
+
+#include "ui/models/columns.h"
+#include "ui/models/databasepool.h"
+#include "ui/models/format.h"
+
+#include "domain/core/timestamp.h"
+
+namespace rd::ui {
+namespace {
+
+using L = LedgerModel;
+
+QString rfc3339(const QVariant &micros)
+{
+    return QString::fromStdString(rd::formatRfc3339(rd::Timestamp {micros.toLongLong()}));
+}
+
+/// A UTC day's first instant, as text PostgreSQL casts to timestamptz.
+QString utcMidnight(const QDate &day)
+{
+    return day.toString(Qt::ISODate) + u"T00:00:00Z"_qs;
+}
+
+QVector<Field> ledgerFields()
+{
+    return {Field::Uuid, Field::Uuid, Field::Text, Field::Interned, Field::Text, Field::Micros,
+        Field::Micros, Field::Int, Field::Interned, Field::Micros, Field::Interned, Field::Text};
+}
+
+QVector<Column> ledgerColumns()
+{
+    QVector<Column> c(L::ColumnCount);
+    c[L::SubscriptionColumn] = {QObject::tr("Subscription"),
+        [](RowRef r, int role) -> QVariant {
+            if (role == Qt::DisplayRole || role == int(Role::Raw))
+                return r[L::SubscriptionId];
+            if (role == Qt::ToolTipRole)
+                return QObject::tr("Internal id %1 · Enter opens the subscription")
+                    .arg(keyText(r[L::SubscriptionUuid]));
+            return {};
+        },
+        Qt::AlignLeft | Qt::AlignVCenter,
+        {QObject::tr("Subscription"), QObject::tr("Subscription internal id")},
+        [](RowRef r) {
+            return QStringList {r[L::SubscriptionId].toString(), keyText(r[L::SubscriptionUuid])};
+        }};
+    c[L::ProviderColumn] = columns::text(QObject::tr("Provider"), L::Provider);
+    c[L::RenewalKeyColumn] = columns::text(QObject::tr("Renewal key"), L::RenewalKey);
+    c[L::PeriodColumn] = columns::period(QObject::tr("Period"), L::PeriodStart, L::PeriodEnd);
+    c[L::AmountColumn] = columns::money(QObject::tr("Amount"), L::AmountMinor, L::Currency);
+    c[L::PaidAtColumn] = columns::instant(QObject::tr("Paid at"), L::PaidAt);
+    c[L::RecordedByColumn] = columns::text(QObject::tr("Recorded by"), L::RecordedBy);
+    c[L::EventColumn] = columns::text(QObject::tr("Provider event"), L::EventId);
+    // The billing period's own id goes with the export, for a reconciliation that joins on it.
+    c[L::EventColumn].exportTitles
+        = {QObject::tr("Provider event"), QObject::tr("Billing period id")};
+    c[L::EventColumn].exportValues = [](RowRef r) {
+        return QStringList {r[L::EventId].toString(), keyText(r[L::Id])};
+    };
+    return c;
+}
+
+} // namespace
+
+LedgerModel::LedgerModel(DatabasePool *pool, const LedgerFilter &filter, QObject *parent)
+    : PagedTableModel(pool, ledgerFields(), ledgerColumns(), Id, parent), m_filter(filter)
+{
+    reload();
+}
+
+const QStringList &LedgerModel::recordedByValues()
+{
+    static const QStringList values {u"webhook"_qs, u"operator"_qs, u"snapshot"_qs, u"import"_qs};
+    return values;
+}
+
+void LedgerModel::setFilter(const LedgerFilter &filter)
+{
+    if (filter == m_filter)
+        return;
+    m_filter = filter;
+    reload();
+}
+
+QString LedgerModel::subscriptionOf(int r) const
+{
+    const RowRef cells = row(r);
+    return cells ? keyText(cells[SubscriptionUuid]) : QString();
+}
+
+void LedgerModel::reload()
+{
+    const LedgerFilter filter = m_filter;
+    const QVector<Field> fields = ledgerFields();
+    setFetcher([=](QSqlDatabase &db, const QVector<QVariant> &after, int limit) {
+        const PageQuery q = pageQuery(filter, after, limit);
+        QSqlQuery query = execSql(db, q.sql, q.values);
+        Page page;
+        page.rows = readRows(query, fields, page.cells);
+        return page;
+    });
+}
+
+PageQuery LedgerModel::pageQuery(
+    const LedgerFilter &filter, const QVector<QVariant> &after, int limit)
+{
+    const bool byPaidAt = filter.date == LedgerDate::PaidAt;
+    const QString column = byPaidAt ? u"paid_at"_qs : u"period_start"_qs;
+    QVariantList values;
+
+    // The combinations that may hold rows: for a paid-at range, those with renewals paid in
+    // its days (the daily totals and the deltas not folded yet are keyed by UTC day of
+    // paid_at); for a period-start range, any. A few rows, read from their primary key.
+    QStringList comboWhere;
+    QVariantList comboValues;
+    if (byPaidAt) {
+        comboWhere << u"day >= CAST(? AS date)"_qs << u"day < CAST(? AS date)"_qs;
+        comboValues << (filter.from.isValid() ? filter.from.toString(Qt::ISODate) : u"-infinity"_qs)
+                    << (filter.to.isValid() ? filter.to.toString(Qt::ISODate) : u"infinity"_qs);
+    }
+    if (!filter.provider.isEmpty()) {
+        comboWhere << u"provider_key = ?"_qs;
+        comboValues << filter.provider;
+    }
+    if (!filter.currency.isEmpty()) {
+        comboWhere << u"currency = ?"_qs;
+        comboValues << filter.currency;
+    }
+    if (!filter.recordedBy.isEmpty()) {
+        comboWhere << u"recorded_by = ?"_qs;
+        comboValues << filter.recordedBy;
+    }
+    const QString comboFilter
+        = comboWhere.isEmpty() ? QString() : u" WHERE "_qs + comboWhere.join(u" AND "_qs);
+    const QString combos = u"SELECT provider_key, currency, recorded_by FROM "
+                           "public.renewal_daily_totals"_qs
+        + comboFilter
+        + u" UNION SELECT provider_key, currency, recorded_by FROM public.renewal_total_deltas"_qs
+        + comboFilter;
+    values << comboValues << comboValues;
+
+    QStringList conds {u"b.provider_key = c.provider_key"_qs, u"b.currency = c.currency"_qs,
+        u"b.recorded_by = c.recorded_by"_qs};
+    if (filter.from.isValid()) {
+        conds << u"b."_qs + column + u" >= CAST(? AS timestamptz)"_qs;
+        values << utcMidnight(filter.from);
+    }
+    if (filter.to.isValid()) {
+        conds << u"b."_qs + column + u" < CAST(? AS timestamptz)"_qs;
+        values << utcMidnight(filter.to);
+    }
+    if (!after.isEmpty()) {
+        const int field = byPaidAt ? PaidAt : PeriodStart;
+        conds << u"(b."_qs + column + u", b.id) > (CAST(? AS timestamptz), CAST(? AS uuid))"_qs;
+        values << rfc3339(after[field]) << keyText(after[Id]);
+    }
+    // The page's keys first, from the indexes alone (an index-only scan where the visibility
+    // map allows), merged and cut to the page; then only those rows are read.
+    const QString lim = QString::number(limit);
+    const QString sql = u"WITH combos AS ("_qs + combos
+        + u"), page AS (SELECT x.* FROM combos c CROSS JOIN LATERAL (SELECT b."_qs + column
+        + u" AS k, b.id FROM public.subscription_billing_periods b WHERE "_qs
+        + conds.join(u" AND "_qs) + u" ORDER BY b."_qs + column + u", b.id LIMIT "_qs + lim
+        + u") x ORDER BY x.k, x.id LIMIT "_qs + lim
+        + u") SELECT b.id::text, b.subscription_id::text, s.provider_subscription_id, "
+          "b.provider_key, b.provider_renewal_key, rd_rfc3339(b.period_start), "
+          "rd_rfc3339(b.period_end), b.paid_amount_minor, b.currency, rd_rfc3339(b.paid_at), "
+          "b.recorded_by, b.provider_event_id FROM page p "
+          "JOIN public.subscription_billing_periods b ON b.id = p.id "
+          "JOIN public.subscriptions s ON s.id = b.subscription_id ORDER BY p.k, p.id"_qs;
+    return {sql, values};
+}
+
+QStringList loadLedgerCurrencies(QSqlDatabase &db)
+{
+    QSqlQuery q = execSql(db,
+        u"SELECT currency FROM public.renewal_daily_totals UNION "
+        "SELECT currency FROM public.renewal_total_deltas ORDER BY 1"_qs);
+    QStringList currencies;
+    while (q.next())
+        currencies << q.value(0).toString();
+    return currencies;
+}
+
+} // namespace rd::ui

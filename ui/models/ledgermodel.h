@@ -1,0 +1,96 @@
+#pragma once
+
+#include "ui/models/pagedtablemodel.h"
+#include "ui/models/subscriptionsmodel.h"
+
+#include <QDate>
+#include <QStringList>
+
+namespace rd::ui {
+
+/// Which instant of a billing period the ledger's date range and order apply to.
+enum class LedgerDate {
+    PaidAt,
+    PeriodStart,
+};
+
+/// What the ledger is narrowed to. Dates are UTC days, `to` exclusive; an invalid date leaves
+/// that end open. Empty strings mean "any".
+struct LedgerFilter
+{
+    LedgerDate date = LedgerDate::PaidAt;
+    QDate from;
+    QDate to;
+    QString provider;
+    QString currency;
+    /// webhook, operator, snapshot or import.
+    QString recordedBy;
+
+    bool operator==(const LedgerFilter &o) const
+    {
+        return date == o.date && from == o.from && to == o.to && provider == o.provider
+            && currency == o.currency && recordedBy == o.recordedBy;
+    }
+};
+
+/// The renewals ledger: every billing period in the filter's range, oldest first by the
+/// filter's date (ties by id), in keyset pages read off the GUI thread.
+///
+/// A page is one index range scan per (provider, currency, recorded_by) combination that has
+/// renewals, on billing_periods_ledger_by_paid_at or _by_period_start (migration 0016), merged
+/// and cut to the page: the combinations come from the daily totals (a few rows), so a rare
+/// currency or recorded_by reads as few rows as a common one.
+class LedgerModel : public PagedTableModel
+{
+    Q_OBJECT
+
+public:
+    enum FieldIndex {
+        Id,
+        SubscriptionUuid,
+        SubscriptionId,
+        Provider,
+        RenewalKey,
+        PeriodStart,
+        PeriodEnd,
+        AmountMinor,
+        Currency,
+        PaidAt,
+        RecordedBy,
+        EventId,
+        FieldCount
+    };
+    enum ColumnIndex {
+        SubscriptionColumn,
+        ProviderColumn,
+        RenewalKeyColumn,
+        PeriodColumn,
+        AmountColumn,
+        PaidAtColumn,
+        RecordedByColumn,
+        EventColumn,
+        ColumnCount
+    };
+
+    explicit LedgerModel(
+        DatabasePool *pool, const LedgerFilter &filter = {}, QObject *parent = nullptr);
+
+    const LedgerFilter &filter() const { return m_filter; }
+    void setFilter(const LedgerFilter &filter);
+    /// The subscription (uuid text) of row `r`, or empty.
+    QString subscriptionOf(int r) const;
+
+    static PageQuery pageQuery(
+        const LedgerFilter &filter, const QVector<QVariant> &after, int limit);
+    static const QStringList &recordedByValues();
+
+private:
+    void reload();
+
+    LedgerFilter m_filter;
+};
+
+/// The currencies billing periods were paid in (from the totals, a few rows). Worker thread.
+QStringList loadLedgerCurrencies(QSqlDatabase &db);
+
+} // namespace rd::ui

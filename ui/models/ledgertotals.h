@@ -1,0 +1,50 @@
+#pragma once
+
+#include "ui/models/ledgermodel.h"
+
+#include <QDate>
+#include <QString>
+#include <QVector>
+
+class QSqlDatabase;
+
+namespace rd::ui {
+
+/// Renewals and their amount in one currency, for a month or a provider. Amounts are never
+/// added across currencies: a currency is part of every total's key.
+struct LedgerTotal
+{
+    QDate month; ///< first day of the UTC month (month totals only)
+    QString provider; ///< provider totals only
+    QString currency;
+    qint64 renewals = 0;
+    qint64 amountMinor = 0;
+
+    bool operator==(const LedgerTotal &o) const
+    {
+        return month == o.month && provider == o.provider && currency == o.currency
+            && renewals == o.renewals && amountMinor == o.amountMinor;
+    }
+};
+
+/// The ledger's totals for a filter: per month × currency and per provider × currency.
+struct LedgerTotals
+{
+    QVector<LedgerTotal> months; ///< by month, then currency
+    QVector<LedgerTotal> providers; ///< by provider, then currency
+    /// Whether they were read from the daily totals (a paid-at range) or counted from the
+    /// billing periods (a period-start range, which the daily totals do not key).
+    bool fromDailyTotals = true;
+};
+
+/// Reads the totals for `filter` on a worker thread. A paid-at range reads renewal_totals
+/// (migration 0016) after folding the deltas committed so far where the server allows it (a
+/// standby does not: the read is right without folding, only longer).
+LedgerTotals loadLedgerTotals(QSqlDatabase &db, const LedgerFilter &filter);
+
+/// Writes `totals` as CSV with machine values: group ("month" or "provider"), month
+/// (YYYY-MM), provider, currency (ISO code), renewals, amount (plain decimal in major units),
+/// amount minor units. Throws std::runtime_error when the file cannot be written.
+void writeLedgerTotalsCsv(const QString &path, const LedgerTotals &totals);
+
+} // namespace rd::ui

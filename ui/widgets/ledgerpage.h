@@ -1,0 +1,89 @@
+#pragma once
+
+#include "ui/models/asyncresult.h"
+#include "ui/models/ledgertotals.h"
+
+#include <QDate>
+#include <QWidget>
+
+#include <utility>
+
+class QComboBox;
+class QDateEdit;
+class QLabel;
+class QPushButton;
+class QTableWidget;
+
+namespace rd::ui {
+
+class DatabasePool;
+class LedgerModel;
+class TableView;
+
+/// The renewals ledger (finance): every billing period in a range of UTC days, by when it was
+/// paid or when its period starts, narrowed by provider, currency and who recorded it; totals
+/// per month × currency and per provider × currency below the list (never one amount over
+/// two currencies). Enter (or a double click) opens the row's subscription. The list exports
+/// with machine values (the table's Export CSV), the totals as their own CSV.
+class LedgerPage : public QWidget
+{
+    Q_OBJECT
+
+public:
+    /// The range presets, in the range box's order.
+    enum Range { ThisMonth, LastMonth, ThisYear, LastYear, AllTime, Custom };
+
+    explicit LedgerPage(DatabasePool *pool, QWidget *parent = nullptr);
+    LedgerModel *model() const { return m_model; }
+    TableView *table() const { return m_table; }
+    const LedgerTotals &totals() const { return m_totals; }
+    /// The filter the list and the totals show.
+    LedgerFilter filter() const;
+    /// Renewals paid in [fromUtc, toUtcExclusive) (UTC days), of a provider and a currency
+    /// when given: the overview's drill-down.
+    void showPaidBetween(const QDate &fromUtc, const QDate &toUtcExclusive,
+        const QString &provider = {}, const QString &currency = {});
+    /// Sets every filter at once (tests, screenshots): the range as custom UTC days.
+    void setFilter(const LedgerFilter &filter);
+    /// [from, to) of a preset for `today` (UTC): this month, last month, this/last year.
+    static std::pair<QDate, QDate> presetRange(Range range, const QDate &today);
+    void refresh();
+    /// Writes the totals shown as CSV; false with a message naming what went wrong.
+    bool exportTotals(const QString &path, QString *error = nullptr) const;
+
+signals:
+    void subscriptionOpenRequested(const QString &subscriptionUuid);
+    void statusMessage(const QString &message);
+    /// The totals for the current filter arrived (tests wait for it).
+    void totalsLoaded();
+
+private:
+    void applyPreset();
+    void reload();
+    void loadChoices();
+    void loadTotals();
+    void showTotals();
+    void exportTotalsInteractively();
+
+    DatabasePool *m_pool;
+    LedgerModel *m_model;
+    QComboBox *m_dateField;
+    QComboBox *m_range;
+    QDateEdit *m_from;
+    QDateEdit *m_to;
+    QComboBox *m_provider;
+    QComboBox *m_currency;
+    QComboBox *m_recordedBy;
+    QPushButton *m_exportRows;
+    QPushButton *m_exportTotals;
+    QLabel *m_problem;
+    TableView *m_table;
+    QLabel *m_totalsTitle;
+    QTableWidget *m_monthTotals;
+    QTableWidget *m_providerTotals;
+    LedgerTotals m_totals;
+    LatestRequest m_totalsRequest;
+    LatestRequest m_choicesRequest;
+};
+
+} // namespace rd::ui
