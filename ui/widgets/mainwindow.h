@@ -20,17 +20,18 @@ class DatabasePool;
 class InboxPage;
 class LiveUpdates;
 class OutboxPage;
+class OverviewPage;
 class SubscriptionsPage;
 class TableView;
 
-/// The desk: navigation on the left (Subscriptions, Cases with the open-case count, Inbox,
-/// Outbox), the selected view on the right, a quiet banner while the database is away.
+/// The desk: navigation on the left (Overview, Subscriptions, Cases with the open-case count,
+/// Inbox, Outbox), the selected view on the right, a quiet banner while the database is away.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 
 public:
-    enum Page { SubscriptionsView, CasesView, InboxView, OutboxView };
+    enum Page { OverviewView, SubscriptionsView, CasesView, InboxView, OutboxView };
 
     /// `actions` defaults to the domain implementation over `conninfo`.
     MainWindow(const QString &conninfo, const QString &databaseDescription,
@@ -48,6 +49,7 @@ public:
     CasesPage *casesPage() const { return m_cases; }
     OutboxPage *outboxPage() const { return m_outbox; }
     InboxPage *inboxPage() const { return m_inbox; }
+    OverviewPage *overviewPage() const { return m_overview; }
     LiveUpdates *liveUpdates() const { return m_live; }
     /// Whether `conninfo` is the desk's own embedded cluster (main() knows; false unless told).
     void setOnEmbeddedDatabase(bool embedded) { m_onEmbedded = embedded; }
@@ -101,6 +103,7 @@ private:
     CasesPage *m_cases;
     InboxPage *m_inbox;
     OutboxPage *m_outbox;
+    OverviewPage *m_overview;
     LiveUpdates *m_live;
     QTimer *m_listRefresh;
     QTimer *m_casesRefresh;
