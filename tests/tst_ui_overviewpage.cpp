@@ -76,6 +76,9 @@ SELECT CASE WHEN i % 2 = 0 THEN 'stripe-main' ELSE 'paddle-eu' END, 'evt_in_' ||
               'rejected', 'invalid', NULL])[1 + i % 9],
        CASE WHEN i % 9 = 8 THEN NULL ELSE now() END
   FROM generate_series(1, 150) i;
+-- Deliveries dated in the past after the migration folded the (empty) inbox: fold them again.
+UPDATE webhook_inbox_daily_state
+   SET folded_before = (SELECT (min(received_at) AT TIME ZONE 'UTC')::date FROM webhook_inbox);
 INSERT INTO subscription_outbox (event_type, subscription_id, billing_period_id, payload,
                                  attempts, last_error, published_at)
 SELECT 'subscription_renewed', b.subscription_id, b.id, '{}', CASE WHEN n % 3 = 0 THEN 2 ELSE 0 END,

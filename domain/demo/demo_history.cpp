@@ -485,7 +485,8 @@ void backdateDeliveries(
     auto conn = connectTo(conninfo);
     pqxx::work tx(*conn);
     if (!tx.exec1("SELECT has_table_privilege('public.webhook_inbox', 'UPDATE') "
-                  "AND has_table_privilege('public.reconciliation_cases', 'UPDATE')")[0]
+                  "AND has_table_privilege('public.reconciliation_cases', 'UPDATE') "
+                  "AND has_table_privilege('public.webhook_inbox_daily', 'DELETE')")[0]
              .as<bool>())
         return;
     std::string ids = "{";
@@ -509,6 +510,10 @@ void backdateDeliveries(
             "FROM (SELECT case_id, min(received_at) AS first_at, max(last_delivery_at) AS last_at "
             "FROM public.webhook_inbox WHERE case_id IS NOT NULL GROUP BY case_id) x "
             "WHERE c.id = x.case_id");
+    // Days folded before the history was dated are counted again (migration 0018).
+    tx.exec("DELETE FROM public.webhook_inbox_daily");
+    tx.exec("UPDATE public.webhook_inbox_daily_state SET folded_before = least(folded_before, "
+            "(SELECT (min(received_at) AT TIME ZONE 'UTC')::date FROM public.webhook_inbox))");
     tx.commit();
 }
 

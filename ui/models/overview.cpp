@@ -34,7 +34,7 @@ OverviewFigures loadOverview(QSqlDatabase &db)
     // cannot fold, and says so by returning 0), so its error is not the page's.
     {
         QSqlQuery fold(db);
-        fold.exec(u"SELECT public.fold_renewal_totals()"_qs);
+        fold.exec(u"SELECT public.fold_renewal_totals(), public.fold_inbox_days()"_qs);
     }
 
     execDirect(db, u"BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"_qs);
@@ -157,16 +157,23 @@ OverviewFigures loadOverview(QSqlDatabase &db)
         }
     }
 
-    // Deliveries: the newest from webhook_inbox_recent, the window's outcomes counted from
-    // webhook_inbox_by_outcome.
+    // Deliveries: the newest from webhook_inbox_recent; the window's outcomes from the folded
+    // days (webhook_inbox_daily, migration 0018) and the rows received since, counted live
+    // from webhook_inbox_recent (today's).
     {
         QSqlQuery last = execSql(db, u"SELECT rd_rfc3339(max(received_at)) FROM webhook_inbox"_qs);
         if (last.next() && !last.value(0).isNull())
             f.lastDeliveryAt = format::instant(last.value(0).toString());
         QSqlQuery q = execSql(db,
-            u"SELECT coalesce(outcome, ''), count(*) FROM webhook_inbox "
-            "WHERE received_at >= CAST(? AS timestamptz) GROUP BY 1 ORDER BY 2 DESC, 1"_qs,
-            {utcMidnight(f.firstDay)});
+            u"SELECT outcome, sum(n)::bigint FROM ("
+            "SELECT d.outcome, d.deliveries AS n FROM webhook_inbox_daily d "
+            "WHERE d.day >= CAST(? AS date) "
+            "UNION ALL "
+            "SELECT coalesce(w.outcome, ''), count(*) FROM webhook_inbox w "
+            "WHERE w.received_at >= greatest(CAST(? AS timestamptz), (SELECT "
+            "s.folded_before::timestamp AT TIME ZONE 'UTC' FROM webhook_inbox_daily_state s)) "
+            "GROUP BY 1) t GROUP BY 1 ORDER BY 2 DESC, 1"_qs,
+            {f.firstDay.toString(Qt::ISODate), utcMidnight(f.firstDay)});
         while (q.next())
             f.deliveriesByOutcome << KeyCount {q.value(0).toString(), q.value(1).toLongLong()};
     }
