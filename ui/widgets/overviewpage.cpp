@@ -411,27 +411,36 @@ void OverviewPage::showTiles()
 
 QString OverviewPage::dayLabel(const QDate &day) const
 {
-    // Day numbers, the month named on the first bar and on each 1st: short enough for 30 bars,
-    // and unique within 30 days (a "1" twice would be one category).
-    const QLocale locale;
-    if (day == m_figures.firstDay || day.day() == 1)
-        return locale.toString(day, u"d MMM"_qs);
+    // Day numbers only: 30 bars leave room for two digits each (the range is in the title).
     return QString::number(day.day());
 }
 
 QStringList OverviewPage::dayCategories() const
 {
     QStringList out;
-    for (QDate d = m_figures.firstDay; d <= m_figures.todayUtc; d = d.addDays(1))
-        out << dayLabel(d);
+    for (QDate d = m_figures.firstDay; d <= m_figures.todayUtc; d = d.addDays(1)) {
+        // A window over February holds two "1"s: equal names would be one category.
+        QString label = dayLabel(d);
+        while (out.contains(label))
+            label += QChar(0x200B);
+        out << label;
+    }
     return out;
+}
+
+QString OverviewPage::daysTitle(const QString &what) const
+{
+    const QLocale locale;
+    return tr("%1, %2 – %3 (UTC days)")
+        .arg(what, locale.toString(m_figures.firstDay, u"d MMM"_qs),
+            locale.toString(m_figures.todayUtc, u"d MMM"_qs));
 }
 
 void OverviewPage::showRenewalsPerDay()
 {
     QChart *chart = m_renewalsView->chart();
     clearChart(chart);
-    chart->setTitle(tr("Renewals per UTC day, by provider"));
+    chart->setTitle(daysTitle(tr("Renewals per day, by provider")));
     const OverviewFigures &f = m_figures;
     auto *series = new QStackedBarSeries;
     QVector<qint64> dayTotals(kOverviewDays, 0);
@@ -535,7 +544,7 @@ void OverviewPage::showCasesPerDay()
 {
     QChart *chart = m_casesView->chart();
     clearChart(chart);
-    chart->setTitle(tr("Cases opened and closed per UTC day"));
+    chart->setTitle(daysTitle(tr("Cases opened and closed per day")));
     const OverviewFigures &f = m_figures;
     auto *series = new QBarSeries;
     qint64 max = 0;
@@ -573,7 +582,6 @@ void OverviewPage::showCasesPerDay()
     QFont small = x->labelsFont();
     small.setPointSizeF(small.pointSizeF() * 0.7);
     x->setLabelsFont(small);
-    x->setLabelsAngle(-90);
     chart->addAxis(x, Qt::AlignBottom);
     series->attachAxis(x);
     auto *y = countAxis(max);
@@ -638,7 +646,9 @@ void OverviewPage::showOpenByAge()
     qint64 max = 0;
     const int buckets = int(AgeBucket::Count);
     for (int b = 0; b < buckets; ++b) {
-        categories << tr("%1: %2").arg(bucketLabel(b), locale.toString(f.openByAge[b]));
+        // Axis labels are rich text: "<" would open a tag.
+        categories << tr("%1: %2").arg(
+            bucketLabel(b).toHtmlEscaped(), locale.toString(f.openByAge[b]));
         max = std::max(max, f.openByAge[b]);
     }
     // As the deliveries chart: one set per bucket, so that older reads warmer.

@@ -79,6 +79,7 @@ private:
     void showOpenByAge();
     QString dayLabel(const QDate &day) const;
     QStringList dayCategories() const;
+    QString daysTitle(const QString &what) const;
 
     DatabasePool *m_pool;
     QLabel *m_heading;
