@@ -5,7 +5,8 @@
 //                      [--ledger-year YYYY]
 //
 // Measured: time from issuing the query to the first page in the model, for the default order,
-// a jump to other indexed orders and an id search; the subscription detail load; resident
+// a jump to other indexed orders and an id search; the subscription detail load; the Overview
+// (every tile and chart) and its change check; resident
 // memory and time while loading every row page by page ("scrolling all of it"); the same for
 // QSqlQueryModel::setQuery over the whole table. The renewals ledger: its first and next
 // page for several filters (sparse ones included) and its totals of a year.
@@ -14,6 +15,7 @@
 #include "ui/models/databasepool.h"
 #include "ui/models/ledgermodel.h"
 #include "ui/models/ledgertotals.h"
+#include "ui/models/overview.h"
 #include "ui/models/subscriptiondetail.h"
 #include "ui/models/subscriptionsmodel.h"
 
@@ -338,6 +340,38 @@ int main(int argc, char **argv)
         }
         line("subscription detail (header, periods, audits, outbox, cases)", median(t),
             QString(u"(%1 billing periods)"_qs).arg(periods));
+    }
+
+    {
+        // The Overview: every tile and chart in one snapshot (loadOverview, the renewal totals
+        // folded first), and the change check its page runs every 2 s while shown.
+        QVector<double> t;
+        QVector<double> mark;
+        OverviewFigures figures;
+        for (int i = 0; i < runs; ++i) {
+            QElapsedTimer timer;
+            timer.start();
+            auto f = pool.run([](QSqlDatabase &d) { return loadOverview(d); });
+            f.waitForFinished();
+            t << double(timer.nsecsElapsed()) / 1e6;
+            figures = f.result();
+            timer.restart();
+            auto m = pool.run([](QSqlDatabase &d) { return overviewChangeMark(d); });
+            m.waitForFinished();
+            mark << double(timer.nsecsElapsed()) / 1e6;
+        }
+        qint64 renewals = 0;
+        for (const DayCount &d : figures.renewalsPerDay)
+            renewals += d.count;
+        qint64 deliveries = 0;
+        for (const KeyCount &k : figures.deliveriesByOutcome)
+            deliveries += k.count;
+        line("overview (every tile and chart, one snapshot)", median(t),
+            QString(u"(%1 renewals, %2 deliveries in 30 days; %3 open cases)"_qs)
+                .arg(renewals)
+                .arg(deliveries)
+                .arg(figures.openCases));
+        line("overview change check (polled every 2 s while shown)", median(mark));
     }
 
     if (!parser.isSet(noScroll)) {

@@ -470,6 +470,55 @@ std::string importLines(const std::vector<Sub> &subs, int months)
 
 } // namespace
 
+namespace {
+
+// The ingest path stamps a delivery with the database's clock, so a history delivered in one
+// go would show every delivery and every case arriving this minute: an Overview with one bar.
+// The story's deliveries are moved to when the provider sent them, and each case to its
+// deliveries' times (first and last seen). Audit rows and case history keep their real times:
+// their hash chains cover them. Skipped for a role that may not update the inbox.
+void backdateDeliveries(
+    const std::string &conninfo, const std::vector<std::pair<std::int64_t, Timestamp>> &received)
+{
+    if (received.empty())
+        return;
+    auto conn = connectTo(conninfo);
+    pqxx::work tx(*conn);
+    if (!tx.exec1("SELECT has_table_privilege('public.webhook_inbox', 'UPDATE') "
+                  "AND has_table_privilege('public.reconciliation_cases', 'UPDATE') "
+                  "AND has_table_privilege('public.webhook_inbox_daily', 'DELETE')")[0]
+             .as<bool>())
+        return;
+    std::string ids = "{";
+    std::string ats = "{";
+    for (const auto &[id, at] : received) {
+        ids += std::to_string(id) + ',';
+        ats += formatRfc3339(at) + ',';
+    }
+    ids.back() = '}';
+    ats.back() = '}';
+    // A delivery received twice keeps its first time; its redelivery came minutes later.
+    tx.exec_params(
+        "UPDATE public.webhook_inbox w SET received_at = r.at, "
+        "last_delivery_at = r.at + (w.deliveries - 1) * interval '4 minutes', "
+        "processed_at = CASE WHEN w.processed_at IS NOT NULL THEN r.at END "
+        "FROM (SELECT DISTINCT ON (id) id, at FROM unnest($1::bigint[], $2::timestamptz[]) "
+        "AS u(id, at) ORDER BY id, at) r WHERE w.id = r.id",
+        ids, ats);
+    tx.exec("UPDATE public.reconciliation_cases c SET first_seen_at = x.first_at, "
+            "last_seen_at = greatest(x.first_at, x.last_at) "
+            "FROM (SELECT case_id, min(received_at) AS first_at, max(last_delivery_at) AS last_at "
+            "FROM public.webhook_inbox WHERE case_id IS NOT NULL GROUP BY case_id) x "
+            "WHERE c.id = x.case_id");
+    // Days folded before the history was dated are counted again (migration 0018).
+    tx.exec("DELETE FROM public.webhook_inbox_daily");
+    tx.exec("UPDATE public.webhook_inbox_daily_state SET folded_before = least(folded_before, "
+            "(SELECT (min(received_at) AT TIME ZONE 'UTC')::date FROM public.webhook_inbox))");
+    tx.commit();
+}
+
+} // namespace
+
 bool hasSubscriptions(pqxx::connection &conn)
 {
     pqxx::read_transaction tx(conn);
@@ -535,10 +584,15 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
 
     WebhookIngestor ingestor(conninfo);
     std::vector<std::pair<std::string, std::string>> redeliveries;
-    const auto deliver = [&](const Sub &s, const std::string &body) {
+    // When each delivery reached us in the story: seconds after the provider charged.
+    std::vector<std::pair<std::int64_t, Timestamp>> received;
+    const auto deliver = [&](const Sub &s, const std::string &body, Timestamp charged) {
         const auto result = ingestor.ingest(s.provider->key, body);
         ++report.outcomes[std::string(toString(result.outcome))];
         ++report.payloads;
+        if (result.inboxId > 0)
+            received.emplace_back(result.inboxId,
+                std::min(plusSeconds(charged, 2 + report.payloads % 50), options.now));
         // Providers redeliver when an acknowledgement is slow or lost (the very first payload
         // always, so that every seed shows one).
         if (r.chance(6) || report.payloads == 1)
@@ -557,7 +611,7 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
             continue;
         const Period p0 = periodOf(s, lemonFirst ? months : 0, months);
         const Charge c = newCharge(s, ChargeKind::First, p0, s.amount);
-        deliver(s, body(s, c, p0));
+        deliver(s, body(s, c, p0), c.paidAt);
     }
 
     for (int k = 1; k <= months; ++k) {
@@ -568,25 +622,26 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
                 continue; // a month the provider never told us about
             const Period p = periodOf(s, k, months);
             const Charge c = newCharge(s, ChargeKind::Renewal, p, s.amount);
-            deliver(s, body(s, c, p));
+            deliver(s, body(s, c, p), c.paidAt);
             if (s.provider->kind == ProviderKind::Stripe && s.index % 3 == 0) {
                 // Both event types for the one invoice: the renewal key makes it a duplicate.
                 Charge again = c;
                 again.eventId = "evt_1" + r.token(23);
-                deliver(s, stripeBody(s, again, "invoice.payment_succeeded", r));
+                deliver(s, stripeBody(s, again, "invoice.payment_succeeded", r),
+                    plusSeconds(c.paidAt, 40));
             }
             if (s.index == 1 && k == months - 1) {
                 // The provider "corrects" the amount of a transaction already applied.
                 Charge corrected = c;
                 corrected.amount += 500;
                 corrected.eventId = "evt_01" + r.token(24, kLower);
-                deliver(s, paddleBody(s, corrected, r));
+                deliver(s, paddleBody(s, corrected, r), plusSeconds(c.paidAt, 3 * 86400));
             }
             if (s.proration && k == std::min(2, months)) {
                 // A mid-period upgrade: billed for the rest of the period, not a renewal.
                 const Timestamp mid = plusSeconds(p.start, 86400 * r.uniform(5, 20));
                 const Charge up = newCharge(s, ChargeKind::Proration, {mid, p.end}, s.amount / 2);
-                deliver(s, body(s, up, p));
+                deliver(s, body(s, up, p), up.paidAt);
             }
         }
         for (const auto &[key, payload] : redeliveries) {
@@ -603,9 +658,9 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
     stranger.currency = "USD";
     stranger.amount = 4900;
     const Period strangerPeriod = periodOf(stranger, months, months);
-    deliver(stranger,
-        stripeBody(stranger, newCharge(stranger, ChargeKind::Renewal, strangerPeriod, 4900),
-            "invoice.paid", r));
+    const Charge strangerCharge = newCharge(stranger, ChargeKind::Renewal, strangerPeriod, 4900);
+    deliver(
+        stranger, stripeBody(stranger, strangerCharge, "invoice.paid", r), strangerCharge.paidAt);
     // A body cut short in transit: kept as evidence, outcome invalid.
     const Sub &paddleSub = subs[1];
     const std::string full = paddleBody(paddleSub,
@@ -613,6 +668,7 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
     const auto cut = ingestor.ingest(paddleSub.provider->key, full.substr(0, full.size() / 3));
     ++report.outcomes[std::string(toString(cut.outcome))];
     ++report.payloads;
+    backdateDeliveries(conninfo, received);
     return report;
 }
 

@@ -9,6 +9,7 @@
 #include "ui/widgets/inboxpage.h"
 #include "ui/widgets/ledgerpage.h"
 #include "ui/widgets/outboxpage.h"
+#include "ui/widgets/overviewpage.h"
 #include "ui/widgets/searchablepage.h"
 #include "ui/widgets/subscriptiondetailwidget.h"
 #include "ui/widgets/subscriptionspage.h"
@@ -55,6 +56,8 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     m_inbox = new InboxPage(m_pool.get());
     m_outbox = new OutboxPage(m_pool.get());
     m_ledger = new LedgerPage(m_pool.get());
+    m_overview = new OverviewPage(m_pool.get());
+    m_stack->addWidget(m_overview);
     m_stack->addWidget(m_subscriptions);
     m_stack->addWidget(m_ledger);
     m_stack->addWidget(m_cases);
@@ -63,7 +66,8 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
 
     m_nav->setObjectName(u"navigation"_qs);
     for (const QString &name :
-        {tr("Subscriptions"), tr("Ledger"), tr("Cases"), tr("Inbox"), tr("Outbox")})
+        {tr("Overview"), tr("Subscriptions"), tr("Ledger"), tr("Cases"), tr("Inbox"),
+            tr("Outbox")})
         m_nav->addItem(name);
     QFont navFont = m_nav->font();
     navFont.setPointSizeF(navFont.pointSizeF() * 1.1);
@@ -148,12 +152,54 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
         showPage(SubscriptionsView);
         m_subscriptions->openSubscription(id);
     });
+    // The Overview's figures and bars open the list behind them.
+    connect(m_overview, &OverviewPage::openCasesRequested, this,
+        [this](const QString &reason, qint64 minAgeSecs, qint64 maxAgeSecs) {
+            showPage(CasesView);
+            m_cases->setScope(CasesPage::Scope::Open);
+            m_cases->setSort(CasesPage::Sort::OldestFirst);
+            // wired at merge: m_cases->showOpenCases(reason, minAgeSecs, maxAgeSecs);
+            Q_UNUSED(reason);
+            Q_UNUSED(minAgeSecs);
+            Q_UNUSED(maxAgeSecs);
+        });
+    connect(m_overview, &OverviewPage::caseOpenRequested, this, [this](qint64 id) {
+        showPage(CasesView);
+        m_cases->setScope(CasesPage::Scope::Open);
+        m_cases->openCase(id);
+    });
+    connect(m_overview, &OverviewPage::casesOfDayRequested, this,
+        [this](const QDate &dayUtc, bool closed) {
+            showPage(CasesView);
+            m_cases->setScope(CasesPage::Scope::All);
+            m_cases->setSort(
+                closed ? CasesPage::Sort::LastSeenNewest : CasesPage::Sort::NewestFirst);
+            // wired at merge: the Cases page's day filter (opened / closed on dayUtc).
+            Q_UNUSED(dayUtc);
+        });
+    connect(m_overview, &OverviewPage::ledgerRequested, this,
+        [this](const QDate &fromUtc, const QDate &toUtcExclusive, const QString &provider,
+            const QString &currency) {
+            showPage(LedgerView);
+            m_ledger->showPaidBetween(fromUtc, toUtcExclusive, provider, currency);
+        });
+    connect(m_overview, &OverviewPage::inboxRequested, this,
+        [this](const QString &outcome, const QString &received) {
+            showPage(InboxView);
+            m_inbox->closeDelivery();
+            m_inbox->setFilters({}, outcome, received);
+        });
+    connect(m_overview, &OverviewPage::outboxRequested, this, [this](const QString &state) {
+        showPage(OutboxView);
+        m_outbox->setFilter(state);
+    });
     auto show = [this](const QString &m) { statusBar()->showMessage(m, 8000); };
     connect(m_ledger, &LedgerPage::statusMessage, this, show);
     connect(m_subscriptions, &SubscriptionsPage::statusMessage, this, show);
     connect(m_cases, &CasesPage::statusMessage, this, show);
     connect(m_outbox, &OutboxPage::statusMessage, this, show);
     connect(m_inbox, &InboxPage::statusMessage, this, show);
+    connect(m_overview, &OverviewPage::statusMessage, this, show);
     for (TableView *table : findChildren<TableView *>())
         connect(table, &TableView::exported, this, show);
 
@@ -187,7 +233,7 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     });
 
     updateCasesBadge(0);
-    m_nav->setCurrentRow(SubscriptionsView);
+    m_nav->setCurrentRow(OverviewView);
     resize(1280, 820);
     restoreLayout();
     m_cases->refresh();
@@ -205,8 +251,8 @@ MainWindow::~MainWindow()
 
 QString MainWindow::liveToolTip()
 {
-    return tr("Subscriptions, Cases, Inbox and Outbox follow changes made anywhere as they "
-              "happen.");
+    return tr("Overview, Subscriptions, Cases, Inbox and Outbox follow changes made anywhere "
+              "as they happen.");
 }
 
 QFuture<MainWindow::DatabaseFacts> MainWindow::readDatabaseFacts() const
@@ -318,6 +364,7 @@ void MainWindow::showPage(Page page)
 
 void MainWindow::refreshAll()
 {
+    m_overview->refresh();
     m_subscriptions->refresh();
     m_cases->refresh();
     m_outbox->refresh();

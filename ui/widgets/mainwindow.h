@@ -21,17 +21,19 @@ class InboxPage;
 class LedgerPage;
 class LiveUpdates;
 class OutboxPage;
+class OverviewPage;
 class SubscriptionsPage;
 class TableView;
 
-/// The desk: navigation on the left (Subscriptions, Ledger, Cases with the open-case count, Inbox,
-/// Outbox), the selected view on the right, a quiet banner while the database is away.
+/// The desk: navigation on the left (Overview, Subscriptions, Ledger, Cases with the open-case
+/// count, Inbox, Outbox), the selected view on the right, a quiet banner while the database is
+/// away.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 
 public:
-    enum Page { SubscriptionsView, LedgerView, CasesView, InboxView, OutboxView };
+    enum Page { OverviewView, SubscriptionsView, LedgerView, CasesView, InboxView, OutboxView };
 
     /// `actions` defaults to the domain implementation over `conninfo`.
     MainWindow(const QString &conninfo, const QString &databaseDescription,
@@ -50,6 +52,7 @@ public:
     OutboxPage *outboxPage() const { return m_outbox; }
     InboxPage *inboxPage() const { return m_inbox; }
     LedgerPage *ledgerPage() const { return m_ledger; }
+    OverviewPage *overviewPage() const { return m_overview; }
     LiveUpdates *liveUpdates() const { return m_live; }
     /// Whether `conninfo` is the desk's own embedded cluster (main() knows; false unless told).
     void setOnEmbeddedDatabase(bool embedded) { m_onEmbedded = embedded; }
@@ -104,6 +107,7 @@ private:
     InboxPage *m_inbox;
     LedgerPage *m_ledger;
     OutboxPage *m_outbox;
+    OverviewPage *m_overview;
     LiveUpdates *m_live;
     QTimer *m_listRefresh;
     QTimer *m_casesRefresh;

@@ -146,6 +146,12 @@ void OutboxPage::reload()
     refresh();
 }
 
+void OutboxPage::setFilter(const QString &state)
+{
+    if (const int i = m_state->findData(state); i >= 0)
+        m_state->setCurrentIndex(i);
+}
+
 void OutboxPage::refresh()
 {
     m_model->refresh();

@@ -44,6 +44,8 @@ public:
     PagedTableModel *model() const { return m_model; }
     TableView *table() const { return m_table; }
     void refresh();
+    /// Which intents the list shows: "undelivered" (pending and failed), "failed", "all".
+    void setFilter(const QString &state);
     /// How often the shown page looks for changes, in milliseconds.
     static constexpr int kPollInterval = 2000;
 

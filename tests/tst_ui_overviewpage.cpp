@@ -1,0 +1,480 @@
+#include "tests/support/process_runner.h"
+#include "tests/support/renewal_fixtures.h"
+#include "tests/support/test_database.h"
+#include "ui/models/databasepool.h"
+#include "ui/models/format.h"
+#include "ui/models/overview.h"
+#include "ui/widgets/overviewpage.h"
+#include "ui/widgets/overviewtile.h"
+
+#include "domain/core/renewal_event.h"
+
+#include <QAbstractBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QHorizontalBarSeries>
+#include <QHorizontalStackedBarSeries>
+#include <QPushButton>
+#include <QStackedBarSeries>
+#include <QStandardPaths>
+#include <QtTest>
+
+#include <pqxx/pqxx>
+
+#include <chrono>
+#include <memory>
+
+namespace {
+
+/// Known data spread over the last 45 days, relative to the server's clock: renewals of two
+/// providers in three currencies (some today, some before the charts' window), open and
+/// dismissed cases of three reasons in every age bucket, deliveries of every outcome (and
+/// some not processed), pending, failing and published outbox intents.
+const char *kFixture = R"SQL(
+INSERT INTO billing_providers (provider_key, kind, display_name)
+VALUES ('stripe-main', 'stripe', 'Stripe'), ('paddle-eu', 'paddle', 'Paddle')
+ON CONFLICT DO NOTHING;
+INSERT INTO subscriptions (provider_key, provider_subscription_id, status, current_period_start,
+                           current_period_end, revision)
+SELECT p, 'sub_' || p || '_' || i, 'active', '2026-01-01Z', '2026-02-01Z', 1
+  FROM unnest(ARRAY['stripe-main', 'paddle-eu']) p, generate_series(1, 20) i;
+INSERT INTO subscription_billing_periods (subscription_id, provider_key, provider_renewal_key,
+        provider_event_id, period_start, period_end, paid_amount_minor, currency, paid_at)
+SELECT s.id, s.provider_key, 'in_' || s.provider_subscription_id || '_' || k,
+       'evt_' || s.provider_subscription_id || '_' || k,
+       timestamptz '2024-01-01Z' + k * interval '1 month',
+       timestamptz '2024-01-01Z' + (k + 1) * interval '1 month',
+       1999 + k,
+       CASE WHEN s.provider_key = 'paddle-eu' THEN 'EUR' WHEN k % 5 = 1 THEN 'JPY' ELSE 'USD' END,
+       now() - k * interval '37 hours' - (length(s.provider_subscription_id) % 7) * interval '1 minute'
+  FROM subscriptions s, generate_series(0, 29) k
+ WHERE k % 3 <> 2 OR s.provider_key = 'stripe-main';
+INSERT INTO reconciliation_cases (provider_key, provider_subscription_id, provider_renewal_key,
+        first_provider_event_id, last_provider_event_id, error_code, event, event_fingerprint,
+        local_state, first_seen_at, last_seen_at, status, resolution, resolved_at, resolved_by,
+        resolution_comment)
+SELECT 'stripe-main', 'sub_case_' || i, 'in_case_' || i, 'evt_c' || i, 'evt_c' || i,
+       CASE WHEN i % 6 < 3 THEN 'renewal_period_is_not_contiguous'
+            WHEN i % 6 < 5 THEN 'provider_renewal_key_payload_conflict'
+            ELSE 'subscription_not_found' END,
+       '{}', md5(i::text), '{}',
+       now() - (ARRAY[interval '10 minutes', interval '5 hours', interval '3 days',
+                      interval '20 days', interval '45 days'])[1 + i % 5] - i * interval '1 s',
+       now() - i * interval '1 minute',
+       CASE WHEN i % 4 = 0 THEN 'dismissed' ELSE 'open' END,
+       CASE WHEN i % 4 = 0 THEN 'dismissed' END,
+       CASE WHEN i % 4 = 0 THEN now() - (i % 7) * interval '1 day' END,
+       CASE WHEN i % 4 = 0 THEN 'alice' END,
+       CASE WHEN i % 4 = 0 THEN 'seen twice' END
+  FROM generate_series(1, 43) i;
+INSERT INTO webhook_inbox (provider_key, provider_event_id, raw_body, body_size, body_sha256,
+        received_at, last_delivery_at, outcome, processed_at)
+SELECT CASE WHEN i % 2 = 0 THEN 'stripe-main' ELSE 'paddle-eu' END, 'evt_in_' || i, '\x7b7d', 2,
+       repeat('a', 64), now() - i * interval '7 hours', now() - i * interval '7 hours',
+       (ARRAY['applied', 'applied', 'applied', 'duplicate', 'not_a_renewal', 'needs_snapshot',
+              'rejected', 'invalid', NULL])[1 + i % 9],
+       CASE WHEN i % 9 = 8 THEN NULL ELSE now() END
+  FROM generate_series(1, 150) i;
+-- Deliveries dated in the past after the migration folded the (empty) inbox: fold them again.
+UPDATE webhook_inbox_daily_state
+   SET folded_before = (SELECT (min(received_at) AT TIME ZONE 'UTC')::date FROM webhook_inbox);
+INSERT INTO subscription_outbox (event_type, subscription_id, billing_period_id, payload,
+                                 attempts, last_error, published_at)
+SELECT 'subscription_renewed', b.subscription_id, b.id, '{}', CASE WHEN n % 3 = 0 THEN 2 ELSE 0 END,
+       CASE WHEN n % 3 = 0 THEN 'HTTP 503' END, CASE WHEN n % 5 = 0 THEN now() END
+  FROM (SELECT id, subscription_id, row_number() OVER (ORDER BY id) n
+          FROM subscription_billing_periods LIMIT 31) b;
+)SQL";
+
+/// The UTC day of a timestamptz expression, as SQL.
+QString utcDay(const QString &expr)
+{
+    return u"((%1) AT TIME ZONE 'UTC')::date"_qs.arg(expr);
+}
+
+/// What a bar chart shows: "set|value", or "set|YYYY-MM-DD|value" when its bars are days;
+/// the zero bars left out.
+QStringList barsOf(QChart *chart, const QDate &firstDay, bool byDay)
+{
+    QStringList out;
+    for (QAbstractSeries *s : chart->series()) {
+        auto *series = qobject_cast<QAbstractBarSeries *>(s);
+        if (!series)
+            continue;
+        for (QBarSet *set : series->barSets()) {
+            for (int i = 0; i < set->count(); ++i) {
+                if (set->at(i) == 0)
+                    continue;
+                QString line = set->label() + u'|';
+                if (byDay)
+                    line += firstDay.addDays(i).toString(Qt::ISODate) + u'|';
+                out << line + QString::number(qint64(set->at(i)));
+            }
+        }
+    }
+    out.sort();
+    return out;
+}
+
+QString canonicalTotals(const QVector<rd::ui::CurrencyTotal> &totals)
+{
+    QStringList out;
+    for (const auto &t : totals)
+        out << u"%1 %2 %3"_qs.arg(t.currency).arg(t.renewals).arg(t.amountMinor);
+    out.sort();
+    return out.join(u"; "_qs);
+}
+
+/// Clicks bar `index` of `set` where it is drawn (a stacked bar in the middle of its segment,
+/// a grouped bar in the middle of its slot).
+void clickBar(QChartView *view, QAbstractBarSeries *series, QBarSet *set, int index)
+{
+    QChart *chart = view->chart();
+    const auto sets = series->barSets();
+    const int k = int(sets.indexOf(set));
+    const bool stacked = qobject_cast<QStackedBarSeries *>(series)
+        || qobject_cast<QHorizontalStackedBarSeries *>(series);
+    const bool horizontal = qobject_cast<QHorizontalBarSeries *>(series)
+        || qobject_cast<QHorizontalStackedBarSeries *>(series);
+    qreal along = index;
+    qreal value = set->at(index) / 2;
+    if (stacked) {
+        for (int j = 0; j < k; ++j)
+            value += sets[j]->at(index);
+    } else if (sets.size() > 1) {
+        const qreal width = series->barWidth();
+        along = index - width / 2 + width * (k + 0.5) / sets.size();
+    }
+    const QPointF p
+        = chart->mapToPosition(horizontal ? QPointF(value, along) : QPointF(along, value), series);
+    const QPoint at = view->mapFromScene(chart->mapToScene(p));
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, at);
+}
+
+} // namespace
+
+/// The Overview against a database with known data: every tile and every chart's bars
+/// checked against SQL over the base tables (not the totals the page reads), every figure and
+/// bar opening the list behind it, and the page following a renewal another process commits.
+class TestUiOverviewPage : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<rdtest::TestDatabase> m_db;
+    std::unique_ptr<rd::ui::DatabasePool> m_pool;
+    std::unique_ptr<rd::ui::OverviewPage> m_page;
+
+    QString sql(const QString &query)
+    {
+        return QString::fromStdString(rdtest::text(*m_db, query.toStdString()));
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        m_db = std::make_unique<rdtest::TestDatabase>("ui_overviewpage");
+        {
+            auto conn = m_db->connect();
+            pqxx::nontransaction tx(*conn);
+            tx.exec(kFixture);
+        }
+        m_pool = std::make_unique<rd::ui::DatabasePool>(QString::fromStdString(m_db->conninfo()));
+        m_page = std::make_unique<rd::ui::OverviewPage>(m_pool.get());
+        m_page->resize(1400, 900);
+        m_page->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_page.get()));
+        QVERIFY(QTest::qWaitFor([&] { return m_page->isLoaded(); }, 15000));
+    }
+
+    void cleanupTestCase()
+    {
+        m_page.reset();
+        m_pool.reset();
+        m_db.reset();
+    }
+
+    /// The fixture reaches every part of the page: a check that passes on empty figures
+    /// would prove nothing.
+    void fixtureFillsEveryFigure()
+    {
+        const auto &f = m_page->figures();
+        QVERIFY(!f.renewalsToday.isEmpty());
+        QVERIFY(f.renewalsThisMonth.size() >= f.renewalsToday.size());
+        QCOMPARE(f.providers, QStringList({u"paddle-eu"_qs, u"stripe-main"_qs}));
+        QVERIFY(f.openCases > 0);
+        for (qint64 n : f.openByAge)
+            QVERIFY(n > 0);
+        QVERIFY(f.outboxPending > 0 && f.outboxFailing > 0);
+        QVERIFY(f.lastDeliveryAt.isValid());
+        QVERIFY(f.deliveriesByOutcome.size() == 7);
+    }
+
+    void tilesMatchSql_data()
+    {
+        QTest::addColumn<QString>("tile");
+        QTest::addColumn<QString>("expected"); // SQL
+        const QString today = utcDay(u"now()"_qs);
+        const QString totals = u"SELECT coalesce(string_agg(currency || ' ' || n || ' ' || amt, "
+                               "'; ' ORDER BY currency), '') FROM (SELECT currency, count(*) n, "
+                               "sum(paid_amount_minor) amt FROM subscription_billing_periods "
+                               "WHERE %1 GROUP BY 1) t"_qs;
+        QTest::newRow("renewals today")
+            << u"renewals-today"_qs << totals.arg(utcDay(u"paid_at"_qs) + u" = "_qs + today);
+        QTest::newRow("renewals this month")
+            << u"renewals-month"_qs
+            << totals.arg(u"date_trunc('month', "_qs + utcDay(u"paid_at"_qs)
+                   + u") = date_trunc('month', "_qs + today + u")"_qs);
+        QTest::newRow("open cases")
+            << u"open-cases"_qs
+            << u"SELECT count(*) || ' oldest ' || (SELECT id FROM reconciliation_cases WHERE "
+               "status = 'open' ORDER BY first_seen_at, id LIMIT 1) FROM reconciliation_cases "
+               "WHERE status = 'open'"_qs;
+        QTest::newRow("outbox")
+            << u"outbox"_qs
+            << u"SELECT count(*) FILTER (WHERE last_error IS NULL) || ' pending ' || "
+               "count(*) FILTER (WHERE last_error IS NOT NULL) || ' failing' "
+               "FROM subscription_outbox WHERE published_at IS NULL"_qs;
+        QTest::newRow("last delivery")
+            << u"last-delivery"_qs << u"SELECT rd_rfc3339(max(received_at)) FROM webhook_inbox"_qs;
+    }
+
+    void tilesMatchSql()
+    {
+        QFETCH(QString, tile);
+        QFETCH(QString, expected);
+        const QString want = sql(expected);
+        const auto &f = m_page->figures();
+        rd::ui::OverviewTile *t = m_page->tile(tile);
+        QVERIFY(t);
+        QStringList shown;
+        for (QPushButton *b : t->figures())
+            shown << b->text();
+        if (tile == u"renewals-today" || tile == u"renewals-month") {
+            const auto &totals = tile == u"renewals-today" ? f.renewalsToday : f.renewalsThisMonth;
+            QCOMPARE(canonicalTotals(totals), want);
+            // Each currency on a line of its own, as money, never added to another.
+            QCOMPARE(shown.size(), totals.size());
+            for (const auto &c : totals) {
+                auto *line = t->findChild<QPushButton *>(
+                    (tile == u"renewals-today" ? u"today-"_qs : u"month-"_qs) + c.currency);
+                QVERIFY2(line, qPrintable(c.currency));
+                QVERIFY2(line->text().startsWith(rd::ui::format::money(c.amountMinor, c.currency)),
+                    qPrintable(line->text()));
+                QVERIFY2(line->text().contains(QLocale().toString(c.renewals)),
+                    qPrintable(line->text()));
+            }
+        } else if (tile == u"open-cases") {
+            QCOMPARE(u"%1 oldest %2"_qs.arg(f.openCases).arg(f.oldestOpenCaseId), want);
+            QCOMPARE(shown.value(0), QLocale().toString(f.openCases));
+            QVERIFY2(shown.value(1).contains(u"case %1"_qs.arg(f.oldestOpenCaseId)),
+                qPrintable(shown.value(1)));
+        } else if (tile == u"outbox") {
+            QCOMPARE(shown.join(u' '), want);
+        } else {
+            QCOMPARE(f.lastDeliveryAt, rd::ui::format::instant(want));
+            QCOMPARE(shown.value(0), u"%1 ago"_qs.arg(rd::ui::format::age(f.lastDeliveryAt)));
+        }
+    }
+
+    void chartsMatchSql_data()
+    {
+        QTest::addColumn<QString>("chart");
+        QTest::addColumn<bool>("byDay");
+        QTest::addColumn<QString>("expected"); // SQL: lines "set|[day|]count" joined by ';'
+        const QString from = utcDay(u"now()"_qs) + u" - 29"_qs;
+        QTest::newRow("renewals per day by provider")
+            << u"renewals-per-day"_qs << true
+            << u"SELECT string_agg(provider_key || '|' || d || '|' || n, ';') FROM ("
+               "SELECT provider_key, %1 d, count(*) n FROM subscription_billing_periods "
+               "WHERE %1 >= %2 GROUP BY 1, 2) t"_qs.arg(utcDay(u"paid_at"_qs), from);
+        QTest::newRow("deliveries by outcome")
+            << u"deliveries"_qs << false
+            << u"SELECT string_agg(o || '|' || n, ';') FROM (SELECT CASE coalesce(outcome, '') "
+               "WHEN '' THEN 'not processed yet' WHEN 'not_a_renewal' THEN 'not a renewal' "
+               "WHEN 'needs_snapshot' THEN 'needs snapshot' ELSE outcome END o, count(*) n "
+               "FROM webhook_inbox WHERE %1 >= %2 GROUP BY 1) t"_qs.arg(
+                   utcDay(u"received_at"_qs), from);
+        QTest::newRow("cases opened and closed per day")
+            << u"cases-per-day"_qs << true
+            << u"SELECT string_agg(k || '|' || d || '|' || n, ';') FROM ("
+               "SELECT 'opened' k, %1 d, count(*) n FROM reconciliation_cases WHERE %1 >= %3 "
+               "GROUP BY 2 UNION ALL SELECT 'closed (resolved or dismissed)', %2, count(*) "
+               "FROM reconciliation_cases WHERE %2 >= %3 GROUP BY 2) t"_qs.arg(
+                   utcDay(u"first_seen_at"_qs), utcDay(u"resolved_at"_qs), from);
+        QTest::newRow("open cases by age")
+            << u"open-by-age"_qs << false
+            << u"SELECT string_agg(b || '|' || n, ';') FROM (SELECT CASE "
+               "WHEN now() - first_seen_at < interval '1 hour' THEN '< 1 h' "
+               "WHEN now() - first_seen_at < interval '1 day' THEN '< 1 day' "
+               "WHEN now() - first_seen_at < interval '7 days' THEN '< 1 week' "
+               "ELSE 'older' END b, count(*) n FROM reconciliation_cases "
+               "WHERE status = 'open' GROUP BY 1) t"_qs;
+        QTest::newRow("open cases by reason")
+            << u"open-by-reason"_qs << false
+            << u"SELECT string_agg('open cases|' || n, ';') FROM (SELECT error_code, count(*) n "
+               "FROM reconciliation_cases WHERE status = 'open' GROUP BY 1) t"_qs;
+    }
+
+    void chartsMatchSql()
+    {
+        QFETCH(QString, chart);
+        QFETCH(bool, byDay);
+        QFETCH(QString, expected);
+        QStringList want = sql(expected).split(u';');
+        want.sort();
+        QChart *c = m_page->chart(chart);
+        QVERIFY(c);
+        QCOMPARE(barsOf(c, m_page->figures().firstDay, byDay), want);
+    }
+
+    /// Every figure and bar opens the list behind it: clicked where it is drawn, it asks for
+    /// that list, once, with the right parameters.
+    void clickOpensTheListBehind_data()
+    {
+        QTest::addColumn<QString>("target"); // a tile's figure, or "chart/set/index"
+        QTest::addColumn<QString>("expected"); // the signal and its arguments, in words
+        QTest::newRow("today in USD") << u"today-USD"_qs << u"ledger today tomorrow  USD"_qs;
+        QTest::newRow("month in EUR") << u"month-EUR"_qs << u"ledger month tomorrow  EUR"_qs;
+        QTest::newRow("open cases") << u"open-cases-count"_qs << u"cases  -1 -1"_qs;
+        QTest::newRow("oldest case") << u"oldest-case"_qs << u"case oldest"_qs;
+        QTest::newRow("outbox pending") << u"outbox-pending"_qs << u"outbox undelivered"_qs;
+        QTest::newRow("outbox failing") << u"outbox-failing"_qs << u"outbox failed"_qs;
+        QTest::newRow("last delivery") << u"last-delivery-age"_qs << u"inbox  "_qs;
+        QTest::newRow("renewals bar, paddle-eu today")
+            << u"renewals-per-day/paddle-eu/29"_qs << u"ledger today tomorrow paddle-eu "_qs;
+        QTest::newRow("renewals bar, stripe-main's first day")
+            << u"renewals-per-day/stripe-main/first"_qs << u"ledger bar bar+1 stripe-main "_qs;
+        QTest::newRow("deliveries rejected")
+            << u"deliveries/rejected/-"_qs << u"inbox rejected 30 days"_qs;
+        QTest::newRow("deliveries not processed")
+            << u"deliveries/not processed yet/-"_qs << u"inbox unprocessed 30 days"_qs;
+        QTest::newRow("cases opened, first day with some")
+            << u"cases-per-day/opened/first"_qs << u"day first opened"_qs;
+        QTest::newRow("cases closed, first day with some")
+            << u"cases-per-day/closed (resolved or dismissed)/first"_qs << u"day first closed"_qs;
+        QTest::newRow("age under an hour") << u"open-by-age/< 1 h/-"_qs << u"cases  -1 3600"_qs;
+        QTest::newRow("age under a day") << u"open-by-age/< 1 day/-"_qs << u"cases  3600 86400"_qs;
+        QTest::newRow("age under a week")
+            << u"open-by-age/< 1 week/-"_qs << u"cases  86400 604800"_qs;
+        QTest::newRow("age older") << u"open-by-age/older/-"_qs << u"cases  604800 -1"_qs;
+        QTest::newRow("reason with most cases")
+            << u"open-by-reason/open cases/last"_qs << u"cases top-reason -1 -1"_qs;
+    }
+
+    void clickOpensTheListBehind()
+    {
+        QFETCH(QString, target);
+        QFETCH(QString, expected);
+        using P = rd::ui::OverviewPage;
+        const auto &f = m_page->figures();
+        QStringList said;
+        QDate firstDayWithBars;
+        auto dayWord = [&](const QDate &d) {
+            if (firstDayWithBars.isValid() && d == firstDayWithBars)
+                return u"bar"_qs;
+            if (firstDayWithBars.isValid() && d == firstDayWithBars.addDays(1))
+                return u"bar+1"_qs;
+            const qint64 n = f.todayUtc.daysTo(d);
+            return n == 0 ? u"today"_qs : n == 1 ? u"tomorrow"_qs : u"today%1"_qs.arg(n);
+        };
+        std::vector<QMetaObject::Connection> links;
+        links.push_back(connect(m_page.get(), &P::ledgerRequested, this,
+            [&](const QDate &from, const QDate &to, const QString &provider, const QString &cur) {
+                said << u"ledger %1 %2 %3 %4"_qs.arg(dayWord(from), dayWord(to), provider, cur);
+            }));
+        links.push_back(connect(m_page.get(), &P::openCasesRequested, this,
+            [&](const QString &reason, qint64 min, qint64 max) {
+                const bool top = !f.openByReason.isEmpty() && reason == f.openByReason[0].key;
+                said << u"cases %1 %2 %3"_qs.arg(top ? u"top-reason"_qs : reason).arg(min).arg(max);
+            }));
+        links.push_back(connect(m_page.get(), &P::caseOpenRequested, this, [&](qint64 id) {
+            said << (id == f.oldestOpenCaseId ? u"case oldest"_qs : u"case %1"_qs.arg(id));
+        }));
+        links.push_back(
+            connect(m_page.get(), &P::casesOfDayRequested, this, [&](const QDate &d, bool closed) {
+                said << u"day %1 %2"_qs.arg(d == firstDayWithBars ? u"first"_qs : d.toString(),
+                    closed ? u"closed"_qs : u"opened"_qs);
+            }));
+        links.push_back(connect(m_page.get(), &P::inboxRequested, this,
+            [&](const QString &o, const QString &r) { said << u"inbox %1 %2"_qs.arg(o, r); }));
+        links.push_back(connect(m_page.get(), &P::outboxRequested, this,
+            [&](const QString &s) { said << u"outbox "_qs + s; }));
+
+        const QStringList parts = target.split(u'/');
+        if (parts.size() == 1) {
+            auto *button = m_page->findChild<QPushButton *>(target);
+            QVERIFY2(button, qPrintable(target));
+            QTest::mouseClick(button, Qt::LeftButton);
+        } else {
+            auto *view = m_page->findChild<QChartView *>(parts[0]);
+            QVERIFY(view);
+            QAbstractBarSeries *series = nullptr;
+            QBarSet *set = nullptr;
+            for (QAbstractSeries *s : view->chart()->series()) {
+                if (auto *bars = qobject_cast<QAbstractBarSeries *>(s)) {
+                    for (QBarSet *b : bars->barSets())
+                        if (b->label() == parts[1]) {
+                            series = bars;
+                            set = b;
+                        }
+                }
+            }
+            QVERIFY2(set, qPrintable(parts[1]));
+            int index = -1;
+            if (parts[2] == u"-" || parts[2] == u"first") {
+                for (int i = 0; i < set->count() && index < 0; ++i)
+                    if (set->at(i) > 0)
+                        index = i;
+                firstDayWithBars = f.firstDay.addDays(index);
+            } else if (parts[2] == u"last") {
+                index = set->count() - 1;
+            } else {
+                index = parts[2].toInt();
+            }
+            QVERIFY2(index >= 0 && set->at(index) > 0, qPrintable(target));
+            clickBar(view, series, set, index);
+        }
+        for (const auto &l : links)
+            disconnect(l);
+        // "month": the first of the UTC month, said as any other day.
+        expected.replace(u"month"_qs, dayWord(QDate(f.todayUtc.year(), f.todayUtc.month(), 1)));
+        QCOMPARE(said, QStringList {expected});
+    }
+
+    /// A renewal committed by another process (`renewalctl apply`) shows on the shown page
+    /// without a refresh: today's count of its currency, and the outbox's pending intents.
+    void followsARenewalCommittedElsewhere()
+    {
+        const auto &f = m_page->figures();
+        auto usdToday = [&] {
+            for (const auto &t : m_page->figures().renewalsToday)
+                if (t.currency == u"USD")
+                    return t.renewals;
+            return qint64(0);
+        };
+        const qint64 before = usdToday();
+        const qint64 pendingBefore = f.outboxPending;
+        rdtest::importSubscriptions(
+            m_db->conninfo(), rdtest::subscriptionLine("stripe-main", "sub_live"));
+        rd::SuccessfulRenewalEvent e = rdtest::februaryRenewal("sub_live", "evt_live", "in_live");
+        e.paidAt = rd::Timestamp {std::chrono::duration_cast<std::chrono::microseconds>(
+            std::chrono::system_clock::now().time_since_epoch())
+                                      .count()};
+        const auto applied = rdtest::runProgram(rdtest::ctl(),
+            {u"apply"_qs, u"--db"_qs, QString::fromStdString(m_db->conninfo())},
+            QByteArray::fromStdString(rd::toJson(e).dump() + "\n"));
+        QCOMPARE(applied.exitCode, 0);
+        QVERIFY2(QTest::qWaitFor([&] { return usdToday() == before + 1; }, 15000),
+            qPrintable(QString::number(usdToday())));
+        QCOMPARE(m_page->figures().outboxPending, pendingBefore + 1);
+        auto *line = m_page->findChild<QPushButton *>(u"today-USD"_qs);
+        QVERIFY(line);
+        QVERIFY2(line->text().contains(QLocale().toString(before + 1)), qPrintable(line->text()));
+    }
+};
+
+QTEST_MAIN(TestUiOverviewPage)
+#include "tst_ui_overviewpage.moc"

@@ -1,0 +1,198 @@
+#include "ui/models/overview.h"
+
+#include "ui/models/databasepool.h"
+#include "ui/models/format.h"
+
+#include <QMap>
+#include <QSqlQuery>
+
+#include <algorithm>
+
+namespace rd::ui {
+namespace {
+
+/// Midnight UTC of `day`, as PostgreSQL reads a timestamptz.
+QString utcMidnight(const QDate &day)
+{
+    return day.toString(Qt::ISODate) + u"T00:00:00Z"_qs;
+}
+
+QVector<CurrencyTotal> byCurrency(const QMap<QString, CurrencyTotal> &totals)
+{
+    QVector<CurrencyTotal> out;
+    for (const CurrencyTotal &t : totals)
+        out << t;
+    return out; // QMap: by currency code
+}
+
+} // namespace
+
+OverviewFigures loadOverview(QSqlDatabase &db)
+{
+    // Deltas appended by renewals since the last fold are read by renewal_totals() either way;
+    // folding first keeps what it reads small. A failed fold changes no figure (a standby
+    // cannot fold, and says so by returning 0), so its error is not the page's.
+    {
+        QSqlQuery fold(db);
+        fold.exec(u"SELECT public.fold_renewal_totals(), public.fold_inbox_days()"_qs);
+    }
+
+    execDirect(db, u"BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"_qs);
+    struct Rollback
+    {
+        QSqlDatabase &db;
+        ~Rollback() { QSqlQuery(db).exec(u"ROLLBACK"_qs); }
+    } rollback {db};
+
+    OverviewFigures f;
+    {
+        QSqlQuery q = execSql(db, u"SELECT rd_rfc3339(now()), (now() AT TIME ZONE 'UTC')::date"_qs);
+        if (!q.next())
+            throw DatabaseError("the database did not say what time it is");
+        f.readAt = format::instant(q.value(0).toString());
+        f.todayUtc = QDate::fromString(q.value(1).toString(), Qt::ISODate);
+    }
+    f.firstDay = f.todayUtc.addDays(1 - kOverviewDays);
+    const QDate monthStart(f.todayUtc.year(), f.todayUtc.month(), 1);
+    const QDate tomorrow = f.todayUtc.addDays(1);
+
+    // Renewals: the ledger's daily totals (migration 0016), never the billing periods
+    // themselves, whose month is millions of rows.
+    {
+        QSqlQuery q = execSql(db,
+            u"SELECT day, provider_key, currency, sum(renewals)::bigint, sum(amount_minor)::text "
+            "FROM public.renewal_totals(CAST(? AS date), CAST(? AS date)) GROUP BY 1, 2, 3"_qs,
+            {std::min(monthStart, f.firstDay).toString(Qt::ISODate),
+                tomorrow.toString(Qt::ISODate)});
+        QMap<QString, CurrencyTotal> today;
+        QMap<QString, CurrencyTotal> month;
+        QMap<std::pair<QDate, QString>, qint64> perDay;
+        while (q.next()) {
+            const QDate day = QDate::fromString(q.value(0).toString(), Qt::ISODate);
+            const QString provider = q.value(1).toString();
+            const QString currency = q.value(2).toString();
+            const qint64 renewals = q.value(3).toLongLong();
+            const qint64 amount = q.value(4).toString().toLongLong();
+            auto add = [&](QMap<QString, CurrencyTotal> &m) {
+                CurrencyTotal &t = m[currency];
+                t.currency = currency;
+                t.renewals += renewals;
+                t.amountMinor += amount;
+            };
+            if (day == f.todayUtc)
+                add(today);
+            if (day >= monthStart)
+                add(month);
+            if (day >= f.firstDay) {
+                perDay[{day, provider}] += renewals;
+                if (!f.providers.contains(provider))
+                    f.providers << provider;
+            }
+        }
+        f.renewalsToday = byCurrency(today);
+        f.renewalsThisMonth = byCurrency(month);
+        for (auto it = perDay.cbegin(); it != perDay.cend(); ++it)
+            f.renewalsPerDay << DayCount {it.key().first, it.key().second, it.value()};
+        f.providers.sort();
+    }
+
+    // Open cases by reason and age: few rows, one range of reconciliation_cases_by_age.
+    {
+        QSqlQuery q = execSql(db,
+            u"SELECT error_code, count(*), "
+            "count(*) FILTER (WHERE first_seen_at > now() - make_interval(secs => ?)), "
+            "count(*) FILTER (WHERE first_seen_at <= now() - make_interval(secs => ?) "
+            "AND first_seen_at > now() - make_interval(secs => ?)), "
+            "count(*) FILTER (WHERE first_seen_at <= now() - make_interval(secs => ?) "
+            "AND first_seen_at > now() - make_interval(secs => ?)), "
+            "count(*) FILTER (WHERE first_seen_at <= now() - make_interval(secs => ?)) "
+            "FROM reconciliation_cases WHERE status = 'open' GROUP BY error_code "
+            "ORDER BY 2 DESC, 1"_qs,
+            {kAgeBucketLimits[0], kAgeBucketLimits[0], kAgeBucketLimits[1], kAgeBucketLimits[1],
+                kAgeBucketLimits[2], kAgeBucketLimits[2]});
+        while (q.next()) {
+            const qint64 n = q.value(1).toLongLong();
+            f.openByReason << KeyCount {q.value(0).toString(), n};
+            f.openCases += n;
+            for (int b = 0; b < int(AgeBucket::Count); ++b)
+                f.openByAge[b] += q.value(2 + b).toLongLong();
+        }
+        QSqlQuery oldest = execSql(db,
+            u"SELECT id, rd_rfc3339(first_seen_at) FROM reconciliation_cases "
+            "WHERE status = 'open' ORDER BY first_seen_at, id LIMIT 1"_qs);
+        if (oldest.next()) {
+            f.oldestOpenCaseId = oldest.value(0).toLongLong();
+            f.oldestOpenSince = format::instant(oldest.value(1).toString());
+        }
+    }
+
+    // Cases opened and closed per UTC day. Opened: the three statuses' ranges of
+    // reconciliation_cases_by_age (status, first_seen_at); closed: reconciliation_cases_closed
+    // (resolved_at, migration 0018).
+    {
+        const QString from = utcMidnight(f.firstDay);
+        QSqlQuery q = execSql(db,
+            u"SELECT 'opened', (first_seen_at AT TIME ZONE 'UTC')::date, count(*) "
+            "FROM reconciliation_cases WHERE status IN ('open', 'resolved', 'dismissed') "
+            "AND first_seen_at >= CAST(? AS timestamptz) GROUP BY 2 "
+            "UNION ALL "
+            "SELECT 'closed', (resolved_at AT TIME ZONE 'UTC')::date, count(*) "
+            "FROM reconciliation_cases WHERE resolved_at >= CAST(? AS timestamptz) GROUP BY 2 "
+            "ORDER BY 2, 1"_qs,
+            {from, from});
+        while (q.next())
+            f.casesPerDay << DayCount {QDate::fromString(q.value(1).toString(), Qt::ISODate),
+                q.value(0).toString(), q.value(2).toLongLong()};
+    }
+
+    // The outbox's undelivered intents: the publisher's own partial index.
+    {
+        QSqlQuery q = execSql(db,
+            u"SELECT count(*) FILTER (WHERE last_error IS NULL), "
+            "count(*) FILTER (WHERE last_error IS NOT NULL) "
+            "FROM subscription_outbox WHERE published_at IS NULL"_qs);
+        if (q.next()) {
+            f.outboxPending = q.value(0).toLongLong();
+            f.outboxFailing = q.value(1).toLongLong();
+        }
+    }
+
+    // Deliveries: the newest from webhook_inbox_recent; the window's outcomes from the folded
+    // days (webhook_inbox_daily, migration 0018) and the rows received since, counted live
+    // from webhook_inbox_recent (today's).
+    {
+        QSqlQuery last = execSql(db, u"SELECT rd_rfc3339(max(received_at)) FROM webhook_inbox"_qs);
+        if (last.next() && !last.value(0).isNull())
+            f.lastDeliveryAt = format::instant(last.value(0).toString());
+        QSqlQuery q = execSql(db,
+            u"SELECT outcome, sum(n)::bigint FROM ("
+            "SELECT d.outcome, d.deliveries AS n FROM webhook_inbox_daily d "
+            "WHERE d.day >= CAST(? AS date) "
+            "UNION ALL "
+            "SELECT coalesce(w.outcome, ''), count(*) FROM webhook_inbox w "
+            "WHERE w.received_at >= greatest(CAST(? AS timestamptz), (SELECT "
+            "s.folded_before::timestamp AT TIME ZONE 'UTC' FROM webhook_inbox_daily_state s)) "
+            "GROUP BY 1) t GROUP BY 1 ORDER BY 2 DESC, 1"_qs,
+            {f.firstDay.toString(Qt::ISODate), utcMidnight(f.firstDay)});
+        while (q.next())
+            f.deliveriesByOutcome << KeyCount {q.value(0).toString(), q.value(1).toLongLong()};
+    }
+    return f;
+}
+
+QString overviewChangeMark(QSqlDatabase &db)
+{
+    // The write counters reach pg_stat_user_tables when the writing transaction ends (at most
+    // a second late); the newest ids show a new renewal or delivery at once. The renewal
+    // totals' own tables are left out: folding them is the page's own doing.
+    QSqlQuery q = execSql(db,
+        u"SELECT concat_ws('/', (SELECT max(id) FROM subscription_transition_audits), "
+        "(SELECT max(id) FROM webhook_inbox), "
+        "(SELECT sum(n_tup_ins + n_tup_upd + n_tup_del) FROM pg_stat_user_tables "
+        "WHERE relid IN ('subscription_billing_periods'::regclass, "
+        "'reconciliation_cases'::regclass, 'subscription_outbox'::regclass, "
+        "'webhook_inbox'::regclass)), (now() AT TIME ZONE 'UTC')::date)"_qs);
+    return q.next() ? q.value(0).toString() : QString();
+}
+
+} // namespace rd::ui

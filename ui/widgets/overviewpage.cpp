@@ -1,0 +1,683 @@
+#include "ui/widgets/overviewpage.h"
+
+#include "ui/models/databasepool.h"
+#include "ui/models/format.h"
+#include "ui/widgets/overviewtile.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QCursor>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHorizontalBarSeries>
+#include <QHorizontalStackedBarSeries>
+#include <QLabel>
+#include <QLocale>
+#include <QMap>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QStackedBarSeries>
+#include <QTimer>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace rd::ui {
+namespace {
+
+constexpr int kMaxCurrencyLines = 4;
+
+/// Outcomes in the order a person reads them: what went through, then what needs a look.
+const QStringList kOutcomes {u"applied"_qs, u"duplicate"_qs, u"not_a_renewal"_qs,
+    u"needs_snapshot"_qs, u"rejected"_qs, u"invalid"_qs, QString()};
+
+QString outcomeLabel(const QString &outcome)
+{
+    if (outcome.isEmpty())
+        return QObject::tr("not processed yet");
+    if (outcome == u"not_a_renewal")
+        return QObject::tr("not a renewal");
+    if (outcome == u"needs_snapshot")
+        return QObject::tr("needs snapshot");
+    return outcome;
+}
+
+QColor outcomeColor(const QString &outcome)
+{
+    static const QMap<QString, QColor> colors {{u"applied"_qs, QColor(0x2e, 0x7d, 0x32)},
+        {u"duplicate"_qs, QColor(0x90, 0xa4, 0xae)},
+        {u"not_a_renewal"_qs, QColor(0xb0, 0xbe, 0xc5)},
+        {u"needs_snapshot"_qs, QColor(0xef, 0x9a, 0x00)},
+        {u"rejected"_qs, QColor(0xc6, 0x28, 0x28)}, {u"invalid"_qs, QColor(0x6a, 0x1b, 0x1b)}};
+    return colors.value(outcome, QColor(0x1e, 0x6f, 0xc8));
+}
+
+/// A case reason in a few words (the code in the tooltip): the chart is a third of the page.
+QString shortReason(const QString &code)
+{
+    static const QMap<QString, QString> names {
+        {u"renewal_period_is_not_contiguous"_qs, QObject::tr("Gap or overlap")},
+        {u"provider_renewal_key_payload_conflict"_qs, QObject::tr("Payload conflict")},
+        {u"renewal_conflicts_with_scheduled_cancellation"_qs, QObject::tr("Set to cancel")},
+        {u"renewal_not_allowed_for_subscription_status"_qs, QObject::tr("Not active")},
+        {u"subscription_not_found"_qs, QObject::tr("Unknown subscription")},
+        {u"subscription_has_no_current_period"_qs, QObject::tr("No current period")},
+        {u"invalid_provider_billing_period"_qs, QObject::tr("Invalid period")},
+        {u"needs_snapshot"_qs, QObject::tr("Needs snapshot")}};
+    return names.value(code, format::humanize(code));
+}
+
+QString bucketLabel(int bucket)
+{
+    switch (AgeBucket(bucket)) {
+    case AgeBucket::UnderHour:
+        return QObject::tr("< 1 h");
+    case AgeBucket::UnderDay:
+        return QObject::tr("< 1 day");
+    case AgeBucket::UnderWeek:
+        return QObject::tr("< 1 week");
+    default:
+        return QObject::tr("older");
+    }
+}
+
+std::pair<qint64, qint64> bucketRange(int bucket)
+{
+    const qint64 lower = bucket == 0 ? -1 : kAgeBucketLimits[bucket - 1];
+    const qint64 upper = bucket < int(kAgeBucketLimits.size()) ? kAgeBucketLimits[bucket] : -1;
+    return {lower, upper};
+}
+
+QChartView *makeView(const QString &name)
+{
+    auto *chart = new QChart;
+    chart->setObjectName(name);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    chart->setBackgroundRoundness(3);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    QFont title = chart->titleFont();
+    title.setBold(true);
+    chart->setTitleFont(title);
+    auto *view = new QChartView(chart);
+    view->setObjectName(name);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumSize(260, 220);
+    return view;
+}
+
+void clearChart(QChart *chart)
+{
+    chart->removeAllSeries();
+    for (QAbstractAxis *axis : chart->axes()) {
+        chart->removeAxis(axis);
+        delete axis;
+    }
+}
+
+/// A count axis: whole numbers only, from 0.
+QValueAxis *countAxis(qint64 max)
+{
+    auto *axis = new QValueAxis;
+    const qint64 top = std::max<qint64>(max, 4);
+    axis->setRange(0, double(top));
+    axis->applyNiceNumbers();
+    // After nice numbers the range may be 0..7.5: ticks at whole numbers read as counts.
+    const double upper = std::ceil(axis->max());
+    axis->setRange(0, upper);
+    if (upper <= 10)
+        axis->setTickCount(int(upper) + 1);
+    axis->setLabelFormat(u"%d"_qs);
+    return axis;
+}
+
+void showTip(const QString &text)
+{
+    QToolTip::showText(QCursor::pos(), text);
+}
+
+} // namespace
+
+OverviewPage::OverviewPage(DatabasePool *pool, QWidget *parent)
+    : QWidget(parent)
+    , m_pool(pool)
+    , m_heading(new QLabel)
+    , m_error(new QLabel)
+    , m_today(new OverviewTile(tr("Renewals today")))
+    , m_month(new OverviewTile(tr("Renewals this month")))
+    , m_cases(new OverviewTile(tr("Open cases")))
+    , m_outbox(new OverviewTile(tr("Outbox")))
+    , m_lastDelivery(new OverviewTile(tr("Last delivery received")))
+    , m_renewalsView(makeView(u"renewals-per-day"_qs))
+    , m_deliveriesView(makeView(u"deliveries"_qs))
+    , m_casesView(makeView(u"cases-per-day"_qs))
+    , m_reasonView(makeView(u"open-by-reason"_qs))
+    , m_ageView(makeView(u"open-by-age"_qs))
+    , m_poll(new QTimer(this))
+{
+    m_today->setObjectName(u"renewals-today"_qs);
+    m_month->setObjectName(u"renewals-month"_qs);
+    m_cases->setObjectName(u"open-cases"_qs);
+    m_outbox->setObjectName(u"outbox"_qs);
+    m_lastDelivery->setObjectName(u"last-delivery"_qs);
+    for (OverviewTile *t : {m_today, m_month, m_cases, m_outbox, m_lastDelivery})
+        t->setStyleSheet(t->styleSheet().replace(u"#overview-tile"_qs, u"#"_qs + t->objectName()));
+
+    m_heading->setObjectName(u"overview-heading"_qs);
+    m_heading->setStyleSheet(u"color: #5a6270;"_qs);
+    m_heading->setText(tr("Loading…"));
+    m_error->setObjectName(u"overview-error"_qs);
+    m_error->setStyleSheet(u"color: #b02020;"_qs);
+    m_error->setWordWrap(true);
+    m_error->hide();
+
+    auto *tiles = new QHBoxLayout;
+    tiles->setSpacing(8);
+    tiles->addWidget(m_today, 3);
+    tiles->addWidget(m_month, 3);
+    tiles->addWidget(m_cases, 2);
+    tiles->addWidget(m_outbox, 2);
+    tiles->addWidget(m_lastDelivery, 2);
+
+    auto *charts = new QGridLayout;
+    charts->setSpacing(8);
+    charts->addWidget(m_renewalsView, 0, 0, 1, 4);
+    charts->addWidget(m_deliveriesView, 0, 4, 1, 2);
+    charts->addWidget(m_casesView, 1, 0, 1, 2);
+    charts->addWidget(m_reasonView, 1, 2, 1, 2);
+    charts->addWidget(m_ageView, 1, 4, 1, 2);
+    for (int c = 0; c < 6; ++c)
+        charts->setColumnStretch(c, 1);
+    charts->setRowStretch(0, 1);
+    charts->setRowStretch(1, 1);
+
+    auto *content = new QWidget;
+    auto *inner = new QVBoxLayout(content);
+    inner->setContentsMargins(0, 0, 4, 0);
+    inner->addWidget(m_heading);
+    inner->addWidget(m_error);
+    inner->addLayout(tiles);
+    inner->addLayout(charts, 1);
+    auto *scroll = new QScrollArea;
+    scroll->setWidget(content);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(scroll);
+
+    m_poll->setInterval(kPollInterval);
+    connect(m_poll, &QTimer::timeout, this, &OverviewPage::poll);
+    load();
+}
+
+OverviewTile *OverviewPage::tile(const QString &name) const
+{
+    return findChild<OverviewTile *>(name);
+}
+
+QChart *OverviewPage::chart(const QString &name) const
+{
+    if (auto *view = findChild<QChartView *>(name))
+        return view->chart();
+    return nullptr;
+}
+
+void OverviewPage::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (!m_poll->isActive()) {
+        m_poll->start();
+        poll(); // what changed while it was hidden shows at once
+    }
+}
+
+void OverviewPage::hideEvent(QHideEvent *event)
+{
+    QWidget::hideEvent(event);
+    m_poll->stop();
+}
+
+void OverviewPage::refresh()
+{
+    m_mark.clear();
+    load();
+}
+
+void OverviewPage::load()
+{
+    if (m_loading) {
+        m_reloadWanted = true;
+        return;
+    }
+    m_loading = true;
+    m_reloadWanted = false;
+    auto timer = std::make_shared<QElapsedTimer>();
+    timer->start();
+    deliverResult(
+        this, m_pool->run([](QSqlDatabase &db) { return loadOverview(db); }),
+        [this, timer](const OverviewFigures &f) {
+            m_loading = false;
+            m_lastLoadMs = timer->elapsed();
+            m_sinceLoad.start();
+            m_error->hide();
+            showFigures(f);
+            emit loaded();
+            if (m_reloadWanted)
+                load();
+        },
+        [this](const QString &message) {
+            m_loading = false;
+            m_error->setText(tr("The overview could not be read: %1").arg(message));
+            m_error->show();
+            emit statusMessage(m_error->text());
+        },
+        m_loadRequest.next());
+}
+
+void OverviewPage::poll()
+{
+    deliverResult(
+        this, m_pool->run([](QSqlDatabase &db) { return overviewChangeMark(db); }),
+        [this](const QString &mark) {
+            if (mark.isEmpty() || mark == m_mark) {
+                if (m_loaded)
+                    showTiles(); // "3 min ago" moves on by itself
+                return;
+            }
+            const bool first = m_mark.isEmpty();
+            const qint64 gap = std::max<qint64>(kMinReloadGap, 5 * m_lastLoadMs);
+            if (!first && m_sinceLoad.isValid() && m_sinceLoad.elapsed() < gap)
+                return; // the next poll sees the same difference and reads then
+            m_mark = mark;
+            // The first mark only sets the base line: the figures were read just before it.
+            if (!first || (!m_loaded && !m_loading))
+                load();
+        },
+        [this](const QString &message) { emit statusMessage(message); }, m_pollRequest.next());
+}
+
+void OverviewPage::showFigures(const OverviewFigures &f)
+{
+    m_figures = f;
+    m_loaded = true;
+    const QLocale locale;
+    m_heading->setText(tr("Days are UTC days; the charts cover %1 – %2 (UTC). Click a figure "
+                          "or a bar to open the list behind it.")
+                           .arg(locale.toString(f.firstDay, u"d MMM"_qs),
+                               locale.toString(f.todayUtc, u"d MMM yyyy"_qs)));
+    showTiles();
+    showRenewalsPerDay();
+    showDeliveries();
+    showCasesPerDay();
+    showOpenByReason();
+    showOpenByAge();
+}
+
+void OverviewPage::showTiles()
+{
+    const OverviewFigures &f = m_figures;
+    const QLocale locale;
+    const QDate tomorrow = f.todayUtc.addDays(1);
+    const QDate monthStart(f.todayUtc.year(), f.todayUtc.month(), 1);
+
+    auto currencyLines = [&](OverviewTile *tile, const QString &prefix,
+                             const QVector<CurrencyTotal> &totals, const QDate &from) {
+        tile->clearFigures();
+        if (totals.isEmpty()) {
+            tile->addFigure(prefix + u"-none"_qs, tr("none yet"),
+                tr("No renewal paid in this period."),
+                [this, from, tomorrow] { emit ledgerRequested(from, tomorrow, {}, {}); });
+            return;
+        }
+        // Largest first by count: amounts of different currencies do not compare.
+        QVector<CurrencyTotal> sorted = totals;
+        std::stable_sort(sorted.begin(), sorted.end(),
+            [](const CurrencyTotal &a, const CurrencyTotal &b) { return a.renewals > b.renewals; });
+        for (int i = 0; i < sorted.size() && i < kMaxCurrencyLines; ++i) {
+            const CurrencyTotal &t = sorted[i];
+            tile->addFigure(prefix + u'-' + t.currency,
+                tr("%1 · %2").arg(format::money(t.amountMinor, t.currency),
+                    t.renewals == 1 ? tr("1 renewal")
+                                    : tr("%1 renewals").arg(locale.toString(t.renewals))),
+                tr("%1 renewals paid in %2, %3 – %4 (UTC days); click for the ledger")
+                    .arg(locale.toString(t.renewals), t.currency,
+                        locale.toString(from, u"d MMM"_qs),
+                        locale.toString(f.todayUtc, u"d MMM yyyy"_qs)),
+                [this, from, tomorrow, c = t.currency] {
+                    emit ledgerRequested(from, tomorrow, {}, c);
+                });
+        }
+        if (sorted.size() > kMaxCurrencyLines)
+            tile->addFigure(
+                prefix + u"-more"_qs,
+                tr("and %n more currencies", nullptr, int(sorted.size() - kMaxCurrencyLines)),
+                tr("Every currency in the ledger"),
+                [this, from, tomorrow] { emit ledgerRequested(from, tomorrow, {}, {}); }, false,
+                false);
+    };
+    m_today->setTitle(tr("Renewals today (%1, UTC)").arg(locale.toString(f.todayUtc, u"d MMM"_qs)));
+    currencyLines(m_today, u"today"_qs, f.renewalsToday, f.todayUtc);
+    m_month->setTitle(
+        tr("Renewals this month (%1, UTC)").arg(locale.toString(f.todayUtc, u"MMMM yyyy"_qs)));
+    currencyLines(m_month, u"month"_qs, f.renewalsThisMonth, monthStart);
+
+    m_cases->clearFigures();
+    m_cases->addFigure(
+        u"open-cases-count"_qs, locale.toString(f.openCases),
+        tr("Open reconciliation cases; click for the queue"),
+        [this] { emit openCasesRequested({}, -1, -1); }, f.openCases > 0);
+    if (f.oldestOpenCaseId > 0) {
+        const QString age = format::age(f.oldestOpenSince);
+        m_cases->addFigure(
+            u"oldest-case"_qs, tr("oldest %1 (case %2)").arg(age).arg(f.oldestOpenCaseId),
+            tr("Opened %1 (%2); click to open it")
+                .arg(format::localDateTime(f.oldestOpenSince),
+                    format::utcTooltip(f.oldestOpenSince)),
+            [this, id = f.oldestOpenCaseId] { emit caseOpenRequested(id); }, false, false);
+    } else {
+        m_cases->addFigure(u"oldest-case"_qs, tr("nothing waiting"), {}, nullptr, false, false);
+    }
+
+    m_outbox->clearFigures();
+    m_outbox->addFigure(u"outbox-pending"_qs,
+        tr("%1 pending").arg(locale.toString(f.outboxPending)),
+        tr("Intents not yet delivered, not failed; click for the outbox"),
+        [this] { emit outboxRequested(u"undelivered"_qs); });
+    m_outbox->addFigure(
+        u"outbox-failing"_qs, tr("%1 failing").arg(locale.toString(f.outboxFailing)),
+        tr("Intents whose delivery failed and is being retried; click for them"),
+        [this] { emit outboxRequested(u"failed"_qs); }, f.outboxFailing > 0);
+
+    m_lastDelivery->clearFigures();
+    if (f.lastDeliveryAt.isValid()) {
+        m_lastDelivery->addFigure(u"last-delivery-age"_qs,
+            tr("%1 ago").arg(format::age(f.lastDeliveryAt)),
+            tr("Received %1 (%2); click for the inbox")
+                .arg(format::localDateTime(f.lastDeliveryAt), format::utcTooltip(f.lastDeliveryAt)),
+            [this] { emit inboxRequested({}, {}); });
+        m_lastDelivery->addFigure(u"last-delivery-at"_qs, format::localDateTime(f.lastDeliveryAt),
+            format::utcTooltip(f.lastDeliveryAt), nullptr, false, false);
+    } else {
+        m_lastDelivery->addFigure(u"last-delivery-age"_qs, tr("none yet"),
+            tr("No webhook delivery was received"), [this] { emit inboxRequested({}, {}); });
+    }
+}
+
+QString OverviewPage::dayLabel(const QDate &day) const
+{
+    // Day numbers only: 30 bars leave room for two digits each (the range is in the title).
+    return QString::number(day.day());
+}
+
+QStringList OverviewPage::dayCategories() const
+{
+    QStringList out;
+    for (QDate d = m_figures.firstDay; d <= m_figures.todayUtc; d = d.addDays(1)) {
+        // A window over February holds two "1"s: equal names would be one category.
+        QString label = dayLabel(d);
+        while (out.contains(label))
+            label += QChar(0x200B);
+        out << label;
+    }
+    return out;
+}
+
+QString OverviewPage::daysTitle(const QString &what) const
+{
+    const QLocale locale;
+    return tr("%1, %2 – %3 (UTC days)")
+        .arg(what, locale.toString(m_figures.firstDay, u"d MMM"_qs),
+            locale.toString(m_figures.todayUtc, u"d MMM"_qs));
+}
+
+void OverviewPage::showRenewalsPerDay()
+{
+    QChart *chart = m_renewalsView->chart();
+    clearChart(chart);
+    chart->setTitle(daysTitle(tr("Renewals per day, by provider")));
+    const OverviewFigures &f = m_figures;
+    auto *series = new QStackedBarSeries;
+    QVector<qint64> dayTotals(kOverviewDays, 0);
+    for (const QString &provider : f.providers) {
+        auto *set = new QBarSet(provider);
+        QVector<qreal> values(kOverviewDays, 0);
+        for (const DayCount &d : f.renewalsPerDay) {
+            if (d.key != provider)
+                continue;
+            const int i = int(f.firstDay.daysTo(d.day));
+            if (i >= 0 && i < kOverviewDays) {
+                values[i] = qreal(d.count);
+                dayTotals[i] += d.count;
+            }
+        }
+        for (qreal v : values)
+            *set << v;
+        connect(set, &QBarSet::clicked, this, [this, provider](int index) {
+            const QDate day = m_figures.firstDay.addDays(index);
+            emit ledgerRequested(day, day.addDays(1), provider, {});
+        });
+        connect(set, &QBarSet::hovered, this, [this, provider, set](bool on, int index) {
+            if (!on)
+                return;
+            const QDate day = m_figures.firstDay.addDays(index);
+            showTip(tr("%1 (UTC) · %2: %3 renewals")
+                        .arg(QLocale().toString(day, u"ddd d MMM yyyy"_qs), provider)
+                        .arg(qint64(set->at(index))));
+        });
+        series->append(set);
+    }
+    chart->addSeries(series);
+    auto *x = new QBarCategoryAxis;
+    x->append(dayCategories());
+    QFont small = x->labelsFont();
+    small.setPointSizeF(small.pointSizeF() * 0.8);
+    x->setLabelsFont(small);
+    chart->addAxis(x, Qt::AlignBottom);
+    series->attachAxis(x);
+    auto *y = countAxis(*std::max_element(dayTotals.cbegin(), dayTotals.cend()));
+    chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(y);
+    chart->legend()->setVisible(!f.providers.isEmpty());
+    if (f.providers.isEmpty())
+        chart->setTitle(chart->title() + tr(": none in 30 days"));
+}
+
+void OverviewPage::showDeliveries()
+{
+    QChart *chart = m_deliveriesView->chart();
+    clearChart(chart);
+    chart->setTitle(tr("Deliveries by outcome, 30 days"));
+    const OverviewFigures &f = m_figures;
+    QStringList outcomes;
+    QVector<qint64> counts;
+    for (const QString &outcome : kOutcomes) {
+        qint64 n = 0;
+        for (const KeyCount &k : f.deliveriesByOutcome)
+            if (k.key == outcome)
+                n = k.count;
+        if (outcome.isEmpty() && n == 0)
+            continue; // "not processed yet" only when there is some
+        outcomes << outcome;
+        counts << n;
+    }
+    // One set per outcome, each with its value at its own category only: stacked, every bar
+    // is full width and has its outcome's colour.
+    auto *series = new QHorizontalStackedBarSeries;
+    QStringList categories;
+    const QLocale locale;
+    for (int i = 0; i < outcomes.size(); ++i) {
+        categories << tr("%1 (%2)").arg(outcomeLabel(outcomes[i]), locale.toString(counts[i]));
+        auto *set = new QBarSet(outcomeLabel(outcomes[i]));
+        set->setColor(outcomeColor(outcomes[i]));
+        set->setBorderColor(outcomeColor(outcomes[i]));
+        for (int j = 0; j < outcomes.size(); ++j)
+            *set << (j == i ? qreal(counts[i]) : 0.0);
+        const QString filter = outcomes[i].isEmpty() ? u"unprocessed"_qs : outcomes[i];
+        connect(set, &QBarSet::clicked, this,
+            [this, filter](int) { emit inboxRequested(filter, u"30 days"_qs); });
+        connect(set, &QBarSet::hovered, this, [label = categories.last()](bool on, int) {
+            if (on)
+                showTip(QObject::tr("%1 deliveries received in the last 30 UTC days; click for "
+                                    "them in the Inbox")
+                            .arg(label));
+        });
+        series->append(set);
+    }
+    chart->addSeries(series);
+    auto *y = new QBarCategoryAxis;
+    y->append(categories);
+    chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(y);
+    auto *x = countAxis(counts.isEmpty() ? 0 : *std::max_element(counts.cbegin(), counts.cend()));
+    chart->addAxis(x, Qt::AlignBottom);
+    series->attachAxis(x);
+    chart->legend()->setVisible(false);
+}
+
+void OverviewPage::showCasesPerDay()
+{
+    QChart *chart = m_casesView->chart();
+    clearChart(chart);
+    chart->setTitle(daysTitle(tr("Cases opened and closed per day")));
+    const OverviewFigures &f = m_figures;
+    auto *series = new QBarSeries;
+    qint64 max = 0;
+    for (const QString &key : {u"opened"_qs, u"closed"_qs}) {
+        const bool closed = key == u"closed";
+        auto *set = new QBarSet(closed ? tr("closed (resolved or dismissed)") : tr("opened"));
+        set->setColor(closed ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc6, 0x28, 0x28));
+        set->setBorderColor(set->color());
+        QVector<qreal> values(kOverviewDays, 0);
+        for (const DayCount &d : f.casesPerDay) {
+            const int i = int(f.firstDay.daysTo(d.day));
+            if (d.key == key && i >= 0 && i < kOverviewDays) {
+                values[i] = qreal(d.count);
+                max = std::max(max, d.count);
+            }
+        }
+        for (qreal v : values)
+            *set << v;
+        connect(set, &QBarSet::clicked, this, [this, closed](int index) {
+            emit casesOfDayRequested(m_figures.firstDay.addDays(index), closed);
+        });
+        connect(set, &QBarSet::hovered, this, [this, set](bool on, int index) {
+            if (on)
+                showTip(tr("%1 (UTC): %2 %3")
+                            .arg(QLocale().toString(
+                                m_figures.firstDay.addDays(index), u"ddd d MMM yyyy"_qs))
+                            .arg(qint64(set->at(index)))
+                            .arg(set->label()));
+        });
+        series->append(set);
+    }
+    chart->addSeries(series);
+    auto *x = new QBarCategoryAxis;
+    x->append(dayCategories());
+    QFont small = x->labelsFont();
+    small.setPointSizeF(small.pointSizeF() * 0.7);
+    x->setLabelsFont(small);
+    chart->addAxis(x, Qt::AlignBottom);
+    series->attachAxis(x);
+    auto *y = countAxis(max);
+    chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(y);
+}
+
+void OverviewPage::showOpenByReason()
+{
+    QChart *chart = m_reasonView->chart();
+    clearChart(chart);
+    chart->setTitle(tr("Open cases by reason"));
+    const OverviewFigures &f = m_figures;
+    auto *series = new QHorizontalBarSeries;
+    auto *set = new QBarSet(tr("open cases"));
+    set->setColor(QColor(0xc6, 0x28, 0x28));
+    set->setBorderColor(set->color());
+    QStringList categories;
+    QStringList codes;
+    qint64 max = 0;
+    const QLocale locale;
+    // Largest at the top: a horizontal bar axis lists its first category at the bottom.
+    for (auto it = f.openByReason.crbegin(); it != f.openByReason.crend(); ++it) {
+        categories << tr("%1 (%2)").arg(shortReason(it->key), locale.toString(it->count));
+        codes << it->key;
+        *set << qreal(it->count);
+        max = std::max(max, it->count);
+    }
+    connect(set, &QBarSet::clicked, this,
+        [this, codes](int index) { emit openCasesRequested(codes.value(index), -1, -1); });
+    connect(set, &QBarSet::hovered, this, [codes](bool on, int index) {
+        if (on)
+            showTip(QObject::tr("%1: click for these cases").arg(codes.value(index)));
+    });
+    series->append(set);
+    chart->addSeries(series);
+    auto *y = new QBarCategoryAxis;
+    if (categories.isEmpty()) {
+        categories << tr("no open case");
+        *set << 0;
+    }
+    y->append(categories);
+    chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(y);
+    auto *x = countAxis(max);
+    chart->addAxis(x, Qt::AlignBottom);
+    series->attachAxis(x);
+    chart->legend()->setVisible(false);
+}
+
+void OverviewPage::showOpenByAge()
+{
+    QChart *chart = m_ageView->chart();
+    clearChart(chart);
+    chart->setTitle(tr("Open cases by age"));
+    const OverviewFigures &f = m_figures;
+    static const QColor colors[] {QColor(0x9e, 0xc5, 0xe8), QColor(0x5b, 0x9b, 0xd5),
+        QColor(0xef, 0x9a, 0x00), QColor(0xc6, 0x28, 0x28)};
+    auto *series = new QStackedBarSeries;
+    QStringList categories;
+    const QLocale locale;
+    qint64 max = 0;
+    const int buckets = int(AgeBucket::Count);
+    for (int b = 0; b < buckets; ++b) {
+        // Axis labels are rich text: "<" would open a tag.
+        categories << tr("%1: %2").arg(
+            bucketLabel(b).toHtmlEscaped(), locale.toString(f.openByAge[b]));
+        max = std::max(max, f.openByAge[b]);
+    }
+    // As the deliveries chart: one set per bucket, so that older reads warmer.
+    for (int b = 0; b < buckets; ++b) {
+        auto *set = new QBarSet(bucketLabel(b));
+        set->setColor(colors[b]);
+        set->setBorderColor(colors[b]);
+        for (int j = 0; j < buckets; ++j)
+            *set << (j == b ? qreal(f.openByAge[b]) : 0.0);
+        connect(set, &QBarSet::clicked, this, [this, b](int) {
+            const auto [lower, upper] = bucketRange(b);
+            emit openCasesRequested({}, lower, upper);
+        });
+        connect(set, &QBarSet::hovered, this, [label = categories[b]](bool on, int) {
+            if (on)
+                showTip(QObject::tr("Open cases by time since first seen, %1; click for them")
+                            .arg(label));
+        });
+        series->append(set);
+    }
+    chart->addSeries(series);
+    auto *x = new QBarCategoryAxis;
+    x->append(categories);
+    chart->addAxis(x, Qt::AlignBottom);
+    series->attachAxis(x);
+    auto *y = countAxis(max);
+    chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(y);
+    chart->legend()->setVisible(false);
+}
+
+} // namespace rd::ui
