@@ -103,7 +103,9 @@ private slots:
         QVERIFY(functions.size() >= 20); // the definer functions and the triggers exist
         for (const auto &f : functions) {
             const auto config = f[2].as<std::string>();
-            QVERIFY2(config.find("search_path=pg_catalog, public, pg_temp") != std::string::npos,
+            // Functions that name every object by schema need no public at all (0016, 0018).
+            QVERIFY2(config.find("search_path=pg_catalog, public, pg_temp") != std::string::npos
+                    || config.find("search_path=pg_catalog, pg_temp") != std::string::npos,
                 (f[0].as<std::string>() + " has " + config).c_str());
         }
     }

@@ -172,6 +172,7 @@ private slots:
         rd::ui::MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
         window.resize(1200, 800);
         window.show();
+        window.showPage(rd::ui::MainWindow::SubscriptionsView); // the desk opens on the Overview
         auto *page = window.subscriptionsPage();
         QVERIFY(QTest::qWaitFor([&] { return page->model()->loadedRows() == 3; }, 10000));
         page->table()->selectRow(0);
