@@ -30,7 +30,11 @@ BulkCaseDialog::BulkCaseDialog(BulkCaseRun *run, const QString &title, QWidget *
     m_progress->setObjectName(u"bulk-progress"_qs);
     m_table->setObjectName(u"bulk-results"_qs);
     m_table->setModel(m_run->results());
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    // The sentence wraps within the dialog rather than scrolling sideways.
+    m_table->setWordWrap(true);
+    m_table->setColumnsFitted(true); // fitted here, not by TableView's first rows
+    m_table->horizontalHeader()->setSectionResizeMode(BulkCaseRun::Detail, QHeaderView::Stretch);
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_summary->setWordWrap(true);
     m_summary->setObjectName(u"bulk-summary"_qs);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -64,17 +68,17 @@ void BulkCaseDialog::update()
     m_progress->setRange(0, std::max(1, m_run->total()));
     m_progress->setValue(m_run->done());
     m_progress->setFormat(tr("%v of %m cases"));
-    m_heading->setText(running
-            ? tr("Each case goes through the renewal core on its own, one "
-                 "transaction a case: %1 of %2 done.")
-                  .arg(m_run->done())
-                  .arg(m_run->total())
-            : tr("Finished: %1 of %2 cases run.").arg(m_run->done()).arg(m_run->total()));
+    m_heading->setText(u"<b>"_qs + windowTitle().toHtmlEscaped() + u"</b> &nbsp;·&nbsp; "_qs
+        + (running ? tr("each case through the renewal core on its own, one transaction a "
+                        "case: %1 of %2 done.")
+                         .arg(m_run->done())
+                         .arg(m_run->total())
+                   : tr("finished: %1 of %2 run.").arg(m_run->done()).arg(m_run->total())));
     m_summary->setText(m_run->summary());
     m_cancel->setEnabled(running && !m_run->wasCancelled());
     m_close->setEnabled(!running);
     // Fit the short columns once there is something to fit; the sentence takes the rest.
-    for (int c = 0; c + 1 < m_run->results()->columnCount(); ++c)
+    for (int c = 0; c < BulkCaseRun::Detail; ++c)
         m_table->resizeColumnToContents(c);
 }
 

@@ -436,8 +436,8 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
 {
     m_markAfterSecs = std::max<qint64>(
         1, QSettings().value(u"cases/markOlderThanSecs"_qs, 24 * 3600).toLongLong());
-    // The age, with a marker (⚠, and bold) on an open case older than the threshold: it reads
-    // without colour.
+    // The age, with a marker (⚠) on an open case older than the threshold: it reads without
+    // colour. Not bold: the column is fitted with the view's font.
     Column age = columns::age(tr("Age"), FirstSeen);
     age.data = [this, base = age.data](RowRef r, int role) -> QVariant {
         const bool aged = isAged(r);
@@ -449,13 +449,6 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
                               .arg(durationText(m_markAfterSecs))
                     + u'\n' + base(r, role).toString()
                         : base(r, role);
-        case Qt::FontRole:
-            if (aged) {
-                QFont bold = font();
-                bold.setBold(true);
-                return bold;
-            }
-            return {};
         case Qt::ForegroundRole:
             return aged ? QVariant(QColor(0xa0, 0x30, 0x00)) : base(r, role);
         default:
@@ -502,6 +495,7 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     m_table->setModel(m_model);
     // Several cases at once for the bulk actions; the panel shows the current one.
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_table->setWholeColumns({5}); // the age and its ⚠ give way last
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
 
     m_title->setTextFormat(Qt::RichText);
@@ -953,6 +947,7 @@ void CasesPage::setMarkAgedAfterSecs(qint64 secs, bool remember)
     if (m_model->rowCount() > 0)
         emit m_model->dataChanged(m_model->index(0, 0),
             m_model->index(m_model->rowCount() - 1, m_model->columnCount() - 1));
+    m_table->fitColumnsTo(m_table->viewport()->width()); // the age, with or without ⚠
     if (const RowRef r = currentRecord())
         showRecord(r);
 }
