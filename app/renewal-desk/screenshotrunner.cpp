@@ -1,9 +1,11 @@
 #include "app/renewal-desk/screenshotrunner.h"
 
+#include "ui/models/bulkcaserun.h"
 #include "ui/models/pagedtablemodel.h"
 #include "ui/models/records.h"
 #include "ui/models/recordtablemodel.h"
 #include "ui/models/subscriptionsmodel.h"
+#include "ui/widgets/bulkcasedialog.h"
 #include "ui/widgets/casespage.h"
 #include "ui/widgets/connectiondialog.h"
 #include "ui/widgets/deliveryview.h"
@@ -15,6 +17,7 @@
 #include "ui/widgets/tableview.h"
 
 #include <QApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QKeyEvent>
@@ -100,6 +103,21 @@ bool saveScreenshots(MainWindow &window, const QString &dir)
     ok &= window.grab().save(dir + u"/ledger.png"_qs);
     window.showPage(MainWindow::CasesView);
     auto *cases = window.casesPage()->table()->model();
+    auto *casesPage = window.casesPage();
+    // The demo's cases were opened moments ago: the "older than" marker is shown with a
+    // threshold (not remembered) that half of them pass, as the queue's box then says.
+    {
+        QVector<qint64> opened;
+        const auto *queue = casesPage->model();
+        for (int r = 0; r < queue->rowCount(); ++r)
+            opened << queue->row(r)[rd::ui::CasesPage::FirstSeen].toLongLong();
+        std::sort(opened.begin(), opened.end());
+        if (!opened.isEmpty()) {
+            const qint64 nowMicros = QDateTime::currentMSecsSinceEpoch() * 1000;
+            casesPage->setMarkAgedAfterSecs(
+                std::max<qint64>(1, (nowMicros - opened[opened.size() / 2]) / 1000000), false);
+        }
+    }
     for (const auto &[code, file] :
         {std::pair {u"provider_renewal_key_payload_conflict"_qs, u"/cases.png"_qs},
             std::pair {u"renewal_period_is_not_contiguous"_qs, u"/cases-gap.png"_qs}}) {
@@ -116,6 +134,11 @@ bool saveScreenshots(MainWindow &window, const QString &dir)
         if (pick >= 0)
             window.casesPage()->table()->selectRow(pick);
         settle(400);
+        // The first one claimed by the desk's login role (claim_case), as support would.
+        if (pick >= 0 && file == u"/cases.png"_qs && casesPage->canOperate()) {
+            casesPage->runAction(rd::ui::CaseActions::Action::Claim, {}, {});
+            settle(1200);
+        }
         ok &= window.grab().save(dir + file);
     }
     // The gap case's subscription, opened from the case: its timeline shows the gap.
@@ -197,5 +220,32 @@ bool saveScreenshots(MainWindow &window, const QString &dir)
     settle(300);
     ok &= connect->grab().save(dir + u"/connect.png"_qs);
     connect->hide();
+    // Last (it writes to the cases' histories): a bulk re-apply of one open case of each
+    // reason, each result as it came.
+    window.showPage(MainWindow::CasesView);
+    casesPage->setScope(rd::ui::CasesPage::Scope::Open);
+    settle(600);
+    if (casesPage->canOperate()) {
+        QVector<qint64> ids;
+        QStringList reasons;
+        const auto *queue = casesPage->model();
+        for (int r = 0; r < queue->rowCount() && ids.size() < 6; ++r) {
+            const QString reason = queue->row(r)[rd::ui::CasesPage::ErrorCode].toString();
+            if (!reasons.contains(reason)) {
+                reasons << reason;
+                ids << queue->row(r)[rd::ui::CasesPage::Id].toLongLong();
+            }
+        }
+        if (auto *bulk = casesPage->runBulk(rd::ui::CaseActions::Action::Reapply, ids, u"other"_qs,
+                u"screenshot: one case of each reason"_qs)) {
+            QElapsedTimer waited;
+            waited.start();
+            while (bulk->run()->isRunning() && waited.elapsed() < 30000)
+                settle(100);
+            settle(300);
+            ok &= bulk->grab().save(dir + u"/cases-bulk.png"_qs);
+            bulk->close();
+        }
+    }
     return ok;
 }

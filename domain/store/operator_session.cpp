@@ -38,6 +38,21 @@ nlohmann::json OperatorSession::dismiss(std::int64_t caseId, const OperatorNote 
     return dismissCase(m_impl->connection(), caseId, note);
 }
 
+nlohmann::json OperatorSession::claim(std::int64_t caseId, const std::string &comment)
+{
+    return claimCase(m_impl->connection(), caseId, comment);
+}
+
+nlohmann::json OperatorSession::release(std::int64_t caseId, const std::string &comment)
+{
+    return releaseCase(m_impl->connection(), caseId, comment);
+}
+
+nlohmann::json OperatorSession::note(std::int64_t caseId, const std::string &comment)
+{
+    return noteCase(m_impl->connection(), caseId, comment);
+}
+
 SnapshotAttachment OperatorSession::attachSnapshot(
     const ProviderSnapshot &snapshot, std::optional<std::int64_t> caseId, const OperatorNote &note)
 {

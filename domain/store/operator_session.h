@@ -32,6 +32,10 @@ public:
     ReapplyResult reapply(std::int64_t caseId, const OperatorNote &note);
     /// rd::dismissCase.
     nlohmann::json dismiss(std::int64_t caseId, const OperatorNote &note);
+    /// rd::claimCase, rd::releaseCase, rd::noteCase: the database's answer.
+    nlohmann::json claim(std::int64_t caseId, const std::string &comment);
+    nlohmann::json release(std::int64_t caseId, const std::string &comment);
+    nlohmann::json note(std::int64_t caseId, const std::string &comment);
     /// rd::attachSnapshot.
     SnapshotAttachment attachSnapshot(const ProviderSnapshot &snapshot,
         std::optional<std::int64_t> caseId, const OperatorNote &note);

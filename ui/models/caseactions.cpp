@@ -57,6 +57,12 @@ public:
                 return dismissCase(conninfo, request);
             case Action::AttachSnapshot:
                 return attachSnapshot(conninfo, request);
+            case Action::Claim:
+                return claimCase(conninfo, request);
+            case Action::Release:
+                return releaseCase(conninfo, request);
+            case Action::Note:
+                return noteCase(conninfo, request);
             }
             return CaseActionOutcome {};
         });
@@ -148,6 +154,79 @@ CaseActionOutcome dismissCase(const std::string &conninfo, const CaseActionReque
         return {Kind::Failed, tr("Could not dismiss: %1").arg(QString::fromUtf8(e.what())),
             u"error"_qs};
     }
+}
+
+namespace {
+
+/// A login role as the desk shows it (the JSON's string, or "?" when it is missing).
+QString roleText(const nlohmann::json &j, const char *key)
+{
+    const auto it = j.find(key);
+    return it != j.end() && it->is_string() ? QString::fromStdString(it->get<std::string>())
+                                            : QString();
+}
+
+/// Claim, release and note share their failure handling: a refusal in the database's words
+/// (note_required names who holds the case), anything else as an error.
+template<typename Call>
+CaseActionOutcome assignmentAction(const char *failure, Call &&call)
+{
+    using Kind = CaseActionOutcome::Kind;
+    try {
+        return call();
+    } catch (const rd::ActionRefused &e) {
+        return {Kind::Refused, QString::fromUtf8(e.what()), QString::fromStdString(e.code())};
+    } catch (const std::exception &e) {
+        return {Kind::Failed, tr(failure).arg(QString::fromUtf8(e.what())), u"error"_qs};
+    }
+}
+
+} // namespace
+
+CaseActionOutcome claimCase(const std::string &conninfo, const CaseActionRequest &request)
+{
+    return assignmentAction(QT_TRANSLATE_NOOP("CaseActions", "Could not claim: %1"), [&] {
+        rd::OperatorSession session(conninfo);
+        const auto j = session.claim(request.caseId, request.comment.trimmed().toStdString());
+        const QString result = roleText(j, "result");
+        if (result == u"already_yours")
+            return CaseActionOutcome {CaseActionOutcome::Kind::Done,
+                tr("Case %1 was already assigned to you.").arg(request.caseId), result};
+        const QString from = roleText(j, "takenFrom");
+        return CaseActionOutcome {CaseActionOutcome::Kind::Done,
+            from.isEmpty() ? tr("Case %1 is assigned to you.").arg(request.caseId)
+                           : tr("Case %1 is assigned to you (taken over from %2).")
+                                 .arg(request.caseId)
+                                 .arg(from),
+            result};
+    });
+}
+
+CaseActionOutcome releaseCase(const std::string &conninfo, const CaseActionRequest &request)
+{
+    return assignmentAction(QT_TRANSLATE_NOOP("CaseActions", "Could not release: %1"), [&] {
+        rd::OperatorSession session(conninfo);
+        const auto j = session.release(request.caseId, request.comment.trimmed().toStdString());
+        const QString result = roleText(j, "result");
+        if (result == u"not_claimed")
+            return CaseActionOutcome {CaseActionOutcome::Kind::Done,
+                tr("Case %1 was not assigned to anyone.").arg(request.caseId), result};
+        return CaseActionOutcome {CaseActionOutcome::Kind::Done,
+            tr("Case %1 is back in the queue (it was assigned to %2).")
+                .arg(request.caseId)
+                .arg(roleText(j, "releasedFrom")),
+            result};
+    });
+}
+
+CaseActionOutcome noteCase(const std::string &conninfo, const CaseActionRequest &request)
+{
+    return assignmentAction(QT_TRANSLATE_NOOP("CaseActions", "Could not add the note: %1"), [&] {
+        rd::OperatorSession session(conninfo);
+        const auto j = session.note(request.caseId, request.comment.trimmed().toStdString());
+        return CaseActionOutcome {CaseActionOutcome::Kind::Done,
+            tr("Note added to case %1.").arg(request.caseId), roleText(j, "result")};
+    });
 }
 
 namespace {

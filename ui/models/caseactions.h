@@ -20,7 +20,8 @@ struct CaseActionRequest
 /// How it ended, in words for the person at the desk.
 struct CaseActionOutcome
 {
-    enum class Kind { Resolved, StillOpen, Refused, Failed };
+    /// Done: claimed, released or noted (the case's status is unchanged).
+    enum class Kind { Resolved, StillOpen, Refused, Failed, Done };
     Kind kind = Kind::Failed;
     QString summary; ///< "Applied: period now 1 Mar → 1 Apr 2026"
     QString resultCode; ///< "applied", "duplicate", "rejected:<code>", "error"
@@ -46,7 +47,9 @@ struct SnapshotVerdict
 class CaseActions
 {
 public:
-    enum class Action { Reapply, Dismiss, AttachSnapshot };
+    /// Claim, Release and Note take only the request's comment (no reason code): a claim or a
+    /// release of another operator's case needs it, a note is it.
+    enum class Action { Reapply, Dismiss, AttachSnapshot, Claim, Release, Note };
 
     virtual ~CaseActions() = default;
 
@@ -76,6 +79,11 @@ std::unique_ptr<CaseActions> makeDomainCaseActions(const QString &conninfo);
 /// ... by alice at ...").
 CaseActionOutcome reapplyCase(const std::string &conninfo, const CaseActionRequest &request);
 CaseActionOutcome dismissCase(const std::string &conninfo, const CaseActionRequest &request);
+/// Claim the case for the connection's login role, give it back to the queue, or write a note in
+/// its history (claim_case, release_case, note_case of migration 0015).
+CaseActionOutcome claimCase(const std::string &conninfo, const CaseActionRequest &request);
+CaseActionOutcome releaseCase(const std::string &conninfo, const CaseActionRequest &request);
+CaseActionOutcome noteCase(const std::string &conninfo, const CaseActionRequest &request);
 /// `snapshotJson` is Renewal Desk's snapshot form, or the provider's own subscription object
 /// (Stripe, Paddle), read with the adapter of the case's provider.
 CaseActionOutcome attachSnapshot(const std::string &conninfo, const CaseActionRequest &request);

@@ -1,17 +1,22 @@
 #include "ui/widgets/casespage.h"
 
+#include "ui/models/applicablecases.h"
 #include "ui/models/asyncresult.h"
+#include "ui/models/bulkcaserun.h"
 #include "ui/models/caseevidence.h"
 #include "ui/models/columns.h"
 #include "ui/models/comparisonmodel.h"
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
 #include "ui/models/recordtablemodel.h"
+#include "ui/widgets/applicabledialog.h"
+#include "ui/widgets/bulkcasedialog.h"
 #include "ui/widgets/comparisonview.h"
 #include "ui/widgets/operatornotedialog.h"
 #include "ui/widgets/snapshotdialog.h"
 #include "ui/widgets/tableview.h"
 
+#include <QColor>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDialog>
@@ -25,6 +30,7 @@
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSettings>
 #include <QSplitter>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -40,6 +46,19 @@ struct Queue
     int openCount = 0;
     bool canOperate = false;
     QString sessionUser;
+    QVector<QPair<QString, qint64>> reasons; ///< the open cases' reasons, with their counts
+};
+
+/// What the queue lists.
+struct QueueFilter
+{
+    CasesPage::Scope scope = CasesPage::Scope::Open;
+    CasesPage::Sort sort = CasesPage::Sort::LastSeenNewest;
+    QString search;
+    CasesPage::Assignee assignee = CasesPage::Assignee::All;
+    QString reason;
+    qint64 minAge = -1;
+    qint64 maxAge = -1;
 };
 
 // A case's columns, over `c` (a reconciliation_cases row), in Field order.
@@ -52,10 +71,11 @@ const QString kCaseColumns = uR"(SELECT c.id, c.error_code, c.provider_key,
              WHEN c.resolved_by = 'system' THEN 're-applied automatically'
              ELSE replace(coalesce(c.resolution, c.status), '_', ' ') || ' by '
                   || coalesce(c.resolved_by, '?') END,
-        c.status = 'open' )"_qs;
+        c.status = 'open', coalesce(c.assigned_to, ''), rd_rfc3339(c.assigned_at) )"_qs;
 const QVector<Field> kCaseFields {Field::Int, Field::Interned, Field::Interned, Field::Text,
     Field::Text, Field::Micros, Field::Micros, Field::Int, Field::Text, Field::Text, Field::Text,
-    Field::Text, Field::Text, Field::Text, Field::Interned, Field::Bool};
+    Field::Text, Field::Text, Field::Text, Field::Interned, Field::Bool, Field::Interned,
+    Field::Micros};
 
 constexpr int kQueueLimit = 1000;
 
@@ -85,11 +105,14 @@ QString statusRange(const QString &status, const QString &condition, CasesPage::
         .arg(kQueueLimit);
 }
 
-Queue loadQueue(
-    QSqlDatabase &db, CasesPage::Scope scope, CasesPage::Sort sort, const QString &search = {})
+Queue loadQueue(QSqlDatabase &db, const QueueFilter &f)
 {
+    const CasesPage::Scope scope = f.scope;
+    const CasesPage::Sort sort = f.sort;
+    const QString &search = f.search;
     Queue q;
     QString cases;
+    QVariantList values;
     // A search keeps the cases whose subscription id contains the text (the trigram index
     // reconciliation_cases_id_contains, migration 0014): one bound value per status range.
     QString like;
@@ -98,11 +121,35 @@ Queue loadQueue(
         like.replace(u'\\', u"\\\\"_qs).replace(u'%', u"\\%"_qs).replace(u'_', u"\\_"_qs);
         like = u'%' + like + u'%';
     }
+    // Each status range carries the filters, its values bound in the order they appear.
+    // "Mine" and "Unassigned" of the open cases read reconciliation_cases_open_by_assignee
+    // (assigned_to, last_seen_at DESC, id) WHERE status = 'open' (migration 0015); an age
+    // bound is a range of reconciliation_cases_by_age (status, first_seen_at, id).
     auto statusRange = [&](const QString &status, QString condition, CasesPage::Sort order) {
-        if (!like.isEmpty())
-            condition = (condition.isEmpty() ? QString() : condition + u" AND "_qs)
-                + u"c.provider_subscription_id LIKE ?"_qs;
-        return ::rd::ui::statusRange(status, condition, order);
+        QStringList conditions;
+        if (!condition.isEmpty())
+            conditions << condition;
+        if (!like.isEmpty()) {
+            conditions << u"c.provider_subscription_id LIKE ?"_qs;
+            values << like;
+        }
+        if (f.assignee == CasesPage::Assignee::Mine)
+            conditions << u"c.assigned_to = session_user"_qs;
+        else if (f.assignee == CasesPage::Assignee::Unassigned)
+            conditions << u"c.assigned_to IS NULL"_qs;
+        if (!f.reason.isEmpty()) {
+            conditions << u"c.error_code = ?"_qs;
+            values << f.reason;
+        }
+        if (f.minAge >= 0) {
+            conditions << u"c.first_seen_at <= now() - make_interval(secs => ?)"_qs;
+            values << double(f.minAge);
+        }
+        if (f.maxAge >= 0) {
+            conditions << u"c.first_seen_at > now() - make_interval(secs => ?)"_qs;
+            values << double(f.maxAge);
+        }
+        return ::rd::ui::statusRange(status, conditions.join(u" AND "_qs), order);
     };
     switch (scope) {
     case CasesPage::Scope::Open:
@@ -125,9 +172,6 @@ Queue loadQueue(
             + statusRange(u"dismissed"_qs, {}, sort);
         break;
     }
-    QVariantList values;
-    if (!like.isEmpty())
-        values.fill(like, cases.count(u'?'));
     QSqlQuery rows = execSql(db,
         kCaseColumns + u" FROM ("_qs + cases + u") c ORDER BY "_qs + orderBy(sort) + u" LIMIT "_qs
             + QString::number(kQueueLimit),
@@ -142,6 +186,8 @@ Queue loadQueue(
         q.canOperate = meta.value(1).toBool();
         q.sessionUser = meta.value(2).toString();
     }
+    for (const OpenReason &r : loadOpenReasons(db))
+        q.reasons.push_back({r.code, r.open});
     return q;
 }
 
@@ -159,8 +205,18 @@ QString tr(const char *text)
 }
 
 // One step of a case's history in the desk's words: what was done, and what came of it.
-QString stepAction(const QString &action, bool automatic, const QString &snapshotId)
+QString stepAction(const QString &action, bool automatic, const QString &snapshotId,
+    const QString &role, const QString &otherRole)
 {
+    // Claims and notes: who held the case before a takeover or a release by someone else.
+    if (action == u"claimed")
+        return otherRole.isEmpty() ? tr("claimed")
+                                   : tr("claimed, taken over from %1").arg(otherRole);
+    if (action == u"released")
+        return otherRole.isEmpty() || otherRole == role ? tr("released")
+                                                        : tr("released %1's claim").arg(otherRole);
+    if (action == u"noted")
+        return tr("note");
     if (action == u"opened")
         return tr("renewal rejected");
     if (action == u"occurrence")
@@ -179,8 +235,15 @@ QString stepAction(const QString &action, bool automatic, const QString &snapsho
     return format::humanize(action);
 }
 
-QString stepOutcome(const QString &action, const QString &outcome, const QString &error)
+QString stepOutcome(
+    const QString &action, const QString &outcome, const QString &error, const QString &role)
 {
+    if (action == u"claimed")
+        return tr("assigned to %1").arg(role);
+    if (action == u"released")
+        return tr("back in the queue, unassigned");
+    if (action == u"noted")
+        return tr("noted (no action)");
     const QString why = format::humanize(error);
     if (action == u"opened")
         return tr("case opened: %1").arg(why);
@@ -237,7 +300,8 @@ CaseDetail loadCaseDetail(QSqlDatabase &db, qint64 caseId)
             "coalesce(h.error_code, ''), h.actor, coalesce(h.reason, ''), "
             "coalesce(h.comment, ''), "
             "coalesce(h.details->>'snapshotId', h.details->>'afterSnapshot', ''), "
-            "coalesce(h.details->>'automatic', '') = 'true' "
+            "coalesce(h.details->>'automatic', '') = 'true', "
+            "coalesce(h.details->>'takenFrom', h.details->>'releasedFrom', '') "
             "FROM reconciliation_case_history h WHERE h.case_id = ? ORDER BY h.chain_seq"_qs,
             {caseId});
         while (h.next()) {
@@ -247,8 +311,9 @@ CaseDetail loadCaseDetail(QSqlDatabase &db, qint64 caseId)
             const auto at = format::micros(h.value(1).toString());
             d.history << h.value(0).toLongLong() << (at ? QVariant(*at) : QVariant())
                       << stepActor(action, role) << role
-                      << stepAction(action, h.value(9).toBool(), h.value(8).toString())
-                      << stepOutcome(action, h.value(3).toString(), h.value(4).toString())
+                      << stepAction(action, h.value(9).toBool(), h.value(8).toString(), role,
+                             h.value(10).toString())
+                      << stepOutcome(action, h.value(3).toString(), h.value(4).toString(), role)
                       << (reason.isEmpty() ? QString() : reasonLabel(reason)) << reason
                       << h.value(7).toString();
         }
@@ -281,8 +346,56 @@ QString actionName(CaseActions::Action action)
         return QObject::tr("Dismiss");
     case CaseActions::Action::AttachSnapshot:
         return QObject::tr("Attach provider snapshot");
+    case CaseActions::Action::Claim:
+        return QObject::tr("Claim");
+    case CaseActions::Action::Release:
+        return QObject::tr("Release");
+    case CaseActions::Action::Note:
+        return QObject::tr("Note on");
     }
     return {};
+}
+
+// "1 h", "1 day", "3 days", "1 week": an age bound or threshold as people say it.
+QString durationText(qint64 secs)
+{
+    constexpr qint64 hour = 3600, day = 24 * hour, week = 7 * day;
+    // Plurals in code: the desk ships no translations, and "1 day(s)" reads badly.
+    if (secs >= week && secs % week == 0)
+        return secs == week ? tr("1 week") : tr("%1 weeks").arg(secs / week);
+    if (secs >= day && secs % day == 0)
+        return secs == day ? tr("1 day") : tr("%1 days").arg(secs / day);
+    if (secs >= hour && secs % hour == 0)
+        return tr("%1 h").arg(secs / hour);
+    if (secs >= 60 && secs % 60 == 0)
+        return tr("%1 min").arg(secs / 60);
+    return tr("%1 s").arg(secs);
+}
+
+/// The age filters offered (min, max seconds; -1 unbounded).
+struct AgeChoice
+{
+    const char *label;
+    qint64 min;
+    qint64 max;
+};
+constexpr AgeChoice kAgeChoices[] = {
+    {QT_TRANSLATE_NOOP("rd::ui::CasesPage", "Any age"), -1, -1},
+    {QT_TRANSLATE_NOOP("rd::ui::CasesPage", "Older than 1 h"), 3600, -1},
+    {QT_TRANSLATE_NOOP("rd::ui::CasesPage", "Older than 1 day"), 24 * 3600, -1},
+    {QT_TRANSLATE_NOOP("rd::ui::CasesPage", "Older than 1 week"), 7 * 24 * 3600, -1},
+    {QT_TRANSLATE_NOOP("rd::ui::CasesPage", "Newer than 1 h"), -1, 3600},
+    {QT_TRANSLATE_NOOP("rd::ui::CasesPage", "Newer than 1 day"), -1, 24 * 3600},
+};
+
+QString casesText(qsizetype n)
+{
+    return n == 1 ? tr("1 case") : tr("%1 cases").arg(n);
+}
+
+QVariant ageData(qint64 min, qint64 max)
+{
+    return QVariantList {min, max};
 }
 
 } // namespace
@@ -304,19 +417,68 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     , m_reapply(new QPushButton(tr("Re-apply…")))
     , m_dismiss(new QPushButton(tr("Dismiss…")))
     , m_openSubscription(new QPushButton(tr("Open subscription")))
+    , m_claim(new QPushButton(tr("Claim")))
+    , m_release(new QPushButton(tr("Release")))
+    , m_note(new QPushButton(tr("Add note…")))
+    , m_bulkReapply(new QPushButton(tr("Re-apply selected…")))
+    , m_bulkDismiss(new QPushButton(tr("Dismiss selected…")))
+    , m_applicable(new QPushButton(tr("Re-apply applicable now…")))
+    , m_selection(new QLabel)
+    , m_assigneeBox(new QComboBox)
+    , m_reasonBox(new QComboBox)
+    , m_ageBox(new QComboBox)
+    , m_markAfter(new QComboBox)
     , m_outcome(new QLabel)
     , m_scopeBox(new QComboBox)
     , m_sortBox(new QComboBox)
     , m_search(new QLineEdit)
     , m_searchDelay(new QTimer(this))
 {
+    m_markAfterSecs = std::max<qint64>(
+        1, QSettings().value(u"cases/markOlderThanSecs"_qs, 24 * 3600).toLongLong());
+    // The age, with a marker (⚠) on an open case older than the threshold: it reads without
+    // colour. Not bold: the column is fitted with the view's font.
+    Column age = columns::age(tr("Age"), FirstSeen);
+    age.data = [this, base = age.data](RowRef r, int role) -> QVariant {
+        const bool aged = isAged(r);
+        switch (role) {
+        case Qt::DisplayRole:
+            return aged ? u"⚠ "_qs + base(r, role).toString() : base(r, role);
+        case Qt::ToolTipRole:
+            return aged ? tr("Open for more than %1 (the queue's \"Mark older than\").")
+                              .arg(durationText(m_markAfterSecs))
+                    + u'\n' + base(r, role).toString()
+                        : base(r, role);
+        case Qt::ForegroundRole:
+            return aged ? QVariant(QColor(0xa0, 0x30, 0x00)) : base(r, role);
+        default:
+            return base(r, role);
+        }
+    };
+    Column assigned = columns::text(tr("Assigned to"), AssignedTo);
+    assigned.data = [this, base = assigned.data](RowRef r, int role) -> QVariant {
+        const QString who = r[AssignedTo].toString();
+        switch (role) {
+        case Qt::DisplayRole:
+            if (who.isEmpty())
+                return r[IsOpen].toBool() ? tr("—") : QString();
+            return who == m_sessionUser ? tr("%1 (you)").arg(who) : who;
+        case Qt::ToolTipRole:
+            if (who.isEmpty())
+                return r[IsOpen].toBool() ? tr("Unassigned: nobody has claimed it.") : QString();
+            return tr("Claimed by %1 %2 ago")
+                .arg(who, format::age(columns::fromMicros(r[AssignedAt])));
+        default:
+            return base(r, role);
+        }
+    };
     m_model = new RecordTableModel(FieldCount,
         {columns::count(tr("Case"), Id), columns::code(tr("Reason"), ErrorCode),
             columns::text(tr("Provider"), Provider),
             columns::text(tr("Subscription"), SubscriptionRef),
-            columns::text(tr("Renewal key"), RenewalKey), columns::age(tr("Age"), FirstSeen),
+            columns::text(tr("Renewal key"), RenewalKey), age,
             columns::count(tr("Seen"), Occurrences), columns::instant(tr("Last seen"), LastSeen),
-            columns::text(tr("Status"), Status)},
+            columns::text(tr("Status"), Status), assigned},
         Id, this);
     m_historyModel = new RecordTableModel(StepFieldCount,
         {stepTime(tr("When"), StepAt), columns::text(tr("Actor"), StepActor),
@@ -331,7 +493,9 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     m_historyTable->setColumnsFitted(true); // fitted per case (loadCase)
     m_table->setObjectName(u"cases"_qs);
     m_table->setModel(m_model);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    // Several cases at once for the bulk actions; the panel shows the current one.
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_table->setWholeColumns({5}); // the age and its ⚠ give way last
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
 
     m_title->setTextFormat(Qt::RichText);
@@ -366,6 +530,9 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_openSubscription);
     buttons->addStretch(1);
+    for (QPushButton *b : {m_claim, m_release, m_note})
+        buttons->addWidget(b);
+    buttons->addSpacing(16);
     buttons->addWidget(m_snapshot);
     buttons->addWidget(m_reapply);
     buttons->addWidget(m_dismiss);
@@ -425,7 +592,73 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     m_search->setMinimumWidth(fontMetrics().horizontalAdvance(u'M') * 12);
     scopeRow->addWidget(m_search, 1);
     topLayout->addLayout(scopeRow);
+
+    // Whose, why, how old; and when a case is "old" (a preference, kept in QSettings).
+    auto *filterRow = new QHBoxLayout;
+    m_assigneeBox->setObjectName(u"case-assignee"_qs);
+    m_assigneeBox->addItem(tr("Everyone's"), int(Assignee::All));
+    m_assigneeBox->addItem(tr("Mine"), int(Assignee::Mine));
+    m_assigneeBox->addItem(tr("Unassigned"), int(Assignee::Unassigned));
+    m_reasonBox->setObjectName(u"case-reason"_qs);
+    m_reasonBox->addItem(tr("Any reason"), QString());
+    m_reasonBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_reasonBox->setMinimumContentsLength(18);
+    m_ageBox->setObjectName(u"case-age"_qs);
+    for (const AgeChoice &choice : kAgeChoices)
+        m_ageBox->addItem(tr(choice.label), ageData(choice.min, choice.max));
+    m_markAfter->setObjectName(u"case-mark-after"_qs);
+    for (qint64 hours : {1, 4, 8, 24, 72, 168, 720})
+        m_markAfter->addItem(durationText(hours * 3600), hours * 3600);
+    syncMarkBox();
+    m_markAfter->setToolTip(tr("Open cases older than this are marked ⚠ in the queue (a "
+                               "preference of this desk, kept between sessions)."));
+    filterRow->addWidget(new QLabel(tr("Assigned:")));
+    filterRow->addWidget(m_assigneeBox);
+    filterRow->addSpacing(12);
+    filterRow->addWidget(new QLabel(tr("Reason:")));
+    filterRow->addWidget(m_reasonBox, 1);
+    filterRow->addSpacing(12);
+    filterRow->addWidget(new QLabel(tr("Age:")));
+    filterRow->addWidget(m_ageBox);
+    filterRow->addSpacing(12);
+    filterRow->addWidget(new QLabel(tr("Mark older than:")));
+    filterRow->addWidget(m_markAfter);
+    topLayout->addLayout(filterRow);
     topLayout->addWidget(m_table);
+
+    // The bulk actions over the selected rows, and the re-apply of what the core would apply.
+    auto *bulkRow = new QHBoxLayout;
+    m_selection->setObjectName(u"case-selection"_qs);
+    bulkRow->addWidget(m_selection);
+    bulkRow->addStretch(1);
+    m_bulkReapply->setObjectName(u"case-bulk-reapply"_qs);
+    m_bulkDismiss->setObjectName(u"case-bulk-dismiss"_qs);
+    m_applicable->setObjectName(u"case-applicable"_qs);
+    bulkRow->addWidget(m_applicable);
+    bulkRow->addWidget(m_bulkReapply);
+    bulkRow->addWidget(m_bulkDismiss);
+    topLayout->addLayout(bulkRow);
+    connect(m_assigneeBox, &QComboBox::currentIndexChanged, this,
+        [this] { setAssignee(Assignee(m_assigneeBox->currentData().toInt())); });
+    connect(m_reasonBox, &QComboBox::currentIndexChanged, this,
+        [this] { setFilter(m_reasonBox->currentData().toString(), m_minAge, m_maxAge); });
+    connect(m_ageBox, &QComboBox::currentIndexChanged, this, [this] {
+        const QVariantList range = m_ageBox->currentData().toList();
+        if (range.size() == 2)
+            setFilter(m_reason, range[0].toLongLong(), range[1].toLongLong());
+    });
+    connect(m_markAfter, &QComboBox::currentIndexChanged, this,
+        [this] { setMarkAgedAfterSecs(m_markAfter->currentData().toLongLong()); });
+    connect(m_bulkReapply, &QPushButton::clicked, this,
+        [this] { askAndRunBulk(CaseActions::Action::Reapply); });
+    connect(m_bulkDismiss, &QPushButton::clicked, this,
+        [this] { askAndRunBulk(CaseActions::Action::Dismiss); });
+    connect(m_applicable, &QPushButton::clicked, this, [this] { openApplicableDialog(m_reason); });
+    connect(
+        m_claim, &QPushButton::clicked, this, [this] { askAndRun(CaseActions::Action::Claim); });
+    connect(m_release, &QPushButton::clicked, this,
+        [this] { askAndRun(CaseActions::Action::Release); });
+    connect(m_note, &QPushButton::clicked, this, [this] { askAndRun(CaseActions::Action::Note); });
     connect(m_scopeBox, &QComboBox::currentIndexChanged, this,
         [this] { setScope(Scope(m_scopeBox->currentData().toInt())); });
     connect(m_sortBox, &QComboBox::currentIndexChanged, this,
@@ -452,6 +685,8 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
 
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         [this](const QModelIndex &current) { showCase(current.isValid() ? current.row() : -1); });
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+        &CasesPage::updateButtons);
     connect(m_reapply, &QPushButton::clicked, this,
         [this] { askAndRun(CaseActions::Action::Reapply); });
     connect(m_dismiss, &QPushButton::clicked, this,
@@ -497,14 +732,16 @@ void CasesPage::refresh()
 {
     deliverResult(
         this,
-        m_pool->run([scope = m_scope, sort = m_sort, search = m_search->text().trimmed()](
-                        QSqlDatabase &db) { return loadQueue(db, scope, sort, search); }),
+        m_pool->run(
+            [f = QueueFilter {m_scope, m_sort, m_search->text().trimmed(), m_assignee, m_reason,
+                 m_minAge, m_maxAge}](QSqlDatabase &db) { return loadQueue(db, f); }),
         [this](Queue q) {
             const qint64 pending = m_pendingSelect;
             const qint64 keep = pending ? pending : m_currentCase;
             m_pendingSelect = 0;
             m_canOperate = q.canOperate;
             m_sessionUser = q.sessionUser;
+            syncReasonBox(q.reasons);
             m_model->setRows(std::move(q.cells));
             if (m_openCount != q.openCount) {
                 m_openCount = q.openCount;
@@ -527,7 +764,10 @@ void CasesPage::refresh()
                 m_currentCase = pending;
             }
             if (r >= 0) {
-                m_table->selectRow(r);
+                // A refresh keeps a selection of several cases (the rows stay in place).
+                if (m_table->currentIndex().row() != r
+                    || !m_table->selectionModel()->isRowSelected(r, {}))
+                    m_table->selectRow(r);
                 showCase(r);
             } else if (m_model->rowCount() > 0 && !m_busy && m_currentCase == 0) {
                 m_table->selectRow(0);
@@ -576,6 +816,242 @@ void CasesPage::setSort(Sort sort)
     if (index >= 0 && index != m_sortBox->currentIndex())
         m_sortBox->setCurrentIndex(index);
     refresh(); // the selected case stays selected
+}
+
+void CasesPage::setAssignee(Assignee assignee)
+{
+    if (assignee == m_assignee)
+        return;
+    m_assignee = assignee;
+    const int index = m_assigneeBox->findData(int(assignee));
+    if (index >= 0 && index != m_assigneeBox->currentIndex()) {
+        const QSignalBlocker block(m_assigneeBox);
+        m_assigneeBox->setCurrentIndex(index);
+    }
+    refresh(); // the selected case stays shown
+}
+
+void CasesPage::setFilter(const QString &reason, qint64 minAgeSecs, qint64 maxAgeSecs)
+{
+    minAgeSecs = minAgeSecs < 0 ? -1 : minAgeSecs;
+    maxAgeSecs = maxAgeSecs < 0 ? -1 : maxAgeSecs;
+    if (reason == m_reason && minAgeSecs == m_minAge && maxAgeSecs == m_maxAge)
+        return;
+    m_reason = reason;
+    m_minAge = minAgeSecs;
+    m_maxAge = maxAgeSecs;
+    syncAgeBox();
+    {
+        const QSignalBlocker block(m_reasonBox);
+        int index = m_reasonBox->findData(reason);
+        if (index < 0) {
+            m_reasonBox->addItem(format::humanize(reason), reason);
+            index = m_reasonBox->count() - 1;
+        }
+        m_reasonBox->setCurrentIndex(index);
+    }
+    refresh();
+}
+
+void CasesPage::showOpenCases(const QString &reason, qint64 minAgeSecs, qint64 maxAgeSecs)
+{
+    const QSignalBlocker blockScope(m_scopeBox);
+    const QSignalBlocker blockSort(m_sortBox);
+    const QSignalBlocker blockSearch(m_search);
+    m_searchDelay->stop();
+    m_search->clear();
+    if (m_scope != Scope::Open) {
+        m_scope = Scope::Open;
+        m_scopeBox->setCurrentIndex(m_scopeBox->findData(int(Scope::Open)));
+        m_currentCase = 0;
+        m_caseRow.clear();
+    }
+    m_sort = Sort::OldestFirst;
+    m_sortBox->setCurrentIndex(m_sortBox->findData(int(Sort::OldestFirst)));
+    m_assignee = Assignee::All;
+    {
+        const QSignalBlocker block(m_assigneeBox);
+        m_assigneeBox->setCurrentIndex(m_assigneeBox->findData(int(Assignee::All)));
+    }
+    // setFilter refreshes only when the filter changed: the queue is read again either way.
+    m_reason.clear();
+    m_minAge = m_maxAge = -2;
+    setFilter(reason, minAgeSecs, maxAgeSecs);
+}
+
+void CasesPage::syncAgeBox()
+{
+    const QSignalBlocker block(m_ageBox);
+    const QVariant wanted = ageData(m_minAge, m_maxAge);
+    int index = m_ageBox->findData(wanted);
+    if (index < 0) {
+        // A range from the Overview's drill-down ("1 h – 1 day old"): offered as it came.
+        const QString label = m_minAge >= 0 && m_maxAge >= 0
+            ? tr("%1 – %2 old").arg(durationText(m_minAge), durationText(m_maxAge))
+            : m_minAge >= 0 ? tr("Older than %1").arg(durationText(m_minAge))
+                            : tr("Newer than %1").arg(durationText(m_maxAge));
+        m_ageBox->addItem(label, wanted);
+        index = m_ageBox->count() - 1;
+    }
+    m_ageBox->setCurrentIndex(index);
+}
+
+void CasesPage::syncReasonBox(const QVector<QPair<QString, qint64>> &reasons)
+{
+    // Rebuilt only when the counts moved: a live update must not close an open list.
+    if (reasons == m_reasonCounts && m_reasonBox->findData(m_reason) >= 0
+        && m_reasonBox->currentData().toString() == m_reason)
+        return;
+    m_reasonCounts = reasons;
+    const QSignalBlocker block(m_reasonBox);
+    m_reasonBox->clear();
+    m_reasonBox->addItem(tr("Any reason"), QString());
+    for (const auto &[code, open] : reasons)
+        m_reasonBox->addItem(tr("%1 (%2 open)").arg(format::humanize(code)).arg(open), code);
+    int index = m_reasonBox->findData(m_reason);
+    if (index < 0) {
+        m_reasonBox->addItem(format::humanize(m_reason), m_reason);
+        index = m_reasonBox->count() - 1;
+    }
+    m_reasonBox->setCurrentIndex(index);
+    for (int i = 0; i < m_reasonBox->count(); ++i)
+        m_reasonBox->setItemData(i, m_reasonBox->itemData(i).toString(), Qt::ToolTipRole);
+}
+
+qint64 CasesPage::markAgedAfterSecs() const
+{
+    return m_markAfterSecs;
+}
+
+void CasesPage::syncMarkBox()
+{
+    const QSignalBlocker block(m_markAfter);
+    int index = m_markAfter->findData(m_markAfterSecs);
+    if (index < 0) {
+        m_markAfter->addItem(durationText(m_markAfterSecs), m_markAfterSecs);
+        index = m_markAfter->count() - 1;
+    }
+    m_markAfter->setCurrentIndex(index);
+}
+
+void CasesPage::setMarkAgedAfterSecs(qint64 secs, bool remember)
+{
+    secs = std::max<qint64>(1, secs);
+    if (remember)
+        QSettings().setValue(u"cases/markOlderThanSecs"_qs, secs);
+    if (secs == m_markAfterSecs)
+        return;
+    m_markAfterSecs = secs;
+    syncMarkBox();
+    // The rows are the same; their marker is not.
+    if (m_model->rowCount() > 0)
+        emit m_model->dataChanged(m_model->index(0, 0),
+            m_model->index(m_model->rowCount() - 1, m_model->columnCount() - 1));
+    m_table->fitColumnsTo(m_table->viewport()->width()); // the age, with or without ⚠
+    if (const RowRef r = currentRecord())
+        showRecord(r);
+}
+
+bool CasesPage::isAged(RowRef row) const
+{
+    if (!row || !row[IsOpen].toBool())
+        return false;
+    const QDateTime first = columns::fromMicros(row[FirstSeen]);
+    return first.isValid() && first.secsTo(QDateTime::currentDateTimeUtc()) > m_markAfterSecs;
+}
+
+QVector<qint64> CasesPage::selectedCaseIds() const
+{
+    QVector<int> rows;
+    for (const QModelIndex &index : m_table->selectionModel()->selectedRows())
+        rows << index.row();
+    std::sort(rows.begin(), rows.end());
+    QVector<qint64> ids;
+    for (int r : rows)
+        ids << m_model->row(r)[Id].toLongLong();
+    return ids;
+}
+
+BulkCaseDialog *CasesPage::bulkDialog() const
+{
+    return m_bulk;
+}
+
+BulkCaseDialog *CasesPage::runBulk(CaseActions::Action action, const QVector<qint64> &caseIds,
+    const QString &reason, const QString &comment)
+{
+    if (caseIds.isEmpty() || (m_bulk && m_bulk->run()->isRunning()))
+        return nullptr;
+    if (m_bulk)
+        m_bulk->close();
+    QVector<BulkCaseRun::Item> items;
+    for (qint64 id : caseIds) {
+        const int r = m_model->rowOfKey(QString::number(id));
+        items.push_back({id, r >= 0 ? m_model->row(r)[SubscriptionRef].toString() : QString()});
+    }
+    auto *run = new BulkCaseRun(m_actions);
+    const QString title = action == CaseActions::Action::Dismiss
+        ? tr("Dismiss %1").arg(casesText(items.size()))
+        : tr("Re-apply %1").arg(casesText(items.size()));
+    auto *dialog = new BulkCaseDialog(run, title, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowModality(Qt::WindowModal);
+    m_bulk = dialog;
+    // The queue follows each case as it is run (resolved cases leave it).
+    connect(run, &BulkCaseRun::progressed, this, [this](int done) {
+        if (done > 0)
+            refresh();
+    });
+    connect(run, &BulkCaseRun::finished, this, [this, run] {
+        updateButtons();
+        const QString summary = run->summary();
+        emit statusMessage(summary);
+        emit bulkFinished(summary);
+    });
+    dialog->show();
+    run->start(action, std::move(items), reason, comment);
+    updateButtons();
+    return dialog;
+}
+
+ApplicableDialog *CasesPage::openApplicableDialog(const QString &reason)
+{
+    if (m_bulk && m_bulk->run()->isRunning())
+        return nullptr;
+    auto *dialog = new ApplicableDialog(m_pool, reason, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        // Exactly the cases previewed: each is judged again by the core as it is run.
+        QVector<qint64> ids;
+        for (const ApplicableCase &c : dialog->preview())
+            ids << c.caseId;
+        runBulk(CaseActions::Action::Reapply, ids, dialog->noteReason(), dialog->comment());
+    });
+    dialog->open();
+    return dialog;
+}
+
+void CasesPage::askAndRunBulk(CaseActions::Action action)
+{
+    QVector<qint64> ids;
+    for (qint64 id : selectedCaseIds()) {
+        const int r = m_model->rowOfKey(QString::number(id));
+        if (r >= 0 && m_model->row(r)[IsOpen].toBool())
+            ids << id;
+    }
+    if (ids.isEmpty())
+        return;
+    const bool dismiss = action == CaseActions::Action::Dismiss;
+    OperatorNoteDialog dialog(actionName(action), 0, dismiss, this);
+    QStringList shown;
+    for (int i = 0; i < std::min<int>(6, int(ids.size())); ++i)
+        shown << QString::number(ids[i]);
+    dialog.setWindowTitle((dismiss ? tr("Dismiss %1").arg(casesText(ids.size()))
+                                   : tr("Re-apply %1").arg(casesText(ids.size())))
+        + u": "_qs + shown.join(u", "_qs) + (ids.size() > shown.size() ? u", …"_qs : QString()));
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    runBulk(action, ids, dialog.reason(), dialog.comment());
 }
 
 bool CasesPage::openCase(qint64 caseId)
@@ -666,6 +1142,16 @@ void CasesPage::showRecord(RowRef r)
         + r[RenewalKey].toString().toHtmlEscaped() + u" &nbsp;·&nbsp; "_qs
         + tr("seen %1×").arg(r[Occurrences].toLongLong()) + u" &nbsp;·&nbsp; "_qs
         + tr("%1 old").arg(format::age(columns::fromMicros(r[FirstSeen])))
+        + (isAged(r) ? u" &nbsp;<b>"_qs
+                    + tr("⚠ open longer than %1").arg(durationText(m_markAfterSecs)) + u"</b>"_qs
+                     : QString())
+        + (!open                                     ? QString()
+                : r[AssignedTo].toString().isEmpty() ? u" &nbsp;·&nbsp; "_qs + tr("unassigned")
+                                                     : u" &nbsp;·&nbsp; "_qs
+                    + tr("assigned to <b>%1</b>")
+                          .arg(r[AssignedTo].toString() == m_sessionUser
+                                  ? tr("you (%1)").arg(m_sessionUser.toHtmlEscaped())
+                                  : r[AssignedTo].toString().toHtmlEscaped()))
         + (open ? QString()
                 : u" &nbsp;·&nbsp; <b style='color:#1b6e20'>"_qs
                     + r[Status].toString().toHtmlEscaped() + u"</b>"_qs));
@@ -713,6 +1199,59 @@ void CasesPage::updateButtons()
     setup(m_reapply, CaseActions::Action::Reapply);
     setup(m_dismiss, CaseActions::Action::Dismiss);
     setup(m_snapshot, CaseActions::Action::AttachSnapshot);
+    // Claim, release and note: a note goes on any case, open or closed; claims are of open
+    // cases. Taking over or releasing another's claim asks for the note the database requires.
+    const QString holder = hasCase ? current[AssignedTo].toString() : QString();
+    const bool mine = !holder.isEmpty() && holder == m_sessionUser;
+    setup(m_claim, CaseActions::Action::Claim);
+    setup(m_release, CaseActions::Action::Release);
+    setup(m_note, CaseActions::Action::Note);
+    m_claim->setEnabled(m_claim->isEnabled() && !mine);
+    m_claim->setText(holder.isEmpty() || mine ? tr("Claim") : tr("Take over…"));
+    m_release->setEnabled(m_release->isEnabled() && !holder.isEmpty());
+    m_release->setText(holder.isEmpty() || mine ? tr("Release") : tr("Release…"));
+    m_note->setEnabled(m_canOperate && hasCase && !m_busy);
+    if (m_canOperate) {
+        m_claim->setToolTip(mine ? tr("The case is assigned to you.")
+                : holder.isEmpty()
+                ? tr("Assign the case to you (%1): the queue shows it as yours.").arg(m_sessionUser)
+                : tr("The case is claimed by %1: taking it over needs a note saying why.")
+                      .arg(holder));
+        m_release->setToolTip(holder.isEmpty() ? tr("Nobody has claimed the case.")
+                : mine                         ? tr("Give the case back to the queue.")
+                                               : tr("The case is claimed by %1: releasing it "
+                                                                            "needs a note saying why.")
+                             .arg(holder));
+        m_note->setToolTip(tr("A note in the case's history (not an action): what you "
+                              "learned, for whoever works the case next."));
+    } else {
+        m_note->setToolTip(viewerReason);
+    }
+    // The bulk actions: over the selected open cases, one at a time through the core.
+    int selectedOpen = 0;
+    const QVector<qint64> selected = selectedCaseIds();
+    for (qint64 id : selected) {
+        const int r = m_model->rowOfKey(QString::number(id));
+        if (r >= 0 && m_model->row(r)[IsOpen].toBool())
+            ++selectedOpen;
+    }
+    const bool bulkRunning = m_bulk && m_bulk->run()->isRunning();
+    for (QPushButton *b : {m_bulkReapply, m_bulkDismiss, m_applicable}) {
+        const bool needsSelection = b != m_applicable;
+        b->setEnabled(m_canOperate && !bulkRunning && (!needsSelection || selectedOpen > 0));
+        b->setToolTip(!m_canOperate ? viewerReason
+                : bulkRunning       ? tr("A bulk run is going: wait for it or stop it.")
+                : b == m_applicable
+                ? tr("Re-apply every open case of a reason that the renewal core would apply "
+                     "now, after a preview of how many and which.")
+                : selectedOpen == 0 ? tr("Select open cases in the queue (Ctrl+click, "
+                                         "Shift+click).")
+                                    : tr("Each selected open case through the core, one at a "
+                                         "time, each result shown."));
+    }
+    m_selection->setText(selected.size() > 1 ? tr("%1 selected").arg(casesText(selected.size()))
+                + (selectedOpen < selected.size() ? tr(" (%1 open)").arg(selectedOpen) : QString())
+                                             : QString());
     // A case whose subscription is not in the desk (subscription_not_found) has nothing to
     // open: say so rather than show whatever subscription was open before.
     const bool hasSubscription = hasCase && !current[SubscriptionUuid].toString().isEmpty();
@@ -752,6 +1291,45 @@ void CasesPage::askAndRun(CaseActions::Action action)
         openSnapshotDialog();
         return;
     }
+    if (action == CaseActions::Action::Claim || action == CaseActions::Action::Release
+        || action == CaseActions::Action::Note) {
+        const RowRef r = currentRecord();
+        if (!r)
+            return;
+        const QString holder = r[AssignedTo].toString();
+        // The note the database requires: a takeover, a release of another's claim, a note.
+        const bool needsNote
+            = action == CaseActions::Action::Note || (!holder.isEmpty() && holder != m_sessionUser);
+        if (!needsNote) {
+            runAction(action, {}, {});
+            return;
+        }
+        QDialog dialog(this);
+        dialog.setWindowTitle(action == CaseActions::Action::Note
+                ? tr("Note on case %1").arg(m_currentCase)
+                : action == CaseActions::Action::Claim
+                ? tr("Take over case %1 from %2").arg(m_currentCase).arg(holder)
+                : tr("Release %2's claim on case %1").arg(m_currentCase).arg(holder));
+        auto *text = new QPlainTextEdit;
+        text->setObjectName(u"case-note-text"_qs);
+        text->setPlaceholderText(action == CaseActions::Action::Note
+                ? tr("What you learned (\"customer says the card was charged twice\")")
+                : tr("Why (\"%1 is out this week\"): the case's history keeps it").arg(holder));
+        auto *box = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+        box->button(QDialogButtonBox::Ok)->setText(actionName(action).remove(u" on"_qs));
+        box->button(QDialogButtonBox::Ok)->setEnabled(false);
+        connect(text, &QPlainTextEdit::textChanged, box, [text, box] {
+            box->button(QDialogButtonBox::Ok)->setEnabled(!text->toPlainText().trimmed().isEmpty());
+        });
+        connect(box, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+        connect(box, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+        auto *layout = new QVBoxLayout(&dialog);
+        layout->addWidget(text);
+        layout->addWidget(box);
+        if (dialog.exec() == QDialog::Accepted)
+            runAction(action, {}, text->toPlainText().trimmed());
+        return;
+    }
     OperatorNoteDialog dialog(
         actionName(action), m_currentCase, action == CaseActions::Action::Dismiss, this);
     if (dialog.exec() != QDialog::Accepted)
@@ -779,7 +1357,8 @@ void CasesPage::runAction(CaseActions::Action action, const QString &reason, con
 void CasesPage::actionDone(const CaseActionOutcome &outcome)
 {
     m_busy = false;
-    const bool good = outcome.kind == CaseActionOutcome::Kind::Resolved;
+    const bool good = outcome.kind == CaseActionOutcome::Kind::Resolved
+        || outcome.kind == CaseActionOutcome::Kind::Done;
     m_outcome->setStyleSheet(
         good ? u"color:#1b6e20; font-weight:bold"_qs : u"color:#b02020; font-weight:bold"_qs);
     m_outcome->setText(outcome.summary);

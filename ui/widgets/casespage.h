@@ -5,6 +5,7 @@
 #include "ui/models/records.h"
 #include "ui/widgets/searchablepage.h"
 
+#include <QPointer>
 #include <QWidget>
 
 class QComboBox;
@@ -17,6 +18,8 @@ class QSplitter;
 
 namespace rd::ui {
 
+class ApplicableDialog;
+class BulkCaseDialog;
 class ComparisonModel;
 class DatabasePool;
 class RecordTableModel;
@@ -48,6 +51,8 @@ public:
         LastEvent,
         Status, ///< "open", "re-applied automatically", "dismissed by bob", ...
         IsOpen,
+        AssignedTo, ///< the login role that claimed the case; "" when unassigned
+        AssignedAt, ///< µs; null when unassigned
         FieldCount
     };
     /// One step of the selected case's history (reconciliation_case_history), in words.
@@ -67,6 +72,8 @@ public:
     enum class Scope { Open, HealedAutomatically, Resolved, Dismissed, All };
     /// The queue's order: by when a case was last seen, or by its age (when it was opened).
     enum class Sort { LastSeenNewest, LastSeenOldest, OldestFirst, NewestFirst };
+    /// Whose cases the queue lists: everyone's, the session's login role's, or nobody's.
+    enum class Assignee { All, Mine, Unassigned };
 
     CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent = nullptr);
 
@@ -98,6 +105,37 @@ public:
     Scope scope() const { return m_scope; }
     void setSort(Sort sort);
     Sort sort() const { return m_sort; }
+    void setAssignee(Assignee assignee);
+    Assignee assignee() const { return m_assignee; }
+    /// Keeps the cases opened (first seen) between `minAgeSecs` and `maxAgeSecs` ago (-1:
+    /// unbounded) whose reason is `reason` (an error code; empty: any).
+    void setFilter(const QString &reason, qint64 minAgeSecs, qint64 maxAgeSecs);
+    QString reasonFilter() const { return m_reason; }
+    qint64 minAgeSecs() const { return m_minAge; }
+    qint64 maxAgeSecs() const { return m_maxAge; }
+    /// The Overview's drill-down: the open cases of `reason` (empty: any) of that age (-1:
+    /// unbounded), everyone's, oldest first, whatever the queue showed before.
+    void showOpenCases(const QString &reason, qint64 minAgeSecs, qint64 maxAgeSecs);
+    /// Open cases older than this are marked in the queue (QSettings "cases/markOlderThanSecs",
+    /// 24 h unless set; the queue's "Mark older than" box).
+    qint64 markAgedAfterSecs() const;
+    /// Sets the threshold (at least a second); `remember`: kept in QSettings for next time.
+    void setMarkAgedAfterSecs(qint64 secs, bool remember = true);
+    /// Whether the queue marks the row as open longer than the threshold.
+    bool isAged(RowRef row) const;
+    /// The session's login role (as the queue last read it).
+    QString sessionUser() const { return m_sessionUser; }
+    /// The cases selected in the queue, in the queue's order.
+    QVector<qint64> selectedCaseIds() const;
+    /// Runs `action` (Reapply or Dismiss) over `caseIds` one case at a time, in a results
+    /// dialog (window-modal, not blocking) that the page owns until it is closed. nullptr when
+    /// there is nothing to run or a bulk run is going.
+    BulkCaseDialog *runBulk(CaseActions::Action action, const QVector<qint64> &caseIds,
+        const QString &reason, const QString &comment);
+    BulkCaseDialog *bulkDialog() const;
+    /// "Re-apply applicable now…": the preview dialog (window-modal) for `reason`; accepting it
+    /// runs the previewed cases through runBulk.
+    ApplicableDialog *openApplicableDialog(const QString &reason = {});
     /// Selects a case (opening it from elsewhere); true when it is in the queue.
     bool openCase(qint64 caseId);
     /// "Attach provider snapshot…": the dialog with its preview, open (window-modal) on the
@@ -105,7 +143,8 @@ public:
     /// is running.
     SnapshotDialog *openSnapshotDialog();
     /// Runs an action on the current case without the dialog (tests, scripted use); `reason`
-    /// is a reason code (caseActionReasonCodes()).
+    /// is a reason code (caseActionReasonCodes()). Claim, Release and Note take the comment
+    /// only: the note a takeover or a release of another's claim needs, or the note itself.
     void runAction(CaseActions::Action action, const QString &reason, const QString &comment,
         const QString &snapshotJson = {});
 
@@ -113,6 +152,8 @@ signals:
     void openCountChanged(int count);
     void subscriptionOpenRequested(const QString &subscriptionUuid);
     void actionFinished(const rd::ui::CaseActionOutcome &outcome);
+    /// A bulk run finished (or was stopped); `summary` is BulkCaseRun::summary().
+    void bulkFinished(const QString &summary);
     void statusMessage(const QString &message);
 
 private:
@@ -124,6 +165,10 @@ private:
     void askAndRun(CaseActions::Action action);
     void updateButtons();
     void actionDone(const CaseActionOutcome &outcome);
+    void askAndRunBulk(CaseActions::Action action);
+    void syncAgeBox();
+    void syncMarkBox();
+    void syncReasonBox(const QVector<QPair<QString, qint64>> &reasons);
 
     DatabasePool *m_pool;
     CaseActions *m_actions;
@@ -143,6 +188,19 @@ private:
     QPushButton *m_reapply;
     QPushButton *m_dismiss;
     QPushButton *m_openSubscription;
+    QPushButton *m_claim;
+    QPushButton *m_release;
+    QPushButton *m_note;
+    QPushButton *m_bulkReapply;
+    QPushButton *m_bulkDismiss;
+    QPushButton *m_applicable;
+    QLabel *m_selection;
+    QComboBox *m_assigneeBox;
+    QComboBox *m_reasonBox;
+    QComboBox *m_ageBox;
+    QComboBox *m_markAfter;
+    QPointer<BulkCaseDialog> m_bulk;
+    QVector<QPair<QString, qint64>> m_reasonCounts; ///< as the reason box lists them
     QLabel *m_outcome;
     QComboBox *m_scopeBox;
     QComboBox *m_sortBox;
@@ -151,6 +209,11 @@ private:
     bool m_openFirst = false;
     Scope m_scope = Scope::Open;
     Sort m_sort = Sort::LastSeenNewest;
+    Assignee m_assignee = Assignee::All;
+    QString m_reason;
+    qint64 m_minAge = -1;
+    qint64 m_maxAge = -1;
+    qint64 m_markAfterSecs = 24 * 3600;
     qint64 m_currentCase = 0;
     qint64 m_pendingSelect = 0;
     int m_openCount = 0;

@@ -156,12 +156,7 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     connect(m_overview, &OverviewPage::openCasesRequested, this,
         [this](const QString &reason, qint64 minAgeSecs, qint64 maxAgeSecs) {
             showPage(CasesView);
-            m_cases->setScope(CasesPage::Scope::Open);
-            m_cases->setSort(CasesPage::Sort::OldestFirst);
-            // wired at merge: m_cases->showOpenCases(reason, minAgeSecs, maxAgeSecs);
-            Q_UNUSED(reason);
-            Q_UNUSED(minAgeSecs);
-            Q_UNUSED(maxAgeSecs);
+            m_cases->showOpenCases(reason, minAgeSecs, maxAgeSecs);
         });
     connect(m_overview, &OverviewPage::caseOpenRequested, this, [this](qint64 id) {
         showPage(CasesView);

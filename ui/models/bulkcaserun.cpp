@@ -1,0 +1,120 @@
+#include "ui/models/bulkcaserun.h"
+
+#include "ui/models/asyncresult.h"
+#include "ui/models/columns.h"
+#include "ui/models/recordtablemodel.h"
+
+#include <QCoreApplication>
+#include <QHash>
+
+namespace rd::ui {
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("rd::ui::BulkCaseRun", text);
+}
+
+} // namespace
+
+QString bulkResultWord(CaseActions::Action action, const CaseActionOutcome &outcome)
+{
+    using Kind = CaseActionOutcome::Kind;
+    switch (outcome.kind) {
+    case Kind::Resolved:
+        if (action == CaseActions::Action::Dismiss)
+            return tr("dismissed");
+        return outcome.resultCode == u"duplicate" ? tr("already recorded") : tr("applied");
+    case Kind::StillOpen:
+        return tr("still refused");
+    case Kind::Refused:
+        return tr("refused");
+    case Kind::Done:
+        return tr("done");
+    case Kind::Failed:
+        break;
+    }
+    return tr("error");
+}
+
+BulkCaseRun::BulkCaseRun(CaseActions *actions, QObject *parent)
+    : QObject(parent)
+    , m_actions(actions)
+    , m_results(new RecordTableModel(FieldCount,
+          {columns::count(tr("Case"), CaseId), columns::text(tr("Subscription"), Subscription),
+              columns::text(tr("Result"), Result), columns::text(tr("Detail"), Detail)},
+          CaseId, this))
+{ }
+
+bool BulkCaseRun::start(
+    CaseActions::Action action, QVector<Item> cases, const QString &reason, const QString &comment)
+{
+    if (m_running || cases.isEmpty())
+        return false;
+    m_action = action;
+    m_items = std::move(cases);
+    m_reason = reason;
+    m_comment = comment;
+    m_cells.clear();
+    m_results->setRows({});
+    m_done = 0;
+    m_cancelled = false;
+    m_running = true;
+    emit progressed(0, total());
+    next();
+    return true;
+}
+
+void BulkCaseRun::cancel()
+{
+    if (m_running)
+        m_cancelled = true;
+}
+
+void BulkCaseRun::next()
+{
+    if (m_cancelled || m_done >= total()) {
+        m_running = false;
+        emit finished();
+        return;
+    }
+    const Item item = m_items[m_done];
+    deliverResult(
+        this, m_actions->run(m_action, {item.caseId, m_reason, m_comment, {}}),
+        [this, item](const CaseActionOutcome &outcome) { record(item, outcome); },
+        [this, item](const QString &message) {
+            record(item, {CaseActionOutcome::Kind::Failed, message, u"error"_qs});
+        });
+}
+
+void BulkCaseRun::record(const Item &item, const CaseActionOutcome &outcome)
+{
+    m_cells << item.caseId << item.subscription << bulkResultWord(m_action, outcome)
+            << outcome.summary << outcome.resultCode;
+    m_results->setRows(m_cells);
+    ++m_done;
+    emit progressed(m_done, total());
+    next();
+}
+
+QString BulkCaseRun::summary() const
+{
+    QStringList order;
+    QHash<QString, int> counts;
+    for (int r = 0; r < m_results->rowCount(); ++r) {
+        const QString word = m_results->row(r)[Result].toString();
+        if (!counts.contains(word))
+            order << word;
+        ++counts[word];
+    }
+    QStringList parts;
+    for (const QString &word : order)
+        parts << u"%1 %2"_qs.arg(counts.value(word)).arg(word);
+    QString text = parts.join(u", "_qs);
+    if (m_cancelled && m_done < total())
+        text += (text.isEmpty() ? QString() : u"; "_qs)
+            + tr("cancelled: %1 of %2 cases not run").arg(total() - m_done).arg(total());
+    return text;
+}
+
+} // namespace rd::ui
