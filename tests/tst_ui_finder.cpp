@@ -12,6 +12,7 @@
 #include "ui/widgets/mainwindow.h"
 #include "ui/widgets/subscriptiondetailwidget.h"
 #include "ui/widgets/subscriptionspage.h"
+#include "ui/widgets/tableview.h"
 
 #include "domain/store/provider_registry.h"
 #include "domain/store/webhook_ingestor.h"
