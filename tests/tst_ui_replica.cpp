@@ -254,9 +254,9 @@ private slots:
         // The list's row: its last renewal (key and paid date) as the standby holds it.
         const auto lastRenewal = [&] {
             const int r = model->rowOfKey(sub1);
-            return r < 0 ? QString()
-                         : model->row(r)[rd::ui::SubscriptionsModel::LastRenewalKey].toString()
-                    + u" "_qs
+            return r < 0
+                ? QString()
+                : model->row(r)[rd::ui::SubscriptionsModel::LastRenewalKey].toString() + u" "_qs
                     + model->index(r, rd::ui::SubscriptionsModel::LastRenewalColumn)
                           .data()
                           .toString();

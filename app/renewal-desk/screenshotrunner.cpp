@@ -184,10 +184,14 @@ bool saveScreenshots(MainWindow &window, const QString &dir)
     {
         QString eventId;
         const auto *deliveries = window.inboxPage()->model();
-        for (int r = 0; r < deliveries->rowCount() && eventId.isEmpty(); ++r) {
+        // A Stripe event id (what support is handed most), else any applied delivery's.
+        for (int r = 0; r < deliveries->rowCount(); ++r) {
             const RowRef row = deliveries->row(r);
-            if (row && row[rd::ui::InboxPage::Outcome].toString() == u"applied")
-                eventId = row[rd::ui::InboxPage::EventId].toString();
+            if (!row || row[rd::ui::InboxPage::Outcome].toString() != u"applied")
+                continue;
+            const QString id = row[rd::ui::InboxPage::EventId].toString();
+            if (eventId.isEmpty() || (id.startsWith(u"evt_") && !eventId.startsWith(u"evt_")))
+                eventId = id;
         }
         window.showPage(MainWindow::SubscriptionsView);
         auto *find = window.findAnything();

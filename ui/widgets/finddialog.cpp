@@ -35,6 +35,7 @@ FindDialog::FindDialog(DatabasePool *pool, QWidget *parent)
     m_results->setWordWrap(true);
     m_results->setAlternatingRowColors(true);
     m_results->setUniformItemSizes(false);
+    m_results->setSpacing(2);
     m_message->setObjectName(u"find-anything-message"_qs);
     m_message->setWordWrap(true);
     m_message->setTextFormat(Qt::PlainText);
@@ -131,8 +132,9 @@ void FindDialog::showMatches(const QString &text, const QVector<FoundItem> &matc
     m_results->clear();
     const QString id = parseFindText(text).text;
     for (const FoundItem &m : matches) {
+        // What it is (and by which of its ids it was found) first; what tells it apart below.
         auto *item = new QListWidgetItem(
-            m.title + u"\n    "_qs + m.detail + u"  ·  "_qs + tr("found by %1").arg(m.matchedBy));
+            m.title + u"   ·   "_qs + tr("found by %1").arg(m.matchedBy) + u"\n    "_qs + m.detail);
         item->setToolTip(m.title + u"\n"_qs + m.detail);
         m_results->addItem(item);
     }
