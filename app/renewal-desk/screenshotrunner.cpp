@@ -9,6 +9,7 @@
 #include "ui/widgets/casespage.h"
 #include "ui/widgets/connectiondialog.h"
 #include "ui/widgets/deliveryview.h"
+#include "ui/widgets/finddialog.h"
 #include "ui/widgets/inboxpage.h"
 #include "ui/widgets/mainwindow.h"
 #include "ui/widgets/overviewpage.h"
@@ -22,6 +23,7 @@
 #include <QElapsedTimer>
 #include <QKeyEvent>
 #include <QLineEdit>
+#include <QPainter>
 #include <QPushButton>
 
 #include <algorithm>
@@ -210,6 +212,39 @@ bool saveScreenshots(MainWindow &window, const QString &dir)
             if (hex)
                 break;
         }
+    }
+    // Find anything (Ctrl+K) with a webhook renewal's provider event id pasted: the event is
+    // kept by its billing period and by its inbox delivery, so both are listed to choose from.
+    {
+        QString eventId;
+        const auto *deliveries = window.inboxPage()->model();
+        // A Stripe event id (what support is handed most), else any applied delivery's.
+        for (int r = 0; r < deliveries->rowCount(); ++r) {
+            const RowRef row = deliveries->row(r);
+            if (!row || row[rd::ui::InboxPage::Outcome].toString() != u"applied")
+                continue;
+            const QString id = row[rd::ui::InboxPage::EventId].toString();
+            if (eventId.isEmpty() || (id.startsWith(u"evt_") && !eventId.startsWith(u"evt_")))
+                eventId = id;
+        }
+        window.showPage(MainWindow::SubscriptionsView);
+        auto *find = window.findAnything();
+        find->resize(std::min(760, window.width() - 80), 300);
+        find->input()->setText(eventId);
+        find->lookUp();
+        settle(1000);
+        // The dialog is a window of its own: drawn over the desk where it opens.
+        QImage shot = window.grab().toImage();
+        QPainter painter(&shot);
+        painter.fillRect(shot.rect(), QColor(0, 0, 0, 70));
+        const QPixmap dialog = find->grab();
+        const QPoint at((shot.width() - dialog.width()) / 2, shot.height() / 7);
+        painter.drawPixmap(at, dialog);
+        painter.setPen(QColor(0x80, 0x80, 0x80));
+        painter.drawRect(QRect(at, dialog.size()).adjusted(-1, -1, 0, 0));
+        painter.end();
+        ok &= shot.save(dir + u"/find-anything.png"_qs);
+        find->hide();
     }
     window.showPage(MainWindow::OutboxView);
     settle(600);

@@ -1,6 +1,7 @@
 #include "ui/models/liveupdates.h"
 
 #include "ui/models/connectionsettings.h"
+#include "ui/models/format.h"
 
 #include <QSqlDriver>
 #include <QSqlError>
@@ -37,6 +38,12 @@ LiveUpdates::LiveUpdates(const QString &conninfo, QObject *parent)
         m_connected = true;
         emit connectionRestored();
     });
+    connect(m_listener, &NotificationListener::standbyChanged, this, [this](bool standby) {
+        m_standby = standby;
+        emit standbyChanged(standby);
+    });
+    connect(
+        m_listener, &NotificationListener::standbyReplayed, this, &LiveUpdates::standbyReplayed);
     m_thread.start();
 }
 
@@ -90,6 +97,22 @@ bool NotificationListener::connectAndListen(QString *error)
             *error = db.lastError().text();
             return false;
         }
+        // A hot standby refuses LISTEN ("cannot execute LISTEN during recovery"), and the
+        // primary's NOTIFYs would not reach it anyway: it is polled instead (pollStandby).
+        QSqlQuery recovery(db);
+        if (!recovery.exec(u"SELECT pg_is_in_recovery()"_qs) || !recovery.next()) {
+            *error = recovery.lastError().text();
+            db.close();
+            return false;
+        }
+        const bool standby = recovery.value(0).toBool();
+        if (int(standby) != m_standby) {
+            m_standby = int(standby);
+            m_replayedLsn.clear();
+            emit standbyChanged(standby);
+        }
+        if (standby)
+            return true;
         QSqlDriver *driver = db.driver();
         if (m_driver != driver) {
             m_driver = driver;
@@ -113,24 +136,31 @@ bool NotificationListener::connectAndListen(QString *error)
 // which would cost the renewal path most of its group commit. Every change of a subscription
 // writes an audit row, so the desk polls the tail of the audit table instead (an index range
 // scan of at most a few hundred ids every two seconds); cases and operator actions, which are
-// rare, still arrive by NOTIFY.
+// rare, still arrive by NOTIFY (on a standby, from the case history's tail: see pollStandby).
 bool NotificationListener::pollAuditTail(QString *error)
+{
+    return pollTail(m_audits, u"subscription_transition_audits"_qs, u"subscription_id"_qs,
+        kChangesChannel, error);
+}
+
+bool NotificationListener::pollTail(
+    Tail &tail, const QString &table, const QString &keyColumn, const char *channel, QString *error)
 {
     constexpr qint64 kWindow = 256;
     QSqlQuery q(QSqlDatabase::database(m_name, false));
     q.setForwardOnly(true);
-    q.prepare(u"SELECT id, subscription_id FROM subscription_transition_audits "
-              "WHERE id > :low ORDER BY id LIMIT 2000"_qs);
-    q.bindValue(u":low"_qs, m_newestAudit < 0 ? Q_INT64_C(-1) : m_newestAudit - kWindow);
-    if (m_newestAudit < 0) {
+    if (tail.newest < 0) {
         // First poll: learn where the tail is, report nothing.
-        if (!q.exec(u"SELECT coalesce(max(id), 0) FROM subscription_transition_audits"_qs)) {
+        if (!q.exec(u"SELECT coalesce(max(id), 0) FROM public.%1"_qs.arg(table))) {
             *error = q.lastError().text();
             return false;
         }
-        m_newestAudit = q.next() ? q.value(0).toLongLong() : 0;
+        tail.newest = q.next() ? q.value(0).toLongLong() : 0;
         return true;
     }
+    q.prepare(u"SELECT id, %1 FROM public.%2 WHERE id > :low ORDER BY id LIMIT 2000"_qs.arg(
+        keyColumn, table));
+    q.bindValue(u":low"_qs, tail.newest - kWindow);
     if (!q.exec()) {
         *error = q.lastError().text();
         return false;
@@ -139,26 +169,56 @@ bool NotificationListener::pollAuditTail(QString *error)
     bool many = false;
     while (q.next()) {
         const qint64 id = q.value(0).toLongLong();
-        if (m_seenAudits.contains(id))
+        if (tail.seen.contains(id))
             continue;
-        m_seenAudits.insert(id);
-        m_newestAudit = std::max(m_newestAudit, id);
+        tail.seen.insert(id);
+        tail.newest = std::max(tail.newest, id);
         changed.insert(q.value(1).toString());
         many = many || changed.size() > 50;
     }
-    for (auto it = m_seenAudits.begin(); it != m_seenAudits.end();) {
-        if (*it <= m_newestAudit - kWindow)
-            it = m_seenAudits.erase(it);
+    for (auto it = tail.seen.begin(); it != tail.seen.end();) {
+        if (*it <= tail.newest - kWindow)
+            it = tail.seen.erase(it);
         else
             ++it;
     }
     if (many) {
-        emit notified(QLatin1String(kChangesChannel), u"*"_qs);
+        emit notified(QLatin1String(channel), u"*"_qs);
     } else {
         for (const QString &id : changed)
-            emit notified(QLatin1String(kChangesChannel), id);
+            emit notified(QLatin1String(channel), id);
     }
     return true;
+}
+
+// A standby replays the primary's WAL; nothing it shows can change unless the replay position
+// moved, so an idle standby costs one function call every check. When it moved, the tails of
+// the audit and case-history tables say what changed (the same reads as on the primary: both
+// tables are replicated, their primary keys with them). The Inbox and Outbox pages poll their
+// own tables and use the replay position the same way.
+bool NotificationListener::pollStandby(QString *error)
+{
+    QSqlQuery q(QSqlDatabase::database(m_name, false));
+    q.setForwardOnly(true);
+    if (!q.exec(u"SELECT pg_is_in_recovery(), pg_last_wal_replay_lsn()::text, "
+                "rd_rfc3339(pg_last_xact_replay_timestamp())"_qs)
+        || !q.next()) {
+        *error = q.lastError().text();
+        return false;
+    }
+    if (!q.value(0).toBool()) {
+        // Promoted: reconnect, so that LISTEN takes over (connectAndListen reports the change).
+        QSqlDatabase::database(m_name, false).close();
+        return connectAndListen(error) && pollAuditTail(error);
+    }
+    emit standbyReplayed(format::instant(q.value(2).toString()));
+    const QString lsn = q.value(1).toString();
+    if (lsn == m_replayedLsn && m_audits.newest >= 0 && m_caseHistory.newest >= 0)
+        return true;
+    m_replayedLsn = lsn;
+    return pollAuditTail(error)
+        && pollTail(
+            m_caseHistory, u"reconciliation_case_history"_qs, u"case_id"_qs, kCasesChannel, error);
 }
 
 void NotificationListener::check()
@@ -166,7 +226,7 @@ void NotificationListener::check()
     QString error;
     bool ok = connectAndListen(&error);
     if (ok) {
-        if (!pollAuditTail(&error)) {
+        if (!(m_standby == 1 ? pollStandby(&error) : pollAuditTail(&error))) {
             ok = false;
             QSqlDatabase db = QSqlDatabase::database(m_name, false);
             // A lost server: drop the subscriptions with the connection; the next check

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QDateTime>
 #include <QObject>
 #include <QSet>
 #include <QThread>
@@ -22,6 +23,11 @@ class NotificationListener;
 /// delivers notifications through a socket notifier in the connection's thread), a health
 /// check every few seconds, and automatic reconnection after a loss. Signals arrive queued on
 /// the GUI thread.
+///
+/// On a hot standby (pg_is_in_recovery()) there is no LISTEN (a standby refuses it, and the
+/// primary's NOTIFYs never reach it): every check reads the standby's replay position, and
+/// only when it moved reads the tails of the audit and case-history tables, which every change
+/// of a subscription or a case writes.
 class LiveUpdates : public QObject
 {
     Q_OBJECT
@@ -31,6 +37,8 @@ public:
     ~LiveUpdates() override;
 
     bool isConnected() const { return m_connected; }
+    /// Whether the server is a hot standby (read-only replica); known once connected.
+    bool isStandby() const { return m_standby; }
 
 signals:
     void subscriptionChanged(const QString &subscriptionId);
@@ -39,11 +47,18 @@ signals:
     void caseChanged(const QString &caseId);
     void connectionLost(const QString &reason);
     void connectionRestored();
+    /// The server is (or no longer is: promoted) a hot standby. Emitted on the first connect
+    /// and on every change, before connectionRestored().
+    void standbyChanged(bool standby);
+    /// On a standby, after each check: when the newest transaction it replayed committed on
+    /// the primary (UTC; invalid when it replayed none since it started).
+    void standbyReplayed(const QDateTime &lastReplayedCommit);
 
 private:
     QThread m_thread;
     NotificationListener *m_listener;
     bool m_connected = false;
+    bool m_standby = false;
 };
 
 /// The listener living in LiveUpdates' thread.
@@ -62,11 +77,27 @@ signals:
     void notified(const QString &channel, const QString &payload);
     void lost(const QString &reason);
     void restored();
+    void standbyChanged(bool standby);
+    void standbyReplayed(const QDateTime &lastReplayedCommit);
 
 private:
+    /// The ids of an append-only table already reported, within a window behind the newest:
+    /// writers commit out of id order, so a late commit with a smaller id is still found.
+    struct Tail
+    {
+        QSet<qint64> seen;
+        qint64 newest = -1;
+    };
+
     void check();
-    /// Finds subscriptions changed by renewals since the last poll (see pollAuditTail).
+    /// Finds subscriptions changed by renewals since the last poll (see pollTail).
     bool pollAuditTail(QString *error);
+    /// The ids (`idColumn`, grouped by `keyColumn`) added to `table` since the last poll,
+    /// reported on `channel` ("*" for more than 50 keys at once).
+    bool pollTail(Tail &tail, const QString &table, const QString &keyColumn, const char *channel,
+        QString *error);
+    /// On a standby: nothing to read unless the replay position moved. False on an error.
+    bool pollStandby(QString *error);
     bool connectAndListen(QString *error);
 
     QString m_conninfo;
@@ -75,10 +106,11 @@ private:
     bool m_everUp = false;
     QTimer *m_timer = nullptr;
     QObject *m_driver = nullptr;
-    /// Audit ids already reported, within a window behind the newest: renewals commit out of
-    /// id order, so a late commit with a smaller id is still found.
-    QSet<qint64> m_seenAudits;
-    qint64 m_newestAudit = -1;
+    Tail m_audits;
+    Tail m_caseHistory;
+    /// -1 unknown (not connected yet), else whether the server is a hot standby.
+    int m_standby = -1;
+    QString m_replayedLsn;
 };
 
 } // namespace rd::ui

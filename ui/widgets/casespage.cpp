@@ -45,6 +45,7 @@ struct Queue
     QVector<QVariant> cells;
     int openCount = 0;
     bool canOperate = false;
+    bool onReplica = false;
     QString sessionUser;
     QVector<QPair<QString, qint64>> reasons; ///< the open cases' reasons, with their counts
 };
@@ -180,11 +181,14 @@ Queue loadQueue(QSqlDatabase &db, const QueueFilter &f)
     QSqlQuery meta = execSql(db,
         u"SELECT (SELECT count(*) FROM reconciliation_cases WHERE status = 'open'), "
         "coalesce(pg_has_role(session_user, to_regrole('renewal_operator')::oid, 'MEMBER'), "
-        "has_table_privilege('reconciliation_cases', 'UPDATE')), session_user::text"_qs);
+        "has_table_privilege('reconciliation_cases', 'UPDATE')), session_user::text, "
+        "pg_is_in_recovery()"_qs);
     if (meta.next()) {
         q.openCount = meta.value(0).toInt();
-        q.canOperate = meta.value(1).toBool();
         q.sessionUser = meta.value(2).toString();
+        // A hot standby writes nothing, whatever the role may do on the primary.
+        q.onReplica = meta.value(3).toBool();
+        q.canOperate = meta.value(1).toBool() && !q.onReplica;
     }
     for (const OpenReason &r : loadOpenReasons(db))
         q.reasons.push_back({r.code, r.open});
@@ -740,6 +744,7 @@ void CasesPage::refresh()
             const qint64 keep = pending ? pending : m_currentCase;
             m_pendingSelect = 0;
             m_canOperate = q.canOperate;
+            m_onReplica = q.onReplica;
             m_sessionUser = q.sessionUser;
             syncReasonBox(q.reasons);
             m_model->setRows(std::move(q.cells));
@@ -1183,9 +1188,7 @@ void CasesPage::updateButtons()
     const RowRef current = currentRecord();
     const bool hasCase = current != nullptr;
     const bool isOpen = hasCase && current[IsOpen].toBool();
-    const QString viewerReason = tr("Your database role (%1) may only look: acting on cases "
-                                    "needs renewal_operator.")
-                                     .arg(m_sessionUser);
+    const QString viewerReason = actionsBlockedReason();
     auto setup = [&](QPushButton *button, CaseActions::Action action) {
         const bool available = m_actions->isAvailable(action);
         button->setEnabled(available && m_canOperate && isOpen && !m_busy);
@@ -1263,8 +1266,22 @@ void CasesPage::updateButtons()
             : QString());
 }
 
+QString CasesPage::actionsBlockedReason() const
+{
+    if (m_onReplica)
+        return tr("Read-only replica: this desk is connected to a hot standby, which cannot "
+                  "write. Connect to the primary (File › Connect…) to act on cases.");
+    if (!m_canOperate)
+        return tr("Your database role (%1) may only look: acting on cases needs "
+                  "renewal_operator.")
+            .arg(m_sessionUser);
+    return {};
+}
+
 SnapshotDialog *CasesPage::openSnapshotDialog()
 {
+    if (m_onReplica)
+        return nullptr;
     if (m_currentCase == 0 || m_busy)
         return nullptr;
     // Window-modal and not exec(): the desk keeps refreshing while the operator reads the

@@ -95,6 +95,11 @@ public:
     /// Whether the session's database role may act (renewal_operator, or UPDATE on cases
     /// while the roles of the reconciliation core are not installed).
     bool canOperate() const { return m_canOperate; }
+    /// Whether the database is a hot standby (read-only replica): every action is disabled.
+    bool isOnReplica() const { return m_onReplica; }
+    /// Why actions are disabled, for their tooltips (a replica, or a role that may only
+    /// look); empty when they are not.
+    QString actionsBlockedReason() const;
     QString outcomeText() const;
 
     void refresh();
@@ -218,6 +223,7 @@ private:
     qint64 m_pendingSelect = 0;
     int m_openCount = 0;
     bool m_canOperate = false;
+    bool m_onReplica = false;
     bool m_busy = false;
     QString m_sessionUser;
     LatestRequest m_queueRequest;

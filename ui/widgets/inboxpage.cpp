@@ -371,10 +371,15 @@ void InboxPage::poll()
             QSqlQuery q = execSql(db,
                 u"SELECT (SELECT coalesce(max(id), 0) FROM webhook_inbox), "
                 "(SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0) "
-                "FROM pg_stat_user_tables WHERE relid = 'webhook_inbox'::regclass)"_qs);
+                "FROM pg_stat_user_tables WHERE relid = 'webhook_inbox'::regclass), "
+                // A hot standby keeps no write counters for what it replays: there, the
+                // replay position (it moves with every change the primary makes) says when to
+                // read again (a redelivery counted, an outcome recorded).
+                "CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn()::text END"_qs);
             if (!q.next())
                 return QVariantList();
-            return QVariantList {q.value(0).toLongLong(), q.value(1).toLongLong()};
+            return QVariantList {
+                q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toString()};
         }),
         [this](const QVariantList &state) {
             if (state.isEmpty() || state == m_shownState)

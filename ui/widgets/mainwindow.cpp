@@ -3,9 +3,11 @@
 #include "ui/models/asyncresult.h"
 #include "ui/models/caseactions.h"
 #include "ui/models/databasepool.h"
+#include "ui/models/format.h"
 #include "ui/models/liveupdates.h"
 #include "ui/widgets/casespage.h"
 #include "ui/widgets/connectiondialog.h"
+#include "ui/widgets/finddialog.h"
 #include "ui/widgets/inboxpage.h"
 #include "ui/widgets/ledgerpage.h"
 #include "ui/widgets/outboxpage.h"
@@ -45,6 +47,7 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     , m_nav(new QListWidget)
     , m_stack(new QStackedWidget)
     , m_banner(new QLabel)
+    , m_replicaBanner(new QLabel)
     , m_liveLabel(new QLabel)
     , m_roleLabel(new QLabel)
     , m_listRefresh(new QTimer(this))
@@ -79,6 +82,12 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     m_banner->setObjectName(u"connection-banner"_qs);
     m_banner->setStyleSheet(u"background:#fff4ce; color:#5c4400; padding:4px 8px;"_qs);
     m_banner->hide();
+    // Permanent while the desk shows a replica: nothing there can be changed from here.
+    m_replicaBanner->setObjectName(u"replica-banner"_qs);
+    m_replicaBanner->setStyleSheet(
+        u"background:#dbe9f7; color:#12365c; padding:4px 8px; border:1px solid #9fbfe0;"_qs);
+    m_replicaBanner->setWordWrap(true);
+    m_replicaBanner->hide();
 
     auto *body = new QHBoxLayout;
     body->addWidget(m_nav);
@@ -86,6 +95,7 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     auto *central = new QWidget;
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(6, 6, 6, 0);
+    layout->addWidget(m_replicaBanner);
     layout->addWidget(m_banner);
     layout->addLayout(body, 1);
     setCentralWidget(central);
@@ -106,6 +116,8 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     auto *view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Refresh"), QKeySequence::Refresh, this, &MainWindow::refreshAll);
     view->addAction(tr("&Find in this view"), QKeySequence::Find, this, &MainWindow::findInView);
+    view->addAction(tr("Find &anything (any id)…"), QKeySequence(tr("Ctrl+K")), this,
+        &MainWindow::findAnything);
     view->addAction(
         tr("&Go to position in the sort order"), QKeySequence(tr("Ctrl+G")), this, [this] {
             showPage(SubscriptionsView);
@@ -216,12 +228,22 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     connect(m_live, &LiveUpdates::connectionRestored, this, [this] {
         const bool wasLost = !m_banner->isHidden();
         m_banner->hide();
-        m_liveLabel->setText(u"<span style='color:#1b6e20'>● "_qs + tr("live") + u"</span>"_qs);
-        m_liveLabel->setToolTip(liveToolTip());
+        showLive();
         if (wasLost)
             refreshAll();
     });
+    connect(m_live, &LiveUpdates::standbyChanged, this, &MainWindow::setOnReplica);
+    connect(m_live, &LiveUpdates::standbyReplayed, this, [this](const QDateTime &at) {
+        m_lastReplayed = at;
+        if (m_live->isConnected())
+            m_liveLabel->setToolTip(liveToolTip(m_onReplica, m_lastReplayed));
+    });
     connect(m_cases, &CasesPage::openCountChanged, this, [this] {
+        if (m_onReplica || m_cases->isOnReplica()) {
+            m_roleLabel->setText(tr("read-only replica"));
+            m_roleLabel->setToolTip(m_cases->actionsBlockedReason());
+            return;
+        }
         m_roleLabel->setText(m_cases->canOperate() ? tr("operator") : tr("viewer"));
         m_roleLabel->setToolTip(m_cases->canOperate() ? tr("Your database role may act on cases.")
                                                       : tr("Your database role may only look."));
@@ -244,10 +266,45 @@ MainWindow::~MainWindow()
     m_live = nullptr;
 }
 
-QString MainWindow::liveToolTip()
+QString MainWindow::liveToolTip(bool replica, const QDateTime &lastReplayed)
 {
-    return tr("Overview, Subscriptions, Cases, Inbox and Outbox follow changes made anywhere "
-              "as they happen.");
+    QString tip = tr("Overview, Subscriptions, Ledger, Cases, Inbox and Outbox follow changes made "
+                     "anywhere as they happen.");
+    if (replica) {
+        tip += u"\n"_qs
+            + tr("Replica: a read-only hot standby. Its changes come from the primary by "
+                 "streaming replication; the desk looks for them every 2 s (a standby gets no "
+                 "notifications).");
+        tip += u"\n"_qs
+            + (lastReplayed.isValid()
+                    ? tr("Newest change replayed: committed on the primary %1 (%2 UTC).")
+                          .arg(format::localDateTime(lastReplayed),
+                              lastReplayed.toUTC().toString(u"yyyy-MM-dd HH:mm:ss"_qs))
+                    : tr("No change replayed since the standby started."));
+    }
+    return tip;
+}
+
+void MainWindow::showLive()
+{
+    m_liveLabel->setText(u"<span style='color:#1b6e20'>● "_qs
+        + (m_onReplica ? tr("live · replica") : tr("live")) + u"</span>"_qs);
+    m_liveLabel->setToolTip(liveToolTip(m_onReplica, m_lastReplayed));
+}
+
+void MainWindow::setOnReplica(bool replica)
+{
+    m_onReplica = replica;
+    m_replicaBanner->setText(u"<b>"_qs + tr("Read-only replica — actions disabled.") + u"</b> "_qs
+        + tr("This desk shows a hot standby of the database: browse, search and export as "
+             "usual; to act on cases, connect to the primary (File › Connect…).")
+              .toHtmlEscaped());
+    m_replicaBanner->setVisible(replica);
+    setWindowTitle(replica ? tr("Renewal Desk — %1 — read-only replica").arg(m_description)
+                           : tr("Renewal Desk — %1").arg(m_description));
+    showLive();
+    // The Cases page reads the server's state with its queue: its buttons follow.
+    m_cases->refresh();
 }
 
 QFuture<MainWindow::DatabaseFacts> MainWindow::readDatabaseFacts() const
@@ -337,6 +394,38 @@ TableView *MainWindow::tableToExport() const
     if (page == m_ledger)
         return m_ledger->table();
     return nullptr;
+}
+
+FindDialog *MainWindow::findAnything()
+{
+    if (!m_find) {
+        m_find = new FindDialog(m_pool.get(), this);
+        connect(m_find, &FindDialog::chosen, this, &MainWindow::openFound);
+    }
+    m_find->show();
+    m_find->raise();
+    m_find->activateWindow();
+    return m_find;
+}
+
+void MainWindow::openFound(const FoundItem &item)
+{
+    switch (item.kind) {
+    case FoundItem::Kind::Subscription:
+    case FoundItem::Kind::BillingPeriod:
+        showPage(SubscriptionsView);
+        m_subscriptions->openSubscription(item.subscriptionUuid, item.billingPeriodId);
+        break;
+    case FoundItem::Kind::Case:
+        showPage(CasesView);
+        m_cases->openCase(item.caseId);
+        break;
+    case FoundItem::Kind::Delivery:
+        showPage(InboxView);
+        m_inbox->openDelivery(item.deliveryId);
+        break;
+    }
+    statusBar()->showMessage(tr("Opened %1 (found by %2).").arg(item.title, item.matchedBy), 8000);
 }
 
 bool MainWindow::findInView()

@@ -1,7 +1,9 @@
 #pragma once
 
 #include "ui/models/caseactions.h"
+#include "ui/models/finder.h"
 
+#include <QDateTime>
 #include <QFuture>
 #include <QMainWindow>
 
@@ -17,6 +19,7 @@ namespace rd::ui {
 class CasesPage;
 class ConnectionDialog;
 class DatabasePool;
+class FindDialog;
 class InboxPage;
 class LedgerPage;
 class LiveUpdates;
@@ -44,6 +47,11 @@ public:
     /// View › Find (Ctrl+F): the search box of the page shown (SearchablePage); false, and a
     /// line in the status bar, on a page without one.
     bool findInView();
+    /// View › Find anything (Ctrl+K): the box that takes any id and opens what has it.
+    FindDialog *findAnything();
+    /// Opens the view that shows `item` (a subscription with its billing period selected, a
+    /// case, an inbox delivery).
+    void openFound(const FoundItem &item);
     /// What View › Export current table as CSV writes: the table that has focus, else the
     /// current page's main list.
     TableView *tableToExport() const;
@@ -59,8 +67,15 @@ public:
     /// File › Connect's dialog, showing the connection as it is: "embedded" checked on the
     /// embedded cluster, else this window's conninfo in its fields.
     std::unique_ptr<ConnectionDialog> makeConnectionDialog();
-    /// The live indicator's tooltip: which views follow changes, and which do not.
-    static QString liveToolTip();
+    /// The live indicator's tooltip: which views follow changes, and which do not; on a
+    /// replica, how it follows them and when the newest change it replayed was committed.
+    static QString liveToolTip(bool replica = false, const QDateTime &lastReplayed = {});
+    /// Whether the desk shows a hot standby (read-only replica): the banner says so and every
+    /// action is disabled. Known once LiveUpdates connected.
+    bool isOnReplica() const { return m_onReplica; }
+    /// The permanent "Read-only replica — actions disabled" banner.
+    QLabel *replicaBanner() const { return m_replicaBanner; }
+    QLabel *liveIndicator() const { return m_liveLabel; }
 
     /// What Help › About says about the database: its server's version and the newest
     /// migration applied to it (empty when it has none the login role may read).
@@ -89,6 +104,8 @@ protected:
 
 private:
     void updateCasesBadge(int openCases);
+    void setOnReplica(bool replica);
+    void showLive();
     void restoreLayout();
     void saveLayout();
 
@@ -100,6 +117,9 @@ private:
     QListWidget *m_nav;
     QStackedWidget *m_stack;
     QLabel *m_banner;
+    QLabel *m_replicaBanner;
+    bool m_onReplica = false;
+    QDateTime m_lastReplayed;
     QLabel *m_liveLabel;
     QLabel *m_roleLabel;
     SubscriptionsPage *m_subscriptions;
@@ -109,6 +129,7 @@ private:
     OutboxPage *m_outbox;
     OverviewPage *m_overview;
     LiveUpdates *m_live;
+    FindDialog *m_find = nullptr;
     QTimer *m_listRefresh;
     QTimer *m_casesRefresh;
 };

@@ -171,12 +171,15 @@ void OutboxPage::poll()
                 u"SELECT count(*) FILTER (WHERE last_error IS NULL), "
                 "count(*) FILTER (WHERE last_error IS NOT NULL), "
                 "(SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0) "
-                "FROM pg_stat_user_tables WHERE relid = 'subscription_outbox'::regclass) "
+                "FROM pg_stat_user_tables WHERE relid = 'subscription_outbox'::regclass), "
+                // A hot standby keeps no such counters for what it replays: there, the replay
+                // position (it moves with every change the primary makes) says when to look.
+                "CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn()::text END "
                 "FROM subscription_outbox WHERE published_at IS NULL"_qs);
             if (!q.next())
                 return QVariantList();
-            return QVariantList {
-                q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toLongLong()};
+            return QVariantList {q.value(0).toLongLong(), q.value(1).toLongLong(),
+                q.value(2).toLongLong(), q.value(3).toString()};
         }),
         [this](const QVariantList &state) {
             if (state.isEmpty() || state == m_shownState)

@@ -116,7 +116,8 @@ SubscriptionDetailWidget::SubscriptionDetailWidget(QWidget *parent)
         emit caseOpenRequested(m_cases->row(index.row())[D::CId].toLongLong());
     });
 
-    m_tabs->addTab(makeTable(m_periods, u"billing-periods"_qs), tr("Billing periods"));
+    m_periodsView = makeTable(m_periods, u"billing-periods"_qs);
+    m_tabs->addTab(m_periodsView, tr("Billing periods"));
     m_tabs->addTab(auditSplit, tr("Audit trail"));
     m_tabs->addTab(makeTable(m_outbox, u"subscription-outbox"_qs), tr("Outbox"));
     m_tabs->addTab(casesView, tr("Cases"));
@@ -134,8 +135,29 @@ void SubscriptionDetailWidget::showTab(int index)
     m_tabs->setCurrentIndex(index);
 }
 
+void SubscriptionDetailWidget::selectBillingPeriod(const QString &billingPeriodId)
+{
+    m_pendingPeriod = billingPeriodId;
+    const int row = m_periods->rowOfKey(billingPeriodId);
+    if (row < 0)
+        return;
+    m_pendingPeriod.clear();
+    m_tabs->setCurrentIndex(0);
+    m_periodsView->selectRow(row);
+    m_periodsView->scrollTo(m_periods->index(row, 0));
+}
+
+QString SubscriptionDetailWidget::selectedBillingPeriod() const
+{
+    const QModelIndex current = m_periodsView->currentIndex();
+    if (!current.isValid() || !m_periodsView->selectionModel()->isRowSelected(current.row()))
+        return {};
+    return current.data(int(Role::Key)).toString();
+}
+
 void SubscriptionDetailWidget::clear(const QString &message)
 {
+    m_shownSubscription.clear();
     m_header->setText(u"<span style='color:gray'>"_qs + message.toHtmlEscaped() + u"</span>"_qs);
     m_timeline->setSpans({}, {});
     m_periods->setRows({});
@@ -234,6 +256,11 @@ void SubscriptionDetailWidget::setDetail(const SubscriptionDetail &d)
     m_header->setText(html);
     m_header->setToolTip(format::utcTooltip(start, end));
 
+    // The selected billing period stays selected when the same subscription is read again
+    // (a live update); a period asked for (selectBillingPeriod) is selected once it is shown.
+    const QString asked = m_pendingPeriod;
+    const QString keepPeriod = d.id == m_shownSubscription ? selectedBillingPeriod() : QString();
+    m_shownSubscription = d.id;
     m_periods->setRows(d.periods);
     m_audits->setRows(d.audits);
     m_outbox->setRows(d.outbox);
@@ -256,6 +283,14 @@ void SubscriptionDetailWidget::setDetail(const SubscriptionDetail &d)
     m_tabs->setTabText(3,
         openCases > 0 ? tr("Cases (%1 open)").arg(openCases)
                       : tr("Cases (%1)").arg(d.cases.size() / D::CaseFieldCount));
+    if (!asked.isEmpty()) {
+        selectBillingPeriod(asked);
+    } else if (const int row = m_periods->rowOfKey(keepPeriod); row >= 0) {
+        m_periodsView->selectRow(row);
+    }
+    // Asked for a period this subscription does not list (older than the newest
+    // kMaxPeriods): nothing is selected later by surprise.
+    m_pendingPeriod.clear();
 }
 
 } // namespace rd::ui

@@ -36,6 +36,13 @@ public:
     ComparisonModel *auditDetailsModel() const { return m_auditDetailsModel; }
     /// The details as shown, a line a field: "status: active → canceled".
     QString auditDetailsText() const;
+    /// Shows the billing periods tab with period `billingPeriodId` (a uuid) selected: at once
+    /// when the detail shown has it, else when the next detail set has it (Find anything
+    /// opens a subscription by one of its renewals).
+    void selectBillingPeriod(const QString &billingPeriodId);
+    /// The selected billing period's uuid; empty when none is.
+    QString selectedBillingPeriod() const;
+    TableView *billingPeriodsView() const { return m_periodsView; }
 
 signals:
     void caseOpenRequested(qint64 caseId);
@@ -50,6 +57,9 @@ private:
     RecordTableModel *m_cases;
     void showAuditDetails(int row);
 
+    TableView *m_periodsView;
+    QString m_pendingPeriod;
+    QString m_shownSubscription;
     TableView *m_auditView;
     TableView *m_auditDetails;
     ComparisonModel *m_auditDetailsModel;

@@ -229,8 +229,10 @@ void SubscriptionsPage::subscriptionChanged(const QString &id)
         loadDetail(id);
 }
 
-void SubscriptionsPage::openSubscription(const QString &id)
+void SubscriptionsPage::openSubscription(const QString &id, const QString &billingPeriodId)
 {
+    if (!billingPeriodId.isEmpty() && !id.isEmpty())
+        m_detail->selectBillingPeriod(billingPeriodId);
     if (id.isEmpty() || id == m_detailId)
         return;
     m_detailId = id;

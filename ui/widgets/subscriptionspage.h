@@ -44,8 +44,9 @@ public:
     void refresh();
     /// A notification about one subscription: re-read the detail when it is the open one.
     void subscriptionChanged(const QString &id);
-    /// Opens the detail of a subscription by its uuid.
-    void openSubscription(const QString &id);
+    /// Opens the detail of a subscription by its uuid; with `billingPeriodId`, that billing
+    /// period selected on the Billing periods tab.
+    void openSubscription(const QString &id, const QString &billingPeriodId = {});
     QString currentSubscriptionId() const { return m_detailId; }
 
 signals:
