@@ -94,6 +94,11 @@ int runAudit(const CommandContext &ctx)
             throw InputError(
                 "--batch", "expected a number of rows from 1 to 1000000, not '" + *batch + "'");
     }
+    if (const auto streams = ctx.args.value("streams")) {
+        if (*streams != "1" && *streams != "2")
+            throw InputError("--streams", "expected 1 or 2, not '" + *streams + "'");
+        options.streams = std::stoi(*streams);
+    }
     ProgressPrinter progress(ctx.err);
     if (!ctx.args.flag("no-progress"))
         options.onProgress = [&progress](const AuditVerifyProgress &p) { progress(p); };

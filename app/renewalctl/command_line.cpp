@@ -395,6 +395,8 @@ Other provider keys: register them (renewalctl providers add) and name them with
         value(verify, "anchor", "FILE", "also check the heads exported by 'audit anchor'");
         value(verify, "batch", "ROWS",
             "rows fetched from the server at a time (default 20000): what the client holds");
+        value(verify, "streams", "N",
+            "1 (default) or 2: the subscription chains read by two connections at once");
         flag(verify, "no-progress", "no progress lines on stderr");
         db(verify);
         json(verify);

@@ -35,9 +35,10 @@ constexpr const char *kHistoryCursor
       "SELECT id, case_id, action, outcome, error_code, actor, reason, comment, details::text, "
       "created_at, chain_seq, prev_hash, row_hash "
       "FROM public.reconciliation_case_history ORDER BY case_id, chain_seq";
-// The subscription chains are read as two halves of the uuid range, each by a connection of
-// its own in the same snapshot (pg_export_snapshot): the server's side (the index scan, each
-// row's heap fetch and text output) is most of the work, and this way two backends share it.
+// With two streams, the subscription chains are read as two halves of the uuid range, each by
+// a connection of its own in the same snapshot (pg_export_snapshot): the server's side (the
+// index scan, each row's heap fetch and text output) is most of the work, and two backends
+// can share it. On the shared 2-vCPU machine one stream was faster (docs/desk.md).
 constexpr const char *kLowerHalf = "subscription_id < '80000000-0000-0000-0000-000000000000'";
 constexpr const char *kUpperHalf = "subscription_id >= '80000000-0000-0000-0000-000000000000'";
 
@@ -187,7 +188,10 @@ AuditVerification verifyAuditChainsStreamed(
     std::atomic<long long> upperRows {0}, upperChains {0};
     std::atomic<bool> stop {false};
     std::exception_ptr upperError;
+    const bool twoStreams = options.streams >= 2;
     std::thread worker([&] {
+        if (!twoStreams)
+            return;
         try {
             pqxx::connection other(conn.options());
             pqxx::transaction<pqxx::isolation_level::repeatable_read, pqxx::read_only> otx(other);
@@ -214,7 +218,7 @@ AuditVerification verifyAuditChainsStreamed(
     };
     try {
         report();
-        walkAudits(tx, kLowerHalf, fetchSize, out, options.maxBreaks, [&] {
+        walkAudits(tx, twoStreams ? kLowerHalf : "true", fetchSize, out, options.maxBreaks, [&] {
             ++batches;
             report();
         });

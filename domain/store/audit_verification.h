@@ -52,6 +52,9 @@ struct AuditVerifyOptions
 {
     /// Rows fetched from the server-side cursor at a time: what the client holds at once.
     int batchRows = 20000;
+    /// 2: the subscription chains as two halves of the uuid range, on two connections in one
+    /// snapshot (two backends share the server's side of the work).
+    int streams = 1;
     /// Breaks kept (a tampered database may break every row); the count of rows still covers all.
     std::size_t maxBreaks = 1000;
     /// Called after every batch, on the verifying thread.
