@@ -14,6 +14,7 @@ class QTimer;
 
 namespace rd::ui {
 
+class AuditLogPage;
 class CasesPage;
 class ConnectionDialog;
 class DatabasePool;
@@ -30,7 +31,7 @@ class MainWindow : public QMainWindow
     Q_OBJECT
 
 public:
-    enum Page { SubscriptionsView, CasesView, InboxView, OutboxView };
+    enum Page { SubscriptionsView, CasesView, AuditLogView, InboxView, OutboxView };
 
     /// `actions` defaults to the domain implementation over `conninfo`.
     MainWindow(const QString &conninfo, const QString &databaseDescription,
@@ -48,6 +49,7 @@ public:
     CasesPage *casesPage() const { return m_cases; }
     OutboxPage *outboxPage() const { return m_outbox; }
     InboxPage *inboxPage() const { return m_inbox; }
+    AuditLogPage *auditLogPage() const { return m_auditLog; }
     LiveUpdates *liveUpdates() const { return m_live; }
     /// Whether `conninfo` is the desk's own embedded cluster (main() knows; false unless told).
     void setOnEmbeddedDatabase(bool embedded) { m_onEmbedded = embedded; }
@@ -100,6 +102,7 @@ private:
     SubscriptionsPage *m_subscriptions;
     CasesPage *m_cases;
     InboxPage *m_inbox;
+    AuditLogPage *m_auditLog;
     OutboxPage *m_outbox;
     LiveUpdates *m_live;
     QTimer *m_listRefresh;
