@@ -2,7 +2,7 @@
 // QSqlQueryModel over the whole table. Not a test: it prints figures.
 //
 //   renewal-desk-bench --db CONNINFO [--no-scroll] [--no-plain] [--repeat N] [--ledger-only]
-//                      [--ledger-year YYYY]
+//                      [--ledger-year YYYY] [--audit-log]
 //
 // Measured: time from issuing the query to the first page in the model, for the default order,
 // a jump to other indexed orders and an id search; the subscription detail load; the Overview
@@ -11,6 +11,7 @@
 // QSqlQueryModel::setQuery over the whole table. The renewals ledger: its first and next
 // page for several filters (sparse ones included) and its totals of a year.
 
+#include "ui/models/auditlog.h"
 #include "ui/models/connectionsettings.h"
 #include "ui/models/databasepool.h"
 #include "ui/models/ledgermodel.h"
@@ -108,6 +109,123 @@ void line(const char *what, double ms, const QString &extra = {})
     std::fflush(stdout);
 }
 
+/// Milliseconds from issuing an audit log page's query (the page after `after`) to its rows,
+/// on a pool thread as the page reads it.
+double auditLogPage(DatabasePool &pool, const auditlog::Filter &filter,
+    const QVector<QVariant> &after, int *rows = nullptr, QVector<QVariant> *last = nullptr)
+{
+    QElapsedTimer t;
+    t.start();
+    auto f = pool.run(
+        [filter, after](QSqlDatabase &d) { return auditlog::fetchPage(d, filter, after, 200); });
+    QFutureWatcher<Page> w;
+    QSignalSpy done(&w, &QFutureWatcherBase::finished);
+    w.setFuture(f);
+    if (!w.isFinished())
+        done.wait(60000);
+    const double ms = double(t.nsecsElapsed()) / 1e6;
+    try {
+        const Page page = w.result();
+        if (rows)
+            *rows = page.rows;
+        if (last && page.rows > 0) {
+            const int n = auditlog::FieldCount;
+            *last = page.cells.mid((page.rows - 1) * n, n);
+        }
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "audit log page failed: %s\n", e.what());
+    }
+    return ms;
+}
+
+/// The audit log's pages and filters (#15: each <= 50 ms at 12M audit rows).
+void auditLogBench(DatabasePool &pool, int runs)
+{
+    auto facts = pool.run([](QSqlDatabase &d) {
+        QSqlQuery q = execSql(d,
+            u"SELECT (SELECT reltuples::bigint FROM pg_class WHERE oid = "
+            "'subscription_transition_audits'::regclass), "
+            "(SELECT count(*) FROM reconciliation_case_history), "
+            "(SELECT provider_subscription_id FROM subscriptions ORDER BY provider_key, "
+            "provider_subscription_id OFFSET 777 LIMIT 1), "
+            "(SELECT min(case_id) FROM reconciliation_case_history)"_qs);
+        q.next();
+        return QStringList {q.value(0).toString(), q.value(1).toString(), q.value(2).toString(),
+            q.value(3).toString()};
+    });
+    facts.waitForFinished();
+    const QStringList s = facts.result();
+    std::printf("\naudit log: about %s audit rows, %s case history entries (pages of 200, "
+                "median of %d)\n",
+        qPrintable(s[0]), qPrintable(s[1]), runs);
+    const auto utc
+        = [](const char *t) { return QDateTime::fromString(QString::fromLatin1(t), Qt::ISODate); };
+    struct Case
+    {
+        const char *name;
+        auditlog::Filter filter;
+    };
+    auto filter = [](auto set) {
+        auditlog::Filter f;
+        set(f);
+        return f;
+    };
+    const QVector<Case> cases {
+        {"audit log: newest first, no filter", {}},
+        {"audit log: June 2025 (time range)", filter([&](auditlog::Filter &f) {
+             f.from = utc("2025-06-01T00:00:00Z");
+             f.to = utc("2025-07-01T00:00:00Z");
+         })},
+        {"audit log: renewals",
+            filter([](auditlog::Filter &f) { f.what = u"subscription_renewed"_qs; })},
+        {"audit log: imports",
+            filter([](auditlog::Filter &f) { f.what = u"subscription_imported"_qs; })},
+        {"audit log: reconciliations (none)",
+            filter([](auditlog::Filter &f) { f.what = u"subscription_reconciled"_qs; })},
+        {"audit log: case action noted", filter([](auditlog::Filter &f) { f.what = u"noted"_qs; })},
+        {"audit log: actor alice", filter([](auditlog::Filter &f) { f.actor = u"alice"_qs; })},
+        {"audit log: actor nobody (no rows)",
+            filter([](auditlog::Filter &f) { f.actor = u"nobody"_qs; })},
+        {"audit log: database role postgres",
+            filter([](auditlog::Filter &f) { f.dbRole = u"postgres"_qs; })},
+        {"audit log: database role renewal_ingest (case entries)",
+            filter([](auditlog::Filter &f) { f.dbRole = u"renewal_ingest"_qs; })},
+        {"audit log: provider paddle-eu",
+            filter([](auditlog::Filter &f) { f.provider = u"paddle-eu"_qs; })},
+        {"audit log: renewals of chargebee in June 2025", filter([&](auditlog::Filter &f) {
+             f.what = u"subscription_renewed"_qs;
+             f.provider = u"chargebee"_qs;
+             f.from = utc("2025-06-01T00:00:00Z");
+             f.to = utc("2025-07-01T00:00:00Z");
+         })},
+        {"audit log: one subscription (provider id)",
+            filter([&](auditlog::Filter &f) { f.subscription = s[2]; })},
+        {"audit log: one case", filter([&](auditlog::Filter &f) { f.caseId = s[3].toLongLong(); })},
+    };
+    auditLogPage(pool, {}, {}); // warm up
+    for (const Case &c : cases) {
+        QVector<double> t;
+        int rows = 0;
+        for (int i = 0; i < runs; ++i)
+            t << auditLogPage(pool, c.filter, {}, &rows);
+        line(c.name, median(t), QString(u"(%1 rows)"_qs).arg(rows));
+    }
+    // A page deep in the list: after 50 pages read (10,000 rows), and after a year back.
+    for (const auto &[name, f] :
+        {std::pair {"audit log: page 51 (after 10,000 rows)", auditlog::Filter {}},
+            std::pair {"audit log: renewals, page 51",
+                filter([](auditlog::Filter &f) { f.what = u"subscription_renewed"_qs; })}}) {
+        QVector<QVariant> after;
+        for (int p = 0; p < 50; ++p)
+            auditLogPage(pool, f, after, nullptr, &after);
+        QVector<double> t;
+        int rows = 0;
+        for (int i = 0; i < runs; ++i)
+            t << auditLogPage(pool, f, after, &rows);
+        line(name, median(t), QString(u"(%1 rows)"_qs).arg(rows));
+    }
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -125,7 +243,8 @@ int main(int argc, char **argv)
     QCommandLineOption ledgerYear(u"ledger-year"_qs,
         u"the year the ledger's figures read (default: the year with the most renewals)"_qs,
         u"YYYY"_qs);
-    parser.addOptions({db, noScroll, noPlain, repeat, ledgerOnly, ledgerYear});
+        QCommandLineOption auditLog(u"audit-log"_qs, u"measure the audit log's pages only"_qs);
+    parser.addOptions({db, noScroll, noPlain, repeat, ledgerOnly, ledgerYear, auditLog});
     parser.process(app);
     if (!parser.isSet(db)) {
         std::fprintf(stderr, "renewal-desk-bench: --db CONNINFO is required\n");
@@ -134,6 +253,10 @@ int main(int argc, char **argv)
     const int runs = std::max(1, parser.value(repeat).toInt());
     const QString conninfo = parser.value(db);
     DatabasePool pool(conninfo);
+    if (parser.isSet(auditLog)) {
+        auditLogBench(pool, runs);
+        return 0;
+    }
 
     // Size of the data set (planner estimates: exact counts would take longer than the bench).
     auto sizes = pool.run([](QSqlDatabase &d) {

@@ -5,6 +5,7 @@
 #include "ui/models/records.h"
 #include "ui/models/recordtablemodel.h"
 #include "ui/models/subscriptionsmodel.h"
+#include "ui/widgets/auditlogpage.h"
 #include "ui/widgets/bulkcasedialog.h"
 #include "ui/widgets/casespage.h"
 #include "ui/widgets/connectiondialog.h"
@@ -170,6 +171,27 @@ bool saveScreenshots(MainWindow &window, const QString &dir)
     }
     window.casesPage()->setScope(rd::ui::CasesPage::Scope::Open);
     settle(300);
+    // The audit log, its chains verified, a renewal selected (its before → after beside it).
+    {
+        window.showPage(MainWindow::AuditLogView);
+        auto *log = window.auditLogPage();
+        log->verify();
+        QElapsedTimer waited;
+        waited.start();
+        while (log->verifier()->isRunning() && waited.elapsed() < 30000)
+            QApplication::processEvents(QEventLoop::AllEvents, 20);
+        settle(400);
+        const auto *rows = log->model();
+        for (int r = 0; r < rows->loadedRows(); ++r) {
+            const RowRef row = rows->row(r);
+            if (row && row[rd::ui::auditlog::What].toString() == u"subscription_renewed") {
+                log->table()->selectRow(r);
+                break;
+            }
+        }
+        settle(400);
+        ok &= window.grab().save(dir + u"/audit-log.png"_qs);
+    }
     window.showPage(MainWindow::InboxView);
     settle(400);
     ok &= window.grab().save(dir + u"/inbox.png"_qs);

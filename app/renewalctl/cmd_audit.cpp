@@ -8,9 +8,13 @@
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
+#include <chrono>
+#include <cstdio>
+#include <iomanip>
 #include <optional>
 #include <ostream>
 #include <sstream>
+#include <unistd.h>
 
 namespace rd::cli {
 
@@ -31,6 +35,44 @@ nlohmann::json toJson(const std::vector<ChainBreak> &breaks)
     return out;
 }
 
+/// Progress of a long verification on stderr: rewritten in place on a terminal (twice a
+/// second), a line every ten seconds otherwise (a log keeps a few lines, not thousands).
+class ProgressPrinter
+{
+public:
+    explicit ProgressPrinter(std::ostream &err)
+        : m_err(err), m_tty(::isatty(STDERR_FILENO) == 1), m_start(Clock::now()), m_last(m_start)
+    { }
+    void operator()(const AuditVerifyProgress &p)
+    {
+        const auto now = Clock::now();
+        if (now - m_last < (m_tty ? std::chrono::milliseconds(500) : std::chrono::seconds(10)))
+            return;
+        m_last = now;
+        const double seconds = std::chrono::duration<double>(now - m_start).count();
+        std::ostringstream line;
+        line << "verifying: " << p.rows << " of about " << p.expectedRows << " rows (" << std::fixed
+             << std::setprecision(0) << (p.expectedRows > 0 ? 100.0 * p.rows / p.expectedRows : 0.0)
+             << " %), " << p.chains << " chains, " << std::setprecision(1) << seconds << " s";
+        m_err << (m_tty ? "\r" : "") << line.str() << (m_tty ? "" : "\n") << std::flush;
+        m_printed = true;
+    }
+    void finish()
+    {
+        if (m_printed && m_tty)
+            m_err << "\n";
+    }
+    double seconds() const { return std::chrono::duration<double>(Clock::now() - m_start).count(); }
+
+private:
+    using Clock = std::chrono::steady_clock;
+    std::ostream &m_err;
+    bool m_tty;
+    Clock::time_point m_start;
+    Clock::time_point m_last;
+    bool m_printed = false;
+};
+
 } // namespace
 
 int runAudit(const CommandContext &ctx)
@@ -41,7 +83,28 @@ int runAudit(const CommandContext &ctx)
         ctx.out << exportAuditAnchor(*conn).dump(ctx.json() ? -1 : 2) << "\n";
         return ExitOk;
     }
-    const auto verification = verifyAuditChainsCounted(*conn);
+    AuditVerifyOptions options;
+    if (const auto batch = ctx.args.value("batch")) {
+        try {
+            options.batchRows = std::stoi(*batch);
+        } catch (const std::exception &) {
+            options.batchRows = 0;
+        }
+        if (options.batchRows < 1 || options.batchRows > 1000000)
+            throw InputError(
+                "--batch", "expected a number of rows from 1 to 1000000, not '" + *batch + "'");
+    }
+    if (const auto streams = ctx.args.value("streams")) {
+        if (*streams != "1" && *streams != "2")
+            throw InputError("--streams", "expected 1 or 2, not '" + *streams + "'");
+        options.streams = std::stoi(*streams);
+    }
+    ProgressPrinter progress(ctx.err);
+    if (!ctx.args.flag("no-progress"))
+        options.onProgress = [&progress](const AuditVerifyProgress &p) { progress(p); };
+    const auto verification = verifyAuditChainsStreamed(*conn, options);
+    progress.finish();
+    const double seconds = progress.seconds();
     auto breaks = verification.breaks;
 
     std::optional<nlohmann::json> anchorReport;
@@ -60,7 +123,8 @@ int runAudit(const CommandContext &ctx)
 
     if (ctx.json()) {
         nlohmann::json out {{"intact", breaks.empty()}, {"breaks", toJson(breaks)},
-            {"rows", verification.rows}, {"chains", verification.chains}};
+            {"rows", verification.rows}, {"chains", verification.chains},
+            {"moreBreaks", verification.moreBreaks}, {"at", verification.at}, {"seconds", seconds}};
         if (anchorReport)
             out["anchor"] = *anchorReport;
         ctx.out << out.dump() << "\n";
@@ -68,8 +132,10 @@ int runAudit(const CommandContext &ctx)
     }
     ctx.out << "verified " << verification.rows << " rows in " << verification.chains << " chains: "
             << (verification.intact() ? std::string("intact")
-                                      : std::to_string(verification.breaks.size()) + " break(s)")
-            << "\n";
+                                      : std::to_string(verification.breaks.size())
+                           + (verification.moreBreaks ? "+" : "") + " break(s)")
+            << " (snapshot of " << verification.at << ", " << std::fixed << std::setprecision(1)
+            << seconds << " s)\n";
     if (anchorReport) {
         const auto &createdAt = (*anchorReport)["createdAt"];
         ctx.out << "anchor (" << (*anchorReport)["heads"].get<std::size_t>()

@@ -393,6 +393,11 @@ Other provider keys: register them (renewalctl providers add) and name them with
             "verify|anchor: check the audit hash chains, export their heads", kReconciliation);
         auto *verify = command(*group, "verify", "check the audit hash chains (exit 65 if broken)");
         value(verify, "anchor", "FILE", "also check the heads exported by 'audit anchor'");
+        value(verify, "batch", "ROWS",
+            "rows fetched from the server at a time (default 20000): what the client holds");
+        value(verify, "streams", "N",
+            "1 (default) or 2: the subscription chains read by two connections at once");
+        flag(verify, "no-progress", "no progress lines on stderr");
         db(verify);
         json(verify);
         auto *anchor = command(*group, "anchor", "export the chains' heads to keep elsewhere");

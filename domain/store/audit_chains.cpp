@@ -65,8 +65,12 @@ std::vector<ChainBreak> checkAuditAnchor(pqxx::connection &conn, const nlohmann:
 {
     if (!anchor.is_object() || !anchor.contains("heads") || !anchor["heads"].is_array())
         throw InputError("heads", "not an audit anchor (expected {\"heads\": [...]})");
-    pqxx::read_transaction tx(conn);
-    std::vector<ChainBreak> out;
+    struct Head
+    {
+        std::string chain, chainId, hash;
+        std::int64_t seq;
+    };
+    std::vector<Head> heads;
     std::size_t index = 0;
     for (const auto &h : anchor["heads"]) {
         const std::string where = "heads[" + std::to_string(index++) + "]";
@@ -77,15 +81,35 @@ std::vector<ChainBreak> checkAuditAnchor(pqxx::connection &conn, const nlohmann:
         const auto chain = h["chain"].get<std::string>();
         if (chain != "subscription_transition_audits" && chain != "reconciliation_case_history")
             throw InputError(where + ".chain", "unknown chain '" + chain + "'");
-        const auto r = tx.exec_params("SELECT audit_chain_hash_at($1, $2, $3)", chain,
-            h["chainId"].get<std::string>(), h["seq"].get<std::int64_t>());
-        ChainBreak b {chain, h["chainId"].get<std::string>(), 0, h["seq"].get<std::int64_t>(), ""};
-        if (r.empty() || r[0][0].is_null())
-            b.problem = "the anchored row is gone (removed since the anchor was exported)";
-        else if (r[0][0].as<std::string>() != h["hash"].get<std::string>())
-            b.problem = "the anchored row's hash changed (rewritten since the anchor was exported)";
-        if (!b.problem.empty())
-            out.push_back(b);
+        heads.push_back({chain, h["chainId"].get<std::string>(), h["hash"].get<std::string>(),
+            h["seq"].get<std::int64_t>()});
+    }
+    // A million chains have a million heads: they are looked up a few thousand per round trip
+    // (one snapshot for all of them), not one each.
+    constexpr std::size_t kChunk = 5000;
+    pqxx::transaction<pqxx::isolation_level::repeatable_read, pqxx::read_only> tx(conn);
+    std::vector<ChainBreak> out;
+    for (std::size_t from = 0; from < heads.size(); from += kChunk) {
+        const std::size_t to = std::min(heads.size(), from + kChunk);
+        nlohmann::json chunk = nlohmann::json::array();
+        for (std::size_t i = from; i < to; ++i)
+            chunk.push_back({heads[i].chain, heads[i].chainId, heads[i].seq});
+        const auto rows = tx.exec_params(
+            "SELECT public.audit_chain_hash_at(h->>0, h->>1, (h->>2)::bigint) "
+            "FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS e(h, ord) ORDER BY ord",
+            chunk.dump());
+        for (std::size_t i = from; i < to; ++i) {
+            const auto &h = heads[i];
+            const auto &field = rows[static_cast<int>(i - from)][0];
+            ChainBreak b {h.chain, h.chainId, 0, h.seq, ""};
+            if (field.is_null())
+                b.problem = "the anchored row is gone (removed since the anchor was exported)";
+            else if (field.as<std::string>() != h.hash)
+                b.problem
+                    = "the anchored row's hash changed (rewritten since the anchor was exported)";
+            if (!b.problem.empty())
+                out.push_back(b);
+        }
     }
     return out;
 }

@@ -1,6 +1,8 @@
 #pragma once
 
+#include "domain/store/audit_verification.h"
 #include <nlohmann/json.hpp>
+
 #include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
 
 #include <cstdint>
@@ -9,31 +11,23 @@
 
 namespace rd {
 
-/// One place where an audit chain does not hold.
-struct ChainBreak
-{
-    std::string chain; ///< "subscription_transition_audits" or "reconciliation_case_history"
-    std::string chainId; ///< the subscription id or case id the chain belongs to
-    std::int64_t rowId = 0;
-    std::int64_t seq = 0;
-    std::string problem;
-};
-
 /// Walks every chain (in the database) and returns the breaks, first first.
 std::vector<ChainBreak> verifyAuditChains(pqxx::connection &conn);
 
-/// What a verification covered: the rows and chains checked (subscription audits and case
-/// histories together) and the breaks found, all from one snapshot of the database.
-struct AuditVerification
-{
-    long long rows = 0;
-    long long chains = 0;
-    std::vector<ChainBreak> breaks;
-    bool intact() const { return breaks.empty(); }
-};
 /// verifyAuditChains with the counts of what it checked. Counting reads the chain tables, so the
 /// role needs SELECT on them (renewal_viewer and the roles that include it).
 AuditVerification verifyAuditChainsCounted(pqxx::connection &conn);
+
+/// Verifies every chain in one snapshot, streamed: the rows come through a server-side
+/// cursor, `options.batchRows` at a time, in chain order (one index scan per table), and the
+/// hashes are recomputed here from the canonical form of migration 0003
+/// (audit_canonical.h; the server's `rd_audit_canonical` for a row that form does not cover
+/// simply). Memory stays bounded by the batch whatever the database's size; progress is
+/// reported after each batch. Reads the chain tables, so the role needs SELECT on them
+/// (renewal_viewer and the roles that include it). Finds what audit_chain_breaks() finds,
+/// in the same order.
+AuditVerification verifyAuditChainsStreamed(
+    pqxx::connection &conn, const AuditVerifyOptions &options);
 
 /// The head of every chain plus one digest over all of them, to keep outside the database:
 /// {"createdAt", "digest", "heads": [{"chain","chainId","seq","hash"}]}.

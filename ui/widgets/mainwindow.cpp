@@ -5,6 +5,7 @@
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
 #include "ui/models/liveupdates.h"
+#include "ui/widgets/auditlogpage.h"
 #include "ui/widgets/casespage.h"
 #include "ui/widgets/connectiondialog.h"
 #include "ui/widgets/finddialog.h"
@@ -57,6 +58,7 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     m_subscriptions = new SubscriptionsPage(m_pool.get());
     m_cases = new CasesPage(m_pool.get(), m_actions.get());
     m_inbox = new InboxPage(m_pool.get());
+    m_auditLog = new AuditLogPage(m_pool.get());
     m_outbox = new OutboxPage(m_pool.get());
     m_ledger = new LedgerPage(m_pool.get());
     m_overview = new OverviewPage(m_pool.get());
@@ -64,13 +66,14 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     m_stack->addWidget(m_subscriptions);
     m_stack->addWidget(m_ledger);
     m_stack->addWidget(m_cases);
+    m_stack->addWidget(m_auditLog);
     m_stack->addWidget(m_inbox);
     m_stack->addWidget(m_outbox);
 
     m_nav->setObjectName(u"navigation"_qs);
     for (const QString &name :
-        {tr("Overview"), tr("Subscriptions"), tr("Ledger"), tr("Cases"), tr("Inbox"),
-            tr("Outbox")})
+        {tr("Overview"), tr("Subscriptions"), tr("Ledger"), tr("Cases"), tr("Audit log"),
+            tr("Inbox"), tr("Outbox")})
         m_nav->addItem(name);
     QFont navFont = m_nav->font();
     navFont.setPointSizeF(navFont.pointSizeF() * 1.1);
@@ -200,8 +203,18 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
         showPage(OutboxView);
         m_outbox->setFilter(state);
     });
-    auto show = [this](const QString &m) { statusBar()->showMessage(m, 8000); };
     connect(m_ledger, &LedgerPage::statusMessage, this, show);
+    // An audit log row opens its subscription or its case; so does a broken link.
+    connect(m_auditLog, &AuditLogPage::caseOpenRequested, this, [this](qint64 id) {
+        showPage(CasesView);
+        m_cases->openCase(id);
+    });
+    connect(m_auditLog, &AuditLogPage::subscriptionOpenRequested, this, [this](const QString &id) {
+        showPage(SubscriptionsView);
+        m_subscriptions->openSubscription(id);
+    });
+    auto show = [this](const QString &m) { statusBar()->showMessage(m, 8000); };
+    connect(m_auditLog, &AuditLogPage::statusMessage, this, show);
     connect(m_subscriptions, &SubscriptionsPage::statusMessage, this, show);
     connect(m_cases, &CasesPage::statusMessage, this, show);
     connect(m_outbox, &OutboxPage::statusMessage, this, show);
@@ -393,6 +406,8 @@ TableView *MainWindow::tableToExport() const
         return m_inbox->table();
     if (page == m_ledger)
         return m_ledger->table();
+    if (page == m_auditLog)
+        return m_auditLog->table();
     return nullptr;
 }
 
@@ -454,6 +469,7 @@ void MainWindow::refreshAll()
     m_outbox->refresh();
     m_inbox->refresh();
     m_ledger->refresh();
+    m_auditLog->refresh();
 }
 
 void MainWindow::updateCasesBadge(int openCases)

@@ -16,6 +16,7 @@ class QTimer;
 
 namespace rd::ui {
 
+class AuditLogPage;
 class CasesPage;
 class ConnectionDialog;
 class DatabasePool;
@@ -36,7 +37,15 @@ class MainWindow : public QMainWindow
     Q_OBJECT
 
 public:
-    enum Page { OverviewView, SubscriptionsView, LedgerView, CasesView, InboxView, OutboxView };
+    enum Page {
+        OverviewView,
+        SubscriptionsView,
+        LedgerView,
+        CasesView,
+        AuditLogView,
+        InboxView,
+        OutboxView
+    };
 
     /// `actions` defaults to the domain implementation over `conninfo`.
     MainWindow(const QString &conninfo, const QString &databaseDescription,
@@ -61,6 +70,7 @@ public:
     InboxPage *inboxPage() const { return m_inbox; }
     LedgerPage *ledgerPage() const { return m_ledger; }
     OverviewPage *overviewPage() const { return m_overview; }
+    AuditLogPage *auditLogPage() const { return m_auditLog; }
     LiveUpdates *liveUpdates() const { return m_live; }
     /// Whether `conninfo` is the desk's own embedded cluster (main() knows; false unless told).
     void setOnEmbeddedDatabase(bool embedded) { m_onEmbedded = embedded; }
@@ -126,6 +136,7 @@ private:
     CasesPage *m_cases;
     InboxPage *m_inbox;
     LedgerPage *m_ledger;
+    AuditLogPage *m_auditLog;
     OutboxPage *m_outbox;
     OverviewPage *m_overview;
     LiveUpdates *m_live;

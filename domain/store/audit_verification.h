@@ -1,0 +1,80 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace rd {
+
+/// One place where an audit chain does not hold.
+struct ChainBreak
+{
+    std::string chain; ///< "subscription_transition_audits" or "reconciliation_case_history"
+    std::string chainId; ///< the subscription id or case id the chain belongs to
+    std::int64_t rowId = 0;
+    std::int64_t seq = 0;
+    std::string problem;
+};
+
+/// What a verification covered: the rows and chains checked (subscription audits and case
+/// histories together) and the breaks found, all from one snapshot of the database.
+struct AuditVerification
+{
+    long long rows = 0;
+    long long chains = 0;
+    std::vector<ChainBreak> breaks;
+    /// More breaks were found than AuditVerifyOptions::maxBreaks kept.
+    bool moreBreaks = false;
+    /// The most rows one fetch brought (at most AuditVerifyOptions::batchRows): what bounds the
+    /// client's memory.
+    long long largestBatch = 0;
+    /// When the snapshot was taken (RFC 3339, UTC).
+    std::string at;
+    bool intact() const { return breaks.empty(); }
+};
+
+/// Where a streamed verification is: rows and chains checked so far of about `expectedRows`
+/// (the planner's estimate, pg_class.reltuples: a guide for a progress bar, not a count).
+struct AuditVerifyProgress
+{
+    long long rows = 0;
+    long long chains = 0;
+    long long expectedRows = 0;
+    long long batches = 0;
+};
+
+struct AuditVerifyOptions
+{
+    /// Rows fetched from the server-side cursor at a time: what the client holds at once.
+    int batchRows = 20000;
+    /// 2: the subscription chains as two halves of the uuid range, on two connections in one
+    /// snapshot (two backends share the server's side of the work).
+    int streams = 1;
+    /// Breaks kept (a tampered database may break every row); the count of rows still covers all.
+    std::size_t maxBreaks = 1000;
+    /// Called after every batch, on the verifying thread.
+    std::function<void(const AuditVerifyProgress &)> onProgress;
+    /// Checked after every batch: set, the verification stops with AuditVerificationCanceled.
+    const std::atomic<bool> *cancel = nullptr;
+};
+
+class AuditVerificationCanceled : public std::runtime_error
+{
+public:
+    AuditVerificationCanceled() : std::runtime_error("audit verification canceled") { }
+};
+
+/// Verifies every chain as verifyAuditChainsStreamed (audit_chains.h) does, over a connection
+/// of its own to `conninfo` (for programs without libpqxx: the desk).
+AuditVerification verifyAuditChains(const std::string &conninfo, const AuditVerifyOptions &options);
+/// exportAuditAnchor over a connection of its own.
+nlohmann::json exportAuditAnchor(const std::string &conninfo);
+/// checkAuditAnchor over a connection of its own.
+std::vector<ChainBreak> checkAuditAnchor(const std::string &conninfo, const nlohmann::json &anchor);
+
+} // namespace rd

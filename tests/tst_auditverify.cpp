@@ -1,0 +1,325 @@
+// Streamed verification of the audit hash chains (renewalctl audit verify, the desk's Verify):
+// the canonical form recomputed in C++ must be byte for byte the server's, breaks are found and
+// named as audit_chain_breaks() names them, anchors are checked, memory is bounded by the batch.
+#include "domain/core/audit_canonical.h"
+#include "domain/store/audit_chains.h"
+#include "tests/support/process_runner.h"
+#include "tests/support/test_database.h"
+
+#include <pqxx/pqxx>
+
+#include <QtTest>
+
+#include <atomic>
+
+namespace {
+
+using rdtest::scalar;
+using rdtest::TestDatabase;
+
+/// The breaks audit_chain_breaks() (the server's own verification) finds, in its order.
+std::vector<rd::ChainBreak> serverBreaks(pqxx::connection &conn)
+{
+    return rd::verifyAuditChains(conn);
+}
+
+void compareBreaks(const std::vector<rd::ChainBreak> &got, const std::vector<rd::ChainBreak> &want)
+{
+    QCOMPARE(got.size(), want.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        QCOMPARE(got[i].chain, want[i].chain);
+        QCOMPARE(got[i].chainId, want[i].chainId);
+        QCOMPARE(got[i].rowId, want[i].rowId);
+        QCOMPARE(got[i].seq, want[i].seq);
+        QCOMPARE(got[i].problem, want[i].problem);
+    }
+}
+
+/// Runs `sql` as the owner with the append-only guards off (what only a superuser can do).
+void tamper(pqxx::connection &conn, const std::string &sql)
+{
+    pqxx::work tx(conn);
+    tx.exec0("SET LOCAL session_replication_role = replica");
+    tx.exec0(sql);
+    tx.commit();
+}
+
+} // namespace
+
+class TstAuditVerify : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<TestDatabase> m_db;
+
+    rd::AuditVerification streamed(int batchRows = 7)
+    {
+        auto conn = m_db->connect();
+        rd::AuditVerifyOptions options;
+        options.batchRows = batchRows;
+        return rd::verifyAuditChainsStreamed(*conn, options);
+    }
+
+private slots:
+    void init()
+    {
+        m_db = std::make_unique<TestDatabase>("auditverify");
+        // The demo writes what the product writes: imports, renewals, reconciliations, cases
+        // and their histories, with operators' notes.
+        const auto r = rdtest::runProgram(rdtest::ctl(), rdtest::withDb(*m_db, {"demo"}));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(scalar(*m_db, "SELECT count(*) FROM subscription_transition_audits") > 20);
+        QVERIFY(scalar(*m_db, "SELECT count(*) FROM reconciliation_case_history") > 3);
+    }
+    void cleanup() { m_db.reset(); }
+
+    void canonicalFormIsTheServers_data()
+    {
+        QTest::addColumn<QString>("comment");
+        QTest::addColumn<QString>("details");
+        QTest::addColumn<QString>("createdAt");
+        QTest::newRow("plain") << "checked"
+                               << "{}"
+                               << "2026-03-01T10:00:00Z";
+        QTest::newRow("quotes, backslash") << "said \"ok\" \\ done"
+                                           << "{\"a\": \"x\\\"y\"}"
+                                           << "2026-03-01T10:00:00.5Z";
+        QTest::newRow("control characters") << "line\nnext\ttab\r\b\f\x01\x1f"
+                                            << "{\"k\": \"\\u0002\"}"
+                                            << "2026-03-01T10:00:00.000001Z";
+        QTest::newRow("unicode") << "Zoë paid 10 € 😀"
+                                 << "{\"ü\": [1, 2.50, {\"z\": null}]}"
+                                 << "2026-03-01T10:00:00.123456Z";
+        QTest::newRow("null comment") << QString() << "{\"b\": true, \"a\": false}"
+                                      << "1999-12-31T23:59:59.999Z";
+        QTest::newRow("year past 9999 (the server's form)") << "far"
+                                                            << "{}"
+                                                            << "12026-03-01T10:00:00Z";
+    }
+    void canonicalFormIsTheServers()
+    {
+        QFETCH(QString, comment);
+        QFETCH(QString, details);
+        QFETCH(QString, createdAt);
+        auto conn = m_db->connect();
+        {
+            // Through the chain trigger: the server computes the hash from its canonical form.
+            pqxx::work tx(*conn);
+            tx.exec_params0(
+                "INSERT INTO subscription_transition_audits (subscription_id, transition, "
+                "actor_type, actor_id, reason, comment, details, created_at) "
+                "SELECT id, 'subscription_reconciled', 'operator', 'zoë', 'provider_confirmed', "
+                "nullif($1, '<null>'), $2::jsonb, $3::timestamptz FROM subscriptions ORDER BY id "
+                "LIMIT 1",
+                comment.isNull() ? std::string("<null>") : comment.toStdString(),
+                details.toStdString(), createdAt.toStdString());
+            tx.exec_params0("INSERT INTO reconciliation_case_history (case_id, action, outcome, "
+                            "comment, details, created_at, chain_seq, prev_hash, row_hash) "
+                            "SELECT min(id), 'noted', 'noted', nullif($1, '<null>'), $2::jsonb, "
+                            "$3::timestamptz, 0, '', '' FROM reconciliation_cases",
+                comment.isNull() ? std::string("<null>") : comment.toStdString(),
+                details.toStdString(), createdAt.toStdString());
+            tx.commit();
+        }
+        const auto v = streamed();
+        compareBreaks(v.breaks, {});
+        QVERIFY(v.intact());
+        QCOMPARE(v.rows,
+            scalar(*conn,
+                "SELECT (SELECT count(*) FROM subscription_transition_audits) + "
+                "(SELECT count(*) FROM reconciliation_case_history)"));
+        QCOMPARE(v.chains,
+            scalar(*conn,
+                "SELECT (SELECT count(DISTINCT subscription_id) FROM "
+                "subscription_transition_audits) + (SELECT count(DISTINCT case_id) "
+                "FROM reconciliation_case_history)"));
+    }
+
+    void timestampsBecomeRfc3339_data()
+    {
+        QTest::addColumn<QString>("pg");
+        QTest::addColumn<QString>("rfc3339");
+        QTest::newRow("whole second") << "2026-03-01 10:00:00+00"
+                                      << "2026-03-01T10:00:00.000000Z";
+        QTest::newRow("fraction") << "2026-03-01 10:00:00.5+00"
+                                  << "2026-03-01T10:00:00.500000Z";
+        QTest::newRow("micro") << "2026-03-01 10:00:00.000001+00"
+                               << "2026-03-01T10:00:00.000001Z";
+        QTest::newRow("not UTC") << "2026-03-01 10:00:00+01"
+                                 << "";
+        QTest::newRow("BC") << "0044-03-15 12:00:00+00 BC"
+                            << "";
+        QTest::newRow("infinity") << "infinity"
+                                  << "";
+        QTest::newRow("year 12026") << "12026-03-01 10:00:00+00"
+                                    << "";
+    }
+    void timestampsBecomeRfc3339()
+    {
+        QFETCH(QString, pg);
+        QFETCH(QString, rfc3339);
+        const auto got = rd::pgTimestampToRfc3339(pg.toStdString());
+        QCOMPARE(QString::fromStdString(got.value_or("")), rfc3339);
+    }
+
+    void brokenChainIsFoundAndNamed_data()
+    {
+        QTest::addColumn<QString>("sql");
+        QTest::addColumn<QString>("problem");
+        QTest::newRow("audit altered")
+            << "UPDATE subscription_transition_audits SET actor_id = 'mallory' WHERE id = "
+               "(SELECT max(id) FROM subscription_transition_audits WHERE chain_seq = 2)"
+            << "row content does not match its hash (altered)";
+        QTest::newRow("audit removed from the middle")
+            << "DELETE FROM subscription_transition_audits WHERE id = "
+               "(SELECT max(id) FROM subscription_transition_audits a WHERE chain_seq = 2 AND "
+               "EXISTS (SELECT 1 FROM subscription_transition_audits b WHERE b.subscription_id "
+               "= a.subscription_id AND b.chain_seq = 3))"
+            << "the row before this one is missing (removed)";
+        QTest::newRow("audit chain's first row removed")
+            << "DELETE FROM subscription_transition_audits WHERE id = "
+               "(SELECT min(id) FROM subscription_transition_audits a WHERE chain_seq = 1 AND "
+               "EXISTS (SELECT 1 FROM subscription_transition_audits b WHERE b.subscription_id "
+               "= a.subscription_id AND b.chain_seq = 2))"
+            << "rows before this one are missing (removed)";
+        QTest::newRow("audit re-hashed but not its successor")
+            << "UPDATE subscription_transition_audits SET comment = 'x', row_hash = "
+               "rd_sha256_hex(rd_audit_canonical(ROW(id, subscription_id, transition, "
+               "billing_period_id, actor_type, actor_id, db_role, provider_event_id, "
+               "provider_renewal_key, period_start, period_end, reason, 'x', details, created_at, "
+               "chain_seq, prev_hash, row_hash)::subscription_transition_audits)) WHERE id = "
+               "(SELECT max(id) FROM subscription_transition_audits a WHERE chain_seq = 1 AND "
+               "EXISTS (SELECT 1 FROM subscription_transition_audits b WHERE b.subscription_id "
+               "= a.subscription_id AND b.chain_seq = 2))"
+            << "the previous row's hash does not match (altered or removed)";
+        QTest::newRow("case history altered")
+            << "UPDATE reconciliation_case_history SET outcome = 'resolved' WHERE id = "
+               "(SELECT max(id) FROM reconciliation_case_history)"
+            << "row content does not match its hash (altered)";
+    }
+    void brokenChainIsFoundAndNamed()
+    {
+        QFETCH(QString, sql);
+        QFETCH(QString, problem);
+        auto conn = m_db->connect();
+        QVERIFY(streamed().intact());
+        tamper(*conn, sql.toStdString());
+        auto v = streamed(3);
+        QVERIFY(!v.intact());
+        {
+            // Two streams find the same, in the same order.
+            rd::AuditVerifyOptions two;
+            two.batchRows = 3;
+            two.streams = 2;
+            compareBreaks(rd::verifyAuditChainsStreamed(*conn, two).breaks, v.breaks);
+        }
+        QCOMPARE(QString::fromStdString(v.breaks.front().problem), problem);
+        // What the server's own verification finds, in the same order.
+        compareBreaks(v.breaks, serverBreaks(*conn));
+
+        // The CLI names the first break and fails.
+        const auto r = rdtest::runProgram(
+            rdtest::ctl(), rdtest::withDb(*m_db, {"audit", "verify", "--batch", "5"}));
+        QCOMPARE(r.exitCode, 65);
+        const auto &b = v.breaks.front();
+        QVERIFY2(
+            r.err.contains(("row " + std::to_string(b.rowId) + " (chain " + b.chainId).c_str()),
+            r.err.constData());
+    }
+
+    void anchorMismatchIsFound()
+    {
+        auto conn = m_db->connect();
+        const auto anchor = rd::exportAuditAnchor(m_db->conninfo());
+        QVERIFY(rd::checkAuditAnchor(m_db->conninfo(), anchor).empty());
+        // The tail re-written consistently (the chain itself still verifies): only the anchor
+        // shows it.
+        tamper(*conn,
+            "DELETE FROM subscription_transition_audits WHERE id = (SELECT max(id) FROM "
+            "subscription_transition_audits)");
+        QVERIFY(streamed().intact());
+        const auto mismatches = rd::checkAuditAnchor(m_db->conninfo(), anchor);
+        QCOMPARE(mismatches.size(), std::size_t(1));
+        QCOMPARE(mismatches[0].problem,
+            std::string("the anchored row is gone (removed since the anchor was exported)"));
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath("anchor.json");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray::fromStdString(anchor.dump()));
+        file.close();
+        const auto r = rdtest::runProgram(
+            rdtest::ctl(), rdtest::withDb(*m_db, {"audit", "verify", "--anchor", path}));
+        QCOMPARE(r.exitCode, 65);
+        QVERIFY2(r.out.contains("does not match: 1 head(s) changed or gone"), r.out.constData());
+    }
+
+    void batchesAreBoundedAndReportProgress()
+    {
+        auto conn = m_db->connect();
+        const long long total = scalar(*conn,
+            "SELECT (SELECT count(*) FROM subscription_transition_audits) + "
+            "(SELECT count(*) FROM reconciliation_case_history)");
+        rd::AuditVerifyOptions options;
+        options.batchRows = 4;
+        std::vector<rd::AuditVerifyProgress> seen;
+        options.onProgress = [&seen](const rd::AuditVerifyProgress &p) { seen.push_back(p); };
+        const auto v = rd::verifyAuditChainsStreamed(*conn, options);
+        QVERIFY(v.intact());
+        QCOMPARE(v.rows, total);
+        // No fetch brought more than 4 rows; progress after every batch of the calling
+        // thread's stream (the other half's rows join the count as they are checked).
+        QVERIFY(v.largestBatch > 0);
+        QVERIFY2(v.largestBatch <= 4, QByteArray::number(v.largestBatch).constData());
+        QVERIFY2(seen.size() >= 3, QByteArray::number(qulonglong(seen.size())).constData());
+        for (std::size_t i = 1; i < seen.size(); ++i)
+            QVERIFY(seen[i].rows >= seen[i - 1].rows);
+        QCOMPARE(seen.back().rows, total);
+        QVERIFY(seen.back().expectedRows >= total);
+    }
+
+    void cancelStopsAtTheNextBatch()
+    {
+        auto conn = m_db->connect();
+        std::atomic<bool> cancel {false};
+        rd::AuditVerifyOptions options;
+        options.batchRows = 2;
+        options.cancel = &cancel;
+        long long reached = 0;
+        options.onProgress = [&](const rd::AuditVerifyProgress &p) {
+            reached = p.rows;
+            if (p.batches == 3)
+                cancel = true;
+        };
+        QVERIFY_THROWS_EXCEPTION(
+            rd::AuditVerificationCanceled, rd::verifyAuditChainsStreamed(*conn, options));
+        QVERIFY(reached > 0);
+        QVERIFY(reached < scalar(*conn, "SELECT count(*) FROM subscription_transition_audits"));
+    }
+
+    void viewerMayVerify()
+    {
+        const auto viewer = rdtest::loginAs(*m_db, "auditor", "viewer");
+        const auto v = rd::verifyAuditChains(viewer, {});
+        QVERIFY(v.intact());
+        QVERIFY(v.rows > 20);
+        QVERIFY(!rd::exportAuditAnchor(viewer)["heads"].empty());
+        const auto r = rdtest::runProgram(
+            rdtest::ctl(), {"audit", "verify", "--db", QString::fromStdString(viewer)});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.startsWith("verified "), r.out.constData());
+    }
+
+    void badBatchIsRefused()
+    {
+        const auto r = rdtest::runProgram(
+            rdtest::ctl(), rdtest::withDb(*m_db, {"audit", "verify", "--batch", "none"}));
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.contains("--batch"), r.err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TstAuditVerify)
+#include "tst_auditverify.moc"

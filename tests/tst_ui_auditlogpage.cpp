@@ -1,0 +1,463 @@
+#include "tests/support/desk_subscriptions.h"
+#include "tests/support/process_runner.h"
+#include "tests/support/test_database.h"
+#include "ui/models/auditlog.h"
+#include "ui/models/comparisonmodel.h"
+#include "ui/models/databasepool.h"
+#include "ui/models/pagedtablemodel.h"
+#include "ui/widgets/auditlogpage.h"
+#include "ui/widgets/tableview.h"
+
+#include <nlohmann/json.hpp>
+#include <pqxx/pqxx>
+
+#include <QAbstractItemModelTester>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <memory>
+
+namespace L = rd::ui::auditlog;
+
+/// The audit log page (#15, auditors) over what the demo writes through the product's own
+/// paths (imports, renewals, reconciliations, cases and their histories): the merged list is
+/// checked against SQL for every filter, rows open their subscription or case, Verify reports
+/// what the chains hold (and a superuser's tampering), Export writes CSV and an anchor.
+class TestUiAuditLogPage : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<rdtest::TestDatabase> m_db;
+    std::unique_ptr<rd::ui::DatabasePool> m_pool;
+
+    /// Every key of the merged list, newest first, straight from SQL over both tables.
+    QStringList expectedKeys(const QString &auditWhere, const QString &caseWhere)
+    {
+        auto conn = m_db->connect();
+        pqxx::nontransaction tx(*conn);
+        QStringList keys;
+        const std::string sql
+            = "SELECT k FROM (SELECT 'a' || a.id AS k, a.created_at AS t, 1 AS s, "
+              "a.id FROM subscription_transition_audits a JOIN subscriptions s "
+              "ON s.id = a.subscription_id WHERE "
+            + auditWhere.toStdString()
+            + " UNION ALL SELECT 'c' || h.id, h.created_at, 0, h.id FROM "
+              "reconciliation_case_history h JOIN reconciliation_cases c ON c.id = h.case_id "
+              "WHERE "
+            + caseWhere.toStdString() + ") x ORDER BY t DESC, s DESC, id DESC";
+        for (const auto &row : tx.exec(sql))
+            keys << QString::fromStdString(row[0].as<std::string>());
+        return keys;
+    }
+
+    static QStringList shownKeys(rd::ui::AuditLogPage &page)
+    {
+        if (!QTest::qWaitFor([&] { return !page.model()->isLoading(); }, 10000))
+            return {u"(timed out)"_qs};
+        if (!rdtest::loadAll(*page.model()))
+            return {u"(not loaded)"_qs};
+        QStringList keys;
+        for (int r = 0; r < page.model()->loadedRows(); ++r)
+            keys << page.model()->row(r)[L::Key].toString();
+        return keys;
+    }
+
+    std::string one(const std::string &sql) { return rdtest::text(*m_db, sql); }
+
+    static rd::ui::AuditVerifyReport runVerify(
+        rd::ui::AuditLogPage &page, const QString &anchor = {})
+    {
+        QSignalSpy done(page.verifier(), &rd::ui::AuditVerifier::finished);
+        page.verify(anchor);
+        if (!done.wait(60000))
+            return {};
+        return done.first().first().value<rd::ui::AuditVerifyReport>();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        m_db = std::make_unique<rdtest::TestDatabase>("ui_auditlogpage");
+        const auto r = rdtest::runProgram(rdtest::ctl(), rdtest::withDb(*m_db, {"demo"}));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        {
+            // An operator's note, so that a person's actor and a case action are there to find.
+            auto conn = m_db->connect();
+            pqxx::work tx(*conn);
+            tx.exec0("INSERT INTO reconciliation_case_history (case_id, action, outcome, actor, "
+                     "comment, chain_seq, prev_hash, row_hash) SELECT min(id), 'noted', "
+                     "'noted', 'alice', 'asked the provider', 0, '', '' FROM reconciliation_cases");
+            tx.commit();
+        }
+        m_pool = std::make_unique<rd::ui::DatabasePool>(QString::fromStdString(m_db->conninfo()));
+    }
+
+    void listMatchesSql_data()
+    {
+        QTest::addColumn<QString>("what");
+        QTest::addColumn<QString>("actor");
+        QTest::addColumn<QString>("dbRole");
+        QTest::addColumn<QString>("provider");
+        QTest::addColumn<QString>("subscription");
+        QTest::addColumn<QString>("caseId");
+        QTest::addColumn<QString>("from");
+        QTest::addColumn<QString>("auditWhere");
+        QTest::addColumn<QString>("caseWhere");
+        const QString sub = QString::fromStdString(
+            one("SELECT subscription_id FROM subscription_transition_audits GROUP BY 1 ORDER BY "
+                "count(*) DESC, 1 LIMIT 1"));
+        const QString ref = QString::fromStdString(
+            one("SELECT provider_subscription_id FROM subscriptions WHERE id = '"
+                + sub.toStdString() + "'"));
+        const QString caseId
+            = QString::fromStdString(one("SELECT min(id) FROM reconciliation_cases"));
+        const QString from = QString::fromStdString(
+            one("SELECT to_char(created_at AT TIME ZONE 'UTC', "
+                "'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') FROM subscription_transition_audits "
+                "ORDER BY created_at DESC OFFSET 5 LIMIT 1"));
+        QTest::newRow("everything") << ""
+                                    << ""
+                                    << ""
+                                    << ""
+                                    << ""
+                                    << ""
+                                    << ""
+                                    << "true"
+                                    << "true";
+        QTest::newRow("renewals") << "subscription_renewed"
+                                  << ""
+                                  << ""
+                                  << ""
+                                  << ""
+                                  << ""
+                                  << ""
+                                  << "a.transition = 'subscription_renewed'"
+                                  << "false";
+        QTest::newRow("imports") << "subscription_imported"
+                                 << ""
+                                 << ""
+                                 << ""
+                                 << ""
+                                 << ""
+                                 << ""
+                                 << "a.transition = 'subscription_imported'"
+                                 << "false";
+        QTest::newRow("cases opened") << "opened"
+                                      << ""
+                                      << ""
+                                      << ""
+                                      << ""
+                                      << ""
+                                      << ""
+                                      << "false"
+                                      << "h.action = 'opened'";
+        QTest::newRow("actor alice") << ""
+                                     << "alice"
+                                     << ""
+                                     << ""
+                                     << ""
+                                     << ""
+                                     << ""
+                                     << "a.actor_type <> 'webhook' AND a.actor_id = 'alice'"
+                                     << "h.actor = 'alice'";
+        QTest::newRow("database role") << ""
+                                       << ""
+                                       << "postgres"
+                                       << ""
+                                       << ""
+                                       << ""
+                                       << ""
+                                       << "a.db_role = 'postgres'"
+                                       << "h.actor = 'postgres'";
+        QTest::newRow("provider") << ""
+                                  << ""
+                                  << ""
+                                  << "stripe-main"
+                                  << ""
+                                  << ""
+                                  << ""
+                                  << "s.provider_key = 'stripe-main'"
+                                  << "c.provider_key = 'stripe-main'";
+        QTest::newRow("subscription by uuid") << ""
+                                              << ""
+                                              << ""
+                                              << "" << sub << ""
+                                              << ""
+                                              << "a.subscription_id = '" + sub + "'"
+                                              << "c.subscription_id = '" + sub + "'";
+        QTest::newRow("subscription by provider id") << ""
+                                                     << ""
+                                                     << ""
+                                                     << "" << ref << ""
+                                                     << ""
+                                                     << "a.subscription_id = '" + sub + "'"
+                                                     << "c.subscription_id = '" + sub + "'";
+        QTest::newRow("case") << ""
+                              << ""
+                              << ""
+                              << ""
+                              << "" << caseId << ""
+                              << "false"
+                              << "h.case_id = " + caseId;
+        QTest::newRow("since a time") << ""
+                                      << ""
+                                      << ""
+                                      << ""
+                                      << ""
+                                      << "" << from << "a.created_at >= '" + from + "'"
+                                      << "h.created_at >= '" + from + "'";
+        QTest::newRow("renewals of a provider since a time")
+            << "subscription_renewed"
+            << ""
+            << ""
+            << "paddle-eu"
+            << ""
+            << "" << from
+            << "a.transition = 'subscription_renewed' AND s.provider_key = 'paddle-eu' AND "
+               "a.created_at >= '"
+                + from + "'"
+            << "false";
+    }
+    void listMatchesSql()
+    {
+        QFETCH(QString, what);
+        QFETCH(QString, actor);
+        QFETCH(QString, dbRole);
+        QFETCH(QString, provider);
+        QFETCH(QString, subscription);
+        QFETCH(QString, caseId);
+        QFETCH(QString, from);
+        QFETCH(QString, auditWhere);
+        QFETCH(QString, caseWhere);
+        rd::ui::AuditLogPage page(m_pool.get());
+        QAbstractItemModelTester tester(
+            page.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        // Small pages: every page boundary is a keyset across both tables.
+        page.model()->setPageSize(7);
+        L::Filter f;
+        f.what = what;
+        f.actor = actor;
+        f.dbRole = dbRole;
+        f.provider = provider;
+        f.subscription = subscription;
+        f.caseId = caseId.toLongLong();
+        if (!from.isEmpty()) {
+            f.from = QDateTime::fromString(from, Qt::ISODateWithMs);
+            QVERIFY(f.from.isValid());
+        }
+        page.setFilter(f);
+        const QStringList expected = expectedKeys(auditWhere, caseWhere);
+        QVERIFY(!expected.isEmpty());
+        QCOMPARE(shownKeys(page), expected);
+
+        // The cells say what the rows hold.
+        const auto *r = page.model()->row(0);
+        const std::string key = r[L::Key].toString().toStdString();
+        const std::string table
+            = key[0] == 'a' ? "subscription_transition_audits" : "reconciliation_case_history";
+        QCOMPARE(r[L::RowHash].toString().toStdString(),
+            one("SELECT row_hash FROM " + table + " WHERE id = " + key.substr(1)));
+        QCOMPARE(r[L::ChainSeq].toLongLong(),
+            std::stoll(one("SELECT chain_seq FROM " + table + " WHERE id = " + key.substr(1))));
+    }
+
+    void rowsOpenTheirSubscriptionOrCase()
+    {
+        rd::ui::AuditLogPage page(m_pool.get());
+        page.resize(1200, 700);
+        page.show();
+        QSignalSpy subscriptions(&page, &rd::ui::AuditLogPage::subscriptionOpenRequested);
+        QSignalSpy cases(&page, &rd::ui::AuditLogPage::caseOpenRequested);
+        const QStringList keys = shownKeys(page);
+        const int audit = int(std::find_if(keys.begin(), keys.end(), [](const QString &k) {
+            return k.startsWith(u'a');
+        }) - keys.begin());
+        const int history = int(std::find_if(keys.begin(), keys.end(), [](const QString &k) {
+            return k.startsWith(u'c');
+        }) - keys.begin());
+        QVERIFY(audit < keys.size() && history < keys.size());
+
+        page.table()->setFocus();
+        page.table()->selectRow(audit);
+        QTest::keyClick(page.table(), Qt::Key_Return);
+        QCOMPARE(subscriptions.size(), 1);
+        QCOMPARE(subscriptions.first().first().toString().toStdString(),
+            one("SELECT subscription_id FROM subscription_transition_audits WHERE id = "
+                + keys[audit].mid(1).toStdString()));
+        // Its before → after beside the list, in words.
+        QVERIFY(!page.detailsModel()->lines().isEmpty());
+
+        page.table()->selectRow(history);
+        QTest::keyClick(page.table(), Qt::Key_Return);
+        QCOMPARE(cases.size(), 1);
+        QCOMPARE(cases.first().first().toLongLong(),
+            std::stoll(one("SELECT case_id FROM reconciliation_case_history WHERE id = "
+                + keys[history].mid(1).toStdString())));
+    }
+
+    void renewalDetailsReadAsATable()
+    {
+        rd::ui::AuditLogPage page(m_pool.get());
+        L::Filter f;
+        f.what = u"subscription_renewed"_qs;
+        page.setFilter(f);
+        QVERIFY(!shownKeys(page).isEmpty());
+        page.table()->selectRow(0);
+        const auto &lines = page.detailsModel()->lines();
+        QStringList fields;
+        for (const auto &l : lines)
+            fields << l.field;
+        QVERIFY2(fields.contains(u"amount paid"_qs), qPrintable(fields.join(u", "_qs)));
+        QVERIFY2(std::any_of(lines.begin(), lines.end(), [](const auto &l) { return l.differs; }),
+            "a renewal changes the period");
+    }
+
+    void badFilterInputIsNamed()
+    {
+        rd::ui::AuditLogPage page(m_pool.get());
+        QSignalSpy messages(&page, &rd::ui::AuditLogPage::statusMessage);
+        auto *from = page.findChild<QLineEdit *>(u"auditlog-from"_qs);
+        QVERIFY(from);
+        from->setText(u"2026-13-01"_qs);
+        QTest::keyClick(from, Qt::Key_Return);
+        QVERIFY(!messages.isEmpty());
+        QVERIFY2(messages.last().first().toString().contains(u"\"2026-13-01\""_qs),
+            qPrintable(messages.last().first().toString()));
+    }
+
+    void verifyReportsTheChains()
+    {
+        rd::ui::AuditLogPage page(m_pool.get());
+        page.verifier()->setBatchRows(5);
+        QSignalSpy progress(page.verifier(), &rd::ui::AuditVerifier::progress);
+        const auto report = runVerify(page);
+        QVERIFY2(report.intact, qPrintable(report.error + report.firstBreak));
+        const long long rows = rdtest::scalar(*m_db,
+            "SELECT (SELECT count(*) FROM subscription_transition_audits) + "
+            "(SELECT count(*) FROM reconciliation_case_history)");
+        QCOMPARE(report.rows, rows);
+        QVERIFY(progress.size() > 2);
+        const QString text = page.chainState()->text();
+        QVERIFY2(text.startsWith(u"✓ verified %1 rows in %2 chains at "_qs.arg(
+                     QLocale().toString(rows), QLocale().toString(report.chains))),
+            qPrintable(text));
+    }
+
+    void viewerMayReadAndVerify()
+    {
+        rd::ui::DatabasePool viewer(
+            QString::fromStdString(rdtest::loginAs(*m_db, "auditor", "viewer")));
+        rd::ui::AuditLogPage page(&viewer);
+        QCOMPARE(shownKeys(page), expectedKeys(u"true"_qs, u"true"_qs));
+        QVERIFY(runVerify(page).intact);
+    }
+
+    void exportWritesCsvAndAnchor()
+    {
+        rd::ui::AuditLogPage page(m_pool.get());
+        L::Filter f;
+        f.what = u"subscription_renewed"_qs;
+        page.setFilter(f);
+        const QStringList keys = shownKeys(page);
+        QTemporaryDir dir;
+        const QString csv = dir.filePath(u"audit.csv"_qs);
+        QSignalSpy done(&page, &rd::ui::AuditLogPage::exportFinished);
+        page.exportForAuditor(csv);
+        QVERIFY(done.wait(20000));
+        QCOMPARE(done.first().at(2).toString(), QString());
+        QCOMPARE(done.first().at(0).toLongLong(), qint64(keys.size()));
+
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QStringList lines
+            = QString::fromUtf8(file.readAll()).split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), keys.size() + 1);
+        QVERIFY2(lines[0].startsWith(u"When,"_qs), qPrintable(lines[0]));
+        // Machine values: the instant in ISO 8601 UTC, the hash whole.
+        const std::string id = keys[0].mid(1).toStdString();
+        const QString when = QString::fromStdString(
+            one("SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS') FROM "
+                "subscription_transition_audits WHERE id = "
+                + id));
+        QVERIFY2(lines[1].startsWith(when), qPrintable(lines[1] + u" / "_qs + when));
+        QVERIFY(lines[1].contains(QString::fromStdString(
+            one("SELECT row_hash FROM subscription_transition_audits WHERE id = " + id))));
+
+        // The anchor beside it: every chain's head, and it matches now.
+        QFile anchorFile(rd::ui::AuditLogPage::anchorPathFor(csv));
+        QVERIFY(anchorFile.open(QIODevice::ReadOnly));
+        const auto anchor = nlohmann::json::parse(anchorFile.readAll().toStdString());
+        QCOMPARE(qint64(anchor["heads"].size()),
+            qint64(rdtest::scalar(*m_db,
+                "SELECT (SELECT count(DISTINCT subscription_id) FROM "
+                "subscription_transition_audits) + (SELECT count(DISTINCT case_id) FROM "
+                "reconciliation_case_history)")));
+        QCOMPARE(done.first().at(1).toLongLong(), qint64(anchor["heads"].size()));
+        const auto report = runVerify(page, anchorFile.fileName());
+        QVERIFY(report.intact);
+        QVERIFY2(page.chainState()->text().contains(u"anchor audit.anchor.json matched"_qs),
+            qPrintable(page.chainState()->text()));
+    }
+
+    void notAnAnchorIsSaid()
+    {
+        rd::ui::AuditLogPage page(m_pool.get());
+        QTemporaryDir dir;
+        QFile file(dir.filePath(u"notes.json"_qs));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"notes\": []}");
+        file.close();
+        const auto report = runVerify(page, file.fileName());
+        QVERIFY(!report.intact);
+        QVERIFY2(report.error.contains(u"is not an audit anchor"_qs), qPrintable(report.error));
+        QVERIFY2(page.chainState()->text().startsWith(u"Could not verify: "_qs),
+            qPrintable(page.chainState()->text()));
+    }
+
+    // Last: it breaks the chains of the shared database.
+    void tamperingIsDetected()
+    {
+        rd::ui::AuditLogPage page(m_pool.get());
+        QTemporaryDir dir;
+        const QString anchorPath = dir.filePath(u"before.json"_qs);
+        QVERIFY(rd::ui::AuditVerifier::writeAnchor(m_pool->conninfo(), anchorPath).result() > 0);
+        std::string tampered, subscription;
+        {
+            // A superuser rewrites a renewal's amount with the guards off.
+            auto conn = m_db->connect();
+            pqxx::work tx(*conn);
+            tx.exec0("SET LOCAL session_replication_role = replica");
+            const auto row = tx.exec1(
+                "UPDATE subscription_transition_audits SET details = jsonb_set(details, "
+                "'{paidAmountMinor}', '1') WHERE id = (SELECT min(id) FROM "
+                "subscription_transition_audits WHERE transition = 'subscription_renewed') "
+                "RETURNING id, subscription_id");
+            tampered = row[0].as<std::string>();
+            subscription = row[1].as<std::string>();
+            tx.commit();
+        }
+        const auto report = runVerify(page, anchorPath);
+        QVERIFY(!report.intact);
+        const QString text = page.chainState()->text();
+        QVERIFY2(text.contains(QString::fromStdString(
+                     "subscription_transition_audits row " + tampered + " (chain " + subscription)),
+            qPrintable(text));
+        QVERIFY2(text.contains(u"(altered)"_qs), qPrintable(text));
+        // The head was not touched: the anchor still matches, and says so.
+        QVERIFY2(text.contains(u"anchor before.json matched"_qs), qPrintable(text));
+        QVERIFY(page.openBreakButton()->isVisibleTo(&page));
+        QSignalSpy subscriptions(&page, &rd::ui::AuditLogPage::subscriptionOpenRequested);
+        page.openBreakButton()->click();
+        QCOMPARE(subscriptions.size(), 1);
+        QCOMPARE(subscriptions.first().first().toString().toStdString(), subscription);
+    }
+};
+
+QTEST_MAIN(TestUiAuditLogPage)
+#include "tst_ui_auditlogpage.moc"

@@ -1,0 +1,228 @@
+#include "ui/models/auditlog.h"
+
+#include "ui/models/columns.h"
+#include "ui/models/databasepool.h"
+#include "ui/models/format.h"
+
+#include "domain/core/timestamp.h"
+
+#include <QObject>
+#include <QSqlQuery>
+#include <QUuid>
+
+namespace rd::ui::auditlog {
+namespace {
+
+// Each branch's cells in fields() order.
+const QString kAuditSelect = u"SELECT 'a' || a.id, 1, a.id, rd_rfc3339(a.created_at), "
+                             "a.transition, a.actor_type, a.actor_id, a.db_role, s.provider_key, "
+                             "s.provider_subscription_id, a.subscription_id::text, "
+                             "CAST(a.details->>'caseId' AS bigint), NULL, a.provider_renewal_key, "
+                             "a.reason, a.comment, a.details::text, rd_rfc3339(a.period_start), "
+                             "rd_rfc3339(a.period_end), a.chain_seq, a.row_hash "
+                             "FROM subscription_transition_audits a "
+                             "JOIN subscriptions s ON s.id = a.subscription_id"_qs;
+const QString kCaseSelect = u"SELECT 'c' || h.id, 0, h.id, rd_rfc3339(h.created_at), h.action, "
+                            "'', h.actor, h.actor, c.provider_key, c.provider_subscription_id, "
+                            "coalesce(c.subscription_id::text, ''), h.case_id, h.outcome, "
+                            "c.provider_renewal_key, h.reason, h.comment, h.details::text, NULL, "
+                            "NULL, h.chain_seq, h.row_hash "
+                            "FROM reconciliation_case_history h "
+                            "JOIN reconciliation_cases c ON c.id = h.case_id"_qs;
+
+QString rfc3339(const QDateTime &t)
+{
+    return t.toUTC().toString(Qt::ISODateWithMs);
+}
+
+Column whatColumn()
+{
+    return {QObject::tr("What"), [](RowRef r, int role) -> QVariant {
+                const QString what = r[What].toString();
+                switch (role) {
+                case Qt::DisplayRole: {
+                    QString text = format::humanize(what.startsWith(u"subscription_"_qs)
+                            ? what.mid(13) // "renewed", not "subscription renewed"
+                            : what);
+                    if (r[Source].toInt() == 0)
+                        return QObject::tr("Case %1: %2").arg(r[CaseId].toLongLong()).arg(text);
+                    return text;
+                }
+                case int(Role::Raw):
+                    return what;
+                default:
+                    return {};
+                }
+            }};
+}
+
+Column actorColumn()
+{
+    return {QObject::tr("Actor"), [](RowRef r, int role) -> QVariant {
+                const QString type = r[ActorType].toString();
+                const QString actor = r[Actor].toString();
+                if (role == Qt::DisplayRole) {
+                    if (type == u"webhook")
+                        return QObject::tr("%1 webhook").arg(actor);
+                    if (type.isEmpty() || type == u"operator")
+                        return actor;
+                    return QObject::tr("%1 (%2)").arg(actor, type);
+                }
+                if (role == int(Role::Raw))
+                    return actor;
+                return {};
+            }};
+}
+
+} // namespace
+
+const QVector<Field> &fields()
+{
+    static const QVector<Field> f {Field::Text, Field::Int, Field::Int, Field::Micros,
+        Field::Interned, Field::Interned, Field::Interned, Field::Interned, Field::Interned,
+        Field::Text, Field::Text, Field::Int, Field::Interned, Field::Text, Field::Text,
+        Field::Text, Field::Text, Field::Micros, Field::Micros, Field::Int, Field::Text};
+    return f;
+}
+
+QVector<Column> columns()
+{
+    return {columns::instant(QObject::tr("When"), At), whatColumn(), actorColumn(),
+        columns::text(QObject::tr("Database role"), DbRole),
+        columns::text(QObject::tr("Provider"), Provider),
+        columns::text(QObject::tr("Subscription"), SubscriptionRef),
+        columns::period(QObject::tr("Period"), PeriodStart, PeriodEnd),
+        columns::code(QObject::tr("Outcome"), Outcome),
+        columns::code(QObject::tr("Reason"), Reason),
+        columns::text(QObject::tr("Comment"), Comment),
+        columns::text(QObject::tr("Renewal key"), RenewalKey),
+        columns::count(QObject::tr("Position"), ChainSeq),
+        columns::text(QObject::tr("Row hash"), RowHash),
+        columns::text(QObject::tr("Subscription id"), SubscriptionId)};
+}
+
+QString providersSql()
+{
+    // One probe of the browse index per provider, not a scan of every subscription.
+    return u"WITH RECURSIVE k(provider_key) AS ("
+           "SELECT min(provider_key) FROM subscriptions UNION ALL "
+           "SELECT (SELECT min(s.provider_key) FROM subscriptions s WHERE s.provider_key > "
+           "k.provider_key) FROM k WHERE k.provider_key IS NOT NULL) "
+           "SELECT provider_key FROM k WHERE provider_key IS NOT NULL"_qs;
+}
+
+QStringList transitions()
+{
+    return {u"subscription_imported"_qs, u"subscription_renewed"_qs, u"subscription_reconciled"_qs};
+}
+
+QStringList caseActions()
+{
+    return {u"opened"_qs, u"occurrence"_qs, u"reapply"_qs, u"snapshot_attached"_qs, u"dismissed"_qs,
+        u"reopened"_qs, u"claimed"_qs, u"released"_qs, u"noted"_qs};
+}
+
+Page fetchPage(QSqlDatabase &db, const Filter &f, const QVector<QVariant> &after, int limit)
+{
+    const bool what = !f.what.isEmpty();
+    bool audits = !what || transitions().contains(f.what);
+    bool cases = !what || caseActions().contains(f.what);
+    QStringList aw, cw; // each branch's conditions
+    QVariantList av, cv; // and values
+    const auto both = [&](const QString &a, const QString &c, const QVariant &v) {
+        aw << a;
+        av << v;
+        cw << c;
+        cv << v;
+    };
+    if (f.from.isValid())
+        both(u"a.created_at >= CAST(? AS timestamptz)"_qs,
+            u"h.created_at >= CAST(? AS timestamptz)"_qs, rfc3339(f.from));
+    if (f.to.isValid())
+        both(u"a.created_at < CAST(? AS timestamptz)"_qs,
+            u"h.created_at < CAST(? AS timestamptz)"_qs, rfc3339(f.to));
+    if (what) {
+        // Said literally too, so that a generic plan still reads the partial index
+        // subscription_audits_by_transition for the transitions other than renewals.
+        both(f.what == u"subscription_renewed"_qs
+                ? u"a.transition = ?"_qs
+                : u"a.transition <> 'subscription_renewed' AND a.transition = ?"_qs,
+            u"h.action = ?"_qs, f.what);
+    }
+    if (!f.actor.isEmpty()) {
+        // A person or a program: subscription_audits_by_actor covers the rows not written by
+        // a provider's webhook (migration 0017), so the webhooks' millions are never walked.
+        both(u"a.actor_type <> 'webhook' AND a.actor_id = ?"_qs, u"h.actor = ?"_qs, f.actor);
+    }
+    if (!f.dbRole.isEmpty())
+        both(u"a.db_role = ?"_qs, u"h.actor = ?"_qs, f.dbRole);
+    if (!f.provider.isEmpty())
+        both(u"s.provider_key = ?"_qs, u"c.provider_key = ?"_qs, f.provider);
+    if (!f.subscription.isEmpty()) {
+        const QUuid uuid(f.subscription);
+        if (!uuid.isNull()) {
+            both(u"a.subscription_id = CAST(? AS uuid)"_qs,
+                u"c.subscription_id = CAST(? AS uuid)"_qs, uuid.toString(QUuid::WithoutBraces));
+        } else {
+            // A provider's id is unique per provider: one probe of the unique index per
+            // provider the subscriptions have (found by a loose index scan), whatever the
+            // collation.
+            const QString byRef = u"(SELECT x.id FROM ("_qs + providersSql()
+                + u") p JOIN subscriptions x ON x.provider_key = p.provider_key "
+                  "AND x.provider_subscription_id = CAST(? AS text))"_qs;
+            both(u"a.subscription_id IN "_qs + byRef, u"c.subscription_id IN "_qs + byRef,
+                f.subscription.trimmed());
+        }
+    }
+    if (f.caseId > 0) {
+        audits = false; // a case's log is its history
+        cw << u"h.case_id = ?"_qs;
+        cv << f.caseId;
+    }
+    if (!after.isEmpty()) {
+        // After the last row shown in (created_at DESC, source DESC, id DESC): at its instant,
+        // audits (source 1) come before case entries (source 0).
+        const QString at
+            = QString::fromStdString(rd::formatRfc3339(rd::Timestamp {after[At].toLongLong()}));
+        const qint64 id = after[Id].toLongLong();
+        if (after[Source].toInt() == 1) {
+            aw << u"(a.created_at, a.id) < (CAST(? AS timestamptz), CAST(? AS bigint))"_qs;
+            av << at << id;
+            cw << u"h.created_at <= CAST(? AS timestamptz)"_qs;
+            cv << at;
+        } else {
+            aw << u"a.created_at < CAST(? AS timestamptz)"_qs;
+            av << at;
+            cw << u"(h.created_at, h.id) < (CAST(? AS timestamptz), CAST(? AS bigint))"_qs;
+            cv << at << id;
+        }
+    }
+    const QString n = QString::number(limit);
+    const auto where = [](const QStringList &w) {
+        return w.isEmpty() ? QString() : u" WHERE "_qs + w.join(u" AND "_qs);
+    };
+    QStringList branches;
+    QVariantList values;
+    if (audits) {
+        branches << u"("_qs + kAuditSelect + where(aw)
+                + u" ORDER BY a.created_at DESC, a.id DESC LIMIT "_qs + n + u")"_qs;
+        values << av;
+    }
+    if (cases) {
+        branches << u"("_qs + kCaseSelect + where(cw)
+                + u" ORDER BY h.created_at DESC, h.id DESC LIMIT "_qs + n + u")"_qs;
+        values << cv;
+    }
+    Page page;
+    if (branches.isEmpty())
+        return page;
+    // Column 4 is rd_rfc3339(created_at): microseconds, fixed width, so text order is time order.
+    QSqlQuery q = execSql(db,
+        u"SELECT * FROM ("_qs + branches.join(u" UNION ALL "_qs)
+            + u") x ORDER BY 4 DESC, 2 DESC, 3 DESC LIMIT "_qs + n,
+        values);
+    page.rows = readRows(q, fields(), page.cells);
+    return page;
+}
+
+} // namespace rd::ui::auditlog

@@ -1,0 +1,170 @@
+#include "ui/models/auditverifier.h"
+
+#include "domain/core/errors.h"
+#include "domain/core/json_input.h"
+#include "domain/store/audit_verification.h"
+
+#include <QFile>
+#include <QMetaObject>
+#include <QPointer>
+#include <QSaveFile>
+#include <QThreadPool>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <stdexcept>
+
+namespace rd::ui {
+namespace {
+
+QString describe(const ChainBreak &b)
+{
+    return QObject::tr("%1 row %2 (chain %3, position %4): %5")
+        .arg(QString::fromStdString(b.chain))
+        .arg(b.rowId)
+        .arg(QString::fromStdString(b.chainId))
+        .arg(b.seq)
+        .arg(QString::fromStdString(b.problem));
+}
+
+AuditVerifyReport verify(const std::string &conninfo, const QString &anchorPath, int batchRows,
+    std::shared_ptr<std::atomic<bool>> cancel, std::function<void(AuditVerifyProgress)> onProgress)
+{
+    AuditVerifyReport report;
+    report.anchorPath = anchorPath;
+    try {
+        // The anchor is read first: a file that is not an anchor is said before minutes of work.
+        nlohmann::json anchor;
+        if (!anchorPath.isEmpty()) {
+            QFile file(anchorPath);
+            if (!file.open(QIODevice::ReadOnly))
+                throw std::runtime_error(QObject::tr("cannot read the anchor %1: %2")
+                                             .arg(anchorPath, file.errorString())
+                                             .toStdString());
+            anchor = parseUntrustedJson(file.readAll().toStdString(), {256u << 20, 8});
+            if (!anchor.is_object() || !anchor.contains("heads") || !anchor["heads"].is_array())
+                throw std::runtime_error(
+                    QObject::tr("%1 is not an audit anchor (no \"heads\" list)")
+                        .arg(anchorPath)
+                        .toStdString());
+        }
+        AuditVerifyOptions options;
+        options.batchRows = batchRows;
+        options.cancel = cancel.get();
+        options.onProgress = onProgress;
+        const auto v = verifyAuditChains(conninfo, options);
+        report.rows = v.rows;
+        report.chains = v.chains;
+        report.at = QDateTime::fromString(QString::fromStdString(v.at), Qt::ISODateWithMs);
+        report.breakCount = int(v.breaks.size());
+        report.moreBreaks = v.moreBreaks;
+        if (!v.breaks.empty()) {
+            report.firstBreak = describe(v.breaks.front());
+            report.breakChain = QString::fromStdString(v.breaks.front().chain);
+            report.breakChainId = QString::fromStdString(v.breaks.front().chainId);
+        }
+        if (!anchorPath.isEmpty()) {
+            const auto mismatches = checkAuditAnchor(conninfo, anchor);
+            report.anchorHeads = int(anchor["heads"].size());
+            report.anchorMismatches = int(mismatches.size());
+            if (!mismatches.empty()) {
+                const auto &m = mismatches.front();
+                report.firstAnchorMismatch
+                    = QObject::tr("%1 %2 at position %3: %4")
+                          .arg(QString::fromStdString(m.chain), QString::fromStdString(m.chainId))
+                          .arg(m.seq)
+                          .arg(QString::fromStdString(m.problem));
+                if (report.breakChain.isEmpty()) {
+                    report.breakChain = QString::fromStdString(m.chain);
+                    report.breakChainId = QString::fromStdString(m.chainId);
+                }
+            }
+        }
+        report.intact = v.breaks.empty() && report.anchorMismatches == 0;
+    } catch (const AuditVerificationCanceled &) {
+        report.canceled = true;
+    } catch (const InputError &e) {
+        report.error = QObject::tr("%1 is not an audit anchor: %2")
+                           .arg(anchorPath, QString::fromStdString(e.what()));
+    } catch (const std::exception &e) {
+        report.error = QString::fromUtf8(e.what());
+    }
+    return report;
+}
+
+} // namespace
+
+AuditVerifier::AuditVerifier(QString conninfo, QObject *parent)
+    : QObject(parent), m_conninfo(std::move(conninfo))
+{
+    qRegisterMetaType<rd::ui::AuditVerifyReport>();
+}
+
+AuditVerifier::~AuditVerifier()
+{
+    // The worker holds its own copy of the flag and reports through a QPointer: it ends at its
+    // next batch and finds no one to tell.
+    if (m_cancel)
+        m_cancel->store(true);
+}
+
+void AuditVerifier::start(const QString &anchorPath)
+{
+    if (m_running)
+        return;
+    m_running = true;
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    QPointer<AuditVerifier> self(this);
+    const std::string conninfo = m_conninfo.toStdString();
+    const int batchRows = m_batchRows;
+    auto cancel = m_cancel;
+    QThreadPool::globalInstance()->start([self, conninfo, anchorPath, batchRows, cancel] {
+        const auto report
+            = verify(conninfo, anchorPath, batchRows, cancel, [self](const AuditVerifyProgress &p) {
+                  if (!self)
+                      return;
+                  QMetaObject::invokeMethod(
+                      self,
+                      [self, p] {
+                          if (self)
+                              emit self->progress(p.rows, p.expectedRows, p.chains);
+                      },
+                      Qt::QueuedConnection);
+              });
+        if (!self)
+            return;
+        QMetaObject::invokeMethod(
+            self,
+            [self, report] {
+                if (!self)
+                    return;
+                self->m_running = false;
+                emit self->finished(report);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void AuditVerifier::cancel()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+}
+
+QFuture<qint64> AuditVerifier::writeAnchor(const QString &conninfo, const QString &path)
+{
+    return QtConcurrent::run([conninfo, path]() -> qint64 {
+        const auto anchor = exportAuditAnchor(conninfo.toStdString());
+        QSaveFile file(path);
+        if (!file.open(QIODevice::WriteOnly))
+            throw std::runtime_error(
+                QObject::tr("cannot write %1: %2").arg(path, file.errorString()).toStdString());
+        const auto text = anchor.dump(2) + "\n";
+        file.write(text.data(), qint64(text.size()));
+        if (!file.commit())
+            throw std::runtime_error(
+                QObject::tr("cannot write %1: %2").arg(path, file.errorString()).toStdString());
+        return qint64(anchor["heads"].size());
+    });
+}
+
+} // namespace rd::ui

@@ -1,0 +1,69 @@
+#pragma once
+
+#include <QDateTime>
+#include <QFuture>
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <memory>
+
+namespace rd::ui {
+
+/// What a verification found, in the desk's terms.
+struct AuditVerifyReport
+{
+    bool intact = false;
+    bool canceled = false;
+    qint64 rows = 0;
+    qint64 chains = 0;
+    QDateTime at; ///< the snapshot verified (UTC)
+    /// The first break, named ("subscription_transition_audits row 12 (chain …, position 3):
+    /// row content does not match its hash (altered)"), with what opens it.
+    QString firstBreak;
+    int breakCount = 0;
+    bool moreBreaks = false;
+    QString breakChain; ///< "subscription_transition_audits" or "reconciliation_case_history"
+    QString breakChainId; ///< the subscription uuid or the case id
+    /// The anchor file checked, when one was; its mismatches (heads changed or gone).
+    QString anchorPath;
+    int anchorHeads = 0;
+    int anchorMismatches = 0;
+    QString firstAnchorMismatch;
+    QString error; ///< the verification could not run (the message says why)
+};
+
+/// Runs `renewalctl audit verify`'s streamed verification (the store's verifyAuditChains, a
+/// connection of its own) on a thread of its own, with progress; cancellable. One at a time.
+class AuditVerifier : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit AuditVerifier(QString conninfo, QObject *parent = nullptr);
+    ~AuditVerifier() override;
+
+    /// Starts a verification; with `anchorPath`, the chains' heads are also checked against
+    /// that file (written by `renewalctl audit anchor` or the desk's export).
+    void start(const QString &anchorPath = {});
+    void cancel();
+    bool isRunning() const { return m_running; }
+    /// Rows per batch (tests make it small to see progress and bounded batches).
+    void setBatchRows(int rows) { m_batchRows = rows; }
+
+    /// Writes the chains' heads (an anchor) to `path`, on a pool thread; the future's result is
+    /// the number of heads; it throws on failure.
+    static QFuture<qint64> writeAnchor(const QString &conninfo, const QString &path);
+
+signals:
+    void progress(qint64 rows, qint64 expectedRows, qint64 chains);
+    void finished(const rd::ui::AuditVerifyReport &report);
+
+private:
+    QString m_conninfo;
+    int m_batchRows = 20000;
+    bool m_running = false;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+};
+
+} // namespace rd::ui
