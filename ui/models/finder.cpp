@@ -151,7 +151,7 @@ QVector<FoundItem> findAnything(QSqlDatabase &db, const FindQuery &query)
         }
         branches << kPeriod.arg(u"renewal_key"_qs, kByKey.arg(u"b"_qs, u"provider_renewal_key"_qs));
         values << query.text;
-        // billing_periods_by_event_id (migration 0020).
+        // billing_periods_by_event_id (migration 0019).
         branches << kPeriod.arg(u"event_id"_qs, kByKey.arg(u"b"_qs, u"provider_event_id"_qs));
         values << query.text;
         if (!query.uuid.isEmpty()) {
@@ -159,7 +159,7 @@ QVector<FoundItem> findAnything(QSqlDatabase &db, const FindQuery &query)
             values << query.uuid;
         }
         // A renewal that was rejected is only in its case (reconciliation_cases_by_renewal_key,
-        // migration 0020).
+        // migration 0019).
         branches << kCase.arg(u"renewal_key"_qs, kByKey.arg(u"c"_qs, u"provider_renewal_key"_qs));
         values << query.text;
     }

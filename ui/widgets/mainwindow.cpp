@@ -203,7 +203,6 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
         showPage(OutboxView);
         m_outbox->setFilter(state);
     });
-    connect(m_ledger, &LedgerPage::statusMessage, this, show);
     // An audit log row opens its subscription or its case; so does a broken link.
     connect(m_auditLog, &AuditLogPage::caseOpenRequested, this, [this](qint64 id) {
         showPage(CasesView);
@@ -215,6 +214,7 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     });
     auto show = [this](const QString &m) { statusBar()->showMessage(m, 8000); };
     connect(m_auditLog, &AuditLogPage::statusMessage, this, show);
+    connect(m_ledger, &LedgerPage::statusMessage, this, show);
     connect(m_subscriptions, &SubscriptionsPage::statusMessage, this, show);
     connect(m_cases, &CasesPage::statusMessage, this, show);
     connect(m_outbox, &OutboxPage::statusMessage, this, show);
