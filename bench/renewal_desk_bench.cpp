@@ -243,7 +243,7 @@ int main(int argc, char **argv)
     QCommandLineOption ledgerYear(u"ledger-year"_qs,
         u"the year the ledger's figures read (default: the year with the most renewals)"_qs,
         u"YYYY"_qs);
-        QCommandLineOption auditLog(u"audit-log"_qs, u"measure the audit log's pages only"_qs);
+    QCommandLineOption auditLog(u"audit-log"_qs, u"measure the audit log's pages only"_qs);
     parser.addOptions({db, noScroll, noPlain, repeat, ledgerOnly, ledgerYear, auditLog});
     parser.process(app);
     if (!parser.isSet(db)) {

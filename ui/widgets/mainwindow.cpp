@@ -71,9 +71,8 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     m_stack->addWidget(m_outbox);
 
     m_nav->setObjectName(u"navigation"_qs);
-    for (const QString &name :
-        {tr("Overview"), tr("Subscriptions"), tr("Ledger"), tr("Cases"), tr("Audit log"),
-            tr("Inbox"), tr("Outbox")})
+    for (const QString &name : {tr("Overview"), tr("Subscriptions"), tr("Ledger"), tr("Cases"),
+             tr("Audit log"), tr("Inbox"), tr("Outbox")})
         m_nav->addItem(name);
     QFont navFont = m_nav->font();
     navFont.setPointSizeF(navFont.pointSizeF() * 1.1);
