@@ -66,7 +66,8 @@ private slots:
         auto *live = window.findChild<QLabel *>(u"live-indicator"_qs);
         QVERIFY(live);
         QVERIFY(live->text().contains(u"live"_qs));
-        QVERIFY2(live->toolTip().contains(u"Subscriptions, Cases, Inbox and Outbox follow"_qs),
+        QVERIFY2(live->toolTip().contains(
+                     u"Overview, Subscriptions, Ledger, Cases, Inbox and Outbox follow"_qs),
             qPrintable(live->toolTip()));
         QVERIFY2(!live->toolTip().contains(u"does not"_qs), qPrintable(live->toolTip()));
     }
