@@ -107,8 +107,8 @@ bool saveScreenshots(MainWindow &window, const QString &dir)
     window.showPage(MainWindow::CasesView);
     auto *cases = window.casesPage()->table()->model();
     auto *casesPage = window.casesPage();
-    // The demo's cases were opened moments ago: the "older than" marker is shown with a
-    // threshold (not remembered) that half of them pass, as the queue's box then says.
+    // The demo's cases are days to weeks old: the "older than" marker is shown with a
+    // threshold (not remembered) that about half of them pass, as the queue's box then says.
     {
         QVector<qint64> opened;
         const auto *queue = casesPage->model();
@@ -117,8 +117,10 @@ bool saveScreenshots(MainWindow &window, const QString &dir)
         std::sort(opened.begin(), opened.end());
         if (!opened.isEmpty()) {
             const qint64 nowMicros = QDateTime::currentMSecsSinceEpoch() * 1000;
-            casesPage->setMarkAgedAfterSecs(
-                std::max<qint64>(1, (nowMicros - opened[opened.size() / 2]) / 1000000), false);
+            // Whole days (or hours, for younger cases), as a person would set it.
+            const qint64 median = (nowMicros - opened[opened.size() / 2]) / 1000000;
+            const qint64 unit = median >= 2 * 86400 ? 86400 : 3600;
+            casesPage->setMarkAgedAfterSecs(std::max<qint64>(unit, median / unit * unit), false);
         }
     }
     for (const auto &[code, file] :
