@@ -216,6 +216,49 @@ private slots:
             << "SELECT count(*) FROM subscription_outbox WHERE published_at IS NOT NULL";
     }
 
+    // The Overview's inbox summary (0018): a viewer may fold, and folds only the real inbox
+    // into the real summary, whatever temporary tables of those names it seeded with poison.
+    void foldInboxDaysIgnoresShadowTables()
+    {
+        {
+            auto admin = m_db->connect();
+            pqxx::nontransaction tx(*admin);
+            tx.exec0("INSERT INTO billing_providers (provider_key, kind, display_name) "
+                     "VALUES ('stripe-main', 'stripe', 'Stripe') ON CONFLICT DO NOTHING");
+            tx.exec0("INSERT INTO webhook_inbox (provider_key, provider_event_id, raw_body, "
+                     "body_size, body_sha256, received_at, last_delivery_at) "
+                     "VALUES ('stripe-main', 'evt_old', 'x', 1, encode(sha256('x'), 'hex'), "
+                     "now() - interval '2 days', now() - interval '2 days')");
+            tx.exec0("UPDATE webhook_inbox_daily_state "
+                     "SET folded_before = ((now() - interval '3 days') AT TIME ZONE 'UTC')::date");
+        }
+        pqxx::connection attacker(attackerWithTemp("viewer"));
+        {
+            pqxx::nontransaction tx(attacker);
+            for (const char *t :
+                {"webhook_inbox", "webhook_inbox_daily", "webhook_inbox_daily_state"})
+                shadow(tx, t);
+            // A state that says everything is folded, and deliveries that never came.
+            tx.exec0("INSERT INTO pg_temp.webhook_inbox_daily_state (folded_before) "
+                     "VALUES ((now() AT TIME ZONE 'UTC')::date)");
+            tx.exec0("INSERT INTO pg_temp.webhook_inbox (provider_key, provider_event_id, "
+                     "raw_body, body_size, body_sha256, received_at, last_delivery_at) "
+                     "SELECT 'stripe-main', 'evt_poison_' || i, 'x', 1, "
+                     "encode(sha256('x'), 'hex'), now() - interval '2 days', "
+                     "now() - interval '2 days' FROM generate_series(1, 5) i");
+            tx.exec0("SET search_path = pg_temp, public");
+            QCOMPARE(tx.exec1("SELECT fold_inbox_days()")[0].as<long long>(), 1LL);
+            QCOMPARE(tx.exec1("SELECT count(*) FROM pg_temp.webhook_inbox_daily")[0].as<int>(), 0);
+        }
+        auto admin = m_db->connect();
+        QCOMPARE(scalar(*admin,
+                     "SELECT count(*) FROM webhook_inbox_daily WHERE outcome = '' "
+                     "AND deliveries = 1 AND day = ((now() - interval '2 days') AT TIME ZONE "
+                     "'UTC')::date"),
+            1LL);
+        QCOMPARE(scalar(*admin, "SELECT count(*) FROM webhook_inbox_daily"), 1LL);
+    }
+
     void temporaryShadowTablesAreIgnored()
     {
         QFETCH(QString, kind);
