@@ -140,32 +140,26 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     connect(m_casesRefresh, &QTimer::timeout, m_cases, &CasesPage::refresh);
 
     connect(m_cases, &CasesPage::openCountChanged, this, &MainWindow::updateCasesBadge);
-    connect(m_cases, &CasesPage::subscriptionOpenRequested, this, [this](const QString &id) {
+    // Every view's links to a subscription or a case land the same way.
+    const auto openSubscription = [this](const QString &id) {
         showPage(SubscriptionsView);
         m_subscriptions->openSubscription(id);
-    });
+    };
+    const auto openCase = [this](qint64 id) {
+        showPage(CasesView);
+        m_cases->openCase(id);
+    };
+    connect(m_cases, &CasesPage::subscriptionOpenRequested, this, openSubscription);
     connect(m_cases, &CasesPage::actionFinished, this, [this] {
         m_listRefresh->start();
         if (!m_subscriptions->currentSubscriptionId().isEmpty())
             m_subscriptions->subscriptionChanged(m_subscriptions->currentSubscriptionId());
     });
-    connect(m_subscriptions, &SubscriptionsPage::caseOpenRequested, this, [this](qint64 id) {
-        showPage(CasesView);
-        m_cases->openCase(id);
-    });
+    connect(m_subscriptions, &SubscriptionsPage::caseOpenRequested, this, openCase);
     // An inbox delivery's links: its case, and the subscription of its billing period.
-    connect(m_inbox, &InboxPage::caseOpenRequested, this, [this](qint64 id) {
-        showPage(CasesView);
-        m_cases->openCase(id);
-    });
-    connect(m_inbox, &InboxPage::subscriptionOpenRequested, this, [this](const QString &id) {
-        showPage(SubscriptionsView);
-        m_subscriptions->openSubscription(id);
-    });
-    connect(m_ledger, &LedgerPage::subscriptionOpenRequested, this, [this](const QString &id) {
-        showPage(SubscriptionsView);
-        m_subscriptions->openSubscription(id);
-    });
+    connect(m_inbox, &InboxPage::caseOpenRequested, this, openCase);
+    connect(m_inbox, &InboxPage::subscriptionOpenRequested, this, openSubscription);
+    connect(m_ledger, &LedgerPage::subscriptionOpenRequested, this, openSubscription);
     // The Overview's figures and bars open the list behind them.
     connect(m_overview, &OverviewPage::openCasesRequested, this,
         [this](const QString &reason, qint64 minAgeSecs, qint64 maxAgeSecs) {
@@ -203,14 +197,8 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
         m_outbox->setFilter(state);
     });
     // An audit log row opens its subscription or its case; so does a broken link.
-    connect(m_auditLog, &AuditLogPage::caseOpenRequested, this, [this](qint64 id) {
-        showPage(CasesView);
-        m_cases->openCase(id);
-    });
-    connect(m_auditLog, &AuditLogPage::subscriptionOpenRequested, this, [this](const QString &id) {
-        showPage(SubscriptionsView);
-        m_subscriptions->openSubscription(id);
-    });
+    connect(m_auditLog, &AuditLogPage::caseOpenRequested, this, openCase);
+    connect(m_auditLog, &AuditLogPage::subscriptionOpenRequested, this, openSubscription);
     auto show = [this](const QString &m) { statusBar()->showMessage(m, 8000); };
     connect(m_auditLog, &AuditLogPage::statusMessage, this, show);
     connect(m_ledger, &LedgerPage::statusMessage, this, show);
