@@ -1,15 +1,19 @@
 #include "tests/support/process_runner.h"
 #include "tests/support/renewal_fixtures.h"
 #include "tests/support/test_database.h"
+#include "ui/models/caseactions.h"
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
 #include "ui/models/overview.h"
+#include "ui/models/recordtablemodel.h"
+#include "ui/widgets/casespage.h"
 #include "ui/widgets/overviewpage.h"
 #include "ui/widgets/overviewtile.h"
 
 #include "domain/core/renewal_event.h"
 
 #include <QAbstractBarSeries>
+#include <QAbstractItemModelTester>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
@@ -18,6 +22,7 @@
 #include <QPushButton>
 #include <QStackedBarSeries>
 #include <QStandardPaths>
+#include <QToolButton>
 #include <QtTest>
 
 #include <pqxx/pqxx>
@@ -442,6 +447,66 @@ private slots:
         // "month": the first of the UTC month, said as any other day.
         expected.replace(u"month"_qs, dayWord(QDate(f.todayUtc.year(), f.todayUtc.month(), 1)));
         QCOMPARE(said, QStringList {expected});
+    }
+
+    /// A day's bar of "cases opened and closed per day" lists that day's cases on the Cases
+    /// page (the drill-down MainWindow wires to it): for every day of the chart, opened and
+    /// closed, the cases listed are those SQL finds for that UTC day, as many as the bar says,
+    /// in the order shown; the day shows in the filter bar, and clearing it lists every day.
+    void casesOfADayAreThatDaysCases()
+    {
+        const auto &f = m_page->figures();
+        auto actions = rd::ui::makeDomainCaseActions(QString::fromStdString(m_db->conninfo()));
+        rd::ui::CasesPage cases(m_pool.get(), actions.get());
+        QAbstractItemModelTester tester(
+            cases.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        auto listed = [&] {
+            QStringList ids;
+            for (int r = 0; r < cases.model()->rowCount(); ++r)
+                ids << cases.model()->row(r)[rd::ui::CasesPage::Id].toString();
+            return ids.join(u',');
+        };
+        auto *chip = cases.findChild<QToolButton *>(u"case-day"_qs);
+        QVERIFY(chip);
+        int days = 0;
+        for (const QString &key : {u"opened"_qs, u"closed"_qs}) {
+            const bool closed = key == u"closed";
+            const QString at = closed ? u"resolved_at"_qs : u"first_seen_at"_qs;
+            for (int i = 0; i < rd::ui::kOverviewDays; ++i) {
+                const QDate day = f.firstDay.addDays(i);
+                qint64 bar = 0;
+                for (const auto &d : f.casesPerDay)
+                    if (d.key == key && d.day == day)
+                        bar = d.count;
+                const QString from = day.toString(Qt::ISODate) + u"T00:00:00Z"_qs;
+                const QString to = day.addDays(1).toString(Qt::ISODate) + u"T00:00:00Z"_qs;
+                const QString want = sql(u"SELECT coalesce(string_agg(id::text, ',' ORDER BY %1), "
+                                         "'') FROM reconciliation_cases WHERE %2 >= '%3' AND %2 "
+                                         "< '%4'"_qs.arg(closed ? u"last_seen_at DESC, id"_qs
+                                                                : u"first_seen_at DESC, id DESC"_qs,
+                                             at, from, to));
+                QCOMPARE(qint64(want.isEmpty() ? 0 : want.count(u',') + 1), bar);
+                if (bar > 0)
+                    ++days;
+                cases.showCasesOfDay(day, closed);
+                QCOMPARE(cases.dayUtc(), day);
+                QCOMPARE(cases.scope(), rd::ui::CasesPage::Scope::All);
+                QTRY_COMPARE_WITH_TIMEOUT(listed(), want, 15000);
+                QVERIFY(!chip->isHidden());
+                QVERIFY2(chip->text().contains(QLocale().toString(day, u"d MMM yyyy"_qs))
+                        && chip->text().startsWith(closed ? u"Closed"_qs : u"Opened"_qs),
+                    qPrintable(chip->text()));
+            }
+        }
+        QVERIFY2(days >= 8, "the fixture has cases opened and closed on several days");
+        // ✕ clears the day: every case again, the newest (or last seen) first.
+        QTest::mouseClick(chip, Qt::LeftButton);
+        QVERIFY(!cases.dayUtc().isValid());
+        QVERIFY(chip->isHidden());
+        QTRY_COMPARE_WITH_TIMEOUT(listed(),
+            sql(u"SELECT string_agg(id::text, ',' ORDER BY last_seen_at DESC, id) "
+                "FROM reconciliation_cases"_qs),
+            15000);
     }
 
     /// A renewal committed by another process (`renewalctl apply`) shows on the shown page

@@ -33,6 +33,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -60,6 +61,8 @@ struct QueueFilter
     QString reason;
     qint64 minAge = -1;
     qint64 maxAge = -1;
+    QDate day; ///< a UTC day; invalid: any
+    bool dayClosed = false; ///< the day the case closed, not the day it opened
 };
 
 // A case's columns, over `c` (a reconciliation_cases row), in Field order.
@@ -149,6 +152,16 @@ Queue loadQueue(QSqlDatabase &db, const QueueFilter &f)
         if (f.maxAge >= 0) {
             conditions << u"c.first_seen_at > now() - make_interval(secs => ?)"_qs;
             values << double(f.maxAge);
+        }
+        // A UTC day as the Overview counts it: a range of reconciliation_cases_by_age, or
+        // of reconciliation_cases_closed (resolved_at, migration 0018), which an open case
+        // is not in.
+        if (f.day.isValid()) {
+            const QString at = f.dayClosed ? u"c.resolved_at"_qs : u"c.first_seen_at"_qs;
+            conditions << at + u" >= CAST(? AS timestamptz) AND "_qs + at
+                    + u" < CAST(? AS timestamptz)"_qs;
+            values << f.day.toString(Qt::ISODate) + u"T00:00:00Z"_qs
+                   << f.day.addDays(1).toString(Qt::ISODate) + u"T00:00:00Z"_qs;
         }
         return ::rd::ui::statusRange(status, conditions.join(u" AND "_qs), order);
     };
@@ -432,6 +445,7 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     , m_reasonBox(new QComboBox)
     , m_ageBox(new QComboBox)
     , m_markAfter(new QComboBox)
+    , m_dayChip(new QToolButton)
     , m_outcome(new QLabel)
     , m_scopeBox(new QComboBox)
     , m_sortBox(new QComboBox)
@@ -624,6 +638,13 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     filterRow->addSpacing(12);
     filterRow->addWidget(new QLabel(tr("Age:")));
     filterRow->addWidget(m_ageBox);
+    // A day from the Overview's chart: shown while it filters, cleared by a click.
+    m_dayChip->setObjectName(u"case-day"_qs);
+    m_dayChip->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_dayChip->setAutoRaise(false);
+    m_dayChip->setToolTip(tr("Only the cases of this UTC day. Click to show every day."));
+    m_dayChip->hide();
+    filterRow->addWidget(m_dayChip);
     filterRow->addSpacing(12);
     filterRow->addWidget(new QLabel(tr("Mark older than:")));
     filterRow->addWidget(m_markAfter);
@@ -651,6 +672,7 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
         if (range.size() == 2)
             setFilter(m_reason, range[0].toLongLong(), range[1].toLongLong());
     });
+    connect(m_dayChip, &QToolButton::clicked, this, &CasesPage::clearDay);
     connect(m_markAfter, &QComboBox::currentIndexChanged, this,
         [this] { setMarkAgedAfterSecs(m_markAfter->currentData().toLongLong()); });
     connect(m_bulkReapply, &QPushButton::clicked, this,
@@ -736,9 +758,9 @@ void CasesPage::refresh()
 {
     deliverResult(
         this,
-        m_pool->run(
-            [f = QueueFilter {m_scope, m_sort, m_search->text().trimmed(), m_assignee, m_reason,
-                 m_minAge, m_maxAge}](QSqlDatabase &db) { return loadQueue(db, f); }),
+        m_pool->run([f = QueueFilter {m_scope, m_sort, m_search->text().trimmed(), m_assignee,
+                         m_reason, m_minAge, m_maxAge, m_day, m_dayClosed}](
+                        QSqlDatabase &db) { return loadQueue(db, f); }),
         [this](Queue q) {
             const qint64 pending = m_pendingSelect;
             const qint64 keep = pending ? pending : m_currentCase;
@@ -879,9 +901,56 @@ void CasesPage::showOpenCases(const QString &reason, qint64 minAgeSecs, qint64 m
         m_assigneeBox->setCurrentIndex(m_assigneeBox->findData(int(Assignee::All)));
     }
     // setFilter refreshes only when the filter changed: the queue is read again either way.
+    m_day = QDate();
+    m_dayClosed = false;
+    m_dayChip->hide();
     m_reason.clear();
     m_minAge = m_maxAge = -2;
     setFilter(reason, minAgeSecs, maxAgeSecs);
+}
+
+void CasesPage::showCasesOfDay(const QDate &dayUtc, bool closed)
+{
+    // Whatever the queue showed: every status, everyone's, any reason and age, that day only.
+    const QSignalBlocker blockScope(m_scopeBox);
+    const QSignalBlocker blockSort(m_sortBox);
+    const QSignalBlocker blockSearch(m_search);
+    const QSignalBlocker blockAssignee(m_assigneeBox);
+    const QSignalBlocker blockReason(m_reasonBox);
+    m_searchDelay->stop();
+    m_search->clear();
+    if (m_scope != Scope::All) {
+        m_scope = Scope::All;
+        m_scopeBox->setCurrentIndex(m_scopeBox->findData(int(Scope::All)));
+        m_currentCase = 0;
+        m_caseRow.clear();
+    }
+    m_sort = closed ? Sort::LastSeenNewest : Sort::NewestFirst;
+    m_sortBox->setCurrentIndex(m_sortBox->findData(int(m_sort)));
+    m_assignee = Assignee::All;
+    m_assigneeBox->setCurrentIndex(m_assigneeBox->findData(int(Assignee::All)));
+    m_reason.clear();
+    m_reasonBox->setCurrentIndex(m_reasonBox->findData(QString()));
+    m_minAge = m_maxAge = -1;
+    syncAgeBox();
+    m_day = QDate(); // setDay refreshes only on a change: the queue is read again either way
+    setDay(dayUtc, closed);
+}
+
+void CasesPage::setDay(const QDate &dayUtc, bool closed)
+{
+    const bool valid = dayUtc.isValid();
+    if (dayUtc == m_day && (!valid || closed == m_dayClosed))
+        return;
+    m_day = dayUtc;
+    m_dayClosed = valid && closed;
+    if (valid) {
+        const QString day = QLocale().toString(dayUtc, u"ddd d MMM yyyy"_qs);
+        m_dayChip->setText(
+            (closed ? tr("Closed on %1 (UTC)") : tr("Opened on %1 (UTC)")).arg(day) + u"  ✕"_qs);
+    }
+    m_dayChip->setVisible(valid);
+    refresh();
 }
 
 void CasesPage::syncAgeBox()

@@ -5,6 +5,7 @@
 #include "ui/models/records.h"
 #include "ui/widgets/searchablepage.h"
 
+#include <QDate>
 #include <QPointer>
 #include <QWidget>
 
@@ -15,6 +16,7 @@ class QTimer;
 class QPlainTextEdit;
 class QPushButton;
 class QSplitter;
+class QToolButton;
 
 namespace rd::ui {
 
@@ -121,6 +123,15 @@ public:
     /// The Overview's drill-down: the open cases of `reason` (empty: any) of that age (-1:
     /// unbounded), everyone's, oldest first, whatever the queue showed before.
     void showOpenCases(const QString &reason, qint64 minAgeSecs, qint64 maxAgeSecs);
+    /// The Overview's drill-down of a day: every case first seen (`closed`: resolved or
+    /// dismissed) on the UTC day `dayUtc`, whatever its status now, everyone's, newest first.
+    /// The day shows in the filter bar until it is cleared (its ✕, or clearDay()).
+    void showCasesOfDay(const QDate &dayUtc, bool closed);
+    /// Keeps only the cases opened (`closed`: closed) on the UTC day; an invalid day: any day.
+    void setDay(const QDate &dayUtc, bool closed);
+    void clearDay() { setDay({}, false); }
+    QDate dayUtc() const { return m_day; }
+    bool dayIsClosing() const { return m_dayClosed; }
     /// Open cases older than this are marked in the queue (QSettings "cases/markOlderThanSecs",
     /// 24 h unless set; the queue's "Mark older than" box).
     qint64 markAgedAfterSecs() const;
@@ -204,6 +215,7 @@ private:
     QComboBox *m_reasonBox;
     QComboBox *m_ageBox;
     QComboBox *m_markAfter;
+    QToolButton *m_dayChip;
     QPointer<BulkCaseDialog> m_bulk;
     QVector<QPair<QString, qint64>> m_reasonCounts; ///< as the reason box lists them
     QLabel *m_outcome;
@@ -218,6 +230,8 @@ private:
     QString m_reason;
     qint64 m_minAge = -1;
     qint64 m_maxAge = -1;
+    QDate m_day;
+    bool m_dayClosed = false;
     qint64 m_markAfterSecs = 24 * 3600;
     qint64 m_currentCase = 0;
     qint64 m_pendingSelect = 0;

@@ -174,11 +174,7 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     connect(m_overview, &OverviewPage::casesOfDayRequested, this,
         [this](const QDate &dayUtc, bool closed) {
             showPage(CasesView);
-            m_cases->setScope(CasesPage::Scope::All);
-            m_cases->setSort(
-                closed ? CasesPage::Sort::LastSeenNewest : CasesPage::Sort::NewestFirst);
-            // wired at merge: the Cases page's day filter (opened / closed on dayUtc).
-            Q_UNUSED(dayUtc);
+            m_cases->showCasesOfDay(dayUtc, closed);
         });
     connect(m_overview, &OverviewPage::ledgerRequested, this,
         [this](const QDate &fromUtc, const QDate &toUtcExclusive, const QString &provider,
