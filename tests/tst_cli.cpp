@@ -527,6 +527,61 @@ private slots:
             removedText.out.constData());
     }
 
+    // `renewalctl fold` (what renewal-desk-fold.timer runs), as a viewer: the renewals' deltas
+    // move into the daily totals, the finished inbox days into their counts, the totals read
+    // the same before and after, and a second fold finds nothing to do.
+    void foldMovesTheDeltasAndChangesNoTotal()
+    {
+        rdtest::TestDatabase db("cli_fold");
+        rdtest::importSubscriptions(db.conninfo(),
+            rdtest::subscriptionLine("stripe-main", "sub_1") + "\n"
+                + rdtest::subscriptionLine("stripe-main", "sub_2"));
+        // Two renewals on two days, each its own statement: two delta rows.
+        QCOMPARE(runProgram(ctl(), withDb(db, {"apply"}),
+                     eventLine("evt_1", "in_1", "2026-02-01T00:00:00Z", "2026-03-01T00:00:00Z")
+                         + eventLine(
+                             "evt_2", "in_2", "2026-03-01T00:00:00Z", "2026-04-01T00:00:00Z", 2999))
+                     .exitCode,
+            0);
+        {
+            // Deliveries of days already over, not folded yet (received before folded_before).
+            auto conn = db.connect();
+            pqxx::work tx(*conn);
+            tx.exec0("INSERT INTO billing_providers (provider_key, kind, display_name) "
+                     "VALUES ('stripe-main', 'stripe', 'Stripe') ON CONFLICT DO NOTHING");
+            tx.exec0("INSERT INTO webhook_inbox (provider_key, provider_event_id, raw_body, "
+                     "body_size, body_sha256, received_at, last_delivery_at, outcome, "
+                     "processed_at) SELECT 'stripe-main', 'evt_in_' || i, '\\x7b7d', 2, "
+                     "repeat('a', 64), now() - i * interval '1 day', now() - i * interval "
+                     "'1 day', CASE WHEN i = 3 THEN 'invalid' ELSE 'applied' END, now() "
+                     "FROM generate_series(2, 3) i");
+            tx.exec0("UPDATE webhook_inbox_daily_state SET folded_before = current_date - 5");
+            tx.commit();
+        }
+        const std::string totals = "SELECT string_agg(concat_ws(' ', day, provider_key, "
+                                   "currency, recorded_by, renewals, amount_minor), '; ' ORDER "
+                                   "BY day) FROM renewal_totals('2026-01-01', '2026-12-31')";
+        const std::string before = rdtest::text(db, totals);
+        QCOMPARE(scalar(db, "SELECT count(*) FROM renewal_total_deltas"), 2LL);
+        const std::string viewer = rdtest::loginAs(db, "folder", "viewer");
+
+        const auto fold = runProgram(ctl(), withDb(viewer, {"fold", "--json"}));
+        QVERIFY2(fold.exitCode == 0, fold.err.constData());
+        const auto j = nlohmann::json::parse(fold.out.toStdString());
+        QCOMPARE(j["renewalDeltas"].get<long long>(), 2LL);
+        QCOMPARE(j["inboxDayRows"].get<long long>(), 2LL); // two days, one outcome each
+        QCOMPARE(scalar(db, "SELECT count(*) FROM renewal_total_deltas"), 0LL);
+        QCOMPARE(scalar(db, "SELECT count(*) FROM renewal_daily_totals"), 2LL);
+        QCOMPARE(rdtest::text(db, totals), before);
+        QCOMPARE(scalar(db, "SELECT sum(deliveries) FROM webhook_inbox_daily"), 2LL);
+
+        const auto again = runProgram(ctl(), withDb(viewer, {"fold"}));
+        QCOMPARE(again.exitCode, 0);
+        QCOMPARE(again.out,
+            QByteArray("folded 0 renewal delta rows into the daily totals, 0 (day, outcome) "
+                       "rows of finished inbox days\n"));
+    }
+
     void benchRefusesADatabaseWithOtherData()
     {
         const QStringList bench {"bench", "--subscriptions", "3", "--renewals", "6", "--workers",

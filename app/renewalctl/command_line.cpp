@@ -405,6 +405,14 @@ Other provider keys: register them (renewalctl providers add) and name them with
         json(anchor);
     }
     {
+        auto *app = command(root, "fold",
+            "fold the renewal totals and finished inbox days into the summaries the ledger and "
+            "the Overview read (run it from a timer; readers are right without it)",
+            kDatabase);
+        db(app);
+        json(app);
+    }
+    {
         auto *group = commandGroup(
             root, "roles", "grant: give a login role viewer, operator or ingest", kReconciliation);
         auto *grant = command(*group, "grant", "grant a login role one of the desk's roles");

@@ -97,6 +97,8 @@ int runRenewalctl(
             return runDb(ctx);
         if (command == "migrate")
             return runMigrate(ctx);
+        if (command == "fold")
+            return runFold(ctx);
         if (command == "subscriptions")
             return runSubscriptions(ctx);
         if (command == "apply")

@@ -73,6 +73,8 @@ for f in /usr/share/applications/io.renewaldesk.RenewalDesk.desktop \
          /usr/share/bash-completion/completions/renewalctl \
          /usr/lib/systemd/system/renewal-desk-receiver.service \
          /usr/lib/systemd/system/renewal-desk-outbox.service \
+         /usr/lib/systemd/system/renewal-desk-fold.service \
+         /usr/lib/systemd/system/renewal-desk-fold.timer \
          /usr/share/doc/renewalctl/copyright /usr/share/doc/renewal-desk/changelog.Debian.gz; do
     [ -f "$f" ] || { echo "install-packages: $f is missing" >&2; exit 1; }
 done
@@ -105,6 +107,10 @@ run renewalctl demo --now 2026-06-01T00:00:00Z | tail -3
 step "renewalctl cases list"
 run renewalctl cases list | tee "$scratch/cases.out" | head -5
 [ "$(wc -l <"$scratch/cases.out")" -ge 2 ] || { echo "install-packages: no cases listed" >&2; exit 1; }
+
+step "renewalctl fold (what renewal-desk-fold.timer runs)"
+run renewalctl fold | tee "$scratch/fold.out"
+grep -q "^folded [0-9]* renewal delta rows" "$scratch/fold.out"
 
 step "renewal-desk --screenshot"
 run QT_QPA_PLATFORM=offscreen renewal-desk --screenshot "$scratch/shots" -platform offscreen

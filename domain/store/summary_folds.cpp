@@ -1,0 +1,17 @@
+#include "domain/store/summary_folds.h"
+
+#include <pqxx/pqxx>
+
+namespace rd {
+
+SummaryFolds foldSummaries(pqxx::connection &conn)
+{
+    // Autocommit, one statement each: a fold holds its advisory lock only for its own work.
+    pqxx::nontransaction tx(conn);
+    SummaryFolds folds;
+    folds.renewalDeltas = tx.exec1("SELECT public.fold_renewal_totals()")[0].as<long long>();
+    folds.inboxDayRows = tx.exec1("SELECT public.fold_inbox_days()")[0].as<long long>();
+    return folds;
+}
+
+} // namespace rd

@@ -1,0 +1,21 @@
+#pragma once
+
+#include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
+
+namespace rd {
+
+/// What one fold moved into the read summaries.
+struct SummaryFolds
+{
+    long long renewalDeltas = 0; ///< ledger delta rows folded into the daily totals (0016)
+    long long inboxDayRows = 0; ///< (day, outcome) rows added for finished inbox days (0018)
+};
+
+/// Folds the read summaries the ledger and the Overview read: the renewal deltas appended by
+/// every renewal into the daily totals, and the inbox's finished UTC days into their counts.
+/// Readers are right without it (they add what is not folded yet); folding keeps what they
+/// add small. Each fold is its own transaction, skipped (0) while another runs it or on a
+/// standby. Any role with the viewer's rights may run it.
+SummaryFolds foldSummaries(pqxx::connection &conn);
+
+} // namespace rd
