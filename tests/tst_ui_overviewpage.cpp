@@ -306,7 +306,7 @@ private slots:
             << u"cases-per-day"_qs << true
             << u"SELECT string_agg(k || '|' || d || '|' || n, ';') FROM ("
                "SELECT 'opened' k, %1 d, count(*) n FROM reconciliation_cases WHERE %1 >= %3 "
-               "GROUP BY 2 UNION ALL SELECT 'closed (resolved or dismissed)', %2, count(*) "
+               "GROUP BY 2 UNION ALL SELECT 'closed', %2, count(*) "
                "FROM reconciliation_cases WHERE %2 >= %3 GROUP BY 2) t"_qs.arg(
                    utcDay(u"first_seen_at"_qs), utcDay(u"resolved_at"_qs), from);
         QTest::newRow("open cases by age")
@@ -359,7 +359,7 @@ private slots:
         QTest::newRow("cases opened, first day with some")
             << u"cases-per-day/opened/first"_qs << u"day first opened"_qs;
         QTest::newRow("cases closed, first day with some")
-            << u"cases-per-day/closed (resolved or dismissed)/first"_qs << u"day first closed"_qs;
+            << u"cases-per-day/closed/first"_qs << u"day first closed"_qs;
         QTest::newRow("age under an hour") << u"open-by-age/< 1 h/-"_qs << u"cases  -1 3600"_qs;
         QTest::newRow("age under a day") << u"open-by-age/< 1 day/-"_qs << u"cases  3600 86400"_qs;
         QTest::newRow("age under a week")

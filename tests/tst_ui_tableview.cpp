@@ -3,6 +3,7 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include <numeric>
 
 /// The desk's table: copy as tab-separated text, export as CSV.
 class TestUiTableView : public QObject
@@ -34,6 +35,67 @@ private slots:
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(QString::fromUtf8(f.readAll()),
             u"key,note\nk1,plain\nk2,\"with, comma and \"\"quote\"\"\"\n"_qs);
+    }
+
+    /// Fitting the columns to a width: everything natural when it fits; otherwise the wide
+    /// columns give way down to a floor, and the columns kept whole never do.
+    void fitColumnsToAWidth_data()
+    {
+        QTest::addColumn<int>("available"); // in em
+        QTest::addColumn<QList<int>>("whole");
+        QTest::newRow("room for all") << 200 << QList<int> {0};
+        QTest::newRow("tight, the time whole") << 30 << QList<int> {0};
+        QTest::newRow("tight, time and amount whole") << 30 << QList<int> {0, 2};
+        QTest::newRow("far too narrow, nothing whole") << 5 << QList<int> {};
+        QTest::newRow("far too narrow, the amount whole") << 5 << QList<int> {2};
+    }
+
+    void fitColumnsToAWidth()
+    {
+        QFETCH(int, available);
+        QFETCH(QList<int>, whole);
+        auto column = [](const QString &name, int i) {
+            return rd::ui::Column {name, [i](rd::ui::RowRef r, int role) {
+                                       return role == Qt::DisplayRole ? r[i] : QVariant();
+                                   }};
+        };
+        // The last column stretches over what is left (stretchLastSection): "#", not checked.
+        rd::ui::RecordTableModel records(5,
+            {column(u"when"_qs, 0), column(u"note"_qs, 1), column(u"amount"_qs, 2),
+                column(u"hash"_qs, 3), column(u"#"_qs, 4)},
+            0);
+        const QString longText(60, u'x');
+        records.setRows({u"1 Dec 2026 16:43:07"_qs, longText, u"$1,234,567.89"_qs, longText,
+            u"1"_qs, u"2 Dec 2026 09:00:00"_qs, u"short"_qs, u"$1.00"_qs, longText, u"2"_qs});
+        rd::ui::TableView view;
+        view.setModel(&records);
+        view.setWholeColumns(whole);
+        const int em = view.fontMetrics().horizontalAdvance(u'M');
+        QVector<int> natural;
+        for (int c = 0; c < 5; ++c)
+            natural << view.naturalColumnWidth(c);
+        const int total = std::accumulate(natural.cbegin(), natural.cend(), 0);
+        view.fitColumnsTo(available * em);
+        int sum = natural[4]; // as set; the view then stretches it
+        for (int c = 0; c < 4; ++c) {
+            const int w = view.columnWidth(c);
+            sum += w;
+            if (total <= available * em || whole.contains(c))
+                QCOMPARE(w, natural[c]);
+            else
+                QVERIFY2(w >= std::min(natural[c], 9 * em) && w <= natural[c],
+                    qPrintable(u"column %1: %2 of %3"_qs.arg(c).arg(w).arg(natural[c])));
+        }
+        if (total > available * em) {
+            // The wide columns gave way: within the width if that was possible, at the floor
+            // otherwise.
+            int floorSum = 0;
+            for (int c = 0; c < 5; ++c)
+                floorSum += whole.contains(c) ? natural[c] : std::min(natural[c], 9 * em);
+            QVERIFY2(sum <= std::max(available * em, floorSum) + em,
+                qPrintable(u"%1 px in %2 px"_qs.arg(sum).arg(available * em)));
+            QVERIFY(sum < total);
+        }
     }
 };
 

@@ -151,6 +151,8 @@ AuditLogPage::AuditLogPage(DatabasePool *pool, QWidget *parent)
     m_table->setModel(m_model);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    // When and who are what an auditor reads first: whole, while the rest scrolls.
+    m_table->setWholeColumns({0, 2});
     m_details->setObjectName(u"audit-log-details"_qs);
     showComparison(m_details, m_detailsModel);
     auto *split = new QSplitter(Qt::Horizontal);

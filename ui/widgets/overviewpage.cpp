@@ -7,6 +7,7 @@
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
@@ -118,6 +119,18 @@ void clearChart(QChart *chart)
         chart->removeAxis(axis);
         delete axis;
     }
+}
+
+/// The names of a horizontal bar chart's bars, a little smaller than the text: a third of a
+/// 1024-pixel window leaves them half its width, and Qt Charts elides what does not fit.
+QBarCategoryAxis *namesAxis(const QStringList &names)
+{
+    auto *axis = new QBarCategoryAxis;
+    axis->append(names);
+    QFont small = axis->labelsFont();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    axis->setLabelsFont(small);
+    return axis;
 }
 
 /// A count axis: whole numbers only, from 0.
@@ -409,23 +422,25 @@ void OverviewPage::showTiles()
     }
 }
 
-QString OverviewPage::dayLabel(const QDate &day) const
+QCategoryAxis *OverviewPage::dayAxis(bool numbersOnly) const
 {
-    // Day numbers only: 30 bars leave room for two digits each (the range is in the title).
-    return QString::number(day.day());
-}
-
-QStringList OverviewPage::dayCategories() const
-{
-    QStringList out;
-    for (QDate d = m_figures.firstDay; d <= m_figures.todayUtc; d = d.addDays(1)) {
-        // A window over February holds two "1"s: equal names would be one category.
-        QString label = dayLabel(d);
-        while (out.contains(label))
-            label += QChar(0x200B);
-        out << label;
-    }
-    return out;
+    // Bar i stands at x = i. A category axis gives each of the 30 days a label as wide as its
+    // bar, which a chart a third of a 1024-pixel window wide elides to "…" every one: a date
+    // a week, ending today, reads at any width (the exact day is in each bar's tooltip).
+    auto *axis = new QCategoryAxis;
+    axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    const int days = int(m_figures.firstDay.daysTo(m_figures.todayUtc)) + 1;
+    axis->setStartValue(-0.5);
+    axis->setRange(-0.5, days - 0.5);
+    const QLocale locale;
+    for (int i = (days - 1) % 7; i < days; i += 7)
+        axis->append(
+            locale.toString(m_figures.firstDay.addDays(i), numbersOnly ? u"d"_qs : u"d MMM"_qs), i);
+    QFont small = axis->labelsFont();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    axis->setLabelsFont(small);
+    axis->setGridLineVisible(false);
+    return axis;
 }
 
 QString OverviewPage::daysTitle(const QString &what) const
@@ -473,11 +488,7 @@ void OverviewPage::showRenewalsPerDay()
         series->append(set);
     }
     chart->addSeries(series);
-    auto *x = new QBarCategoryAxis;
-    x->append(dayCategories());
-    QFont small = x->labelsFont();
-    small.setPointSizeF(small.pointSizeF() * 0.8);
-    x->setLabelsFont(small);
+    QCategoryAxis *x = dayAxis(false);
     chart->addAxis(x, Qt::AlignBottom);
     series->attachAxis(x);
     auto *y = countAxis(*std::max_element(dayTotals.cbegin(), dayTotals.cend()));
@@ -530,8 +541,7 @@ void OverviewPage::showDeliveries()
         series->append(set);
     }
     chart->addSeries(series);
-    auto *y = new QBarCategoryAxis;
-    y->append(categories);
+    QBarCategoryAxis *y = namesAxis(categories);
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(y);
     auto *x = countAxis(counts.isEmpty() ? 0 : *std::max_element(counts.cbegin(), counts.cend()));
@@ -544,13 +554,15 @@ void OverviewPage::showCasesPerDay()
 {
     QChart *chart = m_casesView->chart();
     clearChart(chart);
-    chart->setTitle(daysTitle(tr("Cases opened and closed per day")));
+    // The days are in the page's heading: a third of a narrow window has room for this only.
+    chart->setTitle(tr("Cases opened and closed per day"));
     const OverviewFigures &f = m_figures;
     auto *series = new QBarSeries;
     qint64 max = 0;
     for (const QString &key : {u"opened"_qs, u"closed"_qs}) {
         const bool closed = key == u"closed";
-        auto *set = new QBarSet(closed ? tr("closed (resolved or dismissed)") : tr("opened"));
+        // "closed": resolved (by the core or a person) or dismissed.
+        auto *set = new QBarSet(closed ? tr("closed") : tr("opened"));
         set->setColor(closed ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc6, 0x28, 0x28));
         set->setBorderColor(set->color());
         QVector<qreal> values(kOverviewDays, 0);
@@ -577,11 +589,7 @@ void OverviewPage::showCasesPerDay()
         series->append(set);
     }
     chart->addSeries(series);
-    auto *x = new QBarCategoryAxis;
-    x->append(dayCategories());
-    QFont small = x->labelsFont();
-    small.setPointSizeF(small.pointSizeF() * 0.7);
-    x->setLabelsFont(small);
+    QCategoryAxis *x = dayAxis(true); // the narrow chart: the days of the month only
     chart->addAxis(x, Qt::AlignBottom);
     series->attachAxis(x);
     auto *y = countAxis(max);
@@ -618,12 +626,11 @@ void OverviewPage::showOpenByReason()
     });
     series->append(set);
     chart->addSeries(series);
-    auto *y = new QBarCategoryAxis;
     if (categories.isEmpty()) {
         categories << tr("no open case");
         *set << 0;
     }
-    y->append(categories);
+    QBarCategoryAxis *y = namesAxis(categories);
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(y);
     auto *x = countAxis(max);
@@ -640,7 +647,9 @@ void OverviewPage::showOpenByAge()
     const OverviewFigures &f = m_figures;
     static const QColor colors[] {QColor(0x9e, 0xc5, 0xe8), QColor(0x5b, 0x9b, 0xd5),
         QColor(0xef, 0x9a, 0x00), QColor(0xc6, 0x28, 0x28)};
-    auto *series = new QStackedBarSeries;
+    // Horizontal, as the reasons beside it: the buckets' names need the width, not the counts.
+    // A horizontal axis lists its first category at the bottom: the oldest reads on top.
+    auto *series = new QHorizontalStackedBarSeries;
     QStringList categories;
     const QLocale locale;
     qint64 max = 0;
@@ -670,13 +679,12 @@ void OverviewPage::showOpenByAge()
         series->append(set);
     }
     chart->addSeries(series);
-    auto *x = new QBarCategoryAxis;
-    x->append(categories);
-    chart->addAxis(x, Qt::AlignBottom);
-    series->attachAxis(x);
-    auto *y = countAxis(max);
+    QBarCategoryAxis *y = namesAxis(categories);
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(y);
+    auto *x = countAxis(max);
+    chart->addAxis(x, Qt::AlignBottom);
+    series->attachAxis(x);
     chart->legend()->setVisible(false);
 }
 

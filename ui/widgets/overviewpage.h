@@ -8,6 +8,7 @@
 #include <QWidget>
 
 class QChart;
+class QCategoryAxis;
 class QChartView;
 class QLabel;
 class QTimer;
@@ -77,8 +78,8 @@ private:
     void showCasesPerDay();
     void showOpenByReason();
     void showOpenByAge();
-    QString dayLabel(const QDate &day) const;
-    QStringList dayCategories() const;
+    /// The window's days, labelled once a week (`numbersOnly`: "17", not "17 Nov").
+    QCategoryAxis *dayAxis(bool numbersOnly) const;
     QString daysTitle(const QString &what) const;
 
     DatabasePool *m_pool;

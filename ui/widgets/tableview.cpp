@@ -111,8 +111,9 @@ void TableView::fitColumnsTo(int available)
 {
     // Each column as wide as what it shows (the rows on screen and the header). When that is
     // wider than the view, the widest columns give way first (a common cap lowered until all
-    // fit, down to a floor), the columns kept whole last; the last column stretches over what
-    // is left (QHeaderView::stretchLastSection).
+    // fit, down to a floor); the columns kept whole (a time, an amount, an id) never do: an
+    // elided amount or instant misleads, a horizontal scroll bar does not. The last column
+    // stretches over what is left (QHeaderView::stretchLastSection).
     const int columns = model()->columnCount();
     QVector<int> natural(columns, 0);
     for (int c = 0; c < columns; ++c) {
@@ -121,23 +122,19 @@ void TableView::fitColumnsTo(int available)
         natural[c] = naturalColumnWidth(c);
     }
     const int em = fontMetrics().horizontalAdvance(u'M');
-    // The columns kept whole (ids) give way only after every other column is at the floor.
-    auto widths = [&](int cap, int wholeCap) {
+    auto widths = [&](int cap) {
         QVector<int> w(columns, 0);
         for (int c = 0; c < columns; ++c)
-            w[c] = std::min(natural[c], m_wholeColumns.contains(c) ? wholeCap : cap);
+            w[c] = m_wholeColumns.contains(c) ? natural[c] : std::min(natural[c], cap);
         return w;
     };
     auto sum = [](const QVector<int> &w) { return std::accumulate(w.cbegin(), w.cend(), 0); };
     const int widest = natural.isEmpty() ? 0 : *std::max_element(natural.cbegin(), natural.cend());
     const int floor = 9 * em;
     int cap = widest;
-    int wholeCap = widest;
-    while (sum(widths(cap, wholeCap)) > available && cap > floor)
+    while (sum(widths(cap)) > available && cap > floor)
         cap -= em / 2;
-    while (sum(widths(cap, wholeCap)) > available && wholeCap > floor)
-        wholeCap -= em / 2;
-    const QVector<int> w = widths(std::max(cap, floor), std::max(wholeCap, floor));
+    const QVector<int> w = widths(std::max(cap, floor));
     for (int c = 0; c < columns; ++c) {
         if (!isColumnHidden(c))
             setColumnWidth(c, w[c]);

@@ -17,10 +17,10 @@ public:
     /// Column widths come from the first rows that arrive, unless a saved layout was restored.
     void setColumnsFitted(bool fitted) { m_fitted = fitted; }
     /// Sizes the columns to their contents within `available` pixels: when they do not all fit,
-    /// the widest give way first, and the columns kept whole (ids) last.
+    /// the widest give way first, down to a floor; the columns kept whole never do (the table
+    /// scrolls instead).
     void fitColumnsTo(int available);
-    /// Columns that are narrowed only once every other one is at its floor (ids: "never
-    /// elided while there is room").
+    /// Columns never narrowed below what they show (a time, an amount, an id).
     void setWholeColumns(const QList<int> &columns) { m_wholeColumns = columns; }
     /// What a column needs to show its header and the rows on screen whole.
     int naturalColumnWidth(int column) const;
