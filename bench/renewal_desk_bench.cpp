@@ -361,8 +361,12 @@ int main(int argc, char **argv)
                 std::make_pair("ledger totals: the year, provider paddle-eu",
                     f(paid, jan, jan.addYears(1), u"paddle-eu"_qs)),
                 std::make_pair("ledger totals: all time", f(paid, {}, {})),
-                std::make_pair("ledger totals: period start in March (counted)",
-                    f(start, jan.addMonths(2), jan.addMonths(3)))}) {
+                std::make_pair(
+                    "ledger totals: paid in March", f(paid, jan.addMonths(2), jan.addMonths(3))),
+                std::make_pair("ledger totals: period start in March",
+                    f(start, jan.addMonths(2), jan.addMonths(3))),
+                std::make_pair(
+                    "ledger totals: period start in the year", f(start, jan, jan.addYears(1)))}) {
             QVector<double> t;
             int groups = 0;
             for (int i = 0; i < runs; ++i) {

@@ -16,19 +16,46 @@ using rdtest::scalar;
 
 namespace {
 
-/// renewal_totals over [from, to) and the plain GROUP BY over billing periods it stands for,
-/// as the rows that differ between them (none when they agree).
-std::string differences(const std::string &from = "-infinity", const std::string &to = "infinity")
+/// A totals function over [from, to) and the plain GROUP BY over billing periods it stands
+/// for, by the UTC day of `column`, as the rows that differ between them (none when they agree).
+std::string differencesOf(const std::string &function, const std::string &column,
+    const std::string &from, const std::string &to)
 {
-    const std::string plain
-        = "SELECT (paid_at AT TIME ZONE 'UTC')::date AS day, provider_key, currency, "
+    const std::string day = "(" + column + " AT TIME ZONE 'UTC')::date";
+    const std::string plain = "SELECT " + day
+        + " AS day, provider_key, currency, "
           "recorded_by, count(*)::bigint AS renewals, sum(paid_amount_minor) AS amount_minor "
-          "FROM subscription_billing_periods WHERE (paid_at AT TIME ZONE 'UTC')::date >= '"
-        + from + "'::date AND (paid_at AT TIME ZONE 'UTC')::date < '" + to
-        + "'::date GROUP BY 1, 2, 3, 4";
-    const std::string totals = "SELECT * FROM renewal_totals('" + from + "', '" + to + "')";
+          "FROM subscription_billing_periods WHERE "
+        + day + " >= '" + from + "'::date AND " + day + " < '" + to + "'::date GROUP BY 1, 2, 3, 4";
+    const std::string totals = "SELECT * FROM " + function + "('" + from + "', '" + to + "')";
     return "SELECT count(*) FROM ((" + plain + " EXCEPT ALL " + totals + ") UNION ALL (" + totals
         + " EXCEPT ALL " + plain + ")) d";
+}
+
+/// By the day paid: renewal_totals (0016).
+std::string differences(const std::string &from = "-infinity", const std::string &to = "infinity")
+{
+    return differencesOf("renewal_totals", "paid_at", from, to);
+}
+
+/// By the day the period starts: renewal_period_start_totals (0020).
+std::string startDifferences(
+    const std::string &from = "-infinity", const std::string &to = "infinity")
+{
+    return differencesOf("renewal_period_start_totals", "period_start", from, to);
+}
+
+/// Both bases agree with the billing periods, over all time and over the given ranges.
+bool bothAgree(
+    pqxx::connection &c, std::initializer_list<std::pair<const char *, const char *>> ranges = {})
+{
+    if (scalar(c, differences()) != 0 || scalar(c, startDifferences()) != 0)
+        return false;
+    for (const auto &[from, to] : ranges) {
+        if (scalar(c, differences(from, to)) != 0 || scalar(c, startDifferences(from, to)) != 0)
+            return false;
+    }
+    return true;
 }
 
 /// Inserts `n` billing periods for subscription `sub` (created when missing), in one statement:
@@ -56,7 +83,8 @@ void insertPeriods(pqxx::transaction_base &tx, const std::string &sub, const std
 
 } // namespace
 
-/// The ledger's totals (migration 0016): renewal_totals equals a plain GROUP BY over the
+/// The ledger's totals (migrations 0016, 0020): renewal_totals (by day paid) and
+/// renewal_period_start_totals (by day the period starts) equal a plain GROUP BY over the
 /// billing periods whether or not the deltas were folded, under concurrent renewals and folds;
 /// the backfill counts what was there before; a viewer may read and fold but not write.
 class TestLedgerTotals : public QObject
@@ -83,20 +111,44 @@ private slots:
                      "SELECT count(*) FROM renewal_totals('2026-02-28', '2026-03-01') "
                      "WHERE currency = 'JPY'"),
             1LL);
+        // By period start the same JPY renewal counts on March 1st, in the next month.
+        QCOMPARE(scalar(*conn, startDifferences()), 0LL);
+        QCOMPARE(scalar(*conn, startDifferences("2026-03-01", "2026-06-01")), 0LL);
+        QCOMPARE(scalar(*conn,
+                     "SELECT count(*) FROM renewal_period_start_totals('2026-02-28', "
+                     "'2026-03-01') WHERE currency = 'JPY'"),
+            0LL);
+        QCOMPARE(scalar(*conn,
+                     "SELECT renewals FROM renewal_period_start_totals('2026-03-01', "
+                     "'2026-03-02') WHERE currency = 'JPY'"),
+            1LL);
 
         QVERIFY(scalar(*conn, "SELECT fold_renewal_totals()") > 0);
         QCOMPARE(scalar(*conn, "SELECT count(*) FROM renewal_total_deltas"), 0LL);
-        QCOMPARE(scalar(*conn, differences()), 0LL);
-        // Folded totals plus new deltas for the same keys.
+        QVERIFY(bothAgree(*conn, {{"2026-03-01", "2026-06-01"}}));
+        // Folded totals plus new deltas for the same keys; and periods paid 40 days after
+        // they start, in another month (and, for the last, another year).
         {
             pqxx::work tx(*conn);
             insertPeriods(tx, "sub_d", "stripe-main", "USD", "webhook", 0, 12);
+            insertPeriods(tx, "sub_late", "paddle-eu", "EUR", "snapshot", 9, 3, "40 days");
             tx.commit();
         }
-        QCOMPARE(scalar(*conn, differences()), 0LL);
-        QCOMPARE(scalar(*conn, differences("2026-01-01", "2026-02-01")), 0LL);
+        QVERIFY(bothAgree(*conn,
+            {{"2026-01-01", "2026-02-01"}, {"2026-11-01", "2026-12-01"},
+                {"2026-12-01", "2027-01-01"}, {"2027-01-01", "2027-02-01"}}));
+        QCOMPARE(scalar(*conn,
+                     "SELECT sum(renewals) FROM renewal_period_start_totals('2026-12-01', "
+                     "'2027-01-01') WHERE currency = 'EUR'"),
+            1LL);
+        QCOMPARE(scalar(*conn,
+                     "SELECT sum(renewals) FROM renewal_totals('2026-12-01', "
+                     "'2027-01-01') WHERE currency = 'EUR'"),
+            1LL); // the one starting on November 1st
         scalar(*conn, "SELECT fold_renewal_totals()");
-        QCOMPARE(scalar(*conn, differences()), 0LL);
+        QVERIFY(bothAgree(*conn,
+            {{"2026-01-01", "2026-02-01"}, {"2026-12-01", "2027-01-01"},
+                {"2027-01-01", "2027-02-01"}}));
         // A renewal rolled back leaves no delta.
         {
             pqxx::work tx(*conn);
@@ -106,6 +158,37 @@ private slots:
                      "SELECT count(*) FROM renewal_totals('-infinity', 'infinity') "
                      "WHERE currency = 'GBP'"),
             0LL);
+        QCOMPARE(scalar(*conn,
+                     "SELECT count(*) FROM renewal_period_start_totals('-infinity', "
+                     "'infinity') WHERE currency = 'GBP'"),
+            0LL);
+    }
+
+    // A renewal appends one delta row, whose paid day and period-start day differ here: the
+    // renewal path inserts, and updates no counter row (0016's promise, kept by 0020).
+    void oneRenewalAppendsOneDeltaRow()
+    {
+        rdtest::TestDatabase db("ledgertotals_one_delta");
+        auto conn = db.connect();
+        {
+            pqxx::work tx(*conn);
+            insertPeriods(tx, "sub_a", "stripe-main", "USD", "webhook", 1, 1, "-1 second");
+            tx.commit();
+        }
+        QCOMPARE(scalar(*conn,
+                     "SELECT count(*) FROM renewal_total_deltas WHERE day = '2026-01-31' "
+                     "AND period_start_day = '2026-02-01' AND renewals = 1"),
+            1LL);
+        QCOMPARE(scalar(*conn, "SELECT count(*) FROM renewal_total_deltas"), 1LL);
+        QCOMPARE(scalar(*conn, "SELECT fold_renewal_totals()"), 1LL);
+        QCOMPARE(scalar(*conn,
+                     "SELECT count(*) FROM renewal_period_start_totals WHERE day = "
+                     "'2026-02-01' AND renewals = 1 AND amount_minor = 1007"),
+            1LL);
+        QCOMPARE(scalar(*conn,
+                     "SELECT count(*) FROM renewal_daily_totals WHERE day = '2026-01-31' "
+                     "AND renewals = 1 AND amount_minor = 1007"),
+            1LL);
     }
 
     // Billing periods are facts: nothing, not even their owner, updates or deletes them, so
@@ -148,6 +231,11 @@ private slots:
         QTest::newRow("update totals") << "UPDATE renewal_daily_totals SET renewals = 0";
         QTest::newRow("delete deltas") << "DELETE FROM renewal_total_deltas";
         QTest::newRow("truncate totals") << "TRUNCATE renewal_daily_totals";
+        QTest::newRow("insert a period-start total")
+            << "INSERT INTO renewal_period_start_totals VALUES ('2026-01-01', 'x', 'USD', "
+               "'webhook', 1000, 1000)";
+        QTest::newRow("update period-start totals")
+            << "UPDATE renewal_period_start_totals SET renewals = 0";
         QTest::newRow("call the trigger function") << "SELECT rd_billing_periods_to_deltas()";
     }
 
@@ -166,14 +254,19 @@ private slots:
                      "SELECT sum(renewals) FROM renewal_totals('2026-01-01', "
                      "'2027-01-01')"),
             4LL);
+        QCOMPARE(scalar(viewer,
+                     "SELECT sum(renewals) FROM renewal_period_start_totals('2026-01-01', "
+                     "'2027-01-01')"),
+            4LL);
         QCOMPARE(scalar(viewer, "SELECT fold_renewal_totals()"), 4LL); // four days
         QCOMPARE(scalar(viewer, "SELECT count(*) FROM renewal_total_deltas"), 0LL);
+        QCOMPARE(scalar(viewer, "SELECT sum(renewals) FROM renewal_period_start_totals"), 4LL);
         {
             pqxx::work tx(viewer);
             QVERIFY_THROWS_EXCEPTION(pqxx::sql_error, tx.exec0(sql.toStdString()));
         }
         auto conn = db.connect();
-        QCOMPARE(scalar(*conn, differences()), 0LL);
+        QVERIFY(bothAgree(*conn));
     }
 
     // Renewals committed from several connections at once while others fold: every period is
@@ -195,9 +288,12 @@ private slots:
                     const char *recorders[] = {"webhook", "operator", "snapshot", "import"};
                     for (int t = 0; t < kTransactions; ++t) {
                         pqxx::work tx(c);
+                        // Some paid a second before the day the period starts (in the
+                        // month before, for each of them), some weeks after.
+                        const char *paid[] = {"3 minutes", "-1 second", "20 days"};
                         insertPeriods(tx, "sub_" + std::to_string(w) + "_" + std::to_string(t),
                             w % 2 ? "paddle-eu" : "stripe-main", currencies[t % 3],
-                            recorders[(t + w) % 4], t % 12, 1 + t % 3);
+                            recorders[(t + w) % 4], t % 12, 1 + t % 3, paid[(t + w) % 3]);
                         if (t % 7 == 6)
                             tx.abort(); // rolled back: must leave nothing
                         else
@@ -217,8 +313,10 @@ private slots:
                     while (writing) {
                         scalar(c, "SELECT fold_renewal_totals()");
                         ++folds;
-                        // A reader between folds sees totals that match its snapshot.
-                        if (scalar(c, differences()) != 0)
+                        // A reader between folds sees totals that match its snapshot, in
+                        // both bases (each read is one statement, one snapshot).
+                        if (scalar(c, differences()) != 0 || scalar(c, startDifferences()) != 0
+                            || scalar(c, startDifferences("2026-03-01", "2026-04-01")) != 0)
                             ++failures;
                     }
                 } catch (const std::exception &e) {
@@ -236,10 +334,14 @@ private slots:
         QVERIFY(folds.load() > 0);
         auto conn = db.connect();
         QVERIFY(scalar(*conn, "SELECT count(*) FROM subscription_billing_periods") > 100);
-        QCOMPARE(scalar(*conn, differences()), 0LL);
+        QVERIFY(scalar(*conn,
+                    "SELECT count(*) FROM subscription_billing_periods WHERE "
+                    "(paid_at AT TIME ZONE 'UTC')::date <> (period_start AT TIME ZONE 'UTC')::date")
+            > 20);
+        QVERIFY(bothAgree(*conn, {{"2026-02-01", "2026-03-01"}, {"2026-12-01", "2027-01-01"}}));
         scalar(*conn, "SELECT fold_renewal_totals()");
         QCOMPARE(scalar(*conn, "SELECT count(*) FROM renewal_total_deltas"), 0LL);
-        QCOMPARE(scalar(*conn, differences()), 0LL);
+        QVERIFY(bothAgree(*conn, {{"2026-02-01", "2026-03-01"}, {"2026-12-01", "2027-01-01"}}));
     }
 
     // A database that had renewals before migration 0016 gets their totals with it.
@@ -264,6 +366,47 @@ private slots:
         QCOMPARE(scalar(*conn, "SELECT count(*) FROM renewal_total_deltas"), 0LL);
         QCOMPARE(scalar(*conn, "SELECT sum(renewals) FROM renewal_daily_totals"), 16LL);
         QCOMPARE(scalar(*conn, differences()), 0LL);
+        QCOMPARE(scalar(*conn, startDifferences()), 0LL);
+    }
+
+    // A database at 0019 with renewals folded and renewals still deltas (which do not know
+    // their period-start day) gets both bases right with 0020.
+    void periodStartMigrationBackfillsFoldedAndUnfolded()
+    {
+        rdtest::TestDatabase db("ledgertotals_backfill_start", false);
+        auto conn = db.connect();
+        auto files = rd::loadMigrations(rd::defaultMigrationsDir());
+        std::vector<rd::MigrationFile> before;
+        for (const auto &f : files) {
+            if (f.version < 20)
+                before.push_back(f);
+        }
+        QVERIFY(before.size() < files.size());
+        rd::migrate(*conn, before);
+        {
+            pqxx::work tx(*conn);
+            insertPeriods(tx, "sub_old", "stripe-main", "USD", "webhook", 0, 12, "-1 second");
+            tx.commit();
+        }
+        scalar(*conn, "SELECT fold_renewal_totals()");
+        {
+            pqxx::work tx(*conn);
+            insertPeriods(tx, "sub_eu", "paddle-eu", "EUR", "snapshot", 3, 4, "35 days");
+            insertPeriods(tx, "sub_more", "stripe-main", "USD", "webhook", 0, 3);
+            tx.commit();
+        }
+        QVERIFY(scalar(*conn, "SELECT count(*) FROM renewal_total_deltas") > 0);
+        rd::migrate(*conn, files);
+        QCOMPARE(scalar(*conn, "SELECT count(*) FROM renewal_total_deltas"), 0LL);
+        QCOMPARE(scalar(*conn, "SELECT sum(renewals) FROM renewal_period_start_totals"), 19LL);
+        QVERIFY(bothAgree(*conn, {{"2026-01-01", "2026-02-01"}, {"2026-05-01", "2026-06-01"}}));
+        // And new renewals after it, in both.
+        {
+            pqxx::work tx(*conn);
+            insertPeriods(tx, "sub_new", "paddle-eu", "EUR", "webhook", 5, 2, "-1 second");
+            tx.commit();
+        }
+        QVERIFY(bothAgree(*conn, {{"2026-05-01", "2026-06-01"}, {"2026-06-01", "2026-07-01"}}));
     }
 };
 

@@ -209,6 +209,18 @@ private slots:
             << "SELECT count(*) FROM renewal_daily_totals t WHERE t.day = '2026-02-01' "
                "AND t.renewals = 1 AND t.amount_minor = 1999 "
                "AND NOT EXISTS (SELECT 1 FROM renewal_total_deltas)";
+        // 0020: the same delta also carries the period's start day, and the fold adds it to
+        // the real period-start totals as well.
+        QTest::newRow("ingest: delta trigger and fold_renewal_totals, by period start")
+            << "ingest"
+            << (renewalTables
+                   + QStringList {"renewal_total_deltas", "renewal_daily_totals",
+                       "renewal_period_start_totals"})
+            << QString(kFebruaryCall) + "; SELECT fold_renewal_totals()"
+            << "SELECT count(*) FROM renewal_period_start_totals t WHERE t.day = '2026-02-01' "
+               "AND t.renewals = 1 AND t.amount_minor = 1999 "
+               "AND EXISTS (SELECT 1 FROM renewal_daily_totals d WHERE d.day = '2026-02-01' "
+               "AND d.renewals = 1) AND NOT EXISTS (SELECT 1 FROM renewal_total_deltas)";
         QTest::newRow("ingest: outbox_claim and outbox_mark_published")
             << "ingest" << (renewalTables + QStringList {"subscription_outbox"})
             << QString(kFebruaryCall)
@@ -257,6 +269,65 @@ private slots:
                      "'UTC')::date"),
             1LL);
         QCOMPARE(scalar(*admin, "SELECT count(*) FROM webhook_inbox_daily"), 1LL);
+    }
+
+    // The ledger's fold (0016, 0020): a viewer may fold, and folds only the real deltas into
+    // the real totals of both bases, whatever temporary tables of those names it seeded; its
+    // reads of either basis see the real totals too.
+    void foldRenewalTotalsIgnoresShadowTables()
+    {
+        {
+            auto admin = m_db->connect();
+            pqxx::nontransaction tx(*admin);
+            // Paid a second before the day its period starts: one delta, two different days.
+            tx.exec0("INSERT INTO subscription_billing_periods (subscription_id, provider_key, "
+                     "provider_renewal_key, provider_event_id, period_start, period_end, "
+                     "paid_amount_minor, currency, paid_at, recorded_by) "
+                     "SELECT id, provider_key, 'in_mar', 'evt_mar', '2026-03-01T00:00:00Z', "
+                     "'2026-04-01T00:00:00Z', 1999, 'USD', '2026-02-28T23:59:59Z', 'webhook' "
+                     "FROM subscriptions WHERE provider_subscription_id = 'sub_1'");
+        }
+        pqxx::connection attacker(attackerWithTemp("viewer"));
+        {
+            pqxx::nontransaction tx(attacker);
+            for (const char *t :
+                {"renewal_total_deltas", "renewal_daily_totals", "renewal_period_start_totals"})
+                shadow(tx, t);
+            // Renewals that never happened, waiting to be folded, and totals that were never
+            // counted, waiting to be read.
+            tx.exec0("INSERT INTO pg_temp.renewal_total_deltas (day, period_start_day, "
+                     "provider_key, currency, recorded_by, renewals, amount_minor) "
+                     "SELECT '2026-03-01', '2026-03-01', 'stripe-main', 'USD', 'webhook', "
+                     "1000, 1000000 FROM generate_series(1, 5)");
+            tx.exec0("INSERT INTO pg_temp.renewal_period_start_totals VALUES ('2026-03-01', "
+                     "'stripe-main', 'USD', 'webhook', 7, 7)");
+            tx.exec0("SET search_path = pg_temp, public");
+            QCOMPARE(tx.exec1("SELECT fold_renewal_totals()")[0].as<long long>(), 1LL);
+            QCOMPARE(tx.exec1("SELECT count(*) FROM pg_temp.renewal_total_deltas")[0].as<int>(), 5);
+            QCOMPARE(tx.exec1("SELECT count(*) FROM pg_temp.renewal_daily_totals")[0].as<int>(), 0);
+            QCOMPARE(tx.exec1("SELECT sum(renewals) FROM pg_temp.renewal_period_start_totals")[0]
+                         .as<int>(),
+                7);
+            QCOMPARE(tx.exec1("SELECT sum(renewals) FROM renewal_period_start_totals("
+                              "'2026-03-01', '2026-04-01')")[0]
+                         .as<int>(),
+                1);
+            QCOMPARE(tx.exec1("SELECT sum(renewals) FROM renewal_totals('2026-02-28', "
+                              "'2026-03-01')")[0]
+                         .as<int>(),
+                1);
+        }
+        auto admin = m_db->connect();
+        QCOMPARE(scalar(*admin,
+                     "SELECT count(*) FROM renewal_period_start_totals WHERE day = '2026-03-01' "
+                     "AND renewals = 1 AND amount_minor = 1999"),
+            1LL);
+        QCOMPARE(scalar(*admin, "SELECT sum(renewals) FROM renewal_period_start_totals"), 1LL);
+        QCOMPARE(scalar(*admin,
+                     "SELECT count(*) FROM renewal_daily_totals WHERE day = '2026-02-28' "
+                     "AND renewals = 1 AND amount_minor = 1999"),
+            1LL);
+        QCOMPARE(scalar(*admin, "SELECT count(*) FROM renewal_total_deltas"), 0LL);
     }
 
     void temporaryShadowTablesAreIgnored()

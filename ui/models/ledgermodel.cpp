@@ -109,16 +109,16 @@ PageQuery LedgerModel::pageQuery(
     const QString column = byPaidAt ? u"paid_at"_qs : u"period_start"_qs;
     QVariantList values;
 
-    // The combinations that may hold rows: for a paid-at range, those with renewals paid in
-    // its days (the daily totals and the deltas not folded yet are keyed by UTC day of
-    // paid_at); for a period-start range, any. A few rows, read from their primary key.
-    QStringList comboWhere;
+    // The combinations that hold rows: those with renewals in the range's days, by the UTC
+    // day paid (0016's daily totals) or the day the period starts (0020's), with the deltas
+    // not folded yet. A few rows, read from their primary key.
+    const QString totalsTable
+        = byPaidAt ? u"public.renewal_daily_totals"_qs : u"public.renewal_period_start_totals"_qs;
+    const QString deltaDay = byPaidAt ? u"day"_qs : u"period_start_day"_qs;
+    QStringList comboWhere {u"%1 >= CAST(? AS date)"_qs, u"%1 < CAST(? AS date)"_qs};
     QVariantList comboValues;
-    if (byPaidAt) {
-        comboWhere << u"day >= CAST(? AS date)"_qs << u"day < CAST(? AS date)"_qs;
-        comboValues << (filter.from.isValid() ? filter.from.toString(Qt::ISODate) : u"-infinity"_qs)
-                    << (filter.to.isValid() ? filter.to.toString(Qt::ISODate) : u"infinity"_qs);
-    }
+    comboValues << (filter.from.isValid() ? filter.from.toString(Qt::ISODate) : u"-infinity"_qs)
+                << (filter.to.isValid() ? filter.to.toString(Qt::ISODate) : u"infinity"_qs);
     if (!filter.provider.isEmpty()) {
         comboWhere << u"provider_key = ?"_qs;
         comboValues << filter.provider;
@@ -131,13 +131,11 @@ PageQuery LedgerModel::pageQuery(
         comboWhere << u"recorded_by = ?"_qs;
         comboValues << filter.recordedBy;
     }
-    const QString comboFilter
-        = comboWhere.isEmpty() ? QString() : u" WHERE "_qs + comboWhere.join(u" AND "_qs);
-    const QString combos = u"SELECT provider_key, currency, recorded_by FROM "
-                           "public.renewal_daily_totals"_qs
-        + comboFilter
+    const QString comboFilter = u" WHERE "_qs + comboWhere.join(u" AND "_qs);
+    const QString combos = u"SELECT provider_key, currency, recorded_by FROM "_qs + totalsTable
+        + comboFilter.arg(u"day"_qs)
         + u" UNION SELECT provider_key, currency, recorded_by FROM public.renewal_total_deltas"_qs
-        + comboFilter;
+        + comboFilter.arg(deltaDay);
     values << comboValues << comboValues;
 
     QStringList conds {u"b.provider_key = c.provider_key"_qs, u"b.currency = c.currency"_qs,

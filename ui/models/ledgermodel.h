@@ -38,8 +38,9 @@ struct LedgerFilter
 ///
 /// A page is one index range scan per (provider, currency, recorded_by) combination that has
 /// renewals, on billing_periods_ledger_by_paid_at or _by_period_start (migration 0016), merged
-/// and cut to the page: the combinations come from the daily totals (a few rows), so a rare
-/// currency or recorded_by reads as few rows as a common one.
+/// and cut to the page: the combinations come from the daily totals of the filter's date
+/// (0016's by day paid, 0020's by period start; a few rows), so a rare currency or recorded_by
+/// reads as few rows as a common one.
 class LedgerModel : public PagedTableModel
 {
     Q_OBJECT

@@ -51,44 +51,31 @@ QVector<LedgerTotal> readTotals(QSqlQuery &q, bool byMonth)
 
 LedgerTotals loadLedgerTotals(QSqlDatabase &db, const LedgerFilter &filter)
 {
-    LedgerTotals totals;
+    // Folding keeps the unfolded deltas few; refused or impossible (a standby, an old role),
+    // the read is still right.
+    QSqlQuery fold(db);
+    fold.exec(u"SELECT public.fold_renewal_totals()"_qs);
+    // Daily totals by the UTC day paid (0016) or the UTC day the period starts (0020): the
+    // same shape, each read from its own primary key.
+    const QString function = filter.date == LedgerDate::PaidAt
+        ? u"public.renewal_totals"_qs
+        : u"public.renewal_period_start_totals"_qs;
     QVariantList values;
-    QString source;
-    QString monthOf;
-    if (filter.date == LedgerDate::PaidAt) {
-        // Folding keeps the unfolded deltas few; refused or impossible (a standby, an old
-        // role), the read is still right.
-        QSqlQuery fold(db);
-        fold.exec(u"SELECT public.fold_renewal_totals()"_qs);
-        source = u"public.renewal_totals(CAST(? AS date), CAST(? AS date)) WHERE true"_qs;
-        values << (filter.from.isValid() ? filter.from.toString(Qt::ISODate) : u"-infinity"_qs)
-               << (filter.to.isValid() ? filter.to.toString(Qt::ISODate) : u"infinity"_qs);
-        monthOf = u"date_trunc('month', day)::date"_qs;
-    } else {
-        totals.fromDailyTotals = false;
-        source = u"public.subscription_billing_periods WHERE true"_qs;
-        if (filter.from.isValid()) {
-            source += u" AND period_start >= CAST(? AS timestamptz)"_qs;
-            values << filter.from.toString(Qt::ISODate) + u"T00:00:00Z"_qs;
-        }
-        if (filter.to.isValid()) {
-            source += u" AND period_start < CAST(? AS timestamptz)"_qs;
-            values << filter.to.toString(Qt::ISODate) + u"T00:00:00Z"_qs;
-        }
-        monthOf = u"date_trunc('month', period_start AT TIME ZONE 'UTC')::date"_qs;
-    }
-    source += dimensionConditions(filter, values);
-    const bool daily = filter.date == LedgerDate::PaidAt;
-    const QString count = daily ? u"sum(renewals)"_qs : u"count(*)"_qs;
-    const QString amount = daily ? u"sum(amount_minor)"_qs : u"sum(paid_amount_minor)"_qs;
+    values << (filter.from.isValid() ? filter.from.toString(Qt::ISODate) : u"-infinity"_qs)
+           << (filter.to.isValid() ? filter.to.toString(Qt::ISODate) : u"infinity"_qs);
+    const QString source = function + u"(CAST(? AS date), CAST(? AS date)) WHERE true"_qs
+        + dimensionConditions(filter, values);
+
+    LedgerTotals totals;
     QSqlQuery months = execSql(db,
-        u"SELECT "_qs + monthOf + u"::text, currency, "_qs + count + u", ("_qs + amount
-            + u")::text FROM "_qs + source + u" GROUP BY 1, 2 ORDER BY 1, 2"_qs,
+        u"SELECT date_trunc('month', day)::date::text, currency, sum(renewals), "
+        "sum(amount_minor)::text FROM "_qs
+            + source + u" GROUP BY 1, 2 ORDER BY 1, 2"_qs,
         values);
     totals.months = readTotals(months, true);
     QSqlQuery providers = execSql(db,
-        u"SELECT provider_key, currency, "_qs + count + u", ("_qs + amount + u")::text FROM "_qs
-            + source + u" GROUP BY 1, 2 ORDER BY 1, 2"_qs,
+        u"SELECT provider_key, currency, sum(renewals), sum(amount_minor)::text FROM "_qs + source
+            + u" GROUP BY 1, 2 ORDER BY 1, 2"_qs,
         values);
     totals.providers = readTotals(providers, false);
     return totals;

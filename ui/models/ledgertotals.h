@@ -32,14 +32,12 @@ struct LedgerTotals
 {
     QVector<LedgerTotal> months; ///< by month, then currency
     QVector<LedgerTotal> providers; ///< by provider, then currency
-    /// Whether they were read from the daily totals (a paid-at range) or counted from the
-    /// billing periods (a period-start range, which the daily totals do not key).
-    bool fromDailyTotals = true;
 };
 
-/// Reads the totals for `filter` on a worker thread. A paid-at range reads renewal_totals
-/// (migration 0016) after folding the deltas committed so far where the server allows it (a
-/// standby does not: the read is right without folding, only longer).
+/// Reads the totals for `filter` on a worker thread: renewal_totals (migration 0016) for a
+/// paid-at range, renewal_period_start_totals (0020) for a period-start one, after folding the
+/// deltas committed so far where the server allows it (a standby does not: the read is right
+/// without folding, only longer).
 LedgerTotals loadLedgerTotals(QSqlDatabase &db, const LedgerFilter &filter);
 
 /// Writes `totals` as CSV with machine values: group ("month" or "provider"), month
