@@ -1,9 +1,12 @@
 #include "tests/support/process_runner.h"
 #include "tests/support/renewal_fixtures.h"
 #include "tests/support/test_database.h"
+#include "ui/models/ledgermodel.h"
+#include "ui/models/ledgertotals.h"
 #include "ui/models/liveupdates.h"
 #include "ui/models/recordtablemodel.h"
 #include "ui/widgets/casespage.h"
+#include "ui/widgets/ledgerpage.h"
 #include "ui/widgets/mainwindow.h"
 #include "ui/widgets/outboxpage.h"
 #include "ui/widgets/subscriptionspage.h"
@@ -139,6 +142,46 @@ private slots:
         QCOMPARE(page->table()->selectionModel()->selectedRows().value(0).row(), 1);
         QCOMPARE(page->currentSubscriptionId(),
             model->index(1, 0).data(int(rd::ui::Role::Key)).toString());
+    }
+
+    /// The Ledger follows renewals recorded elsewhere: in place while shown (its list and its
+    /// totals), and on being shown again after one was recorded while it was hidden.
+    void ledgerFollowsRenewalsRecordedElsewhere()
+    {
+        rd::ui::MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
+        window.show();
+        QVERIFY(QTest::qWaitFor([&] { return window.liveUpdates()->isConnected(); }, 10000));
+        window.showPage(rd::ui::MainWindow::LedgerView);
+        auto *ledger = window.ledgerPage();
+        rd::ui::LedgerFilter all;
+        all.from = QDate(2000, 1, 1);
+        all.to = QDate(2100, 1, 1);
+        ledger->setFilter(all);
+        auto *model = ledger->model();
+        auto renewals = [&] {
+            qint64 n = 0;
+            for (const auto &t : ledger->totals().months)
+                n += t.renewals;
+            return n;
+        };
+        QVERIFY(QTest::qWaitFor([&] { return !model->isLoading(); }, 10000));
+        QCOMPARE(model->loadedRows(), 0);
+
+        QCOMPARE(apply(rdtest::februaryRenewal("sub_1", "evt_l1", "in_l1")).exitCode, 0);
+        QVERIFY2(
+            QTest::qWaitFor([&] { return model->loadedRows() == 1 && renewals() == 1; }, 15000),
+            qPrintable(u"%1 rows, %2 renewals"_qs.arg(model->loadedRows()).arg(renewals())));
+
+        window.showPage(rd::ui::MainWindow::SubscriptionsView);
+        QSignalSpy changed(window.liveUpdates(), &rd::ui::LiveUpdates::subscriptionChanged);
+        QCOMPARE(apply(rdtest::februaryRenewal("sub_2", "evt_l2", "in_l2")).exitCode, 0);
+        QVERIFY(changed.size() > 0 || changed.wait(10000));
+        QTest::qWait(500); // the list refresh's delay: the hidden Ledger is not read now
+        QCOMPARE(model->loadedRows(), 1);
+        window.showPage(rd::ui::MainWindow::LedgerView);
+        QVERIFY2(
+            QTest::qWaitFor([&] { return model->loadedRows() == 2 && renewals() == 2; }, 15000),
+            qPrintable(u"%1 rows, %2 renewals"_qs.arg(model->loadedRows()).arg(renewals())));
     }
 
     void rejectedRenewalRaisesTheCaseCount()

@@ -312,8 +312,24 @@ void LedgerPage::reload()
     loadTotals();
 }
 
+void LedgerPage::dataChanged()
+{
+    if (isVisible())
+        refresh();
+    else
+        m_stale = true;
+}
+
+void LedgerPage::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_stale)
+        refresh();
+}
+
 void LedgerPage::refresh()
 {
+    m_stale = false;
     loadChoices();
     m_model->refresh();
     loadTotals();

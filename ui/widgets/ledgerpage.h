@@ -48,6 +48,9 @@ public:
     /// [from, to) of a preset for `today` (UTC): this month, last month, this/last year.
     static std::pair<QDate, QDate> presetRange(Range range, const QDate &today);
     void refresh();
+    /// Something was recorded elsewhere (live updates): read the list and the totals again,
+    /// in place, now if the page is shown, else when it is next shown.
+    void dataChanged();
     /// Writes the totals shown as CSV; false with a message naming what went wrong.
     bool exportTotals(const QString &path, QString *error = nullptr) const;
 
@@ -56,6 +59,9 @@ signals:
     void statusMessage(const QString &message);
     /// The totals for the current filter arrived (tests wait for it).
     void totalsLoaded();
+
+protected:
+    void showEvent(QShowEvent *event) override;
 
 private:
     void applyPreset();
@@ -82,6 +88,7 @@ private:
     QTableWidget *m_monthTotals;
     QTableWidget *m_providerTotals;
     LedgerTotals m_totals;
+    bool m_stale = false; ///< changed while hidden: read again when shown
     LatestRequest m_totalsRequest;
     LatestRequest m_choicesRequest;
 };

@@ -137,6 +137,8 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     m_casesRefresh->setSingleShot(true);
     m_casesRefresh->setInterval(300);
     connect(m_listRefresh, &QTimer::timeout, m_subscriptions->model(), &PagedTableModel::refresh);
+    // Every renewal changes a subscription: the Ledger's list and totals follow as well.
+    connect(m_listRefresh, &QTimer::timeout, m_ledger, &LedgerPage::dataChanged);
     connect(m_casesRefresh, &QTimer::timeout, m_cases, &CasesPage::refresh);
 
     connect(m_cases, &CasesPage::openCountChanged, this, &MainWindow::updateCasesBadge);
