@@ -149,6 +149,23 @@ private slots:
         const auto r = rdtest::runProgram(
             rdtest::ctl(), rdtest::withDb(*m_db, {u"apply"_qs}), QByteArray::fromStdString(lines));
         QVERIFY2(r.exitCode == 0, r.err.constData());
+        // A renewal rejected outside the inbox, then sent again as another event: its event
+        // ids are kept on its case only (first and latest).
+        std::string rejectedLines;
+        for (const char *event : {"evt_apply_rejected", "evt_apply_rejected_again"}) {
+            auto e = rdtest::februaryRenewal("sub_gap", event, "in_apply_rejected");
+            rejectedLines += rd::toJson(e).dump() + "\n";
+        }
+        const auto rejected = rdtest::runProgram(rdtest::ctl(),
+            rdtest::withDb(*m_db, {u"apply"_qs}), QByteArray::fromStdString(rejectedLines));
+        QVERIFY2(rejected.exitCode == 3, rejected.err.constData());
+        QCOMPARE(sql("SELECT first_provider_event_id || ' ' || last_provider_event_id || ' ' || "
+                     "occurrences FROM reconciliation_cases WHERE provider_renewal_key = "
+                     "'in_apply_rejected'"),
+            u"evt_apply_rejected evt_apply_rejected_again 2"_qs);
+        QCOMPARE(sql("SELECT count(*) FROM webhook_inbox WHERE provider_event_id LIKE "
+                     "'evt_apply_rejected%'"),
+            u"0"_qs);
         m_pool = std::make_unique<rd::ui::DatabasePool>(QString::fromStdString(m_db->conninfo()));
     }
 
@@ -208,8 +225,16 @@ private slots:
         QTest::newRow("event id kept on the billing period only")
             << u"evt_apply_only"_qs << QStringList {period("stripe-eu", "txn_apply_only")}
             << u"Return opens it"_qs;
-        QTest::newRow("event of a rejected delivery")
-            << u"evt_gap"_qs << QStringList {u"delivery:"_qs + rejected} << u"Return opens it"_qs;
+        QTest::newRow("event of a rejected delivery: the delivery and its case")
+            << u"evt_gap"_qs << QStringList {u"delivery:"_qs + rejected, u"case:"_qs + caseId}
+            << u"2 things"_qs;
+        const QString applyCase = u"case:"_qs
+            + sql("SELECT id FROM reconciliation_cases WHERE provider_renewal_key = "
+                  "'in_apply_rejected'");
+        QTest::newRow("event of a renewal rejected outside the inbox: its case")
+            << u"evt_apply_rejected"_qs << QStringList {applyCase} << u"Return opens it"_qs;
+        QTest::newRow("its repeat's event: the same case")
+            << u"evt_apply_rejected_again"_qs << QStringList {applyCase} << u"Return opens it"_qs;
         QTest::newRow("case N") << u"case "_qs + caseId << QStringList {u"case:"_qs + caseId}
                                 << u"Return opens it"_qs;
         QTest::newRow("#N") << u"#"_qs + caseId << QStringList {u"case:"_qs + caseId}
@@ -325,13 +350,16 @@ private slots:
         rd::ui::MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
         window.show();
         auto *dialog = window.findAnything();
-        QTest::keyClicks(dialog->input(), u"evt_gap"_qs);
+        QTest::keyClicks(dialog->input(), u"evt_apply_rejected"_qs);
         QVERIFY(!dialog->isSettled());
         QTest::keyClick(dialog->input(), Qt::Key_Return);
+        const qint64 caseId = sql("SELECT id FROM reconciliation_cases WHERE "
+                                  "provider_renewal_key = 'in_apply_rejected'")
+                                  .toLongLong();
         QVERIFY(QTest::qWaitFor(
             [&] {
-                return window.inboxPage()->isDeliveryOpen()
-                    && window.inboxPage()->deliveryView()->delivery().id == m_rejected.inboxId;
+                return window.casesPage()->isVisible()
+                    && window.casesPage()->currentCase() == caseId;
             },
             10000));
         QVERIFY(!dialog->isVisible());

@@ -162,6 +162,12 @@ QVector<FoundItem> findAnything(QSqlDatabase &db, const FindQuery &query)
         // migration 0019).
         branches << kCase.arg(u"renewal_key"_qs, kByKey.arg(u"c"_qs, u"provider_renewal_key"_qs));
         values << query.text;
+        // ... and a renewal rejected outside the inbox keeps its event ids only there, the
+        // first and the latest (reconciliation_cases_by_first_event_id, _by_last_, 0021).
+        branches << kCase.arg(u"event_id"_qs, kByKey.arg(u"c"_qs, u"first_provider_event_id"_qs));
+        values << query.text;
+        branches << kCase.arg(u"event_id"_qs, kByKey.arg(u"c"_qs, u"last_provider_event_id"_qs));
+        values << query.text;
     }
     if (query.number >= 0) {
         branches << kCase.arg(u"number"_qs, u"c.id = CAST(? AS bigint)"_qs);
