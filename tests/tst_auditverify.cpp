@@ -88,6 +88,10 @@ private slots:
         QTest::newRow("control characters") << "line\nnext\ttab\r\b\f\x01\x1f"
                                             << "{\"k\": \"\\u0002\"}"
                                             << "2026-03-01T10:00:00.000001Z";
+        // Some JSON writers escape "/" and DEL; jsonb's text does neither.
+        QTest::newRow("slash and DEL") << "see https://pay.example/inv/1 \x7f"
+                                       << "{\"url\": \"https://pay.example/a/b\"}"
+                                       << "2026-03-01T10:00:00Z";
         QTest::newRow("unicode") << "Zoë paid 10 € 😀"
                                  << "{\"ü\": [1, 2.50, {\"z\": null}]}"
                                  << "2026-03-01T10:00:00.123456Z";
