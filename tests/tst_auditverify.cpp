@@ -232,21 +232,46 @@ private slots:
             r.err.constData());
     }
 
+    void anchorMismatchIsFound_data()
+    {
+        QTest::addColumn<QString>("sql");
+        QTest::addColumn<QString>("problem");
+        // Both leave the chain itself verifying: only the anchor shows them.
+        QTest::newRow("head removed")
+            << "DELETE FROM subscription_transition_audits WHERE id = %1"
+            << "the anchored row is gone (removed since the anchor was exported)";
+        QTest::newRow("head rewritten and re-hashed")
+            << "UPDATE subscription_transition_audits SET comment = 'rewritten', row_hash = "
+               "rd_sha256_hex(rd_audit_canonical(ROW(id, subscription_id, transition, "
+               "billing_period_id, actor_type, actor_id, db_role, provider_event_id, "
+               "provider_renewal_key, period_start, period_end, reason, 'rewritten', details, "
+               "created_at, chain_seq, prev_hash, row_hash)::subscription_transition_audits)) "
+               "WHERE id = %1"
+            << "the anchored row's hash changed (rewritten since the anchor was exported)";
+    }
     void anchorMismatchIsFound()
     {
+        QFETCH(QString, sql);
+        QFETCH(QString, problem);
         auto conn = m_db->connect();
         const auto anchor = rd::exportAuditAnchor(m_db->conninfo());
         QVERIFY(rd::checkAuditAnchor(m_db->conninfo(), anchor).empty());
-        // The tail re-written consistently (the chain itself still verifies): only the anchor
-        // shows it.
-        tamper(*conn,
-            "DELETE FROM subscription_transition_audits WHERE id = (SELECT max(id) FROM "
-            "subscription_transition_audits)");
+        // The newest audit is the head of its subscription's chain.
+        const long long head = scalar(*conn, "SELECT max(id) FROM subscription_transition_audits");
+        const std::string chainId = rdtest::text(*m_db,
+            "SELECT subscription_id FROM subscription_transition_audits WHERE id = "
+                + std::to_string(head));
+        const long long seq = scalar(*conn,
+            "SELECT chain_seq FROM subscription_transition_audits WHERE id = "
+                + std::to_string(head));
+        tamper(*conn, sql.arg(head).toStdString());
         QVERIFY(streamed().intact());
         const auto mismatches = rd::checkAuditAnchor(m_db->conninfo(), anchor);
         QCOMPARE(mismatches.size(), std::size_t(1));
-        QCOMPARE(mismatches[0].problem,
-            std::string("the anchored row is gone (removed since the anchor was exported)"));
+        QCOMPARE(QString::fromStdString(mismatches[0].problem), problem);
+        QCOMPARE(mismatches[0].chain, std::string("subscription_transition_audits"));
+        QCOMPARE(mismatches[0].chainId, chainId);
+        QCOMPARE(mismatches[0].seq, std::int64_t(seq));
 
         QTemporaryDir dir;
         const QString path = dir.filePath("anchor.json");
