@@ -285,6 +285,30 @@ private slots:
         QVERIFY2(r.out.contains("does not match: 1 head(s) changed or gone"), r.out.constData());
     }
 
+    // Many breaks: the first maxBreaks are kept, in the server's order, and "more" is said
+    // only when there are more.
+    void breaksAreCappedAndMoreIsSaid()
+    {
+        auto conn = m_db->connect();
+        tamper(*conn,
+            "UPDATE subscription_transition_audits SET actor_id = 'mallory' WHERE chain_seq = 2");
+        const auto all = serverBreaks(*conn);
+        QVERIFY2(all.size() >= 4, QByteArray::number(qulonglong(all.size())).constData());
+        for (const int streams : {1, 2}) {
+            rd::AuditVerifyOptions options;
+            options.batchRows = 3;
+            options.streams = streams;
+            options.maxBreaks = 2;
+            auto v = rd::verifyAuditChainsStreamed(*conn, options);
+            compareBreaks(v.breaks, {all[0], all[1]});
+            QVERIFY(v.moreBreaks);
+            options.maxBreaks = all.size();
+            v = rd::verifyAuditChainsStreamed(*conn, options);
+            compareBreaks(v.breaks, all);
+            QVERIFY(!v.moreBreaks);
+        }
+    }
+
     void batchesAreBoundedAndReportProgress()
     {
         auto conn = m_db->connect();
