@@ -309,19 +309,41 @@ private slots:
         }
     }
 
+    void batchesAreBoundedAndReportProgress_data()
+    {
+        QTest::addColumn<int>("streams");
+        QTest::newRow("one stream") << 1;
+        QTest::newRow("two streams") << 2;
+    }
     void batchesAreBoundedAndReportProgress()
     {
+        QFETCH(int, streams);
         auto conn = m_db->connect();
         const long long total = scalar(*conn,
             "SELECT (SELECT count(*) FROM subscription_transition_audits) + "
             "(SELECT count(*) FROM reconciliation_case_history)");
+        const long long chains = scalar(*conn,
+            "SELECT (SELECT count(DISTINCT subscription_id) FROM subscription_transition_audits) "
+            "+ (SELECT count(DISTINCT case_id) FROM reconciliation_case_history)");
+        // Two streams split the subscriptions at the middle of the uuid range: both halves
+        // have chains, so that each half's count has to be added.
+        QVERIFY(scalar(*conn,
+                    "SELECT count(DISTINCT subscription_id) FROM subscription_transition_audits "
+                    "WHERE subscription_id < '80000000-0000-0000-0000-000000000000'")
+            > 0);
+        QVERIFY(scalar(*conn,
+                    "SELECT count(DISTINCT subscription_id) FROM subscription_transition_audits "
+                    "WHERE subscription_id >= '80000000-0000-0000-0000-000000000000'")
+            > 0);
         rd::AuditVerifyOptions options;
         options.batchRows = 4;
+        options.streams = streams;
         std::vector<rd::AuditVerifyProgress> seen;
         options.onProgress = [&seen](const rd::AuditVerifyProgress &p) { seen.push_back(p); };
         const auto v = rd::verifyAuditChainsStreamed(*conn, options);
         QVERIFY(v.intact());
         QCOMPARE(v.rows, total);
+        QCOMPARE(v.chains, chains);
         // No fetch brought more than 4 rows; progress after every batch of the calling
         // thread's stream (the other half's rows join the count as they are checked).
         QVERIFY(v.largestBatch > 0);
@@ -330,6 +352,7 @@ private slots:
         for (std::size_t i = 1; i < seen.size(); ++i)
             QVERIFY(seen[i].rows >= seen[i - 1].rows);
         QCOMPARE(seen.back().rows, total);
+        QCOMPARE(seen.back().chains, chains);
         QVERIFY(seen.back().expectedRows >= total);
     }
 
