@@ -248,6 +248,23 @@ private slots:
         QCOMPARE(
             sql("SELECT assigned_to FROM reconciliation_cases WHERE id = " + caseId), role("bob"));
 
+        // Nor may alice give bob's claim back to the queue without a note.
+        alice.page->refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(cell(alice.page->model(), 0, kAssignedColumn),
+            QString::fromStdString(role("bob")), 10000);
+        QVERIFY(alice.page->openCase(id));
+        QPushButton *release = nullptr;
+        for (auto *b : alice.page->findChildren<QPushButton *>())
+            if (b->text() == u"Release…"_qs)
+                release = b;
+        QVERIFY(release);
+        QVERIFY2(release->toolTip().contains(u"needs a note"_qs), qPrintable(release->toolTip()));
+        out = act(*alice.page, id, Action::Release);
+        QCOMPARE(int(out.kind), int(Kind::Refused));
+        QCOMPARE(out.resultCode, u"note_required"_qs);
+        QCOMPARE(
+            sql("SELECT assigned_to FROM reconciliation_cases WHERE id = " + caseId), role("bob"));
+
         out = act(*alice.page, id, Action::Note, u"customer says the card was charged twice"_qs);
         QCOMPARE(int(out.kind), int(Kind::Done));
         out = act(*bob.page, id, Action::Release);
