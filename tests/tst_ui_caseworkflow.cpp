@@ -377,10 +377,13 @@ private slots:
         QFETCH(QList<int>, marked);
         const QList<qint64> cases {openCase("gap", "sub_a"), openCase("status", "sub_b"),
             openCase("gap", "sub_c"), openCase("status", "sub_d")};
+        // A case's age is since it was first seen; each was seen again lately, the oldest
+        // most lately, so that an age read from last_seen_at lists and marks other cases.
         const char *ages[] = {"30 minutes", "3 hours", "2 days", "10 days"};
+        const char *seenAgain[] = {"20 minutes", "10 minutes", "5 minutes", "1 minute"};
         for (int i = 0; i < 4; ++i)
             exec("UPDATE reconciliation_cases SET first_seen_at = now() - interval '"
-                + std::string(ages[i]) + "', last_seen_at = now() - interval '" + ages[i]
+                + std::string(ages[i]) + "', last_seen_at = now() - interval '" + seenAgain[i]
                 + "' WHERE id = " + std::to_string(cases[i]));
 
         Desk desk(m_db->conninfo());
