@@ -62,8 +62,10 @@ private:
         if (!rdtest::loadAll(*page.model()))
             return {u"(not loaded)"_qs};
         QStringList keys;
-        for (int r = 0; r < page.model()->loadedRows(); ++r)
-            keys << page.model()->row(r)[L::Key].toString();
+        for (int r = 0; r < page.model()->loadedRows(); ++r) {
+            const auto row = page.model()->row(r);
+            keys << (row ? row[L::Key].toString() : u"(row %1 not resident)"_qs.arg(r));
+        }
         return keys;
     }
 
@@ -93,6 +95,20 @@ private slots:
             tx.exec0("INSERT INTO reconciliation_case_history (case_id, action, outcome, actor, "
                      "comment, chain_seq, prev_hash, row_hash) SELECT min(id), 'noted', "
                      "'noted', 'alice', 'asked the provider', 0, '', '' FROM reconciliation_cases");
+            // A case entry at the very instant of a renewal: at a page boundary between them,
+            // the keyset must neither lose nor repeat either.
+            tx.exec0("INSERT INTO reconciliation_case_history (case_id, action, outcome, actor, "
+                     "comment, created_at, chain_seq, prev_hash, row_hash) SELECT max(id), "
+                     "'noted', 'noted', 'bob', 'called back', (SELECT max(created_at) FROM "
+                     "subscription_transition_audits WHERE transition = 'subscription_renewed'), "
+                     "0, '', '' FROM reconciliation_cases");
+            // An entry at a whole millisecond, amid the others: a time filter at exactly its
+            // instant shows whether "from" includes and "before" excludes it.
+            tx.exec0("INSERT INTO reconciliation_case_history (case_id, action, outcome, actor, "
+                     "comment, created_at, chain_seq, prev_hash, row_hash) SELECT min(id), "
+                     "'noted', 'noted', 'carol', 'sent the invoice', (SELECT date_trunc('second', "
+                     "created_at) FROM subscription_transition_audits ORDER BY created_at DESC "
+                     "OFFSET 10 LIMIT 1), 0, '', '' FROM reconciliation_cases");
             tx.commit();
         }
         m_pool = std::make_unique<rd::ui::DatabasePool>(QString::fromStdString(m_db->conninfo()));
@@ -107,6 +123,8 @@ private slots:
         QTest::addColumn<QString>("subscription");
         QTest::addColumn<QString>("caseId");
         QTest::addColumn<QString>("from");
+        QTest::addColumn<QString>("to");
+        QTest::addColumn<int>("pageSize");
         QTest::addColumn<QString>("auditWhere");
         QTest::addColumn<QString>("caseWhere");
         const QString sub = QString::fromStdString(
@@ -117,108 +135,63 @@ private slots:
                 + sub.toStdString() + "'"));
         const QString caseId
             = QString::fromStdString(one("SELECT min(id) FROM reconciliation_cases"));
-        const QString from = QString::fromStdString(
-            one("SELECT to_char(created_at AT TIME ZONE 'UTC', "
-                "'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') FROM subscription_transition_audits "
-                "ORDER BY created_at DESC OFFSET 5 LIMIT 1"));
-        QTest::newRow("everything") << ""
-                                    << ""
-                                    << ""
-                                    << ""
-                                    << ""
-                                    << ""
-                                    << ""
-                                    << "true"
-                                    << "true";
-        QTest::newRow("renewals") << "subscription_renewed"
-                                  << ""
-                                  << ""
-                                  << ""
-                                  << ""
-                                  << ""
-                                  << ""
-                                  << "a.transition = 'subscription_renewed'"
-                                  << "false";
-        QTest::newRow("imports") << "subscription_imported"
-                                 << ""
-                                 << ""
-                                 << ""
-                                 << ""
-                                 << ""
-                                 << ""
-                                 << "a.transition = 'subscription_imported'"
-                                 << "false";
-        QTest::newRow("cases opened") << "opened"
-                                      << ""
-                                      << ""
-                                      << ""
-                                      << ""
-                                      << ""
-                                      << ""
-                                      << "false"
-                                      << "h.action = 'opened'";
-        QTest::newRow("actor alice") << ""
-                                     << "alice"
-                                     << ""
-                                     << ""
-                                     << ""
-                                     << ""
-                                     << ""
-                                     << "a.actor_type <> 'webhook' AND a.actor_id = 'alice'"
-                                     << "h.actor = 'alice'";
-        QTest::newRow("database role") << ""
-                                       << ""
-                                       << "postgres"
-                                       << ""
-                                       << ""
-                                       << ""
-                                       << ""
-                                       << "a.db_role = 'postgres'"
-                                       << "h.actor = 'postgres'";
-        QTest::newRow("provider") << ""
-                                  << ""
-                                  << ""
-                                  << "stripe-main"
-                                  << ""
-                                  << ""
-                                  << ""
-                                  << "s.provider_key = 'stripe-main'"
-                                  << "c.provider_key = 'stripe-main'";
-        QTest::newRow("subscription by uuid") << ""
-                                              << ""
-                                              << ""
-                                              << "" << sub << ""
-                                              << ""
-                                              << "a.subscription_id = '" + sub + "'"
-                                              << "c.subscription_id = '" + sub + "'";
-        QTest::newRow("subscription by provider id") << ""
-                                                     << ""
-                                                     << ""
-                                                     << "" << ref << ""
-                                                     << ""
-                                                     << "a.subscription_id = '" + sub + "'"
-                                                     << "c.subscription_id = '" + sub + "'";
-        QTest::newRow("case") << ""
-                              << ""
-                              << ""
-                              << ""
-                              << "" << caseId << ""
-                              << "false"
-                              << "h.case_id = " + caseId;
-        QTest::newRow("since a time") << ""
-                                      << ""
-                                      << ""
-                                      << ""
-                                      << ""
-                                      << "" << from << "a.created_at >= '" + from + "'"
-                                      << "h.created_at >= '" + from + "'";
-        QTest::newRow("renewals of a provider since a time")
-            << "subscription_renewed"
-            << ""
-            << ""
-            << "paddle-eu"
-            << ""
-            << "" << from
+        const auto instant = [this](const std::string &sql) {
+            return QString::fromStdString(one("SELECT to_char(created_at AT TIME ZONE 'UTC', "
+                                              "'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') "
+                + sql));
+        };
+        const QString from = instant(
+            "FROM subscription_transition_audits ORDER BY created_at DESC OFFSET 5 LIMIT 1");
+        const QString carol = instant("FROM reconciliation_case_history WHERE actor = 'carol'");
+        const auto row = [](const char *name) { return &QTest::newRow(name); };
+        const QString n; // no filter
+        // what, actor, db role, provider, subscription, case, from, before, page size,
+        // the audits' condition, the case entries' condition
+        *row("everything") << n << n << n << n << n << n << n << n << 7 << "true"
+                           << "true";
+        *row("everything, one row a page") << n << n << n << n << n << n << n << n << 1 << "true"
+                                           << "true";
+        *row("renewals") << "subscription_renewed" << n << n << n << n << n << n << n << 7
+                         << "a.transition = 'subscription_renewed'"
+                         << "false";
+        *row("imports") << "subscription_imported" << n << n << n << n << n << n << n << 7
+                        << "a.transition = 'subscription_imported'"
+                        << "false";
+        *row("cases opened") << "opened" << n << n << n << n << n << n << n << 7 << "false"
+                             << "h.action = 'opened'";
+        *row("actor alice") << n << "alice" << n << n << n << n << n << n << 7
+                            << "a.actor_type <> 'webhook' AND a.actor_id = 'alice'"
+                            << "h.actor = 'alice'";
+        *row("database role") << n << n << "postgres" << n << n << n << n << n << 7
+                              << "a.db_role = 'postgres'"
+                              << "h.actor = 'postgres'";
+        *row("provider") << n << n << n << "stripe-main" << n << n << n << n << 7
+                         << "s.provider_key = 'stripe-main'"
+                         << "c.provider_key = 'stripe-main'";
+        *row("subscription by uuid")
+            << n << n << n << n << sub << n << n << n << 7 << "a.subscription_id = '" + sub + "'"
+            << "c.subscription_id = '" + sub + "'";
+        *row("subscription by provider id")
+            << n << n << n << n << ref << n << n << n << 7 << "a.subscription_id = '" + sub + "'"
+            << "c.subscription_id = '" + sub + "'";
+        *row("case") << n << n << n << n << n << caseId << n << n << 7 << "false"
+                     << "h.case_id = " + caseId;
+        *row("since a time") << n << n << n << n << n << n << from << n << 7
+                             << "a.created_at >= '" + from + "'"
+                             << "h.created_at >= '" + from + "'";
+        *row("from exactly an entry's instant")
+            << n << n << n << n << n << n << carol << n << 7 << "a.created_at >= '" + carol + "'"
+            << "h.created_at >= '" + carol + "'";
+        *row("before exactly an entry's instant")
+            << n << n << n << n << n << n << n << carol << 7 << "a.created_at < '" + carol + "'"
+            << "h.created_at < '" + carol + "'";
+        *row("between two times") << n << n << n << n << n << n << carol << from << 3
+                                  << "a.created_at >= '" + carol + "' AND a.created_at < '" + from
+                + "'"
+                                  << "h.created_at >= '" + carol + "' AND h.created_at < '" + from
+                + "'";
+        *row("renewals of a provider since a time")
+            << "subscription_renewed" << n << n << "paddle-eu" << n << n << from << n << 7
             << "a.transition = 'subscription_renewed' AND s.provider_key = 'paddle-eu' AND "
                "a.created_at >= '"
                 + from + "'"
@@ -233,13 +206,17 @@ private slots:
         QFETCH(QString, subscription);
         QFETCH(QString, caseId);
         QFETCH(QString, from);
+        QFETCH(QString, to);
         QFETCH(QString, auditWhere);
         QFETCH(QString, caseWhere);
+        QFETCH(int, pageSize);
         rd::ui::AuditLogPage page(m_pool.get());
         QAbstractItemModelTester tester(
             page.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        // Small pages: every page boundary is a keyset across both tables.
-        page.model()->setPageSize(7);
+        // Small pages: every page boundary is a keyset across both tables (with one row a
+        // page, every row is at a boundary).
+        page.model()->setPageSize(pageSize);
+        page.model()->setResidentPageLimit(100000); // every page kept, to be compared
         L::Filter f;
         f.what = what;
         f.actor = actor;
@@ -250,6 +227,10 @@ private slots:
         if (!from.isEmpty()) {
             f.from = QDateTime::fromString(from, Qt::ISODateWithMs);
             QVERIFY(f.from.isValid());
+        }
+        if (!to.isEmpty()) {
+            f.to = QDateTime::fromString(to, Qt::ISODateWithMs);
+            QVERIFY(f.to.isValid());
         }
         page.setFilter(f);
         const QStringList expected = expectedKeys(auditWhere, caseWhere);
