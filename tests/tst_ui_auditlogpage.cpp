@@ -102,13 +102,15 @@ private slots:
                      "'noted', 'noted', 'bob', 'called back', (SELECT max(created_at) FROM "
                      "subscription_transition_audits WHERE transition = 'subscription_renewed'), "
                      "0, '', '' FROM reconciliation_cases");
-            // An entry at a whole millisecond, amid the others: a time filter at exactly its
-            // instant shows whether "from" includes and "before" excludes it.
+            // An entry at a whole millisecond, amid the others (the demo's rows are less than
+            // a second apart): a time filter at exactly its instant shows whether "from"
+            // includes and "before" excludes it.
             tx.exec0("INSERT INTO reconciliation_case_history (case_id, action, outcome, actor, "
                      "comment, created_at, chain_seq, prev_hash, row_hash) SELECT min(id), "
-                     "'noted', 'noted', 'carol', 'sent the invoice', (SELECT date_trunc('second', "
-                     "created_at) FROM subscription_transition_audits ORDER BY created_at DESC "
-                     "OFFSET 10 LIMIT 1), 0, '', '' FROM reconciliation_cases");
+                     "'noted', 'noted', 'carol', 'sent the invoice', (SELECT date_trunc("
+                     "'milliseconds', t) + interval '1 millisecond' FROM (SELECT DISTINCT "
+                     "created_at AS t FROM subscription_transition_audits ORDER BY 1 DESC OFFSET "
+                     "20 LIMIT 1) x), 0, '', '' FROM reconciliation_cases");
             tx.commit();
         }
         m_pool = std::make_unique<rd::ui::DatabasePool>(QString::fromStdString(m_db->conninfo()));
