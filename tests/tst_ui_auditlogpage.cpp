@@ -19,6 +19,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <ctime>
 #include <memory>
 
 namespace L = rd::ui::auditlog;
@@ -85,6 +86,11 @@ private slots:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
+        // Local time is not UTC here, so that an instant shown or exported in local time
+        // cannot pass for UTC.
+        qputenv("TZ", "Asia/Kolkata");
+        tzset();
+        QVERIFY(QDateTime::currentDateTime().offsetFromUtc() == 5 * 3600 + 1800);
         m_db = std::make_unique<rdtest::TestDatabase>("ui_auditlogpage");
         const auto r = rdtest::runProgram(rdtest::ctl(), rdtest::withDb(*m_db, {"demo"}));
         QVERIFY2(r.exitCode == 0, r.err.constData());
@@ -362,13 +368,12 @@ private slots:
             = QString::fromUtf8(file.readAll()).split(u'\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), keys.size() + 1);
         QVERIFY2(lines[0].startsWith(u"When,"_qs), qPrintable(lines[0]));
-        // Machine values: the instant in ISO 8601 UTC, the hash whole.
+        // Machine values: the instant in ISO 8601 UTC, whole, the hash whole.
         const std::string id = keys[0].mid(1).toStdString();
-        const QString when = QString::fromStdString(
-            one("SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS') FROM "
-                "subscription_transition_audits WHERE id = "
-                + id));
-        QVERIFY2(lines[1].startsWith(when), qPrintable(lines[1] + u" / "_qs + when));
+        const QString when = QString::fromStdString(one(
+            "SELECT rd_rfc3339(created_at) FROM subscription_transition_audits WHERE id = " + id));
+        QVERIFY2(when.endsWith(u'Z'), qPrintable(when));
+        QCOMPARE(lines[1].section(u',', 0, 0), when);
         QVERIFY(lines[1].contains(QString::fromStdString(
             one("SELECT row_hash FROM subscription_transition_audits WHERE id = " + id))));
 
