@@ -408,6 +408,45 @@ private slots:
             qPrintable(page.chainState()->text()));
     }
 
+    // A chain's head removed: every chain still verifies, only the anchor shows it, and the
+    // page says so in red, not as verified. (It changes the shared database: next to last.)
+    void anchorMismatchIsSaid()
+    {
+        rd::ui::AuditLogPage page(m_pool.get());
+        QTemporaryDir dir;
+        const QString anchorPath = dir.filePath(u"heads.json"_qs);
+        const qint64 heads
+            = rd::ui::AuditVerifier::writeAnchor(m_pool->conninfo(), anchorPath).result();
+        QVERIFY(heads > 0);
+        std::string subscription;
+        {
+            auto conn = m_db->connect();
+            pqxx::work tx(*conn);
+            tx.exec0("SET LOCAL session_replication_role = replica");
+            subscription = tx.exec1("DELETE FROM subscription_transition_audits WHERE id = "
+                                    "(SELECT max(id) FROM subscription_transition_audits) "
+                                    "RETURNING subscription_id")[0]
+                               .as<std::string>();
+            tx.commit();
+        }
+        const auto report = runVerify(page, anchorPath);
+        QCOMPARE(report.breakCount, 0);
+        QCOMPARE(report.anchorMismatches, 1);
+        QVERIFY(!report.intact);
+        const QString text = page.chainState()->text();
+        QVERIFY2(text.startsWith(u"✗ "_qs), qPrintable(text));
+        QVERIFY2(
+            text.contains(u"anchor heads.json does NOT match: 1 of %1 heads changed or gone"_qs.arg(
+                QLocale().toString(heads))),
+            qPrintable(text));
+        QVERIFY2(text.contains(QString::fromStdString(subscription)), qPrintable(text));
+        QVERIFY(page.openBreakButton()->isVisibleTo(&page));
+        QSignalSpy subscriptions(&page, &rd::ui::AuditLogPage::subscriptionOpenRequested);
+        page.openBreakButton()->click();
+        QCOMPARE(subscriptions.size(), 1);
+        QCOMPARE(subscriptions.first().first().toString().toStdString(), subscription);
+    }
+
     // Last: it breaks the chains of the shared database.
     void tamperingIsDetected()
     {
