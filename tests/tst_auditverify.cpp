@@ -88,6 +88,10 @@ private slots:
         QTest::newRow("control characters") << "line\nnext\ttab\r\b\f\x01\x1f"
                                             << "{\"k\": \"\\u0002\"}"
                                             << "2026-03-01T10:00:00.000001Z";
+        // Some JSON writers escape "/" and DEL; jsonb's text does neither.
+        QTest::newRow("slash and DEL") << "see https://pay.example/inv/1 \x7f"
+                                       << "{\"url\": \"https://pay.example/a/b\"}"
+                                       << "2026-03-01T10:00:00Z";
         QTest::newRow("unicode") << "Zoë paid 10 € 😀"
                                  << "{\"ü\": [1, 2.50, {\"z\": null}]}"
                                  << "2026-03-01T10:00:00.123456Z";
@@ -228,21 +232,46 @@ private slots:
             r.err.constData());
     }
 
+    void anchorMismatchIsFound_data()
+    {
+        QTest::addColumn<QString>("sql");
+        QTest::addColumn<QString>("problem");
+        // Both leave the chain itself verifying: only the anchor shows them.
+        QTest::newRow("head removed")
+            << "DELETE FROM subscription_transition_audits WHERE id = %1"
+            << "the anchored row is gone (removed since the anchor was exported)";
+        QTest::newRow("head rewritten and re-hashed")
+            << "UPDATE subscription_transition_audits SET comment = 'rewritten', row_hash = "
+               "rd_sha256_hex(rd_audit_canonical(ROW(id, subscription_id, transition, "
+               "billing_period_id, actor_type, actor_id, db_role, provider_event_id, "
+               "provider_renewal_key, period_start, period_end, reason, 'rewritten', details, "
+               "created_at, chain_seq, prev_hash, row_hash)::subscription_transition_audits)) "
+               "WHERE id = %1"
+            << "the anchored row's hash changed (rewritten since the anchor was exported)";
+    }
     void anchorMismatchIsFound()
     {
+        QFETCH(QString, sql);
+        QFETCH(QString, problem);
         auto conn = m_db->connect();
         const auto anchor = rd::exportAuditAnchor(m_db->conninfo());
         QVERIFY(rd::checkAuditAnchor(m_db->conninfo(), anchor).empty());
-        // The tail re-written consistently (the chain itself still verifies): only the anchor
-        // shows it.
-        tamper(*conn,
-            "DELETE FROM subscription_transition_audits WHERE id = (SELECT max(id) FROM "
-            "subscription_transition_audits)");
+        // The newest audit is the head of its subscription's chain.
+        const long long head = scalar(*conn, "SELECT max(id) FROM subscription_transition_audits");
+        const std::string chainId = rdtest::text(*m_db,
+            "SELECT subscription_id FROM subscription_transition_audits WHERE id = "
+                + std::to_string(head));
+        const long long seq = scalar(*conn,
+            "SELECT chain_seq FROM subscription_transition_audits WHERE id = "
+                + std::to_string(head));
+        tamper(*conn, sql.arg(head).toStdString());
         QVERIFY(streamed().intact());
         const auto mismatches = rd::checkAuditAnchor(m_db->conninfo(), anchor);
         QCOMPARE(mismatches.size(), std::size_t(1));
-        QCOMPARE(mismatches[0].problem,
-            std::string("the anchored row is gone (removed since the anchor was exported)"));
+        QCOMPARE(QString::fromStdString(mismatches[0].problem), problem);
+        QCOMPARE(mismatches[0].chain, std::string("subscription_transition_audits"));
+        QCOMPARE(mismatches[0].chainId, chainId);
+        QCOMPARE(mismatches[0].seq, std::int64_t(seq));
 
         QTemporaryDir dir;
         const QString path = dir.filePath("anchor.json");
@@ -256,19 +285,65 @@ private slots:
         QVERIFY2(r.out.contains("does not match: 1 head(s) changed or gone"), r.out.constData());
     }
 
+    // Many breaks: the first maxBreaks are kept, in the server's order, and "more" is said
+    // only when there are more.
+    void breaksAreCappedAndMoreIsSaid()
+    {
+        auto conn = m_db->connect();
+        tamper(*conn,
+            "UPDATE subscription_transition_audits SET actor_id = 'mallory' WHERE chain_seq = 2");
+        const auto all = serverBreaks(*conn);
+        QVERIFY2(all.size() >= 4, QByteArray::number(qulonglong(all.size())).constData());
+        for (const int streams : {1, 2}) {
+            rd::AuditVerifyOptions options;
+            options.batchRows = 3;
+            options.streams = streams;
+            options.maxBreaks = 2;
+            auto v = rd::verifyAuditChainsStreamed(*conn, options);
+            compareBreaks(v.breaks, {all[0], all[1]});
+            QVERIFY(v.moreBreaks);
+            options.maxBreaks = all.size();
+            v = rd::verifyAuditChainsStreamed(*conn, options);
+            compareBreaks(v.breaks, all);
+            QVERIFY(!v.moreBreaks);
+        }
+    }
+
+    void batchesAreBoundedAndReportProgress_data()
+    {
+        QTest::addColumn<int>("streams");
+        QTest::newRow("one stream") << 1;
+        QTest::newRow("two streams") << 2;
+    }
     void batchesAreBoundedAndReportProgress()
     {
+        QFETCH(int, streams);
         auto conn = m_db->connect();
         const long long total = scalar(*conn,
             "SELECT (SELECT count(*) FROM subscription_transition_audits) + "
             "(SELECT count(*) FROM reconciliation_case_history)");
+        const long long chains = scalar(*conn,
+            "SELECT (SELECT count(DISTINCT subscription_id) FROM subscription_transition_audits) "
+            "+ (SELECT count(DISTINCT case_id) FROM reconciliation_case_history)");
+        // Two streams split the subscriptions at the middle of the uuid range: both halves
+        // have chains, so that each half's count has to be added.
+        QVERIFY(scalar(*conn,
+                    "SELECT count(DISTINCT subscription_id) FROM subscription_transition_audits "
+                    "WHERE subscription_id < '80000000-0000-0000-0000-000000000000'")
+            > 0);
+        QVERIFY(scalar(*conn,
+                    "SELECT count(DISTINCT subscription_id) FROM subscription_transition_audits "
+                    "WHERE subscription_id >= '80000000-0000-0000-0000-000000000000'")
+            > 0);
         rd::AuditVerifyOptions options;
         options.batchRows = 4;
+        options.streams = streams;
         std::vector<rd::AuditVerifyProgress> seen;
         options.onProgress = [&seen](const rd::AuditVerifyProgress &p) { seen.push_back(p); };
         const auto v = rd::verifyAuditChainsStreamed(*conn, options);
         QVERIFY(v.intact());
         QCOMPARE(v.rows, total);
+        QCOMPARE(v.chains, chains);
         // No fetch brought more than 4 rows; progress after every batch of the calling
         // thread's stream (the other half's rows join the count as they are checked).
         QVERIFY(v.largestBatch > 0);
@@ -277,6 +352,7 @@ private slots:
         for (std::size_t i = 1; i < seen.size(); ++i)
             QVERIFY(seen[i].rows >= seen[i - 1].rows);
         QCOMPARE(seen.back().rows, total);
+        QCOMPARE(seen.back().chains, chains);
         QVERIFY(seen.back().expectedRows >= total);
     }
 

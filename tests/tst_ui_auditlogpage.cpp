@@ -19,6 +19,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <ctime>
 #include <memory>
 
 namespace L = rd::ui::auditlog;
@@ -62,8 +63,10 @@ private:
         if (!rdtest::loadAll(*page.model()))
             return {u"(not loaded)"_qs};
         QStringList keys;
-        for (int r = 0; r < page.model()->loadedRows(); ++r)
-            keys << page.model()->row(r)[L::Key].toString();
+        for (int r = 0; r < page.model()->loadedRows(); ++r) {
+            const auto row = page.model()->row(r);
+            keys << (row ? row[L::Key].toString() : u"(row %1 not resident)"_qs.arg(r));
+        }
         return keys;
     }
 
@@ -83,6 +86,11 @@ private slots:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
+        // Local time is not UTC here, so that an instant shown or exported in local time
+        // cannot pass for UTC.
+        qputenv("TZ", "Asia/Kolkata");
+        tzset();
+        QVERIFY(QDateTime::currentDateTime().offsetFromUtc() == 5 * 3600 + 1800);
         m_db = std::make_unique<rdtest::TestDatabase>("ui_auditlogpage");
         const auto r = rdtest::runProgram(rdtest::ctl(), rdtest::withDb(*m_db, {"demo"}));
         QVERIFY2(r.exitCode == 0, r.err.constData());
@@ -93,6 +101,22 @@ private slots:
             tx.exec0("INSERT INTO reconciliation_case_history (case_id, action, outcome, actor, "
                      "comment, chain_seq, prev_hash, row_hash) SELECT min(id), 'noted', "
                      "'noted', 'alice', 'asked the provider', 0, '', '' FROM reconciliation_cases");
+            // A case entry at the very instant of a renewal: at a page boundary between them,
+            // the keyset must neither lose nor repeat either.
+            tx.exec0("INSERT INTO reconciliation_case_history (case_id, action, outcome, actor, "
+                     "comment, created_at, chain_seq, prev_hash, row_hash) SELECT max(id), "
+                     "'noted', 'noted', 'bob', 'called back', (SELECT max(created_at) FROM "
+                     "subscription_transition_audits WHERE transition = 'subscription_renewed'), "
+                     "0, '', '' FROM reconciliation_cases");
+            // An entry at a whole millisecond, amid the others (the demo's rows are less than
+            // a second apart): a time filter at exactly its instant shows whether "from"
+            // includes and "before" excludes it.
+            tx.exec0("INSERT INTO reconciliation_case_history (case_id, action, outcome, actor, "
+                     "comment, created_at, chain_seq, prev_hash, row_hash) SELECT min(id), "
+                     "'noted', 'noted', 'carol', 'sent the invoice', (SELECT date_trunc("
+                     "'milliseconds', t) + interval '1 millisecond' FROM (SELECT DISTINCT "
+                     "created_at AS t FROM subscription_transition_audits ORDER BY 1 DESC OFFSET "
+                     "20 LIMIT 1) x), 0, '', '' FROM reconciliation_cases");
             tx.commit();
         }
         m_pool = std::make_unique<rd::ui::DatabasePool>(QString::fromStdString(m_db->conninfo()));
@@ -107,6 +131,8 @@ private slots:
         QTest::addColumn<QString>("subscription");
         QTest::addColumn<QString>("caseId");
         QTest::addColumn<QString>("from");
+        QTest::addColumn<QString>("to");
+        QTest::addColumn<int>("pageSize");
         QTest::addColumn<QString>("auditWhere");
         QTest::addColumn<QString>("caseWhere");
         const QString sub = QString::fromStdString(
@@ -117,108 +143,63 @@ private slots:
                 + sub.toStdString() + "'"));
         const QString caseId
             = QString::fromStdString(one("SELECT min(id) FROM reconciliation_cases"));
-        const QString from = QString::fromStdString(
-            one("SELECT to_char(created_at AT TIME ZONE 'UTC', "
-                "'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') FROM subscription_transition_audits "
-                "ORDER BY created_at DESC OFFSET 5 LIMIT 1"));
-        QTest::newRow("everything") << ""
-                                    << ""
-                                    << ""
-                                    << ""
-                                    << ""
-                                    << ""
-                                    << ""
-                                    << "true"
-                                    << "true";
-        QTest::newRow("renewals") << "subscription_renewed"
-                                  << ""
-                                  << ""
-                                  << ""
-                                  << ""
-                                  << ""
-                                  << ""
-                                  << "a.transition = 'subscription_renewed'"
-                                  << "false";
-        QTest::newRow("imports") << "subscription_imported"
-                                 << ""
-                                 << ""
-                                 << ""
-                                 << ""
-                                 << ""
-                                 << ""
-                                 << "a.transition = 'subscription_imported'"
-                                 << "false";
-        QTest::newRow("cases opened") << "opened"
-                                      << ""
-                                      << ""
-                                      << ""
-                                      << ""
-                                      << ""
-                                      << ""
-                                      << "false"
-                                      << "h.action = 'opened'";
-        QTest::newRow("actor alice") << ""
-                                     << "alice"
-                                     << ""
-                                     << ""
-                                     << ""
-                                     << ""
-                                     << ""
-                                     << "a.actor_type <> 'webhook' AND a.actor_id = 'alice'"
-                                     << "h.actor = 'alice'";
-        QTest::newRow("database role") << ""
-                                       << ""
-                                       << "postgres"
-                                       << ""
-                                       << ""
-                                       << ""
-                                       << ""
-                                       << "a.db_role = 'postgres'"
-                                       << "h.actor = 'postgres'";
-        QTest::newRow("provider") << ""
-                                  << ""
-                                  << ""
-                                  << "stripe-main"
-                                  << ""
-                                  << ""
-                                  << ""
-                                  << "s.provider_key = 'stripe-main'"
-                                  << "c.provider_key = 'stripe-main'";
-        QTest::newRow("subscription by uuid") << ""
-                                              << ""
-                                              << ""
-                                              << "" << sub << ""
-                                              << ""
-                                              << "a.subscription_id = '" + sub + "'"
-                                              << "c.subscription_id = '" + sub + "'";
-        QTest::newRow("subscription by provider id") << ""
-                                                     << ""
-                                                     << ""
-                                                     << "" << ref << ""
-                                                     << ""
-                                                     << "a.subscription_id = '" + sub + "'"
-                                                     << "c.subscription_id = '" + sub + "'";
-        QTest::newRow("case") << ""
-                              << ""
-                              << ""
-                              << ""
-                              << "" << caseId << ""
-                              << "false"
-                              << "h.case_id = " + caseId;
-        QTest::newRow("since a time") << ""
-                                      << ""
-                                      << ""
-                                      << ""
-                                      << ""
-                                      << "" << from << "a.created_at >= '" + from + "'"
-                                      << "h.created_at >= '" + from + "'";
-        QTest::newRow("renewals of a provider since a time")
-            << "subscription_renewed"
-            << ""
-            << ""
-            << "paddle-eu"
-            << ""
-            << "" << from
+        const auto instant = [this](const std::string &sql) {
+            return QString::fromStdString(one("SELECT to_char(created_at AT TIME ZONE 'UTC', "
+                                              "'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') "
+                + sql));
+        };
+        const QString from = instant(
+            "FROM subscription_transition_audits ORDER BY created_at DESC OFFSET 5 LIMIT 1");
+        const QString carol = instant("FROM reconciliation_case_history WHERE actor = 'carol'");
+        const auto row = [](const char *name) { return &QTest::newRow(name); };
+        const QString n; // no filter
+        // what, actor, db role, provider, subscription, case, from, before, page size,
+        // the audits' condition, the case entries' condition
+        *row("everything") << n << n << n << n << n << n << n << n << 7 << "true"
+                           << "true";
+        *row("everything, one row a page") << n << n << n << n << n << n << n << n << 1 << "true"
+                                           << "true";
+        *row("renewals") << "subscription_renewed" << n << n << n << n << n << n << n << 7
+                         << "a.transition = 'subscription_renewed'"
+                         << "false";
+        *row("imports") << "subscription_imported" << n << n << n << n << n << n << n << 7
+                        << "a.transition = 'subscription_imported'"
+                        << "false";
+        *row("cases opened") << "opened" << n << n << n << n << n << n << n << 7 << "false"
+                             << "h.action = 'opened'";
+        *row("actor alice") << n << "alice" << n << n << n << n << n << n << 7
+                            << "a.actor_type <> 'webhook' AND a.actor_id = 'alice'"
+                            << "h.actor = 'alice'";
+        *row("database role") << n << n << "postgres" << n << n << n << n << n << 7
+                              << "a.db_role = 'postgres'"
+                              << "h.actor = 'postgres'";
+        *row("provider") << n << n << n << "stripe-main" << n << n << n << n << 7
+                         << "s.provider_key = 'stripe-main'"
+                         << "c.provider_key = 'stripe-main'";
+        *row("subscription by uuid")
+            << n << n << n << n << sub << n << n << n << 7 << "a.subscription_id = '" + sub + "'"
+            << "c.subscription_id = '" + sub + "'";
+        *row("subscription by provider id")
+            << n << n << n << n << ref << n << n << n << 7 << "a.subscription_id = '" + sub + "'"
+            << "c.subscription_id = '" + sub + "'";
+        *row("case") << n << n << n << n << n << caseId << n << n << 7 << "false"
+                     << "h.case_id = " + caseId;
+        *row("since a time") << n << n << n << n << n << n << from << n << 7
+                             << "a.created_at >= '" + from + "'"
+                             << "h.created_at >= '" + from + "'";
+        *row("from exactly an entry's instant")
+            << n << n << n << n << n << n << carol << n << 7 << "a.created_at >= '" + carol + "'"
+            << "h.created_at >= '" + carol + "'";
+        *row("before exactly an entry's instant")
+            << n << n << n << n << n << n << n << carol << 7 << "a.created_at < '" + carol + "'"
+            << "h.created_at < '" + carol + "'";
+        *row("between two times") << n << n << n << n << n << n << carol << from << 3
+                                  << "a.created_at >= '" + carol + "' AND a.created_at < '" + from
+                + "'"
+                                  << "h.created_at >= '" + carol + "' AND h.created_at < '" + from
+                + "'";
+        *row("renewals of a provider since a time")
+            << "subscription_renewed" << n << n << "paddle-eu" << n << n << from << n << 7
             << "a.transition = 'subscription_renewed' AND s.provider_key = 'paddle-eu' AND "
                "a.created_at >= '"
                 + from + "'"
@@ -233,13 +214,17 @@ private slots:
         QFETCH(QString, subscription);
         QFETCH(QString, caseId);
         QFETCH(QString, from);
+        QFETCH(QString, to);
         QFETCH(QString, auditWhere);
         QFETCH(QString, caseWhere);
+        QFETCH(int, pageSize);
         rd::ui::AuditLogPage page(m_pool.get());
         QAbstractItemModelTester tester(
             page.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        // Small pages: every page boundary is a keyset across both tables.
-        page.model()->setPageSize(7);
+        // Small pages: every page boundary is a keyset across both tables (with one row a
+        // page, every row is at a boundary).
+        page.model()->setPageSize(pageSize);
+        page.model()->setResidentPageLimit(100000); // every page kept, to be compared
         L::Filter f;
         f.what = what;
         f.actor = actor;
@@ -250,6 +235,10 @@ private slots:
         if (!from.isEmpty()) {
             f.from = QDateTime::fromString(from, Qt::ISODateWithMs);
             QVERIFY(f.from.isValid());
+        }
+        if (!to.isEmpty()) {
+            f.to = QDateTime::fromString(to, Qt::ISODateWithMs);
+            QVERIFY(f.to.isValid());
         }
         page.setFilter(f);
         const QStringList expected = expectedKeys(auditWhere, caseWhere);
@@ -379,13 +368,12 @@ private slots:
             = QString::fromUtf8(file.readAll()).split(u'\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), keys.size() + 1);
         QVERIFY2(lines[0].startsWith(u"When,"_qs), qPrintable(lines[0]));
-        // Machine values: the instant in ISO 8601 UTC, the hash whole.
+        // Machine values: the instant in ISO 8601 UTC, whole, the hash whole.
         const std::string id = keys[0].mid(1).toStdString();
-        const QString when = QString::fromStdString(
-            one("SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS') FROM "
-                "subscription_transition_audits WHERE id = "
-                + id));
-        QVERIFY2(lines[1].startsWith(when), qPrintable(lines[1] + u" / "_qs + when));
+        const QString when = QString::fromStdString(one(
+            "SELECT rd_rfc3339(created_at) FROM subscription_transition_audits WHERE id = " + id));
+        QVERIFY2(when.endsWith(u'Z'), qPrintable(when));
+        QCOMPARE(lines[1].section(u',', 0, 0), when);
         QVERIFY(lines[1].contains(QString::fromStdString(
             one("SELECT row_hash FROM subscription_transition_audits WHERE id = " + id))));
 
@@ -418,6 +406,45 @@ private slots:
         QVERIFY2(report.error.contains(u"is not an audit anchor"_qs), qPrintable(report.error));
         QVERIFY2(page.chainState()->text().startsWith(u"Could not verify: "_qs),
             qPrintable(page.chainState()->text()));
+    }
+
+    // A chain's head removed: every chain still verifies, only the anchor shows it, and the
+    // page says so in red, not as verified. (It changes the shared database: next to last.)
+    void anchorMismatchIsSaid()
+    {
+        rd::ui::AuditLogPage page(m_pool.get());
+        QTemporaryDir dir;
+        const QString anchorPath = dir.filePath(u"heads.json"_qs);
+        const qint64 heads
+            = rd::ui::AuditVerifier::writeAnchor(m_pool->conninfo(), anchorPath).result();
+        QVERIFY(heads > 0);
+        std::string subscription;
+        {
+            auto conn = m_db->connect();
+            pqxx::work tx(*conn);
+            tx.exec0("SET LOCAL session_replication_role = replica");
+            subscription = tx.exec1("DELETE FROM subscription_transition_audits WHERE id = "
+                                    "(SELECT max(id) FROM subscription_transition_audits) "
+                                    "RETURNING subscription_id")[0]
+                               .as<std::string>();
+            tx.commit();
+        }
+        const auto report = runVerify(page, anchorPath);
+        QCOMPARE(report.breakCount, 0);
+        QCOMPARE(report.anchorMismatches, 1);
+        QVERIFY(!report.intact);
+        const QString text = page.chainState()->text();
+        QVERIFY2(text.startsWith(u"✗ "_qs), qPrintable(text));
+        QVERIFY2(
+            text.contains(u"anchor heads.json does NOT match: 1 of %1 heads changed or gone"_qs.arg(
+                QLocale().toString(heads))),
+            qPrintable(text));
+        QVERIFY2(text.contains(QString::fromStdString(subscription)), qPrintable(text));
+        QVERIFY(page.openBreakButton()->isVisibleTo(&page));
+        QSignalSpy subscriptions(&page, &rd::ui::AuditLogPage::subscriptionOpenRequested);
+        page.openBreakButton()->click();
+        QCOMPARE(subscriptions.size(), 1);
+        QCOMPARE(subscriptions.first().first().toString().toStdString(), subscription);
     }
 
     // Last: it breaks the chains of the shared database.

@@ -248,6 +248,23 @@ private slots:
         QCOMPARE(
             sql("SELECT assigned_to FROM reconciliation_cases WHERE id = " + caseId), role("bob"));
 
+        // Nor may alice give bob's claim back to the queue without a note.
+        alice.page->refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(cell(alice.page->model(), 0, kAssignedColumn),
+            QString::fromStdString(role("bob")), 10000);
+        QVERIFY(alice.page->openCase(id));
+        QPushButton *release = nullptr;
+        for (auto *b : alice.page->findChildren<QPushButton *>())
+            if (b->text() == u"Release…"_qs)
+                release = b;
+        QVERIFY(release);
+        QVERIFY2(release->toolTip().contains(u"needs a note"_qs), qPrintable(release->toolTip()));
+        out = act(*alice.page, id, Action::Release);
+        QCOMPARE(int(out.kind), int(Kind::Refused));
+        QCOMPARE(out.resultCode, u"note_required"_qs);
+        QCOMPARE(
+            sql("SELECT assigned_to FROM reconciliation_cases WHERE id = " + caseId), role("bob"));
+
         out = act(*alice.page, id, Action::Note, u"customer says the card was charged twice"_qs);
         QCOMPARE(int(out.kind), int(Kind::Done));
         out = act(*bob.page, id, Action::Release);
@@ -360,10 +377,13 @@ private slots:
         QFETCH(QList<int>, marked);
         const QList<qint64> cases {openCase("gap", "sub_a"), openCase("status", "sub_b"),
             openCase("gap", "sub_c"), openCase("status", "sub_d")};
+        // A case's age is since it was first seen; each was seen again lately, the oldest
+        // most lately, so that an age read from last_seen_at lists and marks other cases.
         const char *ages[] = {"30 minutes", "3 hours", "2 days", "10 days"};
+        const char *seenAgain[] = {"20 minutes", "10 minutes", "5 minutes", "1 minute"};
         for (int i = 0; i < 4; ++i)
             exec("UPDATE reconciliation_cases SET first_seen_at = now() - interval '"
-                + std::string(ages[i]) + "', last_seen_at = now() - interval '" + ages[i]
+                + std::string(ages[i]) + "', last_seen_at = now() - interval '" + seenAgain[i]
                 + "' WHERE id = " + std::to_string(cases[i]));
 
         Desk desk(m_db->conninfo());
@@ -478,7 +498,8 @@ private slots:
         waitForQueue(*desk.page, {refused});
     }
 
-    // Dismiss several cases with one note: each through dismiss_case, each in its history.
+    // Dismiss the selected cases with one note: each through dismiss_case, each in its
+    // history; the case not selected is left alone.
     void bulkDismissWithOneNote()
     {
         const QList<qint64> ids {
@@ -486,32 +507,46 @@ private slots:
         Desk desk(rdtest::loginAs(*m_db, "alice", "operator"));
         desk.page->refresh();
         QTRY_COMPARE_WITH_TIMEOUT(desk.page->model()->rowCount(), 3, 15000);
-        desk.page->table()->selectAll();
-        QList<qint64> selected = desk.page->selectedCaseIds();
-        std::sort(selected.begin(), selected.end());
-        QCOMPARE(selected, ids);
+        // Rows 0 and 2 (Ctrl+click): the one between them is not selected.
+        auto *selection = desk.page->table()->selectionModel();
+        const auto flags = QItemSelectionModel::Select | QItemSelectionModel::Rows;
+        selection->select(desk.page->model()->index(0, 0), flags);
+        selection->select(desk.page->model()->index(2, 0), flags);
+        const QList<qint64> queue = queueIds(*desk.page);
+        const QList<qint64> selected = desk.page->selectedCaseIds();
+        QCOMPARE(selected, (QList<qint64> {queue[0], queue[2]}));
+        const qint64 left = queue[1];
+        QVERIFY(desk.page->findChild<QPushButton *>(u"case-bulk-dismiss"_qs)->isEnabled());
         auto *dialog = desk.page->runBulk(
             Action::Dismiss, selected, u"duplicate_charge"_qs, u"refunded in the provider"_qs);
-        QCOMPARE(waitForBulk(*desk.page, dialog), u"3 dismissed"_qs);
-        QCOMPARE(sql("SELECT string_agg(status || '/' || resolution_comment || '/' || "
-                     "(resolved_by = '"
-                     + role("alice") + "')::text, ',') FROM reconciliation_cases"),
-            std::string("dismissed/refunded in the provider/true,dismissed/refunded in the "
-                        "provider/true,dismissed/refunded in the provider/true"));
-        QCOMPARE(rdtest::scalar(*m_db,
-                     "SELECT count(DISTINCT case_id) FROM reconciliation_case_history WHERE "
-                     "action = 'dismissed' AND reason = 'duplicate_charge' AND comment = "
-                     "'refunded in the provider'"),
-            3LL);
-        waitForQueue(*desk.page, {});
+        QCOMPARE(waitForBulk(*desk.page, dialog), u"2 dismissed"_qs);
+        QCOMPARE(
+            sql("SELECT string_agg(id::text || '/' || status || '/' || "
+                "coalesce(resolution_comment, '-') || '/' || "
+                "coalesce((resolved_by = '"
+                + role("alice") + "')::text, '-'), ',' ORDER BY id) FROM reconciliation_cases"),
+            [&] {
+                std::string want;
+                for (qint64 id : ids)
+                    want += (want.empty() ? "" : ",") + std::to_string(id)
+                        + (id == left ? "/open/-/-" : "/dismissed/refunded in the provider/true");
+                return want;
+            }());
+        QCOMPARE(idsOf(sql("SELECT string_agg(case_id::text, ',' ORDER BY case_id) FROM (SELECT "
+                           "DISTINCT case_id FROM reconciliation_case_history WHERE action = "
+                           "'dismissed' AND reason = 'duplicate_charge' AND comment = 'refunded in "
+                           "the provider') d")),
+            [&] {
+                QList<qint64> sorted = selected;
+                std::sort(sorted.begin(), sorted.end());
+                return sorted;
+            }());
+        waitForQueue(*desk.page, {left});
         // Without a note the database refuses each one, and each refusal is shown.
-        const qint64 more = openCase("status", "sub_4");
-        desk.page->refresh();
-        waitForQueue(*desk.page, {more});
-        dialog = desk.page->runBulk(Action::Dismiss, {more}, u"other"_qs, {});
+        dialog = desk.page->runBulk(Action::Dismiss, {left}, u"other"_qs, {});
         QCOMPARE(waitForBulk(*desk.page, dialog), u"1 refused"_qs);
         QVERIFY(cell(dialog->run()->results(), 0, 3).contains(u"note"_qs));
-        QCOMPARE(sql("SELECT status FROM reconciliation_cases WHERE id = " + std::to_string(more)),
+        QCOMPARE(sql("SELECT status FROM reconciliation_cases WHERE id = " + std::to_string(left)),
             std::string("open"));
     }
 
