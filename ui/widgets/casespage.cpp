@@ -880,30 +880,33 @@ void CasesPage::setFilter(const QString &reason, qint64 minAgeSecs, qint64 maxAg
     refresh();
 }
 
-void CasesPage::showOpenCases(const QString &reason, qint64 minAgeSecs, qint64 maxAgeSecs)
+void CasesPage::resetQueue(Scope scope, Sort sort)
 {
     const QSignalBlocker blockScope(m_scopeBox);
     const QSignalBlocker blockSort(m_sortBox);
     const QSignalBlocker blockSearch(m_search);
+    const QSignalBlocker blockAssignee(m_assigneeBox);
     m_searchDelay->stop();
     m_search->clear();
-    if (m_scope != Scope::Open) {
-        m_scope = Scope::Open;
-        m_scopeBox->setCurrentIndex(m_scopeBox->findData(int(Scope::Open)));
+    if (m_scope != scope) {
+        m_scope = scope;
+        m_scopeBox->setCurrentIndex(m_scopeBox->findData(int(scope)));
         m_currentCase = 0;
         m_caseRow.clear();
     }
-    m_sort = Sort::OldestFirst;
-    m_sortBox->setCurrentIndex(m_sortBox->findData(int(Sort::OldestFirst)));
+    m_sort = sort;
+    m_sortBox->setCurrentIndex(m_sortBox->findData(int(sort)));
     m_assignee = Assignee::All;
-    {
-        const QSignalBlocker block(m_assigneeBox);
-        m_assigneeBox->setCurrentIndex(m_assigneeBox->findData(int(Assignee::All)));
-    }
-    // setFilter refreshes only when the filter changed: the queue is read again either way.
+    m_assigneeBox->setCurrentIndex(m_assigneeBox->findData(int(Assignee::All)));
     m_day = QDate();
     m_dayClosed = false;
     m_dayChip->hide();
+}
+
+void CasesPage::showOpenCases(const QString &reason, qint64 minAgeSecs, qint64 maxAgeSecs)
+{
+    resetQueue(Scope::Open, Sort::OldestFirst);
+    // setFilter refreshes only when the filter changed: the queue is read again either way.
     m_reason.clear();
     m_minAge = m_maxAge = -2;
     setFilter(reason, minAgeSecs, maxAgeSecs);
@@ -912,28 +915,15 @@ void CasesPage::showOpenCases(const QString &reason, qint64 minAgeSecs, qint64 m
 void CasesPage::showCasesOfDay(const QDate &dayUtc, bool closed)
 {
     // Whatever the queue showed: every status, everyone's, any reason and age, that day only.
-    const QSignalBlocker blockScope(m_scopeBox);
-    const QSignalBlocker blockSort(m_sortBox);
-    const QSignalBlocker blockSearch(m_search);
-    const QSignalBlocker blockAssignee(m_assigneeBox);
-    const QSignalBlocker blockReason(m_reasonBox);
-    m_searchDelay->stop();
-    m_search->clear();
-    if (m_scope != Scope::All) {
-        m_scope = Scope::All;
-        m_scopeBox->setCurrentIndex(m_scopeBox->findData(int(Scope::All)));
-        m_currentCase = 0;
-        m_caseRow.clear();
-    }
-    m_sort = closed ? Sort::LastSeenNewest : Sort::NewestFirst;
-    m_sortBox->setCurrentIndex(m_sortBox->findData(int(m_sort)));
-    m_assignee = Assignee::All;
-    m_assigneeBox->setCurrentIndex(m_assigneeBox->findData(int(Assignee::All)));
+    resetQueue(Scope::All, closed ? Sort::LastSeenNewest : Sort::NewestFirst);
     m_reason.clear();
-    m_reasonBox->setCurrentIndex(m_reasonBox->findData(QString()));
+    {
+        const QSignalBlocker block(m_reasonBox);
+        m_reasonBox->setCurrentIndex(m_reasonBox->findData(QString()));
+    }
     m_minAge = m_maxAge = -1;
     syncAgeBox();
-    m_day = QDate(); // setDay refreshes only on a change: the queue is read again either way
+    // setDay refreshes only on a change: the queue is read again either way.
     setDay(dayUtc, closed);
 }
 

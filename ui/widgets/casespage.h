@@ -182,6 +182,9 @@ private:
     void updateButtons();
     void actionDone(const CaseActionOutcome &outcome);
     void askAndRunBulk(CaseActions::Action action);
+    /// Everyone's cases of `scope` in `sort` order, no search and no day: where the
+    /// Overview's drill-downs start from, whatever the queue showed.
+    void resetQueue(Scope scope, Sort sort);
     void syncAgeBox();
     void syncMarkBox();
     void syncReasonBox(const QVector<QPair<QString, qint64>> &reasons);
