@@ -11,6 +11,7 @@
 #include <pqxx/pqxx>
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QDateEdit>
 #include <QFile>
 #include <QLabel>
@@ -315,6 +316,38 @@ private slots:
         QCOMPARE(shownIds(*page.model()),
             sqlColumn(u"SELECT b.id::text FROM subscription_billing_periods b WHERE "_qs
                 + whereOf(expected) + u" ORDER BY b.paid_at, b.id"_qs));
+    }
+
+    // A range set from outside (the Overview's drill-downs) is named as the preset it is.
+    void aSetRangeIsNamedByItsPreset_data()
+    {
+        QTest::addColumn<int>("preset"); // the range that names it, or -1: none (custom)
+        QTest::addColumn<QDate>("from");
+        QTest::addColumn<QDate>("to");
+        const QDate today = QDateTime::currentDateTimeUtc().date();
+        for (int r : {LedgerPage::ThisMonth, LedgerPage::LastMonth, LedgerPage::ThisYear,
+                 LedgerPage::LastYear}) {
+            const auto [from, to] = LedgerPage::presetRange(LedgerPage::Range(r), today);
+            QTest::addRow("preset %d", r) << r << from << to;
+        }
+        QTest::newRow("today only") << int(LedgerPage::Custom) << today << today.addDays(1);
+        QTest::newRow("a month a year ago")
+            << int(LedgerPage::Custom) << QDate(today.year() - 1, today.month(), 1)
+            << QDate(today.year() - 1, today.month(), 1).addMonths(1);
+    }
+
+    void aSetRangeIsNamedByItsPreset()
+    {
+        QFETCH(int, preset);
+        QFETCH(QDate, from);
+        QFETCH(QDate, to);
+        LedgerPage page(m_pool.get());
+        page.showPaidBetween(from, to);
+        auto *range = page.findChild<QComboBox *>(u"ledger-range"_qs);
+        QVERIFY(range);
+        QCOMPARE(range->currentIndex(), preset);
+        QCOMPARE(page.filter().from, from);
+        QCOMPARE(page.filter().to, to);
     }
 
     void aRangeThatEndsBeforeItStartsIsSaid()

@@ -261,7 +261,13 @@ void LedgerPage::setFilter(const LedgerFilter &f)
             g(m_currency), h(m_recordedBy);
         m_dateField->setCurrentIndex(std::max(0, m_dateField->findData(int(f.date))));
         if (f.from.isValid() && f.to.isValid()) {
-            m_range->setCurrentIndex(Custom);
+            // A drill-down to this month reads "This month", not "Custom dates".
+            int range = Custom;
+            for (int r = ThisMonth; r <= LastYear && range == Custom; ++r) {
+                if (presetRange(Range(r), todayUtc()) == std::pair(f.from, f.to))
+                    range = r;
+            }
+            m_range->setCurrentIndex(range);
             m_from->setDate(f.from);
             m_to->setDate(f.to.addDays(-1));
         } else {
