@@ -3,6 +3,7 @@
 #include "ui/models/columns.h"
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
+#include "ui/models/utcmidnight.h"
 
 #include "domain/core/timestamp.h"
 
@@ -14,12 +15,6 @@ using L = LedgerModel;
 QString rfc3339(const QVariant &micros)
 {
     return QString::fromStdString(rd::formatRfc3339(rd::Timestamp {micros.toLongLong()}));
-}
-
-/// A UTC day's first instant, as text PostgreSQL casts to timestamptz.
-QString utcMidnight(const QDate &day)
-{
-    return day.toString(Qt::ISODate) + u"T00:00:00Z"_qs;
 }
 
 QVector<Field> ledgerFields()

@@ -2,6 +2,7 @@
 
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
+#include "ui/models/utcmidnight.h"
 
 #include <QMap>
 #include <QSqlQuery>
@@ -10,12 +11,6 @@
 
 namespace rd::ui {
 namespace {
-
-/// Midnight UTC of `day`, as PostgreSQL reads a timestamptz.
-QString utcMidnight(const QDate &day)
-{
-    return day.toString(Qt::ISODate) + u"T00:00:00Z"_qs;
-}
 
 QVector<CurrencyTotal> byCurrency(const QMap<QString, CurrencyTotal> &totals)
 {

@@ -9,6 +9,7 @@
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
 #include "ui/models/recordtablemodel.h"
+#include "ui/models/utcmidnight.h"
 #include "ui/widgets/applicabledialog.h"
 #include "ui/widgets/bulkcasedialog.h"
 #include "ui/widgets/comparisonview.h"
@@ -160,8 +161,7 @@ Queue loadQueue(QSqlDatabase &db, const QueueFilter &f)
             const QString at = f.dayClosed ? u"c.resolved_at"_qs : u"c.first_seen_at"_qs;
             conditions << at + u" >= CAST(? AS timestamptz) AND "_qs + at
                     + u" < CAST(? AS timestamptz)"_qs;
-            values << f.day.toString(Qt::ISODate) + u"T00:00:00Z"_qs
-                   << f.day.addDays(1).toString(Qt::ISODate) + u"T00:00:00Z"_qs;
+            values << utcMidnight(f.day) << utcMidnight(f.day.addDays(1));
         }
         return ::rd::ui::statusRange(status, conditions.join(u" AND "_qs), order);
     };

@@ -121,15 +121,21 @@ void clearChart(QChart *chart)
     }
 }
 
-/// The names of a horizontal bar chart's bars, a little smaller than the text: a third of a
-/// 1024-pixel window leaves them half its width, and Qt Charts elides what does not fit.
+/// An axis's labels a little smaller than the text: a chart a third of a 1024-pixel window
+/// wide has little room for them, and Qt Charts elides what does not fit.
+void shrinkLabels(QAbstractAxis *axis)
+{
+    QFont small = axis->labelsFont();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    axis->setLabelsFont(small);
+}
+
+/// The names of a horizontal bar chart's bars (they get half the chart's width at most).
 QBarCategoryAxis *namesAxis(const QStringList &names)
 {
     auto *axis = new QBarCategoryAxis;
     axis->append(names);
-    QFont small = axis->labelsFont();
-    small.setPointSizeF(small.pointSizeF() * 0.85);
-    axis->setLabelsFont(small);
+    shrinkLabels(axis);
     return axis;
 }
 
@@ -436,9 +442,7 @@ QCategoryAxis *OverviewPage::dayAxis(bool numbersOnly) const
     for (int i = (days - 1) % 7; i < days; i += 7)
         axis->append(
             locale.toString(m_figures.firstDay.addDays(i), numbersOnly ? u"d"_qs : u"d MMM"_qs), i);
-    QFont small = axis->labelsFont();
-    small.setPointSizeF(small.pointSizeF() * 0.85);
-    axis->setLabelsFont(small);
+    shrinkLabels(axis);
     axis->setGridLineVisible(false);
     return axis;
 }
