@@ -183,15 +183,15 @@ BEGIN
         -- state before, the amount; a webhook of the provider, a few seconds after the payment.
         TRUNCATE gen_audits;
         INSERT INTO gen_audits (subscription_id, transition, actor_type, actor_id, db_role,
-               period_start, period_end, details, created_at, chain_seq)
+               period_start, period_end, details, created_at, chain_seq, provider_key)
         SELECT g.subscription_id, 'subscription_imported', 'import', 'generate-large.sh',
                session_user, g.prev_start, g.prev_end,
                jsonb_build_object('status', 'active', 'cancelAtPeriodEnd', g.cancel),
-               g.prev_start + interval '1 hour', 1
+               g.prev_start + interval '1 hour', 1, g.provider_key
           FROM gen_periods g WHERE g.k = 1;
         INSERT INTO gen_audits (subscription_id, transition, billing_period_id, actor_type,
                actor_id, db_role, provider_event_id, provider_renewal_key, period_start,
-               period_end, details, created_at, chain_seq)
+               period_end, details, created_at, chain_seq, provider_key)
         SELECT g.subscription_id, 'subscription_renewed', g.id, 'webhook', g.provider_key,
                session_user, g.provider_event_id, g.provider_renewal_key, g.period_start,
                g.period_end,
@@ -201,7 +201,7 @@ BEGIN
                        'cancelAtPeriodEnd', g.cancel, 'providerVersion', NULL,
                        'revision', g.k),
                    'paidAmountMinor', g.paid_amount_minor, 'currency', g.currency),
-               g.paid_at + interval '4 seconds', g.k + 1
+               g.paid_at + interval '4 seconds', g.k + 1, g.provider_key
           FROM gen_periods g;
         -- One position of every chain of the batch per statement, in chain order.
         FOR pos IN 1 .. (SELECT max(a.chain_seq) FROM gen_audits a) LOOP
@@ -221,17 +221,17 @@ BEGIN
                 INSERT INTO subscription_transition_audits (subscription_id, transition,
                        billing_period_id, actor_type, actor_id, db_role, provider_event_id,
                        provider_renewal_key, period_start, period_end, reason, comment,
-                       details, created_at, chain_seq, prev_hash, row_hash)
+                       details, created_at, chain_seq, prev_hash, row_hash, provider_key)
                 SELECT (r).subscription_id, (r).transition, (r).billing_period_id,
                        (r).actor_type, (r).actor_id, (r).db_role, (r).provider_event_id,
                        (r).provider_renewal_key, (r).period_start, (r).period_end, (r).reason,
                        (r).comment, (r).details, (r).created_at, (r).chain_seq, (r).prev_hash,
-                       rd_sha256_hex(rd_audit_canonical(r))
+                       rd_sha256_hex(rd_audit_canonical(r)), (r).provider_key
                   FROM (SELECT ROW(NULL, a.subscription_id, a.transition, a.billing_period_id,
                                    a.actor_type, a.actor_id, a.db_role, a.provider_event_id,
                                    a.provider_renewal_key, a.period_start, a.period_end,
                                    a.reason, a.comment, a.details, a.created_at, a.chain_seq,
-                                   coalesce(p.row_hash, ''), NULL
+                                   coalesce(p.row_hash, ''), NULL, a.provider_key
                                )::subscription_transition_audits AS r
                           FROM gen_audits a
                           LEFT JOIN subscription_transition_audits p

@@ -192,6 +192,10 @@ void auditLogBench(DatabasePool &pool, int runs)
             filter([](auditlog::Filter &f) { f.dbRole = u"renewal_ingest"_qs; })},
         {"audit log: provider paddle-eu",
             filter([](auditlog::Filter &f) { f.provider = u"paddle-eu"_qs; })},
+        {"audit log: provider stripe-us, database role postgres", filter([](auditlog::Filter &f) {
+             f.provider = u"stripe-us"_qs;
+             f.dbRole = u"postgres"_qs;
+         })},
         {"audit log: renewals of chargebee in June 2025", filter([&](auditlog::Filter &f) {
              f.what = u"subscription_renewed"_qs;
              f.provider = u"chargebee"_qs;
@@ -214,7 +218,9 @@ void auditLogBench(DatabasePool &pool, int runs)
     for (const auto &[name, f] :
         {std::pair {"audit log: page 51 (after 10,000 rows)", auditlog::Filter {}},
             std::pair {"audit log: renewals, page 51",
-                filter([](auditlog::Filter &f) { f.what = u"subscription_renewed"_qs; })}}) {
+                filter([](auditlog::Filter &f) { f.what = u"subscription_renewed"_qs; })},
+            std::pair {"audit log: provider paddle-eu, page 51",
+                filter([](auditlog::Filter &f) { f.provider = u"paddle-eu"_qs; })}}) {
         QVector<QVariant> after;
         for (int p = 0; p < 50; ++p)
             auditLogPage(pool, f, after, nullptr, &after);

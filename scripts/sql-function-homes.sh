@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prints, for every SQL function of the schema, the migration that holds its current
-# definition (the last one that creates or replaces it) and the later ones that only ALTER it,
-# as the Markdown table docs/architecture.md carries. Migrations are history: read a function
+# definition (the last one that creates or replaces it) and the later ones that only ALTER it
+# (a function a migration drops again is not listed), as the Markdown table docs/architecture.md carries. Migrations are history: read a function
 # where this says. (0007_hardening.sql also sets search_path on every definer and trigger
 # function in a loop; that is not listed per function.)
 #   scripts/sql-function-homes.sh            print the table
@@ -16,12 +16,13 @@ table() {
 echo "| Function | Current definition | Altered since |"
 echo "|---|---|---|"
 for f in "$dir"/*.sql; do
-    { grep -oiE '(create( or replace)?|alter) function [a-z0-9_."]+' "$f" || true; } \
+    { grep -oiE '(create( or replace)?|alter|drop) function [a-z0-9_."]+' "$f" || true; } \
         | awk -v file="$(basename "$f" .sql)" '{
               name = $NF; sub(/^public\./, "", name)
-              print name, (toupper($1) == "ALTER" ? "alter" : "create"), file }'
+              print name, tolower($1), file }'
 done | awk '
     $2 == "create" { home[$1] = $3; altered[$1] = "" }
+    $2 == "drop" { delete home[$1]; delete altered[$1] }
     $2 == "alter" && ($1 in home) { altered[$1] = altered[$1] (altered[$1] == "" ? "" : ", ") $3 }
     END { for (n in home) print n, home[n], (altered[n] == "" ? "-" : altered[n]) }' \
     | sort | awk '{ n = $1; h = $2; $1 = ""; $2 = ""; sub(/^  /, ""); printf "| `%s` | %s | %s |\n", n, h, $0 }'

@@ -192,7 +192,8 @@ private slots:
                "rd_sha256_hex(rd_audit_canonical(ROW(id, subscription_id, transition, "
                "billing_period_id, actor_type, actor_id, db_role, provider_event_id, "
                "provider_renewal_key, period_start, period_end, reason, 'x', details, created_at, "
-               "chain_seq, prev_hash, row_hash)::subscription_transition_audits)) WHERE id = "
+               "chain_seq, prev_hash, row_hash, provider_key)::subscription_transition_audits)) "
+               "WHERE id = "
                "(SELECT max(id) FROM subscription_transition_audits a WHERE chain_seq = 1 AND "
                "EXISTS (SELECT 1 FROM subscription_transition_audits b WHERE b.subscription_id "
                "= a.subscription_id AND b.chain_seq = 2))"
@@ -245,7 +246,8 @@ private slots:
                "rd_sha256_hex(rd_audit_canonical(ROW(id, subscription_id, transition, "
                "billing_period_id, actor_type, actor_id, db_role, provider_event_id, "
                "provider_renewal_key, period_start, period_end, reason, 'rewritten', details, "
-               "created_at, chain_seq, prev_hash, row_hash)::subscription_transition_audits)) "
+               "created_at, chain_seq, prev_hash, row_hash, "
+               "provider_key)::subscription_transition_audits)) "
                "WHERE id = %1"
             << "the anchored row's hash changed (rewritten since the anchor was exported)";
     }

@@ -470,6 +470,49 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(pqxx::insufficient_privilege, tx.exec0(sql.toStdString()));
     }
 
+    // The audit log's provider filter reads a copy of the provider on each audit row and case
+    // history entry (0022). The chain triggers take it from the subscription or the case,
+    // whatever the writer names, and like the rest of the row it cannot be changed afterwards.
+    void theProviderCopyIsTheOwnersOwn()
+    {
+        const auto caseId = openGapCase();
+        auto owner = m_db->connect();
+        {
+            pqxx::work tx(*owner);
+            tx.exec0("INSERT INTO subscription_transition_audits (subscription_id, transition, "
+                     "actor_type, actor_id, provider_key) SELECT id, 'subscription_reconciled', "
+                     "'operator', 'mallory', 'paddle-eu' FROM subscriptions");
+            tx.exec_params0("INSERT INTO reconciliation_case_history (case_id, action, outcome, "
+                            "provider_key) VALUES ($1, 'noted', 'open', 'paddle-eu')",
+                caseId);
+            tx.commit();
+        }
+        QCOMPARE(rdtest::scalar(*owner,
+                     "SELECT count(*) FROM subscription_transition_audits a "
+                     "JOIN subscriptions s ON s.id = a.subscription_id "
+                     "WHERE a.provider_key IS DISTINCT FROM s.provider_key"),
+            0LL);
+        QCOMPARE(rdtest::scalar(*owner,
+                     "SELECT count(*) FROM reconciliation_case_history h "
+                     "JOIN reconciliation_cases c ON c.id = h.case_id "
+                     "WHERE h.provider_key IS DISTINCT FROM c.provider_key"),
+            0LL);
+        QCOMPARE(rdtest::scalar(*owner,
+                     "SELECT count(*) FROM subscription_transition_audits "
+                     "WHERE provider_key = 'stripe-main' AND actor_id = 'mallory'"),
+            1LL);
+        QCOMPARE(rdtest::scalar(*owner,
+                     "SELECT count(*) FROM reconciliation_case_history "
+                     "WHERE provider_key = 'stripe-main' AND action = 'noted'"),
+            1LL);
+        for (const char *sql : {"UPDATE subscription_transition_audits SET provider_key = 'x'",
+                 "UPDATE reconciliation_case_history SET provider_key = 'x'"}) {
+            pqxx::work tx(*owner);
+            QVERIFY_THROWS_EXCEPTION(pqxx::insufficient_privilege, tx.exec0(sql));
+        }
+        QCOMPARE(rdtest::scalar(*owner, "SELECT count(*) FROM audit_chain_breaks()"), 0LL);
+    }
+
     void alteredAuditRowIsFound()
     {
         rd::RenewalApplier applier(m_db->conninfo());

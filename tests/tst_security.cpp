@@ -164,7 +164,8 @@ private slots:
             << "SELECT claim_case(%1, NULL); SELECT note_case(%1, 'hidden note'); "
                "SELECT release_case(%1, NULL)"
             << "SELECT (count(*) = 3)::int FROM reconciliation_case_history "
-               "WHERE action IN ('claimed', 'noted', 'released')";
+               "WHERE action IN ('claimed', 'noted', 'released') "
+               "AND provider_key = 'stripe-main'";
         QTest::newRow("operator: register_billing_provider")
             << "operator" << QStringList {"billing_providers"}
             << "SELECT register_billing_provider('paddle-x', 'paddle', 'Paddle X')"
@@ -175,7 +176,7 @@ private slots:
                "JOIN subscription_transition_audits a ON a.billing_period_id = b.id "
                "JOIN subscription_outbox o ON o.billing_period_id = b.id "
                "JOIN subscriptions s ON s.id = b.subscription_id "
-               "WHERE b.provider_renewal_key = 'in_feb'";
+               "WHERE b.provider_renewal_key = 'in_feb' AND a.provider_key = 'stripe-main'";
         QTest::newRow("ingest: record_reconciliation_case")
             << "ingest" << caseTables
             << QString("SELECT record_reconciliation_case('%1'::jsonb, "
@@ -462,8 +463,9 @@ private slots:
         pqxx::nontransaction tx(viewer);
         shadow(tx, "subscription_transition_audits");
         tx.exec0("INSERT INTO pg_temp.subscription_transition_audits (subscription_id, "
-                 "transition, actor_type, actor_id, chain_seq, prev_hash, row_hash) "
-                 "SELECT id, 'subscription_imported', 'import', 'x', 7, 'forged', 'forged' "
+                 "transition, actor_type, actor_id, chain_seq, prev_hash, row_hash, "
+                 "provider_key) SELECT id, 'subscription_imported', 'import', 'x', 7, 'forged', "
+                 "'forged', 'forged' "
                  "FROM public.subscriptions");
         QCOMPARE(tx.exec1("SELECT count(*) FROM audit_chain_breaks()")[0].as<int>(), 0);
         QCOMPARE(tx.exec1("SELECT count(*) FROM audit_chain_heads()")[0].as<int>(), 1);
