@@ -23,16 +23,15 @@ std::vector<rd::ChainBreak> serverBreaks(pqxx::connection &conn)
     return rd::verifyAuditChains(conn);
 }
 
-void compareBreaks(const std::vector<rd::ChainBreak> &got, const std::vector<rd::ChainBreak> &want)
+/// The breaks one per line, every field named: compared as text, so that a mismatch fails the
+/// test function itself and shows both lists.
+QString describe(const std::vector<rd::ChainBreak> &breaks)
 {
-    QCOMPARE(got.size(), want.size());
-    for (std::size_t i = 0; i < got.size(); ++i) {
-        QCOMPARE(got[i].chain, want[i].chain);
-        QCOMPARE(got[i].chainId, want[i].chainId);
-        QCOMPARE(got[i].rowId, want[i].rowId);
-        QCOMPARE(got[i].seq, want[i].seq);
-        QCOMPARE(got[i].problem, want[i].problem);
-    }
+    QStringList lines;
+    for (const auto &b : breaks)
+        lines << QString::fromStdString(b.chain + " " + b.chainId + " row "
+            + std::to_string(b.rowId) + " seq " + std::to_string(b.seq) + ": " + b.problem);
+    return lines.join(u'\n');
 }
 
 /// Runs `sql` as the owner with the append-only guards off (what only a superuser can do).
@@ -127,7 +126,7 @@ private slots:
             tx.commit();
         }
         const auto v = streamed();
-        compareBreaks(v.breaks, {});
+        QCOMPARE(describe(v.breaks), describe({}));
         QVERIFY(v.intact());
         QCOMPARE(v.rows,
             scalar(*conn,
@@ -217,11 +216,12 @@ private slots:
             rd::AuditVerifyOptions two;
             two.batchRows = 3;
             two.streams = 2;
-            compareBreaks(rd::verifyAuditChainsStreamed(*conn, two).breaks, v.breaks);
+            QCOMPARE(
+                describe(rd::verifyAuditChainsStreamed(*conn, two).breaks), describe(v.breaks));
         }
         QCOMPARE(QString::fromStdString(v.breaks.front().problem), problem);
         // What the server's own verification finds, in the same order.
-        compareBreaks(v.breaks, serverBreaks(*conn));
+        QCOMPARE(describe(v.breaks), describe(serverBreaks(*conn)));
 
         // The CLI names the first break and fails.
         const auto r = rdtest::runProgram(
@@ -302,11 +302,11 @@ private slots:
             options.streams = streams;
             options.maxBreaks = 2;
             auto v = rd::verifyAuditChainsStreamed(*conn, options);
-            compareBreaks(v.breaks, {all[0], all[1]});
+            QCOMPARE(describe(v.breaks), describe({all[0], all[1]}));
             QVERIFY(v.moreBreaks);
             options.maxBreaks = all.size();
             v = rd::verifyAuditChainsStreamed(*conn, options);
-            compareBreaks(v.breaks, all);
+            QCOMPARE(describe(v.breaks), describe(all));
             QVERIFY(!v.moreBreaks);
         }
     }

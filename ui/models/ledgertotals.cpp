@@ -29,20 +29,23 @@ QString dimensionConditions(const LedgerFilter &filter, QVariantList &values)
     return where;
 }
 
-QVector<LedgerTotal> readTotals(QSqlQuery &q, bool byMonth)
+/// Rows of (month or NULL, provider or NULL, currency, renewals, amount): a month total when the
+/// month is set, else a provider total.
+LedgerTotals readTotals(QSqlQuery &q)
 {
-    QVector<LedgerTotal> totals;
+    LedgerTotals totals;
     while (q.next()) {
         LedgerTotal t;
+        const bool byMonth = !q.isNull(0);
         if (byMonth)
             t.month = QDate::fromString(q.value(0).toString(), Qt::ISODate);
         else
-            t.provider = q.value(0).toString();
-        t.currency = q.value(1).toString();
-        t.renewals = q.value(2).toLongLong();
+            t.provider = q.value(1).toString();
+        t.currency = q.value(2).toString();
+        t.renewals = q.value(3).toLongLong();
         // numeric text: a sum of bigint minor units; a year of any real ledger fits in 64 bits.
-        t.amountMinor = q.value(3).toString().toLongLong();
-        totals << t;
+        t.amountMinor = q.value(4).toString().toLongLong();
+        (byMonth ? totals.months : totals.providers) << t;
     }
     return totals;
 }
@@ -66,19 +69,16 @@ LedgerTotals loadLedgerTotals(QSqlDatabase &db, const LedgerFilter &filter)
     const QString source = function + u"(CAST(? AS date), CAST(? AS date)) WHERE true"_qs
         + dimensionConditions(filter, values);
 
-    LedgerTotals totals;
-    QSqlQuery months = execSql(db,
-        u"SELECT date_trunc('month', day)::date::text, currency, sum(renewals), "
+    // Both groupings in one statement: one read of the daily totals, one snapshot, so the
+    // months and the providers always add up to the same renewals.
+    QSqlQuery q = execSql(db,
+        u"SELECT date_trunc('month', day)::date::text, provider_key, currency, sum(renewals), "
         "sum(amount_minor)::text FROM "_qs
-            + source + u" GROUP BY 1, 2 ORDER BY 1, 2"_qs,
+            + source
+            + u" GROUP BY GROUPING SETS ((date_trunc('month', day), currency), "
+              "(provider_key, currency)) ORDER BY 1, 2, 3"_qs,
         values);
-    totals.months = readTotals(months, true);
-    QSqlQuery providers = execSql(db,
-        u"SELECT provider_key, currency, sum(renewals), sum(amount_minor)::text FROM "_qs + source
-            + u" GROUP BY 1, 2 ORDER BY 1, 2"_qs,
-        values);
-    totals.providers = readTotals(providers, false);
-    return totals;
+    return readTotals(q);
 }
 
 void writeLedgerTotalsCsv(const QString &path, const LedgerTotals &totals)
