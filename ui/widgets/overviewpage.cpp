@@ -130,7 +130,8 @@ void shrinkLabels(QAbstractAxis *axis)
     axis->setLabelsFont(small);
 }
 
-/// The names of a horizontal bar chart's bars (they get half the chart's width at most).
+/// The names of a horizontal bar chart's bars (they get half the chart's width at most: Qt
+/// Charts elides a longer one, and a name not elided would be clipped at the chart's edge).
 QBarCategoryAxis *namesAxis(const QStringList &names)
 {
     auto *axis = new QBarCategoryAxis;
@@ -205,12 +206,17 @@ OverviewPage::OverviewPage(DatabasePool *pool, QWidget *parent)
 
     auto *charts = new QGridLayout;
     charts->setSpacing(8);
-    charts->addWidget(m_renewalsView, 0, 0, 1, 4);
-    charts->addWidget(m_deliveriesView, 0, 4, 1, 2);
-    charts->addWidget(m_casesView, 1, 0, 1, 2);
-    charts->addWidget(m_reasonView, 1, 2, 1, 2);
-    charts->addWidget(m_ageView, 1, 4, 1, 2);
-    for (int c = 0; c < 6; ++c)
+    // Twelfths: the reasons' names are the longest labels of the lower row and are read with
+    // their counts ("Unknown subscription (12)"), so they get half of it; the age buckets'
+    // names are the shortest, so that chart may be narrower than the others when the window is
+    // (1024 pixels: the reasons would be elided).
+    m_ageView->setMinimumWidth(190);
+    charts->addWidget(m_renewalsView, 0, 0, 1, 7);
+    charts->addWidget(m_deliveriesView, 0, 7, 1, 5);
+    charts->addWidget(m_casesView, 1, 0, 1, 3);
+    charts->addWidget(m_reasonView, 1, 3, 1, 6);
+    charts->addWidget(m_ageView, 1, 9, 1, 3);
+    for (int c = 0; c < 12; ++c)
         charts->setColumnStretch(c, 1);
     charts->setRowStretch(0, 1);
     charts->setRowStretch(1, 1);
