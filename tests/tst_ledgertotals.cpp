@@ -191,6 +191,79 @@ private slots:
             1LL);
     }
 
+    // Every writer of billing periods is counted once (0023): the renewal core appends its own
+    // delta row and the periods' trigger stands aside for it; every other writer is counted by
+    // the trigger, whatever the session says in renewal_desk.core_counts.
+    void everyWriterIsCountedOnce_data()
+    {
+        QTest::addColumn<QString>("statements"); // "; "-separated, as the owner
+        QTest::addColumn<int>("periods");
+        const QString february
+            = "SELECT result FROM apply_successful_renewal('stripe-main', 'evt_feb', 'sub_1', "
+              "'in_feb', NULL, '2026-02-01T00:00:00Z', '2026-03-01T00:00:00Z', 1999, 'USD', "
+              "'2026-01-31T23:59:59Z', 'webhook', 'stripe-main')";
+        QTest::newRow("the core") << february << 1;
+        QTest::newRow("the core, the session saying off")
+            << "SET renewal_desk.core_counts = 'off'; " + february << 1;
+        QTest::newRow("the core, the session saying on")
+            << "SET renewal_desk.core_counts = 'on'; " + february << 1;
+        QTest::newRow("an operator's renewal through the core")
+            << QString(february).replace("'webhook', 'stripe-main'", "'operator', 'alice'") << 1;
+        // The waiting March renewal is applied by the same call, in the core's loop.
+        QTest::newRow("the core healing a waiting renewal")
+            << "SELECT record_reconciliation_case('{\"providerKey\":\"stripe-main\","
+               "\"providerEventId\":\"evt_march\",\"providerSubscriptionId\":\"sub_1\","
+               "\"providerRenewalKey\":\"in_march\",\"providerVersion\":null,\"period\":"
+               "{\"start\":\"2026-03-01T00:00:00Z\",\"end\":\"2026-04-01T00:00:00Z\"},"
+               "\"paidAmountMinor\":2999,\"currency\":\"USD\",\"paidAt\":"
+               "\"2026-03-01T00:00:05Z\"}'::jsonb, 'renewal_period_is_not_contiguous', "
+               "'{}'::jsonb); "
+                + february
+            << 2;
+        QTest::newRow("a snapshot's renewal, the session saying on")
+            << "SET renewal_desk.core_counts = 'on'; "
+               "SELECT attach_provider_snapshot('{\"providerKey\":\"stripe-main\","
+               "\"providerSubscriptionId\":\"sub_1\",\"status\":\"active\","
+               "\"currentPeriod\":{\"start\":\"2026-02-01T00:00:00Z\",\"end\":"
+               "\"2026-03-01T00:00:00Z\"},\"cancelAtPeriodEnd\":false,\"providerVersion\":"
+               "null,\"capturedAt\":\"2099-01-01T00:00:00Z\",\"latestRenewal\":{"
+               "\"providerKey\":\"stripe-main\",\"providerEventId\":\"evt_feb\","
+               "\"providerSubscriptionId\":\"sub_1\",\"providerRenewalKey\":\"in_feb\","
+               "\"providerVersion\":null,\"period\":{\"start\":\"2026-02-01T00:00:00Z\","
+               "\"end\":\"2026-03-01T00:00:00Z\"},\"paidAmountMinor\":1999,\"currency\":"
+               "\"USD\",\"paidAt\":\"2026-01-31T23:59:59Z\"}}', NULL, 'other', 'x')"
+            << 1;
+        QTest::newRow("the owner's own insert")
+            << "INSERT INTO subscription_billing_periods "
+               "(subscription_id, provider_key, provider_renewal_key, provider_event_id, "
+               "period_start, period_end, paid_amount_minor, currency, paid_at, recorded_by) "
+               "SELECT id, provider_key, 'in_x', 'evt_x', '2026-05-01Z', '2026-06-01Z', 5, "
+               "'USD', '2026-05-01Z', 'import' FROM subscriptions"
+            << 1;
+    }
+
+    void everyWriterIsCountedOnce()
+    {
+        QFETCH(QString, statements);
+        QFETCH(int, periods);
+        rdtest::TestDatabase db("ledgertotals_writers");
+        rdtest::importSubscriptions(
+            db.conninfo(), rdtest::subscriptionLine("stripe-main", "sub_1"));
+        auto conn = db.connect();
+        {
+            pqxx::nontransaction tx(*conn);
+            for (const QString &statement : statements.split("; "))
+                tx.exec(statement.toStdString());
+        }
+        QCOMPARE(
+            scalar(*conn, "SELECT count(*) FROM subscription_billing_periods"), qint64(periods));
+        // One delta row a period: the core's own, or the trigger's, never both.
+        QCOMPARE(scalar(*conn, "SELECT count(*) FROM renewal_total_deltas"), qint64(periods));
+        QVERIFY(bothAgree(*conn, {{"2026-01-31", "2026-02-01"}, {"2026-02-01", "2026-03-01"}}));
+        QCOMPARE(scalar(*conn, "SELECT fold_renewal_totals()"), qint64(periods));
+        QVERIFY(bothAgree(*conn));
+    }
+
     // Billing periods are facts: nothing, not even their owner, updates or deletes them, so
     // that the totals never drift from them.
     void billingPeriodsAreInsertOnly_data()
@@ -236,7 +309,7 @@ private slots:
                "'webhook', 1000, 1000)";
         QTest::newRow("update period-start totals")
             << "UPDATE renewal_period_start_totals SET renewals = 0";
-        QTest::newRow("call the trigger function") << "SELECT rd_billing_periods_to_deltas()";
+        QTest::newRow("call the trigger function") << "SELECT rd_billing_period_to_delta()";
     }
 
     void viewerReadsAndFoldsButCannotWrite()

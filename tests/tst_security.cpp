@@ -110,6 +110,32 @@ private slots:
         }
     }
 
+    // The ledger's totals (0023): the periods' trigger stands aside while the renewal core
+    // counts its own renewal, as renewal_desk.core_counts says, and any session may set that
+    // variable. So every function that writes billing periods says it itself, for its own
+    // duration: 'on' in the core, 'off' in every other (a snapshot's renewal is the trigger's
+    // to count, whatever the operator's session set). Checked against the catalog, so that a
+    // function added later without it fails here.
+    void everyWriterOfBillingPeriodsSaysWhoCounts()
+    {
+        auto conn = m_db->connect();
+        pqxx::read_transaction tx(*conn);
+        const auto functions = tx.exec(
+            "SELECT p.proname, coalesce(array_to_string(p.proconfig, ';'), '') "
+            "  FROM pg_proc p WHERE p.pronamespace = 'public'::regnamespace "
+            "   AND p.prosrc ~* 'insert\\s+into\\s+(public\\.)?subscription_billing_periods' "
+            " ORDER BY 1");
+        QCOMPARE(functions.size(), 2); // apply_successful_renewal, attach_provider_snapshot
+        for (const auto &f : functions) {
+            const auto name = f[0].as<std::string>();
+            const auto config = f[1].as<std::string>();
+            const std::string want = name == "apply_successful_renewal"
+                ? "renewal_desk.core_counts=on"
+                : "renewal_desk.core_counts=off";
+            QVERIFY2(config.find(want) != std::string::npos, (name + " has " + config).c_str());
+        }
+    }
+
     void temporaryTablesAndPublicObjectsAreRefused_data()
     {
         QTest::addColumn<QString>("kind");
@@ -201,9 +227,9 @@ private slots:
                "AND c.status = 'resolved' "
                "WHERE w.provider_event_id = 'evt_feb' AND w.outcome = 'applied' "
                "AND b.id = '8d3f2a6e-0c59-4f0e-9a57-3b1f6f0d2c11'";
-        // The ledger's totals (0016): the renewal's trigger appends its delta to the real
+        // The ledger's totals (0016, 0023): the renewal core appends its delta to the real
         // deltas table, and a fold (any viewer may fold) moves it into the real totals.
-        QTest::newRow("ingest: renewal delta trigger and fold_renewal_totals")
+        QTest::newRow("ingest: the renewal's delta and fold_renewal_totals")
             << "ingest"
             << (renewalTables + QStringList {"renewal_total_deltas", "renewal_daily_totals"})
             << QString(kFebruaryCall) + "; SELECT fold_renewal_totals()"
@@ -212,7 +238,7 @@ private slots:
                "AND NOT EXISTS (SELECT 1 FROM renewal_total_deltas)";
         // 0020: the same delta also carries the period's start day, and the fold adds it to
         // the real period-start totals as well.
-        QTest::newRow("ingest: delta trigger and fold_renewal_totals, by period start")
+        QTest::newRow("ingest: the renewal's delta and fold_renewal_totals, by period start")
             << "ingest"
             << (renewalTables
                    + QStringList {"renewal_total_deltas", "renewal_daily_totals",
