@@ -384,6 +384,7 @@ long long exportAuditAnchor(pqxx::connection &conn, std::ostream &out, AnchorLay
     out << "{" << nl << in1 << "\"createdAt\"" << colon << quoted(at) << "," << nl << in1
         << "\"heads\"" << colon << "[";
     Sha256 digest;
+    constexpr std::string_view digestColon = ":", digestEnd = "\n";
     long long heads = 0;
     std::string line;
     for (;;) {
@@ -395,14 +396,10 @@ long long exportAuditAnchor(pqxx::connection &conn, std::ostream &out, AnchorLay
                 chainId(r[1].c_str(), r[1].size()), seq(r[2].c_str(), r[2].size()),
                 hash(r[3].c_str(), r[3].size());
             // The digest's input as before: "chain:chainId:seq:hash\n" per head, in this order.
-            line.assign(chain)
-                .append(":")
-                .append(chainId)
-                .append(":")
-                .append(seq)
-                .append(":")
-                .append(hash)
-                .append("\n");
+            line.clear();
+            for (const std::string_view part :
+                {chain, digestColon, chainId, digestColon, seq, digestColon, hash, digestEnd})
+                line += part;
             digest.update(line);
             out << (heads > 0 ? "," : "") << nl << in2 << "{" << nl << in3 << "\"chain\"" << colon
                 << quoted(chain) << sep << "\"chainId\"" << colon << quoted(chainId) << sep
