@@ -88,8 +88,13 @@ AuditVerifyReport verify(const std::string &conninfo, const QString &anchorPath,
     } catch (const AuditVerificationCanceled &) {
         report.canceled = true;
     } catch (const InputError &e) {
-        report.error = QObject::tr("%1 is not an audit anchor: %2")
-                           .arg(anchorPath, QString::fromStdString(e.what()));
+        // The store says "heads: not an audit anchor (...)" when there is no list of heads.
+        if (e.message().rfind("not an audit anchor", 0) == 0)
+            report.error
+                = QObject::tr("%1 is not an audit anchor (no \"heads\" list)").arg(anchorPath);
+        else
+            report.error = QObject::tr("%1 is not an audit anchor: %2")
+                               .arg(anchorPath, QString::fromStdString(e.what()));
     } catch (const std::exception &e) {
         report.error = QString::fromUtf8(e.what());
     }
