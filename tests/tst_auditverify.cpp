@@ -2,15 +2,19 @@
 // the canonical form recomputed in C++ must be byte for byte the server's, breaks are found and
 // named as audit_chain_breaks() names them, anchors are checked, memory is bounded by the batch.
 #include "domain/core/audit_canonical.h"
+#include "domain/core/errors.h"
+#include "domain/core/sha256.h"
 #include "domain/store/audit_chains.h"
 #include "tests/support/process_runner.h"
 #include "tests/support/test_database.h"
 
+#include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
 #include <QtTest>
 
 #include <atomic>
+#include <sstream>
 
 namespace {
 
@@ -41,6 +45,19 @@ void tamper(pqxx::connection &conn, const std::string &sql)
     tx.exec0("SET LOCAL session_replication_role = replica");
     tx.exec0(sql);
     tx.commit();
+}
+
+/// The digest an anchor of the database's heads must carry, computed by the server from the
+/// same heads in the same order: "chain:chainId:seq:hash\n" each, SHA-256.
+std::string serverDigest(pqxx::connection &conn)
+{
+    pqxx::read_transaction tx(conn);
+    return tx
+        .exec1("SELECT encode(sha256(convert_to(coalesce(string_agg(chain || ':' || chain_id "
+               "|| ':' || chain_seq || ':' || row_hash || E'\\n', '' ORDER BY chain, chain_id), "
+               "''), 'UTF8')), 'hex') FROM (SELECT * FROM audit_chain_heads() UNION ALL "
+               "SELECT * FROM audit_case_history_heads()) h")[0]
+        .as<std::string>();
 }
 
 } // namespace
@@ -256,8 +273,10 @@ private slots:
         QFETCH(QString, sql);
         QFETCH(QString, problem);
         auto conn = m_db->connect();
-        const auto anchor = rd::exportAuditAnchor(m_db->conninfo());
-        QVERIFY(rd::checkAuditAnchor(m_db->conninfo(), anchor).empty());
+        std::stringstream anchor;
+        rd::exportAuditAnchor(m_db->conninfo(), anchor);
+        const std::string anchorText = anchor.str();
+        QVERIFY(rd::checkAuditAnchor(m_db->conninfo(), anchor).matches());
         // The newest audit is the head of its subscription's chain.
         const long long head = scalar(*conn, "SELECT max(id) FROM subscription_transition_audits");
         const std::string chainId = rdtest::text(*m_db,
@@ -268,7 +287,10 @@ private slots:
                 + std::to_string(head));
         tamper(*conn, sql.arg(head).toStdString());
         QVERIFY(streamed().intact());
-        const auto mismatches = rd::checkAuditAnchor(m_db->conninfo(), anchor);
+        std::istringstream again(anchorText);
+        const auto check = rd::checkAuditAnchor(m_db->conninfo(), again);
+        QCOMPARE(check.mismatchCount, 1LL);
+        const auto &mismatches = check.mismatches;
         QCOMPARE(mismatches.size(), std::size_t(1));
         QCOMPARE(QString::fromStdString(mismatches[0].problem), problem);
         QCOMPARE(mismatches[0].chain, std::string("subscription_transition_audits"));
@@ -279,12 +301,250 @@ private slots:
         const QString path = dir.filePath("anchor.json");
         QFile file(path);
         QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(QByteArray::fromStdString(anchor.dump()));
+        file.write(QByteArray::fromStdString(anchorText));
         file.close();
         const auto r = rdtest::runProgram(
             rdtest::ctl(), rdtest::withDb(*m_db, {"audit", "verify", "--anchor", path}));
         QCOMPARE(r.exitCode, 65);
         QVERIFY2(r.out.contains("does not match: 1 head(s) changed or gone"), r.out.constData());
+    }
+
+    // The anchor is written as nlohmann's dump(2) (or dump()) would write it, the digest last,
+    // and its digest is the old one: the server's SHA-256 over the same heads. A file in the
+    // old layout (keys sorted: the digest before the heads) still checks.
+    void anchorKeepsItsFormAndDigest()
+    {
+        auto conn = m_db->connect();
+        std::stringstream indented, compact;
+        const long long heads = rd::exportAuditAnchor(*conn, indented);
+        QCOMPARE(rd::exportAuditAnchor(*conn, compact, rd::AnchorLayout::Compact), heads);
+        const auto ordered = nlohmann::ordered_json::parse(indented.str());
+        QCOMPARE(indented.str(), ordered.dump(2) + "\n");
+        QCOMPARE(compact.str(), nlohmann::ordered_json::parse(compact.str()).dump() + "\n");
+        std::vector<std::string> keys;
+        for (const auto &[key, value] : ordered.items())
+            keys.push_back(key);
+        QCOMPARE(keys, (std::vector<std::string> {"createdAt", "heads", "digest"}));
+        QCOMPARE(ordered["digest"].get<std::string>(), serverDigest(*conn));
+        QCOMPARE(qint64(ordered["heads"].size()), qint64(heads));
+        QCOMPARE(heads,
+            scalar(*conn,
+                "SELECT (SELECT count(DISTINCT subscription_id) FROM "
+                "subscription_transition_audits) + (SELECT count(DISTINCT case_id) FROM "
+                "reconciliation_case_history)"));
+
+        const std::string oldLayout = nlohmann::json::parse(indented.str()).dump(2) + "\n";
+        QVERIFY(oldLayout.find("\"digest\"") < oldLayout.find("\"heads\""));
+        std::istringstream old(oldLayout);
+        const auto check = rd::checkAuditAnchor(*conn, old);
+        QVERIFY(check.matches());
+        QCOMPARE(check.heads, heads);
+        QCOMPARE(check.createdAt, ordered["createdAt"].get<std::string>());
+    }
+
+    // 20,000 more chains (made in SQL, one audit each through the chain trigger): exported
+    // and checked in chunks; heads tampered in the middle and in the last, partial chunk are
+    // found, and the kept mismatches are capped while the count covers all.
+    void manyChainsExportAndCheck()
+    {
+        auto conn = m_db->connect();
+        {
+            pqxx::work tx(*conn);
+            tx.exec0("INSERT INTO subscriptions (provider_key, provider_subscription_id, status, "
+                     "current_period_start, current_period_end) "
+                     "SELECT 'stripe-main', 'sub_many_' || i, 'active', "
+                     "timestamptz '2026-01-01 00:00Z', timestamptz '2026-02-01 00:00Z' "
+                     "FROM generate_series(1, 20000) AS i");
+            tx.exec0("INSERT INTO subscription_transition_audits (subscription_id, transition, "
+                     "actor_type, actor_id, reason, details, created_at) "
+                     "SELECT id, 'subscription_reconciled', 'operator', 'zoë', "
+                     "'provider_confirmed', '{}'::jsonb, timestamptz '2026-01-02 00:00Z' "
+                     "FROM subscriptions WHERE provider_subscription_id LIKE 'sub\\_many\\_%'");
+            tx.commit();
+        }
+        const long long chains = scalar(*conn,
+            "SELECT (SELECT count(DISTINCT subscription_id) FROM subscription_transition_audits) "
+            "+ (SELECT count(DISTINCT case_id) FROM reconciliation_case_history)");
+        QVERIFY(chains > 20000);
+        std::stringstream anchor;
+        QCOMPARE(rd::exportAuditAnchor(*conn, anchor), chains);
+        const std::string text = anchor.str();
+        const auto doc = nlohmann::json::parse(text);
+        QCOMPARE(qint64(doc["heads"].size()), qint64(chains));
+        QCOMPARE(doc["digest"].get<std::string>(), serverDigest(*conn));
+        auto check = rd::checkAuditAnchor(*conn, anchor);
+        QCOMPARE(check.heads, chains);
+        QVERIFY(check.matches());
+
+        // One head removed in the third chunk of 5,000, one rewritten in the last.
+        const auto &gone = doc["heads"][12345];
+        const auto &rewritten = doc["heads"][std::size_t(chains - 1)];
+        QCOMPARE(gone["chain"].get<std::string>(), std::string("subscription_transition_audits"));
+        QCOMPARE(
+            rewritten["chain"].get<std::string>(), std::string("subscription_transition_audits"));
+        tamper(*conn,
+            "DELETE FROM subscription_transition_audits WHERE subscription_id = '"
+                + gone["chainId"].get<std::string>()
+                + "' AND chain_seq = " + std::to_string(gone["seq"].get<long long>()));
+        tamper(*conn,
+            "UPDATE subscription_transition_audits SET row_hash = md5(row_hash) "
+            "WHERE subscription_id = '"
+                + rewritten["chainId"].get<std::string>()
+                + "' AND chain_seq = " + std::to_string(rewritten["seq"].get<long long>()));
+        std::istringstream again(text);
+        check = rd::checkAuditAnchor(*conn, again);
+        QCOMPARE(check.heads, chains);
+        QCOMPARE(check.mismatchCount, 2LL);
+        QCOMPARE(check.mismatches.size(), std::size_t(2));
+        QCOMPARE(check.mismatches[0].chainId, gone["chainId"].get<std::string>());
+        QVERIFY(check.mismatches[0].problem.find("gone") != std::string::npos);
+        QCOMPARE(check.mismatches[1].chainId, rewritten["chainId"].get<std::string>());
+        QVERIFY(check.mismatches[1].problem.find("hash changed") != std::string::npos);
+
+        std::istringstream capped(text);
+        check = rd::checkAuditAnchor(*conn, capped, 1);
+        QCOMPARE(check.mismatchCount, 2LL);
+        QCOMPARE(check.mismatches.size(), std::size_t(1));
+        QCOMPARE(check.mismatches[0].chainId, gone["chainId"].get<std::string>());
+    }
+
+    // Whatever the file holds, the check says what is wrong with it (an InputError naming the
+    // place), before or after the database, and never crashes.
+    void badAnchorIsNamed_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("message");
+        const QByteArray uuid = "\"00000000-0000-4000-8000-000000000001\"";
+        const auto head = [&uuid](const QByteArray &chain, const QByteArray &id,
+                              const QByteArray &seq, const QByteArray &hash = "\"ab\"") {
+            return "{\"chain\": " + chain + ", \"chainId\": " + id + ", \"seq\": " + seq
+                + ", \"hash\": " + hash + "}";
+        };
+        const QByteArray good = head("\"subscription_transition_audits\"", uuid, "1");
+        const auto anchor = [](const QByteArray &heads) {
+            return "{\"createdAt\": \"2026-01-01T00:00:00Z\", \"heads\": [" + heads + "]}";
+        };
+        QTest::newRow("empty file") << QByteArray() << ""
+                                    << "not valid JSON";
+        QTest::newRow("not JSON") << QByteArray("anchor.csv,1,2") << ""
+                                  << "not valid JSON";
+        QTest::newRow("truncated") << anchor(good + ", " + good).left(120) << ""
+                                   << "not valid JSON";
+        QTest::newRow("trailing text") << anchor(good) + " and more"
+                                       << ""
+                                       << "not valid JSON";
+        QTest::newRow("bad UTF-8")
+            << anchor(head("\"subscription_transition_audits\"", "\"\xff\xfe\"", "1")) << ""
+            << "not valid JSON";
+        QTest::newRow("number overflow")
+            << anchor(head("\"subscription_transition_audits\"", uuid, "1e999")) << ""
+            << "not valid JSON";
+        QTest::newRow("a list") << QByteArray("[]") << "heads"
+                                << "not an audit anchor";
+        QTest::newRow("a string") << QByteArray("\"heads\"") << "heads"
+                                  << "not an audit anchor";
+        QTest::newRow("no heads") << QByteArray("{\"digest\": \"ab\"}") << "heads"
+                                  << "not an audit anchor";
+        QTest::newRow("heads not a list") << QByteArray("{\"heads\": {}}") << "heads"
+                                          << "not an audit anchor";
+        QTest::newRow("heads twice") << QByteArray("{\"heads\": [], \"heads\": []}") << "heads"
+                                     << "appears twice";
+        QTest::newRow("head not an object") << anchor(good + ", 7") << "heads[1]"
+                                            << "expected {";
+        QTest::newRow("seq a string")
+            << anchor(head("\"subscription_transition_audits\"", uuid, "\"1\"")) << "heads[0].seq"
+            << "expected a whole number";
+        QTest::newRow("seq a fraction")
+            << anchor(head("\"subscription_transition_audits\"", uuid, "1.5")) << "heads[0].seq"
+            << "expected a whole number";
+        QTest::newRow("seq past int64")
+            << anchor(head("\"subscription_transition_audits\"", uuid, "18446744073709551615"))
+            << "heads[0].seq"
+            << "expected a whole number";
+        QTest::newRow("seq past uint64")
+            << anchor(head("\"subscription_transition_audits\"", uuid, "99999999999999999999999"))
+            << "heads[0].seq"
+            << "expected a whole number";
+        QTest::newRow("seq zero") << anchor(head("\"subscription_transition_audits\"", uuid, "0"))
+                                  << "heads[0].seq"
+                                  << "from 1";
+        QTest::newRow("seq an object")
+            << anchor(head("\"subscription_transition_audits\"", uuid, "{\"n\": 1}"))
+            << "heads[0].seq"
+            << "expected a whole number";
+        QTest::newRow("hash a list")
+            << anchor(head("\"subscription_transition_audits\"", uuid, "1", "[\"ab\"]"))
+            << "heads[0].hash"
+            << "expected a string";
+        QTest::newRow("hash missing") << anchor(good
+            + ", {\"chain\": \"reconciliation_case_history\", \"chainId\": "
+              "\"7\", \"seq\": 1}") << "heads[1].hash"
+                                      << "missing";
+        QTest::newRow("unknown chain") << anchor(head("\"audits\"", uuid, "1")) << "heads[0].chain"
+                                       << "unknown chain 'audits'";
+        QTest::newRow("chain null") << anchor(head("null", uuid, "1")) << "heads[0].chain"
+                                    << "expected a string";
+        QTest::newRow("subscription id not a uuid")
+            << anchor(head("\"subscription_transition_audits\"", "\"sub_1\"", "1"))
+            << "heads[0].chainId"
+            << "a uuid";
+        QTest::newRow("case id not a number")
+            << anchor(head("\"reconciliation_case_history\"", uuid, "1")) << "heads[0].chainId"
+            << "a case id";
+        QTest::newRow("case id past bigint")
+            << anchor(head("\"reconciliation_case_history\"", "\"99999999999999999999\"", "1"))
+            << "heads[0].chainId"
+            << "a case id";
+        // Deep nesting where the check does not look is skipped without recursion.
+        QTest::newRow("deep nesting, then a bad head")
+            << "{\"x\": " + QByteArray(100000, '[') + QByteArray(100000, ']') + ", \"heads\": ["
+                + good + ", " + head("\"subscription_transition_audits\"", uuid, "-1") + "]}"
+            << "heads[1].seq"
+            << "from 1";
+    }
+    void badAnchorIsNamed()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, field);
+        QFETCH(QString, message);
+        auto conn = m_db->connect();
+        for (const bool withDatabase : {false, true}) {
+            std::istringstream in(text.toStdString());
+            try {
+                if (withDatabase)
+                    rd::checkAuditAnchor(*conn, in);
+                else
+                    rd::readAuditAnchor(in);
+                QFAIL("no InputError");
+            } catch (const rd::InputError &e) {
+                QCOMPARE(QString::fromStdString(e.field()), field);
+                QVERIFY2(QString::fromStdString(e.message()).contains(message), e.what());
+            }
+        }
+        // The CLI says it on stderr with its input error exit code.
+        QTemporaryDir dir;
+        QFile file(dir.filePath("anchor.json"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(text);
+        file.close();
+        const auto r = rdtest::runProgram(rdtest::ctl(),
+            rdtest::withDb(
+                *m_db, {"audit", "verify", "--no-progress", "--anchor", file.fileName()}));
+        QCOMPARE(r.exitCode, 65);
+        QVERIFY2(r.err.contains((field.isEmpty() ? message : field).toUtf8()), r.err.constData());
+    }
+
+    // Keys the check does not know (and an empty list of heads) are fine: nothing to match.
+    void emptyAnchorMatches()
+    {
+        auto conn = m_db->connect();
+        std::istringstream in("{\"note\": {\"by\": [\"auditor\", 1, null]}, \"heads\": [], "
+                              "\"createdAt\": 7}");
+        const auto check = rd::checkAuditAnchor(*conn, in);
+        QCOMPARE(check.heads, 0LL);
+        QVERIFY(check.matches());
+        QVERIFY(!check.createdAt);
     }
 
     // Many breaks: the first maxBreaks are kept, in the server's order, and "more" is said
@@ -383,7 +643,9 @@ private slots:
         const auto v = rd::verifyAuditChains(viewer, {});
         QVERIFY(v.intact());
         QVERIFY(v.rows > 20);
-        QVERIFY(!rd::exportAuditAnchor(viewer)["heads"].empty());
+        std::stringstream anchor;
+        QVERIFY(rd::exportAuditAnchor(viewer, anchor) > 0);
+        QVERIFY(rd::checkAuditAnchor(viewer, anchor).matches());
         const auto r = rdtest::runProgram(
             rdtest::ctl(), {"audit", "verify", "--db", QString::fromStdString(viewer)});
         QVERIFY2(r.exitCode == 0, r.err.constData());

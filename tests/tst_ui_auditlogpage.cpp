@@ -403,9 +403,28 @@ private slots:
         file.close();
         const auto report = runVerify(page, file.fileName());
         QVERIFY(!report.intact);
-        QVERIFY2(report.error.contains(u"is not an audit anchor"_qs), qPrintable(report.error));
+        QCOMPARE(
+            report.error, u"%1 is not an audit anchor (no \"heads\" list)"_qs.arg(file.fileName()));
         QVERIFY2(page.chainState()->text().startsWith(u"Could not verify: "_qs),
             qPrintable(page.chainState()->text()));
+    }
+
+    // A head that is not one is named by its place in the file, before any verifying.
+    void badHeadIsNamed()
+    {
+        rd::ui::AuditLogPage page(m_pool.get());
+        QTemporaryDir dir;
+        QFile file(dir.filePath(u"odd.json"_qs));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"heads\": [{\"chain\": \"subscription_transition_audits\", "
+                   "\"chainId\": \"sub_1\", \"seq\": 1, \"hash\": \"ab\"}]}");
+        file.close();
+        const auto report = runVerify(page, file.fileName());
+        QVERIFY(!report.intact);
+        QCOMPARE(report.rows, 0);
+        QVERIFY2(report.error.contains(u"odd.json is not an audit anchor: heads[0].chainId: "
+                                       u"expected a subscription id (a uuid), not 'sub_1'"_qs),
+            qPrintable(report.error));
     }
 
     // A chain's head removed: every chain still verifies, only the anchor shows it, and the

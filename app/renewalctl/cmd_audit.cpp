@@ -1,6 +1,5 @@
 #include "app/renewalctl/command_context.h"
 #include "domain/core/errors.h"
-#include "domain/core/json_input.h"
 #include "domain/store/audit_chains.h"
 #include "domain/store/case_actions.h"
 #include "domain/store/roles.h"
@@ -80,7 +79,8 @@ int runAudit(const CommandContext &ctx)
     const auto &pos = ctx.args.positionals();
     auto conn = ctx.connect();
     if (pos[1] == "anchor") {
-        ctx.out << exportAuditAnchor(*conn).dump(ctx.json() ? -1 : 2) << "\n";
+        exportAuditAnchor(
+            *conn, ctx.out, ctx.json() ? AnchorLayout::Compact : AnchorLayout::Indented);
         return ExitOk;
     }
     AuditVerifyOptions options;
@@ -108,17 +108,16 @@ int runAudit(const CommandContext &ctx)
     auto breaks = verification.breaks;
 
     std::optional<nlohmann::json> anchorReport;
-    std::vector<ChainBreak> anchorBreaks;
+    AuditAnchorCheck anchor;
     if (const auto anchorPath = ctx.args.value("anchor")) {
+        // Parsed as it is read: a million heads are never held at once.
         InputFile file(*anchorPath, ctx.in);
-        std::stringstream text;
-        text << file.stream().rdbuf();
-        const auto anchor = parseUntrustedJson(text.str(), {16u << 20, 8});
-        anchorBreaks = checkAuditAnchor(*conn, anchor);
-        breaks.insert(breaks.end(), anchorBreaks.begin(), anchorBreaks.end());
-        anchorReport = nlohmann::json {{"heads", anchor["heads"].size()},
-            {"createdAt", anchor.value("createdAt", nlohmann::json())},
-            {"matches", anchorBreaks.empty()}, {"mismatches", toJson(anchorBreaks)}};
+        anchor = checkAuditAnchor(*conn, file.stream());
+        breaks.insert(breaks.end(), anchor.mismatches.begin(), anchor.mismatches.end());
+        anchorReport = nlohmann::json {{"heads", anchor.heads},
+            {"createdAt", anchor.createdAt ? nlohmann::json(*anchor.createdAt) : nlohmann::json()},
+            {"matches", anchor.matches()}, {"mismatchCount", anchor.mismatchCount},
+            {"mismatches", toJson(anchor.mismatches)}};
     }
 
     if (ctx.json()) {
@@ -137,13 +136,10 @@ int runAudit(const CommandContext &ctx)
             << " (snapshot of " << verification.at << ", " << std::fixed << std::setprecision(1)
             << seconds << " s)\n";
     if (anchorReport) {
-        const auto &createdAt = (*anchorReport)["createdAt"];
-        ctx.out << "anchor (" << (*anchorReport)["heads"].get<std::size_t>()
-                << " heads, exported at "
-                << (createdAt.is_string() ? createdAt.get<std::string>() : "an unknown time")
-                << ") "
-                << (anchorBreaks.empty() ? std::string("matches")
-                                         : "does not match: " + std::to_string(anchorBreaks.size())
+        ctx.out << "anchor (" << anchor.heads << " heads, exported at "
+                << anchor.createdAt.value_or("an unknown time") << ") "
+                << (anchor.matches() ? std::string("matches")
+                                     : "does not match: " + std::to_string(anchor.mismatchCount)
                                + " head(s) changed or gone")
                 << "\n";
     }

@@ -15,8 +15,6 @@ std::string joinPath(std::string_view path, std::string_view key)
     return out;
 }
 
-namespace {
-
 // nlohmann's parse errors quote the offending input ("last read: '...'"), raw bytes included.
 // A message that is not valid UTF-8 cannot itself be serialized as JSON later (found by
 // fuzzing), so diagnostics keep printable ASCII only.
@@ -29,8 +27,6 @@ std::string printableAscii(std::string text)
     }
     return text;
 }
-
-} // namespace
 
 nlohmann::json parseUntrustedJson(std::string_view text, const JsonLimits &limits)
 {

@@ -33,5 +33,7 @@ bool requireBool(const nlohmann::json &obj, std::string_view path, const char *k
 std::int64_t requireNonNegativeInteger(
     const nlohmann::json &obj, std::string_view path, const char *key);
 std::string joinPath(std::string_view path, std::string_view key);
+/// `text` with every byte outside printable ASCII as '?': for diagnostics that quote input.
+std::string printableAscii(std::string text);
 
 } // namespace rd

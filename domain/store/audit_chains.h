@@ -1,7 +1,6 @@
 #pragma once
 
 #include "domain/store/audit_verification.h"
-#include <nlohmann/json.hpp>
 
 #include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
 
@@ -29,11 +28,20 @@ AuditVerification verifyAuditChainsCounted(pqxx::connection &conn);
 AuditVerification verifyAuditChainsStreamed(
     pqxx::connection &conn, const AuditVerifyOptions &options);
 
-/// The head of every chain plus one digest over all of them, to keep outside the database:
-/// {"createdAt", "digest", "heads": [{"chain","chainId","seq","hash"}]}.
-nlohmann::json exportAuditAnchor(pqxx::connection &conn);
+/// Writes the head of every chain plus one digest over all of them, to keep outside the
+/// database: {"createdAt", "heads": [{"chain","chainId","hash","seq"}], "digest"}. The digest
+/// is SHA-256 over "chain:chainId:seq:hash\n" for each head in the file's order (chain, then
+/// chain id). Streamed: the heads come through a server-side cursor in one snapshot and are
+/// written as they come, so memory does not grow with the number of chains. Returns the
+/// number of heads.
+long long exportAuditAnchor(
+    pqxx::connection &conn, std::ostream &out, AnchorLayout layout = AnchorLayout::Indented);
 /// Checks that every head of an exported anchor is still in place with the same hash (rows
-/// removed or rewritten since the export, even at the tail, show up here).
-std::vector<ChainBreak> checkAuditAnchor(pqxx::connection &conn, const nlohmann::json &anchor);
+/// removed or rewritten since the export, even at the tail, show up here). Streamed: the file
+/// is parsed as it is read and its heads looked up a few thousand at a time in one snapshot.
+/// What is wrong with the file is an InputError naming it ("heads[17].seq"); keys other than
+/// "heads" and "createdAt" are ignored (the digest is not checked here).
+AuditAnchorCheck checkAuditAnchor(
+    pqxx::connection &conn, std::istream &anchor, std::size_t maxMismatches = 1000);
 
 } // namespace rd

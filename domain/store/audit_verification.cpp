@@ -285,16 +285,17 @@ AuditVerification verifyAuditChains(const std::string &conninfo, const AuditVeri
     return verifyAuditChainsStreamed(conn, options);
 }
 
-nlohmann::json exportAuditAnchor(const std::string &conninfo)
+long long exportAuditAnchor(const std::string &conninfo, std::ostream &out, AnchorLayout layout)
 {
     pqxx::connection conn(conninfo);
-    return exportAuditAnchor(conn);
+    return exportAuditAnchor(conn, out, layout);
 }
 
-std::vector<ChainBreak> checkAuditAnchor(const std::string &conninfo, const nlohmann::json &anchor)
+AuditAnchorCheck checkAuditAnchor(
+    const std::string &conninfo, std::istream &anchor, std::size_t maxMismatches)
 {
     pqxx::connection conn(conninfo);
-    return checkAuditAnchor(conn, anchor);
+    return checkAuditAnchor(conn, anchor, maxMismatches);
 }
 
 } // namespace rd

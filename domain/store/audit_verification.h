@@ -1,10 +1,10 @@
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -72,9 +72,29 @@ public:
 /// Verifies every chain as verifyAuditChainsStreamed (audit_chains.h) does, over a connection
 /// of its own to `conninfo` (for programs without libpqxx: the desk).
 AuditVerification verifyAuditChains(const std::string &conninfo, const AuditVerifyOptions &options);
-/// exportAuditAnchor over a connection of its own.
-nlohmann::json exportAuditAnchor(const std::string &conninfo);
-/// checkAuditAnchor over a connection of its own.
-std::vector<ChainBreak> checkAuditAnchor(const std::string &conninfo, const nlohmann::json &anchor);
+/// How an exported anchor is laid out: one head field a line (for people) or one line.
+enum class AnchorLayout { Indented, Compact };
+
+/// What an anchor file held and, when checked against a database, which heads did not match.
+struct AuditAnchorCheck
+{
+    long long heads = 0;
+    /// The file's "createdAt", when it is a string.
+    std::optional<std::string> createdAt;
+    /// The first mismatches (a head gone or rewritten), at most the check's maxMismatches.
+    std::vector<ChainBreak> mismatches;
+    long long mismatchCount = 0;
+    bool matches() const { return mismatchCount == 0; }
+};
+
+/// exportAuditAnchor (audit_chains.h) over a connection of its own; returns the heads written.
+long long exportAuditAnchor(
+    const std::string &conninfo, std::ostream &out, AnchorLayout layout = AnchorLayout::Indented);
+/// checkAuditAnchor (audit_chains.h) over a connection of its own.
+AuditAnchorCheck checkAuditAnchor(
+    const std::string &conninfo, std::istream &anchor, std::size_t maxMismatches = 1000);
+/// Reads an anchor without a database: its heads are counted and checked for form (an
+/// InputError names the first thing wrong), as checkAuditAnchor would before looking them up.
+AuditAnchorCheck readAuditAnchor(std::istream &anchor);
 
 } // namespace rd

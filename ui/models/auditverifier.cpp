@@ -1,8 +1,8 @@
 #include "ui/models/auditverifier.h"
 
 #include "domain/core/errors.h"
-#include "domain/core/json_input.h"
 #include "domain/store/audit_verification.h"
+#include "ui/models/iodevicestreambuf.h"
 
 #include <QFile>
 #include <QMetaObject>
@@ -11,6 +11,8 @@
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <istream>
+#include <ostream>
 #include <stdexcept>
 
 namespace rd::ui {
@@ -26,27 +28,29 @@ QString describe(const ChainBreak &b)
         .arg(QString::fromStdString(b.problem));
 }
 
+template<typename Read>
+AuditAnchorCheck readAnchorFile(const QString &path, Read read)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        throw std::runtime_error(QObject::tr("cannot read the anchor %1: %2")
+                                     .arg(path, file.errorString())
+                                     .toStdString());
+    IODeviceStreamBuf buffer(file);
+    std::istream in(&buffer);
+    return read(in);
+}
+
 AuditVerifyReport verify(const std::string &conninfo, const QString &anchorPath, int batchRows,
     std::shared_ptr<std::atomic<bool>> cancel, std::function<void(AuditVerifyProgress)> onProgress)
 {
     AuditVerifyReport report;
     report.anchorPath = anchorPath;
     try {
-        // The anchor is read first: a file that is not an anchor is said before minutes of work.
-        nlohmann::json anchor;
-        if (!anchorPath.isEmpty()) {
-            QFile file(anchorPath);
-            if (!file.open(QIODevice::ReadOnly))
-                throw std::runtime_error(QObject::tr("cannot read the anchor %1: %2")
-                                             .arg(anchorPath, file.errorString())
-                                             .toStdString());
-            anchor = parseUntrustedJson(file.readAll().toStdString(), {256u << 20, 8});
-            if (!anchor.is_object() || !anchor.contains("heads") || !anchor["heads"].is_array())
-                throw std::runtime_error(
-                    QObject::tr("%1 is not an audit anchor (no \"heads\" list)")
-                        .arg(anchorPath)
-                        .toStdString());
-        }
+        // The anchor is read first (parsed as it is read, not held): a file that is not an
+        // anchor is said before minutes of work.
+        if (!anchorPath.isEmpty())
+            readAnchorFile(anchorPath, [](std::istream &in) { return readAuditAnchor(in); });
         AuditVerifyOptions options;
         options.batchRows = batchRows;
         options.cancel = cancel.get();
@@ -63,11 +67,12 @@ AuditVerifyReport verify(const std::string &conninfo, const QString &anchorPath,
             report.breakChainId = QString::fromStdString(v.breaks.front().chainId);
         }
         if (!anchorPath.isEmpty()) {
-            const auto mismatches = checkAuditAnchor(conninfo, anchor);
-            report.anchorHeads = int(anchor["heads"].size());
-            report.anchorMismatches = int(mismatches.size());
-            if (!mismatches.empty()) {
-                const auto &m = mismatches.front();
+            const auto checked = readAnchorFile(anchorPath,
+                [&conninfo](std::istream &in) { return checkAuditAnchor(conninfo, in); });
+            report.anchorHeads = int(checked.heads);
+            report.anchorMismatches = int(checked.mismatchCount);
+            if (!checked.mismatches.empty()) {
+                const auto &m = checked.mismatches.front();
                 report.firstAnchorMismatch
                     = QObject::tr("%1 %2 at position %3: %4")
                           .arg(QString::fromStdString(m.chain), QString::fromStdString(m.chainId))
@@ -83,8 +88,13 @@ AuditVerifyReport verify(const std::string &conninfo, const QString &anchorPath,
     } catch (const AuditVerificationCanceled &) {
         report.canceled = true;
     } catch (const InputError &e) {
-        report.error = QObject::tr("%1 is not an audit anchor: %2")
-                           .arg(anchorPath, QString::fromStdString(e.what()));
+        // The store says "heads: not an audit anchor (...)" when there is no list of heads.
+        if (e.message().rfind("not an audit anchor", 0) == 0)
+            report.error
+                = QObject::tr("%1 is not an audit anchor (no \"heads\" list)").arg(anchorPath);
+        else
+            report.error = QObject::tr("%1 is not an audit anchor: %2")
+                               .arg(anchorPath, QString::fromStdString(e.what()));
     } catch (const std::exception &e) {
         report.error = QString::fromUtf8(e.what());
     }
@@ -153,17 +163,21 @@ void AuditVerifier::cancel()
 QFuture<qint64> AuditVerifier::writeAnchor(const QString &conninfo, const QString &path)
 {
     return QtConcurrent::run([conninfo, path]() -> qint64 {
-        const auto anchor = exportAuditAnchor(conninfo.toStdString());
         QSaveFile file(path);
         if (!file.open(QIODevice::WriteOnly))
             throw std::runtime_error(
                 QObject::tr("cannot write %1: %2").arg(path, file.errorString()).toStdString());
-        const auto text = anchor.dump(2) + "\n";
-        file.write(text.data(), qint64(text.size()));
+        // Written as the heads come from the server: a million of them are never held here.
+        long long heads = 0;
+        {
+            IODeviceStreamBuf buffer(file);
+            std::ostream out(&buffer);
+            heads = exportAuditAnchor(conninfo.toStdString(), out);
+        }
         if (!file.commit())
             throw std::runtime_error(
                 QObject::tr("cannot write %1: %2").arg(path, file.errorString()).toStdString());
-        return qint64(anchor["heads"].size());
+        return qint64(heads);
     });
 }
 
