@@ -119,91 +119,19 @@ public:
     }
     bool start_object(std::size_t) override
     {
-        return guarded([&] {
-            if (m_skip > 0) {
-                ++m_skip;
-                return;
-            }
-            switch (m_level) {
-            case Level::Start:
-                m_level = Level::Root;
-                return;
-            case Level::Heads:
-                m_head = {};
-                m_level = Level::Head;
-                return;
-            case Level::Root:
-                if (m_key == "heads")
-                    notAnAnchor();
-                ++m_skip;
-                return;
-            case Level::Head:
-                if (isHeadField(m_key))
-                    wrongType();
-                ++m_skip;
-                return;
-            case Level::Done:
-                return;
-            }
-        });
+        return guarded([&] { enter(Container::Object); });
     }
     bool end_object() override
     {
-        return guarded([&] {
-            if (m_skip > 0) {
-                --m_skip;
-                return;
-            }
-            if (m_level == Level::Head) {
-                endHead();
-                m_level = Level::Heads;
-            } else if (m_level == Level::Root) {
-                m_level = Level::Done;
-            }
-        });
+        return guarded([&] { leave(); });
     }
     bool start_array(std::size_t) override
     {
-        return guarded([&] {
-            if (m_skip > 0) {
-                ++m_skip;
-                return;
-            }
-            switch (m_level) {
-            case Level::Start:
-                notAnAnchor();
-                return;
-            case Level::Root:
-                if (m_key != "heads") {
-                    ++m_skip;
-                    return;
-                }
-                if (m_sawHeads)
-                    throw InputError("heads", "appears twice");
-                m_sawHeads = true;
-                m_level = Level::Heads;
-                return;
-            case Level::Heads:
-                notAHead();
-                return;
-            case Level::Head:
-                if (isHeadField(m_key))
-                    wrongType();
-                ++m_skip;
-                return;
-            case Level::Done:
-                return;
-            }
-        });
+        return guarded([&] { enter(Container::Array); });
     }
     bool end_array() override
     {
-        return guarded([&] {
-            if (m_skip > 0)
-                --m_skip;
-            else if (m_level == Level::Heads)
-                m_level = Level::Root;
-        });
+        return guarded([&] { leave(); });
     }
     bool parse_error(
         std::size_t, const std::string &, const nlohmann::detail::exception &e) override
@@ -221,6 +149,74 @@ public:
 private:
     enum class Level { Start, Root, Heads, Head, Done };
     enum class Value { String, Integer, Other };
+    enum class Container { Object, Array };
+
+    /// An object or array begins: the anchor itself, its heads list, a head, or a value that
+    /// is skipped (an unknown key's). nlohmann checks that brackets match.
+    void enter(Container c)
+    {
+        const bool object = c == Container::Object;
+        if (m_skip > 0) {
+            ++m_skip;
+            return;
+        }
+        switch (m_level) {
+        case Level::Start:
+            if (!object)
+                notAnAnchor();
+            m_level = Level::Root;
+            return;
+        case Level::Root:
+            if (m_key != "heads") {
+                ++m_skip;
+                return;
+            }
+            if (object)
+                notAnAnchor();
+            if (m_sawHeads)
+                throw InputError("heads", "appears twice");
+            m_sawHeads = true;
+            m_level = Level::Heads;
+            return;
+        case Level::Heads:
+            if (!object)
+                notAHead();
+            m_head = {};
+            m_level = Level::Head;
+            return;
+        case Level::Head:
+            if (isHeadField(m_key))
+                wrongType();
+            ++m_skip;
+            return;
+        case Level::Done:
+            return;
+        }
+    }
+
+    /// The innermost object or array ends: a skipped value, a head, the heads list or the anchor.
+    void leave()
+    {
+        if (m_skip > 0) {
+            --m_skip;
+            return;
+        }
+        switch (m_level) {
+        case Level::Head:
+            endHead();
+            m_level = Level::Heads;
+            return;
+        case Level::Heads:
+            m_level = Level::Root;
+            return;
+        case Level::Root:
+            m_level = Level::Done;
+            return;
+        case Level::Start:
+        case Level::Done:
+            return;
+        }
+    }
 
     template<typename F>
     bool guarded(F &&f)
