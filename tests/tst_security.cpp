@@ -185,6 +185,28 @@ private slots:
                "\"2099-01-01T00:00:00Z\",\"latestRenewal\":null}', NULL, 'other', 'x')"
             << "SELECT count(*) FROM provider_snapshots p JOIN subscriptions s "
                "ON s.id = p.subscription_id WHERE s.cancel_at_period_end";
+        // 0023: a snapshot's renewal is counted by the periods' trigger, not by the core, even
+        // when the operator's session claims the core counts.
+        QTest::newRow("operator: a snapshot's renewal counted by the periods' trigger")
+            << "operator"
+            << (renewalTables
+                   + QStringList {"provider_snapshots", "renewal_total_deltas",
+                       "renewal_daily_totals"}
+                   + caseTables)
+            << "SET renewal_desk.core_counts = 'on'; "
+               "SELECT attach_provider_snapshot('{\"providerKey\":\"stripe-main\","
+               "\"providerSubscriptionId\":\"sub_1\",\"status\":\"active\","
+               "\"currentPeriod\":{\"start\":\"2026-02-01T00:00:00Z\",\"end\":"
+               "\"2026-03-01T00:00:00Z\"},\"cancelAtPeriodEnd\":false,\"providerVersion\":"
+               "null,\"capturedAt\":\"2099-01-01T00:00:00Z\",\"latestRenewal\":{"
+               "\"providerKey\":\"stripe-main\",\"providerEventId\":\"evt_feb\","
+               "\"providerSubscriptionId\":\"sub_1\",\"providerRenewalKey\":\"in_feb\","
+               "\"providerVersion\":null,\"period\":{\"start\":\"2026-02-01T00:00:00Z\","
+               "\"end\":\"2026-03-01T00:00:00Z\"},\"paidAmountMinor\":1999,\"currency\":"
+               "\"USD\",\"paidAt\":\"2026-02-01T00:00:05Z\"}}', NULL, 'other', 'x')"
+            << "SELECT count(*) FROM renewal_total_deltas d JOIN subscription_billing_periods b "
+               "ON b.provider_renewal_key = 'in_feb' AND b.recorded_by = 'snapshot' "
+               "WHERE d.recorded_by = 'snapshot' AND d.renewals = 1 AND d.amount_minor = 1999";
         QTest::newRow("operator: claim_case, note_case, release_case")
             << "operator" << caseTables
             << "SELECT claim_case(%1, NULL); SELECT note_case(%1, 'hidden note'); "
