@@ -283,6 +283,64 @@ private slots:
         }
     }
 
+    // Each rule that 0025 moved from a table's CHECK into a domain still refuses a direct
+    // write by the owner, and the error names the rule. The statement's other values are
+    // valid, so each row passes if its rule is dropped.
+    void singleColumnRulesHold_data()
+    {
+        QTest::addColumn<QString>("sql");
+        QTest::addColumn<QString>("rule");
+        const QString period = "INSERT INTO subscription_billing_periods (subscription_id, "
+                               "provider_key, provider_renewal_key, provider_event_id, "
+                               "period_start, period_end, paid_amount_minor, currency, paid_at, "
+                               "recorded_by) SELECT id, 'stripe-main', %1, 'x', now(), now() + "
+                               "interval '1 day', %2, %3, now(), %4 FROM subscriptions LIMIT 1";
+        const QString audit = "INSERT INTO subscription_transition_audits (subscription_id, "
+                              "transition, actor_type, actor_id) SELECT id, %1, %2, 'test' FROM "
+                              "subscriptions LIMIT 1";
+        const QString sub = "INSERT INTO subscriptions (provider_key, provider_subscription_id, "
+                            "status) VALUES ('stripe-main', %1, %2)";
+        const auto row = [](const char *name) { return &QTest::newRow(name); };
+        *row("control: a valid period") << period.arg("'k1'", "1", "'USD'", "'import'") << "";
+        *row("empty renewal key") << period.arg("''", "1", "'USD'", "'import'")
+                                  << "rd_key_not_empty";
+        *row("negative amount") << period.arg("'k2'", "-1", "'USD'", "'import'")
+                                << "rd_amount_minor_non_negative";
+        *row("lower-case currency")
+            << period.arg("'k3'", "1", "'usd'", "'import'") << "rd_currency_code_iso";
+        *row("recorded by a robot")
+            << period.arg("'k4'", "1", "'USD'", "'robot'") << "rd_recorded_by_known";
+        *row("control: a valid audit") << audit.arg("'subscription_reconciled'", "'system'") << "";
+        *row("unknown transition")
+            << audit.arg("'subscription_deleted'", "'system'") << "rd_audit_transition_known";
+        *row("unknown actor type")
+            << audit.arg("'subscription_reconciled'", "'robot'") << "rd_actor_type_known";
+        *row("control: a valid subscription") << sub.arg("'sub_new'", "'active'") << "";
+        *row("empty subscription id") << sub.arg("''", "'active'") << "rd_key_not_empty";
+        *row("unknown status") << sub.arg("'sub_new'", "'gone'") << "rd_subscription_status_known";
+        *row("status updated to unknown")
+            << "UPDATE subscriptions SET status = 'gone' WHERE provider_subscription_id = 'sub_1'"
+            << "rd_subscription_status_known";
+    }
+
+    void singleColumnRulesHold()
+    {
+        QFETCH(QString, sql);
+        QFETCH(QString, rule);
+        auto conn = m_db->connect();
+        pqxx::work tx(*conn);
+        if (rule.isEmpty()) {
+            tx.exec0(sql.toStdString());
+            return;
+        }
+        try {
+            tx.exec0(sql.toStdString());
+            QFAIL("the write was accepted");
+        } catch (const pqxx::check_violation &e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(rule), e.what());
+        }
+    }
+
     void consecutiveRenewalsAdvanceStepByStep()
     {
         rd::RenewalApplier applier(m_db->conninfo());
