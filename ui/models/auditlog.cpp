@@ -111,6 +111,22 @@ QString providersSql()
            "SELECT provider_key FROM k WHERE provider_key IS NOT NULL"_qs;
 }
 
+QString providerRolePairsSql()
+{
+    // Every (provider, database role) the audit rows have, by a loose scan of
+    // subscription_audits_by_provider_role: one probe per pair, however many rows each has.
+    return u"WITH RECURSIVE pk(k) AS ("
+           "SELECT min(provider_key) FROM subscription_transition_audits UNION ALL "
+           "SELECT (SELECT min(q.provider_key) FROM subscription_transition_audits q "
+           "WHERE q.provider_key > pk.k) FROM pk WHERE pk.k IS NOT NULL), "
+           "pr(k, r) AS ("
+           "SELECT pk.k, (SELECT min(q.db_role) FROM subscription_transition_audits q "
+           "WHERE q.provider_key = pk.k) FROM pk WHERE pk.k IS NOT NULL UNION ALL "
+           "SELECT pr.k, (SELECT min(q.db_role) FROM subscription_transition_audits q "
+           "WHERE q.provider_key = pr.k AND q.db_role > pr.r) FROM pr WHERE pr.r IS NOT NULL) "
+           "SELECT k AS provider_key, r AS db_role FROM pr WHERE r IS NOT NULL"_qs;
+}
+
 QStringList transitions()
 {
     return {u"subscription_imported"_qs, u"subscription_renewed"_qs, u"subscription_reconciled"_qs};
@@ -125,6 +141,10 @@ QStringList caseActions()
 Page fetchPage(QSqlDatabase &db, const Filter &f, const QVector<QVariant> &after, int limit)
 {
     const bool what = !f.what.isEmpty();
+    // Filters with an index of their own (a transition other than renewals, a person or a
+    // program, a subscription): the rows they keep are read from it directly.
+    const bool indexedFilter = (what && f.what != u"subscription_renewed"_qs) || !f.actor.isEmpty()
+        || !f.subscription.isEmpty();
     bool audits = !what || transitions().contains(f.what);
     bool cases = !what || caseActions().contains(f.what);
     QStringList aw, cw; // each branch's conditions
@@ -157,7 +177,7 @@ Page fetchPage(QSqlDatabase &db, const Filter &f, const QVector<QVariant> &after
     if (!f.dbRole.isEmpty())
         both(u"a.db_role = ?"_qs, u"h.actor = ?"_qs, f.dbRole);
     if (!f.provider.isEmpty()) {
-        // The row's own copy (migration 0022), read by subscription_audits_by_provider and
+        // The row's own copy (migration 0022), read by subscription_audits_by_provider_role and
         // reconciliation_case_history_by_provider. Matching the owner's provider as well
         // halved the planner's row estimate and bought a parallel plan four times slower;
         // the Provider column shows the owner's, so a tampered copy would read as a mismatch.
@@ -208,7 +228,34 @@ Page fetchPage(QSqlDatabase &db, const Filter &f, const QVector<QVariant> &after
     };
     QStringList branches;
     QVariantList values;
-    if (audits) {
+    if (audits && !indexedFilter) {
+        // The audit rows have one time-ordered index per (provider, database role), not one
+        // for all of them (each index is an entry more for every renewal: migration 0026):
+        // newest first across everything is the newest of each pair's range, merged. The
+        // pairs are read first and written into the page's query as values: inside it, a
+        // recursive scan's row estimate made the page look costly enough to JIT-compile
+        // (20 ms of compilation on every page).
+        QSqlQuery pairs = execSql(db, providerRolePairsSql());
+        QStringList rows;
+        QVariantList pairValues;
+        while (pairs.next()) {
+            rows << u"(CAST(? AS text), CAST(? AS text))"_qs;
+            pairValues << pairs.value(0) << pairs.value(1);
+        }
+        if (!rows.isEmpty()) {
+            branches << u"("_qs + kAuditSelect + u" JOIN (SELECT m.id FROM (VALUES "_qs
+                    + rows.join(u", "_qs)
+                    + u") p (provider_key, db_role) CROSS JOIN LATERAL (SELECT a.id, "
+                      "a.created_at FROM subscription_transition_audits a WHERE "
+                      "a.provider_key = p.provider_key AND a.db_role = p.db_role"_qs
+                    + (aw.isEmpty() ? QString() : u" AND "_qs + aw.join(u" AND "_qs))
+                    + u" ORDER BY a.created_at DESC, a.id DESC LIMIT "_qs + n
+                    + u") m ORDER BY m.created_at DESC, m.id DESC LIMIT "_qs + n
+                    + u") top ON top.id = a.id ORDER BY a.created_at DESC, a.id DESC LIMIT "_qs + n
+                    + u")"_qs;
+            values << pairValues << av;
+        }
+    } else if (audits) {
         branches << u"("_qs + kAuditSelect + where(aw)
                 + u" ORDER BY a.created_at DESC, a.id DESC LIMIT "_qs + n + u")"_qs;
         values << av;
