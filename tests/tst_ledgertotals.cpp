@@ -1,3 +1,4 @@
+#include "tests/support/renewal_fixtures.h"
 #include "tests/support/test_database.h"
 
 #include "domain/store/migrator.h"
@@ -220,19 +221,9 @@ private slots:
                "'{}'::jsonb); "
                 + february
             << 2;
-        QTest::newRow("a snapshot's renewal, the session saying on")
-            << "SET renewal_desk.core_counts = 'on'; "
-               "SELECT attach_provider_snapshot('{\"providerKey\":\"stripe-main\","
-               "\"providerSubscriptionId\":\"sub_1\",\"status\":\"active\","
-               "\"currentPeriod\":{\"start\":\"2026-02-01T00:00:00Z\",\"end\":"
-               "\"2026-03-01T00:00:00Z\"},\"cancelAtPeriodEnd\":false,\"providerVersion\":"
-               "null,\"capturedAt\":\"2099-01-01T00:00:00Z\",\"latestRenewal\":{"
-               "\"providerKey\":\"stripe-main\",\"providerEventId\":\"evt_feb\","
-               "\"providerSubscriptionId\":\"sub_1\",\"providerRenewalKey\":\"in_feb\","
-               "\"providerVersion\":null,\"period\":{\"start\":\"2026-02-01T00:00:00Z\","
-               "\"end\":\"2026-03-01T00:00:00Z\"},\"paidAmountMinor\":1999,\"currency\":"
-               "\"USD\",\"paidAt\":\"2026-01-31T23:59:59Z\"}}', NULL, 'other', 'x')"
-            << 1;
+        const QString snapshot = QString::fromStdString(
+            rdtest::februarySnapshotClaimingCoreCounts("2026-01-31T23:59:59Z"));
+        QTest::newRow("a snapshot's renewal, the session saying on") << snapshot << 1;
         QTest::newRow("the owner's own insert")
             << "INSERT INTO subscription_billing_periods "
                "(subscription_id, provider_key, provider_renewal_key, provider_event_id, "

@@ -1,4 +1,5 @@
 #include "domain/store/case_actions.h"
+#include "tests/support/renewal_fixtures.h"
 #include "tests/support/test_database.h"
 
 #include <nlohmann/json.hpp>
@@ -193,17 +194,8 @@ private slots:
                    + QStringList {"provider_snapshots", "renewal_total_deltas",
                        "renewal_daily_totals"}
                    + caseTables)
-            << "SET renewal_desk.core_counts = 'on'; "
-               "SELECT attach_provider_snapshot('{\"providerKey\":\"stripe-main\","
-               "\"providerSubscriptionId\":\"sub_1\",\"status\":\"active\","
-               "\"currentPeriod\":{\"start\":\"2026-02-01T00:00:00Z\",\"end\":"
-               "\"2026-03-01T00:00:00Z\"},\"cancelAtPeriodEnd\":false,\"providerVersion\":"
-               "null,\"capturedAt\":\"2099-01-01T00:00:00Z\",\"latestRenewal\":{"
-               "\"providerKey\":\"stripe-main\",\"providerEventId\":\"evt_feb\","
-               "\"providerSubscriptionId\":\"sub_1\",\"providerRenewalKey\":\"in_feb\","
-               "\"providerVersion\":null,\"period\":{\"start\":\"2026-02-01T00:00:00Z\","
-               "\"end\":\"2026-03-01T00:00:00Z\"},\"paidAmountMinor\":1999,\"currency\":"
-               "\"USD\",\"paidAt\":\"2026-02-01T00:00:05Z\"}}', NULL, 'other', 'x')"
+            << QString::fromStdString(
+                   rdtest::februarySnapshotClaimingCoreCounts("2026-02-01T00:00:05Z"))
             << "SELECT count(*) FROM renewal_total_deltas d JOIN subscription_billing_periods b "
                "ON b.provider_renewal_key = 'in_feb' AND b.recorded_by = 'snapshot' "
                "WHERE d.recorded_by = 'snapshot' AND d.renewals = 1 AND d.amount_minor = 1999";

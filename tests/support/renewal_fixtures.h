@@ -34,6 +34,26 @@ inline rd::SuccessfulRenewalEvent februaryRenewal(const std::string &subscriptio
     return e;
 }
 
+/// SQL that attaches a snapshot of sub_1 whose period is February 2026 and whose latest renewal
+/// is February's (in_feb, 1999 USD, paid at `paidAt`), after the session has set
+/// renewal_desk.core_counts to 'on' as if it were the core: the renewal is the snapshot's to
+/// record and to count all the same.
+inline std::string februarySnapshotClaimingCoreCounts(const std::string &paidAt)
+{
+    return "SET renewal_desk.core_counts = 'on'; "
+           "SELECT attach_provider_snapshot('{\"providerKey\":\"stripe-main\","
+           "\"providerSubscriptionId\":\"sub_1\",\"status\":\"active\","
+           "\"currentPeriod\":{\"start\":\"2026-02-01T00:00:00Z\",\"end\":"
+           "\"2026-03-01T00:00:00Z\"},\"cancelAtPeriodEnd\":false,\"providerVersion\":"
+           "null,\"capturedAt\":\"2099-01-01T00:00:00Z\",\"latestRenewal\":{"
+           "\"providerKey\":\"stripe-main\",\"providerEventId\":\"evt_feb\","
+           "\"providerSubscriptionId\":\"sub_1\",\"providerRenewalKey\":\"in_feb\","
+           "\"providerVersion\":null,\"period\":{\"start\":\"2026-02-01T00:00:00Z\","
+           "\"end\":\"2026-03-01T00:00:00Z\"},\"paidAmountMinor\":1999,\"currency\":"
+           "\"USD\",\"paidAt\":\""
+        + paidAt + "\"}}', NULL, 'other', 'x')";
+}
+
 /// What an observer can see of one subscription and the tables around it.
 struct Observed
 {
