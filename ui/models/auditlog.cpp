@@ -246,9 +246,10 @@ Page fetchPage(QSqlDatabase &db, const Filter &f, const QVector<QVariant> &after
             branches << u"("_qs + kAuditSelect + u" JOIN (SELECT m.id FROM (VALUES "_qs
                     + rows.join(u", "_qs)
                     + u") p (provider_key, db_role) CROSS JOIN LATERAL (SELECT a.id, "
-                      "a.created_at FROM subscription_transition_audits a WHERE "
-                      "a.provider_key = p.provider_key AND a.db_role = p.db_role"_qs
-                    + (aw.isEmpty() ? QString() : u" AND "_qs + aw.join(u" AND "_qs))
+                      "a.created_at FROM subscription_transition_audits a"_qs
+                    + where(QStringList {
+                                u"a.provider_key = p.provider_key"_qs, u"a.db_role = p.db_role"_qs}
+                        + aw)
                     + u" ORDER BY a.created_at DESC, a.id DESC LIMIT "_qs + n
                     + u") m ORDER BY m.created_at DESC, m.id DESC LIMIT "_qs + n
                     + u") top ON top.id = a.id ORDER BY a.created_at DESC, a.id DESC LIMIT "_qs + n
