@@ -58,15 +58,14 @@ for spec in "$@"; do
 done
 "$ctl" db stop --data-dir "$dir/cluster" >/dev/null
 
-# The renewals of bench/pgbench/single-statement.sql with the subscription written in, one
-# statement a line (single-user mode's input), between two readings of the WAL position.
+# The renewals of bench/pgbench/single-statement.sql, its statement on one line (single-user
+# mode's input) with the subscription written in, between two readings of the WAL position.
+statement=$(grep -v -e '^--' -e '^\\set' "$here/bench/pgbench/single-statement.sql" | tr '\n' ' ')
 renewals() { # COUNT
     echo "SELECT pg_current_wal_insert_lsn()"
-    seq 1 "$subs" | shuf --random-source=<(yes) | head -n "$1" | awk -v q="'" '{
-        printf "SELECT r.result FROM subscriptions s, LATERAL (SELECT %sin-%d-%s || extract(epoch FROM s.current_period_end)::bigint AS k) key, ", q, $1, q
-        printf "LATERAL apply_successful_renewal(%spgbench%s, %sevt-%s || key.k, %spgb-%d%s, key.k, NULL, ", q, q, q, q, q, $1, q
-        printf "s.current_period_end, s.current_period_end + interval %s1 month%s, 1999, %sEUR%s, now(), %swebhook%s, %spgbench%s) r ", q, q, q, q, q, q, q, q
-        printf "WHERE s.provider_key = %spgbench%s AND s.provider_subscription_id = %spgb-%d%s\n", q, q, q, $1, q }'
+    seq 1 "$subs" | shuf --random-source=<(yes) | head -n "$1" | while read -r sid; do
+        echo "${statement//:sid/$sid}"
+    done
     echo "SELECT pg_current_wal_insert_lsn()"
 }
 renewals "$n1" >"$dir/renewals-$n1.sql"
