@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <string_view>
 
 namespace fs = std::filesystem;
 
@@ -145,24 +146,35 @@ MigrationReport migrate(pqxx::connection &conn, const std::vector<MigrationFile>
             ++report.alreadyApplied;
             continue;
         }
-        pqxx::work tx(conn);
-        lockMigrations(tx);
-        // Another migrator may have applied it while this one waited for the lock.
-        if (!tx.exec_params("SELECT 1 FROM schema_migrations WHERE version = $1", f.version)
-                 .empty()) {
-            ++report.alreadyApplied;
-            continue;
+        // Group roles are the cluster's, not the database's: two databases of a new cluster
+        // migrated at once both find a role missing and create it, and the second CREATE ROLE
+        // fails once the first commits (the schema_migrations lock is per database). Its
+        // transaction rolled back whole, so the migration runs again and finds the role.
+        for (int attempt = 1;; ++attempt) {
+            pqxx::work tx(conn);
+            lockMigrations(tx);
+            // Another migrator may have applied it while this one waited for the lock.
+            if (!tx.exec_params("SELECT 1 FROM schema_migrations WHERE version = $1", f.version)
+                     .empty()) {
+                ++report.alreadyApplied;
+                break;
+            }
+            try {
+                tx.exec(f.sql);
+            } catch (const pqxx::sql_error &e) {
+                const bool roleRace = (e.sqlstate() == "23505" || e.sqlstate() == "42710")
+                    && std::string_view(e.what()).find("CREATE ROLE") != std::string_view::npos;
+                if (roleRace && attempt < 3)
+                    continue;
+                throw SetupError("migration " + f.name + " failed: " + e.what());
+            }
+            tx.exec_params0(
+                "INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)",
+                f.version, f.name, checksums[f.version]);
+            tx.commit();
+            report.applied.push_back(f.name);
+            break;
         }
-        try {
-            tx.exec(f.sql);
-        } catch (const pqxx::sql_error &e) {
-            throw SetupError("migration " + f.name + " failed: " + e.what());
-        }
-        tx.exec_params0(
-            "INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)",
-            f.version, f.name, checksums[f.version]);
-        tx.commit();
-        report.applied.push_back(f.name);
     }
     return report;
 }
