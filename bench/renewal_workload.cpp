@@ -144,8 +144,8 @@ WorkloadReport runRenewalWorkload(const std::string &conninfo, const WorkloadOpt
                 try {
                     for (std::size_t k; (k = next.fetch_add(1)) < deliveries.size();) {
                         const auto t0 = Clock::now();
-                        const auto out = appliers[static_cast<std::size_t>(w)]->apply(
-                            deliveries[k].event, Actor {"webhook", provider});
+                        const auto out
+                            = appliers[static_cast<std::size_t>(w)]->apply(deliveries[k].event);
                         mine.push_back(
                             std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
                         tally.retries += out.attempts - 1;

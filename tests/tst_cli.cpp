@@ -29,6 +29,19 @@ QByteArray eventLine(const std::string &eventId, const std::string &renewalKey,
         + "\n");
 }
 
+/// Imports sub_1 (January current) and applies its March renewal through the CLI: a gap, so
+/// a case (exit 3). Returns the case's id as the CLI prints it.
+QString openGapCaseThroughTheCli(const rdtest::TestDatabase &db)
+{
+    rdtest::importSubscriptions(db.conninfo(), rdtest::subscriptionLine("stripe-main", "sub_1"));
+    const auto rejected = runProgram(ctl(), withDb(db, {"apply"}),
+        eventLine("evt_9", "in_9", "2026-03-01T00:00:00Z", "2026-04-01T00:00:00Z"));
+    if (rejected.exitCode != 3)
+        return {};
+    return QString::number(
+        nlohmann::json::parse(rejected.out.toStdString())["caseId"].get<long long>());
+}
+
 } // namespace
 
 /// renewalctl as its users meet it: a process with exit codes and one-line errors.
@@ -408,13 +421,8 @@ private slots:
     void dismissWithAnUnknownReasonIsRefused()
     {
         rdtest::TestDatabase db("cli_dismiss_bogus_reason");
-        rdtest::importSubscriptions(
-            db.conninfo(), rdtest::subscriptionLine("stripe-main", "sub_1"));
-        const auto rejected = runProgram(ctl(), withDb(db, {"apply"}),
-            eventLine("evt_9", "in_9", "2026-03-01T00:00:00Z", "2026-04-01T00:00:00Z"));
-        QCOMPARE(rejected.exitCode, 3);
-        const auto id = QString::number(
-            nlohmann::json::parse(rejected.out.toStdString())["caseId"].get<long long>());
+        const QString id = openGapCaseThroughTheCli(db);
+        QVERIFY(!id.isEmpty());
         const long long history = scalar(db, "SELECT count(*) FROM reconciliation_case_history");
 
         const auto refused = runProgram(ctl(),
@@ -433,6 +441,52 @@ private slots:
             ctl(), withDb(db, {"cases", "dismiss", id, "--reason", "test_data", "--comment", "x"}));
         QCOMPARE(dismissed.exitCode, 0);
         QCOMPARE(scalar(db, "SELECT count(*) FROM reconciliation_case_history"), history + 1);
+    }
+
+    /// A note of invisible characters is no note: usage error (64), nothing written.
+    void invisibleNotesAreRefused_data()
+    {
+        QTest::addColumn<QStringList>("verb");
+        QTest::newRow("dismiss") << QStringList {"dismiss", "--reason", "test_data"};
+        QTest::newRow("note") << QStringList {"note"};
+    }
+
+    void invisibleNotesAreRefused()
+    {
+        QFETCH(QStringList, verb);
+        rdtest::TestDatabase db("cli_invisible_note");
+        const QString id = openGapCaseThroughTheCli(db);
+        QVERIFY(!id.isEmpty());
+        const long long history = scalar(db, "SELECT count(*) FROM reconciliation_case_history");
+        QStringList args {"cases", verb.front(), id};
+        args += verb.mid(1);
+        const auto refused = runProgram(ctl(),
+            withDb(db, args + QStringList {"--comment", QString::fromUtf8("\u00a0\u200b\t")}));
+        QCOMPARE(refused.exitCode, 64);
+        QVERIFY2(refused.err.contains("--comment"), refused.err.constData());
+        QCOMPARE(scalar(db, "SELECT count(*) FROM reconciliation_case_history"), history);
+    }
+
+    /// A snapshot captured "in 2099" (a typo for 2029, say) is refused before the database is
+    /// asked, naming the field (exit 65); the subscription stays open to later snapshots.
+    void aSnapshotFromTheFutureIsRefused()
+    {
+        rdtest::TestDatabase db("cli_future_snapshot");
+        rdtest::importSubscriptions(
+            db.conninfo(), rdtest::subscriptionLine("stripe-main", "sub_1"));
+        const QByteArray snapshot
+            = R"({"providerKey":"stripe-main","providerSubscriptionId":"sub_1","status":"active",)"
+              R"("currentPeriod":{"start":"2026-01-01T00:00:00Z","end":"2026-02-01T00:00:00Z"},)"
+              R"("cancelAtPeriodEnd":true,"providerVersion":null,)"
+              R"("capturedAt":"2099-01-01T00:00:00Z","latestRenewal":null})";
+        for (const QStringList &mode :
+            {QStringList {"--reason", "other"}, QStringList {"--preview"}}) {
+            const auto refused = runProgram(
+                ctl(), withDb(db, QStringList {"snapshot", "attach", "-"} + mode), snapshot);
+            QCOMPARE(refused.exitCode, 65);
+            QVERIFY2(refused.err.contains("capturedAt"), refused.err.constData());
+        }
+        QCOMPARE(scalar(db, "SELECT count(*) FROM provider_snapshots"), 0LL);
     }
 
     /// The database's list of reason codes is the one the desk offers and the CLI accepts.
@@ -552,7 +606,8 @@ private slots:
             tx.exec0("INSERT INTO webhook_inbox (provider_key, provider_event_id, raw_body, "
                      "body_size, body_sha256, received_at, last_delivery_at, outcome, "
                      "processed_at) SELECT 'stripe-main', 'evt_in_' || i, '\\x7b7d', 2, "
-                     "repeat('a', 64), now() - i * interval '1 day', now() - i * interval "
+                     "encode(sha256('\\x7b7d'::bytea), 'hex'), now() - i * interval '1 day', now() "
+                     "- i * interval "
                      "'1 day', CASE WHEN i = 3 THEN 'invalid' ELSE 'applied' END, now() "
                      "FROM generate_series(2, 3) i");
             tx.exec0("UPDATE webhook_inbox_daily_state SET folded_before = current_date - 5");

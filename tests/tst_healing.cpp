@@ -19,8 +19,6 @@ using rdtest::scalar;
 
 namespace {
 
-const rd::Actor kWebhook {"webhook", "stripe-main"};
-
 rd::Timestamp ts(const std::string &text)
 {
     return *rd::parseRfc3339(text);
@@ -63,7 +61,7 @@ private:
 
     std::int64_t deliver(rd::RenewalApplier &applier, int m)
     {
-        const auto out = applier.apply(month(m), kWebhook);
+        const auto out = applier.apply(month(m));
         return out.caseId.value_or(0);
     }
 
@@ -89,7 +87,7 @@ private slots:
         auto conn = m_db->connect();
         QCOMPARE(observe(*conn).openCases, 3LL);
 
-        QCOMPARE(applier.apply(month(2), kWebhook).result, ApplyResult::Applied);
+        QCOMPARE(applier.apply(month(2)).result, ApplyResult::Applied);
         const auto seen = observe(*conn);
         QCOMPARE(seen.periodEnd, std::string("2026-06-01T00:00:00.000000Z"));
         QCOMPARE(seen.billingPeriods, 4LL);
@@ -125,9 +123,9 @@ private slots:
         overlap.providerRenewalKey = "in_overlap";
         overlap.providerEventId = "evt_overlap";
         overlap.period = {ts("2026-02-15T00:00:00Z"), ts("2026-03-15T00:00:00Z")};
-        const auto caseId = applier.apply(overlap, kWebhook).caseId;
+        const auto caseId = applier.apply(overlap).caseId;
         QVERIFY(caseId);
-        QCOMPARE(applier.apply(month(2), kWebhook).result, ApplyResult::Applied);
+        QCOMPARE(applier.apply(month(2)).result, ApplyResult::Applied);
         auto conn = m_db->connect();
         const auto c = rd::showCase(*conn, *caseId);
         QCOMPARE(c["status"].get<std::string>(), std::string("open"));
@@ -148,7 +146,7 @@ private slots:
         s.status = "active";
         s.currentPeriod = month(2).period;
         s.cancelAtPeriodEnd = true;
-        s.capturedAt = ts("2099-01-01T00:00:00Z");
+        s.capturedAt = ts(rdtest::capturedNow());
         s.latestRenewal = month(2);
         auto conn = m_db->connect();
         rd::attachSnapshot(*conn, s, std::nullopt, {"provider_confirmed", "from the dashboard"});

@@ -30,7 +30,6 @@ using rdtest::scalar;
 
 namespace {
 
-const rd::Actor kWebhook {"webhook", "stripe-main"};
 
 int unixSocket()
 {
@@ -220,7 +219,7 @@ private slots:
             + " port=5432 dbname=" + m_db->name() + " user=" + valueOf(conninfo, "user");
 
         rd::RenewalApplier applier(viaRelay);
-        const auto out = applier.apply(februaryRenewal(), kWebhook);
+        const auto out = applier.apply(februaryRenewal());
         QVERIFY(relay.dropped());
         QCOMPARE(out.result, ApplyResult::Applied);
         QVERIFY(out.resolvedInDoubt);
@@ -239,7 +238,7 @@ private slots:
 
         // The provider's retry is a duplicate: one applied result for one renewal.
         rd::RenewalApplier direct(conninfo);
-        QCOMPARE(direct.apply(februaryRenewal(), kWebhook).result, ApplyResult::Duplicate);
+        QCOMPARE(direct.apply(februaryRenewal()).result, ApplyResult::Duplicate);
     }
 
     // The audit's reproduction: the renewal was applied earlier by another delivery; this
@@ -257,7 +256,7 @@ private slots:
         QFETCH(bool, recordedBefore);
         if (recordedBefore) {
             rd::RenewalApplier first(m_db->conninfo());
-            QCOMPARE(first.apply(februaryRenewal(), kWebhook).result, ApplyResult::Applied);
+            QCOMPARE(first.apply(februaryRenewal()).result, ApplyResult::Applied);
         }
         auto holder = m_db->connect();
         auto observer = m_db->connect();
@@ -268,7 +267,7 @@ private slots:
 
         auto pending = std::async(std::launch::async, [&] {
             rd::RenewalApplier applier(m_db->conninfo());
-            return applier.apply(februaryRenewal(), kWebhook); // the same delivery again
+            return applier.apply(februaryRenewal()); // the same delivery again
         });
         const auto first = rdtest::waitForLockWaiters(*observer, holderPid, 1);
         QVERIFY2(first.reached, first.seen.c_str());

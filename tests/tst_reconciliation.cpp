@@ -23,10 +23,9 @@ using rdtest::scalar;
 
 namespace {
 
-const rd::Actor kWebhook {"webhook", "stripe-main"};
 const rd::OperatorNote kNote {"provider_confirmed", "checked in the provider dashboard"};
 
-rd::Timestamp ts(const char *text)
+rd::Timestamp ts(const std::string &text)
 {
     return *rd::parseRfc3339(text);
 }
@@ -38,7 +37,7 @@ rd::SuccessfulRenewalEvent marchRenewal()
     return e;
 }
 
-rd::ProviderSnapshot snapshotOfFebruary(const char *capturedAt)
+rd::ProviderSnapshot snapshotOfFebruary(const std::string &capturedAt)
 {
     rd::ProviderSnapshot s;
     s.providerKey = "stripe-main";
@@ -52,7 +51,7 @@ rd::ProviderSnapshot snapshotOfFebruary(const char *capturedAt)
 }
 
 /// The provider's state before the February renewal: January current, no renewal to record.
-rd::ProviderSnapshot snapshotOfJanuary(const char *capturedAt)
+rd::ProviderSnapshot snapshotOfJanuary(const std::string &capturedAt)
 {
     auto s = snapshotOfFebruary(capturedAt);
     s.currentPeriod = rd::Period {ts("2026-01-01T00:00:00Z"), ts("2026-02-01T00:00:00Z")};
@@ -79,7 +78,7 @@ private:
     std::int64_t openGapCase()
     {
         rd::RenewalApplier applier(m_db->conninfo());
-        const auto out = applier.apply(marchRenewal(), kWebhook);
+        const auto out = applier.apply(marchRenewal());
         if (out.result != ApplyResult::Rejected || !out.caseId)
             throw std::runtime_error("expected a rejection");
         return *out.caseId;
@@ -155,7 +154,7 @@ private slots:
         const auto caseId = openGapCase();
         auto conn = m_db->connect();
         const auto attached = rd::attachSnapshot(
-            *conn, snapshotOfFebruary("2099-01-01T00:00:00Z"), std::nullopt, kNote);
+            *conn, snapshotOfFebruary(rdtest::capturedNow()), std::nullopt, kNote);
         QCOMPARE(attached.json["result"].get<std::string>(), std::string("attached"));
         QCOMPARE(attached.json["changes"]["currentPeriod"]["after"]["end"].get<std::string>(),
             std::string("2026-03-01T00:00:00.000000Z"));
@@ -186,7 +185,7 @@ private slots:
     {
         const auto caseId = openGapCase();
         auto conn = m_db->connect();
-        auto snapshot = snapshotOfFebruary("2099-01-01T00:00:00Z");
+        auto snapshot = snapshotOfFebruary(rdtest::capturedNow());
         const auto attached = rd::attachSnapshot(*conn, snapshot, caseId, kNote);
         QCOMPARE(attached.json["caseId"].get<std::int64_t>(), caseId);
         const auto c = rd::showCase(*conn, caseId);
@@ -197,7 +196,7 @@ private slots:
     void staleSnapshotIsRefused()
     {
         rd::RenewalApplier applier(m_db->conninfo());
-        QCOMPARE(applier.apply(februaryRenewal(), kWebhook).result, ApplyResult::Applied);
+        QCOMPARE(applier.apply(februaryRenewal()).result, ApplyResult::Applied);
         auto conn = m_db->connect();
         const auto before = observe(*conn);
         // Captured before the February renewal was recorded (now): it would roll it back.
@@ -216,7 +215,7 @@ private slots:
     void identicalSnapshotTwiceChangesNothing()
     {
         auto conn = m_db->connect();
-        const auto snapshot = snapshotOfFebruary("2099-01-01T00:00:00Z");
+        const auto snapshot = snapshotOfFebruary(rdtest::capturedNow());
         QCOMPARE(rd::attachSnapshot(*conn, snapshot, std::nullopt, kNote)
                      .json["result"]
                      .get<std::string>(),
@@ -235,11 +234,11 @@ private slots:
     void snapshotConflictingWithRecordedRenewalIsRefused()
     {
         rd::RenewalApplier applier(m_db->conninfo());
-        QCOMPARE(applier.apply(februaryRenewal("sub_1", "evt_feb", "in_feb"), kWebhook).result,
+        QCOMPARE(applier.apply(februaryRenewal("sub_1", "evt_feb", "in_feb")).result,
             ApplyResult::Applied);
         auto conn = m_db->connect();
         const auto before = observe(*conn);
-        auto snapshot = snapshotOfFebruary("2099-01-01T00:00:00Z");
+        auto snapshot = snapshotOfFebruary(rdtest::capturedNow());
         snapshot.latestRenewal->paidAmountMinor = 5;
         try {
             rd::attachSnapshot(*conn, snapshot, std::nullopt, kNote);
@@ -256,7 +255,7 @@ private slots:
     void snapshotOfAnUnknownSubscriptionCreatesIt()
     {
         auto conn = m_db->connect();
-        auto snapshot = snapshotOfFebruary("2099-01-01T00:00:00Z");
+        auto snapshot = snapshotOfFebruary(rdtest::capturedNow());
         snapshot.providerSubscriptionId = "sub_new";
         snapshot.latestRenewal->providerSubscriptionId = "sub_new";
         const auto result = rd::attachSnapshot(*conn, snapshot, std::nullopt, kNote);
@@ -517,7 +516,7 @@ private slots:
     void alteredAuditRowIsFound()
     {
         rd::RenewalApplier applier(m_db->conninfo());
-        QCOMPARE(applier.apply(februaryRenewal(), kWebhook).result, ApplyResult::Applied);
+        QCOMPARE(applier.apply(februaryRenewal()).result, ApplyResult::Applied);
         auto conn = m_db->connect();
         QVERIFY(rd::verifyAuditChains(*conn).empty());
         std::stringstream anchor;
@@ -552,9 +551,9 @@ private slots:
     void removedAuditRowsAreFound()
     {
         rd::RenewalApplier applier(m_db->conninfo());
-        QCOMPARE(applier.apply(februaryRenewal(), kWebhook).result, ApplyResult::Applied);
+        QCOMPARE(applier.apply(februaryRenewal()).result, ApplyResult::Applied);
         auto e = marchRenewal();
-        QCOMPARE(applier.apply(e, kWebhook).result, ApplyResult::Applied);
+        QCOMPARE(applier.apply(e).result, ApplyResult::Applied);
         auto conn = m_db->connect();
         std::stringstream anchor;
         rd::exportAuditAnchor(*conn, anchor);
@@ -626,8 +625,8 @@ private slots:
     void removedMiddleRowIsFound()
     {
         rd::RenewalApplier applier(m_db->conninfo());
-        QCOMPARE(applier.apply(februaryRenewal(), kWebhook).result, ApplyResult::Applied);
-        QCOMPARE(applier.apply(marchRenewal(), kWebhook).result, ApplyResult::Applied);
+        QCOMPARE(applier.apply(februaryRenewal()).result, ApplyResult::Applied);
+        QCOMPARE(applier.apply(marchRenewal()).result, ApplyResult::Applied);
         auto conn = m_db->connect();
         {
             pqxx::work tx(*conn);
@@ -650,7 +649,7 @@ private slots:
         const auto caseId = openGapCase();
         auto conn = m_db->connect();
         const auto attached
-            = rd::attachSnapshot(*conn, snapshotOfFebruary("2099-01-01T00:00:00Z"), caseId, kNote);
+            = rd::attachSnapshot(*conn, snapshotOfFebruary(rdtest::capturedNow()), caseId, kNote);
         QCOMPARE(attached.json["case"]["status"].get<std::string>(), std::string("resolved"));
         QCOMPARE(attached.json["case"]["renewal"].get<std::string>(), std::string("applied"));
 
@@ -681,7 +680,7 @@ private slots:
     {
         const auto caseId = openGapCase();
         auto conn = m_db->connect();
-        auto snapshot = snapshotOfFebruary("2099-01-01T00:00:00Z");
+        auto snapshot = snapshotOfFebruary(rdtest::capturedNow());
         snapshot.cancelAtPeriodEnd = true;
         const auto attached = rd::attachSnapshot(*conn, snapshot, caseId, kNote);
         QCOMPARE(attached.json["case"]["status"].get<std::string>(), std::string("open"));
@@ -725,12 +724,12 @@ private slots:
         };
         const auto other = openCase("in_other");
         auto withoutIt
-            = rd::attachSnapshot(*conn, snapshotOfFebruary("2099-01-01T00:00:00Z"), other, kNote);
+            = rd::attachSnapshot(*conn, snapshotOfFebruary(rdtest::capturedNow()), other, kNote);
         QCOMPARE(withoutIt.json["case"]["status"].get<std::string>(), std::string("open"));
         QCOMPARE(rd::showCase(*conn, other)["status"].get<std::string>(), std::string("open"));
 
         const auto march = openCase("in_march");
-        auto snapshot = snapshotOfFebruary("2099-01-02T00:00:00Z");
+        auto snapshot = snapshotOfFebruary(rdtest::capturedNow(120));
         snapshot.currentPeriod = marchRenewal().period;
         snapshot.latestRenewal = marchRenewal();
         const auto withIt = rd::attachSnapshot(*conn, snapshot, march, kNote);
@@ -743,7 +742,7 @@ private slots:
         rd::RenewalApplier applier(m_db->conninfo());
         auto e = februaryRenewal("sub_1", "evt_bad", "in_bad");
         e.period = {ts("2026-02-01T00:00:00Z"), ts("2026-01-20T00:00:00Z")};
-        const auto out = applier.apply(e, kWebhook);
+        const auto out = applier.apply(e);
         QCOMPARE(rdtest::rejectionOf(out), std::string("invalid_provider_billing_period"));
         auto conn = m_db->connect();
         const auto cases = rd::listCases(*conn, std::string("open"));
@@ -781,10 +780,10 @@ private slots:
     void snapshotBehindARecordedPeriodIsRefused()
     {
         rd::RenewalApplier applier(m_db->conninfo());
-        QCOMPARE(applier.apply(februaryRenewal(), kWebhook).result, ApplyResult::Applied);
+        QCOMPARE(applier.apply(februaryRenewal()).result, ApplyResult::Applied);
         auto conn = m_db->connect();
         const auto before = observe(*conn);
-        const auto snapshot = snapshotOfJanuary("2099-01-01T00:00:00Z");
+        const auto snapshot = snapshotOfJanuary(rdtest::capturedNow());
         try {
             rd::attachSnapshot(*conn, snapshot, std::nullopt, kNote);
             QFAIL("expected a refusal");
@@ -847,7 +846,7 @@ private slots:
     {
         QFETCH(QString, field);
         QFETCH(QString, value);
-        auto json = rd::toJson(snapshotOfFebruary("2099-01-01T00:00:00Z"));
+        auto json = rd::toJson(snapshotOfFebruary(rdtest::capturedNow()));
         json["latestRenewal"][field.toStdString()] = nlohmann::json::parse(value.toStdString());
 
         const auto run = rdtest::runProgram(rdtest::ctl(),
@@ -875,7 +874,7 @@ private slots:
             m_db->conninfo(), rdtest::subscriptionLine("stripe-main", "sub_2"));
         const auto caseId = openGapCase();
         auto conn = m_db->connect();
-        auto snapshot = snapshotOfFebruary("2099-01-01T00:00:00Z");
+        auto snapshot = snapshotOfFebruary(rdtest::capturedNow());
         snapshot.providerSubscriptionId = "sub_2";
         snapshot.latestRenewal->providerSubscriptionId = "sub_2";
         try {
@@ -894,7 +893,7 @@ private slots:
         auto conn = m_db->connect();
         const auto audits = scalar(*conn, "SELECT count(*) FROM subscription_transition_audits");
         const auto preview
-            = rd::previewSnapshot(*conn, snapshotOfFebruary("2099-01-01T00:00:00Z"), caseId);
+            = rd::previewSnapshot(*conn, snapshotOfFebruary(rdtest::capturedNow()), caseId);
         QVERIFY(preview.wouldBe && !preview.refused);
         QVERIFY(preview.wouldBe->caseAfter);
         QVERIFY(preview.wouldBe->caseAfter->resolved);
@@ -935,7 +934,7 @@ private slots:
             }
         }
         QCOMPARE(mapped, static_cast<int>(raised.size()));
-        QCOMPARE(mapped, 11);
+        QCOMPARE(mapped, 12); // RD012 snapshot_from_the_future (0027)
     }
 
     // The same through the CLI: --preview says it, then the attach does it.
@@ -944,7 +943,7 @@ private slots:
         const auto caseId = openGapCase();
         const QString id = QString::number(caseId);
         const auto json = QByteArray::fromStdString(
-            rd::toJson(snapshotOfFebruary("2099-01-01T00:00:00Z")).dump());
+            rd::toJson(snapshotOfFebruary(rdtest::capturedNow())).dump());
         const auto preview = rdtest::runProgram(rdtest::ctl(),
             rdtest::withDb(*m_db, {"snapshot", "attach", "-", "--case", id, "--preview"}), json);
         QCOMPARE(preview.exitCode, 0);
@@ -977,8 +976,8 @@ private slots:
         auto succeeded = marchRenewal();
         succeeded.providerEventId = "evt_payment_succeeded";
         succeeded.paidAt = ts("2026-03-01T00:09:59Z");
-        const auto first = applier.apply(paid, kWebhook);
-        const auto second = applier.apply(succeeded, kWebhook);
+        const auto first = applier.apply(paid);
+        const auto second = applier.apply(succeeded);
         QVERIFY(first.caseId && second.caseId);
         QCOMPARE(*second.caseId, *first.caseId);
         auto conn = m_db->connect();

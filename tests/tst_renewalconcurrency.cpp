@@ -17,7 +17,6 @@ using rdtest::observe;
 
 namespace {
 
-const rd::Actor kWebhook {"webhook", "stripe-main"};
 
 /// Holds one subscription's row lock from the test's own session, as a handler in the middle
 /// of its renewal would, until released (or, when a check fails first, rolled back on
@@ -106,7 +105,7 @@ private:
             "1999, 'USD', now() FROM subscriptions WHERE provider_subscription_id = 'sub_2'");
         pending = std::async(std::launch::async, [this] {
             rd::RenewalApplier applier(m_db->conninfo());
-            return applier.apply(februaryRenewal("sub_1"), kWebhook);
+            return applier.apply(februaryRenewal("sub_1"));
         });
         return rdtest::waitForLockWaiters(observer, winnerPid, 1);
     }
@@ -133,7 +132,7 @@ private slots:
             const std::string sub = "sub_" + std::to_string(i);
             rd::RenewalApplier a(m_db->conninfo()), b(m_db->conninfo());
             auto run = [&](rd::RenewalApplier &applier, const std::string &eventId) {
-                return applier.apply(februaryRenewal(sub, eventId, "in_" + sub), kWebhook).result;
+                return applier.apply(februaryRenewal(sub, eventId, "in_" + sub)).result;
             };
             std::future<ApplyResult> fa, fb;
             RowLockHolder hold(*m_db, sub);
@@ -165,7 +164,7 @@ private slots:
         for (int i = 0; i < handlers; ++i) {
             results.push_back(std::async(std::launch::async, [this, i] {
                 rd::RenewalApplier applier(m_db->conninfo());
-                return applier.apply(februaryRenewal("sub_1", "evt_" + std::to_string(i)), kWebhook)
+                return applier.apply(februaryRenewal("sub_1", "evt_" + std::to_string(i)))
                     .result;
             }));
         }
@@ -200,7 +199,7 @@ private slots:
         for (const auto &e : events)
             results.push_back(std::async(std::launch::async, [this, e] {
                 rd::RenewalApplier applier(m_db->conninfo());
-                return applier.apply(e, kWebhook);
+                return applier.apply(e);
             }));
         const auto waiting = rdtest::waitForLockWaiters(*observer, hold.pid, 2);
         QVERIFY2(waiting.reached, waiting.seen.c_str());
@@ -392,7 +391,7 @@ private slots:
         pending = std::async(std::launch::async, [this] {
             rd::RenewalApplier applier(
                 m_db->conninfo() + " options='-c default_transaction_isolation=serializable'");
-            return applier.apply(februaryRenewal(), kWebhook);
+            return applier.apply(februaryRenewal());
         });
         const auto waiting = rdtest::waitForLockWaiters(*observer, concurrentPid, 1);
         QVERIFY2(waiting.reached, waiting.seen.c_str());
@@ -410,7 +409,7 @@ private slots:
         RowLockHolder hold(*m_db, "sub_1");
         pending = std::async(std::launch::async, [this] {
             rd::RenewalApplier applier(m_db->conninfo());
-            return applier.apply(februaryRenewal(), kWebhook);
+            return applier.apply(februaryRenewal());
         });
         const auto waiting = rdtest::waitForLockWaiters(*observer, hold.pid, 1);
         QVERIFY2(waiting.reached, waiting.seen.c_str());

@@ -14,7 +14,6 @@ Q_DECLARE_METATYPE(rd::SuccessfulRenewalEvent)
 
 namespace {
 
-const rd::Actor kWebhook {"webhook", "stripe-main"};
 
 } // namespace
 
@@ -48,7 +47,7 @@ private slots:
         auto conn = m_db->connect();
         const auto before = observe(*conn);
 
-        const auto first = applier.apply(februaryRenewal(), kWebhook);
+        const auto first = applier.apply(februaryRenewal());
         QCOMPARE(first.result, ApplyResult::Applied);
         QVERIFY(!first.billingPeriodId.empty());
         const auto after = observe(*conn);
@@ -60,7 +59,7 @@ private slots:
         QCOMPARE(after.outbox, 1LL);
 
         // The same event again: nothing changes.
-        const auto second = applier.apply(februaryRenewal(), kWebhook);
+        const auto second = applier.apply(februaryRenewal());
         QCOMPARE(second.result, ApplyResult::Duplicate);
         QCOMPARE(second.billingPeriodId, first.billingPeriodId);
         QCOMPARE(observe(*conn), after);
@@ -71,10 +70,10 @@ private slots:
         rd::RenewalApplier applier(m_db->conninfo());
         auto conn = m_db->connect();
         // invoice.paid and invoice.payment_succeeded for one invoice.
-        QCOMPARE(applier.apply(februaryRenewal("sub_1", "evt_paid"), kWebhook).result,
+        QCOMPARE(applier.apply(februaryRenewal("sub_1", "evt_paid")).result,
             ApplyResult::Applied);
         const auto after = observe(*conn);
-        QCOMPARE(applier.apply(februaryRenewal("sub_1", "evt_payment_succeeded"), kWebhook).result,
+        QCOMPARE(applier.apply(februaryRenewal("sub_1", "evt_payment_succeeded")).result,
             ApplyResult::Duplicate);
         QCOMPARE(observe(*conn), after);
         QCOMPARE(after.billingPeriods, 1LL);
@@ -84,7 +83,7 @@ private slots:
     {
         rd::RenewalApplier applier(m_db->conninfo());
         auto conn = m_db->connect();
-        QCOMPARE(applier.apply(februaryRenewal(), kWebhook).result, ApplyResult::Applied);
+        QCOMPARE(applier.apply(februaryRenewal()).result, ApplyResult::Applied);
         {
             pqxx::work tx(*conn);
             tx.exec0("UPDATE subscriptions SET status = 'canceled' WHERE provider_subscription_id "
@@ -92,7 +91,7 @@ private slots:
             tx.commit();
         }
         const auto after = observe(*conn);
-        const auto replay = applier.apply(februaryRenewal("sub_1", "evt_replayed"), kWebhook);
+        const auto replay = applier.apply(februaryRenewal("sub_1", "evt_replayed"));
         QCOMPARE(replay.result, ApplyResult::Duplicate);
         QCOMPARE(observe(*conn), after); // and no case: a replay is not a disagreement
     }
@@ -147,7 +146,7 @@ private slots:
         auto conn = m_db->connect();
         const auto before = observe(*conn, subscription.toStdString());
 
-        const auto out = applier.apply(event, kWebhook);
+        const auto out = applier.apply(event);
         QCOMPARE(out.result, ApplyResult::Rejected);
         QCOMPARE(QString::fromStdString(rdtest::rejectionOf(out)), code);
         QVERIFY(out.caseId);
@@ -179,9 +178,9 @@ private slots:
         auto e = februaryRenewal("sub_1", "evt_gap_1", "in_gap");
         e.period = {
             *rd::parseRfc3339("2026-03-01T00:00:00Z"), *rd::parseRfc3339("2026-04-01T00:00:00Z")};
-        const auto first = applier.apply(e, kWebhook);
+        const auto first = applier.apply(e);
         e.providerEventId = "evt_gap_2"; // a second delivery of the same renewal
-        const auto second = applier.apply(e, kWebhook);
+        const auto second = applier.apply(e);
         QVERIFY(first.caseId && second.caseId);
         QCOMPARE(*second.caseId, *first.caseId);
         auto conn = m_db->connect();
@@ -218,12 +217,12 @@ private slots:
         QFETCH(rd::SuccessfulRenewalEvent, event);
         rd::RenewalApplier applier(m_db->conninfo());
         auto conn = m_db->connect();
-        const auto applied = applier.apply(februaryRenewal(), kWebhook);
+        const auto applied = applier.apply(februaryRenewal());
         QCOMPARE(applied.result, ApplyResult::Applied);
         const auto after = observe(*conn);
         const auto after2 = observe(*conn, "sub_2");
 
-        const auto out = applier.apply(event, kWebhook);
+        const auto out = applier.apply(event);
         QCOMPARE(out.result, ApplyResult::Rejected);
         QCOMPARE(rdtest::rejectionOf(out), std::string("provider_renewal_key_payload_conflict"));
         QCOMPARE(out.localState["conflictingBillingPeriod"]["id"].get<std::string>(),
@@ -239,7 +238,7 @@ private slots:
     void auditAndOutboxUniquenessHoldAgainstDirectInserts()
     {
         rd::RenewalApplier applier(m_db->conninfo());
-        const auto out = applier.apply(februaryRenewal(), kWebhook);
+        const auto out = applier.apply(februaryRenewal());
         QCOMPARE(out.result, ApplyResult::Applied);
         auto conn = m_db->connect();
         {
@@ -350,7 +349,7 @@ private slots:
             auto e = februaryRenewal(
                 "sub_1", "evt_m" + std::to_string(month), "in_m" + std::to_string(month));
             e.period = {start, rd::addMonths(start, 1)};
-            QCOMPARE(applier.apply(e, kWebhook).result, ApplyResult::Applied);
+            QCOMPARE(applier.apply(e).result, ApplyResult::Applied);
             start = e.period.end;
         }
         const auto after = observe(*conn);
@@ -406,7 +405,7 @@ private slots:
         // 1. Scheduled to cancel: the renewal is refused, the flag stays true.
         QCOMPARE(flag("sub_cancelling"), true);
         const auto cancelling = observe(*conn, "sub_cancelling");
-        const auto refused = applier.apply(februaryRenewal("sub_cancelling"), kWebhook);
+        const auto refused = applier.apply(februaryRenewal("sub_cancelling"));
         QCOMPARE(refused.result, ApplyResult::Rejected);
         QCOMPARE(rdtest::rejectionOf(refused),
             std::string("renewal_conflicts_with_scheduled_cancellation"));
@@ -421,7 +420,7 @@ private slots:
                      "test_schedule_cancellation()");
         }
         QCOMPARE(flag("sub_1"), false);
-        QCOMPARE(applier.apply(februaryRenewal("sub_1"), kWebhook).result, ApplyResult::Applied);
+        QCOMPARE(applier.apply(februaryRenewal("sub_1")).result, ApplyResult::Applied);
         QCOMPARE(observe(*conn, "sub_1").periodEnd, std::string("2026-03-01T00:00:00.000000Z"));
         QCOMPARE(flag("sub_1"), true);
         {
@@ -431,7 +430,7 @@ private slots:
 
         // 3. A renewal applied with the flag false leaves it false.
         QCOMPARE(flag("sub_2"), false);
-        QCOMPARE(applier.apply(februaryRenewal("sub_2", "evt_2", "in_2"), kWebhook).result,
+        QCOMPARE(applier.apply(februaryRenewal("sub_2", "evt_2", "in_2")).result,
             ApplyResult::Applied);
         QCOMPARE(flag("sub_2"), false);
 
@@ -455,7 +454,7 @@ private slots:
     void samePeriodUnderAnotherKeyIsRefusedByTheDatabase()
     {
         rd::RenewalApplier applier(m_db->conninfo());
-        const auto out = applier.apply(februaryRenewal(), kWebhook);
+        const auto out = applier.apply(februaryRenewal());
         QCOMPARE(out.result, ApplyResult::Applied);
         auto conn = m_db->connect();
         pqxx::work tx(*conn);
@@ -482,7 +481,7 @@ private slots:
     void samePeriodUnderAnotherKeyIsAPayloadConflict()
     {
         rd::RenewalApplier applier(m_db->conninfo());
-        const auto first = applier.apply(februaryRenewal("sub_1", "evt_1", "in_1"), kWebhook);
+        const auto first = applier.apply(februaryRenewal("sub_1", "evt_1", "in_1"));
         QCOMPARE(first.result, ApplyResult::Applied);
         auto conn = m_db->connect();
         {
@@ -492,7 +491,7 @@ private slots:
                      "WHERE provider_subscription_id = 'sub_1'");
         }
         const auto before = observe(*conn);
-        const auto second = applier.apply(februaryRenewal("sub_1", "evt_2", "in_2"), kWebhook);
+        const auto second = applier.apply(februaryRenewal("sub_1", "evt_2", "in_2"));
         QCOMPARE(second.result, ApplyResult::Rejected);
         QCOMPARE(rdtest::rejectionOf(second), std::string("provider_renewal_key_payload_conflict"));
         QCOMPARE(second.localState["conflictingBillingPeriod"]["id"].get<std::string>(),
@@ -531,7 +530,7 @@ private slots:
                 "sub_1", "evt_v" + std::to_string(month), "in_v" + std::to_string(month));
             e.period = {start, rd::addMonths(start, 1)};
             e.providerVersion = given;
-            QCOMPARE(applier.apply(e, kWebhook).result, ApplyResult::Applied);
+            QCOMPARE(applier.apply(e).result, ApplyResult::Applied);
             QCOMPARE(version(), expected);
             start = e.period.end;
             ++month;

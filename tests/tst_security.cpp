@@ -1,3 +1,4 @@
+#include "domain/core/operator_note.h"
 #include "domain/store/case_actions.h"
 #include "tests/support/renewal_fixtures.h"
 #include "tests/support/test_database.h"
@@ -6,6 +7,11 @@
 #include <pqxx/pqxx>
 
 #include <QtTest>
+
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
 
 using rdtest::scalar;
 
@@ -19,9 +25,9 @@ constexpr const char *kMarchEvent
       R"("paidAmountMinor":1999,"currency":"USD","paidAt":"2026-03-01T00:00:05Z"})";
 
 constexpr const char *kFebruaryCall
-    = "SELECT result FROM apply_successful_renewal('stripe-main', 'evt_feb', 'sub_1', 'in_feb', "
+    = "SELECT result FROM apply_webhook_renewal('stripe-main', 'evt_feb', 'sub_1', 'in_feb', "
       "NULL, '2026-02-01T00:00:00Z', '2026-03-01T00:00:00Z', 1999, 'USD', "
-      "'2026-02-01T00:00:05Z', 'webhook', 'stripe-main')";
+      "'2026-02-01T00:00:05Z')";
 
 // The February renewal of sub_1 delivered through ingest_delivery: one transaction that keeps
 // the delivery, applies the renewal (which heals the March gap case) and records the outcome.
@@ -35,9 +41,20 @@ constexpr const char *kFebruaryDelivery
       "'8d3f2a6e-0c59-4f0e-9a57-3b1f6f0d2c11')";
 
 /// A temporary table shaped like public.`table`, under the same name.
-void shadow(pqxx::transaction_base &tx, const std::string &table)
+void shadow(pqxx::nontransaction &tx, const std::string &table)
 {
-    tx.exec0("CREATE TEMP TABLE " + table + " (LIKE public." + table + " INCLUDING ALL)");
+    try {
+        tx.exec0("CREATE TEMP TABLE " + table + " (LIKE public." + table + " INCLUDING ALL)");
+    } catch (const pqxx::insufficient_privilege &) {
+        // LIKE needs SELECT on the whole table, and a viewer may not read webhook_inbox's
+        // bodies (0027): the attacker names the columns from the catalog instead.
+        const auto columns = tx.exec_params1(
+            "SELECT string_agg(quote_ident(attname) || ' ' || format_type(atttypid, atttypmod), "
+            "', ' ORDER BY attnum) FROM pg_attribute WHERE attrelid = $1::regclass "
+            "AND attnum > 0 AND NOT attisdropped",
+            "public." + table)[0];
+        tx.exec0("CREATE TEMP TABLE " + table + " (" + columns.as<std::string>() + ")");
+    }
 }
 
 } // namespace
@@ -183,7 +200,9 @@ private slots:
                "\"providerSubscriptionId\":\"sub_1\",\"status\":\"active\",\"currentPeriod\":"
                "{\"start\":\"2026-01-01T00:00:00Z\",\"end\":\"2026-02-01T00:00:00Z\"},"
                "\"cancelAtPeriodEnd\":true,\"providerVersion\":null,\"capturedAt\":"
-               "\"2099-01-01T00:00:00Z\",\"latestRenewal\":null}', NULL, 'other', 'x')"
+               "\""
+                + QString::fromStdString(rdtest::capturedNow())
+                + "\",\"latestRenewal\":null}', NULL, 'other', 'x')"
             << "SELECT count(*) FROM provider_snapshots p JOIN subscriptions s "
                "ON s.id = p.subscription_id WHERE s.cancel_at_period_end";
         // 0023: a snapshot's renewal is counted by the periods' trigger, not by the core, even
@@ -210,7 +229,7 @@ private slots:
             << "operator" << QStringList {"billing_providers"}
             << "SELECT register_billing_provider('paddle-x', 'paddle', 'Paddle X')"
             << "SELECT count(*) FROM billing_providers WHERE provider_key = 'paddle-x'";
-        QTest::newRow("ingest: apply_successful_renewal")
+        QTest::newRow("ingest: apply_webhook_renewal")
             << "ingest" << renewalTables << kFebruaryCall
             << "SELECT count(*) FROM subscription_billing_periods b "
                "JOIN subscription_transition_audits a ON a.billing_period_id = b.id "
@@ -223,12 +242,6 @@ private slots:
                        "'renewal_period_is_not_contiguous', '{}')")
                    .arg(kMarchEvent)
             << "SELECT count(*) FROM reconciliation_cases WHERE occurrences = 2";
-        QTest::newRow("ingest: ingest_record")
-            << "ingest" << QStringList {"webhook_inbox"}
-            << "SELECT inbox_id FROM ingest_record('stripe-main', 'evt_x', 'body', 4, "
-               "encode(sha256('body'), 'hex'), "
-               "'invalid', NULL, 'x', NULL)"
-            << "SELECT count(*) FROM webhook_inbox WHERE provider_event_id = 'evt_x'";
         QTest::newRow("ingest: ingest_delivery")
             << "ingest"
             << (QStringList {"webhook_inbox", "billing_providers"} + renewalTables + caseTables)
@@ -487,7 +500,8 @@ private slots:
                               R"("status":"active","currentPeriod":{"start":)"
                               R"("2026-02-01T00:00:00Z","end":"2026-03-01T00:00:00Z"},)"
                               R"("cancelAtPeriodEnd":false,"providerVersion":null,)"
-                              R"("capturedAt":"2099-01-01T00:00:00Z","latestRenewal":null})"),
+                              R"("capturedAt":")"
+                      + rdtest::capturedNow() + R"(","latestRenewal":null})"),
                   caseId)[0]
                 .as<std::string>());
         QVERIFY2(answer.contains("wouldBe"), answer.dump().c_str());
@@ -507,8 +521,370 @@ private slots:
                  "provider_key) SELECT id, 'subscription_imported', 'import', 'x', 7, 'forged', "
                  "'forged', 'forged' "
                  "FROM public.subscriptions");
-        QCOMPARE(tx.exec1("SELECT count(*) FROM audit_chain_breaks()")[0].as<int>(), 0);
+        // audit_chain_breaks() is the owner's (0027); the anchor's functions are a viewer's.
         QCOMPARE(tx.exec1("SELECT count(*) FROM audit_chain_heads()")[0].as<int>(), 1);
+        QCOMPARE(
+            tx.exec1("SELECT h.row_hash = audit_chain_hash_at(h.chain, h.chain_id, h.chain_seq) "
+                     "FROM audit_chain_heads() h")[0]
+                .as<bool>(),
+            true);
+    }
+
+    // Every function's EXECUTE grants are the ones docs/roles.md lists, no more and no fewer:
+    // a function added without a decision, a stale grant (0004's ingest_record was still
+    // granted), or one left to PUBLIC fails here.
+    void everyExecuteGrantIsTheDocumentedOne()
+    {
+        std::map<std::string, std::string> documented;
+        {
+            std::ifstream doc(RD_ROLES_DOC);
+            QVERIFY2(doc, RD_ROLES_DOC);
+            const std::regex row(R"(^\| `([a-z_0-9]+)` \| ([a-z, ]+) \|$)");
+            bool inside = false;
+            for (std::string line; std::getline(doc, line);) {
+                if (line == "<!-- grants:begin -->")
+                    inside = true;
+                else if (line == "<!-- grants:end -->")
+                    inside = false;
+                else if (std::smatch m; inside && std::regex_match(line, m, row))
+                    documented[m[1]] = m[2];
+            }
+        }
+        QVERIFY(documented.size() >= 40);
+
+        auto conn = m_db->connect();
+        pqxx::read_transaction tx(*conn);
+        std::map<std::string, std::string> actual;
+        // Grantees other than the owner, in one word each; "owner" when there are none and
+        // "trigger" for a trigger function without any (the extension's functions aside).
+        for (const auto &r :
+            tx.exec("SELECT p.proname, p.prorettype = 'trigger'::regtype, "
+                    "       coalesce((SELECT string_agg(CASE WHEN a.grantee = 0 THEN 'PUBLIC' "
+                    "                     ELSE replace(a.grantee::regrole::text, 'renewal_', '') "
+                    "                     END, ', ' ORDER BY 1) "
+                    "                   FROM aclexplode(coalesce(p.proacl, "
+                    "                        acldefault('f', p.proowner))) a "
+                    "                  WHERE a.grantee <> p.proowner "
+                    "                    AND a.privilege_type = 'EXECUTE'), '') "
+                    "  FROM pg_proc p WHERE p.pronamespace = 'public'::regnamespace "
+                    "   AND NOT EXISTS (SELECT 1 FROM pg_depend d "
+                    "                    WHERE d.classid = 'pg_proc'::regclass "
+                    "                      AND d.objid = p.oid AND d.deptype = 'e')")) {
+            const auto grantees = r[2].as<std::string>();
+            actual[r[0].as<std::string>()]
+                = !grantees.empty() ? grantees : (r[1].as<bool>() ? "trigger" : "owner");
+        }
+        for (const auto &[name, grantees] : actual) {
+            const auto doc = documented.find(name);
+            QVERIFY2(doc != documented.end(),
+                (name + " (granted to " + grantees + ") is not in docs/roles.md").c_str());
+            QVERIFY2(doc->second == grantees,
+                (name + " is granted to " + grantees + ", docs/roles.md says " + doc->second)
+                    .c_str());
+        }
+        for (const auto &[name, grantees] : documented)
+            QVERIFY2(
+                actual.count(name), (name + " is in docs/roles.md but not in the schema").c_str());
+    }
+
+    // The ingest role cannot say who acted: it has no function that takes an actor, and what
+    // it applies is a webhook delivery of its provider key (the audit found "by operator
+    // alice" and recorded_by = operator written by the ingest login).
+    void ingestCannotNameTheActor()
+    {
+        pqxx::connection ingest(loginAs("ingest", "ingest"));
+        {
+            pqxx::nontransaction tx(ingest);
+            QVERIFY_THROWS_EXCEPTION(pqxx::insufficient_privilege,
+                tx.exec("SELECT result FROM apply_successful_renewal('stripe-main', 'evt_feb', "
+                        "'sub_1', 'in_feb', NULL, '2026-02-01T00:00:00Z', "
+                        "'2026-03-01T00:00:00Z', 1999, 'USD', '2026-02-01T00:00:05Z', "
+                        "'operator', 'alice')"));
+        }
+        {
+            pqxx::nontransaction tx(ingest);
+            QCOMPARE(tx.exec1(kFebruaryCall)[0].as<std::string>(), std::string("applied"));
+        }
+        auto admin = m_db->connect();
+        QCOMPARE(rdtest::text(*m_db,
+                     "SELECT a.actor_type || '/' || a.actor_id || '/' || b.recorded_by "
+                     "FROM subscription_transition_audits a JOIN subscription_billing_periods b "
+                     "ON b.id = a.billing_period_id WHERE b.provider_renewal_key = 'in_feb'"),
+            std::string("webhook/stripe-main/webhook"));
+        // The superseded ingest functions of 0004 are gone, not merely revoked.
+        for (const char *f : {"ingest_record", "ingest_set_outcome", "ingest_open_snapshot_case"})
+            QCOMPARE(scalar(*admin,
+                         std::string("SELECT count(*) FROM pg_proc WHERE proname = '") + f + "'"),
+                0LL);
+    }
+
+    // A body the inbox keeps whole is the body its hash names, whoever writes it: the owner,
+    // or the ingest role through ingest_delivery with a hash of something else.
+    void aPlantedBodyIsRefused()
+    {
+        {
+            auto admin = m_db->connect();
+            pqxx::nontransaction tx(*admin);
+            tx.exec0("INSERT INTO billing_providers (provider_key, kind, display_name) "
+                     "VALUES ('stripe-main', 'stripe', 'Stripe') ON CONFLICT DO NOTHING");
+            QVERIFY_THROWS_EXCEPTION(pqxx::check_violation,
+                tx.exec0("INSERT INTO webhook_inbox (provider_key, provider_event_id, raw_body, "
+                         "body_size, body_sha256) VALUES ('stripe-main', 'evt_p', 'planted', 7, "
+                         "encode(sha256('the real one'), 'hex'))"));
+        }
+        pqxx::connection ingest(loginAs("ingest", "ingest"));
+        {
+            pqxx::nontransaction tx(ingest);
+            std::string planted = kFebruaryDelivery;
+            const std::string realHash = "encode(sha256('body'), 'hex')";
+            planted.replace(
+                planted.find(realHash), realHash.size(), "encode(sha256('another body'), 'hex')");
+            QVERIFY_THROWS_EXCEPTION(pqxx::check_violation, tx.exec(planted));
+            // The same delivery with its own hash is kept.
+            QCOMPARE(tx.exec1(kFebruaryDelivery)[0].as<std::string>(), std::string("applied"));
+        }
+        QCOMPARE(scalar(*m_db, "SELECT count(*) FROM webhook_inbox"), 1LL);
+    }
+
+    // Any login could rehash every chain at will and fill the disk with large objects.
+    void weakRolesCannotRehashOrFillTheDisk_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("statement");
+        for (const char *kind : {"viewer", "ingest"}) {
+            QTest::addRow("%s: audit_chain_breaks", kind)
+                << kind << "SELECT * FROM audit_chain_breaks()";
+            QTest::addRow("%s: lo_from_bytea", kind) << kind << "SELECT lo_from_bytea(0, 'x')";
+            QTest::addRow("%s: lo_create", kind) << kind << "SELECT lo_create(0)";
+            QTest::addRow("%s: lo_creat", kind) << kind << "SELECT lo_creat(-1)";
+        }
+        QTest::newRow("operator: lo_from_bytea") << "operator"
+                                                 << "SELECT lo_from_bytea(0, 'x')";
+        QTest::newRow("a login in no group: rd_rfc3339") << ""
+                                                         << "SELECT rd_rfc3339(now())";
+    }
+
+    void weakRolesCannotRehashOrFillTheDisk()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, statement);
+        std::string conninfo;
+        if (kind.isEmpty()) {
+            // Only PUBLIC's rights: a login made by hand, in none of the group roles.
+            const std::string login = m_db->name() + "_nobody";
+            auto admin = m_db->connect();
+            pqxx::nontransaction tx(*admin);
+            if (tx.exec_params("SELECT 1 FROM pg_roles WHERE rolname = $1", login).empty())
+                tx.exec0("CREATE ROLE " + tx.quote_name(login) + " LOGIN");
+            conninfo = rdtest::loginAs(*m_db, "viewer", "viewer");
+            conninfo.replace(
+                conninfo.find(m_db->name() + "_viewer"), (m_db->name() + "_viewer").size(), login);
+        } else {
+            conninfo = loginAs(kind.toStdString(), kind.toStdString());
+        }
+        pqxx::connection c(conninfo);
+        pqxx::nontransaction tx(c);
+        QVERIFY_THROWS_EXCEPTION(pqxx::insufficient_privilege, tx.exec(statement.toStdString()));
+        QCOMPARE(scalar(*m_db, "SELECT count(*) FROM pg_largeobject_metadata"), 0LL);
+    }
+
+    // The anchor's functions stay the viewer's: the desk's "Verify against anchor" runs as one.
+    void aViewerStillAnchors()
+    {
+        pqxx::connection viewer(loginAs("viewer", "viewer"));
+        pqxx::nontransaction tx(viewer);
+        QCOMPARE(tx.exec1("SELECT count(*) FROM audit_chain_heads()")[0].as<int>(), 1);
+        tx.exec("SELECT * FROM audit_case_history_heads()");
+        QVERIFY(!tx.exec1("SELECT audit_chain_hash_at(chain, chain_id, chain_seq) "
+                          "FROM audit_chain_heads() LIMIT 1")[0]
+                     .is_null());
+    }
+
+    // Raw bodies hold customers' names and addresses: a viewer reads everything about a
+    // delivery but its body; an operator (renewal_payload_reader) reads the body too.
+    void onlyPayloadReadersReadBodies()
+    {
+        {
+            auto admin = m_db->connect();
+            pqxx::nontransaction tx(*admin);
+            tx.exec0("INSERT INTO billing_providers (provider_key, kind, display_name) "
+                     "VALUES ('stripe-main', 'stripe', 'Stripe') ON CONFLICT DO NOTHING");
+            tx.exec0("INSERT INTO webhook_inbox (provider_key, provider_event_id, raw_body, "
+                     "body_size, body_sha256) VALUES ('stripe-main', 'evt_b', "
+                     "'{\"customer_email\":\"jane@example.com\"}', 38, encode(sha256("
+                     "'{\"customer_email\":\"jane@example.com\"}'), 'hex'))");
+        }
+        pqxx::connection viewer(loginAs("viewer", "viewer"));
+        {
+            pqxx::nontransaction tx(viewer);
+            QVERIFY_THROWS_EXCEPTION(
+                pqxx::insufficient_privilege, tx.exec("SELECT raw_body FROM webhook_inbox"));
+        }
+        {
+            pqxx::nontransaction tx(viewer);
+            QVERIFY_THROWS_EXCEPTION(
+                pqxx::insufficient_privilege, tx.exec("SELECT * FROM webhook_inbox"));
+        }
+        {
+            pqxx::nontransaction tx(viewer);
+            QCOMPARE(tx.exec1("SELECT body_size FROM webhook_inbox")[0].as<int>(), 38);
+            QVERIFY(!tx.exec1("SELECT has_column_privilege('public.webhook_inbox', 'raw_body', "
+                              "'SELECT')")[0]
+                         .as<bool>());
+        }
+        pqxx::connection op(loginAs("operator", "operator"));
+        pqxx::nontransaction tx(op);
+        QVERIFY(tx.exec1("SELECT convert_from(raw_body, 'UTF8') FROM webhook_inbox")[0]
+                    .as<std::string>()
+                    .find("jane@example.com")
+            != std::string::npos);
+    }
+
+    // A note must have something to read, in every function that needs one; the same test as
+    // the programs' (rd::hasVisibleText).
+    void notesNeedAVisibleCharacter_data()
+    {
+        QTest::addColumn<QString>("note");
+        QTest::addColumn<bool>("accepted");
+        QTest::newRow("tab") << "\t" << false;
+        QTest::newRow("newlines") << "\n\r\n" << false;
+        QTest::newRow("no-break space") << QString::fromUtf8("\u00a0\u00a0") << false;
+        QTest::newRow("zero-width space") << QString::fromUtf8("\u200b") << false;
+        QTest::newRow("ideographic space and BOM") << QString::fromUtf8("\u3000\ufeff") << false;
+        QTest::newRow("Hangul filler") << QString::fromUtf8("\u3164") << false;
+        QTest::newRow("a word among them") << QString::fromUtf8("\u00a0ok\u200b") << true;
+        QTest::newRow("one emoji") << QString::fromUtf8("\U0001F44D") << true;
+    }
+
+    void notesNeedAVisibleCharacter()
+    {
+        QFETCH(QString, note);
+        QFETCH(bool, accepted);
+        const std::string text = note.toStdString();
+        QCOMPARE(rd::hasVisibleText(text), accepted);
+
+        const auto caseId = openGapCase();
+        pqxx::connection op(loginAs("operator", "operator"));
+        const auto refusal = [&](const std::string &sql) -> std::string {
+            try {
+                pqxx::nontransaction tx(op);
+                tx.exec_params(sql, caseId, text);
+                return "";
+            } catch (const pqxx::sql_error &e) {
+                return e.sqlstate();
+            }
+        };
+        const std::string expected = accepted ? "" : "RD004"; // note_required
+        QCOMPARE(refusal("SELECT note_case($1, $2)"), expected);
+        {
+            // Taking over someone else's claim needs a note too.
+            auto admin = m_db->connect();
+            pqxx::nontransaction tx(*admin);
+            tx.exec_params0("UPDATE reconciliation_cases SET assigned_to = 'someone_else', "
+                            "assigned_at = now() WHERE id = $1",
+                caseId);
+        }
+        QCOMPARE(refusal("SELECT claim_case($1, $2)"), expected);
+        if (!accepted) {
+            QCOMPARE(refusal("SELECT release_case($1, $2)"), expected);
+            QCOMPARE(refusal("SELECT dismiss_case($1, 'other', $2)"), expected);
+            QCOMPARE(scalar(*m_db,
+                         "SELECT count(*) FROM reconciliation_cases WHERE status = 'dismissed'"),
+                0LL);
+            // The table refuses it too, whoever writes.
+            auto admin = m_db->connect();
+            pqxx::nontransaction tx(*admin);
+            QVERIFY_THROWS_EXCEPTION(pqxx::check_violation,
+                tx.exec_params0("UPDATE reconciliation_cases SET status = 'dismissed', "
+                                "resolution = 'dismissed', resolved_at = now(), "
+                                "resolved_by = 'x', resolution_comment = $2 WHERE id = $1",
+                    caseId, text));
+        } else {
+            QCOMPARE(refusal("SELECT dismiss_case($1, 'other', $2)"), expected);
+        }
+    }
+
+    // rd_note_text and rd::isInvisibleCodePoint agree on every code point PostgreSQL can hold.
+    void noteTestIsTheSameInSqlAndCpp()
+    {
+        auto conn = m_db->connect();
+        pqxx::read_transaction tx(*conn);
+        // One row per run of code points the database judges alike: (first, visible).
+        const auto runs = tx.exec(
+            "SELECT c, v FROM (SELECT c, v, lag(v) OVER (ORDER BY c) AS before FROM ("
+            "  SELECT c, public.rd_note_text(chr(c)) IS NOT NULL AS v "
+            "    FROM generate_series(1, 1114111) c WHERE c NOT BETWEEN 55296 AND 57343) x) y "
+            " WHERE before IS DISTINCT FROM v ORDER BY c");
+        QVERIFY(runs.size() > 10);
+        std::size_t next = 0;
+        for (char32_t c = 1; c <= 0x10FFFF; ++c) {
+            if (c >= 0xD800 && c <= 0xDFFF)
+                continue;
+            if (next < runs.size() && runs[next][0].as<std::uint32_t>() == c)
+                ++next;
+            const bool sqlVisible = runs[next - 1][1].as<bool>();
+            if (sqlVisible == rd::isInvisibleCodePoint(c))
+                QFAIL(qPrintable(
+                    QStringLiteral("U+%1: the database says %2, rd::isInvisibleCodePoint %3")
+                        .arg(static_cast<uint>(c), 4, 16, QLatin1Char('0'))
+                        .arg(sqlVisible ? "visible" : "invisible")
+                        .arg(rd::isInvisibleCodePoint(c) ? "invisible" : "visible")));
+        }
+    }
+
+    // A snapshot from the future is refused by the database, whoever attaches or previews it:
+    // one captured in 2099 made every later snapshot of its subscription stale until 2099.
+    void aSnapshotFromTheFutureIsRefused_data()
+    {
+        QTest::addColumn<QString>("capturedAt");
+        QTest::addColumn<QString>("sqlstate");
+        QTest::newRow("2099") << "2099-01-01T00:00:00Z"
+                              << "RD012";
+        QTest::newRow("ten minutes ahead")
+            << QString::fromStdString(rdtest::capturedNow(600)) << "RD012";
+        QTest::newRow("one minute ahead (clock skew)")
+            << QString::fromStdString(rdtest::capturedNow(60)) << "";
+    }
+
+    void aSnapshotFromTheFutureIsRefused()
+    {
+        QFETCH(QString, capturedAt);
+        QFETCH(QString, sqlstate);
+        // (Plain literals: moc mistakes a raw string that ends in a quote for an open one.)
+        const std::string snapshot
+            = "{\"providerKey\":\"stripe-main\",\"providerSubscriptionId\":\"sub_1\","
+              "\"status\":\"active\",\"currentPeriod\":{\"start\":\"2026-01-01T00:00:00Z\","
+              "\"end\":\"2026-02-01T00:00:00Z\"},\"cancelAtPeriodEnd\":true,"
+              "\"providerVersion\":null,\"capturedAt\":\""
+            + capturedAt.toStdString() + "\",\"latestRenewal\":null}";
+        pqxx::connection op(loginAs("operator", "operator"));
+        const auto attempt = [&](const std::string &sql) -> std::string {
+            try {
+                pqxx::nontransaction tx(op);
+                tx.exec_params(sql, snapshot);
+                return "";
+            } catch (const pqxx::sql_error &e) {
+                return e.sqlstate();
+            }
+        };
+        {
+            // The preview says what attaching would say.
+            pqxx::nontransaction tx(op);
+            const auto preview = nlohmann::json::parse(
+                tx.exec_params1(
+                      "SELECT preview_provider_snapshot($1::jsonb, NULL)::text", snapshot)[0]
+                    .as<std::string>());
+            QCOMPARE(QString::fromStdString(preview.contains("refused")
+                             ? preview["refused"]["sqlstate"].get<std::string>()
+                             : std::string()),
+                sqlstate);
+        }
+        QCOMPARE(attempt("SELECT attach_provider_snapshot($1::jsonb, NULL, 'other', 'x')"),
+            sqlstate.toStdString());
+        QCOMPARE(scalar(*m_db, "SELECT count(*) FROM provider_snapshots"),
+            sqlstate.isEmpty() ? 1LL : 0LL);
+        QCOMPARE(scalar(*m_db, "SELECT count(*) FROM subscriptions WHERE cancel_at_period_end"),
+            sqlstate.isEmpty() ? 1LL : 0LL);
     }
 };
 

@@ -130,7 +130,7 @@ private:
             renewal.period = {*rd::parseRfc3339("2026-03-01T00:00:00Z"),
                 *rd::parseRfc3339("2026-04-01T00:00:00Z")};
         rd::RenewalApplier applier(m_db->conninfo());
-        const auto outcome = applier.apply(renewal, {"webhook", "stripe-main"});
+        const auto outcome = applier.apply(renewal);
         if (!outcome.caseId)
             qFatal("no case for %s", sub.c_str());
         return *outcome.caseId;

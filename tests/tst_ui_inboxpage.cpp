@@ -365,6 +365,36 @@ private slots:
             QString::number(m_rejected.inboxId));
     }
 
+    /// A viewer sees everything about a delivery but its body, which holds customers' personal
+    /// data (renewal_payload_reader, migration 0027); an operator reads it.
+    void aViewerSeesTheBodyHidden()
+    {
+        rd::ui::DatabasePool viewerPool(
+            QString::fromStdString(rdtest::loginAs(*m_db, "viewer", "viewer")));
+        rd::ui::InboxPage page(&viewerPool);
+        page.resize(1024, 700);
+        page.show();
+        QVERIFY(openWithEnter(page, m_rejected.inboxId));
+        auto *view = page.deliveryView();
+        QVERIFY(view->delivery().bodyHidden);
+        QCOMPARE(view->bodyText(), QString());
+        QVERIFY2(view->bodyNoteText().contains(u"hidden for your role"_qs),
+            qPrintable(view->bodyNoteText()));
+        QVERIFY(!view->canSaveBody());
+        QVERIFY2(view->factsText().contains(u"Provider event evt_gap"_qs),
+            qPrintable(view->factsText()));
+        QVERIFY(view->normalizedText().contains(u"\"providerSubscriptionId\": \"sub_gap\""_qs));
+
+        rd::ui::DatabasePool operatorPool(
+            QString::fromStdString(rdtest::loginAs(*m_db, "operator", "operator")));
+        rd::ui::InboxPage asOperator(&operatorPool);
+        asOperator.resize(1024, 700);
+        asOperator.show();
+        QVERIFY(openWithEnter(asOperator, m_rejected.inboxId));
+        QVERIFY(!asOperator.deliveryView()->delivery().bodyHidden);
+        QVERIFY(asOperator.deliveryView()->bodyText().contains(u"evt_gap"_qs));
+    }
+
     /// A body that is not JSON shows byte for byte in hex; an adapter's long message shows in
     /// full, not only in a tooltip.
     void enterOpensABinaryDeliveryInHex()

@@ -53,6 +53,32 @@ private slots:
         QVERIFY(!dismiss->isEnabled());
     }
 
+    // What a QString's trimmed() keeps is not always something to read: a zero-width space,
+    // a word joiner or a Hangul filler pasted from a chat. The database refuses them (0027), so the
+    // dialog must not offer to send them.
+    void invisibleCharactersAreNoNote_data()
+    {
+        QTest::addColumn<QString>("typed");
+        QTest::newRow("zero-width space") << QString::fromUtf8("\u200b");
+        QTest::newRow("zero-width space and BOM") << QString::fromUtf8("\u200b\ufeff");
+        QTest::newRow("word joiner") << QString::fromUtf8("\u2060");
+        QTest::newRow("Hangul filler") << QString::fromUtf8("\u3164");
+    }
+
+    void invisibleCharactersAreNoNote()
+    {
+        QFETCH(QString, typed);
+        rd::ui::OperatorNoteDialog dialog(u"Dismiss"_qs, 7, /*commentRequired=*/true);
+        auto *comment = dialog.findChild<QPlainTextEdit *>(u"note-comment"_qs);
+        QVERIFY(comment);
+        comment->setPlainText(typed);
+        QVERIFY(!typed.trimmed().isEmpty()); // what the dialog checked before
+        QVERIFY(!dialog.actionButton()->isEnabled());
+        QVERIFY(!dialog.blockedBecause().isEmpty());
+        comment->setPlainText(typed + u"refund confirmed"_qs);
+        QVERIFY(dialog.actionButton()->isEnabled());
+    }
+
     void reapplyTakesAnEmptyComment()
     {
         rd::ui::OperatorNoteDialog dialog(u"Re-apply"_qs, 7, /*commentRequired=*/false);

@@ -76,7 +76,7 @@ SELECT 'stripe-main', 'sub_case_' || i, 'in_case_' || i, 'evt_c' || i, 'evt_c' |
 INSERT INTO webhook_inbox (provider_key, provider_event_id, raw_body, body_size, body_sha256,
         received_at, last_delivery_at, outcome, processed_at)
 SELECT CASE WHEN i % 2 = 0 THEN 'stripe-main' ELSE 'paddle-eu' END, 'evt_in_' || i, '\x7b7d', 2,
-       repeat('a', 64), now() - i * interval '7 hours', now() - i * interval '7 hours',
+       encode(sha256('\x7b7d'::bytea), 'hex'), now() - i * interval '7 hours', now() - i * interval '7 hours',
        (ARRAY['applied', 'applied', 'applied', 'duplicate', 'not_a_renewal', 'needs_snapshot',
               'rejected', 'invalid', NULL])[1 + i % 9],
        CASE WHEN i % 9 = 8 THEN NULL ELSE now() END

@@ -136,7 +136,7 @@ private slots:
         rdtest::importSubscriptions(
             m_db->conninfo(), rdtest::subscriptionLine("stripe-main", "sub_1", "past_due"));
         rd::RenewalApplier applier(m_db->conninfo());
-        const auto outcome = applier.apply(rdtest::februaryRenewal(), {"webhook", "stripe-main"});
+        const auto outcome = applier.apply(rdtest::februaryRenewal());
         QCOMPARE(outcome.result, rd::ApplyResult::Rejected);
         QVERIFY(outcome.caseId.has_value());
         m_caseId = *outcome.caseId;
@@ -163,12 +163,9 @@ private slots:
         auto march = rdtest::februaryRenewal("sub_h", "evt_h_march", "in_h_march");
         march.period = {
             *rd::parseRfc3339("2026-03-01T00:00:00Z"), *rd::parseRfc3339("2026-04-01T00:00:00Z")};
-        const auto gap = applier.apply(march, {"webhook", "stripe-main"});
+        const auto gap = applier.apply(march);
         QVERIFY(gap.caseId);
-        QCOMPARE(applier
-                     .apply(rdtest::februaryRenewal("sub_h", "evt_h_feb", "in_h_feb"),
-                         {"webhook", "stripe-main"})
-                     .result,
+        QCOMPARE(applier.apply(rdtest::februaryRenewal("sub_h", "evt_h_feb", "in_h_feb")).result,
             rd::ApplyResult::Applied);
 
         rd::ui::CasesPage page(m_pool.get(), m_actions.get());
@@ -307,8 +304,7 @@ private slots:
         }
         // The provider's retry got through on its own before anyone looked at the case.
         rd::RenewalApplier applier(m_db->conninfo());
-        QCOMPARE(applier.apply(rdtest::februaryRenewal(), {"webhook", "stripe-main"}).result,
-            rd::ApplyResult::Applied);
+        QCOMPARE(applier.apply(rdtest::februaryRenewal()).result, rd::ApplyResult::Applied);
         const auto outcome = rd::ui::reapplyCase(m_db->conninfo(), {m_caseId, u"other"_qs, {}, {}});
         QCOMPARE(outcome.resultCode, u"duplicate"_qs);
         QVERIFY(outcome.summary.startsWith(u"Already applied"_qs));
@@ -357,8 +353,7 @@ private slots:
     void openSubscriptionOpensTheCasesOwnOrSaysThereIsNone()
     {
         rd::RenewalApplier applier(m_db->conninfo());
-        const auto unknown = applier.apply(
-            rdtest::februaryRenewal("sub_unknown", "evt_u", "in_u"), {"webhook", "stripe-main"});
+        const auto unknown = applier.apply(rdtest::februaryRenewal("sub_unknown", "evt_u", "in_u"));
         QCOMPARE(rdtest::rejectionOf(unknown), std::string("subscription_not_found"));
 
         rd::ui::CasesPage page(m_pool.get(), m_actions.get());
@@ -391,18 +386,12 @@ private slots:
 
     void aViewerSeesTheSameDeskWithActionsDisabled()
     {
-        // A login role that may read but not change cases (no renewal_operator role exists in
-        // this schema yet: the desk falls back to the UPDATE privilege on the cases).
-        const std::string role = "rd_viewer_" + std::to_string(getpid());
+        // A login role that may read but not change cases: a member of renewal_viewer (a bare
+        // login granted SELECT on the tables is no longer enough to read the desk: the read
+        // helpers are granted to renewal_viewer, not to PUBLIC, since 0027).
         {
-            auto conn = m_db->connect();
-            pqxx::work tx(*conn);
-            tx.exec0("CREATE ROLE " + role + " LOGIN");
-            tx.exec0("GRANT SELECT ON ALL TABLES IN SCHEMA public TO " + role);
-            tx.commit();
-        }
-        {
-            const QString conninfo = QString::fromStdString(m_db->conninfo() + " user=" + role);
+            const QString conninfo
+                = QString::fromStdString(rdtest::loginAs(*m_db, "viewer", "viewer"));
             rd::ui::DatabasePool pool(conninfo);
             auto actions = rd::ui::makeDomainCaseActions(conninfo);
             rd::ui::CasesPage page(&pool, actions.get());
@@ -417,11 +406,6 @@ private slots:
                 QVERIFY2(b->toolTip().contains(u"may only look"_qs), qPrintable(b->toolTip()));
             }
         }
-        auto conn = m_db->connect();
-        pqxx::work tx(*conn);
-        tx.exec0("DROP OWNED BY " + role);
-        tx.exec0("DROP ROLE " + role);
-        tx.commit();
     }
 
     void attachSnapshotFromAFileThroughThePreview()
@@ -588,14 +572,8 @@ private slots:
             rdtest::subscriptionLine("stripe-main", "sub_2", "past_due") + "\n"
                 + rdtest::subscriptionLine("stripe-main", "sub_3", "past_due"));
         rd::RenewalApplier applier(m_db->conninfo());
-        const auto c2 = applier
-                            .apply(rdtest::februaryRenewal("sub_2", "evt_2", "in_2"),
-                                {"webhook", "stripe-main"})
-                            .caseId;
-        const auto c3 = applier
-                            .apply(rdtest::februaryRenewal("sub_3", "evt_3", "in_3"),
-                                {"webhook", "stripe-main"})
-                            .caseId;
+        const auto c2 = applier.apply(rdtest::februaryRenewal("sub_2", "evt_2", "in_2")).caseId;
+        const auto c3 = applier.apply(rdtest::februaryRenewal("sub_3", "evt_3", "in_3")).caseId;
         QVERIFY(c2 && c3);
         const qint64 c1 = m_caseId;
         // Opened: case 3 first, then 1, then 2; last seen: 2, then 3, then 1.

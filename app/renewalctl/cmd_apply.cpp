@@ -36,7 +36,7 @@ int runApply(const CommandContext &ctx)
                     << std::endl;
             continue;
         }
-        const auto outcome = applier.apply(event, Actor {"webhook", event.providerKey});
+        const auto outcome = applier.apply(event);
         anyRejected = anyRejected || outcome.result == ApplyResult::Rejected;
         auto acknowledgement = outcome.toJson();
         acknowledgement["line"] = lineNo;

@@ -1,5 +1,6 @@
 #include "app/renewalctl/command_context.h"
 #include "domain/core/errors.h"
+#include "domain/core/operator_note.h"
 #include "domain/store/case_actions.h"
 
 #include <nlohmann/json.hpp>
@@ -177,8 +178,9 @@ int runCases(const CommandContext &ctx)
             return printReapplyResult(
                 ctx, reapplyCase(*conn, caseIdArgument(ctx.args, 2), noteFrom(ctx.args)));
         if (verb == "dismiss") {
-            if (!ctx.args.value("comment") || ctx.args.value("comment")->empty())
-                throw UsageError("dismissing a case needs --comment saying why");
+            if (!hasVisibleText(ctx.args.value("comment").value_or("")))
+                throw UsageError("dismissing a case needs --comment saying why (with something "
+                                 "to read: spaces alone are not a note)");
             const auto caseId = caseIdArgument(ctx.args, 2);
             const auto result = dismissCase(*conn, caseId, noteFrom(ctx.args));
             ctx.out << (ctx.json() ? result.dump()
@@ -189,8 +191,9 @@ int runCases(const CommandContext &ctx)
         if (verb == "claim" || verb == "release" || verb == "note") {
             const auto caseId = caseIdArgument(ctx.args, 2);
             const std::string comment = ctx.args.value("comment").value_or("");
-            if (verb == "note" && comment.empty())
-                throw UsageError("a note needs --comment with its text");
+            if (verb == "note" && !hasVisibleText(comment))
+                throw UsageError("a note needs --comment with its text (spaces alone are not a "
+                                 "note)");
             const auto result = verb == "claim" ? claimCase(*conn, caseId, comment)
                 : verb == "release"             ? releaseCase(*conn, caseId, comment)
                                                 : noteCase(*conn, caseId, comment);

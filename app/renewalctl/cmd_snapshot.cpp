@@ -60,13 +60,14 @@ int runSnapshot(const CommandContext &ctx)
     body << input.stream().rdbuf();
     const auto json = parseUntrustedJson(body.str());
 
+    const Timestamp now {std::chrono::duration_cast<std::chrono::microseconds>(
+        std::chrono::system_clock::now().time_since_epoch())
+                             .count()};
     ProviderSnapshot snapshot;
     if (ctx.args.value("kind")) {
         // The provider's own subscription object, as fetched from its API.
         const std::optional<ProviderKind> kind = ctx.args.providerKind();
-        Timestamp capturedAt {std::chrono::duration_cast<std::chrono::microseconds>(
-            std::chrono::system_clock::now().time_since_epoch())
-                                  .count()};
+        Timestamp capturedAt = now;
         if (const auto at = ctx.args.value("captured-at")) {
             const auto parsed = parseRfc3339(*at);
             if (!parsed)
@@ -78,6 +79,7 @@ int runSnapshot(const CommandContext &ctx)
     } else {
         snapshot = providerSnapshotFromJson(json);
     }
+    requireCapturedBy(snapshot, now);
 
     auto conn = ctx.connect();
     try {

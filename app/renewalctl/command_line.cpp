@@ -413,12 +413,12 @@ Other provider keys: register them (renewalctl providers add) and name them with
         json(app);
     }
     {
-        auto *group = commandGroup(
-            root, "roles", "grant: give a login role viewer, operator or ingest", kReconciliation);
+        auto *group = commandGroup(root, "roles",
+            "grant: give a login role viewer, operator, ingest or payload_reader", kReconciliation);
         auto *grant = command(*group, "grant", "grant a login role one of the desk's roles");
         positional(
             grant, "LOGIN_ROLE", "the login role (created without a password if needed)", true);
-        positional(grant, "ROLE", "viewer, operator or ingest", true);
+        positional(grant, "ROLE", "viewer, operator, ingest or payload_reader", true);
         db(grant);
     }
 }

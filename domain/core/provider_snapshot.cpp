@@ -161,6 +161,16 @@ ProviderSnapshot providerSnapshotFromJson(const nlohmann::json &json)
     return s;
 }
 
+void requireCapturedBy(const ProviderSnapshot &snapshot, Timestamp now)
+{
+    if (snapshot.capturedAt.micros > now.micros + kCapturedAtSkewMicros)
+        throw InputError("capturedAt",
+            formatRfc3339(snapshot.capturedAt) + " is in the future (this machine's clock says "
+                + formatRfc3339(now)
+                + "; 5 minutes are allowed for clock skew): a snapshot is what the provider said "
+                  "when it was fetched");
+}
+
 nlohmann::json toJson(const ProviderSnapshot &s)
 {
     return {{"providerKey", s.providerKey}, {"providerSubscriptionId", s.providerSubscriptionId},

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <cstdint>
+
 #include <optional>
 #include <string>
 
@@ -38,6 +40,16 @@ bool isSnapshotStatus(const std::string &status);
 /// present (null where allowed), the period must have end > start; InputError names the field
 /// ("currentPeriod.end", "latestRenewal.paidAmountMinor").
 ProviderSnapshot providerSnapshotFromJson(const nlohmann::json &json);
+
+/// How far a snapshot's capturedAt may lie ahead of this machine's clock: skew between the
+/// machine that fetched it and this one, not more. The database allows the same against its
+/// own clock (migration 0027).
+constexpr std::int64_t kCapturedAtSkewMicros = 5LL * 60 * 1000 * 1000;
+
+/// Throws InputError naming "capturedAt" when the snapshot claims to be captured later than
+/// `now` plus kCapturedAtSkewMicros: a snapshot from the future (2099, or 2062 for 2026) would
+/// make every later snapshot of its subscription stale until then.
+void requireCapturedBy(const ProviderSnapshot &snapshot, Timestamp now);
 
 nlohmann::json toJson(const ProviderSnapshot &snapshot);
 

@@ -21,6 +21,7 @@ enum class Refusal {
     SnapshotCaseMismatch,
     SnapshotRenewalMismatch,
     ProviderExists,
+    SnapshotFromTheFuture,
 };
 
 /// The refusal's code as programs and people see it: "case_already_closed", ...

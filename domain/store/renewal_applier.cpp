@@ -11,9 +11,8 @@ namespace rd {
 namespace {
 
 constexpr const char *kApplySql
-    = "SELECT result, billing_period_id, error_code, local_state FROM apply_successful_renewal("
-      "$1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz, $8, $9, $10::timestamptz, $11, $12, "
-      "$13::uuid)";
+    = "SELECT result, billing_period_id, error_code, local_state FROM apply_webhook_renewal("
+      "$1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz, $8, $9, $10::timestamptz, $11::uuid)";
 
 ApplyOutcome outcomeFromRow(const pqxx::row &row)
 {
@@ -40,13 +39,12 @@ constexpr const char *kApplyStatement = "rd_apply_successful_renewal";
 // The statement RenewalApplier prepares on each connection: the server parses and plans the
 // call once per connection instead of once per renewal.
 template<typename Tx>
-pqxx::row execApply(
-    Tx &tx, const SuccessfulRenewalEvent &e, const Actor &actor, const std::string &billingPeriodId)
+pqxx::row execApply(Tx &tx, const SuccessfulRenewalEvent &e, const std::string &billingPeriodId)
 {
     return tx.exec_prepared1(kApplyStatement, e.providerKey, e.providerEventId,
         e.providerSubscriptionId, e.providerRenewalKey, e.providerVersion,
         formatRfc3339(e.period.start), formatRfc3339(e.period.end), e.paidAmountMinor, e.currency,
-        formatRfc3339(e.paidAt), actor.type, actor.id, billingPeriodId);
+        formatRfc3339(e.paidAt), billingPeriodId);
 }
 
 } // namespace
@@ -86,11 +84,11 @@ void RenewalApplier::reconnect()
 }
 
 ApplyOutcome RenewalApplier::applyPrepared(
-    const SuccessfulRenewalEvent &event, const Actor &actor, const std::string &billingPeriodId)
+    const SuccessfulRenewalEvent &event, const std::string &billingPeriodId)
 {
     // Autocommit: the function call is the whole transaction (one round trip).
     pqxx::nontransaction tx(connection());
-    return outcomeFromRow(execApply(tx, event, actor, billingPeriodId));
+    return outcomeFromRow(execApply(tx, event, billingPeriodId));
 }
 
 std::optional<ApplyOutcome> RenewalApplier::lookUpAfterLoss(const std::string &billingPeriodId)
@@ -110,13 +108,13 @@ std::optional<ApplyOutcome> RenewalApplier::lookUpAfterLoss(const std::string &b
     return out;
 }
 
-ApplyOutcome RenewalApplier::apply(const SuccessfulRenewalEvent &event, const Actor &actor)
+ApplyOutcome RenewalApplier::apply(const SuccessfulRenewalEvent &event)
 {
     const std::string billingPeriodId = randomUuid();
     return callCommittingOnce<ApplyOutcome>(
         m_retry,
         [&](int attempt) -> std::optional<ApplyOutcome> {
-            ApplyOutcome out = applyPrepared(event, actor, billingPeriodId);
+            ApplyOutcome out = applyPrepared(event, billingPeriodId);
             if (out.result == ApplyResult::Rejected) {
                 out.caseId = recordCase(rd::toJson(event), *out.rejection, out.localState);
                 if (!out.caseId) {

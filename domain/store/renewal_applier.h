@@ -15,13 +15,6 @@
 
 namespace rd {
 
-/// Who applies a renewal. The database additionally records its own session role.
-struct Actor
-{
-    std::string type; ///< "webhook", "operator", "import" or "system"
-    std::string id; ///< e.g. the provider key for a webhook
-};
-
 /// The outcome of one renewal. A rejection carries its typed code and the local state it was
 /// judged against.
 struct ApplyOutcome
@@ -49,7 +42,9 @@ public:
     explicit RenewalApplier(std::string conninfo, RetryPolicy retry = {});
     ~RenewalApplier();
 
-    ApplyOutcome apply(const SuccessfulRenewalEvent &event, const Actor &actor);
+    /// Applies `event` as a webhook delivery of its provider key (apply_webhook_renewal,
+    /// migration 0027): who acted is the function's to say, not the caller's.
+    ApplyOutcome apply(const SuccessfulRenewalEvent &event);
 
     /// Records a rejection as a case (or one more occurrence of its open case). The database
     /// judges the renewal again under the subscription's row lock first: nothing (no case)
@@ -62,8 +57,8 @@ public:
 private:
     void reconnect();
     std::optional<ApplyOutcome> lookUpAfterLoss(const std::string &billingPeriodId);
-    ApplyOutcome applyPrepared(const SuccessfulRenewalEvent &event, const Actor &actor,
-        const std::string &billingPeriodId);
+    ApplyOutcome applyPrepared(
+        const SuccessfulRenewalEvent &event, const std::string &billingPeriodId);
 
     std::string m_conninfo;
     RetryPolicy m_retry;

@@ -8,8 +8,11 @@ namespace rd {
 
 void grantRole(pqxx::connection &conn, const std::string &login, const std::string &kind)
 {
-    if (kind != "viewer" && kind != "operator" && kind != "ingest")
-        throw InputError("role", "'" + kind + "' is not viewer, operator or ingest");
+    // payload_reader alone reads raw webhook bodies (customers' personal data, 0027): for an
+    // auditor who is otherwise a viewer. Operators have it already.
+    if (kind != "viewer" && kind != "operator" && kind != "ingest" && kind != "payload_reader")
+        throw InputError(
+            "role", "'" + kind + "' is not viewer, operator, ingest or payload_reader");
     if (login.empty() || login.size() > 63)
         throw InputError("login", "a login role name of 1 to 63 characters is required");
     pqxx::work tx(conn);

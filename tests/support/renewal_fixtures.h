@@ -7,6 +7,7 @@
 
 #include <pqxx/pqxx>
 
+#include <chrono>
 #include <string>
 
 namespace rdtest {
@@ -34,6 +35,16 @@ inline rd::SuccessfulRenewalEvent februaryRenewal(const std::string &subscriptio
     return e;
 }
 
+/// A snapshot's capturedAt for "fetched just now": `aheadSeconds` past this machine's clock, so
+/// that it follows every change the test made before attaching it (else the snapshot is stale),
+/// and well within the 5 minutes of clock skew the database allows (migration 0027).
+inline std::string capturedNow(int aheadSeconds = 60)
+{
+    const auto now = std::chrono::duration_cast<std::chrono::microseconds>(
+        std::chrono::system_clock::now().time_since_epoch());
+    return rd::formatRfc3339(rd::Timestamp {now.count() + aheadSeconds * 1000000LL});
+}
+
 /// SQL that attaches a snapshot of sub_1 whose period is February 2026 and whose latest renewal
 /// is February's (in_feb, 1999 USD, paid at `paidAt`), after the session has set
 /// renewal_desk.core_counts to 'on' as if it were the core: the renewal is the snapshot's to
@@ -45,12 +56,14 @@ inline std::string februarySnapshotClaimingCoreCounts(const std::string &paidAt)
            "\"providerSubscriptionId\":\"sub_1\",\"status\":\"active\","
            "\"currentPeriod\":{\"start\":\"2026-02-01T00:00:00Z\",\"end\":"
            "\"2026-03-01T00:00:00Z\"},\"cancelAtPeriodEnd\":false,\"providerVersion\":"
-           "null,\"capturedAt\":\"2099-01-01T00:00:00Z\",\"latestRenewal\":{"
-           "\"providerKey\":\"stripe-main\",\"providerEventId\":\"evt_feb\","
-           "\"providerSubscriptionId\":\"sub_1\",\"providerRenewalKey\":\"in_feb\","
-           "\"providerVersion\":null,\"period\":{\"start\":\"2026-02-01T00:00:00Z\","
-           "\"end\":\"2026-03-01T00:00:00Z\"},\"paidAmountMinor\":1999,\"currency\":"
-           "\"USD\",\"paidAt\":\""
+           "null,\"capturedAt\":\""
+        + capturedNow()
+        + "\",\"latestRenewal\":{"
+          "\"providerKey\":\"stripe-main\",\"providerEventId\":\"evt_feb\","
+          "\"providerSubscriptionId\":\"sub_1\",\"providerRenewalKey\":\"in_feb\","
+          "\"providerVersion\":null,\"period\":{\"start\":\"2026-02-01T00:00:00Z\","
+          "\"end\":\"2026-03-01T00:00:00Z\"},\"paidAmountMinor\":1999,\"currency\":"
+          "\"USD\",\"paidAt\":\""
         + paidAt + "\"}}', NULL, 'other', 'x')";
 }
 

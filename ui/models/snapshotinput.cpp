@@ -16,8 +16,11 @@ rd::ProviderSnapshot readSnapshotText(const std::string &text, const std::string
     const auto json = rd::parseUntrustedJson(text);
     if (!json.is_object())
         throw rd::InputError("snapshot", "expected a JSON object");
-    if (json.contains("providerSubscriptionId"))
-        return rd::providerSnapshotFromJson(json);
+    if (json.contains("providerSubscriptionId")) {
+        auto snapshot = rd::providerSnapshotFromJson(json);
+        rd::requireCapturedBy(snapshot, nowTimestamp());
+        return snapshot;
+    }
     if (!kind) {
         if (json.value("object", "") == "subscription")
             kind = rd::ProviderKind::Stripe;
@@ -32,7 +35,9 @@ rd::ProviderSnapshot readSnapshotText(const std::string &text, const std::string
         throw rd::InputError("snapshot",
             "not a snapshot in Renewal Desk's form, and the case's provider is not registered "
             "with a kind");
-    return rd::snapshotFromProviderObject(*kind, providerKey, json, capturedAt);
+    auto snapshot = rd::snapshotFromProviderObject(*kind, providerKey, json, capturedAt);
+    rd::requireCapturedBy(snapshot, nowTimestamp());
+    return snapshot;
 }
 
 rd::Timestamp nowTimestamp()

@@ -57,9 +57,13 @@ InboxDelivery loadInboxDelivery(QSqlDatabase &db, qint64 id)
 {
     // The delivery, its provider, and what it is linked to: its case, the billing period it
     // recorded, and the subscription (the period's, else the one the payload names).
+    // A column the role may not read fails the whole statement, so ask first.
+    QSqlQuery may = execSql(
+        db, u"SELECT has_column_privilege('public.webhook_inbox', 'raw_body', 'SELECT')"_qs);
+    const bool mayReadBody = may.next() && may.value(0).toBool();
     QSqlQuery q = execSql(db,
         u"SELECT w.id, w.provider_key, coalesce(p.display_name, w.provider_key), "
-        "w.provider_event_id, w.raw_body, w.body_size, w.body_sha256, w.body_truncated, "
+        "w.provider_event_id, %1, w.body_size, w.body_sha256, w.body_truncated, "
         "rd_rfc3339(w.received_at), rd_rfc3339(w.last_delivery_at), rd_rfc3339(w.processed_at), "
         "w.deliveries, coalesce(w.outcome, ''), coalesce(w.reason, ''), coalesce(w.error, ''), "
         "coalesce(w.normalized->>'message', ''), coalesce(jsonb_pretty(w.normalized), ''), "
@@ -75,10 +79,11 @@ InboxDelivery loadInboxDelivery(QSqlDatabase &db, qint64 id)
         "LEFT JOIN subscriptions s ON s.id = coalesce(b.subscription_id, "
         "(SELECT s2.id FROM subscriptions s2 WHERE s2.provider_key = w.provider_key "
         "AND s2.provider_subscription_id = w.normalized->>'providerSubscriptionId')) "
-        "WHERE w.id = ?"_qs,
+        "WHERE w.id = ?"_qs.arg(mayReadBody ? u"w.raw_body"_qs : u"NULL::bytea"_qs),
         {id});
     InboxDelivery d;
     d.id = id;
+    d.bodyHidden = !mayReadBody;
     if (!q.next())
         return d;
     d.found = true;
@@ -301,6 +306,16 @@ void DeliveryView::setDelivery(const InboxDelivery &d)
     m_save->setEnabled(!d.rawBody.isEmpty());
 
     QString note;
+    if (d.bodyHidden) {
+        m_tabs->setTabText(0, tr("Body"));
+        m_bodyNote->setText(tr("Body hidden for your role: it holds customers' personal data. "
+                               "Its size is %1 and its SHA-256 %2; ask an administrator for "
+                               "renewal_payload_reader if you need to read it.")
+                                .arg(QLocale().formattedDataSize(d.bodySize), d.bodySha256));
+        m_body->setPlainText(QString());
+        m_normalized->setPlainText(d.normalizedPretty);
+        return;
+    }
     switch (d.body.kind) {
     case BodyDisplay::Kind::Json:
         note = tr("JSON, re-indented for reading (values exactly as sent).");
@@ -355,6 +370,16 @@ QString DeliveryView::errorText() const
 QString DeliveryView::bodyText() const
 {
     return m_body->toPlainText();
+}
+
+QString DeliveryView::bodyNoteText() const
+{
+    return m_bodyNote->text();
+}
+
+bool DeliveryView::canSaveBody() const
+{
+    return m_save->isEnabled();
 }
 
 QString DeliveryView::normalizedText() const

@@ -23,6 +23,9 @@ struct InboxDelivery
     QString providerName;
     QString eventId;
     QByteArray rawBody; ///< as stored: the first MiB when the body was larger
+    /// The connection's role may not read bodies (renewal_payload_reader, migration 0027):
+    /// they hold customers' names and addresses. rawBody is then empty.
+    bool bodyHidden = false;
     qint64 bodySize = 0;
     QString bodySha256;
     bool bodyTruncated = false;
@@ -71,6 +74,9 @@ public:
     QString outcomeText() const;
     QString errorText() const;
     QString bodyText() const;
+    /// What is said above the body: its form, its truncation, or that the role may not read it.
+    QString bodyNoteText() const;
+    bool canSaveBody() const;
     QString normalizedText() const;
     QPushButton *openCaseButton() const { return m_openCase; }
     QPushButton *openSubscriptionButton() const { return m_openSubscription; }

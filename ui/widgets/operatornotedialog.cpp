@@ -2,6 +2,8 @@
 
 #include "ui/models/caseactions.h"
 
+#include "domain/core/operator_note.h"
+
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -59,7 +61,8 @@ QString OperatorNoteDialog::blockedBecause() const
 
 void OperatorNoteDialog::validate()
 {
-    const bool missing = m_commentRequired && comment().trimmed().isEmpty();
+    // The database's test (rd_note_text): a no-break or zero-width space is not a note.
+    const bool missing = m_commentRequired && !rd::hasVisibleText(comment().toStdString());
     m_blocked->setText(
         missing ? tr("Write a note saying why: the audit trail keeps it.") : QString());
     m_blocked->setVisible(missing);
