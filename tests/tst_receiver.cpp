@@ -2,6 +2,7 @@
 #include "tests/support/http_client.h"
 #include "tests/support/lock_waiters.h"
 #include "tests/support/process_runner.h"
+#include "tests/support/receiver_process.h"
 #include "tests/support/test_database.h"
 
 #include "domain/core/webhook_signature.h"
@@ -27,10 +28,12 @@ using rdtest::fixtureFile;
 using rdtest::HttpConnection;
 using rdtest::HttpHeaders;
 using rdtest::HttpResponse;
+using rdtest::Receiver;
 using rdtest::replaceAll;
 using rdtest::runProgram;
 using rdtest::scalar;
 using rdtest::withDb;
+using rdtest::writeSecrets;
 
 namespace {
 
@@ -55,6 +58,16 @@ const rd::WebhookCredentials kPaddle {{"pdl_ntfset_secret"}, {}};
 const rd::WebhookCredentials kRecurly {{"recurly-signing-key"}, {}};
 const rd::WebhookCredentials kLemon {{"lemon-signing-secret"}, {}};
 const rd::WebhookCredentials kChargebee {{}, {"hooks:correct-horse"}};
+
+// The credentials kSecretsJson gives the provider key of `kind`.
+const rd::WebhookCredentials &credentialsOf(rd::ProviderKind kind)
+{
+    static const std::map<rd::ProviderKind, rd::WebhookCredentials> credentials {
+        {rd::ProviderKind::Stripe, kStripe}, {rd::ProviderKind::Paddle, kPaddle},
+        {rd::ProviderKind::Recurly, kRecurly}, {rd::ProviderKind::LemonSqueezy, kLemon},
+        {rd::ProviderKind::Chargebee, kChargebee}};
+    return credentials.at(kind);
+}
 
 const char *kSecretsJson = R"({
   "stripe-main": {"secrets": ["whsec_test_new", "whsec_test_old"]},
@@ -87,79 +100,6 @@ void registerProviders(const std::string &conninfo)
     }
 }
 
-QString writeSecrets(const QTemporaryDir &dir, const std::string &json, mode_t mode = 0600)
-{
-    const QString path = dir.filePath("secrets.json");
-    QFile f(path);
-    f.open(QIODevice::WriteOnly | QIODevice::Truncate);
-    f.write(json.data(), static_cast<qint64>(json.size()));
-    f.close();
-    ::chmod(path.toLocal8Bit().constData(), mode);
-    return path;
-}
-
-/// One `renewalctl serve` process, started on a free port (or a given one) and stopped with
-/// SIGTERM when the test ends.
-class Receiver
-{
-public:
-    Receiver(const std::string &conninfo, const QString &secrets, QStringList extra = {},
-        std::uint16_t port = 0)
-    {
-        QStringList args {"serve", "--listen", QString("127.0.0.1:%1").arg(port), "--secrets",
-            secrets, "--db", QString::fromStdString(conninfo)};
-        m_process.start(ctl(), args << extra);
-        m_process.waitForStarted();
-        // The first line says where it listens: {"listening":["127.0.0.1:PORT"], ...}.
-        const auto deadline = std::chrono::steady_clock::now() + 30s;
-        while (std::chrono::steady_clock::now() < deadline && m_port == 0) {
-            if (!m_process.canReadLine() && !m_process.waitForReadyRead(200)) {
-                if (m_process.state() != QProcess::Running)
-                    break;
-                continue;
-            }
-            while (m_process.canReadLine()) {
-                const QByteArray line = m_process.readLine();
-                m_log += line;
-                const auto j = nlohmann::json::parse(line.toStdString(), nullptr, false);
-                if (j.is_object() && j.contains("listening")) {
-                    const std::string first = j["listening"][0];
-                    m_port
-                        = static_cast<std::uint16_t>(std::stoi(first.substr(first.rfind(':') + 1)));
-                }
-            }
-        }
-    }
-    ~Receiver()
-    {
-        if (m_process.state() == QProcess::Running) {
-            ::kill(static_cast<pid_t>(m_process.processId()), SIGTERM);
-            if (!m_process.waitForFinished(20000))
-                m_process.kill();
-        }
-        m_process.waitForFinished(5000);
-    }
-    std::uint16_t port() const { return m_port; }
-    qint64 pid() const { return m_process.processId(); }
-    QProcess &process() { return m_process; }
-    /// SIGTERM, then everything it logged and its exit code.
-    int terminate(QByteArray *log = nullptr)
-    {
-        ::kill(static_cast<pid_t>(m_process.processId()), SIGTERM);
-        m_process.waitForFinished(60000);
-        m_log += m_process.readAllStandardOutput();
-        if (log)
-            *log = m_log;
-        return m_process.exitStatus() == QProcess::NormalExit ? m_process.exitCode() : -1;
-    }
-    QByteArray stderrText() { return m_process.readAllStandardError(); }
-
-private:
-    QProcess m_process;
-    std::uint16_t m_port = 0;
-    QByteArray m_log;
-};
-
 nlohmann::json bodyJson(const HttpResponse &r)
 {
     return nlohmann::json::parse(r.body, nullptr, false);
@@ -168,6 +108,59 @@ nlohmann::json bodyJson(const HttpResponse &r)
 QByteArray describe(const HttpResponse &r)
 {
     return QByteArray::fromStdString(std::to_string(r.status) + " " + r.error + " " + r.body);
+}
+
+// The value of `name` in a libpq key=value connection string ("host" is the socket folder).
+std::string conninfoValue(const std::string &conninfo, const std::string &name)
+{
+    std::istringstream words(conninfo);
+    for (std::string word; words >> word;) {
+        if (word.rfind(name + "=", 0) == 0)
+            return word.substr(name.size() + 1);
+    }
+    return {};
+}
+
+// What an answer outside trust must never carry: where the database is, who the receiver is
+// in it, and the words of libpq, libpqxx and PostgreSQL.
+void verifyNoInternalText(const HttpResponse &r, const rdtest::TestDatabase &db)
+{
+    std::vector<std::string> internal {
+        db.name(), "pqxx", "ERROR:", "FATAL", "function", "connection to server", "renewalctl"};
+    if (const std::string host = conninfoValue(db.conninfo(), "host"); !host.empty())
+        internal.push_back(host);
+    for (const auto &word : internal)
+        QVERIFY2(r.body.find(word) == std::string::npos,
+            ("'" + word + "' in the answer: " + r.body).c_str());
+}
+
+// The database refuses new connections and drops the receiver's: for the receiver it is down,
+// as in a restart, while the rest of the test cluster runs on.
+void stopDatabase(const rdtest::TestDatabase &db, bool stopped)
+{
+    auto admin = pqxx::connection(rdtest::clusterConninfo());
+    const std::string name = admin.quote_name(db.name());
+    pqxx::nontransaction(admin).exec(
+        "ALTER DATABASE " + name + " ALLOW_CONNECTIONS " + (stopped ? "false" : "true"));
+    if (stopped)
+        pqxx::nontransaction(admin).exec_params(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", db.name());
+}
+
+// `headers` with the signature's own header(s) taken out into the second list.
+std::pair<HttpHeaders, HttpHeaders> signatureApart(
+    rd::ProviderKind kind, const HttpHeaders &headers)
+{
+    std::pair<HttpHeaders, HttpHeaders> out;
+    for (const auto &h : headers) {
+        const bool signature = QString::fromStdString(h.first).compare(
+                                   QString::fromUtf8(rd::signatureHeaderName(kind).data(),
+                                       int(rd::signatureHeaderName(kind).size())),
+                                   Qt::CaseInsensitive)
+            == 0;
+        (signature ? out.second : out.first).push_back(h);
+    }
+    return out;
 }
 
 } // namespace
@@ -205,10 +198,6 @@ private slots:
         QFETCH(QString, fixture);
         QFETCH(bool, timestamped);
         const auto k = static_cast<rd::ProviderKind>(kind);
-        const std::map<rd::ProviderKind, rd::WebhookCredentials> credentials {
-            {rd::ProviderKind::Stripe, kStripe}, {rd::ProviderKind::Paddle, kPaddle},
-            {rd::ProviderKind::Recurly, kRecurly}, {rd::ProviderKind::LemonSqueezy, kLemon},
-            {rd::ProviderKind::Chargebee, kChargebee}};
         const bool basicAuth = k == rd::ProviderKind::Chargebee;
         const int refused = basicAuth ? 401 : 400;
 
@@ -230,7 +219,7 @@ private slots:
             std::string changed = body;
             changed[changed.size() / 2] = changed[changed.size() / 2] == 'a' ? 'b' : 'a';
             r = rdtest::httpCall(
-                rx.port(), "POST", path, signedHeaders(k, body, credentials.at(k)), changed);
+                rx.port(), "POST", path, signedHeaders(k, body, credentialsOf(k)), changed);
             QVERIFY2(r.status == refused, describe(r));
         }
         r = rdtest::httpCall(rx.port(), "POST", path, {{"Content-Type", "application/json"}}, body);
@@ -238,7 +227,7 @@ private slots:
         if (timestamped) {
             const auto old = std::chrono::system_clock::now() - 10min;
             r = rdtest::httpCall(
-                rx.port(), "POST", path, signedHeaders(k, body, credentials.at(k), old), body);
+                rx.port(), "POST", path, signedHeaders(k, body, credentialsOf(k), old), body);
             QVERIFY2(r.status == 400, describe(r));
             QVERIFY2(bodyJson(r)["error"] == "signature_stale_timestamp", r.body.c_str());
         }
@@ -246,7 +235,7 @@ private slots:
 
         // Signed right: kept, processed, answered with the inbox's outcome.
         r = rdtest::httpCall(
-            rx.port(), "POST", path, signedHeaders(k, body, credentials.at(k)), body);
+            rx.port(), "POST", path, signedHeaders(k, body, credentialsOf(k)), body);
         QVERIFY2(r.status == 200, describe(r));
         const auto answer = bodyJson(r);
         QVERIFY2(
@@ -387,27 +376,243 @@ private slots:
             {"--connections", "2"});
         QCOMPARE(rdtest::httpCall(rx.port(), "GET", "/healthz").status, 200);
 
-        // The database refuses connections and drops the receiver's: for the receiver it is
-        // down, while the rest of the test cluster runs on.
-        auto admin = pqxx::connection(rdtest::clusterConninfo());
-        const std::string name = admin.quote_name(db.name());
-        pqxx::nontransaction(admin).exec("ALTER DATABASE " + name + " ALLOW_CONNECTIONS false");
-        pqxx::nontransaction(admin).exec_params(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", db.name());
+        stopDatabase(db, true);
         const std::string body = stripeRenewal("u");
         const auto down = rdtest::httpCall(rx.port(), "POST", "/webhooks/stripe-main",
             signedHeaders(rd::ProviderKind::Stripe, body, kStripe), body, 120s);
         QVERIFY2(down.status == 503, describe(down));
         QVERIFY(down.headers.count("retry-after") == 1);
-        QCOMPARE(rdtest::httpCall(rx.port(), "GET", "/healthz", {}, {}, 60s).status, 503);
+        QCOMPARE(bodyJson(down)["error"], "database_unavailable");
+        verifyNoInternalText(down, db);
+        const auto health = rdtest::httpCall(rx.port(), "GET", "/healthz", {}, {}, 60s);
+        QCOMPARE(health.status, 503);
+        QCOMPARE(bodyJson(health)["error"], "database_unavailable");
+        verifyNoInternalText(health, db);
 
-        pqxx::nontransaction(admin).exec("ALTER DATABASE " + name + " ALLOW_CONNECTIONS true");
+        stopDatabase(db, false);
         const auto up = rdtest::httpCall(rx.port(), "POST", "/webhooks/stripe-main",
             signedHeaders(rd::ProviderKind::Stripe, body, kStripe), body, 60s);
         QVERIFY2(up.status == 200, describe(up));
         QCOMPARE(bodyJson(up)["outcome"], "applied");
         QCOMPARE(rdtest::httpCall(rx.port(), "GET", "/healthz").status, 200);
         QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_billing_periods"), 1LL);
+
+        // The answers said nothing; the log has what happened.
+        QByteArray log;
+        rx.terminate(&log);
+        QVERIFY2(log.contains("\"status\":503") && log.contains("connect"), log.constData());
+    }
+
+    void theFirstDeliveryAfterADatabaseRestartIsServed()
+    {
+        rdtest::TestDatabase db("rx_restart");
+        registerProviders(db.conninfo());
+        rdtest::importSubscriptions(db.conninfo(), stripeSubscription("r1"));
+        rdtest::importSubscriptions(db.conninfo(), stripeSubscription("r2"));
+        QTemporaryDir dir;
+        // One worker: its connection is the one the restart kills.
+        Receiver rx(rdtest::loginAs(db, "rx", "ingest"), writeSecrets(dir, kSecretsJson),
+            {"--connections", "1"});
+        std::string body = stripeRenewal("r1");
+        auto r = rdtest::httpCall(rx.port(), "POST", "/webhooks/stripe-main",
+            signedHeaders(rd::ProviderKind::Stripe, body, kStripe), body);
+        QVERIFY2(r.status == 200, describe(r));
+
+        // Down and up again while the receiver is idle: nobody asked it in between.
+        stopDatabase(db, true);
+        stopDatabase(db, false);
+        // A provider key this worker has not served yet, then the one it has.
+        body = ::fixtureFile("paddle/renewal.json");
+        r = rdtest::httpCall(rx.port(), "POST", "/webhooks/paddle-eu",
+            signedHeaders(rd::ProviderKind::Paddle, body, kPaddle), body);
+        QVERIFY2(r.status == 200, describe(r));
+        stopDatabase(db, true);
+        stopDatabase(db, false);
+        body = stripeRenewal("r2");
+        r = rdtest::httpCall(rx.port(), "POST", "/webhooks/stripe-main",
+            signedHeaders(rd::ProviderKind::Stripe, body, kStripe), body);
+        QVERIFY2(r.status == 200, describe(r));
+        QCOMPARE(bodyJson(r)["outcome"], "applied");
+    }
+
+    void refusalsCarryNoConfigurationOrAdvice()
+    {
+        rdtest::TestDatabase db("rx_fixed_text");
+        registerProviders(db.conninfo());
+        QTemporaryDir dir;
+        Receiver rx(rdtest::loginAs(db, "rx", "ingest"), writeSecrets(dir, kSecretsJson));
+        const std::string body = stripeRenewal("f");
+
+        // A wrong secret: the verdict, not how many secrets would have been tried.
+        const rd::WebhookCredentials wrong {{"not-the-secret"}, {"hooks:wrong"}};
+        auto r = rdtest::httpCall(rx.port(), "POST", "/webhooks/stripe-main",
+            signedHeaders(rd::ProviderKind::Stripe, body, wrong), body);
+        QCOMPARE(r.status, 400);
+        QCOMPARE(bodyJson(r)["error"], "signature_mismatch");
+        QVERIFY2(r.body.find("configured") == std::string::npos
+                && r.body.find(std::to_string(kStripe.secrets.size())) == std::string::npos,
+            r.body.c_str());
+        r = rdtest::httpCall(rx.port(), "POST", "/webhooks/chargebee-us",
+            signedHeaders(rd::ProviderKind::Chargebee, body, wrong), body);
+        QCOMPARE(r.status, 401);
+        QVERIFY2(r.body.find("configured") == std::string::npos, r.body.c_str());
+
+        // A provider removed from the database after the receiver loaded its keys: not found,
+        // without the command line's advice.
+        {
+            auto admin = db.connect();
+            pqxx::nontransaction(*admin).exec(
+                "DELETE FROM billing_providers WHERE provider_key = 'paddle-eu'");
+        }
+        const std::string paddle = ::fixtureFile("paddle/renewal.json");
+        r = rdtest::httpCall(rx.port(), "POST", "/webhooks/paddle-eu",
+            signedHeaders(rd::ProviderKind::Paddle, paddle, kPaddle), paddle);
+        QVERIFY2(r.status == 404, describe(r));
+        QCOMPARE(bodyJson(r)["error"], "unknown_provider_key");
+        verifyNoInternalText(r, db);
+        QVERIFY2(r.body.find("--provider-key") == std::string::npos, r.body.c_str());
+        // An unknown key is not echoed back.
+        r = rdtest::httpCall(rx.port(), "POST", "/webhooks/<script>", {}, "{}");
+        QCOMPARE(r.status, 404);
+        QVERIFY2(r.body.find("<script>") == std::string::npos, r.body.c_str());
+    }
+
+    void aSetupErrorThatWillNotHealIsA500()
+    {
+        rdtest::TestDatabase db("rx_setup_error");
+        registerProviders(db.conninfo());
+        QTemporaryDir dir;
+        Receiver rx(rdtest::loginAs(db, "rx", "ingest"), writeSecrets(dir, kSecretsJson));
+        // A kind this program does not know, as a newer schema could hold: retrying will not
+        // help, so it is no 503 for the provider to retry forever.
+        {
+            auto admin = db.connect();
+            pqxx::nontransaction tx(*admin);
+            tx.exec("ALTER TABLE billing_providers DROP CONSTRAINT billing_providers_kind_check");
+            tx.exec("UPDATE billing_providers SET kind = 'braintree' WHERE provider_key = "
+                    "'recurly-us'");
+        }
+        const std::string body = ::fixtureFile("recurly/renewal.json");
+        const auto r = rdtest::httpCall(rx.port(), "POST", "/webhooks/recurly-us",
+            signedHeaders(rd::ProviderKind::Recurly, body, kRecurly), body);
+        QVERIFY2(r.status == 500, describe(r));
+        QCOMPARE(bodyJson(r)["error"], "receiver_setup_error");
+        QVERIFY2(r.body.find("braintree") == std::string::npos, r.body.c_str());
+        verifyNoInternalText(r, db);
+        QByteArray log;
+        rx.terminate(&log);
+        QVERIFY2(log.contains("\"status\":500") && log.contains("unknown kind"), log.constData());
+    }
+
+    void aSignatureInTheTrailerIsNoSignature_data()
+    {
+        everySchemeIsVerifiedBeforeAnythingIsStored_data();
+    }
+
+    void aSignatureInTheTrailerIsNoSignature()
+    {
+        QFETCH(int, kind);
+        QFETCH(QString, key);
+        QFETCH(QString, fixture);
+        const auto k = static_cast<rd::ProviderKind>(kind);
+        rdtest::TestDatabase db("rx_trailer");
+        registerProviders(db.conninfo());
+        QTemporaryDir dir;
+        Receiver rx(rdtest::loginAs(db, "rx", "ingest"), writeSecrets(dir, kSecretsJson));
+        const std::string path = "/webhooks/" + key.toStdString();
+        const std::string body = ::fixtureFile(fixture.toStdString());
+        const std::vector<std::string> chunks {
+            body.substr(0, body.size() / 2), body.substr(body.size() / 2)};
+        const auto [plain, signature] = signatureApart(k, signedHeaders(k, body, credentialsOf(k)));
+        QVERIFY(!signature.empty());
+
+        // The same signature in the chunked trailer: as if there were none.
+        HttpConnection trailer(rx.port());
+        QVERIFY(trailer.send(rdtest::httpChunkedRequest("POST", path, plain, chunks, signature)));
+        auto r = trailer.receive();
+        QVERIFY2(r.status == (k == rd::ProviderKind::Chargebee ? 401 : 400), describe(r));
+        QCOMPARE(bodyJson(r)["error"], "signature_missing");
+        QCOMPARE(scalar(db, "SELECT count(*) FROM webhook_inbox"), 0LL);
+
+        // In the header section, the chunked delivery is accepted.
+        HttpHeaders all = plain;
+        all.insert(all.end(), signature.begin(), signature.end());
+        HttpConnection header(rx.port());
+        QVERIFY(header.send(rdtest::httpChunkedRequest("POST", path, all, chunks, {})));
+        r = header.receive();
+        QVERIFY2(r.status == 200, describe(r));
+        QCOMPARE(scalar(db, "SELECT count(*) FROM webhook_inbox"), 1LL);
+    }
+
+    void headIsAnsweredWithoutABody()
+    {
+        rdtest::TestDatabase db("rx_head");
+        registerProviders(db.conninfo());
+        QTemporaryDir dir;
+        Receiver rx(rdtest::loginAs(db, "rx", "ingest"), writeSecrets(dir, kSecretsJson));
+        // HEAD then GET on one keep-alive connection: a body after the HEAD's headers would be
+        // read as the start of the GET's answer.
+        HttpConnection c(rx.port());
+        QVERIFY(c.send(rdtest::httpRequest("HEAD", "/healthz", {}, {}, true)));
+        const auto head = c.receive(30s, true);
+        QVERIFY2(head.status == 200, describe(head));
+        QVERIFY(c.send(rdtest::httpRequest("GET", "/healthz", {}, {}, true)));
+        const auto get = c.receive();
+        QVERIFY2(get.status == 200, describe(get));
+        QCOMPARE(bodyJson(get)["status"], "ok");
+        QVERIFY(c.send(rdtest::httpRequest("HEAD", "/metrics", {}, {}, true)));
+        QVERIFY2(c.receive(30s, true).status == 405, "HEAD /metrics");
+        QVERIFY(c.send(rdtest::httpRequest("GET", "/healthz", {}, {}, false)));
+        QCOMPARE(c.receive().status, 200);
+    }
+
+    void aSecretsFileThatWouldRefuseDeliveriesIsRefused_data()
+    {
+        QTest::addColumn<QString>("secrets");
+        QTest::addColumn<QString>("named");
+        // Two blocks for one key: a rotation written so would silently keep only the second.
+        QTest::newRow("provider key twice")
+            << R"({"stripe-main": {"secrets": ["whsec_a"]}, "stripe-main": {"secrets": ["whsec_b"]}})"
+            << "stripe-main";
+        QTest::newRow("member twice")
+            << R"({"stripe-main": {"secrets": ["whsec_a"], "secrets": ["whsec_b"]}})"
+            << "stripe-main.secrets";
+        // Would start, then refuse every delivery.
+        QTest::newRow("chargebee without basicAuth") << R"({"chargebee-us": {"secrets": ["x"]}})"
+                                                     << "chargebee-us";
+        QTest::newRow("stripe with only basicAuth") << R"({"stripe-main": {"basicAuth": ["u:p"]}})"
+                                                    << "stripe-main";
+    }
+
+    void aSecretsFileThatWouldRefuseDeliveriesIsRefused()
+    {
+        QFETCH(QString, secrets);
+        QFETCH(QString, named);
+        rdtest::TestDatabase db("rx_secrets_kind");
+        registerProviders(db.conninfo());
+        QTemporaryDir dir;
+        const auto r = runProgram(ctl(),
+            withDb(db.conninfo(),
+                {"serve", "--listen", "127.0.0.1:0", "--secrets",
+                    writeSecrets(dir, secrets.toStdString())}),
+            {}, QProcessEnvironment::systemEnvironment(), 30000);
+        QCOMPARE(r.exitCode, 78);
+        QVERIFY2(r.err.contains(named.toUtf8()), r.err.constData());
+
+        // On SIGHUP: refused the same way, logged, and the previous secrets stay in force.
+        Receiver rx(rdtest::loginAs(db, "rx", "ingest"), writeSecrets(dir, kSecretsJson));
+        writeSecrets(dir, secrets.toStdString());
+        ::kill(static_cast<pid_t>(rx.pid()), SIGHUP);
+        const QByteArray line = rx.waitForLogLine("\"reloaded\"", 30s);
+        QVERIFY2(line.contains("\"error\"") && line.contains(named.toUtf8()), line.constData());
+        const std::string body = ::fixtureFile("chargebee/renewal_payment_succeeded.json");
+        const auto delivered = rdtest::httpCall(rx.port(), "POST", "/webhooks/chargebee-us",
+            signedHeaders(rd::ProviderKind::Chargebee, body, kChargebee), body);
+        QVERIFY2(delivered.status == 200, describe(delivered));
+        const std::string stripe = stripeRenewal("k");
+        const auto signedOld = rdtest::httpCall(rx.port(), "POST", "/webhooks/stripe-main",
+            signedHeaders(rd::ProviderKind::Stripe, stripe, kStripe), stripe);
+        QVERIFY2(signedOld.status == 200, describe(signedOld));
     }
 
     void aSlowClientIsCutOffWhileOthersAreServed()

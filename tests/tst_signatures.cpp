@@ -520,6 +520,15 @@ private slots:
             << QByteArray(R"({"k": {"basicAuth": [""]}})") << "k.basicAuth[0]:";
         QTest::newRow("second key wrong")
             << QByteArray(R"({"a": {"secrets": ["s"]}, "b": {"secrets": [1]}})") << "b.secrets[0]:";
+        // nlohmann would keep the second of two equal keys without a word.
+        QTest::newRow("provider key twice")
+            << QByteArray(R"({"k": {"secrets": ["s"]}, "k": {"secrets": ["t"]}})")
+            << "k: appears twice";
+        QTest::newRow("member twice")
+            << QByteArray(R"({"k": {"secrets": ["s"], "secrets": ["t"]}})")
+            << "k.secrets: appears twice";
+        QTest::newRow("key twice deeper, not quoted")
+            << QByteArray(R"({"k": {"secrets": [{"whsec_x": 1, "whsec_x": 2}]}})") << "k.secrets:";
     }
 
     void secretsFileRefused()

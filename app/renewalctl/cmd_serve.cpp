@@ -11,7 +11,8 @@ int runServe(const CommandContext &ctx)
 {
     if (ctx.args.positionals().size() != 1)
         throw UsageError("usage: renewalctl serve --listen HOST:PORT [--listen ...] --secrets FILE "
-                         "[--connections N] [--max-body BYTES] [--tolerance-seconds S] "
+                         "[--connections N] [--max-body BYTES] [--max-header-bytes BYTES] "
+                         "[--max-header-fields N] [--tolerance-seconds S] "
                          "[--tls-cert F --tls-key F]");
     ReceiverConfig config;
     for (const auto &l : ctx.args.values("listen"))
@@ -27,6 +28,12 @@ int runServe(const CommandContext &ctx)
         = static_cast<int>(ctx.args.integer("max-clients", config.maxClients, 1, 100000));
     config.maxBodyBytes = static_cast<std::size_t>(ctx.args.integer(
         "max-body", static_cast<long long>(config.maxBodyBytes), 1024, 64LL * 1024 * 1024));
+    // Up to 1 MiB: any single field stays under Beast's 64 KiB per field whatever this says
+    // (the parser refuses longer ones).
+    config.maxHeaderBytes = static_cast<std::size_t>(ctx.args.integer(
+        "max-header-bytes", static_cast<long long>(config.maxHeaderBytes), 1024, 1024LL * 1024));
+    config.maxHeaderFields = static_cast<std::size_t>(ctx.args.integer(
+        "max-header-fields", static_cast<long long>(config.maxHeaderFields), 1, 10000));
     config.tolerance = std::chrono::seconds(
         ctx.args.integer("tolerance-seconds", config.tolerance.count(), 1, 7 * 24 * 3600));
     config.readTimeout = std::chrono::seconds(

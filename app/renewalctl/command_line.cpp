@@ -234,6 +234,10 @@ void declareCommands(CLI::App &root)
         value(app, "queue", "N", "deliveries waiting for a worker before 503 (default 64)");
         value(app, "max-clients", "N", "open client connections at most (default 512)");
         value(app, "max-body", "BYTES", "the largest body accepted, else 413 (default 1048576)");
+        value(app, "max-header-bytes", "BYTES",
+            "request line, header and chunked trailer together at most, else 431 (default 16384)");
+        value(app, "max-header-fields", "N",
+            "header and trailer fields together at most, else 431 (default 100)");
         value(app, "tolerance-seconds", "S", "how old a signed timestamp may be (default 300)");
         value(app, "read-timeout", "S",
             "a request must arrive, and an idle connection is closed, within S (default 10)");

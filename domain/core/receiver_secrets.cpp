@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <set>
+#include <vector>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -46,6 +48,52 @@ std::vector<std::string> stringList(
     return out;
 }
 
+// nlohmann keeps the last of two equal keys without a word: a rotation written as two blocks
+// for one provider key would silently drop the first block. Run on text that already parsed.
+void refuseDuplicateKeys(std::string_view text)
+{
+    // One entry per open object: the keys seen in it, and the key it is the value of.
+    struct Level
+    {
+        std::set<std::string> keys;
+        std::string path;
+    };
+    std::vector<Level> levels;
+    std::string lastKey;
+    [[maybe_unused]] const auto tree = nlohmann::json::parse(text.begin(), text.end(),
+        [&](int, nlohmann::json::parse_event_t event, nlohmann::json &parsed) {
+            using Event = nlohmann::json::parse_event_t;
+            switch (event) {
+            case Event::object_start:
+                // Provider keys and member names are named; nothing deeper is (it could be a
+                // secret written in the wrong place).
+                levels.push_back({{},
+                    levels.empty()          ? std::string()
+                        : levels.size() < 3 ? joinPath(levels.back().path, lastKey)
+                                            : levels.back().path});
+                break;
+            case Event::key:
+                lastKey = parsed.get<std::string>();
+                if (!levels.back().keys.insert(lastKey).second) {
+                    const std::string where = levels.size() <= 2
+                        ? joinPath(levels.back().path, lastKey)
+                        : levels.back().path;
+                    throw InputError(where.empty() ? "$" : where,
+                        levels.size() <= 2
+                            ? "appears twice (a rotation lists every secret in one list)"
+                            : "an object under it holds one key twice");
+                }
+                break;
+            case Event::object_end:
+                levels.pop_back();
+                break;
+            default:
+                break;
+            }
+            return true;
+        });
+}
+
 } // namespace
 
 ReceiverSecrets parseReceiverSecrets(std::string_view text)
@@ -64,6 +112,7 @@ ReceiverSecrets parseReceiverSecrets(std::string_view text)
     if (!root.is_object())
         throw InputError(
             "$", std::string("expected a JSON object of provider keys, got ") + root.type_name());
+    refuseDuplicateKeys(text);
     if (root.empty())
         throw InputError("$", "no provider keys");
 

@@ -17,7 +17,8 @@ using ReceiverSecrets = std::map<std::string, WebhookCredentials>;
 
 /// Parses the file's text. Throws InputError naming the key and field that is wrong (an entry
 /// that is not an object, a secret that is not a non-empty string, an unknown member, a
-/// basicAuth entry without ':', an entry with neither list, ...). Never quotes a secret.
+/// basicAuth entry without ':', an entry with neither list, a provider key or member that
+/// appears twice, ...). Never quotes a secret.
 ReceiverSecrets parseReceiverSecrets(std::string_view text);
 
 /// Reads and parses `path`. Throws SetupError (exit 78 at the CLI) when the file is readable

@@ -308,7 +308,7 @@ SignatureCheck verifyUnchecked(ProviderKind kind, const HeaderLookup &header,
     if (scheme.header.empty())
         return result(
             SignatureVerdict::NotConfigured, "no signature scheme for this provider kind");
-    const bool basic = kind == ProviderKind::Chargebee;
+    const bool basic = signsWithBasicAuth(kind);
     if (basic ? credentials.basicAuth.empty() : credentials.secrets.empty())
         return result(SignatureVerdict::NotConfigured,
             std::string("no ") + (basic ? "basicAuth" : "secrets") + " configured for this "
@@ -388,6 +388,11 @@ std::string_view toString(SignatureVerdict verdict)
         return "not_configured";
     }
     return "unknown";
+}
+
+bool signsWithBasicAuth(ProviderKind kind)
+{
+    return kind == ProviderKind::Chargebee;
 }
 
 std::string_view signatureHeaderName(ProviderKind kind)

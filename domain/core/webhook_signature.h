@@ -68,6 +68,10 @@ std::vector<std::pair<std::string, std::string>> signDelivery(ProviderKind kind,
 /// (Chargebee's HTTP basic auth).
 std::string_view signatureHeaderName(ProviderKind kind);
 
+/// Whether `kind` proves its deliveries with HTTP basic auth (WebhookCredentials::basicAuth,
+/// Chargebee) rather than an HMAC signature (WebhookCredentials::secrets).
+bool signsWithBasicAuth(ProviderKind kind);
+
 /// Lower-case hex HMAC-SHA256 of `message` under `key`.
 std::string hmacSha256Hex(std::string_view key, std::string_view message);
 

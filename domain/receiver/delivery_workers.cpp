@@ -1,5 +1,9 @@
 #include "domain/receiver/delivery_workers.h"
 
+#include "domain/core/errors.h"
+
+#include <pqxx/except>
+
 namespace rd {
 
 WorkerContext::WorkerContext(std::string conninfo) : m_conninfo(std::move(conninfo))
@@ -12,6 +16,22 @@ WebhookIngestor &WorkerContext::ingestor()
     if (!m_ingestor)
         m_ingestor = std::make_unique<WebhookIngestor>(m_conninfo);
     return *m_ingestor;
+}
+
+IngestResult WorkerContext::ingest(const std::string &providerKey, std::string_view rawBody)
+{
+    const bool reused = m_ingestor != nullptr;
+    try {
+        return ingestor().ingest(providerKey, rawBody);
+    } catch (const pqxx::broken_connection &) {
+        if (!reused)
+            throw;
+    } catch (const DatabaseUnavailable &) {
+        if (!reused)
+            throw;
+    }
+    dropConnection();
+    return ingestor().ingest(providerKey, rawBody);
 }
 
 void WorkerContext::dropConnection()

@@ -17,7 +17,9 @@ struct ReceiverKeys
 };
 
 /// Loads the secrets file and the registered providers. Throws SetupError (exit 78) when the
-/// file is unsafe or unreadable, or names a provider key that is not registered; InputError
+/// file is unsafe or unreadable, names a provider key that is not registered, or gives a key
+/// no credentials of the kind its provider is checked with (a Chargebee key without
+/// "basicAuth", a signing provider without "secrets"); InputError
 /// when its content is wrong; DatabaseUnavailable when the database cannot be asked.
 ReceiverKeys loadReceiverKeys(const std::string &secretsPath, const std::string &conninfo);
 

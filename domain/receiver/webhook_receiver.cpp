@@ -4,6 +4,7 @@
 #include "domain/core/timestamp.h"
 #include "domain/receiver/delivery_workers.h"
 #include "domain/receiver/receiver_metrics.h"
+#include "domain/receiver/request_parser.h"
 #include "domain/store/database_target.h"
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -19,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -57,18 +59,68 @@ Answer jsonAnswer(http::status status, const nlohmann::json &body)
     return a;
 }
 
-Answer errorAnswer(http::status status, const std::string &error, const std::string &detail)
+/// An error answer outside trust: a code and a fixed sentence, never anything derived from the
+/// request, the configuration or an exception (those go to the log).
+Answer errorAnswer(http::status status, std::string_view error, std::string_view sentence)
 {
-    return jsonAnswer(status, {{"error", error}, {"detail", detail}});
+    return jsonAnswer(status, {{"error", error}, {"detail", sentence}});
 }
 
 /// 503: the database is unavailable or the receiver is saturated; come back later.
-Answer unavailable(const std::string &error, const std::string &detail, int retryAfterSeconds)
+Answer unavailable(std::string_view error, std::string_view sentence, int retryAfterSeconds)
 {
-    Answer a = errorAnswer(http::status::service_unavailable, error, detail);
+    Answer a = errorAnswer(http::status::service_unavailable, error, sentence);
     a.headers.emplace_back(http::field::retry_after, std::to_string(retryAfterSeconds));
     return a;
 }
+
+Answer databaseUnavailable()
+{
+    return unavailable("database_unavailable", "the database is unavailable; retry later", 5);
+}
+
+Answer saturated()
+{
+    return unavailable("saturated", "every database worker is busy; retry shortly", 1);
+}
+
+Answer bodyTooLarge()
+{
+    return errorAnswer(
+        http::status::payload_too_large, "body_too_large", "the body is over the receiver's limit");
+}
+
+Answer unknownProviderKey()
+{
+    return errorAnswer(
+        http::status::not_found, "unknown_provider_key", "no such provider key is served here");
+}
+
+/// The fixed sentence of a signature refusal: the verdict only (the log has the detail).
+std::string_view signatureSentence(SignatureVerdict verdict)
+{
+    switch (verdict) {
+    case SignatureVerdict::Missing:
+        return "the delivery carries no signature";
+    case SignatureVerdict::Malformed:
+        return "the signature is not in the provider's format";
+    case SignatureVerdict::Mismatch:
+        return "the signature does not match";
+    case SignatureVerdict::StaleTimestamp:
+        return "the signed timestamp is outside the accepted window";
+    case SignatureVerdict::NotConfigured:
+        return "this provider key cannot verify deliveries";
+    case SignatureVerdict::Valid:
+        break;
+    }
+    return "the signature was refused";
+}
+
+// Room for a chunk-size line and the final chunk's line next to a trailer that uses what the
+// header section left of the header limit.
+constexpr std::size_t kFramingSlackBytes = 4096;
+// How long a refused client may still send before the connection is closed under it.
+constexpr std::chrono::seconds kLingerTime {2};
 
 std::string_view view(beast::string_view s)
 {
@@ -170,7 +222,9 @@ class Session : public SessionBase, public std::enable_shared_from_this<Session<
 public:
     template<class... Args>
     Session(WebhookReceiver::Impl &server, tcp::socket socket, Args &&...args)
-        : SessionBase(server), m_stream(std::move(socket), std::forward<Args>(args)...)
+        : SessionBase(server)
+        , m_stream(std::move(socket), std::forward<Args>(args)...)
+        , m_buffer(server.config.maxHeaderBytes + kFramingSlackBytes)
     { }
 
     void start()
@@ -181,11 +235,11 @@ public:
                 ssl::stream_base::server, [self = this->shared_from_this()](beast::error_code ec) {
                     if (ec)
                         return self->close();
-                    self->readRequest();
+                    self->guarded([&] { self->readRequest(); });
                 });
         } else {
             net::dispatch(m_stream.get_executor(),
-                [self = this->shared_from_this()] { self->readRequest(); });
+                [self = this->shared_from_this()] { self->guarded([&] { self->readRequest(); }); });
         }
     }
 
@@ -200,84 +254,120 @@ public:
 private:
     static constexpr bool kTls = !std::is_same_v<Stream, beast::tcp_stream>;
 
+    /// Runs a step of this connection: whatever it throws ends this connection only.
+    template<class Step>
+    void guarded(Step &&step)
+    {
+        try {
+            step();
+        } catch (const std::exception &e) {
+            m_server.logLine({{"ts", nowRfc3339()}, {"connection", "closed"},
+                {"error", "unexpected"}, {"detail", e.what()}, {"remote", remoteAddress()}});
+            close();
+        }
+    }
+
     void readRequest()
     {
         if (m_server.draining)
             return close();
-        m_parser.emplace();
-        m_parser->header_limit(static_cast<std::uint32_t>(m_server.config.maxHeaderBytes));
-        m_parser->body_limit(m_server.config.maxBodyBytes);
+        const auto &config = m_server.config;
+        m_parser.emplace(config.maxHeaderBytes, config.maxHeaderFields, config.maxBodyBytes);
+        m_head = false;
         // One deadline for the whole request, headers and body, and for an idle keep-alive
         // connection: a client that trickles bytes cannot hold a connection open.
-        beast::get_lowest_layer(m_stream).expires_after(m_server.config.readTimeout);
+        beast::get_lowest_layer(m_stream).expires_after(config.readTimeout);
         http::async_read_header(m_stream, m_buffer, *m_parser,
             [self = this->shared_from_this()](
-                beast::error_code ec, std::size_t) { self->onHeader(ec); });
+                beast::error_code ec, std::size_t) { self->guarded([&] { self->onHeader(ec); }); });
     }
 
     void onHeader(beast::error_code ec)
     {
-        if (ec == http::error::header_limit)
-            return answerAndClose(
-                errorAnswer(http::status::request_header_fields_too_large, "header_too_large",
-                    "the request's header is over " + std::to_string(m_server.config.maxHeaderBytes)
-                        + " bytes"));
-        if (ec == http::error::body_limit)
-            return answerAndClose(bodyTooLarge());
         if (ec)
-            return close(); // end of stream, timeout, garbage: nothing to answer
-        auto &header = m_parser->get();
-        const auto fields = static_cast<std::size_t>(std::distance(header.begin(), header.end()));
-        if (fields > m_server.config.maxHeaderFields)
-            return answerAndClose(
-                errorAnswer(http::status::request_header_fields_too_large, "too_many_header_fields",
-                    std::to_string(fields) + " header fields; at most "
-                        + std::to_string(m_server.config.maxHeaderFields)));
+            return refuseRead(ec);
         if (const auto length = m_parser->content_length();
             length && *length > m_server.config.maxBodyBytes)
             return answerAndClose(bodyTooLarge());
-        if (beast::iequals(header[http::field::expect], "100-continue")) {
+        if (beast::iequals(m_parser->headers()[http::field::expect], "100-continue")) {
             auto cont = std::make_shared<http::response<http::empty_body>>(
-                http::status::continue_, header.version());
+                http::status::continue_, m_parser->version());
             http::async_write(m_stream, *cont,
                 [self = this->shared_from_this(), cont](beast::error_code ec2, std::size_t) {
                     if (ec2)
                         return self->close();
-                    self->readBody();
+                    self->guarded([&] { self->readBody(); });
                 });
             return;
         }
         readBody();
     }
 
-    Answer bodyTooLarge() const
-    {
-        return errorAnswer(http::status::payload_too_large, "body_too_large",
-            "the body is over " + std::to_string(m_server.config.maxBodyBytes)
-                + " bytes (--max-body)");
-    }
-
     void readBody()
     {
         http::async_read(m_stream, m_buffer, *m_parser,
             [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
-                if (ec == http::error::body_limit)
-                    return self->answerAndClose(self->bodyTooLarge());
-                if (ec)
-                    return self->close();
-                self->onRequest(self->m_parser->release());
+                self->guarded([&] {
+                    if (ec)
+                        return self->refuseRead(ec);
+                    self->onRequest();
+                });
             });
     }
 
-    void onRequest(http::request<http::string_body> request)
+    /// Whether what waits unparsed in the buffer is the final chunk ("0", maybe with
+    /// extensions): then what did not fit is the trailer.
+    bool finalChunkPending() const
+    {
+        const auto data = m_buffer.cdata();
+        std::string_view rest(static_cast<const char *>(data.data()), data.size());
+        if (rest.substr(0, 2) == "\r\n")
+            rest.remove_prefix(2);
+        const auto digits = rest.find_first_not_of('0');
+        return digits != 0 && digits != std::string_view::npos
+            && (rest[digits] == ';' || rest[digits] == '\r' || rest[digits] == ' ');
+    }
+
+    /// A request that could not be read: answered where HTTP still allows an answer, and the
+    /// connection closed either way. The log has Beast's reason.
+    void refuseRead(beast::error_code ec)
+    {
+        const bool parseError
+            = &ec.category() == &beast::error_code(http::error::bad_target).category();
+        if (!parseError || ec == http::error::end_of_stream || ec == http::error::partial_message)
+            return close(); // the client left, timed out or broke off: nothing to answer
+        const ParseRefusal refusal = m_parser->refusal();
+        const bool framingTooLarge = ec == http::error::header_limit
+            || (ec == http::error::buffer_overflow
+                && (!m_parser->is_header_done() || finalChunkPending()));
+        m_server.logLine({{"ts", nowRfc3339()}, {"refused", "request"}, {"reason", ec.message()},
+            {"remote", remoteAddress()}});
+        if (refusal == ParseRefusal::Internal)
+            return close();
+        if (refusal == ParseRefusal::TooManyFields)
+            return answerAndClose(
+                errorAnswer(http::status::request_header_fields_too_large, "too_many_header_fields",
+                    "the request has more header and trailer fields than the receiver accepts"));
+        if (framingTooLarge)
+            return answerAndClose(
+                errorAnswer(http::status::request_header_fields_too_large, "header_too_large",
+                    "the request's header section and trailer are over the receiver's limit"));
+        if (ec == http::error::body_limit)
+            return answerAndClose(bodyTooLarge());
+        answerAndClose(errorAnswer(
+            http::status::bad_request, "bad_request", "the request is not valid HTTP/1.1"));
+    }
+
+    void onRequest()
     {
         m_busy = true;
         m_started = Clock::now();
-        m_version = request.version();
-        m_keepAlive = request.keep_alive();
-        const std::string_view target = view(request.target());
+        m_version = m_parser->version();
+        m_keepAlive = m_parser->keep_alive();
+        const auto method = m_parser->method();
+        m_head = method == http::verb::head;
+        const std::string_view target = m_parser->target();
         const std::string_view path = target.substr(0, target.find('?'));
-        const auto method = request.method();
 
         if (path == "/healthz") {
             if (method != http::verb::get && method != http::verb::head)
@@ -301,21 +391,20 @@ private:
         const auto kind = keys->kinds.find(key);
         const auto credentials = keys->secrets.find(key);
         if (key.empty() || kind == keys->kinds.end() || credentials == keys->secrets.end())
-            return answer(errorAnswer(http::status::not_found, "unknown_provider_key",
-                "no provider key '" + key
-                    + "' is served here (registered, and in the secrets "
-                      "file)"));
+            return answer(unknownProviderKey());
         if (method != http::verb::post)
             return answer(methodNotAllowed("POST"));
 
+        // The header section only: a trailer arrives after the body and is never read.
+        const auto &headers = m_parser->headers();
         const HeaderLookup header
-            = [&request](std::string_view name) -> std::optional<std::string_view> {
-            const auto it = request.find(beast::string_view(name.data(), name.size()));
-            if (it == request.end())
+            = [&headers](std::string_view name) -> std::optional<std::string_view> {
+            const auto it = headers.find(beast::string_view(name.data(), name.size()));
+            if (it == headers.end())
                 return std::nullopt;
             return view(it->value());
         };
-        const SignatureCheck check = verifyDelivery(kind->second, header, request.body(),
+        const SignatureCheck check = verifyDelivery(kind->second, header, m_parser->body(),
             credentials->second, std::chrono::system_clock::now(), m_server.config.tolerance);
         if (!check.valid()) {
             m_server.metrics.signatureFailure(key, std::string(toString(check.verdict)));
@@ -323,16 +412,17 @@ private:
                 {"reason", toString(check.verdict)}, {"detail", check.detail},
                 {"remote", remoteAddress()}});
             // Chargebee authenticates with basic auth: a missing or wrong one is a 401.
-            const bool basic = kind->second == ProviderKind::Chargebee
+            const bool basic = signsWithBasicAuth(kind->second)
                 && (check.verdict == SignatureVerdict::Missing
                     || check.verdict == SignatureVerdict::Mismatch);
             Answer a = errorAnswer(basic ? http::status::unauthorized : http::status::bad_request,
-                "signature_" + std::string(toString(check.verdict)), check.detail);
+                "signature_" + std::string(toString(check.verdict)),
+                signatureSentence(check.verdict));
             if (basic)
                 a.headers.emplace_back(http::field::www_authenticate, "Basic realm=\"webhooks\"");
             return answer(std::move(a));
         }
-        deliver(key, std::move(request.body()));
+        deliver(key, std::move(m_parser->body()));
     }
 
     static Answer methodNotAllowed(const std::string &allowed)
@@ -353,7 +443,7 @@ private:
             Answer a;
             nlohmann::json line {{"provider", key}};
             try {
-                const IngestResult r = ctx.ingestor().ingest(key, body);
+                const IngestResult r = ctx.ingest(key, body);
                 a = jsonAnswer(http::status::ok, r.toJson());
                 line["eventId"] = r.providerEventId;
                 line["outcome"] = toString(r.outcome);
@@ -361,22 +451,27 @@ private:
                 self->m_server.metrics.delivery(key, std::string(toString(r.outcome)));
             } catch (const InputError &e) {
                 // The provider was removed from billing_providers since the keys were loaded.
-                a = errorAnswer(http::status::not_found, "unknown_provider_key", e.what());
+                a = unknownProviderKey();
+                line["error"] = e.what();
+            } catch (const SetupError &e) {
+                // Will not heal by itself (a schema newer than this program, ...): not a 503
+                // that the provider would retry forever; the operator reads the log.
+                a = errorAnswer(http::status::internal_server_error, "receiver_setup_error",
+                    "the receiver cannot store deliveries until its setup is fixed");
                 line["error"] = e.what();
             } catch (const std::exception &e) {
                 // Nothing was acknowledged: the provider delivers again later.
                 ctx.dropConnection();
-                a = unavailable("database_unavailable", e.what(), 5);
+                a = databaseUnavailable();
                 line["error"] = e.what();
             }
             net::post(self->m_stream.get_executor(),
                 [self, a = std::move(a), line = std::move(line)]() mutable {
-                    self->finishDelivery(std::move(a), std::move(line));
+                    self->guarded([&] { self->finishDelivery(std::move(a), std::move(line)); });
                 });
         };
         if (!m_server.workers.tryPost(std::move(job)))
-            answer(unavailable("saturated",
-                "every database worker is busy and the queue is full; retry shortly", 1));
+            answer(saturated());
     }
 
     void finishDelivery(Answer a, nlohmann::json line)
@@ -401,13 +496,16 @@ private:
                 checkConnects(ctx.conninfo());
                 a = jsonAnswer(http::status::ok, {{"status", "ok"}});
             } catch (const std::exception &e) {
-                a = unavailable("database_unavailable", e.what(), 5);
+                a = databaseUnavailable();
+                self->m_server.logLine({{"ts", nowRfc3339()}, {"path", "/healthz"},
+                    {"status", static_cast<int>(a.status)}, {"error", e.what()}});
             }
-            net::post(self->m_stream.get_executor(),
-                [self, a = std::move(a)]() mutable { self->answer(std::move(a)); });
+            net::post(self->m_stream.get_executor(), [self, a = std::move(a)]() mutable {
+                self->guarded([&] { self->answer(std::move(a)); });
+            });
         };
         if (!m_server.workers.tryPost(std::move(job)))
-            answer(unavailable("saturated", "every database worker is busy", 1));
+            answer(saturated());
     }
 
     std::string remoteAddress()
@@ -420,7 +518,7 @@ private:
     void answerAndClose(Answer a)
     {
         a.close = true;
-        m_version = m_parser ? m_parser->get().version() : 11;
+        m_version = m_parser ? m_parser->version() : 11;
         m_started = Clock::now();
         m_busy = true;
         answer(std::move(a));
@@ -436,16 +534,53 @@ private:
         res->body() = std::move(a.body);
         res->keep_alive(m_keepAlive && !a.close && !m_server.draining);
         res->prepare_payload();
+        if (m_head) {
+            // The headers of the GET answer, Content-Length included, and no body: a body
+            // here would be read by a keep-alive client as the start of its next answer.
+            const auto length = res->body().size();
+            res->body().clear();
+            res->content_length(length);
+        }
         m_server.metrics.response(static_cast<int>(a.status));
         m_server.metrics.requestDuration(
             std::chrono::duration<double>(Clock::now() - m_started).count());
         beast::get_lowest_layer(m_stream).expires_after(m_server.config.readTimeout);
         http::async_write(m_stream, *res,
-            [self = this->shared_from_this(), res](beast::error_code ec, std::size_t) {
+            [self = this->shared_from_this(), res, closeAfter = a.close](
+                beast::error_code ec, std::size_t) {
                 self->m_busy = false;
-                if (ec || !res->keep_alive())
+                if (ec)
                     return self->close();
-                self->readRequest();
+                if (closeAfter)
+                    return self->lingerThenClose();
+                if (!res->keep_alive())
+                    return self->close();
+                self->guarded([&] { self->readRequest(); });
+            });
+    }
+
+    /// After a refusal the client may still be sending: closing with unread bytes would reset
+    /// the connection and could discard the answer before the client reads it. So the sending
+    /// side is shut, and what arrives is read and dropped until the client closes or a short
+    /// deadline passes.
+    void lingerThenClose()
+    {
+        auto &lowest = beast::get_lowest_layer(m_stream);
+        beast::error_code ec;
+        lowest.socket().shutdown(tcp::socket::shutdown_send, ec);
+        if (ec)
+            return close();
+        lowest.expires_after(kLingerTime);
+        drain();
+    }
+
+    void drain()
+    {
+        beast::get_lowest_layer(m_stream).async_read_some(net::buffer(m_drain),
+            [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+                if (ec)
+                    return self->close();
+                self->drain();
             });
     }
 
@@ -464,10 +599,14 @@ private:
     }
 
     Stream m_stream;
+    /// Bounded: a header section, a chunk-size line or a trailer that does not fit is refused
+    /// (Beast buffers each whole before parsing it).
     beast::flat_buffer m_buffer;
-    std::optional<http::request_parser<http::string_body>> m_parser;
+    std::optional<RequestParser> m_parser;
+    std::array<char, 4096> m_drain {};
     bool m_busy = false; ///< a request is being answered
     bool m_keepAlive = false;
+    bool m_head = false; ///< the request being answered is a HEAD
     unsigned m_version = 11;
     Clock::time_point m_started;
 };
@@ -644,10 +783,22 @@ void WebhookReceiver::run()
     d->logLine({{"ts", nowRfc3339()}, {"listening", listening}, {"tls", d->tls.has_value()},
         {"databaseConnections", d->config.databaseConnections},
         {"providerKeys", d->currentKeys()->secrets.size()}});
+    // Last resort: every connection's steps catch what they throw and end that connection
+    // only; should anything still escape, it is logged and the receiver serves on.
+    const auto serve = [this] {
+        for (;;) {
+            try {
+                d->ioc.run();
+                return;
+            } catch (const std::exception &e) {
+                d->logLine({{"ts", nowRfc3339()}, {"error", "unexpected"}, {"detail", e.what()}});
+            }
+        }
+    };
     std::vector<std::thread> extra;
     for (int i = 1; i < d->config.ioThreads; ++i)
-        extra.emplace_back([this] { d->ioc.run(); });
-    d->ioc.run();
+        extra.emplace_back(serve);
+    serve();
     for (auto &t : extra)
         t.join();
     d->workers.stop();

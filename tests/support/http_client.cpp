@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 
 namespace rdtest {
 namespace {
@@ -32,6 +33,29 @@ std::string httpRequest(const std::string &method, const std::string &path,
     for (const auto &[name, value] : headers)
         r += name + ": " + value + "\r\n";
     return r + "\r\n" + body;
+}
+
+std::string httpChunkedRequest(const std::string &method, const std::string &path,
+    const HttpHeaders &headers, const std::vector<std::string> &chunks, const HttpHeaders &trailers,
+    bool keepAlive)
+{
+    std::string r = method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n";
+    r += "Transfer-Encoding: chunked\r\n";
+    r += keepAlive ? "Connection: keep-alive\r\n" : "Connection: close\r\n";
+    for (const auto &[name, value] : headers)
+        r += name + ": " + value + "\r\n";
+    r += "\r\n";
+    char size[32];
+    for (const std::string &chunk : chunks) {
+        if (chunk.empty())
+            continue;
+        std::snprintf(size, sizeof size, "%zx\r\n", chunk.size());
+        r += size + chunk + "\r\n";
+    }
+    r += "0\r\n";
+    for (const auto &[name, value] : trailers)
+        r += name + ": " + value + "\r\n";
+    return r + "\r\n";
 }
 
 HttpConnection::HttpConnection(std::uint16_t port)
@@ -72,7 +96,7 @@ bool HttpConnection::send(const std::string &bytes)
     return m_fd >= 0;
 }
 
-HttpResponse HttpConnection::receive(std::chrono::milliseconds timeout)
+HttpResponse HttpConnection::receive(std::chrono::milliseconds timeout, bool headOnly)
 {
     HttpResponse r;
     const auto deadline = std::chrono::steady_clock::now() + timeout;
@@ -100,8 +124,10 @@ HttpResponse HttpConnection::receive(std::chrono::milliseconds timeout)
                     }
                     lineEnd = next;
                 }
-                need = headerEnd + 4
-                    + static_cast<std::size_t>(std::atoll(r.headers["content-length"].c_str()));
+                need = headerEnd + 4;
+                if (!headOnly)
+                    need += static_cast<std::size_t>(
+                        std::atoll(r.headers["content-length"].c_str()));
             }
         }
         if (need != std::string::npos && buf.size() >= need) {
@@ -149,6 +175,20 @@ bool HttpConnection::closedByPeer(std::chrono::milliseconds timeout)
             return true;
         m_pending.append(chunk, static_cast<std::size_t>(n));
     }
+}
+
+void HttpConnection::finishSending()
+{
+    if (m_fd >= 0)
+        ::shutdown(m_fd, SHUT_WR);
+}
+
+std::string HttpConnection::receiveUntilClosed(std::chrono::milliseconds timeout)
+{
+    closedByPeer(timeout);
+    std::string all;
+    all.swap(m_pending);
+    return all;
 }
 
 HttpResponse httpCall(std::uint16_t port, const std::string &method, const std::string &path,

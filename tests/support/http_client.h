@@ -27,6 +27,12 @@ using HttpHeaders = std::vector<std::pair<std::string, std::string>>;
 std::string httpRequest(const std::string &method, const std::string &path,
     const HttpHeaders &headers, const std::string &body, bool keepAlive = false);
 
+/// The same request with its body sent as chunked transfer coding: `chunks` in order (an
+/// empty one is not sent; the last chunk is implied), then `trailers` as the chunked trailer.
+std::string httpChunkedRequest(const std::string &method, const std::string &path,
+    const HttpHeaders &headers, const std::vector<std::string> &chunks, const HttpHeaders &trailers,
+    bool keepAlive = false);
+
 /// One client connection to 127.0.0.1:port.
 class HttpConnection
 {
@@ -39,8 +45,14 @@ public:
     bool connected() const { return m_fd >= 0; }
     /// Writes raw bytes; false when the peer has closed.
     bool send(const std::string &bytes);
-    /// Reads one response (Content-Length framed) within `timeout`.
-    HttpResponse receive(std::chrono::milliseconds timeout = std::chrono::seconds(30));
+    /// Reads one response (Content-Length framed) within `timeout`; the answer to a HEAD
+    /// request (`head`) has no body whatever its Content-Length says.
+    HttpResponse receive(
+        std::chrono::milliseconds timeout = std::chrono::seconds(30), bool head = false);
+    /// Tells the peer that nothing more will be sent (shutdown of the sending side).
+    void finishSending();
+    /// Every byte the peer sends until it closes the connection or `timeout` passes.
+    std::string receiveUntilClosed(std::chrono::milliseconds timeout);
     /// Whether the server has closed the connection (a read returns end of stream or an
     /// error within `timeout`).
     bool closedByPeer(std::chrono::milliseconds timeout);
