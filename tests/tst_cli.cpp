@@ -495,13 +495,15 @@ private slots:
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write(anchor.out);
         file.close();
-        const auto createdAt = QString::fromStdString(
-            nlohmann::json::parse(anchor.out.toStdString())["createdAt"].get<std::string>());
+        const auto exported = nlohmann::json::parse(anchor.out.toStdString());
+        const auto createdAt = QString::fromStdString(exported["createdAt"].get<std::string>());
+        const auto digest = QString::fromStdString(exported["digest"].get<std::string>());
         const auto anchored
             = runProgram(ctl(), withDb(db, {"audit", "verify", "--anchor", anchorPath}));
         QCOMPARE(anchored.exitCode, 0);
-        const auto matches
-            = QString("anchor (%1 heads, exported at %2) matches\n").arg(chains).arg(createdAt);
+        const auto matches = QString("anchor (%1 heads, exported at %2, digest %3) matches\n")
+                                 .arg(chains)
+                                 .arg(createdAt, digest);
         QVERIFY2(anchored.out.contains(matches.toUtf8()), anchored.out.constData());
 
         // A chain removed since (triggers off): the chains left verify, the anchor does not.

@@ -392,7 +392,12 @@ Other provider keys: register them (renewalctl providers add) and name them with
         auto *group = commandGroup(root, "audit",
             "verify|anchor: check the audit hash chains, export their heads", kReconciliation);
         auto *verify = command(*group, "verify", "check the audit hash chains (exit 65 if broken)");
-        value(verify, "anchor", "FILE", "also check the heads exported by 'audit anchor'");
+        value(verify, "anchor", "FILE",
+            "also check the heads exported by 'audit anchor' (the file's digest must be its "
+            "heads')");
+        value(verify, "digest", "HEX",
+            "with --anchor: the digest published when the anchor was exported; the file must "
+            "carry it");
         value(verify, "batch", "ROWS",
             "rows fetched from the server at a time (default 20000): what the client holds");
         value(verify, "streams", "N",
@@ -400,7 +405,9 @@ Other provider keys: register them (renewalctl providers add) and name them with
         flag(verify, "no-progress", "no progress lines on stderr");
         db(verify);
         json(verify);
-        auto *anchor = command(*group, "anchor", "export the chains' heads to keep elsewhere");
+        auto *anchor = command(*group, "anchor",
+            "export the chains' heads to keep elsewhere (the file on stdout, its digest on "
+            "stderr: publish the digest)");
         db(anchor);
         json(anchor);
     }
