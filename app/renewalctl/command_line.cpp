@@ -189,6 +189,22 @@ void declareCommands(CLI::App &root)
         db(app);
     }
     {
+        auto *group = commandGroup(root, "ledger",
+            "export: the renewals ledger as CSV, as the desk's Ledger page exports it", kRenewals);
+        auto *app = command(*group, "export",
+            "the renewals paid in a range of UTC days as CSV (the desk's Ledger export: ISO 8601 "
+            "UTC instants, amounts in major units); a text field that starts like a spreadsheet "
+            "formula is written with a leading apostrophe");
+        value(app, "from", "DAY",
+            "the first UTC day, YYYY-MM-DD (default: the current month's first)");
+        value(app, "to", "DAY", "the last UTC day, included (default: the current month's last)");
+        flag(app, "totals",
+            "write the totals per month and currency, then per provider and currency, instead of "
+            "the rows");
+        value(app, "out", "FILE", "write to FILE (whole or not at all) instead of standard output");
+        db(app);
+    }
+    {
         auto *app = command(root, "bench",
             "measure the renewal core (writes bench-* data: use a scratch database)", kRenewals);
         value(app, "subscriptions", "N", "subscriptions to seed (default 1000)");
