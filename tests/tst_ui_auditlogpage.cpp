@@ -357,6 +357,7 @@ private slots:
         QTemporaryDir dir;
         const QString csv = dir.filePath(u"audit.csv"_qs);
         QSignalSpy done(&page, &rd::ui::AuditLogPage::exportFinished);
+        QSignalSpy status(&page, &rd::ui::AuditLogPage::statusMessage);
         page.exportForAuditor(csv);
         QVERIFY(done.wait(20000));
         QCOMPARE(done.first().at(2).toString(), QString());
@@ -387,9 +388,17 @@ private slots:
                 "subscription_transition_audits) + (SELECT count(DISTINCT case_id) FROM "
                 "reconciliation_case_history)")));
         QCOMPARE(done.first().at(1).toLongLong(), qint64(anchor["heads"].size()));
+        // The digest to publish is said on export and again when the file is verified.
+        const QString digest = QString::fromStdString(anchor["digest"].get<std::string>());
+        QVERIFY(!status.isEmpty());
+        QVERIFY2(status.last().first().toString().contains(u"(digest %1)"_qs.arg(digest)),
+            qPrintable(status.last().first().toString()));
         const auto report = runVerify(page, anchorFile.fileName());
         QVERIFY(report.intact);
+        QCOMPARE(report.anchorDigest, digest);
         QVERIFY2(page.chainState()->text().contains(u"anchor audit.anchor.json matched"_qs),
+            qPrintable(page.chainState()->text()));
+        QVERIFY2(page.chainState()->text().contains(u"digest %1)"_qs.arg(digest)),
             qPrintable(page.chainState()->text()));
     }
 
@@ -427,6 +436,45 @@ private slots:
             qPrintable(report.error));
     }
 
+    // A head taken out of the anchor file with its digest kept, or the digest replaced by zeros:
+    // the file is refused naming its digest, not reported as matching (it used to be).
+    void alteredAnchorIsRefused_data()
+    {
+        QTest::addColumn<QString>("digest"); // empty: the one exported
+        QTest::newRow("old digest kept") << QString();
+        QTest::newRow("64 zeros") << QString(64, u'0');
+    }
+    void alteredAnchorIsRefused()
+    {
+        QFETCH(QString, digest);
+        rd::ui::AuditLogPage page(m_pool.get());
+        QTemporaryDir dir;
+        const QString anchorPath = dir.filePath(u"edited.json"_qs);
+        const auto written = rd::ui::AuditVerifier::writeAnchor(m_pool->conninfo(), anchorPath);
+        QVERIFY(written.result().heads > 1);
+        QFile file(anchorPath);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        auto anchor = nlohmann::ordered_json::parse(file.readAll().toStdString());
+        file.close();
+        QCOMPARE(
+            QString::fromStdString(anchor["digest"].get<std::string>()), written.result().digest);
+        anchor["heads"].erase(anchor["heads"].begin());
+        if (!digest.isEmpty())
+            anchor["digest"] = digest.toStdString();
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(QByteArray::fromStdString(anchor.dump(2)));
+        file.close();
+
+        const auto report = runVerify(page, anchorPath);
+        QVERIFY(!report.intact);
+        QCOMPARE(report.error,
+            u"%1 is refused: the anchor's digest does not match its heads: the file was altered"_qs
+                .arg(anchorPath));
+        const QString text = page.chainState()->text();
+        QVERIFY2(text.startsWith(u"Could not verify: "_qs), qPrintable(text));
+        QVERIFY2(!text.contains(u"matched"_qs), qPrintable(text));
+    }
+
     // A chain's head removed: every chain still verifies, only the anchor shows it, and the
     // page says so in red, not as verified. (It changes the shared database: next to last.)
     void anchorMismatchIsSaid()
@@ -435,7 +483,7 @@ private slots:
         QTemporaryDir dir;
         const QString anchorPath = dir.filePath(u"heads.json"_qs);
         const qint64 heads
-            = rd::ui::AuditVerifier::writeAnchor(m_pool->conninfo(), anchorPath).result();
+            = rd::ui::AuditVerifier::writeAnchor(m_pool->conninfo(), anchorPath).result().heads;
         QVERIFY(heads > 0);
         std::string subscription;
         {
@@ -472,7 +520,8 @@ private slots:
         rd::ui::AuditLogPage page(m_pool.get());
         QTemporaryDir dir;
         const QString anchorPath = dir.filePath(u"before.json"_qs);
-        QVERIFY(rd::ui::AuditVerifier::writeAnchor(m_pool->conninfo(), anchorPath).result() > 0);
+        QVERIFY(
+            rd::ui::AuditVerifier::writeAnchor(m_pool->conninfo(), anchorPath).result().heads > 0);
         std::string tampered, subscription;
         {
             // A superuser rewrites a renewal's amount with the guards off.

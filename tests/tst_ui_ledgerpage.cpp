@@ -1,3 +1,4 @@
+#include "domain/core/ledger_csv.h"
 #include "tests/support/desk_subscriptions.h"
 #include "tests/support/test_database.h"
 #include "ui/models/databasepool.h"
@@ -437,6 +438,19 @@ private slots:
             u"Subscription,Subscription internal id,Provider,Renewal key,Period start,Period end,"
             "Amount,Amount currency,Amount minor units,Paid at,Recorded by,Provider event,"
             "Billing period id"_qs);
+        // renewalctl ledger export writes the same columns, of the same kinds.
+        QCOMPARE(lines.value(0) + u'\n',
+            QString::fromStdString(rd::csv::line(rd::ledger_csv::rowTitles())));
+        QList<int> kinds, cliKinds;
+        for (int c = 0; c < page.model()->columnCount(); ++c)
+            for (const auto kind :
+                page.model()
+                    ->headerData(c, Qt::Horizontal, int(rd::ui::Role::ExportKinds))
+                    .value<QVector<rd::csv::Kind>>())
+                kinds << int(kind);
+        for (const auto kind : rd::ledger_csv::rowKinds())
+            cliKinds << int(kind);
+        QCOMPARE(kinds, cliKinds);
         const QStringList expected = sqlColumn(
             u"SELECT concat_ws(',', s.provider_subscription_id, s.id, b.provider_key, "
             "b.provider_renewal_key, to_char(b.period_start AT TIME ZONE 'UTC', "

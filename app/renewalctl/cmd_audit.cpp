@@ -1,5 +1,6 @@
 #include "app/renewalctl/command_context.h"
 #include "domain/core/errors.h"
+#include "domain/core/json_input.h"
 #include "domain/store/audit_chains.h"
 #include "domain/store/case_actions.h"
 #include "domain/store/roles.h"
@@ -7,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <iomanip>
@@ -72,15 +74,42 @@ private:
     bool m_printed = false;
 };
 
+/// --digest: the digest published when the anchor was exported, lower-cased; UsageError when it
+/// is not 64 hexadecimal digits or comes without --anchor.
+std::optional<std::string> publishedDigest(const ParsedArgs &args)
+{
+    const auto digest = args.value("digest");
+    if (!digest)
+        return std::nullopt;
+    if (!args.value("anchor"))
+        throw UsageError("--digest needs --anchor FILE: the digest is compared with that file's");
+    std::string hex = *digest;
+    bool ok = hex.size() == 64;
+    for (char &c : hex) {
+        ok = ok && std::isxdigit(static_cast<unsigned char>(c));
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    }
+    if (!ok)
+        throw UsageError("--digest must be 64 hexadecimal digits (the digest 'renewalctl audit "
+                         "anchor' printed), not '"
+            + printableAscii(*digest) + "'");
+    return hex;
+}
+
 } // namespace
 
 int runAudit(const CommandContext &ctx)
 {
     const auto &pos = ctx.args.positionals();
+    const auto published = publishedDigest(ctx.args); // before minutes of verifying
     auto conn = ctx.connect();
     if (pos[1] == "anchor") {
-        exportAuditAnchor(
-            *conn, ctx.out, ctx.json() ? AnchorLayout::Compact : AnchorLayout::Indented);
+        std::string digest;
+        const long long heads = exportAuditAnchor(
+            *conn, ctx.out, ctx.json() ? AnchorLayout::Compact : AnchorLayout::Indented, &digest);
+        // On stderr, so that stdout stays the anchor file. The digest is what to publish: a copy
+        // of the file is checked against it with verify --anchor FILE --digest HEX.
+        ctx.err << "renewalctl: anchor of " << heads << " heads, digest " << digest << "\n";
         return ExitOk;
     }
     AuditVerifyOptions options;
@@ -113,9 +142,14 @@ int runAudit(const CommandContext &ctx)
         // Parsed as it is read: a million heads are never held at once.
         InputFile file(*anchorPath, ctx.in);
         anchor = checkAuditAnchor(*conn, file.stream());
+        if (published && *published != anchor.digest)
+            throw InputError("--digest",
+                "the anchor's digest " + anchor.digest
+                    + " is not the published one: this is not the file that was published");
         breaks.insert(breaks.end(), anchor.mismatches.begin(), anchor.mismatches.end());
         anchorReport = nlohmann::json {{"heads", anchor.heads},
             {"createdAt", anchor.createdAt ? nlohmann::json(*anchor.createdAt) : nlohmann::json()},
+            {"digest", anchor.digest}, {"digestPublished", published.has_value()},
             {"matches", anchor.matches()}, {"mismatchCount", anchor.mismatchCount},
             {"mismatches", toJson(anchor.mismatches)}};
     }
@@ -137,7 +171,8 @@ int runAudit(const CommandContext &ctx)
             << seconds << " s)\n";
     if (anchorReport) {
         ctx.out << "anchor (" << anchor.heads << " heads, exported at "
-                << anchor.createdAt.value_or("an unknown time") << ") "
+                << anchor.createdAt.value_or("an unknown time") << ", digest " << anchor.digest
+                << (published ? ", the published one" : "") << ") "
                 << (anchor.matches() ? std::string("matches")
                                      : "does not match: " + std::to_string(anchor.mismatchCount)
                                + " head(s) changed or gone")

@@ -60,6 +60,7 @@ int reportRefusal(const CommandContext &ctx, const std::string &code, const std:
 int runDb(const CommandContext &ctx);
 int runMigrate(const CommandContext &ctx);
 int runFold(const CommandContext &ctx);
+int runLedger(const CommandContext &ctx);
 int runSubscriptions(const CommandContext &ctx);
 int runApply(const CommandContext &ctx);
 int runBench(const CommandContext &ctx);

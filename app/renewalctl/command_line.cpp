@@ -189,6 +189,22 @@ void declareCommands(CLI::App &root)
         db(app);
     }
     {
+        auto *group = commandGroup(root, "ledger",
+            "export: the renewals ledger as CSV, as the desk's Ledger page exports it", kRenewals);
+        auto *app = command(*group, "export",
+            "the renewals paid in a range of UTC days as CSV (the desk's Ledger export: ISO 8601 "
+            "UTC instants, amounts in major units); a text field that starts like a spreadsheet "
+            "formula is written with a leading apostrophe");
+        value(app, "from", "DAY",
+            "the first UTC day, YYYY-MM-DD (default: the current month's first)");
+        value(app, "to", "DAY", "the last UTC day, included (default: the current month's last)");
+        flag(app, "totals",
+            "write the totals per month and currency, then per provider and currency, instead of "
+            "the rows");
+        value(app, "out", "FILE", "write to FILE (whole or not at all) instead of standard output");
+        db(app);
+    }
+    {
         auto *app = command(root, "bench",
             "measure the renewal core (writes bench-* data: use a scratch database)", kRenewals);
         value(app, "subscriptions", "N", "subscriptions to seed (default 1000)");
@@ -396,7 +412,12 @@ Other provider keys: register them (renewalctl providers add) and name them with
         auto *group = commandGroup(root, "audit",
             "verify|anchor: check the audit hash chains, export their heads", kReconciliation);
         auto *verify = command(*group, "verify", "check the audit hash chains (exit 65 if broken)");
-        value(verify, "anchor", "FILE", "also check the heads exported by 'audit anchor'");
+        value(verify, "anchor", "FILE",
+            "also check the heads exported by 'audit anchor' (the file's digest must be its "
+            "heads')");
+        value(verify, "digest", "HEX",
+            "with --anchor: the digest published when the anchor was exported; the file must "
+            "carry it");
         value(verify, "batch", "ROWS",
             "rows fetched from the server at a time (default 20000): what the client holds");
         value(verify, "streams", "N",
@@ -404,7 +425,9 @@ Other provider keys: register them (renewalctl providers add) and name them with
         flag(verify, "no-progress", "no progress lines on stderr");
         db(verify);
         json(verify);
-        auto *anchor = command(*group, "anchor", "export the chains' heads to keep elsewhere");
+        auto *anchor = command(*group, "anchor",
+            "export the chains' heads to keep elsewhere (the file on stdout, its digest on "
+            "stderr: publish the digest)");
         db(anchor);
         json(anchor);
     }

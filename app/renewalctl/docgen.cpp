@@ -125,7 +125,8 @@ const std::vector<ExitStatus> kExitStatuses = {
     {rd::cli::ExitUsage, "usage error: an unknown command or option, a missing or bad value"},
     {rd::cli::ExitDataError,
         "bad input data: a malformed line or payload (reported and skipped), a broken audit "
-        "chain"},
+        "chain, an audit anchor whose digest is missing, not its heads' or not the published "
+        "one"},
     {rd::cli::ExitUnavailable,
         "the database is unavailable: no server binaries, the cluster would not start, the "
         "connection failed or the schema is missing (run renewalctl migrate)"},

@@ -67,9 +67,22 @@ std::string excerpt(const std::string &s)
     return printableAscii(s.size() > 64 ? s.substr(0, 64) + "..." : s);
 }
 
+/// The digest's input for one head, exactly as the export feeds it: "chain:chainId:seq:hash\n".
+void feedDigest(Sha256 &digest, std::string_view chain, std::string_view chainId,
+    std::string_view seq, std::string_view hash, std::string &line)
+{
+    line.clear();
+    for (const std::string_view part : {chain, std::string_view(":"), chainId,
+             std::string_view(":"), seq, std::string_view(":"), hash, std::string_view("\n")})
+        line += part;
+    digest.update(line);
+}
+
 /// nlohmann's SAX events for {"createdAt", "heads": [{"chain","chainId","seq","hash"}, ...],
 /// "digest"} in any key order; other keys and values are skipped. Each complete head is checked
-/// and handed on in chunks; what is wrong is named by its path (InputError).
+/// and handed on in chunks; what is wrong is named by its path (InputError). The digest is
+/// recomputed over the heads as they are read: a file whose heads were edited, removed or added
+/// without a new digest, or whose digest is missing, is refused by finish().
 class AnchorReader : public nlohmann::json_sax<nlohmann::json>
 {
 public:
@@ -78,6 +91,8 @@ public:
 
     long long heads() const { return m_index; }
     const std::optional<std::string> &createdAt() const { return m_createdAt; }
+    /// The file's digest, once finish() has found it to be the digest of its heads.
+    const std::string &digest() const { return m_fileDigest; }
     /// Raises the error the parse stopped at, or the end's (no heads at all).
     void finish(bool parsed)
     {
@@ -88,6 +103,20 @@ public:
         if (!m_sawHeads)
             notAnAnchor();
         flush();
+        // Checked before anything is reported: whatever the lookups found, a file that is not
+        // what was exported says nothing about the database.
+        if (!m_sawDigest)
+            throw InputError("digest",
+                "missing (an anchor carries the SHA-256 of its heads; without it the file cannot "
+                "be told from an altered one)");
+        std::string given = m_fileDigest;
+        for (char &c : given)
+            c = char(std::tolower(static_cast<unsigned char>(c)));
+        if (given != m_digest.hexDigest())
+            throw InputError("digest",
+                "the anchor's digest does not match its heads: the file "
+                "was altered");
+        m_fileDigest = std::move(given);
     }
 
     bool null() override { return scalar(Value::Other); }
@@ -167,6 +196,8 @@ private:
             m_level = Level::Root;
             return;
         case Level::Root:
+            if (m_key == "digest")
+                wrongDigest();
             if (m_key != "heads") {
                 ++m_skip;
                 return;
@@ -244,6 +275,8 @@ private:
                     notAnAnchor();
                 if (m_key == "createdAt" && type == Value::String)
                     m_createdAt = m_string;
+                if (m_key == "digest")
+                    digestField(type);
                 return;
             case Level::Heads:
                 notAHead();
@@ -265,6 +298,19 @@ private:
     [[noreturn]] static void notAnAnchor()
     {
         throw InputError("heads", "not an audit anchor (expected {\"heads\": [...]})");
+    }
+    [[noreturn]] static void wrongDigest()
+    {
+        throw InputError("digest", "expected a string (64 hexadecimal digits)");
+    }
+    void digestField(Value type)
+    {
+        if (type != Value::String)
+            wrongDigest();
+        if (m_sawDigest)
+            throw InputError("digest", "appears twice");
+        m_sawDigest = true;
+        m_fileDigest = std::move(m_string);
     }
     [[noreturn]] void notAHead() const
     {
@@ -313,6 +359,8 @@ private:
         }
         if (m_head.seq < 1)
             throw InputError(where() + ".seq", "expected a position from 1");
+        feedDigest(m_digest, m_head.chain, m_head.chainId, std::to_string(m_head.seq), m_head.hash,
+            m_line);
         m_pending.push_back(std::move(m_head));
         ++m_index;
         if (m_pending.size() >= kChunk)
@@ -337,6 +385,10 @@ private:
     int m_seen = 0;
     long long m_index = 0;
     std::optional<std::string> m_createdAt;
+    Sha256 m_digest;
+    std::string m_line;
+    bool m_sawDigest = false;
+    std::string m_fileDigest;
     std::vector<AnchorHead> m_pending;
     std::exception_ptr m_error;
 };
@@ -356,12 +408,14 @@ AuditAnchorCheck readAnchor(std::istream &in, AnchorReader::Flush flush)
     AuditAnchorCheck out;
     out.heads = reader.heads();
     out.createdAt = reader.createdAt();
+    out.digest = reader.digest();
     return out;
 }
 
 } // namespace
 
-long long exportAuditAnchor(pqxx::connection &conn, std::ostream &out, AnchorLayout layout)
+long long exportAuditAnchor(
+    pqxx::connection &conn, std::ostream &out, AnchorLayout layout, std::string *digestOut)
 {
     // One snapshot for all heads, so the digest describes one moment.
     pqxx::transaction<pqxx::isolation_level::repeatable_read, pqxx::read_only> tx(conn);
@@ -380,7 +434,6 @@ long long exportAuditAnchor(pqxx::connection &conn, std::ostream &out, AnchorLay
     out << "{" << nl << in1 << "\"createdAt\"" << colon << quoted(at) << "," << nl << in1
         << "\"heads\"" << colon << "[";
     Sha256 digest;
-    constexpr std::string_view digestColon = ":", digestEnd = "\n";
     long long heads = 0;
     std::string line;
     for (;;) {
@@ -392,11 +445,7 @@ long long exportAuditAnchor(pqxx::connection &conn, std::ostream &out, AnchorLay
                 chainId(r[1].c_str(), r[1].size()), seq(r[2].c_str(), r[2].size()),
                 hash(r[3].c_str(), r[3].size());
             // The digest's input as before: "chain:chainId:seq:hash\n" per head, in this order.
-            line.clear();
-            for (const std::string_view part :
-                {chain, digestColon, chainId, digestColon, seq, digestColon, hash, digestEnd})
-                line += part;
-            digest.update(line);
+            feedDigest(digest, chain, chainId, seq, hash, line);
             out << (heads > 0 ? "," : "") << nl << in2 << "{" << nl << in3 << "\"chain\"" << colon
                 << quoted(chain) << sep << "\"chainId\"" << colon << quoted(chainId) << sep
                 << "\"hash\"" << colon << quoted(hash) << sep << "\"seq\"" << colon << seq << nl
@@ -409,10 +458,13 @@ long long exportAuditAnchor(pqxx::connection &conn, std::ostream &out, AnchorLay
     tx.exec("CLOSE rd_anchor_heads");
     if (heads > 0)
         out << nl << in1;
-    out << "]," << nl << in1 << "\"digest\"" << colon << quoted(digest.hexDigest()) << nl << "}\n";
+    const std::string hex = digest.hexDigest();
+    out << "]," << nl << in1 << "\"digest\"" << colon << quoted(hex) << nl << "}\n";
     out.flush();
     if (!out)
         throw std::runtime_error("cannot write the anchor");
+    if (digestOut)
+        *digestOut = hex;
     return heads;
 }
 

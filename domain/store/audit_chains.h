@@ -33,14 +33,17 @@ AuditVerification verifyAuditChainsStreamed(
 /// is SHA-256 over "chain:chainId:seq:hash\n" for each head in the file's order (chain, then
 /// chain id). Streamed: the heads come through a server-side cursor in one snapshot and are
 /// written as they come, so memory does not grow with the number of chains. Returns the
-/// number of heads.
-long long exportAuditAnchor(
-    pqxx::connection &conn, std::ostream &out, AnchorLayout layout = AnchorLayout::Indented);
+/// number of heads; `digest`, when given, receives the digest written (the value to publish).
+long long exportAuditAnchor(pqxx::connection &conn, std::ostream &out,
+    AnchorLayout layout = AnchorLayout::Indented, std::string *digest = nullptr);
 /// Checks that every head of an exported anchor is still in place with the same hash (rows
 /// removed or rewritten since the export, even at the tail, show up here). Streamed: the file
 /// is parsed as it is read and its heads looked up a few thousand at a time in one snapshot.
 /// What is wrong with the file is an InputError naming it ("heads[17].seq"); keys other than
-/// "heads" and "createdAt" are ignored (the digest is not checked here).
+/// "heads", "createdAt" and "digest" are ignored. The digest is recomputed over the heads as
+/// they are read; a missing one, or one that is not the heads' (a head removed or edited and
+/// the old digest kept), is an InputError naming "digest" once the file is read, so an altered
+/// file never reports a match.
 AuditAnchorCheck checkAuditAnchor(
     pqxx::connection &conn, std::istream &anchor, std::size_t maxMismatches = 1000);
 

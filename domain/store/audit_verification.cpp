@@ -285,10 +285,11 @@ AuditVerification verifyAuditChains(const std::string &conninfo, const AuditVeri
     return verifyAuditChainsStreamed(conn, options);
 }
 
-long long exportAuditAnchor(const std::string &conninfo, std::ostream &out, AnchorLayout layout)
+long long exportAuditAnchor(
+    const std::string &conninfo, std::ostream &out, AnchorLayout layout, std::string *digest)
 {
     pqxx::connection conn(conninfo);
-    return exportAuditAnchor(conn, out, layout);
+    return exportAuditAnchor(conn, out, layout, digest);
 }
 
 AuditAnchorCheck checkAuditAnchor(

@@ -81,20 +81,23 @@ struct AuditAnchorCheck
     long long heads = 0;
     /// The file's "createdAt", when it is a string.
     std::optional<std::string> createdAt;
+    /// The file's "digest" (lower-case hex), found to be the SHA-256 of its heads.
+    std::string digest;
     /// The first mismatches (a head gone or rewritten), at most the check's maxMismatches.
     std::vector<ChainBreak> mismatches;
     long long mismatchCount = 0;
     bool matches() const { return mismatchCount == 0; }
 };
 
-/// exportAuditAnchor (audit_chains.h) over a connection of its own; returns the heads written.
-long long exportAuditAnchor(
-    const std::string &conninfo, std::ostream &out, AnchorLayout layout = AnchorLayout::Indented);
+/// exportAuditAnchor (audit_chains.h) over a connection of its own; returns the heads written
+/// and, when `digest` is given, the digest written.
+long long exportAuditAnchor(const std::string &conninfo, std::ostream &out,
+    AnchorLayout layout = AnchorLayout::Indented, std::string *digest = nullptr);
 /// checkAuditAnchor (audit_chains.h) over a connection of its own.
 AuditAnchorCheck checkAuditAnchor(
     const std::string &conninfo, std::istream &anchor, std::size_t maxMismatches = 1000);
-/// Reads an anchor without a database: its heads are counted and checked for form (an
-/// InputError names the first thing wrong), as checkAuditAnchor would before looking them up.
+/// Reads an anchor without a database: its heads are counted and checked for form and against
+/// its digest (an InputError names the first thing wrong), as checkAuditAnchor does.
 AuditAnchorCheck readAuditAnchor(std::istream &anchor);
 
 } // namespace rd

@@ -70,6 +70,7 @@ AuditVerifyReport verify(const std::string &conninfo, const QString &anchorPath,
             const auto checked = readAnchorFile(anchorPath,
                 [&conninfo](std::istream &in) { return checkAuditAnchor(conninfo, in); });
             report.anchorHeads = int(checked.heads);
+            report.anchorDigest = QString::fromStdString(checked.digest);
             report.anchorMismatches = int(checked.mismatchCount);
             if (!checked.mismatches.empty()) {
                 const auto &m = checked.mismatches.front();
@@ -88,8 +89,12 @@ AuditVerifyReport verify(const std::string &conninfo, const QString &anchorPath,
     } catch (const AuditVerificationCanceled &) {
         report.canceled = true;
     } catch (const InputError &e) {
-        // The store says "heads: not an audit anchor (...)" when there is no list of heads.
-        if (e.message().rfind("not an audit anchor", 0) == 0)
+        // The store says "heads: not an audit anchor (...)" when there is no list of heads, and
+        // names "digest" when the file is not what was exported.
+        if (e.field() == "digest")
+            report.error = QObject::tr("%1 is refused: %2")
+                               .arg(anchorPath, QString::fromStdString(e.message()));
+        else if (e.message().rfind("not an audit anchor", 0) == 0)
             report.error
                 = QObject::tr("%1 is not an audit anchor (no \"heads\" list)").arg(anchorPath);
         else
@@ -160,24 +165,25 @@ void AuditVerifier::cancel()
         m_cancel->store(true);
 }
 
-QFuture<qint64> AuditVerifier::writeAnchor(const QString &conninfo, const QString &path)
+QFuture<AnchorWritten> AuditVerifier::writeAnchor(const QString &conninfo, const QString &path)
 {
-    return QtConcurrent::run([conninfo, path]() -> qint64 {
+    return QtConcurrent::run([conninfo, path]() -> AnchorWritten {
         QSaveFile file(path);
         if (!file.open(QIODevice::WriteOnly))
             throw std::runtime_error(
                 QObject::tr("cannot write %1: %2").arg(path, file.errorString()).toStdString());
         // Written as the heads come from the server: a million of them are never held here.
         long long heads = 0;
+        std::string digest;
         {
             IODeviceStreamBuf buffer(file);
             std::ostream out(&buffer);
-            heads = exportAuditAnchor(conninfo.toStdString(), out);
+            heads = exportAuditAnchor(conninfo.toStdString(), out, AnchorLayout::Indented, &digest);
         }
         if (!file.commit())
             throw std::runtime_error(
                 QObject::tr("cannot write %1: %2").arg(path, file.errorString()).toStdString());
-        return qint64(heads);
+        return AnchorWritten {qint64(heads), QString::fromStdString(digest)};
     });
 }
 

@@ -28,9 +28,18 @@ struct AuditVerifyReport
     /// The anchor file checked, when one was; its mismatches (heads changed or gone).
     QString anchorPath;
     int anchorHeads = 0;
+    /// The anchor's digest, found to be the SHA-256 of its heads (what was published with it).
+    QString anchorDigest;
     int anchorMismatches = 0;
     QString firstAnchorMismatch;
     QString error; ///< the verification could not run (the message says why)
+};
+
+/// An anchor written by AuditVerifier::writeAnchor: its heads and its digest (to publish).
+struct AnchorWritten
+{
+    qint64 heads = 0;
+    QString digest;
 };
 
 /// Runs `renewalctl audit verify`'s streamed verification (the store's verifyAuditChains, a
@@ -52,8 +61,8 @@ public:
     void setBatchRows(int rows) { m_batchRows = rows; }
 
     /// Writes the chains' heads (an anchor) to `path`, on a pool thread; the future's result is
-    /// the number of heads; it throws on failure.
-    static QFuture<qint64> writeAnchor(const QString &conninfo, const QString &path);
+    /// the number of heads and the digest written; it throws on failure.
+    static QFuture<AnchorWritten> writeAnchor(const QString &conninfo, const QString &path);
 
 signals:
     void progress(qint64 rows, qint64 expectedRows, qint64 chains);

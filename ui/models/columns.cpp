@@ -40,6 +40,11 @@ QStringList moneyExportValues(const QVariant &minor, const QVariant &currency)
         code, QString::number(minor.toLongLong())};
 }
 
+QVector<csv::Kind> moneyExportKinds()
+{
+    return {csv::Kind::Number, csv::Kind::Text, csv::Kind::Number};
+}
+
 QStringList periodExportTitles(const QString &title)
 {
     return {title + QObject::tr(" start"), title + QObject::tr(" end")};
@@ -123,7 +128,8 @@ Column money(const QString &title, int amountField, int currencyField)
             }
         },
         Qt::AlignRight | Qt::AlignVCenter, moneyExportTitles(title),
-        [=](RowRef r) { return moneyExportValues(r[amountField], r[currencyField]); }};
+        [=](RowRef r) { return moneyExportValues(r[amountField], r[currencyField]); },
+        moneyExportKinds()};
 }
 
 Column count(const QString &title, int field, bool alarmWhenPositive)
@@ -143,7 +149,7 @@ Column count(const QString &title, int field, bool alarmWhenPositive)
                 return {};
             }
         },
-        Qt::AlignRight | Qt::AlignVCenter};
+        Qt::AlignRight | Qt::AlignVCenter, {}, {}, {csv::Kind::Number}};
 }
 
 Column age(const QString &title, int field)

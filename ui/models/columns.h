@@ -26,6 +26,8 @@ QString isoInstant(const QVariant &micros);
 QStringList periodExportTitles(const QString &title);
 QStringList moneyExportTitles(const QString &title);
 QStringList moneyExportValues(const QVariant &minorUnits, const QVariant &currency);
+/// The kinds of the money's three CSV columns: the amounts are numbers, the currency is text.
+QVector<csv::Kind> moneyExportKinds();
 
 /// µs since the epoch (as rows keep instants) as a UTC QDateTime; null stays invalid.
 QDateTime fromMicros(const QVariant &micros);

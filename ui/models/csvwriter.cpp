@@ -8,34 +8,40 @@ CsvWriter::CsvWriter(const QString &path) : m_file(path)
 {
     if (!m_file.open(QIODevice::WriteOnly | QIODevice::Text))
         throw std::runtime_error(m_file.errorString().toStdString());
-    m_out.setDevice(&m_file);
+}
+
+void CsvWriter::writeHeader(const QStringList &titles, const QVector<csv::Kind> &kinds)
+{
+    write(titles, {});
+    m_kinds.assign(kinds.cbegin(), kinds.cend());
 }
 
 void CsvWriter::writeRow(const QStringList &fields)
 {
-    QStringList quoted;
-    quoted.reserve(fields.size());
+    write(fields, m_kinds);
+}
+
+void CsvWriter::write(const QStringList &fields, const std::vector<csv::Kind> &kinds)
+{
+    std::vector<std::string> values;
+    values.reserve(std::size_t(fields.size()));
     for (const QString &f : fields)
-        quoted << field(f);
-    m_out << quoted.join(u',') << '\n';
+        values.push_back(f.toStdString());
+    const std::string line = csv::line(values, kinds);
+    if (m_file.write(line.data(), qint64(line.size())) != qint64(line.size()))
+        throw std::runtime_error(m_file.errorString().toStdString());
     ++m_lines;
 }
 
 void CsvWriter::commit()
 {
-    m_out.flush();
     if (!m_file.commit())
         throw std::runtime_error(m_file.errorString().toStdString());
 }
 
-QString CsvWriter::field(const QString &value)
+QString CsvWriter::field(const QString &value, csv::Kind kind)
 {
-    if (!value.contains(u',') && !value.contains(u'"') && !value.contains(u'\n')
-        && !value.contains(u'\r'))
-        return value;
-    QString quoted = value;
-    quoted.replace(u'"', u"\"\""_qs);
-    return u'"' + quoted + u'"';
+    return QString::fromStdString(csv::field(value.toStdString(), kind));
 }
 
 } // namespace rd::ui

@@ -4,6 +4,8 @@
 #include "ui/models/csvwriter.h"
 #include "ui/models/databasepool.h"
 
+#include "domain/core/ledger_csv.h"
+
 #include <QSqlDatabase>
 #include <QSqlQuery>
 
@@ -84,8 +86,12 @@ LedgerTotals loadLedgerTotals(QSqlDatabase &db, const LedgerFilter &filter)
 void writeLedgerTotalsCsv(const QString &path, const LedgerTotals &totals)
 {
     CsvWriter csv(path);
-    csv.writeRow({u"group"_qs, u"month"_qs, u"provider"_qs, u"currency"_qs, u"renewals"_qs,
-        u"amount"_qs, u"amount minor units"_qs});
+    // renewalctl ledger export --totals writes the same columns.
+    QStringList titles;
+    for (const std::string &t : ledger_csv::totalsTitles())
+        titles << QString::fromStdString(t);
+    const auto &kinds = ledger_csv::totalsKinds();
+    csv.writeHeader(titles, QVector<csv::Kind>(kinds.cbegin(), kinds.cend()));
     auto write = [&csv](const QString &group, const LedgerTotal &t) {
         const QStringList money = columns::moneyExportValues(t.amountMinor, t.currency);
         csv.writeRow({group, t.month.isValid() ? t.month.toString(u"yyyy-MM"_qs) : QString(),

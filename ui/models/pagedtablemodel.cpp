@@ -211,7 +211,7 @@ QFuture<qint64> PagedTableModel::exportCsv(const QString &path) const
         if (!fetcher)
             throw std::runtime_error("nothing to export: the list has no query yet");
         CsvWriter csv(path);
-        csv.writeRow(exportHeader(columns));
+        csv.writeHeader(exportHeader(columns), exportHeaderKinds(columns));
         constexpr int kExportPage = 2000;
         qint64 written = 0;
         QVector<QVariant> after;

@@ -55,6 +55,8 @@ QVariant columnHeader(
             return QVariant::fromValue(columns[section].alignment);
         if (role == int(Role::Export))
             return exportTitles(columns[section]);
+        if (role == int(Role::ExportKinds))
+            return QVariant::fromValue(exportKinds(columns[section]));
     }
     return {};
 }
@@ -83,6 +85,21 @@ QStringList exportHeader(const QVector<Column> &columns)
     for (const Column &column : columns)
         header << exportTitles(column);
     return header;
+}
+
+QVector<csv::Kind> exportKinds(const Column &column)
+{
+    QVector<csv::Kind> kinds = column.exportKinds;
+    kinds.resize(exportTitles(column).size(), csv::Kind::Text);
+    return kinds;
+}
+
+QVector<csv::Kind> exportHeaderKinds(const QVector<Column> &columns)
+{
+    QVector<csv::Kind> kinds;
+    for (const Column &column : columns)
+        kinds << exportKinds(column);
+    return kinds;
 }
 
 QStringList exportRow(const QVector<Column> &columns, RowRef row)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "domain/core/csv.h"
+
 #include <QSqlQuery>
 #include <QString>
 #include <QStringList>
@@ -21,6 +23,8 @@ enum class Role {
     /// The cell's machine form for CSV, a QStringList (one value per CSV column it spans); in
     /// headerData, that column's CSV titles.
     Export,
+    /// In headerData: the column's CSV kinds, a QVector<csv::Kind> as long as its titles.
+    ExportKinds,
 };
 
 /// How a selected field is stored in a row. Rows are flat arrays of QVariant (no per-row list
@@ -53,10 +57,19 @@ struct Column
     /// As many values as exportTitles (or one); null: the raw value (Role::Raw) as text, else
     /// the displayed text.
     std::function<QStringList(RowRef row)> exportValues = {};
+    /// The kind of each CSV column (csv.h): Number only for amounts and counts the program
+    /// computes, so that a spreadsheet keeps them numbers; missing ones are Text, which is
+    /// neutralized when it starts like a formula. Instants need nothing: ISO 8601 starts with
+    /// a digit.
+    QVector<csv::Kind> exportKinds = {};
 };
 
 /// The CSV header of `columns`: each column's export titles in turn.
 QStringList exportHeader(const QVector<Column> &columns);
+/// The CSV kinds of `columns`, one per title of exportHeader.
+QVector<csv::Kind> exportHeaderKinds(const QVector<Column> &columns);
+/// One column's CSV kinds, one per title (Text where the column declares none).
+QVector<csv::Kind> exportKinds(const Column &column);
 /// The CSV fields of one row: each column's export values in turn.
 QStringList exportRow(const QVector<Column> &columns, RowRef row);
 /// One column's CSV titles and values.

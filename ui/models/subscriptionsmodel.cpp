@@ -129,7 +129,8 @@ QVector<Column> subscriptionColumns()
         right, columns::moneyExportTitles(QObject::tr("Amount")),
         [](RowRef r) {
             return columns::moneyExportValues(r[S::LastAmountMinor], r[S::LastCurrency]);
-        }};
+        },
+        columns::moneyExportKinds()};
     c[S::OpenCasesColumn] = {QObject::tr("Open cases"),
         [](RowRef r, int role) -> QVariant {
             const qint64 n = r[S::OpenCases].toLongLong();

@@ -366,8 +366,9 @@ void AuditLogPage::verified(const AuditVerifyReport &report)
     }
     const QString anchor = report.anchorPath.isEmpty() ? QString()
         : report.anchorMismatches == 0
-        ? tr(" (anchor %1 matched: %2 heads)")
-              .arg(QFileInfo(report.anchorPath).fileName(), locale.toString(report.anchorHeads))
+        ? tr(" (anchor %1 matched: %2 heads, digest %3)")
+              .arg(QFileInfo(report.anchorPath).fileName(), locale.toString(report.anchorHeads),
+                  report.anchorDigest)
         : tr(" — anchor %1 does NOT match: %2 of %3 heads changed or gone; first: %4")
               .arg(QFileInfo(report.anchorPath).fileName(),
                   locale.toString(report.anchorMismatches), locale.toString(report.anchorHeads),
@@ -408,12 +409,13 @@ void AuditLogPage::exportForAuditor(const QString &csvPath)
         [this, conninfo, csvPath, anchorPath](qint64 rows) {
             deliverResult(
                 this, AuditVerifier::writeAnchor(conninfo, anchorPath),
-                [this, rows, csvPath, anchorPath](qint64 heads) {
+                [this, rows, csvPath, anchorPath](const AnchorWritten &anchor) {
+                    // The digest is what to publish: a copy of the anchor is checked against it.
                     emit statusMessage(
-                        tr("Exported %1 rows to %2 and the anchor of %3 chains to %4.")
-                            .arg(QLocale().toString(rows), csvPath, QLocale().toString(heads),
-                                anchorPath));
-                    emit exportFinished(rows, heads, {});
+                        tr("Exported %1 rows to %2 and the anchor of %3 chains to %4 (digest %5).")
+                            .arg(QLocale().toString(rows), csvPath,
+                                QLocale().toString(anchor.heads), anchorPath, anchor.digest));
+                    emit exportFinished(rows, anchor.heads, {});
                 },
                 [this](const QString &message) {
                     emit statusMessage(message);

@@ -207,14 +207,21 @@ bool TableView::exportCsv(const QString &path, QString *error) const
         CsvWriter csv(path);
         const QAbstractItemModel *m = model();
         // Each column's export form when the model has one (Role::Export), else its text.
+        // A column is text unless its model declares its CSV kinds (Role::ExportKinds).
         QStringList header;
+        QVector<csv::Kind> kinds;
         for (int c = 0; c < m->columnCount(); ++c) {
             const QVariant titles = m->headerData(c, Qt::Horizontal, int(Role::Export));
             header << (titles.isValid()
                     ? titles.toStringList()
                     : QStringList {m->headerData(c, Qt::Horizontal).toString()});
+            QVector<csv::Kind> columnKinds
+                = m->headerData(c, Qt::Horizontal, int(Role::ExportKinds))
+                      .value<QVector<csv::Kind>>();
+            columnKinds.resize(header.size() - kinds.size(), csv::Kind::Text);
+            kinds << columnKinds;
         }
-        csv.writeRow(header);
+        csv.writeHeader(header, kinds);
         for (int r = 0; r < m->rowCount(); ++r) {
             if (isPlaceholder(m->index(r, 0)))
                 continue;

@@ -1,0 +1,125 @@
+#include "app/renewalctl/command_context.h"
+#include "domain/core/json_input.h"
+#include "domain/store/ledger_export.h"
+
+#include <pqxx/pqxx>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <unistd.h>
+
+namespace rd::cli {
+namespace {
+
+namespace chrono = std::chrono;
+
+std::string dayText(const chrono::year_month_day &d)
+{
+    char text[16];
+    std::snprintf(
+        text, sizeof text, "%04d-%02u-%02u", int(d.year()), unsigned(d.month()), unsigned(d.day()));
+    return text;
+}
+
+/// --from / --to: a UTC day written YYYY-MM-DD that exists (no 2026-02-30), year 1 to 9999 as
+/// the database's instants; a UsageError naming the option otherwise.
+chrono::year_month_day parseDay(const std::string &option, const std::string &value)
+{
+    const auto bad = [&] {
+        return UsageError(
+            "--" + option + " must be a UTC day YYYY-MM-DD, not '" + printableAscii(value) + "'");
+    };
+    if (value.size() != 10 || value[4] != '-' || value[7] != '-')
+        throw bad();
+    for (const std::size_t i : {0, 1, 2, 3, 5, 6, 8, 9})
+        if (value[i] < '0' || value[i] > '9')
+            throw bad();
+    const chrono::year_month_day day {chrono::year {std::stoi(value.substr(0, 4))},
+        chrono::month {unsigned(std::stoi(value.substr(5, 2)))},
+        chrono::day {unsigned(std::stoi(value.substr(8, 2)))}};
+    if (!day.ok() || int(day.year()) < 1)
+        throw bad();
+    return day;
+}
+
+/// Writes the export to `path` whole or not at all: a temporary file beside it, renamed over
+/// it once complete (as the desk's QSaveFile does).
+class OutputFile
+{
+public:
+    explicit OutputFile(const std::string &path) : m_path(path), m_temp(path + ".XXXXXX")
+    {
+        const int fd = ::mkstemp(m_temp.data());
+        if (fd < 0)
+            throw InputFileError("cannot write '" + path + "': " + std::strerror(errno));
+        ::close(fd);
+        m_out.open(m_temp, std::ios::binary | std::ios::trunc);
+        if (!m_out) {
+            ::unlink(m_temp.c_str());
+            throw InputFileError("cannot write '" + path + "'");
+        }
+    }
+    ~OutputFile()
+    {
+        if (!m_committed)
+            ::unlink(m_temp.c_str());
+    }
+    OutputFile(const OutputFile &) = delete;
+    OutputFile &operator=(const OutputFile &) = delete;
+    std::ostream &stream() { return m_out; }
+    void commit()
+    {
+        m_out.close();
+        if (!m_out || std::rename(m_temp.c_str(), m_path.c_str()) != 0)
+            throw InputFileError("cannot write '" + m_path + "': " + std::strerror(errno));
+        m_committed = true;
+    }
+
+private:
+    std::string m_path;
+    std::string m_temp;
+    std::ofstream m_out;
+    bool m_committed = false;
+};
+
+} // namespace
+
+int runLedger(const CommandContext &ctx)
+{
+    // Default: the current UTC month; each end defaults on its own.
+    const chrono::year_month_day today {chrono::floor<chrono::days>(chrono::system_clock::now())};
+    const chrono::year_month_day monthStart {today.year(), today.month(), chrono::day {1}};
+    const chrono::year_month_day monthEnd {today.year() / today.month() / chrono::last};
+    const auto fromValue = ctx.args.value("from");
+    const auto toValue = ctx.args.value("to");
+    const auto from = fromValue ? parseDay("from", *fromValue) : monthStart;
+    const auto to = toValue ? parseDay("to", *toValue) : monthEnd;
+    if (chrono::sys_days(from) > chrono::sys_days(to))
+        throw UsageError(
+            "--from " + dayText(from) + " is after --to " + dayText(to) + " (both are included)");
+    const bool totals = ctx.args.flag("totals");
+
+    auto conn = ctx.connect();
+    const auto outPath = ctx.args.value("out");
+    std::unique_ptr<OutputFile> file;
+    if (outPath && *outPath != "-")
+        file = std::make_unique<OutputFile>(*outPath);
+    std::ostream &out = file ? file->stream() : ctx.out;
+    const long long lines = totals ? exportLedgerTotals(*conn, dayText(from), dayText(to), out)
+                                   : exportLedgerRows(*conn, dayText(from), dayText(to), out);
+    if (file)
+        file->commit();
+    // On stderr: stdout may be the file.
+    ctx.err << "renewalctl: " << lines << (totals ? " total line(s)" : " renewal(s)") << " paid "
+            << dayText(from) << " to " << dayText(to) << " (UTC, both included)"
+            << (file ? " written to " + *outPath : std::string()) << "\n";
+    return ExitOk;
+}
+
+} // namespace rd::cli

@@ -1,0 +1,134 @@
+// renewalctl's ledger export, the same file as the desk's Ledger page writes: the columns, their
+// order and kinds come from domain/core/ledger_csv.h and every line from the core's CSV writer.
+#include "domain/store/ledger_export.h"
+
+#include "domain/core/csv.h"
+#include "domain/core/currency.h"
+#include "domain/core/ledger_csv.h"
+#include "domain/core/timestamp.h"
+
+#include <pqxx/pqxx>
+
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace rd {
+namespace {
+
+/// rd_rfc3339 always writes microseconds; the desk writes them only when there are some.
+std::string instant(const pqxx::field &f)
+{
+    if (f.is_null())
+        return {};
+    const auto t = parseRfc3339(f.c_str());
+    if (!t)
+        throw std::runtime_error("the database returned an instant that is not RFC 3339");
+    return formatRfc3339(*t);
+}
+
+std::string text(const pqxx::field &f)
+{
+    return f.is_null() ? std::string() : std::string(f.c_str(), f.size());
+}
+
+void write(std::ostream &out, const std::string &line)
+{
+    out << line;
+    if (!out)
+        throw std::runtime_error("cannot write the ledger export");
+}
+
+} // namespace
+
+long long exportLedgerRows(
+    pqxx::connection &conn, const std::string &from, const std::string &to, std::ostream &out)
+{
+    pqxx::transaction<pqxx::isolation_level::repeatable_read, pqxx::read_only> tx(conn);
+    // As the desk reads its pages (LedgerModel::pageQuery): one index range scan per (provider,
+    // currency, recorded_by) that has renewals in the days, those found in the daily totals
+    // and the deltas not folded yet, instead of a scan of every billing period.
+    const std::string lo = tx.quote(from), hiExclusive = "(" + tx.quote(to) + "::date + 1)";
+    tx.exec0("DECLARE rd_ledger_rows NO SCROLL CURSOR FOR "
+             "WITH combos AS ("
+             "SELECT provider_key, currency, recorded_by FROM public.renewal_daily_totals "
+             "WHERE day >= "
+        + lo + "::date AND day < " + hiExclusive
+        + " UNION SELECT provider_key, currency, recorded_by FROM public.renewal_total_deltas "
+          "WHERE day >= "
+        + lo + "::date AND day < " + hiExclusive
+        + ") SELECT s.provider_subscription_id, b.subscription_id::text, b.provider_key, "
+          "b.provider_renewal_key, public.rd_rfc3339(b.period_start), "
+          "public.rd_rfc3339(b.period_end), b.paid_amount_minor, b.currency, "
+          "public.rd_rfc3339(b.paid_at), b.recorded_by, b.provider_event_id, b.id::text "
+          "FROM combos c CROSS JOIN LATERAL (SELECT * FROM public.subscription_billing_periods x "
+          "WHERE x.provider_key = c.provider_key AND x.currency = c.currency "
+          "AND x.recorded_by = c.recorded_by AND x.paid_at >= ("
+        + lo + "::date)::timestamp AT TIME ZONE 'UTC' AND x.paid_at < (" + hiExclusive
+        + ")::timestamp AT TIME ZONE 'UTC') b "
+          "JOIN public.subscriptions s ON s.id = b.subscription_id ORDER BY b.paid_at, b.id");
+    const auto &kinds = ledger_csv::rowKinds();
+    write(out, csv::line(ledger_csv::rowTitles()));
+    long long rows = 0;
+    std::vector<std::string> fields;
+    for (;;) {
+        const auto page = tx.exec("FETCH FORWARD 5000 FROM rd_ledger_rows");
+        if (page.empty())
+            break;
+        for (const auto &r : page) {
+            const std::string currency = text(r[7]);
+            std::string amount, minor;
+            if (!r[6].is_null()) {
+                const auto units = r[6].as<std::int64_t>();
+                amount = formatMinorUnits(units, currency);
+                minor = std::to_string(units);
+            }
+            fields = {text(r[0]), text(r[1]), text(r[2]), text(r[3]), instant(r[4]), instant(r[5]),
+                amount, currency, minor, instant(r[8]), text(r[9]), text(r[10]), text(r[11])};
+            write(out, csv::line(fields, kinds));
+            ++rows;
+        }
+    }
+    tx.exec0("CLOSE rd_ledger_rows");
+    out.flush();
+    return rows;
+}
+
+long long exportLedgerTotals(
+    pqxx::connection &conn, const std::string &from, const std::string &to, std::ostream &out)
+{
+    pqxx::transaction<pqxx::isolation_level::repeatable_read, pqxx::read_only> tx(conn);
+    // The desk's totals statement (loadLedgerTotals): both groupings in one read, one snapshot,
+    // so that the months and the providers add up to the same renewals. Not folded first: the
+    // totals are right without it, and an export writes nothing.
+    const auto result = tx.exec_params(
+        "SELECT date_trunc('month', day)::date::text, provider_key, currency, sum(renewals), "
+        "sum(amount_minor)::text FROM public.renewal_totals($1::date, $2::date + 1) "
+        "GROUP BY GROUPING SETS ((date_trunc('month', day), currency), (provider_key, currency)) "
+        "ORDER BY 1, 2, 3",
+        from, to);
+    const auto &kinds = ledger_csv::totalsKinds();
+    write(out, csv::line(ledger_csv::totalsTitles()));
+    long long lines = 0;
+    // Month totals first, then provider totals, as the desk writes them.
+    for (const bool months : {true, false}) {
+        for (const auto &r : result) {
+            if (r[0].is_null() == months)
+                continue;
+            const std::string currency = text(r[2]);
+            // A sum of bigint minor units: a year of any real ledger fits in 64 bits.
+            const auto minor = std::stoll(text(r[4]));
+            write(out,
+                csv::line({months ? "month" : "provider", months ? text(r[0]).substr(0, 7) : "",
+                              months ? "" : text(r[1]), currency, text(r[3]),
+                              formatMinorUnits(minor, currency), std::to_string(minor)},
+                    kinds));
+            ++lines;
+        }
+    }
+    out.flush();
+    return lines;
+}
+
+} // namespace rd
