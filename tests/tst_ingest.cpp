@@ -655,7 +655,7 @@ private slots:
         rdtest::TestDatabase db("ingest_long_invoice_id");
         registerProviders(db);
         importStripeSubscription(db);
-        const std::string invoiceId = "in_" + std::string(3997, 'x');
+        const std::string invoiceId = rdtest::incompressibleId("in_", 4000);
         const QByteArray body = bytes(
             replaceAll(fixtureFile("stripe/renewal_pre_basil.json"), "in_1QxRenew0001", invoiceId));
         const auto r = ingest(db, "stripe-main", body);
@@ -691,7 +691,7 @@ private slots:
         registerProviders(db);
         importStripeSubscription(db);
         const QByteArray body = bytes(replaceAll(fixtureFile("stripe/renewal_pre_basil.json"),
-            "evt_1QxRenew0001", "evt_" + std::string(4000, 'e')));
+            "evt_1QxRenew0001", rdtest::incompressibleId("evt_", 4004)));
         const auto r = ingest(db, "stripe-main", body);
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QCOMPARE(r.results.at(0)["outcome"].get<std::string>(), std::string("invalid"));

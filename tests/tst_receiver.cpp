@@ -305,7 +305,7 @@ private slots:
         QTemporaryDir dir;
         Receiver rx(rdtest::loginAs(db, "rx", "ingest"), writeSecrets(dir, kSecretsJson));
         const std::string body
-            = replaceAll(stripeRenewal("1"), "in_rx_1", "in_" + std::string(3997, 'x'));
+            = replaceAll(stripeRenewal("1"), "in_rx_1", rdtest::incompressibleId("in_", 4000));
         const auto r = rdtest::httpCall(rx.port(), "POST", "/webhooks/stripe-main",
             signedHeaders(rd::ProviderKind::Stripe, body, kStripe), body);
         QVERIFY2(r.status == 200, describe(r));
