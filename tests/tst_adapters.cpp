@@ -1,4 +1,5 @@
 #include "domain/core/adapters/normalization.h"
+#include "domain/core/json_input.h"
 #include "domain/core/renewal_event.h"
 
 #include <nlohmann/json.hpp>
@@ -542,6 +543,144 @@ private slots:
         QVERIFY2(
             QString::fromStdString(n.message).startsWith(field + ": '" + value + "' is outside"),
             n.message.c_str());
+    }
+
+    // Every identifier an adapter reads is bounded at kMaxIdentifierBytes (255) bytes of
+    // UTF-8: one byte more is an invalid payload naming the field (a renewal key the database
+    // cannot index used to fail there, answered 503 for ever); exactly 255 is accepted and
+    // carried unchanged. Made of two-byte characters, so that characters are not counted.
+    void identifiersAreBounded_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("pointer"); // JSON pointer of the identifier replaced
+        QTest::addColumn<QString>("field"); // the path an over-long one's message starts with
+        const auto row = [](const char *file, const char *pointer, const char *field) {
+            QTest::addRow("%s %s", file, pointer) << file << pointer << field;
+        };
+        row("stripe/renewal_pre_basil.json", "/id", "id");
+        row("stripe/renewal_pre_basil.json", "/data/object/id", "data.object.id");
+        row("stripe/renewal_pre_basil.json", "/data/object/subscription",
+            "data.object.subscription");
+        row("stripe/renewal_basil.json", "/data/object/parent/subscription_details/subscription",
+            "data.object.parent.subscription_details.subscription");
+        row("paddle/renewal.json", "/event_id", "event_id");
+        row("paddle/renewal.json", "/data/id", "data.id");
+        row("paddle/renewal.json", "/data/subscription_id", "data.subscription_id");
+        row("chargebee/renewal_subscription_renewed.json", "/id", "id");
+        row("chargebee/renewal_subscription_renewed.json", "/content/invoice/id",
+            "content.invoice.id");
+        row("chargebee/renewal_subscription_renewed.json", "/content/invoice/subscription_id",
+            "content.invoice.subscription_id");
+        row("recurly/renewal.json", "/id", "id");
+        row("recurly/renewal.json", "/subscription_ids/0", "subscription_ids[0]");
+        row("lemonsqueezy/renewal_needs_snapshot.json", "/data/id", "data.id");
+        row("lemonsqueezy/renewal_needs_snapshot.json", "/data/attributes/subscription_id",
+            "data.attributes.subscription_id");
+    }
+
+    void identifiersAreBounded()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, pointer);
+        QFETCH(QString, field);
+        const auto kind = rd::providerKindFromString(file.section('/', 0, 0).toStdString());
+        QVERIFY(kind);
+        const auto json = nlohmann::json::parse(readFixture(file).toStdString());
+        const nlohmann::json::json_pointer at(pointer.toStdString());
+        QVERIFY(json.contains(at));
+        const std::string original
+            = rd::toString(rd::normalizePayload(*kind, "p", json.dump()).outcome);
+        QVERIFY(original == "renewal" || original == "needs_snapshot");
+        const auto withId = [&](std::size_t bytes) {
+            std::string id;
+            for (std::size_t i = 0; i < bytes / 2; ++i)
+                id += "\xc3\xa9"; // U+00E9, two bytes
+            if (bytes % 2)
+                id += 'x';
+            auto changed = json;
+            changed[at] = id;
+            return std::pair {id, rd::normalizePayload(*kind, "p", changed.dump())};
+        };
+
+        const auto [longest, accepted] = withId(rd::kMaxIdentifierBytes);
+        QCOMPARE(longest.size(), std::size_t(255));
+        QCOMPARE(rd::toString(accepted.outcome), original);
+        QVERIFY(accepted.event);
+        const nlohmann::json carried = rd::toJson(*accepted.event);
+        bool found = false;
+        for (const auto &[key, value] : carried.items())
+            found = found || value == longest;
+        QVERIFY2(found, carried.dump().c_str());
+
+        const auto [tooLong, refused] = withId(rd::kMaxIdentifierBytes + 1);
+        QCOMPARE(rd::toString(refused.outcome), std::string("invalid"));
+        QCOMPARE(refused.reason, std::string("invalid_payload"));
+        QVERIFY(!refused.event);
+        QCOMPARE(QString::fromStdString(refused.message), field + ": is 256 bytes; at most 255");
+        QVERIFY(refused.providerEventId != tooLong);
+        QVERIFY(refused.providerSubscriptionId != tooLong);
+    }
+
+    // An ISO 4217 code the list does not hold is invalid, naming the field; lower case is
+    // upper-cased as before.
+    void currencyMustBeActiveIso4217_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("pointer");
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QString>("expected"); // the event's currency, or the whole message
+        QTest::newRow("stripe xyz") << "stripe/renewal_pre_basil.json"
+                                    << "/data/object/currency"
+                                    << "xyz"
+                                    << "data.object.currency: currency 'XYZ' is not an active "
+                                       "ISO 4217 code";
+        QTest::newRow("stripe eur lower case") << "stripe/renewal_pre_basil.json"
+                                               << "/data/object/currency"
+                                               << "eur"
+                                               << "EUR";
+        QTest::newRow("paddle XAU (gold, no minor units)")
+            << "paddle/renewal.json"
+            << "/data/currency_code"
+            << "XAU"
+            << "data.currency_code: currency 'XAU' is not an active ISO 4217 code";
+        QTest::newRow("chargebee HRK (withdrawn 2023)")
+            << "chargebee/renewal_subscription_renewed.json"
+            << "/content/invoice/currency_code"
+            << "HRK"
+            << "content.invoice.currency_code: currency 'HRK' is not an active ISO 4217 code";
+        QTest::newRow("recurly XTS (testing code)")
+            << "recurly/renewal.json"
+            << "/currency"
+            << "XTS"
+            << "currency: currency 'XTS' is not an active ISO 4217 code";
+        QTest::newRow("lemonsqueezy XYZ") << "lemonsqueezy/renewal_needs_snapshot.json"
+                                          << "/data/attributes/currency"
+                                          << "XYZ"
+                                          << "data.attributes.currency: currency 'XYZ' is not "
+                                             "an active ISO 4217 code";
+    }
+
+    void currencyMustBeActiveIso4217()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, pointer);
+        QFETCH(QString, code);
+        QFETCH(QString, expected);
+        const auto kind = rd::providerKindFromString(file.section('/', 0, 0).toStdString());
+        QVERIFY(kind);
+        auto json = nlohmann::json::parse(readFixture(file).toStdString());
+        const nlohmann::json::json_pointer at(pointer.toStdString());
+        QVERIFY(json.contains(at));
+        json[at] = code.toStdString();
+        const rd::Normalization n = rd::normalizePayload(*kind, "p", json.dump());
+        if (expected.size() == 3) {
+            QVERIFY2(n.event, n.message.c_str());
+            QCOMPARE(QString::fromStdString(n.event->currency), expected);
+            return;
+        }
+        QCOMPARE(rd::toString(n.outcome), std::string("invalid"));
+        QVERIFY(!n.event);
+        QCOMPARE(QString::fromStdString(n.message), expected);
     }
 
     void neverThrows_data()

@@ -1,4 +1,6 @@
 #include "domain/core/currency.h"
+#include "domain/core/errors.h"
+#include "domain/core/renewal_event.h"
 
 #include <QtTest>
 
@@ -90,6 +92,107 @@ private slots:
         QCOMPARE(v.has_value(), valid);
         if (valid)
             QCOMPARE(*v, minor);
+    }
+
+    // The code as a renewal, an import or an adapter gives it: upper-cased when it is three
+    // letters, then looked up in ISO 4217's active list (the table built from migration 0028).
+    void normalize_data()
+    {
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QString>("expected"); // the normalized code, or empty when refused
+        QTest::addColumn<int>("minorUnits");
+        QTest::newRow("USD") << "USD"
+                             << "USD" << 2;
+        QTest::newRow("usd lower case") << "usd"
+                                        << "USD" << 2;
+        QTest::newRow("Eur mixed case") << "Eur"
+                                        << "EUR" << 2;
+        QTest::newRow("JPY") << "JPY"
+                             << "JPY" << 0;
+        QTest::newRow("KWD") << "KWD"
+                             << "KWD" << 3;
+        QTest::newRow("CLF") << "CLF"
+                             << "CLF" << 4;
+        QTest::newRow("UYW") << "UYW"
+                             << "UYW" << 4;
+        QTest::newRow("XOF (X code with minor units)") << "XOF"
+                                                       << "XOF" << 0;
+        QTest::newRow("XCG (2025)") << "XCG"
+                                    << "XCG" << 2;
+        QTest::newRow("ZWG (2024)") << "ZWG"
+                                    << "ZWG" << 2;
+        QTest::newRow("XYZ") << "XYZ"
+                             << "" << 0;
+        QTest::newRow("xyz lower case") << "xyz"
+                                        << "" << 0;
+        QTest::newRow("XAU gold") << "XAU"
+                                  << "" << 0;
+        QTest::newRow("XDR") << "XDR"
+                             << "" << 0;
+        QTest::newRow("XTS testing") << "XTS"
+                                     << "" << 0;
+        QTest::newRow("XXX no currency") << "XXX"
+                                         << "" << 0;
+        QTest::newRow("HRK withdrawn") << "HRK"
+                                       << "" << 0;
+        QTest::newRow("ZWL withdrawn") << "ZWL"
+                                       << "" << 0;
+        QTest::newRow("four letters") << "USDT"
+                                      << "" << 0;
+        QTest::newRow("digits") << "123"
+                                << "" << 0;
+    }
+
+    void normalize()
+    {
+        QFETCH(QString, code);
+        QFETCH(QString, expected);
+        QFETCH(int, minorUnits);
+        if (expected.isEmpty()) {
+            try {
+                rd::normalizeCurrency(code.toStdString(), "currency");
+                QFAIL("accepted");
+            } catch (const rd::InputError &e) {
+                QCOMPARE(QString::fromStdString(e.field()), QStringLiteral("currency"));
+                QVERIFY2(QString::fromUtf8(e.what()).contains("ISO 4217"), e.what());
+            }
+            QVERIFY(!rd::isIsoCurrency(code.toUpper().toStdString()));
+            return;
+        }
+        QCOMPARE(QString::fromStdString(rd::normalizeCurrency(code.toStdString(), "currency")),
+            expected);
+        QVERIFY(rd::isIsoCurrency(expected.toStdString()));
+        QCOMPARE(rd::currencyExponent(expected.toStdString()), minorUnits);
+    }
+
+    void unknownCurrencyMessage()
+    {
+        try {
+            rd::normalizeCurrency("xyz", "data.object.currency");
+            QFAIL("accepted");
+        } catch (const rd::InputError &e) {
+            QCOMPARE(QString::fromUtf8(e.what()),
+                QStringLiteral(
+                    "data.object.currency: currency 'XYZ' is not an active ISO 4217 code"));
+        }
+    }
+
+    // The generated table is what currency.cpp's binary search needs: sorted, unique codes of
+    // three upper-case letters with 0..4 minor units.
+    void tableIsWellFormed()
+    {
+        const auto table = rd::isoCurrencies();
+        QVERIFY(table.size() > 150);
+        for (std::size_t i = 0; i < table.size(); ++i) {
+            const auto &c = table[i];
+            QCOMPARE(c.code.size(), std::size_t(3));
+            for (const char ch : c.code)
+                QVERIFY(ch >= 'A' && ch <= 'Z');
+            QVERIFY(c.minorUnits >= 0 && c.minorUnits <= 4);
+            if (i > 0)
+                QVERIFY(table[i - 1].code < c.code);
+            QVERIFY(rd::isIsoCurrency(c.code));
+        }
     }
 };
 

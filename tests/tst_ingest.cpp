@@ -646,6 +646,148 @@ private slots:
         QCOMPARE(scalar(db, "SELECT revision FROM subscriptions"), 2LL);
     }
 
+    // Audit finding: a correctly signed invoice.paid whose invoice id is 4,000 characters long
+    // failed in the renewal-key index, nothing reached the inbox, and the provider was told to
+    // retry for ever. Now the adapter's bound classifies it invalid, naming the field; it is
+    // kept (byte for byte) as evidence, nothing is applied, and a redelivery is a duplicate.
+    void overLongInvoiceIdIsKeptAsInvalid()
+    {
+        rdtest::TestDatabase db("ingest_long_invoice_id");
+        registerProviders(db);
+        importStripeSubscription(db);
+        const std::string invoiceId = rdtest::incompressibleId("in_", 4000);
+        const QByteArray body = bytes(
+            replaceAll(fixtureFile("stripe/renewal_pre_basil.json"), "in_1QxRenew0001", invoiceId));
+        const auto r = ingest(db, "stripe-main", body);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto &res = r.results.at(0);
+        QCOMPARE(res["outcome"].get<std::string>(), std::string("invalid"));
+        const std::string why = "data.object.id: is 4000 bytes; at most 255";
+        QCOMPARE(res["error"].get<std::string>(), why);
+        QCOMPARE(res["providerEventId"].get<std::string>(), std::string("evt_1QxRenew0001"));
+        QCOMPARE(text(db,
+                     "SELECT provider_event_id || ' ' || outcome || ' ' || reason || ' ' || "
+                     "error FROM webhook_inbox"),
+            "evt_1QxRenew0001 invalid invalid_payload " + why);
+        QCOMPARE(scalar(db,
+                     "SELECT count(*) FROM webhook_inbox WHERE raw_body = '\\x"
+                         + QByteArray(body.toHex()).toStdString() + "'"),
+            1LL);
+        QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_billing_periods"), 0LL);
+        QCOMPARE(scalar(db, "SELECT count(*) FROM reconciliation_cases"), 0LL);
+        QCOMPARE(scalar(db, "SELECT revision FROM subscriptions"), 1LL);
+        const auto again = ingest(db, "stripe-main", body);
+        QCOMPARE(again.exitCode, 0);
+        QCOMPARE(
+            again.results.at(0)["outcome"].get<std::string>(), std::string("duplicate_delivery"));
+        QCOMPARE(scalar(db, "SELECT deliveries FROM webhook_inbox"), 2LL);
+    }
+
+    // An over-long EVENT id cannot be the inbox's key: the delivery is filed under the body's
+    // hash (as a body too broken to name its event is), invalid, its reason naming the field.
+    void overLongEventIdIsFiledUnderTheBodyHash()
+    {
+        rdtest::TestDatabase db("ingest_long_event_id");
+        registerProviders(db);
+        importStripeSubscription(db);
+        const QByteArray body = bytes(replaceAll(fixtureFile("stripe/renewal_pre_basil.json"),
+            "evt_1QxRenew0001", rdtest::incompressibleId("evt_", 4004)));
+        const auto r = ingest(db, "stripe-main", body);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(r.results.at(0)["outcome"].get<std::string>(), std::string("invalid"));
+        QCOMPARE(text(db,
+                     "SELECT (provider_event_id = 'sha256:' || body_sha256) || ' ' || error "
+                     "FROM webhook_inbox"),
+            std::string("true id: is 4004 bytes; at most 255"));
+        QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_billing_periods"), 0LL);
+        QCOMPARE(ingest(db, "stripe-main", body).results.at(0)["outcome"].get<std::string>(),
+            std::string("duplicate_delivery"));
+    }
+
+    // Audit finding: a renewal in "xyz" was applied as XYZ. Now it is invalid, naming the field,
+    // kept as evidence, and nothing is applied.
+    void unknownCurrencyIsKeptAsInvalid()
+    {
+        rdtest::TestDatabase db("ingest_unknown_currency");
+        registerProviders(db);
+        importStripeSubscription(db);
+        auto event = nlohmann::json::parse(fixtureFile("stripe/renewal_pre_basil.json"));
+        event["data"]["object"]["currency"] = "xyz";
+        const auto r = ingest(db, "stripe-main", bytes(event.dump()));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(r.results.at(0)["outcome"].get<std::string>(), std::string("invalid"));
+        const std::string why
+            = "data.object.currency: currency 'XYZ' is not an active ISO 4217 code";
+        QCOMPARE(r.results[0]["error"].get<std::string>(), why);
+        QCOMPARE(text(db, "SELECT outcome || ' ' || error FROM webhook_inbox"), "invalid " + why);
+        QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_billing_periods"), 0LL);
+        QCOMPARE(scalar(db, "SELECT count(*) FROM reconciliation_cases"), 0LL);
+    }
+
+    // The commands that read identifiers and currencies from files apply the same bounds:
+    // exit 65, naming the field, nothing written.
+    void filesAreBoundedAsDeliveriesAre_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QByteArray>("input");
+        QTest::addColumn<QString>("message");
+        const std::string s256(256, 's');
+        const auto event = [](const std::string &renewalKey, const std::string &currency) {
+            return QByteArray::fromStdString(
+                nlohmann::json {{"providerKey", "stripe-main"}, {"providerEventId", "evt_f"},
+                    {"providerSubscriptionId", "sub_1QxSub0001"},
+                    {"providerRenewalKey", renewalKey}, {"providerVersion", nullptr},
+                    {"period",
+                        {{"start", "2026-01-01T00:00:00Z"}, {"end", "2026-02-01T00:00:00Z"}}},
+                    {"paidAmountMinor", 100}, {"currency", currency},
+                    {"paidAt", "2026-01-01T00:00:00Z"}}
+                    .dump()
+                + "\n");
+        };
+        QTest::newRow("apply: renewal key of 256 bytes")
+            << QStringList {"apply"} << event(s256, "USD")
+            << "line 1: providerRenewalKey: is 256 bytes; at most 255";
+        QTest::newRow("apply: currency xyz")
+            << QStringList {"apply"} << event("in_f", "xyz")
+            << "line 1: currency: currency 'XYZ' is not an active ISO 4217 code";
+        QTest::newRow("subscriptions import: subscription id of 256 bytes")
+            << QStringList {"subscriptions", "import"}
+            << QByteArray::fromStdString(rdtest::subscriptionLine("stripe-main", s256) + "\n")
+            << "providerSubscriptionId: is 256 bytes; at most 255";
+        auto snapshot
+            = nlohmann::json::parse(fixtureFile("snapshots/stripe_subscription_basil.json"));
+        snapshot["id"] = s256;
+        QTest::newRow("snapshot attach: subscription id of 256 bytes")
+            << QStringList {"snapshot", "attach", "--kind", "stripe", "--provider-key",
+                   "stripe-main", "--reason", "provider_confirmed"}
+            << QByteArray::fromStdString(snapshot.dump()) << "id: is 256 bytes; at most 255";
+        QTest::newRow("normalize: invoice id of 256 bytes")
+            << QStringList {"normalize", "--kind", "stripe"}
+            << bytes(replaceAll(
+                   fixtureFile("stripe/renewal_pre_basil.json"), "in_1QxRenew0001", s256))
+            << "data.object.id: is 256 bytes; at most 255";
+    }
+
+    void filesAreBoundedAsDeliveriesAre()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QByteArray, input);
+        QFETCH(QString, message);
+        rdtest::TestDatabase db("ingest_files_bounded");
+        registerProviders(db);
+        importStripeSubscription(db);
+        // normalize takes no database.
+        const auto r = args.first() == QLatin1String("normalize")
+            ? runProgram(ctl(), args, input)
+            : runProgram(ctl(), withDb(db.conninfo(), args), input);
+        QCOMPARE(r.exitCode, 65);
+        QVERIFY2(r.err.contains(message.toUtf8()) || r.out.contains(message.toUtf8()),
+            (r.err + r.out).constData());
+        QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_billing_periods"), 0LL);
+        QCOMPARE(scalar(db, "SELECT count(*) FROM subscriptions"), 1LL);
+        QCOMPARE(scalar(db, "SELECT revision FROM subscriptions"), 1LL);
+    }
+
     void normalizeNeedsNoDatabase_data()
     {
         QTest::addColumn<QString>("kind");

@@ -32,6 +32,7 @@ using rdtest::Receiver;
 using rdtest::replaceAll;
 using rdtest::runProgram;
 using rdtest::scalar;
+using rdtest::text;
 using rdtest::withDb;
 using rdtest::writeSecrets;
 
@@ -280,6 +281,27 @@ private slots:
             1LL);
         QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_outbox"), 1LL);
         QCOMPARE(scalar(db, "SELECT deliveries FROM webhook_inbox"), 2LL);
+    }
+
+    // Audit finding: a correctly signed invoice.paid with a 4,000-character invoice id was
+    // answered 503 on every attempt (the renewal-key index cannot hold it), so the provider
+    // retried it for ever. Now it is stored as invalid, naming the field, and answered 200.
+    void aPoisonInvoiceIdIsStoredAsInvalidAndAnswered200()
+    {
+        rdtest::TestDatabase db("rx_poison");
+        registerProviders(db.conninfo());
+        rdtest::importSubscriptions(db.conninfo(), stripeSubscription("1"));
+        QTemporaryDir dir;
+        Receiver rx(rdtest::loginAs(db, "rx", "ingest"), writeSecrets(dir, kSecretsJson));
+        const std::string body
+            = replaceAll(stripeRenewal("1"), "in_rx_1", rdtest::incompressibleId("in_", 4000));
+        const auto r = rdtest::httpCall(rx.port(), "POST", "/webhooks/stripe-main",
+            signedHeaders(rd::ProviderKind::Stripe, body, kStripe), body);
+        QVERIFY2(r.status == 200, describe(r));
+        QCOMPARE(bodyJson(r)["outcome"], "invalid");
+        QCOMPARE(text(db, "SELECT outcome || ' ' || error FROM webhook_inbox"),
+            std::string("invalid data.object.id: is 4000 bytes; at most 255"));
+        QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_billing_periods"), 0LL);
     }
 
     void httpAnswersForWhatIsNotADelivery()

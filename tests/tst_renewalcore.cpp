@@ -1,3 +1,4 @@
+#include "domain/core/currency.h"
 #include "domain/store/renewal_applier.h"
 #include "tests/support/renewal_fixtures.h"
 #include "tests/support/test_database.h"
@@ -320,6 +321,96 @@ private slots:
         *row("status updated to unknown")
             << "UPDATE subscriptions SET status = 'gone' WHERE provider_subscription_id = 'sub_1'"
             << "rd_subscription_status_known";
+
+        // 0028: identifiers of at most 255 bytes (UTF-8 bytes: 'é' is two), ISO 4217 codes.
+        const QString periodEvent = "INSERT INTO subscription_billing_periods (subscription_id, "
+                                    "provider_key, provider_renewal_key, provider_event_id, "
+                                    "period_start, period_end, paid_amount_minor, currency, "
+                                    "paid_at) SELECT id, 'stripe-main', 'k_ev', %1, now(), "
+                                    "now() + interval '1 day', 1, 'USD', now() FROM "
+                                    "subscriptions LIMIT 1";
+        const QString inbox
+            = "WITH p AS (INSERT INTO billing_providers (provider_key, kind, display_name) "
+              "VALUES ('edge-test', 'stripe', 'Edge') RETURNING provider_key) INSERT INTO "
+              "webhook_inbox (provider_key, provider_event_id, raw_body, body_size, body_sha256) "
+              "SELECT provider_key, %1, '\\x00', 1, repeat('0', 64) FROM p";
+        const QString caseRow
+            = "INSERT INTO reconciliation_cases (provider_key, provider_subscription_id, "
+              "provider_renewal_key, first_provider_event_id, last_provider_event_id, "
+              "error_code, event, event_fingerprint, local_state) VALUES ('stripe-main', %1, "
+              "%2, %3, 'evt_1', 'subscription_not_found', '{}', 'f', '{}')";
+        const QString b255 = "repeat('é', 127) || 'x'";
+        const QString b256 = "repeat('é', 128)";
+        *row("control: a renewal key of 255 bytes")
+            << period.arg(b255, "1", "'USD'", "'import'") << "";
+        *row("renewal key of 256 bytes")
+            << period.arg(b256, "1", "'USD'", "'import'") << "rd_key_bounded";
+        *row("control: a subscription id of 255 bytes") << sub.arg(b255, "'active'") << "";
+        *row("subscription id of 256 bytes") << sub.arg(b256, "'active'") << "rd_key_bounded";
+        *row("control: a period's event id of 255 bytes") << periodEvent.arg(b255) << "";
+        *row("period's event id of 256 bytes") << periodEvent.arg(b256) << "rd_event_id_bounded";
+        *row("control: an inbox event id of 255 bytes") << inbox.arg(b255) << "";
+        *row("inbox event id of 256 bytes") << inbox.arg(b256) << "webhook_inbox_event_id_bounded";
+        *row("control: a case's ids of 255 bytes") << caseRow.arg(b255, b255, b255) << "";
+        *row("case subscription id of 256 bytes")
+            << caseRow.arg(b256, "'in_1'", "'evt_1'") << "reconciliation_cases_ids_bounded";
+        *row("case renewal key of 256 bytes")
+            << caseRow.arg("'sub_1'", b256, "'evt_1'") << "reconciliation_cases_ids_bounded";
+        *row("case event id of 256 bytes")
+            << caseRow.arg("'sub_1'", "'in_1'", b256) << "reconciliation_cases_ids_bounded";
+        *row("control: a KWD period") << period.arg("'k5'", "1", "'KWD'", "'import'") << "";
+        *row("currency XYZ") << period.arg("'k6'", "1", "'XYZ'", "'import'")
+                             << "rd_currency_code_iso";
+        *row("currency XAU (no minor units)")
+            << period.arg("'k7'", "1", "'XAU'", "'import'") << "rd_currency_code_iso";
+    }
+
+    // One table of ISO 4217 codes: the database's (migration 0028) is the C++ one row for row,
+    // so a list changed on one side only fails here; and the currency domain accepts exactly
+    // its codes, out of every three-letter code.
+    void isoCurrenciesAreOneTable()
+    {
+        auto conn = m_db->connect();
+        pqxx::work tx(*conn);
+        std::vector<std::pair<std::string, int>> db;
+        for (const auto &r :
+            tx.exec("SELECT code, minor_units FROM iso_currencies ORDER BY code COLLATE \"C\""))
+            db.emplace_back(r[0].as<std::string>(), r[1].as<int>());
+        std::vector<std::pair<std::string, int>> code;
+        for (const auto &c : rd::isoCurrencies())
+            code.emplace_back(std::string(c.code), c.minorUnits);
+        QCOMPARE(db.size(), code.size());
+        for (std::size_t i = 0; i < db.size(); ++i) {
+            QCOMPARE(db[i].first, code[i].first);
+            QCOMPARE(db[i].second, code[i].second);
+        }
+        tx.exec0(R"(CREATE FUNCTION pg_temp.accepted(c text) RETURNS boolean LANGUAGE plpgsql AS $$
+                    BEGIN PERFORM c::public.rd_currency_code; RETURN true;
+                    EXCEPTION WHEN check_violation THEN RETURN false; END $$)");
+        const auto accepted = tx.exec1(
+            "WITH letters(l) AS (SELECT chr(g) FROM generate_series(65, 90) g), "
+            "codes(c) AS (SELECT a.l || b.l || d.l FROM letters a, letters b, letters d) "
+            "SELECT count(*) FILTER (WHERE pg_temp.accepted(c)), "
+            "count(*) FILTER (WHERE pg_temp.accepted(c) <> (c IN (SELECT code FROM "
+            "iso_currencies))) FROM codes");
+        QCOMPARE(accepted[0].as<std::size_t>(), code.size());
+        QCOMPARE(accepted[1].as<long long>(), 0LL);
+    }
+
+    // A renewal that reaches the core without the edge's checks is refused by the database.
+    void coreRefusesAnUnknownCurrency()
+    {
+        auto e = februaryRenewal("sub_1", "evt_xyz", "in_xyz");
+        e.currency = "XYZ";
+        rd::RenewalApplier applier(m_db->conninfo());
+        try {
+            applier.apply(e, kWebhook);
+            QFAIL("a renewal in XYZ was applied");
+        } catch (const std::exception &ex) {
+            QVERIFY2(QString::fromUtf8(ex.what()).contains("rd_currency_code_iso"), ex.what());
+        }
+        auto conn = m_db->connect();
+        QCOMPARE(observe(*conn).billingPeriods, 0LL);
     }
 
     void singleColumnRulesHold()

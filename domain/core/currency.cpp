@@ -1,25 +1,41 @@
 #include "domain/core/currency.h"
 
 #include <algorithm>
-#include <array>
+#include <iterator>
 #include <limits>
 
 namespace rd {
 
+namespace {
+
+constexpr IsoCurrency kIsoCurrencies[] = {
+#include "iso4217_table.inc"
+};
+
+const IsoCurrency *findIso(std::string_view code)
+{
+    const auto *end = std::end(kIsoCurrencies);
+    const auto *it = std::lower_bound(std::begin(kIsoCurrencies), end, code,
+        [](const IsoCurrency &c, std::string_view key) { return c.code < key; });
+    return it != end && it->code == code ? it : nullptr;
+}
+
+} // namespace
+
+std::span<const IsoCurrency> isoCurrencies()
+{
+    return kIsoCurrencies;
+}
+
+bool isIsoCurrency(std::string_view code)
+{
+    return findIso(code) != nullptr;
+}
+
 int currencyExponent(std::string_view code)
 {
-    // ISO 4217 list of currencies whose minor unit is not 2 (as published by SIX).
-    static constexpr std::array<std::string_view, 16> zero {"BIF", "CLP", "DJF", "GNF", "ISK",
-        "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND", "VUV", "XAF", "XOF"};
-    static constexpr std::array<std::string_view, 7> three {
-        "BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"};
-    if (std::find(zero.begin(), zero.end(), code) != zero.end() || code == "XPF")
-        return 0;
-    if (std::find(three.begin(), three.end(), code) != three.end())
-        return 3;
-    if (code == "CLF" || code == "UYW")
-        return 4;
-    return 2;
+    const IsoCurrency *c = findIso(code);
+    return c ? c->minorUnits : 2;
 }
 
 std::string formatMinorUnits(std::int64_t minor, std::string_view code)

@@ -2,12 +2,30 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
 namespace rd {
 
-/// ISO 4217 minor-unit exponent: 2 for most currencies, 0 for JPY/KRW/..., 3 for KWD/BHD/...
+/// An active ISO 4217 currency and its minor units (decimal places).
+struct IsoCurrency
+{
+    std::string_view code; ///< three upper-case letters
+    int minorUnits = 2;
+};
+
+/// ISO 4217's active currencies, sorted by code. The same rows as the database's
+/// public.iso_currencies: CMake builds this table from migrations/0028_edge_bounds.sql, whose
+/// header says which codes are in and which are left out (the X codes without minor units).
+std::span<const IsoCurrency> isoCurrencies();
+
+/// Whether `upperCaseCode` is an active ISO 4217 code ("USD" is, "usd" and "XYZ" are not).
+bool isIsoCurrency(std::string_view upperCaseCode);
+
+/// ISO 4217 minor-unit exponent from the table: 2 for most currencies, 0 for JPY/KRW/...,
+/// 3 for KWD/BHD/..., 4 for CLF/UYW. A code outside the table (nothing stores one since 0028)
+/// is shown with 2.
 int currencyExponent(std::string_view upperCaseCode);
 
 /// Formats integer minor units as a decimal in major units: (123456, "USD") -> "1234.56",

@@ -111,6 +111,29 @@ std::optional<std::string> optionalString(
     return it->get<std::string>();
 }
 
+std::string boundedIdentifier(std::string value, std::string_view field)
+{
+    if (value.size() > kMaxIdentifierBytes)
+        throw InputError(std::string(field),
+            "is " + std::to_string(value.size()) + " bytes; at most "
+                + std::to_string(kMaxIdentifierBytes));
+    return value;
+}
+
+std::string requireIdentifier(const nlohmann::json &obj, std::string_view path, const char *key)
+{
+    return boundedIdentifier(requireString(obj, path, key), joinPath(path, key));
+}
+
+std::optional<std::string> optionalIdentifier(
+    const nlohmann::json &obj, std::string_view path, const char *key)
+{
+    auto s = optionalString(obj, path, key);
+    if (s)
+        return boundedIdentifier(std::move(*s), joinPath(path, key));
+    return s;
+}
+
 bool requireBool(const nlohmann::json &obj, std::string_view path, const char *key)
 {
     const auto &v = requireField(obj, path, key);

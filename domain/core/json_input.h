@@ -33,6 +33,19 @@ bool requireBool(const nlohmann::json &obj, std::string_view path, const char *k
 std::int64_t requireNonNegativeInteger(
     const nlohmann::json &obj, std::string_view path, const char *key);
 std::string joinPath(std::string_view path, std::string_view key);
+
+/// A provider identifier (event id, subscription id, renewal key, provider version) is at
+/// most this many bytes of UTF-8. Longer ones are refused where they enter, naming the field:
+/// they become B-tree keys (renewal key, inbox event id), whose entries have a size limit, and
+/// a delivery the database cannot store would be answered 503 and retried by the provider for
+/// ever. The database refuses them too (the rd_key and rd_event_id domains, migration 0028).
+constexpr std::size_t kMaxIdentifierBytes = 255;
+/// `value` when it is at most kMaxIdentifierBytes long; InputError naming `field` otherwise.
+std::string boundedIdentifier(std::string value, std::string_view field);
+/// requireString / optionalString for identifiers: the same, then bounded.
+std::string requireIdentifier(const nlohmann::json &obj, std::string_view path, const char *key);
+std::optional<std::string> optionalIdentifier(
+    const nlohmann::json &obj, std::string_view path, const char *key);
 /// `text` with every byte outside printable ASCII as '?': for diagnostics that quote input.
 std::string printableAscii(std::string text);
 

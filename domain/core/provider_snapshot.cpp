@@ -52,7 +52,7 @@ ProviderSnapshot fromStripe(const std::string &providerKey, const nlohmann::json
 {
     ProviderSnapshot s;
     s.providerKey = providerKey;
-    s.providerSubscriptionId = requireString(obj, "", "id");
+    s.providerSubscriptionId = requireIdentifier(obj, "", "id");
     s.status = mapStripeStatus(requireString(obj, "", "status"), "status");
     s.cancelAtPeriodEnd = requireBool(obj, "", "cancel_at_period_end");
     // The shape is told by where the period is: the subscription object has no api_version.
@@ -83,7 +83,7 @@ ProviderSnapshot fromPaddle(const std::string &providerKey, const nlohmann::json
 {
     ProviderSnapshot s;
     s.providerKey = providerKey;
-    s.providerSubscriptionId = requireString(obj, "", "id");
+    s.providerSubscriptionId = requireIdentifier(obj, "", "id");
     const std::string status = requireString(obj, "", "status");
     if (!isSnapshotStatus(status) || status == "incomplete")
         throw InputError("status", "unknown Paddle subscription status '" + status + "'");
@@ -98,7 +98,7 @@ ProviderSnapshot fromPaddle(const std::string &providerKey, const nlohmann::json
     const auto change = obj.find("scheduled_change");
     if (change != obj.end() && !change->is_null())
         s.cancelAtPeriodEnd = requireString(*change, "scheduled_change", "action") == "cancel";
-    s.providerVersion = optionalString(obj, "", "updated_at");
+    s.providerVersion = optionalIdentifier(obj, "", "updated_at");
     return s;
 }
 
@@ -117,8 +117,8 @@ ProviderSnapshot providerSnapshotFromJson(const nlohmann::json &json)
     if (!json.is_object())
         throw InputError("$", "expected a JSON object describing a provider snapshot");
     ProviderSnapshot s;
-    s.providerKey = requireString(json, "", "providerKey");
-    s.providerSubscriptionId = requireString(json, "", "providerSubscriptionId");
+    s.providerKey = requireIdentifier(json, "", "providerKey");
+    s.providerSubscriptionId = requireIdentifier(json, "", "providerSubscriptionId");
     s.status = requireString(json, "", "status");
     if (!isSnapshotStatus(s.status))
         throw InputError("status", "'" + s.status + "' is not a snapshot status");
@@ -128,7 +128,7 @@ ProviderSnapshot providerSnapshotFromJson(const nlohmann::json &json)
     }
     s.cancelAtPeriodEnd = requireBool(json, "", "cancelAtPeriodEnd");
     requireField(json, "", "providerVersion"); // present, null allowed
-    s.providerVersion = optionalString(json, "", "providerVersion");
+    s.providerVersion = optionalIdentifier(json, "", "providerVersion");
     s.capturedAt = requireTimestamp(json, "", "capturedAt");
     const auto &latest = requireField(json, "", "latestRenewal");
     if (!latest.is_null()) {

@@ -1,5 +1,6 @@
 #include "domain/core/renewal_event.h"
 
+#include "domain/core/currency.h"
 #include "domain/core/errors.h"
 #include "domain/core/json_input.h"
 
@@ -45,6 +46,8 @@ std::string normalizeCurrency(const std::string &code, const std::string &field)
         else if (c < 'A' || c > 'Z')
             throw InputError(field, "'" + code + "' is not a three-letter ISO 4217 code");
     }
+    if (!isIsoCurrency(out))
+        throw InputError(field, "currency '" + out + "' is not an active ISO 4217 code");
     return out;
 }
 
@@ -53,18 +56,28 @@ SuccessfulRenewalEvent renewalEventFromJson(const nlohmann::json &json)
     if (!json.is_object())
         throw InputError("$", "expected a JSON object describing a renewal event");
     SuccessfulRenewalEvent e;
-    e.providerKey = requireString(json, "", "providerKey");
-    e.providerEventId = requireString(json, "", "providerEventId");
-    e.providerSubscriptionId = requireString(json, "", "providerSubscriptionId");
-    e.providerRenewalKey = requireString(json, "", "providerRenewalKey");
+    e.providerKey = requireIdentifier(json, "", "providerKey");
+    e.providerEventId = requireIdentifier(json, "", "providerEventId");
+    e.providerSubscriptionId = requireIdentifier(json, "", "providerSubscriptionId");
+    e.providerRenewalKey = requireIdentifier(json, "", "providerRenewalKey");
     // providerVersion must be present (null allowed): a missing key is more often a mistake.
     requireField(json, "", "providerVersion");
-    e.providerVersion = optionalString(json, "", "providerVersion");
+    e.providerVersion = optionalIdentifier(json, "", "providerVersion");
     e.period = requirePeriod(json, "", "period");
     e.paidAmountMinor = requireNonNegativeInteger(json, "", "paidAmountMinor");
     e.currency = normalizeCurrency(requireString(json, "", "currency"), "currency");
     e.paidAt = requireTimestamp(json, "", "paidAt");
     return e;
+}
+
+void checkIdentifierBounds(const SuccessfulRenewalEvent &e)
+{
+    boundedIdentifier(e.providerKey, "providerKey");
+    boundedIdentifier(e.providerEventId, "providerEventId");
+    boundedIdentifier(e.providerSubscriptionId, "providerSubscriptionId");
+    boundedIdentifier(e.providerRenewalKey, "providerRenewalKey");
+    if (e.providerVersion)
+        boundedIdentifier(*e.providerVersion, "providerVersion");
 }
 
 nlohmann::json toJson(const Period &period)

@@ -37,17 +37,23 @@ struct SuccessfulRenewalEvent
 };
 
 /// Parses the JSON form (camelCase, RFC 3339 timestamps). Strict: a missing or mistyped field,
-/// an empty key, a negative or fractional amount, a currency that is not three letters or an
-/// unparsable timestamp throws InputError naming the field. The currency is upper-cased.
+/// an empty key, an identifier longer than kMaxIdentifierBytes, a negative or fractional
+/// amount, a currency that is not an active ISO 4217 code or an unparsable timestamp throws
+/// InputError naming the field. The currency is upper-cased.
 SuccessfulRenewalEvent renewalEventFromJson(const nlohmann::json &json);
 
 nlohmann::json toJson(const SuccessfulRenewalEvent &event);
+
+/// InputError naming the first identifier of `event` (providerKey, providerEventId, ...) longer
+/// than kMaxIdentifierBytes.
+void checkIdentifierBounds(const SuccessfulRenewalEvent &event);
 nlohmann::json toJson(const Period &period);
 
 /// Shared by every parser of the JSON forms: a required RFC 3339 field and a period object.
 Timestamp requireTimestamp(const nlohmann::json &obj, const std::string &path, const char *key);
 Period requirePeriod(const nlohmann::json &obj, const std::string &path, const char *key);
-/// Three ASCII letters, returned upper-cased; InputError naming `field` otherwise.
+/// Three ASCII letters naming an active ISO 4217 currency (iso4217.h), returned upper-cased
+/// ("usd" is USD); InputError naming `field` otherwise.
 std::string normalizeCurrency(const std::string &code, const std::string &field);
 
 } // namespace rd

@@ -19,8 +19,8 @@ SubscriptionRecord subscriptionRecordFromJson(const nlohmann::json &json)
     if (!json.is_object())
         throw InputError("$", "expected a JSON object describing a subscription");
     SubscriptionRecord r;
-    r.providerKey = requireString(json, "", "providerKey");
-    r.providerSubscriptionId = requireString(json, "", "providerSubscriptionId");
+    r.providerKey = requireIdentifier(json, "", "providerKey");
+    r.providerSubscriptionId = requireIdentifier(json, "", "providerSubscriptionId");
     r.status = requireString(json, "", "status");
     if (!isKnownSubscriptionStatus(r.status))
         throw InputError("status",
@@ -35,7 +35,7 @@ SubscriptionRecord subscriptionRecordFromJson(const nlohmann::json &json)
     }
     r.cancelAtPeriodEnd = requireBool(json, "", "cancelAtPeriodEnd");
     requireField(json, "", "providerVersion");
-    r.providerVersion = optionalString(json, "", "providerVersion");
+    r.providerVersion = optionalIdentifier(json, "", "providerVersion");
     return r;
 }
 

@@ -5,6 +5,7 @@
 #include "domain/demo/demo_history.h"
 
 #include "domain/core/adapters/normalization.h"
+#include "domain/core/currency.h"
 #include "domain/core/errors.h"
 #include "domain/store/database_target.h"
 #include "domain/store/subscription_import.h"
@@ -253,18 +254,11 @@ std::string chargebeeBody(const Sub &s, const Charge &c, const Period &term, Ran
         .dump(2);
 }
 
-// Recurly amounts are decimals in major units; written from integers so they are exact.
+// Recurly amounts are decimals in major units; written from integers so they are exact, with
+// the currency's ISO 4217 minor units.
 std::string majorUnits(std::int64_t minor, const std::string &currency)
 {
-    const int exponent = currency == "KWD" ? 3 : currency == "JPY" ? 0 : 2;
-    if (exponent == 0)
-        return std::to_string(minor);
-    std::int64_t scale = 1;
-    for (int i = 0; i < exponent; ++i)
-        scale *= 10;
-    std::string frac = std::to_string(minor % scale);
-    frac.insert(0, static_cast<std::size_t>(exponent) - frac.size(), '0');
-    return std::to_string(minor / scale) + "." + frac;
+    return formatMinorUnits(minor, currency);
 }
 
 std::string recurlyBody(const Sub &s, const Charge &c, Random &r)

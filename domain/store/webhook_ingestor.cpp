@@ -1,6 +1,7 @@
 #include "domain/store/webhook_ingestor.h"
 
 #include "domain/core/errors.h"
+#include "domain/core/json_input.h"
 #include "domain/core/sha256.h"
 #include "domain/store/database_target.h"
 #include "domain/store/random_uuid.h"
@@ -18,11 +19,11 @@ std::string dumpLenient(const nlohmann::json &j)
 }
 
 // Whether a provider's event id can be the inbox's dedup key as it is: libpq passes text
-// parameters NUL-terminated and a B-tree entry has a size limit, so control characters and
-// absurd lengths fall back to the body's hash.
+// parameters NUL-terminated and the inbox bounds its event ids (kMaxIdentifierBytes, as the
+// adapters do), so control characters and over-long ids fall back to the body's hash.
 bool storableEventId(const std::string &id)
 {
-    if (id.empty() || id.size() > 255)
+    if (id.empty() || id.size() > kMaxIdentifierBytes)
         return false;
     for (const unsigned char c : id) {
         if (c < 0x20 || c == 0x7f)

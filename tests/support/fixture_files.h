@@ -6,6 +6,8 @@
 #error "fixture_files.h needs RD_FIXTURES_DIR: add it to the test's compile definitions"
 #endif
 
+#include <cstddef>
+#include <cstdint>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -32,6 +34,21 @@ inline std::string replaceAll(std::string s, const std::string &from, const std:
     for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
         s.replace(at, from.size(), to);
     return s;
+}
+
+/// An id of `bytes` bytes (letters and digits) that does not compress: PostgreSQL compresses
+/// a long index entry before it judges its size, so "xxx…" fits a B-tree where a real
+/// provider's 4,000-byte id does not. Deterministic (a fixed linear congruential sequence).
+inline std::string incompressibleId(const std::string &prefix, std::size_t bytes)
+{
+    static constexpr char kAlphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    std::string id = prefix;
+    std::uint32_t x = 12345;
+    while (id.size() < bytes) {
+        x = x * 1664525u + 1013904223u;
+        id += kAlphabet[(x >> 16) % 36];
+    }
+    return id;
 }
 
 /// The Stripe renewal fixture (sub_1QxSub0001 renewed from December 2025 into January 2026) as

@@ -62,10 +62,11 @@ std::string requireId(const nlohmann::json &obj, std::string_view path, const ch
 {
     const auto &v = requireField(obj, path, key);
     if (v.is_number_integer()) {
+        // At most 20 digits: within the identifier bound.
         return v.is_number_unsigned() ? std::to_string(v.get<std::uint64_t>())
                                       : std::to_string(v.get<std::int64_t>());
     }
-    return requireString(obj, path, key);
+    return requireIdentifier(obj, path, key);
 }
 
 std::int64_t requireMinorUnitsString(

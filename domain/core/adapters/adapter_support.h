@@ -28,7 +28,8 @@ Timestamp requireUnixSeconds(const nlohmann::json &obj, std::string_view path, c
 /// An RFC 3339 string field as a Timestamp (InputError naming the path).
 Timestamp requireRfc3339(const nlohmann::json &obj, std::string_view path, const char *key);
 
-/// A provider id that some providers send as a number (Lemon Squeezy) and others as a string.
+/// A provider id that some providers send as a number (Lemon Squeezy) and others as a string;
+/// a string is bounded as requireIdentifier bounds it.
 std::string requireId(const nlohmann::json &obj, std::string_view path, const char *key);
 
 /// A non-negative integer sent as a string of decimal digits ("1999"), as Paddle does.

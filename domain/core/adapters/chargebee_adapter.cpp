@@ -61,7 +61,7 @@ bool isMidTermCharge(const nlohmann::json &content, const Period &plan)
 
 Normalization normalizeChargebee(std::string_view providerKey, const nlohmann::json &body)
 {
-    DeliveryIds ids {std::string(providerKey), requireString(body, "", "id"), {}, false};
+    DeliveryIds ids {std::string(providerKey), requireIdentifier(body, "", "id"), {}, false};
     return withDeliveryIds(ids, [&] {
         const std::string type = requireString(body, "", "event_type");
         if (isRefundEvent(type))
@@ -72,8 +72,8 @@ Normalization normalizeChargebee(std::string_view providerKey, const nlohmann::j
         const auto &content = requireField(body, "", "content");
         const std::string path = "content.invoice";
         const auto &invoice = requireField(content, "content", "invoice");
-        const std::string invoiceId = requireString(invoice, path, "id");
-        if (const auto sub = optionalString(invoice, path, "subscription_id"))
+        const std::string invoiceId = requireIdentifier(invoice, path, "id");
+        if (const auto sub = optionalIdentifier(invoice, path, "subscription_id"))
             ids.subscriptionId = *sub;
         const std::string status = requireString(invoice, path, "status");
         if (ids.subscriptionId.empty())

@@ -47,7 +47,7 @@ std::optional<Timestamp> capturedAt(const nlohmann::json &txn, const std::string
 
 Normalization normalizePaddle(std::string_view providerKey, const nlohmann::json &body)
 {
-    DeliveryIds ids {std::string(providerKey), requireString(body, "", "event_id"), {}, false};
+    DeliveryIds ids {std::string(providerKey), requireIdentifier(body, "", "event_id"), {}, false};
     return withDeliveryIds(ids, [&] {
         const std::string type = requireString(body, "", "event_type");
         if (type.starts_with("adjustment."))
@@ -56,8 +56,8 @@ Normalization normalizePaddle(std::string_view providerKey, const nlohmann::json
             return notARenewal("other_event_type", "Paddle event type " + type + " is not handled");
         const std::string path = "data";
         const auto &txn = requireField(body, "", "data");
-        const std::string txnId = requireString(txn, path, "id");
-        if (const auto sub = optionalString(txn, path, "subscription_id"))
+        const std::string txnId = requireIdentifier(txn, path, "id");
+        if (const auto sub = optionalIdentifier(txn, path, "subscription_id"))
             ids.subscriptionId = *sub;
         const std::string origin = requireString(txn, path, "origin");
         const std::string status = requireString(txn, path, "status");
@@ -77,7 +77,7 @@ Normalization normalizePaddle(std::string_view providerKey, const nlohmann::json
             return notARenewal("unpaid", "transaction " + txnId + " has status " + status);
 
         // Required on a recurring transaction: without it the renewal belongs nowhere.
-        ids.subscriptionId = requireString(txn, path, "subscription_id");
+        ids.subscriptionId = requireIdentifier(txn, path, "subscription_id");
         const std::string periodPath = joinPath(path, "billing_period");
         const auto &bp = requireField(txn, path, "billing_period");
         if (!bp.is_object())

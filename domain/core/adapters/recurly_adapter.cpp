@@ -162,10 +162,11 @@ Normalization normalizeRecurly(std::string_view providerKey, std::string_view ra
         const std::string path;
         if (requireString(body, path, "object") != "invoice")
             throw InputError("object", "expected a Recurly invoice object");
-        const std::string invoiceId = requireString(body, path, "id");
+        const std::string invoiceId = requireIdentifier(body, path, "id");
         const auto &subs = requireArray(body, path, "subscription_ids");
         if (!subs.empty() && subs[0].is_string())
-            ids.subscriptionId = subs[0].get<std::string>();
+            ids.subscriptionId
+                = boundedIdentifier(subs[0].get<std::string>(), "subscription_ids[0]");
         const std::string origin = requireString(body, path, "origin");
         const std::string type = requireString(body, path, "type");
         const std::string state = requireString(body, path, "state");

@@ -50,8 +50,8 @@ std::optional<std::string> optionalReference(
     if (it == obj.end() || it->is_null())
         return std::nullopt;
     if (it->is_object())
-        return requireString(*it, joinPath(path, key), "id");
-    return requireString(obj, path, key);
+        return requireIdentifier(*it, joinPath(path, key), "id");
+    return requireIdentifier(obj, path, key);
 }
 
 std::optional<std::string> subscriptionOf(
@@ -108,7 +108,7 @@ Timestamp paidAtOf(
 
 Normalization normalizeStripe(std::string_view providerKey, const nlohmann::json &body)
 {
-    DeliveryIds ids {std::string(providerKey), requireString(body, "", "id"), {}, false};
+    DeliveryIds ids {std::string(providerKey), requireIdentifier(body, "", "id"), {}, false};
     return withDeliveryIds(ids, [&] {
         const std::string type = requireString(body, "", "type");
         if (isRefundEvent(type))
@@ -123,7 +123,7 @@ Normalization normalizeStripe(std::string_view providerKey, const nlohmann::json
         const auto &invoice = requireField(data, "data", "object");
         if (requireString(invoice, path, "object") != "invoice")
             throw InputError(joinPath(path, "object"), "expected an invoice");
-        const std::string invoiceId = requireString(invoice, path, "id");
+        const std::string invoiceId = requireIdentifier(invoice, path, "id");
         const std::string subscriptionPath = basil
             ? "data.object.parent.subscription_details.subscription"
             : "data.object.subscription";
