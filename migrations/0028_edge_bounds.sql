@@ -67,7 +67,7 @@ CREATE TABLE public.iso_currencies (
 );
 COMMENT ON TABLE public.iso_currencies IS
     'ISO 4217 active currencies and their minor units (migration 0028; the C++ table is built from the same rows)';
-GRANT SELECT ON public.iso_currencies TO PUBLIC;
+GRANT SELECT ON public.iso_currencies TO renewal_viewer;
 
 -- iso4217 rows begin (domain/core/CMakeLists.txt reads the lines up to "rows end")
 INSERT INTO public.iso_currencies (code, minor_units) VALUES
@@ -170,6 +170,9 @@ CREATE FUNCTION public.rd_billing_period_json(bp public.subscription_billing_per
         'period', public.rd_period_json(bp.period_start, bp.period_end),
         'paidAmountMinor', bp.paid_amount_minor, 'currency', bp.currency,
         'paidAt', public.rd_rfc3339(bp.paid_at), 'recordedBy', bp.recorded_by);
+-- Granted as 0027 granted it (docs/roles.md): functions start without PUBLIC's EXECUTE.
+GRANT EXECUTE ON FUNCTION public.rd_billing_period_json(public.subscription_billing_periods)
+    TO renewal_viewer;
 
 ALTER TABLE public.webhook_inbox
     DROP CONSTRAINT webhook_inbox_provider_event_id_check,

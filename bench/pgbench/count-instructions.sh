@@ -20,6 +20,8 @@
 # Usage: bench/pgbench/count-instructions.sh SUBSCRIPTIONS N1 N2 NAME=MIGRATION[+FILE.sql] ...
 #   e.g. bench/pgbench/count-instructions.sh 5000 200 1200 before=0015 now=0025 \
 #            no-event-index=0025+/tmp/drop-event-index.sql
+#        RD_RENEWAL_STATEMENT=bench/pgbench/webhook-statement.sql \
+#            bench/pgbench/count-instructions.sh 5000 200 1200 now=0028
 # Needs Debian's valgrind package. Takes about a minute per variant for 1,000 renewals.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -58,9 +60,12 @@ for spec in "$@"; do
 done
 "$ctl" db stop --data-dir "$dir/cluster" >/dev/null
 
-# The renewals of bench/pgbench/single-statement.sql, its statement on one line (single-user
-# mode's input) with the subscription written in, between two readings of the WAL position.
-statement=$(grep -v -e '^--' -e '^\\set' "$here/bench/pgbench/single-statement.sql" | tr '\n' ' ')
+# The renewals of bench/pgbench/single-statement.sql (or $RD_RENEWAL_STATEMENT, a file of the
+# same form: webhook-statement.sql measures `renewalctl apply`'s apply_webhook_renewal), its
+# statement on one line (single-user mode's input) with the subscription written in, between
+# two readings of the WAL position.
+statement_file="${RD_RENEWAL_STATEMENT:-$here/bench/pgbench/single-statement.sql}"
+statement=$(grep -v -e '^--' -e '^\\set' "$statement_file" | tr '\n' ' ')
 renewals() { # COUNT
     echo "SELECT pg_current_wal_insert_lsn()"
     seq 1 "$subs" | shuf --random-source=<(yes) | head -n "$1" | while read -r sid; do
