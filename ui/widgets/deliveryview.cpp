@@ -307,12 +307,13 @@ void DeliveryView::setDelivery(const InboxDelivery &d)
 
     QString note;
     if (d.bodyHidden) {
-        m_tabs->setTabText(0, tr("Body"));
-        m_bodyNote->setText(tr("Body hidden for your role: it holds customers' personal data. "
-                               "Its size is %1 and its SHA-256 %2; ask an administrator for "
-                               "renewal_payload_reader if you need to read it.")
-                                .arg(QLocale().formattedDataSize(d.bodySize), d.bodySha256));
-        m_body->setPlainText(QString());
+        m_tabs->setTabText(0, tr("Body (hidden)"));
+        m_bodyNote->setText(tr("Body hidden for your role: it holds customers' personal data."));
+        m_body->setPlainText(tr("The provider's payload is not shown to your database role.\n\n"
+                                "Size:     %1\nSHA-256:  %2\n\n"
+                                "Reading raw bodies needs renewal_payload_reader (operators "
+                                "have it).\nAsk an administrator if your work needs it.")
+                                 .arg(QLocale().formattedDataSize(d.bodySize), d.bodySha256));
         m_normalized->setPlainText(d.normalizedPretty);
         return;
     }
