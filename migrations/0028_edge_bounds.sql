@@ -170,7 +170,8 @@ CREATE FUNCTION public.rd_billing_period_json(bp public.subscription_billing_per
         'period', public.rd_period_json(bp.period_start, bp.period_end),
         'paidAmountMinor', bp.paid_amount_minor, 'currency', bp.currency,
         'paidAt', public.rd_rfc3339(bp.paid_at), 'recordedBy', bp.recorded_by);
--- Granted as 0027 granted it (docs/roles.md): functions start without PUBLIC's EXECUTE.
+-- Granted as 0027 granted it (docs/roles.md): since 0027 a function starts without PUBLIC's
+-- EXECUTE.
 GRANT EXECUTE ON FUNCTION public.rd_billing_period_json(public.subscription_billing_periods)
     TO renewal_viewer;
 
