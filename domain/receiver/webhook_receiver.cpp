@@ -444,10 +444,12 @@ private:
             nlohmann::json line {{"provider", key}};
             try {
                 const IngestResult r = ctx.ingest(key, body);
-                a = jsonAnswer(http::status::ok, r.toJson());
+                a = jsonAnswer(http::status::ok, r.toAnswerJson());
                 line["eventId"] = r.providerEventId;
                 line["outcome"] = toString(r.outcome);
                 line["inboxId"] = r.inboxId;
+                if (r.errorQuotesTheDatabase)
+                    line["error"] = r.error;
                 self->m_server.metrics.delivery(key, std::string(toString(r.outcome)));
             } catch (const InputError &e) {
                 // The provider was removed from billing_providers since the keys were loaded.

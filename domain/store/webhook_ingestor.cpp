@@ -76,6 +76,9 @@ nlohmann::json partialEventJson(const SuccessfulRenewalEvent &event)
     return j;
 }
 
+/// The start of an inbox error that quotes the database's refusal of a value.
+constexpr std::string_view kDatabaseRefused = "the database refused a value: ";
+
 } // namespace
 
 std::string_view toString(IngestOutcome outcome)
@@ -107,6 +110,14 @@ nlohmann::json IngestResult::toJson() const
         {"providerEventId", providerEventId}, {"reason", orNull(reason)}, {"error", orNull(error)},
         {"billingPeriodId", orNull(billingPeriodId)},
         {"caseId", caseId ? nlohmann::json(*caseId) : nlohmann::json()}};
+}
+
+nlohmann::json IngestResult::toAnswerJson() const
+{
+    nlohmann::json j = toJson();
+    if (errorQuotesTheDatabase)
+        j["error"] = "the database refused a value of this renewal";
+    return j;
 }
 
 WebhookIngestor::WebhookIngestor(std::string conninfo, RetryPolicy retry)
@@ -277,7 +288,7 @@ IngestResult WebhookIngestor::ingest(const std::string &providerKey, std::string
             Delivery refused = d;
             refused.outcome = IngestOutcome::Invalid;
             refused.reason = "invalid_payload";
-            refused.error = std::string("the database refused a value: ") + e.what();
+            refused.error = std::string(kDatabaseRefused) + e.what();
             refused.event = nullptr;
             try {
                 r = deliver(refused);
@@ -292,6 +303,7 @@ IngestResult WebhookIngestor::ingest(const std::string &providerKey, std::string
     r.providerKey = providerKey;
     r.providerEventId = delivered.eventId;
     r.reason = delivered.reason;
+    r.errorQuotesTheDatabase = r.error.rfind(kDatabaseRefused, 0) == 0;
     return r;
 }
 
