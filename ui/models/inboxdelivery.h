@@ -1,0 +1,53 @@
+#pragma once
+
+#include "ui/models/deliverybody.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QVariant>
+
+class QSqlDatabase;
+
+namespace rd::ui {
+
+/// One webhook delivery as the inbox keeps it, with what it is linked to.
+struct InboxDelivery
+{
+    qint64 id = 0;
+    bool found = false;
+    QString provider;
+    QString providerName;
+    QString eventId;
+    QByteArray rawBody; ///< as stored: the first MiB when the body was larger
+    /// The connection's role may not read bodies (renewal_payload_reader, migration 0027):
+    /// they hold customers' names and addresses. rawBody is then empty.
+    bool bodyHidden = false;
+    qint64 bodySize = 0;
+    QString bodySha256;
+    bool bodyTruncated = false;
+    QVariant receivedAt; ///< µs
+    QVariant lastDeliveryAt; ///< µs
+    QVariant processedAt; ///< µs, null while not processed
+    qint64 deliveries = 0;
+    QString outcome; ///< empty while not processed
+    QString reason;
+    QString error;
+    QString message; ///< the adapter's sentence (normalized->>'message')
+    QString normalizedPretty;
+    qint64 caseId = 0;
+    QString caseStatus;
+    QString caseCode;
+    QString billingPeriodId;
+    QVariant periodStart; ///< µs
+    QVariant periodEnd; ///< µs
+    QVariant paidMinor;
+    QString currency;
+    QString subscriptionUuid; ///< the desk's subscription, when it has it
+    QString subscriptionRef; ///< the provider's subscription id, when known
+    BodyDisplay body;
+};
+
+/// Reads delivery `id` (on a pool thread) and prepares its body for display.
+InboxDelivery loadInboxDelivery(QSqlDatabase &db, qint64 id);
+
+} // namespace rd::ui
