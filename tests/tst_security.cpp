@@ -886,6 +886,37 @@ private slots:
         QCOMPARE(scalar(*m_db, "SELECT count(*) FROM subscriptions WHERE cancel_at_period_end"),
             sqlstate.isEmpty() ? 1LL : 0LL);
     }
+
+    // The future-snapshot trigger (0027) as an operator with TEMP would attack it: a temporary
+    // provider_snapshots and functions named like the ones it calls, pg_temp first on the
+    // search_path. The real table is the one checked, and the real clock.
+    void futureSnapshotTriggerIgnoresShadows()
+    {
+        pqxx::connection attacker(attackerWithTemp("operator"));
+        pqxx::nontransaction tx(attacker);
+        shadow(tx, "provider_snapshots");
+        tx.exec0("CREATE FUNCTION pg_temp.rd_rfc3339(timestamptz) RETURNS text "
+                 "LANGUAGE sql AS 'SELECT ''shadow''::text'");
+        tx.exec0("SET search_path = pg_temp, public");
+        try {
+            tx.exec("SELECT attach_provider_snapshot('{\"providerKey\":\"stripe-main\","
+                    "\"providerSubscriptionId\":\"sub_1\",\"status\":\"active\","
+                    "\"currentPeriod\":{\"start\":\"2026-01-01T00:00:00Z\",\"end\":"
+                    "\"2026-02-01T00:00:00Z\"},\"cancelAtPeriodEnd\":true,"
+                    "\"providerVersion\":null,\"capturedAt\":\"2099-01-01T00:00:00Z\","
+                    "\"latestRenewal\":null}', NULL, 'other', 'x')");
+            QFAIL("a snapshot from 2099 was stored");
+        } catch (const pqxx::sql_error &e) {
+            QCOMPARE(e.sqlstate(), std::string("RD012"));
+            // The real rd_rfc3339 formatted it, not the temporary one.
+            QVERIFY2(
+                std::string(e.what()).find("capturedAt 2099-01-01T00:00:00") != std::string::npos,
+                e.what());
+            QVERIFY2(std::string(e.what()).find("shadow") == std::string::npos, e.what());
+        }
+        QCOMPARE(tx.exec1("SELECT count(*) FROM pg_temp.provider_snapshots")[0].as<int>(), 0);
+        QCOMPARE(scalar(*m_db, "SELECT count(*) FROM provider_snapshots"), 0LL);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSecurity)
