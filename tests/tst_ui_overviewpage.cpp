@@ -27,7 +27,6 @@
 
 #include <pqxx/pqxx>
 
-#include <chrono>
 #include <memory>
 
 namespace {
@@ -525,9 +524,7 @@ private slots:
         rdtest::importSubscriptions(
             m_db->conninfo(), rdtest::subscriptionLine("stripe-main", "sub_live"));
         rd::SuccessfulRenewalEvent e = rdtest::februaryRenewal("sub_live", "evt_live", "in_live");
-        e.paidAt = rd::Timestamp {std::chrono::duration_cast<std::chrono::microseconds>(
-            std::chrono::system_clock::now().time_since_epoch())
-                                      .count()};
+        e.paidAt = rd::Timestamp::now();
         const auto applied = rdtest::runProgram(rdtest::ctl(),
             {u"apply"_qs, u"--db"_qs, QString::fromStdString(m_db->conninfo())},
             QByteArray::fromStdString(rd::toJson(e).dump() + "\n"));

@@ -24,7 +24,6 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <chrono>
 
 #include <unistd.h>
 
@@ -65,9 +64,7 @@ private:
         s.status = "active";
         s.currentPeriod = rdtest::februaryRenewal().period;
         // Captured just now: a capture before the subscription's import would be stale.
-        s.capturedAt = rd::Timestamp {std::chrono::duration_cast<std::chrono::microseconds>(
-            std::chrono::system_clock::now().time_since_epoch())
-                                          .count()};
+        s.capturedAt = rd::Timestamp::now();
         s.latestRenewal = rdtest::februaryRenewal();
         return s;
     }

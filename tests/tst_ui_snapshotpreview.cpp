@@ -210,7 +210,7 @@ private slots:
         QFETCH(QString, status);
         try {
             const auto s = rd::ui::readSnapshotText(
-                text.toStdString(), "stripe-main", std::nullopt, rd::ui::nowTimestamp());
+                text.toStdString(), "stripe-main", std::nullopt, rd::Timestamp::now());
             QVERIFY2(error.isEmpty(), "read a snapshot that should have been refused");
             QCOMPARE(QString::fromStdString(s.status), status);
             QCOMPARE(s.providerKey, std::string("stripe-main"));

@@ -7,7 +7,6 @@
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
-#include <chrono>
 #include <ostream>
 #include <sstream>
 
@@ -60,9 +59,7 @@ int runSnapshot(const CommandContext &ctx)
     body << input.stream().rdbuf();
     const auto json = parseUntrustedJson(body.str());
 
-    const Timestamp now {std::chrono::duration_cast<std::chrono::microseconds>(
-        std::chrono::system_clock::now().time_since_epoch())
-                             .count()};
+    const Timestamp now = Timestamp::now();
     ProviderSnapshot snapshot;
     if (ctx.args.value("kind")) {
         // The provider's own subscription object, as fetched from its API.

@@ -166,8 +166,8 @@ void requireCapturedBy(const ProviderSnapshot &snapshot, Timestamp now)
     if (snapshot.capturedAt.micros > now.micros + kCapturedAtSkewMicros)
         throw InputError("capturedAt",
             formatRfc3339(snapshot.capturedAt) + " is in the future (this machine's clock says "
-                + formatRfc3339(now)
-                + "; 5 minutes are allowed for clock skew): a snapshot is what the provider said "
+                + formatRfc3339(now) + "; " + std::to_string(kCapturedAtSkewMicros / 60000000)
+                + " minutes are allowed for clock skew): a snapshot is what the provider said "
                   "when it was fetched");
 }
 

@@ -5,6 +5,13 @@
 #include <cstdio>
 
 namespace rd {
+
+Timestamp Timestamp::now()
+{
+    return Timestamp {std::chrono::duration_cast<std::chrono::microseconds>(
+        std::chrono::system_clock::now().time_since_epoch())
+                          .count()};
+}
 namespace {
 
 namespace chr = std::chrono;

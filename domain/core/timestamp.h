@@ -23,6 +23,8 @@ struct Timestamp
     friend bool operator>=(Timestamp a, Timestamp b) { return a.micros >= b.micros; }
 
     static Timestamp fromSeconds(std::int64_t seconds) { return Timestamp {seconds * 1000000}; }
+    /// This machine's clock, to the microsecond.
+    static Timestamp now();
 };
 
 /// The instants a Timestamp may hold: 0001-01-01T00:00:00Z .. 9999-12-31T23:59:59.999999Z.

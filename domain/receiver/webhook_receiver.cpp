@@ -129,10 +129,7 @@ std::string_view view(beast::string_view s)
 
 std::string nowRfc3339()
 {
-    const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
-        std::chrono::system_clock::now().time_since_epoch())
-                            .count();
-    return formatRfc3339(Timestamp {micros});
+    return formatRfc3339(Timestamp::now());
 }
 
 } // namespace
@@ -448,7 +445,7 @@ private:
                 line["eventId"] = r.providerEventId;
                 line["outcome"] = toString(r.outcome);
                 line["inboxId"] = r.inboxId;
-                if (r.errorQuotesTheDatabase)
+                if (r.errorQuotesTheDatabase())
                     line["error"] = r.error;
                 self->m_server.metrics.delivery(key, std::string(toString(r.outcome)));
             } catch (const InputError &e) {

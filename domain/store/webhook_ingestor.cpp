@@ -112,10 +112,15 @@ nlohmann::json IngestResult::toJson() const
         {"caseId", caseId ? nlohmann::json(*caseId) : nlohmann::json()}};
 }
 
+bool IngestResult::errorQuotesTheDatabase() const
+{
+    return error.rfind(kDatabaseRefused, 0) == 0;
+}
+
 nlohmann::json IngestResult::toAnswerJson() const
 {
     nlohmann::json j = toJson();
-    if (errorQuotesTheDatabase)
+    if (errorQuotesTheDatabase())
         j["error"] = "the database refused a value of this renewal";
     return j;
 }
@@ -303,7 +308,6 @@ IngestResult WebhookIngestor::ingest(const std::string &providerKey, std::string
     r.providerKey = providerKey;
     r.providerEventId = delivered.eventId;
     r.reason = delivered.reason;
-    r.errorQuotesTheDatabase = r.error.rfind(kDatabaseRefused, 0) == 0;
     return r;
 }
 

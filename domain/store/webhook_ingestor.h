@@ -51,11 +51,11 @@ struct IngestResult
     /// The connection dropped with the outcome unknown, and this delivery's own committed row
     /// was found: the outcome is the one that committed (localState is then not known).
     bool resolvedInDoubt = false;
-    /// `error` quotes the database (a value the core refused): kept in the inbox for the
-    /// desk's operators, never sent to the provider.
-    bool errorQuotesTheDatabase = false;
 
     nlohmann::json toJson() const;
+    /// Whether `error` quotes the database (a value the core refused): kept in the inbox for
+    /// the desk's operators, never sent to the provider.
+    bool errorQuotesTheDatabase() const;
     /// What the HTTP receiver answers: toJson() with a fixed sentence for an error that quotes
     /// the database (the detail is in the inbox and the receiver's log).
     nlohmann::json toAnswerJson() const;

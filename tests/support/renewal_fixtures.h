@@ -7,7 +7,6 @@
 
 #include <pqxx/pqxx>
 
-#include <chrono>
 #include <string>
 
 namespace rdtest {
@@ -40,9 +39,8 @@ inline rd::SuccessfulRenewalEvent februaryRenewal(const std::string &subscriptio
 /// and well within the 5 minutes of clock skew the database allows (migration 0027).
 inline std::string capturedNow(int aheadSeconds = 60)
 {
-    const auto now = std::chrono::duration_cast<std::chrono::microseconds>(
-        std::chrono::system_clock::now().time_since_epoch());
-    return rd::formatRfc3339(rd::Timestamp {now.count() + aheadSeconds * 1000000LL});
+    return rd::formatRfc3339(
+        rd::Timestamp {rd::Timestamp::now().micros + aheadSeconds * 1000000LL});
 }
 
 /// SQL that attaches a snapshot of sub_1 whose period is February 2026 and whose latest renewal

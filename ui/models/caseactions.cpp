@@ -244,7 +244,7 @@ rd::ProviderSnapshot snapshotFromText(
         if (provider.kind)
             kind = rd::providerKindFromString(*provider.kind);
     }
-    return readSnapshotText(text.toStdString(), providerKey, kind, nowTimestamp());
+    return readSnapshotText(text.toStdString(), providerKey, kind, rd::Timestamp::now());
 }
 
 std::optional<std::int64_t> optionalCase(qint64 caseId)

@@ -5,22 +5,19 @@
 
 #include <nlohmann/json.hpp>
 
-#include <chrono>
-
 namespace rd::ui {
 
-rd::ProviderSnapshot readSnapshotText(const std::string &text, const std::string &providerKey,
+namespace {
+
+rd::ProviderSnapshot parseSnapshotText(const std::string &text, const std::string &providerKey,
     std::optional<rd::ProviderKind> kind, rd::Timestamp capturedAt)
 {
     // Size and depth are capped before a DOM is built: the text is whatever was pasted.
     const auto json = rd::parseUntrustedJson(text);
     if (!json.is_object())
         throw rd::InputError("snapshot", "expected a JSON object");
-    if (json.contains("providerSubscriptionId")) {
-        auto snapshot = rd::providerSnapshotFromJson(json);
-        rd::requireCapturedBy(snapshot, nowTimestamp());
-        return snapshot;
-    }
+    if (json.contains("providerSubscriptionId"))
+        return rd::providerSnapshotFromJson(json);
     if (!kind) {
         if (json.value("object", "") == "subscription")
             kind = rd::ProviderKind::Stripe;
@@ -35,16 +32,17 @@ rd::ProviderSnapshot readSnapshotText(const std::string &text, const std::string
         throw rd::InputError("snapshot",
             "not a snapshot in Renewal Desk's form, and the case's provider is not registered "
             "with a kind");
-    auto snapshot = rd::snapshotFromProviderObject(*kind, providerKey, json, capturedAt);
-    rd::requireCapturedBy(snapshot, nowTimestamp());
-    return snapshot;
+    return rd::snapshotFromProviderObject(*kind, providerKey, json, capturedAt);
 }
 
-rd::Timestamp nowTimestamp()
+} // namespace
+
+rd::ProviderSnapshot readSnapshotText(const std::string &text, const std::string &providerKey,
+    std::optional<rd::ProviderKind> kind, rd::Timestamp capturedAt)
 {
-    return rd::Timestamp {std::chrono::duration_cast<std::chrono::microseconds>(
-        std::chrono::system_clock::now().time_since_epoch())
-                              .count()};
+    auto snapshot = parseSnapshotText(text, providerKey, kind, capturedAt);
+    rd::requireCapturedBy(snapshot, rd::Timestamp::now());
+    return snapshot;
 }
 
 } // namespace rd::ui

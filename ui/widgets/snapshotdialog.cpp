@@ -267,8 +267,8 @@ void SnapshotDialog::updatePreview()
         m_confirm->setEnabled(false);
     } else {
         try {
-            m_snapshot = readSnapshotText(
-                text.toStdString(), m_subject->providerKey.toStdString(), m_kind, nowTimestamp());
+            m_snapshot = readSnapshotText(text.toStdString(), m_subject->providerKey.toStdString(),
+                m_kind, rd::Timestamp::now());
         } catch (const rd::InputError &e) {
             m_preview->setLines(tr("current (local)"), tr("snapshot"), {});
             showProblem(tr("This is not a snapshot the desk can read: %1")
