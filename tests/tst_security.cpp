@@ -229,6 +229,32 @@ private slots:
             << "operator" << QStringList {"billing_providers"}
             << "SELECT register_billing_provider('paddle-x', 'paddle', 'Paddle X')"
             << "SELECT count(*) FROM billing_providers WHERE provider_key = 'paddle-x'";
+        // 0029: a statement run, begun, judged and finished in one statement (one
+        // transaction): the February renewal is missing here, so the core backfills it (and
+        // heals the March gap case) into the real tables, and the run is the real one.
+        QTest::newRow("operator: statement_begin, statement_add_lines, statement_finish")
+            << "operator"
+            << (renewalTables
+                + QStringList {"statement_runs", "statement_lines", "billing_providers",
+                    "renewal_total_deltas"}
+                + caseTables)
+            << "SELECT statement_finish(r.run_id) FROM statement_begin('stripe-main', "
+               "'2026-02-01', '2026-02-28', repeat('a', 64), '[]', 1) r CROSS JOIN LATERAL "
+               "statement_add_lines(r.run_id, jsonb_build_array(jsonb_build_object('line', 1, "
+               "'objectId', 'in_feb', 'objectSha256', repeat('b', 64), 'outcome', 'renewal', "
+               "'event', '{\"providerKey\":\"stripe-main\",\"providerEventId\":\"statement:b\","
+               "\"providerSubscriptionId\":\"sub_1\",\"providerRenewalKey\":\"in_feb\","
+               "\"providerVersion\":null,\"period\":{\"start\":\"2026-02-01T00:00:00Z\","
+               "\"end\":\"2026-03-01T00:00:00Z\"},\"paidAmountMinor\":1999,\"currency\":"
+               "\"USD\",\"paidAt\":\"2026-02-01T00:00:05Z\"}'::jsonb))) a"
+            << "SELECT count(*) FROM statement_runs r JOIN statement_lines l ON l.run_id = r.id "
+               "JOIN subscription_billing_periods b ON b.id = l.billing_period_id "
+               "AND b.recorded_by = 'statement' "
+               "JOIN subscription_transition_audits a ON a.billing_period_id = b.id "
+               "AND a.actor_type = 'statement' "
+               "JOIN reconciliation_cases c ON c.provider_renewal_key = 'in_march' "
+               "AND c.status = 'resolved' "
+               "WHERE r.finished_at IS NOT NULL AND r.backfilled = 1 AND l.finding = 'backfilled'";
         QTest::newRow("ingest: apply_webhook_renewal")
             << "ingest" << renewalTables << kFebruaryCall
             << "SELECT count(*) FROM subscription_billing_periods b "

@@ -22,6 +22,8 @@ enum class Refusal {
     SnapshotRenewalMismatch,
     ProviderExists,
     SnapshotFromTheFuture,
+    ProviderNotRegistered,
+    StatementRunClosed,
 };
 
 /// The refusal's code as programs and people see it: "case_already_closed", ...
