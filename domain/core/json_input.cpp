@@ -30,6 +30,12 @@ std::string printableAscii(std::string text)
 
 nlohmann::json parseUntrustedJson(std::string_view text, const JsonLimits &limits)
 {
+    checkJsonLimits(text, limits);
+    return parseCheckedJson(text);
+}
+
+void checkJsonLimits(std::string_view text, const JsonLimits &limits)
+{
     if (text.size() > limits.maxBytes)
         throw InputError("body",
             "payload of " + std::to_string(text.size()) + " bytes exceeds the limit of "
@@ -58,6 +64,10 @@ nlohmann::json parseUntrustedJson(std::string_view text, const JsonLimits &limit
             --depth;
         }
     }
+}
+
+nlohmann::json parseCheckedJson(std::string_view text)
+{
     try {
         return nlohmann::json::parse(text.begin(), text.end());
     } catch (const nlohmann::json::parse_error &e) {

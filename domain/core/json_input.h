@@ -20,6 +20,11 @@ struct JsonLimits
 /// Parses untrusted JSON text. Throws InputError (field "body") when it is too large, nests
 /// too deep, is not valid UTF-8 or is not JSON.
 nlohmann::json parseUntrustedJson(std::string_view text, const JsonLimits &limits = {});
+/// parseUntrustedJson's two halves, for a caller that parses the checked text in parts or by
+/// another builder (a statement's JSON lines, Recurly's decimal text): the size and depth
+/// checks alone, and the parse of text that passed them. Both throw InputError (field "body").
+void checkJsonLimits(std::string_view text, const JsonLimits &limits);
+nlohmann::json parseCheckedJson(std::string_view text);
 
 /// Strict accessors that name the JSON path of what is wrong (InputError).
 /// `path` is the dotted path of `obj` itself ("" for the root).

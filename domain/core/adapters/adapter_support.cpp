@@ -125,6 +125,17 @@ SuccessfulRenewalEvent renewalEvent(const DeliveryIds &ids, std::string renewalK
     return e;
 }
 
+Normalization finishedNormalization(Normalization n)
+{
+    // Naming the event's field, so that no adapter can hand the database a key its indexes
+    // cannot hold.
+    if (n.event)
+        checkIdentifierBounds(*n.event);
+    if (n.outcome == Outcome::Renewal && n.event)
+        n.reason = "renewal";
+    return n;
+}
+
 Normalization renewal(SuccessfulRenewalEvent event, std::string_view what)
 {
     Normalization n;

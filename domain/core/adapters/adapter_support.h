@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -56,6 +57,7 @@ struct DeliveryIds
     std::string eventId;
     std::string subscriptionId; ///< empty until known
     bool eventIdDerived = false; ///< eventId is derivedEventId(rawBody)
+    std::string objectId; ///< the provider object's own id (invoice, transaction) once read
 };
 
 /// A renewal event with the ids and its renewal key set; the adapter fills in the rest.
@@ -82,6 +84,43 @@ Normalization withDeliveryIds(const DeliveryIds &ids, Classify &&classify)
     n.eventIdDerived = ids.eventIdDerived;
     return n;
 }
+
+/// `n` as normalizePayload and readStatement hand it out: an event's identifiers bounded (an
+/// adapter bounds each where it reads it; this catches one read without the bound) and a
+/// renewal's reason set.
+Normalization finishedNormalization(Normalization n);
+
+/// A paid time to read only when the object lacks its own: a webhook falls back to its
+/// event's time, a statement (which has no event) to a time on the object itself.
+using FallbackTime = std::function<Timestamp()>;
+
+// The object-level classification, one per provider, shared by the webhook envelopes below and
+// the statement reader (statement.h): `ids` gets the subscription and object ids as they are
+// read; `path` is the object's JSON path for messages. Each may throw InputError.
+
+/// A Stripe invoice; `basil` selects its shape (see stripe_adapter.cpp).
+Normalization classifyStripeInvoice(DeliveryIds &ids, const nlohmann::json &invoice,
+    const std::string &path, bool basil, const FallbackTime &fallbackPaidAt);
+/// Basil or not from the invoice's own fields, for invoices that come without an api_version.
+bool stripeInvoiceIsBasil(const nlohmann::json &invoice, const std::string &path);
+/// A Paddle Billing transaction.
+Normalization classifyPaddleTransaction(DeliveryIds &ids, const nlohmann::json &txn,
+    const std::string &path, const FallbackTime &fallbackPaidAt);
+/// A Chargebee invoice; `subscription` (with its path), when known, tells a mid-term change.
+Normalization classifyChargebeeInvoice(DeliveryIds &ids, const nlohmann::json &invoice,
+    const std::string &path, const nlohmann::json *subscription, std::string_view subscriptionPath,
+    const FallbackTime &fallbackPaidAt);
+/// A Recurly invoice parsed by parseKeepingDecimalText.
+Normalization classifyRecurlyInvoice(
+    DeliveryIds &ids, const nlohmann::json &invoice, const std::string &path);
+/// A Lemon Squeezy subscription-invoices resource {type, id, attributes}.
+Normalization classifyLemonSqueezyInvoice(
+    DeliveryIds &ids, const nlohmann::json &resource, const std::string &path);
+
+/// JSON whose floating-point numbers are kept as strings of their original text ("20.0"), so
+/// that no decimal amount is rounded to binary (Recurly). For text that passed
+/// checkJsonLimits; InputError (field "body") when it is not JSON.
+nlohmann::json parseKeepingDecimalText(std::string_view text);
 
 // One entry point per provider; each may throw InputError (and only that, by intent), which
 // normalizePayload turns into Outcome::Invalid.

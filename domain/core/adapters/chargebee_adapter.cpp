@@ -12,7 +12,12 @@
 // Proration: a mid-term change bills a plan line that ends at the subscription's current term
 // end but starts after the term start. When content.subscription is present we use that to
 // tell a proration invoice from a renewal (a heuristic: Chargebee has no proration flag on
-// the invoice). providerVersion is the invoice's resource_version (milliseconds) as a string.
+// the invoice). A statement (list of invoices, each {"invoice": ...}) carries no subscription,
+// so there the heuristic cannot run and a paid mid-term invoice is classified as a renewal of
+// its plan line's period; the core's contiguity rule then refuses that period (it does not
+// continue the subscription's last one) and opens a case: nothing is forced.
+// providerVersion is the invoice's resource_version (milliseconds) as a string. paidAt is the
+// invoice's paid_at, else the event's occurred_at (in a statement: the invoice's date).
 
 #include "domain/core/adapters/adapter_support.h"
 
@@ -45,15 +50,13 @@ bool optionalFlag(const nlohmann::json &obj, std::string_view path, const char *
 
 // Whether the plan line is a mid-term change: it ends at the current term end but starts
 // after the current term start.
-bool isMidTermCharge(const nlohmann::json &content, const Period &plan)
+bool isMidTermCharge(const nlohmann::json *sub, std::string_view subPath, const Period &plan)
 {
-    const auto sub = content.find("subscription");
-    if (sub == content.end() || !sub->is_object() || !sub->contains("current_term_start")
+    if (sub == nullptr || !sub->is_object() || !sub->contains("current_term_start")
         || !sub->contains("current_term_end"))
         return false;
-    const Timestamp termStart
-        = requireUnixSeconds(*sub, "content.subscription", "current_term_start");
-    const Timestamp termEnd = requireUnixSeconds(*sub, "content.subscription", "current_term_end");
+    const Timestamp termStart = requireUnixSeconds(*sub, subPath, "current_term_start");
+    const Timestamp termEnd = requireUnixSeconds(*sub, subPath, "current_term_end");
     return plan.end == termEnd && plan.start > termStart;
 }
 
@@ -61,7 +64,7 @@ bool isMidTermCharge(const nlohmann::json &content, const Period &plan)
 
 Normalization normalizeChargebee(std::string_view providerKey, const nlohmann::json &body)
 {
-    DeliveryIds ids {std::string(providerKey), requireIdentifier(body, "", "id"), {}, false};
+    DeliveryIds ids {std::string(providerKey), requireIdentifier(body, "", "id"), {}, false, {}};
     return withDeliveryIds(ids, [&] {
         const std::string type = requireString(body, "", "event_type");
         if (isRefundEvent(type))
@@ -70,51 +73,60 @@ Normalization normalizeChargebee(std::string_view providerKey, const nlohmann::j
             return notARenewal(
                 "other_event_type", "Chargebee event type " + type + " is not handled");
         const auto &content = requireField(body, "", "content");
-        const std::string path = "content.invoice";
-        const auto &invoice = requireField(content, "content", "invoice");
-        const std::string invoiceId = requireIdentifier(invoice, path, "id");
-        if (const auto sub = optionalIdentifier(invoice, path, "subscription_id"))
-            ids.subscriptionId = *sub;
-        const std::string status = requireString(invoice, path, "status");
-        if (ids.subscriptionId.empty())
-            return notARenewal("manual_invoice",
-                "invoice " + invoiceId + " belongs to no subscription (one-off charge)");
-        if (optionalFlag(invoice, path, "first_invoice"))
-            return notARenewal("first_invoice", "invoice " + invoiceId + " is a first invoice");
-        if (status != "paid")
-            return notARenewal("unpaid", "invoice " + invoiceId + " has status " + status);
-
-        const std::string itemsPath = joinPath(path, "line_items");
-        const auto &items = requireArray(invoice, path, "line_items");
-        std::optional<Period> period;
-        for (std::size_t i = 0; i < items.size(); ++i) {
-            const std::string lp = indexPath(itemsPath, i);
-            const auto entityType = optionalString(items[i], lp, "entity_type");
-            if (!entityType || (*entityType != "plan_item_price" && *entityType != "plan"))
-                continue;
-            const Period candidate = checkedPeriod(requireUnixSeconds(items[i], lp, "date_from"),
-                requireUnixSeconds(items[i], lp, "date_to"), joinPath(lp, "date_to"));
-            if (!period || candidate.end > period->end)
-                period = candidate;
-        }
-        if (!period)
-            throw InputError(itemsPath, "no plan line item carries the period");
-        if (isMidTermCharge(content, *period))
-            return notARenewal("proration",
-                "invoice " + invoiceId + " bills part of the current term (a mid-term change)");
-
-        SuccessfulRenewalEvent e = renewalEvent(ids, invoiceId);
-        if (invoice.contains("resource_version") && !invoice.at("resource_version").is_null())
-            e.providerVersion
-                = std::to_string(requireNonNegativeInteger(invoice, path, "resource_version"));
-        e.period = *period;
-        e.paidAmountMinor = requireNonNegativeInteger(invoice, path, "amount_paid");
-        e.currency = requireCurrency(invoice, path, "currency_code");
-        e.paidAt = invoice.contains("paid_at") && !invoice.at("paid_at").is_null()
-            ? requireUnixSeconds(invoice, path, "paid_at")
-            : requireUnixSeconds(body, "", "occurred_at");
-        return renewal(std::move(e), "invoice");
+        const auto sub = content.is_object() ? content.find("subscription") : content.end();
+        return classifyChargebeeInvoice(ids, requireField(content, "content", "invoice"),
+            "content.invoice", sub == content.end() ? nullptr : &*sub, "content.subscription",
+            [&] { return requireUnixSeconds(body, "", "occurred_at"); });
     });
+}
+
+Normalization classifyChargebeeInvoice(DeliveryIds &ids, const nlohmann::json &invoice,
+    const std::string &path, const nlohmann::json *subscription, std::string_view subscriptionPath,
+    const FallbackTime &fallbackPaidAt)
+{
+    const std::string invoiceId = requireIdentifier(invoice, path, "id");
+    ids.objectId = invoiceId;
+    if (const auto sub = optionalIdentifier(invoice, path, "subscription_id"))
+        ids.subscriptionId = *sub;
+    const std::string status = requireString(invoice, path, "status");
+    if (ids.subscriptionId.empty())
+        return notARenewal("manual_invoice",
+            "invoice " + invoiceId + " belongs to no subscription (one-off charge)");
+    if (optionalFlag(invoice, path, "first_invoice"))
+        return notARenewal("first_invoice", "invoice " + invoiceId + " is a first invoice");
+    if (status != "paid")
+        return notARenewal("unpaid", "invoice " + invoiceId + " has status " + status);
+
+    const std::string itemsPath = joinPath(path, "line_items");
+    const auto &items = requireArray(invoice, path, "line_items");
+    std::optional<Period> period;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const std::string lp = indexPath(itemsPath, i);
+        const auto entityType = optionalString(items[i], lp, "entity_type");
+        if (!entityType || (*entityType != "plan_item_price" && *entityType != "plan"))
+            continue;
+        const Period candidate = checkedPeriod(requireUnixSeconds(items[i], lp, "date_from"),
+            requireUnixSeconds(items[i], lp, "date_to"), joinPath(lp, "date_to"));
+        if (!period || candidate.end > period->end)
+            period = candidate;
+    }
+    if (!period)
+        throw InputError(itemsPath, "no plan line item carries the period");
+    if (isMidTermCharge(subscription, subscriptionPath, *period))
+        return notARenewal("proration",
+            "invoice " + invoiceId + " bills part of the current term (a mid-term change)");
+
+    SuccessfulRenewalEvent e = renewalEvent(ids, invoiceId);
+    if (invoice.contains("resource_version") && !invoice.at("resource_version").is_null())
+        e.providerVersion
+            = std::to_string(requireNonNegativeInteger(invoice, path, "resource_version"));
+    e.period = *period;
+    e.paidAmountMinor = requireNonNegativeInteger(invoice, path, "amount_paid");
+    e.currency = requireCurrency(invoice, path, "currency_code");
+    e.paidAt = invoice.contains("paid_at") && !invoice.at("paid_at").is_null()
+        ? requireUnixSeconds(invoice, path, "paid_at")
+        : fallbackPaidAt();
+    return renewal(std::move(e), "invoice");
 }
 
 } // namespace rd::adapters

@@ -20,7 +20,7 @@ namespace rd::adapters {
 Normalization normalizeLemonSqueezy(
     std::string_view providerKey, std::string_view rawBody, const nlohmann::json &body)
 {
-    DeliveryIds ids {std::string(providerKey), derivedEventId(rawBody), {}, true};
+    DeliveryIds ids {std::string(providerKey), derivedEventId(rawBody), {}, true, {}};
     return withDeliveryIds(ids, [&] {
         const auto &meta = requireField(body, "", "meta");
         const std::string eventName = requireString(meta, "meta", "event_name");
@@ -30,40 +30,46 @@ Normalization normalizeLemonSqueezy(
             && eventName != "subscription_payment_recovered")
             return notARenewal(
                 "other_event_type", "Lemon Squeezy event " + eventName + " is not handled");
-        const auto &data = requireField(body, "", "data");
-        if (requireString(data, "data", "type") != "subscription-invoices")
-            throw InputError("data.type", "expected subscription-invoices");
-        const std::string invoiceId = requireId(data, "data", "id");
-        const std::string path = "data.attributes";
-        const auto &attrs = requireField(data, "data", "attributes");
-        ids.subscriptionId = requireId(attrs, path, "subscription_id");
-        const std::string reason = requireString(attrs, path, "billing_reason");
-        const std::string status = requireString(attrs, path, "status");
-        if (reason == "initial")
-            return notARenewal("first_invoice", "invoice " + invoiceId + " is a first invoice");
-        if (reason == "updated")
-            return notARenewal(
-                "proration", "invoice " + invoiceId + " bills a subscription change (proration)");
-        if (reason != "renewal")
-            return notARenewal(
-                "other_billing_reason", "invoice " + invoiceId + " has billing_reason " + reason);
-        if (status == "refunded" || status == "partial_refund")
-            return notARenewal("refund", "invoice " + invoiceId + " has been refunded");
-        if (status != "paid")
-            return notARenewal("unpaid", "invoice " + invoiceId + " has status " + status);
-
-        SuccessfulRenewalEvent e = renewalEvent(ids, invoiceId);
-        e.paidAmountMinor = requireNonNegativeInteger(attrs, path, "total");
-        e.currency = requireCurrency(attrs, path, "currency");
-        e.paidAt = requireRfc3339(attrs, path, "created_at");
-        Normalization n;
-        n.outcome = Outcome::NeedsSnapshot;
-        n.reason = "missing_period";
-        n.message = "invoice " + invoiceId + " renews subscription " + ids.subscriptionId
-            + " but the payload has no billing period; fetch the subscription";
-        n.event = std::move(e);
-        return n;
+        return classifyLemonSqueezyInvoice(ids, requireField(body, "", "data"), "data");
     });
+}
+
+Normalization classifyLemonSqueezyInvoice(
+    DeliveryIds &ids, const nlohmann::json &resource, const std::string &path)
+{
+    if (requireString(resource, path, "type") != "subscription-invoices")
+        throw InputError(joinPath(path, "type"), "expected subscription-invoices");
+    const std::string invoiceId = requireId(resource, path, "id");
+    ids.objectId = invoiceId;
+    const std::string attrsPath = joinPath(path, "attributes");
+    const auto &attrs = requireField(resource, path, "attributes");
+    ids.subscriptionId = requireId(attrs, attrsPath, "subscription_id");
+    const std::string reason = requireString(attrs, attrsPath, "billing_reason");
+    const std::string status = requireString(attrs, attrsPath, "status");
+    if (reason == "initial")
+        return notARenewal("first_invoice", "invoice " + invoiceId + " is a first invoice");
+    if (reason == "updated")
+        return notARenewal(
+            "proration", "invoice " + invoiceId + " bills a subscription change (proration)");
+    if (reason != "renewal")
+        return notARenewal(
+            "other_billing_reason", "invoice " + invoiceId + " has billing_reason " + reason);
+    if (status == "refunded" || status == "partial_refund")
+        return notARenewal("refund", "invoice " + invoiceId + " has been refunded");
+    if (status != "paid")
+        return notARenewal("unpaid", "invoice " + invoiceId + " has status " + status);
+
+    SuccessfulRenewalEvent e = renewalEvent(ids, invoiceId);
+    e.paidAmountMinor = requireNonNegativeInteger(attrs, attrsPath, "total");
+    e.currency = requireCurrency(attrs, attrsPath, "currency");
+    e.paidAt = requireRfc3339(attrs, attrsPath, "created_at");
+    Normalization n;
+    n.outcome = Outcome::NeedsSnapshot;
+    n.reason = "missing_period";
+    n.message = "invoice " + invoiceId + " renews subscription " + ids.subscriptionId
+        + " but the payload has no billing period; fetch the subscription";
+    n.event = std::move(e);
+    return n;
 }
 
 } // namespace rd::adapters

@@ -53,15 +53,7 @@ Normalization normalizePayload(
         if (providerKey.empty())
             return invalid("providerKey: must not be empty");
         const nlohmann::json body = parseUntrustedJson(rawBody);
-        Normalization n = provider.normalize(providerKey, rawBody, body);
-        // Each adapter bounds an identifier where it reads it, naming the JSON path; this
-        // catches one read without the bound (naming the event's field), so that no adapter
-        // can hand the database a key its indexes cannot hold.
-        if (n.event)
-            checkIdentifierBounds(*n.event);
-        if (n.outcome == Outcome::Renewal && n.event)
-            n.reason = "renewal";
-        return n;
+        return adapters::finishedNormalization(provider.normalize(providerKey, rawBody, body));
     } catch (const InputError &e) {
         return invalid(e.what());
     } catch (const nlohmann::json::exception &e) {

@@ -11,7 +11,8 @@
 // ride along on a recurring transaction); the core compares amounts only per renewal key.
 // The period is data.billing_period {starts_at, ends_at}, RFC 3339 (sometimes with
 // microseconds). paidAt is the first captured payment's captured_at, else the event's
-// occurred_at. providerVersion is null: transactions carry no version number.
+// occurred_at (in a statement, which has no event: the transaction's billed_at).
+// providerVersion is null: transactions carry no version number.
 //
 // Other origins: web/api (a checkout or API-created first purchase) -> first_invoice,
 // subscription_update -> proration, subscription_charge (one-time charge) -> manual_invoice.
@@ -47,55 +48,63 @@ std::optional<Timestamp> capturedAt(const nlohmann::json &txn, const std::string
 
 Normalization normalizePaddle(std::string_view providerKey, const nlohmann::json &body)
 {
-    DeliveryIds ids {std::string(providerKey), requireIdentifier(body, "", "event_id"), {}, false};
+    DeliveryIds ids {
+        std::string(providerKey), requireIdentifier(body, "", "event_id"), {}, false, {}};
     return withDeliveryIds(ids, [&] {
         const std::string type = requireString(body, "", "event_type");
         if (type.starts_with("adjustment."))
             return notARenewal("refund", "Paddle " + type + " is a refund, credit or chargeback");
         if (type != "transaction.completed")
             return notARenewal("other_event_type", "Paddle event type " + type + " is not handled");
-        const std::string path = "data";
-        const auto &txn = requireField(body, "", "data");
-        const std::string txnId = requireIdentifier(txn, path, "id");
-        if (const auto sub = optionalIdentifier(txn, path, "subscription_id"))
-            ids.subscriptionId = *sub;
-        const std::string origin = requireString(txn, path, "origin");
-        const std::string status = requireString(txn, path, "status");
-        if (origin == "web" || origin == "api")
-            return notARenewal("first_invoice",
-                "transaction " + txnId + " (origin " + origin + ") is a first purchase");
-        if (origin == "subscription_update")
-            return notARenewal(
-                "proration", "transaction " + txnId + " bills a subscription change (proration)");
-        if (origin == "subscription_charge")
-            return notARenewal("manual_invoice",
-                "transaction " + txnId + " is a one-time charge on a subscription");
-        if (origin != "subscription_recurring")
-            return notARenewal(
-                "other_billing_reason", "transaction " + txnId + " has origin " + origin);
-        if (status != "completed")
-            return notARenewal("unpaid", "transaction " + txnId + " has status " + status);
-
-        // Required on a recurring transaction: without it the renewal belongs nowhere.
-        ids.subscriptionId = requireIdentifier(txn, path, "subscription_id");
-        const std::string periodPath = joinPath(path, "billing_period");
-        const auto &bp = requireField(txn, path, "billing_period");
-        if (!bp.is_object())
-            throw InputError(periodPath, "expected an object with starts_at and ends_at");
-        const Period period = checkedPeriod(requireRfc3339(bp, periodPath, "starts_at"),
-            requireRfc3339(bp, periodPath, "ends_at"), joinPath(periodPath, "ends_at"));
-        const std::string totalsPath = "data.details.totals";
-        const auto &details = requireField(txn, path, "details");
-        const auto &totals = requireField(details, "data.details", "totals");
-
-        SuccessfulRenewalEvent e = renewalEvent(ids, txnId);
-        e.period = period;
-        e.paidAmountMinor = requireMinorUnitsString(totals, totalsPath, "grand_total");
-        e.currency = requireCurrency(txn, path, "currency_code");
-        const auto captured = capturedAt(txn, path);
-        e.paidAt = captured ? *captured : requireRfc3339(body, "", "occurred_at");
-        return renewal(std::move(e), "transaction");
+        return classifyPaddleTransaction(ids, requireField(body, "", "data"), "data",
+            [&] { return requireRfc3339(body, "", "occurred_at"); });
     });
+}
+
+Normalization classifyPaddleTransaction(DeliveryIds &ids, const nlohmann::json &txn,
+    const std::string &path, const FallbackTime &fallbackPaidAt)
+{
+    const std::string txnId = requireIdentifier(txn, path, "id");
+    ids.objectId = txnId;
+    if (const auto sub = optionalIdentifier(txn, path, "subscription_id"))
+        ids.subscriptionId = *sub;
+    const std::string origin = requireString(txn, path, "origin");
+    const std::string status = requireString(txn, path, "status");
+    if (origin == "web" || origin == "api")
+        return notARenewal("first_invoice",
+            "transaction " + txnId + " (origin " + origin + ") is a first purchase");
+    if (origin == "subscription_update")
+        return notARenewal(
+            "proration", "transaction " + txnId + " bills a subscription change (proration)");
+    if (origin == "subscription_charge")
+        return notARenewal(
+            "manual_invoice", "transaction " + txnId + " is a one-time charge on a subscription");
+    if (origin != "subscription_recurring")
+        return notARenewal(
+            "other_billing_reason", "transaction " + txnId + " has origin " + origin);
+    if (status != "completed")
+        return notARenewal("unpaid", "transaction " + txnId + " has status " + status);
+
+    // Required on a recurring transaction: without it the renewal belongs nowhere.
+    ids.subscriptionId = requireIdentifier(txn, path, "subscription_id");
+    const std::string periodPath = joinPath(path, "billing_period");
+    const auto &bp = requireField(txn, path, "billing_period");
+    if (!bp.is_object())
+        throw InputError(periodPath, "expected an object with starts_at and ends_at");
+    const Period period = checkedPeriod(requireRfc3339(bp, periodPath, "starts_at"),
+        requireRfc3339(bp, periodPath, "ends_at"), joinPath(periodPath, "ends_at"));
+    const std::string detailsPath = joinPath(path, "details");
+    const auto &details = requireField(txn, path, "details");
+    const auto &totals = requireField(details, detailsPath, "totals");
+
+    SuccessfulRenewalEvent e = renewalEvent(ids, txnId);
+    e.period = period;
+    e.paidAmountMinor
+        = requireMinorUnitsString(totals, joinPath(detailsPath, "totals"), "grand_total");
+    e.currency = requireCurrency(txn, path, "currency_code");
+    const auto captured = capturedAt(txn, path);
+    e.paidAt = captured ? *captured : fallbackPaidAt();
+    return renewal(std::move(e), "transaction");
 }
 
 } // namespace rd::adapters

@@ -69,10 +69,12 @@ public:
         return true;
     }
     template<class Exception>
-    bool parse_error(std::size_t, const std::string &, const Exception &)
+    bool parse_error(std::size_t, const std::string &, const Exception &e)
     {
+        m_error = e.what();
         return false;
     }
+    const std::string &error() const { return m_error; }
 
 private:
     bool add(json v)
@@ -101,16 +103,8 @@ private:
     json &m_root;
     std::vector<json *> m_open;
     std::string m_key;
+    std::string m_error;
 };
-
-nlohmann::json parseKeepingDecimalText(std::string_view rawBody)
-{
-    nlohmann::json root;
-    DecimalTextBuilder builder(root);
-    if (!nlohmann::json::sax_parse(rawBody.begin(), rawBody.end(), &builder))
-        throw InputError("body", "not valid JSON");
-    return root;
-}
 
 std::int64_t requireMajorUnits(
     const nlohmann::json &obj, std::string_view path, const char *key, const std::string &currency)
@@ -154,65 +148,84 @@ bool isRefundOrigin(std::string_view origin)
 
 } // namespace
 
+nlohmann::json parseKeepingDecimalText(std::string_view text)
+{
+    nlohmann::json root;
+    DecimalTextBuilder builder(root);
+    if (!nlohmann::json::sax_parse(text.begin(), text.end(), &builder)) {
+        // nlohmann's message names the byte position; diagnostics keep printable ASCII only.
+        std::string what = builder.error();
+        if (const auto p = what.find("parse error"); p != std::string::npos)
+            what = what.substr(p);
+        throw InputError("body",
+            what.empty() ? "not valid JSON" : "not valid JSON (" + printableAscii(what) + ")");
+    }
+    return root;
+}
+
 Normalization normalizeRecurly(std::string_view providerKey, std::string_view rawBody)
 {
-    DeliveryIds ids {std::string(providerKey), derivedEventId(rawBody), {}, true};
-    return withDeliveryIds(ids, [&] {
-        const nlohmann::json body = parseKeepingDecimalText(rawBody);
-        const std::string path;
-        if (requireString(body, path, "object") != "invoice")
-            throw InputError("object", "expected a Recurly invoice object");
-        const std::string invoiceId = requireIdentifier(body, path, "id");
-        const auto &subs = requireArray(body, path, "subscription_ids");
-        if (!subs.empty() && subs[0].is_string())
-            ids.subscriptionId
-                = boundedIdentifier(subs[0].get<std::string>(), "subscription_ids[0]");
-        const std::string origin = requireString(body, path, "origin");
-        const std::string type = requireString(body, path, "type");
-        const std::string state = requireString(body, path, "state");
-        if (type == "credit" || isRefundOrigin(origin))
-            return notARenewal("refund", "invoice " + invoiceId + " is a credit or refund");
-        if (origin == "purchase")
-            return notARenewal("first_invoice", "invoice " + invoiceId + " is a purchase invoice");
-        if (origin == "immediate_change")
-            return notARenewal(
-                "proration", "invoice " + invoiceId + " bills a subscription change (proration)");
-        if (origin != "renewal")
-            return notARenewal(
-                "other_billing_reason", "invoice " + invoiceId + " has origin " + origin);
-        if (state != "paid")
-            return notARenewal("unpaid", "invoice " + invoiceId + " has state " + state);
+    DeliveryIds ids {std::string(providerKey), derivedEventId(rawBody), {}, true, {}};
+    return withDeliveryIds(
+        ids, [&] { return classifyRecurlyInvoice(ids, parseKeepingDecimalText(rawBody), ""); });
+}
 
-        if (subs.size() != 1 || !subs[0].is_string() || ids.subscriptionId.empty())
-            throw InputError(
-                "subscription_ids", "a renewal invoice must name exactly one subscription");
-        const std::string currency = requireCurrency(body, path, "currency");
-        const auto [items, itemsPath] = lineItems(body, path);
-        std::optional<Period> period;
-        for (std::size_t i = 0; i < items->size(); ++i) {
-            const auto &line = (*items)[i];
-            const std::string lp = indexPath(itemsPath, i);
-            const auto lineOrigin = optionalString(line, lp, "origin");
-            const auto lineType = optionalString(line, lp, "type");
-            const bool proration = line.contains("proration") && line.at("proration").is_boolean()
-                && line.at("proration").get<bool>();
-            if (lineOrigin != "plan" || (lineType && *lineType != "charge") || proration)
-                continue;
-            const Period candidate = checkedPeriod(requireRfc3339(line, lp, "start_date"),
-                requireRfc3339(line, lp, "end_date"), joinPath(lp, "end_date"));
-            if (!period || candidate.end > period->end)
-                period = candidate;
-        }
-        if (!period)
-            throw InputError(itemsPath, "no plan line item carries the period");
+Normalization classifyRecurlyInvoice(
+    DeliveryIds &ids, const nlohmann::json &invoice, const std::string &path)
+{
+    if (requireString(invoice, path, "object") != "invoice")
+        throw InputError(joinPath(path, "object"), "expected a Recurly invoice object");
+    const std::string invoiceId = requireIdentifier(invoice, path, "id");
+    ids.objectId = invoiceId;
+    const auto &subs = requireArray(invoice, path, "subscription_ids");
+    if (!subs.empty() && subs[0].is_string())
+        ids.subscriptionId
+            = boundedIdentifier(subs[0].get<std::string>(), joinPath(path, "subscription_ids[0]"));
+    const std::string origin = requireString(invoice, path, "origin");
+    const std::string type = requireString(invoice, path, "type");
+    const std::string state = requireString(invoice, path, "state");
+    if (type == "credit" || isRefundOrigin(origin))
+        return notARenewal("refund", "invoice " + invoiceId + " is a credit or refund");
+    if (origin == "purchase")
+        return notARenewal("first_invoice", "invoice " + invoiceId + " is a purchase invoice");
+    if (origin == "immediate_change")
+        return notARenewal(
+            "proration", "invoice " + invoiceId + " bills a subscription change (proration)");
+    if (origin != "renewal")
+        return notARenewal(
+            "other_billing_reason", "invoice " + invoiceId + " has origin " + origin);
+    if (state != "paid")
+        return notARenewal("unpaid", "invoice " + invoiceId + " has state " + state);
 
-        SuccessfulRenewalEvent e = renewalEvent(ids, invoiceId);
-        e.period = *period;
-        e.paidAmountMinor = requireMajorUnits(body, path, "paid", currency);
-        e.currency = currency;
-        e.paidAt = requireRfc3339(body, path, "closed_at");
-        return renewal(std::move(e), "invoice");
-    });
+    if (subs.size() != 1 || !subs[0].is_string() || ids.subscriptionId.empty())
+        throw InputError(joinPath(path, "subscription_ids"),
+            "a renewal invoice must name exactly one subscription");
+    const std::string currency = requireCurrency(invoice, path, "currency");
+    const auto [items, itemsPath] = lineItems(invoice, path);
+    std::optional<Period> period;
+    for (std::size_t i = 0; i < items->size(); ++i) {
+        const auto &line = (*items)[i];
+        const std::string lp = indexPath(itemsPath, i);
+        const auto lineOrigin = optionalString(line, lp, "origin");
+        const auto lineType = optionalString(line, lp, "type");
+        const bool proration = line.contains("proration") && line.at("proration").is_boolean()
+            && line.at("proration").get<bool>();
+        if (lineOrigin != "plan" || (lineType && *lineType != "charge") || proration)
+            continue;
+        const Period candidate = checkedPeriod(requireRfc3339(line, lp, "start_date"),
+            requireRfc3339(line, lp, "end_date"), joinPath(lp, "end_date"));
+        if (!period || candidate.end > period->end)
+            period = candidate;
+    }
+    if (!period)
+        throw InputError(itemsPath, "no plan line item carries the period");
+
+    SuccessfulRenewalEvent e = renewalEvent(ids, invoiceId);
+    e.period = *period;
+    e.paidAmountMinor = requireMajorUnits(invoice, path, "paid", currency);
+    e.currency = currency;
+    e.paidAt = requireRfc3339(invoice, path, "closed_at");
+    return renewal(std::move(e), "invoice");
 }
 
 } // namespace rd::adapters

@@ -8,7 +8,8 @@
 // contiguous with nothing before it, and we accept it as a renewal deliberately.
 //
 // Two invoice shapes, chosen by the event's api_version (an endpoint keeps the version it was
-// created with, so both arrive in production):
+// created with, so both arrive in production; a statement has no api_version, so there the
+// invoice's own fields choose: stripeInvoiceIsBasil):
 // - before 2025-03-31 ("basil"): invoice.subscription, lines.data[].proration and
 //   lines.data[].type = "subscription";
 // - basil and later: invoice.parent.subscription_details.subscription and
@@ -92,23 +93,23 @@ bool isBaseLine(const nlohmann::json &line, const std::string &path, bool basil)
     return !requireBool(details, joinPath(parentPath, "subscription_item_details"), "proration");
 }
 
-// paid_at is the moment of payment; the event's created is a fallback for payloads that omit
-// status_transitions.
+// paid_at is the moment of payment; the caller's fallback (the event's created) serves payloads
+// that omit status_transitions.
 Timestamp paidAtOf(
-    const nlohmann::json &body, const nlohmann::json &invoice, const std::string &path)
+    const nlohmann::json &invoice, const std::string &path, const FallbackTime &fallback)
 {
     const auto st = invoice.find("status_transitions");
     const bool hasPaidAt = st != invoice.end() && st->is_object() && st->contains("paid_at")
         && !st->at("paid_at").is_null();
     return hasPaidAt ? requireUnixSeconds(*st, joinPath(path, "status_transitions"), "paid_at")
-                     : requireUnixSeconds(body, "", "created");
+                     : fallback();
 }
 
 } // namespace
 
 Normalization normalizeStripe(std::string_view providerKey, const nlohmann::json &body)
 {
-    DeliveryIds ids {std::string(providerKey), requireIdentifier(body, "", "id"), {}, false};
+    DeliveryIds ids {std::string(providerKey), requireIdentifier(body, "", "id"), {}, false, {}};
     return withDeliveryIds(ids, [&] {
         const std::string type = requireString(body, "", "type");
         if (isRefundEvent(type))
@@ -119,99 +120,119 @@ Normalization normalizeStripe(std::string_view providerKey, const nlohmann::json
         const std::string apiVersion = requireString(body, "", "api_version");
         const bool basil = apiVersion.substr(0, kBasilDate.size()) >= kBasilDate;
         const auto &data = requireField(body, "", "data");
-        const std::string path = "data.object";
-        const auto &invoice = requireField(data, "data", "object");
-        if (requireString(invoice, path, "object") != "invoice")
-            throw InputError(joinPath(path, "object"), "expected an invoice");
-        const std::string invoiceId = requireIdentifier(invoice, path, "id");
-        const std::string subscriptionPath = basil
-            ? "data.object.parent.subscription_details.subscription"
-            : "data.object.subscription";
-        if (const auto sub = subscriptionOf(invoice, path, basil))
-            ids.subscriptionId = *sub;
-
-        const std::string reason = requireString(invoice, path, "billing_reason");
-        const std::string status = requireString(invoice, path, "status");
-        if (reason == "subscription_create")
-            return notARenewal("first_invoice", "invoice " + invoiceId + " is a first invoice");
-        if (reason == "subscription_update") {
-            // Before 2018-10-31 first invoices were subscription_update too: either way, not a
-            // renewal.
-            return notARenewal(
-                "proration", "invoice " + invoiceId + " bills a subscription change (proration)");
-        }
-        if (reason == "manual")
-            return notARenewal("manual_invoice", "invoice " + invoiceId + " is a manual invoice");
-        if (reason != "subscription_cycle")
-            return notARenewal(
-                "other_billing_reason", "invoice " + invoiceId + " has billing_reason " + reason);
-        if (status != "paid")
-            return notARenewal("unpaid", "invoice " + invoiceId + " has status " + status);
-
-        if (ids.subscriptionId.empty())
-            throw InputError(subscriptionPath, "missing on a subscription_cycle invoice");
-        const std::string linesPath = joinPath(path, "lines");
-        const auto &lines = requireField(invoice, path, "lines");
-        const auto &items = requireArray(lines, linesPath, "data");
-        const std::string itemsPath = joinPath(linesPath, "data");
-        const Timestamp created = requireUnixSeconds(invoice, path, "created");
-        std::optional<Period> period;
-        bool inArrears = false; // a subscription line that bills a period already over
-        for (std::size_t i = 0; i < items.size(); ++i) {
-            const std::string lp = indexPath(itemsPath, i);
-            if (!isBaseLine(items[i], lp, basil))
-                continue;
-            const std::string pp = joinPath(lp, "period");
-            const auto &p = requireField(items[i], lp, "period");
-            const Period candidate = checkedPeriod(requireUnixSeconds(p, pp, "start"),
-                requireUnixSeconds(p, pp, "end"), joinPath(pp, "end"));
-            if (candidate.end <= created) {
-                inArrears = true;
-                continue;
-            }
-            if (!period || candidate.end > period->end)
-                period = candidate;
-        }
-        const auto more = lines.find("has_more");
-        const bool hasMore = more != lines.end() && more->is_boolean() && more->get<bool>();
-        if (!period && !inArrears && !hasMore)
-            throw InputError(
-                itemsPath, "no non-proration subscription line item carries the period");
-        // Everything of the renewal but its period.
-        const auto paidRenewal = [&] {
-            SuccessfulRenewalEvent e = renewalEvent(ids, invoiceId);
-            e.providerVersion = std::nullopt;
-            e.paidAmountMinor = requireNonNegativeInteger(invoice, path, "amount_paid");
-            e.currency = requireCurrency(invoice, path, "currency");
-            e.paidAt = paidAtOf(body, invoice, path);
-            return e;
-        };
-        if (period) {
-            SuccessfulRenewalEvent e = paidRenewal();
-            e.period = *period;
-            return renewal(std::move(e), "invoice");
-        }
-        Normalization n;
-        n.outcome = Outcome::NeedsSnapshot;
-        n.reason = "missing_period";
-        if (inArrears) {
-            // A paid renewal all the same: only its period must come from the subscription
-            // (a licensed line on a later page of lines would say too).
-            n.message = "invoice " + invoiceId
-                + " bills only usage in arrears (its subscription lines"
-                + (hasMore ? " on the first page" : "")
-                + " ended by the invoice's creation): no period being renewed into; "
-                  "fetch subscription "
-                + ids.subscriptionId;
-            n.event = paidRenewal();
-        } else {
-            // Stripe embeds only the first page of lines in the event.
-            n.message = "invoice " + invoiceId
-                + ": no subscription line on the first page of lines; fetch the invoice's "
-                  "lines";
-        }
-        return n;
+        return classifyStripeInvoice(ids, requireField(data, "data", "object"), "data.object",
+            basil, [&] { return requireUnixSeconds(body, "", "created"); });
     });
+}
+
+bool stripeInvoiceIsBasil(const nlohmann::json &invoice, const std::string &path)
+{
+    // Basil removed invoice.subscription and added invoice.parent (null on an invoice no
+    // subscription generated): each shape has exactly one of the two keys.
+    if (!invoice.is_object())
+        throw InputError(path.empty() ? "$" : path, "expected an invoice object");
+    const bool hasParent = invoice.contains("parent");
+    const bool hasSubscription = invoice.contains("subscription");
+    if (hasParent != hasSubscription)
+        return hasParent;
+    throw InputError(path.empty() ? "$" : path,
+        hasParent ? "has both parent (API 2025-03-31 and later) and subscription (earlier): "
+                    "cannot tell which invoice shape it is"
+                  : "has neither parent (API 2025-03-31 and later) nor subscription (earlier): "
+                    "cannot tell which invoice shape it is");
+}
+
+Normalization classifyStripeInvoice(DeliveryIds &ids, const nlohmann::json &invoice,
+    const std::string &path, bool basil, const FallbackTime &fallbackPaidAt)
+{
+    if (requireString(invoice, path, "object") != "invoice")
+        throw InputError(joinPath(path, "object"), "expected an invoice");
+    const std::string invoiceId = requireIdentifier(invoice, path, "id");
+    ids.objectId = invoiceId;
+    const std::string subscriptionPath
+        = joinPath(path, basil ? "parent.subscription_details.subscription" : "subscription");
+    if (const auto sub = subscriptionOf(invoice, path, basil))
+        ids.subscriptionId = *sub;
+
+    const std::string reason = requireString(invoice, path, "billing_reason");
+    const std::string status = requireString(invoice, path, "status");
+    if (reason == "subscription_create")
+        return notARenewal("first_invoice", "invoice " + invoiceId + " is a first invoice");
+    if (reason == "subscription_update") {
+        // Before 2018-10-31 first invoices were subscription_update too: either way, not a
+        // renewal.
+        return notARenewal(
+            "proration", "invoice " + invoiceId + " bills a subscription change (proration)");
+    }
+    if (reason == "manual")
+        return notARenewal("manual_invoice", "invoice " + invoiceId + " is a manual invoice");
+    if (reason != "subscription_cycle")
+        return notARenewal(
+            "other_billing_reason", "invoice " + invoiceId + " has billing_reason " + reason);
+    if (status != "paid")
+        return notARenewal("unpaid", "invoice " + invoiceId + " has status " + status);
+
+    if (ids.subscriptionId.empty())
+        throw InputError(subscriptionPath, "missing on a subscription_cycle invoice");
+    const std::string linesPath = joinPath(path, "lines");
+    const auto &lines = requireField(invoice, path, "lines");
+    const auto &items = requireArray(lines, linesPath, "data");
+    const std::string itemsPath = joinPath(linesPath, "data");
+    const Timestamp created = requireUnixSeconds(invoice, path, "created");
+    std::optional<Period> period;
+    bool inArrears = false; // a subscription line that bills a period already over
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const std::string lp = indexPath(itemsPath, i);
+        if (!isBaseLine(items[i], lp, basil))
+            continue;
+        const std::string pp = joinPath(lp, "period");
+        const auto &p = requireField(items[i], lp, "period");
+        const Period candidate = checkedPeriod(requireUnixSeconds(p, pp, "start"),
+            requireUnixSeconds(p, pp, "end"), joinPath(pp, "end"));
+        if (candidate.end <= created) {
+            inArrears = true;
+            continue;
+        }
+        if (!period || candidate.end > period->end)
+            period = candidate;
+    }
+    const auto more = lines.find("has_more");
+    const bool hasMore = more != lines.end() && more->is_boolean() && more->get<bool>();
+    if (!period && !inArrears && !hasMore)
+        throw InputError(itemsPath, "no non-proration subscription line item carries the period");
+    // Everything of the renewal but its period.
+    const auto paidRenewal = [&] {
+        SuccessfulRenewalEvent e = renewalEvent(ids, invoiceId);
+        e.providerVersion = std::nullopt;
+        e.paidAmountMinor = requireNonNegativeInteger(invoice, path, "amount_paid");
+        e.currency = requireCurrency(invoice, path, "currency");
+        e.paidAt = paidAtOf(invoice, path, fallbackPaidAt);
+        return e;
+    };
+    if (period) {
+        SuccessfulRenewalEvent e = paidRenewal();
+        e.period = *period;
+        return renewal(std::move(e), "invoice");
+    }
+    Normalization n;
+    n.outcome = Outcome::NeedsSnapshot;
+    n.reason = "missing_period";
+    if (inArrears) {
+        // A paid renewal all the same: only its period must come from the subscription
+        // (a licensed line on a later page of lines would say too).
+        n.message = "invoice " + invoiceId + " bills only usage in arrears (its subscription lines"
+            + (hasMore ? " on the first page" : "")
+            + " ended by the invoice's creation): no period being renewed into; "
+              "fetch subscription "
+            + ids.subscriptionId;
+        n.event = paidRenewal();
+    } else {
+        // Stripe embeds only the first page of lines in the event (and in a listed invoice).
+        n.message = "invoice " + invoiceId
+            + ": no subscription line on the first page of lines; fetch the invoice's "
+              "lines";
+    }
+    return n;
 }
 
 } // namespace rd::adapters

@@ -1,0 +1,226 @@
+#include "domain/core/statement.h"
+
+#include "domain/core/adapters/adapter_support.h"
+#include "domain/core/errors.h"
+#include "domain/core/json_input.h"
+#include "domain/core/sha256.h"
+#include "domain/core/statement_pages.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace rd {
+namespace {
+
+using nlohmann::json;
+
+// A statement of 100,000 objects runs to some 200 MB; the webhook path's depth limit stays,
+// since it is what keeps a DOM's recursion off the stack.
+constexpr JsonLimits kStatementLimits {std::size_t {512} * 1024 * 1024, JsonLimits {}.maxDepth};
+
+bool isBlank(std::string_view text)
+{
+    return text.find_first_not_of(" \t\r\n") == std::string_view::npos;
+}
+
+class StatementReader
+{
+public:
+    StatementReader(ProviderKind kind, std::string_view providerKey)
+        : m_shape(statement_pages::pageShape(kind)), m_providerKey(providerKey)
+    {
+        m_statement.kind = kind;
+    }
+
+    void readFile(const StatementFile &file, std::size_t position)
+    {
+        StatementFileInfo info;
+        info.name = file.name.empty() ? "file " + std::to_string(position + 1) : file.name;
+        info.sha256 = sha256Hex(file.bytes);
+        info.bytes = file.bytes.size();
+        const std::string &name = info.name;
+        try {
+            checkJsonLimits(file.bytes, kStatementLimits);
+        } catch (const InputError &e) {
+            throw e.locatedAt(name);
+        }
+        if (isBlank(file.bytes))
+            throw InputError(name, "is empty: neither a list page nor JSON lines");
+        json doc;
+        try {
+            doc = parse(file.bytes);
+        } catch (const InputError &whole) {
+            // Not one JSON value: JSON lines, unless even its first line is no JSON, when the
+            // whole file's error says best what is wrong.
+            readLines(file.bytes, info, whole.locatedAt(name));
+            finishFile(std::move(info), false);
+            return;
+        }
+        if (doc.is_object() && doc.contains(m_shape.itemsKey)) {
+            const std::string key(m_shape.itemsKey);
+            try {
+                info.saysMoreFollows = m_shape.saysMoreFollows(doc);
+                adapters::requireArray(doc, "", key.c_str());
+            } catch (const InputError &e) {
+                throw e.locatedAt(name);
+            }
+            const json &items = doc[key];
+            for (std::size_t i = 0; i < items.size(); ++i)
+                addObject(name, i, items[i], adapters::indexPath(key, i),
+                    name + " object " + std::to_string(i));
+            info.objects = items.size();
+            finishFile(std::move(info), true);
+            return;
+        }
+        addObject(name, 0, doc, "", name + " object 0");
+        info.objects = 1;
+        finishFile(std::move(info), false);
+    }
+
+    Statement finish()
+    {
+        if (m_pages > 0 && m_lastPages == 0) {
+            std::string pages;
+            for (const auto &f : m_statement.files) {
+                if (f.saysMoreFollows)
+                    pages += (pages.empty() ? "" : ", ") + f.name;
+            }
+            throw InputError("statement",
+                "partial: " + pages + (m_pages == 1 ? " says" : " say")
+                    + " more pages follow and the last page is missing (no file says none "
+                      "follow); a partial statement would open false \"not in statement\" "
+                      "cases");
+        }
+        return std::move(m_statement);
+    }
+
+private:
+    json parse(std::string_view text) const
+    {
+        return m_shape.keepsDecimalText ? adapters::parseKeepingDecimalText(text)
+                                        : parseCheckedJson(text);
+    }
+
+    void readLines(std::string_view text, StatementFileInfo &info, const InputError &wholeError)
+    {
+        std::size_t lineNumber = 0;
+        std::size_t objects = 0;
+        while (!text.empty()) {
+            const auto end = text.find('\n');
+            std::string_view line = text.substr(0, end);
+            text = end == std::string_view::npos ? std::string_view {} : text.substr(end + 1);
+            ++lineNumber;
+            if (isBlank(line))
+                continue;
+            const std::string where = info.name + " object " + std::to_string(objects) + " (line "
+                + std::to_string(lineNumber) + ")";
+            json object;
+            try {
+                object = parse(line);
+            } catch (const InputError &e) {
+                if (objects == 0)
+                    throw wholeError;
+                throw e.locatedAt(where);
+            }
+            if (object.is_object() && object.contains(m_shape.itemsKey))
+                throw InputError(where,
+                    "a list page among JSON lines: give each page as a file of its own, so "
+                    "that its pagination is read");
+            addObject(info.name, objects, object, "", where);
+            ++objects;
+        }
+        info.objects = objects;
+    }
+
+    void finishFile(StatementFileInfo info, bool paged)
+    {
+        if (paged) {
+            ++m_pages;
+            if (!info.saysMoreFollows)
+                ++m_lastPages;
+        }
+        m_statement.files.push_back(std::move(info));
+    }
+
+    void addObject(const std::string &file, std::size_t index, const json &item, std::string path,
+        const std::string &where)
+    {
+        StatementEntry entry;
+        adapters::DeliveryIds ids;
+        try {
+            const json &object = m_shape.unwrap(item, path);
+            // nlohmann's objects keep their keys sorted: the dump is canonical, whatever the
+            // file's key order and spacing. (Recurly's decimals are their text, as strings.)
+            entry.objectSha256 = sha256Hex(object.dump());
+            ids = {m_providerKey, "statement:" + entry.objectSha256, {}, false, {}};
+            entry.normalization
+                = adapters::finishedNormalization(m_shape.classify(ids, object, path));
+        } catch (const InputError &e) {
+            throw e.locatedAt(where);
+        } catch (const json::exception &e) {
+            throw InputError(where, printableAscii(e.what()));
+        }
+        Normalization &n = entry.normalization;
+        if (n.outcome == Outcome::Invalid)
+            throw InputError(where, n.message);
+        n.providerEventId = ids.eventId;
+        n.providerSubscriptionId = ids.subscriptionId;
+        n.eventIdDerived = false;
+        if (n.event)
+            n.event->providerEventId = ids.eventId;
+
+        const auto [seen, inserted] = m_byId.try_emplace(ids.objectId, m_statement.entries.size());
+        if (!inserted) {
+            const StatementEntry &first = m_statement.entries[seen->second];
+            if (first.objectSha256 == entry.objectSha256)
+                return; // listed twice (overlapping pages or files): one object all the same
+            throw InputError("statement",
+                "object " + printableAscii(ids.objectId) + " is listed in " + first.file
+                    + " (object " + std::to_string(first.index) + ") and in " + where
+                    + " with different contents: the statement contradicts itself");
+        }
+        entry.file = file;
+        entry.index = index;
+        entry.objectId = std::move(ids.objectId);
+        m_statement.entries.push_back(std::move(entry));
+    }
+
+    const statement_pages::PageShape &m_shape;
+    std::string m_providerKey;
+    Statement m_statement;
+    std::unordered_map<std::string, std::size_t> m_byId;
+    std::size_t m_pages = 0;
+    std::size_t m_lastPages = 0;
+};
+
+} // namespace
+
+Statement readStatement(
+    ProviderKind kind, std::string_view providerKey, std::span<const StatementFile> files)
+{
+    if (static_cast<std::size_t>(kind) >= providerKinds().size())
+        throw InputError("kind", "unknown provider kind");
+    if (providerKey.empty())
+        throw InputError("providerKey", "must not be empty");
+    if (files.empty())
+        throw InputError("statement", "no files given");
+    StatementReader reader(kind, providerKey);
+    for (std::size_t i = 0; i < files.size(); ++i)
+        reader.readFile(files[i], i);
+    return reader.finish();
+}
+
+std::string statementDigest(const Statement &statement)
+{
+    std::vector<std::string_view> digests;
+    digests.reserve(statement.files.size());
+    for (const auto &f : statement.files)
+        digests.emplace_back(f.sha256);
+    std::sort(digests.begin(), digests.end());
+    Sha256 hash;
+    for (const auto d : digests)
+        hash.update(d);
+    return hash.hexDigest();
+}
+
+} // namespace rd

@@ -1,0 +1,60 @@
+#pragma once
+
+// A provider's statement: its own list output (the pages its list API returned, or JSON lines
+// of the listed objects), each object normalized by the same classification the webhook
+// adapters use (adapter_support.h), so that a renewal reads the same from either source.
+// The accepted page shapes are listed in statement_pages.cpp and docs/providers.md.
+
+#include "domain/core/adapters/normalization.h"
+#include "domain/core/adapters/provider_kinds.h"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rd {
+
+struct StatementFile
+{
+    std::string name;
+    std::string bytes;
+}; // one file as given
+
+struct StatementFileInfo
+{
+    std::string name;
+    std::string sha256;
+    std::uint64_t bytes = 0;
+    std::size_t objects = 0;
+    bool saysMoreFollows = false;
+};
+
+struct StatementEntry
+{
+    std::string file;
+    std::size_t index = 0; // where the object was (file name, 0-based index in it)
+    std::string objectId; // the provider's object id (in_..., txn_..., invoice id)
+    std::string objectSha256; // hex sha256 of the object's canonical JSON dump
+    Normalization normalization; // Renewal, NeedsSnapshot or NotARenewal; never Invalid
+};
+
+struct Statement
+{
+    ProviderKind kind;
+    std::vector<StatementFileInfo> files;
+    std::vector<StatementEntry> entries;
+};
+
+/// Throws InputError naming file, object index and JSON path for an unreadable file or an
+/// Invalid object, and InputError (field "statement") for a partial statement. Never crashes
+/// on any input.
+Statement readStatement(
+    ProviderKind kind, std::string_view providerKey, std::span<const StatementFile> files);
+
+/// sha256 over the files' sha256s sorted (order of files given does not matter): the
+/// statement's identity.
+std::string statementDigest(const Statement &);
+
+} // namespace rd
