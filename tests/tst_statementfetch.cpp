@@ -8,6 +8,8 @@
 #include "support/statement_api_server.h"
 
 #include <QByteArray>
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <chrono>
@@ -556,6 +558,47 @@ private slots:
         QCOMPARE(QString::fromStdString(e.code()), QString("unreachable"));
         QCOMPARE(e.httpStatus(), 0);
         QCOMPARE(seen.sleeps, (std::vector<std::chrono::milliseconds> {250ms, 500ms}));
+    }
+
+    void anUntrustedCertificateIsRefused()
+    {
+        // curl's defaults verify the peer: a self-signed certificate on the api base's host is
+        // refused before any request, and not retried.
+        QTemporaryDir dir;
+        const QString cert = dir.filePath("cert.pem"), key = dir.filePath("key.pem");
+        QProcess make;
+        make.setProcessChannelMode(QProcess::MergedChannels);
+        make.start("openssl",
+            {"req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj",
+                "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out",
+                cert});
+        QVERIFY(make.waitForFinished(60000));
+        QVERIFY2(make.exitCode() == 0, make.readAll().constData());
+        std::uint16_t port = 0;
+        {
+            Api gone(rd::ProviderKind::Stripe);
+            port = gone.server.port();
+        }
+        QProcess tls;
+        tls.setProcessChannelMode(QProcess::MergedChannels);
+        tls.start("openssl",
+            {"s_server", "-accept", QString("127.0.0.1:%1").arg(port), "-cert", cert, "-key", key,
+                "-www"});
+        QByteArray said;
+        for (int i = 0; i < 100 && !said.contains("ACCEPT"); ++i) {
+            tls.waitForReadyRead(100);
+            said += tls.readAll();
+        }
+        QVERIFY2(said.contains("ACCEPT"), said.constData());
+        Observed seen;
+        const auto out = fetch(
+            requestFor(rd::ProviderKind::Stripe, "https://127.0.0.1:" + std::to_string(port)),
+            seen.options());
+        tls.kill();
+        tls.waitForFinished();
+        QVERIFY2(out.error, "a self-signed certificate was trusted");
+        QCOMPARE(QString::fromStdString(out.error->code()), QString("tls_failed"));
+        QVERIFY(seen.sleeps.empty());
     }
 
     void requestsThatCannotBeSent_data()
