@@ -123,6 +123,10 @@ set(CPACK_DEBIAN_RENEWALCTL_PACKAGE_NAME renewalctl)
 set(CPACK_DEBIAN_RENEWALCTL_PACKAGE_SECTION utils)
 # The embedded cluster runs Debian's initdb and pg_ctl; a server elsewhere (--db) needs none.
 set(CPACK_DEBIAN_RENEWALCTL_PACKAGE_RECOMMENDS postgresql)
+# `statement fetch` reads the providers' APIs with libcurl (OpenSSL flavour). Named here as
+# well as found by dpkg-shlibdeps, so that the package says it before and after renewalctl
+# links renewal_fetch.
+set(CPACK_DEBIAN_RENEWALCTL_PACKAGE_DEPENDS libcurl4)
 set(CPACK_DEBIAN_RENEWALCTL_DESCRIPTION
 "Renewal Desk command line, webhook receiver and outbox publisher
 renewalctl runs Renewal Desk's embedded PostgreSQL cluster and migrates its

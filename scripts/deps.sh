@@ -8,6 +8,7 @@ packages=(
     qt6-base-dev qt6-base-dev-tools libqt6sql6-psql qt6-qpa-plugins libgl-dev fonts-dejavu-core
     qt6-charts-dev libqt6opengl6-dev  # Qt Charts (the Overview); its CMake package needs Qt6OpenGL
     libpqxx-dev nlohmann-json3-dev libcli11-dev libssl-dev libboost-dev
+    libcurl4-openssl-dev  # statement fetch: the providers' list APIs over HTTPS
     wrk curl openssl
     postgresql
     clang libclang-rt-14-dev

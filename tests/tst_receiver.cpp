@@ -604,6 +604,12 @@ private slots:
                                                      << "chargebee-us";
         QTest::newRow("stripe with only basicAuth") << R"({"stripe-main": {"basicAuth": ["u:p"]}})"
                                                     << "stripe-main";
+        // An apiKey is for statement fetch: it checks no delivery, and the refusal says so.
+        QTest::newRow("stripe with only apiKey") << R"({"stripe-main": {"apiKey": "rk_live_x"}})"
+                                                 << "'stripe-main' is a stripe provider";
+        QTest::newRow("chargebee with only apiKey")
+            << R"({"chargebee-us": {"apiKey": "live_cb_x"}})"
+            << "is for statement fetch only";
     }
 
     void aSecretsFileThatWouldRefuseDeliveriesIsRefused()

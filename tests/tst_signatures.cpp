@@ -488,6 +488,46 @@ private slots:
         QVERIFY(secrets.at("stripe-main").basicAuth.empty());
         QCOMPARE(secrets.at("chargebee-us").basicAuth, std::vector<std::string> {"user:password"});
         QCOMPARE(secrets.at("both").basicAuth, std::vector<std::string> {":"});
+        QVERIFY(secrets.at("stripe-main").apiKey.empty());
+    }
+
+    void secretsFileApiKeys()
+    {
+        const auto secrets = rd::parseReceiverSecrets(
+            R"({"stripe-main": {"secrets": ["whsec_a"], "apiKey": "rk_live_abc"},
+                "chargebee-us": {"basicAuth": ["u:p"], "apiKey": "live_cb_key"},
+                "paddle-fetch-only": {"apiKey": "pdl_live_key"}})");
+        QCOMPARE(secrets.at("stripe-main").apiKey, std::string("rk_live_abc"));
+        QCOMPARE(secrets.at("stripe-main").secrets, std::vector<std::string> {"whsec_a"});
+        QCOMPARE(secrets.at("chargebee-us").apiKey, std::string("live_cb_key"));
+        // Only an apiKey: accepted here (statement fetch); the receiver refuses to serve it.
+        const auto &fetchOnly = secrets.at("paddle-fetch-only");
+        QCOMPARE(fetchOnly.apiKey, std::string("pdl_live_key"));
+        QVERIFY(fetchOnly.secrets.empty() && fetchOnly.basicAuth.empty());
+        QCOMPARE(
+            rd::apiKeyFor(secrets, "paddle-fetch-only", "s.json"), std::string("pdl_live_key"));
+
+        // A delivery for a fetch-only entry has nothing to be checked with.
+        const auto check = rd::verifyDelivery(
+            rd::ProviderKind::Paddle,
+            [](std::string_view) { return std::optional<std::string_view>("ts=1;h1=00"); }, "{}",
+            fetchOnly, at(kNow), kTolerance);
+        QVERIFY(check.verdict == rd::SignatureVerdict::NotConfigured);
+
+        const auto noApiKey
+            = rd::parseReceiverSecrets(R"({"stripe-main": {"secrets": ["whsec_a"]}})");
+        for (const std::string key : {"stripe-main", "lemon-shop"}) {
+            try {
+                rd::apiKeyFor(noApiKey, key, "/etc/rd/secrets.json");
+                QFAIL("no apiKey, yet one was returned");
+            } catch (const rd::SetupError &e) {
+                const QString what = QString::fromUtf8(e.what());
+                QVERIFY2(what.contains("/etc/rd/secrets.json")
+                        && what.contains(QString::fromStdString(key)) && what.contains("apiKey")
+                        && !what.contains("whsec_a"),
+                    qPrintable(what));
+            }
+        }
     }
 
     void secretsFileRefused_data()
@@ -503,6 +543,16 @@ private slots:
         QTest::newRow("unknown member")
             << QByteArray(R"({"k": {"secrets": ["s"], "secret": ["t"]}})") << "k.secret:";
         QTest::newRow("neither list") << QByteArray(R"({"k": {}})") << "k:";
+        QTest::newRow("empty apiKey") << QByteArray(R"({"k": {"apiKey": ""}})") << "k.apiKey:";
+        QTest::newRow("apiKey not a string")
+            << QByteArray(R"({"k": {"apiKey": ["whsec_x"]}})") << "k.apiKey:";
+        QTest::newRow("apiKey with a line break")
+            << QByteArray("{\"k\": {\"apiKey\": \"whsec_x\\r\\nX-Other: 1\"}}") << "k.apiKey:";
+        QTest::newRow("apiKey twice")
+            << QByteArray(R"({"k": {"apiKey": "whsec_x", "apiKey": "whsec_x"}})")
+            << "k.apiKey: appears twice";
+        QTest::newRow("apiKey misspelt")
+            << QByteArray(R"({"k": {"secrets": ["s"], "apikey": "whsec_x"}})") << "k.apikey:";
         QTest::newRow("secrets not a list")
             << QByteArray(R"({"k": {"secrets": "s"}})") << "k.secrets:";
         QTest::newRow("empty secrets") << QByteArray(R"({"k": {"secrets": []}})") << "k.secrets:";

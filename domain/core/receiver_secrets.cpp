@@ -48,6 +48,24 @@ std::vector<std::string> stringList(
     return out;
 }
 
+// Sent in an Authorization header or as the basic-auth user: a control character could end
+// the header and start another.
+std::string apiKey(const nlohmann::json &entry, const std::string &path)
+{
+    const std::string keyPath = joinPath(path, "apiKey");
+    const auto &value = entry.at("apiKey");
+    if (!value.is_string())
+        throw InputError(keyPath, std::string("expected a string, got ") + value.type_name());
+    std::string key = value.get<std::string>();
+    if (key.empty())
+        throw InputError(keyPath, "must not be empty");
+    for (const char c : key) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+            throw InputError(keyPath, "holds a control character (a line break?)");
+    }
+    return key;
+}
+
 // nlohmann keeps the last of two equal keys without a word: a rotation written as two blocks
 // for one provider key would silently drop the first block. Run on text that already parsed.
 void refuseDuplicateKeys(std::string_view text)
@@ -122,24 +140,42 @@ ReceiverSecrets parseReceiverSecrets(std::string_view text)
             throw InputError("$", "a provider key must not be empty");
         if (!entry.is_object())
             throw InputError(key,
-                std::string("expected an object with \"secrets\" or \"basicAuth\", got ")
+                std::string(
+                    "expected an object with \"secrets\", \"basicAuth\" or \"apiKey\", got ")
                     + entry.type_name());
         for (const auto &[member, unused] : entry.items()) {
             (void)unused;
-            if (member != "secrets" && member != "basicAuth")
-                throw InputError(
-                    joinPath(key, member), "unknown member (expected secrets or basicAuth)");
+            if (member != "secrets" && member != "basicAuth" && member != "apiKey")
+                throw InputError(joinPath(key, member),
+                    "unknown member (expected secrets, basicAuth or apiKey)");
         }
-        WebhookCredentials credentials;
+        ProviderSecrets credentials;
         if (entry.contains("secrets"))
             credentials.secrets = stringList(entry, key, "secrets", false);
         if (entry.contains("basicAuth"))
             credentials.basicAuth = stringList(entry, key, "basicAuth", true);
-        if (credentials.secrets.empty() && credentials.basicAuth.empty())
-            throw InputError(key, "has neither \"secrets\" nor \"basicAuth\"");
+        if (entry.contains("apiKey"))
+            credentials.apiKey = apiKey(entry, key);
+        if (credentials.secrets.empty() && credentials.basicAuth.empty()
+            && credentials.apiKey.empty())
+            throw InputError(key, "has none of \"secrets\", \"basicAuth\" and \"apiKey\"");
         out.emplace(key, std::move(credentials));
     }
     return out;
+}
+
+const std::string &apiKeyFor(
+    const ReceiverSecrets &secrets, const std::string &providerKey, const std::string &path)
+{
+    const auto entry = secrets.find(providerKey);
+    if (entry == secrets.end())
+        throw SetupError("secrets file " + path + " has no entry for provider key '" + providerKey
+            + "' (add {\"" + providerKey + "\": {\"apiKey\": \"...\"}})");
+    if (entry->second.apiKey.empty())
+        throw SetupError("secrets file " + path + ": provider key '" + providerKey
+            + "' has no \"apiKey\" (the provider's API key, which statement fetch reads its "
+              "lists with)");
+    return entry->second.apiKey;
 }
 
 ReceiverSecrets loadReceiverSecrets(const std::string &path)

@@ -40,8 +40,14 @@ void fuzzSecretsFile(std::string_view text)
         if (secrets.empty())
             std::abort();
         for (const auto &[key, credentials] : secrets) {
-            if (key.empty() || (credentials.secrets.empty() && credentials.basicAuth.empty()))
+            if (key.empty()
+                || (credentials.secrets.empty() && credentials.basicAuth.empty()
+                    && credentials.apiKey.empty()))
                 std::abort();
+            for (const char c : credentials.apiKey) {
+                if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+                    std::abort();
+            }
             for (const auto &s : credentials.secrets) {
                 if (s.empty())
                     std::abort();

@@ -28,6 +28,9 @@ forbid domain/core "the pure core uses no database, no Qt and no outer layer" \
 forbid domain/store "the store uses no Qt and no outer layer" \
     'Q[A-Za-z]+' 'boost/' 'domain/demo/' 'domain/receiver/' 'app/' 'ui/'
 forbid domain/receiver "the receiver uses no Qt and no outer layer" 'Q[A-Za-z]+' 'app/' 'ui/'
+forbid domain/fetch "statement fetch uses no database, no Qt and no outer layer" \
+    'pqxx/' 'libpq' 'Q[A-Za-z]+' 'boost/' 'domain/store/' 'domain/demo/' 'domain/receiver/' \
+    'app/' 'ui/'
 forbid domain/demo "demo data uses no Qt and no outer layer" 'Q[A-Za-z]+' 'app/' 'ui/'
 forbid app/renewalctl "renewalctl uses no Qt" 'Q[A-Za-z]+' 'ui/'
 forbid ui/models "the read models use no widgets and no libpqxx" \

@@ -49,3 +49,6 @@ rd_forbid(renewal_ui_models "the read models use no widgets and no libpqxx"
 rd_forbid(renewal_ui_widgets "the desk calls store operations, never libpqxx" "PQXX"
     "renewal_cli")
 rd_forbid(renewal_receiver "the receiver has no Qt" "^Qt6::" "renewal_ui" "renewal_cli")
+rd_forbid(renewal_fetch "statement fetch is libcurl over the core: no database, no Qt, no outer layer"
+    "PQXX" "LIBPQ" "^Qt6::" "renewal_store" "renewal_demo" "renewal_receiver" "renewal_ui"
+    "renewal_cli" "^Boost::")

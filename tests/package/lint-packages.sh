@@ -56,6 +56,7 @@ if grep -q "libqt6" <<<"$ctl_depends"; then
     status=1
 fi
 grep -q "libpqxx" <<<"$ctl_depends" || { echo "lint-packages: renewalctl's Depends lack libpqxx (shlibdeps?)" >&2; status=1; }
+grep -q "libcurl4" <<<"$ctl_depends" || { echo "lint-packages: renewalctl's Depends lack libcurl4 (statement fetch)" >&2; status=1; }
 grep -q "libqt6widgets6" <<<"$desk_depends" || { echo "lint-packages: renewal-desk's Depends lack Qt Widgets (shlibdeps?)" >&2; status=1; }
 grep -qx "postgresql" <<<"$(dpkg-deb -f "${ctl[0]}" Recommends)" || { echo "lint-packages: renewalctl does not recommend postgresql" >&2; status=1; }
 exit $status

@@ -1,0 +1,673 @@
+#include "domain/fetch/statement_fetch.h"
+
+#include "domain/core/errors.h"
+#include "domain/core/json_input.h"
+
+#include <curl/curl.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <set>
+#include <thread>
+#include <utility>
+
+// What each provider is asked, as their API references describe it (looked up December 2026;
+// Paddle's transactions page size and the Recurly and Lemon Squeezy page-size limits from
+// their API clients' documentation):
+//
+// Stripe, GET /v1/invoices: `limit` 1..100; `status` one of draft, open, paid, uncollectible,
+//   void; `created[gte]`/`created[lte]` (Unix seconds) filter by creation only; newest first;
+//   `starting_after=<id of the last object>` gives the next page while `has_more` is true.
+//   `{"object":"list","data":[...],"has_more":...}`. Authorization: Bearer <secret key>.
+// Paddle Billing, GET /transactions: `billed_at[GTE]`/`billed_at[LT]` (RFC 3339), `origin`,
+//   `status`, `per_page` (Paddle cuts a larger number to the endpoint's maximum, which
+//   clients of the transactions list give as 30: asked for 30);
+//   `meta.pagination.next` is a full URL carrying the original filters and the `after`
+//   cursor, to be used as given, while `meta.pagination.has_more`. Bearer.
+// Chargebee, GET https://{site}.chargebee.com/api/v2/invoices: `limit` 1..100; filters written
+//   `status[is]=paid`, `paid_at[between]=[from,to]` (Unix seconds); the next page is asked
+//   with `offset=<next_offset>` while the answer has `next_offset`. `{"list":[{"invoice":..}],
+//   "next_offset":...}`. HTTP basic auth: the API key as user, an empty password.
+// Recurly (API v3), GET /invoices: `Accept: application/vnd.recurly.v2021-02-25+json` on every
+//   request (the version; without it the request fails); `limit` up to 200; `begin_time`/
+//   `end_time` (ISO 8601) filter by the `sort` field, created_at by default; `next` is a path
+//   with the cursor while `has_more`. HTTP basic auth: the API key as user, no password.
+// Lemon Squeezy, GET /v1/subscription-invoices: JSON:API (`Accept: application/vnd.api+json`);
+//   `page[number]`, `page[size]` 1..100; no date filter (newest first); `links.next` is the
+//   next page's full URL, absent or null on the last. Bearer.
+//
+// Ranges err towards asking for more: the import keeps the covered days, while an object left
+// out would become a false "not in statement".
+
+namespace rd {
+
+FetchError::FetchError(
+    std::string code, const std::string &message, std::string details, int httpStatus)
+    : std::runtime_error(message)
+    , m_code(std::move(code))
+    , m_details(std::move(details))
+    , m_httpStatus(httpStatus)
+{ }
+
+namespace {
+
+constexpr std::int64_t kMicrosPerDay = 86400LL * 1000000;
+
+struct CurlUrl
+{
+    CURLU *handle = curl_url();
+    ~CurlUrl() { curl_url_cleanup(handle); }
+    CurlUrl() = default;
+    CurlUrl(const CurlUrl &) = delete;
+    CurlUrl &operator=(const CurlUrl &) = delete;
+
+    bool set(const std::string &url)
+    {
+        return handle
+            && curl_url_set(handle, CURLUPART_URL, url.c_str(), CURLU_NON_SUPPORT_SCHEME)
+            == CURLUE_OK;
+    }
+    std::optional<std::string> get(CURLUPart part, unsigned flags = 0) const
+    {
+        char *value = nullptr;
+        if (curl_url_get(handle, part, &value, flags) != CURLUE_OK || !value)
+            return std::nullopt;
+        std::string out(value);
+        curl_free(value);
+        return out;
+    }
+};
+
+std::string lower(std::string s)
+{
+    for (char &c : s) {
+        if (c >= 'A' && c <= 'Z')
+            c = static_cast<char>(c - 'A' + 'a');
+    }
+    return s;
+}
+
+/// scheme://host:port, with the default port made explicit; nullopt for what is not an
+/// http(s) URL with a host.
+std::optional<std::string> originOf(const CurlUrl &url)
+{
+    const auto scheme = url.get(CURLUPART_SCHEME);
+    const auto host = url.get(CURLUPART_HOST);
+    const auto port = url.get(CURLUPART_PORT, CURLU_DEFAULT_PORT);
+    if (!scheme || !host || !port || host->empty())
+        return std::nullopt;
+    const std::string s = lower(*scheme);
+    if (s != "https" && s != "http")
+        return std::nullopt;
+    return s + "://" + lower(*host) + ":" + *port;
+}
+
+bool isLoopbackHost(const std::string &host)
+{
+    const std::string h = lower(host);
+    return h == "localhost" || h == "[::1]" || h == "::1" || h.rfind("127.", 0) == 0;
+}
+
+/// Percent-encodes everything but RFC 3986's unreserved characters.
+std::string encode(std::string_view text)
+{
+    // Since 7.82 the handle is not used.
+    char *escaped = curl_easy_escape(nullptr, text.data(), static_cast<int>(text.size()));
+    if (!escaped)
+        throw std::bad_alloc();
+    std::string out(escaped);
+    curl_free(escaped);
+    return out;
+}
+
+using Query = std::vector<std::pair<std::string, std::string>>;
+
+std::string withQuery(std::string url, const Query &query)
+{
+    char separator = url.find('?') == std::string::npos ? '?' : '&';
+    for (const auto &[key, value] : query) {
+        url += separator;
+        url += encode(key) + "=" + encode(value);
+        separator = '&';
+    }
+    return url;
+}
+
+std::string seconds(Timestamp t)
+{
+    // Floor division: an instant before 1970 still names the second it falls in.
+    const std::int64_t s = t.micros >= 0 ? t.micros / 1000000 : -((-t.micros + 999999) / 1000000);
+    return std::to_string(s);
+}
+
+/// A printable excerpt of a body for the log: at most 300 bytes, control characters as '?',
+/// the key (should an error page echo it) blanked.
+std::string excerpt(std::string body, const std::string &apiKey)
+{
+    if (!apiKey.empty()) {
+        for (auto p = body.find(apiKey); p != std::string::npos; p = body.find(apiKey, p))
+            body.replace(p, apiKey.size(), "[api key]");
+    }
+    if (body.size() > 300)
+        body = body.substr(0, 300) + "...";
+    for (char &c : body) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+            c = '?';
+    }
+    return body;
+}
+
+void ensureCurlInitialized()
+{
+    static std::once_flag once;
+    static CURLcode result = CURLE_OK;
+    std::call_once(once, [] { result = curl_global_init(CURL_GLOBAL_DEFAULT); });
+    if (result != CURLE_OK)
+        throw FetchError("unreachable", "the HTTP client could not start",
+            std::string("curl_global_init: ") + curl_easy_strerror(result));
+}
+
+struct Answer
+{
+    int status = 0;
+    std::string body;
+    std::optional<std::string> retryAfter;
+};
+
+/// One provider's API, over one connection that is reused between pages.
+class Client
+{
+public:
+    Client(const FetchRequest &request, const FetchOptions &options)
+        : m_options(options), m_apiKey(request.apiKey), m_kind(request.kind)
+    {
+        ensureCurlInitialized();
+        m_curl = curl_easy_init();
+        if (!m_curl)
+            throw FetchError("unreachable", "the HTTP client could not start", "curl_easy_init");
+        const bool bearer = m_kind == ProviderKind::Stripe || m_kind == ProviderKind::Paddle
+            || m_kind == ProviderKind::LemonSqueezy;
+        if (bearer)
+            m_headers = curl_slist_append(m_headers, ("Authorization: Bearer " + m_apiKey).c_str());
+        if (m_kind == ProviderKind::Recurly)
+            m_headers
+                = curl_slist_append(m_headers, "Accept: application/vnd.recurly.v2021-02-25+json");
+        else if (m_kind == ProviderKind::LemonSqueezy)
+            m_headers = curl_slist_append(m_headers, "Accept: application/vnd.api+json");
+        else
+            m_headers = curl_slist_append(m_headers, "Accept: application/json");
+
+        curl_easy_setopt(m_curl, CURLOPT_HTTPHEADER, m_headers);
+        if (!bearer) {
+            curl_easy_setopt(m_curl, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
+            curl_easy_setopt(m_curl, CURLOPT_USERNAME, m_apiKey.c_str());
+            curl_easy_setopt(m_curl, CURLOPT_PASSWORD, "");
+        }
+        curl_easy_setopt(m_curl, CURLOPT_PROTOCOLS_STR, "http,https");
+        // A redirect is answered as an unexpected status rather than followed with the key.
+        curl_easy_setopt(m_curl, CURLOPT_FOLLOWLOCATION, 0L);
+        curl_easy_setopt(m_curl, CURLOPT_NOSIGNAL, 1L);
+        curl_easy_setopt(m_curl, CURLOPT_CONNECTTIMEOUT_MS,
+            static_cast<long>(std::chrono::milliseconds(options.connectTimeout).count()));
+        curl_easy_setopt(m_curl, CURLOPT_TIMEOUT_MS,
+            static_cast<long>(std::chrono::milliseconds(options.requestTimeout).count()));
+        curl_easy_setopt(m_curl, CURLOPT_USERAGENT, "renewal-desk statement fetch");
+        curl_easy_setopt(m_curl, CURLOPT_WRITEFUNCTION, &Client::onBody);
+        curl_easy_setopt(m_curl, CURLOPT_WRITEDATA, this);
+        curl_easy_setopt(m_curl, CURLOPT_HEADERFUNCTION, &Client::onHeader);
+        curl_easy_setopt(m_curl, CURLOPT_HEADERDATA, this);
+        // TLS: curl's defaults verify the peer and the host name; nothing here relaxes them.
+    }
+    ~Client()
+    {
+        curl_slist_free_all(m_headers);
+        curl_easy_cleanup(m_curl);
+    }
+    Client(const Client &) = delete;
+    Client &operator=(const Client &) = delete;
+
+    /// GETs `url`, retrying 429, 5xx and lost connections as the options allow; returns a 2xx
+    /// answer's body or throws FetchError.
+    std::string get(const std::string &url)
+    {
+        int rateLimited = 0;
+        int failed = 0;
+        for (;;) {
+            const Answer answer = once(url);
+            if (answer.status >= 200 && answer.status < 300)
+                return answer.body;
+            const std::string what = "GET " + url + " -> HTTP " + std::to_string(answer.status)
+                + "; body: " + excerpt(answer.body, m_apiKey);
+            if (answer.status == 429) {
+                if (rateLimited >= m_options.maxRateLimitRetries)
+                    throw FetchError("rate_limited",
+                        "the provider kept refusing requests as too many (HTTP 429)",
+                        what + " (after " + std::to_string(rateLimited) + " retries)", 429);
+                wait(answer, rateLimited++, "HTTP 429");
+                continue;
+            }
+            if (answer.status >= 500 && answer.status < 600) {
+                if (failed >= m_options.maxServerErrorRetries)
+                    throw FetchError("http_5xx", "the provider's API failed (HTTP 5xx)",
+                        what + " (after " + std::to_string(failed) + " retries)", answer.status);
+                wait(answer, failed++, "HTTP " + std::to_string(answer.status));
+                continue;
+            }
+            if (answer.status == 401 || answer.status == 403)
+                throw FetchError("http_" + std::to_string(answer.status), "the API key was refused",
+                    what, answer.status);
+            throw FetchError("http_" + std::to_string(answer.status),
+                "the provider refused the request", what, answer.status);
+        }
+    }
+
+private:
+    static std::size_t onBody(char *data, std::size_t size, std::size_t count, void *self)
+    {
+        auto *client = static_cast<Client *>(self);
+        const std::size_t n = size * count;
+        if (client->m_body.size() + n > client->m_options.maxPageBytes) {
+            client->m_tooLarge = true;
+            return 0; // aborts the transfer
+        }
+        client->m_body.append(data, n);
+        return n;
+    }
+
+    static std::size_t onHeader(char *data, std::size_t size, std::size_t count, void *self)
+    {
+        auto *client = static_cast<Client *>(self);
+        const std::size_t n = size * count;
+        std::string_view line(data, n);
+        // A new status line (after a 100 Continue, say) starts a new header section.
+        if (line.rfind("HTTP/", 0) == 0)
+            client->m_retryAfter.reset();
+        constexpr std::string_view kName = "retry-after:";
+        if (line.size() > kName.size()
+            && lower(std::string(line.substr(0, kName.size()))) == kName) {
+            std::string_view value = line.substr(kName.size());
+            while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
+                value.remove_prefix(1);
+            while (!value.empty()
+                && (value.back() == '\r' || value.back() == '\n' || value.back() == ' '))
+                value.remove_suffix(1);
+            client->m_retryAfter = std::string(value);
+        }
+        return n;
+    }
+
+    /// One attempt. A failed connection is retried here; any HTTP answer is returned.
+    Answer once(const std::string &url)
+    {
+        int failed = 0;
+        for (;;) {
+            m_body.clear();
+            m_tooLarge = false;
+            m_retryAfter.reset();
+            curl_easy_setopt(m_curl, CURLOPT_URL, url.c_str());
+            log("GET " + url);
+            const CURLcode rc = curl_easy_perform(m_curl);
+            if (rc == CURLE_OK) {
+                long status = 0;
+                curl_easy_getinfo(m_curl, CURLINFO_RESPONSE_CODE, &status);
+                log("  HTTP " + std::to_string(status) + ", " + std::to_string(m_body.size())
+                    + " bytes");
+                return Answer {static_cast<int>(status), std::move(m_body), m_retryAfter};
+            }
+            const std::string what = "GET " + url + ": " + curl_easy_strerror(rc);
+            if (m_tooLarge)
+                throw FetchError("too_large", "a page was larger than allowed",
+                    what + " (more than " + std::to_string(m_options.maxPageBytes) + " bytes)");
+            if (rc == CURLE_SSL_CONNECT_ERROR || rc == CURLE_PEER_FAILED_VERIFICATION
+                || rc == CURLE_SSL_CERTPROBLEM || rc == CURLE_SSL_CACERT_BADFILE
+                || rc == CURLE_SSL_CIPHER || rc == CURLE_SSL_ISSUER_ERROR)
+                throw FetchError(
+                    "tls_failed", "the provider's TLS certificate or handshake failed", what);
+            if (failed >= m_options.maxServerErrorRetries)
+                throw FetchError("unreachable", "the provider's API could not be reached",
+                    what + " (after " + std::to_string(failed) + " retries)");
+            wait(Answer {}, failed++, curl_easy_strerror(rc));
+        }
+    }
+
+    void wait(const Answer &answer, int retry, const std::string &why)
+    {
+        const std::chrono::milliseconds cap = m_options.maxRetryWait;
+        std::optional<std::chrono::milliseconds> delay;
+        std::string source = "backoff";
+        if (answer.retryAfter) {
+            const Timestamp now = m_options.now ? m_options.now() : Timestamp::now();
+            delay = parseRetryAfter(*answer.retryAfter, now);
+            if (delay)
+                source = "Retry-After: " + *answer.retryAfter;
+        }
+        if (!delay) {
+            const int doublings = std::clamp(retry, 0, 20);
+            delay = m_options.backoffBase * (1LL << doublings);
+        }
+        delay = std::min(*delay, cap);
+        log("  " + why + ": waiting " + std::to_string(delay->count()) + " ms (" + source
+            + ") before retry " + std::to_string(retry + 1));
+        if (m_options.sleep)
+            m_options.sleep(*delay);
+        else
+            std::this_thread::sleep_for(*delay);
+    }
+
+    void log(const std::string &line) const
+    {
+        if (m_options.log)
+            m_options.log(line);
+    }
+
+    const FetchOptions &m_options;
+    const std::string m_apiKey;
+    const ProviderKind m_kind;
+    CURL *m_curl = nullptr;
+    curl_slist *m_headers = nullptr;
+    std::string m_body;
+    bool m_tooLarge = false;
+    std::optional<std::string> m_retryAfter;
+};
+
+[[noreturn]] void badRequest(const std::string &message, const std::string &details)
+{
+    throw FetchError("bad_request", message, details);
+}
+
+/// The api base without a trailing '/', checked: https, or http to a loopback host.
+std::string checkedApiBase(const FetchRequest &request)
+{
+    std::string base = request.apiBase;
+    if (base.empty()) {
+        const auto fallback = defaultApiBase(request.kind);
+        if (!fallback)
+            badRequest("this provider needs its API base (Chargebee: https://SITE.chargebee.com)",
+                toString(request.kind) + ": no default api base");
+        base = std::string(*fallback);
+    }
+    CurlUrl url;
+    const auto origin = url.set(base) ? originOf(url) : std::nullopt;
+    if (!origin)
+        badRequest("the API base must be an https:// URL with a host",
+            "api base: (not shown: it may hold a secret)");
+    if (url.get(CURLUPART_USER) || url.get(CURLUPART_PASSWORD) || url.get(CURLUPART_QUERY)
+        || url.get(CURLUPART_FRAGMENT))
+        badRequest("the API base must hold no user, password, query or fragment",
+            "api base: (not shown: it may hold a secret)");
+    if (lower(*url.get(CURLUPART_SCHEME)) == "http" && !isLoopbackHost(*url.get(CURLUPART_HOST)))
+        badRequest(
+            "the API base must be https:// (http:// only to a loopback host)", "api base: " + base);
+    while (!base.empty() && base.back() == '/')
+        base.pop_back();
+    return base;
+}
+
+void checkRequest(const FetchRequest &request)
+{
+    if (request.apiKey.empty())
+        badRequest("no API key for this provider", "apiKey is empty");
+    for (const char c : request.apiKey) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+            badRequest("the API key holds a character that cannot be sent",
+                "apiKey holds a control character");
+    }
+    if (request.from.micros % kMicrosPerDay != 0 || request.to.micros % kMicrosPerDay != 0
+        || !isStorable(request.from) || !isStorable(request.to)
+        || !isStorable(Timestamp {request.to.micros + kMicrosPerDay}))
+        badRequest("from and to must be UTC days (their midnights)",
+            "from " + formatRfc3339(request.from) + ", to " + formatRfc3339(request.to));
+    if (request.to < request.from)
+        badRequest("from must not be after to",
+            "from " + formatRfc3339(request.from) + ", to " + formatRfc3339(request.to));
+}
+
+/// The provider's page size: its maximum, or less when asked.
+int pageSizeFor(ProviderKind kind, int asked)
+{
+    int maximum = 100;
+    switch (kind) {
+    case ProviderKind::Paddle:
+        maximum = 30;
+        break;
+    case ProviderKind::Recurly:
+        maximum = 200;
+        break;
+    default:
+        break;
+    }
+    return asked > 0 ? std::min(asked, maximum) : maximum;
+}
+
+std::string firstUrl(
+    const std::string &base, const FetchRequest &request, const FetchOptions &options)
+{
+    const std::string size = std::to_string(pageSizeFor(request.kind, options.pageSize));
+    const Timestamp end {request.to.micros + kMicrosPerDay}; // exclusive
+    const Timestamp createdFrom {request.from.micros
+        - std::chrono::duration_cast<std::chrono::microseconds>(options.createdLookback).count()};
+    switch (request.kind) {
+    case ProviderKind::Stripe:
+        return withQuery(base + "/v1/invoices",
+            {{"limit", size}, {"status", "paid"}, {"created[gte]", seconds(createdFrom)},
+                {"created[lte]", seconds(Timestamp {end.micros - 1})}});
+    case ProviderKind::Paddle:
+        return withQuery(base + "/transactions",
+            {{"origin", "subscription_recurring"}, {"status", "completed"},
+                {"billed_at[GTE]", formatRfc3339(request.from)},
+                {"billed_at[LT]", formatRfc3339(end)}, {"per_page", size}});
+    case ProviderKind::Chargebee:
+        // Whether `between` includes its upper bound is not stated: the exclusive end is
+        // given, so that nothing paid in the last second is left out.
+        return withQuery(base + "/api/v2/invoices",
+            {{"limit", size}, {"status[is]", "paid"},
+                {"paid_at[between]", "[" + seconds(request.from) + "," + seconds(end) + "]"}});
+    case ProviderKind::Recurly:
+        return withQuery(base + "/invoices",
+            {{"limit", size}, {"begin_time", formatRfc3339(createdFrom)},
+                {"end_time", formatRfc3339(end)}});
+    case ProviderKind::LemonSqueezy:
+        return withQuery(
+            base + "/v1/subscription-invoices", {{"page[number]", "1"}, {"page[size]", size}});
+    }
+    throw FetchError("bad_request", "unknown provider kind", "kind");
+}
+
+[[noreturn]] void badPage(const std::string &url, const std::string &why)
+{
+    throw FetchError("bad_page", "a page was not the provider's list", "GET " + url + ": " + why);
+}
+
+const nlohmann::json *member(const nlohmann::json &object, const char *name)
+{
+    if (!object.is_object())
+        return nullptr;
+    const auto it = object.find(name);
+    return it == object.end() ? nullptr : &*it;
+}
+
+bool hasMore(const nlohmann::json &holder, const std::string &url, const char *where)
+{
+    const auto *more = member(holder, "has_more");
+    if (!more || !more->is_boolean())
+        badPage(url, std::string(where) + "has_more is missing or not true/false");
+    return more->get<bool>();
+}
+
+void requireArray(const nlohmann::json &page, const char *name, const std::string &url)
+{
+    const auto *list = member(page, name);
+    if (!list || !list->is_array())
+        badPage(url, std::string("no \"") + name + "\" list");
+}
+
+/// A link the provider gave for the next page, resolved against the page it came from and
+/// accepted only on the api base's origin: the key goes with every request.
+std::string followLink(const std::string &link, const std::string &from, const std::string &base)
+{
+    CurlUrl resolved;
+    CurlUrl origin;
+    if (!resolved.set(from) || !origin.set(base))
+        badPage(from, "cannot resolve the next link");
+    if (link.empty()
+        || curl_url_set(resolved.handle, CURLUPART_URL, link.c_str(), CURLU_NON_SUPPORT_SCHEME)
+            != CURLUE_OK)
+        badPage(from, "the next link is not a URL");
+    const auto next = resolved.get(CURLUPART_URL);
+    const auto nextOrigin = originOf(resolved);
+    if (!next || !nextOrigin || *nextOrigin != *originOf(origin) || resolved.get(CURLUPART_USER))
+        throw FetchError("foreign_next",
+            "the provider's next-page link points elsewhere than its API; not followed",
+            "GET " + from + ": next link " + excerpt(link, {}) + " is not on " + *originOf(origin));
+    return *next;
+}
+
+/// Paddle's and Recurly's shape: `has_more`, and beside it `next`, the link to the next page.
+std::optional<std::string> linkWhileHasMore(const nlohmann::json &holder, const std::string &where,
+    const std::string &url, const std::string &base)
+{
+    if (!hasMore(holder, url, where.c_str()))
+        return std::nullopt;
+    const auto *next = member(holder, "next");
+    if (!next || !next->is_string())
+        badPage(url, "has_more without " + where + "next");
+    return followLink(next->get<std::string>(), url, base);
+}
+
+/// The URL of the page after `page`, or nullopt when it is the last. Throws bad_page when the
+/// body is not the provider's list.
+std::optional<std::string> nextUrl(ProviderKind kind, const nlohmann::json &page,
+    const std::string &url, const std::string &first, const std::string &base)
+{
+    switch (kind) {
+    case ProviderKind::Stripe: {
+        requireArray(page, "data", url);
+        if (!hasMore(page, url, ""))
+            return std::nullopt;
+        const auto &data = page["data"];
+        const auto *id = data.empty() ? nullptr : member(data.back(), "id");
+        if (!id || !id->is_string() || id->get<std::string>().empty())
+            badPage(url, "has_more without an id on the last object");
+        return withQuery(first, {{"starting_after", id->get<std::string>()}});
+    }
+    case ProviderKind::Paddle: {
+        requireArray(page, "data", url);
+        const auto *meta = member(page, "meta");
+        const auto *pagination = meta ? member(*meta, "pagination") : nullptr;
+        if (!pagination)
+            badPage(url, "no meta.pagination");
+        return linkWhileHasMore(*pagination, "meta.pagination.", url, base);
+    }
+    case ProviderKind::Chargebee: {
+        requireArray(page, "list", url);
+        const auto *offset = member(page, "next_offset");
+        if (!offset || offset->is_null())
+            return std::nullopt;
+        if (!offset->is_string() || offset->get<std::string>().empty())
+            badPage(url, "next_offset is not a string");
+        return withQuery(first, {{"offset", offset->get<std::string>()}});
+    }
+    case ProviderKind::Recurly: {
+        requireArray(page, "data", url);
+        return linkWhileHasMore(page, "", url, base);
+    }
+    case ProviderKind::LemonSqueezy: {
+        requireArray(page, "data", url);
+        const auto *links = member(page, "links");
+        const auto *next = links ? member(*links, "next") : nullptr;
+        if (!next || next->is_null())
+            return std::nullopt;
+        if (!next->is_string())
+            badPage(url, "links.next is not a URL");
+        return followLink(next->get<std::string>(), url, base);
+    }
+    }
+    return std::nullopt;
+}
+
+std::string pageName(ProviderKind kind, std::size_t number)
+{
+    char digits[24];
+    std::snprintf(digits, sizeof digits, "%04zu", number);
+    return toString(kind) + "-" + digits + ".json";
+}
+
+} // namespace
+
+std::optional<std::string_view> defaultApiBase(ProviderKind kind)
+{
+    switch (kind) {
+    case ProviderKind::Stripe:
+        return "https://api.stripe.com";
+    case ProviderKind::Paddle:
+        return "https://api.paddle.com";
+    case ProviderKind::Chargebee:
+        return std::nullopt;
+    case ProviderKind::Recurly:
+        return "https://v3.recurly.com";
+    case ProviderKind::LemonSqueezy:
+        return "https://api.lemonsqueezy.com";
+    }
+    return std::nullopt;
+}
+
+std::optional<std::chrono::milliseconds> parseRetryAfter(std::string_view value, Timestamp now)
+{
+    if (value.empty())
+        return std::nullopt;
+    if (std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        // Anything past a day is as good as a day: the caller caps it far lower.
+        if (value.size() > 6)
+            return std::chrono::milliseconds(86400LL * 1000);
+        long long s = 0;
+        for (const char c : value)
+            s = s * 10 + (c - '0');
+        return std::chrono::milliseconds(std::min(s, 86400LL) * 1000);
+    }
+    // IMF-fixdate (and the obsolete forms HTTP still allows); curl_getdate reads them all.
+    const std::string text(value);
+    if (text.find("GMT") == std::string::npos)
+        return std::nullopt;
+    const time_t when = curl_getdate(text.c_str(), nullptr);
+    if (when == -1)
+        return std::nullopt;
+    const long long ms = static_cast<long long>(when) * 1000 - now.micros / 1000;
+    return std::chrono::milliseconds(std::clamp(ms, 0LL, 86400LL * 1000));
+}
+
+std::vector<FetchedPage> fetchStatementPages(
+    const FetchRequest &request, const FetchOptions &options)
+{
+    const std::string base = checkedApiBase(request);
+    checkRequest(request);
+    const std::string first = firstUrl(base, request, options);
+
+    Client client(request, options);
+    std::vector<FetchedPage> pages;
+    std::set<std::string> requested;
+    std::optional<std::string> url = first;
+    while (url) {
+        if (!requested.insert(*url).second)
+            badPage(*url, "the next link repeats a page already fetched");
+        if (pages.size() >= options.maxPages)
+            throw FetchError("too_many_pages", "the list has more pages than allowed",
+                "more than " + std::to_string(options.maxPages) + " pages from " + first);
+        std::string body = client.get(*url);
+        nlohmann::json page;
+        try {
+            page = parseUntrustedJson(body, JsonLimits {options.maxPageBytes, 64});
+        } catch (const InputError &e) {
+            badPage(*url, e.what());
+        }
+        std::optional<std::string> next = nextUrl(request.kind, page, *url, first, base);
+        pages.push_back({pageName(request.kind, pages.size() + 1), std::move(body)});
+        url = std::move(next);
+    }
+    return pages;
+}
+
+} // namespace rd
