@@ -11,6 +11,13 @@ ctl="$build/app/renewalctl/renewalctl"
 "$ctl" migrate
 if "$ctl" help 2>/dev/null | grep -q "^  demo"; then
     # Only into a database that has no subscriptions yet: the demo is for a new desk.
-    "$ctl" demo --if-empty
+    # The demo's statements go beside the embedded cluster (the same root as
+    # EmbeddedCluster::defaultRoot), where the README's "Statements" section imports them from.
+    root="${RENEWAL_DESK_DATA_DIR:-}"
+    if [ -z "$root" ]; then
+        if [ "$(id -u)" = 0 ]; then root=/var/lib/renewal-desk
+        else root="${XDG_DATA_HOME:-$HOME/.local/share}/renewal-desk"; fi
+    fi
+    "$ctl" demo --if-empty --statements "$root/statements"
 fi
 exec "$build/app/renewal-desk/renewal-desk" "$@"

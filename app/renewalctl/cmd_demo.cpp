@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <ostream>
 
@@ -27,12 +28,19 @@ int runDemo(const CommandContext &ctx)
 {
     if (ctx.args.positionals().size() != 1)
         throw UsageError("usage: renewalctl demo [--subscriptions N] [--months M] [--seed S] "
-                         "[--now RFC3339] [--if-empty | --replay-set DIR]");
+                         "[--now RFC3339] [--statements DIR] [--if-empty | --replay-set DIR]");
     DemoOptions options;
     options.subscriptions = static_cast<int>(ctx.args.integer("subscriptions", 60, 6, 5000));
     options.months = static_cast<int>(ctx.args.integer("months", 6, 2, 36));
     options.seed = static_cast<std::uint64_t>(ctx.args.integer("seed", 1, 0, 1LL << 62));
     options.now = presentOf(ctx);
+    if (const auto dir = ctx.args.value("statements")) {
+        std::error_code ec;
+        std::filesystem::create_directories(*dir, ec);
+        if (ec)
+            throw InputFileError("cannot create '" + *dir + "': " + ec.message());
+        options.statementsDir = *dir;
+    }
 
     if (const auto dir = ctx.args.value("replay-set")) {
         // Files only: a shuffled Stripe event export and the subscriptions it renews.
@@ -69,7 +77,8 @@ int runDemo(const CommandContext &ctx)
     if (ctx.json()) {
         ctx.out << nlohmann::json {{"result", "built"}, {"providers", report.providers},
             {"subscriptions", report.subscriptions}, {"payloads", report.payloads},
-            {"outcomes", report.outcomes}}
+            {"outcomes", report.outcomes}, {"lostDeliveries", report.lostDeliveries},
+            {"statementFiles", report.statementFiles}}
                        .dump()
                 << "\n";
     } else {
@@ -77,6 +86,26 @@ int runDemo(const CommandContext &ctx)
                 << " subscriptions, " << report.payloads << " payloads ingested\n";
         for (const auto &[outcome, count] : report.outcomes)
             ctx.out << "  " << outcome << ": " << count << "\n";
+        if (!report.statementFiles.empty()) {
+            ctx.out << "demo: " << report.lostDeliveries
+                    << " Stripe renewal(s) were charged but never delivered; stripe-main's "
+                       "statements:\n";
+            for (const auto &path : report.statementFiles)
+                ctx.out << "  " << path << "\n";
+            // The last month that has ended: the one a finance person would close.
+            const std::string lastMonth = formatRfc3339(addMonths(options.now, -1)).substr(0, 7);
+            std::string suggested = report.statementFiles.back();
+            for (const auto &path : report.statementFiles)
+                if (path.find("stripe-main-" + lastMonth) != std::string::npos)
+                    suggested = path;
+            const auto monthStart = parseRfc3339(lastMonth + "-01T00:00:00Z");
+            const std::string monthEnd = monthStart
+                ? formatRfc3339(Timestamp {addMonths(*monthStart, 1).micros - 1}).substr(0, 10)
+                : lastMonth + "-28";
+            ctx.out << "import last month's with: renewalctl statement import --provider-key "
+                       "stripe-main --from "
+                    << lastMonth << "-01 --to " << monthEnd << " " << suggested << "\n";
+        }
     }
     return ExitOk;
 }

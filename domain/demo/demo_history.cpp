@@ -15,6 +15,7 @@
 #include <pqxx/pqxx>
 
 #include <algorithm>
+#include <fstream>
 #include <random>
 #include <sstream>
 #include <vector>
@@ -576,6 +577,23 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
     report.subscriptions = importSubscriptions(*conn, in, "demo").created;
     conn.reset();
 
+    // stripe-main's paid invoices, by paid month, for the statements (a stranger's renewal
+    // is left out: it belongs to another account of the provider's).
+    std::map<std::string, std::vector<ojson>> stripeInvoices;
+    const auto keepForStatement = [&](const Sub &s, const std::string &stripeEvent) {
+        if (s.provider->kind != ProviderKind::Stripe || options.statementsDir.empty())
+            return;
+        ojson object = ojson::parse(stripeEvent)["data"]["object"];
+        const Timestamp paid
+            = Timestamp::fromSeconds(object["status_transitions"]["paid_at"].get<std::int64_t>());
+        stripeInvoices[formatRfc3339(paid).substr(0, 7)].push_back(std::move(object));
+    };
+    // The lost-delivery story: these subscriptions' latest renewal never reaches us.
+    const auto lost = [&](const Sub &s, int k) {
+        return k == months && s.provider->kind == ProviderKind::Stripe && s.index % 20 == 10
+            && s.status == "active" && !s.cancelAtPeriodEnd;
+    };
+
     WebhookIngestor ingestor(conninfo);
     std::vector<std::pair<std::string, std::string>> redeliveries;
     // When each delivery reached us in the story: seconds after the provider charged.
@@ -605,7 +623,9 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
             continue;
         const Period p0 = periodOf(s, lemonFirst ? months : 0, months);
         const Charge c = newCharge(s, ChargeKind::First, p0, s.amount);
-        deliver(s, body(s, c, p0), c.paidAt);
+        const std::string b = body(s, c, p0);
+        keepForStatement(s, b);
+        deliver(s, b, c.paidAt);
     }
 
     for (int k = 1; k <= months; ++k) {
@@ -616,7 +636,14 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
                 continue; // a month the provider never told us about
             const Period p = periodOf(s, k, months);
             const Charge c = newCharge(s, ChargeKind::Renewal, p, s.amount);
-            deliver(s, body(s, c, p), c.paidAt);
+            const std::string b = body(s, c, p);
+            keepForStatement(s, b);
+            if (lost(s, k)) {
+                r.chance(6); // as deliver() draws: the ids after it stay what they were
+                ++report.lostDeliveries;
+                continue;
+            }
+            deliver(s, b, c.paidAt);
             if (s.provider->kind == ProviderKind::Stripe && s.index % 3 == 0) {
                 // Both event types for the one invoice: the renewal key makes it a duplicate.
                 Charge again = c;
@@ -635,7 +662,9 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
                 // A mid-period upgrade: billed for the rest of the period, not a renewal.
                 const Timestamp mid = plusSeconds(p.start, 86400 * r.uniform(5, 20));
                 const Charge up = newCharge(s, ChargeKind::Proration, {mid, p.end}, s.amount / 2);
-                deliver(s, body(s, up, p), up.paidAt);
+                const std::string b = body(s, up, p);
+                keepForStatement(s, b);
+                deliver(s, b, up.paidAt);
             }
         }
         for (const auto &[key, payload] : redeliveries) {
@@ -663,6 +692,21 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
     ++report.outcomes[std::string(toString(cut.outcome))];
     ++report.payloads;
     backdateDeliveries(conninfo, received);
+    for (auto &[month, invoices] : stripeInvoices) {
+        // Stripe lists the newest first, one page here (has_more false: the whole month).
+        std::sort(invoices.begin(), invoices.end(), [](const ojson &a, const ojson &b) {
+            return a["created"].get<std::int64_t>() > b["created"].get<std::int64_t>();
+        });
+        const std::string path = options.statementsDir + "/stripe-main-" + month + ".json";
+        std::ofstream f(path, std::ios::binary | std::ios::trunc);
+        f << ojson {{"object", "list"}, {"data", invoices}, {"has_more", false},
+            {"url", "/v1/invoices"}}
+                 .dump(2)
+          << "\n";
+        if (!f.flush())
+            throw InputError(path, "cannot write the demo's statement");
+        report.statementFiles.push_back(path);
+    }
     return report;
 }
 

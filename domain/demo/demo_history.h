@@ -19,6 +19,10 @@ struct DemoOptions
     int months = 6; ///< renewals per subscription; at least 2
     std::uint64_t seed = 1;
     Timestamp now; ///< the periods end around this instant
+    /// When set, a directory where the demo writes stripe-main's statements: one file per
+    /// calendar month (UTC) of paid invoices, `stripe-main-YYYY-MM.json`, as GET /v1/invoices
+    /// lists them, for `renewalctl statement import`.
+    std::string statementsDir;
 };
 
 struct DemoReport
@@ -27,6 +31,10 @@ struct DemoReport
     long long subscriptions = 0;
     long long payloads = 0;
     std::map<std::string, long long> outcomes; ///< ingest outcome -> count
+    /// Renewals the provider charged but never delivered (the lost-delivery story): in the
+    /// statements, missing in the database until a statement is imported.
+    long long lostDeliveries = 0;
+    std::vector<std::string> statementFiles; ///< paths written, oldest month first
 };
 
 /// Whether the database holds any subscription (`demo --if-empty` then does nothing).
@@ -38,7 +46,9 @@ bool hasSubscriptions(pqxx::connection &conn);
 /// month to WebhookIngestor: renewals, duplicate deliveries, Stripe's invoice.paid followed by
 /// invoice.payment_succeeded, first and proration invoices, a corrected (conflicting) amount,
 /// a skipped month, a renewal of a subscription set to cancel, an unknown subscription, a
-/// Lemon Squeezy renewal that needs a snapshot, a truncated body, JPY and KWD prices.
+/// Lemon Squeezy renewal that needs a snapshot, a truncated body, JPY and KWD prices; and a
+/// lost-delivery story: a few Stripe renewals of the latest period are charged but never
+/// delivered (overdue until stripe-main's statement is imported).
 /// Everything but the database's own clock and generated uuids is a function of the options.
 DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &options);
 
