@@ -934,7 +934,7 @@ private slots:
             }
         }
         QCOMPARE(mapped, static_cast<int>(raised.size()));
-        QCOMPARE(mapped, 12); // RD012 snapshot_from_the_future (0027)
+        QCOMPARE(mapped, 14); // RD013 provider_not_registered, RD014 statement_run_closed (0029)
     }
 
     // The same through the CLI: --preview says it, then the attach does it.

@@ -61,6 +61,7 @@ int runDb(const CommandContext &ctx);
 int runMigrate(const CommandContext &ctx);
 int runFold(const CommandContext &ctx);
 int runLedger(const CommandContext &ctx);
+int runStatement(const CommandContext &ctx);
 int runSubscriptions(const CommandContext &ctx);
 int runApply(const CommandContext &ctx);
 int runBench(const CommandContext &ctx);

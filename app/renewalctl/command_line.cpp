@@ -304,6 +304,10 @@ void declareCommands(CLI::App &root)
         value(app, "now", "RFC3339", "the history's present (default: now)");
         flag(app, "if-empty", "only into a database without subscriptions");
         value(app, "replay-set", "DIR", "write the replay set to DIR instead");
+        value(app, "statements", "DIR",
+            "also write stripe-main's statements to DIR, one file per month of paid invoices "
+            "(stripe-main-YYYY-MM.json), for 'renewalctl statement import'; a few of the latest "
+            "renewals in them were never delivered");
         db(app);
         json(app);
     }
@@ -345,6 +349,53 @@ Other provider keys: register them (renewalctl providers add) and name them with
         value(app, "write-subscriptions", "FILE",
             "only write the subscriptions for 'renewalctl subscriptions import' and say what to "
             "run next");
+    }
+    {
+        auto *group = commandGroup(root, "statement",
+            "import|fetch: compare the provider's own list of paid renewals with what is "
+            "recorded; backfill what is missing, open cases for what differs",
+            kReconciliation);
+        auto *import = command(*group, "import",
+            "import the provider's list output (its API's pages as written by curl or its CLI, "
+            "or JSON lines of the objects): each renewal is matched, backfilled through the "
+            "renewal core, or becomes a case; exits 3 while cases remain open, 65 for a partial "
+            "or unreadable statement");
+        value(import, "provider-key", "KEY", "the registered provider the statement comes from");
+        value(import, "from", "DAY",
+            "the first UTC day the statement covers, YYYY-MM-DD (default: the first paid day in "
+            "it)");
+        value(import, "to", "DAY",
+            "the last UTC day it covers, included (default: the last paid day in it)");
+        flag(import, "dry-run",
+            "report what the import would do, from the database's own run rolled back");
+        // Bound to a vector, which is what makes CLI11 take every FILE given (its results are
+        // read like any positional's; the vector itself is not).
+        static std::vector<std::string> statementFiles;
+        import
+            ->add_option(
+                "FILE", statementFiles, wrapped("the statement's files (pages or JSON lines)"))
+            ->type_name("FILE...")
+            ->required();
+        db(import);
+        json(import);
+        auto *fetch = command(*group, "fetch",
+            "read the provider's list of paid invoices for the days from its API (its own "
+            "pagination, 429 Retry-After honoured), then import it exactly as 'statement "
+            "import' does; the API key is the provider key's apiKey in the secrets file");
+        value(fetch, "provider-key", "KEY", "the registered provider to fetch for");
+        value(fetch, "from", "DAY", "the first UTC day, YYYY-MM-DD; required");
+        value(fetch, "to", "DAY", "the last UTC day, included; required");
+        value(fetch, "secrets", "FILE",
+            "the secrets file (mode 600) whose entry for KEY has an apiKey; required");
+        value(fetch, "api-base", "URL",
+            "the API's base URL (default: the provider's own; Chargebee: "
+            "https://SITE.chargebee.com, "
+            "required)");
+        value(
+            fetch, "save", "DIR", "also keep the pages fetched in DIR, as the provider sent them");
+        flag(fetch, "dry-run", "fetch, then report what the import would do, rolled back");
+        db(fetch);
+        json(fetch);
     }
     {
         auto *group = commandGroup(root, "cases",

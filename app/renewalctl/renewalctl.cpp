@@ -101,6 +101,8 @@ int runRenewalctl(
             return runFold(ctx);
         if (command == "ledger")
             return runLedger(ctx);
+        if (command == "statement")
+            return runStatement(ctx);
         if (command == "subscriptions")
             return runSubscriptions(ctx);
         if (command == "apply")

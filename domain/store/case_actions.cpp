@@ -1,34 +1,23 @@
 #include "domain/store/case_actions.h"
 
 #include "domain/core/errors.h"
-#include "domain/store/retry_policy.h"
+#include "domain/store/retrying_action.h"
 
 #include <pqxx/pqxx>
 
 namespace rd {
 namespace {
 
-/// Runs one action function call in its own (implicit) transaction, retrying the whole call
-/// on serialization failure and deadlock; a refusal (SQLSTATE class RD) becomes ActionRefused.
+/// Runs one action function call in its own (implicit) transaction (retryingAction: the whole
+/// call again on serialization failure and deadlock; a refusal becomes ActionRefused).
 template<typename... Args>
 nlohmann::json callAction(pqxx::connection &conn, const std::string &sql, Args &&...args)
 {
-    const RetryPolicy retry;
-    for (int attempt = 1;; ++attempt) {
-        try {
-            pqxx::nontransaction tx(conn);
-            const pqxx::row row = tx.exec_params1(sql, std::forward<Args>(args)...);
-            return nlohmann::json::parse(row[0].c_str());
-        } catch (const pqxx::transaction_rollback &) {
-            if (!retry.mayRetry(attempt))
-                throw;
-        } catch (const pqxx::sql_error &e) {
-            if (auto refused = refusalFromError(e.sqlstate(), e.what()))
-                throw *refused;
-            throw;
-        }
-        retry.pause(attempt);
-    }
+    return retryingAction([&] {
+        pqxx::nontransaction tx(conn);
+        const pqxx::row row = tx.exec_params1(sql, args...);
+        return nlohmann::json::parse(row[0].c_str());
+    });
 }
 
 std::optional<RejectionCode> rejectionFrom(const nlohmann::json &value)

@@ -1,0 +1,185 @@
+#include "domain/store/statement_import.h"
+
+#include "domain/core/errors.h"
+#include "domain/core/renewal_event.h"
+#include "domain/store/retrying_action.h"
+
+#include <pqxx/pqxx>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <tuple>
+
+namespace rd {
+namespace {
+
+// Lines per statement_add_lines call: large enough that round trips do not count, small
+// enough that one parameter stays a few megabytes.
+constexpr std::size_t kBatch = 1000;
+
+std::string utcDay(Timestamp t)
+{
+    // Floor division: instants before 1970 have negative micros.
+    constexpr std::int64_t kDay = 86'400'000'000LL;
+    const std::int64_t days = t.micros >= 0 ? t.micros / kDay : -((-t.micros + kDay - 1) / kDay);
+    const std::chrono::year_month_day ymd {std::chrono::sys_days {std::chrono::days {days}}};
+    char text[16];
+    std::snprintf(text, sizeof text, "%04d-%02u-%02u", int(ymd.year()), unsigned(ymd.month()),
+        unsigned(ymd.day()));
+    return text;
+}
+
+bool isRenewalEntry(const StatementEntry &e)
+{
+    return e.normalization.event
+        && (e.normalization.outcome == Outcome::Renewal
+            || e.normalization.outcome == Outcome::NeedsSnapshot);
+}
+
+// The order the core is asked in: each subscription's periods oldest first, so a statement
+// that backfills several renewals of one subscription continues each from the last (a later
+// one first would wait as a gap case for the healing to close). Renewals without a period
+// (NeedsSnapshot) last, by payment.
+std::vector<const StatementEntry *> inCoreOrder(const Statement &statement)
+{
+    std::vector<const StatementEntry *> order;
+    for (const auto &e : statement.entries)
+        if (isRenewalEntry(e))
+            order.push_back(&e);
+    const auto key = [](const StatementEntry *e) {
+        const auto &ev = *e->normalization.event;
+        const bool hasPeriod = e->normalization.outcome == Outcome::Renewal;
+        return std::tuple(!hasPeriod, hasPeriod ? ev.period.start.micros : ev.paidAt.micros);
+    };
+    std::stable_sort(order.begin(), order.end(),
+        [&](const StatementEntry *a, const StatementEntry *b) { return key(a) < key(b); });
+    return order;
+}
+
+nlohmann::json lineJson(std::size_t lineNo, const StatementEntry &e)
+{
+    nlohmann::json event = toJson(*e.normalization.event);
+    const bool hasPeriod = e.normalization.outcome == Outcome::Renewal;
+    if (!hasPeriod)
+        event.erase("period");
+    return {{"line", lineNo}, {"objectId", e.objectId}, {"objectSha256", e.objectSha256},
+        {"outcome", hasPeriod ? "renewal" : "needs_snapshot"}, {"event", std::move(event)}};
+}
+
+nlohmann::json filesJson(const Statement &statement)
+{
+    nlohmann::json files = nlohmann::json::array();
+    for (const auto &f : statement.files)
+        files.push_back(
+            {{"name", f.name}, {"sha256", f.sha256}, {"bytes", f.bytes}, {"objects", f.objects}});
+    return files;
+}
+
+nlohmann::json openFindingsOf(pqxx::work &tx, std::int64_t runId)
+{
+    nlohmann::json out = nlohmann::json::array();
+    const auto rows
+        = tx.exec_params("SELECT l.finding, l.provider_renewal_key, c.id, c.error_code, "
+                         "c.provider_subscription_id FROM public.statement_lines l "
+                         "JOIN public.reconciliation_cases c ON c.id = l.case_id "
+                         "WHERE l.run_id = $1 AND c.status = 'open' ORDER BY l.line_no",
+            runId);
+    for (const auto &r : rows)
+        out.push_back({{"finding", r[0].c_str()}, {"providerRenewalKey", r[1].c_str()},
+            {"caseId", r[2].as<std::int64_t>()}, {"errorCode", r[3].c_str()},
+            {"providerSubscriptionId", r[4].c_str()}});
+    return out;
+}
+
+StatementImportResult importOnce(pqxx::connection &conn, const std::string &providerKey,
+    const Statement &statement, const StatementDays &days, bool dryRun)
+{
+    for (const auto &e : statement.entries) {
+        if (isRenewalEntry(e) && e.normalization.event->providerKey != providerKey)
+            throw InputError(e.file + "[" + std::to_string(e.index) + "]",
+                "the renewal is read for provider " + e.normalization.event->providerKey + ", not "
+                    + providerKey);
+    }
+    StatementImportResult result;
+    result.dryRun = dryRun;
+    pqxx::work tx(conn);
+    const auto begun = tx.exec_params1(
+        "SELECT run_id, earlier_run FROM public.statement_begin($1, $2::date, $3::date, $4, "
+        "$5::jsonb, $6)",
+        providerKey, days.from, days.to, statementDigest(statement), filesJson(statement).dump(),
+        static_cast<long long>(statement.entries.size()));
+    if (begun[0].is_null()) {
+        const auto earlier = begun[1].as<std::int64_t>();
+        result.alreadyImported = true;
+        result.summary = nlohmann::json::parse(
+            tx.exec_params1("SELECT public.statement_run_json($1)::text", earlier)[0].c_str());
+        result.openFindings = openFindingsOf(tx, earlier);
+        return result; // nothing was written: the transaction ends unused
+    }
+    const auto runId = begun[0].as<std::int64_t>();
+    const auto order = inCoreOrder(statement);
+    nlohmann::json batch = nlohmann::json::array();
+    std::size_t lineNo = 0;
+    const auto flush = [&] {
+        if (batch.empty())
+            return;
+        tx.exec_params("SELECT public.statement_add_lines($1, $2::jsonb)", runId, batch.dump());
+        batch = nlohmann::json::array();
+    };
+    for (const StatementEntry *e : order) {
+        batch.push_back(lineJson(++lineNo, *e));
+        if (batch.size() == kBatch)
+            flush();
+    }
+    flush();
+    result.summary = nlohmann::json::parse(
+        tx.exec_params1("SELECT public.statement_finish($1)::text", runId)[0].c_str());
+    result.openFindings = openFindingsOf(tx, runId);
+    if (dryRun)
+        tx.abort();
+    else
+        tx.commit();
+    return result;
+}
+
+} // namespace
+
+std::int64_t StatementImportResult::runId() const
+{
+    return summary.value("runId", std::int64_t {0});
+}
+
+std::int64_t StatementImportResult::openCases() const
+{
+    const auto it = summary.find("cases");
+    return it != summary.end() && it->is_number_integer() ? it->get<std::int64_t>() : 0;
+}
+
+std::optional<StatementDays> paidDaysOf(const Statement &statement)
+{
+    std::optional<Timestamp> first;
+    std::optional<Timestamp> last;
+    for (const auto &e : statement.entries) {
+        if (!isRenewalEntry(e))
+            continue;
+        const Timestamp paid = e.normalization.event->paidAt;
+        if (!first || paid < *first)
+            first = paid;
+        if (!last || paid > *last)
+            last = paid;
+    }
+    if (!first)
+        return std::nullopt;
+    return StatementDays {utcDay(*first), utcDay(*last)};
+}
+
+StatementImportResult importStatement(pqxx::connection &conn, const std::string &providerKey,
+    const Statement &statement, const StatementDays &days, bool dryRun)
+{
+    // A deadlock with a delivery or an operator (they lock a case, then its subscription) or
+    // a case that kept changing: nothing was kept; the whole import runs again.
+    return retryingAction([&] { return importOnce(conn, providerKey, statement, days, dryRun); });
+}
+
+} // namespace rd

@@ -1,0 +1,483 @@
+#include "tests/support/lock_waiters.h"
+#include "tests/support/process_runner.h"
+#include "tests/support/statement_api_server.h"
+#include "tests/support/test_database.h"
+
+#include <nlohmann/json.hpp>
+#include <pqxx/pqxx>
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using rdtest::ctl;
+using rdtest::runProgram;
+using rdtest::scalar;
+using rdtest::withDb;
+
+namespace {
+
+constexpr long long kFeb1 = 1769904000; // 2026-02-01T00:00:00Z
+constexpr long long kMar1 = 1772323200; // 2026-03-01T00:00:00Z
+
+/// A paid Stripe renewal invoice (API before basil), as GET /v1/invoices lists it.
+nlohmann::json invoice(const std::string &id, const std::string &subscription, long long amount,
+    long long paidAt = kFeb1 + 5, const std::string &reason = "subscription_cycle")
+{
+    return {{"id", id}, {"object", "invoice"}, {"subscription", subscription},
+        {"billing_reason", reason}, {"status", "paid"}, {"amount_paid", amount},
+        {"currency", "usd"}, {"created", kFeb1}, {"status_transitions", {{"paid_at", paidAt}}},
+        {"customer_email", "someone@example.com"},
+        {"lines",
+            {{"object", "list"}, {"has_more", false},
+                {"data",
+                    nlohmann::json::array({{{"type", "subscription"}, {"proration", false},
+                        {"period", {{"start", kFeb1}, {"end", kMar1}}}}})}}}};
+}
+
+QByteArray page(const std::vector<nlohmann::json> &invoices, bool hasMore)
+{
+    return QByteArray::fromStdString(nlohmann::json {{"object", "list"}, {"url", "/v1/invoices"},
+        {"has_more", hasMore},
+        {"data", invoices}}.dump());
+}
+
+/// The February renewal of `subscription` as `renewalctl apply` takes it.
+QByteArray februaryEvent(const std::string &key, const std::string &subscription, long long amount)
+{
+    return QByteArray::fromStdString(
+        nlohmann::json {{"providerKey", "stripe-main"}, {"providerEventId", "evt_" + key},
+            {"providerSubscriptionId", subscription}, {"providerRenewalKey", key},
+            {"providerVersion", nullptr},
+            {"period", {{"start", "2026-02-01T00:00:00Z"}, {"end", "2026-03-01T00:00:00Z"}}},
+            {"paidAmountMinor", amount}, {"currency", "USD"},
+            {"paidAt", key == "in_5" ? "2026-02-10T00:00:00Z" : "2026-02-01T00:00:05Z"}}
+            .dump()
+        + "\n");
+}
+
+QString writeFile(const QTemporaryDir &dir, const QString &name, const QByteArray &bytes)
+{
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size())
+        return {};
+    return path;
+}
+
+/// Everything a run may write, as one comparable line.
+std::string footprint(const rdtest::TestDatabase &db)
+{
+    return rdtest::text(db,
+        "SELECT concat_ws(' ', (SELECT count(*) FROM subscription_billing_periods), "
+        "(SELECT count(*) FROM subscription_transition_audits), "
+        "(SELECT count(*) FROM subscription_outbox), (SELECT count(*) FROM reconciliation_cases), "
+        "(SELECT count(*) FROM reconciliation_case_history), "
+        "(SELECT count(*) FROM statement_runs), (SELECT count(*) FROM statement_lines), "
+        "(SELECT string_agg(provider_subscription_id || '@' || rd_rfc3339(current_period_end), "
+        "',' ORDER BY provider_subscription_id) FROM subscriptions))");
+}
+
+} // namespace
+
+/// `renewalctl statement import` against a real server: each finding, the backfill through
+/// the core, re-import, the dry run, partial statements, roles and the race with a delivery.
+class TestStatements : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<rdtest::TestDatabase> m_db;
+    std::unique_ptr<QTemporaryDir> m_dir;
+
+    /// Six subscriptions of stripe-main, current period January:
+    /// sub_1 renewed in February (in_1) as the statement says; sub_2 not renewed here (the
+    /// statement has in_2: missing); sub_3 renewed for 1999 where the statement says 2999;
+    /// sub_4 set to cancel (the statement's in_4 cannot be applied); sub_5 renewed here
+    /// (in_5, paid 2026-02-10) but absent from the statement; sub_6 only a first invoice.
+    void seed()
+    {
+        std::string lines;
+        for (int i = 1; i <= 6; ++i)
+            lines += rdtest::subscriptionLine("stripe-main", "sub_" + std::to_string(i), "active",
+                         "2026-01-01T00:00:00Z", "2026-02-01T00:00:00Z", i == 4)
+                + "\n";
+        rdtest::importSubscriptions(m_db->conninfo(), lines);
+        const auto added = runProgram(ctl(),
+            withDb(*m_db, {"providers", "add", "stripe-main", "--kind", "stripe", "--name", "S"}));
+        QCOMPARE(added.exitCode, 0);
+        for (const auto &[key, sub, amount] : {std::tuple {"in_1", "sub_1", 1999},
+                 std::tuple {"in_3", "sub_3", 1999}, std::tuple {"in_5", "sub_5", 1999}}) {
+            const auto r
+                = runProgram(ctl(), withDb(*m_db, {"apply"}), februaryEvent(key, sub, amount));
+            QCOMPARE(r.exitCode, 0);
+        }
+    }
+
+    /// The February statement in two pages.
+    QStringList februaryStatement(const QString &prefix = "feb")
+    {
+        const QString p1 = writeFile(*m_dir, prefix + "-1.json",
+            page({invoice("in_1", "sub_1", 1999), invoice("in_2", "sub_2", 1999)}, true));
+        const QString p2 = writeFile(*m_dir, prefix + "-2.json",
+            page({invoice("in_3", "sub_3", 2999), invoice("in_4", "sub_4", 1999),
+                     invoice("in_6", "sub_6", 1999, kFeb1 + 5, "subscription_create")},
+                false));
+        return {p1, p2};
+    }
+
+    rdtest::RunResult import(
+        const QStringList &files, const QStringList &extra = {}, const std::string &conninfo = {})
+    {
+        QStringList args {"statement", "import", "--provider-key", "stripe-main", "--from",
+            "2026-02-01", "--to", "2026-02-28", "--json"};
+        args << extra << files;
+        return runProgram(ctl(), withDb(conninfo.empty() ? m_db->conninfo() : conninfo, args));
+    }
+
+private slots:
+    void init()
+    {
+        m_db = std::make_unique<rdtest::TestDatabase>(QTest::currentTestFunction());
+        m_dir = std::make_unique<QTemporaryDir>();
+        QVERIFY(m_dir->isValid());
+        seed();
+    }
+
+    void cleanup()
+    {
+        m_db.reset();
+        m_dir.reset();
+    }
+
+    // Every finding at once, and the backfill is one renewal: one billing period, one audit,
+    // one outbox intent, the subscription advanced once.
+    void eachFinding()
+    {
+        const auto r = import(februaryStatement());
+        QVERIFY2(r.exitCode == 3, r.err.constData()); // cases remain
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QVERIFY(j["runId"].get<long long>() > 0);
+        QCOMPARE(j["objects"].get<int>(), 5);
+        QCOMPARE(j["renewals"].get<int>(), 4);
+        QCOMPARE(j["matched"].get<int>(), 1);
+        QCOMPARE(j["backfilled"].get<int>(), 1);
+        QCOMPARE(j["unapplied"].get<int>(), 1);
+        QCOMPARE(j["differing"].get<int>(), 1);
+        QCOMPARE(j["notInStatement"].get<int>(), 1);
+        QCOMPARE(j["cases"].get<int>(), 3);
+        QCOMPARE(j["dryRun"].get<bool>(), false);
+        QCOMPARE(j["alreadyImported"].get<bool>(), false);
+
+        QCOMPARE(scalar(*m_db,
+                     "SELECT count(*) FROM subscription_billing_periods b "
+                     "JOIN subscription_transition_audits a ON a.billing_period_id = b.id "
+                     "AND a.actor_type = 'statement' "
+                     "JOIN subscription_outbox o ON o.billing_period_id = b.id "
+                     "JOIN subscriptions s ON s.id = b.subscription_id "
+                     "AND s.current_period_end = '2026-03-01T00:00:00Z' "
+                     "WHERE b.provider_renewal_key = 'in_2' AND b.recorded_by = 'statement'"),
+            1LL);
+        QCOMPARE(scalar(*m_db, "SELECT count(*) FROM subscription_billing_periods"), 4LL);
+        // The differing one keeps its recorded amount; the case holds both sides.
+        QCOMPARE(scalar(*m_db,
+                     "SELECT count(*) FROM reconciliation_cases c "
+                     "JOIN statement_runs r ON r.id = c.statement_run_id "
+                     "WHERE c.error_code = 'statement_disagrees' AND c.provider_renewal_key = "
+                     "'in_3' AND (c.event->>'paidAmountMinor')::int = 2999 AND "
+                     "(c.local_state->'conflictingBillingPeriod'->>'paidAmountMinor')::int = 1999"),
+            1LL);
+        QCOMPARE(
+            scalar(*m_db,
+                "SELECT count(*) FROM reconciliation_cases WHERE provider_renewal_key = 'in_4' "
+                "AND error_code = 'renewal_conflicts_with_scheduled_cancellation'"),
+            1LL);
+        QCOMPARE(
+            scalar(*m_db,
+                "SELECT count(*) FROM reconciliation_cases WHERE provider_renewal_key = 'in_5' "
+                "AND error_code = 'not_in_statement' AND status = 'open'"),
+            1LL);
+        // Both sides' totals over the covered days: the statement's four renewals, and the
+        // ledger's four billing periods (in_1, in_2 backfilled, in_3 at 1999, in_5).
+        QCOMPARE(j["statementTotals"]["USD"]["renewals"].get<int>(), 4);
+        QCOMPARE(j["statementTotals"]["USD"]["amountMinor"].get<long long>(), 1999 * 3 + 2999);
+        QCOMPARE(j["ledgerTotals"]["USD"]["amountMinor"].get<long long>(), 1999 * 4);
+        QCOMPARE(j["openFindings"].size(), std::size_t(3));
+        QCOMPARE(scalar(*m_db, "SELECT count(*) FROM audit_chain_breaks()"), 0LL);
+    }
+
+    // The same statement again (files in another order) changes nothing and says so.
+    void importingAgainChangesNothing()
+    {
+        const auto files = februaryStatement();
+        QCOMPARE(import(files).exitCode, 3);
+        const auto before = footprint(*m_db);
+        const auto again = import({files[1], files[0]});
+        QCOMPARE(again.exitCode, 3); // its cases are still open
+        const auto j = nlohmann::json::parse(again.out.toStdString());
+        QCOMPARE(j["alreadyImported"].get<bool>(), true);
+        QCOMPARE(footprint(*m_db), before);
+        const auto human = runProgram(ctl(),
+            withDb(*m_db,
+                {"statement", "import", "--provider-key", "stripe-main", "--from", "2026-02-01",
+                    "--to", "2026-02-28", files[0], files[1]}));
+        QVERIFY2(human.out.contains("imported already"), human.out.constData());
+    }
+
+    // --dry-run reports the database's own run and keeps nothing.
+    void dryRunKeepsNothing()
+    {
+        const auto before = footprint(*m_db);
+        const auto r = import(februaryStatement(), {"--dry-run"});
+        QCOMPARE(r.exitCode, 3);
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["dryRun"].get<bool>(), true);
+        QCOMPARE(j["backfilled"].get<int>(), 1);
+        QCOMPARE(j["cases"].get<int>(), 3);
+        QCOMPARE(footprint(*m_db), before);
+    }
+
+    // A statement whose last page is missing would call every renewal of the missing pages
+    // "not in the statement": refused, nothing written.
+    void aPartialStatementIsRefused()
+    {
+        const auto files = februaryStatement();
+        const auto before = footprint(*m_db);
+        const auto r = import({files[0]});
+        QVERIFY2(r.exitCode == 65, r.err.constData());
+        QVERIFY2(r.err.contains("statement"), r.err.constData());
+        QCOMPARE(footprint(*m_db), before);
+    }
+
+    // A statement that agrees with the ledger leaves nothing open: exit 0.
+    void anAgreeingStatementExitsZero()
+    {
+        const QString only = writeFile(*m_dir, "agree.json",
+            page({invoice("in_1", "sub_1", 1999), invoice("in_3", "sub_3", 1999),
+                     invoice("in_5", "sub_5", 1999, kFeb1 + 9 * 86400)},
+                false));
+        const auto r = import({only});
+        QVERIFY2(r.exitCode == 0, r.out.constData());
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["matched"].get<int>(), 3);
+        QCOMPARE(j["cases"].get<int>(), 0);
+    }
+
+    // An operator looked at a disagreement and dismissed it: another statement that says the
+    // same links that case and does not open it again.
+    void aDismissedFindingIsNotReopened()
+    {
+        QCOMPARE(import(februaryStatement()).exitCode, 3);
+        const auto caseId = scalar(
+            *m_db, "SELECT id FROM reconciliation_cases WHERE error_code = 'statement_disagrees'");
+        const auto dismissed = runProgram(ctl(),
+            withDb(*m_db,
+                {"cases", "dismiss", QString::number(caseId), "--reason", "other", "--comment",
+                    "the provider refunded 10.00 by hand; our amount stands"}));
+        QCOMPARE(dismissed.exitCode, 0);
+        // The same renewals plus one more file: another statement.
+        auto files = februaryStatement("again");
+        files << writeFile(*m_dir, "extra.json",
+            page({invoice("in_7", "sub_6", 1999, kFeb1 + 5, "manual")}, false));
+        const auto r = import(files);
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["alreadyImported"].get<bool>(), false);
+        QCOMPARE(j["differing"].get<int>(), 1);
+        QCOMPARE(scalar(*m_db,
+                     "SELECT count(*) FROM reconciliation_cases WHERE error_code = "
+                     "'statement_disagrees'"),
+            1LL);
+        QCOMPARE(scalar(*m_db,
+                     "SELECT count(*) FROM statement_lines l JOIN statement_runs r ON "
+                     "r.id = l.run_id WHERE l.case_id = "
+                         + std::to_string(caseId)),
+            2LL);
+        for (const auto &f : j["openFindings"])
+            QVERIFY(f["caseId"].get<long long>() != caseId);
+    }
+
+    // Who may import: an operator; a viewer is refused by the database, and nothing is kept.
+    void onlyAnOperatorImports()
+    {
+        const auto files = februaryStatement();
+        const auto before = footprint(*m_db);
+        const auto viewer = import(files, {}, rdtest::loginAs(*m_db, "v", "viewer"));
+        QVERIFY2(viewer.exitCode != 0 && viewer.exitCode != 3, viewer.err.constData());
+        QVERIFY2(viewer.err.contains("permission denied"), viewer.err.constData());
+        QCOMPARE(footprint(*m_db), before);
+        const auto op = import(files, {}, rdtest::loginAs(*m_db, "o", "operator"));
+        QVERIFY2(op.exitCode == 3, op.err.constData());
+        QCOMPARE(
+            rdtest::text(*m_db, "SELECT imported_by FROM statement_runs"), m_db->name() + "_o");
+        // Runs and lines are written once, by the import's functions alone.
+        auto conn = m_db->connect();
+        pqxx::nontransaction tx(*conn);
+        QVERIFY_EXCEPTION_THROWN(
+            tx.exec0("UPDATE statement_runs SET matched = 0"), pqxx::sql_error);
+        QVERIFY_EXCEPTION_THROWN(tx.exec0("DELETE FROM statement_lines"), pqxx::sql_error);
+    }
+
+    // The demo's lost-delivery story: the renewals Stripe charged but never delivered are in
+    // the demo's statement of the month, and importing it records them; the month before
+    // agrees as it is.
+    void theDemosLostDeliveriesAreBackfilled()
+    {
+        rdtest::TestDatabase demoDb("demo_story");
+        const auto demo = runProgram(ctl(),
+            withDb(demoDb,
+                {"demo", "--now", "2026-12-02T08:00:00Z", "--statements", m_dir->filePath("st"),
+                    "--json"}));
+        QVERIFY2(demo.exitCode == 0, demo.err.constData());
+        const auto built = nlohmann::json::parse(demo.out.toStdString());
+        const auto lost = built["lostDeliveries"].get<long long>();
+        QVERIFY(lost > 0);
+        const auto overdueBefore = scalar(demoDb,
+            "SELECT count(*) FROM subscriptions WHERE provider_key = 'stripe-main' "
+            "AND status = 'active' AND NOT cancel_at_period_end "
+            "AND current_period_end < '2026-12-01T08:00:00Z'");
+        QCOMPARE(overdueBefore, lost);
+        const auto november = runProgram(ctl(),
+            withDb(demoDb,
+                {"statement", "import", "--provider-key", "stripe-main", "--from", "2026-11-01",
+                    "--to", "2026-11-30", "--json",
+                    m_dir->filePath("st/stripe-main-2026-11.json")}));
+        const auto j = nlohmann::json::parse(november.out.toStdString());
+        QCOMPARE(j["backfilled"].get<long long>(), lost);
+        QCOMPARE(j["differing"].get<int>(), 0);
+        QCOMPARE(j["notInStatement"].get<int>(), 0);
+        QCOMPARE(scalar(demoDb,
+                     "SELECT count(*) FROM subscriptions WHERE provider_key = 'stripe-main' "
+                     "AND status = 'active' AND NOT cancel_at_period_end "
+                     "AND current_period_end < '2026-12-01T08:00:00Z'"),
+            0LL);
+        const auto october = runProgram(ctl(),
+            withDb(demoDb,
+                {"statement", "import", "--provider-key", "stripe-main", "--from", "2026-10-01",
+                    "--to", "2026-10-31", m_dir->filePath("st/stripe-main-2026-10.json")}));
+        QVERIFY2(october.exitCode == 0, october.out.constData());
+        QVERIFY2(october.out.contains("nothing is left open"), october.out.constData());
+    }
+
+    // `statement fetch`: the same February statement read from Stripe's list API (a local
+    // server paging as Stripe does, with starting_after), then imported as the files were.
+    void fetchedFromTheApi()
+    {
+        const std::vector<nlohmann::json> first {
+            invoice("in_1", "sub_1", 1999), invoice("in_2", "sub_2", 1999)};
+        const std::vector<nlohmann::json> second {invoice("in_3", "sub_3", 2999),
+            invoice("in_4", "sub_4", 1999),
+            invoice("in_6", "sub_6", 1999, kFeb1 + 5, "subscription_create")};
+        const auto answer = [](int status, std::string body) {
+            rdtest::ApiResponse response;
+            response.status = status;
+            response.body = std::move(body);
+            return response;
+        };
+        rdtest::ApiServer api([&](const rdtest::ApiRequest &r) {
+            if (r.header("authorization") != "Bearer sk_test_statement")
+                return answer(401, R"({"error":{"type":"invalid_request_error"}})");
+            const std::string after = r.param("starting_after");
+            if (r.path != "/v1/invoices" || (!after.empty() && after != "in_2"))
+                return answer(400, R"({"error":{}})");
+            return answer(200, page(after.empty() ? first : second, after.empty()).toStdString());
+        });
+        const QString secrets = writeFile(*m_dir, "secrets.json",
+            R"({"stripe-main": {"secrets": ["whsec_x"], "apiKey": "sk_test_statement"}})");
+        QVERIFY(QFile::setPermissions(secrets, QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+        const auto r = runProgram(ctl(),
+            withDb(*m_db,
+                {"statement", "fetch", "--provider-key", "stripe-main", "--from", "2026-02-01",
+                    "--to", "2026-02-28", "--secrets", secrets, "--api-base",
+                    QString::fromStdString(api.base()), "--json"}));
+        QVERIFY2(r.exitCode == 3, r.err.constData());
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["objects"].get<int>(), 5);
+        QCOMPARE(j["files"].size(), std::size_t(2));
+        QCOMPARE(j["matched"].get<int>(), 1);
+        QCOMPARE(j["backfilled"].get<int>(), 1);
+        QCOMPARE(j["differing"].get<int>(), 1);
+        QCOMPARE(j["notInStatement"].get<int>(), 1);
+        QVERIFY(!r.err.contains("sk_test_statement"));
+        QCOMPARE(api.requests().size(), std::size_t(2));
+
+        // A key the provider refuses: a fixed sentence, exit 78, nothing imported.
+        const QString wrong = writeFile(*m_dir, "wrong.json",
+            R"({"stripe-main": {"secrets": ["whsec_x"], "apiKey": "sk_test_revoked"}})");
+        QVERIFY(QFile::setPermissions(wrong, QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+        const auto before = footprint(*m_db);
+        const auto refused = runProgram(ctl(),
+            withDb(*m_db,
+                {"statement", "fetch", "--provider-key", "stripe-main", "--from", "2026-02-01",
+                    "--to", "2026-02-28", "--secrets", wrong, "--api-base",
+                    QString::fromStdString(api.base())}));
+        QCOMPARE(refused.exitCode, 78);
+        QVERIFY2(refused.err.contains("the API key was refused"), refused.err.constData());
+        QVERIFY(!refused.err.contains("sk_test_revoked"));
+        QCOMPARE(footprint(*m_db), before);
+    }
+
+    // The statement's import and a webhook delivery of the same renewal (in_2), as separate
+    // processes, both held at sub_2's row lock until each is seen waiting: one billing period.
+    void racingADeliveryRecordsOnce()
+    {
+        const QString file
+            = writeFile(*m_dir, "race.json", page({invoice("in_2", "sub_2", 1999)}, false));
+        const nlohmann::json delivery {{"id", "evt_race"}, {"object", "event"},
+            {"type", "invoice.paid"}, {"api_version", "2024-06-20"}, {"created", kFeb1 + 6},
+            {"data", {{"object", invoice("in_2", "sub_2", 1999)}}}};
+
+        auto holder = m_db->connect();
+        auto observer = m_db->connect();
+        const int holderPid = rdtest::backendPid(*holder);
+        pqxx::work hold(*holder);
+        hold.exec("SELECT 1 FROM subscriptions WHERE provider_subscription_id = 'sub_2' "
+                  "FOR UPDATE");
+
+        QProcess importer;
+        importer.start(ctl(),
+            withDb(*m_db,
+                {"statement", "import", "--provider-key", "stripe-main", "--from", "2026-02-01",
+                    "--to", "2026-02-28", "--json", file}));
+        QProcess ingest;
+        ingest.start(ctl(), withDb(*m_db, {"ingest", "--provider-key", "stripe-main"}));
+        QVERIFY(importer.waitForStarted() && ingest.waitForStarted());
+        ingest.write(QByteArray::fromStdString(delivery.dump()));
+        // Written out now: nothing runs QProcess's event loop while the lock is held.
+        QVERIFY(ingest.waitForBytesWritten(10000));
+        ingest.closeWriteChannel();
+        importer.closeWriteChannel();
+
+        const auto waiters = rdtest::waitForLockWaiters(*observer, holderPid, 2);
+        if (!waiters.reached) {
+            ingest.waitForFinished(1000);
+            QFAIL(qPrintable(QString::fromStdString(waiters.seen) + "; the delivery said: "
+                + ingest.readAllStandardOutput() + ingest.readAllStandardError()));
+        }
+        hold.commit();
+        QVERIFY(importer.waitForFinished(60000) && ingest.waitForFinished(60000));
+        const auto imported = nlohmann::json::parse(importer.readAllStandardOutput().toStdString());
+        const auto delivered = nlohmann::json::parse(ingest.readAllStandardOutput().toStdString());
+        // One of them recorded it; the other found it recorded.
+        const bool importWon = imported["backfilled"].get<int>() == 1;
+        QCOMPARE(imported["backfilled"].get<int>() + imported["matched"].get<int>(), 1);
+        QCOMPARE(delivered["outcome"].get<std::string>(),
+            std::string(importWon ? "duplicate" : "applied"));
+        QCOMPARE(scalar(*m_db,
+                     "SELECT count(*) FROM subscription_billing_periods WHERE "
+                     "provider_renewal_key = 'in_2'"),
+            1LL);
+        QCOMPARE(scalar(*m_db,
+                     "SELECT count(*) FROM subscription_transition_audits a JOIN "
+                     "subscription_billing_periods b ON b.id = a.billing_period_id WHERE "
+                     "b.provider_renewal_key = 'in_2'"),
+            1LL);
+        QCOMPARE(scalar(*m_db,
+                     "SELECT count(*) FROM subscription_outbox o JOIN "
+                     "subscription_billing_periods b ON b.id = o.billing_period_id WHERE "
+                     "b.provider_renewal_key = 'in_2'"),
+            1LL);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStatements)
+#include "tst_statements.moc"
