@@ -460,7 +460,7 @@ BEGIN
             RAISE EXCEPTION 'line %: the renewal is of provider %, the statement of %',
                 l->>'line', e->>'providerKey', r.provider_key USING ERRCODE = '22023';
         END IF;
-        v_has_period := pg_catalog.jsonb_typeof(e->'period') = 'object';
+        v_has_period := coalesce(pg_catalog.jsonb_typeof(e->'period') = 'object', false);
         IF (l->>'outcome' = 'renewal') IS DISTINCT FROM v_has_period THEN
             RAISE EXCEPTION 'line %: outcome % does not fit its event', l->>'line', l->>'outcome'
                 USING ERRCODE = '22023';

@@ -317,6 +317,32 @@ private slots:
         QVERIFY_EXCEPTION_THROWN(tx.exec0("DELETE FROM statement_lines"), pqxx::sql_error);
     }
 
+    // A paid renewal whose statement object does not say the period renewed into (Stripe
+    // usage billed in arrears; every Lemon Squeezy invoice): missing here, it becomes the case
+    // a delivery of it opens (needs_snapshot); recorded, it is matched without the period.
+    void aRenewalWithoutItsPeriodWaitsForASnapshot()
+    {
+        auto inArrears = invoice("in_2", "sub_2", 1999);
+        inArrears["created"] = kMar1 + 10; // its only line ended before: usage in arrears
+        auto recorded = invoice("in_1", "sub_1", 1999);
+        recorded["created"] = kMar1 + 10;
+        const QString file = writeFile(*m_dir, "arrears.json", page({inArrears, recorded}, false));
+        const auto r = import({file}, {"--from", "2026-02-01", "--to", "2026-02-01"});
+        QVERIFY2(r.exitCode == 3, r.err.constData());
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["renewals"].get<int>(), 2);
+        QCOMPARE(j["unapplied"].get<int>(), 1);
+        QCOMPARE(j["matched"].get<int>(), 1);
+        QCOMPARE(scalar(*m_db,
+                     "SELECT count(*) FROM reconciliation_cases WHERE provider_renewal_key = "
+                     "'in_2' AND error_code = 'needs_snapshot' AND status = 'open'"),
+            1LL);
+        QCOMPARE(scalar(*m_db,
+                     "SELECT count(*) FROM subscription_billing_periods WHERE "
+                     "provider_renewal_key = 'in_2'"),
+            0LL);
+    }
+
     // The demo's lost-delivery story: the renewals Stripe charged but never delivered are in
     // the demo's statement of the month, and importing it records them; the month before
     // agrees as it is.

@@ -38,30 +38,11 @@ std::vector<StatementFile> readFiles(const CommandContext &ctx)
     return files;
 }
 
-ProviderKind kindOf(pqxx::connection &conn, const std::string &providerKey)
+/// --from/--to as the store takes them: checked UTC days, or nothing.
+std::optional<std::string> dayOption(const CommandContext &ctx, const std::string &name)
 {
-    for (const auto &p : listBillingProviders(conn))
-        if (p.key == providerKey)
-            return p.kind;
-    throw InputError("--provider-key",
-        "no registered provider '" + printableAscii(providerKey)
-            + "' (see renewalctl providers list)");
-}
-
-/// --from/--to, each defaulting to the statement's own first or last paid day.
-StatementDays daysOf(const CommandContext &ctx, const Statement &statement)
-{
-    const auto paid = paidDaysOf(statement);
-    const auto fromValue = ctx.args.value("from");
-    const auto toValue = ctx.args.value("to");
-    if (!paid && (!fromValue || !toValue))
-        throw UsageError("the statement holds no paid renewal, so it cannot say which days it "
-                         "covers: give --from and --to");
-    const std::string from = fromValue ? dayText(parseDay("from", *fromValue)) : paid->from;
-    const std::string to = toValue ? dayText(parseDay("to", *toValue)) : paid->to;
-    if (from > to)
-        throw UsageError("--from " + from + " is after --to " + to + " (both are included)");
-    return {from, to};
+    const auto value = ctx.args.value(name);
+    return value ? std::optional(dayText(parseDay(name, *value))) : std::nullopt;
 }
 
 std::string totalsText(const nlohmann::json &totals)
@@ -118,13 +99,12 @@ void printReport(std::ostream &out, const StatementImportResult &r)
 
 /// Imports `files` (read or fetched) and reports: the one path of both commands.
 int importAndReport(const CommandContext &ctx, pqxx::connection &conn,
-    const std::string &providerKey, ProviderKind kind, const std::vector<StatementFile> &files)
+    const std::string &providerKey, const std::vector<StatementFile> &files)
 {
-    const Statement statement = readStatement(kind, providerKey, files);
-    const StatementDays days = daysOf(ctx, statement);
     StatementImportResult result;
     try {
-        result = importStatement(conn, providerKey, statement, days, ctx.args.flag("dry-run"));
+        result = importStatementFiles(conn, providerKey, files, dayOption(ctx, "from"),
+            dayOption(ctx, "to"), ctx.args.flag("dry-run"));
     } catch (const ActionRefused &e) {
         return reportRefusal(ctx, e.code(), e.what());
     }
@@ -145,7 +125,7 @@ int runImport(const CommandContext &ctx)
     const std::string providerKey = ctx.args.requireValue("provider-key");
     const auto files = readFiles(ctx);
     auto conn = ctx.connect();
-    return importAndReport(ctx, *conn, providerKey, kindOf(*conn, providerKey), files);
+    return importAndReport(ctx, *conn, providerKey, files);
 }
 
 Timestamp midnightOf(const std::chrono::year_month_day &day)
@@ -165,10 +145,13 @@ int runFetch(const CommandContext &ctx)
     const std::string secretsPath = ctx.args.requireValue("secrets");
     const ReceiverSecrets secrets = loadReceiverSecrets(secretsPath);
     auto conn = ctx.connect();
-    const ProviderKind kind = kindOf(*conn, providerKey);
+    const auto kind = providerKindOf(*conn, providerKey);
+    if (!kind)
+        return reportRefusal(ctx, "provider_not_registered",
+            "provider " + providerKey + " is not registered (see renewalctl providers list)");
 
     FetchRequest request;
-    request.kind = kind;
+    request.kind = *kind;
     request.apiBase = ctx.args.value("api-base").value_or("");
     request.apiKey = apiKeyFor(secrets, providerKey, secretsPath);
     request.from = midnightOf(from);
@@ -206,8 +189,9 @@ int runFetch(const CommandContext &ctx)
                 throw InputFileError("cannot write '" + path + "'");
         }
     }
-    ctx.err << "renewalctl: fetched " << files.size() << " page(s) from " << toString(kind) << "\n";
-    return importAndReport(ctx, *conn, providerKey, kind, files);
+    ctx.err << "renewalctl: fetched " << files.size() << " page(s) from " << toString(*kind)
+            << "\n";
+    return importAndReport(ctx, *conn, providerKey, files);
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 #include "domain/store/action_refused.h"
 #include "domain/store/case_actions.h"
 #include "domain/store/database_target.h"
+#include "domain/store/statement_import.h"
 
 #include <pqxx/pqxx>
 
@@ -91,6 +92,13 @@ OperatorSession::CaseProvider OperatorSession::providerOfCase(std::int64_t caseI
     if (!r[0][1].is_null())
         provider.kind = r[0][1].as<std::string>();
     return provider;
+}
+
+StatementImportResult OperatorSession::importStatement(const std::string &providerKey,
+    const std::vector<StatementFile> &files, const std::optional<std::string> &from,
+    const std::optional<std::string> &to, bool dryRun)
+{
+    return importStatementFiles(m_impl->connection(), providerKey, files, from, to, dryRun);
 }
 
 } // namespace rd

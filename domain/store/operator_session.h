@@ -3,6 +3,7 @@
 #include "domain/core/operator_note.h"
 #include "domain/core/provider_snapshot.h"
 #include "domain/store/case_action_results.h"
+#include "domain/store/statement_run.h"
 
 #include <nlohmann/json.hpp>
 
@@ -10,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace rd {
 
@@ -51,6 +53,12 @@ public:
         std::string end;
     };
     std::optional<Period> currentPeriodOfCase(std::int64_t caseId);
+
+    /// rd::importStatementFiles, as this operator: `from`/`to` are UTC days "YYYY-MM-DD" or
+    /// nothing (the statement's own paid days).
+    StatementImportResult importStatement(const std::string &providerKey,
+        const std::vector<StatementFile> &files, const std::optional<std::string> &from,
+        const std::optional<std::string> &to, bool dryRun);
 
     /// The provider a case is about: its key, and its kind ("stripe", ...) when the provider
     /// is registered with one. ActionRefused "case_not_found" when there is no such case.

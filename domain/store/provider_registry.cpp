@@ -53,4 +53,12 @@ std::vector<BillingProvider> listBillingProviders(const std::string &conninfo)
     return listBillingProviders(*conn);
 }
 
+std::optional<ProviderKind> providerKindOf(pqxx::connection &conn, const std::string &key)
+{
+    for (const auto &p : listBillingProviders(conn))
+        if (p.key == key)
+            return p.kind;
+    return std::nullopt;
+}
+
 } // namespace rd

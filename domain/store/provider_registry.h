@@ -4,6 +4,7 @@
 
 #include "domain/core/adapters/normalization.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,8 @@ RegisterResult registerBillingProvider(pqxx::connection &conn, const std::string
     ProviderKind kind, const std::string &displayName);
 
 std::vector<BillingProvider> listBillingProviders(pqxx::connection &conn);
+/// The kind of the provider registered under `key`; nothing when none is.
+std::optional<ProviderKind> providerKindOf(pqxx::connection &conn, const std::string &key);
 /// The same over a connection of its own (for callers without libpqxx: the receiver).
 std::vector<BillingProvider> listBillingProviders(const std::string &conninfo);
 

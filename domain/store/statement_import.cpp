@@ -2,6 +2,7 @@
 
 #include "domain/core/errors.h"
 #include "domain/core/renewal_event.h"
+#include "domain/store/provider_registry.h"
 #include "domain/store/retrying_action.h"
 
 #include <pqxx/pqxx>
@@ -180,6 +181,28 @@ StatementImportResult importStatement(pqxx::connection &conn, const std::string 
     // A deadlock with a delivery or an operator (they lock a case, then its subscription) or
     // a case that kept changing: nothing was kept; the whole import runs again.
     return retryingAction([&] { return importOnce(conn, providerKey, statement, days, dryRun); });
+}
+
+StatementImportResult importStatementFiles(pqxx::connection &conn, const std::string &providerKey,
+    const std::vector<StatementFile> &files, const std::optional<std::string> &from,
+    const std::optional<std::string> &to, bool dryRun)
+{
+    const auto kind = providerKindOf(conn, providerKey);
+    if (!kind)
+        throw ActionRefused(Refusal::ProviderNotRegistered,
+            "provider " + providerKey + " is not registered (see renewalctl providers list)");
+    const Statement statement = readStatement(*kind, providerKey, files);
+    const auto paid = paidDaysOf(statement);
+    if (!paid && (!from || !to))
+        throw InputError("statement",
+            "it holds no paid renewal, so it cannot say which days "
+            "it covers: give the first and last day");
+    StatementDays days {from.value_or(paid ? paid->from : ""), to.value_or(paid ? paid->to : "")};
+    if (days.from > days.to)
+        throw InputError("statement",
+            "the first day " + days.from + " is after the last day " + days.to
+                + " (both are included)");
+    return importStatement(conn, providerKey, statement, days, dryRun);
 }
 
 } // namespace rd

@@ -3,44 +3,13 @@
 #include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
 
 #include "domain/core/statement.h"
+#include "domain/store/statement_run.h"
 
-#include <nlohmann/json.hpp>
-
-#include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace rd {
-
-/// What one import of a statement did (or, dry, would do). `summary` is the run as the
-/// database stored it (statement_run_json, migration 0029): runId, providerKey, from, to,
-/// files, renewals, matched, backfilled, unapplied, differing, notInStatement, cases (the
-/// distinct cases still open among the run's findings), statementTotals, ledgerTotals.
-struct StatementImportResult
-{
-    nlohmann::json summary;
-    /// This very statement (provider, days, files) was imported before, by summary's run:
-    /// nothing was written now.
-    bool alreadyImported = false;
-    bool dryRun = false;
-    /// The findings that need a person: one object per line whose case is open
-    /// {"finding", "providerRenewalKey", "caseId", "errorCode", "providerSubscriptionId"}.
-    nlohmann::json openFindings = nlohmann::json::array();
-
-    std::int64_t runId() const;
-    std::int64_t openCases() const;
-};
-
-/// The UTC days a statement covers, "YYYY-MM-DD", both included.
-struct StatementDays
-{
-    std::string from;
-    std::string to;
-};
-
-/// The paid days of the statement's renewals (first and last, UTC); nullopt when it holds no
-/// renewal.
-std::optional<StatementDays> paidDaysOf(const Statement &statement);
 
 /// Imports `statement` for `providerKey` over `days` in ONE transaction (statement_begin,
 /// statement_add_lines in batches, statement_finish): all of it or nothing. With `dryRun` the
@@ -50,5 +19,14 @@ std::optional<StatementDays> paidDaysOf(const Statement &statement);
 /// another provider than the statement's throws InputError.
 StatementImportResult importStatement(pqxx::connection &conn, const std::string &providerKey,
     const Statement &statement, const StatementDays &days, bool dryRun);
+
+/// The whole of an import from its files, as `renewalctl statement import|fetch` and the desk
+/// run it: the provider's kind from the database (ActionRefused provider_not_registered), the
+/// files read by that kind's adapter (InputError naming the file, object and path), the days
+/// `from`/`to` where given, each else the statement's first or last paid day (InputError when
+/// it holds no paid renewal to tell them by), then importStatement.
+StatementImportResult importStatementFiles(pqxx::connection &conn, const std::string &providerKey,
+    const std::vector<StatementFile> &files, const std::optional<std::string> &from,
+    const std::optional<std::string> &to, bool dryRun);
 
 } // namespace rd

@@ -1,4 +1,5 @@
 #include "ui/widgets/mainwindow.h"
+#include "ui/widgets/statementimportdialog.h"
 
 #include "ui/models/asyncresult.h"
 #include "ui/models/caseactions.h"
@@ -112,6 +113,11 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
         const auto dialog = makeConnectionDialog();
         if (dialog->exec() == QDialog::Accepted)
             emit reconnectRequested(dialog->conninfo());
+    });
+    file->addAction(tr("&Import provider statement…"), this, [this] {
+        StatementImportDialog dialog(m_conninfo, statementProviderKeys(m_conninfo), this);
+        connect(&dialog, &StatementImportDialog::imported, this, &MainWindow::refreshAll);
+        dialog.exec();
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);

@@ -1,0 +1,46 @@
+#pragma once
+
+// What a statement import reports, without libpqxx: for the CLI and for the desk (through
+// OperatorSession).
+
+#include "domain/core/statement.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace rd {
+
+/// What one import of a statement did (or, dry, would do). `summary` is the run as the
+/// database stored it (statement_run_json, migration 0029): runId, providerKey, from, to,
+/// files, renewals, matched, backfilled, unapplied, differing, notInStatement, cases (the
+/// distinct cases still open among the run's findings), statementTotals, ledgerTotals.
+struct StatementImportResult
+{
+    nlohmann::json summary;
+    /// This very statement (provider, days, files) was imported before, by summary's run:
+    /// nothing was written now.
+    bool alreadyImported = false;
+    bool dryRun = false;
+    /// The findings that need a person: one object per line whose case is open
+    /// {"finding", "providerRenewalKey", "caseId", "errorCode", "providerSubscriptionId"}.
+    nlohmann::json openFindings = nlohmann::json::array();
+
+    std::int64_t runId() const;
+    std::int64_t openCases() const;
+};
+
+/// The UTC days a statement covers, "YYYY-MM-DD", both included.
+struct StatementDays
+{
+    std::string from;
+    std::string to;
+};
+
+/// The paid days of the statement's renewals (first and last, UTC); nullopt when it holds no
+/// renewal.
+std::optional<StatementDays> paidDaysOf(const Statement &statement);
+
+} // namespace rd
