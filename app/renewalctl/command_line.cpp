@@ -173,12 +173,23 @@ void declareCommands(CLI::App &root)
         json(app);
     }
     {
-        auto *group = commandGroup(
-            root, "subscriptions", "import: create subscriptions from JSON lines", kRenewals);
+        auto *group = commandGroup(root, "subscriptions",
+            "import|overdue: create subscriptions from JSON lines; list the overdue ones",
+            kRenewals);
         auto *app = command(*group, "import", "create subscriptions from JSON lines (one a line)");
         inputFile(app, "the subscriptions, one JSON object a line");
         db(app);
         json(app);
+        auto *overdue = command(*group, "overdue",
+            "the active subscriptions whose period ended more than a grace ago with no renewal "
+            "recorded since, not set to cancel at period end: the payment failed at the provider "
+            "or its renewal never reached us (exit 3 when there are any, 0 when none)");
+        value(overdue, "grace", "HOURS",
+            "the grace for every provider, 0 to 2160 (default: each provider's own, 24 unless "
+            "set with 'providers set-grace')");
+        value(overdue, "provider-key", "KEY", "only this provider's subscriptions");
+        db(overdue);
+        json(overdue);
     }
     {
         auto *app = command(root, "apply",
@@ -218,7 +229,7 @@ void declareCommands(CLI::App &root)
     }
     {
         auto *group = commandGroup(
-            root, "providers", "add|list: the registered billing providers", kWebhooks);
+            root, "providers", "add|list|set-grace: the registered billing providers", kWebhooks);
         auto *add = command(*group, "add", "register a billing provider");
         positional(add, "KEY", "the provider key (e.g. stripe-main)", true);
         value(add, "kind", "KIND", std::string("the provider's kind: ") + kKinds);
@@ -228,6 +239,12 @@ void declareCommands(CLI::App &root)
         auto *list = command(*group, "list", "the registered providers");
         db(list);
         json(list);
+        auto *grace = command(*group, "set-grace",
+            "how long after a period end a subscription without its renewal counts as overdue "
+            "(the database owner's)");
+        positional(grace, "KEY", "the provider key", true);
+        positional(grace, "HOURS", "0 to 2160", true);
+        db(grace);
     }
     {
         auto *app = command(root, "ingest",
