@@ -275,6 +275,9 @@ void declareCommands(CLI::App &root)
         value(app, "read-timeout", "S",
             "a request must arrive, and an idle connection is closed, within S (default 10)");
         value(app, "io-threads", "N", "network threads (default 1)");
+        value(app, "overdue-refresh", "S",
+            "how often /metrics' renewal_overdue_subscriptions is read from the database, 1 to "
+            "3600 (default 15)");
         value(app, "tls-cert", "FILE", "serve HTTPS with this PEM certificate chain");
         value(app, "tls-key", "FILE", "the certificate's PEM private key");
         db(app);

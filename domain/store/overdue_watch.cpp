@@ -96,10 +96,4 @@ void setOverdueGrace(
     tx.commit();
 }
 
-std::string overdueNextStep(const std::string &providerKey, const std::string &missedPeriodEnd)
-{
-    return "Import or fetch a statement, or attach a snapshot: " + providerKey
-        + " has no renewal recorded for the period that ended " + missedPeriodEnd;
-}
-
 } // namespace rd

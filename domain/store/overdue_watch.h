@@ -7,15 +7,14 @@
 
 #include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
 
+#include "domain/core/overdue.h"
+
 #include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace rd {
-
-/// The longest grace the database accepts (billing_providers_overdue_grace_range).
-inline constexpr std::chrono::hours kMaxOverdueGrace {90 * 24};
 
 struct OverdueCount
 {
@@ -51,8 +50,5 @@ std::vector<OverdueSubscription> overdueSubscriptions(pqxx::connection &conn,
 /// group roles). InputError naming the key when it is not registered.
 void setOverdueGrace(
     pqxx::connection &conn, const std::string &providerKey, std::chrono::seconds grace);
-
-/// What a person does about an overdue subscription, one sentence (the CLI's and the desk's).
-std::string overdueNextStep(const std::string &providerKey, const std::string &missedPeriodEnd);
 
 } // namespace rd
