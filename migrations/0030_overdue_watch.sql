@@ -43,9 +43,12 @@ CREATE FUNCTION public.rd_overdue_cutoff(p_provider_key text, p_grace interval)
 
 -- Overdue subscriptions per provider key: every registered provider and every key an active
 -- subscription has, 0 included (a gauge that drops to 0 must say so).
+--
+-- jit off: the planner cannot know a provider's range is small, prices the counts at the
+-- whole index, and would JIT-compile a query of a millisecond for ten (measured at 20,000 rows).
 CREATE FUNCTION public.overdue_subscription_counts(p_grace interval DEFAULT NULL)
     RETURNS TABLE (provider_key text, grace interval, overdue bigint)
-    LANGUAGE sql STABLE SET search_path = pg_catalog, public, pg_temp
+    LANGUAGE sql STABLE SET search_path = pg_catalog, public, pg_temp SET jit = off
 AS $$
     WITH RECURSIVE watched(k) AS (
         (SELECT s.provider_key FROM public.subscriptions s
@@ -84,7 +87,7 @@ CREATE FUNCTION public.overdue_subscriptions(p_grace interval DEFAULT NULL,
         p_limit integer DEFAULT 500)
     RETURNS TABLE (provider_key text, provider_subscription_id text, subscription_id uuid,
                    current_period_end timestamptz, overdue_for interval, grace interval)
-    LANGUAGE sql STABLE SET search_path = pg_catalog, public, pg_temp
+    LANGUAGE sql STABLE SET search_path = pg_catalog, public, pg_temp SET jit = off
 AS $$
     SELECT s.provider_key, s.provider_subscription_id, s.id, s.current_period_end,
            pg_catalog.now() - s.current_period_end,
