@@ -35,11 +35,23 @@ QVariant overdueGraceValue(std::optional<int> hours)
     return hours ? QVariant(*hours) : QVariant(QMetaType::fromType<int>());
 }
 
+QVariantList overdueGraceValues(std::optional<int> hours)
+{
+    const QVariant v = overdueGraceValue(hours);
+    return {v, v};
+}
+
 QString overdueCondition(const QString &alias)
 {
     const QString s = alias + u'.';
+    // The first bound is the smallest grace any provider has (or the desk's): a constant, so
+    // an index on the period end can serve it; the exact, per-provider test then runs on the
+    // few rows past it instead of every active subscription.
     return u"("_qs + s + u"status = 'active' AND NOT "_qs + s + u"cancel_at_period_end AND "_qs + s
-        + u"current_period_end < public.rd_overdue_cutoff("_qs + s
+        + u"current_period_end < now() - COALESCE(make_interval(hours => CAST(? AS integer)), "
+          "(SELECT least(min(bp.overdue_grace), interval '24 hours') "
+          "FROM public.billing_providers bp)) AND "_qs
+        + s + u"current_period_end < public.rd_overdue_cutoff("_qs + s
         + u"provider_key, make_interval(hours => CAST(? AS integer))))"_qs;
 }
 

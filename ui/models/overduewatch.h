@@ -17,8 +17,9 @@ std::optional<int> overdueGraceHoursSetting();
 void setOverdueGraceHoursSetting(std::optional<int> hours);
 /// The override as the value of `make_interval(hours => CAST(? AS integer))`: NULL for none.
 QVariant overdueGraceValue(std::optional<int> hours);
-/// The SQL condition "subscription `alias` is overdue", with one `?` for overdueGraceValue.
+/// The SQL condition "subscription `alias` is overdue", with two `?`: overdueGraceValues.
 QString overdueCondition(const QString &alias);
+QVariantList overdueGraceValues(std::optional<int> hours);
 /// What to do about an overdue subscription: the CLI's sentence, naming the provider and the
 /// period end whose renewal is missing.
 QString overdueNextStep(const QString &providerKey, const QString &missedPeriodEndRfc3339);

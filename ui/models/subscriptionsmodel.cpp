@@ -340,7 +340,7 @@ PageQuery SubscriptionsModel::pageQuery(const SubscriptionFilter &filter, Subscr
     }
     if (filter.overdueOnly) {
         where << overdueCondition(u"s"_qs);
-        whereValues << overdueGraceValue(filter.overdueGraceHours);
+        whereValues << overdueGraceValues(filter.overdueGraceHours);
     }
     // An id search reads ids bytewise (COLLATE "C", subscriptions_id_search): a prefix is one
     // range of that order on every server, whatever the database's collation; a fragment is
@@ -497,7 +497,7 @@ PageQuery SubscriptionsModel::pageQuery(const SubscriptionFilter &filter, Subscr
           "b.currency FROM subscription_billing_periods b WHERE b.subscription_id = p.id "
           "ORDER BY b.period_start DESC, b.period_end DESC LIMIT 1) lr ON true ORDER BY "_qs
         + outerOrder;
-    values << overdueGraceValue(filter.overdueGraceHours); // the outer select's, last
+    values << overdueGraceValues(filter.overdueGraceHours); // the outer select's, last
     return {sql, values};
 }
 
