@@ -19,10 +19,11 @@ constexpr const char *kFooter = R"(Common options (on the commands that take the
   --db CONNINFO   a libpq connection string; default: the PG* environment if it names a
                   server, else the embedded cluster (started on demand)
   --json          machine-readable output
-Exit codes: 0 ok, 3 some renewals rejected, 4 refused (an operator action the database
-            refused, or bench on a database holding other data), 64 usage, 65 bad input
-            data, 69 database unavailable, 70 internal error, 75 outbox deliveries failed
-            (retried later), 78 schema history refused.
+Exit codes: 0 ok, 3 some renewals rejected (subscriptions overdue: some are overdue),
+            4 refused (an operator action the database refused, or bench on a database
+            holding other data), 64 usage, 65 bad input data, 69 database unavailable,
+            70 internal error, 75 outbox deliveries failed (retried later), 78 schema
+            history refused.
 Every command has its own help: renewalctl COMMAND [SUBCOMMAND] --help)";
 
 constexpr const char *kDatabase = "Database";
