@@ -767,6 +767,115 @@ private slots:
         QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
     }
 
+    // `renewalctl subscriptions overdue`: for monitoring, exit 3 while any subscription is
+    // overdue and 0 when none; one JSON object a line with --json; the table for people.
+    void overdueExitsThreeWhileAnyIsOverdue()
+    {
+        rdtest::TestDatabase db("cli_overdue");
+        {
+            pqxx::connection conn(db.conninfo());
+            pqxx::nontransaction tx(conn);
+            tx.exec0("INSERT INTO billing_providers (provider_key, kind, display_name) "
+                     "VALUES ('stripe-main', 'stripe', 'Stripe'), ('paddle-eu', 'paddle', 'P')");
+            tx.exec0("INSERT INTO subscriptions (provider_key, provider_subscription_id, status, "
+                     "current_period_start, current_period_end, cancel_at_period_end) VALUES "
+                     "('stripe-main', 'sub_late', 'active', now() - interval '33 days', "
+                     "now() - interval '3 days', false), "
+                     "('paddle-eu', 'sub_p_late', 'active', now() - interval '32 days', "
+                     "now() - interval '50 hours', false), "
+                     "('stripe-main', 'sub_inside', 'active', now() - interval '31 days', "
+                     "now() - interval '20 hours', false), "
+                     "('stripe-main', 'sub_leaving', 'active', now() - interval '33 days', "
+                     "now() - interval '3 days', true)");
+        }
+        const auto json = runProgram(ctl(), withDb(db, {"subscriptions", "overdue", "--json"}));
+        QCOMPARE(json.exitCode, 3);
+        const auto lines = json.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 2);
+        const auto first = nlohmann::json::parse(lines[0].toStdString());
+        const auto second = nlohmann::json::parse(lines[1].toStdString());
+        QCOMPARE(first["providerKey"], "paddle-eu"); // provider key order
+        QCOMPARE(first["subscriptionId"], "sub_p_late");
+        QCOMPARE(second["providerKey"], "stripe-main");
+        QCOMPARE(second["subscriptionId"], "sub_late");
+        QCOMPARE(second["graceSeconds"].get<long long>(), 86400LL);
+        QVERIFY(std::abs(second["overdueForSeconds"].get<long long>() - 3 * 86400) < 600);
+        const std::string end = second["currentPeriodEnd"];
+        QVERIFY2(end.size() >= 20 && end.back() == 'Z', end.c_str());
+        const std::string step = second["nextStep"];
+        QVERIFY2(step.find("Import or fetch a statement, or attach a snapshot") == 0, step.c_str());
+        QVERIFY2(step.find("stripe-main") != std::string::npos, step.c_str());
+        QVERIFY2(step.find(end) != std::string::npos, step.c_str());
+
+        const auto people = runProgram(ctl(), withDb(db, {"subscriptions", "overdue"}));
+        QCOMPARE(people.exitCode, 3);
+        const auto rows = people.out.split('\n');
+        QVERIFY2(rows.size() >= 4, people.out.constData());
+        QVERIFY2(rows[0].startsWith("PROVIDER"), people.out.constData());
+        QCOMPARE(rows[2].indexOf("sub_late"), rows[0].indexOf("SUBSCRIPTION"));
+        QCOMPARE(rows[2].indexOf("3d 0h"), rows[0].indexOf("ENDED AGO"));
+        QCOMPARE(rows[3], QByteArray("2 overdue"));
+
+        // --provider-key narrows, --grace overrides every provider's.
+        const auto one = runProgram(ctl(),
+            withDb(db, {"subscriptions", "overdue", "--json", "--provider-key", "paddle-eu"}));
+        QCOMPARE(one.exitCode, 3);
+        QCOMPARE(one.out.count('\n'), 1);
+        const auto wide
+            = runProgram(ctl(), withDb(db, {"subscriptions", "overdue", "--json", "--grace", "0"}));
+        QCOMPARE(wide.exitCode, 3);
+        QCOMPARE(wide.out.count('\n'), 3); // sub_inside too; never the one that cancels
+        const auto none = runProgram(
+            ctl(), withDb(db, {"subscriptions", "overdue", "--json", "--grace", "80"}));
+        QCOMPARE(none.exitCode, 0);
+        QCOMPARE(none.out, QByteArray());
+        const auto nonePeople
+            = runProgram(ctl(), withDb(db, {"subscriptions", "overdue", "--grace", "80"}));
+        QCOMPARE(nonePeople.exitCode, 0);
+        QCOMPARE(nonePeople.out, QByteArray("no overdue subscriptions\n"));
+        const auto bad
+            = runProgram(ctl(), withDb(db, {"subscriptions", "overdue", "--grace", "-1"}));
+        QCOMPARE(bad.exitCode, 64);
+        QVERIFY2(
+            bad.err.contains("--grace must be a whole number from 0 to 2160"), bad.err.constData());
+
+        // The provider's own grace: stripe-main waits 96 hours, so only paddle-eu's is left.
+        const auto set
+            = runProgram(ctl(), withDb(db, {"providers", "set-grace", "stripe-main", "96"}));
+        QVERIFY2(set.exitCode == 0, set.err.constData());
+        const auto after = runProgram(ctl(), withDb(db, {"subscriptions", "overdue", "--json"}));
+        QCOMPARE(after.exitCode, 3);
+        QCOMPARE(after.out.count('\n'), 1);
+        QVERIFY(after.out.contains("sub_p_late"));
+        QCOMPARE(
+            runProgram(ctl(), withDb(db, {"providers", "set-grace", "paddle-eu", "72"})).exitCode,
+            0);
+        QCOMPARE(runProgram(ctl(), withDb(db, {"subscriptions", "overdue"})).exitCode, 0);
+
+        const auto unknown
+            = runProgram(ctl(), withDb(db, {"providers", "set-grace", "nobody", "5"}));
+        QCOMPARE(unknown.exitCode, 65);
+        QVERIFY2(
+            unknown.err.contains("'nobody' is not a registered provider"), unknown.err.constData());
+        const auto tooLong
+            = runProgram(ctl(), withDb(db, {"providers", "set-grace", "paddle-eu", "2161"}));
+        QCOMPARE(tooLong.exitCode, 64);
+        // The owner's: an operator may read the list but not change the grace.
+        const std::string operatorLogin = rdtest::loginAs(db, "grace_op", "operator");
+        QCOMPARE(runProgram(ctl(),
+                     withDb(operatorLogin, {"subscriptions", "overdue", "--json", "--grace", "0"}))
+                     .exitCode,
+            3);
+        const auto denied = runProgram(
+            ctl(), withDb(operatorLogin, {"providers", "set-grace", "paddle-eu", "1"}));
+        QCOMPARE(denied.exitCode, 69);
+        QVERIFY2(denied.err.contains("permission denied"), denied.err.constData());
+        QCOMPARE(rdtest::text(db,
+                     "SELECT overdue_grace FROM billing_providers "
+                     "WHERE provider_key = 'paddle-eu'"),
+            std::string("72:00:00"));
+    }
+
     void benchRefusesADatabaseWithOtherData()
     {
         const QStringList bench {"bench", "--subscriptions", "3", "--renewals", "6", "--workers",

@@ -256,6 +256,63 @@ private slots:
             metrics.body.c_str());
     }
 
+    // renewal_overdue_subscriptions: read by the receiver's own thread every --overdue-refresh
+    // seconds (never per request: a change shows at the next reading), every registered
+    // provider listed, 0 included; a failed reading is logged and the last counts are kept.
+    void theOverdueGaugeIsReadEveryIntervalAndKeptOnErrors()
+    {
+        rdtest::TestDatabase db("rx_overdue");
+        registerProviders(db.conninfo());
+        const auto addOverdue = [&](const std::string &id) {
+            scalar(db,
+                "WITH s AS (INSERT INTO subscriptions (provider_key, provider_subscription_id, "
+                "status, current_period_start, current_period_end) VALUES ('stripe-main', '"
+                    + id
+                    + "', 'active', now() - interval '40 days', now() - interval '10 days') "
+                      "RETURNING 1) SELECT count(*) FROM s");
+        };
+        addOverdue("sub_late_1");
+        const auto gaugeShows = [](std::uint16_t port, const std::string &sample) {
+            const auto m = rdtest::httpCall(port, "GET", "/metrics");
+            return m.status == 200 && m.body.find(sample + "\n") != std::string::npos;
+        };
+        const auto waitFor = [&](std::uint16_t port, const std::string &sample) {
+            for (int i = 0; i < 100 && !gaugeShows(port, sample); ++i)
+                std::this_thread::sleep_for(100ms);
+            return gaugeShows(port, sample);
+        };
+        QTemporaryDir dir;
+        const auto secrets = writeSecrets(dir, kSecretsJson);
+        // As the ingest login the receiver runs as.
+        const std::string ingest = rdtest::loginAs(db, "rx", "ingest");
+        Receiver slow(ingest, secrets, {"--overdue-refresh", "3600"});
+        Receiver rx(ingest, secrets, {"--overdue-refresh", "1"});
+        QVERIFY(waitFor(rx.port(), R"(renewal_overdue_subscriptions{provider="stripe-main"} 1)"));
+        QVERIFY(gaugeShows(rx.port(), R"(renewal_overdue_subscriptions{provider="paddle-eu"} 0)"));
+        QVERIFY(waitFor(slow.port(), R"(renewal_overdue_subscriptions{provider="stripe-main"} 1)"));
+
+        addOverdue("sub_late_2");
+        QVERIFY(waitFor(rx.port(), R"(renewal_overdue_subscriptions{provider="stripe-main"} 2)"));
+        // The hourly one has not read again: /metrics answers from what was read.
+        QVERIFY(
+            gaugeShows(slow.port(), R"(renewal_overdue_subscriptions{provider="stripe-main"} 1)"));
+
+        const auto execute = [&](const std::string &sql) {
+            auto conn = db.connect();
+            pqxx::nontransaction(*conn).exec0(sql);
+        };
+        execute("ALTER FUNCTION overdue_subscription_counts(interval) RENAME TO gone");
+        const auto logged = rx.waitForLogLine("overdue_count_failed", 10s);
+        QVERIFY2(!logged.isEmpty(), rx.stderrText().constData());
+        QVERIFY2(logged.contains("the last overdue counts"), logged.constData());
+        addOverdue("sub_late_3");
+        std::this_thread::sleep_for(1500ms);
+        QVERIFY(
+            gaugeShows(rx.port(), R"(renewal_overdue_subscriptions{provider="stripe-main"} 2)"));
+        execute("ALTER FUNCTION gone(interval) RENAME TO overdue_subscription_counts");
+        QVERIFY(waitFor(rx.port(), R"(renewal_overdue_subscriptions{provider="stripe-main"} 3)"));
+    }
+
     void aRenewalIsAppliedOnceAndItsRedeliveryAnsweredFromTheInbox()
     {
         rdtest::TestDatabase db("rx_once");

@@ -86,6 +86,14 @@ private:
         return conninfo;
     }
 
+    void registerStripeMain()
+    {
+        auto admin = m_db->connect();
+        pqxx::nontransaction(*admin).exec0(
+            "INSERT INTO billing_providers (provider_key, kind, display_name) "
+            "VALUES ('stripe-main', 'stripe', 'Stripe') ON CONFLICT DO NOTHING");
+    }
+
     std::int64_t openGapCase()
     {
         auto admin = m_db->connect();
@@ -351,6 +359,46 @@ private slots:
         QCOMPARE(scalar(*admin, "SELECT count(*) FROM webhook_inbox_daily"), 1LL);
     }
 
+    // The overdue watch (0030) as the weakest role with TEMP: temporary subscriptions and
+    // billing_providers seeded to hide the real overdue subscription and to invent others, and
+    // pg_temp first on the path. The counts, the list and the cutoff read the real tables.
+    void overdueWatchIgnoresShadowTables()
+    {
+        registerStripeMain();
+        // sub_1, the one real subscription, ended its period ten days ago: overdue.
+        scalar(*m_db->connect(),
+            "WITH u AS (UPDATE subscriptions SET current_period_start = now() - interval "
+            "'40 days', current_period_end = now() - interval '10 days' RETURNING 1) "
+            "SELECT count(*) FROM u");
+        pqxx::connection attacker(attackerWithTemp("viewer"));
+        pqxx::nontransaction tx(attacker);
+        for (const char *t : {"subscriptions", "billing_providers"})
+            shadow(tx, t);
+        tx.exec0("INSERT INTO pg_temp.billing_providers (provider_key, kind, display_name, "
+                 "overdue_grace) VALUES ('stripe-main', 'stripe', 'S', interval '90 days'), "
+                 "('poison', 'stripe', 'P', interval '0')");
+        tx.exec0("INSERT INTO pg_temp.subscriptions (provider_key, provider_subscription_id, "
+                 "status, current_period_start, current_period_end) "
+                 "SELECT 'poison', 'sub_poison_' || i, 'active', now() - interval '60 days', "
+                 "now() - interval '30 days' FROM generate_series(1, 5) i");
+        tx.exec0("SET search_path = pg_temp, public");
+        const auto counts
+            = tx.exec("SELECT provider_key, overdue, extract(epoch FROM grace)::bigint "
+                      "FROM overdue_subscription_counts()");
+        QCOMPARE(counts.size(), 1);
+        QCOMPARE(counts[0][0].as<std::string>(), std::string("stripe-main"));
+        QCOMPARE(counts[0][1].as<long long>(), 1LL);
+        QCOMPARE(counts[0][2].as<long long>(), 86400LL);
+        const auto list = tx.exec("SELECT provider_subscription_id FROM overdue_subscriptions()");
+        QCOMPARE(list.size(), 1);
+        QCOMPARE(list[0][0].as<std::string>(), std::string("sub_1"));
+        QCOMPARE(tx.exec1("SELECT rd_overdue_cutoff('stripe-main', NULL) "
+                          "= now() - interval '24 hours'")[0]
+                     .as<bool>(),
+            true);
+        QCOMPARE(tx.exec1("SELECT count(*) FROM pg_temp.subscriptions")[0].as<int>(), 5);
+    }
+
     // The ledger's fold (0016, 0020): a viewer may fold, and folds only the real deltas into
     // the real totals of both bases, whatever temporary tables of those names it seeded; its
     // reads of either basis see the real totals too.
@@ -418,12 +466,7 @@ private slots:
         QFETCH(QString, check);
 
         const auto caseId = openGapCase();
-        {
-            auto admin = m_db->connect();
-            pqxx::nontransaction tx(*admin);
-            tx.exec0("INSERT INTO billing_providers (provider_key, kind, display_name) "
-                     "VALUES ('stripe-main', 'stripe', 'Stripe') ON CONFLICT DO NOTHING");
-        }
+        registerStripeMain();
         const std::string conninfo = attackerWithTemp(kind.toStdString());
         pqxx::connection attacker(conninfo);
         {

@@ -247,15 +247,21 @@ private slots:
             u"Provider,Subscription,Internal id,Status,Cancels at end,Current period start,"
             "Current period end,Last renewal,Last renewal key,Amount,Amount currency,Amount minor "
             "units,"
-            "Open cases"_qs);
+            "Open cases,Next step"_qs);
+        // Their periods ended long ago with no renewal since: overdue, with the next step.
+        const QString step = u",\"Import or fetch a statement, or attach a snapshot: stripe-main "
+                             "has no renewal recorded for the period that ended "
+                             "2026-03-01T00:00:00Z\""_qs;
         QCOMPARE(lines[1],
             u"stripe-main,sub_0,%1,active,false,2026-02-01T00:00:00Z,2026-03-01T00:00:00Z,"
-            "2026-02-01T00:03:12.345678Z,in_0,1500,JPY,1500,0"_qs.arg(uuid));
+            "2026-02-01T00:03:12.345678Z,in_0,1500,JPY,1500,0"_qs.arg(uuid)
+                + step);
         QVERIFY2(lines[2].endsWith(u",active,false,2026-02-01T00:00:00Z,2026-03-01T00:00:00Z,"
                                    "2026-02-01T00:03:12.345678Z,in_1,12.500,KWD,"
-                                   "12500,0"_qs),
+                                   "12500,0"_qs
+                     + step),
             qPrintable(lines[2]));
-        QVERIFY2(lines[3].contains(u",2026-01-01T00:00:00Z,2026-02-01T00:00:00Z,,,,,,0"_qs),
+        QVERIFY2(lines[3].contains(u",2026-01-01T00:00:00Z,2026-02-01T00:00:00Z,,,,,,0,"_qs),
             qPrintable(lines[3]));
         // "Last renewal" shows when the latest period was paid, its renewal key in the tooltip.
         const QModelIndex last

@@ -4,6 +4,7 @@
 #include "ui/models/caseactions.h"
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
+#include "ui/models/overduewatch.h"
 #include "ui/models/overview.h"
 #include "ui/models/recordtablemodel.h"
 #include "ui/widgets/casespage.h"
@@ -89,7 +90,24 @@ SELECT 'subscription_renewed', b.subscription_id, b.id, '{}', CASE WHEN n % 3 = 
        CASE WHEN n % 3 = 0 THEN 'HTTP 503' END, CASE WHEN n % 5 = 0 THEN now() END
   FROM (SELECT id, subscription_id, row_number() OVER (ORDER BY id) n
           FROM subscription_billing_periods LIMIT 31) b;
+-- Beside the 40 overdue above (their period ended 1 Feb 2026): one inside the grace, one set
+-- to cancel, one canceled.
+INSERT INTO subscriptions (provider_key, provider_subscription_id, status, current_period_start,
+                           current_period_end, cancel_at_period_end)
+VALUES ('stripe-main', 'sub_inside', 'active', now() - interval '30 days', now() - interval '20 hours', false),
+       ('stripe-main', 'sub_leaving', 'active', now() - interval '33 days', now() - interval '3 days', true),
+       ('paddle-eu', 'sub_gone', 'canceled', now() - interval '33 days', now() - interval '3 days', false);
 )SQL";
+
+/// The overdue subscriptions by provider as the Overdue tile shows them, from the base table.
+QString overdueSql(int graceHours)
+{
+    return uR"(WITH o AS (SELECT provider_key, count(*) n FROM subscriptions
+        WHERE status = 'active' AND NOT cancel_at_period_end
+          AND current_period_end < now() - interval '%1 hours' GROUP BY 1)
+        SELECT coalesce(sum(n), 0) || ' ' || coalesce(string_agg(provider_key || ' ' || n, ' · '
+               ORDER BY n DESC, provider_key), 'every renewal arrived') FROM o)"_qs.arg(graceHours);
+}
 
 /// The UTC day of a timestamptz expression, as SQL.
 QString utcDay(const QString &expr)
@@ -179,6 +197,8 @@ private slots:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(u"renewal-desk-tests"_qs);
+        rd::ui::setOverdueGraceHoursSetting(std::nullopt);
         m_db = std::make_unique<rdtest::TestDatabase>("ui_overviewpage");
         {
             auto conn = m_db->connect();
@@ -243,6 +263,7 @@ private slots:
                "FROM subscription_outbox WHERE published_at IS NULL"_qs;
         QTest::newRow("last delivery")
             << u"last-delivery"_qs << u"SELECT rd_rfc3339(max(received_at)) FROM webhook_inbox"_qs;
+        QTest::newRow("overdue") << u"overdue"_qs << overdueSql(24);
     }
 
     void tilesMatchSql()
@@ -277,6 +298,9 @@ private slots:
                 qPrintable(shown.value(1)));
         } else if (tile == u"outbox") {
             QCOMPARE(shown.join(u' '), want);
+        } else if (tile == u"overdue") {
+            QCOMPARE(shown.join(u' '), want);
+            QCOMPARE(f.overdueSubscriptions, 40); // not the one inside the grace, nor the others
         } else {
             QCOMPARE(f.lastDeliveryAt, rd::ui::format::instant(want));
             QCOMPARE(shown.value(0), u"%1 ago"_qs.arg(rd::ui::format::age(f.lastDeliveryAt)));
@@ -346,6 +370,7 @@ private slots:
         QTest::newRow("oldest case") << u"oldest-case"_qs << u"case oldest"_qs;
         QTest::newRow("outbox pending") << u"outbox-pending"_qs << u"outbox undelivered"_qs;
         QTest::newRow("outbox failing") << u"outbox-failing"_qs << u"outbox failed"_qs;
+        QTest::newRow("overdue") << u"overdue-count"_qs << u"overdue"_qs;
         QTest::newRow("last delivery") << u"last-delivery-age"_qs << u"inbox  "_qs;
         QTest::newRow("renewals bar, paddle-eu today")
             << u"renewals-per-day/paddle-eu/29"_qs << u"ledger today tomorrow paddle-eu "_qs;
@@ -406,6 +431,8 @@ private slots:
             [&](const QString &o, const QString &r) { said << u"inbox %1 %2"_qs.arg(o, r); }));
         links.push_back(connect(m_page.get(), &P::outboxRequested, this,
             [&](const QString &s) { said << u"outbox "_qs + s; }));
+        links.push_back(
+            connect(m_page.get(), &P::overdueRequested, this, [&] { said << u"overdue"_qs; }));
 
         const QStringList parts = target.split(u'/');
         if (parts.size() == 1) {
@@ -510,6 +537,30 @@ private slots:
 
     /// A renewal committed by another process (`renewalctl apply`) shows on the shown page
     /// without a refresh: today's count of its currency, and the outbox's pending intents.
+    /// The desk's grace (set on the Subscriptions page) replaces every provider's: the tile
+    /// counts with it at the next poll, and says so.
+    void theDesksGraceCountsEverywhere()
+    {
+        auto shown = [&] {
+            QStringList s;
+            for (QPushButton *b : m_page->tile(u"overdue"_qs)->figures())
+                s << b->text();
+            return s.join(u' ');
+        };
+        rd::ui::setOverdueGraceHoursSetting(0);
+        const QString withZero = sql(overdueSql(0));
+        QVERIFY(withZero != sql(overdueSql(24))); // sub_inside counts now
+        QVERIFY2(QTest::qWaitFor([&] { return shown() == withZero; }, 15000), qPrintable(shown()));
+        QCOMPARE(m_page->figures().overdueGraceHours, std::optional<int>(0));
+        auto tip = [&] { return m_page->findChild<QPushButton *>(u"overdue-count"_qs)->toolTip(); };
+        QVERIFY2(tip().contains(u"more than a grace of 0 h (the desk's setting) ago"_qs),
+            qPrintable(tip()));
+        rd::ui::setOverdueGraceHoursSetting(std::nullopt);
+        QVERIFY2(QTest::qWaitFor([&] { return shown() == sql(overdueSql(24)); }, 15000),
+            qPrintable(shown()));
+        QVERIFY2(tip().contains(u"more than each provider's grace ago"_qs), qPrintable(tip()));
+    }
+
     void followsARenewalCommittedElsewhere()
     {
         const auto &f = m_page->figures();

@@ -7,6 +7,8 @@
 #include <QAbstractItemModelTester>
 #include <QtTest>
 
+#include <pqxx/pqxx>
+
 using rd::ui::SubscriptionOrder;
 using rd::ui::SubscriptionsModel;
 using rdtest::kSubscriptions;
@@ -151,6 +153,88 @@ private slots:
                      .data(Qt::ToolTipRole)
                      .toString()
                      .isEmpty());
+    }
+
+    /// The Overdue filter (migration 0030) and the Next step column, on their own database:
+    /// every edge of the classification, the desk's grace, and every order's pages.
+    void overdueFilterAndNextStep()
+    {
+        rdtest::TestDatabase db("ui_subscriptions_overdue");
+        {
+            auto conn = db.connect();
+            pqxx::nontransaction tx(*conn);
+            tx.exec0("INSERT INTO billing_providers (provider_key, kind, display_name, "
+                     "overdue_grace) VALUES ('stripe-main', 'stripe', 'S', '24 hours'), "
+                     "('slow', 'paddle', 'P', '72 hours')");
+            tx.exec0(
+                "INSERT INTO subscriptions (provider_key, provider_subscription_id, status, "
+                "current_period_start, current_period_end, cancel_at_period_end) "
+                "SELECT k, id, st, now() - ago - interval '30 days', now() - ago, c FROM (VALUES "
+                "('stripe-main', 'late', 'active', interval '3 days', false), "
+                "('stripe-main', 'late_2', 'active', interval '4 days', false), "
+                "('stripe-main', 'inside', 'active', interval '20 hours', false), "
+                "('stripe-main', 'future', 'active', interval '-9 days', false), "
+                "('stripe-main', 'leaving', 'active', interval '3 days', true), "
+                "('stripe-main', 'gone', 'canceled', interval '3 days', false), "
+                "('stripe-main', 'unpaid', 'past_due', interval '3 days', false), "
+                "('slow', 'slow_inside', 'active', interval '48 hours', false), "
+                "('slow', 'slow_late', 'active', interval '80 hours', false)) "
+                "v(k, id, st, ago, c)");
+        }
+        rd::ui::DatabasePool dbPool(QString::fromStdString(db.conninfo()));
+        SubscriptionsModel model(&dbPool);
+        QAbstractItemModelTester tester(
+            &model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setPageSize(1); // a keyset page per row: the filter's values in every part
+        rd::ui::SubscriptionFilter f;
+        f.overdueOnly = true;
+        model.setFilter(f);
+        QVERIFY(loadAll(model));
+        QCOMPARE(loadedKeys(model),
+            (QStringList {u"slow/slow_late"_qs, u"stripe-main/late"_qs, u"stripe-main/late_2"_qs}));
+        for (const bool descending : {false, true}) {
+            model.setOrder(SubscriptionOrder::PeriodEnd,
+                descending ? Qt::DescendingOrder : Qt::AscendingOrder);
+            QVERIFY(loadAll(model));
+            QStringList byEnd {
+                u"stripe-main/late_2"_qs, u"slow/slow_late"_qs, u"stripe-main/late"_qs};
+            if (descending)
+                std::reverse(byEnd.begin(), byEnd.end());
+            QCOMPARE(loadedKeys(model), byEnd);
+        }
+        model.setOrder(SubscriptionOrder::Status, Qt::AscendingOrder);
+        f.overdueGraceHours = 0; // the desk's grace, for every provider
+        model.setFilter(f);
+        QVERIFY(loadAll(model));
+        QCOMPARE(loadedKeys(model),
+            (QStringList {u"slow/slow_inside"_qs, u"slow/slow_late"_qs, u"stripe-main/inside"_qs,
+                u"stripe-main/late"_qs, u"stripe-main/late_2"_qs}));
+
+        // Unfiltered, the Next step says what to do on the overdue rows only.
+        model.setOrder(SubscriptionOrder::ProviderAndId, Qt::AscendingOrder);
+        model.setFilter({});
+        QVERIFY(loadAll(model));
+        QCOMPARE(model.loadedRows(), 9);
+        QStringList withAStep;
+        for (int row = 0; row < model.rowCount(); ++row) {
+            const QString step
+                = model.index(row, SubscriptionsModel::NextStepColumn).data().toString();
+            const QString key = loadedKeys(model).at(row);
+            if (step.isEmpty())
+                continue;
+            withAStep << key;
+            const QString end = model.index(row, SubscriptionsModel::PeriodColumn)
+                                    .data(int(rd::ui::Role::Raw))
+                                    .toString();
+            QVERIFY2(step.startsWith(u"Import or fetch a statement, or attach a snapshot"_qs),
+                qPrintable(step));
+            QVERIFY2(step.contains(key.section(u'/', 0, 0)), qPrintable(step));
+            QVERIFY2(step.contains(QString::fromStdString(
+                         rd::formatRfc3339(rd::Timestamp {end.toLongLong()}))),
+                qPrintable(step));
+        }
+        QCOMPARE(withAStep,
+            (QStringList {u"slow/slow_late"_qs, u"stripe-main/late"_qs, u"stripe-main/late_2"_qs}));
     }
 
     /// "Go to": the list starts at a position of its order, and goes on from there in order.

@@ -19,6 +19,7 @@
 #include "ui/widgets/tableview.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
@@ -97,6 +98,17 @@ bool saveScreenshots(MainWindow &window, const QString &dir)
         settle(1200);
         ok &= window.grab().save(dir + u"/subscriptions-search.png"_qs);
         window.subscriptionsPage()->searchBox()->clear();
+        settle(600);
+    }
+    // The Overview's Overdue tile clicked: the overdue subscriptions with their next step. The
+    // button is looked up after the page settled: a reload replaces the tile's buttons.
+    window.showPage(MainWindow::OverviewView);
+    settle(300);
+    if (auto *overdue = window.overviewPage()->findChild<QPushButton *>(u"overdue-count"_qs)) {
+        overdue->click();
+        settle(1200);
+        ok &= window.grab().save(dir + u"/subscriptions-overdue.png"_qs);
+        window.subscriptionsPage()->overdueFilter()->setChecked(false);
         settle(600);
     }
     // The cases view twice: a payload conflict and a period that does not continue.

@@ -13,7 +13,7 @@ int runServe(const CommandContext &ctx)
         throw UsageError("usage: renewalctl serve --listen HOST:PORT [--listen ...] --secrets FILE "
                          "[--connections N] [--max-body BYTES] [--max-header-bytes BYTES] "
                          "[--max-header-fields N] [--tolerance-seconds S] "
-                         "[--tls-cert F --tls-key F]");
+                         "[--overdue-refresh S] [--tls-cert F --tls-key F]");
     ReceiverConfig config;
     for (const auto &l : ctx.args.values("listen"))
         config.listen.push_back(parseListenAddress(l));
@@ -39,6 +39,8 @@ int runServe(const CommandContext &ctx)
     config.readTimeout = std::chrono::seconds(
         ctx.args.integer("read-timeout", config.readTimeout.count(), 1, 3600));
     config.ioThreads = static_cast<int>(ctx.args.integer("io-threads", config.ioThreads, 1, 64));
+    config.overdueRefresh = std::chrono::seconds(ctx.args.integer("overdue-refresh",
+        std::chrono::duration_cast<std::chrono::seconds>(config.overdueRefresh).count(), 1, 3600));
     config.tlsCertPath = ctx.args.value("tls-cert").value_or("");
     config.tlsKeyPath = ctx.args.value("tls-key").value_or("");
     config.conninfo = ctx.conninfo();

@@ -19,10 +19,11 @@ constexpr const char *kFooter = R"(Common options (on the commands that take the
   --db CONNINFO   a libpq connection string; default: the PG* environment if it names a
                   server, else the embedded cluster (started on demand)
   --json          machine-readable output
-Exit codes: 0 ok, 3 some renewals rejected, 4 refused (an operator action the database
-            refused, or bench on a database holding other data), 64 usage, 65 bad input
-            data, 69 database unavailable, 70 internal error, 75 outbox deliveries failed
-            (retried later), 78 schema history refused.
+Exit codes: 0 ok, 3 some renewals rejected (subscriptions overdue: some are overdue),
+            4 refused (an operator action the database refused, or bench on a database
+            holding other data), 64 usage, 65 bad input data, 69 database unavailable,
+            70 internal error, 75 outbox deliveries failed (retried later), 78 schema
+            history refused.
 Every command has its own help: renewalctl COMMAND [SUBCOMMAND] --help)";
 
 constexpr const char *kDatabase = "Database";
@@ -173,12 +174,23 @@ void declareCommands(CLI::App &root)
         json(app);
     }
     {
-        auto *group = commandGroup(
-            root, "subscriptions", "import: create subscriptions from JSON lines", kRenewals);
+        auto *group = commandGroup(root, "subscriptions",
+            "import|overdue: create subscriptions from JSON lines; list the overdue ones",
+            kRenewals);
         auto *app = command(*group, "import", "create subscriptions from JSON lines (one a line)");
         inputFile(app, "the subscriptions, one JSON object a line");
         db(app);
         json(app);
+        auto *overdue = command(*group, "overdue",
+            "the active subscriptions whose period ended more than a grace ago with no renewal "
+            "recorded since, not set to cancel at period end: the payment failed at the provider "
+            "or its renewal never reached us (exit 3 when there are any, 0 when none)");
+        value(overdue, "grace", "HOURS",
+            "the grace for every provider, 0 to 2160 (default: each provider's own, 24 unless "
+            "set with 'providers set-grace')");
+        value(overdue, "provider-key", "KEY", "only this provider's subscriptions");
+        db(overdue);
+        json(overdue);
     }
     {
         auto *app = command(root, "apply",
@@ -218,7 +230,7 @@ void declareCommands(CLI::App &root)
     }
     {
         auto *group = commandGroup(
-            root, "providers", "add|list: the registered billing providers", kWebhooks);
+            root, "providers", "add|list|set-grace: the registered billing providers", kWebhooks);
         auto *add = command(*group, "add", "register a billing provider");
         positional(add, "KEY", "the provider key (e.g. stripe-main)", true);
         value(add, "kind", "KIND", std::string("the provider's kind: ") + kKinds);
@@ -228,6 +240,12 @@ void declareCommands(CLI::App &root)
         auto *list = command(*group, "list", "the registered providers");
         db(list);
         json(list);
+        auto *grace = command(*group, "set-grace",
+            "how long after a period end a subscription without its renewal counts as overdue "
+            "(the database owner's)");
+        positional(grace, "KEY", "the provider key", true);
+        positional(grace, "HOURS", "0 to 2160", true);
+        db(grace);
     }
     {
         auto *app = command(root, "ingest",
@@ -258,6 +276,9 @@ void declareCommands(CLI::App &root)
         value(app, "read-timeout", "S",
             "a request must arrive, and an idle connection is closed, within S (default 10)");
         value(app, "io-threads", "N", "network threads (default 1)");
+        value(app, "overdue-refresh", "S",
+            "how often /metrics' renewal_overdue_subscriptions is read from the database, 1 to "
+            "3600 (default 15)");
         value(app, "tls-cert", "FILE", "serve HTTPS with this PEM certificate chain");
         value(app, "tls-key", "FILE", "the certificate's PEM private key");
         db(app);

@@ -36,6 +36,8 @@ struct ReceiverConfig
     /// connection is closed after it: a client sending a byte a second is cut off.
     std::chrono::seconds readTimeout {10};
     int ioThreads = 1;
+    /// How often /metrics' renewal_overdue_subscriptions is read from the database.
+    std::chrono::milliseconds overdueRefresh {15000};
     std::string tlsCertPath; ///< with tlsKeyPath: HTTPS on every listen address
     std::string tlsKeyPath;
 };

@@ -71,6 +71,12 @@ int ReceiverMetrics::connectionsInUse() const
     return m_connections;
 }
 
+void ReceiverMetrics::overdueSubscriptions(std::map<std::string, long long> counts)
+{
+    const std::lock_guard lock(m_mutex);
+    m_overdue = std::move(counts);
+}
+
 std::string ReceiverMetrics::render() const
 {
     const std::lock_guard lock(m_mutex);
@@ -101,6 +107,12 @@ std::string ReceiverMetrics::render() const
     out << "# HELP renewal_receiver_connections_in_use Open client connections.\n"
            "# TYPE renewal_receiver_connections_in_use gauge\nrenewal_receiver_connections_in_use "
         << m_connections << "\n";
+    out << "# HELP renewal_overdue_subscriptions Active subscriptions whose period ended more "
+           "than the provider's grace ago without a renewal recorded (read every few seconds, "
+           "not per request).\n# TYPE renewal_overdue_subscriptions gauge\n";
+    for (const auto &[key, n] : m_overdue)
+        out << "renewal_overdue_subscriptions{provider=\"" << labelValue(key) << "\"} " << n
+            << "\n";
     return out.str();
 }
 

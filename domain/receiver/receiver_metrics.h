@@ -22,6 +22,9 @@ public:
     void connectionOpened();
     void connectionClosed();
     int connectionsInUse() const;
+    /// The overdue subscriptions per provider key, as last read from the database (a gauge:
+    /// replaces the previous reading whole).
+    void overdueSubscriptions(std::map<std::string, long long> counts);
 
     /// The text for GET /metrics.
     std::string render() const;
@@ -39,6 +42,7 @@ private:
     std::uint64_t m_durationCount = 0;
     double m_durationSum = 0;
     int m_connections = 0;
+    std::map<std::string, long long> m_overdue;
 };
 
 } // namespace rd

@@ -3,6 +3,7 @@
 #include "domain/core/errors.h"
 #include "domain/core/timestamp.h"
 #include "domain/receiver/delivery_workers.h"
+#include "domain/receiver/overdue_gauge.h"
 #include "domain/receiver/receiver_metrics.h"
 #include "domain/receiver/request_parser.h"
 #include "domain/store/database_target.h"
@@ -145,6 +146,11 @@ struct WebhookReceiver::Impl
         , log(l)
         , keys(std::make_shared<const ReceiverKeys>(std::move(k)))
         , workers(config.conninfo, config.databaseConnections, config.queueDepth)
+        , overdue(
+              config.conninfo, config.overdueRefresh, metrics, [this](const std::string &error) {
+                  logLine({{"ts", nowRfc3339()}, {"error", "overdue_count_failed"},
+                      {"detail", error}, {"kept", "the last overdue counts"}});
+              })
     { }
 
     ReceiverConfig config;
@@ -164,6 +170,7 @@ struct WebhookReceiver::Impl
 
     ReceiverMetrics metrics;
     DeliveryWorkers workers;
+    OverdueGauge overdue;
     std::atomic<bool> draining {false};
 
     std::mutex sessionsMutex;
@@ -761,6 +768,7 @@ WebhookReceiver::WebhookReceiver(
 
 WebhookReceiver::~WebhookReceiver()
 {
+    d->overdue.stop();
     d->workers.stop();
 }
 
@@ -794,12 +802,14 @@ void WebhookReceiver::run()
             }
         }
     };
+    d->overdue.start();
     std::vector<std::thread> extra;
     for (int i = 1; i < d->config.ioThreads; ++i)
         extra.emplace_back(serve);
     serve();
     for (auto &t : extra)
         t.join();
+    d->overdue.stop();
     d->workers.stop();
     d->logLine({{"ts", nowRfc3339()}, {"stopped", true}});
 }

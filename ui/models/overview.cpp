@@ -2,6 +2,7 @@
 
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
+#include "ui/models/overduewatch.h"
 #include "ui/models/utcmidnight.h"
 
 #include <QMap>
@@ -22,7 +23,7 @@ QVector<CurrencyTotal> byCurrency(const QMap<QString, CurrencyTotal> &totals)
 
 } // namespace
 
-OverviewFigures loadOverview(QSqlDatabase &db)
+OverviewFigures loadOverview(QSqlDatabase &db, std::optional<int> overdueGraceHours)
 {
     // Deltas appended by renewals since the last fold are read by renewal_totals() either way;
     // folding first keeps what it reads small. A failed fold changes no figure (a standby
@@ -152,6 +153,20 @@ OverviewFigures loadOverview(QSqlDatabase &db)
         }
     }
 
+    // Overdue subscriptions: one range of the partial index per provider (migration 0030).
+    {
+        f.overdueGraceHours = overdueGraceHours;
+        QSqlQuery q = execSql(db,
+            u"SELECT provider_key, overdue FROM public.overdue_subscription_counts("
+            "make_interval(hours => CAST(? AS integer))) WHERE overdue > 0 "
+            "ORDER BY overdue DESC, provider_key"_qs,
+            {overdueGraceValue(overdueGraceHours)});
+        while (q.next()) {
+            f.overdueByProvider << KeyCount {q.value(0).toString(), q.value(1).toLongLong()};
+            f.overdueSubscriptions += q.value(1).toLongLong();
+        }
+    }
+
     // Deliveries: the newest from webhook_inbox_recent; the window's outcomes from the folded
     // days (webhook_inbox_daily, migration 0018) and the rows received since, counted live
     // from webhook_inbox_recent (today's).
@@ -179,14 +194,15 @@ QString overviewChangeMark(QSqlDatabase &db)
 {
     // The write counters reach pg_stat_user_tables when the writing transaction ends (at most
     // a second late); the newest ids show a new renewal or delivery at once. The renewal
-    // totals' own tables are left out: folding them is the page's own doing.
+    // totals' own tables are left out: folding them is the page's own doing. The UTC hour:
+    // a new day's figures, and a subscription that became overdue with no write at all.
     QSqlQuery q = execSql(db,
         u"SELECT concat_ws('/', (SELECT max(id) FROM subscription_transition_audits), "
         "(SELECT max(id) FROM webhook_inbox), "
         "(SELECT sum(n_tup_ins + n_tup_upd + n_tup_del) FROM pg_stat_user_tables "
         "WHERE relid IN ('subscription_billing_periods'::regclass, "
         "'reconciliation_cases'::regclass, 'subscription_outbox'::regclass, "
-        "'webhook_inbox'::regclass)), (now() AT TIME ZONE 'UTC')::date)"_qs);
+        "'webhook_inbox'::regclass)), date_trunc('hour', now() AT TIME ZONE 'UTC'))"_qs);
     return q.next() ? q.value(0).toString() : QString();
 }
 

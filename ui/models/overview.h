@@ -7,6 +7,7 @@
 #include <QVector>
 
 #include <array>
+#include <optional>
 
 class QSqlDatabase;
 
@@ -65,6 +66,11 @@ struct OverviewFigures
     qint64 outboxPending = 0; ///< undelivered, never failed
     qint64 outboxFailing = 0; ///< undelivered, failed at least once (retrying)
 
+    /// Active subscriptions past their period end and grace with no renewal (migration 0030).
+    qint64 overdueSubscriptions = 0;
+    QVector<KeyCount> overdueByProvider; ///< non-zero only, largest first
+    std::optional<int> overdueGraceHours; ///< the desk's override it was counted with
+
     QDateTime lastDeliveryAt; ///< null: the inbox is empty
     QVector<KeyCount> deliveriesByOutcome; ///< window; "" = not processed yet
 };
@@ -77,11 +83,12 @@ inline constexpr std::array<qint64, 3> kAgeBucketLimits {3600, 86400, 7 * 86400}
 /// Reads every figure of the Overview (on a pool thread): first folds the renewal totals'
 /// pending deltas (fold_renewal_totals(), a no-op on a standby), then reads the rest in one
 /// REPEATABLE READ, READ ONLY transaction, so the tiles and charts agree with each other.
-/// Throws DatabaseError.
-OverviewFigures loadOverview(QSqlDatabase &db);
+/// `overdueGraceHours` overrides every provider's grace (the desk's setting). Throws
+/// DatabaseError.
+OverviewFigures loadOverview(QSqlDatabase &db, std::optional<int> overdueGraceHours = std::nullopt);
 
 /// A cheap fingerprint of what the Overview reads (newest audit and inbox ids, the write
-/// counters of cases, outbox and renewal totals, the UTC day): when it differs from the last
+/// counters of cases, outbox and renewal totals, the UTC hour): when it differs from the last
 /// one, the figures are read again.
 QString overviewChangeMark(QSqlDatabase &db);
 

@@ -3,6 +3,7 @@
 #include "ui/models/columns.h"
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
+#include "ui/models/overduewatch.h"
 
 #include "domain/core/timestamp.h"
 
@@ -153,6 +154,20 @@ QVector<Column> subscriptionColumns()
             }
         },
         right};
+    c[S::NextStepColumn] = {QObject::tr("Next step"), [](RowRef r, int role) -> QVariant {
+                                if (!r[S::Overdue].toBool())
+                                    return {};
+                                const QString end = rfc3339(r[S::PeriodEnd]);
+                                switch (role) {
+                                case Qt::DisplayRole:
+                                case Qt::ToolTipRole:
+                                    return overdueNextStep(r[S::Provider].toString(), end);
+                                case Qt::ForegroundRole:
+                                    return QBrush(QColor(0xb0, 0x20, 0x20));
+                                default:
+                                    return {};
+                                }
+                            }};
     return c;
 }
 
@@ -160,7 +175,7 @@ QVector<Field> subscriptionFields()
 {
     return {Field::Uuid, Field::Interned, Field::Text, Field::Interned, Field::Bool, Field::Micros,
         Field::Micros, Field::Text, Field::Micros, Field::Int, Field::Interned, Field::Int,
-        Field::Int};
+        Field::Int, Field::Bool};
 }
 
 const QString kPageColumns = u"s.id, s.provider_key, s.provider_subscription_id, s.status, "
@@ -323,6 +338,10 @@ PageQuery SubscriptionsModel::pageQuery(const SubscriptionFilter &filter, Subscr
         where << u"s.id = ANY (ARRAY(SELECT c.subscription_id FROM reconciliation_cases c "
                  "WHERE c.status = 'open' AND c.subscription_id IS NOT NULL))"_qs;
     }
+    if (filter.overdueOnly) {
+        where << overdueCondition(u"s"_qs);
+        whereValues << overdueGraceValues(filter.overdueGraceHours);
+    }
     // An id search reads ids bytewise (COLLATE "C", subscriptions_id_search): a prefix is one
     // range of that order on every server, whatever the database's collation; a fragment is
     // looked up in the trigram index (subscriptions_id_contains, migration 0014).
@@ -471,12 +490,14 @@ PageQuery SubscriptionsModel::pageQuery(const SubscriptionFilter &filter, Subscr
           "rd_rfc3339(p.current_period_end), lr.provider_renewal_key, rd_rfc3339(lr.paid_at), "
           "lr.paid_amount_minor, "
           "lr.currency, (SELECT count(*) FROM reconciliation_cases c "
-          "WHERE c.subscription_id = p.id AND c.status = 'open'), p.revision "
-          "FROM page p LEFT JOIN LATERAL (SELECT b.provider_renewal_key, b.paid_at, "
+          "WHERE c.subscription_id = p.id AND c.status = 'open'), p.revision, "_qs
+        + overdueCondition(u"p"_qs)
+        + u" FROM page p LEFT JOIN LATERAL (SELECT b.provider_renewal_key, b.paid_at, "
           "b.paid_amount_minor, "
           "b.currency FROM subscription_billing_periods b WHERE b.subscription_id = p.id "
           "ORDER BY b.period_start DESC, b.period_end DESC LIMIT 1) lr ON true ORDER BY "_qs
         + outerOrder;
+    values << overdueGraceValues(filter.overdueGraceHours); // the outer select's, last
     return {sql, values};
 }
 

@@ -20,11 +20,18 @@ struct SubscriptionFilter
     QString idPrefix;
     /// Ids that contain idPrefix anywhere (a pasted fragment), not only at their start.
     bool idContains = false;
+    /// Only the overdue ones (migration 0030): active, not cancelling, the period ended more
+    /// than the grace ago with no renewal since.
+    bool overdueOnly = false;
+    /// The grace for every provider (the desk's setting); nullopt: each provider's own. Also
+    /// what the Next step column judges every row by.
+    std::optional<int> overdueGraceHours = std::nullopt;
 
     bool operator==(const SubscriptionFilter &o) const
     {
         return provider == o.provider && status == o.status && openCasesOnly == o.openCasesOnly
-            && idPrefix == o.idPrefix && idContains == o.idContains;
+            && idPrefix == o.idPrefix && idContains == o.idContains && overdueOnly == o.overdueOnly
+            && overdueGraceHours == o.overdueGraceHours;
     }
 };
 
@@ -65,6 +72,7 @@ public:
         LastCurrency,
         OpenCases,
         Revision,
+        Overdue, ///< judged with the filter's grace
         FieldCount
     };
     enum ColumnIndex {
@@ -76,6 +84,7 @@ public:
         LastRenewalColumn,
         AmountColumn,
         OpenCasesColumn,
+        NextStepColumn, ///< what to do about an overdue subscription; empty for the others
         ColumnCount
     };
 

@@ -196,6 +196,10 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
             m_inbox->closeDelivery();
             m_inbox->setFilters({}, outcome, received);
         });
+    connect(m_overview, &OverviewPage::overdueRequested, this, [this] {
+        showPage(SubscriptionsView);
+        m_subscriptions->showOverdue();
+    });
     connect(m_overview, &OverviewPage::outboxRequested, this, [this](const QString &state) {
         showPage(OutboxView);
         m_outbox->setFilter(state);

@@ -2,6 +2,7 @@
 
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
+#include "ui/models/overduewatch.h"
 #include "ui/widgets/overviewtile.h"
 
 #include <QBarCategoryAxis>
@@ -171,6 +172,7 @@ OverviewPage::OverviewPage(DatabasePool *pool, QWidget *parent)
     , m_today(new OverviewTile(tr("Renewals today")))
     , m_month(new OverviewTile(tr("Renewals this month")))
     , m_cases(new OverviewTile(tr("Open cases")))
+    , m_overdue(new OverviewTile(tr("Overdue")))
     , m_outbox(new OverviewTile(tr("Outbox")))
     , m_lastDelivery(new OverviewTile(tr("Last delivery received")))
     , m_renewalsView(makeView(u"renewals-per-day"_qs))
@@ -183,9 +185,10 @@ OverviewPage::OverviewPage(DatabasePool *pool, QWidget *parent)
     m_today->setObjectName(u"renewals-today"_qs);
     m_month->setObjectName(u"renewals-month"_qs);
     m_cases->setObjectName(u"open-cases"_qs);
+    m_overdue->setObjectName(u"overdue"_qs);
     m_outbox->setObjectName(u"outbox"_qs);
     m_lastDelivery->setObjectName(u"last-delivery"_qs);
-    for (OverviewTile *t : {m_today, m_month, m_cases, m_outbox, m_lastDelivery})
+    for (OverviewTile *t : {m_today, m_month, m_cases, m_overdue, m_outbox, m_lastDelivery})
         t->setStyleSheet(t->styleSheet().replace(u"#overview-tile"_qs, u"#"_qs + t->objectName()));
 
     m_heading->setObjectName(u"overview-heading"_qs);
@@ -201,6 +204,7 @@ OverviewPage::OverviewPage(DatabasePool *pool, QWidget *parent)
     tiles->addWidget(m_today, 3);
     tiles->addWidget(m_month, 3);
     tiles->addWidget(m_cases, 2);
+    tiles->addWidget(m_overdue, 2);
     tiles->addWidget(m_outbox, 2);
     tiles->addWidget(m_lastDelivery, 2);
 
@@ -285,7 +289,9 @@ void OverviewPage::load()
     auto timer = std::make_shared<QElapsedTimer>();
     timer->start();
     deliverResult(
-        this, m_pool->run([](QSqlDatabase &db) { return loadOverview(db); }),
+        this, m_pool->run([grace = overdueGraceHoursSetting()](QSqlDatabase &db) {
+            return loadOverview(db, grace);
+        }),
         [this, timer](const OverviewFigures &f) {
             m_loading = false;
             m_lastLoadMs = timer->elapsed();
@@ -310,6 +316,9 @@ void OverviewPage::poll()
     deliverResult(
         this, m_pool->run([](QSqlDatabase &db) { return overviewChangeMark(db); }),
         [this](const QString &mark) {
+            // The desk's grace changed on the Subscriptions page: the count with it.
+            if (m_loaded && !m_loading && m_figures.overdueGraceHours != overdueGraceHoursSetting())
+                return load();
             if (mark.isEmpty() || mark == m_mark) {
                 if (m_loaded)
                     showTiles(); // "3 min ago" moves on by itself
@@ -408,6 +417,24 @@ void OverviewPage::showTiles()
     } else {
         m_cases->addFigure(u"oldest-case"_qs, tr("nothing waiting"), {}, nullptr, false, false);
     }
+
+    m_overdue->clearFigures();
+    const QString grace = f.overdueGraceHours
+        ? tr("a grace of %1 h (the desk's setting)").arg(*f.overdueGraceHours)
+        : tr("each provider's grace");
+    m_overdue->addFigure(
+        u"overdue-count"_qs, locale.toString(f.overdueSubscriptions),
+        tr("Active subscriptions whose period ended more than %1 ago with no renewal recorded: "
+           "the payment failed at the provider or the renewal never reached us. Import or fetch "
+           "a statement, or attach a snapshot. Click for them.")
+            .arg(grace),
+        [this] { emit overdueRequested(); }, f.overdueSubscriptions > 0);
+    QStringList byProvider;
+    for (const KeyCount &k : f.overdueByProvider)
+        byProvider << tr("%1 %2").arg(k.key, locale.toString(k.count));
+    m_overdue->addFigure(u"overdue-providers"_qs,
+        byProvider.isEmpty() ? tr("every renewal arrived") : byProvider.join(u" · "_qs), {},
+        nullptr, false, false);
 
     m_outbox->clearFigures();
     m_outbox->addFigure(u"outbox-pending"_qs,

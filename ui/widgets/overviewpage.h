@@ -39,7 +39,7 @@ public:
     /// The figures shown (valid once loaded() was emitted).
     const OverviewFigures &figures() const { return m_figures; }
     bool isLoaded() const { return m_loaded; }
-    /// "renewals-today", "renewals-month", "open-cases", "outbox", "last-delivery".
+    /// "renewals-today", "renewals-month", "open-cases", "overdue", "outbox", "last-delivery".
     OverviewTile *tile(const QString &name) const;
     /// "renewals-per-day", "deliveries", "cases-per-day", "open-by-reason", "open-by-age".
     QChart *chart(const QString &name) const;
@@ -63,6 +63,8 @@ signals:
     void inboxRequested(const QString &outcome, const QString &received);
     /// The Outbox showing "undelivered", "failed" or "all".
     void outboxRequested(const QString &state);
+    /// Subscriptions filtered to the overdue ones.
+    void overdueRequested();
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -88,6 +90,7 @@ private:
     OverviewTile *m_today;
     OverviewTile *m_month;
     OverviewTile *m_cases;
+    OverviewTile *m_overdue;
     OverviewTile *m_outbox;
     OverviewTile *m_lastDelivery;
     QChartView *m_renewalsView;

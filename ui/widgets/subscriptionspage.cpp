@@ -2,6 +2,7 @@
 
 #include "ui/models/asyncresult.h"
 #include "ui/models/databasepool.h"
+#include "ui/models/overduewatch.h"
 #include "ui/widgets/subscriptiondetailwidget.h"
 #include "ui/widgets/tableview.h"
 
@@ -12,6 +13,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -25,6 +27,8 @@ SubscriptionsPage::SubscriptionsPage(DatabasePool *pool, QWidget *parent)
     , m_provider(new QComboBox)
     , m_status(new QComboBox)
     , m_openCases(new QCheckBox(tr("Open cases only")))
+    , m_overdue(new QCheckBox(tr("Overdue")))
+    , m_grace(new QComboBox)
     , m_search(new QLineEdit)
     , m_position(new QLineEdit)
     , m_count(new QLabel)
@@ -39,6 +43,23 @@ SubscriptionsPage::SubscriptionsPage(DatabasePool *pool, QWidget *parent)
     for (const QString &s : SubscriptionsModel::statuses())
         m_status->addItem(s, s);
     m_status->setObjectName(u"status-filter"_qs);
+    m_overdue->setObjectName(u"overdue-filter"_qs);
+    m_overdue->setToolTip(tr("Active subscriptions whose period ended more than the grace ago "
+                             "with no renewal recorded since, not set to cancel: the payment "
+                             "failed at the provider or its renewal never reached us."));
+    m_grace->setObjectName(u"overdue-grace"_qs);
+    m_grace->setToolTip(tr("How long after a period end a subscription without its renewal "
+                           "counts as overdue, for every provider; kept for this desk. Each "
+                           "provider's own: 24 hours unless set with 'renewalctl providers "
+                           "set-grace'."));
+    m_grace->addItem(tr("Grace: each provider's"), -1);
+    for (const int hours : {0, 6, 12, 24, 48, 72, 168})
+        m_grace->addItem(tr("Grace: %1 h").arg(hours), hours);
+    if (const auto hours = overdueGraceHoursSetting()) {
+        if (m_grace->findData(*hours) < 0)
+            m_grace->addItem(tr("Grace: %1 h").arg(*hours), *hours);
+        m_grace->setCurrentIndex(m_grace->findData(*hours));
+    }
     m_search->setPlaceholderText(tr("Find id or part of it…  (Ctrl+F)"));
     m_search->setToolTip(tr("Lists the subscriptions whose id contains what you type or paste "
                             "(one or two characters: ids that start with them). Return opens "
@@ -57,6 +78,8 @@ SubscriptionsPage::SubscriptionsPage(DatabasePool *pool, QWidget *parent)
     filters->addWidget(m_provider);
     filters->addWidget(m_status);
     filters->addWidget(m_openCases);
+    filters->addWidget(m_overdue);
+    filters->addWidget(m_grace);
     filters->addStretch(1);
     filters->addWidget(m_count);
     auto *boxes = new QHBoxLayout;
@@ -96,6 +119,14 @@ SubscriptionsPage::SubscriptionsPage(DatabasePool *pool, QWidget *parent)
     connect(m_provider, &QComboBox::currentIndexChanged, this, &SubscriptionsPage::applyFilter);
     connect(m_status, &QComboBox::currentIndexChanged, this, &SubscriptionsPage::applyFilter);
     connect(m_openCases, &QCheckBox::toggled, this, &SubscriptionsPage::applyFilter);
+    connect(m_overdue, &QCheckBox::toggled, this, &SubscriptionsPage::applyFilter);
+    connect(m_grace, &QComboBox::currentIndexChanged, this, [this] {
+        const int hours = m_grace->currentData().toInt();
+        setOverdueGraceHoursSetting(hours < 0 ? std::nullopt : std::optional<int>(hours));
+        applyFilter();
+    });
+    if (overdueGraceHoursSetting())
+        applyFilter(); // the Next step column judges by the desk's grace
     connect(m_search, &QLineEdit::textChanged, m_searchDelay, qOverload<>(&QTimer::start));
     connect(m_searchDelay, &QTimer::timeout, this, &SubscriptionsPage::applyFilter);
     connect(m_search, &QLineEdit::returnPressed, this, [this] {
@@ -205,7 +236,23 @@ void SubscriptionsPage::applyFilter()
     f.provider = m_provider->currentData().toString();
     f.status = m_status->currentData().toString();
     f.openCasesOnly = m_openCases->isChecked();
+    f.overdueOnly = m_overdue->isChecked();
+    f.overdueGraceHours = overdueGraceHoursSetting();
     m_model->setFilter(withSearch(f, m_search->text()));
+}
+
+void SubscriptionsPage::showOverdue()
+{
+    {
+        const QSignalBlocker a(m_provider), b(m_status), c(m_openCases), d(m_overdue), e(m_search);
+        m_provider->setCurrentIndex(0);
+        m_status->setCurrentIndex(0);
+        m_openCases->setChecked(false);
+        m_overdue->setChecked(true);
+        m_search->clear();
+    }
+    m_searchDelay->stop();
+    applyFilter();
 }
 
 SubscriptionFilter SubscriptionsPage::withSearch(SubscriptionFilter filter, const QString &typed)
@@ -308,8 +355,8 @@ void SubscriptionsPage::updateCountLabel()
     if (!m_model->startPosition().isEmpty())
         text = tr("from %1: ").arg(m_position->text().trimmed()) + text;
     const SubscriptionFilter &f = m_model->filter();
-    const bool unfiltered
-        = f.provider.isEmpty() && f.status.isEmpty() && !f.openCasesOnly && f.idPrefix.isEmpty();
+    const bool unfiltered = f.provider.isEmpty() && f.status.isEmpty() && !f.openCasesOnly
+        && !f.overdueOnly && f.idPrefix.isEmpty();
     if (unfiltered && m_estimate > 0 && !m_model->isComplete())
         text += u" · "_qs + tr("about %1 in all").arg(locale.toString(m_estimate));
     m_count->setText(text);

@@ -48,6 +48,10 @@ public:
     /// period selected on the Billing periods tab.
     void openSubscription(const QString &id, const QString &billingPeriodId = {});
     QString currentSubscriptionId() const { return m_detailId; }
+    /// Every overdue subscription: the Overdue filter alone (the Overview's tile).
+    void showOverdue();
+    QCheckBox *overdueFilter() const { return m_overdue; }
+    QComboBox *graceBox() const { return m_grace; }
 
 signals:
     void caseOpenRequested(qint64 caseId);
@@ -67,6 +71,8 @@ private:
     QComboBox *m_provider;
     QComboBox *m_status;
     QCheckBox *m_openCases;
+    QCheckBox *m_overdue;
+    QComboBox *m_grace;
     QLineEdit *m_search;
     QLineEdit *m_position;
     QLabel *m_count;
