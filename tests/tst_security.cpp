@@ -235,9 +235,9 @@ private slots:
         QTest::newRow("operator: statement_begin, statement_add_lines, statement_finish")
             << "operator"
             << (renewalTables
-                + QStringList {"statement_runs", "statement_lines", "billing_providers",
-                    "renewal_total_deltas"}
-                + caseTables)
+                   + QStringList {"statement_runs", "statement_lines", "billing_providers",
+                       "renewal_total_deltas"}
+                   + caseTables)
             << "SELECT statement_finish(r.run_id) FROM statement_begin('stripe-main', "
                "'2026-02-01', '2026-02-28', repeat('a', 64), '[]', 1) r CROSS JOIN LATERAL "
                "statement_add_lines(r.run_id, jsonb_build_array(jsonb_build_object('line', 1, "
@@ -261,9 +261,9 @@ private slots:
         QTest::newRow("operator: close_month")
             << "operator"
             << (renewalTables
-                + QStringList {"statement_runs", "statement_lines", "billing_providers",
-                    "renewal_total_deltas", "month_closes"}
-                + caseTables)
+                   + QStringList {"statement_runs", "statement_lines", "billing_providers",
+                       "renewal_total_deltas", "month_closes"}
+                   + caseTables)
             << "SELECT statement_finish(r.run_id) FROM statement_begin('stripe-main', "
                "'2026-02-01', '2026-02-28', repeat('a', 64), '[]', 1) r CROSS JOIN LATERAL "
                "statement_add_lines(r.run_id, jsonb_build_array(jsonb_build_object('line', 1, "
