@@ -113,8 +113,9 @@ BEGIN
              WHERE oc.status = 'open'
              GROUP BY oc.id) o;
     IF v_open > 0 THEN
-        RETURN pg_catalog.format('%s %s has %s open statement case%s (%s%s); resolve or dismiss '
-                                 'them first', p_provider_key, v_month, v_open,
+        RETURN pg_catalog.format('%s %s has %s open statement case%s (case%s %s%s); resolve or '
+                                 'dismiss them first', p_provider_key, v_month, v_open,
+                                 CASE WHEN v_open = 1 THEN '' ELSE 's' END,
                                  CASE WHEN v_open = 1 THEN '' ELSE 's' END, v_first,
                                  CASE WHEN v_open > 5 THEN ', ...' ELSE '' END);
     END IF;

@@ -135,7 +135,7 @@ private slots:
         const auto refused = refusalOf(*conn, "2026-02-01");
         QVERIFY(refused);
         const std::string why = refused->what();
-        QVERIFY2(why.find("has 1 open statement case (" + std::to_string(caseId) + ")")
+        QVERIFY2(why.find("has 1 open statement case (case " + std::to_string(caseId) + ")")
                 != std::string::npos,
             why.c_str());
         {

@@ -65,6 +65,12 @@ struct OverviewFigures
     qint64 outboxPending = 0; ///< undelivered, never failed
     qint64 outboxFailing = 0; ///< undelivered, failed at least once (retrying)
 
+    /// Renewals paid in a closed month (migration 0031) beyond that close's count: recorded
+    /// after the close. The first such month (oldest) and its provider, for the ledger.
+    qint64 renewalsAfterClose = 0;
+    QDate firstMonthAfterClose;
+    QString firstProviderAfterClose;
+
     QDateTime lastDeliveryAt; ///< null: the inbox is empty
     QVector<KeyCount> deliveriesByOutcome; ///< window; "" = not processed yet
 };
