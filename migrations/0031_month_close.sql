@@ -224,8 +224,8 @@ $$;
 
 -- The digest `renewalctl audit anchor` writes (domain/store/audit_anchor.cpp), computed on the
 -- server from the same heads in the same order, so that the close stores the anchor of its
--- own moment and nobody can hand it another. The whole input is one string: about 110 bytes a
--- head, 110 MB at a million chains, within PostgreSQL's 1 GB value limit to about 9 million.
+-- own moment and nobody can hand it another. The whole input is one string: about 140 bytes a
+-- head, 140 MB at a million chains, within PostgreSQL's 1 GB value limit to about 7 million.
 CREATE FUNCTION public.rd_audit_anchor_digest(OUT digest text, OUT heads bigint)
     LANGUAGE sql STABLE SET search_path = pg_catalog, public, pg_temp
 AS $$
