@@ -9,17 +9,21 @@
 #include "ui/models/monthclose.h"
 #include "ui/models/overview.h"
 #include "ui/models/records.h"
+#include "ui/widgets/casespage.h"
 #include "ui/widgets/closemonthdialog.h"
+#include "ui/widgets/mainwindow.h"
 #include "ui/widgets/overviewpage.h"
 #include "ui/widgets/overviewtile.h"
 #include "ui/widgets/statementsdialog.h"
 #include "ui/widgets/tableview.h"
 
+#include <QAction>
 #include <QDateEdit>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMenuBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSqlError>
@@ -381,6 +385,39 @@ private slots:
         QVERIFY2(dialog.stateText().contains(u"closed already"_qs), qPrintable(dialog.stateText()));
         QVERIFY(!dialog.closeButton()->isEnabled());
         QVERIFY(dialog.reportButton()->isEnabled());
+    }
+    // The desk's Ledger menu opens the dialogs; a finding chosen there opens its case on the
+    // Cases page, as Find anything does.
+    void ledgerMenuOpensTheDialogsAndAFindingItsCase()
+    {
+        closedFebruary(false, false);
+        const qint64 caseId
+            = scalar(*m_db, "SELECT case_id FROM statement_lines WHERE finding = 'differing'");
+        rd::ui::MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
+        window.resize(1280, 820);
+        window.show();
+        QAction *statements = nullptr, *closeMonth = nullptr;
+        for (QAction *a : window.menuBar()->findChildren<QAction *>()) {
+            if (a->text() == u"&Statements…"_qs)
+                statements = a;
+            if (a->text() == u"&Close month…"_qs)
+                closeMonth = a;
+        }
+        QVERIFY(statements && closeMonth);
+        statements->trigger();
+        auto *dialog = window.findChild<rd::ui::StatementsDialog *>();
+        QVERIFY(dialog && dialog->isVisible());
+        QVERIFY(QTest::qWaitFor([&] { return dialog->findings().size() == 3; }, 10000));
+        dialog->openFinding(0);
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return window.casesPage()->isVisible()
+                    && window.casesPage()->currentCase() == caseId;
+            },
+            10000));
+        closeMonth->trigger();
+        auto *close = window.findChild<rd::ui::CloseMonthDialog *>();
+        QVERIFY(close && close->isVisible());
     }
 };
 
