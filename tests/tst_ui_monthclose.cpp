@@ -259,6 +259,25 @@ private slots:
         QVERIFY(bytes.startsWith("%PDF-"));
         QVERIFY(bytes.size() > 2000);
 
+        // A long report runs over pages (the findings' header repeats on each: look at it with
+        // RD_SCREENSHOT_DIR and pdftoppm).
+        nlohmann::json longReport = report;
+        nlohmann::json differingLine;
+        for (const auto &l : report["findings"])
+            if (l["finding"] == "differing")
+                differingLine = l;
+        for (int i = 0; i < 120; ++i) {
+            nlohmann::json line = differingLine;
+            line["renewalKey"] = "in_many_" + std::to_string(i);
+            longReport["findings"].push_back(line);
+        }
+        const QString longPdf
+            = (keepDir().isEmpty() ? dir.path() : keepDir()) + u"/close-report-long.pdf"_qs;
+        QVERIFY2(rd::ui::writeCloseReportPdf(longReport, longPdf, &error), qPrintable(error));
+        QFile longFile(longPdf);
+        QVERIFY(longFile.open(QIODevice::ReadOnly));
+        QVERIFY(longFile.readAll().count("/Type /Page\n") > 2);
+
         const QString csvPath = dir.filePath(u"close-report.csv"_qs);
         QVERIFY2(rd::ui::writeCloseReportCsv(report, csvPath, &error), qPrintable(error));
         QFile csv(csvPath);

@@ -14,6 +14,8 @@
 #include <QSaveFile>
 #include <QTextDocument>
 
+#include <utility>
+
 namespace rd::ui {
 namespace {
 
@@ -216,12 +218,16 @@ QString closeReportHtml(const nlohmann::json &report)
     }
     if (!lines.isEmpty()) {
         h += u"<table cellspacing='0' cellpadding='3' border='1' width='100%' "
-             "style='border-collapse: collapse; font-size: 8pt'><tr style='background: #eee'>"_qs;
-        for (const QString &title : {QObject::tr("Renewal key"), QObject::tr("Subscription"),
-                 QObject::tr("Finding"), QObject::tr("Amount"), QObject::tr("Paid (UTC)"),
-                 QObject::tr("How it was resolved")})
-            h += u"<th>%1</th>"_qs.arg(title);
-        h += u"</tr>"_qs + lines + u"</table>"_qs;
+             "style='border-collapse: collapse; font-size: 8pt'><thead><tr style='background: "
+             "#eee'>"_qs;
+        // The resolution (who, when, the note) gets the room; keys and ids are short.
+        for (const auto &[title, width] :
+            {std::pair {QObject::tr("Renewal key"), 17}, {QObject::tr("Subscription"), 15},
+                {QObject::tr("Finding"), 11}, {QObject::tr("Amount"), 11},
+                {QObject::tr("Paid (UTC)"), 11}, {QObject::tr("How it was resolved"), 35}})
+            h += u"<th width='%1%'>%2</th>"_qs.arg(width).arg(title);
+        // <thead>: the header row repeats on every page the findings run over.
+        h += u"</tr></thead>"_qs + lines + u"</table>"_qs;
     }
     if (matchedLines > 0)
         h += QObject::tr("<p>%1 matched renewal(s) are listed in the CSV report.</p>")
@@ -248,11 +254,12 @@ bool writeCloseReportPdf(const nlohmann::json &report, const QString &path, QStr
     {
         QPdfWriter writer(&file);
         writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait,
-            QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter));
+            QMarginsF(0, 0, 0, 0), QPageLayout::Millimeter));
         writer.setResolution(300);
         writer.setTitle(
             QObject::tr("Month close %1 %2").arg(str(report, "providerKey"), str(report, "month")));
         writer.setCreator(u"Renewal Desk"_qs);
+        // print() lays the text out 2 cm inside the page (its default margin), the only margin.
         QTextDocument doc;
         doc.setHtml(closeReportHtml(report));
         doc.print(&writer);
