@@ -54,10 +54,15 @@ int runClose(const CommandContext &ctx)
     } catch (const ActionRefused &e) {
         return reportRefusal(ctx, e.code(), e.what());
     }
-    if (const auto csvPath = ctx.args.value("csv"))
-        writeCsv(*csvPath, closeReportCsv(monthCloseReport(*conn, provider, month)));
+    // The close is said first: it is done, whatever becomes of the file.
+    const auto csvPath = ctx.args.value("csv");
+    const auto writeReport = [&] {
+        if (csvPath)
+            writeCsv(*csvPath, closeReportCsv(monthCloseReport(*conn, provider, month)));
+    };
     if (ctx.json()) {
         ctx.out << closed.dump() << "\n";
+        writeReport();
         return ExitOk;
     }
     ctx.out << provider << " " << closed.value("month", "") << ": closed by "
@@ -74,6 +79,9 @@ int runClose(const CommandContext &ctx)
             << closed.value("casesResolved", 0) << " resolved, "
             << closed.value("casesDismissed", 0) << " dismissed\n"
             << "  audit anchor digest: " << closed.value("auditAnchorDigest", "") << "\n";
+    writeReport();
+    if (csvPath)
+        ctx.out << "  report: " << *csvPath << "\n";
     return ExitOk;
 }
 
