@@ -934,7 +934,7 @@ private slots:
             }
         }
         QCOMPARE(mapped, static_cast<int>(raised.size()));
-        QCOMPARE(mapped, 14); // RD013 provider_not_registered, RD014 statement_run_closed (0029)
+        QCOMPARE(mapped, 15); // RD013, RD014 (0029: statements), RD015 month_close_refused (0031)
     }
 
     // The same through the CLI: --preview says it, then the attach does it.

@@ -243,9 +243,9 @@ private slots:
         QTest::newRow("operator: statement_begin, statement_add_lines, statement_finish")
             << "operator"
             << (renewalTables
-                + QStringList {"statement_runs", "statement_lines", "billing_providers",
-                    "renewal_total_deltas"}
-                + caseTables)
+                   + QStringList {"statement_runs", "statement_lines", "billing_providers",
+                       "renewal_total_deltas"}
+                   + caseTables)
             << "SELECT statement_finish(r.run_id) FROM statement_begin('stripe-main', "
                "'2026-02-01', '2026-02-28', repeat('a', 64), '[]', 1) r CROSS JOIN LATERAL "
                "statement_add_lines(r.run_id, jsonb_build_array(jsonb_build_object('line', 1, "
@@ -263,6 +263,33 @@ private slots:
                "JOIN reconciliation_cases c ON c.provider_renewal_key = 'in_march' "
                "AND c.status = 'resolved' "
                "WHERE r.finished_at IS NOT NULL AND r.backfilled = 1 AND l.finding = 'backfilled'";
+        // 0031: the same run, then February closed over it: the close reads the real run,
+        // lines, cases and periods, writes the real month_closes, and its audit anchor digest
+        // is of the real chains (the shadow chains are empty, whose digest would differ).
+        QTest::newRow("operator: close_month")
+            << "operator"
+            << (renewalTables
+                   + QStringList {"statement_runs", "statement_lines", "billing_providers",
+                       "renewal_total_deltas", "month_closes"}
+                   + caseTables)
+            << "SELECT statement_finish(r.run_id) FROM statement_begin('stripe-main', "
+               "'2026-02-01', '2026-02-28', repeat('a', 64), '[]', 1) r CROSS JOIN LATERAL "
+               "statement_add_lines(r.run_id, jsonb_build_array(jsonb_build_object('line', 1, "
+               "'objectId', 'in_feb', 'objectSha256', repeat('b', 64), 'outcome', 'renewal', "
+               "'event', '{\"providerKey\":\"stripe-main\",\"providerEventId\":\"statement:b\","
+               "\"providerSubscriptionId\":\"sub_1\",\"providerRenewalKey\":\"in_feb\","
+               "\"providerVersion\":null,\"period\":{\"start\":\"2026-02-01T00:00:00Z\","
+               "\"end\":\"2026-03-01T00:00:00Z\"},\"paidAmountMinor\":1999,\"currency\":"
+               "\"USD\",\"paidAt\":\"2026-02-01T00:00:05Z\"}'::jsonb))) a; "
+               "SELECT close_month('stripe-main', '2026-02-01')"
+            << "SELECT count(*) FROM month_closes m JOIN statement_runs r "
+               "ON r.id = m.statement_run_ids[1] AND r.backfilled = 1 "
+               "WHERE m.month = '2026-02-01' AND m.backfilled = 1 "
+               "AND m.ledger_totals = '{\"USD\": {\"renewals\": 1, \"amountMinor\": 1999}}' "
+               "AND m.statement_totals = m.ledger_totals "
+               "AND m.audit_anchor_heads = (SELECT count(*) FROM audit_chain_heads()) "
+               "+ (SELECT count(*) FROM audit_case_history_heads()) "
+               "AND m.audit_anchor_digest = (SELECT digest FROM rd_audit_anchor_digest())";
         QTest::newRow("ingest: apply_webhook_renewal")
             << "ingest" << renewalTables << kFebruaryCall
             << "SELECT count(*) FROM subscription_billing_periods b "

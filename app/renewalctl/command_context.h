@@ -68,6 +68,7 @@ int runBench(const CommandContext &ctx);
 int runCases(const CommandContext &ctx);
 int runSnapshot(const CommandContext &ctx);
 int runAudit(const CommandContext &ctx);
+int runClose(const CommandContext &ctx);
 int runRoles(const CommandContext &ctx);
 int runProviders(const CommandContext &ctx);
 int runIngest(const CommandContext &ctx);

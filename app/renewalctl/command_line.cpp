@@ -481,6 +481,18 @@ Other provider keys: register them (renewalctl providers add) and name them with
         json(app);
     }
     {
+        auto *app = command(root, "close",
+            "close a provider's month: its renewals agree with an imported statement covering "
+            "it (refused, exit 4, saying why: no such statement run, open statement cases, "
+            "closed already, not ended)",
+            kReconciliation);
+        value(app, "provider-key", "KEY", "the provider; required");
+        value(app, "month", "YYYY-MM", "the month (UTC); required");
+        value(app, "csv", "FILE", "also write the close report (totals, findings) as CSV");
+        db(app);
+        json(app);
+    }
+    {
         auto *group = commandGroup(root, "audit",
             "verify|anchor: check the audit hash chains, export their heads", kReconciliation);
         auto *verify = command(*group, "verify", "check the audit hash chains (exit 65 if broken)");

@@ -115,6 +115,8 @@ int runRenewalctl(
             return runSnapshot(ctx);
         if (command == "audit")
             return runAudit(ctx);
+        if (command == "close")
+            return runClose(ctx);
         if (command == "roles")
             return runRoles(ctx);
         if (command == "providers")

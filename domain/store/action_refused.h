@@ -24,6 +24,7 @@ enum class Refusal {
     SnapshotFromTheFuture,
     ProviderNotRegistered,
     StatementRunClosed,
+    MonthCloseRefused,
 };
 
 /// The refusal's code as programs and people see it: "case_already_closed", ...

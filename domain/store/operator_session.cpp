@@ -4,6 +4,7 @@
 #include "domain/store/case_actions.h"
 #include "domain/store/database_target.h"
 #include "domain/store/statement_import.h"
+#include "domain/store/month_close.h"
 
 #include <pqxx/pqxx>
 
@@ -37,6 +38,17 @@ ReapplyResult OperatorSession::reapply(std::int64_t caseId, const OperatorNote &
 nlohmann::json OperatorSession::dismiss(std::int64_t caseId, const OperatorNote &note)
 {
     return dismissCase(m_impl->connection(), caseId, note);
+}
+
+nlohmann::json OperatorSession::closeMonth(const std::string &providerKey, const std::string &month)
+{
+    return rd::closeMonth(m_impl->connection(), providerKey, month);
+}
+
+nlohmann::json OperatorSession::monthCloseReport(
+    const std::string &providerKey, const std::string &month)
+{
+    return rd::monthCloseReport(m_impl->connection(), providerKey, month);
 }
 
 nlohmann::json OperatorSession::claim(std::int64_t caseId, const std::string &comment)

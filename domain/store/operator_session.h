@@ -45,6 +45,11 @@ public:
     SnapshotPreview previewSnapshot(
         const ProviderSnapshot &snapshot, std::optional<std::int64_t> caseId);
 
+    /// rd::closeMonth (`month`: its first day, "2026-02-01"), and the closed month's report
+    /// (rd::monthCloseReport; null when it is not closed).
+    nlohmann::json closeMonth(const std::string &providerKey, const std::string &month);
+    nlohmann::json monthCloseReport(const std::string &providerKey, const std::string &month);
+
     /// The current period of the subscription a case is about, as RFC 3339 text; nothing when
     /// the case or the subscription does not exist or the subscription has no period.
     struct Period

@@ -20,7 +20,8 @@ QString rfc3339(const QVariant &micros)
 QVector<Field> ledgerFields()
 {
     return {Field::Uuid, Field::Uuid, Field::Text, Field::Interned, Field::Text, Field::Micros,
-        Field::Micros, Field::Int, Field::Interned, Field::Micros, Field::Interned, Field::Text};
+        Field::Micros, Field::Int, Field::Interned, Field::Micros, Field::Interned, Field::Text,
+        Field::Bool};
 }
 
 QVector<Column> ledgerColumns()
@@ -45,7 +46,21 @@ QVector<Column> ledgerColumns()
     c[L::PeriodColumn] = columns::period(QObject::tr("Period"), L::PeriodStart, L::PeriodEnd);
     c[L::AmountColumn] = columns::money(QObject::tr("Amount"), L::AmountMinor, L::Currency);
     c[L::PaidAtColumn] = columns::instant(QObject::tr("Paid at"), L::PaidAt);
-    c[L::RecordedByColumn] = columns::text(QObject::tr("Recorded by"), L::RecordedBy);
+    // The mark is on screen only: the export keeps recorded_by, as `renewalctl ledger export`.
+    c[L::RecordedByColumn]
+        = {QObject::tr("Recorded by"), [](RowRef r, int role) -> QVariant {
+               const bool after = r[L::AfterClose].toBool();
+               if (role == int(Role::Raw))
+                   return r[L::RecordedBy];
+               if (role == Qt::DisplayRole)
+                   return after ? QObject::tr("%1 · after close").arg(r[L::RecordedBy].toString())
+                                : r[L::RecordedBy];
+               if (role == Qt::ToolTipRole && after)
+                   return QObject::tr("Recorded after its month was closed "
+                                      "for this provider: not in that "
+                                      "month's close report");
+               return {};
+           }};
     c[L::EventColumn] = columns::text(QObject::tr("Provider event"), L::EventId);
     // The billing period's own id goes with the export, for a reconciliation that joins on it.
     c[L::EventColumn].exportTitles
@@ -159,7 +174,10 @@ PageQuery LedgerModel::pageQuery(
         + u") SELECT b.id::text, b.subscription_id::text, s.provider_subscription_id, "
           "b.provider_key, b.provider_renewal_key, rd_rfc3339(b.period_start), "
           "rd_rfc3339(b.period_end), b.paid_amount_minor, b.currency, rd_rfc3339(b.paid_at), "
-          "b.recorded_by, b.provider_event_id FROM page p "
+          "b.recorded_by, b.provider_event_id, EXISTS (SELECT 1 FROM public.month_closes mc "
+          "WHERE mc.provider_key = b.provider_key AND mc.month = "
+          "date_trunc('month', b.paid_at AT TIME ZONE 'UTC')::date "
+          "AND mc.closed_at < b.created_at) FROM page p "
           "JOIN public.subscription_billing_periods b ON b.id = p.id "
           "JOIN public.subscriptions s ON s.id = b.subscription_id ORDER BY p.k, p.id"_qs;
     return {sql, values};

@@ -41,6 +41,10 @@ struct LedgerFilter
 /// and cut to the page: the combinations come from the daily totals of the filter's date
 /// (0016's by day paid, 0020's by period start; a few rows), so a rare currency or recorded_by
 /// reads as few rows as a common one.
+///
+/// A renewal recorded after the month it was paid in was closed (migration 0031) is marked
+/// "after close" in the Recorded by column: one probe of month_closes' unique index per row
+/// of the page.
 class LedgerModel : public PagedTableModel
 {
     Q_OBJECT
@@ -59,6 +63,8 @@ public:
         PaidAt,
         RecordedBy,
         EventId,
+        /// Recorded after its paid month was closed for its provider (0031): not in that close.
+        AfterClose,
         FieldCount
     };
     enum ColumnIndex {

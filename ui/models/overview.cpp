@@ -167,6 +167,27 @@ OverviewFigures loadOverview(QSqlDatabase &db, std::optional<int> overdueGraceHo
         }
     }
 
+    // Renewals recorded after their month was closed: billing periods are never removed, so the
+    // ledger's count of a closed month now, less the count its close stored, is what came
+    // since. The daily totals (a month of days per close), never the billing periods.
+    {
+        QSqlQuery q = execSql(db,
+            u"SELECT mc.month::text, mc.provider_key, n.now - n.closed FROM public.month_closes mc "
+            "CROSS JOIN LATERAL (SELECT (SELECT coalesce(sum(t.renewals), 0) "
+            "FROM public.renewal_totals(mc.month, (mc.month + interval '1 month')::date) t "
+            "WHERE t.provider_key = mc.provider_key) AS now, "
+            "(SELECT coalesce(sum((e.value->>'renewals')::bigint), 0) "
+            "FROM jsonb_each(mc.ledger_totals) e) AS closed) n "
+            "WHERE n.now > n.closed ORDER BY mc.month, mc.provider_key"_qs);
+        while (q.next()) {
+            if (f.renewalsAfterClose == 0) {
+                f.firstMonthAfterClose = QDate::fromString(q.value(0).toString(), Qt::ISODate);
+                f.firstProviderAfterClose = q.value(1).toString();
+            }
+            f.renewalsAfterClose += q.value(2).toLongLong();
+        }
+    }
+
     // Deliveries: the newest from webhook_inbox_recent; the window's outcomes from the folded
     // days (webhook_inbox_daily, migration 0018) and the rows received since, counted live
     // from webhook_inbox_recent (today's).

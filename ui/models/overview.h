@@ -70,6 +70,11 @@ struct OverviewFigures
     qint64 overdueSubscriptions = 0;
     QVector<KeyCount> overdueByProvider; ///< non-zero only, largest first
     std::optional<int> overdueGraceHours; ///< the desk's override it was counted with
+    /// Renewals paid in a closed month (migration 0031) beyond that close's count: recorded
+    /// after the close. The first such month (oldest) and its provider, for the ledger.
+    qint64 renewalsAfterClose = 0;
+    QDate firstMonthAfterClose;
+    QString firstProviderAfterClose;
 
     QDateTime lastDeliveryAt; ///< null: the inbox is empty
     QVector<KeyCount> deliveriesByOutcome; ///< window; "" = not processed yet

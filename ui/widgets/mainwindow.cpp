@@ -8,6 +8,7 @@
 #include "ui/models/liveupdates.h"
 #include "ui/widgets/auditlogpage.h"
 #include "ui/widgets/casespage.h"
+#include "ui/widgets/closemonthdialog.h"
 #include "ui/widgets/connectiondialog.h"
 #include "ui/widgets/finddialog.h"
 #include "ui/widgets/inboxpage.h"
@@ -15,6 +16,7 @@
 #include "ui/widgets/outboxpage.h"
 #include "ui/widgets/overviewpage.h"
 #include "ui/widgets/searchablepage.h"
+#include "ui/widgets/statementsdialog.h"
 #include "ui/widgets/subscriptiondetailwidget.h"
 #include "ui/widgets/subscriptionspage.h"
 #include "ui/widgets/tableview.h"
@@ -135,6 +137,9 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
         if (auto *table = tableToExport())
             table->exportCsvInteractively();
     });
+    auto *ledger = menuBar()->addMenu(tr("&Ledger"));
+    ledger->addAction(tr("&Statements…"), this, &MainWindow::showStatements);
+    ledger->addAction(tr("&Close month…"), this, &MainWindow::showCloseMonth);
     auto *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Renewal Desk"), this, &MainWindow::showAbout);
 
@@ -416,6 +421,35 @@ FindDialog *MainWindow::findAnything()
     m_find->raise();
     m_find->activateWindow();
     return m_find;
+}
+
+StatementsDialog *MainWindow::showStatements()
+{
+    if (!m_statements) {
+        m_statements = new StatementsDialog(m_pool.get(), this);
+        connect(m_statements, &StatementsDialog::chosen, this, &MainWindow::openFound);
+    } else {
+        m_statements->reload();
+    }
+    m_statements->show();
+    m_statements->raise();
+    return m_statements;
+}
+
+CloseMonthDialog *MainWindow::showCloseMonth()
+{
+    if (!m_closeMonth) {
+        m_closeMonth = new CloseMonthDialog(m_pool.get(), this);
+        connect(m_closeMonth, &CloseMonthDialog::monthClosed, this, [this] {
+            m_ledger->dataChanged();
+            m_overview->refresh();
+        });
+    } else {
+        m_closeMonth->check();
+    }
+    m_closeMonth->show();
+    m_closeMonth->raise();
+    return m_closeMonth;
 }
 
 void MainWindow::openFound(const FoundItem &item)

@@ -18,9 +18,11 @@ namespace rd::ui {
 
 class AuditLogPage;
 class CasesPage;
+class CloseMonthDialog;
 class ConnectionDialog;
 class DatabasePool;
 class FindDialog;
+class StatementsDialog;
 class InboxPage;
 class LedgerPage;
 class LiveUpdates;
@@ -58,6 +60,9 @@ public:
     bool findInView();
     /// View › Find anything (Ctrl+K): the box that takes any id and opens what has it.
     FindDialog *findAnything();
+    /// Ledger › Statements… and Ledger › Close month… (created on first use, then reused).
+    StatementsDialog *showStatements();
+    CloseMonthDialog *showCloseMonth();
     /// Opens the view that shows `item` (a subscription with its billing period selected, a
     /// case, an inbox delivery).
     void openFound(const FoundItem &item);
@@ -141,6 +146,8 @@ private:
     OverviewPage *m_overview;
     LiveUpdates *m_live;
     FindDialog *m_find = nullptr;
+    StatementsDialog *m_statements = nullptr;
+    CloseMonthDialog *m_closeMonth = nullptr;
     QTimer *m_listRefresh;
     QTimer *m_casesRefresh;
 };

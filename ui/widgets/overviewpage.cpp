@@ -400,6 +400,17 @@ void OverviewPage::showTiles()
     m_month->setTitle(
         tr("Renewals this month (%1, UTC)").arg(locale.toString(f.todayUtc, u"MMMM yyyy"_qs)));
     currencyLines(m_month, u"month"_qs, f.renewalsThisMonth, monthStart);
+    if (f.renewalsAfterClose > 0)
+        m_month->addFigure(
+            u"after-close"_qs, tr("%n recorded after close", nullptr, int(f.renewalsAfterClose)),
+            tr("Renewals paid in a closed month and recorded after its close: not in its close "
+               "report. Click for the ledger of %1 %2")
+                .arg(f.firstProviderAfterClose,
+                    locale.toString(f.firstMonthAfterClose, u"MMMM yyyy"_qs)),
+            [this, m = f.firstMonthAfterClose, p = f.firstProviderAfterClose] {
+                emit ledgerRequested(m, m.addMonths(1), p, {});
+            },
+            true, false);
 
     m_cases->clearFigures();
     m_cases->addFigure(

@@ -1,0 +1,31 @@
+#include "domain/store/month_close.h"
+
+#include <pqxx/pqxx>
+
+namespace rd {
+
+nlohmann::json closeMonth(
+    pqxx::connection &conn, const std::string &providerKey, const std::string &month)
+{
+    try {
+        pqxx::nontransaction tx(conn);
+        const auto row
+            = tx.exec_params1("SELECT public.close_month($1, $2::date)", providerKey, month);
+        return nlohmann::json::parse(row[0].c_str());
+    } catch (const pqxx::sql_error &e) {
+        if (auto refused = refusalFromError(e.sqlstate(), e.what()))
+            throw *refused;
+        throw;
+    }
+}
+
+nlohmann::json monthCloseReport(
+    pqxx::connection &conn, const std::string &providerKey, const std::string &month)
+{
+    pqxx::nontransaction tx(conn);
+    const auto row
+        = tx.exec_params1("SELECT public.month_close_report($1, $2::date)", providerKey, month);
+    return row[0].is_null() ? nlohmann::json() : nlohmann::json::parse(row[0].c_str());
+}
+
+} // namespace rd

@@ -1,0 +1,288 @@
+#include "ui/models/monthclose.h"
+
+#include "ui/models/databasepool.h"
+#include "ui/models/format.h"
+
+#include "domain/core/close_report.h"
+#include "domain/store/action_refused.h"
+#include "domain/store/operator_session.h"
+
+#include <QFile>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QTextDocument>
+
+#include <utility>
+
+namespace rd::ui {
+namespace {
+
+QString monthText(const QDate &month)
+{
+    return QDate(month.year(), month.month(), 1).toString(Qt::ISODate);
+}
+
+QString str(const nlohmann::json &obj, const char *key)
+{
+    const auto it = obj.find(key);
+    if (it == obj.end() || it->is_null())
+        return {};
+    return QString::fromStdString(it->is_string() ? it->get<std::string>() : it->dump());
+}
+
+qint64 num(const nlohmann::json &obj, const char *key)
+{
+    const auto it = obj.find(key);
+    return it != obj.end() && it->is_number_integer() ? it->get<qint64>() : 0;
+}
+
+QString esc(const QString &s)
+{
+    return s.toHtmlEscaped();
+}
+
+/// "2026-03-02T10:15:00Z" as "2026-03-02 10:15 UTC": the report is read on paper, where a
+/// reader's time zone is unknown.
+QString utcText(const QString &rfc3339)
+{
+    const QDateTime t = format::instant(rfc3339);
+    return t.isValid() ? t.toUTC().toString(u"yyyy-MM-dd HH:mm:ss 'UTC'"_qs) : rfc3339;
+}
+
+/// The array's values, escaped for HTML, joined by `separator` (HTML itself).
+QString joined(const nlohmann::json &array, const QString &separator)
+{
+    QStringList out;
+    if (array.is_array())
+        for (const auto &v : array)
+            out << esc(QString::fromStdString(v.is_string() ? v.get<std::string>() : v.dump()));
+    return out.join(separator);
+}
+
+} // namespace
+
+QStringList loadProviderKeys(QSqlDatabase &db)
+{
+    QSqlQuery q = execSql(db, u"SELECT provider_key FROM public.billing_providers ORDER BY 1"_qs);
+    QStringList keys;
+    while (q.next())
+        keys << q.value(0).toString();
+    return keys;
+}
+
+MonthCloseState loadMonthCloseState(QSqlDatabase &db, const QString &provider, const QDate &month)
+{
+    QSqlQuery q = execSql(db,
+        u"SELECT public.month_close_refusal(?, CAST(? AS date)), EXISTS (SELECT 1 FROM "
+        "public.month_closes WHERE provider_key = ? AND month = CAST(? AS date))"_qs,
+        {provider, monthText(month), provider, monthText(month)});
+    MonthCloseState state;
+    if (q.next()) {
+        state.refusal = q.value(0).toString();
+        state.closed = q.value(1).toBool();
+    }
+    return state;
+}
+
+nlohmann::json loadMonthCloseReport(QSqlDatabase &db, const QString &provider, const QDate &month)
+{
+    QSqlQuery q = execSql(db, u"SELECT public.month_close_report(?, CAST(? AS date))::text"_qs,
+        {provider, monthText(month)});
+    if (!q.next() || q.value(0).isNull())
+        return nullptr;
+    return nlohmann::json::parse(q.value(0).toString().toStdString());
+}
+
+MonthCloseOutcome closeMonthAs(
+    const std::string &conninfo, const QString &provider, const QDate &month)
+{
+    using Kind = MonthCloseOutcome::Kind;
+    try {
+        rd::OperatorSession session(conninfo);
+        const std::string key = provider.toStdString();
+        const std::string first = monthText(month).toStdString();
+        session.closeMonth(key, first);
+        return {Kind::Closed, {}, session.monthCloseReport(key, first)};
+    } catch (const rd::ActionRefused &e) {
+        return {Kind::Refused, QString::fromUtf8(e.what()), nullptr};
+    } catch (const std::exception &e) {
+        return {Kind::Failed, QString::fromUtf8(e.what()), nullptr};
+    }
+}
+
+QString closeReportHtml(const nlohmann::json &report)
+{
+    const QString provider = esc(str(report, "providerKey"));
+    const QDate month = QDate::fromString(str(report, "month") + u"-01"_qs, Qt::ISODate);
+    const QString monthName = QLocale(QLocale::English).toString(month, u"MMMM yyyy"_qs);
+    QString h;
+    h += u"<html><body style='font-family: DejaVu Sans, sans-serif; font-size: 9pt'>"_qs;
+    h += u"<h2>Month close: %1, %2</h2>"_qs.arg(provider, esc(monthName));
+    h += QObject::tr("<p>The renewals recorded for <b>%1</b> and paid in <b>%2</b> (UTC), "
+                     "compared with the provider's statement.</p>")
+             .arg(provider, esc(monthName));
+
+    const auto row = [](const QString &name, const QString &value) {
+        return u"<tr><td style='padding-right: 12px; color: #444'>%1</td><td>%2</td></tr>"_qs.arg(
+            name, value);
+    };
+    h += u"<table cellspacing='0' cellpadding='2'>"_qs;
+    h += row(QObject::tr("Provider"), provider);
+    h += row(QObject::tr("Month"),
+        esc(str(report, "month")) + u" ("_qs + month.toString(Qt::ISODate) + u" to "_qs
+            + month.addMonths(1).addDays(-1).toString(Qt::ISODate) + u", UTC)"_qs);
+    h += row(QObject::tr("Closed by"), esc(str(report, "closedBy")));
+    h += row(QObject::tr("Closed at"), esc(utcText(str(report, "closedAt"))));
+    h += row(QObject::tr("Statement runs"),
+        joined(report.value("statementRunIds", nlohmann::json()), u", "_qs));
+    h += row(QObject::tr("Statement SHA-256"),
+        u"<span style='font-family: DejaVu Sans Mono; font-size: 7pt'>"_qs
+            + joined(report.value("statementSha256s", nlohmann::json()), u"<br>"_qs)
+            + u"</span>"_qs);
+    h += u"</table>"_qs;
+
+    h += u"<h3>%1</h3>"_qs.arg(QObject::tr("Totals per currency"));
+    h += u"<table cellspacing='0' cellpadding='4' border='1' style='border-collapse: collapse'>"
+         "<tr style='background: #eee'>"_qs;
+    for (const QString &title : {QObject::tr("Currency"), QObject::tr("Ledger renewals"),
+             QObject::tr("Ledger amount"), QObject::tr("Statement renewals"),
+             QObject::tr("Statement amount"), QObject::tr("Difference")})
+        h += u"<th>%1</th>"_qs.arg(title);
+    h += u"</tr>"_qs;
+    const auto totals = rd::closeCurrencyTotals(report);
+    const QLocale en(QLocale::English);
+    for (const auto &t : totals) {
+        const QString code = QString::fromStdString(t.currency);
+        const qint64 diff = t.ledgerMinor - t.statementMinor;
+        const auto cell = [](const QString &v) { return u"<td align='right'>%1</td>"_qs.arg(v); };
+        h += u"<tr><td>%1</td>"_qs.arg(esc(code)) + cell(en.toString(t.ledgerRenewals))
+            + cell(esc(format::money(t.ledgerMinor, code))) + cell(en.toString(t.statementRenewals))
+            + cell(esc(format::money(t.statementMinor, code)))
+            // "-$10.00", not format::money's "$-10.00": the sign leads, as finance writes it.
+            + cell(diff == 0 ? QObject::tr("none")
+                             : u"<b>%1%2</b>"_qs.arg(diff < 0 ? u"-"_qs : u"+"_qs,
+                                 esc(format::money(diff < 0 ? -diff : diff, code))))
+            + u"</tr>"_qs;
+    }
+    if (totals.empty())
+        h += u"<tr><td colspan='6'>%1</td></tr>"_qs.arg(
+            QObject::tr("No renewal was paid in this month on either side."));
+    h += u"</table>"_qs;
+
+    h += u"<h3>%1</h3>"_qs.arg(QObject::tr("Findings"));
+    h += u"<table cellspacing='0' cellpadding='2'>"_qs;
+    h += row(QObject::tr("Matched"), en.toString(num(report, "matched")));
+    h += row(QObject::tr("Backfilled from the statement"), en.toString(num(report, "backfilled")));
+    h += row(QObject::tr("Unapplied (a case)"), en.toString(num(report, "unapplied")));
+    h += row(QObject::tr("Differing (a case)"), en.toString(num(report, "differing")));
+    h += row(QObject::tr("Recorded here, not in the statement (a case)"),
+        en.toString(num(report, "notInStatement")));
+    h += row(QObject::tr("Cases resolved"), en.toString(num(report, "casesResolved")));
+    h += row(QObject::tr("Cases dismissed"), en.toString(num(report, "casesDismissed")));
+    h += u"</table>"_qs;
+
+    QString lines;
+    qint64 matchedLines = 0;
+    if (const auto f = report.find("findings"); f != report.end() && f->is_array()) {
+        for (const auto &l : *f) {
+            if (str(l, "finding") == u"matched"_qs) {
+                ++matchedLines;
+                continue;
+            }
+            QString resolution;
+            if (num(l, "caseId") > 0) {
+                resolution = QObject::tr("case %1 (%2): %3")
+                                 .arg(num(l, "caseId"))
+                                 .arg(esc(format::humanize(str(l, "caseReason"))),
+                                     esc(str(l, "caseStatus")));
+                if (!str(l, "resolution").isEmpty() && str(l, "resolution") != str(l, "caseStatus"))
+                    resolution += u" ("_qs + esc(format::humanize(str(l, "resolution"))) + u")"_qs;
+                if (!str(l, "resolvedBy").isEmpty())
+                    resolution
+                        += QObject::tr(" by %1, %2")
+                               .arg(esc(str(l, "resolvedBy")), esc(utcText(str(l, "resolvedAt"))));
+                if (!str(l, "note").isEmpty())
+                    resolution += u"<br><i>%1</i>"_qs.arg(esc(str(l, "note")));
+            } else {
+                resolution = QObject::tr("recorded from the statement");
+            }
+            const QString currency = str(l, "currency");
+            lines += u"<tr><td>%1</td><td>%2</td><td>%3</td><td align='right'>%4</td>"
+                     "<td>%5</td><td>%6</td></tr>"_qs.arg(esc(str(l, "renewalKey")),
+                         esc(str(l, "subscription")), esc(format::humanize(str(l, "finding"))),
+                         esc(format::money(num(l, "amountMinor"), currency)),
+                         esc(str(l, "paidAt").left(10)), resolution);
+        }
+    }
+    if (!lines.isEmpty()) {
+        h += u"<table cellspacing='0' cellpadding='3' border='1' width='100%' "
+             "style='border-collapse: collapse; font-size: 8pt'><thead><tr style='background: "
+             "#eee'>"_qs;
+        // The resolution (who, when, the note) gets the room; keys and ids are short.
+        for (const auto &[title, width] :
+            {std::pair {QObject::tr("Renewal key"), 17}, {QObject::tr("Subscription"), 15},
+                {QObject::tr("Finding"), 11}, {QObject::tr("Amount"), 11},
+                {QObject::tr("Paid (UTC)"), 11}, {QObject::tr("How it was resolved"), 35}})
+            h += u"<th width='%1%'>%2</th>"_qs.arg(width).arg(title);
+        // <thead>: the header row repeats on every page the findings run over.
+        h += u"</tr></thead>"_qs + lines + u"</table>"_qs;
+    }
+    if (matchedLines > 0)
+        h += QObject::tr("<p>%1 matched renewal(s) are listed in the CSV report.</p>")
+                 .arg(en.toString(matchedLines));
+
+    h += u"<h3>%1</h3>"_qs.arg(QObject::tr("Audit anchor"));
+    h += QObject::tr("<p>SHA-256 over the heads of the %1 audit chains at the close, as "
+                     "<tt>renewalctl audit anchor</tt> computes it:</p>")
+             .arg(en.toString(num(report, "auditAnchorHeads")));
+    h += u"<p style='font-family: DejaVu Sans Mono; font-size: 9pt'><b>%1</b></p>"_qs.arg(
+        esc(str(report, "auditAnchorDigest")));
+    h += u"</body></html>"_qs;
+    return h;
+}
+
+bool writeCloseReportPdf(const nlohmann::json &report, const QString &path, QString *error)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        if (error)
+            *error = file.errorString();
+        return false;
+    }
+    {
+        QPdfWriter writer(&file);
+        writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait,
+            QMarginsF(0, 0, 0, 0), QPageLayout::Millimeter));
+        writer.setResolution(300);
+        writer.setTitle(
+            QObject::tr("Month close %1 %2").arg(str(report, "providerKey"), str(report, "month")));
+        writer.setCreator(u"Renewal Desk"_qs);
+        // print() lays the text out 2 cm inside the page (its default margin), the only margin.
+        QTextDocument doc;
+        doc.setHtml(closeReportHtml(report));
+        doc.print(&writer);
+    }
+    if (!file.commit()) {
+        if (error)
+            *error = file.errorString();
+        return false;
+    }
+    return true;
+}
+
+bool writeCloseReportCsv(const nlohmann::json &report, const QString &path, QString *error)
+{
+    QSaveFile file(path);
+    const std::string csv = rd::closeReportCsv(report);
+    if (!file.open(QIODevice::WriteOnly)
+        || file.write(csv.data(), qint64(csv.size())) != qint64(csv.size()) || !file.commit()) {
+        if (error)
+            *error = file.errorString();
+        return false;
+    }
+    return true;
+}
+
+} // namespace rd::ui

@@ -1,0 +1,55 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <QDate>
+#include <QString>
+#include <QStringList>
+
+#include <string>
+
+class QSqlDatabase;
+
+namespace rd::ui {
+
+/// Whether a provider's month can be closed now (migration 0031's month_close_refusal).
+struct MonthCloseState
+{
+    bool closed = false; ///< closed already: its report can be written again
+    QString refusal; ///< why it cannot be closed now; empty when it can
+};
+
+/// The registered providers' keys, sorted (a pool thread; DatabaseError).
+QStringList loadProviderKeys(QSqlDatabase &db);
+/// Whether `provider`'s `month` (any day of it) can be closed, and if not why (a pool thread;
+/// DatabaseError).
+MonthCloseState loadMonthCloseState(QSqlDatabase &db, const QString &provider, const QDate &month);
+/// The closed month's report (month_close_report): null when it is not closed (a pool thread;
+/// DatabaseError).
+nlohmann::json loadMonthCloseReport(QSqlDatabase &db, const QString &provider, const QDate &month);
+
+/// How closing ended.
+struct MonthCloseOutcome
+{
+    enum class Kind { Closed, Refused, Failed };
+    Kind kind = Kind::Failed;
+    QString message; ///< the database's sentence for a refusal, the error for a failure
+    nlohmann::json report; ///< Closed: the report (month_close_report)
+};
+
+/// Closes the month as the conninfo's login role (the store's OperatorSession, its own
+/// connection), then reads its report. Blocking: call it on a pool thread. Never throws.
+MonthCloseOutcome closeMonthAs(
+    const std::string &conninfo, const QString &provider, const QDate &month);
+
+/// The report as HTML for QTextDocument: the provider, the month, who closed and when, the
+/// runs and their digests, the totals per currency on both sides (in each currency's
+/// decimals), the counts, every finding other than matched with its case's resolution, and
+/// the audit anchor's digest.
+QString closeReportHtml(const nlohmann::json &report);
+/// Writes the report as an A4 PDF (QPdfWriter) to `path`; false with `error` set otherwise.
+bool writeCloseReportPdf(const nlohmann::json &report, const QString &path, QString *error);
+/// Writes the report's CSV (domain/core/close_report.h) to `path`; false with `error` set.
+bool writeCloseReportCsv(const nlohmann::json &report, const QString &path, QString *error);
+
+} // namespace rd::ui

@@ -1,0 +1,53 @@
+#pragma once
+
+#include <QDate>
+#include <QDateTime>
+#include <QString>
+#include <QVector>
+
+class QSqlDatabase;
+
+namespace rd::ui {
+
+/// One finished statement run (migration 0029), as the Statements dialog lists it.
+struct StatementRunRow
+{
+    qint64 id = 0;
+    QString provider;
+    QDate from; ///< UTC days, both included
+    QDate to;
+    QString importedBy;
+    QDateTime finishedAt;
+    qint64 renewals = 0;
+    qint64 matched = 0;
+    qint64 backfilled = 0;
+    qint64 unapplied = 0;
+    qint64 differing = 0;
+    qint64 notInStatement = 0;
+    qint64 openCases = 0; ///< open when the run finished
+};
+
+/// One line of a run: its finding, and the case it opened or linked with that case's status
+/// now.
+struct StatementFindingRow
+{
+    qint64 line = 0;
+    QString renewalKey;
+    QString subscription; ///< the provider's subscription id
+    QString subscriptionUuid; ///< the desk's, when the subscription is known here
+    QString finding; ///< matched, backfilled, unapplied, differing, not_in_statement
+    qint64 caseId = 0; ///< 0: none
+    QString caseStatus; ///< open, resolved, dismissed
+    QString billingPeriodId;
+};
+
+/// The most findings the dialog reads of one run: those with a case first.
+inline constexpr int kStatementFindingLimit = 5000;
+
+/// The finished runs, newest first, at most `limit` (a pool thread; DatabaseError).
+QVector<StatementRunRow> loadStatementRuns(QSqlDatabase &db, int limit = 500);
+/// Run `runId`'s findings: those with a case first (open ones before closed ones), then by line;
+/// at most kStatementFindingLimit (a pool thread; DatabaseError).
+QVector<StatementFindingRow> loadStatementFindings(QSqlDatabase &db, qint64 runId);
+
+} // namespace rd::ui
