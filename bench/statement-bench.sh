@@ -14,8 +14,8 @@
 #    --differing of the recorded ones (default 1 % of the statement) carry another amount. The statement is written by the database itself (COPY), from
 #    the rows it will be compared with.
 # 2. The backfill against `renewalctl apply`, in the same run, of the same renewals:
-#    --backfill-compare renewals (default 5,000) of other subscriptions, each paid when its
-#    current period ends (January 2026, when nothing else was paid), imported as a statement
+#    --backfill-compare renewals (default 5,000) of other subscriptions, paid on a day nothing
+#    else was (in the 2030s, one per run), imported as a statement
 #    with --dry-run (the whole run, then rolled back), then the same renewals applied with
 #    `renewalctl apply` (one statement per renewal, committed).
 # 3. The import of the 100,000-object statement, timed; its counts printed.
@@ -45,7 +45,8 @@ done
 [[ -n "$db" ]] || { echo "statement-bench.sh: --db CONNINFO is required" >&2; exit 64; }
 
 dir=$(mktemp -d /tmp/rd-statement-bench-XXXXXX)
-trap 'rm -rf "$dir"' EXIT
+# RD_BENCH_KEEP=1 keeps the statement files (to import them again, or profile).
+[[ -n "${RD_BENCH_KEEP:-}" ]] && echo "files in $dir" || trap 'rm -rf "$dir"' EXIT
 run() { psql "$db" -X -q -At -v ON_ERROR_STOP=1 "$@"; }
 from_day="$month-01"
 to_day=$(printf '%s-%02d' "$month" "$days")
@@ -56,7 +57,7 @@ run -c "INSERT INTO billing_providers (provider_key, kind, display_name)
 # A Stripe invoice (API before basil) as JSON, from a renewal's facts.
 invoice_sql="json_build_object('id', k, 'object', 'invoice', 'subscription', sub,
     'billing_reason', 'subscription_cycle', 'status', 'paid', 'amount_paid', amount,
-    'currency', 'usd', 'created', extract(epoch FROM paid)::bigint - 60,
+    'currency', 'usd', 'created', extract(epoch FROM least(paid, ps + interval '1 day'))::bigint - 60,
     'customer_email', 'customer@example.com',
     'status_transitions', json_build_object('paid_at', extract(epoch FROM paid)::bigint),
     'lines', json_build_object('object', 'list', 'has_more', false, 'data', json_build_array(
@@ -78,6 +79,9 @@ recorded=$(run -c "SELECT count(*) FROM subscription_billing_periods
 [[ -n "$differing" ]] || differing=$(((recorded + missing) / 100))
 # Renewal keys of this run's own: the bench can run again on the same database.
 tag=$(date +%s)
+# The comparison's renewals are paid on a day of their own (nothing else is), so that its
+# statement finds nothing "not in the statement" to open cases for: only backfills are timed.
+compare_day=$(date -u -d "2030-01-01 + $((tag % 3000)) days" +%F)
 echo "statement: $recorded recorded renewals of stripe-main paid $from_day..$to_day" \
      "($differing of them differing), $missing missing here"
 
@@ -104,7 +108,7 @@ run > "$dir/compare.jsonl" <<SQL
 COPY (
   SELECT $invoice_sql FROM (
     SELECT 'in_bench_compare_' || '$tag' || '_' || f.provider_subscription_id AS k, f.provider_subscription_id AS sub,
-           2000 AS amount, f.current_period_end + interval '3 minutes' AS paid,
+           2000 AS amount, timestamptz '$compare_day 12:00Z' AS paid,
            f.current_period_end AS ps, f.current_period_end + interval '1 month' AS pe
       FROM ($free_subs ORDER BY s.id DESC LIMIT $compare) f
   ) x
@@ -120,7 +124,7 @@ COPY (
       'period', json_build_object('start', rd_rfc3339(f.current_period_end),
                                   'end', rd_rfc3339(f.current_period_end + interval '1 month')),
       'paidAmountMinor', 2000, 'currency', 'USD',
-      'paidAt', rd_rfc3339(f.current_period_end + interval '3 minutes'))
+      'paidAt', '${compare_day}T12:00:00Z')
     FROM ($free_subs ORDER BY s.id DESC LIMIT $compare) f
 ) TO STDOUT
 SQL
@@ -131,7 +135,7 @@ seconds() { local t0=$1 t1=$2; awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f",
 
 # 2. Backfill against apply, the same renewals.
 t0=$(date +%s.%N)
-"$ctl" statement import --db "$db" --provider-key stripe-main --from 2026-01-01 --to 2026-03-31 \
+"$ctl" statement import --db "$db" --provider-key stripe-main --from "$compare_day" --to "$compare_day" \
     --dry-run --json "$dir/compare.jsonl" > "$dir/compare-result.json" || true
 t1=$(date +%s.%N)
 "$ctl" apply --db "$db" < "$dir/compare-events.jsonl" > /dev/null || true

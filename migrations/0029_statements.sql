@@ -569,14 +569,17 @@ DECLARE
 BEGIN
     SELECT coalesce(pg_catalog.max(l.line_no), 0) INTO v_line
       FROM public.statement_lines l WHERE l.run_id = p_run;
+    -- A probe of the run's lines per recorded renewal, not an anti-join: the lines were
+    -- written by this very transaction, so no statistics know them, and a join planned without
+    -- them read every line for every renewal (8 s for 5,000 of each, measured).
     FOR m IN
         SELECT b.* FROM public.subscription_billing_periods b
          WHERE b.provider_key = r.provider_key AND b.paid_at >= v_lo AND b.paid_at < v_hi
-           AND NOT EXISTS (SELECT 1 FROM public.statement_lines l
-                            WHERE l.run_id = p_run
-                              AND l.provider_renewal_key = b.provider_renewal_key)
          ORDER BY b.paid_at, b.id
     LOOP
+        CONTINUE WHEN EXISTS (SELECT 1 FROM public.statement_lines l
+                               WHERE l.run_id = p_run
+                                 AND l.provider_renewal_key = m.provider_renewal_key);
         SELECT * INTO s FROM public.subscriptions sx WHERE sx.id = m.subscription_id FOR UPDATE;
         e := pg_catalog.jsonb_build_object(
             'providerKey', m.provider_key, 'providerEventId', m.provider_event_id,
