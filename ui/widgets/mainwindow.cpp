@@ -116,11 +116,7 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
         if (dialog->exec() == QDialog::Accepted)
             emit reconnectRequested(dialog->conninfo());
     });
-    file->addAction(tr("&Import provider statement…"), this, [this] {
-        StatementImportDialog dialog(m_conninfo, statementProviderKeys(m_conninfo), this);
-        connect(&dialog, &StatementImportDialog::imported, this, &MainWindow::refreshAll);
-        dialog.exec();
-    });
+    file->addAction(tr("&Import provider statement…"), this, &MainWindow::showStatementImport);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     auto *view = menuBar()->addMenu(tr("&View"));
@@ -428,12 +424,25 @@ StatementsDialog *MainWindow::showStatements()
     if (!m_statements) {
         m_statements = new StatementsDialog(m_pool.get(), this);
         connect(m_statements, &StatementsDialog::chosen, this, &MainWindow::openFound);
+        connect(m_statements, &StatementsDialog::importRequested, this,
+            &MainWindow::showStatementImport);
     } else {
         m_statements->reload();
     }
     m_statements->show();
     m_statements->raise();
     return m_statements;
+}
+
+void MainWindow::showStatementImport()
+{
+    StatementImportDialog dialog(m_conninfo, statementProviderKeys(m_conninfo), this);
+    connect(&dialog, &StatementImportDialog::imported, this, [this] {
+        refreshAll();
+        if (m_statements)
+            m_statements->reload();
+    });
+    dialog.exec();
 }
 
 CloseMonthDialog *MainWindow::showCloseMonth()

@@ -63,6 +63,9 @@ public:
     /// Ledger › Statements… and Ledger › Close month… (created on first use, then reused).
     StatementsDialog *showStatements();
     CloseMonthDialog *showCloseMonth();
+    /// File › Import provider statement… (modal); afterwards every page and the Statements
+    /// dialog read again.
+    void showStatementImport();
     /// Opens the view that shows `item` (a subscription with its billing period selected, a
     /// case, an inbox delivery).
     void openFound(const FoundItem &item);

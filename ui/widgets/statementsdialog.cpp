@@ -10,6 +10,7 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QPushButton>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -90,6 +91,8 @@ StatementsDialog::StatementsDialog(DatabasePool *pool, QWidget *parent)
     split->addWidget(m_findingsView);
     split->setStretchFactor(1, 2);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    auto *importButton = buttons->addButton(tr("&Import statement…"), QDialogButtonBox::ActionRole);
+    connect(importButton, &QPushButton::clicked, this, &StatementsDialog::importRequested);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(split, 1);
     layout->addWidget(m_message);

@@ -38,6 +38,8 @@ public:
 signals:
     /// The person chose a finding's case or subscription.
     void chosen(const rd::ui::FoundItem &item);
+    /// *Import statement…*: the window opens File › Import provider statement….
+    void importRequested();
     void runsLoaded();
     void findingsLoaded();
 
