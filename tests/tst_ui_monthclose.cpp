@@ -323,6 +323,16 @@ private slots:
         if (!keepDir().isEmpty())
             QVERIFY(dialog.grab().save(keepDir() + u"/statements-dialog.png"_qs));
 
+        // Import statement… asks the window for File › Import provider statement….
+        QSignalSpy importAsked(&dialog, &rd::ui::StatementsDialog::importRequested);
+        QPushButton *importButton = nullptr;
+        for (auto *b : dialog.findChildren<QPushButton *>())
+            if (b->text() == u"&Import statement…"_qs)
+                importButton = b;
+        QVERIFY(importButton);
+        importButton->click();
+        QCOMPARE(importAsked.size(), 1);
+
         QSignalSpy chosen(&dialog, &rd::ui::StatementsDialog::chosen);
         dialog.findingsTable()->setFocus();
         dialog.findingsTable()->setCurrentIndex(dialog.findingsTable()->model()->index(0, 1));
