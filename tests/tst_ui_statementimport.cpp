@@ -93,7 +93,7 @@ private slots:
         QCOMPARE(imported.count(), 1);
         QVERIFY(imported.front().front().toLongLong() > 0);
         QVERIFY2(
-            dialog.reportText().contains("Nothing is left open"), qPrintable(dialog.reportText()));
+            dialog.reportText().contains("nothing is left open"), qPrintable(dialog.reportText()));
         QCOMPARE(scalar(db,
                      "SELECT count(*) FROM subscription_billing_periods WHERE "
                      "provider_renewal_key = 'in_2' AND recorded_by = 'statement'"),

@@ -1,6 +1,5 @@
 #include "app/renewalctl/command_context.h"
 #include "app/renewalctl/utc_day.h"
-#include "domain/core/currency.h"
 #include "domain/core/errors.h"
 #include "domain/core/json_input.h"
 #include "domain/core/receiver_secrets.h"
@@ -45,58 +44,6 @@ std::optional<std::string> dayOption(const CommandContext &ctx, const std::strin
     return value ? std::optional(dayText(parseDay(name, *value))) : std::nullopt;
 }
 
-std::string totalsText(const nlohmann::json &totals)
-{
-    if (!totals.is_object() || totals.empty())
-        return "none";
-    std::string text;
-    for (const auto &[currency, t] : totals.items()) {
-        if (!text.empty())
-            text += ", ";
-        const auto amount = t.value("amountMinor", nlohmann::json());
-        // The database sums numeric; a month of one provider stays far inside int64.
-        const std::int64_t minor = amount.is_number_integer() ? amount.get<std::int64_t>() : 0;
-        text += std::to_string(t.value("renewals", 0)) + " × " + currency + " "
-            + formatMinorUnits(minor, currency);
-    }
-    return text;
-}
-
-void printReport(std::ostream &out, const StatementImportResult &r)
-{
-    const auto &s = r.summary;
-    const auto count = [&](const char *key) { return std::to_string(s.value(key, 0)); };
-    if (r.alreadyImported) {
-        out << "This statement was imported already, as run " << r.runId() << " by "
-            << s.value("importedBy", "") << " at " << s.value("finishedAt", "")
-            << ": nothing changed.\n";
-    } else {
-        out << (r.dryRun ? "Dry run (rolled back): statement run " : "Statement run ") << r.runId()
-            << "\n";
-    }
-    out << "  provider " << s.value("providerKey", "") << ", paid " << s.value("from", "") << " to "
-        << s.value("to", "") << " (UTC, both included), "
-        << s.value("files", nlohmann::json::array()).size() << " file(s), " << count("objects")
-        << " object(s)\n"
-        << "  renewals in the statement: " << count("renewals") << "\n"
-        << "    matched " << count("matched") << ", backfilled " << count("backfilled")
-        << ", not applied (cases) " << count("unapplied") << ", differing " << count("differing")
-        << "\n"
-        << "  recorded here but not in the statement: " << count("notInStatement") << "\n"
-        << "  totals, statement: " << totalsText(s.value("statementTotals", nlohmann::json()))
-        << "\n"
-        << "  totals, ledger:    " << totalsText(s.value("ledgerTotals", nlohmann::json())) << "\n";
-    if (r.openFindings.empty()) {
-        out << "  nothing is left open\n";
-        return;
-    }
-    out << "  open cases: " << r.openFindings.size() << "\n";
-    for (const auto &f : r.openFindings)
-        out << "    case " << f.value("caseId", 0) << "  " << f.value("finding", "") << "  "
-            << f.value("providerRenewalKey", "") << "  (subscription "
-            << f.value("providerSubscriptionId", "") << "): " << f.value("errorCode", "") << "\n";
-}
-
 /// Imports `files` (read or fetched) and reports: the one path of both commands.
 int importAndReport(const CommandContext &ctx, pqxx::connection &conn,
     const std::string &providerKey, const std::vector<StatementFile> &files)
@@ -115,7 +62,7 @@ int importAndReport(const CommandContext &ctx, pqxx::connection &conn,
         j["openFindings"] = result.openFindings;
         ctx.out << j.dump() << "\n";
     } else {
-        printReport(ctx.out, result);
+        ctx.out << describeStatementImport(result);
     }
     return result.openFindings.empty() ? ExitOk : ExitRejected;
 }
@@ -159,9 +106,9 @@ int runFetch(const CommandContext &ctx)
     FetchOptions options;
     // Progress on stderr (stdout is the report); the fetcher never logs the key.
     options.log = [&ctx](const std::string &line) { ctx.err << "renewalctl: " << line << "\n"; };
-    std::vector<FetchedPage> pages;
+    std::vector<StatementFile> files;
     try {
-        pages = fetchStatementPages(request, options);
+        files = fetchStatementPages(request, options);
     } catch (const FetchError &e) {
         // Fixed text for the code; the details (URL without the key, status) on stderr too,
         // which is this command's log.
@@ -176,9 +123,6 @@ int runFetch(const CommandContext &ctx)
             return ExitUsage;
         return e.code() == "http_401" || e.code() == "http_403" ? ExitConfig : ExitUnavailable;
     }
-    std::vector<StatementFile> files;
-    for (auto &page : pages)
-        files.push_back({page.name, std::move(page.bytes)});
     if (const auto dir = ctx.args.value("save")) {
         std::filesystem::create_directories(*dir);
         for (const auto &f : files) {

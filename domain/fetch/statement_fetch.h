@@ -9,6 +9,7 @@
 // it is never logged, never in an error, and the URLs logged carry no secret.
 
 #include "domain/core/adapters/provider_kinds.h"
+#include "domain/core/statement.h"
 #include "domain/core/timestamp.h"
 
 #include <chrono>
@@ -23,12 +24,9 @@
 namespace rd {
 
 /// One page of a provider's list, in the order fetched: `name` is "stripe-0001.json" (the
-/// kind's name and the page's 1-based number), `bytes` the response body as received.
-struct FetchedPage
-{
-    std::string name;
-    std::string bytes;
-};
+/// kind's name and the page's 1-based number), `bytes` the response body as received. A
+/// statement file as readStatement takes it: fetched pages are imported as they are.
+using FetchedPage = StatementFile;
 
 struct FetchRequest
 {

@@ -8,8 +8,6 @@
 #include <pqxx/pqxx>
 
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
 #include <tuple>
 
 namespace rd {
@@ -19,16 +17,10 @@ namespace {
 // enough that one parameter stays a few megabytes.
 constexpr std::size_t kBatch = 1000;
 
+// "YYYY-MM-DD": the UTC day of an instant, the date part of its RFC 3339 form.
 std::string utcDay(Timestamp t)
 {
-    // Floor division: instants before 1970 have negative micros.
-    constexpr std::int64_t kDay = 86'400'000'000LL;
-    const std::int64_t days = t.micros >= 0 ? t.micros / kDay : -((-t.micros + kDay - 1) / kDay);
-    const std::chrono::year_month_day ymd {std::chrono::sys_days {std::chrono::days {days}}};
-    char text[16];
-    std::snprintf(text, sizeof text, "%04d-%02u-%02u", int(ymd.year()), unsigned(ymd.month()),
-        unsigned(ymd.day()));
-    return text;
+    return formatRfc3339(t).substr(0, 10);
 }
 
 bool isRenewalEntry(const StatementEntry &e)
@@ -145,17 +137,6 @@ StatementImportResult importOnce(pqxx::connection &conn, const std::string &prov
 }
 
 } // namespace
-
-std::int64_t StatementImportResult::runId() const
-{
-    return summary.value("runId", std::int64_t {0});
-}
-
-std::int64_t StatementImportResult::openCases() const
-{
-    const auto it = summary.find("cases");
-    return it != summary.end() && it->is_number_integer() ? it->get<std::int64_t>() : 0;
-}
 
 std::optional<StatementDays> paidDaysOf(const Statement &statement)
 {

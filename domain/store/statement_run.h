@@ -29,8 +29,12 @@ struct StatementImportResult
     nlohmann::json openFindings = nlohmann::json::array();
 
     std::int64_t runId() const;
-    std::int64_t openCases() const;
 };
+
+/// The import's report for people, one finding class a line, both sides' totals per currency
+/// in each currency's decimals, and the open cases: what `renewalctl statement import` prints
+/// and the desk's import dialog shows.
+std::string describeStatementImport(const StatementImportResult &result);
 
 /// The UTC days a statement covers, "YYYY-MM-DD", both included.
 struct StatementDays

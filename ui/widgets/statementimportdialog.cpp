@@ -77,6 +77,7 @@ StatementImportDialog::StatementImportDialog(
 
     m_report = new QPlainTextEdit(this);
     m_report->setReadOnly(true);
+    m_report->setLineWrapMode(QPlainTextEdit::NoWrap); // the report is aligned in columns
     m_report->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_report->setPlaceholderText(tr("Preview first: it runs the whole import and keeps nothing."));
     m_report->setMinimumSize(640, 200);
