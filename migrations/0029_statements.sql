@@ -400,15 +400,11 @@ END;
 $$;
 REVOKE EXECUTE ON FUNCTION public.rd_statement_case(bigint, jsonb, text, jsonb) FROM PUBLIC;
 
--- Begins a run, or finds that this very statement (provider, days, files' digests) was
--- imported already: then run_id is NULL and earlier_run names it, and nothing is written.
--- Imports of one provider queue behind each other (a transaction-scoped advisory lock), so
--- two imports of one statement cannot both begin.
-CREATE FUNCTION public.statement_begin(p_provider_key text, p_from date, p_to date,
-                                       p_statement_sha256 text, p_files jsonb,
-                                       p_objects integer,
-                                       OUT run_id bigint, OUT earlier_run bigint)
-    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp
+-- A provider's statement work queues here: its imports, and its month closes (0031), behind
+-- each other (a transaction-scoped advisory lock). RD013 for a provider that is not registered.
+CREATE FUNCTION public.rd_lock_provider_statements(p_provider_key text)
+    RETURNS void
+    LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp
 AS $$
 BEGIN
     IF NOT EXISTS (SELECT 1 FROM public.billing_providers p
@@ -417,6 +413,40 @@ BEGIN
     END IF;
     PERFORM pg_catalog.pg_advisory_xact_lock(
         pg_catalog.hashtextextended('renewal-desk statement ' || p_provider_key, 0));
+END;
+$$;
+REVOKE EXECUTE ON FUNCTION public.rd_lock_provider_statements(text) FROM PUBLIC;
+
+-- The recorded renewals of a provider paid in [p_lo, p_hi), per currency:
+-- {"USD": {"renewals": n, "amountMinor": m}}; {} when none. The ledger's side of a statement
+-- run and of a month close (0031).
+CREATE FUNCTION public.rd_ledger_totals(p_provider_key text, p_lo timestamptz,
+                                        p_hi timestamptz)
+    RETURNS jsonb
+    LANGUAGE sql STABLE SET search_path = pg_catalog, public, pg_temp
+    RETURN coalesce((
+        SELECT pg_catalog.jsonb_object_agg(t.currency, pg_catalog.jsonb_build_object(
+                   'renewals', t.n, 'amountMinor', t.amount))
+          FROM (SELECT b.currency::text AS currency, pg_catalog.count(*) AS n,
+                       pg_catalog.sum(b.paid_amount_minor::numeric) AS amount
+                  FROM public.subscription_billing_periods b
+                 WHERE b.provider_key = p_provider_key AND b.paid_at >= p_lo
+                   AND b.paid_at < p_hi
+                 GROUP BY 1) t), '{}');
+REVOKE EXECUTE ON FUNCTION public.rd_ledger_totals(text, timestamptz, timestamptz) FROM PUBLIC;
+
+-- Begins a run, or finds that this very statement (provider, days, files' digests) was
+-- imported already: then run_id is NULL and earlier_run names it, and nothing is written.
+-- Imports of one provider queue behind each other (rd_lock_provider_statements), so two
+-- imports of one statement cannot both begin.
+CREATE FUNCTION public.statement_begin(p_provider_key text, p_from date, p_to date,
+                                       p_statement_sha256 text, p_files jsonb,
+                                       p_objects integer,
+                                       OUT run_id bigint, OUT earlier_run bigint)
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp
+AS $$
+BEGIN
+    PERFORM public.rd_lock_provider_statements(p_provider_key);
     SELECT r.id INTO earlier_run FROM public.statement_runs r
      WHERE r.provider_key = p_provider_key AND r.covers_from = p_from AND r.covers_to = p_to
        AND r.statement_sha256 = p_statement_sha256 AND r.finished_at IS NOT NULL
@@ -615,15 +645,7 @@ BEGIN
                        AND (l.event->>'paidAt')::timestamptz >= v_lo
                        AND (l.event->>'paidAt')::timestamptz < v_hi
                      GROUP BY 1) t), '{}'),
-        ledger_totals = coalesce((
-            SELECT pg_catalog.jsonb_object_agg(t.currency, pg_catalog.jsonb_build_object(
-                       'renewals', t.n, 'amountMinor', t.amount))
-              FROM (SELECT b.currency::text AS currency, pg_catalog.count(*) AS n,
-                           pg_catalog.sum(b.paid_amount_minor::numeric) AS amount
-                      FROM public.subscription_billing_periods b
-                     WHERE b.provider_key = r.provider_key AND b.paid_at >= v_lo
-                       AND b.paid_at < v_hi
-                     GROUP BY 1) t), '{}')
+        ledger_totals = public.rd_ledger_totals(r.provider_key, v_lo, v_hi)
       FROM (SELECT pg_catalog.count(*) FILTER (WHERE l.event IS NOT NULL) AS renewals,
                    pg_catalog.count(*) FILTER (WHERE l.finding = 'matched') AS matched,
                    pg_catalog.count(*) FILTER (WHERE l.finding = 'backfilled') AS backfilled,

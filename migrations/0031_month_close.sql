@@ -157,14 +157,9 @@ DECLARE
     v_newest bigint;
     c public.month_closes%ROWTYPE;
 BEGIN
-    IF NOT EXISTS (SELECT 1 FROM public.billing_providers p
-                    WHERE p.provider_key = p_provider_key) THEN
-        RAISE EXCEPTION 'provider % is not registered', p_provider_key USING ERRCODE = 'RD013';
-    END IF;
     -- The provider's statement imports' lock (statement_begin): an import commits wholly
     -- before the close reads, or begins after it; two closes of one provider queue here too.
-    PERFORM pg_catalog.pg_advisory_xact_lock(
-        pg_catalog.hashtextextended('renewal-desk statement ' || p_provider_key, 0));
+    PERFORM public.rd_lock_provider_statements(p_provider_key);
     v_why := public.month_close_refusal(p_provider_key, p_month);
     IF v_why IS NOT NULL THEN
         RAISE EXCEPTION '%', v_why USING ERRCODE = 'RD015';
@@ -190,14 +185,7 @@ BEGIN
                                FROM public.rd_month_close_lines(p_provider_key, p_month) l
                               WHERE l.run_id = v_newest AND l.event IS NOT NULL
                               GROUP BY 1) t), '{}'),
-           coalesce((SELECT pg_catalog.jsonb_object_agg(t.currency, pg_catalog.jsonb_build_object(
-                         'renewals', t.n, 'amountMinor', t.amount))
-                       FROM (SELECT b.currency::text AS currency, pg_catalog.count(*) AS n,
-                                    pg_catalog.sum(b.paid_amount_minor::numeric) AS amount
-                               FROM public.subscription_billing_periods b
-                              WHERE b.provider_key = p_provider_key AND b.paid_at >= v_lo
-                                AND b.paid_at < v_hi
-                              GROUP BY 1) t), '{}'),
+           public.rd_ledger_totals(p_provider_key, v_lo, v_hi),
            f.matched, f.backfilled, f.unapplied, f.differing, f.not_in_statement,
            k.resolved, k.dismissed, a.digest, a.heads
       FROM (SELECT pg_catalog.count(*) FILTER (WHERE l.finding = 'matched') AS matched,
