@@ -1,5 +1,6 @@
 #include "tests/support/process_runner.h"
 #include "tests/support/test_database.h"
+#include "ui/models/databasepool.h"
 #include "ui/widgets/statementimportdialog.h"
 
 #include <nlohmann/json.hpp>
@@ -69,9 +70,14 @@ private slots:
         }
 
         const QString conninfo = QString::fromStdString(db.conninfo());
-        rd::ui::StatementImportDialog dialog(conninfo, rd::ui::statementProviderKeys(conninfo));
+        rd::ui::DatabasePool pool(conninfo);
+        rd::ui::StatementImportDialog dialog(conninfo, &pool);
+        QSignalSpy providers(&dialog, &rd::ui::StatementImportDialog::providersLoaded);
         dialog.show();
         QVERIFY(!dialog.previewButton()->isEnabled()); // no files yet
+        // The registered providers are offered, read off the GUI thread.
+        QVERIFY(providers.wait(10000));
+        QCOMPARE(dialog.request(true).providerKey, QStringLiteral("stripe-main"));
         dialog.setProviderKey(QStringLiteral("stripe-main"));
         dialog.addFiles({file});
         dialog.setDays(QDate(2026, 2, 1), QDate(2026, 2, 28));
@@ -118,7 +124,8 @@ private slots:
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write(R"({"object":"list","has_more":false,"data":[{"object":"invoice"}]})");
         }
-        rd::ui::StatementImportDialog dialog(QString::fromStdString(db.conninfo()), {});
+        rd::ui::DatabasePool pool(QString::fromStdString(db.conninfo()));
+        rd::ui::StatementImportDialog dialog(QString::fromStdString(db.conninfo()), &pool);
         dialog.setProviderKey(QStringLiteral("stripe-main"));
         dialog.addFiles({file});
         QSignalSpy reported(&dialog, &rd::ui::StatementImportDialog::reported);

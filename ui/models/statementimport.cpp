@@ -3,7 +3,6 @@
 #include "domain/core/errors.h"
 #include "domain/store/action_refused.h"
 #include "domain/store/operator_session.h"
-#include "domain/store/provider_registry.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -18,18 +17,6 @@ std::optional<std::string> dayOrNothing(const QString &day)
 }
 
 } // namespace
-
-QStringList statementProviderKeys(const QString &conninfo)
-{
-    QStringList keys;
-    try {
-        for (const auto &p : listBillingProviders(conninfo.toStdString()))
-            keys << QString::fromStdString(p.key);
-    } catch (const std::exception &) {
-        // The dialog then takes a key typed by hand; the import says what is wrong with it.
-    }
-    return keys;
-}
 
 StatementImportReport importStatement(
     const std::string &conninfo, const StatementImportRequest &request)

@@ -35,9 +35,6 @@ struct StatementImportReport
     QString text; ///< several lines: the counts, both sides' totals, the open cases
 };
 
-/// The registered providers' keys, for the dialog's choice (empty when unreachable).
-QStringList statementProviderKeys(const QString &conninfo);
-
 /// Reads the files and imports them through rd::OperatorSession as the conninfo's login role,
 /// synchronously on the calling thread (never throws).
 StatementImportReport importStatement(

@@ -436,7 +436,7 @@ StatementsDialog *MainWindow::showStatements()
 
 void MainWindow::showStatementImport()
 {
-    StatementImportDialog dialog(m_conninfo, statementProviderKeys(m_conninfo), this);
+    StatementImportDialog dialog(m_conninfo, m_pool.get(), this);
     connect(&dialog, &StatementImportDialog::imported, this, [this] {
         refreshAll();
         if (m_statements)

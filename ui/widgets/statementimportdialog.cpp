@@ -1,5 +1,9 @@
 #include "ui/widgets/statementimportdialog.h"
 
+#include "ui/models/asyncresult.h"
+#include "ui/models/databasepool.h"
+#include "ui/models/monthclose.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateEdit>
@@ -18,7 +22,7 @@
 namespace rd::ui {
 
 StatementImportDialog::StatementImportDialog(
-    const QString &conninfo, const QStringList &providerKeys, QWidget *parent, Importer importer)
+    const QString &conninfo, DatabasePool *pool, QWidget *parent, Importer importer)
     : QDialog(parent)
     , m_importer(importer ? std::move(importer) : [conninfo](const StatementImportRequest &r) {
         return importStatementAsync(conninfo, r);
@@ -37,7 +41,6 @@ StatementImportDialog::StatementImportDialog(
     auto *form = new QFormLayout;
     m_provider = new QComboBox(this);
     m_provider->setEditable(true);
-    m_provider->addItems(providerKeys);
     form->addRow(tr("&Provider:"), m_provider);
 
     auto *filesRow = new QHBoxLayout;
@@ -114,6 +117,18 @@ StatementImportDialog::StatementImportDialog(
     connect(&m_watcher, &QFutureWatcher<StatementImportReport>::finished, this,
         &StatementImportDialog::finished);
     updateButtons();
+
+    deliverResult(
+        this, pool->run([](QSqlDatabase &db) { return loadProviderKeys(db); }),
+        [this](const QStringList &keys) {
+            // Typed already: kept; else the first registered provider.
+            const QString typed = m_provider->currentText();
+            m_provider->addItems(keys);
+            if (!typed.isEmpty())
+                m_provider->setCurrentText(typed);
+            emit providersLoaded();
+        },
+        [this](const QString &message) { m_status->setText(message); });
 }
 
 StatementImportRequest StatementImportDialog::request(bool dryRun) const

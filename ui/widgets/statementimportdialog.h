@@ -15,6 +15,8 @@ class QPushButton;
 
 namespace rd::ui {
 
+class DatabasePool;
+
 /// File › Import provider statement…: the provider, the statement's files (its API's pages or
 /// JSON lines), the days it covers; *Preview* runs the whole import and rolls it back, *Import*
 /// keeps it. The report (what matched, what was backfilled, what became a case) stays in the
@@ -24,11 +26,12 @@ class StatementImportDialog : public QDialog
     Q_OBJECT
 
 public:
-    /// `importer` runs a request (tests pass their own); by default importStatementAsync over
-    /// `conninfo`.
+    /// The registered providers are read through `pool`, off the GUI thread (the choice is
+    /// editable meanwhile). `importer` runs a request (tests pass their own); by default
+    /// importStatementAsync over `conninfo`.
     using Importer = std::function<QFuture<StatementImportReport>(const StatementImportRequest &)>;
-    StatementImportDialog(const QString &conninfo, const QStringList &providerKeys,
-        QWidget *parent = nullptr, Importer importer = {});
+    StatementImportDialog(const QString &conninfo, DatabasePool *pool, QWidget *parent = nullptr,
+        Importer importer = {});
 
     /// What the dialog would ask for now.
     StatementImportRequest request(bool dryRun) const;
@@ -43,6 +46,8 @@ public:
     const StatementImportReport &lastReport() const { return m_last; }
 
 signals:
+    /// The registered providers were read into the choice.
+    void providersLoaded();
     /// A run was kept: the pages showing renewals and cases may refresh.
     void imported(qint64 runId);
     /// A report came back (preview or import).
