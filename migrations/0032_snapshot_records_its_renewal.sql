@@ -345,7 +345,7 @@ GRANT EXECUTE ON FUNCTION public.record_reconciliation_case(jsonb, text, jsonb, 
 -- cases of the subscription it creates.
 ------------------------------------------------------------------------------------------
 
--- As 0009's (with 0023's SET clause, which CREATE OR REPLACE keeps), plus: the case's renewal
+-- As 0009's, with 0023's SET clause (CREATE OR REPLACE sets a function's settings anew), plus: the case's renewal
 -- as the snapshot's latest renewal when it is the current period's and nothing else records
 -- it; the case's history says why when it is not; the subscription's cases linked; the
 -- unrecorded renewals the subscription moves past listed (leftBehind). The normalized snapshot
@@ -355,6 +355,7 @@ CREATE OR REPLACE FUNCTION public.attach_provider_snapshot(p_snapshot jsonb, p_c
                                                            p_reason text, p_comment text)
     RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp
+    SET renewal_desk.core_counts = 'off'
 AS $$
 DECLARE
     s public.subscriptions%ROWTYPE;
