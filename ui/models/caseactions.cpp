@@ -331,6 +331,8 @@ CaseActionOutcome attachSnapshot(const std::string &conninfo, const CaseActionRe
                                            .arg(rejectionText(caseResult->rejection))
                 : caseResult->renewal == rd::ApplyResult::Applied
                 ? tr("Case %1 resolved: its renewal was applied.").arg(request.caseId)
+                : result.renewalFromCase
+                ? tr("Case %1 resolved: the snapshot recorded its renewal.").arg(request.caseId)
                 : tr("Case %1 resolved: its renewal is recorded.").arg(request.caseId);
         caseSentence = joined(caseSentence, renewalWords(result, false));
         if (result.result == rd::SnapshotAttachment::Result::Unchanged)
@@ -381,6 +383,9 @@ SnapshotVerdict previewSnapshot(
             return {Kind::Verdict,
                 joined(c->renewal == rd::ApplyResult::Applied
                         ? tr("Case %1 will be resolved: its renewal will be applied.").arg(caseId)
+                        : answer.wouldBe->renewalFromCase
+                        ? tr("Case %1 will be resolved: the snapshot records its renewal.")
+                              .arg(caseId)
                         : tr("Case %1 will be resolved: its renewal is recorded.").arg(caseId),
                     renewals)};
         if (c)
