@@ -1082,6 +1082,11 @@ private slots:
                 last.dump().c_str());
             QVERIFY2(attach.out.contains("the subscription moved past " + renewalWords),
                 attach.out.constData());
+            const auto shown
+                = rdtest::runProgram(rdtest::ctl(), rdtest::withDb(*m_db, {"cases", "show", id}));
+            QVERIFY2(shown.out.contains("the snapshot names renewal in_other as the one that "
+                                        "began its current period"),
+                shown.out.constData());
         }
         QVERIFY(rd::verifyAuditChains(*conn).empty());
     }
@@ -1174,6 +1179,11 @@ private slots:
                     .as<std::string>(std::string()),
                 std::string("cli"));
         }
+        const auto caseOfSub2 = scalar(
+            *conn, "SELECT id FROM reconciliation_cases WHERE provider_subscription_id = 'sub_2'");
+        const auto shown = rdtest::runProgram(
+            rdtest::ctl(), rdtest::withDb(*m_db, {"cases", "show", QString::number(caseOfSub2)}));
+        QVERIFY2(shown.out.contains("by postgres (renewalctl apply)"), shown.out.constData());
         // A delivery stays a webhook delivery.
         rd::RenewalApplier webhook(m_db->conninfo());
         auto april = marchRenewal();
