@@ -687,11 +687,11 @@ private slots:
                                  "\"\"x\"\")\","
             + attackerIds[0]
             + ",stripe-main,'-2+3,2026-02-01T00:00:00Z,2026-03-01T00:00:00Z,19.99,USD,1999,"
-              "2026-02-01T00:00:00Z,webhook,'@evt_1,"
+              "2026-02-01T00:00:00Z,cli,'@evt_1,"
             + attackerIds[1] + "\n";
         QByteArray plainRow = "sub_plain," + plainIds[0]
             + ",stripe-main,in_2,2026-02-01T00:00:00Z,2026-03-01T00:00:00Z,5.00,USD,500,"
-              "2026-02-01T00:00:00Z,webhook,evt_2,"
+              "2026-02-01T00:00:00Z,cli,evt_2,"
             + plainIds[1] + "\n";
         if (plainIds[1] < attackerIds[1])
             std::swap(attackerRow, plainRow);

@@ -113,6 +113,79 @@ private slots:
         }
     }
 
+    // #28: Stripe's latest_invoice. An id (as Stripe returns it unless expanded) names the
+    // renewal that began the current period; an expanded paid subscription_cycle invoice of the
+    // current period is that renewal; a proration names none.
+    void stripeLatestInvoice_data()
+    {
+        QTest::addColumn<QString>("latestInvoice"); // JSON text, empty: absent
+        QTest::addColumn<QString>("key"); // latestRenewalKey, empty: none
+        QTest::addColumn<bool>("renewal"); // latestRenewal set
+        const QString invoice
+            = uR"({"object":"invoice","id":"in_feb","subscription":"sub_c","billing_reason":"%1",)"
+              uR"("status":"paid","created":1769904000,"amount_paid":2900,"currency":"usd",)"
+              uR"("status_transitions":{"paid_at":1769904100},"lines":{"has_more":false,)"
+              uR"("data":[{"type":"subscription","proration":false,)"
+              uR"("period":{"start":1769904000,"end":1772323200}}]}})"_qs;
+        QTest::newRow("an id") << uR"("in_feb")"_qs << u"in_feb"_qs << false;
+        QTest::newRow("absent") << QString() << QString() << false;
+        QTest::newRow("null") << u"null"_qs << QString() << false;
+        QTest::newRow("expanded renewal")
+            << invoice.arg(u"subscription_cycle"_qs) << u"in_feb"_qs << true;
+        QTest::newRow("expanded proration")
+            << invoice.arg(u"subscription_update"_qs) << QString() << false;
+    }
+
+    void stripeLatestInvoice()
+    {
+        QFETCH(QString, latestInvoice);
+        QFETCH(QString, key);
+        QFETCH(bool, renewal);
+        QString text = uR"({"id":"sub_c","object":"subscription","status":"active",)"
+                       uR"("cancel_at_period_end":false,"current_period_start":1769904000,)"
+                       uR"("current_period_end":1772323200)"_qs;
+        if (!latestInvoice.isEmpty())
+            text += u",\"latest_invoice\":"_qs + latestInvoice;
+        text += u'}';
+        const auto s = rd::snapshotFromProviderObject(rd::ProviderKind::Stripe, "stripe-main",
+            rd::parseUntrustedJson(text.toStdString()), rd::makeUtc(2026, 2, 2, 9, 0));
+        QCOMPARE(QString::fromStdString(s.latestRenewalKey.value_or("")), key);
+        QCOMPARE(bool(s.latestRenewal), renewal);
+        if (renewal) {
+            QCOMPARE(s.latestRenewal->providerRenewalKey, std::string("in_feb"));
+            QCOMPARE(s.latestRenewal->paidAmountMinor, 2900);
+            QCOMPARE(s.latestRenewal->currency, std::string("USD"));
+            QVERIFY(s.latestRenewal->period == *s.currentPeriod);
+        }
+        // Our JSON form carries it, and reads back the same.
+        const auto j = rd::toJson(s);
+        QCOMPARE(j.contains("latestRenewalKey"), !key.isEmpty());
+        QVERIFY(rd::providerSnapshotFromJson(j) == s);
+    }
+
+    // #28 item 29: providerVersion is a string (or null) in our form; a number is refused.
+    void providerVersionIsAString()
+    {
+        auto j = fixture("ours_valid.json");
+        j["providerVersion"] = 17;
+        try {
+            rd::providerSnapshotFromJson(j);
+            QFAIL("a numeric providerVersion was accepted");
+        } catch (const rd::InputError &e) {
+            QCOMPARE(e.field(), std::string("providerVersion"));
+        }
+        j["providerVersion"] = "17";
+        QCOMPARE(rd::providerSnapshotFromJson(j).providerVersion.value_or(""), std::string("17"));
+        // A latestRenewalKey that is not latestRenewal's own is refused.
+        j["latestRenewalKey"] = "in_other";
+        try {
+            rd::providerSnapshotFromJson(j);
+            QFAIL("a latestRenewalKey other than latestRenewal's was accepted");
+        } catch (const rd::InputError &e) {
+            QCOMPARE(e.field(), std::string("latestRenewalKey"));
+        }
+    }
+
     void fromProviderObject_data()
     {
         QTest::addColumn<QString>("provider");

@@ -964,6 +964,238 @@ private slots:
         QCOMPARE(observe(*conn).periodEnd, std::string("2026-04-01T00:00:00.000000Z"));
     }
 
+    // --- #28: following the operator's guide must not skip a paid renewal. ---
+
+    // The issue's scenario: a subscription set to cancel, its $29 February renewal applied with
+    // `renewalctl apply` and rejected (a case), then the provider's own Stripe subscription
+    // object, whose latest_invoice is an id as Stripe returns it unless expanded, attached to
+    // the case. The object moves the period to February; the case's renewal is February's
+    // unless the object names another invoice.
+    void stripeObjectOnASetToCancelCase_data()
+    {
+        QTest::addColumn<QString>("latestInvoice"); // JSON: "in_feb", absent (empty), another
+        QTest::addColumn<bool>("recorded");
+        QTest::newRow("latest_invoice is the case's renewal") << R"("in_feb")" << true;
+        QTest::newRow("no latest_invoice") << QString() << true;
+        QTest::newRow("latest_invoice is another invoice") << R"("in_other")" << false;
+    }
+
+    void stripeObjectOnASetToCancelCase()
+    {
+        QFETCH(QString, latestInvoice);
+        QFETCH(bool, recorded);
+        rdtest::importSubscriptions(m_db->conninfo(),
+            rdtest::subscriptionLine("stripe-main", "sub_c", "active", "2026-01-01T00:00:00Z",
+                "2026-02-01T00:00:00Z", true));
+        auto renewal = februaryRenewal("sub_c", "evt_feb", "in_feb");
+        renewal.paidAmountMinor = 2900;
+        const auto line = QByteArray::fromStdString(rd::toJson(renewal).dump() + "\n");
+        const auto applied
+            = rdtest::runProgram(rdtest::ctl(), rdtest::withDb(*m_db, {"apply", "-"}), line);
+        QCOMPARE(applied.exitCode, 3); // rejected: a case
+        auto conn = m_db->connect();
+        const auto caseId = scalar(*conn,
+            "SELECT id FROM reconciliation_cases WHERE provider_subscription_id = 'sub_c' "
+            "AND error_code = 'renewal_conflicts_with_scheduled_cancellation'");
+        const QString id = QString::number(caseId);
+
+        // Stripe's object after the renewal: February current, no cancellation any more.
+        QByteArray stripe = R"({"id":"sub_c","object":"subscription","status":"active",)"
+                            R"("cancel_at_period_end":false,"current_period_start":1769904000,)"
+                            R"("current_period_end":1772323200)";
+        if (!latestInvoice.isEmpty())
+            stripe += R"(,"latest_invoice":)" + latestInvoice.toUtf8();
+        stripe += "}";
+        const QStringList object {"snapshot", "attach", "-", "--kind", "stripe", "--provider-key",
+            "stripe-main", "--case", id};
+
+        // The preview says, in words and before anything is written, what becomes of it.
+        const auto preview = rdtest::runProgram(
+            rdtest::ctl(), rdtest::withDb(*m_db, QStringList(object) << "--preview"), stripe);
+        QCOMPARE(preview.exitCode, 0);
+        QVERIFY2(preview.out.contains("attaching would bring subscription sub_c to the snapshot"),
+            preview.out.constData());
+        QVERIFY2(!preview.out.contains("would be attached"), preview.out.constData());
+        const QByteArray renewalWords = "renewal in_feb of case " + id.toUtf8()
+            + " (2026-02-01T00:00:00Z - 2026-03-01T00:00:00Z, 29.00 USD)";
+        if (recorded) {
+            QVERIFY2(preview.out.contains(renewalWords
+                         + " would be recorded: it is the renewal "
+                           "of the period the snapshot makes current"),
+                preview.out.constData());
+        } else {
+            QVERIFY2(preview.out.contains("the subscription would move past " + renewalWords
+                         + " without recording it"),
+                preview.out.constData());
+            QVERIFY2(preview.out.contains("case " + id.toUtf8()
+                         + " would stay open: the snapshot names renewal in_other"),
+                preview.out.constData());
+        }
+        QCOMPARE(scalar(*conn, "SELECT count(*) FROM provider_snapshots"), 0LL);
+
+        const auto attach = rdtest::runProgram(rdtest::ctl(),
+            rdtest::withDb(*m_db,
+                QStringList(object) << "--reason"
+                                    << "provider_confirmed"),
+            stripe);
+        QCOMPARE(attach.exitCode, 0);
+        const auto seen = observe(*conn, "sub_c");
+        QCOMPARE(seen.periodEnd, std::string("2026-03-01T00:00:00.000000Z"));
+        const auto c = rd::showCase(*conn, caseId);
+        // Exactly once: one billing period, one audit row and one outbox intent that carry it.
+        const auto periodsOf = [&](const std::string &table) {
+            return scalar(*conn,
+                "SELECT count(*) FROM " + table
+                    + " t JOIN subscription_billing_periods b ON b.id = t.billing_period_id "
+                      "WHERE b.provider_renewal_key = 'in_feb'");
+        };
+        if (recorded) {
+            QCOMPARE(c["status"].get<std::string>(), std::string("resolved"));
+            QCOMPARE(c["resolution"].get<std::string>(), std::string("snapshot_attached"));
+            QCOMPARE(seen.billingPeriods, 1LL);
+            QCOMPARE(scalar(*conn,
+                         "SELECT paid_amount_minor FROM subscription_billing_periods "
+                         "WHERE provider_renewal_key = 'in_feb'"),
+                2900LL);
+            QCOMPARE(periodsOf("subscription_transition_audits"), 1LL);
+            QCOMPARE(periodsOf("subscription_outbox"), 1LL);
+            QCOMPARE(periodsOf("reconciliation_cases"), 1LL);
+            QVERIFY2(attach.out.contains(renewalWords + " is recorded"), attach.out.constData());
+            // A later delivery of the same renewal is a duplicate, not a second record.
+            rd::RenewalApplier applier(m_db->conninfo());
+            QCOMPARE(applier.apply(renewal).result, ApplyResult::Duplicate);
+            QCOMPARE(observe(*conn, "sub_c").billingPeriods, 1LL);
+            QCOMPARE(scalar(*conn,
+                         "SELECT sum(renewals) FROM renewal_total_deltas "
+                         "WHERE provider_key = 'stripe-main' AND amount_minor = 2900"),
+                1LL);
+        } else {
+            QCOMPARE(c["status"].get<std::string>(), std::string("open"));
+            QCOMPARE(seen.billingPeriods, 0LL);
+            QCOMPARE(periodsOf("subscription_transition_audits"), 0LL);
+            QCOMPARE(periodsOf("subscription_outbox"), 0LL);
+            // The case says why, in its history.
+            const auto &last = c["history"].back();
+            QCOMPARE(last["action"].get<std::string>(), std::string("reapply"));
+            QVERIFY2(last["details"]["why"].get<std::string>().find("names renewal in_other")
+                    != std::string::npos,
+                last.dump().c_str());
+            QVERIFY2(attach.out.contains("the subscription moved past " + renewalWords),
+                attach.out.constData());
+            const auto shown
+                = rdtest::runProgram(rdtest::ctl(), rdtest::withDb(*m_db, {"cases", "show", id}));
+            QVERIFY2(shown.out.contains("the snapshot names renewal in_other as the one that "
+                                        "began its current period"),
+                shown.out.constData());
+        }
+        QVERIFY(rd::verifyAuditChains(*conn).empty());
+    }
+
+    // Attached once without the case, the same snapshot again with it is no longer "unchanged":
+    // it records the case's renewal it passed by.
+    void sameSnapshotAgainWithItsCaseRecordsTheRenewal()
+    {
+        const auto caseId = openGapCase(); // March, while January is current
+        auto conn = m_db->connect();
+        auto march = snapshotOfFebruary(rdtest::capturedNow());
+        march.currentPeriod = rd::Period {ts("2026-03-01T00:00:00Z"), ts("2026-04-01T00:00:00Z")};
+        march.latestRenewal.reset();
+        const auto preview = rd::previewSnapshot(*conn, march, std::nullopt);
+        QVERIFY(preview.wouldBe);
+        QCOMPARE(preview.wouldBe->leftBehind.size(), std::size_t(1));
+        QCOMPARE(preview.wouldBe->leftBehind[0].caseId, caseId);
+        QCOMPARE(preview.wouldBe->leftBehind[0].renewalKey, std::string("in_march"));
+        QCOMPARE(rd::attachSnapshot(*conn, march, std::nullopt, kNote).leftBehind.size(),
+            std::size_t(1));
+        QCOMPARE(observe(*conn).billingPeriods, 0LL);
+
+        const auto again = rd::attachSnapshot(*conn, march, caseId, kNote);
+        QCOMPARE(again.json["result"].get<std::string>(), std::string("attached"));
+        QVERIFY(again.renewalFromCase);
+        QVERIFY(again.leftBehind.empty());
+        QCOMPARE(rd::showCase(*conn, caseId)["status"].get<std::string>(), std::string("resolved"));
+        QCOMPARE(observe(*conn).billingPeriods, 1LL);
+    }
+
+    // #28 item 2: the case of a subscription we never imported is linked to the subscription its
+    // snapshot creates (and its renewal, that of the period the snapshot makes current, recorded).
+    void snapshotThatCreatesItsSubscriptionLinksItsCase()
+    {
+        rd::RenewalApplier applier(m_db->conninfo());
+        const auto out = applier.apply(februaryRenewal("sub_new", "evt_new", "in_new"));
+        QCOMPARE(rdtest::rejectionOf(out), std::string("subscription_not_found"));
+        auto conn = m_db->connect();
+        auto snapshot = snapshotOfFebruary(rdtest::capturedNow());
+        snapshot.providerSubscriptionId = "sub_new";
+        snapshot.latestRenewal.reset();
+        const auto attached = rd::attachSnapshot(*conn, snapshot, *out.caseId, kNote);
+        QCOMPARE(attached.json["result"].get<std::string>(), std::string("created"));
+        QCOMPARE(scalar(*conn,
+                     "SELECT count(*) FROM reconciliation_cases c JOIN subscriptions s "
+                     "ON s.id = c.subscription_id WHERE s.provider_subscription_id = 'sub_new'"),
+            1LL);
+        QCOMPARE(
+            rd::showCase(*conn, *out.caseId)["status"].get<std::string>(), std::string("resolved"));
+        QCOMPARE(observe(*conn, "sub_new").billingPeriods, 1LL);
+    }
+
+    // #28 item 3: `renewalctl apply` says what recorded the renewal: 'cli' and the login role,
+    // in the billing period, its audit row, and the history of a case it opens.
+    void renewalctlApplyRecordsAsCli()
+    {
+        const auto lines = QByteArray::fromStdString(
+            rd::toJson(februaryRenewal("sub_1", "evt_feb", "in_feb")).dump() + "\n"
+            + rd::toJson(marchRenewal()).dump() + "\n");
+        rdtest::importSubscriptions(m_db->conninfo(),
+            rdtest::subscriptionLine("stripe-main", "sub_2", "active", "2026-01-01T00:00:00Z",
+                "2026-02-01T00:00:00Z", true));
+        const auto rejected = QByteArray::fromStdString(
+            rd::toJson(februaryRenewal("sub_2", "evt_2", "in_2")).dump() + "\n");
+        QCOMPARE(rdtest::runProgram(rdtest::ctl(), rdtest::withDb(*m_db, {"apply", "-"}), lines)
+                     .exitCode,
+            0);
+        QCOMPARE(rdtest::runProgram(rdtest::ctl(), rdtest::withDb(*m_db, {"apply", "-"}), rejected)
+                     .exitCode,
+            3);
+        auto conn = m_db->connect();
+        {
+            pqxx::read_transaction tx(*conn);
+            for (const auto &row :
+                tx.exec("SELECT b.recorded_by, a.actor_type, a.actor_id FROM "
+                        "subscription_billing_periods "
+                        "b JOIN subscription_transition_audits a ON a.billing_period_id = b.id")) {
+                QCOMPARE(row[0].as<std::string>(), std::string("cli"));
+                QCOMPARE(row[1].as<std::string>(), std::string("cli"));
+                QCOMPARE(row[2].as<std::string>(), std::string("postgres"));
+            }
+            QCOMPARE(tx.exec1("SELECT count(*) FROM subscription_billing_periods "
+                              "WHERE recorded_by = 'cli'")[0]
+                         .as<long long>(),
+                2LL);
+            QCOMPARE(
+                tx.exec1("SELECT h.details->>'recordedBy' FROM reconciliation_case_history h "
+                         "JOIN reconciliation_cases c ON c.id = h.case_id "
+                         "WHERE c.provider_subscription_id = 'sub_2' AND h.action = 'opened'")[0]
+                    .as<std::string>(std::string()),
+                std::string("cli"));
+        }
+        const auto caseOfSub2 = scalar(
+            *conn, "SELECT id FROM reconciliation_cases WHERE provider_subscription_id = 'sub_2'");
+        const auto shown = rdtest::runProgram(
+            rdtest::ctl(), rdtest::withDb(*m_db, {"cases", "show", QString::number(caseOfSub2)}));
+        QVERIFY2(shown.out.contains("by postgres (renewalctl apply)"), shown.out.constData());
+        // A delivery stays a webhook delivery.
+        rd::RenewalApplier webhook(m_db->conninfo());
+        auto april = marchRenewal();
+        april.providerRenewalKey = "in_april";
+        april.period = {ts("2026-04-01T00:00:00Z"), ts("2026-05-01T00:00:00Z")};
+        QCOMPARE(webhook.apply(april).result, ApplyResult::Applied);
+        QCOMPARE(scalar(*conn,
+                     "SELECT count(*) FROM subscription_billing_periods "
+                     "WHERE recorded_by = 'webhook' AND provider_renewal_key = 'in_april'"),
+            1LL);
+    }
+
     // --- One renewal, one case. ---
 
     // Found by the outside audit: invoice.paid and invoice.payment_succeeded of one invoice can

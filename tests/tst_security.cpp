@@ -297,6 +297,22 @@ private slots:
                "JOIN subscription_outbox o ON o.billing_period_id = b.id "
                "JOIN subscriptions s ON s.id = b.subscription_id "
                "WHERE b.provider_renewal_key = 'in_feb' AND a.provider_key = 'stripe-main'";
+        QTest::newRow("ingest: apply_cli_renewal")
+            << "ingest" << renewalTables
+            << QString(kFebruaryCall).replace("apply_webhook_renewal", "apply_cli_renewal")
+            << "SELECT count(*) FROM subscription_billing_periods b "
+               "JOIN subscription_transition_audits a ON a.billing_period_id = b.id "
+               "JOIN subscription_outbox o ON o.billing_period_id = b.id "
+               "WHERE b.provider_renewal_key = 'in_feb' AND b.recorded_by = 'cli' "
+               "AND a.actor_type = 'cli' AND a.actor_id = a.db_role";
+        QTest::newRow("ingest: record_reconciliation_case as cli")
+            << "ingest" << caseTables
+            << QString("SELECT record_reconciliation_case('%1'::jsonb, "
+                       "'renewal_period_is_not_contiguous', '{}', 'cli')")
+                   .arg(kMarchEvent)
+            << "SELECT count(*) FROM reconciliation_cases c JOIN reconciliation_case_history h "
+               "ON h.case_id = c.id AND h.action = 'occurrence' "
+               "AND h.details->>'recordedBy' = 'cli' WHERE c.occurrences = 2";
         QTest::newRow("ingest: record_reconciliation_case")
             << "ingest" << caseTables
             << QString("SELECT record_reconciliation_case('%1'::jsonb, "

@@ -202,6 +202,54 @@ private slots:
 
     void cleanup() { m_db.reset(); }
 
+    // #28 item 3: the history says who handed the rejected renewal in: `renewalctl apply`, or a
+    // webhook delivery. Item 1: the desk's preview says, before anything is written, that a
+    // snapshot making the case's renewal period current records the case's renewal.
+    void historySaysWhoHandedTheRenewalIn()
+    {
+        qint64 ids[2] = {};
+        const rd::RenewalSource sources[2]
+            = {rd::RenewalSource::Cli, rd::RenewalSource::WebhookDelivery};
+        for (int i = 0; i < 2; ++i) {
+            const std::string sub = i == 0 ? "sub_cli" : "sub_hook";
+            rdtest::importSubscriptions(m_db->conninfo(),
+                rdtest::subscriptionLine("stripe-main", sub, "active", "2026-01-01T00:00:00Z",
+                    "2026-02-01T00:00:00Z", true));
+            rd::RenewalApplier applier(m_db->conninfo(), {}, sources[i]);
+            const auto out = applier.apply(rdtest::februaryRenewal(sub, "evt_" + sub, "in_" + sub));
+            QVERIFY(out.caseId);
+            ids[i] = *out.caseId;
+        }
+        Desk desk(m_db->conninfo());
+        desk.page->refresh();
+        const QString expected[2] = {u"renewalctl apply"_qs, u"webhook delivery"_qs};
+        for (int i = 0; i < 2; ++i) {
+            QTRY_VERIFY_WITH_TIMEOUT(desk.page->model()->rowCount() == 2, 15000);
+            QVERIFY(desk.page->openCase(ids[i])
+                || QTest::qWaitFor([&] { return desk.page->currentCase() == ids[i]; }, 10000));
+            QTRY_COMPARE_WITH_TIMEOUT(desk.page->historyModel()->rowCount(), 1, 10000);
+            QTRY_VERIFY2_WITH_TIMEOUT(
+                historyLines(*desk.page).value(0).startsWith(expected[i] + u" | "_qs),
+                qPrintable(historyLines(*desk.page).value(0)), 10000);
+        }
+
+        const QString snapshot = QString::fromStdString(nlohmann::json {
+            {"providerKey", "stripe-main"}, {"providerSubscriptionId", "sub_cli"},
+            {"status", "active"},
+            {"currentPeriod", {{"start", "2026-02-01T00:00:00Z"}, {"end", "2026-03-01T00:00:00Z"}}},
+            {"cancelAtPeriodEnd", false}, {"providerVersion", nullptr},
+            {"capturedAt", rdtest::capturedNow()},
+            {"latestRenewal", nullptr}}.dump());
+        const auto verdict = rd::ui::previewSnapshot(m_db->conninfo(), ids[0], snapshot);
+        QCOMPARE(int(verdict.kind), int(rd::ui::SnapshotVerdict::Kind::Verdict));
+        QVERIFY2(verdict.text.contains(u"Case %1 will be resolved"_qs.arg(ids[0]))
+                && verdict.text.contains(
+                    u"Renewal in_sub_cli of case %1 (2026-02-01T00:00:00Z - 2026-03-01T00:00:00Z, "
+                    "19.99 USD) would be recorded"_qs.arg(ids[0])),
+            qPrintable(verdict.text));
+        QCOMPARE(sql("SELECT count(*) FROM subscription_billing_periods"), std::string("0"));
+    }
+
     // Alice claims; bob takes over only with the note the database requires; alice notes;
     // bob releases. The queue shows who holds the case, the history each step, as SQL has it.
     void claimReleaseAndNoteAreShownInQueueAndHistory()

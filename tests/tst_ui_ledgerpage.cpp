@@ -16,6 +16,7 @@
 #include <QDateEdit>
 #include <QFile>
 #include <QLabel>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -197,6 +198,27 @@ private slots:
     {
         m_pool.reset();
         m_db.reset();
+    }
+
+    // The "Recorded by" filter offers every recorder the database knows (the rd_recorded_by
+    // domain's CHECK), so that a new one (statement, 0029; cli, 0032) cannot be left out.
+    void recordedByFilterListsEveryRecorder()
+    {
+        auto conn = m_db->connect();
+        pqxx::read_transaction tx(*conn);
+        const std::string check = tx.exec1("SELECT pg_get_constraintdef(c.oid) FROM "
+                                           "pg_constraint c JOIN pg_type t ON t.oid = c.contypid "
+                                           "WHERE t.typname = 'rd_recorded_by'")[0]
+                                      .as<std::string>();
+        QStringList known;
+        const QRegularExpression quoted(u"'([a-z_]+)'"_qs);
+        for (auto it = quoted.globalMatch(QString::fromStdString(check)); it.hasNext();)
+            known << it.next().captured(1);
+        QVERIFY2(known.size() >= 5, check.c_str());
+        QStringList offered = LedgerModel::recordedByValues();
+        known.sort();
+        offered.sort();
+        QCOMPARE(offered, known);
     }
 
     void rowsMatchSql_data() { filters(); }

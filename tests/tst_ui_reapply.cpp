@@ -1,3 +1,4 @@
+#include "domain/store/case_actions.h"
 #include "tests/support/renewal_fixtures.h"
 #include "tests/support/test_database.h"
 #include "ui/models/caseactions.h"
@@ -23,7 +24,6 @@
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QtTest>
-
 
 #include <unistd.h>
 
@@ -379,6 +379,52 @@ private slots:
         QCOMPARE(opened.size(), 1); // nothing opened
         QVERIFY(!said.isEmpty());
         QVERIFY(said.last().at(0).toString().contains(u"not in the desk"_qs));
+
+        // #28 item 2: the snapshot that creates the subscription links the case to it.
+        auto created = paidFebruarySnapshot();
+        created.providerSubscriptionId = "sub_unknown";
+        created.latestRenewal.reset();
+        // March: past the case's February renewal, which stays open (and listed).
+        created.currentPeriod = rd::Period {
+            *rd::parseRfc3339("2026-03-01T00:00:00Z"), *rd::parseRfc3339("2026-04-01T00:00:00Z")};
+        auto conn = m_db->connect();
+        rd::attachSnapshot(*conn, created, *unknown.caseId,
+            rd::OperatorNote {"provider_confirmed", "fetched from the provider"});
+        page.refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(page.openCase(*unknown.caseId) && open->isEnabled(), 10000);
+        open->click();
+        QCOMPARE(opened.size(), 2);
+        QCOMPARE(opened.at(1).at(0).toString().toStdString(),
+            scalar("SELECT id::text FROM subscriptions "
+                   "WHERE provider_subscription_id = 'sub_unknown'"));
+    }
+
+    // #28 item 1: a snapshot whose current period is the case's renewal's, and that names no
+    // renewal of its own (Stripe's object unexpanded), records the case's renewal: the preview
+    // says so in words before anything is written.
+    void previewSaysTheSnapshotRecordsTheCasesRenewal()
+    {
+        rd::ui::CasesPage page(m_pool.get(), m_actions.get());
+        page.refresh();
+        QVERIFY(waitForRows(page, 1));
+        QVERIFY(page.openCase(m_caseId));
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto snapshot = paidFebruarySnapshot();
+        snapshot.latestRenewal.reset();
+        rd::ui::SnapshotDialog *dialog = page.openSnapshotDialog();
+        QVERIFY(dialog);
+        QVERIFY(dialog->loadFile(writeFile(dir, "sub_1.json", rd::toJson(snapshot).dump(2))));
+        QTRY_VERIFY_WITH_TIMEOUT(dialog->isReady(), 10000);
+        const QString expected
+            = u"Case %1 will be resolved: the snapshot records its renewal. "
+              "Renewal in_1 of case %1 (2026-02-01T00:00:00Z - "
+              "2026-03-01T00:00:00Z, 19.99 USD) would be recorded: it is the "
+              "renewal of the period the snapshot makes current."_qs.arg(m_caseId);
+        QVERIFY2(dialog->verdict().startsWith(expected), qPrintable(dialog->verdict()));
+        saveScreenshot(dialog, "attach-snapshot-records-the-case-renewal.png");
+        QCOMPARE(scalar("SELECT count(*) FROM subscription_billing_periods"), std::string("0"));
+        dialog->reject();
     }
 
     void aViewerSeesTheSameDeskWithActionsDisabled()

@@ -14,7 +14,8 @@ namespace rd::cli {
 int runApply(const CommandContext &ctx)
 {
     InputFile input(ctx.args.inputPath(1), ctx.in);
-    RenewalApplier applier(ctx.conninfo());
+    // Recorded by 'cli', the login role that runs it as the actor: not a webhook delivery.
+    RenewalApplier applier(ctx.conninfo(), {}, RenewalSource::Cli);
     bool anyRejected = false;
     long long badLines = 0;
     long long lineNo = 0;

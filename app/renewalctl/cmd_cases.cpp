@@ -123,11 +123,18 @@ void printCase(std::ostream &out, const nlohmann::json &c)
         if (!h["error"].is_null())
             out << " (" << text(h["error"]) << ")";
         out << " by " << text(h["actor"]);
+        // Who handed the renewal in, when not a webhook delivery (migration 0032).
+        const auto &details = h["details"];
+        if (details.is_object() && details.value("recordedBy", "") == "cli")
+            out << " (renewalctl apply)";
         if (!h["reason"].is_null())
             out << ", reason " << text(h["reason"]);
         if (!h["comment"].is_null() && !h["comment"].get<std::string>().empty())
             out << ": " << text(h["comment"]);
         out << "\n";
+        // Why a snapshot left the case's renewal unrecorded.
+        if (details.is_object() && details.contains("why") && details["why"].is_string())
+            out << "     " << details["why"].get<std::string>() << "\n";
     }
 }
 

@@ -3,6 +3,7 @@
 #include "domain/core/errors.h"
 #include "domain/core/json_input.h"
 #include "domain/store/case_actions.h"
+#include "domain/store/snapshot_attachment_text.h"
 
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
@@ -32,6 +33,8 @@ void printAttachResult(const CommandContext &ctx, const SnapshotAttachment &resu
                     << (c->rejection ? toString(*c->rejection) : std::string_view("unknown"))
                     << ")\n";
     }
+    for (const auto &sentence : renewalSentences(result, preview))
+        ctx.out << "  " << sentence << "\n";
     for (const auto id : result.applicableCases)
         ctx.out << "  case " << id
                 << (preview ? " could then be re-applied" : " can now be re-applied")
@@ -95,7 +98,7 @@ int runSnapshot(const CommandContext &ctx)
                         << "): " << result.refused->what() << "\n";
                 return ExitOk;
             }
-            ctx.out << "attaching would be " << toString(result.wouldBe->result) << ":\n";
+            ctx.out << previewHeadline(*result.wouldBe, snapshot.providerSubscriptionId) << ":\n";
             printAttachResult(ctx, *result.wouldBe, true);
             return ExitOk;
         }

@@ -1,5 +1,6 @@
 #include "domain/core/provider_snapshot.h"
 
+#include "domain/core/adapters/adapter_support.h"
 #include "domain/core/errors.h"
 #include "domain/core/json_input.h"
 
@@ -48,6 +49,37 @@ std::string mapStripeStatus(const std::string &status, const std::string &field)
     throw InputError(field, "unknown Stripe subscription status '" + status + "'");
 }
 
+// Stripe's latest_invoice: an id unless the object was fetched with expand[]=latest_invoice,
+// then the invoice. The id names the renewal that began the current period; an expanded invoice
+// says whether it is one (a proration or a manual invoice is not) and carries its facts.
+void readStripeLatestInvoice(ProviderSnapshot &s, const nlohmann::json &obj)
+{
+    const auto it = obj.find("latest_invoice");
+    if (it == obj.end() || it->is_null())
+        return;
+    if (it->is_string()) {
+        s.latestRenewalKey = requireIdentifier(obj, "", "latest_invoice");
+        return;
+    }
+    if (!it->is_object())
+        throw InputError("latest_invoice", "expected an invoice id or an expanded invoice");
+    const std::string path = "latest_invoice";
+    adapters::DeliveryIds ids {s.providerKey, {}, {}, false, {}};
+    ids.eventId = "snapshot:" + requireIdentifier(*it, path, "id");
+    const Normalization n
+        = adapters::classifyStripeInvoice(ids, *it, path, adapters::stripeInvoiceIsBasil(*it, path),
+            [&] { return adapters::requireUnixSeconds(*it, path, "created"); });
+    if (n.outcome != Outcome::Renewal || !n.event)
+        return; // not a renewal: it names none
+    if (n.event->providerSubscriptionId != s.providerSubscriptionId)
+        throw InputError("latest_invoice",
+            "invoice " + n.event->providerRenewalKey + " is of subscription "
+                + n.event->providerSubscriptionId + ", not " + s.providerSubscriptionId);
+    s.latestRenewalKey = n.event->providerRenewalKey;
+    if (s.currentPeriod && n.event->period == *s.currentPeriod)
+        s.latestRenewal = n.event;
+}
+
 ProviderSnapshot fromStripe(const std::string &providerKey, const nlohmann::json &obj)
 {
     ProviderSnapshot s;
@@ -60,6 +92,7 @@ ProviderSnapshot fromStripe(const std::string &providerKey, const nlohmann::json
         s.currentPeriod = ordered(Period {unixSeconds(obj, "", "current_period_start"),
                                       unixSeconds(obj, "", "current_period_end")},
             "current_period_end");
+        readStripeLatestInvoice(s, obj);
         return s;
     }
     const auto &items = requireField(obj, "", "items");
@@ -76,6 +109,7 @@ ProviderSnapshot fromStripe(const std::string &providerKey, const nlohmann::json
     }
     if (!s.currentPeriod)
         throw InputError("items.data", "no item carries current_period_start/end");
+    readStripeLatestInvoice(s, obj);
     return s;
 }
 
@@ -127,7 +161,8 @@ ProviderSnapshot providerSnapshotFromJson(const nlohmann::json &json)
         ordered(*s.currentPeriod, "currentPeriod.end");
     }
     s.cancelAtPeriodEnd = requireBool(json, "", "cancelAtPeriodEnd");
-    requireField(json, "", "providerVersion"); // present, null allowed
+    // Present, null allowed; a string (an opaque version), never a number.
+    requireField(json, "", "providerVersion");
     s.providerVersion = optionalIdentifier(json, "", "providerVersion");
     s.capturedAt = requireTimestamp(json, "", "capturedAt");
     const auto &latest = requireField(json, "", "latestRenewal");
@@ -158,6 +193,12 @@ ProviderSnapshot providerSnapshotFromJson(const nlohmann::json &json)
                     + formatRfc3339(s.currentPeriod->start) + " - "
                     + formatRfc3339(s.currentPeriod->end));
     }
+    s.latestRenewalKey = optionalIdentifier(json, "", "latestRenewalKey");
+    if (s.latestRenewal && s.latestRenewalKey
+        && *s.latestRenewalKey != s.latestRenewal->providerRenewalKey)
+        throw InputError("latestRenewalKey",
+            "'" + *s.latestRenewalKey + "' is not latestRenewal's key '"
+                + s.latestRenewal->providerRenewalKey + "'");
     return s;
 }
 
@@ -173,14 +214,18 @@ void requireCapturedBy(const ProviderSnapshot &snapshot, Timestamp now)
 
 nlohmann::json toJson(const ProviderSnapshot &s)
 {
-    return {{"providerKey", s.providerKey}, {"providerSubscriptionId", s.providerSubscriptionId},
-        {"status", s.status},
+    nlohmann::json j {{"providerKey", s.providerKey},
+        {"providerSubscriptionId", s.providerSubscriptionId}, {"status", s.status},
         {"currentPeriod", s.currentPeriod ? toJson(*s.currentPeriod) : nlohmann::json(nullptr)},
         {"cancelAtPeriodEnd", s.cancelAtPeriodEnd},
         {"providerVersion",
             s.providerVersion ? nlohmann::json(*s.providerVersion) : nlohmann::json(nullptr)},
         {"capturedAt", formatRfc3339(s.capturedAt)},
         {"latestRenewal", s.latestRenewal ? toJson(*s.latestRenewal) : nlohmann::json(nullptr)}};
+    // Only when known: a snapshot without it keeps the form (and fingerprint) it always had.
+    if (s.latestRenewalKey)
+        j["latestRenewalKey"] = *s.latestRenewalKey;
+    return j;
 }
 
 ProviderSnapshot snapshotFromProviderObject(ProviderKind kind, const std::string &providerKey,

@@ -27,6 +27,11 @@ struct ProviderSnapshot
     std::optional<std::string> providerVersion;
     Timestamp capturedAt;
     std::optional<SuccessfulRenewalEvent> latestRenewal;
+    /// The provider's id of the renewal that began the current period, when its object names it
+    /// without the renewal's facts (Stripe's latest_invoice, not expanded). Attached to a case
+    /// whose renewal has another key, it tells the database that the case's renewal is not the
+    /// current period's (migration 0032); with latestRenewal, it is that renewal's key.
+    std::optional<std::string> latestRenewalKey;
 
     bool operator==(const ProviderSnapshot &) const = default;
 };
@@ -36,8 +41,10 @@ bool isSnapshotStatus(const std::string &status);
 
 /// Parses our JSON form: {"providerKey", "providerSubscriptionId", "status",
 /// "currentPeriod": {"start", "end"} | null, "cancelAtPeriodEnd", "providerVersion": string |
-/// null, "capturedAt", "latestRenewal": SuccessfulRenewalEvent | null}. Strict: every key must be
-/// present (null where allowed), the period must have end > start; InputError names the field
+/// null, "capturedAt", "latestRenewal": SuccessfulRenewalEvent | null}, and optionally
+/// "latestRenewalKey": string | null. Strict: every other key must be present (null where
+/// allowed), providerVersion is a string (an opaque version, e.g. Paddle's updated_at; a number
+/// is refused), the period must have end > start; InputError names the field
 /// ("currentPeriod.end", "latestRenewal.paidAmountMinor").
 ProviderSnapshot providerSnapshotFromJson(const nlohmann::json &json);
 
@@ -59,12 +66,16 @@ nlohmann::json toJson(const ProviderSnapshot &snapshot);
 ///   (items.data[].current_period_start/end), and we take the item ending last. Status mapping:
 ///   active, trialing, past_due, paused, canceled, incomplete keep their names; unpaid ->
 ///   past_due (money still owed); incomplete_expired -> canceled. cancel_at_period_end is read
-///   as is. providerVersion is null.
+///   as is. providerVersion is null. latest_invoice: an id (as Stripe returns it unless
+///   expanded) is latestRenewalKey; an expanded invoice (expand[]=latest_invoice) that is a
+///   paid subscription_cycle invoice of the current period is latestRenewal too, and one that
+///   is not a renewal (a proration, a manual invoice) names none.
 /// - Paddle subscription: current_billing_period {starts_at, ends_at} (null when canceled or
 ///   paused); scheduled_change.action = "cancel" -> cancelAtPeriodEnd. Statuses active,
 ///   trialing, past_due, paused, canceled keep their names. providerVersion is updated_at.
 /// Other providers throw InputError: their subscription objects are not mapped yet.
-/// `latestRenewal` is left empty: subscription objects do not carry the paid invoice.
+/// Other than Stripe's expanded latest_invoice, subscription objects do not carry the paid
+/// invoice: `latestRenewal` is left empty.
 ProviderSnapshot snapshotFromProviderObject(ProviderKind kind, const std::string &providerKey,
     const nlohmann::json &obj, Timestamp capturedAt);
 

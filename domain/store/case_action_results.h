@@ -34,6 +34,20 @@ struct CaseAfterSnapshot
     bool resolved = false; ///< its renewal is recorded (else it stays open)
     ApplyResult renewal = ApplyResult::Rejected; ///< what the core did with its renewal
     std::optional<RejectionCode> rejection; ///< still open: why
+    /// Still open although its renewal is the renewal of the period the snapshot makes current:
+    /// why the snapshot did not record it, in words ("the snapshot names renewal in_x ...").
+    std::string why;
+};
+
+/// A case's renewal as a snapshot attachment speaks of it (migration 0032).
+struct CaseRenewal
+{
+    std::int64_t caseId = 0;
+    std::string renewalKey;
+    std::string periodStart; ///< RFC 3339, empty when the case's event has no period
+    std::string periodEnd;
+    std::optional<std::int64_t> paidAmountMinor;
+    std::string currency;
 };
 
 /// What attaching a provider snapshot did.
@@ -46,6 +60,10 @@ struct SnapshotAttachment
     nlohmann::json changes; ///< {"field": {"before", "after"}} of what moved
     std::optional<CaseAfterSnapshot> caseAfter; ///< with a case
     std::vector<std::int64_t> applicableCases; ///< other open cases it made applicable
+    /// The case's renewal, recorded as the renewal of the period the snapshot makes current.
+    std::optional<CaseRenewal> renewalFromCase;
+    /// Open cases whose renewal the subscription was moved past without recording it.
+    std::vector<CaseRenewal> leftBehind;
     nlohmann::json json; ///< the database's answer as it came (for --json)
 };
 std::string_view toString(SnapshotAttachment::Result result);

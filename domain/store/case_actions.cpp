@@ -31,6 +31,21 @@ std::string stringOr(const nlohmann::json &obj, const char *key)
     return it != obj.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
+CaseRenewal caseRenewalFrom(const nlohmann::json &j)
+{
+    CaseRenewal r;
+    r.caseId = j.value("caseId", std::int64_t {0});
+    r.renewalKey = stringOr(j, "renewalKey");
+    if (const auto p = j.find("period"); p != j.end() && p->is_object()) {
+        r.periodStart = stringOr(*p, "start");
+        r.periodEnd = stringOr(*p, "end");
+    }
+    if (const auto a = j.find("paidAmountMinor"); a != j.end() && a->is_number_integer())
+        r.paidAmountMinor = a->get<std::int64_t>();
+    r.currency = stringOr(j, "currency");
+    return r;
+}
+
 SnapshotAttachment attachmentFrom(const nlohmann::json &j)
 {
     SnapshotAttachment a;
@@ -47,11 +62,18 @@ SnapshotAttachment attachmentFrom(const nlohmann::json &j)
         after.resolved = stringOr(*c, "status") == "resolved";
         after.renewal = applyResultFromName(stringOr(*c, "renewal"));
         after.rejection = rejectionFrom(c->value("error", nlohmann::json()));
+        after.why = stringOr(*c, "why");
         a.caseAfter = after;
     }
     if (const auto ids = j.find("applicableCases"); ids != j.end() && ids->is_array()) {
         for (const auto &id : *ids)
             a.applicableCases.push_back(id.get<std::int64_t>());
+    }
+    if (const auto r = j.find("renewalFromCase"); r != j.end() && r->is_object())
+        a.renewalFromCase = caseRenewalFrom(*r);
+    if (const auto left = j.find("leftBehind"); left != j.end() && left->is_array()) {
+        for (const auto &r : *left)
+            a.leftBehind.push_back(caseRenewalFrom(r));
     }
     a.json = j;
     return a;

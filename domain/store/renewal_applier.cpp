@@ -10,8 +10,11 @@
 namespace rd {
 namespace {
 
-constexpr const char *kApplySql
+constexpr const char *kApplyWebhookSql
     = "SELECT result, billing_period_id, error_code, local_state FROM apply_webhook_renewal("
+      "$1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz, $8, $9, $10::timestamptz, $11::uuid)";
+constexpr const char *kApplyCliSql
+    = "SELECT result, billing_period_id, error_code, local_state FROM apply_cli_renewal("
       "$1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz, $8, $9, $10::timestamptz, $11::uuid)";
 
 ApplyOutcome outcomeFromRow(const pqxx::row &row)
@@ -61,8 +64,8 @@ nlohmann::json ApplyOutcome::toJson() const
     return j;
 }
 
-RenewalApplier::RenewalApplier(std::string conninfo, RetryPolicy retry)
-    : m_conninfo(std::move(conninfo)), m_retry(retry)
+RenewalApplier::RenewalApplier(std::string conninfo, RetryPolicy retry, RenewalSource source)
+    : m_conninfo(std::move(conninfo)), m_retry(retry), m_source(source)
 {
     reconnect();
 }
@@ -80,7 +83,8 @@ void RenewalApplier::reconnect()
 {
     m_conn.reset();
     m_conn = connectTo(m_conninfo);
-    m_conn->prepare(kApplyStatement, kApplySql);
+    m_conn->prepare(
+        kApplyStatement, m_source == RenewalSource::Cli ? kApplyCliSql : kApplyWebhookSql);
 }
 
 ApplyOutcome RenewalApplier::applyPrepared(
@@ -139,8 +143,9 @@ std::optional<std::int64_t> RenewalApplier::recordCase(
         try {
             pqxx::nontransaction tx(connection());
             const auto id
-                = tx.exec_params1("SELECT record_reconciliation_case($1::jsonb, $2, $3::jsonb)",
-                    eventJson.dump(), std::string(toString(rejection)), localState.dump())[0];
+                = tx.exec_params1("SELECT record_reconciliation_case($1::jsonb, $2, $3::jsonb, $4)",
+                    eventJson.dump(), std::string(toString(rejection)), localState.dump(),
+                    std::string(m_source == RenewalSource::Cli ? "cli" : "webhook"))[0];
             if (id.is_null())
                 return std::nullopt;
             return id.as<std::int64_t>();

@@ -30,6 +30,12 @@ struct ApplyOutcome
     nlohmann::json toJson() const;
 };
 
+/// Who hands the renewals to the core, as the billing period's recorded_by and the audit's
+/// actor say: a webhook delivery of its provider key (apply_webhook_renewal), or `renewalctl
+/// apply` run by the connection's login role (apply_cli_renewal, recorded by 'cli'; migration
+/// 0032). The database function, not the caller, names the actor.
+enum class RenewalSource { WebhookDelivery, Cli };
+
 /// Applies renewals over one connection (one per thread), the way every entry point does:
 /// retries the whole transaction on serialization failure (40001), deadlock (40P01) and a
 /// lost connection with bounded, jittered backoff (safe: the operation is idempotent); a
@@ -39,11 +45,12 @@ struct ApplyOutcome
 class RenewalApplier
 {
 public:
-    explicit RenewalApplier(std::string conninfo, RetryPolicy retry = {});
+    explicit RenewalApplier(std::string conninfo, RetryPolicy retry = {},
+        RenewalSource source = RenewalSource::WebhookDelivery);
     ~RenewalApplier();
 
-    /// Applies `event` as a webhook delivery of its provider key (apply_webhook_renewal,
-    /// migration 0027): who acted is the function's to say, not the caller's.
+    /// Applies `event` as its source (apply_webhook_renewal, migration 0027, or
+    /// apply_cli_renewal, 0032): who acted is the function's to say, not the caller's.
     ApplyOutcome apply(const SuccessfulRenewalEvent &event);
 
     /// Records a rejection as a case (or one more occurrence of its open case). The database
@@ -62,6 +69,7 @@ private:
 
     std::string m_conninfo;
     RetryPolicy m_retry;
+    RenewalSource m_source;
     std::unique_ptr<pqxx::connection> m_conn;
 };
 

@@ -9,6 +9,7 @@
 #include "domain/core/renewal_event.h"
 #include "domain/store/action_refused.h"
 #include "domain/store/operator_session.h"
+#include "domain/store/snapshot_attachment_text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -290,6 +291,25 @@ QString changeText(
         .arg(label, stateValueText(field, before), stateValueText(field, after));
 }
 
+// What became (or would become) of renewals, as sentences (the CLI prints the same ones):
+// the case's renewal recorded from the snapshot, why it is not, the renewals left behind.
+QString renewalWords(const rd::SnapshotAttachment &a, bool preview)
+{
+    QStringList out;
+    for (const auto &sentence : rd::renewalSentences(a, preview)) {
+        QString text = QString::fromStdString(sentence);
+        text[0] = text[0].toUpper();
+        out << text + u'.';
+    }
+    return out.join(u' ');
+}
+
+// `text` and `more`, one space between them when both have something.
+QString joined(const QString &text, const QString &more)
+{
+    return more.isEmpty() ? text : text.isEmpty() ? more : text + u' ' + more;
+}
+
 } // namespace
 
 CaseActionOutcome attachSnapshot(const std::string &conninfo, const CaseActionRequest &request)
@@ -311,7 +331,10 @@ CaseActionOutcome attachSnapshot(const std::string &conninfo, const CaseActionRe
                                            .arg(rejectionText(caseResult->rejection))
                 : caseResult->renewal == rd::ApplyResult::Applied
                 ? tr("Case %1 resolved: its renewal was applied.").arg(request.caseId)
+                : result.renewalFromCase
+                ? tr("Case %1 resolved: the snapshot recorded its renewal.").arg(request.caseId)
                 : tr("Case %1 resolved: its renewal is recorded.").arg(request.caseId);
+        caseSentence = joined(caseSentence, renewalWords(result, false));
         if (result.result == rd::SnapshotAttachment::Result::Unchanged)
             return {kind,
                 tr("The same snapshot was attached before: nothing changed.") + u' ' + caseSentence,
@@ -354,17 +377,24 @@ SnapshotVerdict previewSnapshot(
             return {Kind::Refused,
                 QString::fromStdString(answer.refused->code() + ": " + answer.refused->what())};
         const auto &c = answer.wouldBe->caseAfter;
+        // Said before anything is written: a renewal recorded from the case, or left behind.
+        const QString renewals = renewalWords(*answer.wouldBe, true);
         if (c && c->resolved)
             return {Kind::Verdict,
-                c->renewal == rd::ApplyResult::Applied
-                    ? tr("Case %1 will be resolved: its renewal will be applied.").arg(caseId)
-                    : tr("Case %1 will be resolved: its renewal is recorded.").arg(caseId)};
+                joined(c->renewal == rd::ApplyResult::Applied
+                        ? tr("Case %1 will be resolved: its renewal will be applied.").arg(caseId)
+                        : answer.wouldBe->renewalFromCase
+                        ? tr("Case %1 will be resolved: the snapshot records its renewal.")
+                              .arg(caseId)
+                        : tr("Case %1 will be resolved: its renewal is recorded.").arg(caseId),
+                    renewals)};
         if (c)
             return {Kind::Verdict,
-                tr("Case %1 stays open: its renewal would still be rejected (%2).")
-                    .arg(caseId)
-                    .arg(rejectionText(c->rejection))};
-        return {Kind::Verdict, tr("No case is affected.")};
+                joined(tr("Case %1 stays open: its renewal would still be rejected (%2).")
+                           .arg(caseId)
+                           .arg(rejectionText(c->rejection)),
+                    renewals)};
+        return {Kind::Verdict, joined(tr("No case is affected."), renewals)};
     } catch (const rd::ActionRefused &e) {
         return {Kind::Refused, QString::fromStdString(e.code() + ": " + e.what())};
     } catch (const std::exception &e) {

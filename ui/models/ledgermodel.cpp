@@ -81,7 +81,9 @@ LedgerModel::LedgerModel(DatabasePool *pool, const LedgerFilter &filter, QObject
 
 const QStringList &LedgerModel::recordedByValues()
 {
-    static const QStringList values {u"webhook"_qs, u"operator"_qs, u"snapshot"_qs, u"import"_qs};
+    // Every value of the rd_recorded_by domain (migrations 0025, 0029, 0032).
+    static const QStringList values {
+        u"webhook"_qs, u"operator"_qs, u"snapshot"_qs, u"import"_qs, u"statement"_qs, u"cli"_qs};
     return values;
 }
 

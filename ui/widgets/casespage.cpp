@@ -252,8 +252,10 @@ QString stepAction(const QString &action, bool automatic, const QString &snapsho
     return format::humanize(action);
 }
 
-QString stepOutcome(
-    const QString &action, const QString &outcome, const QString &error, const QString &role)
+// `detail`: why a snapshot left the case's renewal unrecorded; `fromSnapshot`: the snapshot
+// recorded the case's renewal as its period's (migration 0032).
+QString stepOutcome(const QString &action, const QString &outcome, const QString &error,
+    const QString &role, const QString &detail, bool fromSnapshot)
 {
     if (action == u"claimed")
         return tr("assigned to %1").arg(role);
@@ -270,9 +272,11 @@ QString stepOutcome(
         if (outcome == u"applied")
             return tr("renewal applied: case resolved");
         if (outcome == u"duplicate")
-            return tr("renewal already recorded: case resolved");
+            return fromSnapshot ? tr("renewal recorded with the snapshot: case resolved")
+                                : tr("renewal already recorded: case resolved");
         if (outcome == u"rejected")
-            return tr("still rejected: %1").arg(why);
+            return detail.isEmpty() ? tr("still rejected: %1").arg(why)
+                                    : tr("still rejected: %1; %2").arg(why, detail);
         if (outcome == u"attached")
             return tr("subscription brought to the snapshot");
         if (outcome == u"unchanged")
@@ -287,10 +291,13 @@ QString stepOutcome(
     return format::humanize(outcome);
 }
 
-QString stepActor(const QString &action, const QString &role)
+QString stepActor(const QString &action, const QString &role, const QString &recordedBy)
 {
     if (role == u"system")
         return tr("automatic (renewal core)");
+    // Who handed the rejected renewal in (migration 0032): a delivery unless it says otherwise.
+    if (recordedBy == u"cli")
+        return tr("renewalctl apply");
     if (action == u"opened" || action == u"occurrence")
         return tr("webhook delivery");
     return tr("operator");
@@ -318,7 +325,9 @@ CaseDetail loadCaseDetail(QSqlDatabase &db, qint64 caseId)
             "coalesce(h.comment, ''), "
             "coalesce(h.details->>'snapshotId', h.details->>'afterSnapshot', ''), "
             "coalesce(h.details->>'automatic', '') = 'true', "
-            "coalesce(h.details->>'takenFrom', h.details->>'releasedFrom', '') "
+            "coalesce(h.details->>'takenFrom', h.details->>'releasedFrom', ''), "
+            "coalesce(h.details->>'recordedBy', ''), coalesce(h.details->>'why', ''), "
+            "coalesce(h.details->>'renewalFromCase', '') = 'true' "
             "FROM reconciliation_case_history h WHERE h.case_id = ? ORDER BY h.chain_seq"_qs,
             {caseId});
         while (h.next()) {
@@ -327,10 +336,11 @@ CaseDetail loadCaseDetail(QSqlDatabase &db, qint64 caseId)
             const QString reason = h.value(6).toString();
             const auto at = format::micros(h.value(1).toString());
             d.history << h.value(0).toLongLong() << (at ? QVariant(*at) : QVariant())
-                      << stepActor(action, role) << role
+                      << stepActor(action, role, h.value(11).toString()) << role
                       << stepAction(action, h.value(9).toBool(), h.value(8).toString(), role,
                              h.value(10).toString())
-                      << stepOutcome(action, h.value(3).toString(), h.value(4).toString(), role)
+                      << stepOutcome(action, h.value(3).toString(), h.value(4).toString(), role,
+                             h.value(12).toString(), h.value(13).toBool())
                       << (reason.isEmpty() ? QString() : reasonLabel(reason)) << reason
                       << h.value(7).toString();
         }
