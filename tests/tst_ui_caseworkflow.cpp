@@ -709,6 +709,12 @@ private slots:
             if (b->text() == u"Dismiss…"_qs)
                 dismiss = b;
         QVERIFY(dismiss && !dismiss->isVisibleTo(desk.page.get()));
+        if (const QString dir = qEnvironmentVariable("RD_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            desk.page->resize(1024, 640);
+            desk.page->show();
+            QTRY_COMPARE_WITH_TIMEOUT(desk.page->historyModel()->rowCount(), 2, 10000);
+            desk.page->grab().save(dir + u"/cases-dismissed-reopen.png"_qs);
+        }
 
         // A reopen without a note is refused by the database, and changes nothing.
         auto out = act(*desk.page, id, Action::Reopen, u" "_qs);
