@@ -1023,6 +1023,60 @@ private slots:
         QCOMPARE(rdtest::text(*m_db, state), cases);
     }
 
+    // Two dismissed cases of one renewal (another reason each, so the unique index of open
+    // cases does not tell them apart), reopened at the same time by two operators: the
+    // renewal's reopen lock makes the second see the first open, and refuses it. Without the
+    // lock both would be open.
+    void twoReopensOfOneRenewalOpenOneCase()
+    {
+        const auto first = openGapCase();
+        auto conn = m_db->connect();
+        rd::dismissCase(*conn, first, {"test_data", "x"});
+        {
+            pqxx::work tx(*conn);
+            tx.exec0("UPDATE subscriptions SET status = 'past_due'");
+            tx.commit();
+        }
+        auto again = marchRenewal();
+        again.providerEventId = "evt_march_again";
+        const auto out = rd::RenewalApplier(m_db->conninfo()).apply(again);
+        QVERIFY(out.caseId && *out.caseId != first);
+        const auto second = *out.caseId;
+        QCOMPARE(
+            rdtest::rejectionOf(out), std::string("renewal_not_allowed_for_subscription_status"));
+        rd::dismissCase(*conn, second, {"test_data", "x"});
+
+        auto observer = m_db->connect();
+        auto controller = m_db->connect();
+        const int controllerPid = rdtest::backendPid(*controller);
+        auto reopen = [](std::string conninfo, std::int64_t caseId) -> std::string {
+            pqxx::connection c(conninfo);
+            try {
+                rd::reopenCase(c, caseId, "dismissed by mistake");
+                return "won";
+            } catch (const rd::ActionRefused &e) {
+                return e.code() + ": " + e.what();
+            }
+        };
+        std::future<std::string> a, b;
+        pqxx::work hold(*controller); // after the futures: rolled back before they are joined
+        hold.exec1("SELECT pg_advisory_xact_lock(hashtextextended("
+                   "'reopen:stripe-main:in_march', 0))");
+        a = std::async(std::launch::async, reopen, loginAs("alice", "operator"), first);
+        b = std::async(std::launch::async, reopen, loginAs("bob", "operator"), second);
+        const auto waiting = rdtest::waitForLockWaiters(*observer, controllerPid, 2);
+        QVERIFY2(waiting.reached, waiting.seen.c_str());
+        hold.commit();
+        const auto ra = a.get(), rb = b.get();
+        QVERIFY2((ra == "won") != (rb == "won"), (ra + " | " + rb).c_str());
+        const auto &loser = ra == "won" ? rb : ra;
+        QVERIFY2(loser.rfind("case_not_reopenable", 0) == 0
+                && loser.find("is open for the same renewal") != std::string::npos,
+            loser.c_str());
+        QCOMPARE(
+            scalar(*conn, "SELECT count(*) FROM reconciliation_cases WHERE status = 'open'"), 1LL);
+    }
+
     // #28, 21: every reason the database's functions can open a case with has a next step.
     // The codes are read from the functions themselves: the core's verdicts, the errors it
     // assigns, and the codes ingest and statement runs open cases with.
