@@ -9,7 +9,9 @@
 --     re-applied case is never undone);
 --   * the case's renewal has been recorded since it was dismissed (nothing left to reconcile);
 --   * another case for the same renewal (provider key and renewal key) is open: that one is
---     worked instead, and the queue never holds two open cases of one renewal by a reopen.
+--     worked instead, and the queue never holds two open cases of one renewal by a reopen;
+--   * the renewal was paid in a month closed for its provider (0031): the close counted the
+--     case as dismissed, and a closed month stays as it was closed.
 -- A missing note is RD004 (note_required); no such case is RD001 (case_not_found).
 --
 -- 27a: "case 5 was already dismissed (dismissed) by alice" said dismissed twice. The refusal
@@ -53,6 +55,8 @@ DECLARE
     v_note text := public.rd_note_text(p_comment);
     v_period uuid;
     v_other bigint;
+    v_month date;
+    v_closed_by text;
 BEGIN
     IF v_note IS NULL THEN
         RAISE EXCEPTION 'reopening a case needs a note saying why' USING ERRCODE = 'RD004';
@@ -69,6 +73,16 @@ BEGIN
         RAISE EXCEPTION 'case % was resolved (%)%: its renewal is recorded, and only a dismissed case can be reopened',
             p_case_id, c.resolution,
             coalesce(' by ' || c.resolved_by, '')
+            USING ERRCODE = 'RD016';
+    END IF;
+    -- A closed month stays as it was closed: its close counted this case as dismissed.
+    SELECT m.month, m.closed_by INTO v_month, v_closed_by FROM public.month_closes m
+     WHERE m.provider_key = c.provider_key
+       AND m.month = pg_catalog.date_trunc('month',
+               (c.event->>'paidAt')::timestamptz AT TIME ZONE 'UTC')::date;
+    IF FOUND THEN
+        RAISE EXCEPTION 'case %''s renewal was paid in %, a month of % closed by %: a closed month''s cases stay as they were closed; add a note instead',
+            p_case_id, pg_catalog.to_char(v_month, 'YYYY-MM'), c.provider_key, v_closed_by
             USING ERRCODE = 'RD016';
     END IF;
     -- One reopen of a renewal at a time: the checks below and the update then see the same

@@ -972,6 +972,10 @@ private slots:
             << "why"
             << "case_not_reopenable"
             << "is open for the same renewal (in_march)";
+        QTest::newRow("a closed month") << "closed"
+                                        << "why"
+                                        << "case_not_reopenable"
+                                        << "a month of stripe-main closed by";
         QTest::newRow("no note") << "dismissed" << QString::fromUtf8(" \u200b") << "note_required"
                                  << "needs a note";
         QTest::newRow("no such case") << "missing"
@@ -1006,6 +1010,23 @@ private slots:
             QVERIFY(out.caseId && *out.caseId != caseId);
         } else if (situation == "missing") {
             caseId = 987654;
+        } else if (situation == "closed") {
+            // The month the renewal was paid in, closed (the close's own checks are
+            // tst_monthclose's; here only its row matters).
+            pqxx::work tx(*conn);
+            tx.exec("SELECT register_billing_provider('stripe-main', 'stripe', 'Stripe') "
+                    "WHERE NOT EXISTS (SELECT 1 FROM billing_providers "
+                    "WHERE provider_key = 'stripe-main')");
+            tx.exec_params0(
+                "INSERT INTO month_closes (provider_key, month, statement_run_ids, "
+                "statement_sha256s, statement_totals, ledger_totals, matched, backfilled, "
+                "unapplied, differing, not_in_statement, cases_resolved, cases_dismissed, "
+                "audit_anchor_digest, audit_anchor_heads) SELECT 'stripe-main', "
+                "date_trunc('month', (event->>'paidAt')::timestamptz AT TIME ZONE 'UTC')::date, "
+                "'{1}', ARRAY[repeat('a', 64)], '{}', '{}', 0, 0, 0, 0, 0, 0, 1, "
+                "repeat('b', 64), 1 FROM reconciliation_cases WHERE id = $1",
+                caseId);
+            tx.commit();
         }
         const std::string state
             = "SELECT string_agg(id || ':' || status, ',' ORDER BY id) FROM reconciliation_cases";
