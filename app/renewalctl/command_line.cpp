@@ -445,7 +445,8 @@ Other provider keys: register them (renewalctl providers add) and name them with
         json(dismiss);
         auto *reopen = command(*group, "reopen",
             "put a dismissed case back in the queue, open (dismissed by mistake); refused for "
-            "a resolved case, a renewal recorded since, or another open case of the renewal");
+            "an open or resolved case, a renewal recorded since, another open case of the "
+            "renewal, or a renewal paid in a closed month");
         positional(reopen, "ID", "the case id", true);
         value(reopen, "note", "N", "why it is reopened; required");
         db(reopen);
