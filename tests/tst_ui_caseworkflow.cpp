@@ -777,6 +777,14 @@ private slots:
             if (b->text() == u"Attach provider snapshot…"_qs)
                 snapshot = b;
         QVERIFY(snapshot && snapshot->isEnabled());
+        QVERIFY2(desk.page->findingText().contains(u"Next step: Look the subscription up"_qs),
+            qPrintable(desk.page->findingText()));
+        if (const QString dir = qEnvironmentVariable("RD_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            desk.page->resize(1024, 640);
+            desk.page->show();
+            QTest::qWait(200);
+            desk.page->grab().save(dir + u"/cases-needs-snapshot.png"_qs);
+        }
         // A case with its period may be re-applied.
         QVERIFY(desk.page->openCase(gap));
         QTRY_COMPARE_WITH_TIMEOUT(desk.page->currentCase(), gap, 10000);
