@@ -421,6 +421,79 @@ private slots:
             nlohmann::json::parse(json.out.toStdString())["id"].get<long long>(), id.toLongLong());
     }
 
+    /// #28, 26: a case that does not exist is bad input (65), "no case 9999", whatever the
+    /// verb; nothing is written.
+    void aMissingCaseIsBadInput_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("show") << QStringList {"show", "9999"};
+        QTest::newRow("show --json") << QStringList {"show", "9999", "--json"};
+        QTest::newRow("reapply") << QStringList {"reapply", "9999", "--reason", "other"};
+        QTest::newRow("dismiss") << QStringList {
+            "dismiss", "9999", "--reason", "other", "--comment", "x"};
+        QTest::newRow("reopen") << QStringList {"reopen", "9999", "--note", "x"};
+        QTest::newRow("note") << QStringList {"note", "9999", "--comment", "x"};
+    }
+
+    void aMissingCaseIsBadInput()
+    {
+        QFETCH(QStringList, args);
+        rdtest::TestDatabase db("cli_missing_case");
+        const auto r = runProgram(ctl(), withDb(db, QStringList {"cases"} + args));
+        QCOMPARE(r.exitCode, 65);
+        QCOMPARE(r.err, QByteArray("renewalctl: bad input: no case 9999\n"));
+        QCOMPARE(scalar(db, "SELECT count(*) FROM reconciliation_case_history"), 0LL);
+    }
+
+    /// #28, 20: `cases reopen ID --note` puts a dismissed case back in the queue; `cases show`
+    /// says the way back on a dismissed case and the next step on an open one (21); a second
+    /// reopen is refused (4) with its reason.
+    void reopenADismissedCase()
+    {
+        rdtest::TestDatabase db("cli_reopen");
+        const QString id = openGapCaseThroughTheCli(db);
+        QVERIFY(!id.isEmpty());
+        auto show = runProgram(ctl(), withDb(db, {"cases", "show", id}));
+        QVERIFY2(show.out.contains("  next step:      Usually wait"), show.out.constData());
+
+        QCOMPARE(
+            runProgram(ctl(),
+                withDb(db,
+                    {"cases", "dismiss", id, "--reason", "test_data", "--comment", "staging data"}))
+                .exitCode,
+            0);
+        show = runProgram(ctl(), withDb(db, {"cases", "show", id}));
+        QVERIFY2(show.out.contains(("renewalctl cases reopen " + id + " --note").toUtf8()),
+            show.out.constData());
+
+        const auto noNote = runProgram(ctl(), withDb(db, {"cases", "reopen", id}));
+        QCOMPARE(noNote.exitCode, 64);
+        QVERIFY2(noNote.err.contains("--note"), noNote.err.constData());
+        QCOMPARE(
+            scalar(db, "SELECT count(*) FROM reconciliation_cases WHERE status = 'open'"), 0LL);
+
+        const auto reopened = runProgram(
+            ctl(), withDb(db, {"cases", "reopen", id, "--note", "a paying customer after all"}));
+        QCOMPARE(reopened.exitCode, 0);
+        QVERIFY2(
+            reopened.out.startsWith(("case " + id + ": open again (was dismissed by ").toUtf8()),
+            reopened.out.constData());
+        const auto list = runProgram(ctl(), withDb(db, {"cases", "list", "--status", "open"}));
+        QVERIFY2(list.out.contains("1 case(s)"), list.out.constData());
+        QCOMPARE(scalar(db,
+                     "SELECT count(*) FROM reconciliation_case_history WHERE action = 'reopened' "
+                     "AND comment = 'a paying customer after all'"),
+            1LL);
+
+        const auto again
+            = runProgram(ctl(), withDb(db, {"cases", "reopen", id, "--note", "again", "--json"}));
+        QCOMPARE(again.exitCode, 4);
+        QVERIFY2(again.err.contains("refused (case_not_reopenable): case " + id.toUtf8()
+                     + " is open: there is nothing to reopen"),
+            again.err.constData());
+        QCOMPARE(nlohmann::json::parse(again.out.toStdString())["error"], "case_not_reopenable");
+    }
+
     /// A reason outside the standard list is refused by the database (invalid_reason, exit 4),
     /// and nothing reaches the tamper-evident case history.
     void dismissWithAnUnknownReasonIsRefused()

@@ -1,3 +1,4 @@
+#include "domain/core/case_next_step.h"
 #include "domain/store/audit_chains.h"
 #include "domain/store/case_actions.h"
 #include "domain/store/renewal_applier.h"
@@ -420,7 +421,8 @@ private slots:
             "SELECT record_reconciliation_case('{}', 'x', '{}')",
             "SELECT claim_case(" + std::to_string(caseId) + ", NULL)",
             "SELECT release_case(" + std::to_string(caseId) + ", 'x')",
-            "SELECT note_case(" + std::to_string(caseId) + ", 'x')"};
+            "SELECT note_case(" + std::to_string(caseId) + ", 'x')",
+            "SELECT reopen_case(" + std::to_string(caseId) + ", 'x')"};
         for (const auto &sql : actions) {
             pqxx::work tx(viewer);
             QVERIFY_THROWS_EXCEPTION(pqxx::insufficient_privilege, tx.exec(sql));
@@ -608,8 +610,10 @@ private slots:
             {"cases", "dismiss", id, "--reason", "customer_request", "--comment", "again", "--db",
                 db});
         QCOMPARE(again.exitCode, 4);
-        QVERIFY2(again.err.contains("already dismissed (dismissed) by postgres at"),
-            again.err.constData());
+        // Said once (#28, 27a: "already dismissed (dismissed)"), with the way back.
+        QVERIFY2(again.err.contains("was already dismissed by postgres at"), again.err.constData());
+        QVERIFY2(!again.err.contains("(dismissed)"), again.err.constData());
+        QVERIFY2(again.err.contains("reopen it"), again.err.constData());
 
         // A Stripe subscription object, turned into a snapshot by the Stripe adapter.
         const auto attach = rdtest::runProgram(ctl,
@@ -911,6 +915,220 @@ private slots:
             refused.refused->what());
     }
 
+    // #28, 20: a case dismissed by mistake is open again, in the queue and counted, by an
+    // operator with a note; the history chain keeps the dismissal and the reopen.
+    void reopenPutsADismissedCaseBackInTheQueue()
+    {
+        const auto caseId = openGapCase();
+        pqxx::connection alice(loginAs("alice", "operator"));
+        rd::dismissCase(alice, caseId, {"test_data", "looked like test data"});
+        QCOMPARE(rd::listCases(alice, std::string("open")).size(), std::size_t(0));
+
+        const auto answer = rd::reopenCase(alice, caseId, "sub_1 is a paying customer");
+        QCOMPARE(answer["result"], "reopened");
+        QCOMPARE(answer["dismissedBy"], m_db->name() + "_alice");
+        const auto open = rd::listCases(alice, std::string("open"));
+        QCOMPARE(open.size(), std::size_t(1));
+        QCOMPARE(open[0]["id"].get<std::int64_t>(), caseId);
+        const auto c = rd::showCase(alice, caseId);
+        QCOMPARE(c["status"], "open");
+        QVERIFY(c["resolution"].is_null() && c["resolvedBy"].is_null()
+            && c["resolutionComment"].is_null());
+        const auto &last = c["history"].back();
+        QCOMPARE(last["action"], "reopened");
+        QCOMPARE(last["actor"], m_db->name() + "_alice");
+        QCOMPARE(last["comment"], "sub_1 is a paying customer");
+        QCOMPARE(last["details"]["dismissalNote"], "looked like test data");
+        QCOMPARE(c["history"][c["history"].size() - 2]["action"], "dismissed");
+        auto conn = m_db->connect();
+        QCOMPARE(scalar(*conn, "SELECT count(*) FROM audit_chain_breaks()"), 0LL);
+        QVERIFY(rd::verifyAuditChains(*conn).empty());
+        // Open like any other: the core closes it when its renewal is recorded.
+        rd::attachSnapshot(*conn, snapshotOfFebruary(rdtest::capturedNow()), caseId, kNote);
+        QCOMPARE(rd::showCase(*conn, caseId)["status"], "resolved");
+    }
+
+    // What may not be reopened, and why: each refusal typed, in one sentence, nothing written.
+    void reopenIsRefused_data()
+    {
+        QTest::addColumn<QString>("situation");
+        QTest::addColumn<QString>("note");
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("an open case") << "open"
+                                      << "why"
+                                      << "case_not_reopenable"
+                                      << "is open: there is nothing to reopen";
+        QTest::newRow("a resolved case") << "resolved"
+                                         << "why"
+                                         << "case_not_reopenable"
+                                         << "only a dismissed case can be reopened";
+        QTest::newRow("renewal recorded since") << "recorded"
+                                                << "why"
+                                                << "case_not_reopenable"
+                                                << "has been recorded since it was dismissed";
+        QTest::newRow("another open case of the renewal")
+            << "other"
+            << "why"
+            << "case_not_reopenable"
+            << "is open for the same renewal (in_march)";
+        QTest::newRow("a closed month") << "closed"
+                                        << "why"
+                                        << "case_not_reopenable"
+                                        << "a month of stripe-main closed by";
+        QTest::newRow("no note") << "dismissed" << QString::fromUtf8(" \u200b") << "note_required"
+                                 << "needs a note";
+        QTest::newRow("no such case") << "missing"
+                                      << "why"
+                                      << "case_not_found"
+                                      << "no case";
+    }
+
+    void reopenIsRefused()
+    {
+        QFETCH(QString, situation);
+        QFETCH(QString, note);
+        QFETCH(QString, code);
+        QFETCH(QString, says);
+        auto caseId = openGapCase();
+        auto conn = m_db->connect();
+        if (situation == "resolved")
+            rd::attachSnapshot(*conn, snapshotOfFebruary(rdtest::capturedNow()), caseId, kNote);
+        else if (situation != "open")
+            rd::dismissCase(*conn, caseId, {"test_data", "x"});
+        auto again = marchRenewal();
+        again.providerEventId = "evt_march_again";
+        if (situation == "recorded") {
+            // The provider's state with February, then March delivered again: recorded.
+            rd::attachSnapshot(
+                *conn, snapshotOfFebruary(rdtest::capturedNow()), std::nullopt, kNote);
+            QVERIFY(
+                rd::RenewalApplier(m_db->conninfo()).apply(again).result == ApplyResult::Applied);
+        } else if (situation == "other") {
+            // March delivered again while its case is dismissed: a new open case.
+            const auto out = rd::RenewalApplier(m_db->conninfo()).apply(again);
+            QVERIFY(out.caseId && *out.caseId != caseId);
+        } else if (situation == "missing") {
+            caseId = 987654;
+        } else if (situation == "closed") {
+            // The month the renewal was paid in, closed (the close's own checks are
+            // tst_monthclose's; here only its row matters).
+            pqxx::work tx(*conn);
+            tx.exec("SELECT register_billing_provider('stripe-main', 'stripe', 'Stripe') "
+                    "WHERE NOT EXISTS (SELECT 1 FROM billing_providers "
+                    "WHERE provider_key = 'stripe-main')");
+            tx.exec_params0(
+                "INSERT INTO month_closes (provider_key, month, statement_run_ids, "
+                "statement_sha256s, statement_totals, ledger_totals, matched, backfilled, "
+                "unapplied, differing, not_in_statement, cases_resolved, cases_dismissed, "
+                "audit_anchor_digest, audit_anchor_heads) SELECT 'stripe-main', "
+                "date_trunc('month', (event->>'paidAt')::timestamptz AT TIME ZONE 'UTC')::date, "
+                "'{1}', ARRAY[repeat('a', 64)], '{}', '{}', 0, 0, 0, 0, 0, 0, 1, "
+                "repeat('b', 64), 1 FROM reconciliation_cases WHERE id = $1",
+                caseId);
+            tx.commit();
+        }
+        const std::string state
+            = "SELECT string_agg(id || ':' || status, ',' ORDER BY id) FROM reconciliation_cases";
+        const auto cases = rdtest::text(*m_db, state);
+        const auto history = scalar(*conn, "SELECT count(*) FROM reconciliation_case_history");
+        pqxx::connection alice(loginAs("alice", "operator"));
+        try {
+            rd::reopenCase(alice, caseId, note.toStdString());
+            QFAIL("reopened");
+        } catch (const rd::ActionRefused &e) {
+            QCOMPARE(QString::fromStdString(e.code()), code);
+            QVERIFY2(QString::fromUtf8(e.what()).contains(says), e.what());
+        }
+        QCOMPARE(scalar(*conn, "SELECT count(*) FROM reconciliation_case_history"), history);
+        QCOMPARE(rdtest::text(*m_db, state), cases);
+    }
+
+    // Two dismissed cases of one renewal (another reason each, so the unique index of open
+    // cases does not tell them apart), reopened at the same time by two operators: the
+    // renewal's reopen lock makes the second see the first open, and refuses it. Without the
+    // lock both would be open.
+    void twoReopensOfOneRenewalOpenOneCase()
+    {
+        const auto first = openGapCase();
+        auto conn = m_db->connect();
+        rd::dismissCase(*conn, first, {"test_data", "x"});
+        {
+            pqxx::work tx(*conn);
+            tx.exec0("UPDATE subscriptions SET status = 'past_due'");
+            tx.commit();
+        }
+        auto again = marchRenewal();
+        again.providerEventId = "evt_march_again";
+        const auto out = rd::RenewalApplier(m_db->conninfo()).apply(again);
+        QVERIFY(out.caseId && *out.caseId != first);
+        const auto second = *out.caseId;
+        QCOMPARE(
+            rdtest::rejectionOf(out), std::string("renewal_not_allowed_for_subscription_status"));
+        rd::dismissCase(*conn, second, {"test_data", "x"});
+
+        auto observer = m_db->connect();
+        auto controller = m_db->connect();
+        const int controllerPid = rdtest::backendPid(*controller);
+        auto reopen = [](std::string conninfo, std::int64_t caseId) -> std::string {
+            pqxx::connection c(conninfo);
+            try {
+                rd::reopenCase(c, caseId, "dismissed by mistake");
+                return "won";
+            } catch (const rd::ActionRefused &e) {
+                return e.code() + ": " + e.what();
+            }
+        };
+        std::future<std::string> a, b;
+        pqxx::work hold(*controller); // after the futures: rolled back before they are joined
+        hold.exec1("SELECT pg_advisory_xact_lock(hashtextextended("
+                   "'reopen:stripe-main:in_march', 0))");
+        a = std::async(std::launch::async, reopen, loginAs("alice", "operator"), first);
+        b = std::async(std::launch::async, reopen, loginAs("bob", "operator"), second);
+        const auto waiting = rdtest::waitForLockWaiters(*observer, controllerPid, 2);
+        QVERIFY2(waiting.reached, waiting.seen.c_str());
+        hold.commit();
+        const auto ra = a.get(), rb = b.get();
+        QVERIFY2((ra == "won") != (rb == "won"), (ra + " | " + rb).c_str());
+        const auto &loser = ra == "won" ? rb : ra;
+        QVERIFY2(loser.rfind("case_not_reopenable", 0) == 0
+                && loser.find("is open for the same renewal") != std::string::npos,
+            loser.c_str());
+        QCOMPARE(
+            scalar(*conn, "SELECT count(*) FROM reconciliation_cases WHERE status = 'open'"), 1LL);
+    }
+
+    // #28, 21: every reason the database's functions can open a case with has a next step.
+    // The codes are read from the functions themselves: the core's verdicts, the errors it
+    // assigns, and the codes ingest and statement runs open cases with.
+    void everyCaseReasonOfTheDatabaseHasANextStep()
+    {
+        auto conn = m_db->connect();
+        pqxx::read_transaction tx(*conn);
+        std::set<std::string> codes;
+        for (const auto &row : tx.exec(R"(SELECT DISTINCT coalesce(m[1], m[2], m[3]) FROM pg_proc p
+                 CROSS JOIN LATERAL regexp_matches(p.prosrc,
+                     '(?:verdict|error_code|k_error|v_error)\s*:=\s*''([a-z_]+)''|'
+                     'THEN\s+''([a-z_]+)''|'
+                     '(?:rd_statement_case\(p_run, e|record_reconciliation_case\([a-z_]+)\s*,\s*''([a-z_]+)''',
+                     'g') m
+                 WHERE p.pronamespace = 'public'::regnamespace
+                   AND (m[2] IS NULL OR p.proname = 'rd_renewal_verdict'))"))
+            codes.insert(row[0].as<std::string>());
+        codes.erase("duplicate"); // verdicts that open no case
+        codes.erase("applicable");
+        // The scan found the core's codes and the statements' (not an empty list that passes).
+        for (const char *known :
+            {"subscription_not_found", "needs_snapshot", "provider_renewal_key_payload_conflict",
+                "renewal_period_is_not_contiguous", "statement_disagrees", "not_in_statement"})
+            QVERIFY2(codes.count(known) == 1, known);
+        for (const auto &code : codes)
+            QVERIFY2(!rd::caseNextStep(code).empty(), ("no next step for " + code).c_str());
+        // And the programs know no code the database never uses.
+        for (const auto code : rd::caseReasonCodes())
+            QVERIFY2(codes.count(std::string(code)) == 1, std::string(code).c_str());
+    }
+
     // Every refusal the database can raise (an ERRCODE in the class RD in any function) is one
     // the programs map, and every code they map is raised somewhere: the two lists cannot drift.
     void everyRefusalSqlstateIsMapped()
@@ -934,7 +1152,9 @@ private slots:
             }
         }
         QCOMPARE(mapped, static_cast<int>(raised.size()));
-        QCOMPARE(mapped, 15); // RD013, RD014 (0029: statements), RD015 month_close_refused (0031)
+        // RD013, RD014 (0029: statements), RD015 month_close_refused (0031), RD016
+        // case_not_reopenable (0033).
+        QCOMPARE(mapped, 16);
     }
 
     // The same through the CLI: --preview says it, then the attach does it.

@@ -233,6 +233,14 @@ private slots:
             << "SELECT (count(*) = 3)::int FROM reconciliation_case_history "
                "WHERE action IN ('claimed', 'noted', 'released') "
                "AND provider_key = 'stripe-main'";
+        // 0033: the dismissal, then the reopen, both into the real case and its history.
+        QTest::newRow("operator: reopen_case")
+            << "operator" << caseTables
+            << "SELECT dismiss_case(%1, 'test_data', 'hidden dismissal'); "
+               "SELECT reopen_case(%1, 'hidden reopen')"
+            << "SELECT count(*) FROM reconciliation_case_history h JOIN reconciliation_cases c "
+               "ON c.id = h.case_id WHERE h.action = 'reopened' AND h.comment = 'hidden reopen' "
+               "AND c.status = 'open'";
         QTest::newRow("operator: register_billing_provider")
             << "operator" << QStringList {"billing_providers"}
             << "SELECT register_billing_provider('paddle-x', 'paddle', 'Paddle X')"

@@ -1,5 +1,8 @@
 #include "ui/models/caseevidence.h"
 
+#include "domain/core/case_next_step.h"
+#include "domain/core/rejection_code.h"
+
 #include <QtTest>
 
 #include <algorithm>
@@ -54,7 +57,7 @@ private slots:
         QTest::newRow("needs_snapshot")
             << u"needs_snapshot"_qs
             << u"{\"providerEventId\":\"evt_1\",\"paidAmountMinor\":900,\"currency\":\"USD\"}"_qs
-            << QStringList {u"Attach provider snapshot"_qs, u"dashboard"_qs};
+            << QStringList {u"provider snapshot"_qs, u"dashboard"_qs};
         QTest::newRow("invalid_provider_billing_period")
             << u"invalid_provider_billing_period"_qs
             << u"{\"providerEventId\":\"evt_2\",\"period\":{\"start\":\"2026-05-01T00:00:00Z\","
@@ -74,8 +77,66 @@ private slots:
         QString reason = code;
         reason.replace(u'_', u' ');
         QVERIFY2(!ev.finding.toLower().startsWith(reason), qPrintable(ev.finding));
+        const QString said = ev.finding + u' ' + ev.nextStep;
         for (const QString &words : mustSay)
-            QVERIFY2(ev.finding.contains(words, Qt::CaseInsensitive), qPrintable(ev.finding));
+            QVERIFY2(said.contains(words, Qt::CaseInsensitive), qPrintable(said));
+    }
+
+    /// #28, 21: every reason a case can have says what to do next, in words that name an
+    /// action. The list is every code the programs know (the core's rejections and the
+    /// statement findings); tst_reconciliation checks that it is every code the database's
+    /// functions can open a case with.
+    void everyReasonSaysWhatToDoNext_data()
+    {
+        QTest::addColumn<QString>("code");
+        for (const std::string_view code : rd::caseReasonCodes())
+            QTest::newRow(std::string(code).c_str()) << QString::fromUtf8(code.data(), code.size());
+        // The core's own list too, should the two ever drift apart.
+        for (int i = 0; i <= int(rd::RejectionCode::ScheduledCancellation); ++i) {
+            const auto code = rd::toString(rd::RejectionCode(i));
+            QTest::newRow(("core: " + std::string(code)).c_str())
+                << QString::fromUtf8(code.data(), code.size());
+        }
+    }
+
+    void everyReasonSaysWhatToDoNext()
+    {
+        QFETCH(QString, code);
+        const auto ev = rd::ui::buildCaseEvidence(code, u"{}"_qs, u"{}"_qs);
+        QVERIFY2(!ev.nextStep.isEmpty(), qPrintable(code));
+        static const QStringList actions {
+            u"snapshot"_qs, u"re-apply"_qs, u"dismiss"_qs, u"wait"_qs, u"import"_qs};
+        QVERIFY2(
+            std::any_of(actions.cbegin(), actions.cend(),
+                [&](const QString &a) { return ev.nextStep.contains(a, Qt::CaseInsensitive); }),
+            qPrintable(ev.nextStep));
+        // Not the finding again.
+        QVERIFY(ev.nextStep != ev.finding);
+    }
+
+    /// #28, 21: a subscription the desk does not hold has no status and no "cancels at period
+    /// end: no".
+    void aMissingSubscriptionShowsNoStateOfItsOwn()
+    {
+        const auto ev = rd::ui::buildCaseEvidence(u"subscription_not_found"_qs,
+            u"{\"providerKey\":\"stripe-main\",\"providerSubscriptionId\":\"sub_9\","
+            "\"providerEventId\":\"evt_9\",\"period\":{\"start\":\"2026-03-01T00:00:00Z\","
+            "\"end\":\"2026-04-01T00:00:00Z\"},\"paidAmountMinor\":2900,\"currency\":\"USD\"}"_qs,
+            u"{\"subscriptionId\":null}"_qs);
+        for (const auto &line : ev.lines) {
+            QVERIFY2(line.field != u"cancels at period end"_qs && line.field != u"status"_qs,
+                qPrintable(line.field + u": "_qs + line.local));
+        }
+        QCOMPARE(ev.localTitle, u"no subscription in the desk"_qs);
+        QVERIFY2(ev.finding.contains(u"sub_9"_qs), qPrintable(ev.finding));
+        QVERIFY2(ev.nextStep.contains(u"snapshot"_qs), qPrintable(ev.nextStep));
+        // A subscription the desk holds still shows its state.
+        const auto held
+            = rd::ui::buildCaseEvidence(u"renewal_conflicts_with_scheduled_cancellation"_qs,
+                u"{}"_qs, u"{\"status\":\"active\",\"cancelAtPeriodEnd\":true}"_qs);
+        QVERIFY(std::any_of(held.lines.cbegin(), held.lines.cend(), [](const auto &l) {
+            return l.field == u"cancels at period end"_qs && l.local == u"yes"_qs && l.differs;
+        }));
     }
 };
 

@@ -7,17 +7,28 @@
 #include "ui/widgets/applicabledialog.h"
 #include "ui/widgets/bulkcasedialog.h"
 #include "ui/widgets/casespage.h"
+#include "ui/widgets/operatornotedialog.h"
+#include "ui/widgets/snapshotdialog.h"
 #include "ui/widgets/tableview.h"
+
+#include "domain/core/provider_snapshot.h"
+
+#include <nlohmann/json.hpp>
 
 #include <pqxx/pqxx>
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
 #include <QComboBox>
 #include <QItemSelectionModel>
+#include <QLabel>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTimer>
 #include <QtTest>
+#include <algorithm>
 
 #include <memory>
 
@@ -637,6 +648,10 @@ private slots:
         dialog->setReason(u"renewal_period_is_not_contiguous"_qs);
         QTRY_VERIFY_WITH_TIMEOUT(
             dialog->isReady() && dialog->previewModel()->rowCount() == 3, 15000);
+        // No reason chosen in advance (#28, 17): Re-apply waits for one.
+        QCOMPARE(dialog->noteReason(), QString());
+        QVERIFY(!dialog->runButton()->isEnabled());
+        dialog->setNoteReason(u"data_correction"_qs);
         QVERIFY(dialog->runButton()->isEnabled());
         dialog->setComment(u"the January periods were recorded late"_qs);
         QSignalSpy done(desk.page.get(), &CasesPage::bulkFinished);
@@ -690,7 +705,7 @@ private slots:
                 qPrintable(text + u": "_qs + b->toolTip()));
             ++checked;
         }
-        QCOMPARE(checked, 9);
+        QCOMPARE(checked, 10); // Reopen… too (hidden: the case is open)
 
         for (const Action action : {Action::Claim, Action::Note, Action::Release}) {
             const auto out = act(*viewer.page, id, action, u"viewer's note"_qs);
@@ -712,6 +727,218 @@ private slots:
                      "SELECT count(*) FROM reconciliation_case_history WHERE case_id = " + caseId),
             steps);
         QCOMPARE(rdtest::scalar(*m_db, "SELECT count(*) FROM subscription_billing_periods"), 0LL);
+    }
+
+    // #28, 20: a case dismissed by mistake is put back in the queue, open and counted, with
+    // the note in its history; Reopen… replaces Dismiss… on a dismissed case only.
+    void reopenADismissedCase()
+    {
+        const qint64 id = openCase("gap", "sub_1");
+        const std::string caseId = std::to_string(id);
+        Desk desk(rdtest::loginAs(*m_db, "alice", "operator"));
+        desk.page->refresh();
+        waitForQueue(*desk.page, {id});
+        QTRY_COMPARE_WITH_TIMEOUT(desk.page->openCount(), 1, 10000);
+        auto *reopen = desk.page->findChild<QPushButton *>(u"case-reopen"_qs);
+        QVERIFY(reopen);
+        QVERIFY(desk.page->openCase(id));
+        QVERIFY(!reopen->isVisibleTo(desk.page.get()));
+        QVERIFY(!reopen->isEnabled());
+
+        QSignalSpy finished(desk.page.get(), &CasesPage::actionFinished);
+        desk.page->runAction(Action::Dismiss, u"test_data"_qs, u"looked like test data"_qs);
+        QVERIFY(finished.wait(20000));
+        QTRY_COMPARE_WITH_TIMEOUT(desk.page->openCount(), 0, 10000);
+        // The panel keeps the dismissed case: Reopen… is offered in Dismiss's place.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            reopen->isVisibleTo(desk.page.get()) && reopen->isEnabled(), 10000);
+        QPushButton *dismiss = nullptr;
+        for (auto *b : desk.page->findChildren<QPushButton *>())
+            if (b->text() == u"Dismiss…"_qs)
+                dismiss = b;
+        QVERIFY(dismiss && !dismiss->isVisibleTo(desk.page.get()));
+        if (const QString dir = qEnvironmentVariable("RD_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            desk.page->resize(1024, 640);
+            desk.page->show();
+            QTRY_COMPARE_WITH_TIMEOUT(desk.page->historyModel()->rowCount(), 2, 10000);
+            desk.page->grab().save(dir + u"/cases-dismissed-reopen.png"_qs);
+        }
+
+        // A reopen without a note is refused by the database, and changes nothing.
+        auto out = act(*desk.page, id, Action::Reopen, u" "_qs);
+        QCOMPARE(int(out.kind), int(Kind::Refused));
+        QCOMPARE(out.resultCode, u"note_required"_qs);
+        QCOMPARE(sql("SELECT status FROM reconciliation_cases WHERE id = " + caseId),
+            std::string("dismissed"));
+
+        out = act(*desk.page, id, Action::Reopen, u"sub_1 is a real customer"_qs);
+        QCOMPARE(int(out.kind), int(Kind::Done));
+        QVERIFY2(out.summary.contains(u"open again"_qs), qPrintable(out.summary));
+        QCOMPARE(sql("SELECT status || '/' || coalesce(resolution, '-') || '/' || "
+                     "coalesce(resolved_by, '-') FROM reconciliation_cases WHERE id = "
+                     + caseId),
+            std::string("open/-/-"));
+        // Back in the queue of open cases, counted, and Dismiss… is offered again.
+        desk.page->setScope(CasesPage::Scope::Open);
+        waitForQueue(*desk.page, {id});
+        QTRY_COMPARE_WITH_TIMEOUT(desk.page->openCount(), 1, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!reopen->isVisibleTo(desk.page.get()), 10000);
+        QVERIFY(dismiss->isVisibleTo(desk.page.get()) && dismiss->isEnabled());
+        // The history says who reopened it and why, after the dismissal it undoes.
+        QTRY_COMPARE_WITH_TIMEOUT(desk.page->historyModel()->rowCount(), 3, 10000);
+        const QStringList h = historyLines(*desk.page);
+        QCOMPARE(h[2],
+            u"operator | %1 | reopened | case open again |  | sub_1 is a real customer"_qs.arg(
+                QString::fromStdString(role("alice"))));
+        QCOMPARE(rdtest::scalar(*m_db, "SELECT count(*) FROM audit_chain_breaks()"), 0LL);
+    }
+
+    // #28, 18: Re-apply cannot work without the renewal's period; the button says so instead
+    // of asking for a note and then being refused.
+    void reapplyIsDisabledOnANeedsSnapshotCase()
+    {
+        rdtest::importSubscriptions(
+            m_db->conninfo(), rdtest::subscriptionLine("stripe-main", "sub_1"));
+        const long long needsSnapshot = rdtest::scalar(*m_db,
+            "SELECT record_reconciliation_case(jsonb_build_object('providerKey', 'stripe-main', "
+            "'providerSubscriptionId', 'sub_1', 'providerRenewalKey', 'in_ls', "
+            "'providerEventId', 'evt_ls', 'paidAmountMinor', 900, 'currency', 'USD'), "
+            "'needs_snapshot', '{}')");
+        const qint64 gap = openCase("gap", "sub_2");
+        Desk desk(rdtest::loginAs(*m_db, "alice", "operator"));
+        desk.page->refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(desk.page->model()->rowCount(), 2, 15000);
+        QPushButton *reapply = nullptr;
+        for (auto *b : desk.page->findChildren<QPushButton *>())
+            if (b->text() == u"Re-apply…"_qs)
+                reapply = b;
+        QVERIFY(reapply);
+        QVERIFY(desk.page->openCase(needsSnapshot));
+        QTRY_COMPARE_WITH_TIMEOUT(desk.page->currentCase(), qint64(needsSnapshot), 10000);
+        QVERIFY(!reapply->isEnabled());
+        QVERIFY2(reapply->toolTip().contains(u"does not say which period was paid"_qs)
+                && reapply->toolTip().contains(u"Attach provider snapshot"_qs),
+            qPrintable(reapply->toolTip()));
+        // Every other action stays: a snapshot is the way out.
+        QPushButton *snapshot = nullptr;
+        for (auto *b : desk.page->findChildren<QPushButton *>())
+            if (b->text() == u"Attach provider snapshot…"_qs)
+                snapshot = b;
+        QVERIFY(snapshot && snapshot->isEnabled());
+        QVERIFY2(desk.page->findingText().contains(u"Next step: Look the subscription up"_qs),
+            qPrintable(desk.page->findingText()));
+        if (const QString dir = qEnvironmentVariable("RD_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            desk.page->resize(1024, 640);
+            desk.page->show();
+            QTest::qWait(200);
+            desk.page->grab().save(dir + u"/cases-needs-snapshot.png"_qs);
+        }
+        // A case with its period may be re-applied.
+        QVERIFY(desk.page->openCase(gap));
+        QTRY_COMPARE_WITH_TIMEOUT(desk.page->currentCase(), gap, 10000);
+        QVERIFY(reapply->isEnabled());
+        QVERIFY(reapply->toolTip().isEmpty());
+    }
+
+    // #28, 19 and 17: bulk dismiss lists the cases it will close, with their count, before the
+    // note, and picks no reason for the operator.
+    void bulkDismissListsTheCasesItCloses()
+    {
+        const QList<qint64> ids {
+            openCase("status", "sub_1"), openCase("gap", "sub_2"), openCase("cancel", "sub_3")};
+        Desk desk(rdtest::loginAs(*m_db, "alice", "operator"));
+        desk.page->resize(1024, 700);
+        desk.page->show();
+        desk.page->refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(desk.page->model()->rowCount(), 3, 15000);
+        desk.page->table()->selectAll();
+        QCOMPARE(desk.page->selectedCaseIds().size(), 3);
+        QStringList listed;
+        QString title, button, blocked;
+        bool buttonEnabled = true;
+        // The dialog is modal (exec()): read it once it is up, then cancel it.
+        QTimer::singleShot(0, this, [&] {
+            auto *dialog
+                = qobject_cast<rd::ui::OperatorNoteDialog *>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            listed = dialog->listedCases();
+            title = dialog->findChild<QLabel *>(u"note-cases-title"_qs)->text();
+            button = dialog->actionButton()->text();
+            buttonEnabled = dialog->actionButton()->isEnabled();
+            blocked = dialog->blockedBecause();
+            if (const QString dir = qEnvironmentVariable("RD_SCREENSHOT_DIR"); !dir.isEmpty())
+                dialog->grab().save(dir + u"/bulk-dismiss.png"_qs);
+            dialog->reject();
+        });
+        desk.page->findChild<QPushButton *>(u"case-bulk-dismiss"_qs)->click();
+        QCOMPARE(title, u"Dismissing closes these 3 cases, without recording their renewals:"_qs);
+        QCOMPARE(button, u"Dismiss 3 cases"_qs);
+        QCOMPARE(listed.size(), 3);
+        for (const qint64 id : ids)
+            QVERIFY2(std::any_of(listed.cbegin(), listed.cend(),
+                         [id](const QString &l) {
+                             return l.startsWith(u"case %1 · stripe-main/"_qs.arg(id));
+                         }),
+                qPrintable(listed.join(u'\n')));
+        QVERIFY2(listed.join(u'\n').contains(u"Renewal period is not contiguous"_qs),
+            qPrintable(listed.join(u'\n')));
+        // No reason chosen in advance: the button waits for one.
+        QVERIFY(!buttonEnabled);
+        QVERIFY2(blocked.contains(u"reason"_qs), qPrintable(blocked));
+        QCOMPARE(sql("SELECT count(*) FROM reconciliation_cases WHERE status = 'open'"),
+            std::string("3"));
+    }
+
+    // #28, 22: "Start from current state" fills Renewal Desk's form from the subscription and
+    // the case's renewal; the database's preview judges it; the format is described.
+    void snapshotStartsFromTheCurrentState()
+    {
+        const qint64 id = openCase("cancel", "sub_1");
+        Desk desk(rdtest::loginAs(*m_db, "alice", "operator"));
+        desk.page->refresh();
+        waitForQueue(*desk.page, {id});
+        QVERIFY(desk.page->openCase(id));
+        rd::ui::SnapshotDialog *dialog = desk.page->openSnapshotDialog();
+        QVERIFY(dialog);
+        auto *format = dialog->findChild<QLabel *>(u"snapshot-format"_qs);
+        QVERIFY(format);
+        QVERIFY2(
+            format->text().contains(u"providerVersion a string"_qs), qPrintable(format->text()));
+        QCOMPARE(dialog->reason(), QString());
+        QSignalSpy filled(dialog, &rd::ui::SnapshotDialog::startFilled);
+        dialog->findChild<QPushButton *>(u"snapshot-start"_qs)->click();
+        QVERIFY(filled.wait(10000));
+        // In the form's order (not alphabetical): whose subscription first.
+        QVERIFY2(dialog->snapshotText().startsWith(u"{\n  \"providerKey\": \"stripe-main\",\n  "
+                                                   "\"providerSubscriptionId\": \"sub_1\""_qs),
+            qPrintable(dialog->snapshotText()));
+        if (const QString dir = qEnvironmentVariable("RD_SCREENSHOT_DIR"); !dir.isEmpty())
+            dialog->grab().save(dir + u"/attach-snapshot-started.png"_qs);
+        const auto json = nlohmann::ordered_json::parse(dialog->snapshotText().toStdString());
+        // Our form, read back by the strict parser; the case's renewal, its period current.
+        const auto snapshot = rd::providerSnapshotFromJson(nlohmann::json::parse(json.dump()));
+        QCOMPARE(snapshot.providerSubscriptionId, std::string("sub_1"));
+        QCOMPARE(snapshot.status, std::string("active"));
+        QVERIFY(snapshot.cancelAtPeriodEnd); // as the desk holds it, to correct
+        QVERIFY(snapshot.latestRenewal);
+        QCOMPARE(snapshot.latestRenewal->providerRenewalKey, std::string("in_sub_1"));
+        QVERIFY(
+            snapshot.currentPeriod && *snapshot.currentPeriod == snapshot.latestRenewal->period);
+        QVERIFY(json["providerVersion"].is_null() || json["providerVersion"].is_string());
+        // The operator corrects what the provider shows (the cancellation was withdrawn): the
+        // database's preview says the case's renewal is then recorded.
+        auto edited = json;
+        edited["cancelAtPeriodEnd"] = false;
+        dialog->findChild<QPlainTextEdit *>(u"snapshot-text"_qs)
+            ->setPlainText(QString::fromStdString(edited.dump(2)));
+        QTRY_VERIFY_WITH_TIMEOUT(dialog->isReady(), 10000);
+        QVERIFY2(dialog->verdict().startsWith(u"Case %1 will be resolved"_qs.arg(id)),
+            qPrintable(dialog->verdict()));
+        dialog->resize(1024, 700);
+        if (const QString dir = qEnvironmentVariable("RD_SCREENSHOT_DIR"); !dir.isEmpty())
+            dialog->grab().save(dir + u"/attach-snapshot-start.png"_qs);
+        dialog->reject();
     }
 };
 

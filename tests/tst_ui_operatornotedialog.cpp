@@ -30,6 +30,7 @@ private slots:
         QCOMPARE(dismiss->text(), u"Dismiss"_qs);
         QVERIFY(!dismiss->isEnabled());
         QVERIFY(!dialog.blockedBecause().isEmpty());
+        dialog.setReason(u"duplicate_charge"_qs);
         saveScreenshot(&dialog, "dismiss-needs-a-note.png");
         auto *comment = dialog.findChild<QPlainTextEdit *>(u"note-comment"_qs);
         QVERIFY(comment);
@@ -71,6 +72,7 @@ private slots:
         rd::ui::OperatorNoteDialog dialog(u"Dismiss"_qs, 7, /*commentRequired=*/true);
         auto *comment = dialog.findChild<QPlainTextEdit *>(u"note-comment"_qs);
         QVERIFY(comment);
+        dialog.setReason(u"other"_qs);
         comment->setPlainText(typed);
         QVERIFY(!typed.trimmed().isEmpty()); // what the dialog checked before
         QVERIFY(!dialog.actionButton()->isEnabled());
@@ -82,6 +84,36 @@ private slots:
     void reapplyTakesAnEmptyComment()
     {
         rd::ui::OperatorNoteDialog dialog(u"Re-apply"_qs, 7, /*commentRequired=*/false);
+        dialog.setReason(u"provider_confirmed"_qs);
+        QVERIFY(dialog.actionButton()->isEnabled());
+        QVERIFY(dialog.blockedBecause().isEmpty());
+    }
+
+    /// #28, 17: no reason is chosen for the operator (a bulk dismissal of test data was
+    /// recorded as provider_confirmed, the default): the action waits for one, and says so.
+    void noReasonIsChosenInAdvance_data()
+    {
+        QTest::addColumn<bool>("commentRequired");
+        QTest::newRow("dismiss") << true;
+        QTest::newRow("re-apply") << false;
+    }
+
+    void noReasonIsChosenInAdvance()
+    {
+        QFETCH(bool, commentRequired);
+        rd::ui::OperatorNoteDialog dialog(u"Act"_qs, 7, commentRequired);
+        dialog.show();
+        auto *comment = dialog.findChild<QPlainTextEdit *>(u"note-comment"_qs);
+        comment->setPlainText(u"test data from the staging account"_qs);
+        QCOMPARE(dialog.reason(), QString());
+        QVERIFY(!dialog.actionButton()->isEnabled());
+        QVERIFY2(
+            dialog.blockedBecause().contains(u"reason"_qs), qPrintable(dialog.blockedBecause()));
+        auto *reason = dialog.findChild<QComboBox *>(u"note-reason"_qs);
+        QCOMPARE(reason->currentIndex(), -1);
+        saveScreenshot(&dialog, "note-no-reason-chosen.png");
+        reason->setCurrentIndex(reason->findData(u"test_data"_qs));
+        QCOMPARE(dialog.reason(), u"test_data"_qs);
         QVERIFY(dialog.actionButton()->isEnabled());
         QVERIFY(dialog.blockedBecause().isEmpty());
     }
@@ -98,7 +130,7 @@ private slots:
         for (const std::string &code : rd::standardReasonCodes())
             standard << QString::fromStdString(code);
         QCOMPARE(offered, standard);
-        QCOMPARE(dialog.reason(), standard.first());
+        QCOMPARE(dialog.reason(), QString()); // none chosen in advance (#28, 17)
     }
 };
 

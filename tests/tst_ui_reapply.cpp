@@ -505,6 +505,9 @@ private slots:
         QVERIFY(dialog->loadFile(
             writeFile(dir, "sub_1.json", rd::toJson(paidFebruarySnapshot()).dump(2))));
         QTRY_VERIFY_WITH_TIMEOUT(dialog->isReady(), 10000);
+        // Ready, but no reason is chosen for the operator (#28, 17): Attach waits for one.
+        QVERIFY(!confirm->isEnabled());
+        dialog->setReason(u"provider_confirmed"_qs);
         QVERIFY(confirm->isEnabled());
         // The database's own judgment of the case, before anything is written.
         QCOMPARE(dialog->verdict(),

@@ -1,4 +1,5 @@
 #include "app/renewalctl/command_context.h"
+#include "domain/core/case_next_step.h"
 #include "domain/core/errors.h"
 #include "domain/core/operator_note.h"
 #include "domain/store/case_actions.h"
@@ -111,6 +112,14 @@ void printCase(std::ostream &out, const nlohmann::json &c)
     if (!c["assignedTo"].is_null())
         field("assigned to", text(c["assignedTo"]) + " since " + text(c["assignedAt"]));
     field("applicable now", c["applicableNow"].get<bool>() ? "yes" : "no");
+    if (c["status"] == "open") {
+        const auto step = caseNextStep(text(c["errorCode"]));
+        if (!step.empty())
+            field("next step", std::string(step));
+    } else if (c["status"] == "dismissed") {
+        field("next step",
+            "none; dismissed by mistake? renewalctl cases reopen " + text(c["id"]) + " --note WHY");
+    }
     out << "event:\n";
     printLeaves(out, c["event"], "");
     out << "local state:\n";
@@ -160,7 +169,7 @@ int runCases(const CommandContext &ctx)
     const auto &pos = ctx.args.positionals();
     if (pos.size() < 2)
         throw UsageError(
-            "usage: renewalctl cases list|show|reapply|dismiss|claim|release|note ...");
+            "usage: renewalctl cases list|show|reapply|dismiss|reopen|claim|release|note ...");
     const std::string &verb = pos[1];
     auto conn = ctx.connect();
     try {
@@ -192,6 +201,20 @@ int runCases(const CommandContext &ctx)
             const auto result = dismissCase(*conn, caseId, noteFrom(ctx.args));
             ctx.out << (ctx.json() ? result.dump()
                                    : "case " + std::to_string(caseId) + ": dismissed")
+                    << "\n";
+            return ExitOk;
+        }
+        if (verb == "reopen") {
+            const std::string note = ctx.args.value("note").value_or("");
+            if (!hasVisibleText(note))
+                throw UsageError("reopening a case needs --note saying why (with something to "
+                                 "read: spaces alone are not a note)");
+            const auto caseId = caseIdArgument(ctx.args, 2);
+            const auto result = reopenCase(*conn, caseId, note);
+            ctx.out << (ctx.json()
+                    ? result.dump()
+                    : "case " + std::to_string(caseId) + ": open again (was dismissed by "
+                        + result.value("dismissedBy", std::string("?")) + ")")
                     << "\n";
             return ExitOk;
         }
@@ -227,10 +250,14 @@ int runCases(const CommandContext &ctx)
             return ExitOk;
         }
     } catch (const ActionRefused &e) {
+        // A case that does not exist is a wrong id, not a refusal: bad input (65), as for any
+        // other unknown thing named on the command line.
+        if (e.refusal() == Refusal::CaseNotFound)
+            throw InputError("", "no case " + std::to_string(caseIdArgument(ctx.args, 2)));
         return reportRefusal(ctx, e.code(), e.what());
     }
     throw UsageError("unknown cases command '" + verb
-        + "' (list, show, reapply, dismiss, claim, release or note)");
+        + "' (list, show, reapply, dismiss, reopen, claim, release or note)");
 }
 
 } // namespace rd::cli

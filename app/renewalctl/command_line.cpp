@@ -420,7 +420,8 @@ Other provider keys: register them (renewalctl providers add) and name them with
     }
     {
         auto *group = commandGroup(root, "cases",
-            "list|show|reapply|dismiss|claim|release|note: reconciliation cases", kReconciliation);
+            "list|show|reapply|dismiss|reopen|claim|release|note: reconciliation cases",
+            kReconciliation);
         auto *list = command(*group, "list", "the cases, latest first");
         value(list, "status", "STATUS", "only open, resolved or dismissed cases");
         db(list);
@@ -442,6 +443,14 @@ Other provider keys: register them (renewalctl providers add) and name them with
         value(dismiss, "comment", "C", "a note saying why; required");
         db(dismiss);
         json(dismiss);
+        auto *reopen = command(*group, "reopen",
+            "put a dismissed case back in the queue, open (dismissed by mistake); refused for "
+            "an open or resolved case, a renewal recorded since, another open case of the "
+            "renewal, or a renewal paid in a closed month");
+        positional(reopen, "ID", "the case id", true);
+        value(reopen, "note", "N", "why it is reopened; required");
+        db(reopen);
+        json(reopen);
         auto *claim = command(*group, "claim",
             "assign the open case to you (the login role); taking over another's claim needs "
             "--comment");

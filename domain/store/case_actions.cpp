@@ -119,6 +119,11 @@ nlohmann::json dismissCase(pqxx::connection &conn, std::int64_t caseId, const Op
         nullIfEmpty(note.comment));
 }
 
+nlohmann::json reopenCase(pqxx::connection &conn, std::int64_t caseId, const std::string &note)
+{
+    return callAction(conn, "SELECT reopen_case($1, $2)::text", caseId, nullIfEmpty(note));
+}
+
 nlohmann::json claimCase(pqxx::connection &conn, std::int64_t caseId, const std::string &comment)
 {
     return callAction(conn, "SELECT claim_case($1, $2)::text", caseId, nullIfEmpty(comment));

@@ -26,6 +26,11 @@ ReapplyResult reapplyCase(pqxx::connection &conn, std::int64_t caseId, const Ope
 /// Dismiss: closes the case; the comment (a note saying why) is required. The database's
 /// answer ({"caseId","result":"dismissed"}).
 nlohmann::json dismissCase(pqxx::connection &conn, std::int64_t caseId, const OperatorNote &note);
+/// Reopen: a dismissed case is open again, in the queue (0033's reopen_case); the note saying
+/// why is required. Refused (CaseNotReopenable) for an open or resolved case, a renewal
+/// recorded since, or another open case of the same renewal. The database's answer
+/// ({"caseId","result":"reopened","dismissedBy"}).
+nlohmann::json reopenCase(pqxx::connection &conn, std::int64_t caseId, const std::string &note);
 /// Claim: the open case is assigned to the calling login role ({"result":"claimed"}, or
 /// "already_yours"); taking over another's claim needs a comment (NoteRequired).
 nlohmann::json claimCase(pqxx::connection &conn, std::int64_t caseId, const std::string &comment);

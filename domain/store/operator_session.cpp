@@ -3,8 +3,8 @@
 #include "domain/store/action_refused.h"
 #include "domain/store/case_actions.h"
 #include "domain/store/database_target.h"
-#include "domain/store/statement_import.h"
 #include "domain/store/month_close.h"
+#include "domain/store/statement_import.h"
 
 #include <pqxx/pqxx>
 
@@ -38,6 +38,11 @@ ReapplyResult OperatorSession::reapply(std::int64_t caseId, const OperatorNote &
 nlohmann::json OperatorSession::dismiss(std::int64_t caseId, const OperatorNote &note)
 {
     return dismissCase(m_impl->connection(), caseId, note);
+}
+
+nlohmann::json OperatorSession::reopen(std::int64_t caseId, const std::string &note)
+{
+    return reopenCase(m_impl->connection(), caseId, note);
 }
 
 nlohmann::json OperatorSession::closeMonth(const std::string &providerKey, const std::string &month)

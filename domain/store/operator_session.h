@@ -34,6 +34,8 @@ public:
     ReapplyResult reapply(std::int64_t caseId, const OperatorNote &note);
     /// rd::dismissCase.
     nlohmann::json dismiss(std::int64_t caseId, const OperatorNote &note);
+    /// rd::reopenCase.
+    nlohmann::json reopen(std::int64_t caseId, const std::string &note);
     /// rd::claimCase, rd::releaseCase, rd::noteCase: the database's answer.
     nlohmann::json claim(std::int64_t caseId, const std::string &comment);
     nlohmann::json release(std::int64_t caseId, const std::string &comment);

@@ -14,6 +14,8 @@
 #include <nlohmann/json.hpp>
 
 #include <QCoreApplication>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace rd::ui {
@@ -64,6 +66,8 @@ public:
                 return releaseCase(conninfo, request);
             case Action::Note:
                 return noteCase(conninfo, request);
+            case Action::Reopen:
+                return reopenCase(conninfo, request);
             }
             return CaseActionOutcome {};
         });
@@ -88,6 +92,16 @@ QString rejectionText(const std::optional<rd::RejectionCode> &code)
 }
 
 } // namespace
+
+QString reapplyBlockedReason(const QString &eventJson)
+{
+    // The database's own test (reapply_case, rd_case_is_applicable): a period object.
+    const QJsonObject event = QJsonDocument::fromJson(eventJson.toUtf8()).object();
+    if (event.value(u"period"_qs).isObject())
+        return {};
+    return tr("The provider's message does not say which period was paid, so the renewal core "
+              "cannot apply it: attach a provider snapshot instead (Attach provider snapshot…).");
+}
 
 QStringList caseActionReasonCodes()
 {
@@ -227,6 +241,21 @@ CaseActionOutcome noteCase(const std::string &conninfo, const CaseActionRequest 
         const auto j = session.note(request.caseId, request.comment.trimmed().toStdString());
         return CaseActionOutcome {CaseActionOutcome::Kind::Done,
             tr("Note added to case %1.").arg(request.caseId), roleText(j, "result")};
+    });
+}
+
+CaseActionOutcome reopenCase(const std::string &conninfo, const CaseActionRequest &request)
+{
+    return assignmentAction(QT_TRANSLATE_NOOP("CaseActions", "Could not reopen: %1"), [&] {
+        rd::OperatorSession session(conninfo);
+        const auto j = session.reopen(request.caseId, request.comment.trimmed().toStdString());
+        const QString by = roleText(j, "dismissedBy");
+        return CaseActionOutcome {CaseActionOutcome::Kind::Done,
+            by.isEmpty() ? tr("Case %1 is open again, back in the queue.").arg(request.caseId)
+                         : tr("Case %1 is open again, back in the queue (dismissed by %2).")
+                               .arg(request.caseId)
+                               .arg(by),
+            roleText(j, "result")};
     });
 }
 

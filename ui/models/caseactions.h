@@ -48,8 +48,9 @@ class CaseActions
 {
 public:
     /// Claim, Release and Note take only the request's comment (no reason code): a claim or a
-    /// release of another operator's case needs it, a note is it.
-    enum class Action { Reapply, Dismiss, AttachSnapshot, Claim, Release, Note };
+    /// release of another operator's case needs it, a note is it. Reopen (a dismissed case
+    /// back in the queue) takes the comment too, the note saying why, which it requires.
+    enum class Action { Reapply, Dismiss, AttachSnapshot, Claim, Release, Note, Reopen };
 
     virtual ~CaseActions() = default;
 
@@ -61,6 +62,11 @@ public:
     /// What attaching `snapshotJson` (Renewal Desk's form) to the case would do; never throws.
     virtual QFuture<SnapshotVerdict> preview(qint64 caseId, const QString &snapshotJson) = 0;
 };
+
+/// Why re-applying the case cannot work, or empty when it may: a renewal whose message does
+/// not say which period was paid (no complete period in the case's `eventJson`) is refused
+/// by the core (case_not_reapplicable) until a provider snapshot completes it.
+QString reapplyBlockedReason(const QString &eventJson);
 
 /// The reason codes an operator can give: rd::standardReasonCodes(), the CLI's list.
 QStringList caseActionReasonCodes();
@@ -84,6 +90,9 @@ CaseActionOutcome dismissCase(const std::string &conninfo, const CaseActionReque
 CaseActionOutcome claimCase(const std::string &conninfo, const CaseActionRequest &request);
 CaseActionOutcome releaseCase(const std::string &conninfo, const CaseActionRequest &request);
 CaseActionOutcome noteCase(const std::string &conninfo, const CaseActionRequest &request);
+/// A dismissed case back in the queue (reopen_case of migration 0033), with the request's
+/// comment as the note saying why.
+CaseActionOutcome reopenCase(const std::string &conninfo, const CaseActionRequest &request);
 /// `snapshotJson` is Renewal Desk's snapshot form, or the provider's own subscription object
 /// (Stripe, Paddle), read with the adapter of the case's provider.
 CaseActionOutcome attachSnapshot(const std::string &conninfo, const CaseActionRequest &request);

@@ -2,6 +2,8 @@
 
 #include "ui/models/format.h"
 
+#include "domain/core/case_next_step.h"
+
 #include <QCoreApplication>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -103,12 +105,18 @@ CaseEvidence evidenceLines(
     const QJsonObject current = local.value(u"currentPeriod"_qs).toObject();
     const QString cStart = current.value(u"start"_qs).toString();
     const QString cEnd = current.value(u"end"_qs).toString();
-    ev.localTitle = tr("current period");
-    ev.lines.append({tr("status"), local.value(u"status"_qs).toString(), {}, {}, {},
-        errorCode == u"renewal_not_allowed_for_subscription_status", {}});
-    ev.lines.append({tr("cancels at period end"),
-        local.value(u"cancelAtPeriodEnd"_qs).toBool() ? tr("yes") : tr("no"), {}, {}, {},
-        errorCode == u"renewal_conflicts_with_scheduled_cancellation", {}});
+    // A subscription the desk does not hold has no status and no cancellation to show: "cancels
+    // at period end: no" would describe a subscription that does not exist.
+    const bool hasSubscription
+        = errorCode != u"subscription_not_found" && local.contains(u"status"_qs);
+    ev.localTitle = hasSubscription ? tr("current period") : tr("no subscription in the desk");
+    if (hasSubscription) {
+        ev.lines.append({tr("status"), local.value(u"status"_qs).toString(), {}, {}, {},
+            errorCode == u"renewal_not_allowed_for_subscription_status", {}});
+        ev.lines.append({tr("cancels at period end"),
+            local.value(u"cancelAtPeriodEnd"_qs).toBool() ? tr("yes") : tr("no"), {}, {}, {},
+            errorCode == u"renewal_conflicts_with_scheduled_cancellation", {}});
+    }
     ev.lines.append({tr("period start"), when(cStart), when(eventStart), tip(cStart),
         tip(eventStart), false, {}});
     ev.lines.append(
@@ -133,24 +141,28 @@ CaseEvidence evidenceLines(
         ev.finding = tr("Only an active subscription renews; this one is %1.")
                          .arg(local.value(u"status"_qs).toString());
     } else if (errorCode == u"renewal_conflicts_with_scheduled_cancellation") {
-        ev.finding = tr("The provider renewed a subscription that is set to cancel at the end "
-                        "of its period.");
+        ev.finding = tr("The provider renewed a subscription that the desk holds as set to "
+                        "cancel at the end of its period.");
     } else if (errorCode == u"subscription_not_found") {
-        ev.finding = tr("No subscription %1 of %2 is known to the desk.")
+        ev.finding = tr("No subscription %1 of %2 is known to the desk, so there is nothing to "
+                        "renew.")
                          .arg(event.value(u"providerSubscriptionId"_qs).toString(),
                              event.value(u"providerKey"_qs).toString());
     } else if (errorCode == u"needs_snapshot") {
-        // The reason is in the queue's column already: the finding says what to do.
+        // The reason is in the queue's column already: the finding says what it means, the
+        // next step what to do.
         ev.finding = tr("The provider's message does not say which period was paid, so the "
-                        "desk cannot renew from it. Look the subscription up in the provider's "
-                        "dashboard or API and use Attach provider snapshot… with what it shows: "
-                        "the renewal is then judged again against it.");
+                        "desk cannot renew from it.");
     } else if (errorCode == u"invalid_provider_billing_period") {
         ev.finding = tr("The provider sent a period that ends before it starts (%1 → %2), so "
-                        "nothing was recorded. Check the invoice at the provider; attach a "
-                        "provider snapshot with the correct period, or dismiss the case if the "
-                        "provider confirms it was sent in error.")
+                        "nothing was recorded.")
                          .arg(when(eventStart), when(eventEnd));
+    } else if (errorCode == u"statement_disagrees") {
+        ev.finding = tr("A provider statement lists this renewal with another amount, currency, "
+                        "period or subscription than the one recorded.");
+    } else if (errorCode == u"not_in_statement") {
+        ev.finding = tr("The renewal is recorded here and paid on a day a provider statement "
+                        "covers, but the statement does not list it.");
     } else {
         ev.finding = format::humanize(errorCode) + u'.';
     }
@@ -163,6 +175,7 @@ CaseEvidence buildCaseEvidence(
     const QString &errorCode, const QString &eventJson, const QString &localStateJson)
 {
     CaseEvidence ev = evidenceLines(errorCode, eventJson, localStateJson);
+    ev.nextStep = QString::fromUtf8(rd::caseNextStep(errorCode.toStdString()));
     for (auto &line : ev.lines) {
         if (line.differs && line.note.isEmpty()) // a line may say more (the gap's size)
             line.note = line.other.isEmpty() ? tr("blocks the renewal") : tr("differs");

@@ -20,6 +20,9 @@ struct CaseEvidence
     /// The finding in one sentence: "Amount differs: $20.00 stored, $24.00 incoming",
     /// "The renewal starts 29 days after the current period ends (gap of 29 days)".
     QString finding;
+    /// What to do next about the case, for every reason the database opens cases with
+    /// (rd::caseNextStep); empty only for a code this build does not know.
+    QString nextStep;
 };
 
 /// Builds the evidence from a case's error code, its `event` and `local_state` JSON.

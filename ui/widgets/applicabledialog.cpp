@@ -48,6 +48,9 @@ ApplicableDialog::ApplicableDialog(DatabasePool *pool, const QString &reason, QW
     m_noteReason->setObjectName(u"applicable-note-reason"_qs);
     for (const QString &code : caseActionReasonCodes())
         m_noteReason->addItem(reasonLabel(code), code);
+    // No default: the reason recorded in each case's history is the one a person chose.
+    m_noteReason->setPlaceholderText(tr("Choose a reason…"));
+    m_noteReason->setCurrentIndex(-1);
     m_comment->setObjectName(u"applicable-comment"_qs);
     m_comment->setPlaceholderText(tr("What changed, for whoever reads each case's history"));
     m_comment->setMaximumHeight(fontMetrics().lineSpacing() * 4);
@@ -75,6 +78,8 @@ ApplicableDialog::ApplicableDialog(DatabasePool *pool, const QString &reason, QW
     connect(box, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(box, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_reasonBox, &QComboBox::currentIndexChanged, this, &ApplicableDialog::loadPreview);
+    connect(m_noteReason, &QComboBox::currentIndexChanged, this,
+        [this] { m_run->setEnabled(m_ready && !m_preview.isEmpty() && !noteReason().isEmpty()); });
     resize(760, 520);
 
     m_count->setText(tr("Reading the open cases…"));
@@ -119,6 +124,11 @@ QString ApplicableDialog::noteReason() const
     return m_noteReason->currentData().toString();
 }
 
+void ApplicableDialog::setNoteReason(const QString &code)
+{
+    m_noteReason->setCurrentIndex(m_noteReason->findData(code));
+}
+
 QString ApplicableDialog::comment() const
 {
     return m_comment->toPlainText();
@@ -153,7 +163,7 @@ void ApplicableDialog::loadPreview()
                     : tr("%1 open cases (%2) would be applied now:").arg(m_preview.size()).arg(of));
             m_run->setText(m_preview.size() == 1 ? tr("Re-apply 1 case")
                                                  : tr("Re-apply %1 cases").arg(m_preview.size()));
-            m_run->setEnabled(!m_preview.isEmpty());
+            m_run->setEnabled(!m_preview.isEmpty() && !noteReason().isEmpty());
             m_ready = true;
             emit previewLoaded();
         },

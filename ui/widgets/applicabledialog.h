@@ -35,7 +35,10 @@ public:
     /// False while the preview loads.
     bool isReady() const { return m_ready; }
     QString previewText() const;
+    /// The reason code picked for the cases' history; empty until one is (none is chosen in
+    /// advance, and Re-apply waits for it).
     QString noteReason() const;
+    void setNoteReason(const QString &code);
     QString comment() const;
     void setComment(const QString &text);
     QPushButton *runButton() const { return m_run; }

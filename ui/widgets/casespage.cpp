@@ -76,11 +76,12 @@ const QString kCaseColumns = uR"(SELECT c.id, c.error_code, c.provider_key,
              WHEN c.resolved_by = 'system' THEN 're-applied automatically'
              ELSE replace(coalesce(c.resolution, c.status), '_', ' ') || ' by '
                   || coalesce(c.resolved_by, '?') END,
-        c.status = 'open', coalesce(c.assigned_to, ''), rd_rfc3339(c.assigned_at) )"_qs;
+        c.status = 'open', coalesce(c.assigned_to, ''), rd_rfc3339(c.assigned_at),
+        c.status = 'dismissed' )"_qs;
 const QVector<Field> kCaseFields {Field::Int, Field::Interned, Field::Interned, Field::Text,
     Field::Text, Field::Micros, Field::Micros, Field::Int, Field::Text, Field::Text, Field::Text,
     Field::Text, Field::Text, Field::Text, Field::Interned, Field::Bool, Field::Interned,
-    Field::Micros};
+    Field::Micros, Field::Bool};
 
 constexpr int kQueueLimit = 1000;
 
@@ -379,6 +380,8 @@ QString actionName(CaseActions::Action action)
         return QObject::tr("Release");
     case CaseActions::Action::Note:
         return QObject::tr("Note on");
+    case CaseActions::Action::Reopen:
+        return QObject::tr("Reopen");
     }
     return {};
 }
@@ -443,6 +446,7 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     , m_snapshot(new QPushButton(tr("Attach provider snapshot…")))
     , m_reapply(new QPushButton(tr("Re-apply…")))
     , m_dismiss(new QPushButton(tr("Dismiss…")))
+    , m_reopen(new QPushButton(tr("Reopen…")))
     , m_openSubscription(new QPushButton(tr("Open subscription")))
     , m_claim(new QPushButton(tr("Claim")))
     , m_release(new QPushButton(tr("Release")))
@@ -564,6 +568,10 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     buttons->addWidget(m_snapshot);
     buttons->addWidget(m_reapply);
     buttons->addWidget(m_dismiss);
+    // Only on a dismissed case (updateButtons): it takes Dismiss's place in the row.
+    m_reopen->setObjectName(u"case-reopen"_qs);
+    m_reopen->setVisible(false);
+    buttons->addWidget(m_reopen);
 
     // The evidence, and under it every step the case went through (its tamper-evident
     // history: who, as which database role, why, with what outcome).
@@ -695,6 +703,8 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     connect(m_release, &QPushButton::clicked, this,
         [this] { askAndRun(CaseActions::Action::Release); });
     connect(m_note, &QPushButton::clicked, this, [this] { askAndRun(CaseActions::Action::Note); });
+    connect(
+        m_reopen, &QPushButton::clicked, this, [this] { askAndRun(CaseActions::Action::Reopen); });
     connect(m_scopeBox, &QComboBox::currentIndexChanged, this,
         [this] { setScope(Scope(m_scopeBox->currentData().toInt())); });
     connect(m_sortBox, &QComboBox::currentIndexChanged, this,
@@ -1117,6 +1127,26 @@ void CasesPage::askAndRunBulk(CaseActions::Action action)
         return;
     const bool dismiss = action == CaseActions::Action::Dismiss;
     OperatorNoteDialog dialog(actionName(action), 0, dismiss, this);
+    // How many and which, before the note: a bulk dismissal closes every case listed.
+    QStringList lines;
+    for (qint64 id : std::as_const(ids)) {
+        const RowRef r = m_model->row(m_model->rowOfKey(QString::number(id)));
+        lines << tr("case %1 · %2/%3 · %4 · %5")
+                     .arg(id)
+                     .arg(r[Provider].toString(), r[SubscriptionRef].toString(),
+                         r[RenewalKey].toString(), format::humanize(r[ErrorCode].toString()));
+    }
+    const auto n = ids.size();
+    dialog.setCases(dismiss ? (n == 1 ? tr("Dismissing closes this case, without recording its "
+                                           "renewal:")
+                                      : tr("Dismissing closes these %1 cases, without recording "
+                                           "their renewals:")
+                                            .arg(n))
+                            : (n == 1 ? tr("Re-applies this case through the renewal core:")
+                                      : tr("Re-applies these %1 cases through the renewal core, "
+                                           "one at a time:")
+                                            .arg(n)),
+        lines);
     QStringList shown;
     for (int i = 0; i < std::min<int>(6, int(ids.size())); ++i)
         shown << QString::number(ids[i]);
@@ -1232,9 +1262,11 @@ void CasesPage::showRecord(RowRef r)
 
     const CaseEvidence ev
         = buildCaseEvidence(code, r[EventJson].toString(), r[LocalStateJson].toString());
-    // A closed case says so first: its evidence is what was found while it was open.
+    // A closed case says so first: its evidence is what was found while it was open. An open
+    // one says what to do next.
     m_finding->setText(open
-            ? ev.finding
+            ? (ev.nextStep.isEmpty() ? ev.finding
+                                     : ev.finding + u'\n' + tr("Next step: %1").arg(ev.nextStep))
             : tr("Closed: %1. When it was open: %2").arg(r[Status].toString(), ev.finding));
     const qint64 seen = r[Occurrences].toLongLong();
     const QDateTime first = columns::fromMicros(r[FirstSeen]);
@@ -1271,6 +1303,25 @@ void CasesPage::updateButtons()
     setup(m_reapply, CaseActions::Action::Reapply);
     setup(m_dismiss, CaseActions::Action::Dismiss);
     setup(m_snapshot, CaseActions::Action::AttachSnapshot);
+    // Re-apply cannot work on a renewal without its period (needs_snapshot): disabled, with
+    // the reason, instead of asking for a note and then being refused.
+    if (isOpen && m_canOperate && m_actions->isAvailable(CaseActions::Action::Reapply)) {
+        const QString blocked = reapplyBlockedReason(current[EventJson].toString());
+        if (!blocked.isEmpty()) {
+            m_reapply->setEnabled(false);
+            m_reapply->setToolTip(blocked);
+        }
+    }
+    // Reopen: a dismissed case only (a resolved one's renewal is recorded), in Dismiss's place.
+    const bool dismissed = hasCase && current[IsDismissed].toBool();
+    setup(m_reopen, CaseActions::Action::Reopen);
+    m_reopen->setEnabled(dismissed && m_canOperate && !m_busy
+        && m_actions->isAvailable(CaseActions::Action::Reopen));
+    m_reopen->setVisible(dismissed);
+    m_dismiss->setVisible(!dismissed);
+    if (dismissed && m_canOperate)
+        m_reopen->setToolTip(tr("Dismissed by mistake? Put the case back in the queue, open, "
+                                "with a note saying why; its history keeps the dismissal."));
     // Claim, release and note: a note goes on any case, open or closed; claims are of open
     // cases. Taking over or releasing another's claim asks for the note the database requires.
     const QString holder = hasCase ? current[AssignedTo].toString() : QString();
@@ -1378,14 +1429,16 @@ void CasesPage::askAndRun(CaseActions::Action action)
         return;
     }
     if (action == CaseActions::Action::Claim || action == CaseActions::Action::Release
-        || action == CaseActions::Action::Note) {
+        || action == CaseActions::Action::Note || action == CaseActions::Action::Reopen) {
         const RowRef r = currentRecord();
         if (!r)
             return;
         const QString holder = r[AssignedTo].toString();
-        // The note the database requires: a takeover, a release of another's claim, a note.
-        const bool needsNote
-            = action == CaseActions::Action::Note || (!holder.isEmpty() && holder != m_sessionUser);
+        const bool reopen = action == CaseActions::Action::Reopen;
+        // The note the database requires: a takeover, a release of another's claim, a note,
+        // a reopen.
+        const bool needsNote = action == CaseActions::Action::Note || reopen
+            || (!holder.isEmpty() && holder != m_sessionUser);
         if (!needsNote) {
             runAction(action, {}, {});
             return;
@@ -1393,6 +1446,7 @@ void CasesPage::askAndRun(CaseActions::Action action)
         QDialog dialog(this);
         dialog.setWindowTitle(action == CaseActions::Action::Note
                 ? tr("Note on case %1").arg(m_currentCase)
+                : reopen ? tr("Reopen case %1").arg(m_currentCase)
                 : action == CaseActions::Action::Claim
                 ? tr("Take over case %1 from %2").arg(m_currentCase).arg(holder)
                 : tr("Release %2's claim on case %1").arg(m_currentCase).arg(holder));
@@ -1400,6 +1454,9 @@ void CasesPage::askAndRun(CaseActions::Action action)
         text->setObjectName(u"case-note-text"_qs);
         text->setPlaceholderText(action == CaseActions::Action::Note
                 ? tr("What you learned (\"customer says the card was charged twice\")")
+                : reopen
+                ? tr("Why it is open again (\"dismissed by mistake: case 12 was "
+                     "meant\"): the case's history keeps it")
                 : tr("Why (\"%1 is out this week\"): the case's history keeps it").arg(holder));
         auto *box = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
         box->button(QDialogButtonBox::Ok)->setText(actionName(action).remove(u" on"_qs));

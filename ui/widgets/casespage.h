@@ -55,6 +55,7 @@ public:
         IsOpen,
         AssignedTo, ///< the login role that claimed the case; "" when unassigned
         AssignedAt, ///< µs; null when unassigned
+        IsDismissed, ///< an operator may reopen it (Reopen…)
         FieldCount
     };
     /// One step of the selected case's history (reconciliation_case_history), in words.
@@ -159,8 +160,9 @@ public:
     /// is running.
     SnapshotDialog *openSnapshotDialog();
     /// Runs an action on the current case without the dialog (tests, scripted use); `reason`
-    /// is a reason code (caseActionReasonCodes()). Claim, Release and Note take the comment
-    /// only: the note a takeover or a release of another's claim needs, or the note itself.
+    /// is a reason code (caseActionReasonCodes()). Claim, Release, Note and Reopen take the
+    /// comment only: the note a takeover, a release of another's claim or a reopen needs, or
+    /// the note itself.
     void runAction(CaseActions::Action action, const QString &reason, const QString &comment,
         const QString &snapshotJson = {});
 
@@ -206,6 +208,7 @@ private:
     QPushButton *m_snapshot;
     QPushButton *m_reapply;
     QPushButton *m_dismiss;
+    QPushButton *m_reopen;
     QPushButton *m_openSubscription;
     QPushButton *m_claim;
     QPushButton *m_release;

@@ -6,6 +6,7 @@
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
 #include "ui/models/snapshotinput.h"
+#include "ui/models/snapshotstart.h"
 #include "ui/widgets/comparisonview.h"
 #include "ui/widgets/tableview.h"
 
@@ -93,6 +94,7 @@ Loaded loadCaseSubscription(QSqlDatabase &db, qint64 caseId)
 SnapshotDialog::SnapshotDialog(
     DatabasePool *pool, CaseActions *actions, qint64 caseId, QWidget *parent)
     : QDialog(parent)
+    , m_pool(pool)
     , m_actions(actions)
     , m_caseId(caseId)
     , m_reason(new QComboBox)
@@ -106,6 +108,10 @@ SnapshotDialog::SnapshotDialog(
     setWindowTitle(tr("Attach provider snapshot to case %1").arg(caseId));
     for (const QString &code : caseActionReasonCodes())
         m_reason->addItem(reasonLabel(code), code);
+    // No default: the reason in the case's history is the one a person chose.
+    m_reason->setObjectName(u"snapshot-reason"_qs);
+    m_reason->setPlaceholderText(tr("Choose a reason…"));
+    m_reason->setCurrentIndex(-1);
     m_comment->setPlaceholderText(tr("What you checked, for whoever reads the audit trail"));
     m_comment->setObjectName(u"snapshot-comment"_qs);
     m_comment->setMaximumHeight(fontMetrics().height() * 4);
@@ -123,13 +129,26 @@ SnapshotDialog::SnapshotDialog(
 
     auto *load = new QPushButton(tr("Load from file…"));
     load->setObjectName(u"snapshot-load"_qs);
+    // The desk's own form with what it holds, to correct to what the provider shows: no one
+    // has to write the form from its description.
+    auto *start = new QPushButton(tr("Start from current state"));
+    start->setObjectName(u"snapshot-start"_qs);
+    start->setToolTip(tr("Fill in Renewal Desk's form with the subscription as the desk holds "
+                         "it and this case's renewal; then change what the provider shows "
+                         "differently."));
     auto *sourceRow = new QHBoxLayout;
+    sourceRow->addWidget(start);
     sourceRow->addWidget(load);
     sourceRow->addWidget(m_source, 1);
+    auto *formatHelp = new QLabel(snapshotFormatDescription());
+    formatHelp->setObjectName(u"snapshot-format"_qs);
+    formatHelp->setWordWrap(true);
+    formatHelp->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto *snapshotBox = new QWidget;
     auto *snapshotLayout = new QVBoxLayout(snapshotBox);
     snapshotLayout->setContentsMargins(0, 0, 0, 0);
     snapshotLayout->addLayout(sourceRow);
+    snapshotLayout->addWidget(formatHelp);
     snapshotLayout->addWidget(m_text, 1);
     auto *split = new QSplitter(Qt::Vertical);
     split->addWidget(snapshotBox);
@@ -155,6 +174,8 @@ SnapshotDialog::SnapshotDialog(
     connect(box, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(box, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(load, &QPushButton::clicked, this, &SnapshotDialog::chooseFile);
+    connect(start, &QPushButton::clicked, this, &SnapshotDialog::startFromCurrentState);
+    connect(m_reason, &QComboBox::currentIndexChanged, this, &SnapshotDialog::updateConfirm);
     connect(m_text, &QPlainTextEdit::textChanged, this, [this] {
         m_source->setText(tr("pasted"));
         m_source->setToolTip({});
@@ -221,6 +242,50 @@ void SnapshotDialog::setComment(const QString &comment)
 QString SnapshotDialog::reason() const
 {
     return m_reason->currentData().toString();
+}
+
+void SnapshotDialog::setReason(const QString &code)
+{
+    m_reason->setCurrentIndex(m_reason->findData(code));
+}
+
+QString SnapshotDialog::snapshotText() const
+{
+    return m_text->toPlainText();
+}
+
+void SnapshotDialog::startFromCurrentState()
+{
+    const qint64 caseId = m_caseId;
+    deliverResult(
+        this,
+        m_pool->run([caseId](QSqlDatabase &db) { return loadSnapshotStartFacts(db, caseId); }),
+        [this](const std::optional<SnapshotStartFacts> &facts) {
+            if (!facts) {
+                showProblem(tr("Could not read the case's subscription: %1")
+                                .arg(tr("there is no case %1").arg(m_caseId)));
+            } else {
+                m_text->setPlainText(
+                    snapshotFormText(startingSnapshot(*facts, rd::Timestamp::now())));
+                m_source->setText(tr("the desk's current state: change what the provider shows "
+                                     "differently"));
+                m_source->setToolTip({});
+            }
+            emit startFilled();
+        },
+        [this](const QString &message) {
+            showProblem(tr("Could not read the case's subscription: %1").arg(message));
+            emit startFilled();
+        });
+}
+
+void SnapshotDialog::updateConfirm()
+{
+    const bool ready = isReady();
+    m_confirm->setEnabled(ready && !reason().isEmpty());
+    m_confirm->setToolTip(ready && reason().isEmpty()
+            ? tr("Choose the reason that is true: the case's history keeps it.")
+            : QString());
 }
 
 QString SnapshotDialog::comment() const
@@ -314,7 +379,7 @@ void SnapshotDialog::askDatabase(const QString &summary)
                 m_verdict = verdict.text;
                 m_message->setStyleSheet(u"font-weight:bold"_qs);
                 m_message->setText(summary + u' ' + m_verdict);
-                m_confirm->setEnabled(true);
+                updateConfirm();
                 break;
             case SnapshotVerdict::Kind::Refused:
                 showProblem(tr("The database would refuse it: %1").arg(verdict.text));

@@ -52,8 +52,16 @@ public:
     QString problem() const { return m_problem; }
     /// "field | current (local) | snapshot | note".
     const ComparisonModel *preview() const { return m_preview; }
-    /// The reason code picked (one of caseActionReasonCodes()).
+    /// The reason code picked (one of caseActionReasonCodes()); empty until one is: none is
+    /// chosen in advance, and Attach waits for it.
     QString reason() const;
+    void setReason(const QString &code);
+    /// "Start from current state": fills the snapshot text with Renewal Desk's form prefilled
+    /// from the subscription and the case's renewal (snapshotstart.h), read off the GUI thread;
+    /// startFilled() is emitted when it is in.
+    void startFromCurrentState();
+    /// The snapshot text as shown.
+    QString snapshotText() const;
     QString comment() const;
     /// The previewed snapshot in Renewal Desk's form, so that what is attached is exactly what
     /// was shown (a provider object's capture time included).
@@ -62,13 +70,17 @@ public:
 signals:
     /// The preview was rebuilt (the snapshot text or the local state changed).
     void previewUpdated();
+    /// startFromCurrentState() filled the text (or said in the message why it could not).
+    void startFilled();
 
 private:
     void chooseFile();
     void updatePreview();
     void showProblem(const QString &text);
     void askDatabase(const QString &summary);
+    void updateConfirm();
 
+    DatabasePool *m_pool;
     CaseActions *m_actions;
     qint64 m_caseId;
     QComboBox *m_reason;
