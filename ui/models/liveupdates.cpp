@@ -191,6 +191,16 @@ bool NotificationListener::pollTail(
     return true;
 }
 
+// A case's NOTIFY (0005) fires when the case row changes: opened, seen again, closed. A note,
+// a claim or a release writes only the case's history, so the audit log would not see them;
+// the history's tail is polled like the audits' (one index range scan of its primary key every
+// check), and each case it names is reported as changed.
+bool NotificationListener::pollCaseHistoryTail(QString *error)
+{
+    return pollTail(
+        m_caseHistory, u"reconciliation_case_history"_qs, u"case_id"_qs, kCasesChannel, error);
+}
+
 // A standby replays the primary's WAL; nothing it shows can change unless the replay position
 // moved, so an idle standby costs one function call every check. When it moved, the tails of
 // the audit and case-history tables say what changed (the same reads as on the primary: both
@@ -209,16 +219,14 @@ bool NotificationListener::pollStandby(QString *error)
     if (!q.value(0).toBool()) {
         // Promoted: reconnect, so that LISTEN takes over (connectAndListen reports the change).
         QSqlDatabase::database(m_name, false).close();
-        return connectAndListen(error) && pollAuditTail(error);
+        return connectAndListen(error) && pollAuditTail(error) && pollCaseHistoryTail(error);
     }
     emit standbyReplayed(format::instant(q.value(2).toString()));
     const QString lsn = q.value(1).toString();
     if (lsn == m_replayedLsn && m_audits.newest >= 0 && m_caseHistory.newest >= 0)
         return true;
     m_replayedLsn = lsn;
-    return pollAuditTail(error)
-        && pollTail(
-            m_caseHistory, u"reconciliation_case_history"_qs, u"case_id"_qs, kCasesChannel, error);
+    return pollAuditTail(error) && pollCaseHistoryTail(error);
 }
 
 void NotificationListener::check()
@@ -226,7 +234,8 @@ void NotificationListener::check()
     QString error;
     bool ok = connectAndListen(&error);
     if (ok) {
-        if (!(m_standby == 1 ? pollStandby(&error) : pollAuditTail(&error))) {
+        if (!(m_standby == 1 ? pollStandby(&error)
+                             : pollAuditTail(&error) && pollCaseHistoryTail(&error))) {
             ok = false;
             QSqlDatabase db = QSqlDatabase::database(m_name, false);
             // A lost server: drop the subscriptions with the connection; the next check
