@@ -447,6 +447,26 @@ private slots:
         QVERIFY(window.subscriptionsPage()->isVisible());
     }
 
+    // The totals' title (which names the range, the basis and the groupings) wraps: the Ledger
+    // fits a 1024 px window (it set the window's minimum width to 1149 px when first longer).
+    void fitsA1024Window()
+    {
+        rd::ui::MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
+        window.resize(1024, 700);
+        window.show();
+        window.showPage(rd::ui::MainWindow::LedgerView);
+        auto *page = window.findChild<LedgerPage *>();
+        QVERIFY(page);
+        QSignalSpy loaded(page, &LedgerPage::totalsLoaded);
+        page->setFilter(makeFilter(LedgerDate::PaidAt, u"2026-01-01"_qs, u"2027-01-01"_qs));
+        QVERIFY(loaded.wait(10000));
+        QTest::qWait(300); // the layout takes the new title in
+        QVERIFY2(window.minimumSizeHint().width() <= 1024,
+            qPrintable(QString::number(window.minimumSizeHint().width())));
+        QCOMPARE(window.width(), 1024);
+        window.grab().save(u"/tmp/rd-ledger-1024.png"_qs);
+    }
+
     void exportsMachineValues()
     {
         LedgerPage page(m_pool.get());

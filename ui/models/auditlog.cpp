@@ -47,8 +47,10 @@ Column whatColumn()
                     QString text = format::humanize(what.startsWith(u"subscription_"_qs)
                             ? what.mid(13) // "renewed", not "subscription renewed"
                             : what);
+                    // A case action says so ("Case noted"); its number is in the Case column,
+                    // so the action itself stays readable in a narrow column.
                     if (r[Source].toInt() == 0)
-                        return QObject::tr("Case %1: %2").arg(r[CaseId].toLongLong()).arg(text);
+                        return QObject::tr("Case %1").arg(text.toLower());
                     return text;
                 }
                 case int(Role::Raw):

@@ -141,11 +141,13 @@ AuditLogPage::AuditLogPage(DatabasePool *pool, QWidget *parent)
                                   "anchor file are still in place"));
     m_export->setToolTip(tr("The filtered rows as CSV (ISO UTC instants) and an anchor of "
                             "every chain's head beside it"));
+    // The chains' state on a line of its own, the whole width: a break's message (whose chain,
+    // which row, what is wrong, the anchor) reads as a sentence, not a column of fragments.
     auto *chains = new QHBoxLayout;
-    chains->addWidget(m_chainState, 1);
     chains->addWidget(m_progress);
     chains->addWidget(m_cancel);
     chains->addWidget(m_openBreak);
+    chains->addStretch(1);
     chains->addWidget(m_verify);
     chains->addWidget(m_verifyAnchor);
     chains->addWidget(m_export);
@@ -166,6 +168,7 @@ AuditLogPage::AuditLogPage(DatabasePool *pool, QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_chainState);
     layout->addLayout(chains);
     layout->addLayout(filters);
     layout->addWidget(split, 1);

@@ -149,6 +149,8 @@ LedgerPage::LedgerPage(DatabasePool *pool, QWidget *parent)
 
     m_totalsTitle->setObjectName(u"ledger-totals-title"_qs);
     m_totalsTitle->setStyleSheet(u"font-weight:bold"_qs);
+    // Wraps in a narrow window instead of setting the window's minimum width.
+    m_totalsTitle->setWordWrap(true);
     auto *totals = new QWidget;
     auto *totalsLayout = new QVBoxLayout(totals);
     totalsLayout->setContentsMargins(0, 4, 0, 0);
