@@ -295,7 +295,7 @@ private slots:
         QCOMPARE(r.exitCode, 65);
         QVERIFY2(r.out.contains(": 1 break(s) ("), r.out.constData());
         QVERIFY2(r.out.contains(") matches: every chain's newest row is as it was when the anchor "
-                                "was exported; the break(s) above are in older rows, which an "
+                                "was exported; the break(s) found are in older rows, which an "
                                 "anchor does not cover\n"),
             r.out.constData());
     }

@@ -53,6 +53,18 @@ QVector<QVariant> auditRow(qint64 id, const QString &transition, const QString &
     return row;
 }
 
+/// A subscription u1 (stripe-main sub_1) in `status`, at revision 5, without audits yet.
+D subscription(const QString &status)
+{
+    D d;
+    d.id = u"u1"_qs;
+    d.provider = u"stripe-main"_qs;
+    d.subscriptionId = u"sub_1"_qs;
+    d.status = status;
+    d.revision = 5;
+    return d;
+}
+
 } // namespace
 
 /// An audit record's details read as a before → after table in words, following the selected
@@ -116,12 +128,7 @@ private slots:
     /// The details table is beside the list and follows the selected record.
     void detailsFollowTheSelection()
     {
-        D d;
-        d.id = u"u1"_qs;
-        d.provider = u"stripe-main"_qs;
-        d.subscriptionId = u"sub_1"_qs;
-        d.status = u"canceled"_qs;
-        d.revision = 5;
+        D d = subscription(u"canceled"_qs);
         d.audits += auditRow(2, u"subscription_reconciled"_qs, reconciledDetails());
         d.audits += auditRow(1, u"subscription_renewed"_qs, renewedDetails(),
             micros("2026-10-18T11:00:00Z"), micros("2026-11-18T11:00:00Z"));
@@ -219,12 +226,7 @@ private slots:
     /// record is selected, red, and the line above says what is wrong.
     void brokenRecordIsFlagged()
     {
-        D d;
-        d.id = u"u1"_qs;
-        d.provider = u"stripe-main"_qs;
-        d.subscriptionId = u"sub_1"_qs;
-        d.status = u"active"_qs;
-        d.revision = 5;
+        D d = subscription(u"active"_qs);
         auto reconciled = auditRow(2, u"subscription_reconciled"_qs, reconciledDetails());
         reconciled[D::AChainSeq] = 2;
         auto renewed = auditRow(1, u"subscription_renewed"_qs, renewedDetails(),

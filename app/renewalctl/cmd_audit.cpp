@@ -175,7 +175,7 @@ int runAudit(const CommandContext &ctx)
                            : verification.intact()
                            ? std::string("matches")
                            : std::string("matches: every chain's newest row is as it was when the "
-                                         "anchor was exported; the break(s) above are in older "
+                                         "anchor was exported; the break(s) found are in older "
                                          "rows, which an anchor does not cover"))
                 << "\n";
     }
