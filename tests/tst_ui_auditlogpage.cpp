@@ -401,7 +401,10 @@ private slots:
         window.showPage(rd::ui::MainWindow::AuditLogView);
         rd::ui::AuditLogPage *page = window.auditLogPage();
         QVERIFY(!shownKeys(*page).isEmpty());
-        QTest::qWait(2500); // the live updates' first check has learnt where the tails are
+        // Live: the first check has learnt where the tails are, so what follows is news.
+        auto *live = window.findChild<QLabel *>(u"live-indicator"_qs);
+        QVERIFY(live);
+        QTRY_VERIFY_WITH_TIMEOUT(live->text().contains(u"live"_qs), 15000);
         std::string entry;
         {
             auto conn = m_db->connect();
