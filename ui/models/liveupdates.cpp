@@ -150,12 +150,22 @@ bool NotificationListener::pollTail(
     QSqlQuery q(QSqlDatabase::database(m_name, false));
     q.setForwardOnly(true);
     if (tail.newest < 0) {
-        // First poll: learn where the tail is, report nothing.
+        // First poll: learn where the tail is and what its window already holds, report
+        // nothing. (With the window left unseen, the next poll reported its 256 old rows as
+        // news: every view read again two seconds after the desk connected.)
         if (!q.exec(u"SELECT coalesce(max(id), 0) FROM public.%1"_qs.arg(table))) {
             *error = q.lastError().text();
             return false;
         }
         tail.newest = q.next() ? q.value(0).toLongLong() : 0;
+        q.prepare(u"SELECT id FROM public.%1 WHERE id > :low"_qs.arg(table));
+        q.bindValue(u":low"_qs, tail.newest - kWindow);
+        if (!q.exec()) {
+            *error = q.lastError().text();
+            return false;
+        }
+        while (q.next())
+            tail.seen.insert(q.value(0).toLongLong());
         return true;
     }
     q.prepare(u"SELECT id, %1 FROM public.%2 WHERE id > :low ORDER BY id LIMIT 2000"_qs.arg(
