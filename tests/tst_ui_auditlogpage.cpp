@@ -389,6 +389,10 @@ private slots:
             qPrintable(lines.join(u'|')));
         QVERIFY2(lines.contains(u"note=asked the provider"_qs), qPrintable(lines.join(u'|')));
         QVERIFY2(lines.contains(u"by=alice"_qs), qPrintable(lines.join(u'|')));
+        page.resize(1024, 600);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        page.grab().save(u"/tmp/rd-auditlog-case-row.png"_qs);
     }
 
     /// #28 item 4: the log follows changes like every other page. A note added from another

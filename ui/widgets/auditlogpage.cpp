@@ -346,11 +346,15 @@ void AuditLogPage::showDetails()
 {
     const QModelIndex current = m_table->currentIndex();
     const RowRef r = current.isValid() ? m_model->row(current.row()) : nullptr;
+    // A case action has no before-state: its lines get the pane's width.
+    const bool caseEntry = r && r[L::Source].toInt() == 0;
+    m_details->setColumnHidden(ComparisonModel::LocalColumn, caseEntry);
+    m_details->setColumnHidden(ComparisonModel::NoteColumn, caseEntry);
     if (!r) {
         m_detailsModel->setLines(tr("before"), tr("after"), {});
         return;
     }
-    if (r[L::Source].toInt() == 0) {
+    if (caseEntry) {
         // A case action: what was done to which case, by whom and why.
         CaseEntry e;
         e.caseId = r[L::CaseId].toLongLong();
