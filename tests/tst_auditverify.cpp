@@ -240,14 +240,64 @@ private slots:
         // What the server's own verification finds, in the same order.
         QCOMPARE(describe(v.breaks), describe(serverBreaks(*conn)));
 
-        // The CLI names the first break and fails.
+        // The break names whose chain it is: the subscription by its provider and the
+        // provider's id (a case's chain: its case's subscription), as SQL has them.
+        const auto &b = v.breaks.front();
+        const bool isCase = b.chain == "reconciliation_case_history";
+        const std::string owner = isCase
+            ? "SELECT provider_key || ' ' || provider_subscription_id FROM reconciliation_cases "
+              "WHERE id = "
+                + b.chainId
+            : "SELECT provider_key || ' ' || provider_subscription_id FROM subscriptions WHERE id "
+              "= '"
+                + b.chainId + "'";
+        const std::string subject = rdtest::text(*m_db, owner);
+        QCOMPARE(b.provider + " " + b.subscription, subject);
+
+        // The CLI names the first break, whose it is, and fails.
         const auto r = rdtest::runProgram(
             rdtest::ctl(), rdtest::withDb(*m_db, {"audit", "verify", "--batch", "5"}));
         QCOMPARE(r.exitCode, 65);
-        const auto &b = v.breaks.front();
-        QVERIFY2(
-            r.err.contains(("row " + std::to_string(b.rowId) + " (chain " + b.chainId).c_str()),
+        const std::string said = isCase ? "case " + b.chainId + " of subscription " + subject
+                                        : "subscription " + subject + " (chain " + b.chainId + ")";
+        QVERIFY2(r.err.contains(said.c_str()), r.err.constData());
+        QVERIFY2(r.err.contains(((isCase ? "history row " : "audit row ") + std::to_string(b.rowId)
+                     + " at position " + std::to_string(b.seq) + ": " + b.problem)
+                                    .c_str()),
             r.err.constData());
+        const auto json = nlohmann::json::parse(
+            rdtest::runProgram(rdtest::ctl(), rdtest::withDb(*m_db, {"audit", "verify", "--json"}))
+                .out.toStdString());
+        QCOMPARE(json["breaks"][0]["provider"].get<std::string>(), b.provider);
+        QCOMPARE(json["breaks"][0]["subscription"].get<std::string>(), b.subscription);
+    }
+
+    // A break in an older row under an anchor whose heads all match: the CLI says what the
+    // match covers instead of "matches" right under "1 break(s)".
+    void matchingAnchorUnderABreakIsExplained()
+    {
+        auto conn = m_db->connect();
+        std::stringstream anchor;
+        rd::exportAuditAnchor(m_db->conninfo(), anchor);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("anchor.json");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray::fromStdString(anchor.str()));
+        file.close();
+        tamper(*conn,
+            "UPDATE subscription_transition_audits SET actor_id = 'mallory' WHERE id = "
+            "(SELECT min(a.id) FROM subscription_transition_audits a WHERE EXISTS (SELECT 1 FROM "
+            "subscription_transition_audits b WHERE b.subscription_id = a.subscription_id AND "
+            "b.chain_seq = a.chain_seq + 1))");
+        const auto r = rdtest::runProgram(
+            rdtest::ctl(), rdtest::withDb(*m_db, {"audit", "verify", "--anchor", path}));
+        QCOMPARE(r.exitCode, 65);
+        QVERIFY2(r.out.contains(": 1 break(s) ("), r.out.constData());
+        QVERIFY2(r.out.contains(") matches: every chain's newest row is as it was when the anchor "
+                                "was exported; the break(s) found are in older rows, which an "
+                                "anchor does not cover\n"),
+            r.out.constData());
     }
 
     void anchorMismatchIsFound_data()

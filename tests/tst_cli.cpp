@@ -802,10 +802,15 @@ private slots:
 
         r = runProgram(ctl(), withDb(db, february + QStringList {"--totals"}));
         QVERIFY2(r.exitCode == 0, r.err.constData());
+        // The totals say what they cover on every line (#28, item 9), and the range's total
+        // per currency closes them (item 10).
         QCOMPARE(r.out,
-            QByteArray("group,month,provider,currency,renewals,amount,amount minor units\n"
-                       "month,2026-02,,USD,2,24.99,2499\n"
-                       "provider,,stripe-main,USD,2,24.99,2499\n"));
+            QByteArray("group,month,provider,currency,renewals,amount,amount minor units,basis,"
+                       "from,to,provider filter,currency filter,recorded by filter\n"
+                       "month,2026-02,,USD,2,24.99,2499,paid_at,2026-02-01,2026-02-28,all,all,all\n"
+                       "provider,,stripe-main,USD,2,24.99,2499,paid_at,2026-02-01,2026-02-28,all,"
+                       "all,all\n"
+                       "currency,,,USD,2,24.99,2499,paid_at,2026-02-01,2026-02-28,all,all,all\n"));
 
         // The current month by default.
         r = runProgram(ctl(), withDb(db, {"ledger", "export"}));

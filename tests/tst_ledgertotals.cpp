@@ -1,6 +1,7 @@
 #include "tests/support/renewal_fixtures.h"
 #include "tests/support/test_database.h"
 
+#include "domain/store/ledger_export.h"
 #include "domain/store/migrator.h"
 
 #include <pqxx/pqxx>
@@ -9,6 +10,7 @@
 
 #include <atomic>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -301,6 +303,60 @@ private slots:
         QTest::newRow("update period-start totals")
             << "UPDATE renewal_period_start_totals SET renewals = 0";
         QTest::newRow("call the trigger function") << "SELECT rd_billing_period_to_delta()";
+    }
+
+    /// `renewalctl ledger export --totals` (#28, items 9 and 10): the range's total per
+    /// currency spans providers and months and equals a plain GROUP BY currency; every line
+    /// says its basis and range.
+    void exportedCurrencyTotalsSpanProviders_data()
+    {
+        QTest::addColumn<QString>("from");
+        QTest::addColumn<QString>("to"); // included
+        QTest::newRow("the year") << "2026-01-01"
+                                  << "2026-12-31";
+        QTest::newRow("a quarter") << "2026-03-01"
+                                   << "2026-05-31";
+        QTest::newRow("one day, the JPY paid before midnight") << "2026-02-28"
+                                                               << "2026-02-28";
+        QTest::newRow("nothing paid") << "2030-01-01"
+                                      << "2030-01-31";
+    }
+    void exportedCurrencyTotalsSpanProviders()
+    {
+        QFETCH(QString, from);
+        QFETCH(QString, to);
+        rdtest::TestDatabase db("ledgertotals_currency");
+        auto conn = db.connect();
+        {
+            pqxx::work tx(*conn);
+            insertPeriods(tx, "sub_a", "stripe-main", "USD", "webhook", 0, 12);
+            insertPeriods(tx, "sub_b", "paddle-eu", "USD", "operator", 1, 6);
+            insertPeriods(tx, "sub_c", "paddle-eu", "EUR", "webhook", 0, 9);
+            insertPeriods(tx, "sub_d", "stripe-main", "JPY", "snapshot", 2, 5, "-1 second");
+            tx.commit();
+        }
+        std::ostringstream out;
+        rd::exportLedgerTotals(*conn, from.toStdString(), to.toStdString(), out);
+        QStringList currencies;
+        const QStringList lines
+            = QString::fromStdString(out.str()).split(u'\n', Qt::SkipEmptyParts);
+        for (const QString &line : lines.mid(1)) {
+            const QStringList f = line.split(u',');
+            QCOMPARE(f.size(), 13);
+            QCOMPARE(
+                f.mid(7), QStringList({u"paid_at"_qs, from, to, u"all"_qs, u"all"_qs, u"all"_qs}));
+            if (f[0] == u"currency")
+                currencies << QStringList {f[3], f[4], f[6]}.join(u'|');
+        }
+        const std::string expected = rdtest::text(db,
+            "SELECT coalesce(string_agg(concat_ws('|', currency, n, amount), ',' ORDER BY "
+            "currency), '') FROM (SELECT currency, count(*) AS n, sum(paid_amount_minor) AS "
+            "amount FROM subscription_billing_periods WHERE (paid_at AT TIME ZONE 'UTC')::date "
+            "BETWEEN '"
+                + from.toStdString() + "' AND '" + to.toStdString() + "' GROUP BY currency) x");
+        QCOMPARE(currencies.join(u','), QString::fromStdString(expected));
+        if (from == u"2026-01-01")
+            QVERIFY(currencies.size() == 3); // USD over two providers is one line
     }
 
     void viewerReadsAndFoldsButCannotWrite()

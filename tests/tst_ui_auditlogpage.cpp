@@ -6,6 +6,9 @@
 #include "ui/models/databasepool.h"
 #include "ui/models/pagedtablemodel.h"
 #include "ui/widgets/auditlogpage.h"
+#include "ui/widgets/mainwindow.h"
+#include "ui/widgets/subscriptiondetailwidget.h"
+#include "ui/widgets/subscriptionspage.h"
 #include "ui/widgets/tableview.h"
 
 #include <nlohmann/json.hpp>
@@ -15,6 +18,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -307,6 +311,158 @@ private slots:
             "a renewal changes the period");
     }
 
+    /// #28 item 6: a renewal's before → after says the revision and provider version the
+    /// database holds after it: the next record's "before", or the subscription's own state
+    /// for its newest record (which the demo's webhook renewals give a provider version).
+    void renewalAfterStateIsTheDatabases_data()
+    {
+        QTest::addColumn<QString>("which");
+        QTest::newRow("newest record of its chain") << u"head"_qs;
+        QTest::newRow("a record with one after it") << u"inner"_qs;
+    }
+    void renewalAfterStateIsTheDatabases()
+    {
+        QFETCH(QString, which);
+        const std::string id = one(which == u"head"_qs
+                ? "SELECT max(a.id) FROM subscription_transition_audits a WHERE a.transition = "
+                  "'subscription_renewed' AND NOT EXISTS (SELECT 1 FROM "
+                  "subscription_transition_audits n WHERE n.subscription_id = a.subscription_id "
+                  "AND n.chain_seq > a.chain_seq)"
+                : "SELECT max(a.id) FROM subscription_transition_audits a WHERE a.transition = "
+                  "'subscription_renewed' AND EXISTS (SELECT 1 FROM "
+                  "subscription_transition_audits n WHERE n.subscription_id = a.subscription_id "
+                  "AND n.chain_seq = a.chain_seq + 1)");
+        // The state after it, as the database has it.
+        const std::string after = which == u"head"_qs
+            ? "SELECT concat_ws('|', s.revision, s.provider_version) FROM subscriptions s JOIN "
+              "subscription_transition_audits a ON a.subscription_id = s.id WHERE a.id = "
+                + id
+            : "SELECT concat_ws('|', n.details->'before'->>'revision', "
+              "n.details->'before'->>'providerVersion') FROM subscription_transition_audits a "
+              "JOIN subscription_transition_audits n ON n.subscription_id = a.subscription_id "
+              "AND n.chain_seq = a.chain_seq + 1 WHERE a.id = "
+                + id;
+        const QStringList expected = QString::fromStdString(one(after)).split(u'|');
+        QCOMPARE(QString::fromStdString(one("SELECT (details->'before'->>'revision')::int + 1 "
+                                            "FROM subscription_transition_audits WHERE id = "
+                     + id)),
+            expected.value(0));
+        rd::ui::AuditLogPage page(m_pool.get());
+        L::Filter f;
+        f.what = u"subscription_renewed"_qs;
+        f.subscription = QString::fromStdString(
+            one("SELECT subscription_id FROM subscription_transition_audits WHERE id = " + id));
+        page.setFilter(f);
+        const QStringList keys = shownKeys(page);
+        const int row = int(keys.indexOf(u"a"_qs + QString::fromStdString(id)));
+        QVERIFY2(row >= 0, qPrintable(keys.join(u' ')));
+        page.table()->selectRow(row);
+        QString revision, version;
+        for (const auto &l : page.detailsModel()->lines()) {
+            if (l.field == u"revision"_qs)
+                revision = l.other;
+            if (l.field == u"provider version"_qs)
+                version = l.other;
+        }
+        QCOMPARE(revision, expected.value(0));
+        QCOMPARE(version, expected.value(1));
+    }
+
+    /// #28 item 5: a case row's details are the case action's, not the previous selection's.
+    void caseRowDetailsFollowTheSelection()
+    {
+        rd::ui::AuditLogPage page(m_pool.get());
+        L::Filter f;
+        f.actor = u"alice"_qs;
+        page.setFilter(f);
+        const QStringList keys = shownKeys(page);
+        const int history = int(keys.indexOf(QRegularExpression(u"c.*"_qs)));
+        QVERIFY(history >= 0);
+        page.table()->selectRow(history);
+        QStringList lines;
+        for (const auto &l : page.detailsModel()->lines())
+            lines << l.field + u'=' + l.other;
+        const std::string entry = keys[history].mid(1).toStdString();
+        QVERIFY2(lines.contains(u"case="_qs
+                     + QString::fromStdString(one(
+                         "SELECT case_id FROM reconciliation_case_history WHERE id = " + entry))),
+            qPrintable(lines.join(u'|')));
+        QVERIFY2(lines.contains(u"note=asked the provider"_qs), qPrintable(lines.join(u'|')));
+        QVERIFY2(lines.contains(u"by=alice"_qs), qPrintable(lines.join(u'|')));
+        page.resize(1024, 600);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        page.grab().save(u"/tmp/rd-auditlog-case-row.png"_qs);
+    }
+
+    /// #28 item 4: the log follows changes like every other page. A note added from another
+    /// connection (as `renewalctl cases note` does) appears at the top without F5.
+    void followsChangesWithoutRefresh()
+    {
+        rd::ui::MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
+        window.resize(1600, 1000);
+        window.show();
+        window.showPage(rd::ui::MainWindow::AuditLogView);
+        rd::ui::AuditLogPage *page = window.auditLogPage();
+        QVERIFY(!shownKeys(*page).isEmpty());
+        // Live: the first check has learnt where the tails are, so what follows is news.
+        auto *live = window.findChild<QLabel *>(u"live-indicator"_qs);
+        QVERIFY(live);
+        QTRY_VERIFY_WITH_TIMEOUT(live->text().contains(u"live"_qs), 15000);
+        std::string entry;
+        {
+            auto conn = m_db->connect();
+            pqxx::work tx(*conn);
+            tx.exec1("SELECT note_case((SELECT max(id) FROM reconciliation_cases), "
+                     "'called the customer back')");
+            entry
+                = tx.exec1("SELECT max(id) FROM reconciliation_case_history")[0].as<std::string>();
+            tx.commit();
+        }
+        const QString key = u"c"_qs + QString::fromStdString(entry);
+        const auto top = [page] {
+            const auto r = page->model()->rowCount() > 0 ? page->model()->row(0) : nullptr;
+            return r ? r[L::Key].toString() : QString();
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(top(), key, 15000);
+    }
+
+    /// #28 item 8: the CSV says which case every case row is about, and which subscription.
+    void exportCarriesTheCase()
+    {
+        rd::ui::AuditLogPage page(m_pool.get());
+        L::Filter f;
+        f.what = u"noted"_qs;
+        page.setFilter(f);
+        const QStringList keys = shownKeys(page);
+        QVERIFY(!keys.isEmpty());
+        QTemporaryDir dir;
+        const QString csv = dir.filePath(u"notes.csv"_qs);
+        QSignalSpy done(&page, &rd::ui::AuditLogPage::exportFinished);
+        page.exportForAuditor(csv);
+        QVERIFY(done.wait(20000));
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QStringList lines
+            = QString::fromUtf8(file.readAll()).split(u'\n', Qt::SkipEmptyParts);
+        const QStringList header = lines.value(0).split(u',');
+        const int caseColumn = int(header.indexOf(u"Case"_qs));
+        const int subscriptionColumn = int(header.indexOf(u"Subscription"_qs));
+        QVERIFY2(caseColumn >= 0 && subscriptionColumn >= 0, qPrintable(lines.value(0)));
+        QCOMPARE(lines.size(), keys.size() + 1);
+        for (int i = 0; i < keys.size(); ++i) {
+            const QStringList cells = lines[i + 1].split(u',');
+            const std::string entry = keys[i].mid(1).toStdString();
+            QCOMPARE(cells.value(caseColumn).toStdString(),
+                one("SELECT case_id FROM reconciliation_case_history WHERE id = " + entry));
+            QCOMPARE(cells.value(subscriptionColumn).toStdString(),
+                one("SELECT coalesce(c.provider_subscription_id, '') FROM "
+                    "reconciliation_case_history h JOIN reconciliation_cases c ON c.id = "
+                    "h.case_id WHERE h.id = "
+                    + entry));
+        }
+    }
+
     void badFilterInputIsNamed()
     {
         rd::ui::AuditLogPage page(m_pool.get());
@@ -508,7 +664,7 @@ private slots:
             qPrintable(text));
         QVERIFY2(text.contains(QString::fromStdString(subscription)), qPrintable(text));
         QVERIFY(page.openBreakButton()->isVisibleTo(&page));
-        QSignalSpy subscriptions(&page, &rd::ui::AuditLogPage::subscriptionOpenRequested);
+        QSignalSpy subscriptions(&page, &rd::ui::AuditLogPage::auditRecordOpenRequested);
         page.openBreakButton()->click();
         QCOMPARE(subscriptions.size(), 1);
         QCOMPARE(subscriptions.first().first().toString().toStdString(), subscription);
@@ -540,17 +696,61 @@ private slots:
         const auto report = runVerify(page, anchorPath);
         QVERIFY(!report.intact);
         const QString text = page.chainState()->text();
-        QVERIFY2(text.contains(QString::fromStdString(
-                     "subscription_transition_audits row " + tampered + " (chain " + subscription)),
+        // Whose chain, by the provider's names, then the row (#28, item 7).
+        const std::string subject = one(
+            "SELECT provider_key || ' ' || provider_subscription_id FROM subscriptions WHERE id = '"
+            + subscription + "'");
+        const std::string seq
+            = one("SELECT chain_seq FROM subscription_transition_audits WHERE id = " + tampered);
+        QVERIFY2(text.contains(QString::fromStdString("subscription " + subject + " (chain "
+                     + subscription + "), audit row " + tampered + " at position " + seq
+                     + ": row content does not match its hash (altered)")),
             qPrintable(text));
-        QVERIFY2(text.contains(u"(altered)"_qs), qPrintable(text));
-        // The head was not touched: the anchor still matches, and says so.
+        // The head was not touched: the anchor still matches, and says what that covers.
         QVERIFY2(text.contains(u"anchor before.json matched"_qs), qPrintable(text));
+        QVERIFY2(text.contains(u"The anchor covers each chain's newest row only; the break is "
+                               "in an older one."_qs),
+            qPrintable(text));
+        // Said whole: the label wraps, and its tooltip is the message.
+        QVERIFY(page.chainState()->wordWrap());
+        QCOMPARE(page.chainState()->toolTip(), text);
+        page.resize(1024, 700);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QVERIFY2(page.chainState()->height()
+                >= page.chainState()->heightForWidth(page.chainState()->width()),
+            "the whole message fits its label");
+        page.grab().save(u"/tmp/rd-auditlog-broken-1024.png"_qs);
         QVERIFY(page.openBreakButton()->isVisibleTo(&page));
-        QSignalSpy subscriptions(&page, &rd::ui::AuditLogPage::subscriptionOpenRequested);
+        QCOMPARE(page.openBreakButton()->text(),
+            u"Open subscription %1"_qs.arg(QString::fromStdString(subject)));
+        QSignalSpy opened(&page, &rd::ui::AuditLogPage::auditRecordOpenRequested);
         page.openBreakButton()->click();
-        QCOMPARE(subscriptions.size(), 1);
-        QCOMPARE(subscriptions.first().first().toString().toStdString(), subscription);
+        QCOMPARE(opened.size(), 1);
+        QCOMPARE(opened.first().at(0).toString().toStdString(), subscription);
+        QCOMPARE(opened.first().at(1).toLongLong(), std::stoll(seq));
+
+        // In the desk: the subscription opens on its audit trail, the altered row flagged.
+        rd::ui::MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
+        window.resize(1600, 1000);
+        window.show();
+        window.showPage(rd::ui::MainWindow::AuditLogView);
+        QSignalSpy done(window.auditLogPage()->verifier(), &rd::ui::AuditVerifier::finished);
+        window.auditLogPage()->verify();
+        QVERIFY(done.wait(60000));
+        window.auditLogPage()->openBreakButton()->click();
+        auto *detail = window.subscriptionsPage()->detail();
+        QTRY_VERIFY(detail->auditFlag()->isVisible());
+        QVERIFY(detail->auditView()->isVisible());
+        const QModelIndex current = detail->auditView()->currentIndex();
+        QVERIFY(current.isValid());
+        QCOMPARE(current.data(int(rd::ui::Role::Key)).toString().toStdString(), tampered);
+        QVERIFY(current.data(Qt::BackgroundRole).isValid());
+        QVERIFY2(detail->auditFlag()->text().contains(
+                     u"position %1 does not verify: row content does not match its hash"_qs.arg(
+                         QString::fromStdString(seq))),
+            qPrintable(detail->auditFlag()->text()));
+        window.grab().save(u"/tmp/rd-audit-flagged-1600.png"_qs);
     }
 };
 

@@ -18,6 +18,7 @@
 #include <QLabel>
 #include <QRegularExpression>
 #include <QStandardPaths>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -249,6 +250,15 @@ private slots:
         QCOMPARE(model.subscriptionOf(0), cells[4]);
         QCOMPARE(model.index(0, LedgerModel::AmountColumn).data(Qt::TextAlignmentRole).toInt(),
             int(Qt::AlignRight | Qt::AlignVCenter));
+        // The currency in a column of its own (#28, item 10), the amount beside it without it.
+        QCOMPARE(model.headerData(LedgerModel::CurrencyColumn, Qt::Horizontal).toString(),
+            u"Currency"_qs);
+        const QString currency = sqlColumn(
+            u"SELECT currency FROM subscription_billing_periods WHERE id = '"_qs + first + u"'"_qs)
+                                     .value(0);
+        QCOMPARE(model.index(0, LedgerModel::CurrencyColumn).data().toString(), currency);
+        QVERIFY2(!model.index(0, LedgerModel::AmountColumn).data().toString().contains(currency),
+            qPrintable(model.index(0, LedgerModel::AmountColumn).data().toString()));
     }
 
     void totalsMatchSql_data() { filters(); }
@@ -285,6 +295,25 @@ private slots:
                 QString::number(t.amountMinor)}
                              .join(u'|');
         QCOMPARE(providers, expectedProviders);
+        // The range's total per currency, across providers (#28, item 10), shown in its table.
+        const QStringList expectedCurrencies
+            = sqlColumn(u"SELECT concat_ws('|', currency, count(*), sum(paid_amount_minor)) "
+                        "FROM subscription_billing_periods b WHERE "_qs
+                + whereOf(filter) + u" GROUP BY currency ORDER BY 1"_qs);
+        QStringList currencies, shown;
+        for (const LedgerTotal &t : page.totals().currencies)
+            currencies << QStringList {t.currency, QString::number(t.renewals),
+                QString::number(t.amountMinor)}
+                              .join(u'|');
+        QCOMPARE(currencies, expectedCurrencies);
+        auto *table = page.findChild<QTableWidget *>(u"ledger-currency-totals"_qs);
+        QVERIFY(table);
+        for (int r = 0; r < table->rowCount(); ++r)
+            shown << table->item(r, 1)->text() + u'|' + table->item(r, 2)->text().remove(u',');
+        QStringList expectedShown;
+        for (const QString &c : expectedCurrencies)
+            expectedShown << c.section(u'|', 0, 1);
+        QCOMPARE(shown, expectedShown);
     }
 
     // Period-start totals are read from the totals kept by period-start day (migration 0020),
@@ -440,6 +469,26 @@ private slots:
         QVERIFY(window.subscriptionsPage()->isVisible());
     }
 
+    // The totals' title (which names the range, the basis and the groupings) wraps: the Ledger
+    // fits a 1024 px window (it set the window's minimum width to 1149 px when first longer).
+    void fitsA1024Window()
+    {
+        rd::ui::MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
+        window.resize(1024, 700);
+        window.show();
+        window.showPage(rd::ui::MainWindow::LedgerView);
+        auto *page = window.findChild<LedgerPage *>();
+        QVERIFY(page);
+        QSignalSpy loaded(page, &LedgerPage::totalsLoaded);
+        page->setFilter(makeFilter(LedgerDate::PaidAt, u"2026-01-01"_qs, u"2027-01-01"_qs));
+        QVERIFY(loaded.wait(10000));
+        QTest::qWait(300); // the layout takes the new title in
+        QVERIFY2(window.minimumSizeHint().width() <= 1024,
+            qPrintable(QString::number(window.minimumSizeHint().width())));
+        QCOMPARE(window.width(), 1024);
+        window.grab().save(u"/tmp/rd-ledger-1024.png"_qs);
+    }
+
     void exportsMachineValues()
     {
         LedgerPage page(m_pool.get());
@@ -496,8 +545,13 @@ private slots:
         QVERIFY(totals.open(QIODevice::ReadOnly));
         const QStringList totalLines
             = QString::fromUtf8(totals.readAll()).split(u'\n', Qt::SkipEmptyParts);
+        // What the file covers, on every line (#28, item 9): columns a spreadsheet reads.
         QCOMPARE(totalLines.value(0),
-            u"group,month,provider,currency,renewals,amount,amount minor units"_qs);
+            u"group,month,provider,currency,renewals,amount,amount minor units,basis,from,to,"
+            "provider filter,currency filter,recorded by filter"_qs);
+        QCOMPARE(totalLines.value(0) + u'\n',
+            QString::fromStdString(rd::csv::line(rd::ledger_csv::totalsTitles())));
+        const QString scope = u",paid_at,2026-01-01,2026-02-28,stripe-main,all,all"_qs;
         QStringList expectedTotals = sqlColumn(
             u"SELECT concat_ws(',', 'month', to_char(b.paid_at AT TIME ZONE 'UTC', 'YYYY-MM'), "
             "'', currency, count(*), CASE currency WHEN 'JPY' THEN sum(paid_amount_minor)::text "
@@ -512,7 +566,29 @@ private slots:
                          "ELSE to_char(sum(paid_amount_minor) / 100.0, 'FM99999990.00') END, "
                          "sum(paid_amount_minor)) FROM subscription_billing_periods b WHERE "_qs
                 + whereOf(f) + u" GROUP BY provider_key, currency ORDER BY 1"_qs);
+        expectedTotals
+            += sqlColumn(u"SELECT concat_ws(',', 'currency', '', '', currency, count(*), "
+                         "CASE currency WHEN 'JPY' THEN sum(paid_amount_minor)::text "
+                         "ELSE to_char(sum(paid_amount_minor) / 100.0, 'FM99999990.00') END, "
+                         "sum(paid_amount_minor)) FROM subscription_billing_periods b WHERE "_qs
+                + whereOf(f) + u" GROUP BY currency ORDER BY 1"_qs);
+        for (QString &line : expectedTotals)
+            line += scope;
         QCOMPARE(totalLines.mid(1), expectedTotals);
+
+        // Period start, all time, every provider: the scope says so.
+        LedgerFilter open = makeFilter(LedgerDate::PeriodStart, {}, {}, {}, u"EUR"_qs);
+        page.setFilter(open);
+        QTRY_VERIFY(page.totals().currencies.size() == 1
+            && page.totals().currencies.first().currency == u"EUR"_qs);
+        QVERIFY2(page.exportTotals(totalsPath, &error), qPrintable(error));
+        totals.close();
+        QVERIFY(totals.open(QIODevice::ReadOnly));
+        const QStringList openLines
+            = QString::fromUtf8(totals.readAll()).split(u'\n', Qt::SkipEmptyParts);
+        QVERIFY(openLines.size() > 1);
+        for (const QString &line : openLines.mid(1))
+            QVERIFY2(line.endsWith(u",period_start,,,all,EUR,all"_qs), qPrintable(line));
     }
 };
 

@@ -21,18 +21,13 @@ namespace rd::cli {
 
 namespace {
 
-std::string describe(const ChainBreak &b)
-{
-    return b.chain + " row " + std::to_string(b.rowId) + " (chain " + b.chainId + ", position "
-        + std::to_string(b.seq) + "): " + b.problem;
-}
-
 nlohmann::json toJson(const std::vector<ChainBreak> &breaks)
 {
     nlohmann::json out = nlohmann::json::array();
     for (const auto &b : breaks)
         out.push_back({{"chain", b.chain}, {"chainId", b.chainId}, {"rowId", b.rowId},
-            {"seq", b.seq}, {"problem", b.problem}});
+            {"seq", b.seq}, {"problem", b.problem}, {"provider", b.provider},
+            {"subscription", b.subscription}});
     return out;
 }
 
@@ -170,18 +165,24 @@ int runAudit(const CommandContext &ctx)
             << " (snapshot of " << verification.at << ", " << std::fixed << std::setprecision(1)
             << seconds << " s)\n";
     if (anchorReport) {
+        // A matching anchor vouches for the chains' newest rows only: under breaks, it says
+        // so, or "matches" would read as "all is well".
         ctx.out << "anchor (" << anchor.heads << " heads, exported at "
                 << anchor.createdAt.value_or("an unknown time") << ", digest " << anchor.digest
                 << (published ? ", the published one" : "") << ") "
-                << (anchor.matches() ? std::string("matches")
-                                     : "does not match: " + std::to_string(anchor.mismatchCount)
-                               + " head(s) changed or gone")
+                << (!anchor.matches() ? "does not match: " + std::to_string(anchor.mismatchCount)
+                               + " head(s) changed or gone"
+                           : verification.intact()
+                           ? std::string("matches")
+                           : std::string("matches: every chain's newest row is as it was when the "
+                                         "anchor was exported; the break(s) found are in older "
+                                         "rows, which an anchor does not cover"))
                 << "\n";
     }
     if (!breaks.empty()) {
-        ctx.err << "renewalctl: audit chain broken: " << describe(breaks.front()) << "\n";
+        ctx.err << "renewalctl: audit chain broken: " << describeChainBreak(breaks.front()) << "\n";
         for (std::size_t i = 1; i < breaks.size(); ++i)
-            ctx.out << "also: " << describe(breaks[i]) << "\n";
+            ctx.out << "also: " << describeChainBreak(breaks[i]) << "\n";
     }
     return breaks.empty() ? ExitOk : ExitDataError;
 }

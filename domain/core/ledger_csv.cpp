@@ -20,17 +20,25 @@ const std::vector<csv::Kind> &rowKinds()
 
 const std::vector<std::string> &totalsTitles()
 {
-    static const std::vector<std::string> titles {
-        "group", "month", "provider", "currency", "renewals", "amount", "amount minor units"};
+    static const std::vector<std::string> titles {"group", "month", "provider", "currency",
+        "renewals", "amount", "amount minor units", "basis", "from", "to", "provider filter",
+        "currency filter", "recorded by filter"};
     return titles;
 }
 
 const std::vector<csv::Kind> &totalsKinds()
 {
     using K = csv::Kind;
-    static const std::vector<K> kinds {
-        K::Text, K::Text, K::Text, K::Text, K::Number, K::Number, K::Number};
+    static const std::vector<K> kinds {K::Text, K::Text, K::Text, K::Text, K::Number, K::Number,
+        K::Number, K::Text, K::Text, K::Text, K::Text, K::Text, K::Text};
     return kinds;
+}
+
+std::vector<std::string> scopeFields(const TotalsScope &scope)
+{
+    const auto filter = [](const std::string &v) { return v.empty() ? std::string("all") : v; };
+    return {scope.basis, scope.from, scope.to, filter(scope.provider), filter(scope.currency),
+        filter(scope.recordedBy)};
 }
 
 } // namespace rd::ledger_csv

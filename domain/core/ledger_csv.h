@@ -16,10 +16,29 @@ const std::vector<std::string> &rowTitles();
 const std::vector<csv::Kind> &rowKinds();
 
 /// The ledger totals' CSV columns ("Export totals…", `renewalctl ledger export --totals`): group
-/// ("month" or "provider"), month (YYYY-MM), provider, currency, renewals, amount, amount minor
-/// units.
+/// ("month", "provider" or "currency": the range's total in that currency across providers),
+/// month (YYYY-MM), provider, currency, renewals, amount, amount minor units; then what the
+/// totals are of, repeated on every line (scopeFields): basis, from, to, provider filter,
+/// currency filter, recorded by filter. Columns, not leading comment lines: a spreadsheet or a
+/// CSV reader takes the file as it is, and a line copied elsewhere still says its scope.
 const std::vector<std::string> &totalsTitles();
 /// Their kinds: renewals, amount and minor units are numbers.
 const std::vector<csv::Kind> &totalsKinds();
+
+/// What a totals file covers.
+struct TotalsScope
+{
+    /// "paid_at" or "period_start": the date of a billing period the range applies to.
+    std::string basis = "paid_at";
+    /// First and last UTC day, both included (YYYY-MM-DD); empty: open at that end.
+    std::string from;
+    std::string to;
+    /// Empty: not filtered ("all" in the file).
+    std::string provider;
+    std::string currency;
+    std::string recordedBy;
+};
+/// The scope's six fields, in totalsTitles()' order.
+std::vector<std::string> scopeFields(const TotalsScope &scope);
 
 } // namespace rd::ledger_csv

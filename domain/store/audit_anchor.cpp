@@ -492,7 +492,7 @@ AuditAnchorCheck checkAuditAnchor(
         for (std::size_t i = 0; i < heads.size(); ++i) {
             const auto &h = heads[i];
             const auto &field = rows[static_cast<int>(i)][0];
-            ChainBreak b {h.chain, h.chainId, 0, h.seq, ""};
+            ChainBreak b {h.chain, h.chainId, 0, h.seq, "", {}, {}};
             if (field.is_null())
                 b.problem = "the anchored row is gone (removed since the anchor was exported)";
             else if (std::string_view(field.c_str(), field.size()) != h.hash)
@@ -505,6 +505,7 @@ AuditAnchorCheck checkAuditAnchor(
                 mismatches.push_back(std::move(b));
         }
     });
+    nameChainBreaks(tx, mismatches);
     out.mismatches = std::move(mismatches);
     out.mismatchCount = mismatchCount;
     return out;

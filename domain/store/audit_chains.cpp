@@ -8,7 +8,7 @@ namespace {
 ChainBreak breakFromRow(const pqxx::row &r)
 {
     return {r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::int64_t>(),
-        r[3].as<std::int64_t>(), r[4].as<std::string>()};
+        r[3].as<std::int64_t>(), r[4].as<std::string>(), {}, {}};
 }
 
 } // namespace

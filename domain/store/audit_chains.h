@@ -47,4 +47,8 @@ long long exportAuditAnchor(pqxx::connection &conn, std::ostream &out,
 AuditAnchorCheck checkAuditAnchor(
     pqxx::connection &conn, std::istream &anchor, std::size_t maxMismatches = 1000);
 
+/// Fills the provider and subscription of each break (ChainBreak::provider, ::subscription):
+/// one statement for all of them, in the transaction's snapshot.
+void nameChainBreaks(pqxx::transaction_base &tx, std::vector<ChainBreak> &breaks);
+
 } // namespace rd

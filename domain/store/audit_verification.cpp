@@ -4,6 +4,7 @@
 #include "domain/core/sha256.h"
 #include "domain/store/audit_chains.h"
 
+#include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
 #include <algorithm>
@@ -84,7 +85,7 @@ public:
             problem = "the previous row's hash does not match (altered or removed)";
         if (problem) {
             if (m_out.breaks.size() < m_maxBreaks)
-                m_out.breaks.push_back({m_chain, m_chainId, rowId, seq, problem});
+                m_out.breaks.push_back({m_chain, m_chainId, rowId, seq, problem, {}, {}});
             else
                 m_out.moreBreaks = true;
         }
@@ -163,6 +164,45 @@ void walkAudits(Tx &tx, const std::string &where, const std::string &fetchSize,
 }
 
 } // namespace
+
+std::string describeChainBreak(const ChainBreak &b)
+{
+    const bool isCase = b.chain == "reconciliation_case_history";
+    std::string subject = b.subscription.empty()
+        ? std::string()
+        : "subscription " + b.provider + " " + b.subscription;
+    std::string whose = isCase
+        ? "case " + b.chainId + (subject.empty() ? "" : " of " + subject)
+        : (subject.empty() ? "subscription" : subject) + " (chain " + b.chainId + ")";
+    std::string where = b.rowId > 0
+        ? (isCase ? ", history row " : ", audit row ") + std::to_string(b.rowId) + " at position "
+        : std::string(", position ");
+    return whose + where + std::to_string(b.seq) + ": " + b.problem;
+}
+
+void nameChainBreaks(pqxx::transaction_base &tx, std::vector<ChainBreak> &breaks)
+{
+    if (breaks.empty())
+        return;
+    nlohmann::json chains = nlohmann::json::array();
+    for (const auto &b : breaks)
+        chains.push_back({b.chain, b.chainId});
+    // CASE, not AND: a case's id is not a uuid, and is never cast as one.
+    const auto rows
+        = tx.exec_params("SELECT coalesce(s.provider_key, c.provider_key), "
+                         "coalesce(s.provider_subscription_id, c.provider_subscription_id) "
+                         "FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS e(b, ord) "
+                         "LEFT JOIN public.subscriptions s ON s.id = CASE WHEN e.b->>0 = "
+                         "'subscription_transition_audits' THEN (e.b->>1)::uuid END "
+                         "LEFT JOIN public.reconciliation_cases c ON c.id = CASE WHEN e.b->>0 = "
+                         "'reconciliation_case_history' THEN (e.b->>1)::bigint END ORDER BY e.ord",
+            chains.dump());
+    for (std::size_t i = 0; i < breaks.size() && i < rows.size(); ++i) {
+        const auto &r = rows[static_cast<int>(i)];
+        breaks[i].provider = r[0].is_null() ? std::string() : r[0].as<std::string>();
+        breaks[i].subscription = r[1].is_null() ? std::string() : r[1].as<std::string>();
+    }
+}
 
 AuditVerification verifyAuditChainsStreamed(
     pqxx::connection &conn, const AuditVerifyOptions &options)
@@ -275,6 +315,7 @@ AuditVerification verifyAuditChainsStreamed(
                 merged.moreBreaks = true;
         }
     merged.moreBreaks = merged.moreBreaks || out.moreBreaks || upper.moreBreaks;
+    nameChainBreaks(tx, merged.breaks);
     report();
     return merged;
 }

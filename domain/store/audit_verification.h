@@ -19,7 +19,17 @@ struct ChainBreak
     std::int64_t rowId = 0;
     std::int64_t seq = 0;
     std::string problem;
+    /// Whose chain it is, in the words people search by: the subscription's provider and the
+    /// provider's id for it (a case's chain: its case's). Empty when the subscription or case
+    /// is gone. Filled by the verification and the anchor check.
+    std::string provider;
+    std::string subscription;
 };
+
+/// A break named for people: "subscription stripe-main sub_123 (chain 1f…), audit row 12 at
+/// position 3: row content does not match its hash (altered)"; a case's chain says "case 7 of
+/// subscription …". An anchor's mismatch (no row id) names the position only.
+std::string describeChainBreak(const ChainBreak &b);
 
 /// What a verification covered: the rows and chains checked (subscription audits and case
 /// histories together) and the breaks found, all from one snapshot of the database.

@@ -104,26 +104,34 @@ long long exportLedgerTotals(
     // totals are right without it, and an export writes nothing.
     const auto result = tx.exec_params(
         "SELECT date_trunc('month', day)::date::text, provider_key, currency, sum(renewals), "
-        "sum(amount_minor)::text FROM public.renewal_totals($1::date, $2::date + 1) "
-        "GROUP BY GROUPING SETS ((date_trunc('month', day), currency), (provider_key, currency)) "
-        "ORDER BY 1, 2, 3",
+        "sum(amount_minor)::text, CASE WHEN grouping(date_trunc('month', day)) = 0 THEN 'month' "
+        "WHEN grouping(provider_key) = 0 THEN 'provider' ELSE 'currency' END "
+        "FROM public.renewal_totals($1::date, $2::date + 1) "
+        "GROUP BY GROUPING SETS ((date_trunc('month', day), currency), (provider_key, currency), "
+        "(currency)) ORDER BY 1, 2, 3",
         from, to);
     const auto &kinds = ledger_csv::totalsKinds();
     write(out, csv::line(ledger_csv::totalsTitles()));
+    ledger_csv::TotalsScope scope;
+    scope.from = from;
+    scope.to = to;
+    const auto scoped = ledger_csv::scopeFields(scope);
     long long lines = 0;
-    // Month totals first, then provider totals, as the desk writes them.
-    for (const bool months : {true, false}) {
+    // Month totals first, then provider totals, then the range's total per currency, as the
+    // desk writes them.
+    for (const char *group : {"month", "provider", "currency"}) {
         for (const auto &r : result) {
-            if (r[0].is_null() == months)
+            if (text(r[5]) != group)
                 continue;
+            const bool month = text(r[5]) == "month";
             const std::string currency = text(r[2]);
             // A sum of bigint minor units: a year of any real ledger fits in 64 bits.
             const auto minor = std::stoll(text(r[4]));
-            write(out,
-                csv::line({months ? "month" : "provider", months ? text(r[0]).substr(0, 7) : "",
-                              months ? "" : text(r[1]), currency, text(r[3]),
-                              formatMinorUnits(minor, currency), std::to_string(minor)},
-                    kinds));
+            std::vector<std::string> fields {group, month ? text(r[0]).substr(0, 7) : "",
+                text(r[1]), currency, text(r[3]), formatMinorUnits(minor, currency),
+                std::to_string(minor)};
+            fields.insert(fields.end(), scoped.begin(), scoped.end());
+            write(out, csv::line(fields, kinds));
             ++lines;
         }
     }

@@ -79,18 +79,39 @@ QString label(const QString &key)
 
 } // namespace
 
-QVector<ComparisonLine> auditDetailLines(
-    const QString &detailsJson, const QVariant &periodStart, const QVariant &periodEnd)
+QString renewalAfterStateSql(const QString &audit, const QString &subscription)
+{
+    return u"CASE WHEN %1.transition = 'subscription_renewed' THEN coalesce(("
+           "SELECT n.details->'before' FROM public.subscription_transition_audits n "
+           "WHERE n.subscription_id = %1.subscription_id AND n.chain_seq = %1.chain_seq + 1), "
+           "jsonb_build_object('revision', %2.revision, 'providerVersion', "
+           "%2.provider_version))::text END"_qs.arg(audit, subscription);
+}
+
+QVector<ComparisonLine> auditDetailLines(const QString &detailsJson, const QVariant &periodStart,
+    const QVariant &periodEnd, const QString &nextStateJson)
 {
     const QJsonObject details = QJsonDocument::fromJson(detailsJson.toUtf8()).object();
     const QJsonObject before = details.value(u"before"_qs).toObject();
     QJsonObject after = details.value(u"after"_qs).toObject();
+    QString versionNote;
     if (after.isEmpty() && !before.isEmpty() && !periodStart.isNull() && !periodEnd.isNull()) {
-        // A renewal records the state before it and the period it set.
+        // A renewal records the state before it; the after-state is what it does (migration
+        // 0029, step 7): the period it set, revision + 1, and the event's provider version
+        // when it carried one, which only the state after it still holds.
         after = before;
         after.insert(u"currentPeriod"_qs,
             QJsonObject {{u"start"_qs, rfc3339(periodStart.toLongLong())},
                 {u"end"_qs, rfc3339(periodEnd.toLongLong())}});
+        const qint64 revision = before.value(u"revision"_qs).toInteger() + 1;
+        after.insert(u"revision"_qs, revision);
+        const QJsonObject next = QJsonDocument::fromJson(nextStateJson.toUtf8()).object();
+        if (!next.isEmpty() && next.value(u"revision"_qs).toInteger() == revision) {
+            after.insert(u"providerVersion"_qs, next.value(u"providerVersion"_qs));
+        } else {
+            after.remove(u"providerVersion"_qs);
+            versionNote = tr("not recorded");
+        }
     }
 
     QVector<ComparisonLine> lines;
@@ -108,9 +129,15 @@ QVector<ComparisonLine> auditDetailLines(
         if (!hasStates || (!before.contains(key) && !after.contains(key)))
             continue;
         const Shown b = show(before.value(key));
-        const Shown a = show(after.value(key));
+        Shown a = show(after.value(key));
+        if (key == u"providerVersion" && !versionNote.isEmpty())
+            a = {versionNote,
+                tr("The renewal's provider version is known from the state after it, which a "
+                   "later change no longer shows")};
         // Periods compare as what they show: "…00Z" and "…00.000000Z" are one instant.
-        const bool differs = !after.isEmpty() && b.text != a.text;
+        // An unknown provider version is not a change.
+        const bool unknown = key == u"providerVersion" && !versionNote.isEmpty();
+        const bool differs = !after.isEmpty() && !unknown && b.text != a.text;
         lines.append({label(key), b.text, after.isEmpty() ? QString() : a.text, b.tooltip,
             a.tooltip, differs, differs ? tr("changed") : QString()});
     }
@@ -142,6 +169,31 @@ QVector<ComparisonLine> auditDetailLines(
         if (shown.contains(it.key()))
             continue;
         lines.append({label(it.key()), {}, show(it.value()).text, {}, {}, false, {}});
+    }
+    return lines;
+}
+
+QVector<ComparisonLine> caseEntryLines(const CaseEntry &e)
+{
+    QVector<ComparisonLine> lines;
+    const auto add = [&lines](const QString &field, const QString &value) {
+        if (!value.isEmpty())
+            lines.append({field, {}, value, {}, {}, false, {}});
+    };
+    add(tr("case"), QString::number(e.caseId));
+    add(tr("subscription"),
+        e.subscription.isEmpty() ? QString() : e.provider + u" · "_qs + e.subscription);
+    add(tr("renewal key"), e.renewalKey);
+    add(tr("action"), format::humanize(e.action));
+    add(tr("outcome"), e.outcome == e.action ? QString() : format::humanize(e.outcome));
+    add(tr("by"), e.actor);
+    add(tr("reason"), e.reason.isEmpty() ? QString() : format::humanize(e.reason));
+    add(tr("note"), e.comment);
+    const QJsonObject details = QJsonDocument::fromJson(e.detailsJson.toUtf8()).object();
+    for (auto it = details.begin(); it != details.end(); ++it) {
+        if (it.key() == u"caseId")
+            continue;
+        add(label(it.key()), show(it.value()).text);
     }
     return lines;
 }

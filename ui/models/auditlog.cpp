@@ -1,5 +1,7 @@
 #include "ui/models/auditlog.h"
 
+#include "ui/models/auditdetails.h"
+
 #include "ui/models/columns.h"
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
@@ -19,14 +21,15 @@ const QString kAuditSelect = u"SELECT 'a' || a.id, 1, a.id, rd_rfc3339(a.created
                              "s.provider_subscription_id, a.subscription_id::text, "
                              "CAST(a.details->>'caseId' AS bigint), NULL, a.provider_renewal_key, "
                              "a.reason, a.comment, a.details::text, rd_rfc3339(a.period_start), "
-                             "rd_rfc3339(a.period_end), a.chain_seq, a.row_hash "
-                             "FROM subscription_transition_audits a "
-                             "JOIN subscriptions s ON s.id = a.subscription_id"_qs;
+                             "rd_rfc3339(a.period_end), a.chain_seq, a.row_hash, "_qs
+    + renewalAfterStateSql(u"a"_qs, u"s"_qs)
+    + u" FROM subscription_transition_audits a "
+      "JOIN subscriptions s ON s.id = a.subscription_id"_qs;
 const QString kCaseSelect = u"SELECT 'c' || h.id, 0, h.id, rd_rfc3339(h.created_at), h.action, "
                             "'', h.actor, h.actor, c.provider_key, c.provider_subscription_id, "
                             "coalesce(c.subscription_id::text, ''), h.case_id, h.outcome, "
                             "c.provider_renewal_key, h.reason, h.comment, h.details::text, NULL, "
-                            "NULL, h.chain_seq, h.row_hash "
+                            "NULL, h.chain_seq, h.row_hash, NULL "
                             "FROM reconciliation_case_history h "
                             "JOIN reconciliation_cases c ON c.id = h.case_id"_qs;
 
@@ -44,8 +47,10 @@ Column whatColumn()
                     QString text = format::humanize(what.startsWith(u"subscription_"_qs)
                             ? what.mid(13) // "renewed", not "subscription renewed"
                             : what);
+                    // A case action says so ("Case noted"); its number is in the Case column,
+                    // so the action itself stays readable in a narrow column.
                     if (r[Source].toInt() == 0)
-                        return QObject::tr("Case %1: %2").arg(r[CaseId].toLongLong()).arg(text);
+                        return QObject::tr("Case %1").arg(text.toLower());
                     return text;
                 }
                 case int(Role::Raw):
@@ -54,6 +59,19 @@ Column whatColumn()
                     return {};
                 }
             }};
+}
+
+Column caseColumn()
+{
+    return {QObject::tr("Case"),
+        [](RowRef r, int role) -> QVariant {
+            if (r[CaseId].isNull() || r[CaseId].toLongLong() <= 0)
+                return {};
+            if (role == Qt::DisplayRole || role == int(Role::Raw))
+                return r[CaseId].toLongLong();
+            return {};
+        },
+        Qt::AlignRight | Qt::AlignVCenter, {}, {}, {csv::Kind::Number}};
 }
 
 Column actorColumn()
@@ -81,13 +99,16 @@ const QVector<Field> &fields()
     static const QVector<Field> f {Field::Text, Field::Int, Field::Int, Field::Micros,
         Field::Interned, Field::Interned, Field::Interned, Field::Interned, Field::Interned,
         Field::Text, Field::Text, Field::Int, Field::Interned, Field::Text, Field::Text,
-        Field::Text, Field::Text, Field::Micros, Field::Micros, Field::Int, Field::Text};
+        Field::Text, Field::Text, Field::Micros, Field::Micros, Field::Int, Field::Text,
+        Field::Text};
     return f;
 }
 
 QVector<Column> columns()
 {
-    return {columns::instant(QObject::tr("When"), At), whatColumn(), actorColumn(),
+    // The case number beside what was done: a case's entries ("dismissed", "noted") and a
+    // snapshot attached from a case say which case in the list and in the CSV.
+    return {columns::instant(QObject::tr("When"), At), whatColumn(), caseColumn(), actorColumn(),
         columns::text(QObject::tr("Database role"), DbRole),
         columns::text(QObject::tr("Provider"), Provider),
         columns::text(QObject::tr("Subscription"), SubscriptionRef),

@@ -39,6 +39,8 @@ enum FieldIndex {
     PeriodEnd,
     ChainSeq,
     RowHash,
+    /// A renewal's next state (auditdetails.h, renewalAfterStateSql): jsonb text or null.
+    NextState,
     FieldCount
 };
 

@@ -20,12 +20,20 @@ namespace {
 
 QString describe(const ChainBreak &b)
 {
-    return QObject::tr("%1 row %2 (chain %3, position %4): %5")
-        .arg(QString::fromStdString(b.chain))
-        .arg(b.rowId)
-        .arg(QString::fromStdString(b.chainId))
-        .arg(b.seq)
-        .arg(QString::fromStdString(b.problem));
+    return QString::fromStdString(describeChainBreak(b));
+}
+
+/// What opens the break: its chain, whose it is, the row and what is wrong with it.
+void pointAt(AuditVerifyReport &report, const ChainBreak &b)
+{
+    report.breakChain = QString::fromStdString(b.chain);
+    report.breakChainId = QString::fromStdString(b.chainId);
+    report.breakSubject = b.subscription.empty()
+        ? QString()
+        : QString::fromStdString(b.provider + " " + b.subscription);
+    report.breakRowId = b.rowId;
+    report.breakSeq = b.seq;
+    report.breakProblem = QString::fromStdString(b.problem);
 }
 
 template<typename Read>
@@ -63,8 +71,7 @@ AuditVerifyReport verify(const std::string &conninfo, const QString &anchorPath,
         report.moreBreaks = v.moreBreaks;
         if (!v.breaks.empty()) {
             report.firstBreak = describe(v.breaks.front());
-            report.breakChain = QString::fromStdString(v.breaks.front().chain);
-            report.breakChainId = QString::fromStdString(v.breaks.front().chainId);
+            pointAt(report, v.breaks.front());
         }
         if (!anchorPath.isEmpty()) {
             const auto checked = readAnchorFile(anchorPath,
@@ -74,15 +81,9 @@ AuditVerifyReport verify(const std::string &conninfo, const QString &anchorPath,
             report.anchorMismatches = int(checked.mismatchCount);
             if (!checked.mismatches.empty()) {
                 const auto &m = checked.mismatches.front();
-                report.firstAnchorMismatch
-                    = QObject::tr("%1 %2 at position %3: %4")
-                          .arg(QString::fromStdString(m.chain), QString::fromStdString(m.chainId))
-                          .arg(m.seq)
-                          .arg(QString::fromStdString(m.problem));
-                if (report.breakChain.isEmpty()) {
-                    report.breakChain = QString::fromStdString(m.chain);
-                    report.breakChainId = QString::fromStdString(m.chainId);
-                }
+                report.firstAnchorMismatch = describe(m);
+                if (report.breakChain.isEmpty())
+                    pointAt(report, m);
             }
         }
         report.intact = v.breaks.empty() && report.anchorMismatches == 0;

@@ -25,6 +25,11 @@ struct AuditVerifyReport
     bool moreBreaks = false;
     QString breakChain; ///< "subscription_transition_audits" or "reconciliation_case_history"
     QString breakChainId; ///< the subscription uuid or the case id
+    /// Whose chain: "stripe-main sub_123" (a case's: its subscription's); empty when unknown.
+    QString breakSubject;
+    qint64 breakRowId = 0; ///< the broken row's id; 0 for an anchor's head gone or rewritten
+    qint64 breakSeq = 0; ///< its position in the chain
+    QString breakProblem; ///< what is wrong with it, as the store says it
     /// The anchor file checked, when one was; its mismatches (heads changed or gone).
     QString anchorPath;
     int anchorHeads = 0;

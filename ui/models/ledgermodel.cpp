@@ -5,7 +5,10 @@
 #include "ui/models/format.h"
 #include "ui/models/utcmidnight.h"
 
+#include "domain/core/currency.h"
 #include "domain/core/timestamp.h"
+
+#include <QLocale>
 
 namespace rd::ui {
 namespace {
@@ -15,6 +18,23 @@ using L = LedgerModel;
 QString rfc3339(const QVariant &micros)
 {
     return QString::fromStdString(rd::formatRfc3339(rd::Timestamp {micros.toLongLong()}));
+}
+
+/// An amount in major units in the reader's number format, without a currency sign: the
+/// currency has a column of its own ("1,250.500" KWD, "3,000" JPY).
+QString plainAmount(qint64 minorUnits, const QString &currency)
+{
+    const QString plain
+        = QString::fromStdString(rd::formatMinorUnits(minorUnits, currency.toStdString()));
+    const QLocale locale;
+    const qsizetype dot = plain.indexOf(u'.');
+    const QString whole = plain.left(dot < 0 ? plain.size() : dot);
+    QString text = locale.toString(whole.toLongLong());
+    if (whole.startsWith(u"-0"_qs)) // -0.50: the integer part alone has lost its sign
+        text.prepend(locale.negativeSign());
+    if (dot >= 0)
+        text += locale.decimalPoint() + plain.mid(dot + 1);
+    return text;
 }
 
 QVector<Field> ledgerFields()
@@ -44,7 +64,26 @@ QVector<Column> ledgerColumns()
     c[L::ProviderColumn] = columns::text(QObject::tr("Provider"), L::Provider);
     c[L::RenewalKeyColumn] = columns::text(QObject::tr("Renewal key"), L::RenewalKey);
     c[L::PeriodColumn] = columns::period(QObject::tr("Period"), L::PeriodStart, L::PeriodEnd);
-    c[L::AmountColumn] = columns::money(QObject::tr("Amount"), L::AmountMinor, L::Currency);
+    // The amount and its currency side by side, each a column of its own; the export keeps
+    // the money's three columns (amount, currency, minor units) in the same order as before.
+    const Column money = columns::money(QObject::tr("Amount"), L::AmountMinor, L::Currency);
+    c[L::AmountColumn] = {QObject::tr("Amount"),
+        [money](RowRef r, int role) -> QVariant {
+            if (role == Qt::DisplayRole && !r[L::AmountMinor].isNull())
+                return plainAmount(r[L::AmountMinor].toLongLong(), r[L::Currency].toString());
+            return money.data(r, role);
+        },
+        Qt::AlignRight | Qt::AlignVCenter, {money.exportTitles.value(0)},
+        [money](RowRef r) { return QStringList {money.exportValues(r).value(0)}; },
+        {money.exportKinds.value(0)}};
+    c[L::CurrencyColumn] = {QObject::tr("Currency"),
+        [](RowRef r, int role) -> QVariant {
+            if (role == Qt::DisplayRole || role == int(Role::Raw))
+                return r[L::Currency];
+            return {};
+        },
+        Qt::AlignLeft | Qt::AlignVCenter, money.exportTitles.mid(1),
+        [money](RowRef r) { return money.exportValues(r).mid(1); }, money.exportKinds.mid(1)};
     c[L::PaidAtColumn] = columns::instant(QObject::tr("Paid at"), L::PaidAt);
     // The mark is on screen only: the export keeps recorded_by, as `renewalctl ledger export`.
     c[L::RecordedByColumn]

@@ -72,7 +72,8 @@ public:
         ProviderColumn,
         RenewalKeyColumn,
         PeriodColumn,
-        AmountColumn,
+        AmountColumn, ///< the amount in major units, without its currency
+        CurrencyColumn, ///< the ISO code, a column of its own (sorted, filtered, read apart)
         PaidAtColumn,
         RecordedByColumn,
         EventColumn,

@@ -31,23 +31,26 @@ QString dimensionConditions(const LedgerFilter &filter, QVariantList &values)
     return where;
 }
 
-/// Rows of (month or NULL, provider or NULL, currency, renewals, amount): a month total when the
-/// month is set, else a provider total.
+/// Rows of (month or NULL, provider or NULL, currency, renewals, amount, group): group says
+/// whether it is a month's, a provider's or the whole range's total in its currency.
 LedgerTotals readTotals(QSqlQuery &q)
 {
     LedgerTotals totals;
     while (q.next()) {
         LedgerTotal t;
-        const bool byMonth = !q.isNull(0);
-        if (byMonth)
+        const QString group = q.value(5).toString();
+        if (group == u"month")
             t.month = QDate::fromString(q.value(0).toString(), Qt::ISODate);
-        else
+        else if (group == u"provider")
             t.provider = q.value(1).toString();
         t.currency = q.value(2).toString();
         t.renewals = q.value(3).toLongLong();
         // numeric text: a sum of bigint minor units; a year of any real ledger fits in 64 bits.
         t.amountMinor = q.value(4).toString().toLongLong();
-        (byMonth ? totals.months : totals.providers) << t;
+        (group == u"month"             ? totals.months
+                : group == u"provider" ? totals.providers
+                                       : totals.currencies)
+            << t;
     }
     return totals;
 }
@@ -71,20 +74,35 @@ LedgerTotals loadLedgerTotals(QSqlDatabase &db, const LedgerFilter &filter)
     const QString source = function + u"(CAST(? AS date), CAST(? AS date)) WHERE true"_qs
         + dimensionConditions(filter, values);
 
-    // Both groupings in one statement: one read of the daily totals, one snapshot, so the
-    // months and the providers always add up to the same renewals.
+    // The three groupings in one statement: one read of the daily totals, one snapshot, so the
+    // months, the providers and the currencies always add up to the same renewals.
     QSqlQuery q = execSql(db,
         u"SELECT date_trunc('month', day)::date::text, provider_key, currency, sum(renewals), "
-        "sum(amount_minor)::text FROM "_qs
+        "sum(amount_minor)::text, CASE WHEN grouping(date_trunc('month', day)) = 0 THEN 'month' "
+        "WHEN grouping(provider_key) = 0 THEN 'provider' ELSE 'currency' END FROM "_qs
             + source
             + u" GROUP BY GROUPING SETS ((date_trunc('month', day), currency), "
-              "(provider_key, currency)) ORDER BY 1, 2, 3"_qs,
+              "(provider_key, currency), (currency)) ORDER BY 1, 2, 3"_qs,
         values);
     return readTotals(q);
 }
 
-void writeLedgerTotalsCsv(const QString &path, const LedgerTotals &totals)
+void writeLedgerTotalsCsv(
+    const QString &path, const LedgerTotals &totals, const LedgerFilter &filter)
 {
+    ledger_csv::TotalsScope scope;
+    scope.basis = filter.date == LedgerDate::PaidAt ? "paid_at" : "period_start";
+    if (filter.from.isValid())
+        scope.from = filter.from.toString(Qt::ISODate).toStdString();
+    if (filter.to.isValid()) // the filter's end is exclusive; the file's is the last day
+        scope.to = filter.to.addDays(-1).toString(Qt::ISODate).toStdString();
+    scope.provider = filter.provider.toStdString();
+    scope.currency = filter.currency.toStdString();
+    scope.recordedBy = filter.recordedBy.toStdString();
+    QStringList scoped;
+    for (const std::string &f : ledger_csv::scopeFields(scope))
+        scoped << QString::fromStdString(f);
+
     CsvWriter csv(path);
     // renewalctl ledger export --totals writes the same columns.
     QStringList titles;
@@ -92,15 +110,19 @@ void writeLedgerTotalsCsv(const QString &path, const LedgerTotals &totals)
         titles << QString::fromStdString(t);
     const auto &kinds = ledger_csv::totalsKinds();
     csv.writeHeader(titles, QVector<csv::Kind>(kinds.cbegin(), kinds.cend()));
-    auto write = [&csv](const QString &group, const LedgerTotal &t) {
+    auto write = [&csv, &scoped](const QString &group, const LedgerTotal &t) {
         const QStringList money = columns::moneyExportValues(t.amountMinor, t.currency);
-        csv.writeRow({group, t.month.isValid() ? t.month.toString(u"yyyy-MM"_qs) : QString(),
-            t.provider, t.currency, QString::number(t.renewals), money.value(0), money.value(2)});
+        csv.writeRow(
+            QStringList {group, t.month.isValid() ? t.month.toString(u"yyyy-MM"_qs) : QString(),
+                t.provider, t.currency, QString::number(t.renewals), money.value(0), money.value(2)}
+            + scoped);
     };
     for (const LedgerTotal &t : totals.months)
         write(u"month"_qs, t);
     for (const LedgerTotal &t : totals.providers)
         write(u"provider"_qs, t);
+    for (const LedgerTotal &t : totals.currencies)
+        write(u"currency"_qs, t);
     csv.commit();
 }
 

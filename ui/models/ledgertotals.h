@@ -32,6 +32,9 @@ struct LedgerTotals
 {
     QVector<LedgerTotal> months; ///< by month, then currency
     QVector<LedgerTotal> providers; ///< by provider, then currency
+    /// The range's total per currency, across months and providers (month and provider
+    /// empty), by currency.
+    QVector<LedgerTotal> currencies;
 };
 
 /// Reads the totals for `filter` on a worker thread: renewal_totals (migration 0016) for a
@@ -40,9 +43,13 @@ struct LedgerTotals
 /// without folding, only longer).
 LedgerTotals loadLedgerTotals(QSqlDatabase &db, const LedgerFilter &filter);
 
-/// Writes `totals` as CSV with machine values: group ("month" or "provider"), month
-/// (YYYY-MM), provider, currency (ISO code), renewals, amount (plain decimal in major units),
-/// amount minor units. Throws std::runtime_error when the file cannot be written.
-void writeLedgerTotalsCsv(const QString &path, const LedgerTotals &totals);
+/// Writes `totals` as CSV with machine values, as `renewalctl ledger export --totals` does
+/// (domain/core/ledger_csv.h): group ("month", "provider" or "currency"), month (YYYY-MM),
+/// provider, currency (ISO code), renewals, amount (plain decimal in major units), amount minor
+/// units, then on every line what `filter` covers: basis, first and last UTC day, and its
+/// provider, currency and recorded-by filters. Throws std::runtime_error when the file cannot
+/// be written.
+void writeLedgerTotalsCsv(
+    const QString &path, const LedgerTotals &totals, const LedgerFilter &filter);
 
 } // namespace rd::ui

@@ -150,12 +150,22 @@ bool NotificationListener::pollTail(
     QSqlQuery q(QSqlDatabase::database(m_name, false));
     q.setForwardOnly(true);
     if (tail.newest < 0) {
-        // First poll: learn where the tail is, report nothing.
+        // First poll: learn where the tail is and what its window already holds, report
+        // nothing. (With the window left unseen, the next poll reported its 256 old rows as
+        // news: every view read again two seconds after the desk connected.)
         if (!q.exec(u"SELECT coalesce(max(id), 0) FROM public.%1"_qs.arg(table))) {
             *error = q.lastError().text();
             return false;
         }
         tail.newest = q.next() ? q.value(0).toLongLong() : 0;
+        q.prepare(u"SELECT id FROM public.%1 WHERE id > :low"_qs.arg(table));
+        q.bindValue(u":low"_qs, tail.newest - kWindow);
+        if (!q.exec()) {
+            *error = q.lastError().text();
+            return false;
+        }
+        while (q.next())
+            tail.seen.insert(q.value(0).toLongLong());
         return true;
     }
     q.prepare(u"SELECT id, %1 FROM public.%2 WHERE id > :low ORDER BY id LIMIT 2000"_qs.arg(
@@ -191,6 +201,16 @@ bool NotificationListener::pollTail(
     return true;
 }
 
+// A case's NOTIFY (0005) fires when the case row changes: opened, seen again, closed. A note,
+// a claim or a release writes only the case's history, so the audit log would not see them;
+// the history's tail is polled like the audits' (one index range scan of its primary key every
+// check), and each case it names is reported as changed.
+bool NotificationListener::pollCaseHistoryTail(QString *error)
+{
+    return pollTail(
+        m_caseHistory, u"reconciliation_case_history"_qs, u"case_id"_qs, kCasesChannel, error);
+}
+
 // A standby replays the primary's WAL; nothing it shows can change unless the replay position
 // moved, so an idle standby costs one function call every check. When it moved, the tails of
 // the audit and case-history tables say what changed (the same reads as on the primary: both
@@ -209,16 +229,14 @@ bool NotificationListener::pollStandby(QString *error)
     if (!q.value(0).toBool()) {
         // Promoted: reconnect, so that LISTEN takes over (connectAndListen reports the change).
         QSqlDatabase::database(m_name, false).close();
-        return connectAndListen(error) && pollAuditTail(error);
+        return connectAndListen(error) && pollAuditTail(error) && pollCaseHistoryTail(error);
     }
     emit standbyReplayed(format::instant(q.value(2).toString()));
     const QString lsn = q.value(1).toString();
     if (lsn == m_replayedLsn && m_audits.newest >= 0 && m_caseHistory.newest >= 0)
         return true;
     m_replayedLsn = lsn;
-    return pollAuditTail(error)
-        && pollTail(
-            m_caseHistory, u"reconciliation_case_history"_qs, u"case_id"_qs, kCasesChannel, error);
+    return pollAuditTail(error) && pollCaseHistoryTail(error);
 }
 
 void NotificationListener::check()
@@ -226,7 +244,8 @@ void NotificationListener::check()
     QString error;
     bool ok = connectAndListen(&error);
     if (ok) {
-        if (!(m_standby == 1 ? pollStandby(&error) : pollAuditTail(&error))) {
+        if (!(m_standby == 1 ? pollStandby(&error)
+                             : pollAuditTail(&error) && pollCaseHistoryTail(&error))) {
             ok = false;
             QSqlDatabase db = QSqlDatabase::database(m_name, false);
             // A lost server: drop the subscriptions with the connection; the next check

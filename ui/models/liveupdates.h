@@ -27,7 +27,8 @@ class NotificationListener;
 /// On a hot standby (pg_is_in_recovery()) there is no LISTEN (a standby refuses it, and the
 /// primary's NOTIFYs never reach it): every check reads the standby's replay position, and
 /// only when it moved reads the tails of the audit and case-history tables, which every change
-/// of a subscription or a case writes.
+/// of a subscription or a case writes. On a primary both tails are polled too: renewals do not
+/// NOTIFY, and a note or a claim writes only its case's history.
 class LiveUpdates : public QObject
 {
     Q_OBJECT
@@ -92,6 +93,8 @@ private:
     void check();
     /// Finds subscriptions changed by renewals since the last poll (see pollTail).
     bool pollAuditTail(QString *error);
+    /// Finds cases whose history grew since the last poll (notes, claims: no NOTIFY of their own).
+    bool pollCaseHistoryTail(QString *error);
     /// The ids (`idColumn`, grouped by `keyColumn`) added to `table` since the last poll,
     /// reported on `channel` ("*" for more than 50 keys at once).
     bool pollTail(Tail &tail, const QString &table, const QString &keyColumn, const char *channel,

@@ -1,5 +1,6 @@
 #include "ui/models/subscriptiondetail.h"
 
+#include "ui/models/auditdetails.h"
 #include "ui/models/databasepool.h"
 
 namespace rd::ui {
@@ -55,15 +56,19 @@ std::optional<SubscriptionDetail> loadSubscriptionDetail(QSqlDatabase &db, const
     }
 
     QSqlQuery a = execSql(db,
-        u"SELECT id, transition, actor_type, actor_id, db_role, coalesce(reason, ''), "
-        "coalesce(comment, ''), jsonb_pretty(details), rd_rfc3339(created_at), "
-        "coalesce(provider_renewal_key, ''), rd_rfc3339(period_start), rd_rfc3339(period_end) "
-        "FROM subscription_transition_audits "
-        "WHERE subscription_id = CAST(? AS uuid) ORDER BY id DESC LIMIT ?"_qs,
+        u"SELECT a.id, a.transition, a.actor_type, a.actor_id, a.db_role, "
+        "coalesce(a.reason, ''), coalesce(a.comment, ''), jsonb_pretty(a.details), "
+        "rd_rfc3339(a.created_at), coalesce(a.provider_renewal_key, ''), "
+        "rd_rfc3339(a.period_start), rd_rfc3339(a.period_end), a.chain_seq, "_qs
+            + renewalAfterStateSql(u"a"_qs, u"s"_qs)
+            + u" FROM subscription_transition_audits a JOIN subscriptions s "
+              "ON s.id = a.subscription_id "
+              "WHERE a.subscription_id = CAST(? AS uuid) ORDER BY a.id DESC LIMIT ?"_qs,
         {id, SubscriptionDetail::kMaxAudits});
     readRows(a,
         {Field::Int, Field::Interned, Field::Interned, Field::Text, Field::Interned, Field::Text,
-            Field::Text, Field::Text, Field::Micros, Field::Text, Field::Micros, Field::Micros},
+            Field::Text, Field::Text, Field::Micros, Field::Text, Field::Micros, Field::Micros,
+            Field::Int, Field::Text},
         d.audits);
 
     QSqlQuery o = execSql(db,

@@ -51,6 +51,8 @@ struct SubscriptionDetail
         ARenewalKey,
         APeriodStart, ///< µs: the period the transition set (renewed, reconciled), or null
         APeriodEnd,
+        AChainSeq, ///< the record's position in the subscription's hash chain
+        ANextState, ///< a renewal's next state (auditdetails.h, renewalAfterStateSql) or null
         AuditFieldCount
     };
     QVector<QVariant> audits; ///< newest first, at most kMaxAudits

@@ -127,7 +127,10 @@ AuditLogPage::AuditLogPage(DatabasePool *pool, QWidget *parent)
     m_chainState->setObjectName(u"auditlog-chain-state"_qs);
     m_chainState->setText(tr("Hash chains not verified in this session."));
     m_chainState->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_chainState->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    // A break is said whole: the label wraps (and its tooltip repeats it) instead of cutting
+    // the message at the chain's id.
+    m_chainState->setWordWrap(true);
+    m_chainState->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Minimum);
     m_progress->setVisible(false);
     m_progress->setMaximumWidth(220);
     m_cancel->setVisible(false);
@@ -138,11 +141,13 @@ AuditLogPage::AuditLogPage(DatabasePool *pool, QWidget *parent)
                                   "anchor file are still in place"));
     m_export->setToolTip(tr("The filtered rows as CSV (ISO UTC instants) and an anchor of "
                             "every chain's head beside it"));
+    // The chains' state on a line of its own, the whole width: a break's message (whose chain,
+    // which row, what is wrong, the anchor) reads as a sentence, not a column of fragments.
     auto *chains = new QHBoxLayout;
-    chains->addWidget(m_chainState, 1);
     chains->addWidget(m_progress);
     chains->addWidget(m_cancel);
     chains->addWidget(m_openBreak);
+    chains->addStretch(1);
     chains->addWidget(m_verify);
     chains->addWidget(m_verifyAnchor);
     chains->addWidget(m_export);
@@ -152,7 +157,7 @@ AuditLogPage::AuditLogPage(DatabasePool *pool, QWidget *parent)
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     // When and who are what an auditor reads first: whole, while the rest scrolls.
-    m_table->setWholeColumns({0, 2});
+    m_table->setWholeColumns({0, 3});
     m_details->setObjectName(u"audit-log-details"_qs);
     showComparison(m_details, m_detailsModel);
     auto *split = new QSplitter(Qt::Horizontal);
@@ -163,6 +168,7 @@ AuditLogPage::AuditLogPage(DatabasePool *pool, QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_chainState);
     layout->addLayout(chains);
     layout->addLayout(filters);
     layout->addWidget(split, 1);
@@ -184,7 +190,7 @@ AuditLogPage::AuditLogPage(DatabasePool *pool, QWidget *parent)
         if (m_breakChain == u"reconciliation_case_history")
             emit caseOpenRequested(m_breakChainId.toLongLong());
         else if (!m_breakChainId.isEmpty())
-            emit subscriptionOpenRequested(m_breakChainId);
+            emit auditRecordOpenRequested(m_breakChainId, m_breakSeq, m_breakProblem);
     });
     connect(m_export, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(
@@ -302,7 +308,25 @@ void AuditLogPage::reload()
 
 void AuditLogPage::refresh()
 {
+    m_stale = false;
     m_model->refresh();
+}
+
+void AuditLogPage::dataChanged()
+{
+    if (isVisible())
+        refresh();
+    else
+        m_stale = true;
+}
+
+void AuditLogPage::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_stale) {
+        m_stale = false;
+        refresh();
+    }
 }
 
 void AuditLogPage::openRow(const QModelIndex &index)
@@ -322,12 +346,33 @@ void AuditLogPage::showDetails()
 {
     const QModelIndex current = m_table->currentIndex();
     const RowRef r = current.isValid() ? m_model->row(current.row()) : nullptr;
+    // A case action has no before-state: its lines get the pane's width.
+    const bool caseEntry = r && r[L::Source].toInt() == 0;
+    m_details->setColumnHidden(ComparisonModel::LocalColumn, caseEntry);
+    m_details->setColumnHidden(ComparisonModel::NoteColumn, caseEntry);
     if (!r) {
         m_detailsModel->setLines(tr("before"), tr("after"), {});
         return;
     }
+    if (caseEntry) {
+        // A case action: what was done to which case, by whom and why.
+        CaseEntry e;
+        e.caseId = r[L::CaseId].toLongLong();
+        e.action = r[L::What].toString();
+        e.outcome = r[L::Outcome].toString();
+        e.actor = r[L::Actor].toString();
+        e.reason = r[L::Reason].toString();
+        e.comment = r[L::Comment].toString();
+        e.provider = r[L::Provider].toString();
+        e.subscription = r[L::SubscriptionRef].toString();
+        e.renewalKey = r[L::RenewalKey].toString();
+        e.detailsJson = r[L::Details].toString();
+        m_detailsModel->setLines(tr("before"), tr("recorded"), caseEntryLines(e));
+        return;
+    }
     m_detailsModel->setLines(tr("before"), tr("after"),
-        auditDetailLines(r[L::Details].toString(), r[L::PeriodStart], r[L::PeriodEnd]));
+        auditDetailLines(r[L::Details].toString(), r[L::PeriodStart], r[L::PeriodEnd],
+            r[L::NextState].toString()));
 }
 
 void AuditLogPage::verify(const QString &anchorPath)
@@ -383,20 +428,34 @@ void AuditLogPage::verified(const AuditVerifyReport &report)
     m_chainState->setStyleSheet(u"color:#b02020"_qs);
     m_breakChain = report.breakChain;
     m_breakChainId = report.breakChainId;
+    m_breakSeq = report.breakSeq;
+    m_breakProblem = report.breakProblem;
     m_openBreak->setVisible(!m_breakChainId.isEmpty());
     m_openBreak->setText(m_breakChain == u"reconciliation_case_history"
             ? tr("Open case %1").arg(m_breakChainId)
-            : tr("Open subscription"));
+            : report.breakSubject.isEmpty() ? tr("Open subscription")
+                                            : tr("Open subscription %1").arg(report.breakSubject));
+    m_openBreak->setToolTip(m_breakChain == u"reconciliation_case_history"
+            ? tr("The case's history, where the broken entry is")
+            : tr("The subscription's audit trail, the record at position %1 flagged")
+                  .arg(m_breakSeq));
+    QString text;
     if (report.breakCount == 0) {
-        m_chainState->setText(
-            tr("✗ %1 rows in %2 chains verified at %3, but%4")
-                .arg(locale.toString(report.rows), locale.toString(report.chains), when, anchor));
-        return;
+        text = tr("✗ %1 rows in %2 chains verified at %3, but%4")
+                   .arg(locale.toString(report.rows), locale.toString(report.chains), when, anchor);
+    } else {
+        // A matching anchor vouches for the chains' newest rows only: said, so that
+        // "matched" under a break does not read as "all is well".
+        const QString anchorNote = !report.anchorPath.isEmpty() && report.anchorMismatches == 0
+            ? tr(" The anchor covers each chain's newest row only; the break is in an older one.")
+            : QString();
+        text = tr("✗ chain broken: %1 (%2%3 break(s) in %4 rows, verified at %5)%6%7")
+                   .arg(report.firstBreak, locale.toString(report.breakCount),
+                       report.moreBreaks ? u"+"_qs : QString(), locale.toString(report.rows), when,
+                       anchor, anchorNote);
     }
-    m_chainState->setText(tr("✗ chain broken: %1 (%2%3 break(s) in %4 rows, verified at %5)%6")
-                              .arg(report.firstBreak, locale.toString(report.breakCount),
-                                  report.moreBreaks ? u"+"_qs : QString(),
-                                  locale.toString(report.rows), when, anchor));
+    m_chainState->setText(text);
+    m_chainState->setToolTip(text);
 }
 
 void AuditLogPage::exportForAuditor(const QString &csvPath)

@@ -43,6 +43,9 @@ public:
     /// The filter the boxes say; `error` names what could not be read.
     auditlog::Filter filter(QString *error = nullptr) const;
     void refresh();
+    /// Something was recorded elsewhere (live updates: a renewal, a case action, a note):
+    /// read the list again in place, now if the page is shown, else when it is next shown.
+    void dataChanged();
     /// Verify (against `anchorPath` when given); the result shows in chainState().
     void verify(const QString &anchorPath = {});
     /// Writes the filtered list to `csvPath` and the chains' anchor to anchorPathFor(csvPath).
@@ -53,8 +56,15 @@ signals:
     void statusMessage(const QString &message);
     void subscriptionOpenRequested(const QString &subscriptionUuid);
     void caseOpenRequested(qint64 caseId);
+    /// "Open subscription" under a broken chain: the subscription's audit trail, with the
+    /// record at `chainSeq` flagged as `problem` says.
+    void auditRecordOpenRequested(
+        const QString &subscriptionUuid, qint64 chainSeq, const QString &problem);
     /// An export finished: both files written (or `error`).
     void exportFinished(qint64 rows, qint64 heads, const QString &error);
+
+protected:
+    void showEvent(QShowEvent *event) override;
 
 private:
     void reload();
@@ -86,6 +96,9 @@ private:
     AuditVerifier *m_verifier;
     QString m_breakChain;
     QString m_breakChainId;
+    qint64 m_breakSeq = 0;
+    QString m_breakProblem;
+    bool m_stale = false; ///< changed while hidden: read again when shown
     QString m_lastFilterError;
 };
 

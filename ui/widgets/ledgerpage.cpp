@@ -84,7 +84,10 @@ LedgerPage::LedgerPage(DatabasePool *pool, QWidget *parent)
     , m_totalsTitle(new QLabel)
     , m_monthTotals(totalsTable(u"ledger-month-totals"_qs, tr("Month (UTC)")))
     , m_providerTotals(totalsTable(u"ledger-provider-totals"_qs, tr("Provider")))
+    , m_currencyTotals(totalsTable(u"ledger-currency-totals"_qs, tr("Range")))
 {
+    // The range's total in each currency, whatever the provider: the figure finance books.
+    m_currencyTotals->setColumnHidden(0, true);
     m_dateField->setObjectName(u"ledger-date-field"_qs);
     m_dateField->addItem(tr("Paid at"), int(LedgerDate::PaidAt));
     m_dateField->addItem(tr("Period start"), int(LedgerDate::PeriodStart));
@@ -146,13 +149,16 @@ LedgerPage::LedgerPage(DatabasePool *pool, QWidget *parent)
 
     m_totalsTitle->setObjectName(u"ledger-totals-title"_qs);
     m_totalsTitle->setStyleSheet(u"font-weight:bold"_qs);
+    // Wraps in a narrow window instead of setting the window's minimum width.
+    m_totalsTitle->setWordWrap(true);
     auto *totals = new QWidget;
     auto *totalsLayout = new QVBoxLayout(totals);
     totalsLayout->setContentsMargins(0, 4, 0, 0);
     totalsLayout->addWidget(m_totalsTitle);
     auto *tables = new QHBoxLayout;
+    tables->addWidget(m_currencyTotals, 2);
     tables->addWidget(m_monthTotals, 3);
-    tables->addWidget(m_providerTotals, 2);
+    tables->addWidget(m_providerTotals, 3);
     totalsLayout->addLayout(tables, 1);
 
     auto *split = new QSplitter(Qt::Vertical);
@@ -379,8 +385,9 @@ void LedgerPage::loadTotals()
     m_totalsTitle->setText(tr("Totals: loading…"));
     deliverResult(
         this, m_pool->run([f](QSqlDatabase &db) { return loadLedgerTotals(db, f); }),
-        [this](const LedgerTotals &totals) {
+        [this, f](const LedgerTotals &totals) {
             m_totals = totals;
+            m_totalsFilter = f;
             showTotals();
             emit totalsLoaded();
         },
@@ -404,8 +411,10 @@ void LedgerPage::showTotals()
     for (const LedgerTotal &t : m_totals.months)
         renewals += t.renewals;
     m_totalsTitle->setText(renewals == 1
-            ? tr("Totals of the one renewal %1 %2, by month and by provider").arg(what, range)
-            : tr("Totals of the %1 renewals %2 %3, by month and by provider; each currency apart")
+            ? tr("Totals of the one renewal %1 %2: per currency, by month and by provider")
+                  .arg(what, range)
+            : tr("Totals of the %1 renewals %2 %3: per currency across providers, by month and "
+                 "by provider; each currency apart")
                   .arg(QLocale().toString(renewals), what, range));
     auto fill = [](QTableWidget *table, const QVector<LedgerTotal> &rows, bool byMonth) {
         table->setRowCount(int(rows.size()));
@@ -422,12 +431,13 @@ void LedgerPage::showTotals()
     };
     fill(m_monthTotals, m_totals.months, true);
     fill(m_providerTotals, m_totals.providers, false);
+    fill(m_currencyTotals, m_totals.currencies, false);
 }
 
 bool LedgerPage::exportTotals(const QString &path, QString *error) const
 {
     try {
-        writeLedgerTotalsCsv(path, m_totals);
+        writeLedgerTotalsCsv(path, m_totals, m_totalsFilter);
         return true;
     } catch (const std::exception &e) {
         if (error)

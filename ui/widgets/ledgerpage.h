@@ -22,9 +22,10 @@ class TableView;
 
 /// The renewals ledger (finance): every billing period in a range of UTC days, by when it was
 /// paid or when its period starts, narrowed by provider, currency and who recorded it; totals
-/// per month × currency and per provider × currency below the list (never one amount over
-/// two currencies). Enter (or a double click) opens the row's subscription. The list exports
-/// with machine values (the table's Export CSV), the totals as their own CSV.
+/// per currency for the whole range (across providers), per month × currency and per provider
+/// × currency below the list (never one amount over two currencies). Enter (or a double click)
+/// opens the row's subscription. The list exports with machine values (the table's Export CSV), the
+/// totals as their own CSV.
 class LedgerPage : public QWidget
 {
     Q_OBJECT
@@ -87,7 +88,9 @@ private:
     QLabel *m_totalsTitle;
     QTableWidget *m_monthTotals;
     QTableWidget *m_providerTotals;
+    QTableWidget *m_currencyTotals;
     LedgerTotals m_totals;
+    LedgerFilter m_totalsFilter; ///< the filter m_totals are of (what an export says it covers)
     bool m_stale = false; ///< changed while hidden: read again when shown
     LatestRequest m_totalsRequest;
     LatestRequest m_choicesRequest;

@@ -147,6 +147,9 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     // Every renewal changes a subscription: the Ledger's list and totals follow as well.
     connect(m_listRefresh, &QTimer::timeout, m_ledger, &LedgerPage::dataChanged);
     connect(m_casesRefresh, &QTimer::timeout, m_cases, &CasesPage::refresh);
+    // The audit log follows both: a renewal writes an audit, a case action or note an entry.
+    connect(m_listRefresh, &QTimer::timeout, m_auditLog, &AuditLogPage::dataChanged);
+    connect(m_casesRefresh, &QTimer::timeout, m_auditLog, &AuditLogPage::dataChanged);
 
     connect(m_cases, &CasesPage::openCountChanged, this, &MainWindow::updateCasesBadge);
     // Every view's links to a subscription or a case land the same way.
@@ -208,6 +211,12 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     // An audit log row opens its subscription or its case; so does a broken link.
     connect(m_auditLog, &AuditLogPage::caseOpenRequested, this, openCase);
     connect(m_auditLog, &AuditLogPage::subscriptionOpenRequested, this, openSubscription);
+    connect(m_auditLog, &AuditLogPage::auditRecordOpenRequested, this,
+        [this](const QString &id, qint64 chainSeq, const QString &problem) {
+            showPage(SubscriptionsView);
+            m_subscriptions->detail()->flagAuditRecord(id, chainSeq, problem);
+            m_subscriptions->openSubscription(id);
+        });
     auto show = [this](const QString &m) { statusBar()->showMessage(m, 8000); };
     connect(m_auditLog, &AuditLogPage::statusMessage, this, show);
     connect(m_ledger, &LedgerPage::statusMessage, this, show);

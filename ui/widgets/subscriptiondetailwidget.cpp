@@ -65,19 +65,30 @@ SubscriptionDetailWidget::SubscriptionDetailWidget(QWidget *parent)
             columns::text(tr("Recorded by"), D::PRecordedBy),
             columns::text(tr("Provider event"), D::PEventId)},
         D::PId, this);
-    m_audits = new RecordTableModel(D::AuditFieldCount,
-        {columns::instant(tr("When"), D::ACreatedAt),
-            columns::code(tr("Transition"), D::ATransition),
-            Column {tr("Actor"),
-                [](RowRef r, int role) -> QVariant {
-                    if (role == Qt::DisplayRole)
-                        return r[D::AActorType].toString() + u": "_qs + r[D::AActorId].toString();
-                    return {};
-                }},
-            columns::text(tr("Database role"), D::ADbRole), columns::text(tr("Reason"), D::AReason),
-            columns::text(tr("Comment"), D::AComment),
-            columns::text(tr("Renewal key"), D::ARenewalKey)},
-        D::AId, this);
+    QVector<Column> auditColumns {columns::instant(tr("When"), D::ACreatedAt),
+        columns::code(tr("Transition"), D::ATransition),
+        Column {tr("Actor"),
+            [](RowRef r, int role) -> QVariant {
+                if (role == Qt::DisplayRole)
+                    return r[D::AActorType].toString() + u": "_qs + r[D::AActorId].toString();
+                return {};
+            }},
+        columns::text(tr("Database role"), D::ADbRole), columns::text(tr("Reason"), D::AReason),
+        columns::text(tr("Comment"), D::AComment), columns::text(tr("Renewal key"), D::ARenewalKey),
+        columns::count(tr("Position"), D::AChainSeq)};
+    // The record a verification found broken reads red, whichever column is looked at.
+    for (Column &c : auditColumns) {
+        c.data = [this, inner = c.data](RowRef r, int role) -> QVariant {
+            const bool flagged = m_flag.seq > 0 && m_flag.subscription == m_shownSubscription
+                && r[D::AChainSeq].toLongLong() == m_flag.seq;
+            if (flagged && role == Qt::BackgroundRole)
+                return QBrush(QColor(0xfb, 0xdc, 0xdc));
+            if (flagged && role == Qt::ToolTipRole)
+                return tr("Does not verify: %1").arg(m_flag.problem);
+            return inner(r, role);
+        };
+    }
+    m_audits = new RecordTableModel(D::AuditFieldCount, auditColumns, D::AId, this);
     m_outbox = new RecordTableModel(D::OutboxFieldCount,
         {columns::instant(tr("Created"), D::OCreatedAt), columns::code(tr("Intent"), D::OEventType),
             deliveryState(), columns::count(tr("Attempts"), D::OAttempts),
@@ -101,6 +112,12 @@ SubscriptionDetailWidget::SubscriptionDetailWidget(QWidget *parent)
     m_auditDetails = new TableView;
     m_auditDetails->setObjectName(u"audit-details"_qs);
     showComparison(m_auditDetails, m_auditDetailsModel);
+    m_auditFlag = new QLabel;
+    m_auditFlag->setObjectName(u"audit-flag"_qs);
+    m_auditFlag->setWordWrap(true);
+    m_auditFlag->setStyleSheet(u"color:#b02020;font-weight:bold"_qs);
+    m_auditFlag->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_auditFlag->hide();
     auto *auditSplit = new QSplitter(Qt::Horizontal);
     auditSplit->setObjectName(u"audit-split"_qs);
     auditSplit->addWidget(m_auditView);
@@ -118,7 +135,12 @@ SubscriptionDetailWidget::SubscriptionDetailWidget(QWidget *parent)
 
     m_periodsView = makeTable(m_periods, u"billing-periods"_qs);
     m_tabs->addTab(m_periodsView, tr("Billing periods"));
-    m_tabs->addTab(auditSplit, tr("Audit trail"));
+    auto *auditTab = new QWidget;
+    auto *auditLayout = new QVBoxLayout(auditTab);
+    auditLayout->setContentsMargins(0, 0, 0, 0);
+    auditLayout->addWidget(m_auditFlag);
+    auditLayout->addWidget(auditSplit, 1);
+    m_tabs->addTab(auditTab, tr("Audit trail"));
     m_tabs->addTab(makeTable(m_outbox, u"subscription-outbox"_qs), tr("Outbox"));
     m_tabs->addTab(casesView, tr("Cases"));
 
@@ -147,6 +169,45 @@ void SubscriptionDetailWidget::selectBillingPeriod(const QString &billingPeriodI
     m_periodsView->scrollTo(m_periods->index(row, 0));
 }
 
+void SubscriptionDetailWidget::flagAuditRecord(
+    const QString &subscriptionId, qint64 chainSeq, const QString &problem)
+{
+    m_flag = {subscriptionId, chainSeq, problem};
+    if (subscriptionId == m_shownSubscription)
+        applyAuditFlag();
+}
+
+void SubscriptionDetailWidget::applyAuditFlag()
+{
+    if (m_flag.seq <= 0 || m_flag.subscription != m_shownSubscription) {
+        m_auditFlag->hide();
+        return;
+    }
+    m_tabs->setCurrentIndex(1);
+    int row = -1;
+    for (int r = 0; r < m_audits->rowCount() && row < 0; ++r) {
+        if (m_audits->row(r)[D::AChainSeq].toLongLong() == m_flag.seq)
+            row = r;
+    }
+    if (row >= 0) {
+        m_auditFlag->setText(tr("✗ The record at position %1 does not verify: %2")
+                                 .arg(m_flag.seq)
+                                 .arg(m_flag.problem));
+        m_auditView->selectRow(row);
+        m_auditView->scrollTo(m_audits->index(row, 0));
+    } else {
+        m_auditFlag->setText(tr("✗ The record at position %1 does not verify: %2. It is not "
+                                "among the %3 newest listed here (removed, or older: the Audit "
+                                "log filtered to this subscription lists every one).")
+                                 .arg(m_flag.seq)
+                                 .arg(m_flag.problem)
+                                 .arg(SubscriptionDetail::kMaxAudits));
+    }
+    m_auditFlag->show();
+    m_audits->dataChanged(m_audits->index(0, 0),
+        m_audits->index(m_audits->rowCount() - 1, m_audits->columnCount() - 1));
+}
+
 QString SubscriptionDetailWidget::selectedBillingPeriod() const
 {
     const QModelIndex current = m_periodsView->currentIndex();
@@ -158,6 +219,7 @@ QString SubscriptionDetailWidget::selectedBillingPeriod() const
 void SubscriptionDetailWidget::clear(const QString &message)
 {
     m_shownSubscription.clear();
+    m_auditFlag->hide();
     m_header->setText(u"<span style='color:gray'>"_qs + message.toHtmlEscaped() + u"</span>"_qs);
     m_timeline->setSpans({}, {});
     m_periods->setRows({});
@@ -175,7 +237,8 @@ void SubscriptionDetailWidget::showAuditDetails(int row)
         return;
     }
     m_auditDetailsModel->setLines(tr("before"), tr("after"),
-        auditDetailLines(r[D::ADetails].toString(), r[D::APeriodStart], r[D::APeriodEnd]));
+        auditDetailLines(r[D::ADetails].toString(), r[D::APeriodStart], r[D::APeriodEnd],
+            r[D::ANextState].toString()));
 }
 
 QString SubscriptionDetailWidget::auditDetailsText() const
@@ -291,6 +354,11 @@ void SubscriptionDetailWidget::setDetail(const SubscriptionDetail &d)
     // Asked for a period this subscription does not list (older than the newest
     // kMaxPeriods): nothing is selected later by surprise.
     m_pendingPeriod.clear();
+    // A broken record flagged for this subscription stays flagged on a live update; another
+    // subscription drops it.
+    if (m_flag.subscription != d.id)
+        m_flag = {};
+    applyAuditFlag();
 }
 
 } // namespace rd::ui

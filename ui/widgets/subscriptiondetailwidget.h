@@ -43,6 +43,12 @@ public:
     /// The selected billing period's uuid; empty when none is.
     QString selectedBillingPeriod() const;
     TableView *billingPeriodsView() const { return m_periodsView; }
+    /// Shows the audit trail with the record at `chainSeq` of subscription `subscriptionId`
+    /// selected and flagged as `problem` says (a broken chain found by Verify): at once when
+    /// that subscription is shown, else when it is. Another subscription clears the flag.
+    void flagAuditRecord(const QString &subscriptionId, qint64 chainSeq, const QString &problem);
+    /// The flag's line above the audit trail; hidden when nothing is flagged.
+    QLabel *auditFlag() const { return m_auditFlag; }
 
 signals:
     void caseOpenRequested(qint64 caseId);
@@ -56,6 +62,7 @@ private:
     RecordTableModel *m_outbox;
     RecordTableModel *m_cases;
     void showAuditDetails(int row);
+    void applyAuditFlag();
 
     TableView *m_periodsView;
     QString m_pendingPeriod;
@@ -63,6 +70,13 @@ private:
     TableView *m_auditView;
     TableView *m_auditDetails;
     ComparisonModel *m_auditDetailsModel;
+    QLabel *m_auditFlag;
+    struct AuditFlag
+    {
+        QString subscription;
+        qint64 seq = 0;
+        QString problem;
+    } m_flag;
 };
 
 } // namespace rd::ui
