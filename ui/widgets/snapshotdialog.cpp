@@ -7,6 +7,7 @@
 #include "ui/models/format.h"
 #include "ui/models/snapshotinput.h"
 #include "ui/widgets/comparisonview.h"
+#include "ui/widgets/dialogkeys.h"
 #include "ui/widgets/tableview.h"
 
 #include "domain/core/errors.h"
@@ -154,6 +155,7 @@ SnapshotDialog::SnapshotDialog(
 
     connect(box, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(box, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    submitOnCtrlReturn(this, m_confirm, {m_comment, m_text});
     connect(load, &QPushButton::clicked, this, &SnapshotDialog::chooseFile);
     connect(m_text, &QPlainTextEdit::textChanged, this, [this] {
         m_source->setText(tr("pasted"));
