@@ -18,6 +18,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QGraphicsLayout>
 #include <QGraphicsTextItem>
 #include <QHorizontalBarSeries>
 #include <QHorizontalStackedBarSeries>
@@ -281,7 +282,7 @@ private slots:
         QVERIFY(t);
         QStringList shown;
         for (QPushButton *b : t->figures())
-            shown << b->text();
+            shown << QString(b->text()).replace(u'\n', u" · "_qs); // a list on lines
         if (tile == u"renewals-today" || tile == u"renewals-month") {
             const auto &totals = tile == u"renewals-today" ? f.renewalsToday : f.renewalsThisMonth;
             QCOMPARE(canonicalTotals(totals), want);
@@ -461,8 +462,9 @@ private slots:
             QVERIFY2(set, qPrintable(parts[1]));
             int index = -1;
             if (parts[2] == u"-" || parts[2] == u"first") {
+                // A bar below the line (cases closed) counts as much as one above it.
                 for (int i = 0; i < set->count() && index < 0; ++i)
-                    if (set->at(i) > 0)
+                    if (set->at(i) != 0)
                         index = i;
                 firstDayWithBars = f.firstDay.addDays(index);
             } else if (parts[2] == u"last") {
@@ -470,7 +472,7 @@ private slots:
             } else {
                 index = parts[2].toInt();
             }
-            QVERIFY2(index >= 0 && set->at(index) > 0, qPrintable(target));
+            QVERIFY2(index >= 0 && set->at(index) != 0, qPrintable(target));
             clickBar(view, series, set, index);
         }
         for (const auto &l : links)
@@ -548,7 +550,7 @@ private slots:
         QTest::addColumn<QSize>("pageSize");
         QTest::addColumn<int>("minBarPx");
         // What a 1024×700 window leaves the page (the sidebar, the menus, the status bar).
-        QTest::newRow("1024x700") << QSize(840, 610) << 4;
+        QTest::newRow("1024x700") << QSize(850, 640) << 4;
         QTest::newRow("1600x1000") << QSize(1400, 900) << 7;
     }
 
@@ -567,7 +569,12 @@ private slots:
             QVERIFY(page.grab().save(
                 dir + u"/overview-%1x%2.png"_qs.arg(pageSize.width()).arg(pageSize.height())));
         for (auto *view : page.findChildren<QChartView *>()) {
-            const QRectF chartRect = view->chart()->sceneBoundingRect();
+            // The chart's white background: its geometry less its layout's margins (what is
+            // drawn outside it reads as cut off).
+            qreal left = 0, top = 0, right = 0, bottom = 0;
+            view->chart()->layout()->getContentsMargins(&left, &top, &right, &bottom);
+            const QRectF chartRect
+                = view->chart()->sceneBoundingRect().adjusted(left, top, -right, -bottom);
             int labels = 0;
             for (QGraphicsItem *item : view->scene()->items()) {
                 auto *text = dynamic_cast<QGraphicsTextItem *>(item);
@@ -575,7 +582,9 @@ private slots:
                     continue;
                 ++labels;
                 const QString label = text->toPlainText();
-                QVERIFY2(!label.contains(u'…'), qPrintable(view->objectName() + u": "_qs + label));
+                // Qt Charts elides with "...".
+                QVERIFY2(!label.contains(u'…') && !label.contains(u"..."_qs),
+                    qPrintable(view->objectName() + u": "_qs + label));
                 const QRectF at = text->sceneBoundingRect();
                 // Whole within the chart (a pixel of anti-aliasing aside).
                 QVERIFY2(chartRect.adjusted(-1, -1, 1, 1).contains(at),
@@ -666,7 +675,7 @@ private slots:
         auto shown = [&] {
             QStringList s;
             for (QPushButton *b : m_page->tile(u"overdue"_qs)->figures())
-                s << b->text();
+                s << QString(b->text()).replace(u'\n', u" · "_qs);
             return s.join(u' ');
         };
         rd::ui::setOverdueGraceHoursSetting(0);

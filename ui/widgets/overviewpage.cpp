@@ -162,6 +162,16 @@ QValueAxis *countAxis(qint64 max)
     return axis;
 }
 
+/// A short list one item a line, at most `shown` of them and then how many more: its tile
+/// stays narrow (three providers on one line made the Overview wider than a 1024-pixel window).
+QString onLines(const QStringList &items, int shown)
+{
+    QStringList lines = items.mid(0, shown);
+    if (items.size() > shown)
+        lines << QObject::tr("and %1 more").arg(items.size() - shown);
+    return lines.join(u'\n');
+}
+
 /// The count axis of a chart with counts above its zero line (opened) and below it (closed):
 /// both read as counts ("2" below the line, not "-2"), whole numbers, at most four steps a side.
 QCategoryAxis *splitCountAxis(qint64 above, qint64 below)
@@ -177,8 +187,9 @@ QCategoryAxis *splitCountAxis(qint64 above, qint64 below)
     }
     const auto roundUp
         = [step](qint64 n) { return std::max<qint64>(1, (n + step - 1) / step) * step; };
-    const qint64 upper = roundUp(above);
-    const qint64 lower = roundUp(below);
+    // A side with nothing on it takes no room (no cases closed in 30 days: no lower half).
+    const qint64 upper = above > 0 || below == 0 ? roundUp(above) : 0;
+    const qint64 lower = below > 0 ? roundUp(below) : 0;
     auto *axis = new QCategoryAxis;
     axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     axis->setStartValue(double(-lower));
@@ -490,8 +501,8 @@ void OverviewPage::showTiles()
     for (const KeyCount &k : f.overdueByProvider)
         byProvider << tr("%1 %2").arg(k.key, locale.toString(k.count));
     m_overdue->addFigure(u"overdue-providers"_qs,
-        byProvider.isEmpty() ? tr("every renewal arrived") : byProvider.join(u" · "_qs), {},
-        nullptr, false, false);
+        byProvider.isEmpty() ? tr("every renewal arrived") : onLines(byProvider, 3), {}, nullptr,
+        false, false);
 
     m_outbox->clearFigures();
     m_outbox->addFigure(u"outbox-pending"_qs,
@@ -670,7 +681,7 @@ void OverviewPage::showCasesPerDay()
     QChart *chart = m_casesView->chart();
     clearChart(chart);
     // The days are in the page's heading: a third of a narrow window has room for this only.
-    chart->setTitle(tr("Cases opened ▲ and closed ▼ per day"));
+    chart->setTitle(tr("Cases opened and closed per day"));
     const OverviewFigures &f = m_figures;
     // A day's opened cases above the line, its closed ones below: each bar the day's whole
     // width (two bars side by side in a third of the window were 2–3 px wide), and a click
