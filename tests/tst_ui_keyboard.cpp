@@ -380,6 +380,12 @@ private slots:
         QVERIFY(claimButton);
         QTRY_COMPARE_WITH_TIMEOUT(claim->isEnabled(), claimButton->isEnabled(), 5000);
         QVERIFY(claim->isEnabled());
+        if (const QString dir = qEnvironmentVariable("RD_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            caseMenu->popup(window.mapToGlobal(QPoint(40, 20)));
+            QTRY_VERIFY(caseMenu->isVisible());
+            QVERIFY(caseMenu->grab().save(dir + u"/case-menu.png"_qs));
+            caseMenu->close();
+        }
 
         // Every shortcut once: two actions with the same keys would both be dead.
         const auto list = window.keyboardShortcuts();

@@ -637,6 +637,7 @@ void MainWindow::showKeyboardShortcuts()
     table->setSelectionBehavior(QAbstractItemView::SelectRows);
     table->setTabKeyNavigation(false);
     table->setWordWrap(false);
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 8);
     for (int r = 0; r < list.size(); ++r) {
         table->setItem(r, 0, new QTableWidgetItem(list[r].first));
         table->setItem(r, 1, new QTableWidgetItem(list[r].second));
