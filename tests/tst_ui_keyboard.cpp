@@ -346,6 +346,11 @@ private slots:
         QTest::keyClick(focused(&window), Qt::Key_Right, Qt::AltModifier);
         QVERIFY(QTest::qWaitFor([&] { return showsCase(window, m_oldest); }, 15000));
         QCOMPARE(cases->reasonFilter(), QString());
+        // The mouse's Back and Forward buttons, over the queue (which would take any click).
+        QTest::mouseClick(cases->table()->viewport(), Qt::BackButton);
+        QCOMPARE(shownPage(window), window.overviewPage());
+        QTest::mouseClick(window.overviewPage(), Qt::ForwardButton);
+        QCOMPARE(shownPage(window), cases);
     }
 
     /// The Case menu holds the case actions with their shortcuts, shown in the menu and

@@ -24,6 +24,7 @@
 
 #include "rd_version.h"
 
+#include <QApplication>
 #include <QCloseEvent>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -34,6 +35,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMouseEvent>
 #include <QSettings>
 #include <QShortcut>
 #include <QSplitter>
@@ -157,6 +159,8 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     m_forward->setObjectName(u"go-forward"_qs);
     m_forward->setShortcuts({QKeySequence(Qt::ALT | Qt::Key_Right), QKeySequence(Qt::Key_Forward)});
     updateHistoryActions();
+    // The mouse's Back and Forward buttons, wherever in the window (a list would take them).
+    qApp->installEventFilter(this);
     // The Cases page's actions, with their shortcuts: the buttons decide when each is possible.
     auto *caseMenu = menuBar()->addMenu(tr("&Case"));
     caseMenu->setObjectName(u"case-menu"_qs);
@@ -582,6 +586,19 @@ void MainWindow::goForward()
 {
     if (m_history.canGoForward())
         restorePlace(m_history.forward(placeOf(m_shownPage)));
+}
+
+bool MainWindow::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() == QEvent::MouseButtonPress && watched->isWidgetType()
+        && static_cast<QWidget *>(watched)->window() == this) {
+        const auto button = static_cast<QMouseEvent *>(event)->button();
+        if (button == Qt::BackButton || button == Qt::ForwardButton) {
+            button == Qt::BackButton ? goBack() : goForward();
+            return true;
+        }
+    }
+    return QMainWindow::eventFilter(watched, event);
 }
 
 void MainWindow::updateHistoryActions()

@@ -133,6 +133,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     /// Shows `page` and runs `show` on it (a drill-down, a link), as a place of the history.
