@@ -146,6 +146,39 @@ private slots:
         QCOMPARE(r.out, QByteArray("renewalctl " RD_PROJECT_VERSION "\n"));
     }
 
+    /// `renewal-desk --help` and `--version` answer where no display is (a server, ssh, CI):
+    /// no DISPLAY, no WAYLAND_DISPLAY, no QT_QPA_PLATFORM; each ends its output with a newline.
+    void deskHelpAndVersionNeedNoDisplay_data()
+    {
+        QTest::addColumn<QString>("option");
+        QTest::addColumn<QByteArray>("starts");
+        QTest::newRow("--version")
+            << u"--version"_qs << QByteArray("renewal-desk " RD_PROJECT_VERSION "\n");
+        QTest::newRow("-v") << u"-v"_qs << QByteArray("renewal-desk " RD_PROJECT_VERSION "\n");
+        QTest::newRow("--help") << u"--help"_qs << QByteArray("Usage: ");
+        QTest::newRow("-h") << u"-h"_qs << QByteArray("Usage: ");
+    }
+
+    void deskHelpAndVersionNeedNoDisplay()
+    {
+        QFETCH(QString, option);
+        QFETCH(QByteArray, starts);
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char *name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+            env.remove(QString::fromLatin1(name));
+        const auto r = runProgram(QStringLiteral(RD_DESK_PATH), {option}, {}, env, 30000);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.startsWith(starts), r.out.constData());
+        QVERIFY2(r.out.endsWith('\n'), r.out.constData());
+        if (option.startsWith(u"--h") || option == u"-h") {
+            for (const char *mentioned :
+                {"--db", "--screenshot", "--connect", "--size", "--version"})
+                QVERIFY2(r.out.contains(mentioned), mentioned);
+        } else {
+            QCOMPARE(r.out, starts);
+        }
+    }
+
     void missingInputFileSaysWhy_data()
     {
         QTest::addColumn<QStringList>("command");

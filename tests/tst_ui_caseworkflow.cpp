@@ -655,7 +655,12 @@ private slots:
         QVERIFY(dialog->runButton()->isEnabled());
         dialog->setComment(u"the January periods were recorded late"_qs);
         QSignalSpy done(desk.page.get(), &CasesPage::bulkFinished);
-        dialog->runButton()->click();
+        // Run from the keyboard: Ctrl+Return in the comment.
+        dialog->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(dialog));
+        auto *comment = dialog->findChild<QPlainTextEdit *>(u"applicable-comment"_qs);
+        QVERIFY(comment);
+        QTest::keyClick(comment, Qt::Key_Return, Qt::ControlModifier);
         QVERIFY(done.wait(60000));
         auto *bulk = desk.page->bulkDialog();
         QVERIFY(bulk);

@@ -2,6 +2,7 @@
 
 #include "domain/core/operator_note.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -116,6 +117,47 @@ private slots:
         QCOMPARE(dialog.reason(), u"test_data"_qs);
         QVERIFY(dialog.actionButton()->isEnabled());
         QVERIFY(dialog.blockedBecause().isEmpty());
+    }
+
+    /// Submitted from the keyboard: Ctrl+Return (or the keypad's Ctrl+Enter) accepts, Return
+    /// is a new line, Tab moves on to the next control instead of typing a tab. A dismissal
+    /// without its note is not submitted by the keys either.
+    void submittedFromTheKeyboard_data()
+    {
+        QTest::addColumn<Qt::Key>("key");
+        QTest::newRow("Ctrl+Return") << Qt::Key_Return;
+        QTest::newRow("Ctrl+Enter") << Qt::Key_Enter;
+    }
+
+    void submittedFromTheKeyboard()
+    {
+        QFETCH(Qt::Key, key);
+        rd::ui::OperatorNoteDialog dialog(u"Dismiss"_qs, 7, /*commentRequired=*/true);
+        dialog.show();
+        dialog.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&dialog));
+        auto *comment = dialog.findChild<QPlainTextEdit *>(u"note-comment"_qs);
+        QVERIFY(comment);
+        comment->setFocus(Qt::TabFocusReason);
+        const Qt::KeyboardModifiers ctrl
+            = Qt::ControlModifier | (key == Qt::Key_Enter ? Qt::KeypadModifier : Qt::NoModifier);
+        QTest::keyClick(comment, key, ctrl);
+        QVERIFY(dialog.isVisible()); // no note yet: not submitted
+        QTest::keyClicks(comment, u"refund confirmed"_qs);
+        QTest::keyClick(comment, Qt::Key_Return);
+        QVERIFY(dialog.isVisible());
+        QTest::keyClicks(comment, u"by phone"_qs);
+        QTest::keyClick(comment, Qt::Key_Tab);
+        QVERIFY(!comment->hasFocus());
+        QCOMPARE(comment->toPlainText(), u"refund confirmed\nby phone"_qs);
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Backtab, Qt::ShiftModifier);
+        QVERIFY(comment->hasFocus());
+        QTest::keyClick(comment, key, ctrl);
+        QVERIFY(!dialog.isVisible());
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        QCOMPARE(dialog.comment(), u"refund confirmed\nby phone"_qs);
+        QVERIFY2(dialog.actionButton()->toolTip().contains(u"Ctrl+Return"_qs),
+            qPrintable(dialog.actionButton()->toolTip()));
     }
 
     void reasonsAreTheStandardList()

@@ -18,12 +18,15 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QGraphicsLayout>
+#include <QGraphicsTextItem>
 #include <QHorizontalBarSeries>
 #include <QHorizontalStackedBarSeries>
 #include <QPushButton>
 #include <QStackedBarSeries>
 #include <QStandardPaths>
 #include <QToolButton>
+#include <QToolTip>
 #include <QtTest>
 
 #include <pqxx/pqxx>
@@ -131,7 +134,8 @@ QStringList barsOf(QChart *chart, const QDate &firstDay, bool byDay)
                 QString line = set->label() + u'|';
                 if (byDay)
                     line += firstDay.addDays(i).toString(Qt::ISODate) + u'|';
-                out << line + QString::number(qint64(set->at(i)));
+                // A count drawn below the line (cases closed) is a count all the same.
+                out << line + QString::number(qint64(std::abs(set->at(i))));
             }
         }
     }
@@ -162,8 +166,10 @@ void clickBar(QChartView *view, QAbstractBarSeries *series, QBarSet *set, int in
     qreal along = index;
     qreal value = set->at(index) / 2;
     if (stacked) {
+        // Qt stacks the negative values down from the line, the positive ones up.
         for (int j = 0; j < k; ++j)
-            value += sets[j]->at(index);
+            if ((sets[j]->at(index) < 0) == (set->at(index) < 0))
+                value += sets[j]->at(index);
     } else if (sets.size() > 1) {
         const qreal width = series->barWidth();
         along = index - width / 2 + width * (k + 0.5) / sets.size();
@@ -276,7 +282,7 @@ private slots:
         QVERIFY(t);
         QStringList shown;
         for (QPushButton *b : t->figures())
-            shown << b->text();
+            shown << QString(b->text()).replace(u'\n', u" · "_qs); // a list on lines
         if (tile == u"renewals-today" || tile == u"renewals-month") {
             const auto &totals = tile == u"renewals-today" ? f.renewalsToday : f.renewalsThisMonth;
             QCOMPARE(canonicalTotals(totals), want);
@@ -456,8 +462,9 @@ private slots:
             QVERIFY2(set, qPrintable(parts[1]));
             int index = -1;
             if (parts[2] == u"-" || parts[2] == u"first") {
+                // A bar below the line (cases closed) counts as much as one above it.
                 for (int i = 0; i < set->count() && index < 0; ++i)
-                    if (set->at(i) > 0)
+                    if (set->at(i) != 0)
                         index = i;
                 firstDayWithBars = f.firstDay.addDays(index);
             } else if (parts[2] == u"last") {
@@ -465,7 +472,7 @@ private slots:
             } else {
                 index = parts[2].toInt();
             }
-            QVERIFY2(index >= 0 && set->at(index) > 0, qPrintable(target));
+            QVERIFY2(index >= 0 && set->at(index) != 0, qPrintable(target));
             clickBar(view, series, set, index);
         }
         for (const auto &l : links)
@@ -535,6 +542,130 @@ private slots:
             15000);
     }
 
+    /// The Overview in a 1024×700 window (and at the test's 1400×900): no axis label of any
+    /// chart is elided ("…") or cut at the chart's edge (the last day read "2" for "25"), and
+    /// the bars of "cases opened and closed" are wide enough to see and to aim at.
+    void chartsStayReadable_data()
+    {
+        QTest::addColumn<QSize>("pageSize");
+        QTest::addColumn<int>("minBarPx");
+        // What a 1024×700 window leaves the page (the sidebar, the menus, the status bar).
+        QTest::newRow("1024x700") << QSize(850, 640) << 4;
+        QTest::newRow("1600x1000") << QSize(1400, 900) << 7;
+    }
+
+    void chartsStayReadable()
+    {
+        QFETCH(QSize, pageSize);
+        QFETCH(int, minBarPx);
+        rd::ui::OverviewPage page(m_pool.get());
+        page.resize(pageSize);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QVERIFY(QTest::qWaitFor([&] { return page.isLoaded(); }, 15000));
+        QTest::qWait(200); // the charts lay out their axes
+        const QString dir = qEnvironmentVariable("RD_SCREENSHOT_DIR");
+        if (!dir.isEmpty())
+            QVERIFY(page.grab().save(
+                dir + u"/overview-%1x%2.png"_qs.arg(pageSize.width()).arg(pageSize.height())));
+        for (auto *view : page.findChildren<QChartView *>()) {
+            // The chart's white background: its geometry less its layout's margins (what is
+            // drawn outside it reads as cut off).
+            qreal left = 0, top = 0, right = 0, bottom = 0;
+            view->chart()->layout()->getContentsMargins(&left, &top, &right, &bottom);
+            const QRectF chartRect
+                = view->chart()->sceneBoundingRect().adjusted(left, top, -right, -bottom);
+            int labels = 0;
+            for (QGraphicsItem *item : view->scene()->items()) {
+                auto *text = dynamic_cast<QGraphicsTextItem *>(item);
+                if (!text || !text->isVisible() || text->toPlainText().isEmpty())
+                    continue;
+                ++labels;
+                const QString label = text->toPlainText();
+                // Qt Charts elides with "...".
+                QVERIFY2(!label.contains(u'…') && !label.contains(u"..."_qs),
+                    qPrintable(view->objectName() + u": "_qs + label));
+                const QRectF at = text->sceneBoundingRect();
+                // Whole within the chart (a pixel of anti-aliasing aside).
+                QVERIFY2(chartRect.adjusted(-1, -1, 1, 1).contains(at),
+                    qPrintable(
+                        u"%1: \"%2\" at %3,%4 %5x%6 outside %7x%8"_qs.arg(view->objectName(), label)
+                            .arg(at.x())
+                            .arg(at.y())
+                            .arg(at.width())
+                            .arg(at.height())
+                            .arg(chartRect.width())
+                            .arg(chartRect.height())));
+            }
+            QVERIFY2(labels > 3, qPrintable(view->objectName()));
+        }
+        // The last day's label is today's number, whole.
+        auto *cases = page.findChild<QChartView *>(u"cases-per-day"_qs);
+        QVERIFY(cases);
+        QStringList shown;
+        for (QGraphicsItem *item : cases->scene()->items())
+            if (auto *text = dynamic_cast<QGraphicsTextItem *>(item))
+                shown << text->toPlainText();
+        const QString today = QLocale().toString(page.figures().todayUtc, u"d"_qs);
+        QVERIFY2(shown.contains(today), qPrintable(shown.join(u" | "_qs)));
+
+        // Each day's bar as wide as the day allows, and a click anywhere in the day's column
+        // opens that day's cases: opened above the line, closed below it.
+        auto *series = qobject_cast<QAbstractBarSeries *>(cases->chart()->series().value(0));
+        QVERIFY(series);
+        const qreal dayPx = cases->chart()->mapToPosition(QPointF(1, 0), series).x()
+            - cases->chart()->mapToPosition(QPointF(0, 0), series).x();
+        const bool stacked = qobject_cast<QStackedBarSeries *>(series);
+        const qreal barPx = series->barWidth() * dayPx / (stacked ? 1 : series->count());
+        QVERIFY2(barPx >= minBarPx, qPrintable(u"%1 px"_qs.arg(barPx)));
+        QStringList asked;
+        connect(&page, &rd::ui::OverviewPage::casesOfDayRequested, this,
+            [&](const QDate &day, bool closed) {
+                asked << day.toString(Qt::ISODate) + (closed ? u" closed"_qs : u" opened"_qs);
+            });
+        const QRectF plot = cases->chart()->plotArea();
+        const int index = rd::ui::kOverviewDays - 3;
+        const qreal x = cases->chart()->mapToPosition(QPointF(index, 0), series).x();
+        for (const qreal y : {plot.top() + 3, plot.bottom() - 3}) {
+            const QPoint at
+                = cases->mapFromScene(cases->chart()->mapToScene(QPointF(x + dayPx * 0.3, y)));
+            QTest::mouseClick(cases->viewport(), Qt::LeftButton, {}, at);
+        }
+        const QString day = page.figures().firstDay.addDays(index).toString(Qt::ISODate);
+        QCOMPARE(asked, QStringList({day + u" opened"_qs, day + u" closed"_qs}));
+    }
+
+    /// A bar's tooltip goes with the page: it floated over the list a click opened.
+    void tooltipsGoWithThePage()
+    {
+        rd::ui::OverviewPage page(m_pool.get());
+        page.resize(1400, 900);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QVERIFY(QTest::qWaitFor([&] { return page.isLoaded(); }, 15000));
+        for (const QString &name : {u"renewals-per-day"_qs, u"cases-per-day"_qs,
+                 u"open-by-reason"_qs, u"open-by-age"_qs, u"deliveries"_qs}) {
+            QChart *chart = page.chart(name);
+            auto *series = qobject_cast<QAbstractBarSeries *>(chart->series().value(0));
+            QVERIFY(series);
+            QBarSet *set = series->barSets().value(0);
+            QVERIFY(set);
+            int index = 0;
+            while (index + 1 < set->count() && set->at(index) == 0)
+                ++index;
+            emit set->hovered(true, index); // the pointer over the bar
+            QTRY_VERIFY2(QToolTip::isVisible(), qPrintable(name));
+            QVERIFY2(!QToolTip::text().isEmpty(), qPrintable(name));
+            emit set->hovered(false, index); // and off it
+            QTRY_VERIFY_WITH_TIMEOUT(!QToolTip::isVisible(), 2000);
+            emit set->hovered(true, index);
+            QTRY_VERIFY(QToolTip::isVisible());
+            page.hide(); // a click opened another page
+            QTRY_VERIFY2_WITH_TIMEOUT(!QToolTip::isVisible(), qPrintable(name), 2000);
+            page.show();
+        }
+    }
+
     /// A renewal committed by another process (`renewalctl apply`) shows on the shown page
     /// without a refresh: today's count of its currency, and the outbox's pending intents.
     /// The desk's grace (set on the Subscriptions page) replaces every provider's: the tile
@@ -544,7 +675,7 @@ private slots:
         auto shown = [&] {
             QStringList s;
             for (QPushButton *b : m_page->tile(u"overdue"_qs)->figures())
-                s << b->text();
+                s << QString(b->text()).replace(u'\n', u" · "_qs);
             return s.join(u' ');
         };
         rd::ui::setOverdueGraceHoursSetting(0);

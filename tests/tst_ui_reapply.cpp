@@ -21,6 +21,7 @@
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -528,7 +529,17 @@ private slots:
 
         dialog->setComment(u"fetched from the Stripe dashboard"_qs);
         QSignalSpy finished(&page, &rd::ui::CasesPage::actionFinished);
-        confirm->click();
+        // Confirmed from the keyboard: Ctrl+Return in the comment (Tab left the JSON box).
+        dialog->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(dialog));
+        auto *json = dialog->findChild<QPlainTextEdit *>(u"snapshot-text"_qs);
+        auto *comment = dialog->findChild<QPlainTextEdit *>(u"snapshot-comment"_qs);
+        QVERIFY(json && comment);
+        json->setFocus(Qt::TabFocusReason);
+        QTest::keyClick(json, Qt::Key_Tab);
+        QVERIFY(!json->hasFocus());
+        QVERIFY(!json->toPlainText().contains(u'\t'));
+        QTest::keyClick(comment, Qt::Key_Return, Qt::ControlModifier);
         QVERIFY(finished.wait(20000));
         const auto outcome = finished.first().first().value<rd::ui::CaseActionOutcome>();
         QCOMPARE(int(outcome.kind), int(Kind::Resolved));

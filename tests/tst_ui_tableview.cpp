@@ -2,7 +2,10 @@
 #include "ui/models/recordtablemodel.h"
 #include "ui/widgets/tableview.h"
 
+#include <QApplication>
+#include <QPushButton>
 #include <QTemporaryDir>
+#include <QVBoxLayout>
 #include <QtTest>
 #include <numeric>
 
@@ -127,6 +130,54 @@ private slots:
                 qPrintable(u"%1 px in %2 px"_qs.arg(sum).arg(available * em)));
             QVERIFY(sum < total);
         }
+    }
+
+    /// Tab and Shift+Tab leave the table for the controls around it (a case's Claim, Re-apply,
+    /// Dismiss); the selected row stays the same. Moving cell by cell (Qt's default) changed the
+    /// selection at the end of each row, and nothing after the table was reachable.
+    void tabLeavesTheTable()
+    {
+        rd::ui::RecordTableModel records(2,
+            {{u"key"_qs,
+                 [](rd::ui::RowRef r, int role) {
+                     return role == Qt::DisplayRole ? r[0] : QVariant();
+                 }},
+                {u"note"_qs,
+                    [](rd::ui::RowRef r, int role) {
+                        return role == Qt::DisplayRole ? r[1] : QVariant();
+                    }}},
+            0);
+        records.setRows({u"k1"_qs, u"a"_qs, u"k2"_qs, u"b"_qs, u"k3"_qs, u"c"_qs});
+        QWidget window;
+        auto *before = new QPushButton(u"Before"_qs);
+        auto *view = new rd::ui::TableView;
+        auto *after = new QPushButton(u"Claim"_qs);
+        auto *layout = new QVBoxLayout(&window);
+        layout->addWidget(before);
+        layout->addWidget(view);
+        layout->addWidget(after);
+        view->setModel(&records);
+        window.show();
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        view->setFocus(Qt::TabFocusReason);
+        view->selectRow(1);
+        QVERIFY(view->hasFocus());
+        // Each cell of the row, and further: still the focus leaves at once.
+        QTest::keyClick(view, Qt::Key_Tab);
+        QVERIFY2(
+            after->hasFocus(), qPrintable(QApplication::focusWidget()->metaObject()->className()));
+        QCOMPARE(view->currentIndex().row(), 1);
+        QTest::keyClick(after, Qt::Key_Backtab, Qt::ShiftModifier);
+        QVERIFY(view->hasFocus());
+        QTest::keyClick(view, Qt::Key_Backtab, Qt::ShiftModifier);
+        QVERIFY(before->hasFocus());
+        QCOMPARE(view->currentIndex().row(), 1);
+        QCOMPARE(view->selectionModel()->selectedRows().size(), 1);
+        // The arrows still move within it.
+        view->setFocus(Qt::TabFocusReason);
+        QTest::keyClick(view, Qt::Key_Down);
+        QCOMPARE(view->currentIndex().row(), 2);
     }
 };
 

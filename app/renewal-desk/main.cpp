@@ -9,13 +9,15 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QIcon>
 #include <QMessageBox>
 #include <QSettings>
 
 #include <algorithm>
-
+#include <cstdio>
 #include <memory>
+#include <optional>
 
 namespace {
 
@@ -54,32 +56,74 @@ bool isOnlyATimeout(const QString &conninfo)
             [](const auto &s) { return s.first == u"connect_timeout"; });
 }
 
+struct DeskOptions
+{
+    QCommandLineOption help {u"help"_qs};
+    QCommandLineOption version {u"version"_qs};
+    QCommandLineOption db {
+        u"db"_qs, u"libpq connection string (no password: use ~/.pgpass)"_qs, u"CONNINFO"_qs};
+    QCommandLineOption screenshot {
+        u"screenshot"_qs, u"render each main view to DIR/<view>.png and exit"_qs, u"DIR"_qs};
+    QCommandLineOption connect {u"connect"_qs, u"ask for the database to connect to"_qs};
+    QCommandLineOption size {
+        u"size"_qs, u"the window's size, e.g. 1024x700 (for --screenshot)"_qs, u"WxH"_qs};
+};
+
+/// The desk's options, the same for the early look at --help and the real parse.
+DeskOptions addDeskOptions(QCommandLineParser &parser)
+{
+    parser.setApplicationDescription(
+        u"Renewal Desk: subscriptions, renewals and reconciliation"_qs);
+    DeskOptions o;
+    o.help = parser.addHelpOption();
+    o.version = parser.addVersionOption();
+    parser.addOptions({o.db, o.screenshot, o.connect, o.size});
+    return o;
+}
+
+/// --help and --version answer without a display: they are read with a QCoreApplication
+/// before the GUI application exists (QApplication aborts when no display is there). Qt's own
+/// options (-platform, -style) are not known here: other errors wait for the full parse.
+/// Returns the exit code when the desk should stop here.
+std::optional<int> answerHelpOrVersion(int argc, char **argv)
+{
+    QCoreApplication early(argc, argv);
+    QCommandLineParser parser;
+    const DeskOptions options = addDeskOptions(parser);
+    (void)parser.parse(QCoreApplication::arguments());
+    if (parser.isSet(options.help)) {
+        std::fputs(qPrintable(parser.helpText()), stdout);
+        return 0;
+    }
+    if (parser.isSet(options.version)) {
+        // A line, as every other program's version: a shell prompt does not follow it.
+        std::printf("renewal-desk %s\n", RD_VERSION);
+        return 0;
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
+    QCoreApplication::setApplicationName(u"renewal-desk"_qs);
+    QCoreApplication::setOrganizationName(u"renewal-desk"_qs);
+    QCoreApplication::setApplicationVersion(QString::fromLatin1(RD_VERSION));
+    if (const auto answered = answerHelpOrVersion(argc, argv))
+        return *answered;
     QApplication app(argc, argv);
-    QApplication::setApplicationName(u"renewal-desk"_qs);
-    QApplication::setOrganizationName(u"renewal-desk"_qs);
-    QApplication::setApplicationVersion(QString::fromLatin1(RD_VERSION));
     // The desktop entry (and so the icon a Wayland compositor shows) of the installed desk.
     QGuiApplication::setDesktopFileName(u"io.renewaldesk.RenewalDesk"_qs);
     // The installed hicolor icon (PNG sizes); none in a build tree, which is harmless.
     QApplication::setWindowIcon(QIcon::fromTheme(u"io.renewaldesk.RenewalDesk"_qs));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        u"Renewal Desk: subscriptions, renewals and reconciliation"_qs);
-    parser.addHelpOption();
-    parser.addVersionOption();
-    QCommandLineOption db(
-        u"db"_qs, u"libpq connection string (no password: use ~/.pgpass)"_qs, u"CONNINFO"_qs);
-    QCommandLineOption screenshot(
-        u"screenshot"_qs, u"render each main view to DIR/<view>.png and exit"_qs, u"DIR"_qs);
-    QCommandLineOption connect(u"connect"_qs, u"ask for the database to connect to"_qs);
-    QCommandLineOption size(
-        u"size"_qs, u"the window's size, e.g. 1024x700 (for --screenshot)"_qs, u"WxH"_qs);
-    parser.addOptions({db, screenshot, connect, size});
+    const DeskOptions options = addDeskOptions(parser);
+    const QCommandLineOption &db = options.db;
+    const QCommandLineOption &screenshot = options.screenshot;
+    const QCommandLineOption &connect = options.connect;
+    const QCommandLineOption &size = options.size;
     parser.process(app);
     QSize windowSize;
     if (parser.isSet(size)) {

@@ -5,6 +5,7 @@
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
 #include "ui/models/recordtablemodel.h"
+#include "ui/widgets/dialogkeys.h"
 #include "ui/widgets/tableview.h"
 
 #include <QComboBox>
@@ -77,6 +78,7 @@ ApplicableDialog::ApplicableDialog(DatabasePool *pool, const QString &reason, QW
     layout->addWidget(box);
     connect(box, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(box, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    submitOnCtrlReturn(this, m_run, {m_comment});
     connect(m_reasonBox, &QComboBox::currentIndexChanged, this, &ApplicableDialog::loadPreview);
     connect(m_noteReason, &QComboBox::currentIndexChanged, this,
         [this] { m_run->setEnabled(m_ready && !m_preview.isEmpty() && !noteReason().isEmpty()); });

@@ -12,7 +12,9 @@
 #include "ui/models/utcmidnight.h"
 #include "ui/widgets/applicabledialog.h"
 #include "ui/widgets/bulkcasedialog.h"
+#include "ui/widgets/buttonaction.h"
 #include "ui/widgets/comparisonview.h"
+#include "ui/widgets/dialogkeys.h"
 #include "ui/widgets/operatornotedialog.h"
 #include "ui/widgets/snapshotdialog.h"
 #include "ui/widgets/tableview.h"
@@ -756,7 +758,43 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
         else if (!m_openSubscription->toolTip().isEmpty())
             emit statusMessage(m_openSubscription->toolTip());
     });
+    makeCaseActions();
     showCase(-1);
+}
+
+void CasesPage::makeCaseActions()
+{
+    // Shortcuts that clash with none of the desk's (Ctrl+K, Ctrl+F, Ctrl+G, F5, Ctrl+C, Ctrl+A
+    // in a table, Ctrl+R and Ctrl+D of some platforms' Refresh and Delete): a letter for the
+    // frequent ones, Shift for the ones that close a case.
+    const struct
+    {
+        const char *name;
+        QPushButton *button;
+        QKeySequence keys;
+    } entries[] {{"open-subscription", m_openSubscription, QKeySequence(Qt::CTRL | Qt::Key_O)},
+        {"claim", m_claim, QKeySequence(Qt::CTRL | Qt::Key_M)},
+        {"release", m_release, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M)},
+        {"note", m_note, QKeySequence(Qt::CTRL | Qt::Key_N)}, {nullptr, nullptr, {}},
+        {"attach-snapshot", m_snapshot, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A)},
+        {"reapply", m_reapply, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R)},
+        {"dismiss", m_dismiss, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D)},
+        {"reopen", m_reopen, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O)},
+        {nullptr, nullptr, {}}, {"applicable", m_applicable, {}},
+        {"bulk-reapply", m_bulkReapply, {}}, {"bulk-dismiss", m_bulkDismiss, {}}};
+    for (const auto &[name, button, keys] : entries) {
+        QAction *action = nullptr;
+        if (button) {
+            action = new ButtonAction(button, keys, this);
+            action->setObjectName(u"case-action-"_qs + QLatin1String(name));
+        } else {
+            action = new QAction(this);
+            action->setSeparator(true);
+        }
+        // On the page as well: its shortcuts work where the page is shown without a menu.
+        addAction(action);
+        m_caseActions << action;
+    }
 }
 
 QString CasesPage::outcomeText() const
@@ -776,12 +814,14 @@ QString CasesPage::findingText() const
 
 void CasesPage::refresh()
 {
+    m_queueStale = true;
     deliverResult(
         this,
         m_pool->run([f = QueueFilter {m_scope, m_sort, m_search->text().trimmed(), m_assignee,
                          m_reason, m_minAge, m_maxAge, m_day, m_dayClosed}](
                         QSqlDatabase &db) { return loadQueue(db, f); }),
         [this](Queue q) {
+            m_queueStale = false;
             const qint64 pending = m_pendingSelect;
             const qint64 keep = pending ? pending : m_currentCase;
             m_pendingSelect = 0;
@@ -830,7 +870,10 @@ void CasesPage::refresh()
                 loadCase(m_currentCase);
             updateButtons();
         },
-        [this](const QString &message) { emit statusMessage(message); },
+        [this](const QString &message) {
+            m_queueStale = false;
+            emit statusMessage(message);
+        },
         // A queue read for an earlier refresh (another scope, before an action) is dropped.
         m_queueRequest.next());
 }
@@ -911,9 +954,11 @@ void CasesPage::resetQueue(Scope scope, Sort sort)
     if (m_scope != scope) {
         m_scope = scope;
         m_scopeBox->setCurrentIndex(m_scopeBox->findData(int(scope)));
-        m_currentCase = 0;
-        m_caseRow.clear();
     }
+    // The list a drill-down asked for selects its own first case (or the one asked for): a
+    // case from before stayed in the panel over a list that did not hold it, nothing selected.
+    m_currentCase = 0;
+    m_caseRow.clear();
     m_sort = sort;
     m_sortBox->setCurrentIndex(m_sortBox->findData(int(sort)));
     m_assignee = Assignee::All;
@@ -936,13 +981,7 @@ void CasesPage::showCasesOfDay(const QDate &dayUtc, bool closed)
 {
     // Whatever the queue showed: every status, everyone's, any reason and age, that day only.
     resetQueue(Scope::All, closed ? Sort::LastSeenNewest : Sort::NewestFirst);
-    m_reason.clear();
-    {
-        const QSignalBlocker block(m_reasonBox);
-        m_reasonBox->setCurrentIndex(m_reasonBox->findData(QString()));
-    }
-    m_minAge = m_maxAge = -1;
-    syncAgeBox();
+    clearReasonAndAge();
     // setDay refreshes only on a change: the queue is read again either way.
     setDay(dayUtc, closed);
 }
@@ -1158,10 +1197,36 @@ void CasesPage::askAndRunBulk(CaseActions::Action action)
     runBulk(action, ids, dialog.reason(), dialog.comment());
 }
 
-bool CasesPage::openCase(qint64 caseId)
+bool CasesPage::isNarrowed() const
 {
-    const int r = m_model->rowOfKey(QString::number(caseId));
+    return !m_reason.isEmpty() || m_minAge >= 0 || m_maxAge >= 0 || m_day.isValid()
+        || m_assignee != Assignee::All || !m_search->text().trimmed().isEmpty();
+}
+
+void CasesPage::clearReasonAndAge()
+{
+    m_reason.clear();
+    {
+        const QSignalBlocker block(m_reasonBox);
+        m_reasonBox->setCurrentIndex(m_reasonBox->findData(QString()));
+    }
+    m_minAge = m_maxAge = -1;
+    syncAgeBox();
+}
+
+bool CasesPage::openCase(qint64 caseId, bool widen)
+{
+    // Rows of a queue read before the last change of its filter are not the queue's.
+    const int r = m_queueStale ? -1 : m_model->rowOfKey(QString::number(caseId));
     if (r < 0) {
+        // Opened from elsewhere (the Overview's oldest case, Find anything, a link) while the
+        // queue is narrowed to other cases (a reason, an age, a day, a search, whose): the
+        // panel would show this case over a list of others with nothing selected. The queue
+        // drops what narrows it (its scope and order stay) and selects the case.
+        if (widen && isNarrowed()) {
+            resetQueue(m_scope, m_sort);
+            clearReasonAndAge();
+        }
         m_pendingSelect = caseId;
         refresh();
         return false;
@@ -1466,6 +1531,7 @@ void CasesPage::askAndRun(CaseActions::Action action)
         });
         connect(box, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
         connect(box, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+        submitOnCtrlReturn(&dialog, box->button(QDialogButtonBox::Ok), {text});
         auto *layout = new QVBoxLayout(&dialog);
         layout->addWidget(text);
         layout->addWidget(box);

@@ -9,6 +9,7 @@
 #include <QPointer>
 #include <QWidget>
 
+class QAction;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -153,12 +154,17 @@ public:
     /// "Re-apply applicable now…": the preview dialog (window-modal) for `reason`; accepting it
     /// runs the previewed cases through runBulk.
     ApplicableDialog *openApplicableDialog(const QString &reason = {});
-    /// Selects a case (opening it from elsewhere); true when it is in the queue.
-    bool openCase(qint64 caseId);
+    /// Selects a case (opening it from elsewhere); true when it is in the queue. A queue
+    /// narrowed to other cases (a reason, an age, a day, a search, whose) is widened to its
+    /// scope first, unless `widen` is false (back to a drill-down's list: it stays as it was).
+    bool openCase(qint64 caseId, bool widen = true);
     /// "Attach provider snapshot…": the dialog with its preview, open (window-modal) on the
     /// current case; confirming it runs the action. nullptr when there is no case or an action
     /// is running.
     SnapshotDialog *openSnapshotDialog();
+    /// The case actions as menu entries with their shortcuts (MainWindow's Case menu), in the
+    /// buttons' order, a separator before the bulk actions: each follows its button's state.
+    QList<QAction *> caseActions() const { return m_caseActions; }
     /// Runs an action on the current case without the dialog (tests, scripted use); `reason`
     /// is a reason code (caseActionReasonCodes()). Claim, Release, Note and Reopen take the
     /// comment only: the note a takeover, a release of another's claim or a reopen needs, or
@@ -190,6 +196,11 @@ private:
     void syncAgeBox();
     void syncMarkBox();
     void syncReasonBox(const QVector<QPair<QString, qint64>> &reasons);
+    void makeCaseActions();
+    /// Whether the queue lists fewer than its scope's cases (a reason, an age, a day, a
+    /// search, whose).
+    bool isNarrowed() const;
+    void clearReasonAndAge();
 
     DatabasePool *m_pool;
     CaseActions *m_actions;
@@ -222,6 +233,7 @@ private:
     QComboBox *m_ageBox;
     QComboBox *m_markAfter;
     QToolButton *m_dayChip;
+    QList<QAction *> m_caseActions;
     QPointer<BulkCaseDialog> m_bulk;
     QVector<QPair<QString, qint64>> m_reasonCounts; ///< as the reason box lists them
     QLabel *m_outcome;
@@ -245,6 +257,7 @@ private:
     bool m_canOperate = false;
     bool m_onReplica = false;
     bool m_busy = false;
+    bool m_queueStale = false; ///< a refresh is on its way: the rows may be another filter's
     QString m_sessionUser;
     LatestRequest m_queueRequest;
     LatestRequest m_caseRequest;

@@ -7,6 +7,7 @@
 #include "ui/models/format.h"
 #include "ui/models/liveupdates.h"
 #include "ui/widgets/auditlogpage.h"
+#include "ui/widgets/buttonaction.h"
 #include "ui/widgets/casespage.h"
 #include "ui/widgets/closemonthdialog.h"
 #include "ui/widgets/connectiondialog.h"
@@ -23,19 +24,25 @@
 
 #include "rd_version.h"
 
+#include <QApplication>
 #include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMouseEvent>
 #include <QSettings>
 #include <QShortcut>
 #include <QSplitter>
 #include <QSqlQuery>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -83,6 +90,15 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     m_nav->setSpacing(3);
     m_nav->setFixedWidth(m_nav->fontMetrics().horizontalAdvance(u"Subscriptions  (9999)"_qs) + 24);
     connect(m_nav, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
+    // A page chosen in the sidebar is a place of the history too (Back returns from it).
+    connect(m_nav, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (row < 0 || row == m_shownPage)
+            return;
+        if (!m_moving)
+            m_history.visit(placeOf(m_shownPage), {row, {}, {}});
+        m_shownPage = row;
+        updateHistoryActions();
+    });
 
     m_banner->setObjectName(u"connection-banner"_qs);
     m_banner->setStyleSheet(u"background:#fff4ce; color:#5c4400; padding:4px 8px;"_qs);
@@ -133,10 +149,34 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
         if (auto *table = tableToExport())
             table->exportCsvInteractively();
     });
+    view->addSeparator();
+    // Alt+Left and Alt+Right as in a browser or file manager, and the mouse's and keyboards'
+    // Back and Forward keys.
+    m_back = view->addAction(tr("&Back"), this, &MainWindow::goBack);
+    m_back->setObjectName(u"go-back"_qs);
+    m_back->setShortcuts({QKeySequence(Qt::ALT | Qt::Key_Left), QKeySequence(Qt::Key_Back)});
+    m_forward = view->addAction(tr("F&orward"), this, &MainWindow::goForward);
+    m_forward->setObjectName(u"go-forward"_qs);
+    m_forward->setShortcuts({QKeySequence(Qt::ALT | Qt::Key_Right), QKeySequence(Qt::Key_Forward)});
+    updateHistoryActions();
+    // The mouse's Back and Forward buttons, wherever in the window (a list would take them).
+    qApp->installEventFilter(this);
+    // The Cases page's actions, with their shortcuts: the buttons decide when each is possible.
+    auto *caseMenu = menuBar()->addMenu(tr("&Case"));
+    caseMenu->setObjectName(u"case-menu"_qs);
+    caseMenu->setToolTipsVisible(true); // why an entry is disabled, as on its button
+    caseMenu->addActions(m_cases->caseActions());
+    connect(caseMenu, &QMenu::aboutToShow, this, [this] {
+        for (QAction *action : m_cases->caseActions())
+            if (auto *follows = qobject_cast<ButtonAction *>(action))
+                follows->sync();
+    });
     auto *ledger = menuBar()->addMenu(tr("&Ledger"));
     ledger->addAction(tr("&Statements…"), this, &MainWindow::showStatements);
     ledger->addAction(tr("&Close month…"), this, &MainWindow::showCloseMonth);
     auto *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard shortcuts"), QKeySequence(Qt::Key_F1), this,
+        &MainWindow::showKeyboardShortcuts);
     help->addAction(tr("&About Renewal Desk"), this, &MainWindow::showAbout);
 
     m_listRefresh->setSingleShot(true);
@@ -153,14 +193,12 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
 
     connect(m_cases, &CasesPage::openCountChanged, this, &MainWindow::updateCasesBadge);
     // Every view's links to a subscription or a case land the same way.
+    // Each is a place of the history (Back returns to where the link was followed).
     const auto openSubscription = [this](const QString &id) {
-        showPage(SubscriptionsView);
-        m_subscriptions->openSubscription(id);
+        navigate(SubscriptionsView, [this, id] { m_subscriptions->openSubscription(id); });
     };
-    const auto openCase = [this](qint64 id) {
-        showPage(CasesView);
-        m_cases->openCase(id);
-    };
+    const auto openCase
+        = [this](qint64 id) { navigate(CasesView, [this, id] { m_cases->openCase(id); }); };
     connect(m_cases, &CasesPage::subscriptionOpenRequested, this, openSubscription);
     connect(m_cases, &CasesPage::actionFinished, this, [this] {
         m_listRefresh->start();
@@ -175,38 +213,39 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     // The Overview's figures and bars open the list behind them.
     connect(m_overview, &OverviewPage::openCasesRequested, this,
         [this](const QString &reason, qint64 minAgeSecs, qint64 maxAgeSecs) {
-            showPage(CasesView);
-            m_cases->showOpenCases(reason, minAgeSecs, maxAgeSecs);
+            navigate(CasesView, [this, reason, minAgeSecs, maxAgeSecs] {
+                m_cases->showOpenCases(reason, minAgeSecs, maxAgeSecs);
+            });
         });
     connect(m_overview, &OverviewPage::caseOpenRequested, this, [this](qint64 id) {
-        showPage(CasesView);
-        m_cases->setScope(CasesPage::Scope::Open);
-        m_cases->openCase(id);
+        navigate(CasesView, [this, id] {
+            m_cases->setScope(CasesPage::Scope::Open);
+            m_cases->openCase(id); // whatever filter the queue had: the case, selected
+        });
     });
     connect(m_overview, &OverviewPage::casesOfDayRequested, this,
         [this](const QDate &dayUtc, bool closed) {
-            showPage(CasesView);
-            m_cases->showCasesOfDay(dayUtc, closed);
+            navigate(
+                CasesView, [this, dayUtc, closed] { m_cases->showCasesOfDay(dayUtc, closed); });
         });
     connect(m_overview, &OverviewPage::ledgerRequested, this,
         [this](const QDate &fromUtc, const QDate &toUtcExclusive, const QString &provider,
             const QString &currency) {
-            showPage(LedgerView);
-            m_ledger->showPaidBetween(fromUtc, toUtcExclusive, provider, currency);
+            navigate(LedgerView, [=, this] {
+                m_ledger->showPaidBetween(fromUtc, toUtcExclusive, provider, currency);
+            });
         });
     connect(m_overview, &OverviewPage::inboxRequested, this,
         [this](const QString &outcome, const QString &received) {
-            showPage(InboxView);
-            m_inbox->closeDelivery();
-            m_inbox->setFilters({}, outcome, received);
+            navigate(InboxView, [this, outcome, received] {
+                m_inbox->closeDelivery();
+                m_inbox->setFilters({}, outcome, received);
+            });
         });
-    connect(m_overview, &OverviewPage::overdueRequested, this, [this] {
-        showPage(SubscriptionsView);
-        m_subscriptions->showOverdue();
-    });
+    connect(m_overview, &OverviewPage::overdueRequested, this,
+        [this] { navigate(SubscriptionsView, [this] { m_subscriptions->showOverdue(); }); });
     connect(m_overview, &OverviewPage::outboxRequested, this, [this](const QString &state) {
-        showPage(OutboxView);
-        m_outbox->setFilter(state);
+        navigate(OutboxView, [this, state] { m_outbox->setFilter(state); });
     });
     // An audit log row opens its subscription or its case; so does a broken link.
     connect(m_auditLog, &AuditLogPage::caseOpenRequested, this, openCase);
@@ -475,16 +514,15 @@ void MainWindow::openFound(const FoundItem &item)
     switch (item.kind) {
     case FoundItem::Kind::Subscription:
     case FoundItem::Kind::BillingPeriod:
-        showPage(SubscriptionsView);
-        m_subscriptions->openSubscription(item.subscriptionUuid, item.billingPeriodId);
+        navigate(SubscriptionsView, [this, item] {
+            m_subscriptions->openSubscription(item.subscriptionUuid, item.billingPeriodId);
+        });
         break;
     case FoundItem::Kind::Case:
-        showPage(CasesView);
-        m_cases->openCase(item.caseId);
+        navigate(CasesView, [this, id = item.caseId] { m_cases->openCase(id); });
         break;
     case FoundItem::Kind::Delivery:
-        showPage(InboxView);
-        m_inbox->openDelivery(item.deliveryId);
+        navigate(InboxView, [this, id = item.deliveryId] { m_inbox->openDelivery(id); });
         break;
     }
     statusBar()->showMessage(tr("Opened %1 (found by %2).").arg(item.title, item.matchedBy), 8000);
@@ -506,6 +544,140 @@ bool MainWindow::findInView()
 void MainWindow::showPage(Page page)
 {
     m_nav->setCurrentRow(page);
+}
+
+void MainWindow::navigate(Page page, std::function<void()> show)
+{
+    const Place from = placeOf(m_shownPage);
+    m_moving = true;
+    showPage(page);
+    m_moving = false;
+    if (show)
+        show();
+    m_history.visit(from, {page, std::move(show), {}});
+    updateHistoryActions();
+}
+
+Place MainWindow::placeOf(int page) const
+{
+    Place place {page, {}, {}};
+    if (page == CasesView && m_cases->currentCase() != 0)
+        place.item = QString::number(m_cases->currentCase());
+    else if (page == SubscriptionsView)
+        place.item = m_subscriptions->currentSubscriptionId();
+    return place;
+}
+
+void MainWindow::restorePlace(const Place &place)
+{
+    m_moving = true;
+    showPage(Page(place.page));
+    m_moving = false;
+    // The drill-down again (its filter), then what was selected when the place was left.
+    if (place.show)
+        place.show();
+    if (!place.item.isEmpty()) {
+        if (place.page == CasesView)
+            m_cases->openCase(place.item.toLongLong(), /*widen=*/false);
+        else if (place.page == SubscriptionsView)
+            m_subscriptions->openSubscription(place.item);
+    }
+    updateHistoryActions();
+}
+
+void MainWindow::goBack()
+{
+    if (m_history.canGoBack())
+        restorePlace(m_history.back(placeOf(m_shownPage)));
+}
+
+void MainWindow::goForward()
+{
+    if (m_history.canGoForward())
+        restorePlace(m_history.forward(placeOf(m_shownPage)));
+}
+
+bool MainWindow::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() == QEvent::MouseButtonPress && watched->isWidgetType()
+        && static_cast<QWidget *>(watched)->window() == this) {
+        const auto button = static_cast<QMouseEvent *>(event)->button();
+        if (button == Qt::BackButton || button == Qt::ForwardButton) {
+            button == Qt::BackButton ? goBack() : goForward();
+            return true;
+        }
+    }
+    return QMainWindow::eventFilter(watched, event);
+}
+
+void MainWindow::updateHistoryActions()
+{
+    if (m_back)
+        m_back->setEnabled(m_history.canGoBack());
+    if (m_forward)
+        m_forward->setEnabled(m_history.canGoForward());
+}
+
+QList<QPair<QString, QString>> MainWindow::keyboardShortcuts() const
+{
+    // Read from the menus: a shortcut added or changed shows here by itself.
+    QList<QPair<QString, QString>> list;
+    for (QAction *top : menuBar()->actions()) {
+        const QMenu *menu = top->menu();
+        if (!menu)
+            continue;
+        const QString title = menu->title().remove(u'&');
+        for (QAction *action : menu->actions()) {
+            if (action->isSeparator() || action->shortcuts().isEmpty())
+                continue;
+            QStringList keys;
+            for (const QKeySequence &k : action->shortcuts())
+                keys << k.toString(QKeySequence::NativeText);
+            QString text = action->text();
+            text.replace(u"&&"_qs, u"\x01"_qs).remove(u'&').replace(u'\x01', u'&');
+            list.append({keys.join(tr(" or ")), title + u" › "_qs + text});
+        }
+    }
+    // Keys of the lists and dialogs themselves (no menu entry stands for them).
+    list.append({tr("Enter"), tr("In a list: open the selected row (a case: its subscription)")});
+    list.append({QKeySequence(QKeySequence::Copy).toString(QKeySequence::NativeText),
+        tr("In a list: copy the selected rows (tab-separated, with a header)")});
+    list.append({tr("Tab, Shift+Tab"),
+        tr("Next, previous control (out of a list; the arrows move within it)")});
+    list.append({tr("Ctrl+Return"), tr("In a note or comment: submit the dialog")});
+    list.append({tr("Return"), tr("In a search box: open the first match")});
+    return list;
+}
+
+void MainWindow::showKeyboardShortcuts()
+{
+    auto *dialog = new QDialog(this);
+    dialog->setObjectName(u"keyboard-shortcuts"_qs);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Keyboard shortcuts"));
+    const auto list = keyboardShortcuts();
+    auto *table = new QTableWidget(int(list.size()), 2);
+    table->setHorizontalHeaderLabels({tr("Keys"), tr("Does")});
+    table->verticalHeader()->hide();
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setTabKeyNavigation(false);
+    table->setWordWrap(false);
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 8);
+    for (int r = 0; r < list.size(); ++r) {
+        table->setItem(r, 0, new QTableWidgetItem(list[r].first));
+        table->setItem(r, 1, new QTableWidgetItem(list[r].second));
+    }
+    table->resizeColumnsToContents();
+    table->horizontalHeader()->setStretchLastSection(true);
+    auto *box = new QDialogButtonBox(QDialogButtonBox::Close);
+    connect(box, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    auto *layout = new QVBoxLayout(dialog);
+    layout->addWidget(table);
+    layout->addWidget(box);
+    dialog->resize(table->horizontalHeader()->length() + 60,
+        std::min(720, table->verticalHeader()->length() + 120));
+    dialog->show();
 }
 
 void MainWindow::refreshAll()

@@ -2,6 +2,7 @@
 
 #include "ui/models/caseactions.h"
 #include "ui/models/finder.h"
+#include "ui/models/navigationhistory.h"
 
 #include <QDateTime>
 #include <QFuture>
@@ -9,6 +10,7 @@
 
 #include <memory>
 
+class QAction;
 class QLabel;
 class QListWidget;
 class QStackedWidget;
@@ -55,6 +57,18 @@ public:
     ~MainWindow() override;
 
     void showPage(Page page);
+    /// View › Back (Alt+Left) and Forward (Alt+Right): the places a drill-down, a link, Enter or
+    /// the sidebar took the desk to, each shown again as it was left (its list's filter, the
+    /// case or subscription selected on it).
+    void goBack();
+    void goForward();
+    const NavigationHistory &history() const { return m_history; }
+    QAction *backAction() const { return m_back; }
+    QAction *forwardAction() const { return m_forward; }
+    /// Help › Keyboard shortcuts: every menu entry that has a shortcut ("Case › Claim"), read
+    /// from the menus themselves, then the keys of lists and dialogs; pairs of keys, what.
+    QList<QPair<QString, QString>> keyboardShortcuts() const;
+    void showKeyboardShortcuts();
     /// View › Find (Ctrl+F): the search box of the page shown (SearchablePage); false, and a
     /// line in the status bar, on a page without one.
     bool findInView();
@@ -119,8 +133,15 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    /// Shows `page` and runs `show` on it (a drill-down, a link), as a place of the history.
+    void navigate(Page page, std::function<void()> show);
+    /// The place `page` is now: what is selected on it.
+    Place placeOf(int page) const;
+    void restorePlace(const Place &place);
+    void updateHistoryActions();
     void updateCasesBadge(int openCases);
     void setOnReplica(bool replica);
     void showLive();
@@ -153,6 +174,11 @@ private:
     CloseMonthDialog *m_closeMonth = nullptr;
     QTimer *m_listRefresh;
     QTimer *m_casesRefresh;
+    NavigationHistory m_history;
+    int m_shownPage = OverviewView;
+    bool m_moving = false; ///< showing a place: the sidebar's change is not a visit
+    QAction *m_back = nullptr;
+    QAction *m_forward = nullptr;
 };
 
 } // namespace rd::ui

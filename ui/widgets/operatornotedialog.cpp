@@ -1,6 +1,7 @@
 #include "ui/widgets/operatornotedialog.h"
 
 #include "ui/models/caseactions.h"
+#include "ui/widgets/dialogkeys.h"
 
 #include "domain/core/operator_note.h"
 
@@ -58,6 +59,7 @@ OperatorNoteDialog::OperatorNoteDialog(
     connect(box, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_comment, &QPlainTextEdit::textChanged, this, &OperatorNoteDialog::validate);
     connect(m_reason, &QComboBox::currentIndexChanged, this, &OperatorNoteDialog::validate);
+    submitOnCtrlReturn(this, m_action, {m_comment});
     validate();
 }
 

@@ -12,6 +12,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
+#include <QFontMetrics>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHorizontalBarSeries>
@@ -19,6 +20,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QMap>
+#include <QMouseEvent>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QStackedBarSeries>
@@ -109,6 +111,9 @@ QChartView *makeView(const QString &name)
     auto *view = new QChartView(chart);
     view->setObjectName(name);
     view->setRenderHint(QPainter::Antialiasing);
+    // A chart is read, and its bars clicked; the keyboard reaches the same lists through the
+    // tiles' figures. Focusable, its scene kept Tab for itself: the focus stuck in it.
+    view->setFocusPolicy(Qt::NoFocus);
     view->setMinimumSize(260, 220);
     return view;
 }
@@ -157,9 +162,58 @@ QValueAxis *countAxis(qint64 max)
     return axis;
 }
 
-void showTip(const QString &text)
+/// A short list one item a line, at most `shown` of them and then how many more: its tile
+/// stays narrow (three providers on one line made the Overview wider than a 1024-pixel window).
+QString onLines(const QStringList &items, int shown)
 {
-    QToolTip::showText(QCursor::pos(), text);
+    QStringList lines = items.mid(0, shown);
+    if (items.size() > shown)
+        lines << QObject::tr("and %1 more").arg(items.size() - shown);
+    return lines.join(u'\n');
+}
+
+/// The count axis of a chart with counts above its zero line (opened) and below it (closed):
+/// both read as counts ("2" below the line, not "-2"), whole numbers, at most four steps a side.
+QCategoryAxis *splitCountAxis(qint64 above, qint64 below)
+{
+    const qint64 largest = std::max<qint64>({above, below, 1});
+    qint64 step = 1;
+    for (qint64 scale = 1; largest > 4 * step; scale *= 10) {
+        for (qint64 s : {1, 2, 5}) {
+            step = s * scale;
+            if (largest <= 4 * step)
+                break;
+        }
+    }
+    const auto roundUp
+        = [step](qint64 n) { return std::max<qint64>(1, (n + step - 1) / step) * step; };
+    // A side with nothing on it takes no room (no cases closed in 30 days: no lower half).
+    const qint64 upper = above > 0 || below == 0 ? roundUp(above) : 0;
+    const qint64 lower = below > 0 ? roundUp(below) : 0;
+    auto *axis = new QCategoryAxis;
+    axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    axis->setStartValue(double(-lower));
+    axis->setRange(double(-lower), double(upper));
+    const QLocale locale;
+    for (qint64 v = -lower; v <= upper; v += step) {
+        // A category axis's labels are its keys: the ones below the line end with a hair
+        // space (not seen), or "2" closed and "2" opened would be one label.
+        axis->append(v < 0 ? locale.toString(-v) + QChar(0x200A) : locale.toString(v), double(v));
+    }
+    shrinkLabels(axis);
+    return axis;
+}
+
+/// A bar's tooltip, hidden with `over` (a chart): it must not stay over the page a click on
+/// the bar opens.
+void showTip(const QString &text, QWidget *over)
+{
+    QToolTip::showText(QCursor::pos(), text, over);
+}
+
+void hideTip()
+{
+    QToolTip::hideText();
 }
 
 } // namespace
@@ -240,6 +294,7 @@ OverviewPage::OverviewPage(DatabasePool *pool, QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(scroll);
 
+    m_casesView->viewport()->installEventFilter(this); // a day's whole column is its bars
     m_poll->setInterval(kPollInterval);
     connect(m_poll, &QTimer::timeout, this, &OverviewPage::poll);
     load();
@@ -270,6 +325,8 @@ void OverviewPage::hideEvent(QHideEvent *event)
 {
     QWidget::hideEvent(event);
     m_poll->stop();
+    // A chart's tooltip floated on over the page a click opened.
+    hideTip();
 }
 
 void OverviewPage::refresh()
@@ -444,8 +501,8 @@ void OverviewPage::showTiles()
     for (const KeyCount &k : f.overdueByProvider)
         byProvider << tr("%1 %2").arg(k.key, locale.toString(k.count));
     m_overdue->addFigure(u"overdue-providers"_qs,
-        byProvider.isEmpty() ? tr("every renewal arrived") : byProvider.join(u" · "_qs), {},
-        nullptr, false, false);
+        byProvider.isEmpty() ? tr("every renewal arrived") : onLines(byProvider, 3), {}, nullptr,
+        false, false);
 
     m_outbox->clearFigures();
     m_outbox->addFigure(u"outbox-pending"_qs,
@@ -491,6 +548,20 @@ QCategoryAxis *OverviewPage::dayAxis(bool numbersOnly) const
     return axis;
 }
 
+void OverviewPage::roomForLastDay(QChart *chart, QCategoryAxis *days)
+{
+    // Today's label stands on the last bar, half a day from the plot's right edge: centred
+    // there, its right half was cut off by the chart's edge ("2" for "25", "1 D" for "1 Dec").
+    // The chart's right margin makes room for it.
+    const QStringList labels = days->categoriesLabels();
+    const int half = labels.isEmpty()
+        ? 0
+        : QFontMetrics(days->labelsFont()).horizontalAdvance(labels.last()) / 2 + 2;
+    QMargins margins = chart->margins();
+    margins.setRight(std::max(4, half));
+    chart->setMargins(margins);
+}
+
 QString OverviewPage::daysTitle(const QString &what) const
 {
     const QLocale locale;
@@ -522,22 +593,25 @@ void OverviewPage::showRenewalsPerDay()
         for (qreal v : values)
             *set << v;
         connect(set, &QBarSet::clicked, this, [this, provider](int index) {
+            hideTip();
             const QDate day = m_figures.firstDay.addDays(index);
             emit ledgerRequested(day, day.addDays(1), provider, {});
         });
         connect(set, &QBarSet::hovered, this, [this, provider, set](bool on, int index) {
             if (!on)
-                return;
+                return hideTip();
             const QDate day = m_figures.firstDay.addDays(index);
             showTip(tr("%1 (UTC) · %2: %3 renewals")
                         .arg(QLocale().toString(day, u"ddd d MMM yyyy"_qs), provider)
-                        .arg(qint64(set->at(index))));
+                        .arg(qint64(set->at(index))),
+                m_renewalsView);
         });
         series->append(set);
     }
     chart->addSeries(series);
     QCategoryAxis *x = dayAxis(false);
     chart->addAxis(x, Qt::AlignBottom);
+    roomForLastDay(chart, x);
     series->attachAxis(x);
     auto *y = countAxis(*std::max_element(dayTotals.cbegin(), dayTotals.cend()));
     chart->addAxis(y, Qt::AlignLeft);
@@ -578,13 +652,17 @@ void OverviewPage::showDeliveries()
         for (int j = 0; j < outcomes.size(); ++j)
             *set << (j == i ? qreal(counts[i]) : 0.0);
         const QString filter = outcomes[i].isEmpty() ? u"unprocessed"_qs : outcomes[i];
-        connect(set, &QBarSet::clicked, this,
-            [this, filter](int) { emit inboxRequested(filter, u"30 days"_qs); });
-        connect(set, &QBarSet::hovered, this, [label = categories.last()](bool on, int) {
-            if (on)
-                showTip(QObject::tr("%1 deliveries received in the last 30 UTC days; click for "
-                                    "them in the Inbox")
-                            .arg(label));
+        connect(set, &QBarSet::clicked, this, [this, filter](int) {
+            hideTip();
+            emit inboxRequested(filter, u"30 days"_qs);
+        });
+        connect(set, &QBarSet::hovered, this, [this, label = categories.last()](bool on, int) {
+            if (!on)
+                return hideTip();
+            showTip(QObject::tr("%1 deliveries received in the last 30 UTC days; click for "
+                                "them in the Inbox")
+                        .arg(label),
+                m_deliveriesView);
         });
         series->append(set);
     }
@@ -605,8 +683,14 @@ void OverviewPage::showCasesPerDay()
     // The days are in the page's heading: a third of a narrow window has room for this only.
     chart->setTitle(tr("Cases opened and closed per day"));
     const OverviewFigures &f = m_figures;
-    auto *series = new QBarSeries;
-    qint64 max = 0;
+    // A day's opened cases above the line, its closed ones below: each bar the day's whole
+    // width (two bars side by side in a third of the window were 2–3 px wide), and a click
+    // anywhere in a day's column, above or below the line, opens that day's cases
+    // (casesColumnAt).
+    auto *series = new QStackedBarSeries;
+    series->setBarWidth(0.85);
+    qint64 maxOpened = 0;
+    qint64 maxClosed = 0;
     for (const QString &key : {u"opened"_qs, u"closed"_qs}) {
         const bool closed = key == u"closed";
         // "closed": resolved (by the core or a person) or dismissed.
@@ -617,32 +701,65 @@ void OverviewPage::showCasesPerDay()
         for (const DayCount &d : f.casesPerDay) {
             const int i = int(f.firstDay.daysTo(d.day));
             if (d.key == key && i >= 0 && i < kOverviewDays) {
-                values[i] = qreal(d.count);
+                values[i] = closed ? -qreal(d.count) : qreal(d.count);
+                qint64 &max = closed ? maxClosed : maxOpened;
                 max = std::max(max, d.count);
             }
         }
         for (qreal v : values)
             *set << v;
-        connect(set, &QBarSet::clicked, this, [this, closed](int index) {
-            emit casesOfDayRequested(m_figures.firstDay.addDays(index), closed);
-        });
         connect(set, &QBarSet::hovered, this, [this, set](bool on, int index) {
-            if (on)
-                showTip(tr("%1 (UTC): %2 %3")
-                            .arg(QLocale().toString(
-                                m_figures.firstDay.addDays(index), u"ddd d MMM yyyy"_qs))
-                            .arg(qint64(set->at(index)))
-                            .arg(set->label()));
+            if (!on)
+                return hideTip();
+            showTip(tr("%1 (UTC): %2 %3; click for them")
+                        .arg(QLocale().toString(
+                            m_figures.firstDay.addDays(index), u"ddd d MMM yyyy"_qs))
+                        .arg(std::abs(qint64(set->at(index))))
+                        .arg(set->label()),
+                m_casesView);
         });
         series->append(set);
     }
     chart->addSeries(series);
     QCategoryAxis *x = dayAxis(true); // the narrow chart: the days of the month only
     chart->addAxis(x, Qt::AlignBottom);
+    roomForLastDay(chart, x);
     series->attachAxis(x);
-    auto *y = countAxis(max);
+    auto *y = splitCountAxis(maxOpened, maxClosed);
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(y);
+}
+
+std::optional<std::pair<QDate, bool>> OverviewPage::casesColumnAt(const QPoint &viewportPos) const
+{
+    QChart *chart = m_casesView->chart();
+    const auto series = chart->series();
+    if (series.isEmpty())
+        return std::nullopt;
+    const QPointF inChart = chart->mapFromScene(m_casesView->mapToScene(viewportPos));
+    if (!chart->plotArea().contains(inChart))
+        return std::nullopt;
+    const QPointF value = chart->mapToValue(inChart, series.first());
+    const int index = int(std::lround(value.x()));
+    const int days = int(m_figures.firstDay.daysTo(m_figures.todayUtc)) + 1;
+    if (index < 0 || index >= days)
+        return std::nullopt;
+    return std::make_pair(m_figures.firstDay.addDays(index), value.y() < 0);
+}
+
+bool OverviewPage::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_casesView->viewport() && event->type() == QEvent::MouseButtonPress) {
+        const auto *press = static_cast<QMouseEvent *>(event);
+        if (press->button() == Qt::LeftButton) {
+            if (const auto column = casesColumnAt(press->position().toPoint())) {
+                hideTip();
+                emit casesOfDayRequested(column->first, column->second);
+                return true;
+            }
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void OverviewPage::showOpenByReason()
@@ -666,11 +783,14 @@ void OverviewPage::showOpenByReason()
         *set << qreal(it->count);
         max = std::max(max, it->count);
     }
-    connect(set, &QBarSet::clicked, this,
-        [this, codes](int index) { emit openCasesRequested(codes.value(index), -1, -1); });
-    connect(set, &QBarSet::hovered, this, [codes](bool on, int index) {
-        if (on)
-            showTip(QObject::tr("%1: click for these cases").arg(codes.value(index)));
+    connect(set, &QBarSet::clicked, this, [this, codes](int index) {
+        hideTip();
+        emit openCasesRequested(codes.value(index), -1, -1);
+    });
+    connect(set, &QBarSet::hovered, this, [this, codes](bool on, int index) {
+        if (!on)
+            return hideTip();
+        showTip(QObject::tr("%1: click for these cases").arg(codes.value(index)), m_reasonView);
     });
     series->append(set);
     chart->addSeries(series);
@@ -716,13 +836,16 @@ void OverviewPage::showOpenByAge()
         for (int j = 0; j < buckets; ++j)
             *set << (j == b ? qreal(f.openByAge[b]) : 0.0);
         connect(set, &QBarSet::clicked, this, [this, b](int) {
+            hideTip();
             const auto [lower, upper] = bucketRange(b);
             emit openCasesRequested({}, lower, upper);
         });
-        connect(set, &QBarSet::hovered, this, [label = categories[b]](bool on, int) {
-            if (on)
-                showTip(QObject::tr("Open cases by time since first seen, %1; click for them")
-                            .arg(label));
+        connect(set, &QBarSet::hovered, this, [this, label = categories[b]](bool on, int) {
+            if (!on)
+                return hideTip();
+            showTip(
+                QObject::tr("Open cases by time since first seen, %1; click for them").arg(label),
+                m_ageView);
         });
         series->append(set);
     }

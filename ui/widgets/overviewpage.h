@@ -7,6 +7,9 @@
 #include <QElapsedTimer>
 #include <QWidget>
 
+#include <optional>
+#include <utility>
+
 class QChart;
 class QCategoryAxis;
 class QChartView;
@@ -44,6 +47,10 @@ public:
     /// "renewals-per-day", "deliveries", "cases-per-day", "open-by-reason", "open-by-age".
     QChart *chart(const QString &name) const;
 
+    /// What a click at `viewportPos` of the "cases opened and closed" chart opens: the day of
+    /// the column, and whether below the line (closed); nothing outside the plot.
+    std::optional<std::pair<QDate, bool>> casesColumnAt(const QPoint &viewportPos) const;
+
     static constexpr int kPollInterval = 2000;
     static constexpr int kMinReloadGap = 2000;
 
@@ -69,6 +76,7 @@ signals:
 protected:
     void showEvent(QShowEvent *event) override;
     void hideEvent(QHideEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void load();
@@ -82,6 +90,7 @@ private:
     void showOpenByAge();
     /// The window's days, labelled once a week (`numbersOnly`: "17", not "17 Nov").
     QCategoryAxis *dayAxis(bool numbersOnly) const;
+    static void roomForLastDay(QChart *chart, QCategoryAxis *days);
     QString daysTitle(const QString &what) const;
 
     DatabasePool *m_pool;

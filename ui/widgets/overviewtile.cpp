@@ -2,7 +2,10 @@
 
 #include <QLabel>
 #include <QPushButton>
+#include <QTimer>
 #include <QVBoxLayout>
+
+#include <utility>
 
 namespace rd::ui {
 
@@ -36,37 +39,65 @@ QString OverviewTile::title() const
 
 void OverviewTile::clearFigures()
 {
-    while (QLayoutItem *item = m_figures->takeAt(0)) {
-        delete item->widget();
-        delete item;
-    }
+    m_cleared.clear();
+    for (QPushButton *b : figures())
+        m_cleared << b;
+    m_added = 0;
+    // What was not added again by the time the caller is done goes.
+    QTimer::singleShot(0, this, [this] {
+        for (const QPointer<QPushButton> &b : std::exchange(m_cleared, {})) {
+            if (b) {
+                m_figures->removeWidget(b);
+                delete b.data();
+            }
+        }
+    });
 }
 
 QPushButton *OverviewTile::addFigure(const QString &objectName, const QString &text,
     const QString &toolTip, std::function<void()> onClick, bool alert, bool large)
 {
-    auto *button = new QPushButton(text);
-    button->setObjectName(objectName);
-    button->setFlat(true);
+    QPushButton *button = nullptr;
+    for (QPointer<QPushButton> &b : m_cleared) {
+        if (b && b->objectName() == objectName) {
+            button = b;
+            b = nullptr;
+            break;
+        }
+    }
+    if (button) {
+        disconnect(button, &QPushButton::clicked, this, nullptr);
+        m_figures->removeWidget(button);
+    } else {
+        button = new QPushButton;
+        button->setObjectName(objectName);
+        button->setFlat(true);
+    }
+    m_figures->insertWidget(m_added++, button);
+    button->setText(text);
     button->setToolTip(toolTip);
-    QFont font = button->font();
+    QFont font = this->font();
     if (large) {
         font.setPointSizeF(font.pointSizeF() * 1.25);
         font.setBold(true);
     }
     button->setFont(font);
     const QString color = alert ? u"#b02020"_qs : u"palette(text)"_qs;
-    button->setStyleSheet(u"QPushButton { text-align: left; border: none; padding: 1px 2px; "
-                          "color: %1; } QPushButton:hover { background: #e8f0fb; "
-                          "text-decoration: underline; }"_qs.arg(color));
+    const QString sheet = u"QPushButton { text-align: left; border: none; padding: 1px 2px; "
+                          "color: %1; } QPushButton:hover, QPushButton:focus { background: "
+                          "#e8f0fb; text-decoration: underline; }"_qs.arg(color);
+    if (button->styleSheet() != sheet)
+        button->setStyleSheet(sheet);
     if (onClick) {
         button->setCursor(Qt::PointingHandCursor);
+        button->setFocusPolicy(Qt::StrongFocus);
+        button->setAttribute(Qt::WA_TransparentForMouseEvents, false);
         connect(button, &QPushButton::clicked, this, [onClick = std::move(onClick)] { onClick(); });
     } else {
+        button->unsetCursor();
         button->setFocusPolicy(Qt::NoFocus);
         button->setAttribute(Qt::WA_TransparentForMouseEvents);
     }
-    m_figures->addWidget(button);
     return button;
 }
 
@@ -74,7 +105,8 @@ QList<QPushButton *> OverviewTile::figures() const
 {
     QList<QPushButton *> out;
     for (int i = 0; i < m_figures->count(); ++i) {
-        if (auto *b = qobject_cast<QPushButton *>(m_figures->itemAt(i)->widget()))
+        auto *b = qobject_cast<QPushButton *>(m_figures->itemAt(i)->widget());
+        if (b && !m_cleared.contains(b))
             out << b;
     }
     return out;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QFrame>
+#include <QPointer>
 
 #include <functional>
 
@@ -21,10 +22,13 @@ public:
 
     void setTitle(const QString &title);
     QString title() const;
-    /// Removes the figures (before showing new ones).
+    /// Removes the figures (before showing new ones): the ones not added again right after
+    /// (in the same turn of the event loop) go.
     void clearFigures();
     /// Adds a figure; `alert` draws it in red (something waits for a person). `onClick` null:
-    /// a figure that opens nothing (shown as plain text).
+    /// a figure that opens nothing (shown as plain text). A figure of the same name that was
+    /// cleared keeps its button: the page reads its figures again every few seconds, and a
+    /// new button each time took the keyboard's focus away from the one tabbed to.
     QPushButton *addFigure(const QString &objectName, const QString &text, const QString &toolTip,
         std::function<void()> onClick, bool alert = false, bool large = true);
     QList<QPushButton *> figures() const;
@@ -32,6 +36,8 @@ public:
 private:
     QLabel *m_title;
     QVBoxLayout *m_figures;
+    QList<QPointer<QPushButton>> m_cleared; ///< cleared, not added again (yet)
+    int m_added = 0; ///< figures added since the last clearFigures()
 };
 
 } // namespace rd::ui

@@ -8,6 +8,7 @@
 #include "ui/models/snapshotinput.h"
 #include "ui/models/snapshotstart.h"
 #include "ui/widgets/comparisonview.h"
+#include "ui/widgets/dialogkeys.h"
 #include "ui/widgets/tableview.h"
 
 #include "domain/core/errors.h"
@@ -173,6 +174,7 @@ SnapshotDialog::SnapshotDialog(
 
     connect(box, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(box, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    submitOnCtrlReturn(this, m_confirm, {m_comment, m_text});
     connect(load, &QPushButton::clicked, this, &SnapshotDialog::chooseFile);
     connect(start, &QPushButton::clicked, this, &SnapshotDialog::startFromCurrentState);
     connect(m_reason, &QComboBox::currentIndexChanged, this, &SnapshotDialog::updateConfirm);

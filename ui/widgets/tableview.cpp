@@ -36,6 +36,10 @@ TableView::TableView(QWidget *parent) : QTableView(parent)
     setAlternatingRowColors(true);
     setWordWrap(false);
     setCornerButtonEnabled(false);
+    // Tab leaves the table for the next control (a case's Claim, Re-apply, Dismiss): moving
+    // cell by cell changed the selected row, so nothing after a table was reachable by keyboard.
+    // The arrows move within it.
+    setTabKeyNavigation(false);
     verticalHeader()->hide();
     verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
     horizontalHeader()->setStretchLastSection(true);

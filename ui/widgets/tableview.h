@@ -5,7 +5,8 @@
 namespace rd::ui {
 
 /// The desk's table: Ctrl+C copies the selected cells as tab-separated text, "Export CSV…"
-/// (context menu) writes what is loaded, Enter/Return opens the current row.
+/// (context menu) writes what is loaded, Enter/Return opens the current row, Tab and Shift+Tab
+/// leave the table (the arrows move within it).
 class TableView : public QTableView
 {
     Q_OBJECT
