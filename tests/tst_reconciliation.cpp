@@ -934,7 +934,9 @@ private slots:
             }
         }
         QCOMPARE(mapped, static_cast<int>(raised.size()));
-        QCOMPARE(mapped, 15); // RD013, RD014 (0029: statements), RD015 month_close_refused (0031)
+        // RD013, RD014 (0029: statements), RD015 month_close_refused (0031), RD034-RD036
+        // (0034: reviewing an invalid delivery)
+        QCOMPARE(mapped, 18);
     }
 
     // The same through the CLI: --preview says it, then the attach does it.

@@ -12,7 +12,8 @@ struct RefusalEntry
     std::string_view code;
 };
 
-// The one mapping between the database's refusal codes and the programs' (0009, 0027, 0029, 0031).
+// The one mapping between the database's refusal codes and the programs' (0009, 0027, 0029, 0031,
+// 0034).
 constexpr std::array kRefusals {
     RefusalEntry {Refusal::CaseNotFound, "RD001", "case_not_found"},
     RefusalEntry {Refusal::CaseAlreadyClosed, "RD002", "case_already_closed"},
@@ -30,6 +31,10 @@ constexpr std::array kRefusals {
     RefusalEntry {Refusal::ProviderNotRegistered, "RD013", "provider_not_registered"},
     RefusalEntry {Refusal::StatementRunClosed, "RD014", "statement_run_closed"},
     RefusalEntry {Refusal::MonthCloseRefused, "RD015", "month_close_refused"},
+    // 0034: reviewing an invalid delivery.
+    RefusalEntry {Refusal::DeliveryNotFound, "RD034", "delivery_not_found"},
+    RefusalEntry {Refusal::DeliveryNotInvalid, "RD035", "delivery_not_invalid"},
+    RefusalEntry {Refusal::DeliveryAlreadyReviewed, "RD036", "delivery_already_reviewed"},
 };
 
 // "ERROR:  the sentence\nCONTEXT:  PL/pgSQL function ..." -> "the sentence".

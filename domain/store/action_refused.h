@@ -25,6 +25,9 @@ enum class Refusal {
     ProviderNotRegistered,
     StatementRunClosed,
     MonthCloseRefused,
+    DeliveryNotFound,
+    DeliveryNotInvalid,
+    DeliveryAlreadyReviewed,
 };
 
 /// The refusal's code as programs and people see it: "case_already_closed", ...
