@@ -533,6 +533,10 @@ private slots:
         // The readable start: every byte up to the split character, as text.
         QCOMPARE(view->delivery().body.kind, rd::ui::BodyDisplay::Kind::Hex);
         QVERIFY(view->isReadableTextShown());
+        // Beside the hex, wide enough to read.
+        auto *readable = view->findChild<QPlainTextEdit *>(u"delivery-body-text"_qs);
+        QVERIFY(readable);
+        QVERIFY(QTest::qWaitFor([&] { return readable->width() > 300; }, 2000));
         QCOMPARE(view->readableText(), QString::fromStdString(full.substr(0, full.size() / 2)));
         QVERIFY2(view->bodyNoteText().contains(u"shown on the right"_qs),
             qPrintable(view->bodyNoteText()));
@@ -572,6 +576,7 @@ private slots:
     {
         rd::ui::ReviewDeliveryDialog dialog(7);
         dialog.show();
+        QVERIFY(QTest::qWaitForWindowActive(&dialog));
         QVERIFY(!dialog.actionButton()->isEnabled());
         QVERIFY(!dialog.blockedBecause().isEmpty());
         dialog.noteBox()->setPlainText(u"\u00a0\u200b"_qs); // no visible character
@@ -581,9 +586,9 @@ private slots:
         QVERIFY(dialog.actionButton()->isEnabled());
         QTest::keyClick(dialog.noteBox(), Qt::Key_Tab);
         QVERIFY(!dialog.noteBox()->toPlainText().contains(u'\t'));
-        QTest::keyClick(&dialog, Qt::Key_Return, Qt::ControlModifier);
+        QTest::keyClick(dialog.noteBox(), Qt::Key_Return, Qt::ControlModifier);
         QCOMPARE(dialog.result(), int(QDialog::Accepted));
-        QVERIFY(dialog.note().endsWith(u"test payload"_qs));
+        QVERIFY(dialog.note().contains(u"test payload"_qs));
     }
 
     /// Re-run: an invalid delivery whose body this build's adapter reads (an older adapter

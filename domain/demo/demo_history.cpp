@@ -841,7 +841,7 @@ SimulationSet buildSimulationSet(
     // subscriptions are imported current; its renewals carry no period and need a snapshot).
     for (const auto &s : subs) {
         const bool lemon = s.provider->kind == ProviderKind::LemonSqueezy;
-        if (!s.firstInvoice && !lemon)
+        if ((!s.firstInvoice && !lemon) || options.live)
             continue;
         const Period p0 = periodOf(s, lemon ? months : 0, months);
         add(s, body(s, newCharge(s, ChargeKind::First, p0, s.amount), p0), "first_invoice");

@@ -16,6 +16,8 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace rd::ui {
 
 namespace {
@@ -297,6 +299,10 @@ void DeliveryView::setDelivery(const InboxDelivery &d)
             // A body cut in transit or broken by a byte: read it up to there.
             m_bodyText->setPlainText(d.body.readableText);
             m_bodyText->show();
+            // Hidden until now, the splitter gave it no width: three fifths to the hex.
+            if (m_bodySplit->sizes().value(1) == 0)
+                m_bodySplit->setSizes({3 * std::max(m_bodySplit->width(), 500) / 5,
+                    2 * std::max(m_bodySplit->width(), 500) / 5});
             note += u' '
                 + (d.body.readableBytes == d.body.shownBytes
                         ? tr("It is all text: shown as text on the right.")
