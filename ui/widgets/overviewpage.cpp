@@ -479,8 +479,7 @@ void OverviewPage::showTiles()
     // Invalid deliveries open no case: this is where they ask for a person.
     m_lastDelivery->addFigure(
         u"invalid-to-review"_qs,
-        f.invalidToReview == 0 ? tr("no invalid delivery to review")
-                               : tr("%n invalid to review", nullptr, int(f.invalidToReview)),
+        tr("%n invalid to review", nullptr, int(f.invalidToReview)),
         tr("Deliveries whose payload could not be read and that nobody has marked reviewed or "
            "re-run; click for them"),
         [this] { emit inboxRequested(u"invalid_to_review"_qs, {}); }, f.invalidToReview > 0, false);
