@@ -29,6 +29,7 @@
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QToolButton>
 #include <QtTest>
 
 #include <functional>

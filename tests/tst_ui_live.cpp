@@ -31,6 +31,7 @@
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QtTest>
 
 /// Live updates: a renewal applied by a separate `renewalctl apply` process reaches an open

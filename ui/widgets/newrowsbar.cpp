@@ -3,24 +3,26 @@
 #include <QAbstractItemView>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QPushButton>
+#include <QToolButton>
 
 namespace rd::ui {
 
 NewRowsBar::NewRowsBar(QAbstractItemView *view, QWidget *parent)
-    : QFrame(parent), m_view(view), m_label(new QLabel), m_show(new QPushButton(tr("Show")))
+    : QFrame(parent), m_view(view), m_label(new QLabel), m_show(new QToolButton)
 {
     setObjectName(u"new-rows-bar"_qs);
     setStyleSheet(u"#new-rows-bar { background:#dbe9f7; border:1px solid #9fbfe0; "
                   "border-radius:3px; } #new-rows-bar QLabel { color:#12365c; }"_qs);
     m_label->setObjectName(u"new-rows-text"_qs);
+    // A tool button: not one of the page's actions (which a viewer sees disabled).
+    m_show->setText(tr("Show"));
     m_show->setObjectName(u"new-rows-show"_qs);
     m_show->setToolTip(tr("Scroll to the first new row and select it"));
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(8, 2, 4, 2);
     layout->addWidget(m_label, 1);
     layout->addWidget(m_show);
-    connect(m_show, &QPushButton::clicked, this, [this] {
+    connect(m_show, &QToolButton::clicked, this, [this] {
         if (m_new.isEmpty())
             return;
         const QString first = m_new.first();

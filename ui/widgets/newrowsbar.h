@@ -7,7 +7,7 @@
 
 class QAbstractItemView;
 class QLabel;
-class QPushButton;
+class QToolButton;
 
 namespace rd::ui {
 
@@ -37,7 +37,7 @@ public:
     /// The announced rows' keys, in the list's order.
     QStringList newKeys() const { return m_new; }
     QString text() const;
-    QPushButton *showButton() const { return m_show; }
+    QToolButton *showButton() const { return m_show; }
 
 signals:
     /// Show was clicked: the page selects (and opens) this row.
@@ -49,7 +49,7 @@ private:
 
     QAbstractItemView *m_view;
     QLabel *m_label;
-    QPushButton *m_show;
+    QToolButton *m_show;
     QSet<QString> m_known;
     bool m_primed = false;
     bool m_arrivalsOnTop = false;
