@@ -12,6 +12,7 @@
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -299,10 +300,15 @@ void DeliveryView::setDelivery(const InboxDelivery &d)
             // A body cut in transit or broken by a byte: read it up to there.
             m_bodyText->setPlainText(d.body.readableText);
             m_bodyText->show();
-            // Hidden until now, the splitter gave it no width: three fifths to the hex.
-            if (m_bodySplit->sizes().value(1) == 0)
-                m_bodySplit->setSizes({3 * std::max(m_bodySplit->width(), 500) / 5,
-                    2 * std::max(m_bodySplit->width(), 500) / 5});
+            // Hidden until now, the splitter gave it no width: the dump gets its lines
+            // whole (79 columns) when there is room, the text the rest.
+            if (m_bodySplit->sizes().value(1) == 0) {
+                const int total = std::max(m_bodySplit->width(), 600);
+                const int dump = m_body->fontMetrics().horizontalAdvance(QString(80, u'0'))
+                    + m_body->verticalScrollBar()->sizeHint().width() + 12;
+                const int left = std::clamp(dump, total / 3, total - 220);
+                m_bodySplit->setSizes({left, total - left});
+            }
             note += u' '
                 + (d.body.readableBytes == d.body.shownBytes
                         ? tr("It is all text: shown as text on the right.")
