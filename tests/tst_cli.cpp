@@ -1,4 +1,5 @@
 #include "domain/core/operator_note.h"
+#include "tests/support/fixture_files.h"
 #include "tests/support/process_runner.h"
 #include "tests/support/test_database.h"
 
@@ -405,6 +406,97 @@ private slots:
         QCOMPARE(out["result"], "rejected");
         QCOMPARE(out["error"], "renewal_period_is_not_contiguous");
         QVERIFY(out["caseId"].is_number_integer());
+    }
+
+    /// #28 item 23: `replay --delivery N` re-runs an invalid inbox delivery with its stored
+    /// body (here one an older adapter could not read), through the ingest path: the renewal
+    /// is recorded by a new delivery and the invalid one is marked reviewed with it. Again, it
+    /// is refused (reviewed); a delivery that is not invalid is refused; a body this adapter
+    /// still cannot read writes nothing (exit 3).
+    void replayDeliveryRerunsAnInvalidOne()
+    {
+        rdtest::TestDatabase db("cli_replay_delivery");
+        scalar(db,
+            "WITH p AS (INSERT INTO billing_providers (provider_key, kind, display_name) "
+            "VALUES ('stripe-main', 'stripe', 'Stripe') RETURNING 1) SELECT count(*) FROM p");
+        rdtest::importSubscriptions(db.conninfo(),
+            rdtest::subscriptionLine(
+                "stripe-main", "sub_r", "active", "2025-12-01T00:00:00Z", "2026-01-01T00:00:00Z"));
+        const auto insertInvalid = [&](const std::string &eventId, const std::string &body) {
+            const std::string bytes
+                = "decode('" + QByteArray::fromStdString(body).toHex().toStdString() + "', 'hex')";
+            return scalar(db,
+                "INSERT INTO webhook_inbox (provider_key, provider_event_id, raw_body, body_size, "
+                "body_sha256, outcome, reason, error, processed_at) VALUES ('stripe-main', '"
+                    + eventId + "', " + bytes + ", " + std::to_string(body.size())
+                    + ", encode(sha256(" + bytes
+                    + "), 'hex'), 'invalid', 'invalid_payload', 'old adapter', now()) RETURNING "
+                      "id");
+        };
+        const long long id = insertInvalid("sha256:old", rdtest::stripeRenewalOf("r"));
+        const auto r = runProgram(
+            ctl(), withDb(db, {"replay", "--delivery", QString::number(id), "--json"}));
+        QCOMPARE(r.exitCode, 0);
+        const auto out = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(out["result"], "rerun");
+        QCOMPARE(out["delivery"]["outcome"], "applied");
+        QCOMPARE(out["reviewed"], true);
+        QCOMPARE(scalar(db,
+                     "SELECT count(*) FROM webhook_inbox_reviews r JOIN webhook_inbox w ON "
+                     "w.id = r.rerun_inbox_id AND w.outcome = 'applied' WHERE r.inbox_id = "
+                         + std::to_string(id) + " AND r.note LIKE 're-run as delivery %: applied'"),
+            1LL);
+        QCOMPARE(scalar(db,
+                     "SELECT count(*) FROM subscription_billing_periods "
+                     "WHERE provider_renewal_key = 'in_r'"),
+            1LL);
+
+        const auto again
+            = runProgram(ctl(), withDb(db, {"replay", "--delivery", QString::number(id)}));
+        QCOMPARE(again.exitCode, 4);
+        QVERIFY2(again.err.contains("already reviewed"), again.err.constData());
+        const long long applied = scalar(db, "SELECT max(id) FROM webhook_inbox");
+        const auto notInvalid
+            = runProgram(ctl(), withDb(db, {"replay", "--delivery", QString::number(applied)}));
+        QCOMPARE(notInvalid.exitCode, 4);
+        QVERIFY2(notInvalid.err.contains("is not invalid"), notInvalid.err.constData());
+
+        const long long broken = insertInvalid("sha256:broken", "{\"id\": \"evt_");
+        const auto still
+            = runProgram(ctl(), withDb(db, {"replay", "--delivery", QString::number(broken)}));
+        QCOMPARE(still.exitCode, 3);
+        QVERIFY2(still.out.contains("still invalid") && still.out.contains("nothing was written"),
+            still.out.constData());
+        QCOMPARE(scalar(db, "SELECT count(*) FROM webhook_inbox"), 3LL);
+        const auto usage = runProgram(ctl(),
+            withDb(db, {"replay", "--delivery", QString::number(id), "--provider-key", "x"}));
+        QCOMPARE(usage.exitCode, 64);
+    }
+
+    /// #28 item 11: `simulate --live --write-subscriptions` says so in the next step it prints.
+    void simulateLiveCarriesOverToTheNextStep()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"subs.jsonl"_qs);
+        const auto r = runProgram(
+            ctl(), {"simulate", "--live", "--write-subscriptions", path, "--subscriptions", "3"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("--live"), r.out.constData());
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QDate today = QDateTime::currentDateTimeUtc().date();
+        // Imported one period back: each current period ends today, where the renewal starts.
+        int lines = 0;
+        for (const QByteArray &line : f.readAll().split('\n')) {
+            if (line.isEmpty())
+                continue;
+            ++lines;
+            const auto j = nlohmann::json::parse(line.toStdString());
+            const QString end
+                = QString::fromStdString(j["currentPeriod"]["end"].get<std::string>());
+            QVERIFY2(end.startsWith(today.toString(Qt::ISODate)), qPrintable(end));
+        }
+        QCOMPARE(lines, 3);
     }
 
     void casesListAndShowAreReadable()

@@ -410,6 +410,60 @@ private slots:
         QCOMPARE(scalar(*admin, "SELECT count(*) FROM webhook_inbox_daily"), 1LL);
     }
 
+    // Reviewing an invalid delivery (0034) as an operator with TEMP and pg_temp first: a
+    // temporary inbox that says the delivery is no invalid one, and a temporary review that
+    // says it was reviewed already, change nothing; the real review is written, as the
+    // operator's login role.
+    void reviewInvalidDeliveryIgnoresShadowTables()
+    {
+        registerStripeMain();
+        const long long id = scalar(*m_db->connect(),
+            "INSERT INTO webhook_inbox (provider_key, provider_event_id, raw_body, body_size, "
+            "body_sha256, outcome, reason, error, processed_at) VALUES ('stripe-main', "
+            "'sha256:review', 'x', 1, encode(sha256('x'), 'hex'), 'invalid', 'invalid_payload', "
+            "'cut short', now()) RETURNING id");
+        const std::string conninfo = attackerWithTemp("operator");
+        pqxx::connection attacker(conninfo);
+        {
+            pqxx::nontransaction tx(attacker);
+            for (const char *t : {"webhook_inbox", "webhook_inbox_reviews"})
+                shadow(tx, t);
+            const std::string sid = std::to_string(id);
+            tx.exec0("INSERT INTO pg_temp.webhook_inbox (id, provider_key, provider_event_id, "
+                     "raw_body, body_size, body_sha256, outcome, processed_at) OVERRIDING "
+                     "SYSTEM VALUE VALUES ("
+                + sid + ", 'stripe-main', 'evt_x', 'x', 1, repeat('a', 64), 'applied', now())");
+            tx.exec0("INSERT INTO pg_temp.webhook_inbox_reviews (inbox_id, reviewed_by, note) "
+                     "VALUES ("
+                + sid + ", 'mallory', 'hidden')");
+            tx.exec0("SET search_path = pg_temp, public");
+            tx.exec_params1("SELECT review_invalid_delivery($1, 'a test payload')", id);
+        }
+        auto admin = m_db->connect();
+        QCOMPARE(scalar(*admin,
+                     "SELECT count(*) FROM webhook_inbox_reviews r WHERE r.inbox_id = "
+                         + std::to_string(id)
+                         + " AND r.note = 'a test payload' "
+                           "AND r.reviewed_by = '"
+                         + m_db->name() + "_operator'"),
+            1LL);
+        // A viewer may not review; and a second review is refused, typed.
+        pqxx::connection viewer(loginAs("viewer", "viewer"));
+        {
+            pqxx::nontransaction tx(viewer);
+            QVERIFY_THROWS_EXCEPTION(pqxx::insufficient_privilege,
+                tx.exec_params1("SELECT review_invalid_delivery($1, 'x')", id));
+        }
+        pqxx::connection again(conninfo);
+        pqxx::nontransaction tx(again);
+        try {
+            tx.exec_params1("SELECT review_invalid_delivery($1, 'again')", id);
+            QFAIL("a second review was accepted");
+        } catch (const pqxx::sql_error &e) {
+            QCOMPARE(std::string(e.sqlstate()), std::string("RD019"));
+        }
+    }
+
     // The overdue watch (0030) as the weakest role with TEMP: temporary subscriptions and
     // billing_providers seeded to hide the real overdue subscription and to invent others, and
     // pg_temp first on the path. The counts, the list and the cutoff read the real tables.

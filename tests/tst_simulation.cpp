@@ -72,6 +72,71 @@ private slots:
             set.subscriptionLines);
     }
 
+    /// --live (issue #28, item 11): the renewals posted are today's, paid at the simulation's
+    /// present, and each follows the period its subscription is imported at; the set still
+    /// holds the cases and the invalid delivery a presenter shows.
+    void liveModePaysToday_data()
+    {
+        QTest::addColumn<qint64>("now");
+        QTest::newRow("morning") << qint64(1764583200); // 2025-12-01T10:00:00Z
+        QTest::newRow("just after midnight") << qint64(1764547230); // 2025-12-01T00:00:30Z
+        QTest::newRow("late evening") << qint64(1764629999); // 2025-12-01T22:59:59Z
+    }
+
+    void liveModePaysToday()
+    {
+        QFETCH(qint64, now);
+        rd::DemoOptions options;
+        options.subscriptions = 20;
+        options.months = 3;
+        options.seed = 5;
+        options.now = rd::Timestamp::fromSeconds(now);
+        options.live = true;
+        const auto set = rd::buildSimulationSet(rd::demoProviders(), options);
+        const auto dayStart = rd::Timestamp::fromSeconds(now - now % 86400);
+
+        std::map<std::string, std::string> importedEnd; // key/id -> current period's end
+        std::istringstream lines(set.subscriptionLines);
+        for (std::string line; std::getline(lines, line);) {
+            const auto j = nlohmann::json::parse(line);
+            importedEnd[j.at("providerKey").get<std::string>() + "/"
+                + j.at("providerSubscriptionId").get<std::string>()]
+                = j.at("currentPeriod").at("end").get<std::string>();
+        }
+        // The renewal of a subscription nobody imported (a case), and its redeliveries.
+        std::set<std::string> strangers;
+        for (const auto &p : set.payloads) {
+            if (p.scenario == "unknown_subscription")
+                strangers.insert(rd::normalizePayload(p.kind, p.providerKey, p.body)
+                                     .event->providerSubscriptionId);
+        }
+        int renewals = 0;
+        std::map<std::string, int> scenarios;
+        for (const auto &p : set.payloads) {
+            ++scenarios[p.scenario];
+            QVERIFY2(p.scenario != "first_invoice" && p.scenario != "proration"
+                    && p.scenario != "after_gap" && p.scenario != "conflicting_amount",
+                p.scenario.c_str());
+            const auto n = rd::normalizePayload(p.kind, p.providerKey, p.body);
+            if (n.outcome != rd::Outcome::Renewal
+                || strangers.count(n.event->providerSubscriptionId) > 0)
+                continue;
+            ++renewals;
+            const auto &e = *n.event;
+            const std::string where = p.providerKey + " " + p.scenario + " "
+                + rd::formatRfc3339(e.period.start) + " paid " + rd::formatRfc3339(e.paidAt);
+            QVERIFY2(e.period.start >= dayStart, where.c_str());
+            QVERIFY2(e.period.start <= options.now, where.c_str());
+            QCOMPARE(e.paidAt, rd::Timestamp::fromSeconds(now));
+            // Follows its imported period: it applies, and is no gap or overlap.
+            QCOMPARE(importedEnd.at(p.providerKey + "/" + e.providerSubscriptionId),
+                rd::formatRfc3339(e.period.start));
+        }
+        QVERIFY(renewals >= 15);
+        QVERIFY(scenarios["unknown_subscription"] > 0);
+        QVERIFY(scenarios["cut_body"] > 0);
+    }
+
     void chosenProvidersOnly()
     {
         rd::DemoOptions options;

@@ -82,6 +82,51 @@ private slots:
         QCOMPARE(display.text.count(u'\n'), 4096 / 16);
     }
 
+    /// A cut or broken body: the longest readable start, as text, beside the hex (issue #28,
+    /// item 24). Each row gives the body and the text a reader sees.
+    void readableStart_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<QString>("readable");
+        QTest::newRow("truncated json")
+            << QByteArray(R"({"id": "evt_1", "data": {)") << uR"({"id": "evt_1", "data": {)"_qs;
+        QTest::newRow("cut inside a character")
+            << QByteArray("{\"city\": \"M\xc3\xbcnchen \xe2\x82") << u"{\"city\": \"München "_qs;
+        QTest::newRow("invalid byte inside json")
+            << QByteArray("{\"a\": \"\xff\xfe\"}") << u"{\"a\": \""_qs;
+        QTest::newRow("lines kept")
+            << QByteArray("line one\r\nline\ttwo\n\x80") << u"line one\r\nline\ttwo\n"_qs;
+        QTest::newRow("overlong slash") << QByteArray("a\xc0\xaf"
+                                                      "b")
+                                        << u"a"_qs;
+        QTest::newRow("surrogate") << QByteArray("ab\xed\xa0\x80") << u"ab"_qs;
+        QTest::newRow("above U+10FFFF") << QByteArray("x\xf4\x90\x80\x80") << u"x"_qs;
+        QTest::newRow("four-byte character whole")
+            << QByteArray("ok \xf0\x9f\x98\x80 \xf0\x9f") << u"ok \U0001F600 "_qs;
+        QTest::newRow("NUL stops") << QByteArray("abc\0def", 7) << u"abc"_qs;
+        QTest::newRow("binary") << QByteArray("\x00\x01\x02\x03", 4) << QString();
+    }
+
+    void readableStart()
+    {
+        QFETCH(QByteArray, body);
+        QFETCH(QString, readable);
+        const auto display = rd::ui::displayBody(body);
+        QCOMPARE(display.kind, rd::ui::BodyDisplay::Kind::Hex);
+        QCOMPARE(display.readableText, readable);
+        QCOMPARE(display.readableBytes, readable.toUtf8().size());
+        QCOMPARE(rd::ui::readablePrefix(body), readable.toUtf8().size());
+    }
+
+    /// Only the dumped start is decoded: a long body's text stops where its hex stops.
+    void readableStartOfLongBody()
+    {
+        const QByteArray body(8192, 'a');
+        const auto display = rd::ui::displayBody(body, 4096);
+        QCOMPARE(display.readableBytes, 4096);
+        QCOMPARE(display.readableText, QString(4096, u'a'));
+    }
+
     void emptyBody() { QCOMPARE(rd::ui::displayBody({}).kind, rd::ui::BodyDisplay::Kind::Empty); }
 };
 

@@ -8,6 +8,7 @@
 #include "ui/widgets/casespage.h"
 #include "ui/widgets/ledgerpage.h"
 #include "ui/widgets/mainwindow.h"
+#include "ui/widgets/newrowsbar.h"
 #include "ui/widgets/outboxpage.h"
 #include "ui/widgets/subscriptionspage.h"
 #include "ui/widgets/tableview.h"
@@ -24,10 +25,13 @@
 
 #include <QLabel>
 #include <QMessageBox>
+#include <QPushButton>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QtTest>
 
 /// Live updates: a renewal applied by a separate `renewalctl apply` process reaches an open
@@ -196,6 +200,63 @@ private slots:
         QCOMPARE(r.exitCode, 3); // rejected
         QVERIFY(QTest::qWaitFor([&] { return window.casesPage()->openCount() == 1; }, 10000));
         QCOMPARE(window.casesPage()->model()->rowCount(), 1);
+    }
+
+    /// #28 item 11: a case that arrives while the queue is at the top is shown at the top;
+    /// cases that arrive while it is scrolled down are announced, "3 new", and Show selects the
+    /// first of them. Another scope is another list, not arrivals.
+    void newCasesAreShownOrAnnounced()
+    {
+        const auto addCases = [&](int from, int to, const char *seen) {
+            auto conn = m_db->connect();
+            pqxx::nontransaction(*conn).exec0(
+                "INSERT INTO reconciliation_cases (provider_key, provider_subscription_id, "
+                "provider_renewal_key, first_provider_event_id, last_provider_event_id, "
+                "error_code, event, event_fingerprint, local_state, first_seen_at, last_seen_at) "
+                "SELECT 'stripe-main', 'sub_case_' || i, 'in_case_' || i, 'evt_c' || i, "
+                "'evt_c' || i, 'renewal_period_is_not_contiguous', '{}', md5(i::text), '{}', "
+                + std::string(seen) + ", " + seen + " FROM generate_series(" + std::to_string(from)
+                + ", " + std::to_string(to) + ") i");
+        };
+        addCases(1, 60, "now() - interval '1 day' - i * interval '1 minute'");
+        rd::ui::MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
+        window.resize(1024, 700);
+        window.show();
+        window.showPage(rd::ui::MainWindow::CasesView);
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(QTest::qWaitFor([&] { return window.liveUpdates()->isConnected(); }, 10000));
+        auto *cases = window.casesPage();
+        QVERIFY(QTest::qWaitFor([&] { return cases->model()->rowCount() == 60; }, 10000));
+        auto *bar = cases->newRowsBar();
+        QVERIFY(bar->isHidden());
+        const auto topKey
+            = [&] { return cases->model()->index(0, 0).data(int(rd::ui::Role::Key)).toString(); };
+
+        // At the top: the newest shows first.
+        addCases(61, 61, "now()");
+        QVERIFY(QTest::qWaitFor([&] { return cases->model()->rowCount() == 61; }, 10000));
+        const QString newest = topKey();
+        QCOMPARE(QString::fromStdString(rdtest::text(*m_db,
+                     "SELECT id FROM reconciliation_cases WHERE provider_subscription_id = "
+                     "'sub_case_61'")),
+            newest);
+        QTest::qWait(50);
+        QVERIFY(bar->isHidden());
+
+        // Scrolled down: announced.
+        cases->table()->scrollToBottom();
+        QVERIFY(cases->table()->verticalScrollBar()->value() > 0);
+        addCases(62, 64, "now()");
+        QVERIFY(QTest::qWaitFor([&] { return cases->model()->rowCount() == 64; }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return bar->isVisible(); }, 5000));
+        QCOMPARE(bar->text(), u"3 new"_qs);
+        const QString first = bar->newKeys().value(0);
+        bar->showButton()->click();
+        QVERIFY(bar->isHidden());
+        QCOMPARE(cases->currentCase(), first.toLongLong());
+        const QRect shown
+            = cases->table()->visualRect(cases->model()->index(cases->model()->rowOfKey(first), 0));
+        QVERIFY(cases->table()->viewport()->rect().intersects(shown));
     }
 
     /// View › Export current table as CSV writes the table that has focus (never a table on

@@ -10,6 +10,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QLabel>
+#include <QProcess>
 #include <QStandardPaths>
 #include <QtTest>
 
@@ -85,6 +86,51 @@ private slots:
             qPrintable(summary->text()));
         // "Not yet delivered": the published intent leaves the list.
         QVERIFY(QTest::qWaitFor([&] { return outbox.model()->rowCount() == 0; }, 10000));
+    }
+
+    /// #28 item 11: a growing pending count says whether anyone publishes. Before any
+    /// publisher: "no publisher has run yet"; while `renewalctl outbox publish --follow` is
+    /// connected: "publisher running"; after it stopped: "no publisher has run for 0 min".
+    void saysWhetherAPublisherRuns()
+    {
+        rdtest::TestDatabase db("ui_outboxpage_publisher");
+        const QString conninfo = QString::fromStdString(db.conninfo());
+        rdtest::importSubscriptions(
+            db.conninfo(), rdtest::subscriptionLine("stripe-main", "sub_1"));
+        const auto applied = rdtest::runProgram(rdtest::ctl(), {u"apply"_qs, u"--db"_qs, conninfo},
+            QByteArray::fromStdString(rd::toJson(rdtest::februaryRenewal("sub_1")).dump() + "\n"));
+        QCOMPARE(applied.exitCode, 0);
+        rd::ui::DatabasePool pool(conninfo);
+        rd::ui::OutboxPage outbox(&pool);
+        auto *summary = outbox.findChild<QLabel *>(u"outbox-summary"_qs);
+        outbox.show();
+        QVERIFY2(QTest::qWaitFor(
+                     [&] {
+                         return summary->text().startsWith(u"1 pending"_qs)
+                             && summary->text().contains(u"no publisher has run yet"_qs);
+                     },
+                     10000),
+            qPrintable(summary->text()));
+        QVERIFY(summary->toolTip().contains(u"renewalctl outbox publish"_qs));
+
+        QProcess publisher;
+        publisher.start(rdtest::ctl(),
+            {u"outbox"_qs, u"publish"_qs, u"--follow"_qs, u"--jsonl"_qs, u"/dev/null"_qs,
+                u"--db"_qs, conninfo});
+        QVERIFY(publisher.waitForStarted());
+        QVERIFY2(QTest::qWaitFor(
+                     [&] {
+                         return summary->text().startsWith(u"0 pending"_qs)
+                             && summary->text().contains(u"publisher running"_qs);
+                     },
+                     15000),
+            qPrintable(summary->text()));
+        publisher.terminate();
+        QVERIFY(publisher.waitForFinished(10000));
+        QVERIFY2(QTest::qWaitFor(
+                     [&] { return summary->text().contains(u"no publisher has run for 0 min"_qs); },
+                     15000),
+            qPrintable(summary->text()));
     }
 };
 

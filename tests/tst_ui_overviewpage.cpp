@@ -12,6 +12,8 @@
 #include "ui/widgets/overviewtile.h"
 
 #include "domain/core/renewal_event.h"
+#include "domain/demo/demo_history.h"
+#include "domain/store/webhook_ingestor.h"
 
 #include <QAbstractBarSeries>
 #include <QAbstractItemModelTester>
@@ -22,6 +24,7 @@
 #include <QGraphicsTextItem>
 #include <QHorizontalBarSeries>
 #include <QHorizontalStackedBarSeries>
+#include <QProcess>
 #include <QPushButton>
 #include <QStackedBarSeries>
 #include <QStandardPaths>
@@ -93,6 +96,9 @@ SELECT 'subscription_renewed', b.subscription_id, b.id, '{}', CASE WHEN n % 3 = 
        CASE WHEN n % 3 = 0 THEN 'HTTP 503' END, CASE WHEN n % 5 = 0 THEN now() END
   FROM (SELECT id, subscription_id, row_number() OVER (ORDER BY id) n
           FROM subscription_billing_periods LIMIT 31) b;
+-- Three of the invalid deliveries were reviewed (0034): the others are to review.
+INSERT INTO webhook_inbox_reviews (inbox_id, note)
+SELECT id, 'a test payload' FROM webhook_inbox WHERE outcome = 'invalid' ORDER BY id LIMIT 3;
 -- Beside the 40 overdue above (their period ended 1 Feb 2026): one inside the grace, one set
 -- to cancel, one canceled.
 INSERT INTO subscriptions (provider_key, provider_subscription_id, status, current_period_start,
@@ -193,6 +199,15 @@ private:
     std::unique_ptr<rdtest::TestDatabase> m_db;
     std::unique_ptr<rd::ui::DatabasePool> m_pool;
     std::unique_ptr<rd::ui::OverviewPage> m_page;
+
+    /// The USD renewals of "Renewals today".
+    qint64 usdToday() const
+    {
+        for (const auto &t : m_page->figures().renewalsToday)
+            if (t.currency == u"USD")
+                return t.renewals;
+        return 0;
+    }
 
     QString sql(const QString &query)
     {
@@ -303,7 +318,10 @@ private slots:
             QVERIFY2(shown.value(1).contains(u"case %1"_qs.arg(f.oldestOpenCaseId)),
                 qPrintable(shown.value(1)));
         } else if (tile == u"outbox") {
-            QCOMPARE(shown.join(u' '), want);
+            QCOMPARE(shown.mid(0, 2).join(u' '), want);
+            // Intents were published (the fixture's), but no publisher is connected now.
+            QVERIFY2(shown.value(2).startsWith(u"no publisher has run for "_qs),
+                qPrintable(shown.value(2)));
         } else if (tile == u"overdue") {
             QCOMPARE(shown.join(u' '), want);
             QCOMPARE(f.overdueSubscriptions, 40); // not the one inside the grace, nor the others
@@ -378,6 +396,8 @@ private slots:
         QTest::newRow("outbox failing") << u"outbox-failing"_qs << u"outbox failed"_qs;
         QTest::newRow("overdue") << u"overdue-count"_qs << u"overdue"_qs;
         QTest::newRow("last delivery") << u"last-delivery-age"_qs << u"inbox  "_qs;
+        QTest::newRow("invalid to review")
+            << u"invalid-to-review"_qs << u"inbox invalid_to_review "_qs;
         QTest::newRow("renewals bar, paddle-eu today")
             << u"renewals-per-day/paddle-eu/29"_qs << u"ledger today tomorrow paddle-eu "_qs;
         QTest::newRow("renewals bar, stripe-main's first day")
@@ -692,15 +712,26 @@ private slots:
         QVERIFY2(tip().contains(u"more than each provider's grace ago"_qs), qPrintable(tip()));
     }
 
+    /// #28 item 23: invalid deliveries open no case; the Overview counts those nobody has
+    /// reviewed (the fixture reviewed three), in red, and the figure opens them in the Inbox.
+    void invalidDeliveriesToReviewAreCounted()
+    {
+        const qint64 want = sql(u"SELECT count(*) FROM webhook_inbox w WHERE w.outcome = "
+                                "'invalid' AND w.id NOT IN (SELECT inbox_id FROM "
+                                "webhook_inbox_reviews)"_qs)
+                                .toLongLong();
+        QVERIFY(want > 0);
+        QCOMPARE(m_page->figures().invalidToReview, want);
+        QVERIFY(want
+            < sql(u"SELECT count(*) FROM webhook_inbox WHERE outcome = 'invalid'"_qs).toLongLong());
+        auto *figure = m_page->findChild<QPushButton *>(u"invalid-to-review"_qs);
+        QVERIFY(figure);
+        QCOMPARE(figure->text(), u"%1 invalid to review"_qs.arg(want));
+    }
+
     void followsARenewalCommittedElsewhere()
     {
         const auto &f = m_page->figures();
-        auto usdToday = [&] {
-            for (const auto &t : m_page->figures().renewalsToday)
-                if (t.currency == u"USD")
-                    return t.renewals;
-            return qint64(0);
-        };
         const qint64 before = usdToday();
         const qint64 pendingBefore = f.outboxPending;
         rdtest::importSubscriptions(
@@ -717,6 +748,59 @@ private slots:
         auto *line = m_page->findChild<QPushButton *>(u"today-USD"_qs);
         QVERIFY(line);
         QVERIFY2(line->text().contains(QLocale().toString(before + 1)), qPrintable(line->text()));
+    }
+
+    /// #28 item 11: `renewalctl simulate --live` pays today's renewals now, against the
+    /// subscriptions it writes for import: delivered, "Renewals today" moves by as many.
+    void liveSimulationMovesRenewalsToday()
+    {
+        const qint64 before = usdToday();
+        rd::DemoOptions options;
+        options.subscriptions = 4;
+        options.months = 2;
+        options.seed = 3;
+        options.now = rd::Timestamp::now();
+        options.live = true;
+        const std::vector<std::pair<std::string, rd::ProviderKind>> stripe {
+            {"stripe-main", rd::ProviderKind::Stripe}};
+        const auto set = rd::buildSimulationSet(stripe, options);
+        rdtest::importSubscriptions(m_db->conninfo(), set.subscriptionLines);
+        rd::WebhookIngestor ingestor(m_db->conninfo());
+        qint64 applied = 0;
+        for (const auto &p : set.payloads) {
+            const auto r = ingestor.ingest(p.providerKey, p.body);
+            if (r.outcome == rd::IngestOutcome::Applied)
+                ++applied;
+            else
+                QVERIFY2(p.scenario != "renewal", rd::toString(r.outcome).data());
+        }
+        QCOMPARE(applied, qint64(options.subscriptions));
+        QVERIFY2(QTest::qWaitFor([&] { return usdToday() == before + applied; }, 15000),
+            qPrintable(QString::number(usdToday())));
+    }
+
+    /// #28 item 11: the outbox tile says whether a publisher runs; "publisher running" while
+    /// `renewalctl outbox publish --follow` is connected (it publishes the fixture's intents:
+    /// the last test).
+    void theOutboxTileSaysWhetherAPublisherRuns()
+    {
+        auto shown = [&] {
+            auto *f = m_page->findChild<QPushButton *>(u"outbox-publisher"_qs);
+            return f ? f->text() : QString();
+        };
+        QVERIFY2(shown().startsWith(u"no publisher has run for"_qs), qPrintable(shown()));
+        QProcess publisher;
+        publisher.start(rdtest::ctl(),
+            {u"outbox"_qs, u"publish"_qs, u"--follow"_qs, u"--jsonl"_qs, u"/dev/null"_qs,
+                u"--db"_qs, QString::fromStdString(m_db->conninfo())});
+        QVERIFY(publisher.waitForStarted());
+        QVERIFY2(QTest::qWaitFor([&] { return shown() == u"publisher running"_qs; }, 15000),
+            qPrintable(shown()));
+        publisher.terminate();
+        QVERIFY(publisher.waitForFinished(10000));
+        QVERIFY2(
+            QTest::qWaitFor([&] { return shown() == u"no publisher has run for 0 min"_qs; }, 15000),
+            qPrintable(shown()));
     }
 };
 

@@ -58,12 +58,13 @@ int runSimulate(const CommandContext &ctx)
     if (ctx.args.positionals().size() != 1)
         throw UsageError("usage: renewalctl simulate --target http://HOST:PORT --secrets FILE "
                          "[--provider KEY:KIND]... [--rate N] [--duration S] [--count N] "
-                         "[--seed S] | --write-subscriptions FILE");
+                         "[--seed S] [--live] | --write-subscriptions FILE [--live]");
     DemoOptions options;
     options.subscriptions = static_cast<int>(ctx.args.integer("subscriptions", 30, 1, 100000));
     options.months = static_cast<int>(ctx.args.integer("months", 3, 2, 36));
     options.seed = static_cast<std::uint64_t>(ctx.args.integer("seed", 1, 0, 1LL << 62));
     options.now = presentOf(ctx);
+    options.live = ctx.args.flag("live");
 
     if (const auto path = ctx.args.value("write-subscriptions")) {
         // The seeding step: only the subscriptions, for `renewalctl subscriptions import`.
@@ -80,7 +81,8 @@ int runSimulate(const CommandContext &ctx)
         }
         const std::string same = " --seed " + std::to_string(options.seed) + " --subscriptions "
             + std::to_string(options.subscriptions) + " --months " + std::to_string(options.months)
-            + " --now " + formatRfc3339(options.now) + providerArgs;
+            + " --now " + formatRfc3339(options.now) + (options.live ? " --live" : "")
+            + providerArgs;
         ctx.out << "simulate: " << options.subscriptions << " subscriptions in " << *path << " ("
                 << set.payloads.size() << " deliveries to post for them)\n"
                 << "next: renewalctl subscriptions import " << *path << "\n"

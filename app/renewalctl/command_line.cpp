@@ -290,6 +290,9 @@ void declareCommands(CLI::App &root)
             kWebhooks);
         value(app, "provider-key", "KEY", "the registered provider the export comes from");
         inputFile(app, "the export, one payload a line");
+        value(app, "delivery", "N",
+            "instead of an export: re-run invalid inbox delivery N with its stored body "
+            "(after an adapter fix); a new delivery marks it reviewed");
         db(app);
         json(app);
     }
@@ -350,7 +353,9 @@ database must know the providers and the subscriptions:
   4. renewalctl simulate --target http://HOST:PORT --secrets FILE with the same
      --seed, --subscriptions, --months, --now and --provider (step 2 prints it)
 Other provider keys: register them (renewalctl providers add) and name them with
---provider KEY:KIND. Lemon Squeezy renewals carry no period: they need a snapshot.)");
+--provider KEY:KIND. Lemon Squeezy renewals carry no period: they need a snapshot.
+--live (in steps 2 and 4) pays today's renewals now: the desk's "Renewals today"
+moves while it runs; use --rate 1 for a presenter.)");
         value(app, "target", "URL", "the receiver: http://HOST:PORT");
         value(app, "secrets", "FILE",
             "the receiver's secrets file (mode 600): each provider key's secrets or basicAuth");
@@ -367,6 +372,9 @@ Other provider keys: register them (renewalctl providers add) and name them with
         value(app, "subscriptions", "N", "subscriptions to renew (default 30)");
         value(app, "months", "M", "months of renewals (default 3)");
         value(app, "now", "RFC3339", "the simulation's present (default: now)");
+        flag(app, "live",
+            "the live demo: every subscription's period starts today and only today's renewals "
+            "are posted, paid now (give it to --write-subscriptions as well)");
         value(app, "write-subscriptions", "FILE",
             "only write the subscriptions for 'renewalctl subscriptions import' and say what to "
             "run next");

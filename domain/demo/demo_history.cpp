@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <vector>
@@ -347,6 +348,17 @@ Timestamp latestAnchor(Timestamp now, int day, int hour)
     return t;
 }
 
+// The live simulation's period start: today (UTC) at a whole hour at or before `now`.
+Timestamp todayAt(Timestamp now, Random &r)
+{
+    const std::string text = formatRfc3339(now); // "YYYY-MM-DDTHH..."
+    const int hour = std::stoi(text.substr(11, 2));
+    return makeUtc(std::stoi(text.substr(0, 4)),
+        static_cast<unsigned>(std::stoi(text.substr(5, 2))),
+        static_cast<unsigned>(std::stoi(text.substr(8, 2))),
+        static_cast<unsigned>(r.uniform(0, hour)));
+}
+
 // A subscription's provider-side identity, in the provider's own id format.
 void identify(Sub &s, Random &r, int i, int months, int lemonBase, int accountBase)
 {
@@ -416,7 +428,7 @@ public:
         c.kind = kind;
         c.period = period;
         c.amount = amount;
-        c.paidAt = plusSeconds(period.start, m_r.uniform(60, 3600));
+        c.paidAt = m_paidAt ? *m_paidAt : plusSeconds(period.start, m_r.uniform(60, 3600));
         switch (s.provider->kind) {
         case ProviderKind::Stripe:
             c.invoiceId = "in_1" + m_r.token(23);
@@ -440,8 +452,12 @@ public:
         return c;
     }
 
+    /// Every charge from now on paid at `at` (the live simulation's present).
+    void payAt(Timestamp at) { m_paidAt = at; }
+
 private:
     Random &m_r;
+    std::optional<Timestamp> m_paidAt;
     long long m_chargebeeInvoice;
     long long m_lemonInvoice;
 };
@@ -793,6 +809,14 @@ SimulationSet buildSimulationSet(
         identify(s, r, i, months, 500000, 500000);
         s.firstInvoice = i % 7 == 0 && s.provider->kind != ProviderKind::LemonSqueezy;
         s.proration = i % 9 == 1 && s.provider->kind != ProviderKind::LemonSqueezy;
+        if (options.live) {
+            // Today's period, begun at a whole hour that has passed; imported one back.
+            s.anchor = todayAt(options.now, r);
+            if (s.provider->kind != ProviderKind::LemonSqueezy)
+                s.importedPeriod = months - 1;
+            s.firstInvoice = false;
+            s.proration = false;
+        }
         subs.push_back(std::move(s));
     }
 
@@ -807,6 +831,8 @@ SimulationSet buildSimulationSet(
                 {s.provider->key, s.provider->kind, set.payloads.back().body, "redelivery"});
     };
     ChargeMaker newCharge(r, 500000, 700000);
+    if (options.live)
+        newCharge.payAt(options.now);
     const auto body = [&r](const Sub &s, const Charge &c, const Period &term) {
         return providerBody(s, c, term, r);
     };
@@ -815,14 +841,14 @@ SimulationSet buildSimulationSet(
     // subscriptions are imported current; its renewals carry no period and need a snapshot).
     for (const auto &s : subs) {
         const bool lemon = s.provider->kind == ProviderKind::LemonSqueezy;
-        if (!s.firstInvoice && !lemon)
+        if ((!s.firstInvoice && !lemon) || options.live)
             continue;
         const Period p0 = periodOf(s, lemon ? months : 0, months);
         add(s, body(s, newCharge(s, ChargeKind::First, p0, s.amount), p0), "first_invoice");
     }
     // One subscription's month that its provider never reports: the renewals after it wait.
-    const int gapSub = subs.size() > 2 ? 2 : -1;
-    for (int k = 1; k <= months; ++k) {
+    const int gapSub = subs.size() > 2 && !options.live ? 2 : -1;
+    for (int k = options.live ? months : 1; k <= months; ++k) {
         for (const auto &s : subs) {
             if (k <= s.importedPeriod)
                 continue;

@@ -23,6 +23,11 @@ struct DemoOptions
     /// calendar month (UTC) of paid invoices, `stripe-main-YYYY-MM.json`, as GET /v1/invoices
     /// lists them, for `renewalctl statement import`.
     std::string statementsDir;
+    /// buildSimulationSet only: the live demo. Every subscription's current period starts
+    /// today (UTC), at or before `now`; the subscriptions are imported one period back and
+    /// only today's renewals are delivered, each paid at `now`, so "Renewals today" moves
+    /// while a presenter watches.
+    bool live = false;
 };
 
 struct DemoReport
@@ -75,7 +80,9 @@ std::vector<std::pair<std::string, ProviderKind>> demoProviders();
 /// proration invoices, Lemon Squeezy invoices (which need a snapshot), and, when a Stripe or
 /// Paddle provider is given, a renewal of an unknown subscription and a body cut short. Writes
 /// nothing; a function of the arguments only, and another id stream than buildDemoHistory's
-/// for the same seed.
+/// for the same seed. With options.live: today's renewals only (paid at `now`), a second
+/// Stripe event type and redeliveries now and then, Lemon Squeezy's renewals (cases), an
+/// unknown subscription (a case) and a body cut short (an invalid delivery).
 struct SimulatedPayload
 {
     std::string providerKey;

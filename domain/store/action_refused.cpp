@@ -13,7 +13,7 @@ struct RefusalEntry
 };
 
 // The one mapping between the database's refusal codes and the programs' (0009, 0027, 0029, 0031,
-// 0033).
+// 0033, 0034).
 constexpr std::array kRefusals {
     RefusalEntry {Refusal::CaseNotFound, "RD001", "case_not_found"},
     RefusalEntry {Refusal::CaseAlreadyClosed, "RD002", "case_already_closed"},
@@ -32,6 +32,10 @@ constexpr std::array kRefusals {
     RefusalEntry {Refusal::StatementRunClosed, "RD014", "statement_run_closed"},
     RefusalEntry {Refusal::MonthCloseRefused, "RD015", "month_close_refused"},
     RefusalEntry {Refusal::CaseNotReopenable, "RD016", "case_not_reopenable"},
+    // 0034: reviewing an invalid delivery.
+    RefusalEntry {Refusal::DeliveryNotFound, "RD017", "delivery_not_found"},
+    RefusalEntry {Refusal::DeliveryNotInvalid, "RD018", "delivery_not_invalid"},
+    RefusalEntry {Refusal::DeliveryAlreadyReviewed, "RD019", "delivery_already_reviewed"},
 };
 
 // "ERROR:  the sentence\nCONTEXT:  PL/pgSQL function ..." -> "the sentence".

@@ -28,6 +28,9 @@ enum class Refusal {
     /// Reopen: the case is not a dismissed one, its renewal is recorded since, or another case
     /// of the same renewal is open (0033).
     CaseNotReopenable,
+    DeliveryNotFound,
+    DeliveryNotInvalid,
+    DeliveryAlreadyReviewed,
 };
 
 /// The refusal's code as programs and people see it: "case_already_closed", ...

@@ -92,6 +92,11 @@ PublishReport publishOutbox(const std::string &conninfo, OutboxSink &sink,
     const PublishOptions &options, const std::atomic<bool> &stop)
 {
     auto conn = connectTo(conninfo);
+    {
+        // Named in pg_stat_activity, where any role sees it: the desk's "publisher running".
+        pqxx::nontransaction tx(*conn);
+        tx.exec0("SET application_name = " + tx.quote(kOutboxPublisherApplicationName));
+    }
     PublishReport report;
     std::optional<Wakeup> wakeup;
     if (options.follow)

@@ -10,6 +10,10 @@
 
 namespace rd {
 
+/// The publisher's connection says who it is: the desk counts the sessions of this name in
+/// pg_stat_activity to say "publisher running" (ui/models/overview.cpp).
+inline constexpr const char *kOutboxPublisherApplicationName = "renewalctl outbox publish";
+
 struct PublishOptions
 {
     int batch = 10; ///< intents claimed (and row-locked) per transaction

@@ -15,6 +15,55 @@ bool isJsonSpace(QChar c)
 
 } // namespace
 
+qsizetype readablePrefix(const QByteArray &body)
+{
+    const auto *b = reinterpret_cast<const unsigned char *>(body.constData());
+    const qsizetype n = body.size();
+    qsizetype i = 0;
+    while (i < n) {
+        const unsigned char c = b[i];
+        if (c < 0x80) {
+            if (c == 0x7f || (c < 0x20 && c != '\t' && c != '\n' && c != '\r'))
+                return i;
+            ++i;
+            continue;
+        }
+        // The sequence's length and the range its second byte must be in (RFC 3629's table:
+        // no overlong forms, no surrogates, nothing above U+10FFFF).
+        int len = 0;
+        unsigned char lo = 0x80, hi = 0xbf;
+        if (c >= 0xc2 && c <= 0xdf) {
+            len = 2;
+        } else if (c >= 0xe0 && c <= 0xef) {
+            len = 3;
+            if (c == 0xe0)
+                lo = 0xa0;
+            else if (c == 0xed)
+                hi = 0x9f;
+        } else if (c >= 0xf0 && c <= 0xf4) {
+            len = 4;
+            if (c == 0xf0)
+                lo = 0x90;
+            else if (c == 0xf4)
+                hi = 0x8f;
+        } else {
+            return i;
+        }
+        if (i + len > n)
+            return i; // cut inside the character
+        if (b[i + 1] < lo || b[i + 1] > hi)
+            return i;
+        for (int k = 2; k < len; ++k) {
+            if (b[i + k] < 0x80 || b[i + k] > 0xbf)
+                return i;
+        }
+        if (len == 2 && c == 0xc2 && b[i + 1] < 0xa0)
+            return i; // C1 control characters
+        i += len;
+    }
+    return n;
+}
+
 std::optional<QString> prettyJson(const QByteArray &body)
 {
     QStringDecoder utf8(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
@@ -133,6 +182,8 @@ BodyDisplay displayBody(const QByteArray &body, qsizetype maxHexBytes)
     d.kind = BodyDisplay::Kind::Hex;
     d.shownBytes = maxHexBytes < 0 ? body.size() : std::min(body.size(), maxHexBytes);
     d.text = hexDump(body, d.shownBytes);
+    d.readableBytes = readablePrefix(body.first(d.shownBytes));
+    d.readableText = QString::fromUtf8(body.first(d.readableBytes));
     return d;
 }
 

@@ -17,7 +17,18 @@ struct BodyDisplay
     /// How many of the body's bytes `text` covers: all of them for JSON, the first
     /// `maxHexBytes` for a long hex dump.
     qsizetype shownBytes = 0;
+    /// Hex only: the body's readable start as text (readablePrefix), shown beside the dump so
+    /// that a body cut in transit or broken by one bad byte can still be read up to there.
+    QString readableText;
+    /// How many bytes readableText decodes.
+    qsizetype readableBytes = 0;
 };
+
+/// The length of the longest prefix of `body` that is valid UTF-8 and holds no control
+/// character but tab, line feed and carriage return: where a reader must stop. A multi-byte
+/// character cut at the end, an overlong form, a surrogate or a byte that starts nothing ends
+/// it.
+qsizetype readablePrefix(const QByteArray &body);
 
 /// The body re-indented, four spaces a level, one member or element a line: strings, numbers
 /// and literals exactly as sent (no reordering, no rounding: "12.500" stays "12.500").

@@ -35,10 +35,13 @@ InboxDelivery loadInboxDelivery(QSqlDatabase &db, qint64 id)
         "coalesce(w.billing_period_id::text, ''), rd_rfc3339(b.period_start), "
         "rd_rfc3339(b.period_end), b.paid_amount_minor, coalesce(b.currency, ''), "
         "coalesce(s.id::text, ''), "
-        "coalesce(s.provider_subscription_id, w.normalized->>'providerSubscriptionId', '') "
+        "coalesce(s.provider_subscription_id, w.normalized->>'providerSubscriptionId', ''), "
+        "coalesce(r.reviewed_by, ''), rd_rfc3339(r.reviewed_at), coalesce(r.note, ''), "
+        "coalesce(r.rerun_inbox_id, 0) "
         "FROM webhook_inbox w "
         "LEFT JOIN billing_providers p ON p.provider_key = w.provider_key "
         "LEFT JOIN reconciliation_cases c ON c.id = w.case_id "
+        "LEFT JOIN webhook_inbox_reviews r ON r.inbox_id = w.id "
         "LEFT JOIN subscription_billing_periods b ON b.id = w.billing_period_id "
         "LEFT JOIN subscriptions s ON s.id = coalesce(b.subscription_id, "
         "(SELECT s2.id FROM subscriptions s2 WHERE s2.provider_key = w.provider_key "
@@ -78,6 +81,10 @@ InboxDelivery loadInboxDelivery(QSqlDatabase &db, qint64 id)
     d.currency = q.value(i++).toString();
     d.subscriptionUuid = q.value(i++).toString();
     d.subscriptionRef = q.value(i++).toString();
+    d.reviewedBy = q.value(i++).toString();
+    d.reviewedAt = micros(q.value(i++));
+    d.reviewNote = q.value(i++).toString();
+    d.rerunInboxId = q.value(i++).toLongLong();
     // Formatted here, off the GUI thread: a body can be a MiB.
     d.body = displayBody(d.rawBody);
     return d;

@@ -45,6 +45,12 @@ struct InboxDelivery
     QString subscriptionUuid; ///< the desk's subscription, when it has it
     QString subscriptionRef; ///< the provider's subscription id, when known
     BodyDisplay body;
+    /// An invalid delivery's review (migration 0034): who marked it reviewed (or re-ran it),
+    /// when, the note, and the delivery its re-run wrote. reviewedBy empty: not reviewed.
+    QString reviewedBy;
+    QVariant reviewedAt; ///< µs
+    QString reviewNote;
+    qint64 rerunInboxId = 0;
 };
 
 /// Reads delivery `id` (on a pool thread) and prepares its body for display.

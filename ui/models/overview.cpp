@@ -2,8 +2,11 @@
 
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
+#include "ui/models/outboxpublisher.h"
 #include "ui/models/overduewatch.h"
 #include "ui/models/utcmidnight.h"
+
+#include "domain/store/outbox_publisher.h"
 
 #include <QMap>
 #include <QSqlQuery>
@@ -151,6 +154,20 @@ OverviewFigures loadOverview(QSqlDatabase &db, std::optional<int> overdueGraceHo
             f.outboxPending = q.value(0).toLongLong();
             f.outboxFailing = q.value(1).toLongLong();
         }
+        // Whether anyone publishes (the publisher's named session, its last publication).
+        const OutboxPublisher publisher = loadOutboxPublisher(db);
+        f.outboxPublishers = publisher.sessions;
+        f.outboxLastPublishedAt = publisher.lastPublishedAt;
+    }
+
+    // Invalid deliveries nobody looked at: webhook_inbox_by_outcome's 'invalid' range, each
+    // probed in webhook_inbox_reviews (migration 0034).
+    {
+        QSqlQuery q = execSql(db,
+            u"SELECT count(*) FROM webhook_inbox w WHERE w.outcome = 'invalid' "
+            "AND NOT EXISTS (SELECT 1 FROM webhook_inbox_reviews r WHERE r.inbox_id = w.id)"_qs);
+        if (q.next())
+            f.invalidToReview = q.value(0).toLongLong();
     }
 
     // Overdue subscriptions: one range of the partial index per provider (migration 0030).
@@ -223,7 +240,11 @@ QString overviewChangeMark(QSqlDatabase &db)
         "(SELECT sum(n_tup_ins + n_tup_upd + n_tup_del) FROM pg_stat_user_tables "
         "WHERE relid IN ('subscription_billing_periods'::regclass, "
         "'reconciliation_cases'::regclass, 'subscription_outbox'::regclass, "
-        "'webhook_inbox'::regclass)), date_trunc('hour', now() AT TIME ZONE 'UTC'))"_qs);
+        "'webhook_inbox'::regclass, 'webhook_inbox_reviews'::regclass)), "
+        // A publisher that starts or stops changes what the outbox tile says.
+        "(SELECT count(*) FROM pg_stat_activity WHERE application_name = ?), "
+        "date_trunc('hour', now() AT TIME ZONE 'UTC'))"_qs,
+        {QString::fromLatin1(kOutboxPublisherApplicationName)});
     return q.next() ? q.value(0).toString() : QString();
 }
 

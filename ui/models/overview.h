@@ -65,6 +65,12 @@ struct OverviewFigures
 
     qint64 outboxPending = 0; ///< undelivered, never failed
     qint64 outboxFailing = 0; ///< undelivered, failed at least once (retrying)
+    /// Sessions of `renewalctl outbox publish` connected now (pg_stat_activity).
+    qint64 outboxPublishers = 0;
+    QDateTime outboxLastPublishedAt; ///< null: nothing was ever published
+
+    /// Invalid deliveries nobody has reviewed or re-run yet (migration 0034).
+    qint64 invalidToReview = 0;
 
     /// Active subscriptions past their period end and grace with no renewal (migration 0030).
     qint64 overdueSubscriptions = 0;

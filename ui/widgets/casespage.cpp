@@ -15,6 +15,7 @@
 #include "ui/widgets/buttonaction.h"
 #include "ui/widgets/comparisonview.h"
 #include "ui/widgets/dialogkeys.h"
+#include "ui/widgets/newrowsbar.h"
 #include "ui/widgets/operatornotedialog.h"
 #include "ui/widgets/snapshotdialog.h"
 #include "ui/widgets/tableview.h"
@@ -669,7 +670,16 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     filterRow->addWidget(new QLabel(tr("Mark older than:")));
     filterRow->addWidget(m_markAfter);
     topLayout->addLayout(filterRow);
+    m_newRows = new NewRowsBar(m_table);
+    topLayout->addWidget(m_newRows);
     topLayout->addWidget(m_table);
+    connect(m_newRows, &NewRowsBar::showRequested, this, [this](const QString &key) {
+        if (const int r = m_model->rowOfKey(key); r >= 0) {
+            m_table->selectRow(r);
+            m_table->scrollTo(m_model->index(r, 0));
+            m_table->setFocus();
+        }
+    });
 
     // The bulk actions over the selected rows, and the re-apply of what the core would apply.
     auto *bulkRow = new QHBoxLayout;
@@ -820,7 +830,12 @@ void CasesPage::refresh()
         m_pool->run([f = QueueFilter {m_scope, m_sort, m_search->text().trimmed(), m_assignee,
                          m_reason, m_minAge, m_maxAge, m_day, m_dayClosed}](
                         QSqlDatabase &db) { return loadQueue(db, f); }),
-        [this](Queue q) {
+        [this,
+            filter = QStringList {QString::number(int(m_scope)), QString::number(int(m_sort)),
+                m_search->text().trimmed(), QString::number(int(m_assignee)), m_reason,
+                QString::number(m_minAge), QString::number(m_maxAge), m_day.toString(Qt::ISODate),
+                QString::number(m_dayClosed)}
+                         .join(u'|')](Queue q) {
             m_queueStale = false;
             const qint64 pending = m_pendingSelect;
             const qint64 keep = pending ? pending : m_currentCase;
@@ -868,6 +883,16 @@ void CasesPage::refresh()
             // The panel's case and its history follow every change of the case.
             if (m_currentCase != 0)
                 loadCase(m_currentCase);
+            // Cases that arrived where the person is not looking (the selection kept in view
+            // may have scrolled them out) are announced.
+            if (filter != m_listedFilter) {
+                m_listedFilter = filter;
+                m_newRows->reset();
+            }
+            QStringList keys;
+            for (int row = 0; row < m_model->rowCount(); ++row)
+                keys << m_model->index(row, 0).data(int(Role::Key)).toString();
+            m_newRows->rowsListed(keys);
             updateButtons();
         },
         [this](const QString &message) {

@@ -25,6 +25,7 @@ class ApplicableDialog;
 class BulkCaseDialog;
 class ComparisonModel;
 class DatabasePool;
+class NewRowsBar;
 class RecordTableModel;
 class SnapshotDialog;
 class TableView;
@@ -83,6 +84,8 @@ public:
 
     RecordTableModel *model() const { return m_model; }
     TableView *table() const { return m_table; }
+    /// "N new — show": cases that arrived out of view in the listed queue.
+    NewRowsBar *newRowsBar() const { return m_newRows; }
     /// The selected case's evidence side by side (copies and exports like every table).
     TableView *evidenceTable() const { return m_evidence; }
     /// The selected case's history, one row a step, oldest first.
@@ -206,6 +209,9 @@ private:
     CaseActions *m_actions;
     RecordTableModel *m_model;
     TableView *m_table;
+    NewRowsBar *m_newRows = nullptr;
+    /// The queue's filter the rows were last listed with: another one lists no arrivals.
+    QString m_listedFilter;
     QSplitter *m_splitter;
     QLabel *m_title;
     QLabel *m_finding;

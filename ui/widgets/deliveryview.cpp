@@ -12,8 +12,12 @@
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace rd::ui {
 
@@ -59,7 +63,12 @@ DeliveryView::DeliveryView(QWidget *parent)
     , m_tabs(new QTabWidget)
     , m_bodyNote(new QLabel)
     , m_body(codeBox(u"delivery-body"_qs))
+    , m_bodyText(codeBox(u"delivery-body-text"_qs))
+    , m_bodySplit(new QSplitter(Qt::Horizontal))
     , m_normalized(codeBox(u"delivery-normalized"_qs))
+    , m_review(new QLabel)
+    , m_markReviewed(new QPushButton(tr("Mark reviewed…")))
+    , m_rerun(new QPushButton(tr("Re-run")))
 {
     setObjectName(u"delivery-view"_qs);
     m_back->setObjectName(u"delivery-back"_qs);
@@ -87,6 +96,16 @@ DeliveryView::DeliveryView(QWidget *parent)
     m_save->setToolTip(tr("Writes the body byte for byte, as stored, to a file."));
     m_bodyNote->setObjectName(u"delivery-body-note"_qs);
     m_bodyNote->setWordWrap(true);
+    // The readable start of a cut or broken body wraps: it is read, not lined up.
+    m_bodyText->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    m_bodyText->setToolTip(tr("The body's start as text, up to its first byte that is not "
+                              "valid UTF-8 text"));
+    m_review->setObjectName(u"delivery-review"_qs);
+    m_review->setWordWrap(true);
+    m_review->setTextFormat(Qt::PlainText);
+    m_review->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_markReviewed->setObjectName(u"delivery-mark-reviewed"_qs);
+    m_rerun->setObjectName(u"delivery-rerun"_qs);
 
     auto *top = new QHBoxLayout;
     top->addWidget(m_back);
@@ -96,12 +115,22 @@ DeliveryView::DeliveryView(QWidget *parent)
     links->addWidget(m_openSubscription);
     links->addStretch(1);
     links->addWidget(m_save);
+    auto *review = new QHBoxLayout;
+    review->addWidget(m_review, 1);
+    review->addWidget(m_markReviewed);
+    review->addWidget(m_rerun);
 
     auto *bodyPage = new QWidget;
     auto *bodyLayout = new QVBoxLayout(bodyPage);
     bodyLayout->setContentsMargins(0, 4, 0, 0);
     bodyLayout->addWidget(m_bodyNote);
-    bodyLayout->addWidget(m_body, 1);
+    m_bodySplit->setObjectName(u"delivery-body-split"_qs);
+    m_bodySplit->addWidget(m_body);
+    m_bodySplit->addWidget(m_bodyText);
+    m_bodySplit->setStretchFactor(0, 3);
+    m_bodySplit->setStretchFactor(1, 2);
+    m_bodySplit->setChildrenCollapsible(false);
+    bodyLayout->addWidget(m_bodySplit, 1);
     m_tabs->setObjectName(u"delivery-tabs"_qs);
     m_tabs->addTab(bodyPage, tr("Body"));
     m_tabs->addTab(m_normalized, tr("Normalized event"));
@@ -113,6 +142,7 @@ DeliveryView::DeliveryView(QWidget *parent)
     layout->addWidget(m_outcome);
     layout->addWidget(m_error);
     layout->addLayout(links);
+    layout->addLayout(review);
     layout->addWidget(m_tabs, 1);
 
     connect(m_back, &QPushButton::clicked, this, &DeliveryView::backRequested);
@@ -125,6 +155,9 @@ DeliveryView::DeliveryView(QWidget *parent)
             emit subscriptionOpenRequested(m_delivery.subscriptionUuid);
     });
     connect(m_save, &QPushButton::clicked, this, &DeliveryView::saveBody);
+    connect(m_markReviewed, &QPushButton::clicked, this,
+        [this] { emit markReviewedRequested(m_delivery.id); });
+    connect(m_rerun, &QPushButton::clicked, this, [this] { emit rerunRequested(m_delivery.id); });
     setDelivery({});
 }
 
@@ -159,7 +192,10 @@ void DeliveryView::setDelivery(const InboxDelivery &d)
         m_error->hide();
         m_bodyNote->clear();
         m_body->clear();
+        m_bodyText->clear();
+        m_bodyText->hide();
         m_normalized->clear();
+        showReview(d);
         m_openCase->setEnabled(false);
         m_openSubscription->setEnabled(false);
         m_save->setEnabled(false);
@@ -231,6 +267,9 @@ void DeliveryView::setDelivery(const InboxDelivery &d)
                 : tr("The provider's subscription %1 is not in the desk.").arg(d.subscriptionRef));
     }
     m_save->setEnabled(!d.rawBody.isEmpty());
+    showReview(d);
+    m_bodyText->clear();
+    m_bodyText->hide();
 
     QString note;
     if (d.bodyHidden) {
@@ -257,6 +296,27 @@ void DeliveryView::setDelivery(const InboxDelivery &d)
                       .arg(QLocale().formattedDataSize(d.body.shownBytes),
                           QLocale().formattedDataSize(d.rawBody.size()));
         m_tabs->setTabText(0, tr("Body (hex)"));
+        if (d.body.readableBytes > 0) {
+            // A body cut in transit or broken by a byte: read it up to there.
+            m_bodyText->setPlainText(d.body.readableText);
+            m_bodyText->show();
+            // Hidden until now, the splitter gave it no width: the dump gets its lines
+            // whole (79 columns) when there is room, the text the rest.
+            if (m_bodySplit->sizes().value(1) == 0) {
+                const int total = std::max(m_bodySplit->width(), 600);
+                const int dump = m_body->fontMetrics().horizontalAdvance(QString(80, u'0'))
+                    + m_body->verticalScrollBar()->sizeHint().width() + 12;
+                const int left = std::clamp(dump, total / 3, total - 220);
+                m_bodySplit->setSizes({left, total - left});
+            }
+            note += u' '
+                + (d.body.readableBytes == d.body.shownBytes
+                        ? tr("It is all text: shown as text on the right.")
+                        : tr("Its first %1 bytes are text, shown on the right; byte %2 is where "
+                             "it stops being readable.")
+                              .arg(d.body.readableBytes)
+                              .arg(d.body.readableBytes));
+        }
         break;
     case BodyDisplay::Kind::Empty:
         note = tr("The body is empty.");
@@ -273,6 +333,70 @@ void DeliveryView::setDelivery(const InboxDelivery &d)
     m_normalized->setPlainText(d.normalizedPretty.isEmpty()
             ? tr("(no normalized event: the delivery is not processed yet)")
             : d.normalizedPretty);
+}
+
+void DeliveryView::setActionsAllowed(bool allowed, const QString &whyNot)
+{
+    m_actionsAllowed = allowed;
+    m_actionsBlocked = whyNot;
+    showReview(m_delivery);
+}
+
+void DeliveryView::showReview(const InboxDelivery &d)
+{
+    const bool invalid = d.found && d.outcome == u"invalid";
+    m_review->setVisible(invalid);
+    m_markReviewed->setVisible(invalid);
+    m_rerun->setVisible(invalid);
+    if (!invalid)
+        return;
+    const bool reviewed = !d.reviewedBy.isEmpty();
+    if (reviewed) {
+        QString text
+            = tr("Reviewed by %1, %2: %3").arg(d.reviewedBy, when(d.reviewedAt), d.reviewNote);
+        if (d.rerunInboxId != 0)
+            text += u" "_qs + tr("(its re-run is delivery %1)").arg(d.rerunInboxId);
+        m_review->setText(text);
+        m_review->setStyleSheet(u"color:#1b6e20"_qs);
+    } else {
+        m_review->setText(tr("Not reviewed yet. An invalid delivery opens no case: mark it "
+                             "reviewed with a note, or re-run it after an adapter fix."));
+        m_review->setStyleSheet(u"color:#8a5a00"_qs);
+    }
+    const bool may = m_actionsAllowed && !reviewed;
+    m_markReviewed->setEnabled(may);
+    m_rerun->setEnabled(may && !d.bodyHidden && !d.bodyTruncated);
+    if (!m_actionsAllowed) {
+        m_markReviewed->setToolTip(m_actionsBlocked);
+        m_rerun->setToolTip(m_actionsBlocked);
+    } else if (reviewed) {
+        m_markReviewed->setToolTip(tr("Already reviewed"));
+        m_rerun->setToolTip(tr("Already reviewed"));
+    } else {
+        m_markReviewed->setToolTip(tr("Record, with a note, that nothing more is to be done "
+                                      "about this delivery"));
+        m_rerun->setToolTip(d.bodyHidden ? tr("Your role may not read bodies: a re-run needs it")
+                : d.bodyTruncated
+                ? tr("The inbox kept only the start of this body: it cannot be re-run")
+                : tr("Run the stored body through this build's adapter and the ingest path "
+                     "again, as renewalctl replay --delivery %1 does (after an adapter fix)")
+                      .arg(d.id));
+    }
+}
+
+QString DeliveryView::readableText() const
+{
+    return m_bodyText->toPlainText();
+}
+
+bool DeliveryView::isReadableTextShown() const
+{
+    return !m_bodyText->isHidden();
+}
+
+QString DeliveryView::reviewText() const
+{
+    return m_review->isHidden() ? QString() : m_review->text();
 }
 
 QString DeliveryView::titleText() const

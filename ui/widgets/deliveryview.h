@@ -9,6 +9,7 @@
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
+class QSplitter;
 class QTabWidget;
 
 namespace rd::ui {
@@ -37,10 +38,23 @@ public:
     QString bodyNoteText() const;
     bool canSaveBody() const;
     QString normalizedText() const;
+    /// A cut or broken body's readable start, shown as text beside the hex ("" when none).
+    QString readableText() const;
+    bool isReadableTextShown() const;
+    /// An invalid delivery's review: who reviewed it, or that nobody has yet.
+    QString reviewText() const;
     QPushButton *openCaseButton() const { return m_openCase; }
     QPushButton *openSubscriptionButton() const { return m_openSubscription; }
+    QPushButton *markReviewedButton() const { return m_markReviewed; }
+    QPushButton *rerunButton() const { return m_rerun; }
+    /// Whether this connection may act on deliveries (an operator on the primary), and why
+    /// not, for the buttons' tooltips.
+    void setActionsAllowed(bool allowed, const QString &whyNot = {});
 
 signals:
+    /// "Mark reviewed…" and "Re-run" on an invalid delivery.
+    void markReviewedRequested(qint64 inboxId);
+    void rerunRequested(qint64 inboxId);
     void backRequested();
     void caseOpenRequested(qint64 caseId);
     void subscriptionOpenRequested(const QString &subscriptionUuid);
@@ -51,6 +65,7 @@ protected:
 
 private:
     void saveBody();
+    void showReview(const InboxDelivery &d);
 
     InboxDelivery m_delivery;
     QPushButton *m_back;
@@ -64,7 +79,14 @@ private:
     QTabWidget *m_tabs;
     QLabel *m_bodyNote;
     QPlainTextEdit *m_body;
+    QPlainTextEdit *m_bodyText;
+    QSplitter *m_bodySplit;
     QPlainTextEdit *m_normalized;
+    QLabel *m_review;
+    QPushButton *m_markReviewed;
+    QPushButton *m_rerun;
+    bool m_actionsAllowed = true;
+    QString m_actionsBlocked;
 };
 
 } // namespace rd::ui

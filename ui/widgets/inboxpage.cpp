@@ -4,8 +4,11 @@
 #include "ui/models/columns.h"
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
+#include "ui/models/inboxactions.h"
 #include "ui/models/pagedtablemodel.h"
 #include "ui/widgets/deliveryview.h"
+#include "ui/widgets/newrowsbar.h"
+#include "ui/widgets/reviewdeliverydialog.h"
 #include "ui/widgets/tableview.h"
 
 #include "domain/core/timestamp.h"
@@ -98,6 +101,7 @@ InboxPage::InboxPage(DatabasePool *pool, QWidget *parent)
     , m_search(new QLineEdit)
     , m_hint(new QLabel)
     , m_table(new TableView)
+    , m_newRows(new NewRowsBar(m_table))
     , m_delivery(new DeliveryView)
     , m_poll(new QTimer(this))
 {
@@ -125,6 +129,10 @@ InboxPage::InboxPage(DatabasePool *pool, QWidget *parent)
         {"applied", "duplicate", "not_a_renewal", "needs_snapshot", "rejected", "invalid"})
         m_outcome->addItem(format::humanize(QString::fromLatin1(code)), QString::fromLatin1(code));
     m_outcome->addItem(tr("Not processed yet"), u"unprocessed"_qs);
+    // Invalid deliveries open no case: this is their queue (migration 0034).
+    m_outcome->addItem(tr("Invalid, to review"), u"invalid_to_review"_qs);
+    m_outcome->setItemData(m_outcome->count() - 1,
+        tr("Invalid deliveries nobody has marked reviewed or re-run"), Qt::ToolTipRole);
     m_received->setObjectName(u"inbox-received"_qs);
     m_received->addItem(tr("Received any time"), QString());
     m_received->addItem(tr("In the last hour"), u"1 hour"_qs);
@@ -156,7 +164,10 @@ InboxPage::InboxPage(DatabasePool *pool, QWidget *parent)
     auto *listLayout = new QVBoxLayout(list);
     listLayout->setContentsMargins(0, 0, 0, 0);
     listLayout->addLayout(bar);
+    listLayout->addWidget(m_newRows);
     listLayout->addWidget(m_table, 1);
+    // Newest first, loaded page by page: arrivals are the rows above the former top row.
+    m_newRows->setArrivalsOnTop(true);
     m_stack->addWidget(list);
     m_stack->addWidget(m_delivery);
     auto *layout = new QVBoxLayout(this);
@@ -198,6 +209,19 @@ InboxPage::InboxPage(DatabasePool *pool, QWidget *parent)
         if (r >= 0 && r != m_table->currentIndex().row())
             m_table->selectRow(r);
     });
+    connect(m_model, &PagedTableModel::pageLoaded, this, [this] {
+        QStringList keys;
+        for (int r = 0; r < m_model->rowCount(); ++r)
+            keys << m_model->index(r, 0).data(int(Role::Key)).toString();
+        m_newRows->rowsListed(keys);
+    });
+    connect(m_newRows, &NewRowsBar::showRequested, this, [this](const QString &key) {
+        const int r = m_model->rowOfKey(key);
+        m_table->scrollToTop();
+        if (r >= 0)
+            m_table->selectRow(r);
+        m_table->setFocus();
+    });
     connect(m_table, &TableView::openRequested, this, [this](const QModelIndex &index) {
         if (!index.isValid() || index.data(int(Role::Placeholder)).toBool())
             return;
@@ -208,6 +232,12 @@ InboxPage::InboxPage(DatabasePool *pool, QWidget *parent)
     connect(m_delivery, &DeliveryView::subscriptionOpenRequested, this,
         &InboxPage::subscriptionOpenRequested);
     connect(m_delivery, &DeliveryView::statusMessage, this, &InboxPage::statusMessage);
+    connect(m_delivery, &DeliveryView::markReviewedRequested, this, [this](qint64 id) {
+        ReviewDeliveryDialog dialog(id, this);
+        if (dialog.exec() == QDialog::Accepted)
+            markReviewed(id, dialog.note());
+    });
+    connect(m_delivery, &DeliveryView::rerunRequested, this, &InboxPage::rerun);
     m_poll->setInterval(kPollInterval);
     connect(m_poll, &QTimer::timeout, this, &InboxPage::poll);
     loadProviders();
@@ -268,6 +298,7 @@ void InboxPage::loadProviders()
 
 void InboxPage::reload()
 {
+    m_newRows->reset(); // another list: its rows are no arrivals
     const QString provider = m_provider->currentData().toString();
     const QString outcome = m_outcome->currentData().toString();
     const QString received = m_received->currentData().toString();
@@ -282,7 +313,11 @@ void InboxPage::reload()
             where << u"w.provider_key = ?"_qs;
             values << provider;
         }
-        if (outcome == u"problems") {
+        if (outcome == u"invalid_to_review") {
+            // webhook_inbox_by_outcome's 'invalid' range, less the reviewed (0034).
+            where << u"w.outcome = 'invalid' AND NOT EXISTS (SELECT 1 FROM "
+                     "webhook_inbox_reviews r WHERE r.inbox_id = w.id)"_qs;
+        } else if (outcome == u"problems") {
             where << u"w.outcome IN ('rejected', 'needs_snapshot', 'invalid')"_qs;
         } else if (outcome == u"unprocessed") {
             where << u"w.outcome IS NULL"_qs;
@@ -375,11 +410,13 @@ void InboxPage::poll()
                 // A hot standby keeps no write counters for what it replays: there, the
                 // replay position (it moves with every change the primary makes) says when to
                 // read again (a redelivery counted, an outcome recorded).
-                "CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn()::text END"_qs);
+                "CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn()::text END, "
+                // A delivery reviewed (0034) leaves the inbox row as it was.
+                "(SELECT count(*) FROM webhook_inbox_reviews)"_qs);
             if (!q.next())
                 return QVariantList();
-            return QVariantList {
-                q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toString()};
+            return QVariantList {q.value(0).toLongLong(), q.value(1).toLongLong(),
+                q.value(2).toString(), q.value(3).toLongLong()};
         }),
         [this](const QVariantList &state) {
             if (state.isEmpty() || state == m_shownState)
@@ -394,6 +431,39 @@ void InboxPage::poll()
                 loadDelivery(m_delivery->delivery().id);
         },
         [this](const QString &message) { emit statusMessage(message); }, m_pollRequest.next());
+}
+
+void InboxPage::setActionsAllowed(bool allowed, const QString &whyNot)
+{
+    m_delivery->setActionsAllowed(allowed, whyNot);
+}
+
+void InboxPage::markReviewed(qint64 id, const QString &note)
+{
+    emit statusMessage(tr("Marking delivery %1 reviewed…").arg(id));
+    finishAction(markDeliveryReviewedAsync(m_pool->conninfo(), id, note));
+}
+
+void InboxPage::rerun(qint64 id)
+{
+    emit statusMessage(tr("Re-running delivery %1…").arg(id));
+    finishAction(rerunDeliveryAsync(m_pool->conninfo(), id));
+}
+
+void InboxPage::finishAction(QFuture<InboxActionOutcome> action)
+{
+    deliverResult(
+        this, std::move(action),
+        [this](const InboxActionOutcome &o) {
+            // The status bar's line is the outcome's first (a re-run's report has more).
+            emit statusMessage(o.summary.section(u'\n', 0, 0));
+            emit actionFinished(o.kind == InboxActionOutcome::Kind::Done, o.summary);
+            refresh(); // the list, and the open delivery as it now is
+        },
+        [this](const QString &message) {
+            emit statusMessage(message);
+            emit actionFinished(false, message);
+        });
 }
 
 } // namespace rd::ui

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ui/models/asyncresult.h"
+#include "ui/models/inboxactions.h"
 #include "ui/widgets/searchablepage.h"
 
 #include <QVariantList>
@@ -16,6 +17,7 @@ namespace rd::ui {
 
 class DatabasePool;
 class DeliveryView;
+class NewRowsBar;
 class PagedTableModel;
 class TableView;
 
@@ -65,12 +67,25 @@ public:
     /// Ctrl+F: the search box takes a provider event id or a delivery number, whole (what a
     /// provider's dashboard or a log line shows); Return opens the first match.
     void focusSearch() override;
+    /// "N new — show" over the list: deliveries that arrived above the rows in view.
+    NewRowsBar *newRowsBar() const { return m_newRows; }
+    /// The open delivery's actions (migration 0034): whether this connection may act (an
+    /// operator on the primary) and why not.
+    void setActionsAllowed(bool allowed, const QString &whyNot = {});
+    /// Marks invalid delivery `id` reviewed with `note` (what "Mark reviewed…" does once its
+    /// dialog is accepted); the outcome arrives as actionFinished.
+    void markReviewed(qint64 id, const QString &note);
+    /// Re-runs invalid delivery `id` through the ingest path (renewalctl replay --delivery).
+    void rerun(qint64 id);
     QLineEdit *searchBox() const { return m_search; }
     /// How often the shown page looks for changes, in milliseconds.
     static constexpr int kPollInterval = 2000;
 
 signals:
     void statusMessage(const QString &message);
+    /// A review or a re-run ended: `ok` false when it was refused or failed; `message` says
+    /// what happened.
+    void actionFinished(bool ok, const QString &message);
     void caseOpenRequested(qint64 caseId);
     void subscriptionOpenRequested(const QString &subscriptionUuid);
 
@@ -84,6 +99,8 @@ private:
     void loadDelivery(qint64 id);
     /// Reads the inbox's state; reloads the list (and the open delivery) when it changed.
     void poll();
+    /// Reports a review's or a re-run's outcome and shows the inbox as it now is.
+    void finishAction(QFuture<InboxActionOutcome> action);
 
     DatabasePool *m_pool;
     PagedTableModel *m_model;
@@ -95,6 +112,7 @@ private:
     QLabel *m_hint;
     bool m_openFirst = false;
     TableView *m_table;
+    NewRowsBar *m_newRows;
     DeliveryView *m_delivery;
     QTimer *m_poll;
     /// The key of the row selected before a reload, selected again when the rows moved.

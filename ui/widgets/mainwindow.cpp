@@ -99,6 +99,12 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
         m_shownPage = row;
         updateHistoryActions();
     });
+    // A click on Inbox in the sidebar is "take me to the inbox": its list, not the delivery
+    // left open there (the keyboard's arrows only change the page).
+    connect(m_nav, &QListWidget::itemClicked, this, [this](QListWidgetItem *item) {
+        if (m_nav->row(item) == InboxView && m_inbox->isDeliveryOpen())
+            m_inbox->closeDelivery();
+    });
 
     m_banner->setObjectName(u"connection-banner"_qs);
     m_banner->setStyleSheet(u"background:#fff4ce; color:#5c4400; padding:4px 8px;"_qs);
@@ -299,9 +305,13 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
         if (m_onReplica || m_cases->isOnReplica()) {
             m_roleLabel->setText(tr("read-only replica"));
             m_roleLabel->setToolTip(m_cases->actionsBlockedReason());
+            m_inbox->setActionsAllowed(false, m_cases->actionsBlockedReason());
             return;
         }
         m_roleLabel->setText(m_cases->canOperate() ? tr("operator") : tr("viewer"));
+        m_inbox->setActionsAllowed(m_cases->canOperate(),
+            tr("Your database role may only look: marking a delivery reviewed or re-running it "
+               "needs renewal_operator."));
         m_roleLabel->setToolTip(m_cases->canOperate() ? tr("Your database role may act on cases.")
                                                       : tr("Your database role may only look."));
     });

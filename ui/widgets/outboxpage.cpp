@@ -3,6 +3,7 @@
 #include "ui/models/asyncresult.h"
 #include "ui/models/columns.h"
 #include "ui/models/databasepool.h"
+#include "ui/models/outboxpublisher.h"
 #include "ui/models/pagedtablemodel.h"
 #include "ui/widgets/tableview.h"
 
@@ -178,13 +179,17 @@ void OutboxPage::poll()
                 "FROM subscription_outbox WHERE published_at IS NULL"_qs);
             if (!q.next())
                 return QVariantList();
+            const OutboxPublisher publisher = loadOutboxPublisher(db);
             return QVariantList {q.value(0).toLongLong(), q.value(1).toLongLong(),
-                q.value(2).toLongLong(), q.value(3).toString()};
+                q.value(2).toLongLong(), q.value(3).toString(), publisher.sessions,
+                publisher.lastPublishedAt, publisher.readAt};
         }),
         [this](const QVariantList &state) {
-            if (state.isEmpty() || state == m_shownState)
+            if (state.isEmpty())
                 return;
-            const bool changed = !m_shownState.isEmpty();
+            // The rows only when the outbox changed; the words every time ("for 12 min").
+            const bool changed
+                = !m_shownState.isEmpty() && state.mid(0, 4) != m_shownState.mid(0, 4);
             showState(state);
             if (changed)
                 m_model->refresh();
@@ -197,8 +202,20 @@ void OutboxPage::showState(const QVariantList &state)
     m_shownState = state;
     const qint64 failed = state.value(1).toLongLong();
     const QString failedText = tr("%1 failed and retrying").arg(failed);
+    const qint64 undelivered = state.value(0).toLongLong() + failed;
+    const OutboxPublisherState publisher = outboxPublisherState(
+        state.value(4).toLongLong(), state.value(5).toDateTime(), state.value(6).toDateTime());
+    // A pending count that grows with nobody publishing is what a person has to act on.
+    const QString publisherText = publisher.text.toHtmlEscaped();
     m_summary->setText(tr("%1 pending").arg(state.value(0).toLongLong()) + u" · "_qs
-        + (failed > 0 ? u"<b style='color:#b02020'>"_qs + failedText + u"</b>"_qs : failedText));
+        + (failed > 0 ? u"<b style='color:#b02020'>"_qs + failedText + u"</b>"_qs : failedText)
+        + u" · "_qs
+        + (publisher.stalled && undelivered > 0
+                ? u"<b style='color:#8a5a00'>"_qs + publisherText + u"</b>"_qs
+                : (publisher.stalled
+                        ? publisherText
+                        : u"<span style='color:#1b6e20'>"_qs + publisherText + u"</span>"_qs)));
+    m_summary->setToolTip(publisher.toolTip);
     m_summary->setTextFormat(Qt::RichText);
 }
 

@@ -2,6 +2,7 @@
 
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
+#include "ui/models/outboxpublisher.h"
 #include "ui/models/overduewatch.h"
 #include "ui/widgets/overviewtile.h"
 
@@ -513,6 +514,11 @@ void OverviewPage::showTiles()
         u"outbox-failing"_qs, tr("%1 failing").arg(locale.toString(f.outboxFailing)),
         tr("Intents whose delivery failed and is being retried; click for them"),
         [this] { emit outboxRequested(u"failed"_qs); }, f.outboxFailing > 0);
+    // A growing pending count means something only with whether anyone publishes.
+    const OutboxPublisherState publisher
+        = outboxPublisherState(f.outboxPublishers, f.outboxLastPublishedAt, f.readAt);
+    m_outbox->addFigure(u"outbox-publisher"_qs, publisher.text, publisher.toolTip, nullptr,
+        publisher.stalled && f.outboxPending + f.outboxFailing > 0, false);
 
     m_lastDelivery->clearFigures();
     if (f.lastDeliveryAt.isValid()) {
@@ -527,6 +533,13 @@ void OverviewPage::showTiles()
         m_lastDelivery->addFigure(u"last-delivery-age"_qs, tr("none yet"),
             tr("No webhook delivery was received"), [this] { emit inboxRequested({}, {}); });
     }
+    // Invalid deliveries open no case: this is where they ask for a person.
+    m_lastDelivery->addFigure(
+        u"invalid-to-review"_qs,
+        tr("%n invalid to review", nullptr, int(f.invalidToReview)),
+        tr("Deliveries whose payload could not be read and that nobody has marked reviewed or "
+           "re-run; click for them"),
+        [this] { emit inboxRequested(u"invalid_to_review"_qs, {}); }, f.invalidToReview > 0, false);
 }
 
 QCategoryAxis *OverviewPage::dayAxis(bool numbersOnly) const

@@ -1,0 +1,65 @@
+#include "ui/models/inboxactions.h"
+
+#include "domain/store/action_refused.h"
+#include "domain/store/inbox_replay.h"
+
+#include <QObject>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace rd::ui {
+
+InboxActionOutcome markDeliveryReviewed(
+    const std::string &conninfo, qint64 inboxId, const QString &note)
+{
+    using Kind = InboxActionOutcome::Kind;
+    try {
+        rd::reviewInvalidDelivery(conninfo, inboxId, note.toStdString());
+        return {
+            Kind::Done, QObject::tr("Delivery %1 marked reviewed.").arg(inboxId), u"reviewed"_qs};
+    } catch (const rd::ActionRefused &e) {
+        return {Kind::Refused, QString::fromUtf8(e.what()), QString::fromStdString(e.code())};
+    } catch (const std::exception &e) {
+        return {Kind::Failed,
+            QObject::tr("Could not mark delivery %1 reviewed: %2")
+                .arg(inboxId)
+                .arg(QString::fromUtf8(e.what()).trimmed()),
+            u"error"_qs};
+    }
+}
+
+InboxActionOutcome rerunDelivery(const std::string &conninfo, qint64 inboxId)
+{
+    using Kind = InboxActionOutcome::Kind;
+    try {
+        const rd::DeliveryRerun r = rd::rerunInvalidDelivery(conninfo, inboxId);
+        InboxActionOutcome out {Kind::Done, QString::fromStdString(r.text()).trimmed(),
+            r.stillInvalid ? u"still_invalid"_qs : u"rerun"_qs};
+        if (!r.stillInvalid && r.result.inboxId != inboxId)
+            out.newInboxId = r.result.inboxId;
+        return out;
+    } catch (const rd::ActionRefused &e) {
+        return {Kind::Refused, QString::fromUtf8(e.what()), QString::fromStdString(e.code())};
+    } catch (const std::exception &e) {
+        return {Kind::Failed,
+            QObject::tr("Could not re-run delivery %1: %2")
+                .arg(inboxId)
+                .arg(QString::fromUtf8(e.what()).trimmed()),
+            u"error"_qs};
+    }
+}
+
+QFuture<InboxActionOutcome> markDeliveryReviewedAsync(
+    const QString &conninfo, qint64 inboxId, const QString &note)
+{
+    return QtConcurrent::run([conninfo = conninfo.toStdString(), inboxId, note] {
+        return markDeliveryReviewed(conninfo, inboxId, note);
+    });
+}
+
+QFuture<InboxActionOutcome> rerunDeliveryAsync(const QString &conninfo, qint64 inboxId)
+{
+    return QtConcurrent::run(
+        [conninfo = conninfo.toStdString(), inboxId] { return rerunDelivery(conninfo, inboxId); });
+}
+
+} // namespace rd::ui

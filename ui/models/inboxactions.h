@@ -1,0 +1,34 @@
+#pragma once
+
+#include <QFuture>
+#include <QMetaType>
+#include <QString>
+
+namespace rd::ui {
+
+/// How an action on an invalid inbox delivery ended, in words for the person at the desk.
+struct InboxActionOutcome
+{
+    enum class Kind { Done, Refused, Failed };
+    Kind kind = Kind::Failed;
+    QString summary;
+    QString code; ///< "reviewed", "rerun", "still_invalid", a refusal's code, "error"
+    qint64 newInboxId = 0; ///< the delivery a re-run wrote, 0 when none
+};
+
+/// Marks invalid delivery `inboxId` reviewed with `note` (rd::reviewInvalidDelivery, as the
+/// connection's login role). Synchronous; never throws.
+InboxActionOutcome markDeliveryReviewed(
+    const std::string &conninfo, qint64 inboxId, const QString &note);
+/// Re-runs it through the ingest path (rd::rerunInvalidDelivery: what `renewalctl replay
+/// --delivery N` does). Synchronous; never throws.
+InboxActionOutcome rerunDelivery(const std::string &conninfo, qint64 inboxId);
+
+/// The same off the GUI thread, each on a connection of its own.
+QFuture<InboxActionOutcome> markDeliveryReviewedAsync(
+    const QString &conninfo, qint64 inboxId, const QString &note);
+QFuture<InboxActionOutcome> rerunDeliveryAsync(const QString &conninfo, qint64 inboxId);
+
+} // namespace rd::ui
+
+Q_DECLARE_METATYPE(rd::ui::InboxActionOutcome)

@@ -1,0 +1,61 @@
+#include "ui/models/outboxpublisher.h"
+
+#include "ui/models/databasepool.h"
+#include "ui/models/format.h"
+
+#include "domain/store/outbox_publisher.h"
+
+#include <QObject>
+#include <QSqlQuery>
+
+namespace rd::ui {
+
+OutboxPublisher loadOutboxPublisher(QSqlDatabase &db)
+{
+    QSqlQuery q = execSql(db,
+        u"SELECT (SELECT count(*) FROM pg_stat_activity WHERE application_name = ?), "
+        "rd_rfc3339((SELECT max(published_at) FROM subscription_outbox)), rd_rfc3339(now())"_qs,
+        {QString::fromLatin1(kOutboxPublisherApplicationName)});
+    OutboxPublisher p;
+    if (!q.next())
+        return p;
+    p.sessions = q.value(0).toLongLong();
+    if (!q.value(1).isNull())
+        p.lastPublishedAt = format::instant(q.value(1).toString());
+    p.readAt = format::instant(q.value(2).toString());
+    return p;
+}
+
+OutboxPublisherState outboxPublisherState(
+    qint64 sessions, const QDateTime &lastPublishedAt, const QDateTime &now)
+{
+    OutboxPublisherState s;
+    const QString start = QObject::tr(
+        "Start one with: renewalctl outbox publish --follow --jsonl FILE (or --exec CMD).");
+    if (sessions > 0) {
+        s.text = QObject::tr("publisher running");
+        s.toolTip = QObject::tr(
+                        "%n renewalctl outbox publish session(s) connected", nullptr, int(sessions))
+            + (lastPublishedAt.isValid() ? u"; "_qs
+                        + QObject::tr("last published %1")
+                              .arg(format::localDateTime(lastPublishedAt))
+                                         : QString());
+        return s;
+    }
+    s.stalled = true;
+    if (!lastPublishedAt.isValid()) {
+        s.text = QObject::tr("no publisher has run yet");
+        s.toolTip = QObject::tr("Nothing was ever published: intents wait until a publisher "
+                                "runs. ")
+            + start;
+        return s;
+    }
+    s.text = QObject::tr("no publisher has run for %1").arg(format::age(lastPublishedAt, now));
+    s.toolTip = QObject::tr("No renewalctl outbox publish is connected; the last intent was "
+                            "published %1. ")
+                    .arg(format::localDateTime(lastPublishedAt))
+        + start;
+    return s;
+}
+
+} // namespace rd::ui
