@@ -153,6 +153,12 @@ private slots:
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_Backtab, Qt::ShiftModifier);
         QVERIFY(comment->hasFocus());
         QTest::keyClick(comment, key, ctrl);
+        QVERIFY(dialog.isVisible()); // a note but no reason chosen yet: not submitted either
+        auto *reason = dialog.findChild<QComboBox *>(u"note-reason"_qs);
+        QVERIFY(reason);
+        reason->setCurrentIndex(1);
+        comment->setFocus(Qt::TabFocusReason);
+        QTest::keyClick(comment, key, ctrl);
         QVERIFY(!dialog.isVisible());
         QCOMPARE(dialog.result(), int(QDialog::Accepted));
         QCOMPARE(dialog.comment(), u"refund confirmed\nby phone"_qs);
