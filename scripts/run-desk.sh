@@ -9,7 +9,10 @@ build="${RENEWAL_DESK_BUILD_DIR:-$here/build}"
 ctl="$build/app/renewalctl/renewalctl"
 "$ctl" db start
 "$ctl" migrate
-if "$ctl" help 2>/dev/null | grep -q "^  demo"; then
+# The help is read whole first: under pipefail, `grep -q` leaving early would make the
+# pipeline fail with SIGPIPE and skip the demo.
+help_text="$("$ctl" help 2>/dev/null || true)"
+if grep -q "^  demo" <<<"$help_text"; then
     # Only into a database that has no subscriptions yet: the demo is for a new desk.
     # The demo's statements go beside the embedded cluster (the same root as
     # EmbeddedCluster::defaultRoot), where the README's "Statements" section imports them from.
