@@ -204,6 +204,23 @@ private slots:
         QCOMPARE(j["ledgerTotals"]["USD"]["amountMinor"].get<long long>(), 1999 * 4);
         QCOMPARE(j["openFindings"].size(), std::size_t(3));
         QCOMPARE(scalar(*m_db, "SELECT count(*) FROM audit_chain_breaks()"), 0LL);
+        // Each case the run opened says so in its history, those of its own findings and the
+        // one the core refused alike (0035), in the desk's words and the CLI's.
+        QCOMPARE(scalar(*m_db,
+                     "SELECT count(*) FROM reconciliation_cases c "
+                     "JOIN reconciliation_case_history h ON h.case_id = c.id "
+                     "AND h.action = 'opened' "
+                     "WHERE rd_case_step_recorded_by(c, h) = 'statement'"),
+            3LL);
+        for (const char *key : {"in_3", "in_4", "in_5"}) {
+            const QString id = QString::fromStdString(rdtest::text(*m_db,
+                std::string("SELECT id::text FROM reconciliation_cases WHERE "
+                            "provider_renewal_key = '")
+                    + key + "'"));
+            const auto shown = runProgram(ctl(), withDb(*m_db, {"cases", "show", id}));
+            QVERIFY2(shown.out.contains("open") && shown.out.contains("(statement import)"),
+                shown.out.constData());
+        }
     }
 
     // The same statement again (files in another order) changes nothing and says so.

@@ -132,10 +132,12 @@ void printCase(std::ostream &out, const nlohmann::json &c)
         if (!h["error"].is_null())
             out << " (" << text(h["error"]) << ")";
         out << " by " << text(h["actor"]);
-        // Who handed the renewal in, when not a webhook delivery (migration 0032).
+        // Who handed the renewal in, when not a webhook delivery (migrations 0032, 0035).
         const auto &details = h["details"];
-        if (details.is_object() && details.value("recordedBy", "") == "cli")
+        if (h["recordedBy"] == "cli")
             out << " (renewalctl apply)";
+        else if (h["recordedBy"] == "statement")
+            out << " (statement import)";
         if (!h["reason"].is_null())
             out << ", reason " << text(h["reason"]);
         if (!h["comment"].is_null() && !h["comment"].get<std::string>().empty())

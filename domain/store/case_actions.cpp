@@ -212,7 +212,8 @@ nlohmann::json showCase(pqxx::connection &conn, std::int64_t caseId)
                         'seq', h.chain_seq, 'action', h.action, 'outcome', h.outcome,
                         'error', h.error_code, 'actor', h.actor, 'reason', h.reason,
                         'comment', h.comment, 'at', rd_rfc3339(h.created_at),
-                        'details', h.details) ORDER BY h.chain_seq), '[]')
+                        'details', h.details,
+                        'recordedBy', rd_case_step_recorded_by(c, h)) ORDER BY h.chain_seq), '[]')
                      FROM reconciliation_case_history h WHERE h.case_id = c.id))::text
              FROM reconciliation_cases c WHERE c.id = $1)",
         caseId);

@@ -299,9 +299,12 @@ QString stepActor(const QString &action, const QString &role, const QString &rec
 {
     if (role == u"system")
         return tr("automatic (renewal core)");
-    // Who handed the rejected renewal in (migration 0032): a delivery unless it says otherwise.
+    // Who handed the rejected renewal in (migrations 0032, 0035): a delivery unless it says
+    // otherwise.
     if (recordedBy == u"cli")
         return tr("renewalctl apply");
+    if (recordedBy == u"statement")
+        return tr("statement import");
     if (action == u"opened" || action == u"occurrence")
         return tr("webhook delivery");
     return tr("operator");
@@ -330,9 +333,10 @@ CaseDetail loadCaseDetail(QSqlDatabase &db, qint64 caseId)
             "coalesce(h.details->>'snapshotId', h.details->>'afterSnapshot', ''), "
             "coalesce(h.details->>'automatic', '') = 'true', "
             "coalesce(h.details->>'takenFrom', h.details->>'releasedFrom', ''), "
-            "coalesce(h.details->>'recordedBy', ''), coalesce(h.details->>'why', ''), "
+            "coalesce(rd_case_step_recorded_by(c, h), ''), coalesce(h.details->>'why', ''), "
             "coalesce(h.details->>'renewalFromCase', '') = 'true' "
-            "FROM reconciliation_case_history h WHERE h.case_id = ? ORDER BY h.chain_seq"_qs,
+            "FROM reconciliation_case_history h JOIN reconciliation_cases c ON c.id = h.case_id "
+            "WHERE h.case_id = ? ORDER BY h.chain_seq"_qs,
             {caseId});
         while (h.next()) {
             const QString action = h.value(2).toString();
