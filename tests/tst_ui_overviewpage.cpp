@@ -25,6 +25,8 @@
 #include <QHorizontalBarSeries>
 #include <QHorizontalStackedBarSeries>
 #include <QProcess>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QPushButton>
 #include <QStackedBarSeries>
 #include <QStandardPaths>
@@ -584,6 +586,16 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&page));
         QVERIFY(QTest::qWaitFor([&] { return page.isLoaded(); }, 15000));
         QTest::qWait(200); // the charts lay out their axes
+        // Every tile whole, without scrolling sideways: at 1024 pixels they take two rows.
+        auto *scroll = page.findChild<QScrollArea *>(u"overview-scroll"_qs);
+        QVERIFY(scroll);
+        QCOMPARE(scroll->horizontalScrollBar()->maximum(), 0);
+        for (const char *name : {"renewals-today", "renewals-month", "open-cases", "overdue",
+                 "outbox", "last-delivery"}) {
+            const QWidget *t = page.tile(QLatin1String(name));
+            QVERIFY2(t, name);
+            QVERIFY2(t->width() >= t->minimumSizeHint().width(), name);
+        }
         const QString dir = qEnvironmentVariable("RD_SCREENSHOT_DIR");
         if (!dir.isEmpty())
             QVERIFY(page.grab().save(
@@ -619,7 +631,7 @@ private slots:
             }
             QVERIFY2(labels > 3, qPrintable(view->objectName()));
         }
-        // The last day's label is today's number, whole.
+        // The last day's label is today's number, whole, and the axis names the months.
         auto *cases = page.findChild<QChartView *>(u"cases-per-day"_qs);
         QVERIFY(cases);
         QStringList shown;
@@ -628,6 +640,9 @@ private slots:
                 shown << text->toPlainText();
         const QString today = QLocale().toString(page.figures().todayUtc, u"d"_qs);
         QVERIFY2(shown.contains(today), qPrintable(shown.join(u" | "_qs)));
+        const QString months = QLocale().toString(page.figures().firstDay, u"d MMM"_qs) + u" – "_qs
+            + QLocale().toString(page.figures().todayUtc, u"d MMM"_qs) + u" (UTC)"_qs;
+        QVERIFY2(shown.contains(months), qPrintable(shown.join(u" | "_qs)));
 
         // Each day's bar as wide as the day allows, and a click anywhere in the day's column
         // opens that day's cases: opened above the line, closed below it.

@@ -236,6 +236,7 @@ OverviewPage::OverviewPage(DatabasePool *pool, QWidget *parent)
     , m_reasonView(makeView(u"open-by-reason"_qs))
     , m_ageView(makeView(u"open-by-age"_qs))
     , m_poll(new QTimer(this))
+    , m_tiles(new QGridLayout)
 {
     m_today->setObjectName(u"renewals-today"_qs);
     m_month->setObjectName(u"renewals-month"_qs);
@@ -254,14 +255,8 @@ OverviewPage::OverviewPage(DatabasePool *pool, QWidget *parent)
     m_error->setWordWrap(true);
     m_error->hide();
 
-    auto *tiles = new QHBoxLayout;
-    tiles->setSpacing(8);
-    tiles->addWidget(m_today, 3);
-    tiles->addWidget(m_month, 3);
-    tiles->addWidget(m_cases, 2);
-    tiles->addWidget(m_overdue, 2);
-    tiles->addWidget(m_outbox, 2);
-    tiles->addWidget(m_lastDelivery, 2);
+    m_tiles->setSpacing(8);
+    flowTiles(1);
 
     auto *charts = new QGridLayout;
     charts->setSpacing(8);
@@ -285,9 +280,12 @@ OverviewPage::OverviewPage(DatabasePool *pool, QWidget *parent)
     inner->setContentsMargins(0, 0, 4, 0);
     inner->addWidget(m_heading);
     inner->addWidget(m_error);
-    inner->addLayout(tiles);
+    inner->addLayout(m_tiles);
     inner->addLayout(charts, 1);
     auto *scroll = new QScrollArea;
+    scroll->setObjectName(u"overview-scroll"_qs);
+    m_scrollViewport = scroll->viewport();
+    m_scrollViewport->installEventFilter(this); // the tiles flow to the width
     scroll->setWidget(content);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
@@ -299,6 +297,41 @@ OverviewPage::OverviewPage(DatabasePool *pool, QWidget *parent)
     m_poll->setInterval(kPollInterval);
     connect(m_poll, &QTimer::timeout, this, &OverviewPage::poll);
     load();
+}
+
+void OverviewPage::flowTiles(int rows)
+{
+    // One row of six where they fit; else two of three. A finance person on a 1024-pixel
+    // screen reads every figure without scrolling sideways ("$578.00 · 12 renewals" in two
+    // currencies is wider than a sixth of it).
+    const OverviewTile *order[] {m_today, m_month, m_cases, m_overdue, m_outbox, m_lastDelivery};
+    const int perRow = rows == 1 ? 6 : 3;
+    if (m_tileRows == rows)
+        return;
+    m_tileRows = rows;
+    for (int i = 0; i < 6; ++i) {
+        auto *t = const_cast<OverviewTile *>(order[i]);
+        m_tiles->removeWidget(t);
+        m_tiles->addWidget(t, i / perRow, i % perRow);
+    }
+    // The renewal tiles are the widest (an amount and a count per currency).
+    for (int c = 0; c < 6; ++c)
+        m_tiles->setColumnStretch(c, c >= perRow ? 0 : (c < 2 ? 3 : 2));
+}
+
+int OverviewPage::tilesWidthInOneRow() const
+{
+    int width = 5 * m_tiles->spacing();
+    for (const OverviewTile *t : {m_today, m_month, m_cases, m_overdue, m_outbox, m_lastDelivery})
+        width += t->minimumSizeHint().width();
+    return width + 8; // the page's right margin, and a pixel or two of rounding
+}
+
+void OverviewPage::reflowTiles()
+{
+    if (!m_scrollViewport)
+        return;
+    flowTiles(tilesWidthInOneRow() <= m_scrollViewport->width() ? 1 : 2);
 }
 
 OverviewTile *OverviewPage::tile(const QString &name) const
@@ -404,6 +437,8 @@ void OverviewPage::showFigures(const OverviewFigures &f)
                            .arg(locale.toString(f.firstDay, u"d MMM"_qs),
                                locale.toString(f.todayUtc, u"d MMM yyyy"_qs)));
     showTiles();
+    // Once the figures' new texts are laid out: they set the tiles' widths.
+    QTimer::singleShot(0, this, &OverviewPage::reflowTiles);
     showRenewalsPerDay();
     showDeliveries();
     showCasesPerDay();
@@ -535,8 +570,7 @@ void OverviewPage::showTiles()
     }
     // Invalid deliveries open no case: this is where they ask for a person.
     m_lastDelivery->addFigure(
-        u"invalid-to-review"_qs,
-        tr("%n invalid to review", nullptr, int(f.invalidToReview)),
+        u"invalid-to-review"_qs, tr("%n invalid to review", nullptr, int(f.invalidToReview)),
         tr("Deliveries whose payload could not be read and that nobody has marked reviewed or "
            "re-run; click for them"),
         [this] { emit inboxRequested(u"invalid_to_review"_qs, {}); }, f.invalidToReview > 0, false);
@@ -556,6 +590,17 @@ QCategoryAxis *OverviewPage::dayAxis(bool numbersOnly) const
     for (int i = (days - 1) % 7; i < days; i += 7)
         axis->append(
             locale.toString(m_figures.firstDay.addDays(i), numbersOnly ? u"d"_qs : u"d MMM"_qs), i);
+    // Day numbers alone ("25  2") read as if the days ran backwards; the axis's title names
+    // the months they belong to (a "2 Dec" label there would be elided at 1024 pixels).
+    if (numbersOnly) {
+        axis->setTitleText(tr("%1 – %2 (UTC)")
+                               .arg(locale.toString(m_figures.firstDay, u"d MMM"_qs),
+                                   locale.toString(m_figures.todayUtc, u"d MMM"_qs)));
+        QFont font = axis->titleFont();
+        font.setBold(false);
+        font.setPointSizeF(axis->labelsFont().pointSizeF());
+        axis->setTitleFont(font);
+    }
     shrinkLabels(axis);
     axis->setGridLineVisible(false);
     return axis;
@@ -762,6 +807,8 @@ std::optional<std::pair<QDate, bool>> OverviewPage::casesColumnAt(const QPoint &
 
 bool OverviewPage::eventFilter(QObject *watched, QEvent *event)
 {
+    if (watched == m_scrollViewport && event->type() == QEvent::Resize)
+        reflowTiles();
     if (watched == m_casesView->viewport() && event->type() == QEvent::MouseButtonPress) {
         const auto *press = static_cast<QMouseEvent *>(event);
         if (press->button() == Qt::LeftButton) {

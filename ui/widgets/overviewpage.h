@@ -13,6 +13,7 @@
 class QChart;
 class QCategoryAxis;
 class QChartView;
+class QGridLayout;
 class QLabel;
 class QTimer;
 
@@ -91,6 +92,9 @@ private:
     /// The window's days, labelled once a week (`numbersOnly`: "17", not "17 Nov").
     QCategoryAxis *dayAxis(bool numbersOnly) const;
     static void roomForLastDay(QChart *chart, QCategoryAxis *days);
+    void flowTiles(int rows);
+    int tilesWidthInOneRow() const;
+    void reflowTiles();
     QString daysTitle(const QString &what) const;
 
     DatabasePool *m_pool;
@@ -108,6 +112,9 @@ private:
     QChartView *m_reasonView;
     QChartView *m_ageView;
     QTimer *m_poll;
+    QGridLayout *m_tiles;
+    QWidget *m_scrollViewport = nullptr;
+    int m_tileRows = 0;
     OverviewFigures m_figures;
     bool m_loaded = false;
     bool m_loading = false;
