@@ -1,12 +1,13 @@
 #include "ui/widgets/reviewdeliverydialog.h"
 
+#include "ui/widgets/dialogkeys.h"
+
 #include "domain/core/operator_note.h"
 
 #include <QDialogButtonBox>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QShortcut>
 #include <QVBoxLayout>
 
 namespace rd::ui {
@@ -23,22 +24,14 @@ ReviewDeliveryDialog::ReviewDeliveryDialog(qint64 inboxId, QWidget *parent)
     intro->setWordWrap(true);
     m_note->setObjectName(u"review-note"_qs);
     m_note->setPlaceholderText(tr("e.g. a test payload from the provider's dashboard"));
-    m_note->setTabChangesFocus(true);
     m_blocked->setObjectName(u"review-blocked"_qs);
     m_blocked->setStyleSheet(u"color:#8a5a00"_qs);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel);
     m_action = buttons->addButton(tr("Mark reviewed"), QDialogButtonBox::AcceptRole);
     m_action->setObjectName(u"review-accept"_qs);
-    m_action->setToolTip(tr("Ctrl+Return"));
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    for (const QKeySequence &keys :
-        {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)}) {
-        connect(new QShortcut(keys, this), &QShortcut::activated, this, [this] {
-            if (m_action->isEnabled())
-                accept();
-        });
-    }
+    submitOnCtrlReturn(this, m_action, {m_note});
     connect(m_note, &QPlainTextEdit::textChanged, this, &ReviewDeliveryDialog::validate);
 
     auto *layout = new QVBoxLayout(this);
