@@ -405,18 +405,19 @@ void InboxPage::poll()
             // most a second late) find a redelivery counted or an outcome recorded.
             QSqlQuery q = execSql(db,
                 u"SELECT (SELECT coalesce(max(id), 0) FROM webhook_inbox), "
+                // A delivery reviewed (0034) leaves the inbox row as it was: its review's
+                // table counts too.
                 "(SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0) "
-                "FROM pg_stat_user_tables WHERE relid = 'webhook_inbox'::regclass), "
+                "FROM pg_stat_user_tables WHERE relid IN ('webhook_inbox'::regclass, "
+                "'webhook_inbox_reviews'::regclass)), "
                 // A hot standby keeps no write counters for what it replays: there, the
                 // replay position (it moves with every change the primary makes) says when to
                 // read again (a redelivery counted, an outcome recorded).
-                "CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn()::text END, "
-                // A delivery reviewed (0034) leaves the inbox row as it was.
-                "(SELECT count(*) FROM webhook_inbox_reviews)"_qs);
+                "CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn()::text END"_qs);
             if (!q.next())
                 return QVariantList();
-            return QVariantList {q.value(0).toLongLong(), q.value(1).toLongLong(),
-                q.value(2).toString(), q.value(3).toLongLong()};
+            return QVariantList {
+                q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toString()};
         }),
         [this](const QVariantList &state) {
             if (state.isEmpty() || state == m_shownState)
