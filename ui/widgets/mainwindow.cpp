@@ -258,9 +258,11 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     connect(m_auditLog, &AuditLogPage::subscriptionOpenRequested, this, openSubscription);
     connect(m_auditLog, &AuditLogPage::auditRecordOpenRequested, this,
         [this](const QString &id, qint64 chainSeq, const QString &problem) {
-            showPage(SubscriptionsView);
-            m_subscriptions->detail()->flagAuditRecord(id, chainSeq, problem);
-            m_subscriptions->openSubscription(id);
+            // A place of the history like every other link: Back returns to the audit log.
+            navigate(SubscriptionsView, [this, id, chainSeq, problem] {
+                m_subscriptions->detail()->flagAuditRecord(id, chainSeq, problem);
+                m_subscriptions->openSubscription(id);
+            });
         });
     auto show = [this](const QString &m) { statusBar()->showMessage(m, 8000); };
     connect(m_auditLog, &AuditLogPage::statusMessage, this, show);
