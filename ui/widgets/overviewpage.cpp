@@ -31,6 +31,7 @@
 #include <QValueAxis>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace rd::ui {
@@ -244,7 +245,7 @@ OverviewPage::OverviewPage(DatabasePool *pool, QWidget *parent)
     m_overdue->setObjectName(u"overdue"_qs);
     m_outbox->setObjectName(u"outbox"_qs);
     m_lastDelivery->setObjectName(u"last-delivery"_qs);
-    for (OverviewTile *t : {m_today, m_month, m_cases, m_overdue, m_outbox, m_lastDelivery})
+    for (OverviewTile *t : tiles())
         t->setStyleSheet(t->styleSheet().replace(u"#overview-tile"_qs, u"#"_qs + t->objectName()));
 
     m_heading->setObjectName(u"overview-heading"_qs);
@@ -299,20 +300,24 @@ OverviewPage::OverviewPage(DatabasePool *pool, QWidget *parent)
     load();
 }
 
+std::array<OverviewTile *, 6> OverviewPage::tiles() const
+{
+    return {m_today, m_month, m_cases, m_overdue, m_outbox, m_lastDelivery};
+}
+
 void OverviewPage::flowTiles(int rows)
 {
     // One row of six where they fit; else two of three. A finance person on a 1024-pixel
     // screen reads every figure without scrolling sideways ("$578.00 · 12 renewals" in two
     // currencies is wider than a sixth of it).
-    const OverviewTile *order[] {m_today, m_month, m_cases, m_overdue, m_outbox, m_lastDelivery};
-    const int perRow = rows == 1 ? 6 : 3;
     if (m_tileRows == rows)
         return;
     m_tileRows = rows;
-    for (int i = 0; i < 6; ++i) {
-        auto *t = const_cast<OverviewTile *>(order[i]);
-        m_tiles->removeWidget(t);
-        m_tiles->addWidget(t, i / perRow, i % perRow);
+    const int perRow = rows == 1 ? 6 : 3;
+    const auto order = tiles();
+    for (int i = 0; i < int(order.size()); ++i) {
+        m_tiles->removeWidget(order[i]);
+        m_tiles->addWidget(order[i], i / perRow, i % perRow);
     }
     // The renewal tiles are the widest (an amount and a count per currency).
     for (int c = 0; c < 6; ++c)
@@ -322,7 +327,7 @@ void OverviewPage::flowTiles(int rows)
 int OverviewPage::tilesWidthInOneRow() const
 {
     int width = 5 * m_tiles->spacing();
-    for (const OverviewTile *t : {m_today, m_month, m_cases, m_overdue, m_outbox, m_lastDelivery})
+    for (const OverviewTile *t : tiles())
         width += t->minimumSizeHint().width();
     return width + 8; // the page's right margin, and a pixel or two of rounding
 }

@@ -7,6 +7,7 @@
 #include <QElapsedTimer>
 #include <QWidget>
 
+#include <array>
 #include <optional>
 #include <utility>
 
@@ -92,6 +93,8 @@ private:
     /// The window's days, labelled once a week (`numbersOnly`: "17", not "17 Nov").
     QCategoryAxis *dayAxis(bool numbersOnly) const;
     static void roomForLastDay(QChart *chart, QCategoryAxis *days);
+    /// The tiles in reading order.
+    std::array<OverviewTile *, 6> tiles() const;
     void flowTiles(int rows);
     int tilesWidthInOneRow() const;
     void reflowTiles();
