@@ -3,6 +3,7 @@
 #include "domain/core/errors.h"
 #include "domain/store/action_refused.h"
 #include "domain/store/database_target.h"
+#include "domain/store/retrying_action.h"
 
 #include <pqxx/pqxx>
 
@@ -79,22 +80,12 @@ ReplaySummary InboxReplay::finish()
 
 namespace {
 
-template<typename F>
-auto refusing(F &&work)
-{
-    try {
-        return work();
-    } catch (const pqxx::sql_error &e) {
-        if (auto refused = refusalFromError(e.sqlstate(), e.what()))
-            throw *refused;
-        throw;
-    }
-}
-
 nlohmann::json review(pqxx::connection &conn, std::int64_t inboxId, const std::string &note,
     std::optional<std::int64_t> rerunInboxId)
 {
-    return refusing([&] {
+    // One statement, as every operator action (case_actions.cpp's callAction): a refusal
+    // typed, a serialization failure run again.
+    return retryingAction([&] {
         pqxx::nontransaction tx(conn);
         const auto row = tx.exec_params1(
             "SELECT public.review_invalid_delivery($1, $2, $3)::text", inboxId, note, rerunInboxId);
