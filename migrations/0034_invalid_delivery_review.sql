@@ -33,8 +33,10 @@ DECLARE
     v_outcome text;
     v_by text;
     v_at timestamptz;
+    -- Stored as every operator note is (0027): rd_note_text's form of it.
+    v_note text := public.rd_note_text(p_note);
 BEGIN
-    IF public.rd_note_text(p_note) IS NULL THEN
+    IF v_note IS NULL THEN
         RAISE EXCEPTION 'marking a delivery reviewed needs a note saying why nothing more is to be done'
             USING ERRCODE = 'RD004';
     END IF;
@@ -61,7 +63,7 @@ BEGIN
             p_inbox_id USING ERRCODE = 'RD017';
     END IF;
     INSERT INTO public.webhook_inbox_reviews (inbox_id, note, rerun_inbox_id)
-    VALUES (p_inbox_id, p_note, p_rerun_inbox_id);
+    VALUES (p_inbox_id, v_note, p_rerun_inbox_id);
     RETURN pg_catalog.jsonb_build_object('inboxId', p_inbox_id, 'result', 'reviewed',
         'reviewedBy', session_user::text);
 END;
