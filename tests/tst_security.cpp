@@ -414,6 +414,50 @@ private slots:
     // temporary inbox that says the delivery is no invalid one, and a temporary review that
     // says it was reviewed already, change nothing; the real review is written, as the
     // operator's login role.
+    // 0033: reopen_case reads the closed months and the billing periods to refuse a reopen.
+    // Shadows saying the case's month is closed and its renewal recorded must not refuse it.
+    void reopenCaseIgnoresShadowTables()
+    {
+        const auto caseId = openGapCase();
+        registerStripeMain();
+        const std::string id = std::to_string(caseId);
+        const std::string conninfo = attackerWithTemp("operator");
+        pqxx::connection attacker(conninfo);
+        {
+            pqxx::nontransaction tx(attacker);
+            tx.exec1("SELECT dismiss_case(" + id + ", 'test_data', 'dismissed by mistake')");
+            for (const char *t : {"month_closes", "subscription_billing_periods"})
+                shadow(tx, t);
+            tx.exec0("INSERT INTO pg_temp.month_closes (provider_key, month, statement_run_ids, "
+                     "statement_sha256s, statement_totals, ledger_totals, matched, backfilled, "
+                     "unapplied, differing, not_in_statement, cases_resolved, cases_dismissed, "
+                     "audit_anchor_digest, audit_anchor_heads) SELECT c.provider_key, "
+                     "date_trunc('month', (c.event->>'paidAt')::timestamptz AT TIME ZONE "
+                     "'UTC')::date, '{1}', '{x}', '{}', '{}', 0, 0, 0, 0, 0, 0, 1, repeat('a', "
+                     "64), 1 FROM public.reconciliation_cases c WHERE c.id = "
+                + id);
+            tx.exec0("INSERT INTO pg_temp.subscription_billing_periods (id, subscription_id, "
+                     "provider_key, provider_renewal_key, provider_event_id, period_start, "
+                     "period_end, paid_amount_minor, currency, paid_at) SELECT "
+                     "gen_random_uuid(), s.id, c.provider_key, c.provider_renewal_key, "
+                     "'evt_shadow', now(), now() + interval "
+                     "'1 month', 1, 'USD', now() FROM public.reconciliation_cases c, "
+                     "public.subscriptions s WHERE c.id = "
+                + id);
+            tx.exec0("SET search_path = pg_temp, public");
+            QCOMPARE(tx.exec1("SELECT count(*) FROM month_closes")[0].as<int>(), 1);
+            tx.exec1("SELECT reopen_case(" + id + ", 'dismissed by mistake: reopened')");
+        }
+        auto admin = m_db->connect();
+        QCOMPARE(scalar(*admin,
+                     "SELECT count(*) FROM reconciliation_cases c JOIN "
+                     "reconciliation_case_history h ON h.case_id = c.id AND h.action = "
+                     "'reopened' WHERE c.status = 'open' AND c.id = "
+                         + id),
+            1LL);
+        QCOMPARE(scalar(*admin, "SELECT count(*) FROM audit_chain_breaks()"), 0LL);
+    }
+
     void reviewInvalidDeliveryIgnoresShadowTables()
     {
         registerStripeMain();
