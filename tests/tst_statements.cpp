@@ -212,6 +212,21 @@ private slots:
                      "AND h.action = 'opened' "
                      "WHERE rd_case_step_recorded_by(c, h) = 'statement'"),
             3LL);
+        // Cases opened otherwise say who opened them: a delivery of the same kind of
+        // refusal (record_reconciliation_case's default), and `renewalctl apply` (0032).
+        scalar(*m_db,
+            "SELECT public.record_reconciliation_case(jsonb_set(c.event, "
+            "'{providerRenewalKey}', '\"in_4w\"'), c.error_code, c.local_state) "
+            "FROM reconciliation_cases c WHERE c.provider_renewal_key = 'in_4'");
+        const auto applied
+            = runProgram(ctl(), withDb(*m_db, {"apply"}), februaryEvent("in_4c", "sub_4", 1999));
+        QCOMPARE(applied.exitCode, 3);
+        QCOMPARE(QString::fromStdString(rdtest::text(*m_db,
+                     "SELECT string_agg(c.provider_renewal_key || ':' || "
+                     "rd_case_step_recorded_by(c, h), ',' ORDER BY c.provider_renewal_key) "
+                     "FROM reconciliation_cases c JOIN reconciliation_case_history h "
+                     "ON h.case_id = c.id AND h.action = 'opened'")),
+            u"in_3:statement,in_4:statement,in_4c:cli,in_4w:webhook,in_5:statement"_qs);
         for (const char *key : {"in_3", "in_4", "in_5"}) {
             const QString id = QString::fromStdString(rdtest::text(*m_db,
                 std::string("SELECT id::text FROM reconciliation_cases WHERE "
