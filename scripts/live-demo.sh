@@ -5,23 +5,25 @@
 # second, as the providers would deliver them. The Overview's "Renewals today" counts up, the
 # Inbox and Cases show what arrives. Stops the receiver and the publisher when the simulation
 # is done or interrupted; the desk stays open.
-#   scripts/live-demo.sh [--rate N] [--subscriptions N] [--port P] [--no-desk] [-- desk args]
+#   scripts/live-demo.sh [--rate N] [--subscriptions N] [--port P] [--no-desk] [--no-build]
+#                        [-- desk args]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${RENEWAL_DESK_BUILD_DIR:-$here/build}"
-rate=1 subscriptions=30 port=8089 desk=1
+rate=1 subscriptions=30 port=8089 desk=1 build_first=1
 while [ $# -gt 0 ]; do
     case "$1" in
     --rate) rate="$2"; shift 2 ;;
     --subscriptions) subscriptions="$2"; shift 2 ;;
     --port) port="$2"; shift 2 ;;
     --no-desk) desk=0; shift ;;
+    --no-build) build_first=0; shift ;; # the build folder is current (the tests)
     --) shift; break ;;
     *) echo "live-demo: unknown option $1 (see the comment at the top of $0)" >&2; exit 64 ;;
     esac
 done
 
-"$here/scripts/build.sh"
+[ "$build_first" = 0 ] || "$here/scripts/build.sh"
 ctl="$build/app/renewalctl/renewalctl"
 "$ctl" db start
 "$ctl" migrate >/dev/null
@@ -58,6 +60,10 @@ flags=(--seed "$(date +%s)" --subscriptions "$subscriptions" --now "$(date -u +%
 "$ctl" simulate "${flags[@]}" --write-subscriptions "$work/subscriptions.jsonl" >/dev/null
 "$ctl" subscriptions import "$work/subscriptions.jsonl"
 
+if curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1; then
+    echo "live-demo: something already answers on port $port: choose another with --port" >&2
+    exit 69
+fi
 "$ctl" serve --listen "127.0.0.1:$port" --secrets "$work/secrets.json" >"$work/serve.log" 2>&1 &
 pids+=($!)
 "$ctl" outbox publish --follow --jsonl "$work/intents.jsonl" >"$work/publish.log" 2>&1 &
