@@ -893,10 +893,7 @@ void CasesPage::refresh()
                 m_listedFilter = filter;
                 m_newRows->reset();
             }
-            QStringList keys;
-            for (int row = 0; row < m_model->rowCount(); ++row)
-                keys << m_model->index(row, 0).data(int(Role::Key)).toString();
-            m_newRows->rowsListed(keys);
+            m_newRows->rowsListed();
             updateButtons();
         },
         [this](const QString &message) {
@@ -1185,25 +1182,27 @@ ApplicableDialog *CasesPage::openApplicableDialog(const QString &reason)
 
 void CasesPage::askAndRunBulk(CaseActions::Action action)
 {
+    // The open ones of the selection, and a line for each: how many and which are shown
+    // before the note (a bulk dismissal closes every case listed).
     QVector<qint64> ids;
-    for (qint64 id : selectedCaseIds()) {
-        const int r = m_model->rowOfKey(QString::number(id));
-        if (r >= 0 && m_model->row(r)[IsOpen].toBool())
-            ids << id;
-    }
-    if (ids.isEmpty())
-        return;
-    const bool dismiss = action == CaseActions::Action::Dismiss;
-    OperatorNoteDialog dialog(actionName(action), 0, dismiss, this);
-    // How many and which, before the note: a bulk dismissal closes every case listed.
     QStringList lines;
-    for (qint64 id : std::as_const(ids)) {
-        const RowRef r = m_model->row(m_model->rowOfKey(QString::number(id)));
+    for (qint64 id : selectedCaseIds()) {
+        const int row = m_model->rowOfKey(QString::number(id));
+        if (row < 0)
+            continue;
+        const RowRef r = m_model->row(row);
+        if (!r[IsOpen].toBool())
+            continue;
+        ids << id;
         lines << tr("case %1 · %2/%3 · %4 · %5")
                      .arg(id)
                      .arg(r[Provider].toString(), r[SubscriptionRef].toString(),
                          r[RenewalKey].toString(), format::humanize(r[ErrorCode].toString()));
     }
+    if (ids.isEmpty())
+        return;
+    const bool dismiss = action == CaseActions::Action::Dismiss;
+    OperatorNoteDialog dialog(actionName(action), 0, dismiss, this);
     const auto n = ids.size();
     dialog.setCases(dismiss ? (n == 1 ? tr("Dismissing closes this case, without recording its "
                                            "renewal:")

@@ -209,12 +209,7 @@ InboxPage::InboxPage(DatabasePool *pool, QWidget *parent)
         if (r >= 0 && r != m_table->currentIndex().row())
             m_table->selectRow(r);
     });
-    connect(m_model, &PagedTableModel::pageLoaded, this, [this] {
-        QStringList keys;
-        for (int r = 0; r < m_model->rowCount(); ++r)
-            keys << m_model->index(r, 0).data(int(Role::Key)).toString();
-        m_newRows->rowsListed(keys);
-    });
+    connect(m_model, &PagedTableModel::pageLoaded, m_newRows, &NewRowsBar::rowsListed);
     connect(m_newRows, &NewRowsBar::showRequested, this, [this](const QString &key) {
         const int r = m_model->rowOfKey(key);
         m_table->scrollToTop();

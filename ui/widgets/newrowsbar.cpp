@@ -1,5 +1,7 @@
 #include "ui/widgets/newrowsbar.h"
 
+#include "ui/models/records.h"
+
 #include <QAbstractItemView>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -48,8 +50,12 @@ bool NewRowsBar::isRowVisible(int row) const
     return rect.isValid() && m_view->viewport()->rect().intersects(rect);
 }
 
-void NewRowsBar::rowsListed(const QStringList &keys)
+void NewRowsBar::rowsListed()
 {
+    QStringList keys;
+    const QAbstractItemModel *model = m_view->model();
+    for (int row = 0; row < model->rowCount(); ++row)
+        keys << model->index(row, 0).data(int(Role::Key)).toString();
     const bool primed = m_primed;
     m_primed = true;
     // Arrivals on top: those above the first row that was listed before.

@@ -15,7 +15,7 @@ namespace rd::ui {
 /// looked elsewhere in the list are announced instead of slipping in out of sight. Show
 /// scrolls to the first of them and selects it; the bar hides once they are seen.
 ///
-/// The list tells it the keys it now lists after each reload (rowsListed); keys it lists for
+/// The list tells it after each reload (rowsListed), and it reads the keys listed; keys listed for
 /// the first time since reset() count as new. A new row that is in view when it arrives is
 /// seen at once and not announced. reset() when the rows change for another reason (a
 /// filter, a scope, a sort): those are not arrivals.
@@ -26,8 +26,8 @@ class NewRowsBar : public QFrame
 public:
     explicit NewRowsBar(QAbstractItemView *view, QWidget *parent = nullptr);
 
-    /// The keys listed now, in the list's order, with their rows (index = row).
-    void rowsListed(const QStringList &keys);
+    /// The list reloaded: the keys (Role::Key) its view lists now, in the list's order.
+    void rowsListed();
     /// Forgets what was listed: the next rowsListed only remembers.
     void reset();
     /// A list that loads its rows page by page, newest first (the inbox): only rows above the
