@@ -6,6 +6,7 @@
 #include "ui/models/format.h"
 #include "ui/models/recordtablemodel.h"
 #include "ui/widgets/dialogkeys.h"
+#include "ui/widgets/reasonbox.h"
 #include "ui/widgets/tableview.h"
 
 #include <QComboBox>
@@ -47,11 +48,7 @@ ApplicableDialog::ApplicableDialog(DatabasePool *pool, const QString &reason, QW
     m_count->setObjectName(u"applicable-count"_qs);
     m_count->setWordWrap(true);
     m_noteReason->setObjectName(u"applicable-note-reason"_qs);
-    for (const QString &code : caseActionReasonCodes())
-        m_noteReason->addItem(reasonLabel(code), code);
-    // No default: the reason recorded in each case's history is the one a person chose.
-    m_noteReason->setPlaceholderText(tr("Choose a reason…"));
-    m_noteReason->setCurrentIndex(-1);
+    fillReasonBox(m_noteReason);
     m_comment->setObjectName(u"applicable-comment"_qs);
     m_comment->setPlaceholderText(tr("What changed, for whoever reads each case's history"));
     m_comment->setMaximumHeight(fontMetrics().lineSpacing() * 4);

@@ -2,6 +2,7 @@
 
 #include "ui/models/caseactions.h"
 #include "ui/widgets/dialogkeys.h"
+#include "ui/widgets/reasonbox.h"
 
 #include "domain/core/operator_note.h"
 
@@ -30,11 +31,7 @@ OperatorNoteDialog::OperatorNoteDialog(
 {
     setWindowTitle(tr("%1 case %2").arg(actionName).arg(caseId));
     m_reason->setObjectName(u"note-reason"_qs);
-    for (const QString &code : caseActionReasonCodes())
-        m_reason->addItem(reasonLabel(code), code);
-    // Nothing chosen: the operator picks the reason that is true.
-    m_reason->setPlaceholderText(tr("Choose a reason…"));
-    m_reason->setCurrentIndex(-1);
+    fillReasonBox(m_reason);
     m_casesTitle->setObjectName(u"note-cases-title"_qs);
     m_casesTitle->setVisible(false);
     m_cases->setObjectName(u"note-cases"_qs);

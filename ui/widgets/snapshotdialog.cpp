@@ -9,6 +9,7 @@
 #include "ui/models/snapshotstart.h"
 #include "ui/widgets/comparisonview.h"
 #include "ui/widgets/dialogkeys.h"
+#include "ui/widgets/reasonbox.h"
 #include "ui/widgets/tableview.h"
 
 #include "domain/core/errors.h"
@@ -107,12 +108,8 @@ SnapshotDialog::SnapshotDialog(
     , m_previewView(new TableView)
 {
     setWindowTitle(tr("Attach provider snapshot to case %1").arg(caseId));
-    for (const QString &code : caseActionReasonCodes())
-        m_reason->addItem(reasonLabel(code), code);
-    // No default: the reason in the case's history is the one a person chose.
+    fillReasonBox(m_reason);
     m_reason->setObjectName(u"snapshot-reason"_qs);
-    m_reason->setPlaceholderText(tr("Choose a reason…"));
-    m_reason->setCurrentIndex(-1);
     m_comment->setPlaceholderText(tr("What you checked, for whoever reads the audit trail"));
     m_comment->setObjectName(u"snapshot-comment"_qs);
     m_comment->setMaximumHeight(fontMetrics().height() * 4);
