@@ -56,18 +56,7 @@ struct Queue
 };
 
 /// What the queue lists.
-struct QueueFilter
-{
-    CasesPage::Scope scope = CasesPage::Scope::Open;
-    CasesPage::Sort sort = CasesPage::Sort::LastSeenNewest;
-    QString search;
-    CasesPage::Assignee assignee = CasesPage::Assignee::All;
-    QString reason;
-    qint64 minAge = -1;
-    qint64 maxAge = -1;
-    QDate day; ///< a UTC day; invalid: any
-    bool dayClosed = false; ///< the day the case closed, not the day it opened
-};
+using QueueFilter = CasesPage::QueueFilter;
 
 // A case's columns, over `c` (a reconciliation_cases row), in Field order.
 const QString kCaseColumns = uR"(SELECT c.id, c.error_code, c.provider_key,
@@ -829,17 +818,11 @@ QString CasesPage::findingText() const
 void CasesPage::refresh()
 {
     m_queueStale = true;
+    const QueueFilter filter {m_scope, m_sort, m_search->text().trimmed(), m_assignee, m_reason,
+        m_minAge, m_maxAge, m_day, m_dayClosed};
     deliverResult(
-        this,
-        m_pool->run([f = QueueFilter {m_scope, m_sort, m_search->text().trimmed(), m_assignee,
-                         m_reason, m_minAge, m_maxAge, m_day, m_dayClosed}](
-                        QSqlDatabase &db) { return loadQueue(db, f); }),
-        [this,
-            filter = QStringList {QString::number(int(m_scope)), QString::number(int(m_sort)),
-                m_search->text().trimmed(), QString::number(int(m_assignee)), m_reason,
-                QString::number(m_minAge), QString::number(m_maxAge), m_day.toString(Qt::ISODate),
-                QString::number(m_dayClosed)}
-                         .join(u'|')](Queue q) {
+        this, m_pool->run([filter](QSqlDatabase &db) { return loadQueue(db, filter); }),
+        [this, filter](Queue q) {
             m_queueStale = false;
             const qint64 pending = m_pendingSelect;
             const qint64 keep = pending ? pending : m_currentCase;

@@ -79,6 +79,20 @@ public:
     enum class Sort { LastSeenNewest, LastSeenOldest, OldestFirst, NewestFirst };
     /// Whose cases the queue lists: everyone's, the session's login role's, or nobody's.
     enum class Assignee { All, Mine, Unassigned };
+    /// What the queue lists: the page's filters as one value.
+    struct QueueFilter
+    {
+        Scope scope = Scope::Open;
+        Sort sort = Sort::LastSeenNewest;
+        QString search;
+        Assignee assignee = Assignee::All;
+        QString reason;
+        qint64 minAge = -1;
+        qint64 maxAge = -1;
+        QDate day; ///< a UTC day; invalid: any
+        bool dayClosed = false; ///< the day the case closed, not the day it opened
+        bool operator==(const QueueFilter &) const = default;
+    };
 
     CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent = nullptr);
 
@@ -211,7 +225,7 @@ private:
     TableView *m_table;
     NewRowsBar *m_newRows = nullptr;
     /// The queue's filter the rows were last listed with: another one lists no arrivals.
-    QString m_listedFilter;
+    QueueFilter m_listedFilter;
     QSplitter *m_splitter;
     QLabel *m_title;
     QLabel *m_finding;
