@@ -556,7 +556,7 @@ private slots:
         QTest::newRow("reapply") << QStringList {"reapply", "9999", "--reason", "other"};
         QTest::newRow("dismiss") << QStringList {
             "dismiss", "9999", "--reason", "other", "--comment", "x"};
-        QTest::newRow("reopen") << QStringList {"reopen", "9999", "--note", "x"};
+        QTest::newRow("reopen") << QStringList {"reopen", "9999", "--comment", "x"};
         QTest::newRow("note") << QStringList {"note", "9999", "--comment", "x"};
     }
 
@@ -570,9 +570,9 @@ private slots:
         QCOMPARE(scalar(db, "SELECT count(*) FROM reconciliation_case_history"), 0LL);
     }
 
-    /// #28, 20: `cases reopen ID --note` puts a dismissed case back in the queue; `cases show`
-    /// says the way back on a dismissed case and the next step on an open one (21); a second
-    /// reopen is refused (4) with its reason.
+    /// #28, 20: `cases reopen ID --comment` (as dismiss and note take it) puts a dismissed case
+    /// back in the queue; `cases show` says the way back on a dismissed case and the next step on
+    /// an open one (21); a second reopen is refused (4) with its reason.
     void reopenADismissedCase()
     {
         rdtest::TestDatabase db("cli_reopen");
@@ -588,17 +588,17 @@ private slots:
                 .exitCode,
             0);
         show = runProgram(ctl(), withDb(db, {"cases", "show", id}));
-        QVERIFY2(show.out.contains(("renewalctl cases reopen " + id + " --note").toUtf8()),
+        QVERIFY2(show.out.contains(("renewalctl cases reopen " + id + " --comment").toUtf8()),
             show.out.constData());
 
         const auto noNote = runProgram(ctl(), withDb(db, {"cases", "reopen", id}));
         QCOMPARE(noNote.exitCode, 64);
-        QVERIFY2(noNote.err.contains("--note"), noNote.err.constData());
+        QVERIFY2(noNote.err.contains("--comment"), noNote.err.constData());
         QCOMPARE(
             scalar(db, "SELECT count(*) FROM reconciliation_cases WHERE status = 'open'"), 0LL);
 
         const auto reopened = runProgram(
-            ctl(), withDb(db, {"cases", "reopen", id, "--note", "a paying customer after all"}));
+            ctl(), withDb(db, {"cases", "reopen", id, "--comment", "a paying customer after all"}));
         QCOMPARE(reopened.exitCode, 0);
         QVERIFY2(
             reopened.out.startsWith(("case " + id + ": open again (was dismissed by ").toUtf8()),
@@ -610,8 +610,8 @@ private slots:
                      "AND comment = 'a paying customer after all'"),
             1LL);
 
-        const auto again
-            = runProgram(ctl(), withDb(db, {"cases", "reopen", id, "--note", "again", "--json"}));
+        const auto again = runProgram(
+            ctl(), withDb(db, {"cases", "reopen", id, "--comment", "again", "--json"}));
         QCOMPARE(again.exitCode, 4);
         QVERIFY2(again.err.contains("refused (case_not_reopenable): case " + id.toUtf8()
                      + " is open: there is nothing to reopen"),

@@ -118,7 +118,8 @@ void printCase(std::ostream &out, const nlohmann::json &c)
             field("next step", std::string(step));
     } else if (c["status"] == "dismissed") {
         field("next step",
-            "none; dismissed by mistake? renewalctl cases reopen " + text(c["id"]) + " --note WHY");
+            "none; dismissed by mistake? renewalctl cases reopen " + text(c["id"])
+                + " --comment WHY");
     }
     out << "event:\n";
     printLeaves(out, c["event"], "");
@@ -207,9 +208,9 @@ int runCases(const CommandContext &ctx)
             return ExitOk;
         }
         if (verb == "reopen") {
-            const std::string note = ctx.args.value("note").value_or("");
+            const std::string note = ctx.args.value("comment").value_or("");
             if (!hasVisibleText(note))
-                throw UsageError("reopening a case needs --note saying why (with something to "
+                throw UsageError("reopening a case needs --comment saying why (with something to "
                                  "read: spaces alone are not a note)");
             const auto caseId = caseIdArgument(ctx.args, 2);
             const auto result = reopenCase(*conn, caseId, note);

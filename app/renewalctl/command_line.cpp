@@ -456,7 +456,7 @@ moves while it runs; use --rate 1 for a presenter.)");
             "an open or resolved case, a renewal recorded since, another open case of the "
             "renewal, or a renewal paid in a closed month");
         positional(reopen, "ID", "the case id", true);
-        value(reopen, "note", "N", "why it is reopened; required");
+        value(reopen, "comment", "C", "a note saying why it is reopened; required");
         db(reopen);
         json(reopen);
         auto *claim = command(*group, "claim",
