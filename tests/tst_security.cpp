@@ -213,6 +213,22 @@ private slots:
                 + "\",\"latestRenewal\":null}', NULL, 'other', 'x')"
             << "SELECT count(*) FROM provider_snapshots p JOIN subscriptions s "
                "ON s.id = p.subscription_id WHERE s.cancel_at_period_end";
+        // 0032: a snapshot that makes the case's renewal period current records the case's
+        // renewal, into the real periods, audits and outbox, and resolves the real case.
+        QTest::newRow("operator: attach_provider_snapshot records its case's renewal")
+            << "operator" << (renewalTables + QStringList {"provider_snapshots"} + caseTables)
+            << "SELECT attach_provider_snapshot('{\"providerKey\":\"stripe-main\","
+               "\"providerSubscriptionId\":\"sub_1\",\"status\":\"active\",\"currentPeriod\":"
+               "{\"start\":\"2026-03-01T00:00:00Z\",\"end\":\"2026-04-01T00:00:00Z\"},"
+               "\"cancelAtPeriodEnd\":false,\"providerVersion\":null,\"capturedAt\":"
+               "\""
+                + QString::fromStdString(rdtest::capturedNow())
+                + "\",\"latestRenewal\":null}', %1, 'other', 'x')"
+            << "SELECT count(*) FROM subscription_billing_periods b JOIN reconciliation_cases c "
+               "ON c.provider_renewal_key = b.provider_renewal_key AND c.status = 'resolved' "
+               "JOIN subscription_transition_audits a ON a.billing_period_id = b.id "
+               "JOIN subscription_outbox o ON o.billing_period_id = b.id "
+               "WHERE b.provider_renewal_key = 'in_march' AND b.recorded_by = 'snapshot'";
         // 0023: a snapshot's renewal is counted by the periods' trigger, not by the core, even
         // when the operator's session claims the core counts.
         QTest::newRow("operator: a snapshot's renewal counted by the periods' trigger")
