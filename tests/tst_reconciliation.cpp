@@ -1380,10 +1380,12 @@ private slots:
         auto conn = m_db->connect();
         {
             pqxx::read_transaction tx(*conn);
-            for (const auto &row :
-                tx.exec("SELECT b.recorded_by, a.actor_type, a.actor_id FROM "
-                        "subscription_billing_periods "
-                        "b JOIN subscription_transition_audits a ON a.billing_period_id = b.id")) {
+            const auto recorded
+                = tx.exec("SELECT b.recorded_by, a.actor_type, a.actor_id FROM "
+                          "subscription_billing_periods "
+                          "b JOIN subscription_transition_audits a ON a.billing_period_id = b.id");
+            QCOMPARE(recorded.size(), 2); // the two renewals apply recorded, each audited
+            for (const auto &row : recorded) {
                 QCOMPARE(row[0].as<std::string>(), std::string("cli"));
                 QCOMPARE(row[1].as<std::string>(), std::string("cli"));
                 QCOMPARE(row[2].as<std::string>(), std::string("postgres"));

@@ -587,6 +587,7 @@ private slots:
         QVERIFY(dialog.actionButton()->isEnabled());
         QTest::keyClick(dialog.noteBox(), Qt::Key_Tab);
         QVERIFY(!dialog.noteBox()->toPlainText().contains(u'\t'));
+        QVERIFY(!dialog.noteBox()->hasFocus()); // Tab moved on
         QTest::keyClick(dialog.noteBox(), Qt::Key_Return, Qt::ControlModifier);
         QCOMPARE(dialog.result(), int(QDialog::Accepted));
         QVERIFY(dialog.note().contains(u"test payload"_qs));

@@ -340,11 +340,13 @@ private slots:
         QTest::keyClick(focused(&window), Qt::Key_Left, Qt::AltModifier);
         QCOMPARE(shownPage(window), window.overviewPage());
         QVERIFY(!window.backAction()->isEnabled());
-        // Forward twice: the oldest case, over the whole queue.
+        // Forward to the last place, and once more past it (nothing further): the oldest
+        // case, over the whole queue.
         QTest::keyClick(focused(&window), Qt::Key_Right, Qt::AltModifier);
         QTest::keyClick(focused(&window), Qt::Key_Right, Qt::AltModifier);
         QTest::keyClick(focused(&window), Qt::Key_Right, Qt::AltModifier);
         QVERIFY(QTest::qWaitFor([&] { return showsCase(window, m_oldest); }, 15000));
+        QVERIFY(!window.forwardAction()->isEnabled());
         QCOMPARE(cases->reasonFilter(), QString());
         // The mouse's Back and Forward buttons, over the queue (which would take any click).
         QTest::mouseClick(cases->table()->viewport(), Qt::BackButton);
