@@ -62,4 +62,10 @@ QFuture<InboxActionOutcome> rerunDeliveryAsync(const QString &conninfo, qint64 i
         [conninfo = conninfo.toStdString(), inboxId] { return rerunDelivery(conninfo, inboxId); });
 }
 
+QString invalidToReviewCondition()
+{
+    return u"w.outcome = 'invalid' AND NOT EXISTS (SELECT 1 FROM webhook_inbox_reviews r "
+           "WHERE r.inbox_id = w.id)"_qs;
+}
+
 } // namespace rd::ui

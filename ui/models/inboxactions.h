@@ -29,6 +29,11 @@ QFuture<InboxActionOutcome> markDeliveryReviewedAsync(
     const QString &conninfo, qint64 inboxId, const QString &note);
 QFuture<InboxActionOutcome> rerunDeliveryAsync(const QString &conninfo, qint64 inboxId);
 
+/// The SQL condition, over webhook_inbox `w`, of an invalid delivery nobody has reviewed yet
+/// (migration 0034): webhook_inbox_by_outcome's 'invalid' range, each probed in
+/// webhook_inbox_reviews. The Overview counts these; the Inbox lists them.
+QString invalidToReviewCondition();
+
 } // namespace rd::ui
 
 Q_DECLARE_METATYPE(rd::ui::InboxActionOutcome)

@@ -2,6 +2,7 @@
 
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
+#include "ui/models/inboxactions.h"
 #include "ui/models/outboxpublisher.h"
 #include "ui/models/overduewatch.h"
 #include "ui/models/utcmidnight.h"
@@ -160,12 +161,10 @@ OverviewFigures loadOverview(QSqlDatabase &db, std::optional<int> overdueGraceHo
         f.outboxLastPublishedAt = publisher.lastPublishedAt;
     }
 
-    // Invalid deliveries nobody looked at: webhook_inbox_by_outcome's 'invalid' range, each
-    // probed in webhook_inbox_reviews (migration 0034).
+    // Invalid deliveries nobody looked at.
     {
-        QSqlQuery q = execSql(db,
-            u"SELECT count(*) FROM webhook_inbox w WHERE w.outcome = 'invalid' "
-            "AND NOT EXISTS (SELECT 1 FROM webhook_inbox_reviews r WHERE r.inbox_id = w.id)"_qs);
+        QSqlQuery q = execSql(
+            db, u"SELECT count(*) FROM webhook_inbox w WHERE "_qs + invalidToReviewCondition());
         if (q.next())
             f.invalidToReview = q.value(0).toLongLong();
     }

@@ -309,9 +309,7 @@ void InboxPage::reload()
             values << provider;
         }
         if (outcome == u"invalid_to_review") {
-            // webhook_inbox_by_outcome's 'invalid' range, less the reviewed (0034).
-            where << u"w.outcome = 'invalid' AND NOT EXISTS (SELECT 1 FROM "
-                     "webhook_inbox_reviews r WHERE r.inbox_id = w.id)"_qs;
+            where << invalidToReviewCondition();
         } else if (outcome == u"problems") {
             where << u"w.outcome IN ('rejected', 'needs_snapshot', 'invalid')"_qs;
         } else if (outcome == u"unprocessed") {
