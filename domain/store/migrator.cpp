@@ -38,10 +38,12 @@ void createMigrationsTable(pqxx::connection &conn)
                      " applied_at timestamptz NOT NULL DEFAULT now())");
             tx.commit();
             return;
-        } catch (const pqxx::unique_violation &) {
-            // Two first runs created it at once (the catalog's unique index tells the later
-            // one); it exists now.
-            if (attempt >= 2)
+        } catch (const pqxx::sql_error &e) {
+            // Two first runs created it at once: IF NOT EXISTS does not serialize them, and the
+            // later one is told by the catalog's unique index (23505) or, when it gets as far as
+            // the row type, "type schema_migrations already exists" (42710). It exists now.
+            const std::string state = e.sqlstate();
+            if (attempt >= 2 || (state != "23505" && state != "42710" && state != "42P07"))
                 throw;
         }
     }
