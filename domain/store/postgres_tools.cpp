@@ -8,10 +8,7 @@
 #include <memory>
 
 namespace rd {
-namespace {
-
-/// libpq's own quoting for a key/value value: single quotes, backslash escapes.
-std::string quotedValue(const std::string &v)
+std::string conninfoValue(const std::string &v)
 {
     std::string out = "'";
     for (const char c : v) {
@@ -21,8 +18,6 @@ std::string quotedValue(const std::string &v)
     }
     return out + "'";
 }
-
-} // namespace
 
 std::vector<std::string> ToolConnection::environment() const
 {
@@ -62,7 +57,7 @@ ToolConnection toolConnection(const std::string &conninfo)
             out.password = value;
             continue;
         }
-        out.conninfo += (out.conninfo.empty() ? "" : " ") + key + "=" + quotedValue(value);
+        out.conninfo += (out.conninfo.empty() ? "" : " ") + key + "=" + conninfoValue(value);
         if (key == "host" || key == "hostaddr" || key == "port" || key == "dbname" || key == "user"
             || key == "service")
             out.description += (out.description.empty() ? "" : " ") + key + "=" + value;

@@ -22,6 +22,10 @@ struct ToolConnection
     std::string scrubbed(std::string text) const;
 };
 
+/// `value` quoted for a key/value connection string ('...', with \ before ' and \), so that
+/// paths and names with spaces or quotes survive.
+std::string conninfoValue(const std::string &value);
+
 /// Parses `conninfo` (key/value or URI) with libpq; InputError naming what is wrong otherwise.
 ToolConnection toolConnection(const std::string &conninfo);
 

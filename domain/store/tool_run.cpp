@@ -9,7 +9,6 @@
 #include <poll.h>
 #include <stdexcept>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <system_error>
 #include <unistd.h>
 
@@ -49,20 +48,6 @@ void nonBlocking(int fd)
 std::system_error lastError(const char *what)
 {
     return std::system_error(errno, std::generic_category(), what);
-}
-
-int waitFor(pid_t pid)
-{
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR)
-            return -1;
-    }
-    if (WIFEXITED(status))
-        return WEXITSTATUS(status);
-    if (WIFSIGNALED(status))
-        return 128 + WTERMSIG(status);
-    return -1;
 }
 
 } // namespace
@@ -207,7 +192,7 @@ ToolResult runTool(const ToolRun &run)
         }
     }
     inOurs.reset();
-    result.exitCode = waitFor(pid);
+    result.exitCode = waitForExit(pid);
     if (failure)
         std::rethrow_exception(failure);
     return result;
