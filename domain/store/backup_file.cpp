@@ -128,7 +128,9 @@ BackupFileWriter::BackupFileWriter(fs::path path, const BackupManifest &manifest
         fd = ::open(m_partial.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     }
     if (fd < 0)
-        throw std::runtime_error(systemError("create", m_partial));
+        // A directory that does not exist or may not be written: the caller's choice of path.
+        throw InputError(
+            m_partial.string(), std::string("cannot be created: ") + std::strerror(errno));
     ::close(fd);
     m_out.open(m_partial, std::ios::binary | std::ios::out | std::ios::trunc);
     const std::string header = std::string(kBackupMagic) + manifestJson(manifest, false) + "\n";
