@@ -1,6 +1,7 @@
 #include "domain/store/embedded_cluster.h"
 
 #include "domain/core/errors.h"
+#include "domain/store/postgres_tools.h"
 
 #include <pqxx/pqxx>
 
@@ -276,17 +277,8 @@ void EmbeddedCluster::stop()
 std::string EmbeddedCluster::connectionString(const std::string &database) const
 {
     // Key/value form; values quoted so that paths with spaces work.
-    auto quote = [](const std::string &v) {
-        std::string out = "'";
-        for (const char c : v) {
-            if (c == '\'' || c == '\\')
-                out += '\\';
-            out += c;
-        }
-        return out + "'";
-    };
-    return "host=" + quote(socketDir().string()) + " port=5432 dbname=" + quote(database)
-        + " user=" + kSuperuser;
+    return "host=" + conninfoValue(socketDir().string())
+        + " port=5432 dbname=" + conninfoValue(database) + " user=" + kSuperuser;
 }
 
 } // namespace rd

@@ -92,6 +92,8 @@ std::vector<char *> nullTerminated(std::vector<std::string> &strings)
     return pointers;
 }
 
+} // namespace
+
 int waitForExit(pid_t pid)
 {
     int status = 0;
@@ -105,8 +107,6 @@ int waitForExit(pid_t pid)
         return 128 + WTERMSIG(status);
     return -1;
 }
-
-} // namespace
 
 std::optional<RunAs> lookupAccount(const std::string &name)
 {

@@ -36,6 +36,9 @@ struct SpawnOptions
 /// cannot be started (std::errc::no_such_file_or_directory: no such program).
 pid_t spawnProcess(const std::vector<std::string> &argv, const SpawnOptions &options);
 
+/// Waits for child `pid` to end: its exit status, 128 + the signal that ended it, or -1.
+int waitForExit(pid_t pid);
+
 struct ProcessResult
 {
     int exitCode = -1; ///< the exit status, or 128 + signal number
