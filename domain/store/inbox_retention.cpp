@@ -164,7 +164,7 @@ std::string PurgeReport::text() const
     if (kept > 0)
         s += dryRun ? "would keep " + plural(kept, "body", "bodies") + " whose case is open\n"
                     : "kept " + plural(kept, "body", "bodies")
-                + " old enough but whose case is open (or still being processed)\n";
+                + " old enough but kept: their case is open\n";
     if (!dryRun && removed > 0)
         s += "recorded as run " + run + " in "
             + plural(batches, "removal record", "removal records")
