@@ -130,8 +130,9 @@ REVOKE ALL ON FUNCTION public.set_inbox_retention(integer) FROM PUBLIC;
 -- (p_after_received_at, p_after_id) the previous batch returned. Each batch is its own short
 -- transaction: rows locked by someone else are skipped (the next sweep takes them), and no
 -- subscription is ever locked. A batch that removed something writes its record; the batches
--- of one run share p_run. The last batch ("done") moves swept_before up to the oldest body
--- still kept in the range (or the cutoff less an hour for deliveries still committing).
+-- of one run share p_run. The last batch ("done") moves swept_before to the oldest body still
+-- kept in the range swept (or the cutoff less an hour, for deliveries still committing): the
+-- configured retention's sweeps start there; an operator's age sweeps from the start.
 -- p_older_than_days NULL: the configured retention (RD020 when none); otherwise the caller
 -- must be an operator (RD021). p_dry_run: counts what would go, writes nothing.
 CREATE FUNCTION public.purge_inbox_bodies(
