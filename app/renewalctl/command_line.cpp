@@ -543,8 +543,7 @@ moves while it runs; use --rate 1 for a presenter.)");
     {
         // Retention and erasure of delivery bodies (migration 0037; app/renewalctl/cmd_inbox.cpp).
         auto *group = commandGroup(root, "inbox",
-            "purge|erase|retention|removals: delivery bodies that forget personal data",
-            kWebhooks);
+            "purge|erase|retention|removals: delivery bodies that forget personal data", kWebhooks);
         auto *purge = command(*group, "purge",
             "remove the raw bodies of processed deliveries older than the configured retention "
             "(a delivery whose case is open keeps its body); recorded, idempotent");
