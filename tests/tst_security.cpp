@@ -656,6 +656,62 @@ private slots:
         QCOMPARE(scalar(*admin, "SELECT count(*) FROM audit_chain_breaks()"), 0LL);
     }
 
+    // 0037: the retention sweep (any viewer, the configured retention) and the erasure (an
+    // operator) remove the real bodies and write the real record, whatever temporary tables
+    // of the same names the caller has put first on its search_path.
+    void bodyRemovalsIgnoreShadowTables_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("call");
+        QTest::newRow("viewer: purge_inbox_bodies") << "viewer"
+                                                    << "SELECT purge_inbox_bodies()";
+        QTest::newRow("operator: erase_inbox_bodies")
+            << "operator"
+            << "SELECT erase_inbox_bodies('stripe-main', 'sub_1', 'ticket 1')";
+    }
+
+    void bodyRemovalsIgnoreShadowTables()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, call);
+        registerStripeMain();
+        {
+            auto admin = m_db->connect();
+            pqxx::nontransaction tx(*admin);
+            tx.exec0("INSERT INTO webhook_inbox (provider_key, provider_event_id, raw_body, "
+                     "body_size, body_sha256, outcome, processed_at, normalized, received_at) "
+                     "VALUES ('stripe-main', 'evt_old', 'body', 4, encode(sha256('body'), 'hex'), "
+                     "'not_a_renewal', now(), '{\"providerSubscriptionId\": \"sub_1\"}', "
+                     "now() - interval '40 days')");
+            tx.exec("SELECT set_inbox_retention(30)");
+        }
+        const QStringList shadowed {"webhook_inbox", "webhook_inbox_removals", "inbox_retention",
+            "reconciliation_cases", "billing_providers", "subscriptions",
+            "subscription_billing_periods"};
+        pqxx::connection attacker(attackerWithTemp(kind.toStdString()));
+        {
+            pqxx::nontransaction tx(attacker);
+            for (const auto &t : shadowed)
+                shadow(tx, t.toStdString());
+            // A retention of its own that would keep nothing: the real one is read.
+            tx.exec0("INSERT INTO pg_temp.inbox_retention (only_row, days, set_by, set_at) "
+                     "VALUES (true, NULL, 'x', now())");
+            tx.exec0("SET search_path = pg_temp, public");
+            tx.exec(call.toStdString());
+            tx.exec0("DELETE FROM pg_temp.inbox_retention");
+            for (const auto &t : shadowed)
+                QVERIFY2(
+                    tx.exec1("SELECT count(*) FROM pg_temp." + t.toStdString())[0].as<int>() == 0,
+                    qPrintable("the function wrote into the temporary " + t));
+        }
+        auto admin = m_db->connect();
+        QCOMPARE(scalar(*admin,
+                     "SELECT count(*) FROM webhook_inbox w JOIN webhook_inbox_removals r "
+                     "ON r.id = w.body_removal_id WHERE w.raw_body IS NULL AND r.bodies = 1 "
+                     "AND w.provider_event_id = 'evt_old'"),
+            1LL);
+    }
+
     // Only the ingest role may deliver: a viewer or an operator cannot call ingest_delivery,
     // and neither can a role that is only PUBLIC.
     void ingestDeliveryNeedsTheIngestGrant_data()

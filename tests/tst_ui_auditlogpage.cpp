@@ -260,6 +260,67 @@ private slots:
             std::stoll(one("SELECT chain_seq FROM " + table + " WHERE id = " + key.substr(1))));
     }
 
+    /// The removals of delivery bodies (migration 0037) are in the log, merged by time with
+    /// the audits and case entries, across page boundaries: what went, by whom and why.
+    void bodyRemovalsAreListed_data()
+    {
+        QTest::addColumn<int>("pageSize");
+        QTest::newRow("one row a page") << 1;
+        QTest::newRow("seven rows a page") << 7;
+    }
+
+    void bodyRemovalsAreListed()
+    {
+        QFETCH(int, pageSize);
+        rdtest::TestDatabase db("ui_audit_removals");
+        rdtest::importSubscriptions(db.conninfo(),
+            rdtest::subscriptionLine("stripe-main", "sub_1") + "\n"
+                + rdtest::subscriptionLine("stripe-main", "sub_2"));
+        {
+            auto conn = db.connect();
+            pqxx::nontransaction tx(*conn);
+            tx.exec0("INSERT INTO billing_providers (provider_key, kind, display_name) VALUES "
+                     "('stripe-main', 'stripe', 'Stripe')");
+            tx.exec0("INSERT INTO webhook_inbox (provider_key, provider_event_id, raw_body, "
+                     "body_size, body_sha256, outcome, processed_at, normalized, received_at) "
+                     "SELECT 'stripe-main', 'evt_' || g, 'b', 1, encode(sha256('b'), 'hex'), "
+                     "'not_a_renewal', now(), jsonb_build_object('providerSubscriptionId', "
+                     "'sub_' || g), now() - interval '40 days' FROM generate_series(1, 2) g");
+            tx.exec("SELECT erase_inbox_bodies(NULL, 'sub_2', 'ticket 7')");
+            tx.exec("SELECT purge_inbox_bodies(30)");
+        }
+        rd::ui::DatabasePool pool(QString::fromStdString(db.conninfo()));
+        rd::ui::AuditLogPage page(&pool);
+        page.model()->setPageSize(pageSize);
+        page.model()->setResidentPageLimit(100000);
+        page.setFilter(L::Filter {});
+        QStringList expected;
+        {
+            auto conn = db.connect();
+            pqxx::nontransaction tx(*conn);
+            for (const auto &row :
+                tx.exec("SELECT k FROM (SELECT 'a' || id AS k, created_at AS t, 1 AS s, id FROM "
+                        "subscription_transition_audits UNION ALL SELECT 'r' || id, removed_at, 2, "
+                        "id FROM webhook_inbox_removals) x ORDER BY t DESC, s DESC, id DESC"))
+                expected << QString::fromStdString(row[0].as<std::string>());
+        }
+        QCOMPARE(expected.size(), 4);
+        QCOMPARE(shownKeys(page), expected);
+        const int erased = expected.indexOf(u"r1"_qs);
+        const int purged = expected.indexOf(u"r2"_qs);
+        const auto cell = [&](int row, int column) {
+            return page.model()->index(row, column).data().toString();
+        };
+        const int what = 1;
+        const int actor = 3;
+        const int comment = 10;
+        QCOMPARE(cell(erased, what), u"Bodies erased"_qs);
+        QCOMPARE(cell(erased, comment), u"1 body (deliveries 2 to 2); request: ticket 7"_qs);
+        QCOMPARE(cell(purged, what), u"Bodies removed"_qs);
+        QCOMPARE(cell(purged, comment), u"1 body (deliveries 1 to 1); older than 30 days"_qs);
+        QCOMPARE(cell(purged, actor).toStdString(), rdtest::text(db, "SELECT current_user"));
+    }
+
     void rowsOpenTheirSubscriptionOrCase()
     {
         rd::ui::AuditLogPage page(m_pool.get());

@@ -593,6 +593,59 @@ private slots:
         QVERIFY(dialog.note().contains(u"test payload"_qs));
     }
 
+    /// A removed body (migration 0037) says when and why instead of the body, for every role
+    /// (a viewer too: when and why is no personal data); what the desk needs stays.
+    void removedBodiesSayWhenAndWhy_data()
+    {
+        QTest::addColumn<QString>("removal");
+        QTest::addColumn<QString>("note"); // %1: today (UTC)
+        QTest::newRow("retention") << "SELECT set_inbox_retention(90); SELECT purge_inbox_bodies()"
+                                   << "Body removed on %1 (retention 90 days)";
+        QTest::newRow("erasure")
+            << "SELECT erase_inbox_bodies('stripe-main', 'sub_cut', 'ticket 4711')"
+            << "Body erased on %1 (request: ticket 4711)";
+    }
+
+    void removedBodiesSayWhenAndWhy()
+    {
+        QFETCH(QString, removal);
+        QFETCH(QString, note);
+        const auto db = inboxOfItsOwn("ui_inbox_removed");
+        rd::WebhookIngestor ingestor(db->conninfo());
+        const auto applied = ingestor.ingest("stripe-main", stripeRenewal("cut"));
+        QCOMPARE(outcomeName(applied.outcome), outcomeName(rd::IngestOutcome::Applied));
+        {
+            auto conn = db->connect();
+            pqxx::nontransaction tx(*conn);
+            tx.exec0("UPDATE webhook_inbox SET received_at = now() - interval '100 days'");
+            for (const auto &statement : removal.split(u"; "_qs))
+                tx.exec(statement.toStdString());
+        }
+        const QString expected
+            = note.arg(QDateTime::currentDateTimeUtc().toString(u"yyyy-MM-dd"_qs));
+        for (const char *role : {"viewer", "operator"}) {
+            rd::ui::DatabasePool pool(QString::fromStdString(rdtest::loginAs(*db, role, role)));
+            rd::ui::InboxPage page(&pool);
+            page.resize(1280, 800);
+            page.show();
+            QVERIFY(QTest::qWaitFor([&] { return shownIds(page).size() == 1; }, 10000));
+            QVERIFY(openWithEnter(page, applied.inboxId));
+            auto *view = page.deliveryView();
+            QVERIFY(view->delivery().bodyRemoved);
+            QCOMPARE(view->bodyNoteText(), expected);
+            QVERIFY2(view->bodyText().contains(u"no longer kept"_qs), qPrintable(view->bodyText()));
+            QVERIFY(!view->bodyText().contains(u"in_cut"_qs)); // nothing of the payload
+            QVERIFY(!view->canSaveBody());
+            // The normalized event stays: the case and the books read it.
+            QVERIFY2(view->normalizedText().contains(u"\"providerSubscriptionId\": \"sub_cut\""_qs),
+                qPrintable(view->normalizedText()));
+            if (const QString dir = qEnvironmentVariable("RD_SCREENSHOT_DIR"); !dir.isEmpty())
+                QVERIFY(page.grab().save(dir + u"/delivery-body-"_qs
+                    + QString::fromLatin1(QTest::currentDataTag()) + u"-"_qs
+                    + QString::fromLatin1(role) + u".png"_qs));
+        }
+    }
+
     /// Re-run: an invalid delivery whose body this build's adapter reads (an older adapter
     /// could not) goes through the ingest path as `renewalctl replay --delivery` does: a new
     /// delivery records the renewal, and the invalid one is marked reviewed with it. A body

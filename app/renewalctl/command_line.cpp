@@ -573,6 +573,39 @@ moves while it runs; use --rate 1 for a presenter.)");
         json(app);
     }
     {
+        // Retention and erasure of delivery bodies (migration 0037; app/renewalctl/cmd_inbox.cpp).
+        auto *group = commandGroup(root, "inbox",
+            "purge|erase|retention|removals: delivery bodies that forget personal data", kWebhooks);
+        auto *purge = command(*group, "purge",
+            "remove the raw bodies of processed deliveries older than the configured retention "
+            "(a delivery whose case is open keeps its body); recorded, idempotent");
+        value(purge, "older-than", "DAYS",
+            "instead of the configured retention: bodies older than DAYS (0: every processed "
+            "delivery); an operator's act");
+        flag(purge, "dry-run", "count what would go, remove nothing");
+        value(purge, "batch", "N", "deliveries per transaction (default 5000)");
+        db(purge);
+        json(purge);
+        auto *erase = command(*group, "erase",
+            "a data-subject request: remove the raw bodies of one subscription's deliveries, "
+            "whatever their age (operators only)");
+        value(erase, "subscription", "ID", "the provider's subscription id; required");
+        value(erase, "provider-key", "KEY", "only this provider's deliveries (default: every one)");
+        value(erase, "request", "TEXT", "the request served (a ticket or reference); required");
+        db(erase);
+        json(erase);
+        auto *retention = command(*group, "retention",
+            "show the retention of delivery bodies, or set it (the database owner)");
+        value(retention, "days", "N", "keep bodies N days (0 to 36500)");
+        flag(retention, "off", "no retention: keep bodies");
+        db(retention);
+        json(retention);
+        auto *removals = command(*group, "removals", "list the recorded removals, newest first");
+        value(removals, "limit", "N", "at most N records (default 50)");
+        db(removals);
+        json(removals);
+    }
+    {
         auto *group = commandGroup(root, "roles",
             "grant: give a login role viewer, operator, ingest or payload_reader", kReconciliation);
         auto *grant = command(*group, "grant", "grant a login role one of the desk's roles");

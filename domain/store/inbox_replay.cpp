@@ -118,9 +118,12 @@ DeliveryRerun rerunInvalidDelivery(const std::string &conninfo, std::int64_t inb
                 "a re-run needs the body");
         const auto rows = tx.exec_params(
             "SELECT w.provider_key, w.raw_body, w.body_truncated, coalesce(w.outcome, ''), "
-            "r.reviewed_by, public.rd_rfc3339(r.reviewed_at) "
+            "r.reviewed_by, public.rd_rfc3339(r.reviewed_at), m.kind, "
+            "to_char(m.removed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') "
             "FROM public.webhook_inbox w "
-            "LEFT JOIN public.webhook_inbox_reviews r ON r.inbox_id = w.id WHERE w.id = $1",
+            "LEFT JOIN public.webhook_inbox_reviews r ON r.inbox_id = w.id "
+            "LEFT JOIN public.webhook_inbox_removals m ON m.id = w.body_removal_id "
+            "WHERE w.id = $1",
             inboxId);
         if (rows.empty())
             throw ActionRefused(
@@ -136,6 +139,12 @@ DeliveryRerun rerunInvalidDelivery(const std::string &conninfo, std::int64_t inb
             throw ActionRefused(Refusal::DeliveryAlreadyReviewed,
                 "delivery " + std::to_string(inboxId) + " was already reviewed by "
                     + row[4].as<std::string>() + " at " + row[5].as<std::string>());
+        if (!row[6].is_null()) // 0037: no body to run (body_truncated is NULL too)
+            throw InputError("delivery " + std::to_string(inboxId),
+                "its body was "
+                    + std::string(row[6].as<std::string>() == "erasure" ? "erased" : "removed")
+                    + " on " + row[7].as<std::string>()
+                    + " (renewalctl inbox removals): it cannot be re-run");
         if (row[2].as<bool>())
             throw InputError("delivery " + std::to_string(inboxId),
                 "the inbox kept only the start of its body: it cannot be re-run");

@@ -33,6 +33,21 @@ const QString kCaseSelect = u"SELECT 'c' || h.id, 0, h.id, rd_rfc3339(h.created_
                             "FROM reconciliation_case_history h "
                             "JOIN reconciliation_cases c ON c.id = h.case_id"_qs;
 
+// 0037: the record of removed delivery bodies, source 2 (written once, not chained): what went,
+// by whom and why, never the data.
+const QString kRemovalSelect
+    = u"SELECT 'r' || r.id, 2, r.id, rd_rfc3339(r.removed_at), "
+      "CASE r.kind WHEN 'erasure' THEN 'bodies_erased' ELSE 'bodies_removed' END, '', "
+      "r.removed_by, r.removed_by, coalesce(r.provider_key, ''), "
+      "coalesce(r.provider_subscription_id, ''), '', NULL, NULL, NULL, r.kind, "
+      "r.bodies || CASE r.bodies WHEN 1 THEN ' body' ELSE ' bodies' END "
+      "|| coalesce(' (deliveries ' || r.first_inbox_id || ' to ' || r.last_inbox_id || ')', '') "
+      "|| CASE r.kind WHEN 'erasure' THEN '; request: ' || r.request "
+      "ELSE '; ' || CASE WHEN r.configured THEN 'retention ' ELSE 'older than ' END "
+      "|| r.retention_days || ' days' END, "
+      "jsonb_strip_nulls(to_jsonb(r))::text, NULL, NULL, NULL, NULL, NULL "
+      "FROM webhook_inbox_removals r"_qs;
+
 QString rfc3339(const QDateTime &t)
 {
     return t.toUTC().toString(Qt::ISODateWithMs);
@@ -168,20 +183,35 @@ Page fetchPage(QSqlDatabase &db, const Filter &f, const QVector<QVariant> &after
         || !f.subscription.isEmpty();
     bool audits = !what || transitions().contains(f.what);
     bool cases = !what || caseActions().contains(f.what);
-    QStringList aw, cw; // each branch's conditions
-    QVariantList av, cv; // and values
+    // Removals name no case and no subscription of the desk's: shown without those filters.
+    bool removals = !what && f.caseId <= 0 && f.subscription.isEmpty();
+    if (removals) {
+        // Most databases have none: one probe of the primary key, and no third branch.
+        QSqlQuery any = execSql(db, u"SELECT EXISTS (SELECT 1 FROM webhook_inbox_removals)"_qs);
+        removals = any.next() && any.value(0).toBool();
+    }
+    QStringList aw, cw, rw; // each branch's conditions
+    QVariantList av, cv, rv; // and values
+    const auto removal = [&](const QString &w, const QVariant &v) {
+        rw << w;
+        rv << v;
+    };
     const auto both = [&](const QString &a, const QString &c, const QVariant &v) {
         aw << a;
         av << v;
         cw << c;
         cv << v;
     };
-    if (f.from.isValid())
+    if (f.from.isValid()) {
         both(u"a.created_at >= CAST(? AS timestamptz)"_qs,
             u"h.created_at >= CAST(? AS timestamptz)"_qs, rfc3339(f.from));
-    if (f.to.isValid())
+        removal(u"r.removed_at >= CAST(? AS timestamptz)"_qs, rfc3339(f.from));
+    }
+    if (f.to.isValid()) {
         both(u"a.created_at < CAST(? AS timestamptz)"_qs,
             u"h.created_at < CAST(? AS timestamptz)"_qs, rfc3339(f.to));
+        removal(u"r.removed_at < CAST(? AS timestamptz)"_qs, rfc3339(f.to));
+    }
     if (what) {
         // Said literally too, so that a generic plan still reads the partial index
         // subscription_audits_by_transition for the transitions other than renewals.
@@ -194,15 +224,19 @@ Page fetchPage(QSqlDatabase &db, const Filter &f, const QVector<QVariant> &after
         // A person or a program: subscription_audits_by_actor covers the rows not written by
         // a provider's webhook (migration 0017), so the webhooks' millions are never walked.
         both(u"a.actor_type <> 'webhook' AND a.actor_id = ?"_qs, u"h.actor = ?"_qs, f.actor);
+        removal(u"r.removed_by = ?"_qs, f.actor);
     }
-    if (!f.dbRole.isEmpty())
+    if (!f.dbRole.isEmpty()) {
         both(u"a.db_role = ?"_qs, u"h.actor = ?"_qs, f.dbRole);
+        removal(u"r.removed_by = ?"_qs, f.dbRole);
+    }
     if (!f.provider.isEmpty()) {
         // The row's own copy (migration 0022), read by subscription_audits_by_provider_role and
         // reconciliation_case_history_by_provider. Matching the owner's provider as well
         // halved the planner's row estimate and bought a parallel plan four times slower;
         // the Provider column shows the owner's, so a tampered copy would read as a mismatch.
         both(u"a.provider_key = ?"_qs, u"h.provider_key = ?"_qs, f.provider);
+        removal(u"r.provider_key = ?"_qs, f.provider);
     }
     if (!f.subscription.isEmpty()) {
         const QUuid uuid(f.subscription);
@@ -227,21 +261,28 @@ Page fetchPage(QSqlDatabase &db, const Filter &f, const QVector<QVariant> &after
     }
     if (!after.isEmpty()) {
         // After the last row shown in (created_at DESC, source DESC, id DESC): at its instant,
-        // audits (source 1) come before case entries (source 0).
+        // removals (source 2) come before audits (1), audits before case entries (0).
         const QString at
             = QString::fromStdString(rd::formatRfc3339(rd::Timestamp {after[At].toLongLong()}));
         const qint64 id = after[Id].toLongLong();
-        if (after[Source].toInt() == 1) {
-            aw << u"(a.created_at, a.id) < (CAST(? AS timestamptz), CAST(? AS bigint))"_qs;
-            av << at << id;
-            cw << u"h.created_at <= CAST(? AS timestamptz)"_qs;
-            cv << at;
-        } else {
-            aw << u"a.created_at < CAST(? AS timestamptz)"_qs;
-            av << at;
-            cw << u"(h.created_at, h.id) < (CAST(? AS timestamptz), CAST(? AS bigint))"_qs;
-            cv << at << id;
-        }
+        const int last = after[Source].toInt();
+        const auto keyset = [&](int source, const QString &time, const QString &key, QStringList &w,
+                                QVariantList &v) {
+            if (source < last) {
+                w << time + u" <= CAST(? AS timestamptz)"_qs;
+                v << at;
+            } else if (source == last) {
+                w << u"("_qs + time + u", "_qs + key
+                        + u") < (CAST(? AS timestamptz), CAST(? AS bigint))"_qs;
+                v << at << id;
+            } else {
+                w << time + u" < CAST(? AS timestamptz)"_qs;
+                v << at;
+            }
+        };
+        keyset(1, u"a.created_at"_qs, u"a.id"_qs, aw, av);
+        keyset(0, u"h.created_at"_qs, u"h.id"_qs, cw, cv);
+        keyset(2, u"r.removed_at"_qs, u"r.id"_qs, rw, rv);
     }
     const QString n = QString::number(limit);
     const auto where = [](const QStringList &w) {
@@ -286,6 +327,11 @@ Page fetchPage(QSqlDatabase &db, const Filter &f, const QVector<QVariant> &after
         branches << u"("_qs + kCaseSelect + where(cw)
                 + u" ORDER BY h.created_at DESC, h.id DESC LIMIT "_qs + n + u")"_qs;
         values << cv;
+    }
+    if (removals) {
+        branches << u"("_qs + kRemovalSelect + where(rw)
+                + u" ORDER BY r.removed_at DESC, r.id DESC LIMIT "_qs + n + u")"_qs;
+        values << rv;
     }
     Page page;
     if (branches.isEmpty())

@@ -19,7 +19,7 @@ namespace auditlog {
 
 enum FieldIndex {
     Key, ///< "a123" (audit 123) or "c45" (case history entry 45): unique across both
-    Source, ///< 1 audit, 0 case history
+    Source, ///< 1 audit, 0 case history, 2 a removal of delivery bodies (0037)
     Id,
     At,
     What, ///< a transition or a case action

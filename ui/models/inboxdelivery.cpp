@@ -1,8 +1,10 @@
 #include "ui/models/inboxdelivery.h"
 
+#include "ui/models/columns.h"
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
 
+#include <QCoreApplication>
 #include <QSqlQuery>
 
 namespace rd::ui {
@@ -37,11 +39,13 @@ InboxDelivery loadInboxDelivery(QSqlDatabase &db, qint64 id)
         "coalesce(s.id::text, ''), "
         "coalesce(s.provider_subscription_id, w.normalized->>'providerSubscriptionId', ''), "
         "coalesce(r.reviewed_by, ''), rd_rfc3339(r.reviewed_at), coalesce(r.note, ''), "
-        "coalesce(r.rerun_inbox_id, 0) "
+        "coalesce(r.rerun_inbox_id, 0), m.kind, rd_rfc3339(m.removed_at), m.retention_days, "
+        "m.configured, m.request "
         "FROM webhook_inbox w "
         "LEFT JOIN billing_providers p ON p.provider_key = w.provider_key "
         "LEFT JOIN reconciliation_cases c ON c.id = w.case_id "
         "LEFT JOIN webhook_inbox_reviews r ON r.inbox_id = w.id "
+        "LEFT JOIN webhook_inbox_removals m ON m.id = w.body_removal_id "
         "LEFT JOIN subscription_billing_periods b ON b.id = w.billing_period_id "
         "LEFT JOIN subscriptions s ON s.id = coalesce(b.subscription_id, "
         "(SELECT s2.id FROM subscriptions s2 WHERE s2.provider_key = w.provider_key "
@@ -85,9 +89,35 @@ InboxDelivery loadInboxDelivery(QSqlDatabase &db, qint64 id)
     d.reviewedAt = micros(q.value(i++));
     d.reviewNote = q.value(i++).toString();
     d.rerunInboxId = q.value(i++).toLongLong();
+    // 0037: whoever reads, a removed body says when and why it went; viewers read this too.
+    d.removalKind = q.value(i++).toString();
+    d.bodyRemoved = !d.removalKind.isEmpty();
+    d.removedAt = micros(q.value(i++));
+    d.removalRetentionDays = q.value(i++);
+    d.removalConfigured = q.value(i++).toBool();
+    d.removalRequest = q.value(i++).toString();
     // Formatted here, off the GUI thread: a body can be a MiB.
     d.body = displayBody(d.rawBody);
     return d;
+}
+
+QString removedBodyNote(const InboxDelivery &d)
+{
+    if (!d.bodyRemoved)
+        return {};
+    // The day in UTC, as every removal record and `renewalctl inbox removals` say it.
+    const QString day = columns::fromMicros(d.removedAt).toUTC().toString(u"yyyy-MM-dd"_qs);
+    if (d.removalKind == u"erasure")
+        return QCoreApplication::translate("InboxDelivery", "Body erased on %1 (request: %2)")
+            .arg(day, d.removalRequest);
+    const int days = d.removalRetentionDays.toInt();
+    const QString span = days == 1
+        ? QCoreApplication::translate("InboxDelivery", "1 day")
+        : QCoreApplication::translate("InboxDelivery", "%1 days").arg(days);
+    return (d.removalConfigured
+            ? QCoreApplication::translate("InboxDelivery", "Body removed on %1 (retention %2)")
+            : QCoreApplication::translate("InboxDelivery", "Body removed on %1 (older than %2)"))
+        .arg(day, span);
 }
 
 } // namespace rd::ui

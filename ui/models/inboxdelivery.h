@@ -51,9 +51,21 @@ struct InboxDelivery
     QVariant reviewedAt; ///< µs
     QString reviewNote;
     qint64 rerunInboxId = 0;
+    /// The body was removed (migration 0037): by the retention ("retention") or a data
+    /// subject's erasure ("erasure"), when, and why. rawBody is then empty for every role.
+    bool bodyRemoved = false;
+    QString removalKind;
+    QVariant removedAt; ///< µs
+    QVariant removalRetentionDays; ///< the retention's days (or an operator's --older-than)
+    bool removalConfigured = false; ///< the configured retention, not an operator's age
+    QString removalRequest; ///< an erasure's request
 };
 
 /// Reads delivery `id` (on a pool thread) and prepares its body for display.
 InboxDelivery loadInboxDelivery(QSqlDatabase &db, qint64 id);
+
+/// "Body removed on 2026-12-02 (retention 90 days)", "Body erased on 2026-12-02 (request:
+/// ticket 4711)"; empty when the body is kept.
+QString removedBodyNote(const InboxDelivery &d);
 
 } // namespace rd::ui

@@ -338,8 +338,9 @@ void AuditLogPage::openRow(const QModelIndex &index)
         return;
     if (r[L::Source].toInt() == 0)
         emit caseOpenRequested(r[L::CaseId].toLongLong());
-    else
+    else if (r[L::Source].toInt() == 1)
         emit subscriptionOpenRequested(r[L::SubscriptionId].toString());
+    // A removal of delivery bodies (2) opens nothing: its row says all it records.
 }
 
 void AuditLogPage::showDetails()
@@ -350,7 +351,7 @@ void AuditLogPage::showDetails()
     const bool caseEntry = r && r[L::Source].toInt() == 0;
     m_details->setColumnHidden(ComparisonModel::LocalColumn, caseEntry);
     m_details->setColumnHidden(ComparisonModel::NoteColumn, caseEntry);
-    if (!r) {
+    if (!r || r[L::Source].toInt() == 2) {
         m_detailsModel->setLines(tr("before"), tr("after"), {});
         return;
     }

@@ -272,6 +272,19 @@ void DeliveryView::setDelivery(const InboxDelivery &d)
     m_bodyText->hide();
 
     QString note;
+    if (d.bodyRemoved) {
+        // Removed for everyone, viewers included: when and why is no personal data.
+        m_tabs->setTabText(0, tr("Body (removed)"));
+        m_bodyNote->setText(removedBodyNote(d));
+        m_body->setPlainText(
+            tr("The provider's payload is no longer kept: it held customers' personal data.\n\n"
+               "Size:     %1\nSHA-256:  %2\n\n"
+               "What the desk needs stays: the event id, the outcome, the case link and the "
+               "normalized event (next tab).")
+                .arg(QLocale().formattedDataSize(d.bodySize), d.bodySha256));
+        m_normalized->setPlainText(d.normalizedPretty);
+        return;
+    }
     if (d.bodyHidden) {
         m_tabs->setTabText(0, tr("Body (hidden)"));
         m_bodyNote->setText(tr("Body hidden for your role: it holds customers' personal data."));
@@ -365,7 +378,7 @@ void DeliveryView::showReview(const InboxDelivery &d)
     }
     const bool may = m_actionsAllowed && !reviewed;
     m_markReviewed->setEnabled(may);
-    m_rerun->setEnabled(may && !d.bodyHidden && !d.bodyTruncated);
+    m_rerun->setEnabled(may && !d.bodyHidden && !d.bodyTruncated && !d.bodyRemoved);
     if (!m_actionsAllowed) {
         m_markReviewed->setToolTip(m_actionsBlocked);
         m_rerun->setToolTip(m_actionsBlocked);
@@ -375,7 +388,8 @@ void DeliveryView::showReview(const InboxDelivery &d)
     } else {
         m_markReviewed->setToolTip(tr("Record, with a note, that nothing more is to be done "
                                       "about this delivery"));
-        m_rerun->setToolTip(d.bodyHidden ? tr("Your role may not read bodies: a re-run needs it")
+        m_rerun->setToolTip(d.bodyRemoved ? tr("The body was removed: there is nothing to re-run")
+                : d.bodyHidden            ? tr("Your role may not read bodies: a re-run needs it")
                 : d.bodyTruncated
                 ? tr("The inbox kept only the start of this body: it cannot be re-run")
                 : tr("Run the stored body through this build's adapter and the ingest path "
