@@ -256,10 +256,75 @@ private slots:
                              "WHERE schemaname = 'public'",
                      "desk"),
             0LL);
+
+        // `roles check` says the same, and the server's administrator fixes it with --create.
+        const auto check = ctlRun({"roles", "check", "--db",
+            QString::fromStdString(bare.conninfo("desk", "rd_clerk", "clerk-Pw-33aa71"))});
+        QCOMPARE(check.exitCode, 4);
+        QVERIFY(check.out.contains("missing role renewal_payload_reader"));
+        QVERIFY(check.err.contains("may not create roles"));
+        const auto created = ctlRun({"roles", "check", "--create", "--json", "--db",
+            QString::fromStdString(bare.adminConninfo("desk"))});
+        QVERIFY2(created.exitCode == 0, created.err.constData());
+        const auto json = nlohmann::json::parse(created.out.toStdString());
+        QCOMPARE(json["created"].size(), std::size_t(7)); // four roles, three grants
+        QCOMPARE(bare.scalar("SELECT count(*) FROM pg_catalog.pg_auth_members m "
+                             "JOIN pg_catalog.pg_roles r ON r.oid = m.roleid "
+                             "WHERE r.rolname LIKE 'renewal\\_%'"),
+            3LL);
+    }
+
+    /// A renewal applied to the embedded database while the copy is restored would be lost by
+    /// the switch: the move sees the embedded audit heads changed, and switches nothing.
+    void writesDuringTheMoveSwitchNothing()
+    {
+        const auto target = serverDatabase(*m_server, "desk_raced");
+        const auto before = backups();
+        rd::MoveOptions options;
+        options.dataDir = m_dataDir;
+        options.target = target;
+        bool wrote = false;
+        options.onStep = [&](const std::string &step) {
+            if (step.rfind("restoring", 0) != 0)
+                return;
+            const auto db = QString::fromStdString(embedded());
+            wrote
+                = ctlRun({"subscriptions", "import", "--db", db},
+                      line({{"providerKey", "stripe-main"},
+                          {"providerSubscriptionId", "sub_during_move"}, {"status", "active"},
+                          {"currentPeriod",
+                              {{"start", "2026-10-01T00:00:00Z"}, {"end", "2026-11-01T00:00:00Z"}}},
+                          {"cancelAtPeriodEnd", false}, {"providerVersion", nullptr}}))
+                        .exitCode
+                    == 0
+                && ctlRun({"apply", "--db", db},
+                       line({{"providerKey", "stripe-main"}, {"providerEventId", "evt_during"},
+                           {"providerSubscriptionId", "sub_during_move"},
+                           {"providerRenewalKey", "in_during"}, {"providerVersion", nullptr},
+                           {"period",
+                               {{"start", "2026-11-01T00:00:00Z"},
+                                   {"end", "2026-12-01T00:00:00Z"}}},
+                           {"paidAmountMinor", 1999}, {"currency", "USD"},
+                           {"paidAt", "2026-11-01T00:05:00Z"}}))
+                        .exitCode
+                    == 0;
+        };
+        const auto report = rd::moveDatabase(options);
+        QVERIFY(wrote);
+        QVERIFY(report.restore.verified()); // the copy is sound, as of the backup
+        QVERIFY(report.embeddedChanged);
+        QVERIFY(!report.verified());
+        QVERIFY(!report.switched);
+        QVERIFY(!marked());
+        QCOMPARE(backups(), before + 1); // the backup is kept all the same
+        // The server holds the copy as of the backup: without the renewal written meanwhile.
+        QCOMPARE(countsOf(target).at("subscription_billing_periods") + 1,
+            countsOf(embedded()).at("subscription_billing_periods"));
     }
 
     void movesVerifiesAndSwitches()
     {
+        const auto backupsBefore = backups();
         const auto before = countsOf(embedded());
         // Stopped, as after a reboot: the move starts it for the backup and stops it again.
         rd::EmbeddedCluster(m_dataDir).stop();
@@ -286,7 +351,7 @@ private slots:
 
         // The backup is kept where the output says, and the marker names the server, never
         // its password.
-        QCOMPARE(backups(), std::size_t(1));
+        QCOMPARE(backups(), backupsBefore + 1);
         QVERIFY(marked());
         const auto marker = readFile(rd::movedToMarker(m_dataDir));
         QVERIFY(marker.find(kMoverPassword) == std::string::npos);

@@ -141,7 +141,11 @@ int runDbMove(const CommandContext &ctx)
     MoveOptions options;
     options.dataDir = dataDir;
     options.target = *to;
-    options.onStep = [&](const std::string &what) { ctx.err << "... " << what << "\n"; };
+    std::string lastStep;
+    options.onStep = [&](const std::string &what) {
+        lastStep = what;
+        ctx.err << "... " << what << "\n";
+    };
     MoveReport report;
     try {
         report = moveDatabase(options);
@@ -150,6 +154,13 @@ int runDbMove(const CommandContext &ctx)
             ctx.out << nlohmann::json {{"result", "refused"}, {"message", e.what()}}.dump() << "\n";
         ctx.err << "renewalctl: db move refused: " << e.what() << "\n";
         return ExitRefused;
+    } catch (...) {
+        // The error itself is reported as every command's is; say first what it left.
+        if (!lastStep.empty())
+            ctx.err << "renewalctl: db move stopped while " << lastStep
+                    << "; nothing was switched (the desk and renewalctl still use the embedded "
+                       "cluster)\n";
+        throw;
     }
     if (ctx.json())
         ctx.out << reportJson(report).dump() << "\n";
