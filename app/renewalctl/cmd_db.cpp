@@ -31,10 +31,15 @@ std::string stateName(EmbeddedCluster::State s)
 int runDb(const CommandContext &ctx)
 {
     const auto &pos = ctx.args.positionals();
+    if (pos.size() >= 2 && pos[1] == "backup")
+        return runDbBackup(ctx);
+    if (pos.size() >= 2 && pos[1] == "restore")
+        return runDbRestore(ctx);
     if (pos.size() == 2 && pos[1] == "move")
         return runDbMove(ctx);
     if (pos.size() != 2)
-        throw UsageError("usage: renewalctl db start|stop|status|url|move [--data-dir DIR]");
+        throw UsageError(
+            "usage: renewalctl db start|stop|status|url|backup|restore|move [--data-dir DIR]");
     const auto dataDir = ctx.args.value("data-dir");
     EmbeddedCluster cluster(
         dataDir ? std::filesystem::path(*dataDir) : EmbeddedCluster::defaultRoot());
@@ -83,7 +88,7 @@ int runDb(const CommandContext &ctx)
         ctx.out << cluster.connectionString() << "\n";
         return ExitOk;
     }
-    throw UsageError("unknown db command '" + verb + "' (start, stop, status, url or move)");
+    throw UsageError("unknown db command '" + verb + "' (start, stop, status, url, backup, restore or move)");
 }
 
 int runMigrate(const CommandContext &ctx)
