@@ -237,6 +237,46 @@ void checkEmbeddedIdle(const std::string &embedded)
           "is written after the copy; nothing was copied or switched");
 }
 
+/// The custom parameters (renewal_desk.core_counts, ...) the schema's functions set: creating
+/// such a function needs the right to set them, which PostgreSQL 15 gives superusers only
+/// unless granted (GRANT SET ON PARAMETER).
+std::vector<std::string> customParametersOf(const std::string &embedded)
+{
+    auto conn = connectTo(embedded);
+    pqxx::read_transaction tx(*conn);
+    std::vector<std::string> names;
+    for (const auto &row :
+        tx.exec("SELECT DISTINCT pg_catalog.split_part(c, '=', 1) FROM pg_catalog.pg_proc p, "
+                "pg_catalog.unnest(p.proconfig) c WHERE p.pronamespace = 'public'::regnamespace "
+                "AND pg_catalog.split_part(c, '=', 1) LIKE '%.%' ORDER BY 1"))
+        names.push_back(row[0].as<std::string>());
+    return names;
+}
+
+void checkParametersSettable(pqxx::connection &server, const std::vector<std::string> &names)
+{
+    if (server.server_version() < 150000 || names.empty())
+        return;
+    pqxx::read_transaction tx(server);
+    std::vector<std::string> denied;
+    for (const auto &name : names) {
+        if (!tx.exec_params1("SELECT pg_catalog.has_parameter_privilege($1, 'SET')", name)[0]
+                 .as<bool>())
+            denied.push_back(name);
+    }
+    if (denied.empty())
+        return;
+    const std::string login = server.username();
+    std::string grants;
+    for (const auto &name : denied)
+        grants += (grants.empty() ? "" : "; ") + std::string("GRANT SET ON PARAMETER ") + name
+            + " TO " + login;
+    throw MoveRefused("the login " + login + " may not set " + listed(denied)
+        + ", which the desk's functions set (PostgreSQL 15 leaves that to superusers unless "
+          "granted): ask the server's administrator to run "
+        + grants + "; nothing was copied or switched");
+}
+
 /// Whether the embedded database still is what the backup holds: every audit chain's head as
 /// in the backup's anchor, and no new chain.
 bool embeddedUnchanged(const std::string &embedded, const BackupManifest &manifest)
@@ -377,6 +417,7 @@ MoveReport moveDatabase(const MoveOptions &options)
     const std::string embedded = cluster.connectionString();
     migrateDatabase(embedded); // the server gets the program's schema, as the desk keeps it
     checkEmbeddedIdle(embedded);
+    checkParametersSettable(*server, customParametersOf(embedded));
 
     const auto backupDir = dataDir / "backups";
     fs::create_directories(backupDir);
