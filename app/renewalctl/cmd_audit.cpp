@@ -189,7 +189,11 @@ int runAudit(const CommandContext &ctx)
 
 int runRoles(const CommandContext &ctx)
 {
-    const auto &pos = ctx.args.positionals(); // roles grant LOGIN_ROLE ROLE
+    const auto &pos = ctx.args.positionals(); // roles grant LOGIN_ROLE ROLE | roles check
+    if (pos.size() == 2 && pos[1] == "check")
+        return runRolesCheck(ctx);
+    if (pos.size() != 4 || pos[1] != "grant")
+        throw UsageError("usage: renewalctl roles grant LOGIN_ROLE ROLE | roles check [--create]");
     auto conn = ctx.connect();
     grantRole(*conn, pos[2], pos[3]);
     ctx.out << "granted renewal_" << pos[3] << " to " << pos[2] << "\n";

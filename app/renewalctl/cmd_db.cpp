@@ -1,5 +1,6 @@
 #include "app/renewalctl/command_context.h"
 #include "domain/core/errors.h"
+#include "domain/store/database_move.h"
 #include "domain/store/database_target.h"
 #include "domain/store/embedded_cluster.h"
 #include "domain/store/migrator.h"
@@ -34,8 +35,11 @@ int runDb(const CommandContext &ctx)
         return runDbBackup(ctx);
     if (pos.size() >= 2 && pos[1] == "restore")
         return runDbRestore(ctx);
+    if (pos.size() == 2 && pos[1] == "move")
+        return runDbMove(ctx);
     if (pos.size() != 2)
-        throw UsageError("usage: renewalctl db start|stop|status|url [--data-dir DIR]");
+        throw UsageError(
+            "usage: renewalctl db start|stop|status|url|backup|restore|move [--data-dir DIR]");
     const auto dataDir = ctx.args.value("data-dir");
     EmbeddedCluster cluster(
         dataDir ? std::filesystem::path(*dataDir) : EmbeddedCluster::defaultRoot());
@@ -61,13 +65,22 @@ int runDb(const CommandContext &ctx)
     }
     if (verb == "status") {
         const auto state = cluster.state();
-        if (ctx.json())
-            ctx.out << nlohmann::json {{"state", stateName(state)},
-                {"dataDir", cluster.root().string()}}
-                           .dump()
-                    << "\n";
-        else
+        // After `db move` the cluster is kept, but the desk and renewalctl use the server.
+        const auto moved = readMovedTo(cluster.root());
+        if (ctx.json()) {
+            nlohmann::json out {{"state", stateName(state)}, {"dataDir", cluster.root().string()}};
+            if (moved)
+                out["movedTo"] = {{"server", moved->server}, {"movedAt", moved->movedAt},
+                    {"backupFile", moved->backupFile}};
+            ctx.out << out.dump() << "\n";
+        } else {
             ctx.out << stateName(state) << ": " << cluster.root().string() << "\n";
+            if (moved)
+                ctx.out << "moved to server " << moved->server << " on " << moved->movedAt
+                        << " (backup " << moved->backupFile
+                        << "): the desk and renewalctl use the server; this cluster keeps the "
+                           "data as of the move (renewalctl db move --undo to go back)\n";
+        }
         // Like pg_ctl status: 0 when running, 3 when not.
         return state == EmbeddedCluster::State::Running ? ExitOk : ExitRejected;
     }
@@ -75,7 +88,7 @@ int runDb(const CommandContext &ctx)
         ctx.out << cluster.connectionString() << "\n";
         return ExitOk;
     }
-    throw UsageError("unknown db command '" + verb + "' (start, stop, status or url)");
+    throw UsageError("unknown db command '" + verb + "' (start, stop, status, url, backup, restore or move)");
 }
 
 int runMigrate(const CommandContext &ctx)

@@ -62,6 +62,8 @@ int reportRefusal(const CommandContext &ctx, const std::string &code, const std:
 int runDb(const CommandContext &ctx);
 int runDbBackup(const CommandContext &ctx);
 int runDbRestore(const CommandContext &ctx);
+int runDbMove(const CommandContext &ctx);
+int runRolesCheck(const CommandContext &ctx);
 int runMigrate(const CommandContext &ctx);
 int runFold(const CommandContext &ctx);
 int runInbox(const CommandContext &ctx);

@@ -187,8 +187,9 @@ void declareBackupCommands(CLI::App *dbCmd)
 void declareCommands(CLI::App &root)
 {
     {
-        auto *dbCmd = commandGroup(
-            root, "db", "start|stop|status|url|backup|restore: the embedded PostgreSQL cluster; backups", kDatabase);
+        auto *dbCmd = commandGroup(root, "db",
+            "start|stop|status|url|backup|restore|move: the embedded PostgreSQL cluster; backups",
+            kDatabase);
         for (const auto &[verb, description] : std::vector<std::pair<std::string, std::string>> {
                  {"start", "start the cluster"}, {"stop", "stop the cluster"},
                  {"status", "say whether it runs (exit 0 when running, 3 when not)"},
@@ -199,6 +200,17 @@ void declareCommands(CLI::App &root)
                 json(app);
         }
         declareBackupCommands(dbCmd);
+        auto *move = command(*dbCmd, "move",
+            "copy the embedded database into an empty database on a PostgreSQL server (backup, "
+            "restore, verify, group roles), then switch the desk and renewalctl to it; the "
+            "embedded cluster is left as it is");
+        value(move, "to", "CONNINFO",
+            "the server's database: a libpq connection string (its password, if any, is used "
+            "and never saved: keep it in ~/.pgpass)");
+        value(
+            move, "data-dir", "DIR", "the embedded cluster's directory (default: the user's own)");
+        flag(move, "undo", "go back: use the embedded cluster again (its data as of the move)");
+        json(move);
     }
     {
         auto *app = command(root, "migrate", "apply pending migrations", kDatabase);
@@ -607,12 +619,20 @@ moves while it runs; use --rate 1 for a presenter.)");
     }
     {
         auto *group = commandGroup(root, "roles",
-            "grant: give a login role viewer, operator, ingest or payload_reader", kReconciliation);
+            "grant|check: give a login role viewer, operator, ingest or payload_reader; check the "
+            "group roles on a server",
+            kReconciliation);
         auto *grant = command(*group, "grant", "grant a login role one of the desk's roles");
         positional(
             grant, "LOGIN_ROLE", "the login role (created without a password if needed)", true);
         positional(grant, "ROLE", "viewer, operator, ingest or payload_reader", true);
         db(grant);
+        auto *check = command(*group, "check",
+            "check that the desk's group roles and the grants between them exist on the server "
+            "(exit 0 when they do, 4 when some are missing)");
+        flag(check, "create", "create what is missing (needs CREATEROLE)");
+        db(check);
+        json(check);
     }
 }
 

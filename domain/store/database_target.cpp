@@ -1,6 +1,7 @@
 #include "domain/store/database_target.h"
 
 #include "domain/core/errors.h"
+#include "domain/store/database_move.h"
 #include "domain/store/embedded_cluster.h"
 
 #include <pqxx/pqxx>
@@ -18,7 +19,13 @@ DatabaseTarget resolveDatabase(const std::optional<std::string> &db, bool startE
             return {
                 "", false, std::string("the server named by the PG* environment (") + var + ")"};
     }
-    EmbeddedCluster cluster(EmbeddedCluster::defaultRoot());
+    const auto root = EmbeddedCluster::defaultRoot();
+    // `renewalctl db move` left a marker: the embedded cluster's data now lives on a server.
+    // Its copy here is as of the move and no longer written: never fall back to it.
+    if (const auto moved = readMovedTo(root))
+        return {
+            moved->conninfo, false, "moved to server " + moved->server + " on " + moved->movedAt};
+    EmbeddedCluster cluster(root);
     if (startEmbedded)
         cluster.start();
     return {cluster.connectionString(), true, "the embedded cluster in " + cluster.root().string()};

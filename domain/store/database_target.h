@@ -18,7 +18,9 @@ struct DatabaseTarget
 
 /// `--db CONNINFO` when given; else the standard libpq environment when it names a server
 /// (PGHOST, PGHOSTADDR, PGDATABASE, PGSERVICE or PGPORT set; passwords from ~/.pgpass);
-/// else the embedded cluster, started on demand when `startEmbedded`.
+/// else the server the embedded database was moved to (`renewalctl db move`: the data
+/// directory's moved-to.json, database_move.h); else the embedded cluster, started on demand
+/// when `startEmbedded`.
 DatabaseTarget resolveDatabase(const std::optional<std::string> &db, bool startEmbedded = true);
 
 /// Opens a connection; throws DatabaseUnavailable with libpq's reason, never a password.
