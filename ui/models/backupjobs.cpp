@@ -184,8 +184,9 @@ QString newEmbeddedDirectoryProblem(const QString &directory)
         return QObject::tr("Give the directory's full path.");
     if (info.exists() && !info.isDir())
         return QObject::tr("%1 is a file, not a directory.").arg(directory);
-    if (info.exists() && !QDir(directory).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot
-                             | QDir::Hidden | QDir::System))
+    if (info.exists()
+        && !QDir(directory).isEmpty(
+            QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System))
         return QObject::tr("%1 is not empty: choose a new or empty directory (a restore never "
                            "goes over existing data).")
             .arg(directory);
@@ -206,12 +207,14 @@ QString describeRestore(const RestoreOutcome &o)
                      .arg(tableInWords(d.table), locale.toString(d.expected),
                          locale.toString(d.found));
     if (o.anchorMismatches > 0)
-        lines << QObject::tr("The audit anchor does not match: %n chain head(s) differ", nullptr,
-                     int(o.anchorMismatches))
-                + (o.firstAnchorMismatch.isEmpty() ? u"."_qs
-                                                   : u" (first: "_qs + o.firstAnchorMismatch + u")."_qs);
+        lines << QObject::tr("The audit anchor does not match: %1 of its %2 chain heads differ")
+                     .arg(locale.toString(o.anchorMismatches), locale.toString(o.anchorHeads))
+                + (o.firstAnchorMismatch.isEmpty()
+                        ? u"."_qs
+                        : u" (first: "_qs + o.firstAnchorMismatch + u")."_qs);
     if (o.chainBreaks > 0)
-        lines << QObject::tr("%n audit chain break(s)", nullptr, int(o.chainBreaks))
+        lines << QObject::tr("Audit chains broken: %1 break(s) in %2 chains")
+                     .arg(locale.toString(o.chainBreaks), locale.toString(o.chains))
                 + (o.firstChainBreak.isEmpty() ? u"."_qs
                                                : u" (first: "_qs + o.firstChainBreak + u")."_qs);
     return lines.join(u'\n');
@@ -420,7 +423,8 @@ QFuture<ManifestOutcome> BackupJob::readManifest(const QString &file)
 QString BackupJob::defaultBackupPath()
 {
     try {
-        return QString::fromStdString((defaultBackupDirectory() / defaultBackupFileName()).string());
+        return QString::fromStdString(
+            (defaultBackupDirectory() / defaultBackupFileName()).string());
     } catch (const std::exception &e) {
         qCWarning(lcBackup) << "no default backup place:" << e.what();
         return {};
@@ -430,8 +434,7 @@ QString BackupJob::defaultBackupPath()
 QString BackupJob::defaultRestoreDirectory()
 {
     const fs::path root = EmbeddedCluster::defaultRoot();
-    const QString stamp
-        = QDateTime::currentDateTimeUtc().toString(u"yyyyMMdd-HHmmss"_qs);
+    const QString stamp = QDateTime::currentDateTimeUtc().toString(u"yyyyMMdd-HHmmss"_qs);
     return QDir::cleanPath(QString::fromStdString(root.string())) + u"-restored-"_qs + stamp;
 }
 

@@ -62,22 +62,30 @@ void setBackupWarnAfterDaysSetting(int days)
     QSettings().setValue(kWarnKey, days);
 }
 
+/// "1 day", "3 days": the desk ships no English translation, so %n's plurals read "day(s)".
+static QString daysText(qint64 days)
+{
+    return days == 1 ? QObject::tr("1 day") : QObject::tr("%1 days").arg(days);
+}
+
 QString backupAgeText(const QDateTime &takenAt, const QDateTime &now)
 {
     const qint64 secs = std::max<qint64>(takenAt.secsTo(now), 0);
     if (secs < 60)
         return QObject::tr("just now");
     if (secs < 3600)
-        return QObject::tr("%n minute(s) ago", nullptr, int(secs / 60));
+        return secs < 120 ? QObject::tr("1 minute ago")
+                          : QObject::tr("%1 minutes ago").arg(secs / 60);
     if (secs < 86400)
-        return QObject::tr("%n hour(s) ago", nullptr, int(secs / 3600));
+        return secs < 7200 ? QObject::tr("1 hour ago")
+                           : QObject::tr("%1 hours ago").arg(secs / 3600);
     if (secs < 2 * 86400)
         return QObject::tr("yesterday");
-    return QObject::tr("%n day(s) ago", nullptr, int(secs / 86400));
+    return QObject::tr("%1 ago").arg(daysText(secs / 86400));
 }
 
-BackupAgeStatus describeBackupAge(const BackupLogState &state, const QDateTime &now,
-    int warnAfterDays)
+BackupAgeStatus describeBackupAge(
+    const BackupLogState &state, const QDateTime &now, int warnAfterDays)
 {
     BackupAgeStatus status;
     if (!state.logReadable)
@@ -100,10 +108,10 @@ BackupAgeStatus describeBackupAge(const BackupLogState &state, const QDateTime &
                          .arg(format::localDateTime(b.takenAt), format::utcTooltip(b.takenAt),
                              b.takenBy, b.fileName, sizeText(b.fileBytes));
     status.toolTip += u"\n"_qs
-        + (old ? QObject::tr("Older than %n day(s): take a new one with File › Back up….", nullptr,
-               warnAfterDays)
-               : QObject::tr("The desk warns when it is older than %n day(s).", nullptr,
-                   warnAfterDays));
+        + (old ? QObject::tr("Older than %1: take a new one with File › Back up….")
+                     .arg(daysText(warnAfterDays))
+               : QObject::tr("The desk warns when it is older than %1.")
+                     .arg(daysText(warnAfterDays)));
     return status;
 }
 

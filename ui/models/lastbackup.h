@@ -55,8 +55,8 @@ struct BackupAgeStatus
 QString backupAgeText(const QDateTime &takenAt, const QDateTime &now);
 /// The status for `state` at `now`; Old when the backup is older than `warnAfterDays` days
 /// (exactly that old is not yet old).
-BackupAgeStatus describeBackupAge(const BackupLogState &state, const QDateTime &now,
-    int warnAfterDays);
+BackupAgeStatus describeBackupAge(
+    const BackupLogState &state, const QDateTime &now, int warnAfterDays);
 
 /// The desk's read model of the last backup's age: reads the log on the pool (now, after a
 /// backup, and every few minutes: a server's backups are taken elsewhere), re-describes the age

@@ -260,8 +260,8 @@ void BackupDialog::finished(const BackupOutcome &outcome)
     setRunning(false);
     if (!outcome.ok) {
         m_error->setText(outcome.error.text);
-        m_error->setStyleSheet(outcome.error.canceled ? u"color: #5c4400;"_qs
-                                                      : u"color: #b02020;"_qs);
+        m_error->setStyleSheet(
+            outcome.error.canceled ? u"color: #5c4400;"_qs : u"color: #b02020;"_qs);
         m_error->setVisible(true);
         return;
     }
@@ -281,10 +281,10 @@ void BackupDialog::finished(const BackupOutcome &outcome)
     m_digest->setText(f.anchorDigest);
     m_digest->setCursorPosition(0);
     m_summary->setVisible(true);
-    m_summaryPlain = tr("Backup complete.\nFile: %1\nSize: %2\nSnapshot taken: %3\nIt holds: "
-                        "%4\nAudit anchor: %5")
-                         .arg(outcome.file, sizeText(outcome.fileBytes), taken, counts,
-                             f.anchorDigest);
+    m_summaryPlain
+        = tr("Backup complete.\nFile: %1\nSize: %2\nSnapshot taken: %3\nIt holds: "
+             "%4\nAudit anchor: %5")
+              .arg(outcome.file, sizeText(outcome.fileBytes), taken, counts, f.anchorDigest);
     // The next backup gets a name of its own.
     m_file->setText(QFileInfo(outcome.file).absolutePath() + u'/'
         + QFileInfo(BackupJob::defaultBackupPath()).fileName());

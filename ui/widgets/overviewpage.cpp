@@ -596,7 +596,8 @@ void OverviewPage::showBackupAge()
     // saying what to do in its tooltip) when there is none, or it is older than the setting.
     if (m_backupAge.level == BackupAgeStatus::Level::Unknown)
         return;
-    m_lastDelivery->addFigure(u"last-backup"_qs, m_backupAge.text,
+    m_lastDelivery->addFigure(
+        u"last-backup"_qs, m_backupAge.text,
         m_backupAge.toolTip + u"\n"_qs + tr("Click to back up now."),
         [this] { emit backupRequested(); }, m_backupAge.warning(), false);
 }

@@ -189,8 +189,8 @@ void RestoreDialog::browseFile()
     const QString start = m_file->text().isEmpty()
         ? QFileInfo(BackupJob::defaultBackupPath()).absolutePath()
         : m_file->text();
-    const QString file = QFileDialog::getOpenFileName(this, tr("Restore from"), start,
-        tr("Renewal Desk backups (*.backup);;All files (*)"));
+    const QString file = QFileDialog::getOpenFileName(
+        this, tr("Restore from"), start, tr("Renewal Desk backups (*.backup);;All files (*)"));
     if (!file.isEmpty())
         setFile(file);
 }
