@@ -593,13 +593,15 @@ void OverviewPage::setBackupAge(const BackupAgeStatus &status)
 void OverviewPage::showBackupAge()
 {
     // The last of the tile's lines: when the books were last copied somewhere safe. Red (and
-    // saying what to do in its tooltip) when there is none, or it is older than the setting.
+    // saying what to do in its tooltip) when there is none, or it is older than the setting;
+    // set a little apart from the deliveries' lines it is not one of.
     if (m_backupAge.level == BackupAgeStatus::Level::Unknown)
         return;
-    m_lastDelivery->addFigure(
+    QPushButton *line = m_lastDelivery->addFigure(
         u"last-backup"_qs, m_backupAge.text,
         m_backupAge.toolTip + u"\n"_qs + tr("Click to back up now."),
         [this] { emit backupRequested(); }, m_backupAge.warning(), false);
+    line->setStyleSheet(line->styleSheet() + u" QPushButton { margin-top: 6px; }"_qs);
 }
 
 QCategoryAxis *OverviewPage::dayAxis(bool numbersOnly) const
