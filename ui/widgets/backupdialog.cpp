@@ -87,7 +87,11 @@ BackupDialog::BackupDialog(const QString &conninfo, QWidget *parent)
 
     auto *form = new QFormLayout;
     form->addRow(tr("Save to:"), fileRow);
-    form->addRow(tr("Warn when older than:"), m_warnDays);
+    auto *warnRow = new QHBoxLayout;
+    warnRow->addWidget(m_warnDays);
+    warnRow->addWidget(new QLabel(tr("(the status bar and the Overview warn after that)")));
+    warnRow->addStretch(1);
+    form->addRow(tr("Warn when older than:"), warnRow);
 
     m_phase->setObjectName(u"backup-phase"_qs);
     m_phase->setVisible(false);
