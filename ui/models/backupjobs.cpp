@@ -105,6 +105,11 @@ QString describeCounts(const BackupFacts &facts, bool all)
     return parts.join(u", "_qs);
 }
 
+QString fileSizeText(qint64 bytes)
+{
+    return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat);
+}
+
 QString backupPhaseText(const QString &phase)
 {
     if (phase == u"snapshot")

@@ -35,6 +35,8 @@ struct BackupFacts
 QString describeCounts(const BackupFacts &facts, bool all = false);
 /// A table's name for people ("subscription_billing_periods" → "billing periods").
 QString tableInWords(const QString &table);
+/// "12.3 MB": a file's size for people.
+QString fileSizeText(qint64 bytes);
 /// What a BackupProgress phase says to people ("dump" → "Writing the backup file…").
 QString backupPhaseText(const QString &phase);
 

@@ -1,6 +1,7 @@
 #include "ui/models/lastbackup.h"
 
 #include "ui/models/asyncresult.h"
+#include "ui/models/backupjobs.h"
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
 
@@ -13,11 +14,6 @@ namespace rd::ui {
 namespace {
 
 const QString kWarnKey = u"backup/warnAfterDays"_qs;
-
-QString sizeText(qint64 bytes)
-{
-    return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat);
-}
 
 } // namespace
 
@@ -106,7 +102,7 @@ BackupAgeStatus describeBackupAge(
     status.text = QObject::tr("Last backup: %1").arg(backupAgeText(b.takenAt, now));
     status.toolTip = QObject::tr("Last backup taken %1 (%2) by %3:\n%4 (%5)")
                          .arg(format::localDateTime(b.takenAt), format::utcTooltip(b.takenAt),
-                             b.takenBy, b.fileName, sizeText(b.fileBytes));
+                             b.takenBy, b.fileName, fileSizeText(b.fileBytes));
     status.toolTip += u"\n"_qs
         + (old ? QObject::tr("Older than %1: take a new one with File › Back up….")
                      .arg(daysText(warnAfterDays))

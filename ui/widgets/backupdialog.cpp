@@ -1,4 +1,5 @@
 #include "ui/widgets/backupdialog.h"
+#include "ui/widgets/backupprogresspanel.h"
 
 #include "ui/models/format.h"
 #include "ui/models/lastbackup.h"
@@ -14,18 +15,12 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
 namespace rd::ui {
 namespace {
-
-QString sizeText(qint64 bytes)
-{
-    return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat);
-}
 
 QLabel *valueLabel(const QString &objectName)
 {
@@ -45,8 +40,7 @@ BackupDialog::BackupDialog(const QString &conninfo, QWidget *parent)
     , m_file(new QLineEdit)
     , m_browse(new QPushButton(tr("Browse…")))
     , m_warnDays(new QSpinBox)
-    , m_phase(new QLabel)
-    , m_progress(new QProgressBar)
+    , m_progress(new BackupProgressPanel(u"backup-progress"_qs))
     , m_summary(new QWidget)
     , m_summaryForm(new QFormLayout)
     , m_summaryHeading(new QLabel)
@@ -93,11 +87,6 @@ BackupDialog::BackupDialog(const QString &conninfo, QWidget *parent)
     warnRow->addStretch(1);
     form->addRow(tr("Warn when older than:"), warnRow);
 
-    m_phase->setObjectName(u"backup-phase"_qs);
-    m_phase->setVisible(false);
-    m_progress->setObjectName(u"backup-progress"_qs);
-    m_progress->setVisible(false);
-
     m_error->setObjectName(u"backup-error"_qs);
     m_error->setStyleSheet(u"color: #b02020;"_qs);
     m_error->setWordWrap(true);
@@ -137,13 +126,12 @@ BackupDialog::BackupDialog(const QString &conninfo, QWidget *parent)
     connect(m_start, &QPushButton::clicked, this, &BackupDialog::start);
     connect(m_cancel, &QPushButton::clicked, this, &BackupDialog::reject);
 
-    connect(m_job, &BackupJob::progress, this, &BackupDialog::showProgress);
+    connect(m_job, &BackupJob::progress, m_progress, &BackupProgressPanel::showProgress);
     connect(m_job, &BackupJob::backupFinished, this, &BackupDialog::finished);
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(intro);
     layout->addLayout(form);
-    layout->addWidget(m_phase);
     layout->addWidget(m_progress);
     layout->addWidget(m_error);
     layout->addWidget(m_summary);
@@ -208,14 +196,14 @@ void BackupDialog::start()
     // The backups/ directory of a new data directory does not exist yet.
     QDir().mkpath(QFileInfo(file).absolutePath());
     setRunning(true);
-    showProgress({}, 0, 0);
+    m_progress->begin();
     m_job->startBackup(m_conninfo, file);
 }
 
 void BackupDialog::cancel()
 {
     if (isRunning()) {
-        m_phase->setText(tr("Canceling…"));
+        m_progress->showCanceling();
         m_cancel->setEnabled(false);
         m_job->cancel();
     }
@@ -239,24 +227,8 @@ void BackupDialog::setRunning(bool running)
     m_start->setEnabled(!running);
     m_cancel->setEnabled(true);
     m_cancel->setText(running ? tr("Cancel") : tr("Close"));
-    m_phase->setVisible(running);
-    m_progress->setVisible(running);
-}
-
-void BackupDialog::showProgress(const QString &phase, qint64 bytes, qint64 expected)
-{
-    QString text = backupPhaseText(phase);
-    if (bytes > 0)
-        text += u"  "_qs
-            + (expected > 0 ? tr("%1 of about %2").arg(sizeText(bytes), sizeText(expected))
-                            : sizeText(bytes));
-    m_phase->setText(text);
-    if (expected > 0) {
-        m_progress->setRange(0, 1000);
-        m_progress->setValue(int(std::min<qint64>(1000, bytes * 1000 / expected)));
-    } else {
-        m_progress->setRange(0, 0); // busy: the size is not known
-    }
+    if (!running)
+        m_progress->end();
 }
 
 void BackupDialog::finished(const BackupOutcome &outcome)
@@ -279,7 +251,7 @@ void BackupDialog::finished(const BackupOutcome &outcome)
         counts += u"\n"_qs + tr("and %1").arg(others.mid(2));
     m_summaryHeading->setText(tr("Backup complete."));
     findChild<QLabel *>(u"backup-summary-file"_qs)->setText(outcome.file);
-    findChild<QLabel *>(u"backup-summary-size"_qs)->setText(sizeText(outcome.fileBytes));
+    findChild<QLabel *>(u"backup-summary-size"_qs)->setText(fileSizeText(outcome.fileBytes));
     findChild<QLabel *>(u"backup-summary-taken"_qs)->setText(taken);
     findChild<QLabel *>(u"backup-summary-counts"_qs)->setText(counts);
     m_digest->setText(f.anchorDigest);
@@ -288,7 +260,7 @@ void BackupDialog::finished(const BackupOutcome &outcome)
     m_summaryPlain
         = tr("Backup complete.\nFile: %1\nSize: %2\nSnapshot taken: %3\nIt holds: "
              "%4\nAudit anchor: %5")
-              .arg(outcome.file, sizeText(outcome.fileBytes), taken, counts, f.anchorDigest);
+              .arg(outcome.file, fileSizeText(outcome.fileBytes), taken, counts, f.anchorDigest);
     // The next backup gets a name of its own.
     m_file->setText(QFileInfo(outcome.file).absolutePath() + u'/'
         + QFileInfo(BackupJob::defaultBackupPath()).fileName());

@@ -8,11 +8,12 @@ class QDialogButtonBox;
 class QFormLayout;
 class QLabel;
 class QLineEdit;
-class QProgressBar;
 class QPushButton;
 class QSpinBox;
 
 namespace rd::ui {
+
+class BackupProgressPanel;
 
 /// File › Back up…: where the file goes (the data directory's backups/ by default), a progress
 /// bar while the store writes it (off the GUI thread; Cancel leaves no file), and then what the
@@ -47,7 +48,6 @@ protected:
 
 private:
     void browse();
-    void showProgress(const QString &phase, qint64 bytes, qint64 expected);
     void finished(const BackupOutcome &outcome);
     void setRunning(bool running);
 
@@ -56,8 +56,7 @@ private:
     QLineEdit *m_file;
     QPushButton *m_browse;
     QSpinBox *m_warnDays;
-    QLabel *m_phase;
-    QProgressBar *m_progress;
+    BackupProgressPanel *m_progress;
     QWidget *m_summary;
     QFormLayout *m_summaryForm;
     QLabel *m_summaryHeading;

@@ -1,4 +1,5 @@
 #include "ui/widgets/restoredialog.h"
+#include "ui/widgets/backupprogresspanel.h"
 
 #include "ui/models/format.h"
 
@@ -11,18 +12,12 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QVBoxLayout>
 
 namespace rd::ui {
 namespace {
-
-QString sizeText(qint64 bytes)
-{
-    return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat);
-}
 
 const QString kRed = u"color: #b02020;"_qs;
 const QString kGreen = u"color: #1b6e20; font-weight: bold;"_qs;
@@ -40,8 +35,7 @@ RestoreDialog::RestoreDialog(QWidget *parent)
     , m_browseDirectory(new QPushButton(tr("Browse…")))
     , m_conninfo(new QLineEdit)
     , m_targetProblem(new QLabel)
-    , m_phase(new QLabel)
-    , m_progress(new QProgressBar)
+    , m_progress(new BackupProgressPanel(u"restore-progress"_qs))
     , m_result(new QLabel)
     , m_start(new QPushButton(tr("Restore")))
     , m_open(new QPushButton(tr("Open the restored database")))
@@ -112,10 +106,6 @@ RestoreDialog::RestoreDialog(QWidget *parent)
     targetBox->addWidget(m_targetProblem);
     form->addRow(tr("Restore into:"), targetBox);
 
-    m_phase->setObjectName(u"restore-phase"_qs);
-    m_phase->setVisible(false);
-    m_progress->setObjectName(u"restore-progress"_qs);
-    m_progress->setVisible(false);
     m_result->setObjectName(u"restore-result"_qs);
     m_result->setWordWrap(true);
     m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -137,13 +127,12 @@ RestoreDialog::RestoreDialog(QWidget *parent)
         accept();
     });
 
-    connect(m_job, &BackupJob::progress, this, &RestoreDialog::showProgress);
+    connect(m_job, &BackupJob::progress, m_progress, &BackupProgressPanel::showProgress);
     connect(m_job, &BackupJob::restoreFinished, this, &RestoreDialog::finished);
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(intro);
     layout->addLayout(form);
-    layout->addWidget(m_phase);
     layout->addWidget(m_progress);
     layout->addWidget(m_result);
     layout->addStretch(1);
@@ -251,7 +240,7 @@ void RestoreDialog::showManifest(const ManifestOutcome &m)
         {tr("It holds"), describeCounts(f, true)},
         {tr("Audit anchor"),
             tr("%1 (%2 chain heads)").arg(f.anchorDigest, QLocale().toString(f.anchorHeads))},
-        {tr("Database dump"), sizeText(f.dumpBytes)},
+        {tr("Database dump"), fileSizeText(f.dumpBytes)},
     };
     QString html = u"<table cellspacing='2'>"_qs;
     QStringList plain;
@@ -303,14 +292,14 @@ void RestoreDialog::start()
     m_open->setVisible(false);
     m_outcome = {};
     setRunning(true);
-    showProgress({}, 0, 0);
+    m_progress->begin();
     m_job->startRestore(m_file->text().trimmed(), t);
 }
 
 void RestoreDialog::cancel()
 {
     if (isRunning()) {
-        m_phase->setText(tr("Canceling…"));
+        m_progress->showCanceling();
         m_cancel->setEnabled(false);
         m_job->cancel();
     }
@@ -332,25 +321,9 @@ void RestoreDialog::setRunning(bool running)
     m_toServer->setEnabled(!running);
     m_cancel->setEnabled(true);
     m_cancel->setText(running ? tr("Cancel") : tr("Close"));
-    m_phase->setVisible(running);
-    m_progress->setVisible(running);
+    if (!running)
+        m_progress->end();
     updateStart();
-}
-
-void RestoreDialog::showProgress(const QString &phase, qint64 bytes, qint64 expected)
-{
-    QString text = backupPhaseText(phase);
-    if (bytes > 0)
-        text += u"  "_qs
-            + (expected > 0 ? tr("%1 of %2").arg(sizeText(bytes), sizeText(expected))
-                            : sizeText(bytes));
-    m_phase->setText(text);
-    if (expected > 0) {
-        m_progress->setRange(0, 1000);
-        m_progress->setValue(int(std::min<qint64>(1000, bytes * 1000 / expected)));
-    } else {
-        m_progress->setRange(0, 0);
-    }
 }
 
 void RestoreDialog::finished(const RestoreOutcome &outcome)

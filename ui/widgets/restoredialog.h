@@ -8,11 +8,12 @@
 class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
-class QProgressBar;
 class QPushButton;
 class QRadioButton;
 
 namespace rd::ui {
+
+class BackupProgressPanel;
 
 /// File › Restore…: a backup file, its manifest shown before anything is done (or what is
 /// wrong with the file), a target that holds no data (a new embedded data directory the desk
@@ -58,7 +59,6 @@ private:
     void readManifest();
     void showManifest(const ManifestOutcome &m);
     void updateStart();
-    void showProgress(const QString &phase, qint64 bytes, qint64 expected);
     void finished(const RestoreOutcome &outcome);
     void setRunning(bool running);
     RestoreTarget target() const;
@@ -74,8 +74,7 @@ private:
     QPushButton *m_browseDirectory;
     QLineEdit *m_conninfo;
     QLabel *m_targetProblem;
-    QLabel *m_phase;
-    QProgressBar *m_progress;
+    BackupProgressPanel *m_progress;
     QLabel *m_result;
     QPushButton *m_start;
     QPushButton *m_open;
