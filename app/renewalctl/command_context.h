@@ -58,6 +58,8 @@ private:
 int reportRefusal(const CommandContext &ctx, const std::string &code, const std::string &message);
 
 int runDb(const CommandContext &ctx);
+int runDbBackup(const CommandContext &ctx);
+int runDbRestore(const CommandContext &ctx);
 int runMigrate(const CommandContext &ctx);
 int runFold(const CommandContext &ctx);
 int runLedger(const CommandContext &ctx);
