@@ -85,6 +85,11 @@ private slots:
         QCoreApplication::setApplicationName(u"tst_ui_backup"_qs);
         QSettings().clear();
         QVERIFY(m_tmp.isValid());
+        // Run as root, the embedded server runs as another account, which must traverse the
+        // directory to reach a restored cluster's data (QTemporaryDir makes it private).
+        QFile::setPermissions(m_tmp.path(),
+            QFile::permissions(m_tmp.path()) | QFile::ExeGroup | QFile::ExeOther | QFile::ReadGroup
+                | QFile::ReadOther);
         // The default backups/ directory is the embedded data directory's: here, not ~.
         qputenv("RENEWAL_DESK_DATA_DIR", QFile::encodeName(m_tmp.filePath(u"data-home"_qs)));
         m_db = std::make_unique<rdtest::TestDatabase>("ui_backup");
@@ -472,6 +477,28 @@ private slots:
         QCOMPARE(QString::fromStdString(sql("SELECT count(*) FROM subscriptions")), subscriptions);
     }
 
+    /// A digest kept apart from the file that is not the file's: refused before anything is
+    /// restored, and the new directory the desk had made is gone again.
+    void restoreRefusesAnotherDigest()
+    {
+        QVERIFY(!m_goodBackup.isEmpty());
+        RestoreDialog dialog;
+        QSignalSpy read(&dialog, &RestoreDialog::manifestRead);
+        dialog.setFile(m_goodBackup);
+        QVERIFY(read.wait(30000));
+        const QString root = m_tmp.filePath(u"refused"_qs);
+        dialog.setEmbeddedTarget(root);
+        dialog.setExpectedDigest(QString(64, u'0'));
+        QSignalSpy finished(&dialog, &RestoreDialog::restoreFinished);
+        dialog.start();
+        QVERIFY(finished.wait(120000));
+        QVERIFY(!dialog.outcome().ok);
+        QVERIFY2(dialog.resultText().contains(u"is not the one given"_qs),
+            qPrintable(dialog.resultText()));
+        QVERIFY(!dialog.openButton()->isVisible());
+        QVERIFY(!QFileInfo::exists(root));
+    }
+
     /// Restore into a new embedded data directory: the desk creates and starts the cluster,
     /// restores, and the verification says so in words; the copy can be opened.
     void restoreIntoNewEmbeddedVerifies()
@@ -483,6 +510,9 @@ private slots:
         QVERIFY(read.wait(30000));
         const QString root = m_tmp.filePath(u"restored"_qs);
         dialog.setEmbeddedTarget(root);
+        // The digest the Back up summary showed, kept apart: it is the file's.
+        dialog.setExpectedDigest(QString::fromStdString(sql(
+            "SELECT anchor_digest FROM public.database_backups ORDER BY taken_at DESC LIMIT 1")));
         QSignalSpy progress(&dialog, &RestoreDialog::restoreFinished);
         QSignalSpy open(&dialog, &RestoreDialog::openRequested);
         dialog.show();

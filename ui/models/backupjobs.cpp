@@ -82,26 +82,32 @@ QString tableInWords(const QString &table)
 
 QString describeCounts(const BackupFacts &facts, bool all)
 {
+    // The manifest counts every table of the schema: people read the renewal's three, then
+    // (with `all`) the ones they know by name, then how many rows the rest hold.
+    static const QStringList named {u"subscriptions"_qs, u"reconciliation_cases"_qs,
+        u"reconciliation_case_history"_qs, u"webhook_inbox"_qs, u"provider_snapshots"_qs,
+        u"statement_lines"_qs};
     const QLocale locale;
     QStringList parts;
-    auto rowsOf = [&](const QString &table) {
-        qint64 rows = facts.count(table);
-        if (rows < 0)
-            rows = facts.count(u"public."_qs + table);
-        return rows;
-    };
     for (const QString &table : kHeadline)
-        if (const qint64 rows = rowsOf(table); rows >= 0)
+        if (const qint64 rows = facts.count(table); rows >= 0)
             parts << QObject::tr("%1 %2").arg(locale.toString(rows), tableInWords(table));
-    if (all || parts.isEmpty()) {
-        for (const auto &[table, rows] : facts.counts) {
-            QString bare = table;
-            if (bare.startsWith(u"public."_qs))
-                bare = bare.mid(7);
-            if (!kHeadline.contains(bare))
-                parts << QObject::tr("%1 %2").arg(locale.toString(rows), tableInWords(table));
+    if (!all && !parts.isEmpty())
+        return parts.join(u", "_qs);
+    for (const QString &table : named)
+        if (const qint64 rows = facts.count(table); rows >= 0)
+            parts << QObject::tr("%1 %2").arg(locale.toString(rows), tableInWords(table));
+    qint64 otherTables = 0;
+    qint64 otherRows = 0;
+    for (const auto &[table, rows] : facts.counts) {
+        if (!kHeadline.contains(table) && !named.contains(table)) {
+            ++otherTables;
+            otherRows += rows;
         }
     }
+    if (otherTables > 0)
+        parts << QObject::tr("%1 rows in %2 other tables")
+                     .arg(locale.toString(otherRows), locale.toString(otherTables));
     return parts.join(u", "_qs);
 }
 
@@ -116,12 +122,16 @@ QString backupPhaseText(const QString &phase)
         return QObject::tr("Taking a consistent snapshot of the database…");
     if (phase == u"dump")
         return QObject::tr("Writing the backup file…");
-    if (phase == u"anchor" || phase == u"counts" || phase == u"manifest")
-        return QObject::tr("Recording the audit anchor and the counts…");
-    if (phase == u"record" || phase == u"log")
-        return QObject::tr("Recording the backup in the database's backup log…");
-    if (phase == u"read" || phase == u"check")
+    if (phase == u"counts")
+        return QObject::tr("Counting the rows of every table…");
+    if (phase == u"anchor")
+        return QObject::tr("Taking the audit anchor (the chains' heads)…");
+    if (phase == u"check")
         return QObject::tr("Checking the backup file…");
+    if (phase == u"migrate")
+        return QObject::tr("Bringing the restored database to this desk's schema…");
+    if (phase == u"done")
+        return QObject::tr("Done.");
     if (phase == u"restore")
         return QObject::tr("Restoring the database…");
     if (phase == u"verify")
@@ -148,9 +158,27 @@ BackupError backupErrorText(std::exception_ptr error, BackupStep step)
                      .arg(QString::fromUtf8(x.what()));
         e.detail = QString::fromUtf8(x.what());
     } catch (const DatabaseUnavailable &x) {
-        e.text = step == BackupStep::Restore
-            ? QObject::tr("The target database could not be reached or started.")
-            : QObject::tr("The database could not be reached.");
+        // The store's reason names the server or the directory, never a password.
+        e.text = (step == BackupStep::Restore
+                ? QObject::tr("The target database could not be reached or started: %1")
+                : QObject::tr("The database could not be reached: %1"))
+                     .arg(QString::fromUtf8(x.what()));
+        e.detail = QString::fromUtf8(x.what());
+    } catch (const TargetNotEmpty &x) {
+        e.text = QObject::tr("The target database is not empty (it holds %1): nothing was "
+                             "changed. A restore never goes over data: choose an empty database "
+                             "or a new directory.")
+                     .arg(QString::fromUtf8(x.what()));
+        e.detail = QString::fromUtf8(x.what());
+    } catch (const RolesMissing &x) {
+        e.text = QObject::tr("The server lacks the desk's roles, and this login may not create "
+                             "them: %1")
+                     .arg(QString::fromUtf8(x.what()));
+        e.detail = QString::fromUtf8(x.what());
+    } catch (const BackupToolFailed &x) {
+        e.text = (step == BackupStep::Backup ? QObject::tr("pg_dump could not write the backup: %1")
+                                             : QObject::tr("pg_restore could not restore it: %1"))
+                     .arg(QString::fromUtf8(x.what()));
         e.detail = QString::fromUtf8(x.what());
     } catch (const SetupError &x) {
         // Restore's refusal of a database that holds Renewal Desk data, or a missing role.
@@ -299,6 +327,8 @@ void BackupJob::startBackup(const QString &conninfo, const QString &file)
             outcome.file = QString::fromStdString(r.file.string());
             outcome.fileBytes = r.fileBytes;
             outcome.facts = factsOf(r.manifest);
+            outcome.recorded = r.recorded;
+            outcome.notRecorded = qs(r.notRecorded);
         } catch (...) {
             outcome.error = backupErrorText(std::current_exception(), BackupStep::Backup);
         }
@@ -362,6 +392,10 @@ void fillReport(RestoreOutcome &outcome, const RestoreReport &r)
     outcome.chainBreaks = qint64(r.verification.breaks.size());
     if (!r.verification.breaks.empty())
         outcome.firstChainBreak = qs(describeChainBreak(r.verification.breaks.front()));
+    for (const auto &role : r.rolesCreated)
+        outcome.rolesCreated << qs(role);
+    for (const auto &migration : r.migrationsApplied)
+        outcome.migrationsApplied << qs(migration);
 }
 
 } // namespace
@@ -394,6 +428,9 @@ void BackupJob::startRestore(const QString &file, const RestoreTarget &target)
             RestoreOptions options;
             options.cancel = cancel;
             options.onProgress = std::move(onProgress);
+            if (!target.expectedAnchorDigest.trimmed().isEmpty())
+                options.expectedAnchorDigest
+                    = target.expectedAnchorDigest.trimmed().toLower().toStdString();
             // No force from the desk: a restore never goes over data (renewalctl db restore
             // --force is there for whoever means it).
             const RestoreReport report

@@ -6,6 +6,7 @@
 #include <QObject>
 #include <QPair>
 #include <QString>
+#include <QStringList>
 
 #include <atomic>
 #include <exception>
@@ -58,6 +59,10 @@ struct BackupOutcome
     QString file;
     qint64 fileBytes = 0;
     BackupFacts facts;
+    /// The database's backup log has the backup (else notRecorded says why: the desk's age
+    /// of the last backup will not show it).
+    bool recorded = false;
+    QString notRecorded;
 };
 
 struct ManifestOutcome
@@ -73,6 +78,9 @@ struct RestoreTarget
 {
     QString embeddedDirectory; ///< non-empty: a new embedded cluster there
     QString conninfo; ///< else: this database
+    /// The anchor digest kept apart from the file when it was taken (optional): a file whose
+    /// manifest carries another is refused before the target is touched.
+    QString expectedAnchorDigest;
 };
 
 /// Why `directory` cannot take a new embedded cluster (it exists and is not empty, or it is a
@@ -103,6 +111,8 @@ struct RestoreOutcome
     qint64 auditRows = 0;
     qint64 chainBreaks = 0;
     QString firstChainBreak;
+    QStringList rolesCreated; ///< group roles the restore created on the server
+    QStringList migrationsApplied; ///< migrations applied after it verified
 };
 
 /// The verification's result in words: "Verified: counts match the backup, the audit anchor

@@ -261,6 +261,14 @@ void BackupDialog::finished(const BackupOutcome &outcome)
         = tr("Backup complete.\nFile: %1\nSize: %2\nSnapshot taken: %3\nIt holds: "
              "%4\nAudit anchor: %5")
               .arg(outcome.file, fileSizeText(outcome.fileBytes), taken, counts, f.anchorDigest);
+    if (!outcome.recorded) {
+        // Sound, but the desk's "last backup" will not know of it: say why, in amber.
+        m_error->setText(tr("The backup is complete, but the database's backup log could not "
+                            "record it (%1): the desk's \"Last backup\" will not show it.")
+                             .arg(outcome.notRecorded));
+        m_error->setStyleSheet(u"color: #8a5a00;"_qs);
+        m_error->setVisible(true);
+    }
     // The next backup gets a name of its own.
     m_file->setText(QFileInfo(outcome.file).absolutePath() + u'/'
         + QFileInfo(BackupJob::defaultBackupPath()).fileName());

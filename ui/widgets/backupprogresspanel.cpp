@@ -3,6 +3,7 @@
 #include "ui/models/backupjobs.h"
 
 #include <QLabel>
+#include <QLocale>
 #include <QProgressBar>
 #include <QVBoxLayout>
 
@@ -32,7 +33,11 @@ void BackupProgressPanel::begin()
 void BackupProgressPanel::showProgress(const QString &phase, qint64 bytes, qint64 expectedBytes)
 {
     QString text = backupPhaseText(phase);
-    if (bytes > 0)
+    if (phase == u"verify" && bytes > 0) // the verification counts audit rows, not bytes
+        text += u"  "_qs
+            + tr("%1 of about %2 audit rows")
+                  .arg(QLocale().toString(bytes), QLocale().toString(expectedBytes));
+    else if (bytes > 0)
         text += u"  "_qs
             + (expectedBytes > 0
                     ? tr("%1 of about %2").arg(fileSizeText(bytes), fileSizeText(expectedBytes))

@@ -35,6 +35,7 @@ RestoreDialog::RestoreDialog(QWidget *parent)
     , m_browseDirectory(new QPushButton(tr("Browse…")))
     , m_conninfo(new QLineEdit)
     , m_targetProblem(new QLabel)
+    , m_expectedDigest(new QLineEdit)
     , m_progress(new BackupProgressPanel(u"restore-progress"_qs))
     , m_result(new QLabel)
     , m_start(new QPushButton(tr("Restore")))
@@ -98,6 +99,13 @@ RestoreDialog::RestoreDialog(QWidget *parent)
     auto *form = new QFormLayout;
     form->addRow(tr("Backup file:"), fileRow);
     form->addRow(QString(), m_manifest);
+    m_expectedDigest->setObjectName(u"restore-expected-digest"_qs);
+    m_expectedDigest->setPlaceholderText(tr("optional: the anchor digest noted when it was taken"));
+    m_expectedDigest->setToolTip(
+        tr("The file checks itself; a digest kept elsewhere (the Back up summary, renewalctl's "
+           "output, a published note) also proves it is the very backup taken then. A file "
+           "with another digest is refused before anything is restored."));
+    form->addRow(tr("Digest you kept:"), m_expectedDigest);
     auto *targetBox = new QVBoxLayout;
     targetBox->addWidget(m_toEmbedded);
     targetBox->addLayout(dirRow);
@@ -150,6 +158,11 @@ void RestoreDialog::setEmbeddedTarget(const QString &directory)
 {
     m_toEmbedded->setChecked(true);
     m_directory->setText(directory);
+}
+
+void RestoreDialog::setExpectedDigest(const QString &digest)
+{
+    m_expectedDigest->setText(digest);
 }
 
 void RestoreDialog::setServerTarget(const QString &conninfo)
@@ -258,9 +271,10 @@ void RestoreDialog::showManifest(const ManifestOutcome &m)
 
 RestoreTarget RestoreDialog::target() const
 {
+    const QString digest = m_expectedDigest->text().trimmed();
     if (m_toEmbedded->isChecked())
-        return {m_directory->text().trimmed(), {}};
-    return {{}, m_conninfo->text().trimmed()};
+        return {m_directory->text().trimmed(), {}, digest};
+    return {{}, m_conninfo->text().trimmed(), digest};
 }
 
 void RestoreDialog::updateStart()
@@ -317,6 +331,7 @@ void RestoreDialog::reject()
 void RestoreDialog::setRunning(bool running)
 {
     m_file->setEnabled(!running);
+    m_expectedDigest->setEnabled(!running);
     m_toEmbedded->setEnabled(!running);
     m_toServer->setEnabled(!running);
     m_cancel->setEnabled(true);
@@ -342,6 +357,13 @@ void RestoreDialog::finished(const RestoreOutcome &outcome)
     }
     m_result->setStyleSheet(outcome.verified ? kGreen : kRed);
     QString text = describeRestore(outcome);
+    if (!outcome.rolesCreated.isEmpty())
+        text += u"\n"_qs
+            + tr("Roles created on the server: %1.").arg(outcome.rolesCreated.join(u", "_qs));
+    if (!outcome.migrationsApplied.isEmpty())
+        text += u"\n"_qs
+            + tr("The backup's schema was older: %1 migration(s) applied after it verified.")
+                  .arg(outcome.migrationsApplied.size());
     if (outcome.verified && !outcome.embeddedDirectory.isEmpty())
         text += u"\n"_qs
             + tr("The restored database runs in %1; the desk starts it again when it is opened.")

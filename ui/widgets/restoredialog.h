@@ -32,6 +32,8 @@ public:
     void setFile(const QString &file);
     void setEmbeddedTarget(const QString &directory);
     void setServerTarget(const QString &conninfo);
+    /// The anchor digest kept apart from the file (optional; empty: none).
+    void setExpectedDigest(const QString &digest);
     void start();
     void cancel();
     bool isRunning() const;
@@ -74,6 +76,7 @@ private:
     QPushButton *m_browseDirectory;
     QLineEdit *m_conninfo;
     QLabel *m_targetProblem;
+    QLineEdit *m_expectedDigest;
     BackupProgressPanel *m_progress;
     QLabel *m_result;
     QPushButton *m_start;
