@@ -345,7 +345,7 @@ private slots:
         const QString intents
             = QString::fromStdString(sql("SELECT count(*) FROM subscription_outbox"));
         QVERIFY2(summary.contains(periods + u" billing periods, "_qs + audits
-                     + u" renewal audits, "_qs + intents + u" outbox intents"_qs),
+                     + u" audit entries, "_qs + intents + u" outbox intents"_qs),
             qPrintable(summary));
         QVERIFY2(summary.contains(outcome.facts.anchorDigest), qPrintable(summary));
         QCOMPARE(outcome.facts.anchorDigest.size(), 64);

@@ -62,7 +62,7 @@ QString tableInWords(const QString &table)
 {
     static const QList<QPair<QString, QString>> words {
         {u"subscription_billing_periods"_qs, QObject::tr("billing periods")},
-        {u"subscription_transition_audits"_qs, QObject::tr("renewal audits")},
+        {u"subscription_transition_audits"_qs, QObject::tr("audit entries")},
         {u"subscription_outbox"_qs, QObject::tr("outbox intents")},
         {u"subscriptions"_qs, QObject::tr("subscriptions")},
         {u"reconciliation_cases"_qs, QObject::tr("cases")},

@@ -31,8 +31,9 @@ struct BackupFacts
     qint64 count(const QString &table) const;
 };
 
-/// "1,204 billing periods, 1,204 renewal audits, 1,204 outbox intents": the three that a
-/// consistent snapshot keeps equal, first; then the other tables' counts when `all`.
+/// "1,204 billing periods, 1,310 audit entries, 1,204 outbox intents": the three tables a
+/// renewal writes one row of each, first; then (`all`) the tables people know by name and the
+/// rows of the others.
 QString describeCounts(const BackupFacts &facts, bool all = false);
 /// A table's name for people ("subscription_billing_periods" → "billing periods").
 QString tableInWords(const QString &table);

@@ -45,7 +45,7 @@ BackupDialog::BackupDialog(const QString &conninfo, QWidget *parent)
     , m_summaryForm(new QFormLayout)
     , m_summaryHeading(new QLabel)
     , m_error(new QLabel)
-    , m_digest(new QLineEdit)
+    , m_digest(new QLabel)
     , m_start(new QPushButton(tr("Back up")))
     , m_cancel(new QPushButton(tr("Cancel")))
     , m_buttons(new QDialogButtonBox)
@@ -96,17 +96,18 @@ BackupDialog::BackupDialog(const QString &conninfo, QWidget *parent)
     m_summaryHeading->setObjectName(u"backup-summary-heading"_qs);
     m_summaryHeading->setStyleSheet(u"color: #1b6e20; font-weight: bold;"_qs);
     m_digest->setObjectName(u"backup-digest"_qs);
-    m_digest->setReadOnly(true);
+    m_digest->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_digest->setToolTip(tr("The SHA-256 digest of the audit anchor in this backup: keep it "
                             "with the file (or publish it) to prove later that the audit trail "
                             "restored from it is the one backed up."));
     auto *copy = new QPushButton(tr("Copy"));
     copy->setObjectName(u"backup-copy-digest"_qs);
     connect(copy, &QPushButton::clicked, this,
-        [this] { QApplication::clipboard()->setText(m_digest->text()); });
+        [this] { QApplication::clipboard()->setText(m_fullDigest); });
     auto *digestRow = new QHBoxLayout;
-    digestRow->addWidget(m_digest, 1);
+    digestRow->addWidget(m_digest);
     digestRow->addWidget(copy);
+    digestRow->addStretch(1);
     auto *summaryLayout = new QVBoxLayout(m_summary);
     summaryLayout->setContentsMargins(0, 0, 0, 0);
     summaryLayout->addWidget(m_summaryHeading);
@@ -115,7 +116,7 @@ BackupDialog::BackupDialog(const QString &conninfo, QWidget *parent)
     m_summaryForm->addRow(tr("Size:"), valueLabel(u"backup-summary-size"_qs));
     m_summaryForm->addRow(tr("Snapshot taken:"), valueLabel(u"backup-summary-taken"_qs));
     m_summaryForm->addRow(tr("It holds:"), valueLabel(u"backup-summary-counts"_qs));
-    m_summaryForm->addRow(tr("Audit anchor:"), digestRow);
+    m_summaryForm->addRow(tr("Audit anchor digest:"), digestRow);
     m_summary->setVisible(false);
 
     m_start->setObjectName(u"backup-start"_qs);
@@ -254,8 +255,12 @@ void BackupDialog::finished(const BackupOutcome &outcome)
     findChild<QLabel *>(u"backup-summary-size"_qs)->setText(fileSizeText(outcome.fileBytes));
     findChild<QLabel *>(u"backup-summary-taken"_qs)->setText(taken);
     findChild<QLabel *>(u"backup-summary-counts"_qs)->setText(counts);
-    m_digest->setText(f.anchorDigest);
-    m_digest->setCursorPosition(0);
+    m_fullDigest = f.anchorDigest;
+    // Short, as people compare digests by their ends; whole in the tooltip and the clipboard.
+    m_digest->setText(f.anchorDigest.size() > 24
+            ? f.anchorDigest.left(12) + u"…"_qs + f.anchorDigest.right(8)
+            : f.anchorDigest);
+    m_digest->setToolTip(f.anchorDigest);
     m_summary->setVisible(true);
     m_summaryPlain
         = tr("Backup complete.\nFile: %1\nSize: %2\nSnapshot taken: %3\nIt holds: "
@@ -272,6 +277,7 @@ void BackupDialog::finished(const BackupOutcome &outcome)
     // The next backup gets a name of its own.
     m_file->setText(QFileInfo(outcome.file).absolutePath() + u'/'
         + QFileInfo(BackupJob::defaultBackupPath()).fileName());
+    adjustSize(); // room for the summary
     emit backupCompleted(outcome);
 }
 

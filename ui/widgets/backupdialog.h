@@ -62,7 +62,8 @@ private:
     QLabel *m_summaryHeading;
     QString m_summaryPlain;
     QLabel *m_error;
-    QLineEdit *m_digest;
+    QLabel *m_digest; ///< the digest, short; Copy copies it whole
+    QString m_fullDigest;
     QPushButton *m_start;
     QPushButton *m_cancel;
     QDialogButtonBox *m_buttons;

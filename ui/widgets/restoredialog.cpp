@@ -252,21 +252,26 @@ void RestoreDialog::showManifest(const ManifestOutcome &m)
         {tr("From"), f.source},
         {tr("It holds"), describeCounts(f, true)},
         {tr("Audit anchor"),
-            tr("%1 (%2 chain heads)").arg(f.anchorDigest, QLocale().toString(f.anchorHeads))},
+            tr("digest %1…%2, %3 chain heads")
+                .arg(f.anchorDigest.left(12), f.anchorDigest.right(8),
+                    QLocale().toString(f.anchorHeads))},
         {tr("Database dump"), fileSizeText(f.dumpBytes)},
     };
     QString html = u"<table cellspacing='2'>"_qs;
     QStringList plain;
     for (const auto &[name, value] : rows) {
-        html += u"<tr><td style='color:#5a6270; padding-right:8px'>%1</td><td>%2</td></tr>"_qs.arg(
-            name.toHtmlEscaped(), value.toHtmlEscaped());
+        html
+            += u"<tr><td nowrap style='color:#5a6270; padding-right:8px'>%1</td><td>%2</td></tr>"_qs
+                   .arg(name.toHtmlEscaped(), value.toHtmlEscaped());
         plain << name + u": "_qs + value;
     }
+    plain << tr("Audit anchor digest: %1").arg(f.anchorDigest);
     html += u"</table>"_qs;
     m_manifest->setStyleSheet({});
     m_manifest->setText(html);
     m_manifestPlain = plain.join(u'\n');
     updateStart();
+    adjustSize();
 }
 
 RestoreTarget RestoreDialog::target() const
@@ -284,14 +289,20 @@ void RestoreDialog::updateStart()
     m_browseDirectory->setEnabled(embedded && !isRunning());
     m_conninfo->setEnabled(!embedded && !isRunning());
     QString problem;
-    if (embedded)
+    const RestoreTarget t = target();
+    // Just restored there: the target is full of the restored copy, which is no problem.
+    const bool restoredHere = m_outcome.ok && t.embeddedDirectory == m_outcome.embeddedDirectory
+        && (embedded || t.conninfo == m_outcome.conninfo);
+    if (restoredHere)
+        problem.clear();
+    else if (embedded)
         problem = newEmbeddedDirectoryProblem(m_directory->text().trimmed());
     else if (m_conninfo->text().trimmed().isEmpty())
         problem = tr("Give the connection string of an empty database.");
     // "Choose a directory" is not a problem before anything was typed.
     m_targetProblem->setText(problem);
     m_targetProblem->setVisible(!problem.isEmpty());
-    m_start->setEnabled(!isRunning() && m_manifestOk && problem.isEmpty());
+    m_start->setEnabled(!isRunning() && m_manifestOk && problem.isEmpty() && !restoredHere);
     m_start->setToolTip(!m_manifestOk ? tr("Choose a sound backup file first.")
             : !problem.isEmpty()      ? problem
                                       : tr("Restore the backup and verify it."));
@@ -374,6 +385,7 @@ void RestoreDialog::finished(const RestoreOutcome &outcome)
     m_open->setVisible(outcome.verified);
     if (outcome.verified)
         m_open->setDefault(true);
+    adjustSize(); // room for the result
     emit restoreFinished();
 }
 
