@@ -385,6 +385,50 @@ private slots:
             QString::fromStdString(sql("SELECT count(*) FROM public.database_backups")), before);
     }
 
+    /// What a backup cannot do is said in a fixed sentence naming it, and leaves nothing: a
+    /// viewer may not read every table; a file that exists is never overwritten; a database
+    /// that is not there.
+    void backupErrorsSaid_data()
+    {
+        QTest::addColumn<QString>("who");
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("starts");
+        QTest::newRow("a viewer")
+            << u"viewer"_qs << u"errors/viewer.backup"_qs
+            << u"Your database role may not read every table: a backup needs the database's owner"_qs;
+        QTest::newRow("an existing file")
+            << u"owner"_qs << u"mine/books.backup"_qs << u"/"_qs; // "<path> exists already"
+        QTest::newRow("no such database") << u"nowhere"_qs << u"errors/nowhere.backup"_qs
+                                          << u"The database could not be reached: "_qs;
+    }
+
+    void backupErrorsSaid()
+    {
+        QFETCH(QString, who);
+        QFETCH(QString, file);
+        QFETCH(QString, starts);
+        QVERIFY(!m_goodBackup.isEmpty());
+        const QString before
+            = QString::fromStdString(sql("SELECT count(*) FROM public.database_backups"));
+        const QString conninfo = who == u"viewer" ? m_viewer
+            : who == u"owner"                     ? QString::fromStdString(m_db->conninfo())
+                              : QString::fromStdString(m_db->conninfo()) + u" dbname=no_such_db"_qs;
+        const QString path = m_tmp.filePath(file);
+        const bool existed = QFileInfo::exists(path);
+        const qint64 size = QFileInfo(path).size();
+        BackupDialog dialog(conninfo);
+        dialog.setDestination(path);
+        dialog.start();
+        QVERIFY(QTest::qWaitFor([&] { return !dialog.isRunning(); }, 60000));
+        qInfo().noquote() << "said:" << dialog.errorText();
+        QVERIFY2(dialog.errorText().startsWith(starts), qPrintable(dialog.errorText()));
+        QVERIFY(dialog.summaryText().isEmpty());
+        QCOMPARE(QFileInfo::exists(path), existed);
+        QCOMPARE(QFileInfo(path).size(), size);
+        QCOMPARE(
+            QString::fromStdString(sql("SELECT count(*) FROM public.database_backups")), before);
+    }
+
     /// Restore shows a file's manifest before doing anything, or what is wrong with it.
     void restoreShowsManifest_data()
     {

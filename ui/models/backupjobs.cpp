@@ -176,9 +176,19 @@ BackupError backupErrorText(std::exception_ptr error, BackupStep step)
                      .arg(QString::fromUtf8(x.what()));
         e.detail = QString::fromUtf8(x.what());
     } catch (const BackupToolFailed &x) {
-        e.text = (step == BackupStep::Backup ? QObject::tr("pg_dump could not write the backup: %1")
-                                             : QObject::tr("pg_restore could not restore it: %1"))
-                     .arg(QString::fromUtf8(x.what()));
+        const QString words = QString::fromUtf8(x.what());
+        // The common case of a desk on a server: a viewer's or operator's login (raw bodies
+        // are not theirs to read).
+        if (step == BackupStep::Backup && words.contains(u"permission denied"_qs))
+            e.text = QObject::tr("Your database role may not read every table: a backup needs "
+                                 "the database's owner (the role that ran the migrations). "
+                                 "pg_dump said: %1")
+                         .arg(words);
+        else
+            e.text = (step == BackupStep::Backup
+                    ? QObject::tr("pg_dump could not write the backup: %1")
+                    : QObject::tr("pg_restore could not restore it: %1"))
+                         .arg(QString::fromUtf8(x.what()));
         e.detail = QString::fromUtf8(x.what());
     } catch (const SetupError &x) {
         // Restore's refusal of a database that holds Renewal Desk data, or a missing role.
