@@ -31,13 +31,14 @@ install(DIRECTORY migrations/ DESTINATION ${CMAKE_INSTALL_DATADIR}/renewal-desk/
 set(RD_DOC_DIR "${CMAKE_INSTALL_FULL_DATAROOTDIR}/doc/renewalctl")
 set(RD_EXAMPLES_DIR "${RD_DOC_DIR}/examples")
 foreach(unit renewal-desk-receiver.service renewal-desk-outbox.service
-             renewal-desk-fold.service renewal-desk-fold.timer)
+             renewal-desk-fold.service renewal-desk-fold.timer
+             renewal-desk-backup.service renewal-desk-backup.timer)
     configure_file(resources/systemd/${unit}.in ${CMAKE_CURRENT_BINARY_DIR}/systemd/${unit} @ONLY)
     install(FILES ${CMAKE_CURRENT_BINARY_DIR}/systemd/${unit}
             DESTINATION lib/systemd/system COMPONENT systemd)
 endforeach()
 install(FILES resources/systemd/receiver.env resources/systemd/outbox.env resources/systemd/fold.env
-              resources/systemd/webhook-secrets.json
+              resources/systemd/backup.env resources/systemd/webhook-secrets.json
         DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/renewalctl/examples COMPONENT systemd)
 install(FILES README.md DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/renewalctl
         COMPONENT systemd)
@@ -122,7 +123,9 @@ set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 set(CPACK_DEBIAN_RENEWALCTL_PACKAGE_NAME renewalctl)
 set(CPACK_DEBIAN_RENEWALCTL_PACKAGE_SECTION utils)
 # The embedded cluster runs Debian's initdb and pg_ctl; a server elsewhere (--db) needs none.
-set(CPACK_DEBIAN_RENEWALCTL_PACKAGE_RECOMMENDS postgresql)
+# `db backup` and `db restore` run pg_dump and pg_restore (postgresql-client; postgresql
+# brings them too).
+set(CPACK_DEBIAN_RENEWALCTL_PACKAGE_RECOMMENDS "postgresql, postgresql-client")
 # `statement fetch` reads the providers' APIs with libcurl (OpenSSL flavour). Named here as
 # well as found by dpkg-shlibdeps, so that the package says it before and after renewalctl
 # links renewal_fetch.

@@ -159,6 +159,10 @@ int runDbBackup(const CommandContext &ctx)
         progress.finish();
         ctx.err << "renewalctl: backup canceled; no file was left\n";
         return ExitTempFail;
+    } catch (const BackupToolFailed &e) {
+        progress.finish();
+        ctx.err << "renewalctl: " << e.what() << "\n";
+        return ExitUnavailable;
     }
     progress.finish();
     if (ctx.json()) {
@@ -228,6 +232,10 @@ int runDbRestore(const CommandContext &ctx)
     } catch (const TargetNotEmpty &e) {
         progress.finish();
         return reportRefusal(ctx, "target_not_empty", e.what());
+    } catch (const BackupToolFailed &e) {
+        progress.finish();
+        ctx.err << "renewalctl: " << e.what() << "\n";
+        return ExitUnavailable;
     }
     progress.finish();
 

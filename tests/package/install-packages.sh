@@ -75,10 +75,14 @@ for f in /usr/share/applications/io.renewaldesk.RenewalDesk.desktop \
          /usr/lib/systemd/system/renewal-desk-outbox.service \
          /usr/lib/systemd/system/renewal-desk-fold.service \
          /usr/lib/systemd/system/renewal-desk-fold.timer \
+         /usr/lib/systemd/system/renewal-desk-backup.service \
+         /usr/lib/systemd/system/renewal-desk-backup.timer \
+         /usr/share/doc/renewalctl/examples/backup.env \
          /usr/share/doc/renewalctl/copyright /usr/share/doc/renewal-desk/changelog.Debian.gz; do
     [ -f "$f" ] || { echo "install-packages: $f is missing" >&2; exit 1; }
 done
 grep -q "ExecStart=/usr/bin/renewalctl serve" /usr/lib/systemd/system/renewal-desk-receiver.service
+grep -q "ExecStart=/usr/bin/renewalctl db backup " /usr/lib/systemd/system/renewal-desk-backup.service
 
 step "renewalctl --version"
 got="$(run renewalctl --version)"
@@ -111,6 +115,14 @@ run renewalctl cases list | tee "$scratch/cases.out" | head -5
 step "renewalctl fold (what renewal-desk-fold.timer runs)"
 run renewalctl fold | tee "$scratch/fold.out"
 grep -q "^folded [0-9]* renewal delta rows" "$scratch/fold.out"
+
+step "renewalctl db backup and db restore (what renewal-desk-backup.timer runs, and its proof)"
+run renewalctl db backup --to "$scratch/" --json | tee "$scratch/backup.json"
+backup_file="$(sed -n 's/.*"file":"\([^"]*\)".*/\1/p' "$scratch/backup.json")"
+[ -f "$backup_file" ] || { echo "install-packages: no backup file" >&2; exit 1; }
+run renewalctl db restore "$backup_file" --data-dir "$scratch/restored" | tee "$scratch/restore.out"
+grep -q "^verified: " "$scratch/restore.out"
+run renewalctl db stop --data-dir "$scratch/restored"
 
 step "renewal-desk --screenshot"
 run QT_QPA_PLATFORM=offscreen renewal-desk --screenshot "$scratch/shots" -platform offscreen

@@ -1,0 +1,649 @@
+// Backups that prove themselves (#29): a backup is one snapshot (taken while writers deliver),
+// restores into an empty database or a new embedded cluster and verifies there; a restore is
+// refused over data; a damaged or re-forged file does not pass. Against the run's real
+// cluster, and a second embedded cluster of the test's own.
+#include "domain/core/errors.h"
+#include "domain/store/backup_file.h"
+#include "domain/store/database_backup.h"
+#include "domain/store/embedded_cluster.h"
+#include "domain/store/migrator.h"
+#include "domain/store/webhook_ingestor.h"
+#include "tests/support/fixture_files.h"
+#include "tests/support/process_runner.h"
+#include "tests/support/test_database.h"
+
+#include <nlohmann/json.hpp>
+#include <pqxx/pqxx>
+
+#include <QtTest>
+
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace fs = std::filesystem;
+using rdtest::scalar;
+
+namespace {
+
+constexpr int kWriters = 8;
+constexpr int kPerWriter = 250;
+
+std::string subscriptionTag(int writer, int i)
+{
+    return "w" + std::to_string(writer) + "_" + std::to_string(i);
+}
+
+void registerStripe(const std::string &conninfo)
+{
+    pqxx::connection conn(conninfo);
+    pqxx::nontransaction tx(conn);
+    tx.exec("SELECT register_billing_provider('stripe-main', 'stripe', NULL)");
+}
+
+/// Subscriptions sub_<tag> renewing from December 2025 into January, `tags` of them.
+void importFor(const std::string &conninfo, const std::vector<std::string> &tags)
+{
+    std::string lines;
+    for (const auto &t : tags)
+        lines += rdtest::subscriptionLine("stripe-main", "sub_" + t, "active",
+                     "2025-12-01T00:00:00Z", "2026-01-01T00:00:00Z")
+            + "\n";
+    rdtest::importSubscriptions(conninfo, lines);
+}
+
+/// A small source database: `n` subscriptions, each renewed once through ingestion.
+void fillSmall(const rdtest::TestDatabase &db, int n = 12)
+{
+    registerStripe(db.conninfo());
+    std::vector<std::string> tags;
+    for (int i = 0; i < n; ++i)
+        tags.push_back("s" + std::to_string(i));
+    importFor(db.conninfo(), tags);
+    rd::WebhookIngestor ingestor(db.conninfo());
+    for (const auto &t : tags)
+        QCOMPARE(std::string(rd::toString(
+                     ingestor.ingest("stripe-main", rdtest::stripeRenewalOf(t)).outcome)),
+            std::string("applied"));
+}
+
+std::string readAll(const fs::path &p)
+{
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+void writeAll(const fs::path &p, const std::string &bytes)
+{
+    std::ofstream(p, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+/// Where the dump starts in a backup file: after the magic, manifest and DUMP lines.
+std::size_t dumpOffset(const std::string &file)
+{
+    const auto dumpLine = file.find("\nDUMP sha256=");
+    return file.find('\n', dumpLine + 1) + 1;
+}
+
+std::string dumpOf(const fs::path &p)
+{
+    rd::BackupFileReader reader(p);
+    std::string dump(static_cast<std::size_t>(reader.manifest().dumpBytes), '\0');
+    if (reader.read(dump.data(), dump.size()) != dump.size())
+        throw std::runtime_error("cannot read the dump of " + p.string());
+    return dump;
+}
+
+std::string differences(const rd::RestoreReport &r)
+{
+    std::string s;
+    for (const auto &d : r.countDifferences)
+        s += d.table + " " + std::to_string(d.expected) + "/" + std::to_string(d.found) + "; ";
+    for (const auto &b : r.anchor.mismatches)
+        s += "anchor: " + b.problem + "; ";
+    for (const auto &b : r.verification.breaks)
+        s += "chain: " + b.problem + "; ";
+    return s;
+}
+
+/// A temporary directory the server's account can traverse (for a cluster of the test's own).
+struct TempDir
+{
+    fs::path path;
+    TempDir()
+    {
+        char tmpl[] = "/tmp/rd-backup-XXXXXX";
+        if (!::mkdtemp(tmpl))
+            throw std::runtime_error("mkdtemp");
+        path = tmpl;
+        fs::permissions(path, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec,
+            fs::perm_options::replace);
+    }
+    ~TempDir()
+    {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+};
+
+/// An embedded cluster in a directory of its own, stopped on destruction.
+struct OwnCluster
+{
+    TempDir dir;
+    rd::EmbeddedCluster cluster {dir.path / "cluster"};
+    OwnCluster() { cluster.start(); }
+    ~OwnCluster()
+    {
+        try {
+            cluster.stop();
+        } catch (...) { }
+    }
+    std::string conninfo() const { return cluster.connectionString(); }
+};
+
+long long count(const std::string &conninfo, const std::string &sql)
+{
+    pqxx::connection conn(conninfo);
+    return scalar(conn, sql);
+}
+
+} // namespace
+
+class TestBackup : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // Eight writers deliver renewals, each through its own connection, before, during and after
+    // the backup's snapshot. The backup holds exactly the renewals committed before its
+    // snapshot, whole: restored into a new embedded cluster, every renewal there has its billing
+    // period, its audit row and its outbox intent, the counts are the manifest's, the anchor
+    // taken in that snapshot matches and every chain verifies.
+    void backupWhileEightWritersDeliver()
+    {
+        rdtest::TestDatabase db("backup_writers");
+        registerStripe(db.conninfo());
+        std::vector<std::string> tags;
+        for (int w = 0; w < kWriters; ++w)
+            for (int i = 0; i < kPerWriter; ++i)
+                tags.push_back(subscriptionTag(w, i));
+        importFor(db.conninfo(), tags);
+
+        std::atomic<bool> stop {false};
+        std::atomic<int> failures {0};
+        std::vector<std::thread> writers;
+        for (int w = 0; w < kWriters; ++w)
+            writers.emplace_back([&, w] {
+                try {
+                    rd::WebhookIngestor ingestor(db.conninfo());
+                    for (int i = 0; i < kPerWriter && !stop.load(); ++i)
+                        if (ingestor
+                                .ingest(
+                                    "stripe-main", rdtest::stripeRenewalOf(subscriptionTag(w, i)))
+                                .outcome
+                            != rd::IngestOutcome::Applied)
+                            ++failures;
+                } catch (...) {
+                    ++failures;
+                }
+            });
+        auto periods
+            = [&] { return scalar(db, "SELECT count(*) FROM subscription_billing_periods"); };
+        const auto waitFor = [&](long long n) {
+            for (int k = 0; k < 600 && periods() < n; ++k)
+                std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        };
+        waitFor(80);
+        const long long before = periods();
+        TempDir dir;
+        rd::BackupResult backup;
+        try {
+            backup = rd::backupDatabase(db.conninfo(), dir.path / "b.backup");
+        } catch (...) {
+            stop = true;
+            for (auto &t : writers)
+                t.join();
+            throw;
+        }
+        const long long inBackup = backup.manifest.counts.at("subscription_billing_periods");
+        waitFor(inBackup + 80);
+        stop = true;
+        for (auto &t : writers)
+            t.join();
+        QCOMPARE(failures.load(), 0);
+        const long long after = periods();
+        qInfo("billing periods: %lld before the backup, %lld in it, %lld after", before, inBackup,
+            after);
+        // Writers committed on both sides of the snapshot.
+        QVERIFY2(before < inBackup && inBackup < after,
+            (std::to_string(before) + " / " + std::to_string(inBackup) + " / "
+                + std::to_string(after))
+                .c_str());
+        QVERIFY(backup.recorded);
+        QCOMPARE(scalar(db,
+                     "SELECT count(*) FROM database_backups WHERE anchor_digest = '"
+                         + backup.manifest.anchorDigest + "'"),
+            1LL);
+
+        OwnCluster target;
+        const auto report = rd::restoreDatabase(backup.file, target.conninfo());
+        QVERIFY2(report.verified(), differences(report).c_str());
+        QCOMPARE(report.counts.at("subscription_billing_periods"), inBackup);
+        const auto t = target.conninfo();
+        QCOMPARE(count(t,
+                     "SELECT count(*) FROM subscription_transition_audits "
+                     "WHERE transition = 'subscription_renewed'"),
+            inBackup);
+        QCOMPARE(count(t, "SELECT count(*) FROM subscription_outbox"), inBackup);
+        QCOMPARE(
+            count(t, "SELECT count(*) FROM webhook_inbox WHERE outcome = 'applied'"), inBackup);
+        // Every renewal whole: no period without its audit and intent.
+        QCOMPARE(count(t,
+                     "SELECT count(*) FROM subscription_billing_periods p WHERE NOT EXISTS "
+                     "(SELECT 1 FROM subscription_transition_audits a WHERE "
+                     "a.billing_period_id = p.id) OR NOT EXISTS (SELECT 1 FROM "
+                     "subscription_outbox o WHERE o.billing_period_id = p.id)"),
+            0LL);
+        QVERIFY(report.anchor.matches());
+        QCOMPARE(report.anchor.heads, backup.manifest.anchorHeads);
+        QVERIFY(report.verification.intact());
+        QVERIFY(report.verification.rows > inBackup);
+        QCOMPARE(report.rolesCreated.size(), std::size_t(4));
+        // What the migrations set outside the dumped objects is set again in the new cluster.
+        QCOMPARE(count(t,
+                     "SELECT count(*) FROM pg_roles WHERE rolname IN ('renewal_viewer', "
+                     "'renewal_operator', 'renewal_ingest', 'renewal_payload_reader')"),
+            4LL);
+        QCOMPARE(count(t,
+                     "SELECT (has_database_privilege('renewal_viewer', current_database(), "
+                     "'TEMP'))::int"),
+            0LL);
+        QCOMPARE(count(t,
+                     "SELECT pg_has_role('renewal_operator', 'renewal_payload_reader', "
+                     "'MEMBER')::int + pg_has_role('renewal_ingest', 'renewal_viewer', "
+                     "'MEMBER')::int"),
+            2LL);
+        QCOMPARE(count(t,
+                     "SELECT has_function_privilege('renewal_viewer', "
+                     "'public.audit_chain_heads()', 'EXECUTE')::int"),
+            1LL);
+        QCOMPARE(count(t,
+                     "SELECT has_column_privilege('renewal_viewer', 'public.webhook_inbox', "
+                     "'raw_body', 'SELECT')::int"),
+            0LL);
+        QCOMPARE(count(t,
+                     "SELECT count(*) FROM pg_default_acl WHERE defaclobjtype = 'f' AND "
+                     "defaclrole = current_user::regrole AND NOT "
+                     "aclcontains(defaclacl, makeaclitem(0, current_user::regrole, "
+                     "'EXECUTE', false))"),
+            1LL);
+    }
+
+    void restoreRefusedOverData_data()
+    {
+        QTest::addColumn<QString>("holding");
+        QTest::newRow("Renewal Desk data") << "renewal_desk";
+        QTest::newRow("another application's table") << "other";
+    }
+
+    // A target that holds anything in schema public is left exactly as it was; --force then
+    // replaces it with the backup's database.
+    void restoreRefusedOverData()
+    {
+        QFETCH(QString, holding);
+        rdtest::TestDatabase source("backup_refused_src");
+        fillSmall(source);
+        TempDir dir;
+        const auto backup = rd::backupDatabase(source.conninfo(), dir.path / "b.backup");
+
+        const bool ours = holding == "renewal_desk";
+        rdtest::TestDatabase target("backup_refused_dst", ours);
+        if (ours) {
+            registerStripe(target.conninfo());
+            importFor(target.conninfo(), {"kept"});
+        } else {
+            pqxx::connection conn(target.conninfo());
+            pqxx::nontransaction tx(conn);
+            tx.exec0(
+                "CREATE TABLE public.other_app (x int); INSERT INTO public.other_app VALUES (7)");
+        }
+        const std::string state = ours
+            ? "SELECT (SELECT count(*) FROM subscriptions) * 1000 + (SELECT count(*) FROM "
+              "subscription_transition_audits) * 10 + (SELECT count(*) FROM schema_migrations)"
+            : "SELECT sum(x) FROM other_app";
+        const long long stateBefore = scalar(target, state);
+        try {
+            rd::restoreDatabase(backup.file, target.conninfo());
+            QFAIL("restored over a database that holds data");
+        } catch (const rd::TargetNotEmpty &e) {
+            QVERIFY2(
+                QString(e.what()).contains(ours ? "Renewal Desk data" : "1 relations"), e.what());
+        }
+        QCOMPARE(scalar(target, state), stateBefore);
+
+        rd::RestoreOptions force;
+        force.force = true;
+        const auto report = rd::restoreDatabase(backup.file, target.conninfo(), force);
+        QVERIFY2(report.verified(), differences(report).c_str());
+        QVERIFY(report.replaced);
+        QCOMPARE(scalar(target, "SELECT count(*) FROM subscriptions"),
+            backup.manifest.counts.at("subscriptions"));
+        QCOMPARE(
+            scalar(target, "SELECT count(*) FROM pg_tables WHERE tablename = 'other_app'"), 0LL);
+        QCOMPARE(scalar(target,
+                     "SELECT count(*) FROM subscriptions WHERE "
+                     "provider_subscription_id = 'sub_kept'"),
+            0LL);
+    }
+
+    void damagedFileRefused_data()
+    {
+        QTest::addColumn<QString>("damage");
+        QTest::addColumn<QString>("named");
+        QTest::newRow("a byte of the dump flipped") << "flip"
+                                                    << "digest mismatch";
+        QTest::newRow("cut short") << "truncate"
+                                   << "truncated";
+        QTest::newRow("bytes appended") << "append"
+                                        << "bytes after the dump";
+        QTest::newRow("not a backup") << "magic"
+                                      << "not a Renewal Desk backup";
+        QTest::newRow("manifest damaged") << "manifest"
+                                          << "manifest";
+        QTest::newRow("digest line damaged") << "dumpline"
+                                             << "DUMP line";
+    }
+
+    // What is wrong with a file is named, by readBackupManifest and by a restore, which refuses
+    // it before it touches the target.
+    void damagedFileRefused()
+    {
+        QFETCH(QString, damage);
+        QFETCH(QString, named);
+        rdtest::TestDatabase source("backup_damaged_src");
+        fillSmall(source, 3);
+        TempDir dir;
+        const auto backup = rd::backupDatabase(source.conninfo(), dir.path / "b.backup");
+        std::string bytes = readAll(backup.file);
+        const auto at = dumpOffset(bytes);
+        if (damage == "flip")
+            bytes[at + (bytes.size() - at) / 2] ^= 0x20;
+        else if (damage == "truncate")
+            bytes.resize(bytes.size() - 100);
+        else if (damage == "append")
+            bytes += "x";
+        else if (damage == "magic")
+            bytes[0] = 'X';
+        else if (damage == "manifest")
+            bytes[bytes.find("\"schemaVersion\"")] = '#';
+        else
+            bytes[bytes.find("DUMP sha256=") + 14] = 'z';
+        const auto damaged = dir.path / "damaged.backup";
+        writeAll(damaged, bytes);
+        try {
+            rd::readBackupManifest(damaged);
+            QFAIL("a damaged file was read as a backup");
+        } catch (const rd::InputError &e) {
+            QVERIFY2(QString(e.what()).contains(named), e.what());
+        }
+        rdtest::TestDatabase target("backup_damaged_dst", false);
+        try {
+            rd::restoreDatabase(damaged, target.conninfo());
+            QFAIL("a damaged file was restored");
+        } catch (const rd::InputError &e) {
+            QVERIFY2(QString(e.what()).contains(named), e.what());
+        }
+        QCOMPARE(scalar(target,
+                     "SELECT count(*) FROM pg_class WHERE relnamespace = "
+                     "'public'::regnamespace"),
+            0LL);
+        // The sound file is read whole.
+        QCOMPARE(rd::readBackupManifest(backup.file).dumpSha256, backup.manifest.dumpSha256);
+    }
+
+    void reforgedBackupDoesNotVerify_data()
+    {
+        QTest::addColumn<QString>("forgery");
+        QTest::addColumn<QString>("expected");
+        // The owner rewrites a renewal's audit row with the triggers off: its hash no longer
+        // matches its content, so its chain breaks (the stored hash, which the anchor names,
+        // is unchanged).
+        QTest::newRow("audit row rewritten")
+            << "UPDATE subscription_transition_audits SET actor_id = 'forged' WHERE id = (SELECT "
+               "max(id) FROM subscription_transition_audits WHERE transition = "
+               "'subscription_renewed')"
+            << "chain";
+        // ... and its hash recomputed too (the newest row: nothing links to it): every chain
+        // holds, but the anchor taken before finds the head's hash changed.
+        QTest::newRow("audit row rewritten, hash recomputed")
+            << "UPDATE subscription_transition_audits a SET actor_id = 'forged' WHERE id = "
+               "(SELECT max(id) FROM subscription_transition_audits); "
+               "UPDATE subscription_transition_audits a SET row_hash = "
+               "rd_sha256_hex(rd_audit_canonical(a)) WHERE id = (SELECT max(id) FROM "
+               "subscription_transition_audits)"
+            << "anchor";
+        // The newest audit row of a chain removed: the chain itself still links, the anchor
+        // finds its head gone and the counts differ.
+        QTest::newRow("audit row removed")
+            << "DELETE FROM subscription_outbox WHERE billing_period_id = (SELECT "
+               "billing_period_id FROM subscription_transition_audits WHERE id = (SELECT max(id) "
+               "FROM subscription_transition_audits)); DELETE FROM subscription_transition_audits "
+               "WHERE id = (SELECT max(id) FROM subscription_transition_audits)"
+            << "anchor,counts";
+    }
+
+    // A file re-forged consistently (the altered database's dump, with the digest of that dump,
+    // under the manifest of the backup taken before the alteration) passes the file's own
+    // checks, but the restore does not verify, and says what differs.
+    void reforgedBackupDoesNotVerify()
+    {
+        QFETCH(QString, forgery);
+        QFETCH(QString, expected);
+        rdtest::TestDatabase source("backup_forged_src");
+        fillSmall(source, 6);
+        TempDir dir;
+        const auto original = rd::backupDatabase(source.conninfo(), dir.path / "a.backup");
+        {
+            pqxx::connection conn(source.conninfo());
+            pqxx::nontransaction tx(conn);
+            tx.exec0("SET session_replication_role = replica");
+            tx.exec0(forgery.toStdString());
+            // The forger keeps the backup log as it was, too: the first backup's row is the
+            // one row the original snapshot did not hold.
+            tx.exec0("DELETE FROM database_backups");
+        }
+        const auto altered = rd::backupDatabase(source.conninfo(), dir.path / "b.backup");
+        const auto forged = dir.path / "forged.backup";
+        rd::writeBackupFile(forged, original.manifest, dumpOf(altered.file));
+        QCOMPARE(rd::readBackupManifest(forged).anchorDigest, original.manifest.anchorDigest);
+
+        rdtest::TestDatabase target("backup_forged_dst", false);
+        const auto report = rd::restoreDatabase(forged, target.conninfo());
+        QVERIFY(!report.verified());
+        QCOMPARE(report.anchor.matches(), !expected.contains("anchor"));
+        QCOMPARE(report.verification.intact(), !expected.contains("chain"));
+        QCOMPARE(report.countDifferences.empty(), !expected.contains("counts"));
+        if (expected.contains("counts")) {
+            QCOMPARE(report.countDifferences.size(), std::size_t(2));
+            for (const auto &d : report.countDifferences) {
+                QVERIFY2(
+                    d.table == "subscription_transition_audits" || d.table == "subscription_outbox",
+                    d.table.c_str());
+                QCOMPARE(d.found, d.expected - 1);
+            }
+        }
+        // Not verified: not migrated either (left as restored, for inspection).
+        QVERIFY(report.migrationsApplied.empty());
+    }
+
+    // An older backup is restored as it was, verified, then migrated; one of a schema newer
+    // than the program's is refused before the target is touched.
+    void olderBackupMigratedNewerRefused()
+    {
+        rdtest::TestDatabase source("backup_older_src", false);
+        auto files = rd::loadMigrations(rd::defaultMigrationsDir());
+        const auto newest = files.back().name;
+        files.pop_back();
+        {
+            pqxx::connection conn(source.conninfo());
+            rd::migrate(conn, files);
+        }
+        TempDir dir;
+        const auto backup = rd::backupDatabase(source.conninfo(), dir.path / "old.backup");
+        QCOMPARE(backup.manifest.schemaVersion, files.back().name);
+        if (files.back().version < 36) {
+            // No backup log in that schema: the backup is complete, and says it is not logged.
+            QVERIFY(!backup.recorded);
+            QVERIFY2(backup.notRecorded.find("backup log") != std::string::npos,
+                backup.notRecorded.c_str());
+        }
+        rdtest::TestDatabase target("backup_older_dst", false);
+        const auto report = rd::restoreDatabase(backup.file, target.conninfo());
+        QVERIFY2(report.verified(), differences(report).c_str());
+        QCOMPARE(report.migrationsApplied, std::vector<std::string> {newest});
+
+        auto manifest = backup.manifest;
+        manifest.schemaVersion = "9999_from_the_future.sql";
+        const auto future = dir.path / "future.backup";
+        rd::writeBackupFile(future, manifest, dumpOf(backup.file));
+        rdtest::TestDatabase empty("backup_future_dst", false);
+        try {
+            rd::restoreDatabase(future, empty.conninfo());
+            QFAIL("a backup newer than the program was restored");
+        } catch (const rd::SetupError &e) {
+            QVERIFY2(QString(e.what()).contains("newer than this program"), e.what());
+        }
+    }
+
+    // Canceled while pg_dump writes: no file, no partial file, no log row.
+    void canceledBackupLeavesNothing()
+    {
+        rdtest::TestDatabase source("backup_cancel");
+        fillSmall(source, 3);
+        TempDir dir;
+        std::atomic<bool> cancel {false};
+        rd::BackupOptions options;
+        options.cancel = &cancel;
+        options.onProgress = [&](const rd::BackupProgress &p) {
+            if (p.phase == "dump")
+                cancel = true;
+        };
+        QVERIFY_THROWS_EXCEPTION(rd::BackupCanceled,
+            rd::backupDatabase(source.conninfo(), dir.path / "c.backup", options));
+        QVERIFY(fs::is_empty(dir.path));
+        QCOMPARE(scalar(source, "SELECT count(*) FROM database_backups"), 0LL);
+    }
+
+    // renewalctl db backup / db restore, end to end: exit codes and what they say.
+    void commandLine()
+    {
+        rdtest::TestDatabase source("backup_cli_src");
+        fillSmall(source, 4);
+        TempDir dir;
+        const auto backed = rdtest::runProgram(rdtest::ctl(),
+            rdtest::withDb(source,
+                {"db", "backup", "--to", QString::fromStdString(dir.path.string() + "/"),
+                    "--json"}));
+        QVERIFY2(backed.exitCode == 0, backed.err.constData());
+        const auto j = nlohmann::json::parse(backed.out.toStdString());
+        const std::string file = j.at("file").get<std::string>();
+        QVERIFY2(QString::fromStdString(fs::path(file).filename().string())
+                     .contains(QRegularExpression("^renewal-desk-\\d{8}-\\d{6}\\.backup$")),
+            file.c_str());
+        QCOMPARE(j.at("counts").at("subscription_billing_periods").get<long long>(), 4LL);
+        QVERIFY(j.at("recorded").get<bool>());
+        const std::string digest = j.at("anchorDigest").get<std::string>();
+        QCOMPARE(scalar(source, "SELECT count(*) FROM database_backups"), 1LL);
+        // Never over an existing file.
+        const auto again = rdtest::runProgram(rdtest::ctl(),
+            rdtest::withDb(source, {"db", "backup", "--to", QString::fromStdString(file)}));
+        QCOMPARE(again.exitCode, 65);
+        QVERIFY2(again.err.contains("exists already"), again.err.constData());
+
+        rdtest::TestDatabase target("backup_cli_dst", false);
+        const QString dst = QString::fromStdString(target.conninfo());
+        const QString f = QString::fromStdString(file);
+        const auto restored = rdtest::runProgram(rdtest::ctl(),
+            {"db", "restore", f, "--db", dst, "--digest", QString::fromStdString(digest)});
+        QVERIFY2(restored.exitCode == 0, restored.err.constData());
+        QVERIFY2(restored.out.contains("verified: the restored database is the backup's"),
+            restored.out.constData());
+        QVERIFY2(restored.out.contains("every head in place"), restored.out.constData());
+
+        const auto refused = rdtest::runProgram(rdtest::ctl(), {"db", "restore", f, "--db", dst});
+        QCOMPARE(refused.exitCode, 4);
+        QVERIFY2(refused.err.contains("refused (target_not_empty)"), refused.err.constData());
+
+        const auto forced = rdtest::runProgram(
+            rdtest::ctl(), {"db", "restore", f, "--db", dst, "--force", "--json"});
+        QVERIFY2(forced.exitCode == 0, forced.err.constData());
+        const auto fj = nlohmann::json::parse(forced.out.toStdString());
+        QVERIFY(fj.at("verified").get<bool>());
+        QVERIFY(fj.at("replaced").get<bool>());
+        QCOMPARE(fj.at("counts").at("subscription_outbox").at("found").get<long long>(), 4LL);
+
+        // A digest published for another backup; a damaged file.
+        const auto otherDigest = rdtest::runProgram(rdtest::ctl(),
+            {"db", "restore", f, "--db", dst, "--force", "--digest", QString(64, 'a')});
+        QCOMPARE(otherDigest.exitCode, 65);
+        QVERIFY2(otherDigest.err.contains("is not the one given"), otherDigest.err.constData());
+        std::string bytes = readAll(file);
+        bytes[bytes.size() - 10] ^= 0x01;
+        const auto damaged = dir.path / "damaged.backup";
+        writeAll(damaged, bytes);
+        const auto bad = rdtest::runProgram(rdtest::ctl(),
+            {"db", "restore", QString::fromStdString(damaged.string()), "--db", dst, "--force"});
+        QCOMPARE(bad.exitCode, 65);
+        QVERIFY2(bad.err.contains("digest mismatch"), bad.err.constData());
+
+        // A forged file: restored, not verified, exit 65 naming what differs.
+        {
+            pqxx::connection conn(source.conninfo());
+            pqxx::nontransaction tx(conn);
+            tx.exec0("SET session_replication_role = replica");
+            tx.exec0("UPDATE subscription_transition_audits SET comment = 'forged' WHERE id = "
+                     "(SELECT max(id) FROM subscription_transition_audits)");
+            tx.exec0("DELETE FROM subscription_outbox WHERE id = (SELECT id FROM "
+                     "subscription_outbox LIMIT 1)");
+            tx.exec0("DELETE FROM database_backups");
+        }
+        const auto altered = rd::backupDatabase(source.conninfo(), dir.path / "altered.backup");
+        const auto forgedPath = dir.path / "forged.backup";
+        rd::writeBackupFile(forgedPath, rd::readBackupManifest(file), dumpOf(altered.file));
+        const auto forged = rdtest::runProgram(rdtest::ctl(),
+            {"db", "restore", QString::fromStdString(forgedPath.string()), "--db", dst, "--force"});
+        QCOMPARE(forged.exitCode, 65);
+        QVERIFY2(forged.out.contains("NOT VERIFIED"), forged.out.constData());
+        QVERIFY2(forged.err.contains("differs: chain: ") && forged.err.contains("altered")
+                && forged.err.contains("differs: subscription_outbox: expected 4 rows, found 3"),
+            forged.err.constData());
+
+        // The target must be named, once.
+        const auto noTarget = rdtest::runProgram(rdtest::ctl(), {"db", "restore", f});
+        QCOMPARE(noTarget.exitCode, 64);
+        QVERIFY2(noTarget.err.contains("needs its target"), noTarget.err.constData());
+        const auto notAFile = rdtest::runProgram(rdtest::ctl(),
+            {"db", "restore", QString::fromStdString(dir.path.string()), "--db", dst});
+        QCOMPARE(notAFile.exitCode, 65);
+        QVERIFY2(notAFile.err.contains("is a directory"), notAFile.err.constData());
+
+        // A viewer may not back up (pg_dump reads the raw bodies): refused by the database,
+        // no file left behind, and no password in what is said.
+        const auto viewer = rdtest::loginAs(source, "backup_viewer", "viewer");
+        const auto denied = rdtest::runProgram(rdtest::ctl(),
+            {"db", "backup", "--db", QString::fromStdString(viewer + " password=s3cret-pw"), "--to",
+                QString::fromStdString((dir.path / "viewer.backup").string())});
+        QCOMPARE(denied.exitCode, 69);
+        QVERIFY2(denied.err.contains("permission denied"), denied.err.constData());
+        QVERIFY(!denied.err.contains("s3cret-pw"));
+        QVERIFY(!fs::exists(dir.path / "viewer.backup"));
+        QVERIFY(!fs::exists(dir.path / "viewer.backup.partial"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBackup)
+#include "tst_backup.moc"
