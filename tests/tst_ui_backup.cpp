@@ -333,6 +333,10 @@ private slots:
         QVERIFY(!progress.isEmpty());
         const auto outcome = completed[0][0].value<rd::ui::BackupOutcome>();
         QVERIFY(QFileInfo::exists(file));
+        // The directory the desk made for it is private (the file holds raw bodies).
+        QCOMPARE(QFileInfo(QFileInfo(file).absolutePath()).permissions()
+                & (QFile::ReadGroup | QFile::ReadOther | QFile::ExeOther),
+            QFile::Permissions());
         QCOMPARE(QFileInfo(file).size(), outcome.fileBytes);
         QCOMPARE(QFileInfo(outcome.file).canonicalFilePath(), QFileInfo(file).canonicalFilePath());
         // What finance reads: the three counts a consistent snapshot keeps equal, as the

@@ -8,6 +8,7 @@
 #include <QClipboard>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -194,8 +195,11 @@ void BackupDialog::start()
         m_error->setVisible(true);
         return;
     }
-    // The backups/ directory of a new data directory does not exist yet.
-    QDir().mkpath(QFileInfo(file).absolutePath());
+    // The backups/ directory of a new data directory does not exist yet. Made private, as
+    // renewalctl makes it: a backup holds every table, raw bodies included.
+    const QString dir = QFileInfo(file).absolutePath();
+    if (!QFileInfo::exists(dir) && QDir().mkpath(dir))
+        QFile::setPermissions(dir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     setRunning(true);
     m_progress->begin();
     m_job->startBackup(m_conninfo, file);
