@@ -1,5 +1,6 @@
 #include "app/renewal-desk/screenshotrunner.h"
 #include "domain/store/database_target.h"
+#include "domain/store/embedded_cluster.h"
 #include "domain/store/migrator.h"
 #include "ui/models/connectionsettings.h"
 #include "ui/widgets/connectiondialog.h"
@@ -16,6 +17,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <optional>
 
@@ -40,6 +42,15 @@ Target resolve(const QString &configured)
             target.embedded ? QObject::tr("local (embedded)")
                             : QString::fromStdString(target.description),
             target.embedded};
+    }
+    // A database restored into a new embedded directory (File › Restore…) is saved as its
+    // socket: after a reboot nothing runs there until it is started again, as the default
+    // embedded cluster is.
+    const auto host = rd::ui::ConnectionSettings::fromConninfo(configured).host;
+    if (host.endsWith(u"/socket"_qs)) {
+        const std::filesystem::path root = std::filesystem::path(host.toStdString()).parent_path();
+        if (std::filesystem::exists(root / "data" / "PG_VERSION"))
+            rd::EmbeddedCluster(root).start();
     }
     rd::checkConnects(configured.toStdString()); // fail early with libpq's reason
     const auto s = rd::ui::ConnectionSettings::fromConninfo(configured);

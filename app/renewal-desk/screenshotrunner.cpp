@@ -6,6 +6,7 @@
 #include "ui/models/recordtablemodel.h"
 #include "ui/models/subscriptionsmodel.h"
 #include "ui/widgets/auditlogpage.h"
+#include "ui/widgets/backupdialog.h"
 #include "ui/widgets/bulkcasedialog.h"
 #include "ui/widgets/casespage.h"
 #include "ui/widgets/connectiondialog.h"
@@ -291,6 +292,11 @@ bool saveScreenshots(MainWindow &window, const QString &dir)
     settle(300);
     ok &= connect->grab().save(dir + u"/connect.png"_qs);
     connect->hide();
+    // File › Back up…, as it opens (no backup is written here).
+    auto *backup = window.showBackup();
+    settle(300);
+    ok &= backup->grab().save(dir + u"/backup.png"_qs);
+    backup->hide();
     // Last (it writes to the cases' histories): a bulk re-apply of one open case of each
     // reason, each result as it came.
     window.showPage(MainWindow::CasesView);

@@ -5,8 +5,10 @@
 #include "ui/models/caseactions.h"
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
+#include "ui/models/lastbackup.h"
 #include "ui/models/liveupdates.h"
 #include "ui/widgets/auditlogpage.h"
+#include "ui/widgets/backupdialog.h"
 #include "ui/widgets/buttonaction.h"
 #include "ui/widgets/casespage.h"
 #include "ui/widgets/closemonthdialog.h"
@@ -16,6 +18,7 @@
 #include "ui/widgets/ledgerpage.h"
 #include "ui/widgets/outboxpage.h"
 #include "ui/widgets/overviewpage.h"
+#include "ui/widgets/restoredialog.h"
 #include "ui/widgets/searchablepage.h"
 #include "ui/widgets/statementsdialog.h"
 #include "ui/widgets/subscriptiondetailwidget.h"
@@ -36,6 +39,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMouseEvent>
+#include <QPushButton>
 #include <QSettings>
 #include <QShortcut>
 #include <QSplitter>
@@ -127,6 +131,14 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     layout->addLayout(body, 1);
     setCentralWidget(central);
 
+    // The last backup's age, first of the permanent widgets: amber or red when it is old.
+    m_backupIndicator = new QPushButton;
+    m_backupIndicator->setObjectName(u"backup-age"_qs);
+    m_backupIndicator->setFlat(true);
+    m_backupIndicator->setCursor(Qt::PointingHandCursor);
+    m_backupIndicator->hide(); // until the log is read (a database without one: never)
+    connect(m_backupIndicator, &QPushButton::clicked, this, &MainWindow::showBackup);
+    statusBar()->addPermanentWidget(m_backupIndicator);
     statusBar()->addPermanentWidget(m_roleLabel);
     statusBar()->addPermanentWidget(m_liveLabel);
     m_liveLabel->setObjectName(u"live-indicator"_qs);
@@ -139,6 +151,11 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
             emit reconnectRequested(dialog->conninfo());
     });
     file->addAction(tr("&Import provider statement…"), this, &MainWindow::showStatementImport);
+    file->addSeparator();
+    file->addAction(tr("&Back up…"), this, &MainWindow::showBackup)
+        ->setObjectName(u"file-backup"_qs);
+    file->addAction(tr("&Restore…"), this, &MainWindow::showRestore)
+        ->setObjectName(u"file-restore"_qs);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     auto *view = menuBar()->addMenu(tr("&View"));
@@ -250,6 +267,10 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
         });
     connect(m_overview, &OverviewPage::overdueRequested, this,
         [this] { navigate(SubscriptionsView, [this] { m_subscriptions->showOverdue(); }); });
+    m_backupAge = new BackupAgeModel(m_pool.get(), this);
+    connect(m_backupAge, &BackupAgeModel::changed, this, &MainWindow::showBackupAge);
+    connect(m_overview, &OverviewPage::backupRequested, this, &MainWindow::showBackup);
+    m_backupAge->refresh();
     connect(m_overview, &OverviewPage::outboxRequested, this, [this](const QString &state) {
         navigate(OutboxView, [this, state] { m_outbox->setFilter(state); });
     });
@@ -521,6 +542,49 @@ CloseMonthDialog *MainWindow::showCloseMonth()
     return m_closeMonth;
 }
 
+BackupDialog *MainWindow::showBackup()
+{
+    if (!m_backup) {
+        m_backup = new BackupDialog(m_conninfo, this);
+        connect(m_backup, &BackupDialog::backupCompleted, m_backupAge, &BackupAgeModel::refresh);
+        connect(m_backup, &BackupDialog::warnAfterDaysChanged, this, &MainWindow::showBackupAge);
+    }
+    m_backup->show();
+    m_backup->raise();
+    m_backup->activateWindow();
+    return m_backup;
+}
+
+RestoreDialog *MainWindow::showRestore()
+{
+    auto *dialog = new RestoreDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    // A verified copy opened at once, as File › Connect… would (saved for the next start).
+    connect(dialog, &RestoreDialog::openRequested, this, &MainWindow::reconnectRequested);
+    dialog->show();
+    return dialog;
+}
+
+void MainWindow::showBackupAge()
+{
+    const BackupAgeStatus status = m_backupAge->status();
+    m_overview->setBackupAge(status);
+    m_backupIndicator->setVisible(status.level != BackupAgeStatus::Level::Unknown);
+    m_backupIndicator->setText(status.text);
+    m_backupIndicator->setToolTip(status.toolTip + u"\n"_qs + tr("Click to back up now."));
+    // Amber when old, red when there is none: both ask for File › Back up….
+    const QString color = status.level == BackupAgeStatus::Level::None ? u"#b02020"_qs
+        : status.level == BackupAgeStatus::Level::Old                  ? u"#8a5a00"_qs
+                                                                       : u"palette(text)"_qs;
+    const QString background = status.level == BackupAgeStatus::Level::Old ? u"#fff4ce"_qs
+        : status.level == BackupAgeStatus::Level::None                     ? u"#fde7e7"_qs
+                                                                           : u"transparent"_qs;
+    m_backupIndicator->setStyleSheet(
+        u"QPushButton { border: none; padding: 1px 6px; color: %1; background: %2; %3 }"
+        "QPushButton:hover { text-decoration: underline; }"_qs.arg(
+            color, background, status.warning() ? u"font-weight: bold;"_qs : QString()));
+}
+
 void MainWindow::openFound(const FoundItem &item)
 {
     switch (item.kind) {
@@ -701,6 +765,7 @@ void MainWindow::refreshAll()
     m_inbox->refresh();
     m_ledger->refresh();
     m_auditLog->refresh();
+    m_backupAge->refresh();
 }
 
 void MainWindow::updateCasesBadge(int openCases)

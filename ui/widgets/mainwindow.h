@@ -12,6 +12,7 @@
 
 class QAction;
 class QLabel;
+class QPushButton;
 class QListWidget;
 class QStackedWidget;
 class QTimer;
@@ -19,6 +20,8 @@ class QTimer;
 namespace rd::ui {
 
 class AuditLogPage;
+class BackupAgeModel;
+class BackupDialog;
 class CasesPage;
 class CloseMonthDialog;
 class ConnectionDialog;
@@ -30,6 +33,7 @@ class LedgerPage;
 class LiveUpdates;
 class OutboxPage;
 class OverviewPage;
+class RestoreDialog;
 class SubscriptionsPage;
 class TableView;
 
@@ -80,6 +84,14 @@ public:
     /// File › Import provider statement… (modal); afterwards every page and the Statements
     /// dialog read again.
     void showStatementImport();
+    /// File › Back up… (non-modal: the desk stays usable while it runs; created on first use,
+    /// then reused) and File › Restore… (a new dialog each time).
+    BackupDialog *showBackup();
+    RestoreDialog *showRestore();
+    /// The last backup's age (status bar and Overview) and its status-bar indicator, which
+    /// opens File › Back up….
+    BackupAgeModel *backupAge() const { return m_backupAge; }
+    QPushButton *backupIndicator() const { return m_backupIndicator; }
     /// Opens the view that shows `item` (a subscription with its billing period selected, a
     /// case, an inbox delivery).
     void openFound(const FoundItem &item);
@@ -143,6 +155,7 @@ private:
     void restorePlace(const Place &place);
     void updateHistoryActions();
     void updateCasesBadge(int openCases);
+    void showBackupAge();
     void setOnReplica(bool replica);
     void showLive();
     void restoreLayout();
@@ -172,6 +185,9 @@ private:
     FindDialog *m_find = nullptr;
     StatementsDialog *m_statements = nullptr;
     CloseMonthDialog *m_closeMonth = nullptr;
+    BackupDialog *m_backup = nullptr;
+    BackupAgeModel *m_backupAge = nullptr;
+    QPushButton *m_backupIndicator = nullptr;
     QTimer *m_listRefresh;
     QTimer *m_casesRefresh;
     NavigationHistory m_history;

@@ -579,6 +579,29 @@ void OverviewPage::showTiles()
         tr("Deliveries whose payload could not be read and that nobody has marked reviewed or "
            "re-run; click for them"),
         [this] { emit inboxRequested(u"invalid_to_review"_qs, {}); }, f.invalidToReview > 0, false);
+    showBackupAge();
+}
+
+void OverviewPage::setBackupAge(const BackupAgeStatus &status)
+{
+    m_backupAge = status;
+    // The tile's figures are laid out again together (a figure added alone would repeat).
+    if (m_loaded)
+        showTiles();
+}
+
+void OverviewPage::showBackupAge()
+{
+    // The last of the tile's lines: when the books were last copied somewhere safe. Red (and
+    // saying what to do in its tooltip) when there is none, or it is older than the setting;
+    // set a little apart from the deliveries' lines it is not one of.
+    if (m_backupAge.level == BackupAgeStatus::Level::Unknown)
+        return;
+    QPushButton *line = m_lastDelivery->addFigure(
+        u"last-backup"_qs, m_backupAge.text,
+        m_backupAge.toolTip + u"\n"_qs + tr("Click to back up now."),
+        [this] { emit backupRequested(); }, m_backupAge.warning(), false);
+    line->setStyleSheet(line->styleSheet() + u" QPushButton { margin-top: 6px; }"_qs);
 }
 
 QCategoryAxis *OverviewPage::dayAxis(bool numbersOnly) const

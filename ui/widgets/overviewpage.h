@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ui/models/asyncresult.h"
+#include "ui/models/lastbackup.h"
 #include "ui/models/overview.h"
 
 #include <QDate>
@@ -53,6 +54,10 @@ public:
     /// the column, and whether below the line (closed); nothing outside the plot.
     std::optional<std::pair<QDate, bool>> casesColumnAt(const QPoint &viewportPos) const;
 
+    /// The last backup's age, shown as a line of the "Last delivery received" tile (MainWindow
+    /// reads it with BackupAgeModel and passes it on); Unknown shows nothing.
+    void setBackupAge(const BackupAgeStatus &status);
+
     static constexpr int kPollInterval = 2000;
     static constexpr int kMinReloadGap = 2000;
 
@@ -74,6 +79,8 @@ signals:
     void outboxRequested(const QString &state);
     /// Subscriptions filtered to the overdue ones.
     void overdueRequested();
+    /// The last backup's line was clicked: File › Back up….
+    void backupRequested();
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -85,6 +92,7 @@ private:
     void poll();
     void showFigures(const OverviewFigures &f);
     void showTiles();
+    void showBackupAge();
     void showRenewalsPerDay();
     void showDeliveries();
     void showCasesPerDay();
@@ -119,6 +127,7 @@ private:
     QWidget *m_scrollViewport = nullptr;
     int m_tileRows = 0;
     OverviewFigures m_figures;
+    BackupAgeStatus m_backupAge;
     bool m_loaded = false;
     bool m_loading = false;
     bool m_reloadWanted = false;

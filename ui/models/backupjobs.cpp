@@ -1,0 +1,493 @@
+#include "ui/models/backupjobs.h"
+
+#include "domain/core/errors.h"
+#include "domain/store/database_backup.h"
+#include "domain/store/embedded_cluster.h"
+#include "ui/models/format.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QLocale>
+#include <QLoggingCategory>
+#include <QMetaObject>
+#include <QPointer>
+#include <QThreadPool>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <filesystem>
+
+namespace rd::ui {
+
+Q_LOGGING_CATEGORY(lcBackup, "rd.backup")
+
+namespace {
+
+namespace fs = std::filesystem;
+
+QString qs(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+
+BackupFacts factsOf(const BackupManifest &m)
+{
+    BackupFacts f;
+    f.program = qs(m.program);
+    f.schemaVersion = qs(m.schemaVersion);
+    f.takenAt = format::instant(qs(m.takenAt));
+    f.source = qs(m.source);
+    for (const auto &[table, rows] : m.counts)
+        f.counts.append({qs(table), qint64(rows)});
+    f.anchorDigest = qs(m.anchorDigest);
+    f.anchorHeads = m.anchorHeads;
+    f.dumpBytes = m.dumpBytes;
+    return f;
+}
+
+/// The three tables a consistent snapshot keeps equal (a renewal writes one row of each).
+const QStringList kHeadline {u"subscription_billing_periods"_qs,
+    u"subscription_transition_audits"_qs, u"subscription_outbox"_qs};
+
+} // namespace
+
+qint64 BackupFacts::count(const QString &table) const
+{
+    for (const auto &[name, rows] : counts)
+        if (name == table)
+            return rows;
+    return -1;
+}
+
+QString tableInWords(const QString &table)
+{
+    static const QList<QPair<QString, QString>> words {
+        {u"subscription_billing_periods"_qs, QObject::tr("billing periods")},
+        {u"subscription_transition_audits"_qs, QObject::tr("audit entries")},
+        {u"subscription_outbox"_qs, QObject::tr("outbox intents")},
+        {u"subscriptions"_qs, QObject::tr("subscriptions")},
+        {u"reconciliation_cases"_qs, QObject::tr("cases")},
+        {u"reconciliation_case_history"_qs, QObject::tr("case history entries")},
+        {u"webhook_inbox"_qs, QObject::tr("deliveries")},
+        {u"provider_snapshots"_qs, QObject::tr("provider snapshots")},
+        {u"statement_lines"_qs, QObject::tr("statement lines")},
+    };
+    QString bare = table;
+    if (bare.startsWith(u"public."_qs))
+        bare = bare.mid(7);
+    for (const auto &[name, word] : words)
+        if (name == bare)
+            return word;
+    return bare.replace(u'_', u' ');
+}
+
+QString describeCounts(const BackupFacts &facts, bool all)
+{
+    // The manifest counts every table of the schema: people read the renewal's three, then
+    // (with `all`) the ones they know by name, then how many rows the rest hold.
+    static const QStringList named {u"subscriptions"_qs, u"reconciliation_cases"_qs,
+        u"reconciliation_case_history"_qs, u"webhook_inbox"_qs, u"provider_snapshots"_qs,
+        u"statement_lines"_qs};
+    const QLocale locale;
+    QStringList parts;
+    for (const QString &table : kHeadline)
+        if (const qint64 rows = facts.count(table); rows >= 0)
+            parts << QObject::tr("%1 %2").arg(locale.toString(rows), tableInWords(table));
+    if (!all && !parts.isEmpty())
+        return parts.join(u", "_qs);
+    for (const QString &table : named)
+        if (const qint64 rows = facts.count(table); rows >= 0)
+            parts << QObject::tr("%1 %2").arg(locale.toString(rows), tableInWords(table));
+    qint64 otherTables = 0;
+    qint64 otherRows = 0;
+    for (const auto &[table, rows] : facts.counts) {
+        if (!kHeadline.contains(table) && !named.contains(table)) {
+            ++otherTables;
+            otherRows += rows;
+        }
+    }
+    if (otherTables > 0)
+        parts << QObject::tr("%1 rows in %2 other tables")
+                     .arg(locale.toString(otherRows), locale.toString(otherTables));
+    return parts.join(u", "_qs);
+}
+
+QString fileSizeText(qint64 bytes)
+{
+    return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat);
+}
+
+QString backupPhaseText(const QString &phase)
+{
+    if (phase == u"snapshot")
+        return QObject::tr("Taking a consistent snapshot of the database…");
+    if (phase == u"dump")
+        return QObject::tr("Writing the backup file…");
+    if (phase == u"counts")
+        return QObject::tr("Counting the rows of every table…");
+    if (phase == u"anchor")
+        return QObject::tr("Taking the audit anchor (the chains' heads)…");
+    if (phase == u"check")
+        return QObject::tr("Checking the backup file…");
+    if (phase == u"migrate")
+        return QObject::tr("Bringing the restored database to this desk's schema…");
+    if (phase == u"done")
+        return QObject::tr("Done.");
+    if (phase == u"restore")
+        return QObject::tr("Restoring the database…");
+    if (phase == u"verify")
+        return QObject::tr("Verifying the restored copy (counts, audit anchor, chains)…");
+    if (phase == u"cluster")
+        return QObject::tr("Creating and starting the new embedded database…");
+    return phase.isEmpty() ? QObject::tr("Working…") : phase + u"…"_qs;
+}
+
+BackupError backupErrorText(std::exception_ptr error, BackupStep step)
+{
+    BackupError e;
+    try {
+        std::rethrow_exception(error);
+    } catch (const BackupCanceled &x) {
+        e.canceled = true;
+        e.text = step == BackupStep::Backup
+            ? QObject::tr("The backup was canceled; no file was left behind.")
+            : QObject::tr("The restore was canceled.");
+        e.detail = QString::fromUtf8(x.what());
+    } catch (const InputError &x) {
+        // The file is not a sound backup: the store names what is wrong with it.
+        e.text = QObject::tr("This file is not a usable Renewal Desk backup: %1.")
+                     .arg(QString::fromUtf8(x.what()));
+        e.detail = QString::fromUtf8(x.what());
+    } catch (const DatabaseUnavailable &x) {
+        // The store's reason names the server or the directory, never a password.
+        e.text = (step == BackupStep::Restore
+                ? QObject::tr("The target database could not be reached or started: %1")
+                : QObject::tr("The database could not be reached: %1"))
+                     .arg(QString::fromUtf8(x.what()));
+        e.detail = QString::fromUtf8(x.what());
+    } catch (const TargetNotEmpty &x) {
+        e.text = QObject::tr("The target database is not empty (it holds %1): nothing was "
+                             "changed. A restore never goes over data: choose an empty database "
+                             "or a new directory.")
+                     .arg(QString::fromUtf8(x.what()));
+        e.detail = QString::fromUtf8(x.what());
+    } catch (const RolesMissing &x) {
+        e.text = QObject::tr("The server lacks the desk's roles, and this login may not create "
+                             "them: %1")
+                     .arg(QString::fromUtf8(x.what()));
+        e.detail = QString::fromUtf8(x.what());
+    } catch (const BackupToolFailed &x) {
+        const QString words = QString::fromUtf8(x.what());
+        // The common case of a desk on a server: a viewer's or operator's login (raw bodies
+        // are not theirs to read).
+        if (step == BackupStep::Backup && words.contains(u"permission denied"_qs))
+            e.text = QObject::tr("Your database role may not read every table: a backup needs "
+                                 "the database's owner (the role that ran the migrations). "
+                                 "pg_dump said: %1")
+                         .arg(words);
+        else
+            e.text = (step == BackupStep::Backup
+                    ? QObject::tr("pg_dump could not write the backup: %1")
+                    : QObject::tr("pg_restore could not restore it: %1"))
+                         .arg(QString::fromUtf8(x.what()));
+        e.detail = QString::fromUtf8(x.what());
+    } catch (const SetupError &x) {
+        // Restore's refusal of a database that holds Renewal Desk data, or a missing role.
+        e.text = step == BackupStep::Restore
+            ? QObject::tr("The target database was refused: %1").arg(QString::fromUtf8(x.what()))
+            : QObject::tr("The database refused the backup: %1").arg(QString::fromUtf8(x.what()));
+        e.detail = QString::fromUtf8(x.what());
+    } catch (const fs::filesystem_error &x) {
+        const QString path = QString::fromStdString(x.path1().string());
+        e.text = step == BackupStep::Backup
+            ? QObject::tr("The backup file could not be written: %1 (%2).")
+                  .arg(path, QString::fromStdString(x.code().message()))
+            : QObject::tr("The file or directory could not be used: %1 (%2).")
+                  .arg(path, QString::fromStdString(x.code().message()));
+        e.detail = QString::fromUtf8(x.what());
+    } catch (const std::exception &x) {
+        e.text = step == BackupStep::Backup ? QObject::tr("The backup failed.")
+            : step == BackupStep::Restore   ? QObject::tr("The restore failed.")
+                                            : QObject::tr("The backup file could not be read.");
+        e.text += u" "_qs + QObject::tr("Details: %1").arg(QString::fromUtf8(x.what()));
+        e.detail = QString::fromUtf8(x.what());
+    } catch (...) {
+        e.text = QObject::tr("Unexpected error.");
+    }
+    if (!e.canceled)
+        qCWarning(lcBackup).noquote() << "backup/restore:" << e.detail;
+    return e;
+}
+
+QString newEmbeddedDirectoryProblem(const QString &directory)
+{
+    if (directory.trimmed().isEmpty())
+        return QObject::tr("Choose a directory for the new embedded database.");
+    const QFileInfo info(directory);
+    if (!info.isAbsolute())
+        return QObject::tr("Give the directory's full path.");
+    if (info.exists() && !info.isDir())
+        return QObject::tr("%1 is a file, not a directory.").arg(directory);
+    if (info.exists()
+        && !QDir(directory).isEmpty(
+            QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System))
+        return QObject::tr("%1 is not empty: choose a new or empty directory (a restore never "
+                           "goes over existing data).")
+            .arg(directory);
+    return {};
+}
+
+QString describeRestore(const RestoreOutcome &o)
+{
+    const QLocale locale;
+    if (o.verified)
+        return QObject::tr("Verified: counts match the backup, the audit anchor matches "
+                           "(%1 heads), %2 chains intact.")
+            .arg(locale.toString(o.anchorHeads), locale.toString(o.chains));
+    QStringList lines;
+    lines << QObject::tr("NOT verified: the restored database differs from the backup.");
+    for (const auto &d : o.countDifferences)
+        lines << QObject::tr("%1: the backup holds %2, the restored database %3.")
+                     .arg(tableInWords(d.table), locale.toString(d.expected),
+                         locale.toString(d.found));
+    if (o.anchorMismatches > 0)
+        lines << QObject::tr("The audit anchor does not match: %1 of its %2 chain heads differ")
+                     .arg(locale.toString(o.anchorMismatches), locale.toString(o.anchorHeads))
+                + (o.firstAnchorMismatch.isEmpty()
+                        ? u"."_qs
+                        : u" (first: "_qs + o.firstAnchorMismatch + u")."_qs);
+    if (o.chainBreaks > 0)
+        lines << QObject::tr("Audit chains broken: %1 break(s) in %2 chains")
+                     .arg(locale.toString(o.chainBreaks), locale.toString(o.chains))
+                + (o.firstChainBreak.isEmpty() ? u"."_qs
+                                               : u" (first: "_qs + o.firstChainBreak + u")."_qs);
+    return lines.join(u'\n');
+}
+
+BackupJob::BackupJob(QObject *parent) : QObject(parent)
+{
+    qRegisterMetaType<rd::ui::BackupOutcome>();
+    qRegisterMetaType<rd::ui::RestoreOutcome>();
+}
+
+BackupJob::~BackupJob()
+{
+    // The worker holds its own copy of the flag and reports through a QPointer: it stops at
+    // its next check and finds no one to tell (a canceled backup leaves no file).
+    if (m_cancel)
+        m_cancel->store(true);
+}
+
+void BackupJob::cancel()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+}
+
+template<typename Work>
+void BackupJob::run(Work work)
+{
+    m_running = true;
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    QPointer<BackupJob> self(this);
+    auto onProgress = [self](const BackupProgress &p) {
+        if (!self)
+            return;
+        QMetaObject::invokeMethod(
+            self,
+            [self, phase = qs(p.phase), bytes = qint64(p.bytes),
+                expected = qint64(p.expectedBytes)] {
+                if (self && self->m_running)
+                    emit self->progress(phase, bytes, expected);
+            },
+            Qt::QueuedConnection);
+    };
+    QThreadPool::globalInstance()->start(
+        [self, cancel = m_cancel, onProgress, work = std::move(work)]() mutable {
+            auto finish = work(cancel.get(), onProgress);
+            if (!self)
+                return;
+            QMetaObject::invokeMethod(
+                self,
+                [self, finish = std::move(finish)] {
+                    if (!self)
+                        return;
+                    self->m_running = false;
+                    finish(self.data());
+                },
+                Qt::QueuedConnection);
+        });
+}
+
+void BackupJob::startBackup(const QString &conninfo, const QString &file)
+{
+    if (m_running)
+        return;
+    run([conninfo = conninfo.toStdString(), file](const std::atomic<bool> *cancel,
+            std::function<void(const BackupProgress &)> onProgress) {
+        BackupOutcome outcome;
+        try {
+            BackupOptions options;
+            options.cancel = cancel;
+            options.onProgress = std::move(onProgress);
+            std::optional<fs::path> to;
+            if (!file.isEmpty())
+                to = fs::path(file.toStdString());
+            const BackupResult r = backupDatabase(conninfo, to, options);
+            outcome.ok = true;
+            outcome.file = QString::fromStdString(r.file.string());
+            outcome.fileBytes = r.fileBytes;
+            outcome.facts = factsOf(r.manifest);
+            outcome.recorded = r.recorded;
+            outcome.notRecorded = qs(r.notRecorded);
+        } catch (...) {
+            outcome.error = backupErrorText(std::current_exception(), BackupStep::Backup);
+        }
+        return std::function<void(BackupJob *)>(
+            [outcome](BackupJob *job) { emit job->backupFinished(outcome); });
+    });
+}
+
+namespace {
+
+/// A new embedded cluster in `directory` (which the desk checked is new or empty), started;
+/// on a failure later, stopped and its files removed again.
+class NewEmbeddedCluster
+{
+public:
+    explicit NewEmbeddedCluster(const fs::path &directory)
+        : m_directory(directory), m_created(!fs::exists(directory)), m_cluster(directory)
+    {
+        fs::create_directories(directory);
+        m_cluster.start();
+    }
+    std::string conninfo() const { return m_cluster.connectionString(); }
+    void keep() { m_keep = true; }
+    ~NewEmbeddedCluster()
+    {
+        if (m_keep)
+            return;
+        try {
+            m_cluster.stop();
+            if (m_created) {
+                fs::remove_all(m_directory);
+            } else {
+                for (const auto &entry : fs::directory_iterator(m_directory))
+                    fs::remove_all(entry.path());
+            }
+        } catch (const std::exception &e) {
+            qCWarning(lcBackup) << "could not remove the incomplete restore in"
+                                << m_directory.c_str() << ":" << e.what();
+        }
+    }
+
+private:
+    fs::path m_directory;
+    bool m_created;
+    EmbeddedCluster m_cluster;
+    bool m_keep = false;
+};
+
+void fillReport(RestoreOutcome &outcome, const RestoreReport &r)
+{
+    outcome.facts = factsOf(r.manifest);
+    outcome.verified = r.verified();
+    for (const auto &d : r.countDifferences)
+        outcome.countDifferences.append({qs(d.table), qint64(d.expected), qint64(d.found)});
+    outcome.anchorHeads = r.anchor.heads;
+    outcome.anchorMismatches = r.anchor.mismatchCount;
+    if (!r.anchor.mismatches.empty())
+        outcome.firstAnchorMismatch = qs(describeChainBreak(r.anchor.mismatches.front()));
+    outcome.chains = r.verification.chains;
+    outcome.auditRows = r.verification.rows;
+    outcome.chainBreaks = qint64(r.verification.breaks.size());
+    if (!r.verification.breaks.empty())
+        outcome.firstChainBreak = qs(describeChainBreak(r.verification.breaks.front()));
+    for (const auto &role : r.rolesCreated)
+        outcome.rolesCreated << qs(role);
+    for (const auto &migration : r.migrationsApplied)
+        outcome.migrationsApplied << qs(migration);
+}
+
+} // namespace
+
+void BackupJob::startRestore(const QString &file, const RestoreTarget &target)
+{
+    if (m_running)
+        return;
+    run([file, target](const std::atomic<bool> *cancel,
+            std::function<void(const BackupProgress &)> onProgress) {
+        RestoreOutcome outcome;
+        outcome.embeddedDirectory = target.embeddedDirectory;
+        try {
+            std::unique_ptr<NewEmbeddedCluster> cluster;
+            std::string conninfo = target.conninfo.toStdString();
+            if (!target.embeddedDirectory.isEmpty()) {
+                // Checked again here: the directory may have filled since the dialog looked.
+                if (const QString problem = newEmbeddedDirectoryProblem(target.embeddedDirectory);
+                    !problem.isEmpty()) {
+                    outcome.error.text = problem;
+                    return std::function<void(BackupJob *)>(
+                        [outcome](BackupJob *job) { emit job->restoreFinished(outcome); });
+                }
+                if (onProgress)
+                    onProgress({"cluster", 0, 0});
+                cluster = std::make_unique<NewEmbeddedCluster>(
+                    fs::path(target.embeddedDirectory.toStdString()));
+                conninfo = cluster->conninfo();
+            }
+            RestoreOptions options;
+            options.cancel = cancel;
+            options.onProgress = std::move(onProgress);
+            if (!target.expectedAnchorDigest.trimmed().isEmpty())
+                options.expectedAnchorDigest
+                    = target.expectedAnchorDigest.trimmed().toLower().toStdString();
+            // No force from the desk: a restore never goes over data (renewalctl db restore
+            // --force is there for whoever means it).
+            const RestoreReport report
+                = restoreDatabase(fs::path(file.toStdString()), conninfo, options);
+            if (cluster)
+                cluster->keep(); // restored, verified or not: kept to be looked at
+            outcome.ok = true;
+            outcome.conninfo = QString::fromStdString(conninfo);
+            fillReport(outcome, report);
+        } catch (...) {
+            outcome.error = backupErrorText(std::current_exception(), BackupStep::Restore);
+        }
+        return std::function<void(BackupJob *)>(
+            [outcome](BackupJob *job) { emit job->restoreFinished(outcome); });
+    });
+}
+
+QFuture<ManifestOutcome> BackupJob::readManifest(const QString &file)
+{
+    return QtConcurrent::run([file] {
+        ManifestOutcome outcome;
+        try {
+            outcome.facts = factsOf(readBackupManifest(fs::path(file.toStdString())));
+            outcome.ok = true;
+        } catch (...) {
+            outcome.error = backupErrorText(std::current_exception(), BackupStep::ReadManifest);
+        }
+        return outcome;
+    });
+}
+
+QString BackupJob::defaultBackupPath()
+{
+    try {
+        return QString::fromStdString(
+            (defaultBackupDirectory() / defaultBackupFileName()).string());
+    } catch (const std::exception &e) {
+        qCWarning(lcBackup) << "no default backup place:" << e.what();
+        return {};
+    }
+}
+
+QString BackupJob::defaultRestoreDirectory()
+{
+    const fs::path root = EmbeddedCluster::defaultRoot();
+    const QString stamp = QDateTime::currentDateTimeUtc().toString(u"yyyyMMdd-HHmmss"_qs);
+    return QDir::cleanPath(QString::fromStdString(root.string())) + u"-restored-"_qs + stamp;
+}
+
+} // namespace rd::ui

@@ -1,0 +1,160 @@
+#pragma once
+
+#include <QDateTime>
+#include <QFuture>
+#include <QList>
+#include <QObject>
+#include <QPair>
+#include <QString>
+#include <QStringList>
+
+#include <atomic>
+#include <exception>
+#include <memory>
+
+namespace rd::ui {
+
+/// A backup file's manifest, in the desk's terms.
+struct BackupFacts
+{
+    QString program; ///< "renewal-desk 1.2.3"
+    QString schemaVersion;
+    QDateTime takenAt; ///< the snapshot's instant (UTC)
+    QString source;
+    /// (table, rows) as the manifest lists them.
+    QList<QPair<QString, qint64>> counts;
+    QString anchorDigest;
+    qint64 anchorHeads = 0;
+    qint64 dumpBytes = 0;
+
+    /// Rows of `table` in the manifest; -1 when it does not list the table.
+    qint64 count(const QString &table) const;
+};
+
+/// "1,204 billing periods, 1,310 audit entries, 1,204 outbox intents": the three tables a
+/// renewal writes one row of each, first; then (`all`) the tables people know by name and the
+/// rows of the others.
+QString describeCounts(const BackupFacts &facts, bool all = false);
+/// A table's name for people ("subscription_billing_periods" → "billing periods").
+QString tableInWords(const QString &table);
+/// "12.3 MB": a file's size for people.
+QString fileSizeText(qint64 bytes);
+/// What a BackupProgress phase says to people ("dump" → "Writing the backup file…").
+QString backupPhaseText(const QString &phase);
+
+/// What a backup or restore error means to people: a fixed text naming what was wrong, and
+/// the error's own message for the log. Mapped once, here, from the store's typed errors.
+struct BackupError
+{
+    bool canceled = false;
+    QString text;
+    QString detail;
+};
+enum class BackupStep { Backup, ReadManifest, Restore };
+BackupError backupErrorText(std::exception_ptr error, BackupStep step);
+
+struct BackupOutcome
+{
+    bool ok = false;
+    BackupError error;
+    QString file;
+    qint64 fileBytes = 0;
+    BackupFacts facts;
+    /// The database's backup log has the backup (else notRecorded says why: the desk's age
+    /// of the last backup will not show it).
+    bool recorded = false;
+    QString notRecorded;
+};
+
+struct ManifestOutcome
+{
+    bool ok = false;
+    BackupError error;
+    BackupFacts facts;
+};
+
+/// Where a restore goes: a new embedded data directory (created and started here, then the
+/// backup restored into its renewal_desk database) or a server's empty database.
+struct RestoreTarget
+{
+    QString embeddedDirectory; ///< non-empty: a new embedded cluster there
+    QString conninfo; ///< else: this database
+    /// The anchor digest kept apart from the file when it was taken (optional): a file whose
+    /// manifest carries another is refused before the target is touched.
+    QString expectedAnchorDigest;
+};
+
+/// Why `directory` cannot take a new embedded cluster (it exists and is not empty, or it is a
+/// file); empty when it can.
+QString newEmbeddedDirectoryProblem(const QString &directory);
+
+struct CountDifferenceText
+{
+    QString table;
+    qint64 expected = 0;
+    qint64 found = 0;
+};
+
+struct RestoreOutcome
+{
+    bool ok = false; ///< the restore ran (verified or not)
+    BackupError error;
+    BackupFacts facts;
+    /// The restored database's conninfo (for "Open the restored database").
+    QString conninfo;
+    QString embeddedDirectory;
+    bool verified = false;
+    QList<CountDifferenceText> countDifferences;
+    qint64 anchorHeads = 0;
+    qint64 anchorMismatches = 0;
+    QString firstAnchorMismatch;
+    qint64 chains = 0;
+    qint64 auditRows = 0;
+    qint64 chainBreaks = 0;
+    QString firstChainBreak;
+    QStringList rolesCreated; ///< group roles the restore created on the server
+    QStringList migrationsApplied; ///< migrations applied after it verified
+};
+
+/// The verification's result in words: "Verified: counts match the backup, the audit anchor
+/// matches, 1,204 chains intact." or each difference on a line of its own.
+QString describeRestore(const RestoreOutcome &outcome);
+
+/// Runs a backup (the store's backupDatabase) or a restore (restoreDatabase) on a thread of
+/// its own, with progress; cancellable (the store removes a canceled backup's partial file).
+/// One job at a time.
+class BackupJob : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit BackupJob(QObject *parent = nullptr);
+    ~BackupJob() override;
+
+    /// Backs up `conninfo`'s database to `file` (empty: the store's default name and place).
+    void startBackup(const QString &conninfo, const QString &file);
+    void startRestore(const QString &file, const RestoreTarget &target);
+    void cancel();
+    bool isRunning() const { return m_running; }
+
+    /// Reads `file`'s manifest on a pool thread (checks its form and its dump's digest).
+    static QFuture<ManifestOutcome> readManifest(const QString &file);
+    /// The store's defaultBackupDirectory()/defaultBackupFileName().
+    static QString defaultBackupPath();
+    /// A new directory beside the embedded cluster's ("renewal-desk-restored-YYYYMMDD-HHMMSS").
+    static QString defaultRestoreDirectory();
+
+signals:
+    void progress(const QString &phase, qint64 bytes, qint64 expectedBytes);
+    void backupFinished(const rd::ui::BackupOutcome &outcome);
+    void restoreFinished(const rd::ui::RestoreOutcome &outcome);
+
+private:
+    template<typename Work>
+    void run(Work work);
+
+    bool m_running = false;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+};
+
+} // namespace rd::ui
