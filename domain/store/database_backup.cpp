@@ -24,12 +24,14 @@
 #include "domain/store/embedded_cluster.h"
 #include "domain/store/migrator.h"
 #include "domain/store/postgres_tools.h"
+#include "domain/store/roles.h"
 #include "domain/store/tool_run.h"
 #include "rd_version.h"
 
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -45,17 +47,6 @@ namespace rd {
 namespace {
 
 constexpr std::size_t kReadChunk = 1 << 20;
-
-// The group roles a Renewal Desk database grants to (migrations 0003 and 0027), and the
-// memberships between them. Roles are cluster-wide, so a dump of one database carries its
-// GRANTs to them but not the roles: a restore onto another server makes sure they exist.
-constexpr const char *kGroupRoles[]
-    = {"renewal_viewer", "renewal_operator", "renewal_ingest", "renewal_payload_reader"};
-constexpr std::pair<const char *, const char *> kMemberships[] = {
-    {"renewal_viewer", "renewal_operator"},
-    {"renewal_viewer", "renewal_ingest"},
-    {"renewal_payload_reader", "renewal_operator"},
-};
 
 void progress(const std::function<void(const BackupProgress &)> &f, const char *phase,
     long long bytes, long long expected)
@@ -260,49 +251,35 @@ void replacePublicSchema(pqxx::connection &conn)
     tx.commit();
 }
 
-/// The four group roles and their memberships, created when missing; returns the roles made.
-std::vector<std::string> ensureGroupRoles(pqxx::connection &conn)
+/// The four group roles and their memberships, created when missing (roles.h, as `renewalctl
+/// roles check --create` and `db move` do); returns the roles it made. RolesMissing names what the
+/// login could not make.
+std::vector<std::string> ensureRestoreRoles(pqxx::connection &conn)
 {
-    std::vector<std::string> missing;
-    {
-        pqxx::read_transaction tx(conn);
-        for (const char *role : kGroupRoles)
-            if (tx.exec_params("SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = $1", role)
-                    .empty())
-                missing.emplace_back(role);
+    std::vector<std::string> made; // roles and the grants between them
+    const GroupRoleCheck check = ensureGroupRoles(conn, &made);
+    if (check.complete()) {
+        std::vector<std::string> roles;
+        for (const auto &name : made)
+            if (std::find(groupRoleNames().begin(), groupRoleNames().end(), name)
+                != groupRoleNames().end())
+                roles.push_back(name);
+        return roles;
     }
-    auto namesOf = [](const std::vector<std::string> &roles) {
+    auto namesOf = [](const std::vector<std::string> &items) {
         std::string s;
-        for (const auto &r : roles)
-            s += (s.empty() ? "" : ", ") + r;
+        for (const auto &item : items)
+            s += (s.empty() ? "" : ", ") + item;
         return s;
     };
-    try {
-        pqxx::work tx(conn);
-        for (const auto &role : missing)
-            tx.exec0("CREATE ROLE " + tx.quote_name(role) + " NOLOGIN");
-        for (const auto &[group, member] : kMemberships) {
-            if (tx.exec_params("SELECT 1 FROM pg_catalog.pg_auth_members m "
-                               "WHERE m.roleid = $1::regrole AND m.member = $2::regrole",
-                      group, member)
-                    .empty())
-                tx.exec0("GRANT " + tx.quote_name(group) + " TO " + tx.quote_name(member));
-        }
-        tx.commit();
-    } catch (const pqxx::insufficient_privilege &) {
-        if (missing.empty())
-            throw RolesMissing("the desk's group roles lack their memberships (renewal_viewer "
-                               "in renewal_operator and renewal_ingest, renewal_payload_reader "
-                               "in renewal_operator) and the login "
-                + std::string(conn.username())
-                + " may not grant them: grant them as a role administrator, then restore "
-                  "again");
-        throw RolesMissing("the target server has no role " + namesOf(missing) + " and the login "
-            + std::string(conn.username())
-            + " may not create roles: create them as a role administrator (CREATE ROLE name "
-              "NOLOGIN for each), or restore as a login with CREATEROLE");
-    }
-    return missing;
+    if (check.missingRoles.empty())
+        throw RolesMissing("the desk's group roles lack the grants " + namesOf(check.missingGrants)
+            + " and the login " + check.login
+            + " may not grant them: grant them as a role administrator, then restore again");
+    throw RolesMissing("the target server has no role " + namesOf(check.missingRoles)
+        + " and the login " + check.login
+        + " may not create roles: create them as a role administrator (CREATE ROLE name NOLOGIN "
+          "for each), or restore as a login with CREATEROLE");
 }
 
 /// What migrations 0007 and 0027 set outside the objects a dump carries: a database's ACL is
@@ -531,7 +508,7 @@ RestoreReport restoreDatabase(
         replacePublicSchema(*conn);
         report.replaced = true;
     }
-    report.rolesCreated = ensureGroupRoles(*conn);
+    report.rolesCreated = ensureRestoreRoles(*conn);
 
     // The login's default privileges as PostgreSQL starts them, for the restore: a database
     // restored into before (--force) still has 0027's, which would leave the extension's
