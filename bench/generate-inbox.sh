@@ -8,7 +8,10 @@
 # normalized JSON, outcome `applied` (linked to the billing period it recorded) or
 # `not_a_renewal`, received over the last 400 days in id order (as deliveries arrive).
 #
-#   bench/generate-inbox.sh --db CONNINFO [--rows N] [--batch N]
+#   bench/generate-inbox.sh --db CONNINFO [--rows N] [--batch N] [--first J] [--last J]
+#
+# --first/--last: write rows J..J' of the ROWS only (default: all), e.g. to go on after a stop,
+# or to follow generate-large.sh while it runs (row j needs subscription 2j, or 2(j - 500,000)).
 #
 # The deliveries are those of the even-numbered (Stripe) subscriptions of generate-large.sh,
 # their two latest periods: up to 1,000,000 rows. Generated server-side (INSERT ... SELECT
@@ -17,13 +20,15 @@
 # run stops at the inbox's unique event ids.
 set -euo pipefail
 
-db="" rows=1000000 batch=100000
+db="" rows=1000000 batch=100000 first=1 last=""
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --db) db="$2"; shift 2 ;;
         --rows) rows="$2"; shift 2 ;;
         --batch) batch="$2"; shift 2 ;;
-        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+        --first) first="$2"; shift 2 ;;
+        --last) last="$2"; shift 2 ;;
+        -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
         *) echo "generate-inbox.sh: unknown argument $1" >&2; exit 64 ;;
     esac
 done
@@ -31,6 +36,9 @@ done
 [[ "$rows" =~ ^[1-9][0-9]*$ && "$batch" =~ ^[1-9][0-9]*$ ]] \
     || { echo "generate-inbox.sh: --rows and --batch take whole numbers" >&2; exit 64; }
 ((rows <= 1000000)) || { echo "generate-inbox.sh: at most 1,000,000 rows" >&2; exit 64; }
+last="${last:-$rows}"
+[[ "$first" =~ ^[1-9][0-9]*$ && "$last" =~ ^[1-9][0-9]*$ ]] && ((first <= last && last <= rows)) \
+    || { echo "generate-inbox.sh: need 1 <= --first <= --last <= --rows" >&2; exit 64; }
 run() { psql "$db" -X -q -v ON_ERROR_STOP=1 "$@"; }
 
 run <<'SQL'
@@ -40,14 +48,15 @@ ON CONFLICT (provider_key) DO NOTHING;
 SQL
 
 started=$(date +%s)
-for ((from = 1; from <= rows; from += batch)); do
+for ((from = first; from <= last; from += batch)); do
     to=$((from + batch - 1))
-    ((to > rows)) && to=$rows
+    ((to > last)) && to=$last
     # Row j: subscription i = 2, 4, ..., 1,000,000 (i % 4 = 0: stripe-main, 2: stripe-us), its
     # period k = 11 for the first 500,000 rows, 10 for the next; its billing period found by
     # the period's event id. One row in five is the invoice.created event of the same invoice.
-    run -v from="$from" -v to="$to" -v rows="$rows" <<'SQL'
+    written=$(run -At -v from="$from" -v to="$to" -v rows="$rows" <<'SQL'
 SET synchronous_commit = off;
+WITH written AS (
 INSERT INTO webhook_inbox (provider_key, provider_event_id, raw_body, body_size, body_sha256,
                            received_at, deliveries, last_delivery_at, outcome, reason,
                            billing_period_id, normalized, processed_at)
@@ -210,9 +219,17 @@ $body$,
        ) x
   JOIN subscription_billing_periods b
     ON b.provider_key = x.pk AND b.provider_event_id = 'evt_' || x.sub || '_' || x.k
-  ) r;
+  ) r
+RETURNING 1)
+SELECT count(*) FROM written;
 SQL
-    echo "inbox rows $to/$rows ($(( $(date +%s) - started )) s)"
+)
+    # A row whose billing period is not there (yet) would be left out silently by the join.
+    [[ "$written" == "$((to - from + 1))" ]] || {
+        echo "generate-inbox.sh: rows $from..$to: $written written, $((to - from + 1)) expected (are their subscriptions generated?)" >&2
+        exit 1
+    }
+    echo "inbox rows $from..$to of $rows ($(( $(date +%s) - started )) s)"
 done
 run -c 'ANALYZE webhook_inbox'
 echo "done in $(( $(date +%s) - started )) s"
