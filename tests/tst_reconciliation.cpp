@@ -1153,8 +1153,9 @@ private slots:
         }
         QCOMPARE(mapped, static_cast<int>(raised.size()));
         // RD013, RD014 (0029: statements), RD015 month_close_refused (0031), RD016
-        // case_not_reopenable (0033), RD017-RD019 (0034: reviewing an invalid delivery).
-        QCOMPARE(mapped, 19);
+        // case_not_reopenable (0033), RD017-RD019 (0034: reviewing an invalid delivery),
+        // RD020-RD021 (0037: removing delivery bodies).
+        QCOMPARE(mapped, 21);
     }
 
     // The same through the CLI: --preview says it, then the attach does it.

@@ -30,6 +30,10 @@ std::string stateName(EmbeddedCluster::State s)
 int runDb(const CommandContext &ctx)
 {
     const auto &pos = ctx.args.positionals();
+    if (pos.size() >= 2 && pos[1] == "backup")
+        return runDbBackup(ctx);
+    if (pos.size() >= 2 && pos[1] == "restore")
+        return runDbRestore(ctx);
     if (pos.size() != 2)
         throw UsageError("usage: renewalctl db start|stop|status|url [--data-dir DIR]");
     const auto dataDir = ctx.args.value("data-dir");

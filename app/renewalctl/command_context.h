@@ -6,6 +6,8 @@
 #include "app/renewalctl/usage_error.h"
 #include "domain/core/timestamp.h"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <iosfwd>
 #include <memory>
 #include <string>
@@ -58,8 +60,15 @@ private:
 int reportRefusal(const CommandContext &ctx, const std::string &code, const std::string &message);
 
 int runDb(const CommandContext &ctx);
+int runDbBackup(const CommandContext &ctx);
+int runDbRestore(const CommandContext &ctx);
 int runMigrate(const CommandContext &ctx);
 int runFold(const CommandContext &ctx);
+int runInbox(const CommandContext &ctx);
+/// The fold's retention sweep: the configured retention, else RENEWAL_DESK_RETENTION_DAYS.
+/// Its report goes to ctx.out as text and into `report` (null when no retention applies, the
+/// refusal's code and message when refused, which is also said on ctx.err).
+int purgeForFold(const CommandContext &ctx, pqxx::connection &conn, nlohmann::json &report);
 int runLedger(const CommandContext &ctx);
 int runStatement(const CommandContext &ctx);
 int runSubscriptions(const CommandContext &ctx);

@@ -153,11 +153,42 @@ std::string kindChoices()
 
 const std::string kKinds = kindChoices();
 
+/// db backup and db restore (#29; app/renewalctl/cmd_db_backup.cpp).
+void declareBackupCommands(CLI::App *dbCmd)
+{
+    auto *backup = command(*dbCmd, "backup",
+        "write a backup that proves itself: pg_dump, the counts and the audit anchor of one "
+        "snapshot, in one file (default: renewal-desk-YYYYMMDD-HHMMSS.backup in the data "
+        "directory's backups/)");
+    value(backup, "to", "FILE",
+        "the file to write (never replaced); a directory, or a path ending in '/', gets the "
+        "default name inside it");
+    flag(backup, "no-progress", "no progress on stderr");
+    db(backup);
+    json(backup);
+    auto *restore = command(*dbCmd, "restore",
+        "restore a backup into an empty database or a new embedded cluster, then verify it "
+        "against its manifest (counts, audit anchor, chains; exit 65 naming what differs) and "
+        "migrate it; refused (exit 4) over a database that holds data, unless --force");
+    positional(restore, "FILE", "the backup file", true);
+    value(restore, "db", "CONNINFO", "the target database (must be empty unless --force)");
+    value(restore, "data-dir", "DIR",
+        "or: a new embedded cluster in DIR (created and started), restored into its "
+        "renewal_desk database");
+    flag(restore, "force",
+        "restore over a database that holds data: its schema public is dropped with everything "
+        "in it");
+    value(restore, "digest", "HEX",
+        "the anchor digest published when the backup was taken: the file must carry it");
+    flag(restore, "no-progress", "no progress on stderr");
+    json(restore);
+}
+
 void declareCommands(CLI::App &root)
 {
     {
         auto *dbCmd = commandGroup(
-            root, "db", "start|stop|status|url: the embedded PostgreSQL cluster", kDatabase);
+            root, "db", "start|stop|status|url|backup|restore: the embedded PostgreSQL cluster; backups", kDatabase);
         for (const auto &[verb, description] : std::vector<std::pair<std::string, std::string>> {
                  {"start", "start the cluster"}, {"stop", "stop the cluster"},
                  {"status", "say whether it runs (exit 0 when running, 3 when not)"},
@@ -167,6 +198,7 @@ void declareCommands(CLI::App &root)
             if (verb != "url")
                 json(app);
         }
+        declareBackupCommands(dbCmd);
     }
     {
         auto *app = command(root, "migrate", "apply pending migrations", kDatabase);
@@ -539,6 +571,40 @@ moves while it runs; use --rate 1 for a presenter.)");
             kDatabase);
         db(app);
         json(app);
+    }
+    {
+        // Retention and erasure of delivery bodies (migration 0037; app/renewalctl/cmd_inbox.cpp).
+        auto *group = commandGroup(root, "inbox",
+            "purge|erase|retention|removals: delivery bodies that forget personal data",
+            kWebhooks);
+        auto *purge = command(*group, "purge",
+            "remove the raw bodies of processed deliveries older than the configured retention "
+            "(a delivery whose case is open keeps its body); recorded, idempotent");
+        value(purge, "older-than", "DAYS",
+            "instead of the configured retention: bodies older than DAYS (0: every processed "
+            "delivery); an operator's act");
+        flag(purge, "dry-run", "count what would go, remove nothing");
+        value(purge, "batch", "N", "deliveries per transaction (default 5000)");
+        db(purge);
+        json(purge);
+        auto *erase = command(*group, "erase",
+            "a data-subject request: remove the raw bodies of one subscription's deliveries, "
+            "whatever their age (operators only)");
+        value(erase, "subscription", "ID", "the provider's subscription id; required");
+        value(erase, "provider-key", "KEY", "only this provider's deliveries (default: every one)");
+        value(erase, "request", "TEXT", "the request served (a ticket or reference); required");
+        db(erase);
+        json(erase);
+        auto *retention = command(*group, "retention",
+            "show the retention of delivery bodies, or set it (the database owner)");
+        value(retention, "days", "N", "keep bodies N days (0 to 36500)");
+        flag(retention, "off", "no retention: keep bodies");
+        db(retention);
+        json(retention);
+        auto *removals = command(*group, "removals", "list the recorded removals, newest first");
+        value(removals, "limit", "N", "at most N records (default 50)");
+        db(removals);
+        json(removals);
     }
     {
         auto *group = commandGroup(root, "roles",

@@ -99,6 +99,8 @@ int runRenewalctl(
             return runMigrate(ctx);
         if (command == "fold")
             return runFold(ctx);
+        if (command == "inbox")
+            return runInbox(ctx);
         if (command == "ledger")
             return runLedger(ctx);
         if (command == "statement")

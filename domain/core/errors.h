@@ -43,4 +43,21 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+/// A restore's target already holds data and the restore was not forced: what() says what it
+/// holds ("Renewal Desk data (schema 0036_backup_log.sql)", "12 tables, 3 functions in
+/// schema public"). Nothing was changed in it.
+class TargetNotEmpty : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// The server lacks group roles a restored database grants to (renewal_viewer, ...) and the
+/// restoring login may not create them: what() names them and how to create them.
+class RolesMissing : public SetupError
+{
+public:
+    using SetupError::SetupError;
+};
+
 } // namespace rd

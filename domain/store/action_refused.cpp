@@ -13,7 +13,7 @@ struct RefusalEntry
 };
 
 // The one mapping between the database's refusal codes and the programs' (0009, 0027, 0029, 0031,
-// 0033, 0034).
+// 0033, 0034, 0037).
 constexpr std::array kRefusals {
     RefusalEntry {Refusal::CaseNotFound, "RD001", "case_not_found"},
     RefusalEntry {Refusal::CaseAlreadyClosed, "RD002", "case_already_closed"},
@@ -36,6 +36,9 @@ constexpr std::array kRefusals {
     RefusalEntry {Refusal::DeliveryNotFound, "RD017", "delivery_not_found"},
     RefusalEntry {Refusal::DeliveryNotInvalid, "RD018", "delivery_not_invalid"},
     RefusalEntry {Refusal::DeliveryAlreadyReviewed, "RD019", "delivery_already_reviewed"},
+    // 0037: removing delivery bodies.
+    RefusalEntry {Refusal::RetentionNotConfigured, "RD020", "retention_not_configured"},
+    RefusalEntry {Refusal::PurgeNeedsOperator, "RD021", "purge_needs_operator"},
 };
 
 // "ERROR:  the sentence\nCONTEXT:  PL/pgSQL function ..." -> "the sentence".

@@ -31,6 +31,10 @@ enum class Refusal {
     DeliveryNotFound,
     DeliveryNotInvalid,
     DeliveryAlreadyReviewed,
+    /// 0037: a retention sweep without an age and no retention configured.
+    RetentionNotConfigured,
+    /// 0037: a retention sweep of an age the caller chose, by a role that is no operator.
+    PurgeNeedsOperator,
 };
 
 /// The refusal's code as programs and people see it: "case_already_closed", ...

@@ -419,6 +419,12 @@ long long exportAuditAnchor(
 {
     // One snapshot for all heads, so the digest describes one moment.
     pqxx::transaction<pqxx::isolation_level::repeatable_read, pqxx::read_only> tx(conn);
+    return exportAuditAnchor(tx, out, layout, digestOut);
+}
+
+long long exportAuditAnchor(
+    pqxx::transaction_base &tx, std::ostream &out, AnchorLayout layout, std::string *digestOut)
+{
     const auto at = tx.exec1("SELECT public.rd_rfc3339(now())")[0].as<std::string>();
     tx.exec("DECLARE rd_anchor_heads NO SCROLL CURSOR FOR "
             "SELECT * FROM public.audit_chain_heads() UNION ALL "

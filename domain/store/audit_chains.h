@@ -36,6 +36,12 @@ AuditVerification verifyAuditChainsStreamed(
 /// number of heads; `digest`, when given, receives the digest written (the value to publish).
 long long exportAuditAnchor(pqxx::connection &conn, std::ostream &out,
     AnchorLayout layout = AnchorLayout::Indented, std::string *digest = nullptr);
+/// exportAuditAnchor inside `tx`, which the caller opened: the heads are the ones its snapshot
+/// sees (a backup takes them in the snapshot its pg_dump reads), through a cursor named
+/// rd_anchor_heads that is closed again. `tx` should be REPEATABLE READ, or the heads may come
+/// from more than one moment.
+long long exportAuditAnchor(pqxx::transaction_base &tx, std::ostream &out,
+    AnchorLayout layout = AnchorLayout::Indented, std::string *digest = nullptr);
 /// Checks that every head of an exported anchor is still in place with the same hash (rows
 /// removed or rewritten since the export, even at the tail, show up here). Streamed: the file
 /// is parsed as it is read and its heads looked up a few thousand at a time in one snapshot.

@@ -54,22 +54,38 @@ public:
     BackupCanceled() : std::runtime_error("backup or restore canceled") { }
 };
 
+/// pg_dump or pg_restore failed (or could not be run): what() carries its own words, without
+/// any password.
+class BackupToolFailed : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
 struct BackupResult
 {
     std::filesystem::path file;
     long long fileBytes = 0;
     BackupManifest manifest;
+    /// Whether the backup log (public.database_backups) has its row. A backup whose row could
+    /// not be written (a role that may not write the log, a database older than migration
+    /// 0036) is still complete and sound: notRecorded says why the desk will not show it.
+    bool recorded = false;
+    std::string notRecorded;
 };
 
-/// `<embedded data directory>/backups`.
+/// `<embedded data directory>/backups` (EmbeddedCluster::defaultRoot()).
 std::filesystem::path defaultBackupDirectory();
 /// "renewal-desk-YYYYMMDD-HHMMSS.backup" for the current UTC time.
 std::string defaultBackupFileName();
 
 /// Writes a consistent backup of the database `conninfo` names to `to` (default:
-/// defaultBackupDirectory() / defaultBackupFileName()): the dump, the anchor and the counts all
-/// from one snapshot. Written to a temporary name and renamed when complete. Records the backup
-/// in the database's backup log (migration 0036) after it is complete.
+/// defaultBackupDirectory() / defaultBackupFileName(); an existing directory, or a path ending
+/// in '/', gets defaultBackupFileName() inside it): the dump, the anchor and the counts all
+/// from one snapshot. Written to a temporary name and renamed when complete; never replaces a
+/// file (InputError). Records the backup in the database's backup log (migration 0036) after
+/// it is complete (BackupResult::recorded). Throws BackupCanceled, BackupToolFailed (pg_dump's
+/// words), SetupError (not a Renewal Desk database), DatabaseUnavailable.
 BackupResult backupDatabase(const std::string &conninfo,
     const std::optional<std::filesystem::path> &to, const BackupOptions &options = {});
 
@@ -81,6 +97,11 @@ struct RestoreOptions
 {
     /// Restore over a database that already holds Renewal Desk data (its schema is dropped).
     bool force = false;
+    /// The anchor digest published when the backup was taken (the backup log's anchor_digest,
+    /// or the one printed by `db backup`), lower-case hex: a file whose manifest carries
+    /// another is refused (InputError) before the target is touched. The manifest checks the
+    /// file against itself; only a digest kept elsewhere tells a re-forged file.
+    std::optional<std::string> expectedAnchorDigest;
     std::function<void(const BackupProgress &)> onProgress;
     const std::atomic<bool> *cancel = nullptr;
 };
@@ -96,6 +117,13 @@ struct CountDifference
 struct RestoreReport
 {
     BackupManifest manifest;
+    /// The target held data and options.force replaced it.
+    bool replaced = false;
+    /// Group roles the restore created on the target's server (they were missing).
+    std::vector<std::string> rolesCreated;
+    /// Migrations applied after the restore verified (a backup of an older schema); none when
+    /// it did not verify (the restored copy is left as the backup had it, for inspection).
+    std::vector<std::string> migrationsApplied;
     std::map<std::string, long long> counts; ///< what the restored database holds
     std::vector<CountDifference> countDifferences;
     AuditAnchorCheck anchor; ///< the manifest's anchor checked against the restored database
@@ -106,10 +134,14 @@ struct RestoreReport
     }
 };
 
-/// Restores `file` into the database `targetConninfo` names, which must hold no Renewal Desk
-/// data unless options.force; then verifies it against the manifest (counts, anchor, chains).
-/// Throws InputError for a file that is not a sound backup, and a typed error when the target
-/// is not empty.
+/// Restores `file` into the database `targetConninfo` names, which must hold nothing in schema
+/// public unless options.force; then verifies it against the manifest (counts, anchor, chains)
+/// and, when it verifies, migrates it to this program's schema. Throws InputError for a file
+/// that is not a sound backup (checked before the target is touched), TargetNotEmpty (nothing
+/// changed), SetupError for a backup newer than this program, RolesMissing when the group roles
+/// are missing and the login may not create them, BackupToolFailed (pg_restore's words; its
+/// single transaction left the target as it was, or empty after a force), BackupCanceled.
+/// A restore that does not verify is returned, not thrown: see RestoreReport::verified().
 RestoreReport restoreDatabase(const std::filesystem::path &file, const std::string &targetConninfo,
     const RestoreOptions &options = {});
 

@@ -1,0 +1,320 @@
+// renewalctl db backup / db restore: the CLI half of #29's backups (domain/store/database_backup.h
+// does the work; the desk calls the same functions).
+#include "app/renewalctl/command_context.h"
+#include "domain/core/errors.h"
+#include "domain/store/audit_verification.h"
+#include "domain/store/database_backup.h"
+#include "domain/store/database_target.h"
+#include "domain/store/embedded_cluster.h"
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+#include <unistd.h>
+
+namespace rd::cli {
+namespace {
+
+// Ctrl+C or a service stop while a backup runs: cancel it (pg_dump's process group is killed
+// and the partial file removed) instead of dying and leaving pg_dump and FILE.partial behind.
+std::atomic<bool> g_cancel {false};
+
+extern "C" void onSignal(int)
+{
+    g_cancel.store(true);
+}
+
+class CancelOnSignals
+{
+public:
+    CancelOnSignals()
+    {
+        g_cancel.store(false);
+        struct sigaction sa
+        {
+        };
+        sa.sa_handler = onSignal;
+        sigemptyset(&sa.sa_mask);
+        ::sigaction(SIGINT, &sa, &m_int);
+        ::sigaction(SIGTERM, &sa, &m_term);
+    }
+    ~CancelOnSignals()
+    {
+        ::sigaction(SIGINT, &m_int, nullptr);
+        ::sigaction(SIGTERM, &m_term, nullptr);
+    }
+    CancelOnSignals(const CancelOnSignals &) = delete;
+    CancelOnSignals &operator=(const CancelOnSignals &) = delete;
+
+private:
+    struct sigaction m_int
+    {
+    };
+    struct sigaction m_term
+    {
+    };
+};
+
+std::string megabytes(long long bytes)
+{
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(1) << double(bytes) / 1e6 << " MB";
+    return s.str();
+}
+
+/// Progress on stderr, rewritten in place, only on a terminal (a timer's log gets the result).
+class ByteProgress
+{
+public:
+    ByteProgress(std::ostream &err, bool enabled)
+        : m_err(err), m_enabled(enabled && ::isatty(STDERR_FILENO) == 1)
+    { }
+    void operator()(const BackupProgress &p)
+    {
+        if (!m_enabled)
+            return;
+        const auto now = std::chrono::steady_clock::now();
+        if (p.phase == m_phase && now - m_last < std::chrono::milliseconds(500))
+            return;
+        m_last = now;
+        m_phase = p.phase;
+        std::string line = p.phase + ": " + megabytes(p.bytes);
+        if (p.phase == "verify")
+            line = "verify: " + std::to_string(p.bytes) + " audit rows";
+        else if (p.expectedBytes > 0)
+            line += " (database or file: " + megabytes(p.expectedBytes) + ")";
+        m_err << "\r" << line << "          " << std::flush;
+        m_printed = true;
+    }
+    void finish()
+    {
+        if (m_printed)
+            m_err << "\n";
+        m_printed = false;
+    }
+
+private:
+    std::ostream &m_err;
+    bool m_enabled;
+    std::string m_phase;
+    std::chrono::steady_clock::time_point m_last {};
+    bool m_printed = false;
+};
+
+nlohmann::json manifestSummary(const BackupManifest &m)
+{
+    return {{"program", m.program}, {"schemaVersion", m.schemaVersion}, {"takenAt", m.takenAt},
+        {"source", m.source}, {"counts", m.counts}, {"anchorDigest", m.anchorDigest},
+        {"anchorHeads", m.anchorHeads}, {"dumpSha256", m.dumpSha256}, {"dumpBytes", m.dumpBytes}};
+}
+
+void printCounts(std::ostream &out, const std::map<std::string, long long> &counts)
+{
+    std::size_t width = 0;
+    for (const auto &[table, n] : counts)
+        width = std::max(width, table.size());
+    for (const auto &[table, n] : counts)
+        out << "  " << std::left << std::setw(int(width)) << table << "  " << n << "\n";
+}
+
+/// --digest: 64 hexadecimal digits, lower-cased.
+std::optional<std::string> digestOption(const ParsedArgs &args)
+{
+    auto digest = args.value("digest");
+    if (!digest)
+        return std::nullopt;
+    for (char &c : *digest)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    if (digest->size() != 64 || digest->find_first_not_of("0123456789abcdef") != std::string::npos)
+        throw UsageError("--digest: expected 64 hexadecimal digits (the anchor digest "
+                         "'db backup' printed)");
+    return digest;
+}
+
+} // namespace
+
+int runDbBackup(const CommandContext &ctx)
+{
+    if (ctx.args.positionals().size() != 2)
+        throw UsageError("usage: renewalctl db backup [--to FILE|DIR/] [--db CONNINFO]");
+    const auto conninfo = ctx.conninfo();
+    std::optional<std::filesystem::path> to;
+    if (const auto v = ctx.args.value("to"))
+        to = *v;
+    CancelOnSignals signals;
+    ByteProgress progress(ctx.err, !ctx.args.flag("no-progress"));
+    BackupOptions options;
+    options.onProgress = [&](const BackupProgress &p) { progress(p); };
+    options.cancel = &g_cancel;
+    BackupResult result;
+    try {
+        result = backupDatabase(conninfo, to, options);
+    } catch (const BackupCanceled &) {
+        progress.finish();
+        ctx.err << "renewalctl: backup canceled; no file was left\n";
+        return ExitTempFail;
+    }
+    progress.finish();
+    if (ctx.json()) {
+        auto j = manifestSummary(result.manifest);
+        j["file"] = result.file.string();
+        j["fileBytes"] = result.fileBytes;
+        j["recorded"] = result.recorded;
+        if (!result.recorded)
+            j["notRecorded"] = result.notRecorded;
+        ctx.out << j.dump() << "\n";
+    } else {
+        const auto &m = result.manifest;
+        ctx.out << "backup: " << result.file.string() << " (" << megabytes(result.fileBytes)
+                << ")\n"
+                << "taken at " << m.takenAt << " from " << m.source << ", schema "
+                << m.schemaVersion << ", by " << m.program << "\n"
+                << "rows in the snapshot:\n";
+        printCounts(ctx.out, m.counts);
+        ctx.out << "audit anchor: " << m.anchorHeads << " chain heads, digest " << m.anchorDigest
+                << "\n";
+        if (result.recorded)
+            ctx.out << "recorded in the backup log\n";
+    }
+    if (!result.recorded)
+        ctx.err << "renewalctl: warning: not recorded in the backup log: " << result.notRecorded
+                << "\n";
+    return ExitOk;
+}
+
+int runDbRestore(const CommandContext &ctx)
+{
+    const auto &pos = ctx.args.positionals();
+    if (pos.size() != 3)
+        throw UsageError(
+            "usage: renewalctl db restore FILE (--db CONNINFO | --data-dir DIR) [--force]");
+    const auto db = ctx.args.value("db");
+    const auto dataDir = ctx.args.value("data-dir");
+    if (db.has_value() == dataDir.has_value())
+        throw UsageError("db restore needs its target: --db CONNINFO (an empty database) or "
+                         "--data-dir DIR (a new embedded cluster there), one of them");
+    std::string target, targetName;
+    if (db) {
+        target = *db;
+        targetName = "the database given with --db";
+    } else {
+        // A new (or empty) directory: a cluster of its own, started, with its renewal_desk
+        // database. Not migrated: the restore brings the schema.
+        EmbeddedCluster cluster(*dataDir);
+        cluster.start();
+        target = cluster.connectionString();
+        targetName = "the embedded cluster in " + cluster.root().string();
+    }
+    CancelOnSignals signals;
+    ByteProgress progress(ctx.err, !ctx.args.flag("no-progress"));
+    RestoreOptions options;
+    options.force = ctx.args.flag("force");
+    options.expectedAnchorDigest = digestOption(ctx.args);
+    options.onProgress = [&](const BackupProgress &p) { progress(p); };
+    options.cancel = &g_cancel;
+    RestoreReport report;
+    try {
+        report = restoreDatabase(pos[2], target, options);
+    } catch (const BackupCanceled &) {
+        progress.finish();
+        ctx.err << "renewalctl: restore canceled; its transaction was rolled back\n";
+        return ExitTempFail;
+    } catch (const TargetNotEmpty &e) {
+        progress.finish();
+        return reportRefusal(ctx, "target_not_empty", e.what());
+    }
+    progress.finish();
+
+    std::vector<std::string> differs;
+    for (const auto &d : report.countDifferences)
+        differs.push_back(d.table + ": expected " + std::to_string(d.expected) + " rows, found "
+            + (d.found < 0 ? std::string("no such table") : std::to_string(d.found)));
+    for (const auto &b : report.anchor.mismatches)
+        differs.push_back("anchor: " + describeChainBreak(b));
+    if (report.anchor.mismatchCount > static_cast<long long>(report.anchor.mismatches.size()))
+        differs.push_back(
+            "anchor: " + std::to_string(report.anchor.mismatchCount) + " heads differ in all");
+    for (const auto &b : report.verification.breaks)
+        differs.push_back("chain: " + describeChainBreak(b));
+    if (report.verification.moreBreaks)
+        differs.push_back("chains: more breaks than listed");
+
+    if (ctx.json()) {
+        nlohmann::json counts = nlohmann::json::object();
+        for (const auto &[table, expected] : report.manifest.counts) {
+            const auto it = report.counts.find(table);
+            counts[table] = {{"expected", expected},
+                {"found",
+                    it == report.counts.end() ? nlohmann::json(nullptr)
+                                              : nlohmann::json(it->second)}};
+        }
+        ctx.out << nlohmann::json {{"file", pos[2]}, {"target", targetName},
+            {"verified", report.verified()}, {"replaced", report.replaced},
+            {"manifest", manifestSummary(report.manifest)}, {"counts", counts},
+            {"anchor",
+                {{"heads", report.anchor.heads}, {"digest", report.anchor.digest},
+                    {"matches", report.anchor.matches()},
+                    {"mismatches", report.anchor.mismatchCount}}},
+            {"chains",
+                {{"rows", report.verification.rows}, {"chains", report.verification.chains},
+                    {"intact", report.verification.intact()},
+                    {"breaks", report.verification.breaks.size()}}},
+            {"rolesCreated", report.rolesCreated}, {"migrationsApplied", report.migrationsApplied},
+            {"differences", differs}}
+                       .dump()
+                << "\n";
+    } else {
+        ctx.out << "restored: " << pos[2] << " into " << targetName
+                << (report.replaced ? " (its schema public was replaced)" : "") << "\n"
+                << "backup taken at " << report.manifest.takenAt << " from "
+                << report.manifest.source << ", schema " << report.manifest.schemaVersion << "\n";
+        for (const auto &role : report.rolesCreated)
+            ctx.out << "created group role " << role << "\n";
+        ctx.out << "rows (expected / found):\n";
+        std::size_t width = 0;
+        for (const auto &[table, n] : report.manifest.counts)
+            width = std::max(width, table.size());
+        for (const auto &[table, expected] : report.manifest.counts) {
+            const auto it = report.counts.find(table);
+            ctx.out << "  " << std::left << std::setw(int(width)) << table << "  " << expected
+                    << " / "
+                    << (it == report.counts.end() ? std::string("missing")
+                                                  : std::to_string(it->second))
+                    << (it != report.counts.end() && it->second == expected ? "" : "  DIFFERS")
+                    << "\n";
+        }
+        ctx.out << "audit anchor: " << report.anchor.heads << " heads, digest "
+                << report.anchor.digest
+                << (report.anchor.matches()
+                           ? ", every head in place"
+                           : ", " + std::to_string(report.anchor.mismatchCount) + " heads differ")
+                << "\n"
+                << "audit chains: " << report.verification.rows << " rows in "
+                << report.verification.chains << " chains, "
+                << (report.verification.intact()
+                           ? std::string("intact")
+                           : std::to_string(report.verification.breaks.size()) + " breaks")
+                << "\n";
+        for (const auto &name : report.migrationsApplied)
+            ctx.out << "migrated: " << name << "\n";
+        ctx.out << (report.verified() ? "verified: the restored database is the backup's\n"
+                                      : "NOT VERIFIED: the restored database differs from the "
+                                        "backup's manifest\n");
+    }
+    if (!report.verified()) {
+        for (const auto &d : differs)
+            ctx.err << "renewalctl: differs: " << d << "\n";
+        ctx.err << "renewalctl: the restore did not verify; the restored copy is left as it is "
+                   "(not migrated) for inspection\n";
+        return ExitDataError;
+    }
+    return ExitOk;
+}
+
+} // namespace rd::cli

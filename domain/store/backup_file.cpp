@@ -1,0 +1,274 @@
+#include "domain/store/backup_file.h"
+
+#include "domain/core/errors.h"
+#include "domain/core/json_input.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace rd {
+namespace {
+
+constexpr std::string_view kDumpLinePrefix = "DUMP sha256=";
+// "DUMP sha256=" + 64 hex + " bytes=" + 20 digits + "\n": fixed, so it can be rewritten.
+constexpr std::size_t kDumpLineSize = 12 + 64 + 7 + 20 + 1;
+// A manifest line longer than this is not one of ours (an anchor of a million chains is some
+// 150 MB; this leaves room for ten times that).
+constexpr std::size_t kMaxManifestBytes = std::size_t(2) << 30;
+
+std::string dumpLine(const std::string &sha, long long bytes)
+{
+    char line[kDumpLineSize + 1];
+    std::snprintf(line, sizeof line, "DUMP sha256=%s bytes=%020lld\n", sha.c_str(), bytes);
+    return std::string(line, kDumpLineSize);
+}
+
+std::string systemError(const std::string &what, const fs::path &path)
+{
+    return "cannot " + what + " " + path.string() + ": " + std::strerror(errno);
+}
+
+bool isHex64(const std::string &s)
+{
+    if (s.size() != 64)
+        return false;
+    for (const char c : s)
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+            return false;
+    return true;
+}
+
+} // namespace
+
+std::string manifestJson(const BackupManifest &m, bool withDump)
+{
+    // In this order, the anchor last: `head -c 2000 FILE` shows what the file holds.
+    nlohmann::ordered_json j {{"format", m.format}, {"program", m.program},
+        {"schemaVersion", m.schemaVersion}, {"takenAt", m.takenAt}, {"source", m.source},
+        {"counts", m.counts}, {"anchorDigest", m.anchorDigest}, {"anchorHeads", m.anchorHeads}};
+    if (withDump) {
+        j["dumpSha256"] = m.dumpSha256;
+        j["dumpBytes"] = m.dumpBytes;
+    }
+    j["anchor"] = m.anchor;
+    return j.dump();
+}
+
+BackupManifest manifestFromJson(std::string_view text)
+{
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception &) {
+        throw InputError("manifest", "not valid JSON (the file is damaged or not a backup)");
+    }
+    if (!j.is_object())
+        throw InputError("manifest", "not a JSON object");
+    auto string = [&](const char *key) {
+        const auto it = j.find(key);
+        if (it == j.end() || !it->is_string())
+            throw InputError(std::string("manifest.") + key, "missing or not a string");
+        return it->get<std::string>();
+    };
+    auto integer = [&](const char *key) {
+        const auto it = j.find(key);
+        if (it == j.end() || !it->is_number_integer())
+            throw InputError(std::string("manifest.") + key, "missing or not a whole number");
+        return it->get<long long>();
+    };
+    BackupManifest m;
+    m.format = static_cast<int>(integer("format"));
+    if (m.format != 1)
+        throw InputError("manifest.format",
+            "format " + std::to_string(m.format)
+                + " is not one this program reads (it reads format 1)");
+    m.program = string("program");
+    m.schemaVersion = string("schemaVersion");
+    m.takenAt = string("takenAt");
+    m.source = string("source");
+    m.anchor = string("anchor");
+    m.anchorDigest = string("anchorDigest");
+    m.anchorHeads = integer("anchorHeads");
+    const auto counts = j.find("counts");
+    if (counts == j.end() || !counts->is_object())
+        throw InputError("manifest.counts", "missing or not an object");
+    for (const auto &[table, n] : counts->items()) {
+        if (!n.is_number_integer() || n.get<long long>() < 0)
+            throw InputError("manifest.counts." + printableAscii(table), "not a count");
+        m.counts[table] = n.get<long long>();
+    }
+    if (m.schemaVersion.empty())
+        throw InputError("manifest.schemaVersion", "empty");
+    if (!isHex64(m.anchorDigest))
+        throw InputError("manifest.anchorDigest", "expected 64 lower-case hexadecimal digits");
+    return m;
+}
+
+BackupFileWriter::BackupFileWriter(fs::path path, const BackupManifest &manifest)
+    : m_path(std::move(path)), m_manifest(manifest)
+{
+    m_partial = m_path;
+    m_partial += ".partial";
+    std::error_code ec;
+    if (fs::exists(m_path, ec))
+        throw InputError(m_path.string(), "exists already (a backup never replaces a file)");
+    // 0600: the dump holds every table, raw bodies included. O_EXCL: a partial file of a
+    // backup running now is not ours to take over; one left by a crash is replaced.
+    int fd = ::open(m_partial.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0 && errno == EEXIST) {
+        ::unlink(m_partial.c_str());
+        fd = ::open(m_partial.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    }
+    if (fd < 0)
+        throw std::runtime_error(systemError("create", m_partial));
+    ::close(fd);
+    m_out.open(m_partial, std::ios::binary | std::ios::out | std::ios::trunc);
+    const std::string header = std::string(kBackupMagic) + manifestJson(manifest, false) + "\n";
+    m_out.write(header.data(), static_cast<std::streamsize>(header.size()));
+    m_digestLineAt = static_cast<std::streamoff>(header.size());
+    const std::string placeholder = dumpLine(std::string(64, '0'), 0);
+    m_out.write(placeholder.data(), static_cast<std::streamsize>(placeholder.size()));
+    if (!m_out) {
+        std::error_code ignored;
+        fs::remove(m_partial, ignored);
+        throw std::runtime_error("cannot write " + m_partial.string());
+    }
+}
+
+BackupFileWriter::~BackupFileWriter()
+{
+    if (!m_committed) {
+        m_out.close();
+        std::error_code ignored;
+        fs::remove(m_partial, ignored);
+    }
+}
+
+void BackupFileWriter::append(std::string_view bytes)
+{
+    m_sha.update(bytes);
+    m_out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (!m_out)
+        throw std::runtime_error("cannot write " + m_partial.string() + " (is the disk full?)");
+    m_dumpBytes += static_cast<long long>(bytes.size());
+}
+
+BackupManifest BackupFileWriter::commit(long long *fileBytes)
+{
+    m_manifest.dumpSha256 = m_sha.hexDigest();
+    m_manifest.dumpBytes = m_dumpBytes;
+    m_out.seekp(m_digestLineAt);
+    const std::string line = dumpLine(m_manifest.dumpSha256, m_dumpBytes);
+    m_out.write(line.data(), static_cast<std::streamsize>(line.size()));
+    m_out.close();
+    if (!m_out)
+        throw std::runtime_error("cannot write " + m_partial.string() + " (is the disk full?)");
+    // Durable before it gets the name that says it is complete.
+    const int fd = ::open(m_partial.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || ::fsync(fd) != 0) {
+        if (fd >= 0)
+            ::close(fd);
+        throw std::runtime_error(systemError("sync", m_partial));
+    }
+    ::close(fd);
+    // link() + unlink(): the final name appears complete, and never over a file that was
+    // created there meanwhile (rename() would silently replace it).
+    if (::link(m_partial.c_str(), m_path.c_str()) != 0) {
+        if (errno == EEXIST)
+            throw InputError(m_path.string(), "exists already (a backup never replaces a file)");
+        throw std::runtime_error(systemError("name the backup", m_path));
+    }
+    m_committed = true;
+    ::unlink(m_partial.c_str());
+    const int dir = ::open(m_path.parent_path().empty() ? "." : m_path.parent_path().c_str(),
+        O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir >= 0) {
+        ::fsync(dir);
+        ::close(dir);
+    }
+    if (fileBytes) {
+        std::error_code ec;
+        *fileBytes = static_cast<long long>(fs::file_size(m_path, ec));
+    }
+    return m_manifest;
+}
+
+BackupFileReader::BackupFileReader(const fs::path &path)
+{
+    std::error_code ec;
+    if (fs::is_directory(path, ec))
+        throw InputError(path.string(), "is a directory, not a backup file");
+    m_in.open(path, std::ios::binary);
+    if (!m_in)
+        throw InputError(path.string(), std::string("cannot be read: ") + std::strerror(errno));
+    std::string magic(kBackupMagic.size(), '\0');
+    m_in.read(magic.data(), static_cast<std::streamsize>(magic.size()));
+    if (m_in.gcount() != static_cast<std::streamsize>(magic.size()) || magic != kBackupMagic) {
+        if (magic.starts_with("RENEWAL-DESK-BACKUP "))
+            throw InputError(path.string(),
+                "a backup of a format this program does not read (it reads format 1)");
+        throw InputError(path.string(), "not a Renewal Desk backup (no RENEWAL-DESK-BACKUP line)");
+    }
+    std::string manifestLine;
+    for (char c; m_in.get(c);) {
+        if (c == '\n')
+            break;
+        manifestLine += c;
+        if (manifestLine.size() > kMaxManifestBytes)
+            throw InputError(path.string(), "the manifest line does not end: not a backup");
+    }
+    if (!m_in)
+        throw InputError(path.string(), "truncated: the file ends inside its manifest");
+    try {
+        m_manifest = manifestFromJson(manifestLine);
+    } catch (const InputError &e) {
+        throw e.locatedAt(path.string());
+    }
+    std::string line(kDumpLineSize, '\0');
+    m_in.read(line.data(), static_cast<std::streamsize>(line.size()));
+    if (m_in.gcount() != static_cast<std::streamsize>(line.size()))
+        throw InputError(path.string(), "truncated: the file ends before its dump");
+    char sha[65] = {};
+    long long bytes = -1;
+    if (!line.starts_with(kDumpLinePrefix) || line.back() != '\n'
+        || std::sscanf(line.c_str(), "DUMP sha256=%64s bytes=%lld", sha, &bytes) != 2
+        || !isHex64(sha) || bytes < 0)
+        throw InputError(path.string(), "the DUMP line is damaged: not a complete backup");
+    m_manifest.dumpSha256 = sha;
+    m_manifest.dumpBytes = bytes;
+    m_left = bytes;
+}
+
+std::size_t BackupFileReader::read(char *buffer, std::size_t max)
+{
+    if (m_left <= 0)
+        return 0;
+    const auto want
+        = static_cast<std::streamsize>(std::min<long long>(m_left, static_cast<long long>(max)));
+    m_in.read(buffer, want);
+    const auto got = m_in.gcount();
+    m_left -= got;
+    return static_cast<std::size_t>(got);
+}
+
+bool BackupFileReader::endsAfterDump()
+{
+    return m_left == 0 && m_in.peek() == std::char_traits<char>::eof();
+}
+
+void writeBackupFile(const fs::path &path, const BackupManifest &manifest, std::string_view dump)
+{
+    BackupFileWriter writer(path, manifest);
+    writer.append(dump);
+    writer.commit();
+}
+
+} // namespace rd

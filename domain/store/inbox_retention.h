@@ -1,0 +1,92 @@
+#pragma once
+
+#include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace rd {
+
+/// What the database keeps of the retention setting (migration 0037, `inbox_retention`).
+struct InboxRetention
+{
+    std::optional<int> days; ///< nullopt: no retention configured
+    std::string setBy;
+    std::string setAt; ///< RFC 3339
+};
+
+InboxRetention readInboxRetention(pqxx::connection &conn);
+/// The owner's (set_inbox_retention): nullopt switches the retention off.
+InboxRetention setInboxRetention(pqxx::connection &conn, std::optional<int> days);
+
+/// RENEWAL_DESK_RETENTION_DAYS as the fold reads it: a whole number of days from 0 to 36500;
+/// null, empty or "off" is none. Anything else is an InputError naming the variable.
+std::optional<int> retentionDaysFromEnvironment(const char *value);
+
+struct PurgeOptions
+{
+    /// nullopt: the configured retention (RD020 when there is none); a value is an operator's
+    /// choice (RD021 for other roles).
+    std::optional<int> olderThanDays;
+    bool dryRun = false;
+    int batch = 5000; ///< deliveries per transaction
+};
+
+/// What a retention sweep removed (or, with dryRun, would remove): summed over its batches.
+struct PurgeReport
+{
+    bool dryRun = false;
+    int retentionDays = 0;
+    bool configured = false; ///< the configured retention, not --older-than
+    std::string receivedBefore; ///< the cutoff, RFC 3339
+    std::string run; ///< the run id its removal records share (empty for a dry run)
+    long long removed = 0; ///< bodies
+    long long bytes = 0; ///< bytes of bodies as stored
+    long long batches = 0; ///< removal records written
+    std::optional<std::int64_t> firstId;
+    std::optional<std::int64_t> lastId;
+    std::string firstReceivedAt;
+    std::string lastReceivedAt;
+    long long kept = 0; ///< bodies old enough but kept: an open case, not processed, or locked
+    nlohmann::json toJson() const;
+    std::string text() const;
+};
+
+/// Sweeps the inbox's bodies in batches, each its own short transaction
+/// (purge_inbox_bodies): a refusal is ActionRefused (RetentionNotConfigured, PurgeNeedsOperator).
+PurgeReport purgeInboxBodies(pqxx::connection &conn, const PurgeOptions &options);
+
+/// What an erasure removed (erase_inbox_bodies).
+struct ErasureReport
+{
+    std::int64_t removalId = 0;
+    std::optional<std::string> providerKey;
+    std::string providerSubscriptionId;
+    long long removed = 0;
+    long long bytes = 0;
+    long long openCases = 0; ///< erased although their case is open
+    long long alreadyRemoved = 0; ///< the subscription's deliveries without a body already
+    std::string erasedBy;
+    nlohmann::json toJson() const;
+    std::string text() const;
+};
+
+/// Serves a data-subject request: the bodies of one provider subscription's deliveries,
+/// whatever their age. The operator's alone; `request` is the note (RD004 without one).
+ErasureReport eraseInboxBodies(pqxx::connection &conn,
+    const std::optional<std::string> &providerKey, const std::string &providerSubscriptionId,
+    const std::string &request);
+
+} // namespace rd
+
+namespace rd {
+
+/// The newest `limit` removal records (webhook_inbox_removals), newest first, as JSON objects:
+/// id, kind, removedBy, removedAt, bodies, bytes, the id and received_at range, and for a
+/// retention its days, cutoff and run, for an erasure its request and subscription.
+nlohmann::json listInboxRemovals(pqxx::connection &conn, int limit);
+
+} // namespace rd
