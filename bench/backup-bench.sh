@@ -4,8 +4,9 @@
 # default: what a laptop user restores into) or into a fresh database on the same cluster
 # (--into database), RUNS times. Prints, per run and as medians: the database's size
 # (pg_database_size), the backup's wall time and file size, the restore's wall time including
-# its verification (counts, anchor, every audit chain), the verification's share when the CLI
-# reports it, and the restored database's size; the load average beside each.
+# its verification (counts, anchor, every audit chain), each command's phases (the CLI shows
+# them on a terminal: it runs on a pseudo-terminal here, its lines timestamped), and the
+# restored database's size; the load average beside each.
 #
 #   bench/backup-bench.sh --db CONNINFO [--dir DIR] [--runs N] [--into data-dir|database]
 #                         [--verify-alone] [--keep]
@@ -68,16 +69,17 @@ machine "$dir"
 db_bytes=$(sql_value 'SELECT pg_database_size(current_database())')
 echo "database: $(bytes "$db_bytes") ($db_bytes bytes); $(sql_value "SELECT 'subscriptions ' || (SELECT count(*) FROM subscriptions) || ', billing periods ' || (SELECT count(*) FROM subscription_billing_periods) || ', audits ' || (SELECT count(*) FROM subscription_transition_audits) || ', inbox rows ' || (SELECT count(*) FROM webhook_inbox)")"
 
-backup_s=() restore_s=() verify_s=() file_b=() restored_b=()
+backup_s=() restore_s=() verify_s=() verify_phase_s=() file_b=() restored_b=()
 for run in $(seq 1 "$runs"); do
     file="$dir/run$run.backup"
     sql -c 'CHECKPOINT' >/dev/null
     load0=$(load) t0=$(now)
-    "$ctl" db backup --db "$db" --to "$file" >"$dir/run$run-backup.log" 2>&1 \
+    run_phased "$dir/run$run-backup.log" "$ctl" db backup --db "$db" --to "$file" \
         || { cat "$dir/run$run-backup.log" >&2; die "run $run: db backup failed"; }
     backup_s+=("$(seconds_since "$t0")")
     file_b+=("$(stat -c %s "$file")")
     echo "run $run backup: ${backup_s[-1]} s, file $(bytes "${file_b[-1]}") (load before $load0, after $(load))"
+    echo "  phases: $(phase_split "$dir/run$run-backup.log")"
 
     case "$into" in
         data-dir)
@@ -93,15 +95,16 @@ for run in $(seq 1 "$runs"); do
     esac
     load0=$(load) t0=$(now)
     status=0
-    "$ctl" db restore "$file" "${restore_args[@]}" >"$dir/run$run-restore.log" 2>&1 || status=$?
+    run_phased "$dir/run$run-restore.log" "$ctl" db restore "$file" "${restore_args[@]}" || status=$?
     restore_s+=("$(seconds_since "$t0")")
     if ((status != 0)); then
         cat "$dir/run$run-restore.log" >&2
         die "run $run: db restore failed (exit $status)"
     fi
     echo "run $run restore (incl. verification): ${restore_s[-1]} s (load before $load0, after $(load))"
-    # The CLI's own account of its phases, when it gives one (lines naming a time).
-    grep -iE '[0-9.]+ ?(s|ms|seconds)\b' "$dir/run$run-restore.log" | sed 's/^/  restore says: /' || true
+    echo "  phases: $(phase_split "$dir/run$run-restore.log")"
+    verify_phase_s+=("$(phase_split "$dir/run$run-restore.log" | grep -o 'verify [0-9.]*' | awk '{ print $2 }')")
+    grep -E 'audit (anchor|chains)|verified' "$dir/run$run-restore.log" | cut -d' ' -f2- | sed 's/^/  restore says: /'
 
     case "$into" in
         data-dir) restored=$("$ctl" db url --data-dir "$target") ;;
@@ -125,6 +128,6 @@ done
 
 echo "summary ($runs run(s), medians): database $(bytes "$db_bytes"), backup $(median "${backup_s[@]}") s," \
      "file $(bytes "$(median "${file_b[@]}")") ($(awk -v f="$(median "${file_b[@]}")" -v d="$db_bytes" 'BEGIN { printf "%.2f", f / d }')× the database)," \
-     "restore incl. verification $(median "${restore_s[@]}") s, restored database $(bytes "$(median "${restored_b[@]}")")" \
+     "restore incl. verification $(median "${restore_s[@]}") s (its verify phase $(median "${verify_phase_s[@]:-0}") s), restored database $(bytes "$(median "${restored_b[@]}")")" \
      "$( ((verify_alone)) && echo ", audit verify alone $(median "${verify_s[@]}") s")"
 echo "load at the end: $(load)"

@@ -35,3 +35,35 @@ percentiles() {
         END { if (NR == 0) print "- - -"; else print rank(0.5), rank(0.95), rank(0.99) }'
 }
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+# Runs a renewalctl command on a pseudo-terminal (`script`), since it shows its phases
+# (check, restore, verify, migrate, done; snapshot, counts, anchor, dump) only on a terminal,
+# and writes every line it prints to LOG with the time it arrived: phase_split then says how
+# long each phase took. Returns the command's exit status.
+run_phased() { # LOG COMMAND...
+    local log="$1" st errexit=0
+    shift
+    [[ $- == *e* ]] && errexit=1
+    echo "$(now) start" >"$log"
+    set +e
+    script -qefc "$(printf '%q ' "$@")" /dev/null </dev/null | stdbuf -o0 tr '\r' '\n' \
+        | while IFS= read -r line; do
+            [[ -n "${line// /}" ]] && printf '%s %s\n' "$(date +%s.%N)" "$line"
+        done >>"$log"
+    st=("${PIPESTATUS[@]}")
+    ((errexit)) && set -e
+    echo "$(now) end" >>"$log"
+    return "${st[0]}"
+}
+# The phases of a run_phased LOG and their seconds: from a phase's first progress line to the
+# next phase's ('setup': before the first; the last runs to the command's end).
+phase_split() { # LOG
+    awk 'BEGIN { split("check snapshot counts anchor dump restore verify migrate done", k, " ")
+                 for (i in k) known[k[i] ":"] = 1 }
+         NR == 1 { start = $1; order[++n] = "setup"; at["setup"] = $1 }
+         $2 in known { p = substr($2, 1, length($2) - 1); if (!(p in at)) { order[++n] = p; at[p] = $1 } }
+         $2 == "end" { end = $1 }
+         END { for (i = 1; i <= n; i++) {
+                   to = (i < n) ? at[order[i + 1]] : end
+                   printf "%s%s %.1f s", (i > 1 ? ", " : ""), order[i], to - at[order[i]] }
+               print "" }' "$1"
+}
