@@ -9,8 +9,10 @@
 # restored database's size; the load average beside each.
 #
 #   bench/backup-bench.sh --db CONNINFO [--dir DIR] [--runs N] [--into data-dir|database]
-#                         [--verify-alone] [--keep]
+#                         [--verify-alone] [--keep] [--backup-only | --restore FILE]
 #
+# --backup-only: back up only, and keep the file; --restore FILE: restore FILE only (a backup
+#   of --db, e.g. kept by --backup-only: the two halves can then run at different times).
 # --dir: where the backup files and restored clusters go (default: a new directory under
 #   /work/bench-large, or $TMPDIR; it needs about the database's size twice).
 # --verify-alone: also time `renewalctl audit verify` on the restored database by itself, to
@@ -23,7 +25,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-db="" dir="" runs=1 into=data-dir verify_alone=0 keep=0
+db="" dir="" runs=1 into=data-dir verify_alone=0 keep=0 backup_only=0 restore_file=""
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --db) db="$2"; shift 2 ;;
@@ -32,7 +34,9 @@ while [[ $# -gt 0 ]]; do
         --into) into="$2"; shift 2 ;;
         --verify-alone) verify_alone=1; shift ;;
         --keep) keep=1; shift ;;
-        -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+        --backup-only) backup_only=1; shift ;;
+        --restore) restore_file="$2"; shift 2 ;;
+        -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
         *) die "unknown argument $1" ;;
     esac
 done
@@ -41,6 +45,8 @@ done
 [[ "$into" == data-dir || "$into" == database ]] || die "--into takes data-dir or database"
 [[ -x "$ctl" ]] || die "no renewalctl at $ctl (build it, or set RENEWAL_DESK_BUILD_DIR)"
 "$ctl" db restore --help >/dev/null 2>&1 || die "$ctl has no 'db restore' command"
+((backup_only)) && [[ -n "$restore_file" ]] && die "--backup-only and --restore exclude each other"
+[[ -z "$restore_file" || -r "$restore_file" ]] || die "cannot read $restore_file"
 
 if [[ -z "$dir" ]]; then
     parent=/work/bench-large
@@ -61,7 +67,7 @@ cleanup() {
                             >/dev/null 2>&1 || true ;;
         esac
     done
-    rm -f "$dir"/*.backup
+    ((backup_only)) || rm -f "$dir"/run*.backup
 }
 trap cleanup EXIT
 
@@ -72,6 +78,11 @@ echo "database: $(bytes "$db_bytes") ($db_bytes bytes); $(sql_value "SELECT 'sub
 backup_s=() restore_s=() verify_s=() verify_phase_s=() file_b=() restored_b=()
 for run in $(seq 1 "$runs"); do
     file="$dir/run$run.backup"
+    if [[ -n "$restore_file" ]]; then
+        file="$restore_file"
+        file_b+=("$(stat -c %s "$file")")
+        echo "run $run: restoring $file ($(bytes "${file_b[-1]}"))"
+    else
     sql -c 'CHECKPOINT' >/dev/null
     load0=$(load) t0=$(now)
     run_phased "$dir/run$run-backup.log" "$ctl" db backup --db "$db" --to "$file" \
@@ -80,6 +91,11 @@ for run in $(seq 1 "$runs"); do
     file_b+=("$(stat -c %s "$file")")
     echo "run $run backup: ${backup_s[-1]} s, file $(bytes "${file_b[-1]}") (load before $load0, after $(load))"
     echo "  phases: $(phase_split "$dir/run$run-backup.log")"
+    fi
+    if ((backup_only)); then
+        echo "run $run: kept $file"
+        continue
+    fi
 
     case "$into" in
         data-dir)
@@ -126,8 +142,10 @@ for run in $(seq 1 "$runs"); do
     fi
 done
 
-echo "summary ($runs run(s), medians): database $(bytes "$db_bytes"), backup $(median "${backup_s[@]}") s," \
-     "file $(bytes "$(median "${file_b[@]}")") ($(awk -v f="$(median "${file_b[@]}")" -v d="$db_bytes" 'BEGIN { printf "%.2f", f / d }')× the database)," \
-     "restore incl. verification $(median "${restore_s[@]}") s (its verify phase $(median "${verify_phase_s[@]:-0}") s), restored database $(bytes "$(median "${restored_b[@]}")")" \
-     "$( ((verify_alone)) && echo ", audit verify alone $(median "${verify_s[@]}") s")"
+summary="summary ($runs run(s), medians): database $(bytes "$db_bytes")"
+((${#backup_s[@]})) && summary+=", backup $(median "${backup_s[@]}") s"
+summary+=", file $(bytes "$(median "${file_b[@]}")") ($(awk -v f="$(median "${file_b[@]}")" -v d="$db_bytes" 'BEGIN { printf "%.2f", f / d }')× the database)"
+((${#restore_s[@]})) && summary+=", restore incl. verification $(median "${restore_s[@]}") s (its verify phase $(median "${verify_phase_s[@]}") s), restored database $(bytes "$(median "${restored_b[@]}")")"
+((${#verify_s[@]})) && summary+=", audit verify alone $(median "${verify_s[@]}") s"
+echo "$summary"
 echo "load at the end: $(load)"
