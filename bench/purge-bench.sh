@@ -161,7 +161,7 @@ bodies_after=$(generated_bodies)
 purged=$((bodies_before - bodies_after))
 # What the purge says it removed: the generated bodies, and the workload's own deliveries that
 # were processed before it started.
-said=$(grep -o 'removed [0-9]* bodies' "$dir/purge.log" | awk '{ print $2 }' | head -n 1)
+said=$(grep -oE 'removed [0-9]+ bodies|"removed": ?[0-9]+' "$dir/purge.log" | grep -oE '[0-9]+' | head -n 1 || true)
 ((${said:-0} > purged)) && purged=$said
 
 alone base2 "baseline 2"
