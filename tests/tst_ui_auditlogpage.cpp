@@ -62,7 +62,7 @@ private:
 
     static QStringList shownKeys(rd::ui::AuditLogPage &page)
     {
-        if (!QTest::qWaitFor([&] { return !page.model()->isLoading(); }, 10000))
+        if (!QTest::qWaitFor([&] { return !page.model()->isLoading(); }, 60000))
             return {u"(timed out)"_qs};
         if (!rdtest::loadAll(*page.model()))
             return {u"(not loaded)"_qs};

@@ -88,7 +88,7 @@ bool loadAll(rd::ui::PagedTableModel &model)
     QSignalSpy failed(&model, &rd::ui::PagedTableModel::loadFailed);
     for (int guard = 0; guard < 1000; ++guard) {
         if (model.isLoading()) {
-            if (!loaded.wait(10000) && failed.isEmpty())
+            if (!loaded.wait(60000) && failed.isEmpty()) // a loaded machine: minutes, not a hang
                 return false;
         }
         if (!failed.isEmpty()) {
