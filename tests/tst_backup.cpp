@@ -20,6 +20,8 @@
 #include <atomic>
 #include <chrono>
 #include <fstream>
+#include <iterator>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -536,6 +538,36 @@ private slots:
             rd::backupDatabase(source.conninfo(), dir.path / "c.backup", options));
         QVERIFY(fs::is_empty(dir.path));
         QCOMPARE(scalar(source, "SELECT count(*) FROM database_backups"), 0LL);
+    }
+
+    // Backups into one directory within the same second (db move right after a backup, two
+    // timers): each gets a file of its own; a name the caller chose is still never replaced.
+    // A file of this second's default name is put there first, so the backup meets the
+    // collision unless the clock turns the second in between.
+    void backupsOfOneSecondKeepTheirFiles()
+    {
+        rdtest::TestDatabase source("backup_same_second");
+        fillSmall(source, 2);
+        TempDir dir;
+        std::set<fs::path> files;
+        for (int i = 0; i < 3; ++i) {
+            const fs::path taken = dir.path / rd::defaultBackupFileName();
+            if (!fs::exists(taken))
+                std::ofstream(taken) << "someone else's file";
+            const fs::path file = rd::backupDatabase(source.conninfo(), dir.path).file;
+            QVERIFY2(file != taken, file.c_str());
+            QCOMPARE(file.parent_path(), dir.path);
+            QVERIFY(file.filename().string().starts_with("renewal-desk-"));
+            QVERIFY(file.filename().string().ends_with(".backup"));
+            files.insert(file);
+            std::ifstream in(taken);
+            const std::string kept((std::istreambuf_iterator<char>(in)), {});
+            QCOMPARE(kept, std::string("someone else's file"));
+        }
+        QCOMPARE(files.size(), std::size_t(3));
+        QCOMPARE(scalar(source, "SELECT count(*) FROM database_backups"), 3LL);
+        QVERIFY_THROWS_EXCEPTION(
+            rd::InputError, rd::backupDatabase(source.conninfo(), *files.begin()));
     }
 
     // renewalctl db backup / db restore, end to end: exit codes and what they say.

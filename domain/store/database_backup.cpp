@@ -106,6 +106,24 @@ int migrationNumber(const std::string &name)
     return std::atoi(name.c_str());
 }
 
+/// `dir`/renewal-desk-YYYYMMDD-HHMMSS.backup, or with "-2", "-3", ... before ".backup" when a
+/// backup of the same second is there already (a move right after a backup, two timers): a
+/// name of our choosing never collides; a name the user gave is never changed (the writer
+/// refuses to replace it).
+fs::path freshDefaultName(const fs::path &dir)
+{
+    const std::string name = defaultBackupFileName();
+    const std::string stem = name.substr(0, name.size() - std::string(".backup").size());
+    std::error_code ec;
+    for (int n = 1; n < 1000; ++n) {
+        const fs::path candidate
+            = dir / (n == 1 ? name : stem + "-" + std::to_string(n) + ".backup");
+        if (!fs::exists(candidate, ec) && !fs::exists(candidate.string() + ".partial", ec))
+            return candidate;
+    }
+    return dir / name; // the writer then names the collision
+}
+
 fs::path backupPath(const std::optional<fs::path> &to)
 {
     if (!to) {
@@ -118,14 +136,14 @@ fs::path backupPath(const std::optional<fs::path> &to)
             // Private: a backup holds every table, raw bodies included.
             fs::permissions(dir, fs::perms::owner_all, fs::perm_options::replace, ec);
         }
-        return dir / defaultBackupFileName();
+        return freshDefaultName(dir);
     }
     std::error_code ec;
     const std::string s = to->string();
     if ((!s.empty() && s.back() == '/') || fs::is_directory(*to, ec)) {
         if (!fs::is_directory(*to, ec))
             throw InputError(s, "no such directory");
-        return *to / defaultBackupFileName();
+        return freshDefaultName(*to);
     }
     return *to;
 }

@@ -425,8 +425,9 @@ MoveReport moveDatabase(const MoveOptions &options)
     BackupOptions backupOptions;
     backupOptions.onProgress = options.onProgress;
     backupOptions.cancel = options.cancel;
-    const auto backup
-        = backupDatabase(embedded, backupDir / defaultBackupFileName(), backupOptions);
+    // The directory, not a name: the backup picks a fresh one there (a backup taken in the
+    // same second, e.g. by the desk just before, keeps its file).
+    const auto backup = backupDatabase(embedded, backupDir, backupOptions);
     report.backupFile = backup.file;
     report.backupBytes = backup.fileBytes;
 
