@@ -2,6 +2,7 @@
 #include "domain/store/database_move.h"
 #include "domain/store/database_target.h"
 #include "domain/store/embedded_cluster.h"
+#include "domain/store/postgres_tools.h"
 #include "tests/support/password_cluster.h"
 #include "tests/support/process_runner.h"
 
@@ -479,6 +480,46 @@ private slots:
             ::unsetenv("RENEWAL_DESK_DATA_DIR");
         std::error_code ec;
         fs::remove_all(dir, ec);
+    }
+
+    // A password is taken out of every message that quotes it, also when the mask put in its
+    // place contains it ("pass" in "(password)"): the search goes on after the mask.
+    void scrubbedOfTakesOutEveryOccurrence_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("secret");
+        QTest::addColumn<QString>("mask");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("twice") << "a s3cret b s3cret"
+                               << "s3cret"
+                               << "***"
+                               << "a *** b ***";
+        QTest::newRow("mask holds it") << "pass: pass"
+                                       << "pass"
+                                       << "(password)"
+                                       << "(password): (password)";
+        QTest::newRow("one letter in the mask") << "a-a"
+                                                << "a"
+                                                << "***a***"
+                                                << "***a***-***a***";
+        QTest::newRow("no secret") << "text"
+                                   << ""
+                                   << "***"
+                                   << "text";
+        QTest::newRow("not there") << "text"
+                                   << "zz"
+                                   << "***"
+                                   << "text";
+    }
+    void scrubbedOfTakesOutEveryOccurrence()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, secret);
+        QFETCH(QString, mask);
+        QFETCH(QString, expected);
+        QCOMPARE(QString::fromStdString(
+                     rd::scrubbedOf(text.toStdString(), secret.toStdString(), mask.toStdString())),
+            expected);
     }
 
     void conninfoWithoutPasswordDropsItAndOnlyIt_data()

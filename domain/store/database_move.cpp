@@ -6,6 +6,7 @@
 #include "domain/store/database_target.h"
 #include "domain/store/embedded_cluster.h"
 #include "domain/store/migrator.h"
+#include "domain/store/postgres_tools.h"
 #include "domain/store/roles.h"
 
 #include <libpq-fe.h>
@@ -22,27 +23,7 @@ namespace fs = std::filesystem;
 namespace rd {
 namespace {
 
-using Settings = std::vector<std::pair<std::string, std::string>>;
-
-/// libpq's own reading of a connection string. Its error text can quote the string (and so a
-/// password): the error here is a fixed sentence.
-Settings parseConninfo(const std::string &conninfo)
-{
-    char *error = nullptr;
-    std::unique_ptr<PQconninfoOption, decltype(&PQconninfoFree)> options(
-        PQconninfoParse(conninfo.c_str(), &error), &PQconninfoFree);
-    PQfreemem(error);
-    if (!options)
-        throw InputError("connection string",
-            "libpq cannot read it (key=value pairs such as \"host=db.example dbname=renewal_desk "
-            "user=finance\", or a postgresql:// URI)");
-    Settings settings;
-    for (const PQconninfoOption *o = options.get(); o->keyword; ++o) {
-        if (o->val)
-            settings.emplace_back(o->keyword, o->val);
-    }
-    return settings;
-}
+using Settings = ConninfoSettings;
 
 std::string valueOf(const Settings &settings, const std::string &key)
 {
@@ -89,16 +70,6 @@ std::string describe(const Settings &settings)
             shown.emplace_back(key, v);
     }
     return joined(shown);
-}
-
-/// A libpq message with the password taken out, should it ever quote it.
-std::string scrubbed(std::string message, const std::string &password)
-{
-    if (password.empty())
-        return message;
-    for (auto at = message.find(password); at != std::string::npos; at = message.find(password, at))
-        message.replace(at, password.size(), "(password)");
-    return message;
 }
 
 std::string now()
@@ -403,8 +374,8 @@ MoveReport moveDatabase(const MoveOptions &options)
     try {
         server = connectTo(options.target);
     } catch (const DatabaseUnavailable &e) {
-        throw DatabaseUnavailable(
-            scrubbed(std::string("the server given with --to: ") + e.what(), password));
+        throw DatabaseUnavailable(scrubbedOf(
+            std::string("the server given with --to: ") + e.what(), password, "(password)"));
     }
     checkTargetEmpty(*server, report.server);
     checkTargetWritable(*server, report.server);
@@ -467,7 +438,7 @@ MoveReport moveDatabase(const MoveOptions &options)
         checkConnects(saved);
         report.savedConnectionConnects = true;
     } catch (const DatabaseUnavailable &e) {
-        report.savedConnectionError = scrubbed(e.what(), password);
+        report.savedConnectionError = scrubbedOf(e.what(), password, "(password)");
     }
     return report;
 }

@@ -6,6 +6,7 @@
 #include <libpq-fe.h>
 
 #include <memory>
+#include <utility>
 
 namespace rd {
 std::string conninfoValue(const std::string &v)
@@ -28,31 +29,44 @@ std::vector<std::string> ToolConnection::environment() const
 
 std::string ToolConnection::scrubbed(std::string text) const
 {
-    if (password.empty())
+    return scrubbedOf(std::move(text), password, "***");
+}
+
+std::string scrubbedOf(std::string text, const std::string &secret, const std::string &mask)
+{
+    if (secret.empty())
         return text;
-    for (auto at = text.find(password); at != std::string::npos; at = text.find(password, at + 3))
-        text.replace(at, password.size(), "***");
+    for (auto at = text.find(secret); at != std::string::npos;
+         at = text.find(secret, at + mask.size())) {
+        text.replace(at, secret.size(), mask);
+    }
     return text;
+}
+
+ConninfoSettings parseConninfo(const std::string &conninfo)
+{
+    char *error = nullptr;
+    std::unique_ptr<PQconninfoOption, decltype(&PQconninfoFree)> options(
+        PQconninfoParse(conninfo.c_str(), &error), &PQconninfoFree);
+    PQfreemem(error);
+    if (!options)
+        throw InputError("connection string",
+            "libpq cannot read it (key=value pairs such as \"host=db.example dbname=renewal_desk "
+            "user=finance\", or a postgresql:// URI)");
+    ConninfoSettings settings;
+    for (const PQconninfoOption *o = options.get(); o->keyword; ++o) {
+        if (o->val)
+            settings.emplace_back(o->keyword, o->val);
+    }
+    return settings;
 }
 
 ToolConnection toolConnection(const std::string &conninfo)
 {
     ToolConnection out;
-    char *error = nullptr;
-    std::unique_ptr<PQconninfoOption, void (*)(PQconninfoOption *)> options(
-        PQconninfoParse(conninfo.c_str(), &error), PQconninfoFree);
-    if (!options) {
-        // libpq's message never quotes a password (it names the syntax error's position).
-        std::string why = error ? error : "cannot be parsed";
-        PQfreemem(error);
-        while (!why.empty() && (why.back() == '\n' || why.back() == ' '))
-            why.pop_back();
-        throw InputError("connection string", why);
-    }
-    for (const PQconninfoOption *o = options.get(); o->keyword; ++o) {
-        if (!o->val || !*o->val)
+    for (const auto &[key, value] : parseConninfo(conninfo)) {
+        if (value.empty())
             continue;
-        const std::string key = o->keyword, value = o->val;
         if (key == "password") {
             out.password = value;
             continue;

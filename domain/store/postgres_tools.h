@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rd {
@@ -26,7 +27,18 @@ struct ToolConnection
 /// paths and names with spaces or quotes survive.
 std::string conninfoValue(const std::string &value);
 
-/// Parses `conninfo` (key/value or URI) with libpq; InputError naming what is wrong otherwise.
+/// A connection string's settings in libpq's order, as libpq reads them (key/value or URI).
+using ConninfoSettings = std::vector<std::pair<std::string, std::string>>;
+
+/// libpq's own reading of `conninfo`. What libpq says of a string it cannot read may quote
+/// the string, and so a password: the InputError here is a fixed sentence instead.
+ConninfoSettings parseConninfo(const std::string &conninfo);
+
+/// `text` with every occurrence of `secret` replaced by `mask` (nothing when `secret` is
+/// empty); the search goes on after each mask, so a mask that contains the secret is kept.
+std::string scrubbedOf(std::string text, const std::string &secret, const std::string &mask);
+
+/// Parses `conninfo` (parseConninfo) and takes its password apart.
 ToolConnection toolConnection(const std::string &conninfo);
 
 /// The path of PostgreSQL client program `name` ("pg_dump", "pg_restore") of the server's
