@@ -379,7 +379,7 @@ private slots:
                                                 << "invalid"
                                                 << "invalid_payload"
                                                 << "paid";
-        // Found by fuzzing: the parse error quoted raw invalid UTF-8, and the Normalization
+        // Found by fuzzing: the parse error quoted raw invalid UTF-8, and the NormalizeResult
         // could then not be serialized.
         QTest::newRow("recurly invalid UTF-8 (fuzz)") << "recurly/malformed_invalid_utf8_fuzz.json"
                                                       << "invalid"
@@ -453,7 +453,7 @@ private slots:
         const QByteArray body = readFixture(file);
         const std::string_view raw(body.constData(), static_cast<std::size_t>(body.size()));
 
-        const rd::Normalization n = rd::normalizePayload(*kind, providerKey, raw);
+        const rd::NormalizeResult n = rd::normalizePayload(*kind, providerKey, raw);
         QCOMPARE(QString::fromStdString(rd::toString(n.outcome)), outcome);
         QCOMPARE(QString::fromStdString(n.reason), reason);
         QVERIFY(!n.message.empty());
@@ -488,7 +488,7 @@ private slots:
         QCOMPARE(QString::fromStdString(got.dump(2)), QString::fromStdString(want.dump(2)));
         QCOMPARE(n.providerEventId, n.event->providerEventId);
         QCOMPARE(n.providerSubscriptionId, n.event->providerSubscriptionId);
-        if (n.outcome == rd::Outcome::Renewal) {
+        if (n.outcome == rd::NormalizeOutcome::Renewal) {
             // What the core receives survives its own strict parser unchanged.
             QCOMPARE(rd::renewalEventFromJson(got), *n.event);
             QVERIFY(n.event->period.start < n.event->period.end);
@@ -537,7 +537,7 @@ private slots:
         const std::string body = json.dump();
         const auto kind = rd::providerKindFromString(file.section('/', 0, 0).toStdString());
         QVERIFY(kind);
-        const rd::Normalization n = rd::normalizePayload(*kind, "p", body);
+        const rd::NormalizeResult n = rd::normalizePayload(*kind, "p", body);
         QCOMPARE(rd::toString(n.outcome), std::string("invalid"));
         QVERIFY(!n.event);
         QVERIFY2(
@@ -672,7 +672,7 @@ private slots:
         const nlohmann::json::json_pointer at(pointer.toStdString());
         QVERIFY(json.contains(at));
         json[at] = code.toStdString();
-        const rd::Normalization n = rd::normalizePayload(*kind, "p", json.dump());
+        const rd::NormalizeResult n = rd::normalizePayload(*kind, "p", json.dump());
         if (expected.size() == 3) {
             QVERIFY2(n.event, n.message.c_str());
             QCOMPARE(QString::fromStdString(n.event->currency), expected);
@@ -709,7 +709,7 @@ private slots:
         for (const auto kind :
             {rd::ProviderKind::Stripe, rd::ProviderKind::Paddle, rd::ProviderKind::Chargebee,
                 rd::ProviderKind::Recurly, rd::ProviderKind::LemonSqueezy}) {
-            const rd::Normalization n = rd::normalizePayload(kind, "p", raw);
+            const rd::NormalizeResult n = rd::normalizePayload(kind, "p", raw);
             // QCOMPARE would pick rd::toString (a std::string) by ADL; compare the names instead.
             QCOMPARE(rd::toString(n.outcome), std::string("invalid"));
             QVERIFY(!n.event);

@@ -23,7 +23,7 @@
 #include <thread>
 #include <unistd.h>
 
-using rd::ApplyResult;
+using rd::ApplyOutcome;
 using rdtest::februaryRenewal;
 using rdtest::observe;
 using rdtest::scalar;
@@ -221,7 +221,7 @@ private slots:
         rd::RenewalApplier applier(viaRelay);
         const auto out = applier.apply(februaryRenewal());
         QVERIFY(relay.dropped());
-        QCOMPARE(out.result, ApplyResult::Applied);
+        QCOMPARE(out.result, ApplyOutcome::Applied);
         QVERIFY(out.resolvedInDoubt);
         QCOMPARE(out.attempts, 2);
 
@@ -238,7 +238,7 @@ private slots:
 
         // The provider's retry is a duplicate: one applied result for one renewal.
         rd::RenewalApplier direct(conninfo);
-        QCOMPARE(direct.apply(februaryRenewal()).result, ApplyResult::Duplicate);
+        QCOMPARE(direct.apply(februaryRenewal()).result, ApplyOutcome::Duplicate);
     }
 
     // The audit's reproduction: the renewal was applied earlier by another delivery; this
@@ -256,7 +256,7 @@ private slots:
         QFETCH(bool, recordedBefore);
         if (recordedBefore) {
             rd::RenewalApplier first(m_db->conninfo());
-            QCOMPARE(first.apply(februaryRenewal()).result, ApplyResult::Applied);
+            QCOMPARE(first.apply(februaryRenewal()).result, ApplyOutcome::Applied);
         }
         auto holder = m_db->connect();
         auto observer = m_db->connect();
@@ -285,7 +285,7 @@ private slots:
         lock.reset();
 
         const auto out = pending.get();
-        QCOMPARE(out.result, recordedBefore ? ApplyResult::Duplicate : ApplyResult::Applied);
+        QCOMPARE(out.result, recordedBefore ? ApplyOutcome::Duplicate : ApplyOutcome::Applied);
         QVERIFY(!out.resolvedInDoubt);
         QCOMPARE(out.attempts, 2);
         const auto seen = observe(*observer);

@@ -17,7 +17,7 @@
 #include <sstream>
 #include <thread>
 
-using rd::ApplyResult;
+using rd::ApplyOutcome;
 using rdtest::februaryRenewal;
 using rdtest::observe;
 using rdtest::scalar;
@@ -80,7 +80,7 @@ private:
     {
         rd::RenewalApplier applier(m_db->conninfo());
         const auto out = applier.apply(marchRenewal());
-        if (out.result != ApplyResult::Rejected || !out.caseId)
+        if (out.result != ApplyOutcome::Rejected || !out.caseId)
             throw std::runtime_error("expected a rejection");
         return *out.caseId;
     }
@@ -197,7 +197,7 @@ private slots:
     void staleSnapshotIsRefused()
     {
         rd::RenewalApplier applier(m_db->conninfo());
-        QCOMPARE(applier.apply(februaryRenewal()).result, ApplyResult::Applied);
+        QCOMPARE(applier.apply(februaryRenewal()).result, ApplyOutcome::Applied);
         auto conn = m_db->connect();
         const auto before = observe(*conn);
         // Captured before the February renewal was recorded (now): it would roll it back.
@@ -236,7 +236,7 @@ private slots:
     {
         rd::RenewalApplier applier(m_db->conninfo());
         QCOMPARE(applier.apply(februaryRenewal("sub_1", "evt_feb", "in_feb")).result,
-            ApplyResult::Applied);
+            ApplyOutcome::Applied);
         auto conn = m_db->connect();
         const auto before = observe(*conn);
         auto snapshot = snapshotOfFebruary(rdtest::capturedNow());
@@ -518,7 +518,7 @@ private slots:
     void alteredAuditRowIsFound()
     {
         rd::RenewalApplier applier(m_db->conninfo());
-        QCOMPARE(applier.apply(februaryRenewal()).result, ApplyResult::Applied);
+        QCOMPARE(applier.apply(februaryRenewal()).result, ApplyOutcome::Applied);
         auto conn = m_db->connect();
         QVERIFY(rd::verifyAuditChains(*conn).empty());
         std::stringstream anchor;
@@ -553,9 +553,9 @@ private slots:
     void removedAuditRowsAreFound()
     {
         rd::RenewalApplier applier(m_db->conninfo());
-        QCOMPARE(applier.apply(februaryRenewal()).result, ApplyResult::Applied);
+        QCOMPARE(applier.apply(februaryRenewal()).result, ApplyOutcome::Applied);
         auto e = marchRenewal();
-        QCOMPARE(applier.apply(e).result, ApplyResult::Applied);
+        QCOMPARE(applier.apply(e).result, ApplyOutcome::Applied);
         auto conn = m_db->connect();
         std::stringstream anchor;
         rd::exportAuditAnchor(*conn, anchor);
@@ -629,8 +629,8 @@ private slots:
     void removedMiddleRowIsFound()
     {
         rd::RenewalApplier applier(m_db->conninfo());
-        QCOMPARE(applier.apply(februaryRenewal()).result, ApplyResult::Applied);
-        QCOMPARE(applier.apply(marchRenewal()).result, ApplyResult::Applied);
+        QCOMPARE(applier.apply(februaryRenewal()).result, ApplyOutcome::Applied);
+        QCOMPARE(applier.apply(marchRenewal()).result, ApplyOutcome::Applied);
         auto conn = m_db->connect();
         {
             pqxx::work tx(*conn);
@@ -784,7 +784,7 @@ private slots:
     void snapshotBehindARecordedPeriodIsRefused()
     {
         rd::RenewalApplier applier(m_db->conninfo());
-        QCOMPARE(applier.apply(februaryRenewal()).result, ApplyResult::Applied);
+        QCOMPARE(applier.apply(februaryRenewal()).result, ApplyOutcome::Applied);
         auto conn = m_db->connect();
         const auto before = observe(*conn);
         const auto snapshot = snapshotOfJanuary(rdtest::capturedNow());
@@ -901,7 +901,7 @@ private slots:
         QVERIFY(preview.wouldBe && !preview.refused);
         QVERIFY(preview.wouldBe->caseAfter);
         QVERIFY(preview.wouldBe->caseAfter->resolved);
-        QVERIFY(preview.wouldBe->caseAfter->renewal == rd::ApplyResult::Applied);
+        QVERIFY(preview.wouldBe->caseAfter->renewal == rd::ApplyOutcome::Applied);
         QCOMPARE(observe(*conn).billingPeriods, 0LL);
         QCOMPARE(scalar(*conn, "SELECT count(*) FROM subscription_transition_audits"), audits);
         QCOMPARE(scalar(*conn, "SELECT count(*) FROM provider_snapshots"), 0LL);
@@ -1003,7 +1003,7 @@ private slots:
             rd::attachSnapshot(
                 *conn, snapshotOfFebruary(rdtest::capturedNow()), std::nullopt, kNote);
             QVERIFY(
-                rd::RenewalApplier(m_db->conninfo()).apply(again).result == ApplyResult::Applied);
+                rd::RenewalApplier(m_db->conninfo()).apply(again).result == ApplyOutcome::Applied);
         } else if (situation == "other") {
             // March delivered again while its case is dismissed: a new open case.
             const auto out = rd::RenewalApplier(m_db->conninfo()).apply(again);
@@ -1284,7 +1284,7 @@ private slots:
             QVERIFY2(attach.out.contains(renewalWords + " is recorded"), attach.out.constData());
             // A later delivery of the same renewal is a duplicate, not a second record.
             rd::RenewalApplier applier(m_db->conninfo());
-            QCOMPARE(applier.apply(renewal).result, ApplyResult::Duplicate);
+            QCOMPARE(applier.apply(renewal).result, ApplyOutcome::Duplicate);
             QCOMPARE(observe(*conn, "sub_c").billingPeriods, 1LL);
             QCOMPARE(scalar(*conn,
                          "SELECT sum(renewals) FROM renewal_total_deltas "
@@ -1412,7 +1412,7 @@ private slots:
         auto april = marchRenewal();
         april.providerRenewalKey = "in_april";
         april.period = {ts("2026-04-01T00:00:00Z"), ts("2026-05-01T00:00:00Z")};
-        QCOMPARE(webhook.apply(april).result, ApplyResult::Applied);
+        QCOMPARE(webhook.apply(april).result, ApplyOutcome::Applied);
         QCOMPARE(scalar(*conn,
                      "SELECT count(*) FROM subscription_billing_periods "
                      "WHERE recorded_by = 'webhook' AND provider_renewal_key = 'in_april'"),

@@ -11,7 +11,7 @@
 #include <csignal>
 #include <future>
 
-using rd::ApplyResult;
+using rd::ApplyOutcome;
 using rdtest::februaryRenewal;
 using rdtest::observe;
 
@@ -95,7 +95,7 @@ private:
     /// renewal under the same key starts in `pending` and is left waiting on that uncommitted
     /// row. Returns what the wait saw (the caller asserts it).
     rdtest::LockWaiters raceAnUncommittedWinner(pqxx::work &winner, int winnerPid,
-        pqxx::connection &observer, std::future<rd::ApplyOutcome> &pending)
+        pqxx::connection &observer, std::future<rd::ApplyResult> &pending)
     {
         winner.exec0(
             "INSERT INTO subscription_billing_periods (subscription_id, provider_key, "
@@ -134,7 +134,7 @@ private slots:
             auto run = [&](rd::RenewalApplier &applier, const std::string &eventId) {
                 return applier.apply(februaryRenewal(sub, eventId, "in_" + sub)).result;
             };
-            std::future<ApplyResult> fa, fb;
+            std::future<ApplyOutcome> fa, fb;
             RowLockHolder hold(*m_db, sub);
             fa = std::async(std::launch::async, run, std::ref(a), "evt_paid_" + sub);
             fb = std::async(std::launch::async, run, std::ref(b), "evt_succeeded_" + sub);
@@ -142,8 +142,8 @@ private slots:
             QVERIFY2(waiting.reached, waiting.seen.c_str());
             hold.release();
             const auto ra = fa.get(), rb = fb.get();
-            QVERIFY2((ra == ApplyResult::Applied && rb == ApplyResult::Duplicate)
-                    || (ra == ApplyResult::Duplicate && rb == ApplyResult::Applied),
+            QVERIFY2((ra == ApplyOutcome::Applied && rb == ApplyOutcome::Duplicate)
+                    || (ra == ApplyOutcome::Duplicate && rb == ApplyOutcome::Applied),
                 (rd::resultName(ra) + " / " + rd::resultName(rb)).c_str());
             const auto seen = observe(*observer, sub);
             QCOMPARE(seen.billingPeriods, 1LL);
@@ -159,7 +159,7 @@ private slots:
         // the transaction, waiting, when it lets go: the race is forced, not hoped for.
         constexpr int handlers = 6;
         auto observer = m_db->connect();
-        std::vector<std::future<ApplyResult>> results;
+        std::vector<std::future<ApplyOutcome>> results;
         RowLockHolder hold(*m_db, "sub_1");
         for (int i = 0; i < handlers; ++i) {
             results.push_back(std::async(std::launch::async, [this, i] {
@@ -174,8 +174,8 @@ private slots:
         int applied = 0, duplicates = 0;
         for (auto &f : results) {
             const auto r = f.get();
-            applied += r == ApplyResult::Applied;
-            duplicates += r == ApplyResult::Duplicate;
+            applied += r == ApplyOutcome::Applied;
+            duplicates += r == ApplyOutcome::Duplicate;
         }
         QCOMPARE(applied, 1);
         QCOMPARE(duplicates, handlers - 1);
@@ -194,7 +194,7 @@ private slots:
         corrected.period.end = *rd::parseRfc3339("2026-03-15T00:00:00Z");
         std::vector<rd::SuccessfulRenewalEvent> events {
             februaryRenewal("sub_1", "evt_a", "in_a"), corrected};
-        std::vector<std::future<rd::ApplyOutcome>> results;
+        std::vector<std::future<rd::ApplyResult>> results;
         RowLockHolder hold(*m_db, "sub_1");
         for (const auto &e : events)
             results.push_back(std::async(std::launch::async, [this, e] {
@@ -208,8 +208,8 @@ private slots:
         std::string rejection;
         for (auto &f : results) {
             const auto out = f.get();
-            applied += out.result == ApplyResult::Applied;
-            if (out.result == ApplyResult::Rejected)
+            applied += out.result == ApplyOutcome::Applied;
+            if (out.result == ApplyOutcome::Rejected)
                 rejection = rdtest::rejectionOf(out);
         }
         QCOMPARE(applied, 1);
@@ -229,13 +229,13 @@ private slots:
         auto controller = m_db->connect();
         auto observer = m_db->connect();
         const int winnerPid = rdtest::backendPid(*controller);
-        std::future<rd::ApplyOutcome> pending;
+        std::future<rd::ApplyResult> pending;
         pqxx::work winner(*controller);
         const auto waiting = raceAnUncommittedWinner(winner, winnerPid, *observer, pending);
         QVERIFY2(waiting.reached, waiting.seen.c_str());
         winner.commit();
         const auto out = pending.get();
-        QCOMPARE(out.result, ApplyResult::Rejected);
+        QCOMPARE(out.result, ApplyOutcome::Rejected);
         QCOMPARE(rdtest::rejectionOf(out), std::string("provider_renewal_key_payload_conflict"));
         const auto seen = observe(*observer, "sub_1");
         QCOMPARE(seen.billingPeriods, 0LL);
@@ -248,12 +248,12 @@ private slots:
         auto controller = m_db->connect();
         auto observer = m_db->connect();
         const int winnerPid = rdtest::backendPid(*controller);
-        std::future<rd::ApplyOutcome> pending;
+        std::future<rd::ApplyResult> pending;
         pqxx::work winner(*controller);
         const auto waiting = raceAnUncommittedWinner(winner, winnerPid, *observer, pending);
         QVERIFY2(waiting.reached, waiting.seen.c_str());
         winner.abort();
-        QCOMPARE(pending.get().result, ApplyResult::Applied);
+        QCOMPARE(pending.get().result, ApplyOutcome::Applied);
         QCOMPARE(observe(*observer, "sub_1").billingPeriods, 1LL);
     }
 
@@ -384,7 +384,7 @@ private slots:
         auto controller = m_db->connect();
         auto observer = m_db->connect();
         const int concurrentPid = rdtest::backendPid(*controller);
-        std::future<rd::ApplyOutcome> pending;
+        std::future<rd::ApplyResult> pending;
         pqxx::work concurrent(*controller);
         concurrent.exec0("UPDATE subscriptions SET updated_at = now() "
                          "WHERE provider_subscription_id = 'sub_1'");
@@ -397,7 +397,7 @@ private slots:
         QVERIFY2(waiting.reached, waiting.seen.c_str());
         concurrent.commit();
         const auto out = pending.get();
-        QCOMPARE(out.result, ApplyResult::Applied);
+        QCOMPARE(out.result, ApplyOutcome::Applied);
         QCOMPARE(out.attempts, 2);
         QCOMPARE(observe(*observer).billingPeriods, 1LL);
     }
@@ -405,7 +405,7 @@ private slots:
     void lostConnectionIsRetried()
     {
         auto observer = m_db->connect();
-        std::future<rd::ApplyOutcome> pending;
+        std::future<rd::ApplyResult> pending;
         RowLockHolder hold(*m_db, "sub_1");
         pending = std::async(std::launch::async, [this] {
             rd::RenewalApplier applier(m_db->conninfo());
@@ -421,7 +421,7 @@ private slots:
         }
         hold.release();
         const auto out = pending.get();
-        QCOMPARE(out.result, ApplyResult::Applied);
+        QCOMPARE(out.result, ApplyOutcome::Applied);
         QCOMPARE(out.attempts, 2);
         const auto seen = observe(*observer);
         QCOMPARE(seen.billingPeriods, 1LL);

@@ -7,7 +7,7 @@
 
 #include <QtTest>
 
-using rd::ApplyResult;
+using rd::ApplyOutcome;
 using rdtest::februaryRenewal;
 using rdtest::observe;
 
@@ -49,7 +49,7 @@ private slots:
         const auto before = observe(*conn);
 
         const auto first = applier.apply(februaryRenewal());
-        QCOMPARE(first.result, ApplyResult::Applied);
+        QCOMPARE(first.result, ApplyOutcome::Applied);
         QVERIFY(!first.billingPeriodId.empty());
         const auto after = observe(*conn);
         QCOMPARE(after.periodStart, std::string("2026-02-01T00:00:00.000000Z"));
@@ -61,7 +61,7 @@ private slots:
 
         // The same event again: nothing changes.
         const auto second = applier.apply(februaryRenewal());
-        QCOMPARE(second.result, ApplyResult::Duplicate);
+        QCOMPARE(second.result, ApplyOutcome::Duplicate);
         QCOMPARE(second.billingPeriodId, first.billingPeriodId);
         QCOMPARE(observe(*conn), after);
     }
@@ -72,10 +72,10 @@ private slots:
         auto conn = m_db->connect();
         // invoice.paid and invoice.payment_succeeded for one invoice.
         QCOMPARE(applier.apply(februaryRenewal("sub_1", "evt_paid")).result,
-            ApplyResult::Applied);
+            ApplyOutcome::Applied);
         const auto after = observe(*conn);
         QCOMPARE(applier.apply(februaryRenewal("sub_1", "evt_payment_succeeded")).result,
-            ApplyResult::Duplicate);
+            ApplyOutcome::Duplicate);
         QCOMPARE(observe(*conn), after);
         QCOMPARE(after.billingPeriods, 1LL);
     }
@@ -84,7 +84,7 @@ private slots:
     {
         rd::RenewalApplier applier(m_db->conninfo());
         auto conn = m_db->connect();
-        QCOMPARE(applier.apply(februaryRenewal()).result, ApplyResult::Applied);
+        QCOMPARE(applier.apply(februaryRenewal()).result, ApplyOutcome::Applied);
         {
             pqxx::work tx(*conn);
             tx.exec0("UPDATE subscriptions SET status = 'canceled' WHERE provider_subscription_id "
@@ -93,7 +93,7 @@ private slots:
         }
         const auto after = observe(*conn);
         const auto replay = applier.apply(februaryRenewal("sub_1", "evt_replayed"));
-        QCOMPARE(replay.result, ApplyResult::Duplicate);
+        QCOMPARE(replay.result, ApplyOutcome::Duplicate);
         QCOMPARE(observe(*conn), after); // and no case: a replay is not a disagreement
     }
 
@@ -148,7 +148,7 @@ private slots:
         const auto before = observe(*conn, subscription.toStdString());
 
         const auto out = applier.apply(event);
-        QCOMPARE(out.result, ApplyResult::Rejected);
+        QCOMPARE(out.result, ApplyOutcome::Rejected);
         QCOMPARE(QString::fromStdString(rdtest::rejectionOf(out)), code);
         QVERIFY(out.caseId);
 
@@ -219,12 +219,12 @@ private slots:
         rd::RenewalApplier applier(m_db->conninfo());
         auto conn = m_db->connect();
         const auto applied = applier.apply(februaryRenewal());
-        QCOMPARE(applied.result, ApplyResult::Applied);
+        QCOMPARE(applied.result, ApplyOutcome::Applied);
         const auto after = observe(*conn);
         const auto after2 = observe(*conn, "sub_2");
 
         const auto out = applier.apply(event);
-        QCOMPARE(out.result, ApplyResult::Rejected);
+        QCOMPARE(out.result, ApplyOutcome::Rejected);
         QCOMPARE(rdtest::rejectionOf(out), std::string("provider_renewal_key_payload_conflict"));
         QCOMPARE(out.localState["conflictingBillingPeriod"]["id"].get<std::string>(),
             applied.billingPeriodId);
@@ -240,7 +240,7 @@ private slots:
     {
         rd::RenewalApplier applier(m_db->conninfo());
         const auto out = applier.apply(februaryRenewal());
-        QCOMPARE(out.result, ApplyResult::Applied);
+        QCOMPARE(out.result, ApplyOutcome::Applied);
         auto conn = m_db->connect();
         {
             pqxx::work tx(*conn);
@@ -440,7 +440,7 @@ private slots:
             auto e = februaryRenewal(
                 "sub_1", "evt_m" + std::to_string(month), "in_m" + std::to_string(month));
             e.period = {start, rd::addMonths(start, 1)};
-            QCOMPARE(applier.apply(e).result, ApplyResult::Applied);
+            QCOMPARE(applier.apply(e).result, ApplyOutcome::Applied);
             start = e.period.end;
         }
         const auto after = observe(*conn);
@@ -497,7 +497,7 @@ private slots:
         QCOMPARE(flag("sub_cancelling"), true);
         const auto cancelling = observe(*conn, "sub_cancelling");
         const auto refused = applier.apply(februaryRenewal("sub_cancelling"));
-        QCOMPARE(refused.result, ApplyResult::Rejected);
+        QCOMPARE(refused.result, ApplyOutcome::Rejected);
         QCOMPARE(rdtest::rejectionOf(refused),
             std::string("renewal_conflicts_with_scheduled_cancellation"));
         QCOMPARE(flag("sub_cancelling"), true);
@@ -511,7 +511,7 @@ private slots:
                      "test_schedule_cancellation()");
         }
         QCOMPARE(flag("sub_1"), false);
-        QCOMPARE(applier.apply(februaryRenewal("sub_1")).result, ApplyResult::Applied);
+        QCOMPARE(applier.apply(februaryRenewal("sub_1")).result, ApplyOutcome::Applied);
         QCOMPARE(observe(*conn, "sub_1").periodEnd, std::string("2026-03-01T00:00:00.000000Z"));
         QCOMPARE(flag("sub_1"), true);
         {
@@ -522,7 +522,7 @@ private slots:
         // 3. A renewal applied with the flag false leaves it false.
         QCOMPARE(flag("sub_2"), false);
         QCOMPARE(applier.apply(februaryRenewal("sub_2", "evt_2", "in_2")).result,
-            ApplyResult::Applied);
+            ApplyOutcome::Applied);
         QCOMPARE(flag("sub_2"), false);
 
         // Neither advancing UPDATE named the column.
@@ -546,7 +546,7 @@ private slots:
     {
         rd::RenewalApplier applier(m_db->conninfo());
         const auto out = applier.apply(februaryRenewal());
-        QCOMPARE(out.result, ApplyResult::Applied);
+        QCOMPARE(out.result, ApplyOutcome::Applied);
         auto conn = m_db->connect();
         pqxx::work tx(*conn);
         try {
@@ -573,7 +573,7 @@ private slots:
     {
         rd::RenewalApplier applier(m_db->conninfo());
         const auto first = applier.apply(februaryRenewal("sub_1", "evt_1", "in_1"));
-        QCOMPARE(first.result, ApplyResult::Applied);
+        QCOMPARE(first.result, ApplyOutcome::Applied);
         auto conn = m_db->connect();
         {
             pqxx::nontransaction tx(*conn);
@@ -583,7 +583,7 @@ private slots:
         }
         const auto before = observe(*conn);
         const auto second = applier.apply(februaryRenewal("sub_1", "evt_2", "in_2"));
-        QCOMPARE(second.result, ApplyResult::Rejected);
+        QCOMPARE(second.result, ApplyOutcome::Rejected);
         QCOMPARE(rdtest::rejectionOf(second), std::string("provider_renewal_key_payload_conflict"));
         QCOMPARE(second.localState["conflictingBillingPeriod"]["id"].get<std::string>(),
             first.billingPeriodId);
@@ -621,7 +621,7 @@ private slots:
                 "sub_1", "evt_v" + std::to_string(month), "in_v" + std::to_string(month));
             e.period = {start, rd::addMonths(start, 1)};
             e.providerVersion = given;
-            QCOMPARE(applier.apply(e).result, ApplyResult::Applied);
+            QCOMPARE(applier.apply(e).result, ApplyOutcome::Applied);
             QCOMPARE(version(), expected);
             start = e.period.end;
             ++month;

@@ -45,17 +45,17 @@ private slots:
             const std::string where = p.providerKey + " " + p.scenario + ": "
                 + rd::toString(n.outcome) + " " + n.reason + " " + n.message;
             if (p.scenario == "cut_body") {
-                QVERIFY2(n.outcome == rd::Outcome::Invalid, where.c_str());
+                QVERIFY2(n.outcome == rd::NormalizeOutcome::Invalid, where.c_str());
             } else if (p.scenario == "first_invoice" || p.scenario == "proration") {
-                QVERIFY2(n.outcome != rd::Outcome::Renewal && n.outcome != rd::Outcome::Invalid,
+                QVERIFY2(n.outcome != rd::NormalizeOutcome::Renewal && n.outcome != rd::NormalizeOutcome::Invalid,
                     where.c_str());
             } else if (p.kind == rd::ProviderKind::LemonSqueezy) {
-                QVERIFY2(n.outcome == rd::Outcome::NeedsSnapshot, where.c_str());
+                QVERIFY2(n.outcome == rd::NormalizeOutcome::NeedsSnapshot, where.c_str());
             } else if (p.scenario == "unknown_subscription") {
-                QVERIFY2(n.outcome == rd::Outcome::Renewal, where.c_str());
+                QVERIFY2(n.outcome == rd::NormalizeOutcome::Renewal, where.c_str());
                 QVERIFY(!imported.count(p.providerKey + "/" + n.providerSubscriptionId));
             } else if (p.scenario != "redelivery") {
-                QVERIFY2(n.outcome == rd::Outcome::Renewal, where.c_str());
+                QVERIFY2(n.outcome == rd::NormalizeOutcome::Renewal, where.c_str());
                 QVERIFY2(
                     imported.count(p.providerKey + "/" + n.providerSubscriptionId), where.c_str());
             }
@@ -118,7 +118,7 @@ private slots:
                     && p.scenario != "after_gap" && p.scenario != "conflicting_amount",
                 p.scenario.c_str());
             const auto n = rd::normalizePayload(p.kind, p.providerKey, p.body);
-            if (n.outcome != rd::Outcome::Renewal
+            if (n.outcome != rd::NormalizeOutcome::Renewal
                 || strangers.count(n.event->providerSubscriptionId) > 0)
                 continue;
             ++renewals;

@@ -371,9 +371,9 @@ private slots:
         QFETCH(QString, paidAt);
         const QByteArray body = readFixture(provider + "/" + file);
         const auto kind = kindOf(provider);
-        rd::Normalization webhook = rd::normalizePayload(kind, kKey, body.toStdString());
-        QVERIFY2(webhook.outcome == rd::Outcome::Renewal
-                || webhook.outcome == rd::Outcome::NeedsSnapshot,
+        rd::NormalizeResult webhook = rd::normalizePayload(kind, kKey, body.toStdString());
+        QVERIFY2(webhook.outcome == rd::NormalizeOutcome::Renewal
+                || webhook.outcome == rd::NormalizeOutcome::NeedsSnapshot,
             webhook.message.c_str());
         QVERIFY(webhook.event);
 
@@ -383,7 +383,7 @@ private slots:
         const auto statement = tryRead(kind, files, error);
         QVERIFY2(statement, error.c_str());
         QCOMPARE(statement->entries.size(), std::size_t {1});
-        const rd::Normalization &listed = statement->entries[0].normalization;
+        const rd::NormalizeResult &listed = statement->entries[0].normalization;
         QCOMPARE(rd::toString(listed.outcome), rd::toString(webhook.outcome));
         QCOMPARE(listed.reason, webhook.reason);
         QCOMPARE(listed.providerSubscriptionId, webhook.providerSubscriptionId);

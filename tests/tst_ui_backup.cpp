@@ -118,7 +118,7 @@ private slots:
                         .apply(rdtest::februaryRenewal(
                             sub, std::string("evt_") + sub, std::string("in_") + sub))
                         .result
-                == rd::ApplyResult::Applied);
+                == rd::ApplyOutcome::Applied);
         m_viewer = QString::fromStdString(rdtest::loginAs(*m_db, "vera", "viewer"));
     }
 

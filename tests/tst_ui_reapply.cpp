@@ -135,7 +135,7 @@ private slots:
             m_db->conninfo(), rdtest::subscriptionLine("stripe-main", "sub_1", "past_due"));
         rd::RenewalApplier applier(m_db->conninfo());
         const auto outcome = applier.apply(rdtest::februaryRenewal());
-        QCOMPARE(outcome.result, rd::ApplyResult::Rejected);
+        QCOMPARE(outcome.result, rd::ApplyOutcome::Rejected);
         QVERIFY(outcome.caseId.has_value());
         m_caseId = *outcome.caseId;
         const QString conninfo = QString::fromStdString(m_db->conninfo());
@@ -164,7 +164,7 @@ private slots:
         const auto gap = applier.apply(march);
         QVERIFY(gap.caseId);
         QCOMPARE(applier.apply(rdtest::februaryRenewal("sub_h", "evt_h_feb", "in_h_feb")).result,
-            rd::ApplyResult::Applied);
+            rd::ApplyOutcome::Applied);
 
         rd::ui::CasesPage page(m_pool.get(), m_actions.get());
         QAbstractItemModelTester tester(
@@ -302,7 +302,7 @@ private slots:
         }
         // The provider's retry got through on its own before anyone looked at the case.
         rd::RenewalApplier applier(m_db->conninfo());
-        QCOMPARE(applier.apply(rdtest::februaryRenewal()).result, rd::ApplyResult::Applied);
+        QCOMPARE(applier.apply(rdtest::februaryRenewal()).result, rd::ApplyOutcome::Applied);
         const auto outcome = rd::ui::reapplyCase(m_db->conninfo(), {m_caseId, u"other"_qs, {}, {}});
         QCOMPARE(outcome.resultCode, u"duplicate"_qs);
         QVERIFY(outcome.summary.startsWith(u"Already applied"_qs));

@@ -18,9 +18,9 @@ int runNormalize(const CommandContext &ctx)
     const std::string body {
         std::istreambuf_iterator<char>(input.stream()), std::istreambuf_iterator<char>()};
     const auto key = ctx.args.value("provider-key").value_or(toString(*kind));
-    const Normalization n = normalizePayload(*kind, key, body);
+    const NormalizeResult n = normalizePayload(*kind, key, body);
     ctx.out << toJson(n).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-    return n.outcome == Outcome::Invalid ? ExitDataError : ExitOk;
+    return n.outcome == NormalizeOutcome::Invalid ? ExitDataError : ExitOk;
 }
 
 } // namespace rd::cli

@@ -23,7 +23,7 @@ void printAttachResult(const CommandContext &ctx, const SnapshotAttachment &resu
         if (c->resolved)
             ctx.out << "  case " << c->id << (preview ? " would be" : " is")
                     << " resolved: its renewal "
-                    << (c->renewal == ApplyResult::Applied
+                    << (c->renewal == ApplyOutcome::Applied
                                ? (preview ? "would be applied" : "was applied")
                                : "is recorded")
                     << "\n";

@@ -2,26 +2,26 @@
 
 namespace rd {
 
-std::string resultName(ApplyResult r)
+std::string resultName(ApplyOutcome r)
 {
     switch (r) {
-    case ApplyResult::Applied:
+    case ApplyOutcome::Applied:
         return "applied";
-    case ApplyResult::Duplicate:
+    case ApplyOutcome::Duplicate:
         return "duplicate";
-    case ApplyResult::Rejected:
+    case ApplyOutcome::Rejected:
         return "rejected";
     }
     return "rejected";
 }
 
-ApplyResult applyResultFromName(std::string_view name)
+ApplyOutcome applyResultFromName(std::string_view name)
 {
     if (name == "applied")
-        return ApplyResult::Applied;
+        return ApplyOutcome::Applied;
     if (name == "duplicate")
-        return ApplyResult::Duplicate;
-    return ApplyResult::Rejected;
+        return ApplyOutcome::Duplicate;
+    return ApplyOutcome::Rejected;
 }
 
 } // namespace rd

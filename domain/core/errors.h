@@ -43,6 +43,25 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+/// A database failure that is neither the caller's input nor a typed refusal (ActionRefused):
+/// the store translates libpqxx's exceptions into this at its edge, so callers catch rd::
+/// types only. what() is the server's message, for logs, never for an HTTP answer or an exit
+/// message; sqlstate() is its five-character code when the server gave one. transient() is
+/// true for what a retry can heal (40001, 40P01, a lost connection, 57P01 ...).
+class DatabaseFailure : public std::runtime_error
+{
+public:
+    DatabaseFailure(const std::string &message, std::string sqlstate, bool transient)
+        : std::runtime_error(message), m_sqlstate(std::move(sqlstate)), m_transient(transient)
+    { }
+    const std::string &sqlstate() const { return m_sqlstate; }
+    bool transient() const { return m_transient; }
+
+private:
+    std::string m_sqlstate;
+    bool m_transient;
+};
+
 /// A restore's target already holds data and the restore was not forced: what() says what it
 /// holds ("Renewal Desk data (schema 0036_backup_log.sql)", "12 tables, 3 functions in
 /// schema public"). Nothing was changed in it.

@@ -66,10 +66,10 @@ void readStripeLatestInvoice(ProviderSnapshot &s, const nlohmann::json &obj)
     const std::string path = "latest_invoice";
     adapters::DeliveryIds ids {s.providerKey, {}, {}, false, {}};
     ids.eventId = "snapshot:" + requireIdentifier(*it, path, "id");
-    const Normalization n
+    const NormalizeResult n
         = adapters::classifyStripeInvoice(ids, *it, path, adapters::stripeInvoiceIsBasil(*it, path),
             [&] { return adapters::requireUnixSeconds(*it, path, "created"); });
-    if (n.outcome != Outcome::Renewal || !n.event)
+    if (n.outcome != NormalizeOutcome::Renewal || !n.event)
         return; // not a renewal: it names none
     if (n.event->providerSubscriptionId != s.providerSubscriptionId)
         throw InputError("latest_invoice",

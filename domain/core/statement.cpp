@@ -160,8 +160,8 @@ private:
         } catch (const json::exception &e) {
             throw InputError(where, printableAscii(e.what()));
         }
-        Normalization &n = entry.normalization;
-        if (n.outcome == Outcome::Invalid)
+        NormalizeResult &n = entry.normalization;
+        if (n.outcome == NormalizeOutcome::Invalid)
             throw InputError(where, n.message);
         n.providerEventId = ids.eventId;
         n.providerSubscriptionId = ids.subscriptionId;

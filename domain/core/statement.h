@@ -37,7 +37,7 @@ struct StatementEntry
     std::size_t index = 0; // where the object was (file name, 0-based index in it)
     std::string objectId; // the provider's object id (in_..., txn_..., invoice id)
     std::string objectSha256; // hex sha256 of the object's canonical JSON dump
-    Normalization normalization; // Renewal, NeedsSnapshot or NotARenewal; never Invalid
+    NormalizeResult normalization; // Renewal, NeedsSnapshot or NotARenewal; never Invalid
 };
 
 struct Statement

@@ -23,7 +23,7 @@ struct PageShape
     /// {"invoice": {...}}).
     const nlohmann::json &(*unwrap)(const nlohmann::json &item, std::string &path);
     /// The adapter's own classification of one object (adapter_support.h).
-    Normalization (*classify)(
+    NormalizeResult (*classify)(
         adapters::DeliveryIds &ids, const nlohmann::json &object, const std::string &path);
 };
 

@@ -18,13 +18,13 @@ namespace rd {
 struct ReapplyResult
 {
     std::int64_t caseId = 0;
-    ApplyResult result = ApplyResult::Rejected;
+    ApplyOutcome result = ApplyOutcome::Rejected;
     std::optional<RejectionCode> rejection; ///< rejected: why the case stays open
     std::string resolution; ///< resolved: "reapplied" or "already_applied", as recorded
     std::string billingPeriodId; ///< applied or duplicate: the period that records it
     nlohmann::json json; ///< the database's answer as it came (for --json)
 
-    bool resolved() const { return result != ApplyResult::Rejected; }
+    bool resolved() const { return result != ApplyOutcome::Rejected; }
 };
 
 /// What attaching a snapshot did to the case it was attached to.
@@ -32,7 +32,7 @@ struct CaseAfterSnapshot
 {
     std::int64_t id = 0;
     bool resolved = false; ///< its renewal is recorded (else it stays open)
-    ApplyResult renewal = ApplyResult::Rejected; ///< what the core did with its renewal
+    ApplyOutcome renewal = ApplyOutcome::Rejected; ///< what the core did with its renewal
     std::optional<RejectionCode> rejection; ///< still open: why
     /// Still open although its renewal is the renewal of the period the snapshot makes current:
     /// why the snapshot did not record it, in words ("the snapshot names renewal in_x ...").

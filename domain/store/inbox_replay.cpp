@@ -157,8 +157,8 @@ DeliveryRerun rerunInvalidDelivery(const std::string &conninfo, std::int64_t inb
     const ProviderKind kind = replay.kindOf(rerun.providerKey);
     // The adapter first, in this process: when it still cannot read the body, nothing is
     // written (an ingest would find the same derived event id and answer duplicate_delivery).
-    const Normalization n = normalizePayload(kind, rerun.providerKey, body);
-    if (n.outcome == Outcome::Invalid) {
+    const NormalizeResult n = normalizePayload(kind, rerun.providerKey, body);
+    if (n.outcome == NormalizeOutcome::Invalid) {
         rerun.stillInvalid = true;
         rerun.message = n.message;
         return rerun;

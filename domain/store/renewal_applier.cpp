@@ -17,9 +17,9 @@ constexpr const char *kApplyCliSql
     = "SELECT result, billing_period_id, error_code, local_state FROM apply_cli_renewal("
       "$1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz, $8, $9, $10::timestamptz, $11::uuid)";
 
-ApplyOutcome outcomeFromRow(const pqxx::row &row)
+ApplyResult outcomeFromRow(const pqxx::row &row)
 {
-    ApplyOutcome out;
+    ApplyResult out;
     out.result = applyResultFromName(row[0].as<std::string>());
     if (!row[1].is_null())
         out.billingPeriodId = row[1].as<std::string>();
@@ -52,14 +52,14 @@ pqxx::row execApply(Tx &tx, const SuccessfulRenewalEvent &e, const std::string &
 
 } // namespace
 
-nlohmann::json ApplyOutcome::toJson() const
+nlohmann::json ApplyResult::toJson() const
 {
     nlohmann::json j {{"result", resultName(result)},
         {"billingPeriodId",
             billingPeriodId.empty() ? nlohmann::json() : nlohmann::json(billingPeriodId)},
         {"caseId", caseId ? nlohmann::json(*caseId) : nlohmann::json()},
         {"error", rejection ? nlohmann::json(toString(*rejection)) : nlohmann::json()}};
-    if (result == ApplyResult::Rejected)
+    if (result == ApplyOutcome::Rejected)
         j["localState"] = localState;
     return j;
 }
@@ -87,7 +87,7 @@ void RenewalApplier::reconnect()
         kApplyStatement, m_source == RenewalSource::Cli ? kApplyCliSql : kApplyWebhookSql);
 }
 
-ApplyOutcome RenewalApplier::applyPrepared(
+ApplyResult RenewalApplier::applyPrepared(
     const SuccessfulRenewalEvent &event, const std::string &billingPeriodId)
 {
     // Autocommit: the function call is the whole transaction (one round trip).
@@ -95,7 +95,7 @@ ApplyOutcome RenewalApplier::applyPrepared(
     return outcomeFromRow(execApply(tx, event, billingPeriodId));
 }
 
-std::optional<ApplyOutcome> RenewalApplier::lookUpAfterLoss(const std::string &billingPeriodId)
+std::optional<ApplyResult> RenewalApplier::lookUpAfterLoss(const std::string &billingPeriodId)
 {
     // Only this call could have written a billing period with this id: found, our commit
     // landed and its acknowledgement was lost; not found, nothing of ours committed and the
@@ -105,21 +105,21 @@ std::optional<ApplyOutcome> RenewalApplier::lookUpAfterLoss(const std::string &b
               "SELECT 1 FROM subscription_billing_periods WHERE id = $1::uuid", billingPeriodId)
             .empty())
         return std::nullopt;
-    ApplyOutcome out;
-    out.result = ApplyResult::Applied;
+    ApplyResult out;
+    out.result = ApplyOutcome::Applied;
     out.billingPeriodId = billingPeriodId;
     out.resolvedInDoubt = true;
     return out;
 }
 
-ApplyOutcome RenewalApplier::apply(const SuccessfulRenewalEvent &event)
+ApplyResult RenewalApplier::apply(const SuccessfulRenewalEvent &event)
 {
     const std::string billingPeriodId = randomUuid();
-    return callCommittingOnce<ApplyOutcome>(
+    return callCommittingOnce<ApplyResult>(
         m_retry,
-        [&](int attempt) -> std::optional<ApplyOutcome> {
-            ApplyOutcome out = applyPrepared(event, billingPeriodId);
-            if (out.result == ApplyResult::Rejected) {
+        [&](int attempt) -> std::optional<ApplyResult> {
+            ApplyResult out = applyPrepared(event, billingPeriodId);
+            if (out.result == ApplyOutcome::Rejected) {
                 out.caseId = recordCase(rd::toJson(event), *out.rejection, out.localState);
                 if (!out.caseId) {
                     // Judged again under the row lock, the renewal is no longer rejected: its

@@ -17,9 +17,9 @@ namespace rd {
 
 /// The outcome of one renewal. A rejection carries its typed code and the local state it was
 /// judged against.
-struct ApplyOutcome
+struct ApplyResult
 {
-    ApplyResult result = ApplyResult::Rejected;
+    ApplyOutcome result = ApplyOutcome::Rejected;
     std::string billingPeriodId; ///< applied or duplicate: the one billing-period row
     std::optional<RejectionCode> rejection; ///< rejected: why
     nlohmann::json localState; ///< rejected: subscription state (and conflicting period)
@@ -51,7 +51,7 @@ public:
 
     /// Applies `event` as its source (apply_webhook_renewal, migration 0027, or
     /// apply_cli_renewal, 0032): who acted is the function's to say, not the caller's.
-    ApplyOutcome apply(const SuccessfulRenewalEvent &event);
+    ApplyResult apply(const SuccessfulRenewalEvent &event);
 
     /// Records a rejection as a case (or one more occurrence of its open case). The database
     /// judges the renewal again under the subscription's row lock first: nothing (no case)
@@ -63,8 +63,8 @@ public:
 
 private:
     void reconnect();
-    std::optional<ApplyOutcome> lookUpAfterLoss(const std::string &billingPeriodId);
-    ApplyOutcome applyPrepared(
+    std::optional<ApplyResult> lookUpAfterLoss(const std::string &billingPeriodId);
+    ApplyResult applyPrepared(
         const SuccessfulRenewalEvent &event, const std::string &billingPeriodId);
 
     std::string m_conninfo;

@@ -26,8 +26,8 @@ std::string utcDay(Timestamp t)
 bool isRenewalEntry(const StatementEntry &e)
 {
     return e.normalization.event
-        && (e.normalization.outcome == Outcome::Renewal
-            || e.normalization.outcome == Outcome::NeedsSnapshot);
+        && (e.normalization.outcome == NormalizeOutcome::Renewal
+            || e.normalization.outcome == NormalizeOutcome::NeedsSnapshot);
 }
 
 // The order the core is asked in: each subscription's periods oldest first, so a statement
@@ -42,7 +42,7 @@ std::vector<const StatementEntry *> inCoreOrder(const Statement &statement)
             order.push_back(&e);
     const auto key = [](const StatementEntry *e) {
         const auto &ev = *e->normalization.event;
-        const bool hasPeriod = e->normalization.outcome == Outcome::Renewal;
+        const bool hasPeriod = e->normalization.outcome == NormalizeOutcome::Renewal;
         return std::tuple(!hasPeriod, hasPeriod ? ev.period.start.micros : ev.paidAt.micros);
     };
     std::stable_sort(order.begin(), order.end(),
@@ -53,7 +53,7 @@ std::vector<const StatementEntry *> inCoreOrder(const Statement &statement)
 nlohmann::json lineJson(std::size_t lineNo, const StatementEntry &e)
 {
     nlohmann::json event = toJson(*e.normalization.event);
-    const bool hasPeriod = e.normalization.outcome == Outcome::Renewal;
+    const bool hasPeriod = e.normalization.outcome == NormalizeOutcome::Renewal;
     if (!hasPeriod)
         event.erase("period");
     return {{"line", lineNo}, {"objectId", e.objectId}, {"objectSha256", e.objectSha256},

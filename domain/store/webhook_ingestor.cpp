@@ -32,15 +32,15 @@ bool storableEventId(const std::string &id)
     return true;
 }
 
-std::optional<IngestOutcome> knownOutcome(Outcome outcome)
+std::optional<IngestOutcome> knownOutcome(NormalizeOutcome outcome)
 {
     switch (outcome) {
-    case Outcome::NotARenewal:
+    case NormalizeOutcome::NotARenewal:
         return IngestOutcome::NotARenewal;
-    case Outcome::Invalid:
+    case NormalizeOutcome::Invalid:
         return IngestOutcome::Invalid;
-    case Outcome::Renewal:
-    case Outcome::NeedsSnapshot:
+    case NormalizeOutcome::Renewal:
+    case NormalizeOutcome::NeedsSnapshot:
         break;
     }
     return std::nullopt;
@@ -235,12 +235,12 @@ IngestResult WebhookIngestor::ingest(const std::string &providerKey, std::string
 {
     const ProviderKind kind = kindOf(providerKey);
     // Pure and cheap, and the delivery's id comes out of it: normalize first, store second.
-    Normalization n = normalizePayload(kind, providerKey, rawBody);
+    NormalizeResult n = normalizePayload(kind, providerKey, rawBody);
 
     std::string eventId = n.providerEventId;
     if (!storableEventId(eventId)) {
-        if (n.outcome != Outcome::Invalid && !eventId.empty()) {
-            n.outcome = Outcome::Invalid;
+        if (n.outcome != NormalizeOutcome::Invalid && !eventId.empty()) {
+            n.outcome = NormalizeOutcome::Invalid;
             n.reason = "invalid_payload";
             n.message = "event id: not usable as a delivery id (control characters or longer "
                         "than 255 bytes)";
@@ -254,9 +254,9 @@ IngestResult WebhookIngestor::ingest(const std::string &providerKey, std::string
     d.rawBody = rawBody;
     d.reason = n.reason;
     d.outcome = knownOutcome(n.outcome);
-    d.error = n.outcome == Outcome::Invalid ? n.message : std::string();
+    d.error = n.outcome == NormalizeOutcome::Invalid ? n.message : std::string();
     d.normalized = rd::toJson(n);
-    if (n.outcome == Outcome::NeedsSnapshot) {
+    if (n.outcome == NormalizeOutcome::NeedsSnapshot) {
         d.outcome = IngestOutcome::NeedsSnapshot;
         if (n.event) {
             d.normalized["event"]["period"] = nullptr;
@@ -264,7 +264,7 @@ IngestResult WebhookIngestor::ingest(const std::string &providerKey, std::string
         }
         // else: an adapter that could not even tell which renewal it is: nothing to open a
         // case about, but the payload waits in the inbox for a snapshot all the same.
-    } else if (n.outcome == Outcome::Renewal && n.event) {
+    } else if (n.outcome == NormalizeOutcome::Renewal && n.event) {
         d.event = rd::toJson(*n.event);
     }
 

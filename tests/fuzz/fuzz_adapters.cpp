@@ -35,14 +35,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     const auto kinds = rd::providerKinds();
     const rd::ProviderKind kind = kinds[data[0] % kinds.size()].kind;
     const std::string_view body(reinterpret_cast<const char *>(data + 1), size - 1);
-    const rd::Normalization n = rd::normalizePayload(kind, "fuzz-main", body);
+    const rd::NormalizeResult n = rd::normalizePayload(kind, "fuzz-main", body);
     (void)rd::toJson(n).dump();
-    if (n.outcome == rd::Outcome::Renewal) {
+    if (n.outcome == rd::NormalizeOutcome::Renewal) {
         if (!n.event || !(n.event->period.start < n.event->period.end))
             std::abort();
         if (rd::renewalEventFromJson(rd::toJson(*n.event)) != *n.event)
             std::abort();
-    } else if (n.outcome == rd::Outcome::Invalid && n.message.empty()) {
+    } else if (n.outcome == rd::NormalizeOutcome::Invalid && n.message.empty()) {
         std::abort();
     }
     return 0;

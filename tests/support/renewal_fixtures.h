@@ -12,7 +12,7 @@
 namespace rdtest {
 
 /// The rejection code of an outcome as the database spells it, "" when it was not rejected.
-inline std::string rejectionOf(const rd::ApplyOutcome &out)
+inline std::string rejectionOf(const rd::ApplyResult &out)
 {
     return out.rejection ? std::string(rd::toString(*out.rejection)) : std::string();
 }
@@ -103,7 +103,7 @@ inline Observed observe(pqxx::connection &conn, const std::string &subscriptionI
 
 namespace rd {
 /// Lets QCOMPARE print apply results by name.
-inline char *toString(ApplyResult r)
+inline char *toString(ApplyOutcome r)
 {
     return qstrdup(resultName(r).c_str());
 }

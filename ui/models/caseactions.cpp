@@ -141,7 +141,7 @@ CaseActionOutcome reapplyCase(const std::string &conninfo, const CaseActionReque
                 QString::fromStdString("rejected:" + error)};
         }
         const QString now = currentPeriod(session, request.caseId);
-        const bool applied = result.result == rd::ApplyResult::Applied;
+        const bool applied = result.result == rd::ApplyOutcome::Applied;
         const QString summary = (applied ? tr("Applied: period now %1.").arg(now)
                                          : tr("Already applied: the renewal was recorded before; "
                                               "period now %1.")
@@ -358,7 +358,7 @@ CaseActionOutcome attachSnapshot(const std::string &conninfo, const CaseActionRe
             caseSentence = stillOpen ? tr("Case %1 stays open: its renewal is still rejected (%2).")
                                            .arg(request.caseId)
                                            .arg(rejectionText(caseResult->rejection))
-                : caseResult->renewal == rd::ApplyResult::Applied
+                : caseResult->renewal == rd::ApplyOutcome::Applied
                 ? tr("Case %1 resolved: its renewal was applied.").arg(request.caseId)
                 : result.renewalFromCase
                 ? tr("Case %1 resolved: the snapshot recorded its renewal.").arg(request.caseId)
@@ -410,7 +410,7 @@ SnapshotVerdict previewSnapshot(
         const QString renewals = renewalWords(*answer.wouldBe, true);
         if (c && c->resolved)
             return {Kind::Verdict,
-                joined(c->renewal == rd::ApplyResult::Applied
+                joined(c->renewal == rd::ApplyOutcome::Applied
                         ? tr("Case %1 will be resolved: its renewal will be applied.").arg(caseId)
                         : answer.wouldBe->renewalFromCase
                         ? tr("Case %1 will be resolved: the snapshot records its renewal.")

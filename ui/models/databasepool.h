@@ -46,6 +46,14 @@ public:
         });
     }
 
+    /// `load(db, args...)` on a pool thread: how widgets start a read model's loader without
+    /// naming the connection themselves (widgets draw, models read; no QSql in ui/widgets).
+    template<typename F, typename... Args>
+    auto call(F load, Args... args)
+    {
+        return run([load, args...](QSqlDatabase &db) { return load(db, args...); });
+    }
+
     /// This thread's connection for `conninfo`, opened (or re-opened after a loss) on demand.
     /// Throws DatabaseError when the server cannot be reached.
     static QSqlDatabase threadConnection(const QString &conninfo, quint64 poolId);

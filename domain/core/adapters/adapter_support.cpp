@@ -13,19 +13,19 @@ namespace {
 constexpr std::int64_t kMaxUnixSeconds = 253402300799;
 } // namespace
 
-Normalization notARenewal(std::string reason, std::string message)
+NormalizeResult notARenewal(std::string reason, std::string message)
 {
-    Normalization n;
-    n.outcome = Outcome::NotARenewal;
+    NormalizeResult n;
+    n.outcome = NormalizeOutcome::NotARenewal;
     n.reason = std::move(reason);
     n.message = std::move(message);
     return n;
 }
 
-Normalization invalidPayload(std::string message, std::string eventId, std::string subscriptionId)
+NormalizeResult invalidPayload(std::string message, std::string eventId, std::string subscriptionId)
 {
-    Normalization n;
-    n.outcome = Outcome::Invalid;
+    NormalizeResult n;
+    n.outcome = NormalizeOutcome::Invalid;
     n.reason = "invalid_payload";
     n.message = std::move(message);
     n.providerEventId = std::move(eventId);
@@ -125,21 +125,21 @@ SuccessfulRenewalEvent renewalEvent(const DeliveryIds &ids, std::string renewalK
     return e;
 }
 
-Normalization finishedNormalization(Normalization n)
+NormalizeResult finishedNormalization(NormalizeResult n)
 {
     // Naming the event's field, so that no adapter can hand the database a key its indexes
     // cannot hold.
     if (n.event)
         checkIdentifierBounds(*n.event);
-    if (n.outcome == Outcome::Renewal && n.event)
+    if (n.outcome == NormalizeOutcome::Renewal && n.event)
         n.reason = "renewal";
     return n;
 }
 
-Normalization renewal(SuccessfulRenewalEvent event, std::string_view what)
+NormalizeResult renewal(SuccessfulRenewalEvent event, std::string_view what)
 {
-    Normalization n;
-    n.outcome = Outcome::Renewal;
+    NormalizeResult n;
+    n.outcome = NormalizeOutcome::Renewal;
     n.message = std::string(what) + " " + event.providerRenewalKey + " renews subscription "
         + event.providerSubscriptionId;
     n.event = std::move(event);

@@ -15,11 +15,11 @@
 
 namespace rd::adapters {
 
-/// A Normalization that is no renewal, with its machine reason and a sentence.
-Normalization notARenewal(std::string reason, std::string message);
+/// A NormalizeResult that is no renewal, with its machine reason and a sentence.
+NormalizeResult notARenewal(std::string reason, std::string message);
 
-/// An Invalid Normalization carrying whatever ids were already known.
-Normalization invalidPayload(
+/// An Invalid NormalizeResult carrying whatever ids were already known.
+NormalizeResult invalidPayload(
     std::string message, std::string eventId = {}, std::string subscriptionId = {});
 
 /// Unix seconds (a JSON integer) as a Timestamp. Refuses values outside years 1970..9999 so
@@ -63,17 +63,17 @@ struct DeliveryIds
 /// A renewal event with the ids and its renewal key set; the adapter fills in the rest.
 SuccessfulRenewalEvent renewalEvent(const DeliveryIds &ids, std::string renewalKey);
 
-/// Outcome::Renewal for a complete `event`, with the message
+/// NormalizeOutcome::Renewal for a complete `event`, with the message
 /// "<what> <renewal key> renews subscription <subscription id>".
-Normalization renewal(SuccessfulRenewalEvent event, std::string_view what);
+NormalizeResult renewal(SuccessfulRenewalEvent event, std::string_view what);
 
 /// The result every adapter assembles alike: `classify` reads the payload (and may throw
-/// InputError, which becomes Outcome::Invalid) while it fills in `ids`; its result, or the
+/// InputError, which becomes NormalizeOutcome::Invalid) while it fills in `ids`; its result, or the
 /// Invalid one, then carries the ids known by that time.
 template<class Classify>
-Normalization withDeliveryIds(const DeliveryIds &ids, Classify &&classify)
+NormalizeResult withDeliveryIds(const DeliveryIds &ids, Classify &&classify)
 {
-    Normalization n;
+    NormalizeResult n;
     try {
         n = classify();
     } catch (const InputError &e) {
@@ -88,7 +88,7 @@ Normalization withDeliveryIds(const DeliveryIds &ids, Classify &&classify)
 /// `n` as normalizePayload and readStatement hand it out: an event's identifiers bounded (an
 /// adapter bounds each where it reads it; this catches one read without the bound) and a
 /// renewal's reason set.
-Normalization finishedNormalization(Normalization n);
+NormalizeResult finishedNormalization(NormalizeResult n);
 
 /// A paid time to read only when the object lacks its own: a webhook falls back to its
 /// event's time, a statement (which has no event) to a time on the object itself.
@@ -99,22 +99,22 @@ using FallbackTime = std::function<Timestamp()>;
 // read; `path` is the object's JSON path for messages. Each may throw InputError.
 
 /// A Stripe invoice; `basil` selects its shape (see stripe_adapter.cpp).
-Normalization classifyStripeInvoice(DeliveryIds &ids, const nlohmann::json &invoice,
+NormalizeResult classifyStripeInvoice(DeliveryIds &ids, const nlohmann::json &invoice,
     const std::string &path, bool basil, const FallbackTime &fallbackPaidAt);
 /// Basil or not from the invoice's own fields, for invoices that come without an api_version.
 bool stripeInvoiceIsBasil(const nlohmann::json &invoice, const std::string &path);
 /// A Paddle Billing transaction.
-Normalization classifyPaddleTransaction(DeliveryIds &ids, const nlohmann::json &txn,
+NormalizeResult classifyPaddleTransaction(DeliveryIds &ids, const nlohmann::json &txn,
     const std::string &path, const FallbackTime &fallbackPaidAt);
 /// A Chargebee invoice; `subscription` (with its path), when known, tells a mid-term change.
-Normalization classifyChargebeeInvoice(DeliveryIds &ids, const nlohmann::json &invoice,
+NormalizeResult classifyChargebeeInvoice(DeliveryIds &ids, const nlohmann::json &invoice,
     const std::string &path, const nlohmann::json *subscription, std::string_view subscriptionPath,
     const FallbackTime &fallbackPaidAt);
 /// A Recurly invoice parsed by parseKeepingDecimalText.
-Normalization classifyRecurlyInvoice(
+NormalizeResult classifyRecurlyInvoice(
     DeliveryIds &ids, const nlohmann::json &invoice, const std::string &path);
 /// A Lemon Squeezy subscription-invoices resource {type, id, attributes}.
-Normalization classifyLemonSqueezyInvoice(
+NormalizeResult classifyLemonSqueezyInvoice(
     DeliveryIds &ids, const nlohmann::json &resource, const std::string &path);
 
 /// JSON whose floating-point numbers are kept as strings of their original text ("20.0"), so
@@ -123,13 +123,13 @@ Normalization classifyLemonSqueezyInvoice(
 nlohmann::json parseKeepingDecimalText(std::string_view text);
 
 // One entry point per provider; each may throw InputError (and only that, by intent), which
-// normalizePayload turns into Outcome::Invalid.
-Normalization normalizeStripe(std::string_view providerKey, const nlohmann::json &body);
-Normalization normalizePaddle(std::string_view providerKey, const nlohmann::json &body);
-Normalization normalizeChargebee(std::string_view providerKey, const nlohmann::json &body);
+// normalizePayload turns into NormalizeOutcome::Invalid.
+NormalizeResult normalizeStripe(std::string_view providerKey, const nlohmann::json &body);
+NormalizeResult normalizePaddle(std::string_view providerKey, const nlohmann::json &body);
+NormalizeResult normalizeChargebee(std::string_view providerKey, const nlohmann::json &body);
 /// Recurly re-parses the raw body (after the shared limits were applied) to keep decimal text.
-Normalization normalizeRecurly(std::string_view providerKey, std::string_view rawBody);
-Normalization normalizeLemonSqueezy(
+NormalizeResult normalizeRecurly(std::string_view providerKey, std::string_view rawBody);
+NormalizeResult normalizeLemonSqueezy(
     std::string_view providerKey, std::string_view rawBody, const nlohmann::json &body);
 
 } // namespace rd::adapters

@@ -62,7 +62,7 @@ bool isMidTermCharge(const nlohmann::json *sub, std::string_view subPath, const 
 
 } // namespace
 
-Normalization normalizeChargebee(std::string_view providerKey, const nlohmann::json &body)
+NormalizeResult normalizeChargebee(std::string_view providerKey, const nlohmann::json &body)
 {
     DeliveryIds ids {std::string(providerKey), requireIdentifier(body, "", "id"), {}, false, {}};
     return withDeliveryIds(ids, [&] {
@@ -80,7 +80,7 @@ Normalization normalizeChargebee(std::string_view providerKey, const nlohmann::j
     });
 }
 
-Normalization classifyChargebeeInvoice(DeliveryIds &ids, const nlohmann::json &invoice,
+NormalizeResult classifyChargebeeInvoice(DeliveryIds &ids, const nlohmann::json &invoice,
     const std::string &path, const nlohmann::json *subscription, std::string_view subscriptionPath,
     const FallbackTime &fallbackPaidAt)
 {

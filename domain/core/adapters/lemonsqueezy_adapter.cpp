@@ -17,7 +17,7 @@
 
 namespace rd::adapters {
 
-Normalization normalizeLemonSqueezy(
+NormalizeResult normalizeLemonSqueezy(
     std::string_view providerKey, std::string_view rawBody, const nlohmann::json &body)
 {
     DeliveryIds ids {std::string(providerKey), derivedEventId(rawBody), {}, true, {}};
@@ -34,7 +34,7 @@ Normalization normalizeLemonSqueezy(
     });
 }
 
-Normalization classifyLemonSqueezyInvoice(
+NormalizeResult classifyLemonSqueezyInvoice(
     DeliveryIds &ids, const nlohmann::json &resource, const std::string &path)
 {
     if (requireString(resource, path, "type") != "subscription-invoices")
@@ -63,8 +63,8 @@ Normalization classifyLemonSqueezyInvoice(
     e.paidAmountMinor = requireNonNegativeInteger(attrs, attrsPath, "total");
     e.currency = requireCurrency(attrs, attrsPath, "currency");
     e.paidAt = requireRfc3339(attrs, attrsPath, "created_at");
-    Normalization n;
-    n.outcome = Outcome::NeedsSnapshot;
+    NormalizeResult n;
+    n.outcome = NormalizeOutcome::NeedsSnapshot;
     n.reason = "missing_period";
     n.message = "invoice " + invoiceId + " renews subscription " + ids.subscriptionId
         + " but the payload has no billing period; fetch the subscription";

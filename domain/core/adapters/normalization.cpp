@@ -9,16 +9,16 @@
 
 namespace rd {
 
-std::string toString(Outcome outcome)
+std::string toString(NormalizeOutcome outcome)
 {
     switch (outcome) {
-    case Outcome::Renewal:
+    case NormalizeOutcome::Renewal:
         return "renewal";
-    case Outcome::NotARenewal:
+    case NormalizeOutcome::NotARenewal:
         return "not_a_renewal";
-    case Outcome::NeedsSnapshot:
+    case NormalizeOutcome::NeedsSnapshot:
         return "needs_snapshot";
-    case Outcome::Invalid:
+    case NormalizeOutcome::Invalid:
         return "invalid";
     }
     return "invalid";
@@ -29,7 +29,7 @@ std::string derivedEventId(std::string_view rawBody)
     return "sha256:" + sha256Hex(rawBody);
 }
 
-Normalization normalizePayload(
+NormalizeResult normalizePayload(
     ProviderKind kind, std::string_view providerKey, std::string_view rawBody)
 {
     // The contract is "never throws": the inbox stores whatever comes back, so every failure,
@@ -42,7 +42,7 @@ Normalization normalizePayload(
         return adapters::invalidPayload("unknown provider kind");
     const ProviderKindInfo &provider = kinds[index];
     const auto invalid = [&](const std::string &message) {
-        Normalization n = adapters::invalidPayload(message);
+        NormalizeResult n = adapters::invalidPayload(message);
         if (provider.derivesEventIds) {
             n.providerEventId = derivedEventId(rawBody);
             n.eventIdDerived = true;
@@ -63,7 +63,7 @@ Normalization normalizePayload(
     }
 }
 
-nlohmann::json toJson(const Normalization &n)
+nlohmann::json toJson(const NormalizeResult &n)
 {
     return {{"outcome", toString(n.outcome)}, {"reason", n.reason}, {"message", n.message},
         {"providerEventId", n.providerEventId},

@@ -12,19 +12,19 @@
 namespace rd {
 
 /// What an adapter made of one payload.
-enum class Outcome {
+enum class NormalizeOutcome {
     Renewal, ///< a paid, recurring renewal: `event` is set
     NotARenewal, ///< a valid payload that is no renewal (first invoice, proration, refund, ...)
     NeedsSnapshot, ///< a renewal whose payload lacks facts (the period): fetch the subscription
     Invalid ///< malformed or self-contradictory: `message` names the JSON path
 };
 
-std::string toString(Outcome outcome);
+std::string toString(NormalizeOutcome outcome);
 
 /// The result of normalizing one provider payload.
-struct Normalization
+struct NormalizeResult
 {
-    Outcome outcome = Outcome::Invalid;
+    NormalizeOutcome outcome = NormalizeOutcome::Invalid;
     /// Set when outcome is Renewal. For NeedsSnapshot it may be set with every field but
     /// `period` (left zero), for the caller to complete from a fetched subscription; never
     /// hand such an event to the core before its period is filled in.
@@ -50,7 +50,7 @@ std::string derivedEventId(std::string_view rawBody);
 
 /// Normalizes one provider payload. `rawBody` is the verified payload bytes (signature already
 /// checked by the caller); `providerKey` names the configured provider ("stripe-main").
-/// Never throws on any input: malformed input gives Outcome::Invalid.
+/// Never throws on any input: malformed input gives NormalizeOutcome::Invalid.
 ///
 /// Per provider (the full rules are in each adapter's .cpp):
 /// - Stripe: an event whose data.object is an invoice. Both invoice shapes, chosen by the
@@ -64,12 +64,12 @@ std::string derivedEventId(std::string_view rawBody);
 ///   without floating point (see recurly_adapter.cpp).
 /// - Lemon Squeezy: a subscription-invoices webhook; renewals come back NeedsSnapshot because
 ///   the payload carries no billing period. The event id is derived from the body's SHA-256.
-Normalization normalizePayload(
+NormalizeResult normalizePayload(
     ProviderKind kind, std::string_view providerKey, std::string_view rawBody);
 
 /// {"outcome": "renewal"|"not_a_renewal"|"needs_snapshot"|"invalid", "reason", "message",
 ///  "providerEventId", "providerSubscriptionId" (string or null), "eventIdDerived",
 ///  "event": SuccessfulRenewalEvent JSON form or null}
-nlohmann::json toJson(const Normalization &normalization);
+nlohmann::json toJson(const NormalizeResult &normalization);
 
 } // namespace rd

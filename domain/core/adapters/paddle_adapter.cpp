@@ -46,7 +46,7 @@ std::optional<Timestamp> capturedAt(const nlohmann::json &txn, const std::string
 
 } // namespace
 
-Normalization normalizePaddle(std::string_view providerKey, const nlohmann::json &body)
+NormalizeResult normalizePaddle(std::string_view providerKey, const nlohmann::json &body)
 {
     DeliveryIds ids {
         std::string(providerKey), requireIdentifier(body, "", "event_id"), {}, false, {}};
@@ -61,7 +61,7 @@ Normalization normalizePaddle(std::string_view providerKey, const nlohmann::json
     });
 }
 
-Normalization classifyPaddleTransaction(DeliveryIds &ids, const nlohmann::json &txn,
+NormalizeResult classifyPaddleTransaction(DeliveryIds &ids, const nlohmann::json &txn,
     const std::string &path, const FallbackTime &fallbackPaidAt)
 {
     const std::string txnId = requireIdentifier(txn, path, "id");

@@ -17,7 +17,7 @@ namespace rd {
 /// The billing providers an adapter exists for.
 enum class ProviderKind { Stripe, Paddle, Chargebee, Recurly, LemonSqueezy };
 
-struct Normalization;
+struct NormalizeResult;
 
 /// One row of the table: everything that differs per provider kind.
 struct ProviderKindInfo
@@ -26,8 +26,8 @@ struct ProviderKindInfo
     /// As stored in billing_providers.kind and typed on the command line ("lemonsqueezy").
     std::string_view name;
     /// The adapter: the provider key, the verified body and that body parsed under the shared
-    /// limits. May throw InputError (normalizePayload turns it into Outcome::Invalid).
-    Normalization (*normalize)(
+    /// limits. May throw InputError (normalizePayload turns it into NormalizeOutcome::Invalid).
+    NormalizeResult (*normalize)(
         std::string_view providerKey, std::string_view rawBody, const nlohmann::json &body);
     /// The provider sends no delivery id: its event id is derivedEventId(rawBody), even for a
     /// body too broken to read.

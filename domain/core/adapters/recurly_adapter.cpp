@@ -163,14 +163,14 @@ nlohmann::json parseKeepingDecimalText(std::string_view text)
     return root;
 }
 
-Normalization normalizeRecurly(std::string_view providerKey, std::string_view rawBody)
+NormalizeResult normalizeRecurly(std::string_view providerKey, std::string_view rawBody)
 {
     DeliveryIds ids {std::string(providerKey), derivedEventId(rawBody), {}, true, {}};
     return withDeliveryIds(
         ids, [&] { return classifyRecurlyInvoice(ids, parseKeepingDecimalText(rawBody), ""); });
 }
 
-Normalization classifyRecurlyInvoice(
+NormalizeResult classifyRecurlyInvoice(
     DeliveryIds &ids, const nlohmann::json &invoice, const std::string &path)
 {
     if (requireString(invoice, path, "object") != "invoice")

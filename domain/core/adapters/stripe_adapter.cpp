@@ -107,7 +107,7 @@ Timestamp paidAtOf(
 
 } // namespace
 
-Normalization normalizeStripe(std::string_view providerKey, const nlohmann::json &body)
+NormalizeResult normalizeStripe(std::string_view providerKey, const nlohmann::json &body)
 {
     DeliveryIds ids {std::string(providerKey), requireIdentifier(body, "", "id"), {}, false, {}};
     return withDeliveryIds(ids, [&] {
@@ -142,7 +142,7 @@ bool stripeInvoiceIsBasil(const nlohmann::json &invoice, const std::string &path
                     "cannot tell which invoice shape it is");
 }
 
-Normalization classifyStripeInvoice(DeliveryIds &ids, const nlohmann::json &invoice,
+NormalizeResult classifyStripeInvoice(DeliveryIds &ids, const nlohmann::json &invoice,
     const std::string &path, bool basil, const FallbackTime &fallbackPaidAt)
 {
     if (requireString(invoice, path, "object") != "invoice")
@@ -214,8 +214,8 @@ Normalization classifyStripeInvoice(DeliveryIds &ids, const nlohmann::json &invo
         e.period = *period;
         return renewal(std::move(e), "invoice");
     }
-    Normalization n;
-    n.outcome = Outcome::NeedsSnapshot;
+    NormalizeResult n;
+    n.outcome = NormalizeOutcome::NeedsSnapshot;
     n.reason = "missing_period";
     if (inArrears) {
         // A paid renewal all the same: only its period must come from the subscription
