@@ -30,7 +30,6 @@ using rdtest::scalar;
 
 namespace {
 
-
 int unixSocket()
 {
     return ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -221,7 +220,7 @@ private slots:
         rd::RenewalApplier applier(viaRelay);
         const auto out = applier.apply(februaryRenewal());
         QVERIFY(relay.dropped());
-        QCOMPARE(out.result, ApplyOutcome::Applied);
+        QCOMPARE(outcomeName(out.outcome), outcomeName(ApplyOutcome::Applied));
         QVERIFY(out.resolvedInDoubt);
         QCOMPARE(out.attempts, 2);
 
@@ -238,7 +237,8 @@ private slots:
 
         // The provider's retry is a duplicate: one applied result for one renewal.
         rd::RenewalApplier direct(conninfo);
-        QCOMPARE(direct.apply(februaryRenewal()).result, ApplyOutcome::Duplicate);
+        QCOMPARE(outcomeName(direct.apply(februaryRenewal()).outcome),
+            outcomeName(ApplyOutcome::Duplicate));
     }
 
     // The audit's reproduction: the renewal was applied earlier by another delivery; this
@@ -256,7 +256,8 @@ private slots:
         QFETCH(bool, recordedBefore);
         if (recordedBefore) {
             rd::RenewalApplier first(m_db->conninfo());
-            QCOMPARE(first.apply(februaryRenewal()).result, ApplyOutcome::Applied);
+            QCOMPARE(outcomeName(first.apply(februaryRenewal()).outcome),
+                outcomeName(ApplyOutcome::Applied));
         }
         auto holder = m_db->connect();
         auto observer = m_db->connect();
@@ -285,7 +286,8 @@ private slots:
         lock.reset();
 
         const auto out = pending.get();
-        QCOMPARE(out.result, recordedBefore ? ApplyOutcome::Duplicate : ApplyOutcome::Applied);
+        QCOMPARE(outcomeName(out.outcome),
+            outcomeName(recordedBefore ? ApplyOutcome::Duplicate : ApplyOutcome::Applied));
         QVERIFY(!out.resolvedInDoubt);
         QCOMPARE(out.attempts, 2);
         const auto seen = observe(*observer);

@@ -14,9 +14,9 @@
 using rd::ApplyOutcome;
 using rdtest::februaryRenewal;
 using rdtest::observe;
+using rdtest::outcomeName;
 
 namespace {
-
 
 /// Holds one subscription's row lock from the test's own session, as a handler in the middle
 /// of its renewal would, until released (or, when a check fails first, rolled back on
@@ -132,7 +132,7 @@ private slots:
             const std::string sub = "sub_" + std::to_string(i);
             rd::RenewalApplier a(m_db->conninfo()), b(m_db->conninfo());
             auto run = [&](rd::RenewalApplier &applier, const std::string &eventId) {
-                return applier.apply(februaryRenewal(sub, eventId, "in_" + sub)).result;
+                return applier.apply(februaryRenewal(sub, eventId, "in_" + sub)).outcome;
             };
             std::future<ApplyOutcome> fa, fb;
             RowLockHolder hold(*m_db, sub);
@@ -144,7 +144,7 @@ private slots:
             const auto ra = fa.get(), rb = fb.get();
             QVERIFY2((ra == ApplyOutcome::Applied && rb == ApplyOutcome::Duplicate)
                     || (ra == ApplyOutcome::Duplicate && rb == ApplyOutcome::Applied),
-                (rd::resultName(ra) + " / " + rd::resultName(rb)).c_str());
+                (outcomeName(ra) + u" / "_qs + outcomeName(rb)).toUtf8().constData());
             const auto seen = observe(*observer, sub);
             QCOMPARE(seen.billingPeriods, 1LL);
             QCOMPARE(seen.renewalAudits, 1LL);
@@ -164,8 +164,7 @@ private slots:
         for (int i = 0; i < handlers; ++i) {
             results.push_back(std::async(std::launch::async, [this, i] {
                 rd::RenewalApplier applier(m_db->conninfo());
-                return applier.apply(februaryRenewal("sub_1", "evt_" + std::to_string(i)))
-                    .result;
+                return applier.apply(februaryRenewal("sub_1", "evt_" + std::to_string(i))).outcome;
             }));
         }
         const auto waiting = rdtest::waitForLockWaiters(*observer, hold.pid, handlers);
@@ -208,8 +207,8 @@ private slots:
         std::string rejection;
         for (auto &f : results) {
             const auto out = f.get();
-            applied += out.result == ApplyOutcome::Applied;
-            if (out.result == ApplyOutcome::Rejected)
+            applied += out.outcome == ApplyOutcome::Applied;
+            if (out.outcome == ApplyOutcome::Rejected)
                 rejection = rdtest::rejectionOf(out);
         }
         QCOMPARE(applied, 1);
@@ -235,7 +234,7 @@ private slots:
         QVERIFY2(waiting.reached, waiting.seen.c_str());
         winner.commit();
         const auto out = pending.get();
-        QCOMPARE(out.result, ApplyOutcome::Rejected);
+        QCOMPARE(outcomeName(out.outcome), outcomeName(ApplyOutcome::Rejected));
         QCOMPARE(rdtest::rejectionOf(out), std::string("provider_renewal_key_payload_conflict"));
         const auto seen = observe(*observer, "sub_1");
         QCOMPARE(seen.billingPeriods, 0LL);
@@ -253,7 +252,7 @@ private slots:
         const auto waiting = raceAnUncommittedWinner(winner, winnerPid, *observer, pending);
         QVERIFY2(waiting.reached, waiting.seen.c_str());
         winner.abort();
-        QCOMPARE(pending.get().result, ApplyOutcome::Applied);
+        QCOMPARE(outcomeName(pending.get().outcome), outcomeName(ApplyOutcome::Applied));
         QCOMPARE(observe(*observer, "sub_1").billingPeriods, 1LL);
     }
 
@@ -397,7 +396,7 @@ private slots:
         QVERIFY2(waiting.reached, waiting.seen.c_str());
         concurrent.commit();
         const auto out = pending.get();
-        QCOMPARE(out.result, ApplyOutcome::Applied);
+        QCOMPARE(outcomeName(out.outcome), outcomeName(ApplyOutcome::Applied));
         QCOMPARE(out.attempts, 2);
         QCOMPARE(observe(*observer).billingPeriods, 1LL);
     }
@@ -421,7 +420,7 @@ private slots:
         }
         hold.release();
         const auto out = pending.get();
-        QCOMPARE(out.result, ApplyOutcome::Applied);
+        QCOMPARE(outcomeName(out.outcome), outcomeName(ApplyOutcome::Applied));
         QCOMPARE(out.attempts, 2);
         const auto seen = observe(*observer);
         QCOMPARE(seen.billingPeriods, 1LL);

@@ -1,4 +1,6 @@
 #include "domain/core/currency.h"
+#include "domain/core/errors.h"
+#include "domain/store/case_actions.h"
 #include "domain/store/renewal_applier.h"
 #include "tests/support/renewal_fixtures.h"
 #include "tests/support/test_database.h"
@@ -10,13 +12,11 @@
 using rd::ApplyOutcome;
 using rdtest::februaryRenewal;
 using rdtest::observe;
+using rdtest::outcomeName;
 
 Q_DECLARE_METATYPE(rd::SuccessfulRenewalEvent)
 
-namespace {
-
-
-} // namespace
+namespace { } // namespace
 
 /// The renewal core's rules, one scenario at a time, against PostgreSQL.
 class TestRenewalCore : public QObject
@@ -42,6 +42,86 @@ private slots:
 
     void cleanup() { m_db.reset(); }
 
+    /// The renewal core's answer is read strictly: an outcome or a rejection code this program
+    /// does not know (a newer schema's) is refused, never guessed, and a rejection must say
+    /// why. (An unknown name used to become Rejected without a code, which was then
+    /// dereferenced.) "-" is SQL NULL; "unknown" expects UnknownAnswer.
+    void answersAreReadStrictly_data()
+    {
+        QTest::addColumn<QString>("outcome");
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("applied") << "applied" << "-" << "applied";
+        QTest::newRow("duplicate") << "duplicate" << "-" << "duplicate";
+        QTest::newRow("rejected") << "rejected" << "renewal_period_is_not_contiguous"
+                                  << "rejected";
+        QTest::newRow("unknown outcome") << "reversed" << "-" << "unknown";
+        QTest::newRow("empty outcome") << "" << "-" << "unknown";
+        QTest::newRow("outcome in capitals") << "Applied" << "-" << "unknown";
+        QTest::newRow("rejection without its code") << "rejected" << "-" << "unknown";
+        QTest::newRow("unknown rejection") << "rejected" << "renewal_is_odd" << "unknown";
+        QTest::newRow("unknown code with applied") << "applied" << "renewal_is_odd" << "unknown";
+    }
+
+    void answersAreReadStrictly()
+    {
+        QFETCH(QString, outcome);
+        QFETCH(QString, code);
+        QFETCH(QString, expected);
+        const auto codeOrNull = code == u"-"_qs ? std::nullopt
+                                                : std::optional<std::string>(code.toStdString());
+        try {
+            const auto r = rd::applyResultFromAnswer(
+                outcome.toStdString(), std::nullopt, codeOrNull, std::string("{}"));
+            QCOMPARE(outcomeName(r.outcome), expected);
+            QCOMPARE(r.rejection.has_value(), r.outcome == ApplyOutcome::Rejected);
+        } catch (const rd::UnknownAnswer &e) {
+            QVERIFY2(expected == u"unknown"_qs, e.what());
+        }
+    }
+
+    /// Through the database: a core that answers an outcome this program does not know, or a
+    /// rejection without its code, makes apply() throw a SetupError (a retry cannot heal a
+    /// program older than its schema) and opens no case.
+    void anUnknownAnswerOfTheCoreIsRefused_data()
+    {
+        QTest::addColumn<QString>("answer");
+        QTest::newRow("unknown outcome") << "'reversed', NULL::text";
+        QTest::newRow("rejection without its code") << "'rejected', NULL::text";
+        QTest::newRow("unknown rejection") << "'rejected', 'renewal_is_odd'::text";
+    }
+
+    void anUnknownAnswerOfTheCoreIsRefused()
+    {
+        QFETCH(QString, answer);
+        auto conn = m_db->connect();
+        pqxx::nontransaction(*conn).exec(
+            "CREATE OR REPLACE FUNCTION public.apply_cli_renewal(p_provider_key text, "
+            "p_provider_event_id text, p_provider_subscription_id text, "
+            "p_provider_renewal_key text, p_provider_version text, p_period_start timestamptz, "
+            "p_period_end timestamptz, p_paid_amount_minor bigint, p_currency text, "
+            "p_paid_at timestamptz, p_billing_period_id uuid DEFAULT NULL, OUT result text, "
+            "OUT billing_period_id uuid, OUT error_code text, OUT local_state jsonb) "
+            "LANGUAGE sql AS $$ SELECT "
+            + answer.toStdString() + ", NULL::uuid, '{}'::jsonb $$");
+        rd::RenewalApplier applier(m_db->conninfo(), {}, rd::RenewalSource::Cli);
+        QVERIFY_THROWS_EXCEPTION(rd::SetupError, applier.apply(februaryRenewal()));
+        QCOMPARE(rdtest::scalar(*conn, "SELECT count(*) FROM reconciliation_cases"), 0LL);
+    }
+
+    /// A case action's answer is read strictly too: a claim_case that answers a result this
+    /// program does not know is refused (it used to pass through as JSON for the CLI to
+    /// compare as a string).
+    void anUnknownAnswerOfACaseActionIsRefused()
+    {
+        auto conn = m_db->connect();
+        pqxx::nontransaction(*conn).exec(
+            "CREATE OR REPLACE FUNCTION public.claim_case(p_case_id bigint, p_comment text) "
+            "RETURNS jsonb LANGUAGE sql AS $$ SELECT jsonb_build_object('caseId', p_case_id, "
+            "'result', 'stolen') $$");
+        QVERIFY_THROWS_EXCEPTION(rd::SetupError, rd::claimCase(*conn, 1, ""));
+    }
+
     void appliedOnceThenDuplicate()
     {
         rd::RenewalApplier applier(m_db->conninfo());
@@ -49,7 +129,7 @@ private slots:
         const auto before = observe(*conn);
 
         const auto first = applier.apply(februaryRenewal());
-        QCOMPARE(first.result, ApplyOutcome::Applied);
+        QCOMPARE(outcomeName(first.outcome), outcomeName(ApplyOutcome::Applied));
         QVERIFY(!first.billingPeriodId.empty());
         const auto after = observe(*conn);
         QCOMPARE(after.periodStart, std::string("2026-02-01T00:00:00.000000Z"));
@@ -61,7 +141,7 @@ private slots:
 
         // The same event again: nothing changes.
         const auto second = applier.apply(februaryRenewal());
-        QCOMPARE(second.result, ApplyOutcome::Duplicate);
+        QCOMPARE(outcomeName(second.outcome), outcomeName(ApplyOutcome::Duplicate));
         QCOMPARE(second.billingPeriodId, first.billingPeriodId);
         QCOMPARE(observe(*conn), after);
     }
@@ -71,11 +151,12 @@ private slots:
         rd::RenewalApplier applier(m_db->conninfo());
         auto conn = m_db->connect();
         // invoice.paid and invoice.payment_succeeded for one invoice.
-        QCOMPARE(applier.apply(februaryRenewal("sub_1", "evt_paid")).result,
-            ApplyOutcome::Applied);
+        QCOMPARE(outcomeName(applier.apply(februaryRenewal("sub_1", "evt_paid")).outcome),
+            outcomeName(ApplyOutcome::Applied));
         const auto after = observe(*conn);
-        QCOMPARE(applier.apply(februaryRenewal("sub_1", "evt_payment_succeeded")).result,
-            ApplyOutcome::Duplicate);
+        QCOMPARE(
+            outcomeName(applier.apply(februaryRenewal("sub_1", "evt_payment_succeeded")).outcome),
+            outcomeName(ApplyOutcome::Duplicate));
         QCOMPARE(observe(*conn), after);
         QCOMPARE(after.billingPeriods, 1LL);
     }
@@ -84,7 +165,8 @@ private slots:
     {
         rd::RenewalApplier applier(m_db->conninfo());
         auto conn = m_db->connect();
-        QCOMPARE(applier.apply(februaryRenewal()).result, ApplyOutcome::Applied);
+        QCOMPARE(outcomeName(applier.apply(februaryRenewal()).outcome),
+            outcomeName(ApplyOutcome::Applied));
         {
             pqxx::work tx(*conn);
             tx.exec0("UPDATE subscriptions SET status = 'canceled' WHERE provider_subscription_id "
@@ -93,7 +175,7 @@ private slots:
         }
         const auto after = observe(*conn);
         const auto replay = applier.apply(februaryRenewal("sub_1", "evt_replayed"));
-        QCOMPARE(replay.result, ApplyOutcome::Duplicate);
+        QCOMPARE(outcomeName(replay.outcome), outcomeName(ApplyOutcome::Duplicate));
         QCOMPARE(observe(*conn), after); // and no case: a replay is not a disagreement
     }
 
@@ -148,7 +230,7 @@ private slots:
         const auto before = observe(*conn, subscription.toStdString());
 
         const auto out = applier.apply(event);
-        QCOMPARE(out.result, ApplyOutcome::Rejected);
+        QCOMPARE(outcomeName(out.outcome), outcomeName(ApplyOutcome::Rejected));
         QCOMPARE(QString::fromStdString(rdtest::rejectionOf(out)), code);
         QVERIFY(out.caseId);
 
@@ -219,12 +301,12 @@ private slots:
         rd::RenewalApplier applier(m_db->conninfo());
         auto conn = m_db->connect();
         const auto applied = applier.apply(februaryRenewal());
-        QCOMPARE(applied.result, ApplyOutcome::Applied);
+        QCOMPARE(outcomeName(applied.outcome), outcomeName(ApplyOutcome::Applied));
         const auto after = observe(*conn);
         const auto after2 = observe(*conn, "sub_2");
 
         const auto out = applier.apply(event);
-        QCOMPARE(out.result, ApplyOutcome::Rejected);
+        QCOMPARE(outcomeName(out.outcome), outcomeName(ApplyOutcome::Rejected));
         QCOMPARE(rdtest::rejectionOf(out), std::string("provider_renewal_key_payload_conflict"));
         QCOMPARE(out.localState["conflictingBillingPeriod"]["id"].get<std::string>(),
             applied.billingPeriodId);
@@ -240,7 +322,7 @@ private slots:
     {
         rd::RenewalApplier applier(m_db->conninfo());
         const auto out = applier.apply(februaryRenewal());
-        QCOMPARE(out.result, ApplyOutcome::Applied);
+        QCOMPARE(outcomeName(out.outcome), outcomeName(ApplyOutcome::Applied));
         auto conn = m_db->connect();
         {
             pqxx::work tx(*conn);
@@ -440,7 +522,7 @@ private slots:
             auto e = februaryRenewal(
                 "sub_1", "evt_m" + std::to_string(month), "in_m" + std::to_string(month));
             e.period = {start, rd::addMonths(start, 1)};
-            QCOMPARE(applier.apply(e).result, ApplyOutcome::Applied);
+            QCOMPARE(outcomeName(applier.apply(e).outcome), outcomeName(ApplyOutcome::Applied));
             start = e.period.end;
         }
         const auto after = observe(*conn);
@@ -497,7 +579,7 @@ private slots:
         QCOMPARE(flag("sub_cancelling"), true);
         const auto cancelling = observe(*conn, "sub_cancelling");
         const auto refused = applier.apply(februaryRenewal("sub_cancelling"));
-        QCOMPARE(refused.result, ApplyOutcome::Rejected);
+        QCOMPARE(outcomeName(refused.outcome), outcomeName(ApplyOutcome::Rejected));
         QCOMPARE(rdtest::rejectionOf(refused),
             std::string("renewal_conflicts_with_scheduled_cancellation"));
         QCOMPARE(flag("sub_cancelling"), true);
@@ -511,7 +593,8 @@ private slots:
                      "test_schedule_cancellation()");
         }
         QCOMPARE(flag("sub_1"), false);
-        QCOMPARE(applier.apply(februaryRenewal("sub_1")).result, ApplyOutcome::Applied);
+        QCOMPARE(outcomeName(applier.apply(februaryRenewal("sub_1")).outcome),
+            outcomeName(ApplyOutcome::Applied));
         QCOMPARE(observe(*conn, "sub_1").periodEnd, std::string("2026-03-01T00:00:00.000000Z"));
         QCOMPARE(flag("sub_1"), true);
         {
@@ -521,8 +604,8 @@ private slots:
 
         // 3. A renewal applied with the flag false leaves it false.
         QCOMPARE(flag("sub_2"), false);
-        QCOMPARE(applier.apply(februaryRenewal("sub_2", "evt_2", "in_2")).result,
-            ApplyOutcome::Applied);
+        QCOMPARE(outcomeName(applier.apply(februaryRenewal("sub_2", "evt_2", "in_2")).outcome),
+            outcomeName(ApplyOutcome::Applied));
         QCOMPARE(flag("sub_2"), false);
 
         // Neither advancing UPDATE named the column.
@@ -546,7 +629,7 @@ private slots:
     {
         rd::RenewalApplier applier(m_db->conninfo());
         const auto out = applier.apply(februaryRenewal());
-        QCOMPARE(out.result, ApplyOutcome::Applied);
+        QCOMPARE(outcomeName(out.outcome), outcomeName(ApplyOutcome::Applied));
         auto conn = m_db->connect();
         pqxx::work tx(*conn);
         try {
@@ -573,7 +656,7 @@ private slots:
     {
         rd::RenewalApplier applier(m_db->conninfo());
         const auto first = applier.apply(februaryRenewal("sub_1", "evt_1", "in_1"));
-        QCOMPARE(first.result, ApplyOutcome::Applied);
+        QCOMPARE(outcomeName(first.outcome), outcomeName(ApplyOutcome::Applied));
         auto conn = m_db->connect();
         {
             pqxx::nontransaction tx(*conn);
@@ -583,7 +666,7 @@ private slots:
         }
         const auto before = observe(*conn);
         const auto second = applier.apply(februaryRenewal("sub_1", "evt_2", "in_2"));
-        QCOMPARE(second.result, ApplyOutcome::Rejected);
+        QCOMPARE(outcomeName(second.outcome), outcomeName(ApplyOutcome::Rejected));
         QCOMPARE(rdtest::rejectionOf(second), std::string("provider_renewal_key_payload_conflict"));
         QCOMPARE(second.localState["conflictingBillingPeriod"]["id"].get<std::string>(),
             first.billingPeriodId);
@@ -621,7 +704,7 @@ private slots:
                 "sub_1", "evt_v" + std::to_string(month), "in_v" + std::to_string(month));
             e.period = {start, rd::addMonths(start, 1)};
             e.providerVersion = given;
-            QCOMPARE(applier.apply(e).result, ApplyOutcome::Applied);
+            QCOMPARE(outcomeName(applier.apply(e).outcome), outcomeName(ApplyOutcome::Applied));
             QCOMPARE(version(), expected);
             start = e.period.end;
             ++month;

@@ -117,7 +117,7 @@ private slots:
             QVERIFY(applier
                         .apply(rdtest::februaryRenewal(
                             sub, std::string("evt_") + sub, std::string("in_") + sub))
-                        .result
+                        .outcome
                 == rd::ApplyOutcome::Applied);
         m_viewer = QString::fromStdString(rdtest::loginAs(*m_db, "vera", "viewer"));
     }

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 using Kind = rd::ui::CaseActionOutcome::Kind;
+using rdtest::outcomeName;
 
 /// Re-apply from the reconciliation queue, through the desk's widgets and action layer.
 class TestUiReapply : public QObject
@@ -135,7 +136,7 @@ private slots:
             m_db->conninfo(), rdtest::subscriptionLine("stripe-main", "sub_1", "past_due"));
         rd::RenewalApplier applier(m_db->conninfo());
         const auto outcome = applier.apply(rdtest::februaryRenewal());
-        QCOMPARE(outcome.result, rd::ApplyOutcome::Rejected);
+        QCOMPARE(outcomeName(outcome.outcome), outcomeName(rd::ApplyOutcome::Rejected));
         QVERIFY(outcome.caseId.has_value());
         m_caseId = *outcome.caseId;
         const QString conninfo = QString::fromStdString(m_db->conninfo());
@@ -163,8 +164,10 @@ private slots:
             *rd::parseRfc3339("2026-03-01T00:00:00Z"), *rd::parseRfc3339("2026-04-01T00:00:00Z")};
         const auto gap = applier.apply(march);
         QVERIFY(gap.caseId);
-        QCOMPARE(applier.apply(rdtest::februaryRenewal("sub_h", "evt_h_feb", "in_h_feb")).result,
-            rd::ApplyOutcome::Applied);
+        QCOMPARE(
+            outcomeName(
+                applier.apply(rdtest::februaryRenewal("sub_h", "evt_h_feb", "in_h_feb")).outcome),
+            outcomeName(rd::ApplyOutcome::Applied));
 
         rd::ui::CasesPage page(m_pool.get(), m_actions.get());
         QAbstractItemModelTester tester(
@@ -302,7 +305,8 @@ private slots:
         }
         // The provider's retry got through on its own before anyone looked at the case.
         rd::RenewalApplier applier(m_db->conninfo());
-        QCOMPARE(applier.apply(rdtest::februaryRenewal()).result, rd::ApplyOutcome::Applied);
+        QCOMPARE(outcomeName(applier.apply(rdtest::februaryRenewal()).outcome),
+            outcomeName(rd::ApplyOutcome::Applied));
         const auto outcome = rd::ui::reapplyCase(m_db->conninfo(), {m_caseId, u"other"_qs, {}, {}});
         QCOMPARE(outcome.resultCode, u"duplicate"_qs);
         QVERIFY(outcome.summary.startsWith(u"Already applied"_qs));

@@ -38,7 +38,7 @@ int runApply(const CommandContext &ctx)
             continue;
         }
         const auto outcome = applier.apply(event);
-        anyRejected = anyRejected || outcome.result == ApplyOutcome::Rejected;
+        anyRejected = anyRejected || outcome.outcome == ApplyOutcome::Rejected;
         auto acknowledgement = outcome.toJson();
         acknowledgement["line"] = lineNo;
         // Flushed per line: a caller piping events in reads each acknowledgement at once.

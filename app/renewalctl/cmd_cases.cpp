@@ -155,7 +155,7 @@ int printReapplyResult(const CommandContext &ctx, const ReapplyResult &result)
     if (ctx.json()) {
         ctx.out << result.json.dump() << "\n";
     } else {
-        ctx.out << "case " << result.caseId << ": " << resultName(result.result);
+        ctx.out << "case " << result.caseId << ": " << toString(result.outcome);
         if (!result.resolution.empty())
             ctx.out << ", resolved " << result.resolution;
         if (result.rejection)
@@ -163,6 +163,48 @@ int printReapplyResult(const CommandContext &ctx, const ReapplyResult &result)
         ctx.out << "\n";
     }
     return result.resolved() ? ExitOk : ExitRejected;
+}
+
+/// What a claim, release, note, dismissal or reopening did, in words after "case N: ".
+std::string words(const ClaimResult &r)
+{
+    if (r.outcome == ClaimOutcome::AlreadyYours)
+        return "already claimed by you";
+    return "claimed by " + r.assignedTo
+        + (r.takenFrom.empty() ? "" : " (taken over from " + r.takenFrom + ")");
+}
+
+std::string words(const ReleaseResult &r)
+{
+    if (r.outcome == ReleaseOutcome::NotClaimed)
+        return "not claimed by anyone; nothing to release";
+    return "released (was claimed by " + r.releasedFrom + ")";
+}
+
+std::string words(const NoteResult &)
+{
+    return "note added";
+}
+
+std::string words(const DismissResult &)
+{
+    return "dismissed";
+}
+
+std::string words(const ReopenResult &r)
+{
+    return "open again (was dismissed by " + (r.dismissedBy.empty() ? "?" : r.dismissedBy) + ")";
+}
+
+/// The action's result: the database's answer with --json, else in words.
+template<class Result>
+int printCaseAction(const CommandContext &ctx, const Result &result)
+{
+    if (ctx.json())
+        ctx.out << result.toJson().dump() << "\n";
+    else
+        ctx.out << "case " << result.caseId << ": " << words(result) << "\n";
+    return ExitOk;
 }
 
 } // namespace
@@ -200,26 +242,15 @@ int runCases(const CommandContext &ctx)
             if (!hasVisibleText(ctx.args.value("comment").value_or("")))
                 throw UsageError("dismissing a case needs --comment saying why (with something "
                                  "to read: spaces alone are not a note)");
-            const auto caseId = caseIdArgument(ctx.args, 2);
-            const auto result = dismissCase(*conn, caseId, noteFrom(ctx.args));
-            ctx.out << (ctx.json() ? result.dump()
-                                   : "case " + std::to_string(caseId) + ": dismissed")
-                    << "\n";
-            return ExitOk;
+            return printCaseAction(
+                ctx, dismissCase(*conn, caseIdArgument(ctx.args, 2), noteFrom(ctx.args)));
         }
         if (verb == "reopen") {
             const std::string note = ctx.args.value("comment").value_or("");
             if (!hasVisibleText(note))
                 throw UsageError("reopening a case needs --comment saying why (with something to "
                                  "read: spaces alone are not a note)");
-            const auto caseId = caseIdArgument(ctx.args, 2);
-            const auto result = reopenCase(*conn, caseId, note);
-            ctx.out << (ctx.json()
-                    ? result.dump()
-                    : "case " + std::to_string(caseId) + ": open again (was dismissed by "
-                        + result.value("dismissedBy", std::string("?")) + ")")
-                    << "\n";
-            return ExitOk;
+            return printCaseAction(ctx, reopenCase(*conn, caseIdArgument(ctx.args, 2), note));
         }
         if (verb == "claim" || verb == "release" || verb == "note") {
             const auto caseId = caseIdArgument(ctx.args, 2);
@@ -227,30 +258,11 @@ int runCases(const CommandContext &ctx)
             if (verb == "note" && !hasVisibleText(comment))
                 throw UsageError("a note needs --comment with its text (spaces alone are not a "
                                  "note)");
-            const auto result = verb == "claim" ? claimCase(*conn, caseId, comment)
-                : verb == "release"             ? releaseCase(*conn, caseId, comment)
-                                                : noteCase(*conn, caseId, comment);
-            if (ctx.json()) {
-                ctx.out << result.dump() << "\n";
-                return ExitOk;
-            }
-            const std::string outcome = result.value("result", "");
-            ctx.out << "case " << caseId << ": ";
-            if (outcome == "claimed")
-                ctx.out << "claimed by " << result.value("assignedTo", "")
-                        << (result.contains("takenFrom")
-                                   ? " (taken over from " + result.value("takenFrom", "") + ")"
-                                   : "");
-            else if (outcome == "already_yours")
-                ctx.out << "already claimed by you";
-            else if (outcome == "released")
-                ctx.out << "released (was claimed by " << result.value("releasedFrom", "") << ")";
-            else if (outcome == "not_claimed")
-                ctx.out << "not claimed by anyone; nothing to release";
-            else
-                ctx.out << "note added";
-            ctx.out << "\n";
-            return ExitOk;
+            if (verb == "claim")
+                return printCaseAction(ctx, claimCase(*conn, caseId, comment));
+            if (verb == "release")
+                return printCaseAction(ctx, releaseCase(*conn, caseId, comment));
+            return printCaseAction(ctx, noteCase(*conn, caseId, comment));
         }
     } catch (const ActionRefused &e) {
         // A case that does not exist is a wrong id, not a refusal: bad input (65), as for any

@@ -4,6 +4,7 @@
 #include "app/renewalctl/command_context.h"
 #include "domain/core/operator_note.h"
 #include "domain/store/action_refused.h"
+#include "domain/store/database_errors.h"
 #include "domain/store/inbox_retention.h"
 
 #include <nlohmann/json.hpp>
@@ -50,7 +51,9 @@ int runErase(const CommandContext &ctx, pqxx::connection &conn)
         else
             ctx.out << report.text();
         return ExitOk;
-    } catch (const pqxx::insufficient_privilege &) {
+    } catch (const DatabaseFailure &e) {
+        if (e.sqlstate() != kInsufficientPrivilege)
+            throw;
         return reportRefusal(ctx, "operator_only",
             "erasing delivery bodies is an operator's act (renewal_operator); nothing was erased");
     }
@@ -94,7 +97,9 @@ int runRetention(const CommandContext &ctx, pqxx::connection &conn)
             : std::optional<int>(static_cast<int>(ctx.args.integer("days", 0, 0, 36500)));
         printRetention(ctx, setInboxRetention(conn, value));
         return ExitOk;
-    } catch (const pqxx::insufficient_privilege &) {
+    } catch (const DatabaseFailure &e) {
+        if (e.sqlstate() != kInsufficientPrivilege)
+            throw;
         return reportRefusal(ctx, "owner_only",
             "the retention is set by the database's owner (the role that migrates it)");
     }

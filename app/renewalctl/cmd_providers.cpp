@@ -36,13 +36,13 @@ int runProviders(const CommandContext &ctx)
         auto conn = ctx.connect();
         const auto result
             = registerBillingProvider(*conn, pos[2], *kind, ctx.args.value("name").value_or(""));
-        const std::string word = result == RegisterResult::Created ? "created" : "exists";
+        const std::string word = result == RegisterOutcome::Created ? "created" : "exists";
         if (ctx.json())
             ctx.out << nlohmann::json {{"result", word}, {"providerKey", pos[2]}}.dump() << "\n";
         else
             ctx.out << "provider " << pos[2] << ": "
-                    << (result == RegisterResult::Created ? "created"
-                                                          : "already registered, unchanged")
+                    << (result == RegisterOutcome::Created ? "created"
+                                                           : "already registered, unchanged")
                     << "\n";
         return ExitOk;
     }

@@ -23,7 +23,7 @@ void printAttachResult(const CommandContext &ctx, const SnapshotAttachment &resu
         if (c->resolved)
             ctx.out << "  case " << c->id << (preview ? " would be" : " is")
                     << " resolved: its renewal "
-                    << (c->renewal == ApplyOutcome::Applied
+                    << (c->renewalOutcome == ApplyOutcome::Applied
                                ? (preview ? "would be applied" : "was applied")
                                : "is recorded")
                     << "\n";
@@ -106,7 +106,7 @@ int runSnapshot(const CommandContext &ctx)
         if (ctx.json()) {
             ctx.out << result.json.dump() << "\n";
         } else {
-            ctx.out << "snapshot " << result.snapshotId << ": " << toString(result.result) << "\n";
+            ctx.out << "snapshot " << result.snapshotId << ": " << toString(result.outcome) << "\n";
             printAttachResult(ctx, result, false);
         }
         return ExitOk;

@@ -2,6 +2,7 @@
 
 #include "app/renewalctl/command_context.h"
 #include "domain/core/errors.h"
+#include "domain/store/database_errors.h"
 #include "domain/store/database_target.h"
 #include "domain/store/embedded_cluster.h"
 #include "domain/store/migrator.h"
@@ -23,6 +24,57 @@ std::string oneLine(std::string s)
     while (!s.empty() && (s.back() == '\n' || s.back() == ' '))
         s.pop_back();
     return s;
+}
+
+/// The command named first on the command line.
+int runCommand(const CommandContext &ctx)
+{
+    const std::string &command = ctx.args.positionals().front();
+    if (command == "db")
+        return runDb(ctx);
+    if (command == "migrate")
+        return runMigrate(ctx);
+    if (command == "fold")
+        return runFold(ctx);
+    if (command == "inbox")
+        return runInbox(ctx);
+    if (command == "ledger")
+        return runLedger(ctx);
+    if (command == "statement")
+        return runStatement(ctx);
+    if (command == "subscriptions")
+        return runSubscriptions(ctx);
+    if (command == "apply")
+        return runApply(ctx);
+    if (command == "bench")
+        return runBench(ctx);
+    if (command == "cases")
+        return runCases(ctx);
+    if (command == "snapshot")
+        return runSnapshot(ctx);
+    if (command == "audit")
+        return runAudit(ctx);
+    if (command == "close")
+        return runClose(ctx);
+    if (command == "roles")
+        return runRoles(ctx);
+    if (command == "providers")
+        return runProviders(ctx);
+    if (command == "ingest")
+        return runIngest(ctx);
+    if (command == "replay")
+        return runReplay(ctx);
+    if (command == "normalize")
+        return runNormalize(ctx);
+    if (command == "outbox")
+        return runOutbox(ctx);
+    if (command == "demo")
+        return runDemo(ctx);
+    if (command == "serve")
+        return runServe(ctx);
+    if (command == "simulate")
+        return runSimulate(ctx);
+    throw UsageError("unknown command '" + command + "' (see renewalctl --help)");
 }
 
 } // namespace
@@ -92,52 +144,8 @@ int runRenewalctl(
         if (!args)
             return ExitOk; // --help or --version, printed
         const CommandContext ctx {*args, in, out, err};
-        const std::string &command = args->positionals().front();
-        if (command == "db")
-            return runDb(ctx);
-        if (command == "migrate")
-            return runMigrate(ctx);
-        if (command == "fold")
-            return runFold(ctx);
-        if (command == "inbox")
-            return runInbox(ctx);
-        if (command == "ledger")
-            return runLedger(ctx);
-        if (command == "statement")
-            return runStatement(ctx);
-        if (command == "subscriptions")
-            return runSubscriptions(ctx);
-        if (command == "apply")
-            return runApply(ctx);
-        if (command == "bench")
-            return runBench(ctx);
-        if (command == "cases")
-            return runCases(ctx);
-        if (command == "snapshot")
-            return runSnapshot(ctx);
-        if (command == "audit")
-            return runAudit(ctx);
-        if (command == "close")
-            return runClose(ctx);
-        if (command == "roles")
-            return runRoles(ctx);
-        if (command == "providers")
-            return runProviders(ctx);
-        if (command == "ingest")
-            return runIngest(ctx);
-        if (command == "replay")
-            return runReplay(ctx);
-        if (command == "normalize")
-            return runNormalize(ctx);
-        if (command == "outbox")
-            return runOutbox(ctx);
-        if (command == "demo")
-            return runDemo(ctx);
-        if (command == "serve")
-            return runServe(ctx);
-        if (command == "simulate")
-            return runSimulate(ctx);
-        throw UsageError("unknown command '" + command + "' (see renewalctl --help)");
+        // What a command's store calls let through of libpqxx arrives as rd:: types.
+        return translatingDatabaseErrors([&] { return runCommand(ctx); });
     } catch (const UsageError &e) {
         err << "renewalctl: " << e.what() << "\n";
         return ExitUsage;
@@ -150,19 +158,25 @@ int runRenewalctl(
     } catch (const DatabaseUnavailable &e) {
         err << "renewalctl: " << oneLine(e.what()) << "\n";
         return ExitUnavailable;
-    } catch (const pqxx::broken_connection &e) {
+    } catch (const ConnectionLost &e) {
         err << "renewalctl: lost the database connection: " << oneLine(e.what()) << "\n";
         return ExitUnavailable;
     } catch (const SetupError &e) {
         err << "renewalctl: " << e.what() << "\n";
         return ExitConfig;
-    } catch (const pqxx::undefined_table &e) {
-        err << "renewalctl: the database has no Renewal Desk schema (run 'renewalctl migrate'): "
-            << oneLine(e.what()) << "\n";
-        return ExitUnavailable;
-    } catch (const pqxx::insufficient_privilege &e) {
-        err << "renewalctl: permission denied by the database: " << oneLine(e.what()) << "\n";
-        return ExitUnavailable;
+    } catch (const DatabaseFailure &e) {
+        if (e.sqlstate() == kUndefinedTable) {
+            err << "renewalctl: the database has no Renewal Desk schema (run 'renewalctl "
+                   "migrate'): "
+                << oneLine(e.what()) << "\n";
+            return ExitUnavailable;
+        }
+        if (e.sqlstate() == kInsufficientPrivilege) {
+            err << "renewalctl: permission denied by the database: " << oneLine(e.what()) << "\n";
+            return ExitUnavailable;
+        }
+        err << "renewalctl: internal error: " << oneLine(e.what()) << "\n";
+        return ExitInternal;
     } catch (const std::exception &e) {
         err << "renewalctl: internal error: " << oneLine(e.what()) << "\n";
         return ExitInternal;

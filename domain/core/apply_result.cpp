@@ -2,26 +2,27 @@
 
 namespace rd {
 
-std::string resultName(ApplyOutcome r)
+std::string_view toString(ApplyOutcome outcome)
 {
-    switch (r) {
+    switch (outcome) {
     case ApplyOutcome::Applied:
         return "applied";
     case ApplyOutcome::Duplicate:
         return "duplicate";
     case ApplyOutcome::Rejected:
-        return "rejected";
+        break;
     }
     return "rejected";
 }
 
-ApplyOutcome applyResultFromName(std::string_view name)
+std::optional<ApplyOutcome> applyOutcomeFromString(std::string_view name)
 {
-    if (name == "applied")
-        return ApplyOutcome::Applied;
-    if (name == "duplicate")
-        return ApplyOutcome::Duplicate;
-    return ApplyOutcome::Rejected;
+    for (const auto outcome :
+        {ApplyOutcome::Applied, ApplyOutcome::Duplicate, ApplyOutcome::Rejected}) {
+        if (toString(outcome) == name)
+            return outcome;
+    }
+    return std::nullopt;
 }
 
 } // namespace rd

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <string>
+#include <optional>
 #include <string_view>
 
 namespace rd {
@@ -10,8 +10,9 @@ namespace rd {
 enum class ApplyOutcome { Applied, Duplicate, Rejected };
 
 /// "applied", "duplicate" or "rejected", as the database answers.
-std::string resultName(ApplyOutcome r);
-/// The inverse of resultName; anything else is Rejected (the core answers only these three).
-ApplyOutcome applyResultFromName(std::string_view name);
+std::string_view toString(ApplyOutcome outcome);
+/// The inverse of toString, strictly: nothing for any other name (a newer schema's outcome is
+/// not guessed; the store throws UnknownAnswer for it).
+std::optional<ApplyOutcome> applyOutcomeFromString(std::string_view name);
 
 } // namespace rd

@@ -43,6 +43,16 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+/// The database answered a name this program does not know: an outcome, a rejection code or
+/// a case action's result that a newer schema added, or an answer lacking a part it must have
+/// (a rejection without its code). Refused rather than guessed; a retry cannot heal it (the
+/// program is older than the database's schema), hence a SetupError.
+class UnknownAnswer : public SetupError
+{
+public:
+    using SetupError::SetupError;
+};
+
 /// A database failure that is neither the caller's input nor a typed refusal (ActionRefused):
 /// the store translates libpqxx's exceptions into this at its edge, so callers catch rd::
 /// types only. what() is the server's message, for logs, never for an HTTP answer or an exit

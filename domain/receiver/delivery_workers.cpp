@@ -1,8 +1,7 @@
 #include "domain/receiver/delivery_workers.h"
 
 #include "domain/core/errors.h"
-
-#include <pqxx/except>
+#include "domain/store/database_errors.h"
 
 namespace rd {
 
@@ -23,7 +22,7 @@ IngestResult WorkerContext::ingest(const std::string &providerKey, std::string_v
     const bool reused = m_ingestor != nullptr;
     try {
         return ingestor().ingest(providerKey, rawBody);
-    } catch (const pqxx::broken_connection &) {
+    } catch (const ConnectionLost &) {
         if (!reused)
             throw;
     } catch (const DatabaseUnavailable &) {

@@ -18,13 +18,68 @@ namespace rd {
 struct ReapplyResult
 {
     std::int64_t caseId = 0;
-    ApplyOutcome result = ApplyOutcome::Rejected;
+    ApplyOutcome outcome = ApplyOutcome::Rejected;
     std::optional<RejectionCode> rejection; ///< rejected: why the case stays open
     std::string resolution; ///< resolved: "reapplied" or "already_applied", as recorded
     std::string billingPeriodId; ///< applied or duplicate: the period that records it
     nlohmann::json json; ///< the database's answer as it came (for --json)
 
-    bool resolved() const { return result != ApplyOutcome::Rejected; }
+    bool resolved() const { return outcome != ApplyOutcome::Rejected; }
+};
+
+// Claim, release, note, dismiss and reopen: what the database answered, typed. toJson() is that
+// answer as the database spells it (renewalctl's --json prints it, byte for byte as before).
+
+/// What claiming a case did: it is the calling login role's now (taken over from another's
+/// claim, or it was free), or it was already.
+enum class ClaimOutcome { Claimed, AlreadyYours };
+std::string_view toString(ClaimOutcome outcome); ///< "claimed", "already_yours"
+struct ClaimResult
+{
+    std::int64_t caseId = 0;
+    ClaimOutcome outcome = ClaimOutcome::Claimed;
+    std::string assignedTo; ///< the calling login role
+    std::string takenFrom; ///< claimed: whose claim it took over; empty when the case was free
+
+    nlohmann::json toJson() const;
+};
+
+/// What releasing a case did: back in the queue (it was someone's), or nobody held it.
+enum class ReleaseOutcome { Released, NotClaimed };
+std::string_view toString(ReleaseOutcome outcome); ///< "released", "not_claimed"
+struct ReleaseResult
+{
+    std::int64_t caseId = 0;
+    ReleaseOutcome outcome = ReleaseOutcome::NotClaimed;
+    std::string releasedFrom; ///< released: whose claim it was
+
+    nlohmann::json toJson() const;
+};
+
+/// A note was added to the case's history (its only outcome: anything else is a refusal).
+struct NoteResult
+{
+    std::int64_t caseId = 0;
+
+    nlohmann::json toJson() const; ///< {"caseId", "result": "noted"}
+};
+
+/// The case was dismissed (its only outcome: anything else is a refusal).
+struct DismissResult
+{
+    std::int64_t caseId = 0;
+
+    nlohmann::json toJson() const; ///< {"caseId", "result": "dismissed"}
+};
+
+/// The dismissed case is open again (its only outcome: anything else is a refusal).
+struct ReopenResult
+{
+    std::int64_t caseId = 0;
+    std::string errorCode; ///< the case's rejection, as it was recorded; empty when none
+    std::string dismissedBy; ///< who had dismissed it; empty when not recorded
+
+    nlohmann::json toJson() const; ///< {"caseId", "result": "reopened", ...}
 };
 
 /// What attaching a snapshot did to the case it was attached to.
@@ -32,7 +87,7 @@ struct CaseAfterSnapshot
 {
     std::int64_t id = 0;
     bool resolved = false; ///< its renewal is recorded (else it stays open)
-    ApplyOutcome renewal = ApplyOutcome::Rejected; ///< what the core did with its renewal
+    ApplyOutcome renewalOutcome = ApplyOutcome::Rejected; ///< what the core did with its renewal
     std::optional<RejectionCode> rejection; ///< still open: why
     /// Still open although its renewal is the renewal of the period the snapshot makes current:
     /// why the snapshot did not record it, in words ("the snapshot names renewal in_x ...").
@@ -53,8 +108,8 @@ struct CaseRenewal
 /// What attaching a provider snapshot did.
 struct SnapshotAttachment
 {
-    enum class Result { Attached, Created, Unchanged };
-    Result result = Result::Unchanged;
+    enum class Outcome { Attached, Created, Unchanged };
+    Outcome outcome = Outcome::Unchanged;
     std::int64_t snapshotId = 0;
     std::string subscriptionId;
     nlohmann::json changes; ///< {"field": {"before", "after"}} of what moved
@@ -66,7 +121,7 @@ struct SnapshotAttachment
     std::vector<CaseRenewal> leftBehind;
     nlohmann::json json; ///< the database's answer as it came (for --json)
 };
-std::string_view toString(SnapshotAttachment::Result result);
+std::string_view toString(SnapshotAttachment::Outcome outcome);
 
 /// What attaching would do: the attachment, or the refusal it would meet.
 struct SnapshotPreview

@@ -1,7 +1,8 @@
 #include "domain/store/case_actions.h"
 
 #include "domain/core/errors.h"
-#include "domain/store/retrying_action.h"
+#include "domain/store/database_answer.h"
+#include "domain/store/retrying_call.h"
 
 #include <pqxx/pqxx>
 
@@ -20,15 +21,34 @@ nlohmann::json callAction(pqxx::connection &conn, const std::string &sql, Args &
     });
 }
 
-std::optional<RejectionCode> rejectionFrom(const nlohmann::json &value)
-{
-    return value.is_string() ? rejectionCodeFromString(value.get<std::string>()) : std::nullopt;
-}
-
 std::string stringOr(const nlohmann::json &obj, const char *key)
 {
     const auto it = obj.find(key);
     return it != obj.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::optional<std::string> optionalString(const nlohmann::json &obj, const char *key)
+{
+    const auto it = obj.find(key);
+    return it != obj.end() && it->is_string() ? std::optional<std::string>(it->get<std::string>())
+                                              : std::nullopt;
+}
+
+/// A rejection code in `obj[key]`, strictly: nothing when there is none, UnknownAnswer for a
+/// code this program does not know.
+std::optional<RejectionCode> rejectionFrom(
+    const nlohmann::json &obj, const char *key, std::string_view from)
+{
+    const auto code = optionalString(obj, key);
+    return code ? std::optional<RejectionCode>(rejectionAnswer(*code, from)) : std::nullopt;
+}
+
+/// An action with one outcome: its answer must say it ("noted", "dismissed", "reopened").
+void expectResult(const nlohmann::json &j, std::string_view result, std::string_view from)
+{
+    const std::string answered = stringOr(j, "result");
+    if (answered != result)
+        throwUnknownAnswer("the result", answered, from);
 }
 
 CaseRenewal caseRenewalFrom(const nlohmann::json &j)
@@ -48,11 +68,11 @@ CaseRenewal caseRenewalFrom(const nlohmann::json &j)
 
 SnapshotAttachment attachmentFrom(const nlohmann::json &j)
 {
+    using Outcome = SnapshotAttachment::Outcome;
+    constexpr std::string_view from = "attach_provider_snapshot";
     SnapshotAttachment a;
-    const std::string result = stringOr(j, "result");
-    a.result = result == "attached" ? SnapshotAttachment::Result::Attached
-        : result == "created"       ? SnapshotAttachment::Result::Created
-                                    : SnapshotAttachment::Result::Unchanged;
+    a.outcome = namedAnswer<Outcome>(stringOr(j, "result"),
+        {Outcome::Attached, Outcome::Created, Outcome::Unchanged}, "the result", from);
     a.snapshotId = j.value("snapshotId", std::int64_t {0});
     a.subscriptionId = stringOr(j, "subscriptionId");
     a.changes = j.value("changes", nlohmann::json::object());
@@ -60,8 +80,8 @@ SnapshotAttachment attachmentFrom(const nlohmann::json &j)
         CaseAfterSnapshot after;
         after.id = c->value("id", std::int64_t {0});
         after.resolved = stringOr(*c, "status") == "resolved";
-        after.renewal = applyResultFromName(stringOr(*c, "renewal"));
-        after.rejection = rejectionFrom(c->value("error", nlohmann::json()));
+        after.renewalOutcome = applyOutcomeAnswer(stringOr(*c, "renewal"), from);
+        after.rejection = rejectionFrom(*c, "error", from);
         after.why = stringOr(*c, "why");
         a.caseAfter = after;
     }
@@ -86,14 +106,14 @@ std::optional<std::string> nullIfEmpty(const std::string &s)
 
 } // namespace
 
-std::string_view toString(SnapshotAttachment::Result result)
+std::string_view toString(SnapshotAttachment::Outcome outcome)
 {
-    switch (result) {
-    case SnapshotAttachment::Result::Attached:
+    switch (outcome) {
+    case SnapshotAttachment::Outcome::Attached:
         return "attached";
-    case SnapshotAttachment::Result::Created:
+    case SnapshotAttachment::Outcome::Created:
         return "created";
-    case SnapshotAttachment::Result::Unchanged:
+    case SnapshotAttachment::Outcome::Unchanged:
         break;
     }
     return "unchanged";
@@ -101,42 +121,66 @@ std::string_view toString(SnapshotAttachment::Result result)
 
 ReapplyResult reapplyCase(pqxx::connection &conn, std::int64_t caseId, const OperatorNote &note)
 {
+    constexpr std::string_view from = "reapply_case";
     const auto j = callAction(conn, "SELECT reapply_case($1, $2, $3)::text", caseId, note.reason,
         nullIfEmpty(note.comment));
     ReapplyResult r;
     r.caseId = caseId;
-    r.result = applyResultFromName(stringOr(j, "result"));
-    r.rejection = rejectionFrom(j.value("error", nlohmann::json()));
+    r.outcome = applyOutcomeAnswer(stringOr(j, "result"), from);
+    r.rejection = r.outcome == ApplyOutcome::Rejected
+        ? rejectionOfRejected(optionalString(j, "error"), from)
+        : rejectionFrom(j, "error", from);
     r.resolution = stringOr(j, "resolution");
     r.billingPeriodId = stringOr(j, "billingPeriodId");
     r.json = j;
     return r;
 }
 
-nlohmann::json dismissCase(pqxx::connection &conn, std::int64_t caseId, const OperatorNote &note)
+DismissResult dismissCase(pqxx::connection &conn, std::int64_t caseId, const OperatorNote &note)
 {
-    return callAction(conn, "SELECT dismiss_case($1, $2, $3)::text", caseId, note.reason,
-        nullIfEmpty(note.comment));
+    expectResult(callAction(conn, "SELECT dismiss_case($1, $2, $3)::text", caseId, note.reason,
+                     nullIfEmpty(note.comment)),
+        "dismissed", "dismiss_case");
+    return {caseId};
 }
 
-nlohmann::json reopenCase(pqxx::connection &conn, std::int64_t caseId, const std::string &note)
+ReopenResult reopenCase(pqxx::connection &conn, std::int64_t caseId, const std::string &note)
 {
-    return callAction(conn, "SELECT reopen_case($1, $2)::text", caseId, nullIfEmpty(note));
+    const auto j = callAction(conn, "SELECT reopen_case($1, $2)::text", caseId, nullIfEmpty(note));
+    expectResult(j, "reopened", "reopen_case");
+    return {caseId, stringOr(j, "errorCode"), stringOr(j, "dismissedBy")};
 }
 
-nlohmann::json claimCase(pqxx::connection &conn, std::int64_t caseId, const std::string &comment)
+ClaimResult claimCase(pqxx::connection &conn, std::int64_t caseId, const std::string &comment)
 {
-    return callAction(conn, "SELECT claim_case($1, $2)::text", caseId, nullIfEmpty(comment));
+    const auto j
+        = callAction(conn, "SELECT claim_case($1, $2)::text", caseId, nullIfEmpty(comment));
+    ClaimResult r;
+    r.caseId = caseId;
+    r.outcome = namedAnswer<ClaimOutcome>(stringOr(j, "result"),
+        {ClaimOutcome::Claimed, ClaimOutcome::AlreadyYours}, "the result", "claim_case");
+    r.assignedTo = stringOr(j, "assignedTo");
+    r.takenFrom = stringOr(j, "takenFrom");
+    return r;
 }
 
-nlohmann::json releaseCase(pqxx::connection &conn, std::int64_t caseId, const std::string &comment)
+ReleaseResult releaseCase(pqxx::connection &conn, std::int64_t caseId, const std::string &comment)
 {
-    return callAction(conn, "SELECT release_case($1, $2)::text", caseId, nullIfEmpty(comment));
+    const auto j
+        = callAction(conn, "SELECT release_case($1, $2)::text", caseId, nullIfEmpty(comment));
+    ReleaseResult r;
+    r.caseId = caseId;
+    r.outcome = namedAnswer<ReleaseOutcome>(stringOr(j, "result"),
+        {ReleaseOutcome::Released, ReleaseOutcome::NotClaimed}, "the result", "release_case");
+    r.releasedFrom = stringOr(j, "releasedFrom");
+    return r;
 }
 
-nlohmann::json noteCase(pqxx::connection &conn, std::int64_t caseId, const std::string &comment)
+NoteResult noteCase(pqxx::connection &conn, std::int64_t caseId, const std::string &comment)
 {
-    return callAction(conn, "SELECT note_case($1, $2)::text", caseId, nullIfEmpty(comment));
+    expectResult(callAction(conn, "SELECT note_case($1, $2)::text", caseId, nullIfEmpty(comment)),
+        "noted", "note_case");
+    return {caseId};
 }
 
 SnapshotAttachment attachSnapshot(pqxx::connection &conn, const ProviderSnapshot &snapshot,

@@ -18,27 +18,26 @@ namespace rd {
 
 /// The operator actions. Each is one transaction in the database (a SECURITY DEFINER
 /// function): the acting operator is the connection's login role. Each throws ActionRefused
-/// for a refusal; serialization failures and deadlocks are retried (RetryPolicy).
+/// for a refusal, UnknownAnswer for an answer this program does not know (a newer schema's);
+/// serialization failures and deadlocks are retried (RetryPolicy).
 
 /// Re-apply: the case's renewal through the same core as the webhooks; the case is resolved
 /// when the renewal is recorded (applied now, or already), else it stays open.
 ReapplyResult reapplyCase(pqxx::connection &conn, std::int64_t caseId, const OperatorNote &note);
-/// Dismiss: closes the case; the comment (a note saying why) is required. The database's
-/// answer ({"caseId","result":"dismissed"}).
-nlohmann::json dismissCase(pqxx::connection &conn, std::int64_t caseId, const OperatorNote &note);
+/// Dismiss: closes the case; the comment (a note saying why) is required.
+DismissResult dismissCase(pqxx::connection &conn, std::int64_t caseId, const OperatorNote &note);
 /// Reopen: a dismissed case is open again, in the queue (0033's reopen_case); the note saying
 /// why is required. Refused (CaseNotReopenable) for an open or resolved case, a renewal
-/// recorded since, or another open case of the same renewal. The database's answer
-/// ({"caseId","result":"reopened","dismissedBy"}).
-nlohmann::json reopenCase(pqxx::connection &conn, std::int64_t caseId, const std::string &note);
-/// Claim: the open case is assigned to the calling login role ({"result":"claimed"}, or
-/// "already_yours"); taking over another's claim needs a comment (NoteRequired).
-nlohmann::json claimCase(pqxx::connection &conn, std::int64_t caseId, const std::string &comment);
-/// Release: the open case goes back to the queue ("released", or "not_claimed"); releasing
+/// recorded since, or another open case of the same renewal.
+ReopenResult reopenCase(pqxx::connection &conn, std::int64_t caseId, const std::string &note);
+/// Claim: the open case is assigned to the calling login role (Claimed, or AlreadyYours);
+/// taking over another's claim needs a comment (NoteRequired).
+ClaimResult claimCase(pqxx::connection &conn, std::int64_t caseId, const std::string &comment);
+/// Release: the open case goes back to the queue (Released, or NotClaimed); releasing
 /// another's claim needs a comment.
-nlohmann::json releaseCase(pqxx::connection &conn, std::int64_t caseId, const std::string &comment);
+ReleaseResult releaseCase(pqxx::connection &conn, std::int64_t caseId, const std::string &comment);
 /// Note: a comment in the case's history (open or closed), not an action; it needs text.
-nlohmann::json noteCase(pqxx::connection &conn, std::int64_t caseId, const std::string &comment);
+NoteResult noteCase(pqxx::connection &conn, std::int64_t caseId, const std::string &comment);
 /// Attach a provider snapshot: brings the subscription to the provider's state, records the
 /// latest renewal, audits before/after. With a case, the case's renewal is judged again by the
 /// core in the same transaction: recorded -> the case is resolved, else it stays open with the

@@ -2,8 +2,9 @@
 
 #include "domain/core/errors.h"
 #include "domain/store/action_refused.h"
+#include "domain/store/database_errors.h"
 #include "domain/store/database_target.h"
-#include "domain/store/retrying_action.h"
+#include "domain/store/retrying_call.h"
 
 #include <pqxx/pqxx>
 
@@ -165,7 +166,9 @@ DeliveryRerun rerunInvalidDelivery(const std::string &conninfo, std::int64_t inb
     }
     try {
         rerun.result = replay.ingest(rerun.providerKey, body);
-    } catch (const pqxx::insufficient_privilege &) {
+    } catch (const DatabaseFailure &e) {
+        if (e.sqlstate() != kInsufficientPrivilege)
+            throw;
         // The ingest path is the webhook receiver's: a re-run delivers as it does.
         throw SetupError("your database role may not ingest deliveries: a re-run goes through "
                          "the ingest path (renewal_ingest; renewalctl roles grant LOGIN ingest)");
@@ -178,7 +181,9 @@ DeliveryRerun rerunInvalidDelivery(const std::string &conninfo, std::int64_t inb
     try {
         review(*conn, inboxId, note, rerun.result.inboxId);
         rerun.reviewed = true;
-    } catch (const pqxx::insufficient_privilege &) {
+    } catch (const DatabaseFailure &e) {
+        if (e.sqlstate() != kInsufficientPrivilege)
+            throw;
         rerun.notReviewedBecause = "your database role may not mark deliveries reviewed "
                                    "(renewal_operator)";
     } catch (const ActionRefused &refused) {

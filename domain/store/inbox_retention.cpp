@@ -1,7 +1,7 @@
 #include "domain/store/inbox_retention.h"
 
 #include "domain/core/errors.h"
-#include "domain/store/retrying_action.h"
+#include "domain/store/retrying_call.h"
 
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>

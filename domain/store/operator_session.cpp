@@ -35,12 +35,12 @@ ReapplyResult OperatorSession::reapply(std::int64_t caseId, const OperatorNote &
     return reapplyCase(m_impl->connection(), caseId, note);
 }
 
-nlohmann::json OperatorSession::dismiss(std::int64_t caseId, const OperatorNote &note)
+DismissResult OperatorSession::dismiss(std::int64_t caseId, const OperatorNote &note)
 {
     return dismissCase(m_impl->connection(), caseId, note);
 }
 
-nlohmann::json OperatorSession::reopen(std::int64_t caseId, const std::string &note)
+ReopenResult OperatorSession::reopen(std::int64_t caseId, const std::string &note)
 {
     return reopenCase(m_impl->connection(), caseId, note);
 }
@@ -56,17 +56,17 @@ nlohmann::json OperatorSession::monthCloseReport(
     return rd::monthCloseReport(m_impl->connection(), providerKey, month);
 }
 
-nlohmann::json OperatorSession::claim(std::int64_t caseId, const std::string &comment)
+ClaimResult OperatorSession::claim(std::int64_t caseId, const std::string &comment)
 {
     return claimCase(m_impl->connection(), caseId, comment);
 }
 
-nlohmann::json OperatorSession::release(std::int64_t caseId, const std::string &comment)
+ReleaseResult OperatorSession::release(std::int64_t caseId, const std::string &comment)
 {
     return releaseCase(m_impl->connection(), caseId, comment);
 }
 
-nlohmann::json OperatorSession::note(std::int64_t caseId, const std::string &comment)
+NoteResult OperatorSession::note(std::int64_t caseId, const std::string &comment)
 {
     return noteCase(m_impl->connection(), caseId, comment);
 }

@@ -33,13 +33,13 @@ public:
     /// rd::reapplyCase.
     ReapplyResult reapply(std::int64_t caseId, const OperatorNote &note);
     /// rd::dismissCase.
-    nlohmann::json dismiss(std::int64_t caseId, const OperatorNote &note);
+    DismissResult dismiss(std::int64_t caseId, const OperatorNote &note);
     /// rd::reopenCase.
-    nlohmann::json reopen(std::int64_t caseId, const std::string &note);
-    /// rd::claimCase, rd::releaseCase, rd::noteCase: the database's answer.
-    nlohmann::json claim(std::int64_t caseId, const std::string &comment);
-    nlohmann::json release(std::int64_t caseId, const std::string &comment);
-    nlohmann::json note(std::int64_t caseId, const std::string &comment);
+    ReopenResult reopen(std::int64_t caseId, const std::string &note);
+    /// rd::claimCase, rd::releaseCase, rd::noteCase.
+    ClaimResult claim(std::int64_t caseId, const std::string &comment);
+    ReleaseResult release(std::int64_t caseId, const std::string &comment);
+    NoteResult note(std::int64_t caseId, const std::string &comment);
     /// rd::attachSnapshot.
     SnapshotAttachment attachSnapshot(const ProviderSnapshot &snapshot,
         std::optional<std::int64_t> caseId, const OperatorNote &note);

@@ -8,15 +8,15 @@
 
 namespace rd {
 
-RegisterResult registerBillingProvider(pqxx::connection &conn, const std::string &key,
+RegisterOutcome registerBillingProvider(pqxx::connection &conn, const std::string &key,
     ProviderKind kind, const std::string &displayName)
 {
     pqxx::nontransaction tx(conn);
     try {
         const auto r = tx.exec_params1("SELECT register_billing_provider($1, $2, $3)", key,
             toString(kind), displayName.empty() ? std::optional<std::string>() : displayName);
-        return r[0].as<std::string>() == "created" ? RegisterResult::Created
-                                                   : RegisterResult::Exists;
+        return r[0].as<std::string>() == "created" ? RegisterOutcome::Created
+                                                   : RegisterOutcome::Exists;
     } catch (const pqxx::check_violation &) {
         throw InputError("provider key",
             "'" + key

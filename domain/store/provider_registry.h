@@ -20,12 +20,12 @@ struct BillingProvider
     std::string createdAt; ///< RFC 3339
 };
 
-enum class RegisterResult { Created, Exists };
+enum class RegisterOutcome { Created, Exists };
 
 /// Registers a provider. The same key, kind and name again is a no-op (Exists), so scripts can
 /// run it repeatedly; the key registered with another kind or name throws InputError
 /// ("provider_exists: ..."), because stored deliveries were normalized with the old kind.
-RegisterResult registerBillingProvider(pqxx::connection &conn, const std::string &key,
+RegisterOutcome registerBillingProvider(pqxx::connection &conn, const std::string &key,
     ProviderKind kind, const std::string &displayName);
 
 std::vector<BillingProvider> listBillingProviders(pqxx::connection &conn);

@@ -1,6 +1,8 @@
 #include "domain/store/renewal_applier.h"
 
 #include "domain/core/errors.h"
+#include "domain/store/database_answer.h"
+#include "domain/store/database_errors.h"
 #include "domain/store/database_target.h"
 #include "domain/store/random_uuid.h"
 #include "domain/store/retrying_call.h"
@@ -17,24 +19,12 @@ constexpr const char *kApplyCliSql
     = "SELECT result, billing_period_id, error_code, local_state FROM apply_cli_renewal("
       "$1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz, $8, $9, $10::timestamptz, $11::uuid)";
 
-ApplyResult outcomeFromRow(const pqxx::row &row)
+ApplyResult resultFromRow(const pqxx::row &row)
 {
-    ApplyResult out;
-    out.result = applyResultFromName(row[0].as<std::string>());
-    if (!row[1].is_null())
-        out.billingPeriodId = row[1].as<std::string>();
-    if (!row[2].is_null()) {
-        const auto code = row[2].as<std::string>();
-        out.rejection = rejectionCodeFromString(code);
-        // A code this program does not know comes from a newer schema: refuse to guess (the
-        // transaction rolled back; the delivery is not acknowledged and will come again).
-        if (!out.rejection)
-            throw DatabaseUnavailable("the renewal core answered an unknown rejection '" + code
-                + "': is this program older than the database's schema?");
-    }
-    if (!row[3].is_null())
-        out.localState = nlohmann::json::parse(row[3].as<std::string>());
-    return out;
+    const auto text = [&row](int i) {
+        return row[i].is_null() ? std::nullopt : std::optional<std::string>(row[i].c_str());
+    };
+    return applyResultFromAnswer(row[0].c_str(), text(1), text(2), text(3));
 }
 
 constexpr const char *kApplyStatement = "rd_apply_successful_renewal";
@@ -52,14 +42,34 @@ pqxx::row execApply(Tx &tx, const SuccessfulRenewalEvent &e, const std::string &
 
 } // namespace
 
+ApplyResult applyResultFromAnswer(std::string_view outcome,
+    const std::optional<std::string> &billingPeriodId,
+    const std::optional<std::string> &rejectionCode, const std::optional<std::string> &localState)
+{
+    // A name or code this program does not know comes from a newer schema: refuse to guess (a
+    // rejection wrote nothing; the delivery is not acknowledged and comes again).
+    constexpr std::string_view from = "the renewal core";
+    ApplyResult out;
+    out.outcome = applyOutcomeAnswer(outcome, from);
+    if (billingPeriodId)
+        out.billingPeriodId = *billingPeriodId;
+    if (out.outcome == ApplyOutcome::Rejected)
+        out.rejection = rejectionOfRejected(rejectionCode, from);
+    else if (rejectionCode)
+        out.rejection = rejectionAnswer(*rejectionCode, from);
+    if (localState)
+        out.localState = nlohmann::json::parse(*localState);
+    return out;
+}
+
 nlohmann::json ApplyResult::toJson() const
 {
-    nlohmann::json j {{"result", resultName(result)},
+    nlohmann::json j {{"result", toString(outcome)},
         {"billingPeriodId",
             billingPeriodId.empty() ? nlohmann::json() : nlohmann::json(billingPeriodId)},
         {"caseId", caseId ? nlohmann::json(*caseId) : nlohmann::json()},
         {"error", rejection ? nlohmann::json(toString(*rejection)) : nlohmann::json()}};
-    if (result == ApplyOutcome::Rejected)
+    if (outcome == ApplyOutcome::Rejected)
         j["localState"] = localState;
     return j;
 }
@@ -92,7 +102,7 @@ ApplyResult RenewalApplier::applyPrepared(
 {
     // Autocommit: the function call is the whole transaction (one round trip).
     pqxx::nontransaction tx(connection());
-    return outcomeFromRow(execApply(tx, event, billingPeriodId));
+    return resultFromRow(execApply(tx, event, billingPeriodId));
 }
 
 std::optional<ApplyResult> RenewalApplier::lookUpAfterLoss(const std::string &billingPeriodId)
@@ -106,7 +116,7 @@ std::optional<ApplyResult> RenewalApplier::lookUpAfterLoss(const std::string &bi
             .empty())
         return std::nullopt;
     ApplyResult out;
-    out.result = ApplyOutcome::Applied;
+    out.outcome = ApplyOutcome::Applied;
     out.billingPeriodId = billingPeriodId;
     out.resolvedInDoubt = true;
     return out;
@@ -114,52 +124,68 @@ std::optional<ApplyResult> RenewalApplier::lookUpAfterLoss(const std::string &bi
 
 ApplyResult RenewalApplier::apply(const SuccessfulRenewalEvent &event)
 {
-    const std::string billingPeriodId = randomUuid();
-    return callCommittingOnce<ApplyResult>(
-        m_retry,
-        [&](int attempt) -> std::optional<ApplyResult> {
-            ApplyResult out = applyPrepared(event, billingPeriodId);
-            if (out.result == ApplyOutcome::Rejected) {
-                out.caseId = recordCase(rd::toJson(event), *out.rejection, out.localState);
-                if (!out.caseId) {
-                    // Judged again under the row lock, the renewal is no longer rejected: its
-                    // predecessor, or another delivery of it, committed in between. Apply again.
-                    if (!m_retry.mayRetry(attempt))
-                        throw DatabaseUnavailable("renewal " + event.providerRenewalKey
-                            + " kept changing between its rejection and its case");
-                    return std::nullopt;
+    return translatingDatabaseErrors([&] {
+        const std::string billingPeriodId = randomUuid();
+        return retryingCall(
+            m_retry,
+            [&](int attempt) -> std::optional<ApplyResult> {
+                ApplyResult out = applyPrepared(event, billingPeriodId);
+                out.attempts = attempt;
+                if (out.outcome == ApplyOutcome::Rejected) {
+                    out.caseId
+                        = recordCaseRetrying(rd::toJson(event), *out.rejection, out.localState);
+                    if (!out.caseId) {
+                        // Judged again under the row lock, the renewal is no longer rejected:
+                        // its predecessor, or another delivery of it, committed in between.
+                        // Apply again.
+                        if (!m_retry.mayRetry(attempt))
+                            throw DatabaseUnavailable("renewal " + event.providerRenewalKey
+                                + " kept changing between its rejection and its case");
+                        return std::nullopt;
+                    }
                 }
-            }
-            return out;
-        },
-        [&] { return lookUpAfterLoss(billingPeriodId); }, [this] { m_conn.reset(); },
-        "applying renewal " + event.providerRenewalKey);
+                return out;
+            },
+            [&](int attempt) {
+                auto found = lookUpAfterLoss(billingPeriodId);
+                if (found)
+                    found->attempts = attempt;
+                return found;
+            },
+            [this] { m_conn.reset(); }, "applying renewal " + event.providerRenewalKey);
+    });
 }
 
 std::optional<std::int64_t> RenewalApplier::recordCase(
     const nlohmann::json &eventJson, RejectionCode rejection, const nlohmann::json &localState)
 {
-    for (int attempt = 1;; ++attempt) {
-        try {
+    return translatingDatabaseErrors(
+        [&] { return recordCaseRetrying(eventJson, rejection, localState); });
+}
+
+std::optional<std::int64_t> RenewalApplier::recordCaseRetrying(
+    const nlohmann::json &eventJson, RejectionCode rejection, const nlohmann::json &localState)
+{
+    // The same loop as the renewal's; recording a case again after a lost connection is
+    // harmless (an occurrence more at worst), so nothing is looked up: it just runs again.
+    struct Recorded
+    {
+        std::optional<std::int64_t> caseId; ///< none: no longer rejected
+    };
+    return retryingCall(
+        m_retry,
+        [&](int) {
             pqxx::nontransaction tx(connection());
             const auto id
                 = tx.exec_params1("SELECT record_reconciliation_case($1::jsonb, $2, $3::jsonb, $4)",
                     eventJson.dump(), std::string(toString(rejection)), localState.dump(),
                     std::string(m_source == RenewalSource::Cli ? "cli" : "webhook"))[0];
-            if (id.is_null())
-                return std::nullopt;
-            return id.as<std::int64_t>();
-        } catch (const pqxx::transaction_rollback &) {
-            if (!m_retry.mayRetry(attempt))
-                throw;
-        } catch (const pqxx::broken_connection &) {
-            // Recording a case again is harmless: it adds an occurrence at worst.
-            if (!m_retry.mayRetry(attempt))
-                throw DatabaseUnavailable("lost the database connection while recording a case");
-            m_conn.reset();
-        }
-        m_retry.pause(attempt);
-    }
+            return std::optional<Recorded>(Recorded {
+                id.is_null() ? std::nullopt : std::optional<std::int64_t>(id.as<std::int64_t>())});
+        },
+        [](int) { return std::optional<Recorded>(); }, [this] { m_conn.reset(); },
+        "recording a case")
+        .caseId;
 }
 
 } // namespace rd

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace rd {
 
@@ -19,7 +20,7 @@ namespace rd {
 /// judged against.
 struct ApplyResult
 {
-    ApplyOutcome result = ApplyOutcome::Rejected;
+    ApplyOutcome outcome = ApplyOutcome::Rejected;
     std::string billingPeriodId; ///< applied or duplicate: the one billing-period row
     std::optional<RejectionCode> rejection; ///< rejected: why
     nlohmann::json localState; ///< rejected: subscription state (and conflicting period)
@@ -29,6 +30,13 @@ struct ApplyResult
 
     nlohmann::json toJson() const;
 };
+
+/// The renewal core's answer (result, billing_period_id, error_code, local_state), read strictly:
+/// UnknownAnswer for an outcome or a rejection code this program does not know, and for a
+/// rejection without its code (never a Rejected without a reason).
+ApplyResult applyResultFromAnswer(std::string_view outcome,
+    const std::optional<std::string> &billingPeriodId,
+    const std::optional<std::string> &rejectionCode, const std::optional<std::string> &localState);
 
 /// Who hands the renewals to the core, as the billing period's recorded_by and the audit's
 /// actor say: a webhook delivery of its provider key (apply_webhook_renewal), or `renewalctl
@@ -64,6 +72,8 @@ public:
 private:
     void reconnect();
     std::optional<ApplyResult> lookUpAfterLoss(const std::string &billingPeriodId);
+    std::optional<std::int64_t> recordCaseRetrying(
+        const nlohmann::json &eventJson, RejectionCode rejection, const nlohmann::json &localState);
     ApplyResult applyPrepared(
         const SuccessfulRenewalEvent &event, const std::string &billingPeriodId);
 

@@ -22,14 +22,14 @@ std::string renewalText(const CaseRenewal &r)
 
 std::string previewHeadline(const SnapshotAttachment &a, const std::string &providerSubscriptionId)
 {
-    using Result = SnapshotAttachment::Result;
+    using Outcome = SnapshotAttachment::Outcome;
     const std::string sub = "subscription " + providerSubscriptionId;
-    switch (a.result) {
-    case Result::Created:
+    switch (a.outcome) {
+    case Outcome::Created:
         return "attaching would create " + sub + " from the snapshot";
-    case Result::Attached:
+    case Outcome::Attached:
         return "attaching would bring " + sub + " to the snapshot";
-    case Result::Unchanged:
+    case Outcome::Unchanged:
         break;
     }
     return "attaching would change nothing: the same snapshot of " + sub + " was attached before";

@@ -2,8 +2,9 @@
 
 #include "domain/core/errors.h"
 #include "domain/core/renewal_event.h"
+#include "domain/store/action_refused.h"
 #include "domain/store/provider_registry.h"
-#include "domain/store/retrying_action.h"
+#include "domain/store/retrying_call.h"
 
 #include <pqxx/pqxx>
 

@@ -3,6 +3,8 @@
 #include "domain/core/errors.h"
 #include "domain/core/json_input.h"
 #include "domain/core/sha256.h"
+#include "domain/store/database_answer.h"
+#include "domain/store/database_errors.h"
 #include "domain/store/database_target.h"
 #include "domain/store/random_uuid.h"
 #include "domain/store/retrying_call.h"
@@ -54,16 +56,13 @@ constexpr const char *kIngestSql
 
 IngestOutcome ingestOutcomeFromName(const std::string &name)
 {
-    for (const auto o : {IngestOutcome::Applied, IngestOutcome::Duplicate,
-             IngestOutcome::DuplicateDelivery, IngestOutcome::NotARenewal,
-             IngestOutcome::NeedsSnapshot, IngestOutcome::Rejected, IngestOutcome::Invalid}) {
-        if (toString(o) == name)
-            return o;
-    }
     // A newer schema's outcome: refuse to guess (the delivery committed, but this program
     // cannot say what became of it). Not retried: a retry would call it a duplicate delivery.
-    throw SetupError("ingest_delivery answered an unknown outcome '" + name
-        + "': is this program older than the database's schema?");
+    return namedAnswer<IngestOutcome>(name,
+        {IngestOutcome::Applied, IngestOutcome::Duplicate, IngestOutcome::DuplicateDelivery,
+            IngestOutcome::NotARenewal, IngestOutcome::NeedsSnapshot, IngestOutcome::Rejected,
+            IngestOutcome::Invalid},
+        "the outcome", "ingest_delivery");
 }
 
 // The event as a case keeps it when the payload lacks its period: every key the case needs
@@ -149,6 +148,11 @@ void WebhookIngestor::reconnect()
 
 ProviderKind WebhookIngestor::kindOf(const std::string &providerKey)
 {
+    return translatingDatabaseErrors([&] { return registeredKind(providerKey); });
+}
+
+ProviderKind WebhookIngestor::registeredKind(const std::string &providerKey)
+{
     if (const auto it = m_kinds.find(providerKey); it != m_kinds.end())
         return it->second;
     pqxx::read_transaction tx(connection());
@@ -225,15 +229,32 @@ IngestResult WebhookIngestor::deliver(const Delivery &d)
 {
     // The token is also the id of the billing period this call would write.
     const std::string token = randomUuid();
-    return callCommittingOnce<IngestResult>(
-        m_retry, [&](int) { return std::optional<IngestResult>(call(d, token)); },
-        [&] { return lookUpAfterLoss(d, token); }, [this] { m_conn.reset(); },
-        "ingesting event " + d.eventId);
+    return retryingCall(
+        m_retry,
+        [&](int attempt) {
+            IngestResult r = call(d, token);
+            r.attempts = attempt;
+            return std::optional<IngestResult>(std::move(r));
+        },
+        [&](int attempt) {
+            auto found = lookUpAfterLoss(d, token);
+            if (found)
+                found->attempts = attempt;
+            return found;
+        },
+        [this] { m_conn.reset(); }, "ingesting event " + d.eventId);
 }
 
 IngestResult WebhookIngestor::ingest(const std::string &providerKey, std::string_view rawBody)
 {
-    const ProviderKind kind = kindOf(providerKey);
+    // The store's edge: the receiver, the CLI and the desk see rd:: errors only.
+    return translatingDatabaseErrors([&] { return ingestDelivery(providerKey, rawBody); });
+}
+
+IngestResult WebhookIngestor::ingestDelivery(
+    const std::string &providerKey, std::string_view rawBody)
+{
+    const ProviderKind kind = registeredKind(providerKey);
     // Pure and cheap, and the delivery's id comes out of it: normalize first, store second.
     NormalizeResult n = normalizePayload(kind, providerKey, rawBody);
 

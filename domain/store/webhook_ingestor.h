@@ -69,7 +69,8 @@ struct IngestResult
 /// one payload stops the next. Serialization failures, deadlocks and a lost connection are
 /// retried (RetryPolicy); after a lost connection the inbox row is looked up by the token this
 /// call chose, to tell whether its commit landed. Database failures that outlast the retries
-/// throw.
+/// throw as rd:: types (database_errors.h: DatabaseFailure, ConnectionLost; UnknownAnswer for
+/// an outcome this program does not know).
 class WebhookIngestor
 {
 public:
@@ -94,6 +95,8 @@ private:
         nlohmann::json normalized;
         nlohmann::json event; ///< the renewal (or the snapshot case's partial event), or null
     };
+    IngestResult ingestDelivery(const std::string &providerKey, std::string_view rawBody);
+    ProviderKind registeredKind(const std::string &providerKey);
     IngestResult deliver(const Delivery &delivery);
     IngestResult call(const Delivery &delivery, const std::string &token);
     std::optional<IngestResult> lookUpAfterLoss(const Delivery &delivery, const std::string &token);

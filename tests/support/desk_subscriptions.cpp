@@ -57,7 +57,7 @@ UiSubscriptionsDatabase::UiSubscriptionsDatabase(const std::string &name)
         e.paidAmountMinor = 1999;
         e.currency = "USD";
         e.paidAt = e.period.start;
-        if (applier.apply(e).result != rd::ApplyOutcome::Rejected)
+        if (applier.apply(e).outcome != rd::ApplyOutcome::Rejected)
             qFatal("the renewal of a past_due subscription was not refused");
     }
     m_pool = std::make_unique<rd::ui::DatabasePool>(QString::fromStdString(m_db->conninfo()));

@@ -99,12 +99,10 @@ inline Observed observe(pqxx::connection &conn, const std::string &subscriptionI
         r[6].as<long long>()};
 }
 
-} // namespace rdtest
-
-namespace rd {
-/// Lets QCOMPARE print apply results by name.
-inline char *toString(ApplyOutcome r)
+/// An apply outcome as QCOMPARE can print it (it prints QStrings, not this enum).
+inline QString outcomeName(rd::ApplyOutcome outcome)
 {
-    return qstrdup(resultName(r).c_str());
+    return QString::fromStdString(std::string(rd::toString(outcome)));
 }
-} // namespace rd
+
+} // namespace rdtest

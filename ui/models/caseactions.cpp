@@ -141,7 +141,7 @@ CaseActionOutcome reapplyCase(const std::string &conninfo, const CaseActionReque
                 QString::fromStdString("rejected:" + error)};
         }
         const QString now = currentPeriod(session, request.caseId);
-        const bool applied = result.result == rd::ApplyOutcome::Applied;
+        const bool applied = result.outcome == rd::ApplyOutcome::Applied;
         const QString summary = (applied ? tr("Applied: period now %1.").arg(now)
                                          : tr("Already applied: the renewal was recorded before; "
                                               "period now %1.")
@@ -173,12 +173,10 @@ CaseActionOutcome dismissCase(const std::string &conninfo, const CaseActionReque
 
 namespace {
 
-/// A login role as the desk shows it (the JSON's string, or "?" when it is missing).
-QString roleText(const nlohmann::json &j, const char *key)
+/// A name the database spells ("already_yours"), as resultCode carries it.
+QString codeOf(std::string_view name)
 {
-    const auto it = j.find(key);
-    return it != j.end() && it->is_string() ? QString::fromStdString(it->get<std::string>())
-                                            : QString();
+    return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
 }
 
 /// Claim, release and note share their failure handling: a refusal in the database's words
@@ -202,18 +200,17 @@ CaseActionOutcome claimCase(const std::string &conninfo, const CaseActionRequest
 {
     return assignmentAction(QT_TRANSLATE_NOOP("CaseActions", "Could not claim: %1"), [&] {
         rd::OperatorSession session(conninfo);
-        const auto j = session.claim(request.caseId, request.comment.trimmed().toStdString());
-        const QString result = roleText(j, "result");
-        if (result == u"already_yours")
+        const auto r = session.claim(request.caseId, request.comment.trimmed().toStdString());
+        const QString code = codeOf(rd::toString(r.outcome));
+        if (r.outcome == rd::ClaimOutcome::AlreadyYours)
             return CaseActionOutcome {CaseActionOutcome::Kind::Done,
-                tr("Case %1 was already assigned to you.").arg(request.caseId), result};
-        const QString from = roleText(j, "takenFrom");
+                tr("Case %1 was already assigned to you.").arg(request.caseId), code};
         return CaseActionOutcome {CaseActionOutcome::Kind::Done,
-            from.isEmpty() ? tr("Case %1 is assigned to you.").arg(request.caseId)
-                           : tr("Case %1 is assigned to you (taken over from %2).")
-                                 .arg(request.caseId)
-                                 .arg(from),
-            result};
+            r.takenFrom.empty() ? tr("Case %1 is assigned to you.").arg(request.caseId)
+                                : tr("Case %1 is assigned to you (taken over from %2).")
+                                      .arg(request.caseId)
+                                      .arg(QString::fromStdString(r.takenFrom)),
+            code};
     });
 }
 
@@ -221,16 +218,16 @@ CaseActionOutcome releaseCase(const std::string &conninfo, const CaseActionReque
 {
     return assignmentAction(QT_TRANSLATE_NOOP("CaseActions", "Could not release: %1"), [&] {
         rd::OperatorSession session(conninfo);
-        const auto j = session.release(request.caseId, request.comment.trimmed().toStdString());
-        const QString result = roleText(j, "result");
-        if (result == u"not_claimed")
+        const auto r = session.release(request.caseId, request.comment.trimmed().toStdString());
+        const QString code = codeOf(rd::toString(r.outcome));
+        if (r.outcome == rd::ReleaseOutcome::NotClaimed)
             return CaseActionOutcome {CaseActionOutcome::Kind::Done,
-                tr("Case %1 was not assigned to anyone.").arg(request.caseId), result};
+                tr("Case %1 was not assigned to anyone.").arg(request.caseId), code};
         return CaseActionOutcome {CaseActionOutcome::Kind::Done,
             tr("Case %1 is back in the queue (it was assigned to %2).")
                 .arg(request.caseId)
-                .arg(roleText(j, "releasedFrom")),
-            result};
+                .arg(QString::fromStdString(r.releasedFrom)),
+            code};
     });
 }
 
@@ -238,9 +235,9 @@ CaseActionOutcome noteCase(const std::string &conninfo, const CaseActionRequest 
 {
     return assignmentAction(QT_TRANSLATE_NOOP("CaseActions", "Could not add the note: %1"), [&] {
         rd::OperatorSession session(conninfo);
-        const auto j = session.note(request.caseId, request.comment.trimmed().toStdString());
+        session.note(request.caseId, request.comment.trimmed().toStdString());
         return CaseActionOutcome {CaseActionOutcome::Kind::Done,
-            tr("Note added to case %1.").arg(request.caseId), roleText(j, "result")};
+            tr("Note added to case %1.").arg(request.caseId), u"noted"_qs};
     });
 }
 
@@ -248,14 +245,14 @@ CaseActionOutcome reopenCase(const std::string &conninfo, const CaseActionReques
 {
     return assignmentAction(QT_TRANSLATE_NOOP("CaseActions", "Could not reopen: %1"), [&] {
         rd::OperatorSession session(conninfo);
-        const auto j = session.reopen(request.caseId, request.comment.trimmed().toStdString());
-        const QString by = roleText(j, "dismissedBy");
+        const auto r = session.reopen(request.caseId, request.comment.trimmed().toStdString());
         return CaseActionOutcome {CaseActionOutcome::Kind::Done,
-            by.isEmpty() ? tr("Case %1 is open again, back in the queue.").arg(request.caseId)
-                         : tr("Case %1 is open again, back in the queue (dismissed by %2).")
-                               .arg(request.caseId)
-                               .arg(by),
-            roleText(j, "result")};
+            r.dismissedBy.empty()
+                ? tr("Case %1 is open again, back in the queue.").arg(request.caseId)
+                : tr("Case %1 is open again, back in the queue (dismissed by %2).")
+                      .arg(request.caseId)
+                      .arg(QString::fromStdString(r.dismissedBy)),
+            u"reopened"_qs};
     });
 }
 
@@ -358,13 +355,13 @@ CaseActionOutcome attachSnapshot(const std::string &conninfo, const CaseActionRe
             caseSentence = stillOpen ? tr("Case %1 stays open: its renewal is still rejected (%2).")
                                            .arg(request.caseId)
                                            .arg(rejectionText(caseResult->rejection))
-                : caseResult->renewal == rd::ApplyOutcome::Applied
+                : caseResult->renewalOutcome == rd::ApplyOutcome::Applied
                 ? tr("Case %1 resolved: its renewal was applied.").arg(request.caseId)
                 : result.renewalFromCase
                 ? tr("Case %1 resolved: the snapshot recorded its renewal.").arg(request.caseId)
                 : tr("Case %1 resolved: its renewal is recorded.").arg(request.caseId);
         caseSentence = joined(caseSentence, renewalWords(result, false));
-        if (result.result == rd::SnapshotAttachment::Result::Unchanged)
+        if (result.outcome == rd::SnapshotAttachment::Outcome::Unchanged)
             return {kind,
                 tr("The same snapshot was attached before: nothing changed.") + u' ' + caseSentence,
                 u"unchanged"_qs};
@@ -382,7 +379,7 @@ CaseActionOutcome attachSnapshot(const std::string &conninfo, const CaseActionRe
                 + QCoreApplication::translate("CaseActions",
                     "%n other case(s) can now be re-applied.", nullptr,
                     static_cast<int>(result.applicableCases.size()));
-        return {kind, summary, QString::fromStdString(std::string(rd::toString(result.result)))};
+        return {kind, summary, QString::fromStdString(std::string(rd::toString(result.outcome)))};
     } catch (const rd::ActionRefused &e) {
         return {Kind::Refused, QString::fromUtf8(e.what()), QString::fromStdString(e.code())};
     } catch (const rd::InputError &e) {
@@ -410,7 +407,7 @@ SnapshotVerdict previewSnapshot(
         const QString renewals = renewalWords(*answer.wouldBe, true);
         if (c && c->resolved)
             return {Kind::Verdict,
-                joined(c->renewal == rd::ApplyOutcome::Applied
+                joined(c->renewalOutcome == rd::ApplyOutcome::Applied
                         ? tr("Case %1 will be resolved: its renewal will be applied.").arg(caseId)
                         : answer.wouldBe->renewalFromCase
                         ? tr("Case %1 will be resolved: the snapshot records its renewal.")
