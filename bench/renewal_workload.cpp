@@ -149,9 +149,9 @@ WorkloadReport runRenewalWorkload(const std::string &conninfo, const WorkloadOpt
                         mine.push_back(
                             std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
                         tally.retries += out.attempts - 1;
-                        if (out.result == ApplyOutcome::Applied)
+                        if (out.outcome == ApplyOutcome::Applied)
                             ++tally.applied;
-                        else if (out.result == ApplyOutcome::Duplicate)
+                        else if (out.outcome == ApplyOutcome::Duplicate)
                             ++tally.duplicates;
                         else
                             ++tally.rejected;
