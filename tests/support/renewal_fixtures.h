@@ -4,6 +4,7 @@
 #include "domain/store/renewal_applier.h"
 
 #include <QByteArray>
+#include <QString>
 
 #include <pqxx/pqxx>
 
