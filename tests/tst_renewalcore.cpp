@@ -51,16 +51,33 @@ private slots:
         QTest::addColumn<QString>("outcome");
         QTest::addColumn<QString>("code");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("applied") << "applied" << "-" << "applied";
-        QTest::newRow("duplicate") << "duplicate" << "-" << "duplicate";
-        QTest::newRow("rejected") << "rejected" << "renewal_period_is_not_contiguous"
+        QTest::newRow("applied") << "applied"
+                                 << "-"
+                                 << "applied";
+        QTest::newRow("duplicate") << "duplicate"
+                                   << "-"
+                                   << "duplicate";
+        QTest::newRow("rejected") << "rejected"
+                                  << "renewal_period_is_not_contiguous"
                                   << "rejected";
-        QTest::newRow("unknown outcome") << "reversed" << "-" << "unknown";
-        QTest::newRow("empty outcome") << "" << "-" << "unknown";
-        QTest::newRow("outcome in capitals") << "Applied" << "-" << "unknown";
-        QTest::newRow("rejection without its code") << "rejected" << "-" << "unknown";
-        QTest::newRow("unknown rejection") << "rejected" << "renewal_is_odd" << "unknown";
-        QTest::newRow("unknown code with applied") << "applied" << "renewal_is_odd" << "unknown";
+        QTest::newRow("unknown outcome") << "reversed"
+                                         << "-"
+                                         << "unknown";
+        QTest::newRow("empty outcome") << ""
+                                       << "-"
+                                       << "unknown";
+        QTest::newRow("outcome in capitals") << "Applied"
+                                             << "-"
+                                             << "unknown";
+        QTest::newRow("rejection without its code") << "rejected"
+                                                    << "-"
+                                                    << "unknown";
+        QTest::newRow("unknown rejection") << "rejected"
+                                           << "renewal_is_odd"
+                                           << "unknown";
+        QTest::newRow("unknown code with applied") << "applied"
+                                                   << "renewal_is_odd"
+                                                   << "unknown";
     }
 
     void answersAreReadStrictly()
@@ -68,8 +85,8 @@ private slots:
         QFETCH(QString, outcome);
         QFETCH(QString, code);
         QFETCH(QString, expected);
-        const auto codeOrNull = code == u"-"_qs ? std::nullopt
-                                                : std::optional<std::string>(code.toStdString());
+        const auto codeOrNull
+            = code == u"-"_qs ? std::nullopt : std::optional<std::string>(code.toStdString());
         try {
             const auto r = rd::applyResultFromAnswer(
                 outcome.toStdString(), std::nullopt, codeOrNull, std::string("{}"));
@@ -102,8 +119,8 @@ private slots:
             "p_period_end timestamptz, p_paid_amount_minor bigint, p_currency text, "
             "p_paid_at timestamptz, p_billing_period_id uuid DEFAULT NULL, OUT result text, "
             "OUT billing_period_id uuid, OUT error_code text, OUT local_state jsonb) "
-            "LANGUAGE sql AS $$ SELECT "
-            + answer.toStdString() + ", NULL::uuid, '{}'::jsonb $$");
+            "LANGUAGE sql AS $$ SELECT v.result, NULL::uuid, v.code, '{}'::jsonb FROM (VALUES ("
+            + answer.toStdString() + ")) v(result, code) $$");
         rd::RenewalApplier applier(m_db->conninfo(), {}, rd::RenewalSource::Cli);
         QVERIFY_THROWS_EXCEPTION(rd::SetupError, applier.apply(februaryRenewal()));
         QCOMPARE(rdtest::scalar(*conn, "SELECT count(*) FROM reconciliation_cases"), 0LL);
