@@ -88,7 +88,7 @@ private slots:
         auto conn = m_db->connect();
         QCOMPARE(observe(*conn).openCases, 3LL);
 
-        QCOMPARE(outcomeName(applier.apply(month(2)).result), outcomeName(ApplyOutcome::Applied));
+        QCOMPARE(outcomeName(applier.apply(month(2)).outcome), outcomeName(ApplyOutcome::Applied));
         const auto seen = observe(*conn);
         QCOMPARE(seen.periodEnd, std::string("2026-06-01T00:00:00.000000Z"));
         QCOMPARE(seen.billingPeriods, 4LL);
@@ -126,7 +126,7 @@ private slots:
         overlap.period = {ts("2026-02-15T00:00:00Z"), ts("2026-03-15T00:00:00Z")};
         const auto caseId = applier.apply(overlap).caseId;
         QVERIFY(caseId);
-        QCOMPARE(outcomeName(applier.apply(month(2)).result), outcomeName(ApplyOutcome::Applied));
+        QCOMPARE(outcomeName(applier.apply(month(2)).outcome), outcomeName(ApplyOutcome::Applied));
         auto conn = m_db->connect();
         const auto c = rd::showCase(*conn, *caseId);
         QCOMPARE(c["status"].get<std::string>(), std::string("open"));

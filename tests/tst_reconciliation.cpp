@@ -198,7 +198,7 @@ private slots:
     void staleSnapshotIsRefused()
     {
         rd::RenewalApplier applier(m_db->conninfo());
-        QCOMPARE(outcomeName(applier.apply(februaryRenewal()).result),
+        QCOMPARE(outcomeName(applier.apply(februaryRenewal()).outcome),
             outcomeName(ApplyOutcome::Applied));
         auto conn = m_db->connect();
         const auto before = observe(*conn);
@@ -237,7 +237,7 @@ private slots:
     void snapshotConflictingWithRecordedRenewalIsRefused()
     {
         rd::RenewalApplier applier(m_db->conninfo());
-        QCOMPARE(outcomeName(applier.apply(februaryRenewal("sub_1", "evt_feb", "in_feb")).result),
+        QCOMPARE(outcomeName(applier.apply(februaryRenewal("sub_1", "evt_feb", "in_feb")).outcome),
             outcomeName(ApplyOutcome::Applied));
         auto conn = m_db->connect();
         const auto before = observe(*conn);
@@ -521,7 +521,7 @@ private slots:
     void alteredAuditRowIsFound()
     {
         rd::RenewalApplier applier(m_db->conninfo());
-        QCOMPARE(outcomeName(applier.apply(februaryRenewal()).result),
+        QCOMPARE(outcomeName(applier.apply(februaryRenewal()).outcome),
             outcomeName(ApplyOutcome::Applied));
         auto conn = m_db->connect();
         QVERIFY(rd::verifyAuditChains(*conn).empty());
@@ -557,10 +557,10 @@ private slots:
     void removedAuditRowsAreFound()
     {
         rd::RenewalApplier applier(m_db->conninfo());
-        QCOMPARE(outcomeName(applier.apply(februaryRenewal()).result),
+        QCOMPARE(outcomeName(applier.apply(februaryRenewal()).outcome),
             outcomeName(ApplyOutcome::Applied));
         auto e = marchRenewal();
-        QCOMPARE(outcomeName(applier.apply(e).result), outcomeName(ApplyOutcome::Applied));
+        QCOMPARE(outcomeName(applier.apply(e).outcome), outcomeName(ApplyOutcome::Applied));
         auto conn = m_db->connect();
         std::stringstream anchor;
         rd::exportAuditAnchor(*conn, anchor);
@@ -634,10 +634,10 @@ private slots:
     void removedMiddleRowIsFound()
     {
         rd::RenewalApplier applier(m_db->conninfo());
-        QCOMPARE(outcomeName(applier.apply(februaryRenewal()).result),
+        QCOMPARE(outcomeName(applier.apply(februaryRenewal()).outcome),
             outcomeName(ApplyOutcome::Applied));
         QCOMPARE(
-            outcomeName(applier.apply(marchRenewal()).result), outcomeName(ApplyOutcome::Applied));
+            outcomeName(applier.apply(marchRenewal()).outcome), outcomeName(ApplyOutcome::Applied));
         auto conn = m_db->connect();
         {
             pqxx::work tx(*conn);
@@ -791,7 +791,7 @@ private slots:
     void snapshotBehindARecordedPeriodIsRefused()
     {
         rd::RenewalApplier applier(m_db->conninfo());
-        QCOMPARE(outcomeName(applier.apply(februaryRenewal()).result),
+        QCOMPARE(outcomeName(applier.apply(februaryRenewal()).outcome),
             outcomeName(ApplyOutcome::Applied));
         auto conn = m_db->connect();
         const auto before = observe(*conn);
@@ -1293,7 +1293,7 @@ private slots:
             // A later delivery of the same renewal is a duplicate, not a second record.
             rd::RenewalApplier applier(m_db->conninfo());
             QCOMPARE(
-                outcomeName(applier.apply(renewal).result), outcomeName(ApplyOutcome::Duplicate));
+                outcomeName(applier.apply(renewal).outcome), outcomeName(ApplyOutcome::Duplicate));
             QCOMPARE(observe(*conn, "sub_c").billingPeriods, 1LL);
             QCOMPARE(scalar(*conn,
                          "SELECT sum(renewals) FROM renewal_total_deltas "
@@ -1421,7 +1421,7 @@ private slots:
         auto april = marchRenewal();
         april.providerRenewalKey = "in_april";
         april.period = {ts("2026-04-01T00:00:00Z"), ts("2026-05-01T00:00:00Z")};
-        QCOMPARE(outcomeName(webhook.apply(april).result), outcomeName(ApplyOutcome::Applied));
+        QCOMPARE(outcomeName(webhook.apply(april).outcome), outcomeName(ApplyOutcome::Applied));
         QCOMPARE(scalar(*conn,
                      "SELECT count(*) FROM subscription_billing_periods "
                      "WHERE recorded_by = 'webhook' AND provider_renewal_key = 'in_april'"),
