@@ -21,7 +21,9 @@ namespace rd {
 ///
 /// Not thread-safe: a session belongs to the thread that uses it (one connection per thread).
 /// Failures throw what the functions of case_actions.h throw: ActionRefused for a refusal,
-/// DatabaseUnavailable when the server cannot be reached, std::exception otherwise.
+/// DatabaseUnavailable when the server cannot be reached, UnknownAnswer for an answer this
+/// program does not know, DatabaseFailure (ConnectionLost) for the rest of what the database
+/// reports; never a libpqxx type.
 class OperatorSession
 {
 public:
