@@ -597,8 +597,8 @@ private slots:
             signedHeaders(rd::ProviderKind::Recurly, body, kRecurly), body);
         QVERIFY2(r.status == 500, describe(r));
         QCOMPARE(bodyJson(r)["error"], "receiver_setup_error");
-        QCOMPARE(bodyJson(r)["detail"],
-            "the receiver is misconfigured and stores no deliveries until its operator fixes it");
+        QCOMPARE(
+            bodyJson(r)["detail"], "the receiver is misconfigured; its operator has to fix it");
         QVERIFY(r.headers.count("retry-after") == 0);
         QVERIFY2(r.body.find("braintree") == std::string::npos, r.body.c_str());
         verifyNoInternalText(r, db);

@@ -50,7 +50,7 @@ const std::set<std::string> &fixedSentences()
         "the request is not valid HTTP/1.1",
         "the database is unavailable; retry later",
         "every database worker is busy; retry shortly",
-        "the receiver is misconfigured and stores no deliveries until its operator fixes it",
+        "the receiver is misconfigured; its operator has to fix it",
         "the receiver failed on this delivery; nothing was stored",
         "the delivery carries no signature",
         "the signature is not in the provider's format",

@@ -144,7 +144,7 @@ Answer receiverMisconfigured()
 {
     // No Retry-After: nothing here heals with time; the operator has to act (the log says how).
     return errorAnswer(http::status::internal_server_error, "receiver_setup_error",
-        "the receiver is misconfigured and stores no deliveries until its operator fixes it");
+        "the receiver is misconfigured; its operator has to fix it");
 }
 
 Answer internalError()

@@ -587,8 +587,9 @@ void WebhookReceiver::Impl::noteFailure(const FailureAnswer &failure, nlohmann::
         return;
     logLine({{"ts", nowRfc3339()}, {"alert", "receiver_misconfigured"}, {"detail", failure.detail},
         {"action",
-            "deliveries are answered 500 until the setup is fixed; fix it (e.g. install the "
-            "program that migrated the database), then reload (SIGHUP) or restart the receiver"}});
+            "the deliveries that meet it are answered 500, and /healthz too until it is fixed: "
+            "fix it (e.g. install the program that migrated the database), then reload (SIGHUP) "
+            "or restart the receiver"}});
 }
 
 void WebhookReceiver::Impl::waitForStop()
