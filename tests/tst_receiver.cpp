@@ -356,6 +356,15 @@ private slots:
             signedHeaders(rd::ProviderKind::Stripe, body, kStripe), body);
         QVERIFY2(r.status == 200, describe(r));
         QCOMPARE(bodyJson(r)["outcome"], "invalid");
+        QVERIFY2(r.body.find("4000") == std::string::npos, r.body.c_str());
+        // Delivered again, it is answered from the inbox row, which holds why it is invalid:
+        // the answer still says only what became of it.
+        const auto again = rdtest::httpCall(rx.port(), "POST", "/webhooks/stripe-main",
+            signedHeaders(rd::ProviderKind::Stripe, body, kStripe), body);
+        QVERIFY2(again.status == 200, describe(again));
+        QCOMPARE(bodyJson(again)["outcome"], "duplicate_delivery");
+        QVERIFY2(bodyJson(again)["error"].is_null() && again.body.find("4000") == std::string::npos,
+            again.body.c_str());
         QCOMPARE(text(db, "SELECT outcome || ' ' || error FROM webhook_inbox"),
             std::string("invalid data.object.id: is 4000 bytes; at most 255"));
         QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_billing_periods"), 0LL);
@@ -554,6 +563,18 @@ private slots:
         r = rdtest::httpCall(rx.port(), "POST", "/webhooks/<script>", {}, "{}");
         QCOMPARE(r.status, 404);
         QVERIFY2(r.body.find("<script>") == std::string::npos, r.body.c_str());
+        // The log says what happened in the receiver's words: the command line's option and
+        // advice were its words before.
+        QByteArray log;
+        rx.terminate(&log);
+        QByteArray line;
+        for (const QByteArray &l : log.split('\n'))
+            if (l.contains("\"provider\":\"paddle-eu\""))
+                line = l;
+        QVERIFY2(line.contains("\"error\":\"unknown_provider_key\"")
+                && line.contains("no longer registered") && !line.contains("renewalctl")
+                && !line.contains("--provider-key"),
+            log.constData());
     }
 
     void aSetupErrorThatWillNotHealIsA500()
@@ -576,11 +597,77 @@ private slots:
             signedHeaders(rd::ProviderKind::Recurly, body, kRecurly), body);
         QVERIFY2(r.status == 500, describe(r));
         QCOMPARE(bodyJson(r)["error"], "receiver_setup_error");
+        QCOMPARE(
+            bodyJson(r)["detail"], "the receiver is misconfigured; its operator has to fix it");
+        QVERIFY(r.headers.count("retry-after") == 0);
         QVERIFY2(r.body.find("braintree") == std::string::npos, r.body.c_str());
         verifyNoInternalText(r, db);
+        // Not ready until the operator has fixed it and reloaded: the database answering is
+        // not enough.
+        auto health = rdtest::httpCall(rx.port(), "GET", "/healthz");
+        QVERIFY2(health.status == 500, describe(health));
+        QCOMPARE(bodyJson(health)["error"], "receiver_setup_error");
+        QVERIFY(rdtest::httpCall(rx.port(), "GET", "/metrics")
+                    .body.find("renewal_receiver_misconfigured 1")
+            != std::string::npos);
+        {
+            auto admin = db.connect();
+            pqxx::nontransaction(*admin).exec(
+                "UPDATE billing_providers SET kind = 'recurly' WHERE provider_key = 'recurly-us'");
+        }
+        ::kill(static_cast<pid_t>(rx.pid()), SIGHUP);
+        QVERIFY(!rx.waitForLogLine("\"ready\":true", 10s).isEmpty());
+        health = rdtest::httpCall(rx.port(), "GET", "/healthz");
+        QVERIFY2(health.status == 200, describe(health));
+        QVERIFY(rdtest::httpCall(rx.port(), "GET", "/metrics")
+                    .body.find("renewal_receiver_misconfigured 0")
+            != std::string::npos);
         QByteArray log;
         rx.terminate(&log);
         QVERIFY2(log.contains("\"status\":500") && log.contains("unknown kind"), log.constData());
+        // Said loudly, once, with what to do.
+        QCOMPARE(log.count("\"alert\":\"receiver_misconfigured\""), 1);
+    }
+
+    // A schema newer than this program (another host migrated the database with a newer
+    // renewalctl): `serve` refuses to start (exit 78: a restart will not help), and a running
+    // receiver reports itself not ready (500, fixed text) instead of a 503 to retry.
+    void aSchemaNewerThanTheProgramIsASetupError()
+    {
+        rdtest::TestDatabase db("rx_newer_schema");
+        registerProviders(db.conninfo());
+        QTemporaryDir dir;
+        const QString secrets = writeSecrets(dir, kSecretsJson);
+        const std::string login = rdtest::loginAs(db, "rx", "ingest");
+        Receiver rx(login, secrets);
+        QCOMPARE(rdtest::httpCall(rx.port(), "GET", "/healthz").status, 200);
+        {
+            auto admin = db.connect();
+            pqxx::nontransaction(*admin).exec(
+                "INSERT INTO schema_migrations (version, name, checksum) "
+                "VALUES (99999, '99999_from_the_future.sql', 'x')");
+        }
+        const auto health = rdtest::httpCall(rx.port(), "GET", "/healthz");
+        QVERIFY2(health.status == 500, describe(health));
+        QCOMPARE(bodyJson(health)["error"], "receiver_setup_error");
+        QVERIFY2(health.body.find("99999") == std::string::npos, health.body.c_str());
+        verifyNoInternalText(health, db);
+        // A reload checks the schema too: it fails, and the receiver stays not ready.
+        ::kill(static_cast<pid_t>(rx.pid()), SIGHUP);
+        QVERIFY(!rx.waitForLogLine("\"kept\":\"the previous secrets\"", 10s).isEmpty());
+        QCOMPARE(rdtest::httpCall(rx.port(), "GET", "/healthz").status, 500);
+        QByteArray log;
+        rx.terminate(&log);
+        QVERIFY2(log.contains("\"alert\":\"receiver_misconfigured\"")
+                && log.contains("99999_from_the_future.sql"),
+            log.constData());
+
+        const auto start = runProgram(ctl(),
+            withDb(login, {"serve", "--listen", "127.0.0.1:0", "--secrets", secrets}), {},
+            QProcessEnvironment::systemEnvironment(), 30000);
+        QCOMPARE(start.exitCode, 78);
+        QVERIFY2(start.err.contains("99999_from_the_future.sql") && start.err.contains("newer"),
+            start.err.constData());
     }
 
     void aSignatureInTheTrailerIsNoSignature_data()

@@ -596,6 +596,47 @@ private slots:
         }
     }
 
+    // A file that is not JSON is reported by where it stops being JSON (line and column, from
+    // the parser's byte offset), never with the parser's own message: that quotes what it last
+    // read, a secret when a quote is missing, in wording that is the library's to change.
+    void secretsFileNotJsonNamesWhereNeverWhat_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QByteArray>("secret");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("quote missing at the end")
+            << QByteArray("{\"k\": {\"secrets\": [\"whsec_cut") << QByteArray("whsec_cut")
+            << "secrets file: not valid JSON at line 1, column 30";
+        QTest::newRow("two secrets without a comma")
+            << QByteArray("{\n  \"k\": {\"secrets\": [\"whsec_one\" \"whsec_two\"]}\n}")
+            << QByteArray("whsec_two") << "secrets file: not valid JSON at line 2, column 43";
+        QTest::newRow("line break inside a secret")
+            << QByteArray("{\"k\":\n {\"secrets\": [\"whsec_\nbroken\"]}}") << QByteArray("broken")
+            << "secrets file: not valid JSON at line 2, column 22";
+        QTest::newRow("bad UTF-8 inside a secret")
+            << QByteArray("{\"k\": {\"secrets\": [\"whsec_\xff\xfeutf\"]}}") << QByteArray("whsec_")
+            << "secrets file: not valid JSON at line 1, column 27";
+        // nlohmann's message for this one has no "last read" to cut: it quotes the number.
+        QTest::newRow("a secret pasted as an overflowing number")
+            << QByteArray("{\"k\": {\"secrets\": [31415e99999]}}") << QByteArray("31415e99999")
+            << "secrets file: not valid JSON (a value it cannot hold)";
+    }
+
+    void secretsFileNotJsonNamesWhereNeverWhat()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QByteArray, secret);
+        QFETCH(QString, message);
+        try {
+            rd::parseReceiverSecrets(std::string_view(text.constData(), text.size()));
+            QFAIL("accepted");
+        } catch (const rd::InputError &e) {
+            const QByteArray what(e.what());
+            QVERIFY2(!what.contains(secret), what.constData());
+            QCOMPARE(QString::fromUtf8(what), message);
+        }
+    }
+
     void secretsFilePermissions()
     {
         QTemporaryDir dir;

@@ -2,6 +2,7 @@
 #include "domain/core/errors.h"
 #include "domain/receiver/receiver_keys.h"
 #include "domain/receiver/webhook_receiver.h"
+#include "domain/store/schema_version.h"
 
 #include <ostream>
 
@@ -44,11 +45,16 @@ int runServe(const CommandContext &ctx)
     config.tlsCertPath = ctx.args.value("tls-cert").value_or("");
     config.tlsKeyPath = ctx.args.value("tls-key").value_or("");
     config.conninfo = ctx.conninfo();
+    config.newestMigration = newestKnownMigration();
 
-    // SIGHUP re-reads the secrets file and the registered providers the same way.
-    const auto load = [path = config.secretsPath, conninfo = config.conninfo] {
-        return loadReceiverKeys(path, conninfo);
-    };
+    // SIGHUP re-reads the secrets file and the registered providers the same way, after
+    // checking that the database's schema is not newer than this program: at the start, a
+    // newer one is a SetupError, exit 78 (a restart will not help; systemd does not retry it).
+    const auto load
+        = [path = config.secretsPath, conninfo = config.conninfo, newest = config.newestMigration] {
+              requireSchemaNotNewer(conninfo, newest);
+              return loadReceiverKeys(path, conninfo);
+          };
     ReceiverKeys keys;
     try {
         keys = load();

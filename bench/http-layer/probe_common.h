@@ -2,6 +2,8 @@
 // signature check and the stand-in for the database commit. BENCHMARK PROBE, NOT PRODUCT CODE.
 #pragma once
 
+#include "domain/core/encoding.h" // compiled in by run.sh
+
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -33,14 +35,7 @@ inline std::string hmacSha256Hex(const std::string &secret, std::string_view dat
     unsigned int len = 0;
     HMAC(EVP_sha256(), secret.data(), static_cast<int>(secret.size()),
         reinterpret_cast<const unsigned char *>(data.data()), data.size(), mac, &len);
-    static const char *hex = "0123456789abcdef";
-    std::string out;
-    out.reserve(len * 2);
-    for (unsigned i = 0; i < len; ++i) {
-        out.push_back(hex[mac[i] >> 4]);
-        out.push_back(hex[mac[i] & 15]);
-    }
-    return out;
+    return rd::toHex(std::string_view(reinterpret_cast<const char *>(mac), len));
 }
 
 /// `Stripe-Signature: t=<unix>,v1=<hex>[,v1=...]` over t + "." + body. toleranceSeconds 0:

@@ -22,9 +22,13 @@ PROBES=${PROBES:-"beast httplib"}   # e.g. PROBES=httplib HTTPLIB_POOL=8 ./run.s
 SLOW_COUNTS=${SLOW_COUNTS:-"16 64"}   # slow-client test sizes
 
 echo "== compiling (g++ -O2 -std=c++20)"
-g++ -O2 -std=c++20 -o "$BIN/beast_probe" "$HERE/beast_probe.cpp" -lssl -lcrypto -pthread &
-g++ -O2 -std=c++20 $(pkg-config --cflags cpp-httplib) -o "$BIN/httplib_probe" \
-    "$HERE/httplib_probe.cpp" $(pkg-config --libs cpp-httplib) -lssl -lcrypto -pthread
+# The probes share the product's hex helper (domain/core/encoding.cpp).
+ROOT=$(cd "$HERE/../.." && pwd)
+g++ -O2 -std=c++20 -I"$ROOT" -o "$BIN/beast_probe" "$HERE/beast_probe.cpp" \
+    "$ROOT/domain/core/encoding.cpp" -lssl -lcrypto -pthread &
+g++ -O2 -std=c++20 -I"$ROOT" $(pkg-config --cflags cpp-httplib) -o "$BIN/httplib_probe" \
+    "$HERE/httplib_probe.cpp" "$ROOT/domain/core/encoding.cpp" $(pkg-config --libs cpp-httplib) \
+    -lssl -lcrypto -pthread
 wait
 
 S=$OUT/summary.txt

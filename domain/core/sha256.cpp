@@ -1,5 +1,7 @@
 #include "domain/core/sha256.h"
 
+#include "domain/core/encoding.h"
+
 #include <openssl/evp.h>
 
 #include <stdexcept>
@@ -12,18 +14,6 @@ void require(int ok, const char *what)
 {
     if (ok != 1)
         throw std::runtime_error(std::string("SHA-256: libcrypto's ") + what + " failed");
-}
-
-std::string hex(const unsigned char *digest, unsigned int length)
-{
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string out;
-    out.reserve(2 * length);
-    for (unsigned int i = 0; i < length; ++i) {
-        out += kHex[digest[i] >> 4];
-        out += kHex[digest[i] & 0x0f];
-    }
-    return out;
 }
 
 } // namespace
@@ -60,7 +50,7 @@ std::string Sha256::hexDigest()
     unsigned int length = 0;
     require(EVP_DigestFinal_ex(m_ctx.get(), digest, &length), "EVP_DigestFinal_ex");
     require(EVP_DigestInit_ex(m_ctx.get(), EVP_sha256(), nullptr), "EVP_DigestInit_ex");
-    return hex(digest, length);
+    return toHex(std::string_view(reinterpret_cast<const char *>(digest), length));
 }
 
 } // namespace rd

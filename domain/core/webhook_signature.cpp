@@ -1,5 +1,6 @@
 #include "domain/core/webhook_signature.h"
 
+#include "domain/core/encoding.h"
 #include "domain/core/errors.h"
 #include "domain/core/sha256.h"
 
@@ -184,83 +185,6 @@ std::variant<ParsedHeader, std::string> parseHmacHeader(ProviderKind kind, std::
     return std::string("not an HMAC scheme");
 }
 
-constexpr char kBase64Alphabet[]
-    = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-std::string base64Encode(std::string_view data)
-{
-    std::string out;
-    out.reserve((data.size() + 2) / 3 * 4);
-    std::size_t i = 0;
-    for (; i + 3 <= data.size(); i += 3) {
-        const std::uint32_t n = (std::uint32_t(std::uint8_t(data[i])) << 16)
-            | (std::uint32_t(std::uint8_t(data[i + 1])) << 8) | std::uint8_t(data[i + 2]);
-        out += kBase64Alphabet[(n >> 18) & 63];
-        out += kBase64Alphabet[(n >> 12) & 63];
-        out += kBase64Alphabet[(n >> 6) & 63];
-        out += kBase64Alphabet[n & 63];
-    }
-    const std::size_t rest = data.size() - i;
-    if (rest > 0) {
-        std::uint32_t n = std::uint32_t(std::uint8_t(data[i])) << 16;
-        if (rest == 2)
-            n |= std::uint32_t(std::uint8_t(data[i + 1])) << 8;
-        out += kBase64Alphabet[(n >> 18) & 63];
-        out += kBase64Alphabet[(n >> 12) & 63];
-        out += rest == 2 ? kBase64Alphabet[(n >> 6) & 63] : '=';
-        out += '=';
-    }
-    return out;
-}
-
-/// Strict standard base64 (RFC 4648 section 4, padded): std::nullopt for anything else.
-std::optional<std::string> base64Decode(std::string_view text)
-{
-    if (text.empty() || text.size() % 4 != 0)
-        return std::nullopt;
-    auto value = [](char c) -> int {
-        if (c >= 'A' && c <= 'Z')
-            return c - 'A';
-        if (c >= 'a' && c <= 'z')
-            return c - 'a' + 26;
-        if (c >= '0' && c <= '9')
-            return c - '0' + 52;
-        if (c == '+')
-            return 62;
-        if (c == '/')
-            return 63;
-        return -1;
-    };
-    std::string out;
-    out.reserve(text.size() / 4 * 3);
-    for (std::size_t i = 0; i < text.size(); i += 4) {
-        const bool last = i + 4 == text.size();
-        int v[4];
-        int padding = 0;
-        for (int j = 0; j < 4; ++j) {
-            const char c = text[i + j];
-            if (c == '=' && last && j >= 2) {
-                v[j] = 0;
-                ++padding;
-                continue;
-            }
-            if (padding > 0) // data after '='
-                return std::nullopt;
-            v[j] = value(c);
-            if (v[j] < 0)
-                return std::nullopt;
-        }
-        const std::uint32_t n = (std::uint32_t(v[0]) << 18) | (std::uint32_t(v[1]) << 12)
-            | (std::uint32_t(v[2]) << 6) | std::uint32_t(v[3]);
-        out += static_cast<char>((n >> 16) & 0xff);
-        if (padding < 2)
-            out += static_cast<char>((n >> 8) & 0xff);
-        if (padding < 1)
-            out += static_cast<char>(n & 0xff);
-    }
-    return out;
-}
-
 bool asciiIEquals(std::string_view a, std::string_view b)
 {
     if (a.size() != b.size())
@@ -282,7 +206,7 @@ SignatureCheck verifyBasicAuth(
     if (space == std::string_view::npos || !asciiIEquals(v.substr(0, space), "Basic"))
         return result(SignatureVerdict::Malformed, name + ": not the Basic scheme");
     const auto decoded = base64Decode(trimmed(v.substr(space + 1)));
-    if (!decoded)
+    if (!decoded || decoded->empty())
         return result(SignatureVerdict::Malformed, name + ": credentials are not valid base64");
     if (decoded->find(':') == std::string::npos)
         return result(SignatureVerdict::Malformed, name + ": credentials hold no ':'");
@@ -413,14 +337,7 @@ std::string hmacSha256Hex(std::string_view key, std::string_view message)
                &length)
             == nullptr)
         throw std::runtime_error("HMAC-SHA256: libcrypto's HMAC failed");
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string out;
-    out.reserve(2 * length);
-    for (unsigned int i = 0; i < length; ++i) {
-        out += kHex[digest[i] >> 4];
-        out += kHex[digest[i] & 0x0f];
-    }
-    return out;
+    return toHex(std::string_view(reinterpret_cast<const char *>(digest), length));
 }
 
 bool constantTimeEquals(std::string_view a, std::string_view b)

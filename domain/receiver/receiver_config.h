@@ -38,6 +38,9 @@ struct ReceiverConfig
     int ioThreads = 1;
     /// How often /metrics' renewal_overdue_subscriptions is read from the database.
     std::chrono::milliseconds overdueRefresh {15000};
+    /// The newest migration this program has: /healthz checks that the database's schema is
+    /// not newer (0: only that it connects).
+    int newestMigration = 0;
     std::string tlsCertPath; ///< with tlsKeyPath: HTTPS on every listen address
     std::string tlsKeyPath;
 };

@@ -77,6 +77,12 @@ void ReceiverMetrics::overdueSubscriptions(std::map<std::string, long long> coun
     m_overdue = std::move(counts);
 }
 
+void ReceiverMetrics::setMisconfigured(bool misconfigured)
+{
+    const std::lock_guard lock(m_mutex);
+    m_misconfigured = misconfigured;
+}
+
 std::string ReceiverMetrics::render() const
 {
     const std::lock_guard lock(m_mutex);
@@ -107,6 +113,10 @@ std::string ReceiverMetrics::render() const
     out << "# HELP renewal_receiver_connections_in_use Open client connections.\n"
            "# TYPE renewal_receiver_connections_in_use gauge\nrenewal_receiver_connections_in_use "
         << m_connections << "\n";
+    out << "# HELP renewal_receiver_misconfigured 1 while a setup error keeps the receiver not "
+           "ready (its log says which), else 0.\n"
+           "# TYPE renewal_receiver_misconfigured gauge\nrenewal_receiver_misconfigured "
+        << (m_misconfigured ? 1 : 0) << "\n";
     out << "# HELP renewal_overdue_subscriptions Active subscriptions whose period ended more "
            "than the provider's grace ago without a renewal recorded (read every few seconds, "
            "not per request).\n# TYPE renewal_overdue_subscriptions gauge\n";

@@ -25,6 +25,8 @@ public:
     /// The overdue subscriptions per provider key, as last read from the database (a gauge:
     /// replaces the previous reading whole).
     void overdueSubscriptions(std::map<std::string, long long> counts);
+    /// Whether the receiver met a setup error and reports itself not ready (a gauge, 0 or 1).
+    void setMisconfigured(bool misconfigured);
 
     /// The text for GET /metrics.
     std::string render() const;
@@ -43,6 +45,7 @@ private:
     double m_durationSum = 0;
     int m_connections = 0;
     std::map<std::string, long long> m_overdue;
+    bool m_misconfigured = false;
 };
 
 } // namespace rd

@@ -4,9 +4,14 @@
 #include "domain/core/timestamp.h"
 #include "domain/receiver/delivery_workers.h"
 #include "domain/receiver/overdue_gauge.h"
+#include "domain/receiver/receiver_answers.h"
+#include "domain/receiver/receiver_listener.h"
 #include "domain/receiver/receiver_metrics.h"
+#include "domain/receiver/receiver_tls.h"
 #include "domain/receiver/request_parser.h"
+#include "domain/receiver/request_routing.h"
 #include "domain/store/database_target.h"
+#include "domain/store/schema_version.h"
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
@@ -40,82 +45,6 @@ namespace net = boost::asio;
 namespace ssl = net::ssl;
 using tcp = net::ip::tcp;
 using Clock = std::chrono::steady_clock;
-using ReusePort = net::detail::socket_option::boolean<SOL_SOCKET, SO_REUSEPORT>;
-
-/// What a request is answered with.
-struct Answer
-{
-    http::status status = http::status::ok;
-    std::string body;
-    std::string contentType = "application/json";
-    std::vector<std::pair<http::field, std::string>> headers;
-    bool close = false; ///< close the connection after this answer
-};
-
-Answer jsonAnswer(http::status status, const nlohmann::json &body)
-{
-    Answer a;
-    a.status = status;
-    a.body = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-    return a;
-}
-
-/// An error answer outside trust: a code and a fixed sentence, never anything derived from the
-/// request, the configuration or an exception (those go to the log).
-Answer errorAnswer(http::status status, std::string_view error, std::string_view sentence)
-{
-    return jsonAnswer(status, {{"error", error}, {"detail", sentence}});
-}
-
-/// 503: the database is unavailable or the receiver is saturated; come back later.
-Answer unavailable(std::string_view error, std::string_view sentence, int retryAfterSeconds)
-{
-    Answer a = errorAnswer(http::status::service_unavailable, error, sentence);
-    a.headers.emplace_back(http::field::retry_after, std::to_string(retryAfterSeconds));
-    return a;
-}
-
-Answer databaseUnavailable()
-{
-    return unavailable("database_unavailable", "the database is unavailable; retry later", 5);
-}
-
-Answer saturated()
-{
-    return unavailable("saturated", "every database worker is busy; retry shortly", 1);
-}
-
-Answer bodyTooLarge()
-{
-    return errorAnswer(
-        http::status::payload_too_large, "body_too_large", "the body is over the receiver's limit");
-}
-
-Answer unknownProviderKey()
-{
-    return errorAnswer(
-        http::status::not_found, "unknown_provider_key", "no such provider key is served here");
-}
-
-/// The fixed sentence of a signature refusal: the verdict only (the log has the detail).
-std::string_view signatureSentence(SignatureVerdict verdict)
-{
-    switch (verdict) {
-    case SignatureVerdict::Missing:
-        return "the delivery carries no signature";
-    case SignatureVerdict::Malformed:
-        return "the signature is not in the provider's format";
-    case SignatureVerdict::Mismatch:
-        return "the signature does not match";
-    case SignatureVerdict::StaleTimestamp:
-        return "the signed timestamp is outside the accepted window";
-    case SignatureVerdict::NotConfigured:
-        return "this provider key cannot verify deliveries";
-    case SignatureVerdict::Valid:
-        break;
-    }
-    return "the signature was refused";
-}
 
 // Room for a chunk-size line and the final chunk's line next to a trailer that uses what the
 // header section left of the header limit.
@@ -172,6 +101,9 @@ struct WebhookReceiver::Impl
     DeliveryWorkers workers;
     OverdueGauge overdue;
     std::atomic<bool> draining {false};
+    /// A setup error was met at run time (see noteFailure): /healthz answers 500 until a
+    /// SIGHUP reload, which checks the setup again, succeeds.
+    std::atomic<bool> misconfigured {false};
 
     std::mutex sessionsMutex;
     std::map<SessionBase *, std::weak_ptr<SessionBase>> sessions;
@@ -190,8 +122,12 @@ struct WebhookReceiver::Impl
         log << text << std::endl;
     }
 
+    /// Logs a worker's failure (with the log line `line` of the request, when there is one)
+    /// and marks the receiver not ready when it is a setup error.
+    void noteFailure(const FailureAnswer &failure, nlohmann::json &line);
+
     void bindAll();
-    void accept(tcp::acceptor &acceptor);
+    void accept(tcp::socket socket);
     void waitForStop();
     void waitForHangup();
     void beginStop();
@@ -349,17 +285,12 @@ private:
         if (refusal == ParseRefusal::Internal)
             return close();
         if (refusal == ParseRefusal::TooManyFields)
-            return answerAndClose(
-                errorAnswer(http::status::request_header_fields_too_large, "too_many_header_fields",
-                    "the request has more header and trailer fields than the receiver accepts"));
+            return answerAndClose(tooManyHeaderFields());
         if (framingTooLarge)
-            return answerAndClose(
-                errorAnswer(http::status::request_header_fields_too_large, "header_too_large",
-                    "the request's header section and trailer are over the receiver's limit"));
+            return answerAndClose(headerTooLarge());
         if (ec == http::error::body_limit)
             return answerAndClose(bodyTooLarge());
-        answerAndClose(errorAnswer(
-            http::status::bad_request, "bad_request", "the request is not valid HTTP/1.1"));
+        answerAndClose(badRequest());
     }
 
     void onRequest()
@@ -370,34 +301,23 @@ private:
         m_keepAlive = m_parser->keep_alive();
         const auto method = m_parser->method();
         m_head = method == http::verb::head;
-        const std::string_view target = m_parser->target();
-        const std::string_view path = target.substr(0, target.find('?'));
-
-        if (path == "/healthz") {
-            if (method != http::verb::get && method != http::verb::head)
-                return answer(methodNotAllowed("GET"));
+        const auto keys = m_server.currentKeys();
+        const Route route = routeRequest(method, m_parser->target(), *keys);
+        switch (route.handler) {
+        case Handler::Refusal:
+            return answer(route.answer);
+        case Handler::Health:
             return checkHealth();
-        }
-        if (path == "/metrics") {
-            if (method != http::verb::get)
-                return answer(methodNotAllowed("GET"));
+        case Handler::Metrics: {
             Answer a;
             a.contentType = "text/plain; version=0.0.4";
             a.body = m_server.metrics.render();
             return answer(std::move(a));
         }
-        constexpr std::string_view kPrefix = "/webhooks/";
-        if (path.substr(0, kPrefix.size()) != kPrefix)
-            return answer(errorAnswer(http::status::not_found, "not_found",
-                "POST deliveries to /webhooks/{providerKey}"));
-        const std::string key(path.substr(kPrefix.size()));
-        const auto keys = m_server.currentKeys();
-        const auto kind = keys->kinds.find(key);
-        const auto credentials = keys->secrets.find(key);
-        if (key.empty() || kind == keys->kinds.end() || credentials == keys->secrets.end())
-            return answer(unknownProviderKey());
-        if (method != http::verb::post)
-            return answer(methodNotAllowed("POST"));
+        case Handler::Delivery:
+            break;
+        }
+        const std::string &key = route.providerKey;
 
         // The header section only: a trailer arrives after the body and is never read.
         const auto &headers = m_parser->headers();
@@ -408,33 +328,20 @@ private:
                 return std::nullopt;
             return view(it->value());
         };
-        const SignatureCheck check = verifyDelivery(kind->second, header, m_parser->body(),
-            credentials->second, std::chrono::system_clock::now(), m_server.config.tolerance);
+        const SignatureCheck check = verifyDelivery(route.kind, header, m_parser->body(),
+            *route.credentials, std::chrono::system_clock::now(), m_server.config.tolerance);
         if (!check.valid()) {
             m_server.metrics.signatureFailure(key, std::string(toString(check.verdict)));
             m_server.logLine({{"ts", nowRfc3339()}, {"provider", key}, {"refused", "signature"},
                 {"reason", toString(check.verdict)}, {"detail", check.detail},
                 {"remote", remoteAddress()}});
             // Chargebee authenticates with basic auth: a missing or wrong one is a 401.
-            const bool basic = signsWithBasicAuth(kind->second)
+            const bool basic = signsWithBasicAuth(route.kind)
                 && (check.verdict == SignatureVerdict::Missing
                     || check.verdict == SignatureVerdict::Mismatch);
-            Answer a = errorAnswer(basic ? http::status::unauthorized : http::status::bad_request,
-                "signature_" + std::string(toString(check.verdict)),
-                signatureSentence(check.verdict));
-            if (basic)
-                a.headers.emplace_back(http::field::www_authenticate, "Basic realm=\"webhooks\"");
-            return answer(std::move(a));
+            return answer(signatureRefused(check.verdict, basic));
         }
         deliver(key, std::move(m_parser->body()));
-    }
-
-    static Answer methodNotAllowed(const std::string &allowed)
-    {
-        Answer a
-            = errorAnswer(http::status::method_not_allowed, "method_not_allowed", "use " + allowed);
-        a.headers.emplace_back(http::field::allow, allowed);
-        return a;
     }
 
     void deliver(const std::string &key, std::string body)
@@ -448,28 +355,21 @@ private:
             nlohmann::json line {{"provider", key}};
             try {
                 const IngestResult r = ctx.ingest(key, body);
-                a = jsonAnswer(http::status::ok, r.toAnswerJson());
+                a = deliveryAnswer(r);
                 line["eventId"] = r.providerEventId;
                 line["outcome"] = toString(r.outcome);
                 line["inboxId"] = r.inboxId;
-                if (r.errorQuotesTheDatabase())
+                // What the answer leaves out (a value the database refused, why a payload is
+                // invalid) is in the inbox and here.
+                if (!r.error.empty())
                     line["error"] = r.error;
                 self->m_server.metrics.delivery(key, std::string(toString(r.outcome)));
-            } catch (const InputError &e) {
-                // The provider was removed from billing_providers since the keys were loaded.
-                a = unknownProviderKey();
-                line["error"] = e.what();
-            } catch (const SetupError &e) {
-                // Will not heal by itself (a schema newer than this program, ...): not a 503
-                // that the provider would retry forever; the operator reads the log.
-                a = errorAnswer(http::status::internal_server_error, "receiver_setup_error",
-                    "the receiver cannot store deliveries until its setup is fixed");
-                line["error"] = e.what();
-            } catch (const std::exception &e) {
-                // Nothing was acknowledged: the provider delivers again later.
-                ctx.dropConnection();
-                a = databaseUnavailable();
-                line["error"] = e.what();
+            } catch (...) {
+                const FailureAnswer failure = answerForFailure(std::current_exception());
+                if (failure.dropConnection)
+                    ctx.dropConnection();
+                self->m_server.noteFailure(failure, line);
+                a = failure.answer;
             }
             net::post(self->m_stream.get_executor(),
                 [self, a = std::move(a), line = std::move(line)]() mutable {
@@ -497,15 +397,27 @@ private:
         auto work = std::make_shared<net::executor_work_guard<net::io_context::executor_type>>(
             m_server.ioc.get_executor());
         auto job = [self, work](WorkerContext &ctx) {
-            Answer a;
+            auto &server = self->m_server;
+            Answer a = healthy();
             try {
-                checkConnects(ctx.conninfo());
-                a = jsonAnswer(http::status::ok, {{"status", "ok"}});
-            } catch (const std::exception &e) {
-                a = databaseUnavailable();
-                self->m_server.logLine({{"ts", nowRfc3339()}, {"path", "/healthz"},
-                    {"status", static_cast<int>(a.status)}, {"error", e.what()}});
+                // Connects, and asks whether the schema is still one this program knows
+                // (another host may have migrated it since this receiver started).
+                if (server.config.newestMigration > 0)
+                    requireSchemaNotNewer(ctx.conninfo(), server.config.newestMigration);
+                else
+                    checkConnects(ctx.conninfo());
+            } catch (...) {
+                const FailureAnswer failure = answerForFailure(std::current_exception());
+                nlohmann::json line {{"path", "/healthz"}};
+                server.noteFailure(failure, line);
+                line["status"] = static_cast<int>(failure.answer.status);
+                line["ts"] = nowRfc3339();
+                server.logLine(line);
+                a = failure.answer;
             }
+            // A setup error met by a delivery is not healed by the database answering now.
+            if (a.status == http::status::ok && server.misconfigured)
+                a = receiverMisconfigured();
             net::post(self->m_stream.get_executor(), [self, a = std::move(a)]() mutable {
                 self->guarded([&] { self->answer(std::move(a)); });
             });
@@ -633,76 +545,51 @@ void startSession(WebhookReceiver::Impl &server, tcp::socket socket, Args &&...a
 
 void WebhookReceiver::Impl::bindAll()
 {
-    if (!config.tlsCertPath.empty() || !config.tlsKeyPath.empty()) {
-        if (config.tlsCertPath.empty() || config.tlsKeyPath.empty())
-            throw SetupError("TLS needs both --tls-cert and --tls-key");
-        tls.emplace(ssl::context::tls_server);
-        tls->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2
-            | ssl::context::no_sslv3 | ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
-        beast::error_code ec;
-        tls->use_certificate_chain_file(config.tlsCertPath, ec);
-        if (ec)
-            throw SetupError("--tls-cert " + config.tlsCertPath + ": " + ec.message());
-        tls->use_private_key_file(config.tlsKeyPath, ssl::context::pem, ec);
-        if (ec)
-            throw SetupError("--tls-key " + config.tlsKeyPath + ": " + ec.message());
-    }
+    tls = serverTlsContext(config.tlsCertPath, config.tlsKeyPath);
     for (const auto &address : config.listen) {
-        beast::error_code ec;
-        tcp::resolver resolver(ioc);
-        const auto results = resolver.resolve(address.host, std::to_string(address.port),
-            tcp::resolver::passive | tcp::resolver::numeric_service, ec);
-        if (ec || results.empty())
-            throw SetupError("--listen " + address.host + ":" + std::to_string(address.port)
-                + ": cannot resolve the host: " + ec.message());
-        const tcp::endpoint endpoint = results.begin()->endpoint();
-        auto acceptor = std::make_unique<tcp::acceptor>(ioc);
-        const auto fail = [&](const std::string &what) {
-            throw SetupError("--listen " + address.host + ":" + std::to_string(address.port) + ": "
-                + what + ": " + ec.message());
-        };
-        acceptor->open(endpoint.protocol(), ec);
-        if (ec)
-            fail("cannot open a socket");
-        acceptor->set_option(net::socket_base::reuse_address(true), ec);
-        // Several `renewalctl serve` processes may share the port; the kernel spreads
-        // connections among them.
-        acceptor->set_option(ReusePort(true), ec);
-        if (ec)
-            fail("cannot set SO_REUSEPORT");
-        acceptor->bind(endpoint, ec);
-        if (ec)
-            fail("cannot bind");
-        acceptor->listen(net::socket_base::max_listen_connections, ec);
-        if (ec)
-            fail("cannot listen");
-        const auto local = acceptor->local_endpoint();
-        bound.push_back({local.address().to_string(), local.port()});
-        acceptors.push_back(std::move(acceptor));
+        Listener listener = bindListener(ioc, address);
+        bound.push_back(listener.bound);
+        acceptors.push_back(std::move(listener.acceptor));
     }
 }
 
-void WebhookReceiver::Impl::accept(tcp::acceptor &acceptor)
+void WebhookReceiver::Impl::accept(tcp::socket socket)
 {
-    acceptor.async_accept(
-        net::make_strand(ioc), [this, &acceptor](beast::error_code ec, tcp::socket socket) {
-            if (ec == net::error::operation_aborted || !acceptor.is_open())
-                return; // stopping
-            if (!ec) {
-                if (metrics.connectionsInUse() >= config.maxClients) {
-                    // Bounded: the kernel's backlog and the provider's retry absorb the excess.
-                    metrics.response(503);
-                    beast::error_code ignored;
-                    socket.close(ignored);
-                } else if (tls) {
-                    startSession<beast::ssl_stream<beast::tcp_stream>>(
-                        *this, std::move(socket), *tls);
-                } else {
-                    startSession<beast::tcp_stream>(*this, std::move(socket));
-                }
-            }
-            accept(acceptor);
-        });
+    if (metrics.connectionsInUse() >= config.maxClients) {
+        // Bounded: the kernel's backlog and the provider's retry absorb the excess.
+        metrics.response(503);
+        beast::error_code ignored;
+        socket.close(ignored);
+    } else if (tls) {
+        startSession<beast::ssl_stream<beast::tcp_stream>>(*this, std::move(socket), *tls);
+    } else {
+        startSession<beast::tcp_stream>(*this, std::move(socket));
+    }
+}
+
+// A setup error (a schema newer than this program, a function or privilege the database
+// lacks, a provider kind this program does not know) does not heal by retrying, so it is no
+// 503 for providers to retry on a schedule that assumes it will: it is answered 500
+// receiver_setup_error, the receiver reports itself not ready (/healthz 500, /metrics'
+// renewal_receiver_misconfigured 1) and says so loudly once in the log, with what to do. The
+// mark stays until a SIGHUP reload checks the setup again and succeeds (or a restart, which
+// checks it before serving and exits 78 on it). Deliveries are still tried meanwhile: a
+// setup error may concern one provider key only, and the store refuses per delivery what this
+// program cannot understand.
+void WebhookReceiver::Impl::noteFailure(const FailureAnswer &failure, nlohmann::json &line)
+{
+    line["error"] = failure.code;
+    line["detail"] = failure.detail;
+    if (!failure.misconfigured)
+        return;
+    metrics.setMisconfigured(true);
+    if (misconfigured.exchange(true))
+        return;
+    logLine({{"ts", nowRfc3339()}, {"alert", "receiver_misconfigured"}, {"detail", failure.detail},
+        {"action",
+            "the deliveries that meet it are answered 500, and /healthz too until it is fixed: "
+            "fix it (e.g. install the program that migrated the database), then reload (SIGHUP) "
+            "or restart the receiver"}});
 }
 
 void WebhookReceiver::Impl::waitForStop()
@@ -726,6 +613,12 @@ void WebhookReceiver::Impl::waitForHangup()
                 keys = std::move(fresh);
             }
             logLine({{"ts", nowRfc3339()}, {"reloaded", "secrets"}, {"providerKeys", count}});
+            // The reload checked the setup too (the schema among it): whatever a delivery met
+            // before has been fixed.
+            if (misconfigured.exchange(false)) {
+                metrics.setMisconfigured(false);
+                logLine({{"ts", nowRfc3339()}, {"ready", true}});
+            }
         } catch (const std::exception &e) {
             logLine({{"ts", nowRfc3339()}, {"reloaded", "secrets"}, {"error", e.what()},
                 {"kept", "the previous secrets"}});
@@ -780,7 +673,7 @@ std::vector<ListenAddress> WebhookReceiver::boundAddresses() const
 void WebhookReceiver::run()
 {
     for (auto &a : d->acceptors)
-        d->accept(*a);
+        acceptConnections(d->ioc, *a, [this](tcp::socket socket) { d->accept(std::move(socket)); });
     d->waitForStop();
     d->waitForHangup();
     nlohmann::json listening = nlohmann::json::array();

@@ -1,5 +1,7 @@
 #include "domain/store/random_uuid.h"
 
+#include "domain/core/encoding.h"
+
 #include <cerrno>
 #include <sys/random.h>
 #include <system_error>
@@ -21,15 +23,10 @@ std::string randomUuid()
     }
     b[6] = static_cast<unsigned char>((b[6] & 0x0f) | 0x40);
     b[8] = static_cast<unsigned char>((b[8] & 0x3f) | 0x80);
-    static constexpr char hex[] = "0123456789abcdef";
-    std::string out;
-    out.reserve(36);
-    for (int i = 0; i < 16; ++i) {
-        if (i == 4 || i == 6 || i == 8 || i == 10)
-            out += '-';
-        out += hex[b[i] >> 4];
-        out += hex[b[i] & 0x0f];
-    }
+    // 8-4-4-4-12 hex digits.
+    std::string out = toHex(std::string_view(reinterpret_cast<const char *>(b), sizeof b));
+    for (const std::size_t dash : {8, 13, 18, 23})
+        out.insert(dash, 1, '-');
     return out;
 }
 

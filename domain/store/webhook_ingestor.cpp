@@ -116,14 +116,6 @@ bool IngestResult::errorQuotesTheDatabase() const
     return error.rfind(kDatabaseRefused, 0) == 0;
 }
 
-nlohmann::json IngestResult::toAnswerJson() const
-{
-    nlohmann::json j = toJson();
-    if (errorQuotesTheDatabase())
-        j["error"] = "the database refused a value of this renewal";
-    return j;
-}
-
 WebhookIngestor::WebhookIngestor(std::string conninfo, RetryPolicy retry)
     : m_conninfo(std::move(conninfo)), m_retry(retry)
 {
@@ -159,7 +151,7 @@ ProviderKind WebhookIngestor::registeredKind(const std::string &providerKey)
     const auto r
         = tx.exec_params("SELECT kind FROM billing_providers WHERE provider_key = $1", providerKey);
     if (r.empty())
-        throw InputError("--provider-key",
+        throw UnknownProvider("--provider-key",
             "'" + providerKey
                 + "' is not a registered provider (see renewalctl providers list / add)");
     const auto kind = providerKindFromString(r[0][0].as<std::string>());

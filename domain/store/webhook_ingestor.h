@@ -3,6 +3,7 @@
 #include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
 
 #include "domain/core/adapters/normalization.h"
+#include "domain/core/errors.h"
 #include "domain/store/provider_registry.h"
 #include "domain/store/renewal_applier.h"
 #include "domain/store/retry_policy.h"
@@ -22,6 +23,15 @@ namespace rd {
 /// At most this much of a body is stored; a larger body keeps its first bytes, its size and
 /// the SHA-256 of all of it.
 constexpr std::size_t kInboxMaxStoredBytes = 1024 * 1024;
+
+/// ingest() for a provider key that is not registered in billing_providers. An InputError for
+/// the command line (its message advises `renewalctl providers`); the receiver answers it by
+/// its type, with words of its own.
+class UnknownProvider : public InputError
+{
+public:
+    using InputError::InputError;
+};
 
 /// What became of one delivered payload (the inbox's outcome column).
 enum class IngestOutcome {
@@ -56,9 +66,6 @@ struct IngestResult
     /// Whether `error` quotes the database (a value the core refused): kept in the inbox for
     /// the desk's operators, never sent to the provider.
     bool errorQuotesTheDatabase() const;
-    /// What the HTTP receiver answers: toJson() with a fixed sentence for an error that quotes
-    /// the database (the detail is in the inbox and the receiver's log).
-    nlohmann::json toAnswerJson() const;
 };
 
 /// Webhook ingestion over one connection: a payload is normalized with the provider's adapter
@@ -77,7 +84,7 @@ public:
     explicit WebhookIngestor(std::string conninfo, RetryPolicy retry = {});
     ~WebhookIngestor();
 
-    /// Throws InputError when `providerKey` is not a registered provider.
+    /// Throws UnknownProvider (an InputError) when `providerKey` is not a registered provider.
     ProviderKind kindOf(const std::string &providerKey);
 
     IngestResult ingest(const std::string &providerKey, std::string_view rawBody);

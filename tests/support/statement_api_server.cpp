@@ -1,5 +1,7 @@
 #include "support/statement_api_server.h"
 
+#include "domain/core/encoding.h"
+
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
@@ -57,20 +59,11 @@ ApiRequest parsed(const http::request<http::string_body> &request)
 
 std::string percentDecode(std::string_view text)
 {
-    auto hex = [](char c) -> int {
-        if (c >= '0' && c <= '9')
-            return c - '0';
-        if (c >= 'a' && c <= 'f')
-            return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F')
-            return c - 'A' + 10;
-        return -1;
-    };
     std::string out;
     for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] == '%' && i + 2 < text.size() && hex(text[i + 1]) >= 0
-            && hex(text[i + 2]) >= 0) {
-            out += static_cast<char>(hex(text[i + 1]) * 16 + hex(text[i + 2]));
+        const auto escaped = text[i] == '%' ? rd::fromHex(text.substr(i + 1, 2)) : std::nullopt;
+        if (escaped && escaped->size() == 1) {
+            out += *escaped;
             i += 2;
         } else if (text[i] == '+') {
             out += ' ';

@@ -1,5 +1,7 @@
 #include "ui/models/deliverybody.h"
 
+#include "domain/core/encoding.h"
+
 #include <QJsonDocument>
 #include <QJsonParseError>
 #include <QStringDecoder>
@@ -144,7 +146,7 @@ std::optional<QString> prettyJson(const QByteArray &body)
 QString hexDump(const QByteArray &body, qsizetype maxBytes)
 {
     const qsizetype n = maxBytes < 0 ? body.size() : std::min(body.size(), maxBytes);
-    static constexpr char kDigits[] = "0123456789abcdef";
+    const std::string hex = rd::toHex(std::string_view(body.constData(), std::size_t(n)));
     QString out;
     out.reserve((n / 16 + 1) * 79);
     for (qsizetype line = 0; line < n; line += 16) {
@@ -153,8 +155,8 @@ QString hexDump(const QByteArray &body, qsizetype maxBytes)
         for (qsizetype i = line; i < line + 16; ++i) {
             if (i < n) {
                 const auto b = static_cast<unsigned char>(body[i]);
-                out += QLatin1Char(kDigits[b >> 4]);
-                out += QLatin1Char(kDigits[b & 0xf]);
+                out += QLatin1Char(hex[std::size_t(2 * i)]);
+                out += QLatin1Char(hex[std::size_t(2 * i + 1)]);
                 out += u' ';
                 ascii += b >= 0x20 && b < 0x7f ? QLatin1Char(char(b)) : QLatin1Char('.');
             } else {
