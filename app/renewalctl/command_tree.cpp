@@ -72,9 +72,11 @@ std::string wrapped(const std::string &text)
 CLI::Option *repeatedOption(CLI::App *app, const std::string &name,
     std::vector<std::string> &variable, const std::string &typeName, const std::string &description)
 {
+    // One value each time it is given, as for any option: `--listen A B` leaves B over.
     return app->add_option("--" + name, variable, wrapped(description))
         ->type_name(typeName)
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+        ->allow_extra_args(false);
 }
 
 CLI::Option *flag(
