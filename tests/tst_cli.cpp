@@ -76,6 +76,9 @@ private slots:
         QTest::newRow("no database option without a database")
             << QStringList {"normalize", "--kind", "stripe", "--db", "x"} << "unknown option --db";
         QTest::newRow("missing case id") << QStringList {"cases", "show"} << "ID is required";
+        // A typo of a required option is an unknown option, not a missing one.
+        QTest::newRow("mistyped required option") << QStringList {"close", "--provider-key",
+            "stripe-main", "--mnth", "2026-02"} << "unknown option --mnth; did you mean --month?";
     }
 
     void usageErrors()
@@ -86,6 +89,127 @@ private slots:
         QCOMPARE(r.exitCode, 64);
         QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
         QVERIFY(!r.err.contains("terminate called")); // one sentence, never an exception dump
+    }
+
+    /// A bad option value is refused by the parser, before anything runs: exit 64 with a
+    /// sentence naming the option, never a database opened (the environment names a server
+    /// that is not there, so a command that connected first would exit 69 instead) nor a
+    /// cluster started. Out of range, not a number, and options that exclude each other.
+    void badValuesAreRefusedBeforeAnythingRuns_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QStringList>("named");
+        // Out of range.
+        QTest::newRow("bench --workers 300")
+            << QStringList {"bench", "--workers", "300"} << QStringList {"--workers", "1 to 256"};
+        QTest::newRow("overdue --grace -1") << QStringList {"subscriptions", "overdue", "--grace",
+            "-1"} << QStringList {"--grace must be a whole number from 0 to 2160"};
+        QTest::newRow("set-grace HOURS") << QStringList {"providers", "set-grace", "stripe-main",
+            "2161"} << QStringList {"HOURS", "2161"};
+        QTest::newRow("serve --connections 0") << QStringList {"serve", "--listen", "127.0.0.1:1",
+            "--secrets", "/nonexistent", "--connections", "0"}
+                                               << QStringList {"--connections"};
+        QTest::newRow("outbox --poll-seconds 0") << QStringList {"outbox", "publish", "--jsonl",
+            "-", "--poll-seconds", "0"} << QStringList {"--poll-seconds", "0.1 to 3600"};
+        QTest::newRow("demo --months 1")
+            << QStringList {"demo", "--months", "1"} << QStringList {"--months"};
+        QTest::newRow("simulate --rate 0")
+            << QStringList {"simulate", "--rate", "0"} << QStringList {"--rate"};
+        QTest::newRow("audit verify --batch 0")
+            << QStringList {"audit", "verify", "--batch", "0"} << QStringList {"--batch"};
+        QTest::newRow("audit verify --streams 3")
+            << QStringList {"audit", "verify", "--streams", "3"} << QStringList {"--streams"};
+        QTest::newRow("inbox purge --older-than -1")
+            << QStringList {"inbox", "purge", "--older-than", "-1"} << QStringList {"--older-than"};
+        QTest::newRow("inbox retention --days 40000")
+            << QStringList {"inbox", "retention", "--days", "40000"} << QStringList {"--days"};
+        QTest::newRow("inbox removals --limit 0")
+            << QStringList {"inbox", "removals", "--limit", "0"} << QStringList {"--limit"};
+        QTest::newRow("snapshot --case 0") << QStringList {"snapshot", "attach", "--preview",
+            "--case", "0"} << QStringList {"--case"};
+        QTest::newRow("cases show 0")
+            << QStringList {"cases", "show", "0"} << QStringList {"'0' is not a case id"};
+        // Not a number, or not the kind of value the option takes.
+        QTest::newRow("bench --duplicates nan")
+            << QStringList {"bench", "--duplicates", "nan"} << QStringList {"--duplicates"};
+        QTest::newRow("bench --seed 0x10")
+            << QStringList {"bench", "--seed", "0x10"} << QStringList {"--seed"};
+        QTest::newRow("replay --delivery x")
+            << QStringList {"replay", "--delivery", "x"} << QStringList {"--delivery"};
+        QTest::newRow("simulate --count many")
+            << QStringList {"simulate", "--count", "many"} << QStringList {"--count"};
+        QTest::newRow("audit verify --batch none")
+            << QStringList {"audit", "verify", "--batch", "none"} << QStringList {"--batch"};
+        QTest::newRow("cases claim abc")
+            << QStringList {"cases", "claim", "abc"} << QStringList {"'abc' is not a case id"};
+        QTest::newRow("snapshot --kind braintree") << QStringList {"snapshot", "attach",
+            "--preview", "--kind", "braintree"} << QStringList {"--kind", "braintree"};
+        QTest::newRow("snapshot --captured-at yesterday") << QStringList {"snapshot", "attach",
+            "--preview", "--kind", "stripe", "--captured-at", "yesterday"}
+                                                          << QStringList {"--captured-at"};
+        QTest::newRow("simulate --provider nokind")
+            << QStringList {"simulate", "--provider", "nokind"} << QStringList {"--provider"};
+        QTest::newRow("close --month 2026-13")
+            << QStringList {"close", "--provider-key", "stripe-main", "--month", "2026-13"}
+            << QStringList {"--month"};
+        QTest::newRow("cases reapply --reason ''")
+            << QStringList {"cases", "reapply", "1", "--reason", ""} << QStringList {"--reason"};
+        QTest::newRow("cases dismiss without --comment") << QStringList {"cases", "dismiss", "1",
+            "--reason", "test_data"} << QStringList {"--comment"};
+        QTest::newRow("inbox erase blank --request")
+            << QStringList {"inbox", "erase", "--subscription", "sub_1", "--request", " "}
+            << QStringList {"--request"};
+        // Two options that exclude each other.
+        QTest::newRow("inbox retention --days and --off") << QStringList {
+            "inbox", "retention", "--days", "5", "--off"} << QStringList {"--days", "--off"};
+        QTest::newRow("outbox --exec and --jsonl") << QStringList {"outbox", "publish", "--exec",
+            "true", "--jsonl", "-"} << QStringList {"--exec", "--jsonl"};
+        QTest::newRow("replay --delivery and --provider-key")
+            << QStringList {"replay", "--delivery", "5", "--provider-key", "stripe-main"}
+            << QStringList {"--delivery", "--provider-key"};
+        QTest::newRow("db move --undo and --to") << QStringList {"db", "move", "--undo", "--to",
+            "host=/nonexistent dbname=x"} << QStringList {"--undo", "--to"};
+    }
+
+    void badValuesAreRefusedBeforeAnythingRuns()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QStringList, named);
+        QTemporaryDir dataDir; // an embedded cluster, were one wrongly started, would be here
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"PGHOST"_qs, u"/nonexistent/socket"_qs);
+        env.insert(u"PGDATABASE"_qs, u"x"_qs);
+        env.insert(u"RENEWAL_DESK_DATA_DIR"_qs, dataDir.path());
+        const auto r = runProgram(ctl(), args, {}, env, 30000);
+        QVERIFY2(r.exitCode == 64, qPrintable(QString::number(r.exitCode) + ": " + r.err));
+        for (const auto &name : named)
+            QVERIFY2(r.err.contains(name.toUtf8()), qPrintable(name + " not named in: " + r.err));
+        QCOMPARE(r.err.count('\n'), 1); // one sentence
+        QVERIFY2(r.err.startsWith("renewalctl: "), r.err.constData());
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(QDir(dataDir.path()).isEmpty(), "something was written to the data directory");
+    }
+
+    /// Whole numbers are read in base 10 as they always were: "010" is ten (CLI11 alone would
+    /// read it as octal eight). The demo's replay set depends on nothing but its options.
+    void wholeNumbersAreDecimal()
+    {
+        QTemporaryDir dir;
+        const auto replaySet = [&](const QString &seed) {
+            const QString out = dir.filePath(seed);
+            QDir().mkpath(out);
+            const auto r = runProgram(ctl(),
+                {"demo", "--replay-set", out, "--subscriptions", "6", "--months", "2", "--now",
+                    "2026-01-01T00:00:00Z", "--seed", seed});
+            if (r.exitCode != 0)
+                return QByteArray("exit " + QByteArray::number(r.exitCode) + ": " + r.err);
+            QFile f(out + "/stripe-events.jsonl");
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("unreadable");
+        };
+        const QByteArray ten = replaySet(u"10"_qs);
+        QVERIFY2(ten.startsWith('{'), ten.constData());
+        QCOMPARE(replaySet(u"010"_qs), ten);
+        QVERIFY(replaySet(u"8"_qs) != ten);
     }
 
     void helpIsPerCommand_data()
@@ -110,6 +234,9 @@ private slots:
         QTest::newRow("cases list") << QStringList {"cases", "list", "--help"}
                                     << QStringList {"renewalctl cases list", "--status", "--json"}
                                     << QStringList {"--reason", "--preview"};
+        QTest::newRow("bench --workers many --help")
+            << QStringList {"bench", "--workers", "many", "--help"}
+            << QStringList {"renewalctl bench", "--workers"} << QStringList {"--reason"};
         QTest::newRow("bench") << QStringList {"bench", "--help"}
                                << QStringList {"renewalctl bench", "--workers", "--force"}
                                << QStringList {"--reason"};

@@ -1,4 +1,5 @@
 #include "app/renewalctl/command_context.h"
+#include "app/renewalctl/commands.h"
 #include "domain/core/errors.h"
 #include "domain/core/json_input.h"
 #include "domain/store/renewal_applier.h"
@@ -10,10 +11,11 @@
 #include <ostream>
 
 namespace rd::cli {
+namespace {
 
-int runApply(const CommandContext &ctx)
+int runApply(const CommandContext &ctx, const std::string &file)
 {
-    InputFile input(ctx.args.inputPath(1), ctx.in);
+    InputFile input(file, ctx.in);
     // Recorded by 'cli', the login role that runs it as the actor: not a webhook delivery.
     RenewalApplier applier(ctx.conninfo(), {}, RenewalSource::Cli);
     bool anyRejected = false;
@@ -46,6 +48,21 @@ int runApply(const CommandContext &ctx)
     }
     // A bad line outweighs a rejected renewal: the input itself needs fixing.
     return badLines > 0 ? ExitDataError : anyRejected ? ExitRejected : ExitOk;
+}
+
+} // namespace
+
+void registerApplyCommand(CommandTree &tree, CLI::App &root)
+{
+    auto file = std::make_shared<std::string>();
+    auto *app = tree.command(
+        root, "apply",
+        "apply renewal events (JSON lines); a bad line is reported and skipped (exit 65 at "
+        "the end)",
+        [file](const CommandContext &ctx) { return runApply(ctx, *file); },
+        commandGroups::kRenewals);
+    inputFile(app, *file, "the renewal events, one JSON object a line");
+    db(app);
 }
 
 } // namespace rd::cli

@@ -1,4 +1,6 @@
 #include "app/renewalctl/command_context.h"
+#include "app/renewalctl/commands.h"
+#include "app/renewalctl/option_checks.h"
 #include "domain/core/errors.h"
 #include "domain/core/json_input.h"
 #include "domain/store/audit_chains.h"
@@ -69,62 +71,37 @@ private:
     bool m_printed = false;
 };
 
-/// --digest: the digest published when the anchor was exported, lower-cased; UsageError when it
-/// is not 64 hexadecimal digits or comes without --anchor.
-std::optional<std::string> publishedDigest(const ParsedArgs &args)
+/// audit verify's options.
+struct VerifyOptions
 {
-    const auto digest = args.value("digest");
-    if (!digest)
-        return std::nullopt;
-    if (!args.value("anchor"))
-        throw UsageError("--digest needs --anchor FILE: the digest is compared with that file's");
-    std::string hex = *digest;
-    bool ok = hex.size() == 64;
-    for (char &c : hex) {
-        ok = ok && std::isxdigit(static_cast<unsigned char>(c));
-        c = char(std::tolower(static_cast<unsigned char>(c)));
-    }
-    if (!ok)
-        throw UsageError("--digest must be 64 hexadecimal digits (the digest 'renewalctl audit "
-                         "anchor' printed), not '"
-            + printableAscii(*digest) + "'");
-    return hex;
+    AuditVerifyOptions verify; // --batch and --streams, else its defaults
+    std::optional<std::string> anchor;
+    std::optional<std::string> digest; // 64 hexadecimal digits, lower-cased
+    bool noProgress = false;
+};
+
+int runAnchor(const CommandContext &ctx)
+{
+    auto conn = ctx.connect();
+    std::string digest;
+    const long long heads = exportAuditAnchor(
+        *conn, ctx.out, ctx.json() ? AnchorLayout::Compact : AnchorLayout::Indented, &digest);
+    // On stderr, so that stdout stays the anchor file. The digest is what to publish: a copy
+    // of the file is checked against it with verify --anchor FILE --digest HEX.
+    ctx.err << "renewalctl: anchor of " << heads << " heads, digest " << digest << "\n";
+    return ExitOk;
 }
 
-} // namespace
-
-int runAudit(const CommandContext &ctx)
+int runVerify(const CommandContext &ctx, const VerifyOptions &o)
 {
-    const auto &pos = ctx.args.positionals();
-    const auto published = publishedDigest(ctx.args); // before minutes of verifying
+    // Before minutes of verifying: a digest is compared with an anchor file's.
+    if (o.digest && !o.anchor)
+        throw UsageError("--digest needs --anchor FILE: the digest is compared with that file's");
+    const auto &published = o.digest;
     auto conn = ctx.connect();
-    if (pos[1] == "anchor") {
-        std::string digest;
-        const long long heads = exportAuditAnchor(
-            *conn, ctx.out, ctx.json() ? AnchorLayout::Compact : AnchorLayout::Indented, &digest);
-        // On stderr, so that stdout stays the anchor file. The digest is what to publish: a copy
-        // of the file is checked against it with verify --anchor FILE --digest HEX.
-        ctx.err << "renewalctl: anchor of " << heads << " heads, digest " << digest << "\n";
-        return ExitOk;
-    }
-    AuditVerifyOptions options;
-    if (const auto batch = ctx.args.value("batch")) {
-        try {
-            options.batchRows = std::stoi(*batch);
-        } catch (const std::exception &) {
-            options.batchRows = 0;
-        }
-        if (options.batchRows < 1 || options.batchRows > 1000000)
-            throw InputError(
-                "--batch", "expected a number of rows from 1 to 1000000, not '" + *batch + "'");
-    }
-    if (const auto streams = ctx.args.value("streams")) {
-        if (*streams != "1" && *streams != "2")
-            throw InputError("--streams", "expected 1 or 2, not '" + *streams + "'");
-        options.streams = std::stoi(*streams);
-    }
+    AuditVerifyOptions options = o.verify;
     ProgressPrinter progress(ctx.err);
-    if (!ctx.args.flag("no-progress"))
+    if (!o.noProgress)
         options.onProgress = [&progress](const AuditVerifyProgress &p) { progress(p); };
     const auto verification = verifyAuditChainsStreamed(*conn, options);
     progress.finish();
@@ -133,7 +110,7 @@ int runAudit(const CommandContext &ctx)
 
     std::optional<nlohmann::json> anchorReport;
     AuditAnchorCheck anchor;
-    if (const auto anchorPath = ctx.args.value("anchor")) {
+    if (const auto &anchorPath = o.anchor) {
         // Parsed as it is read: a million heads are never held at once.
         InputFile file(*anchorPath, ctx.in);
         anchor = checkAuditAnchor(*conn, file.stream());
@@ -187,17 +164,59 @@ int runAudit(const CommandContext &ctx)
     return breaks.empty() ? ExitOk : ExitDataError;
 }
 
-int runRoles(const CommandContext &ctx)
+} // namespace
+
+void registerAuditCommands(CommandTree &tree, CLI::App &root)
 {
-    const auto &pos = ctx.args.positionals(); // roles grant LOGIN_ROLE ROLE | roles check
-    if (pos.size() == 2 && pos[1] == "check")
-        return runRolesCheck(ctx);
-    if (pos.size() != 4 || pos[1] != "grant")
-        throw UsageError("usage: renewalctl roles grant LOGIN_ROLE ROLE | roles check [--create]");
-    auto conn = ctx.connect();
-    grantRole(*conn, pos[2], pos[3]);
-    ctx.out << "granted renewal_" << pos[3] << " to " << pos[2] << "\n";
-    return ExitOk;
+    auto o = std::make_shared<VerifyOptions>();
+    auto *group = tree.commandGroup(root, "audit",
+        "verify|anchor: check the audit hash chains, export their heads",
+        commandGroups::kReconciliation);
+    auto *verify = tree.command(*group, "verify", "check the audit hash chains (exit 65 if broken)",
+        [o](const CommandContext &ctx) { return runVerify(ctx, *o); });
+    option(verify, "anchor", o->anchor, "FILE",
+        "also check the heads exported by 'audit anchor' (the file's digest must be its "
+        "heads')");
+    option(verify, "digest", o->digest, "HEX",
+        "with --anchor: the digest published when the anchor was exported; the file must "
+        "carry it")
+        ->transform(hexDigest("--digest", "the digest 'renewalctl audit anchor' printed"));
+    option(verify, "batch", o->verify.batchRows, "ROWS",
+        "rows fetched from the server at a time (default 20000): what the client holds")
+        ->transform(wholeNumber("--batch", 1, 1000000));
+    option(verify, "streams", o->verify.streams, "N",
+        "1 (default) or 2: the subscription chains read by two connections at once")
+        ->transform(wholeNumber("--streams", 1, 2));
+    flag(verify, "no-progress", o->noProgress, "no progress lines on stderr");
+    db(verify);
+    json(verify);
+    auto *anchor = tree.command(*group, "anchor",
+        "export the chains' heads to keep elsewhere (the file on stdout, its digest on "
+        "stderr: publish the digest)",
+        runAnchor);
+    db(anchor);
+    json(anchor);
+}
+
+void registerRolesGrantCommand(CommandTree &tree, CLI::App &rolesGroup)
+{
+    struct GrantOptions
+    {
+        std::string login;
+        std::string role;
+    };
+    auto o = std::make_shared<GrantOptions>();
+    auto *grant = tree.command(rolesGroup, "grant", "grant a login role one of the desk's roles",
+        [o](const CommandContext &ctx) {
+            auto conn = ctx.connect();
+            grantRole(*conn, o->login, o->role);
+            ctx.out << "granted renewal_" << o->role << " to " << o->login << "\n";
+            return int(ExitOk);
+        });
+    positional(grant, "LOGIN_ROLE", o->login,
+        "the login role (created without a password if needed)", true);
+    positional(grant, "ROLE", o->role, "viewer, operator, ingest or payload_reader", true);
+    db(grant);
 }
 
 } // namespace rd::cli

@@ -1,4 +1,6 @@
 #include "app/renewalctl/command_context.h"
+#include "app/renewalctl/commands.h"
+#include "app/renewalctl/option_checks.h"
 #include "domain/core/case_next_step.h"
 #include "domain/core/errors.h"
 #include "domain/core/operator_note.h"
@@ -16,25 +18,18 @@
 namespace rd::cli {
 namespace {
 
-std::int64_t caseIdArgument(const ParsedArgs &args, std::size_t index)
+/// What the cases commands were told (each declares the options it takes).
+struct CaseOptions
 {
-    const auto &pos = args.positionals();
-    if (pos.size() <= index)
-        throw UsageError("a case id is required");
-    try {
-        std::size_t used = 0;
-        const auto id = std::stoll(pos[index], &used);
-        if (used != pos[index].size() || id <= 0)
-            throw std::invalid_argument("not positive");
-        return id;
-    } catch (const std::logic_error &) {
-        throw UsageError("'" + pos[index] + "' is not a case id");
-    }
-}
+    std::optional<std::string> status;
+    std::int64_t id = 0;
+    std::string reason;
+    std::string comment;
+};
 
-OperatorNote noteFrom(const ParsedArgs &args)
+OperatorNote noteFrom(const CaseOptions &o)
 {
-    return {args.requireValue("reason"), args.value("comment").value_or("")};
+    return {o.reason, o.comment};
 }
 
 std::string text(const nlohmann::json &v)
@@ -209,17 +204,14 @@ int printCaseAction(const CommandContext &ctx, const Result &result)
 
 } // namespace
 
-int runCases(const CommandContext &ctx)
+int runCases(const CommandContext &ctx, const CaseOptions &o)
 {
     const auto &pos = ctx.args.positionals();
-    if (pos.size() < 2)
-        throw UsageError(
-            "usage: renewalctl cases list|show|reapply|dismiss|reopen|claim|release|note ...");
     const std::string &verb = pos[1];
     auto conn = ctx.connect();
     try {
         if (verb == "list") {
-            const auto cases = listCases(*conn, ctx.args.value("status"));
+            const auto cases = listCases(*conn, o.status);
             if (ctx.json()) {
                 ctx.out << cases.dump() << "\n";
                 return ExitOk;
@@ -228,7 +220,7 @@ int runCases(const CommandContext &ctx)
             return ExitOk;
         }
         if (verb == "show") {
-            const auto c = showCase(*conn, caseIdArgument(ctx.args, 2));
+            const auto c = showCase(*conn, o.id);
             if (ctx.json())
                 ctx.out << c.dump() << "\n";
             else
@@ -236,43 +228,104 @@ int runCases(const CommandContext &ctx)
             return ExitOk;
         }
         if (verb == "reapply")
-            return printReapplyResult(
-                ctx, reapplyCase(*conn, caseIdArgument(ctx.args, 2), noteFrom(ctx.args)));
-        if (verb == "dismiss") {
-            if (!hasVisibleText(ctx.args.value("comment").value_or("")))
-                throw UsageError("dismissing a case needs --comment saying why (with something "
-                                 "to read: spaces alone are not a note)");
-            return printCaseAction(
-                ctx, dismissCase(*conn, caseIdArgument(ctx.args, 2), noteFrom(ctx.args)));
-        }
-        if (verb == "reopen") {
-            const std::string note = ctx.args.value("comment").value_or("");
-            if (!hasVisibleText(note))
-                throw UsageError("reopening a case needs --comment saying why (with something to "
-                                 "read: spaces alone are not a note)");
-            return printCaseAction(ctx, reopenCase(*conn, caseIdArgument(ctx.args, 2), note));
-        }
-        if (verb == "claim" || verb == "release" || verb == "note") {
-            const auto caseId = caseIdArgument(ctx.args, 2);
-            const std::string comment = ctx.args.value("comment").value_or("");
-            if (verb == "note" && !hasVisibleText(comment))
-                throw UsageError("a note needs --comment with its text (spaces alone are not a "
-                                 "note)");
-            if (verb == "claim")
-                return printCaseAction(ctx, claimCase(*conn, caseId, comment));
-            if (verb == "release")
-                return printCaseAction(ctx, releaseCase(*conn, caseId, comment));
-            return printCaseAction(ctx, noteCase(*conn, caseId, comment));
-        }
+            return printReapplyResult(ctx, reapplyCase(*conn, o.id, noteFrom(o)));
+        if (verb == "dismiss")
+            return printCaseAction(ctx, dismissCase(*conn, o.id, noteFrom(o)));
+        if (verb == "reopen")
+            return printCaseAction(ctx, reopenCase(*conn, o.id, o.comment));
+        // claim, release or note: the parser lets no other verb through
+        if (verb == "claim")
+            return printCaseAction(ctx, claimCase(*conn, o.id, o.comment));
+        if (verb == "release")
+            return printCaseAction(ctx, releaseCase(*conn, o.id, o.comment));
+        return printCaseAction(ctx, noteCase(*conn, o.id, o.comment));
     } catch (const ActionRefused &e) {
         // A case that does not exist is a wrong id, not a refusal: bad input (65), as for any
         // other unknown thing named on the command line.
         if (e.refusal() == Refusal::CaseNotFound)
-            throw InputError("", "no case " + std::to_string(caseIdArgument(ctx.args, 2)));
+            throw InputError("", "no case " + std::to_string(o.id));
         return reportRefusal(ctx, e.code(), e.what());
     }
-    throw UsageError("unknown cases command '" + verb
-        + "' (list, show, reapply, dismiss, reopen, claim, release or note)");
+}
+
+void registerCasesCommands(CommandTree &tree, CLI::App &root)
+{
+    auto o = std::make_shared<CaseOptions>();
+    const CommandRunner run = [o](const CommandContext &ctx) { return runCases(ctx, *o); };
+    const auto id = [&o](CLI::App *app) {
+        positional(app, "ID", o->id, "the case id", true)->transform(caseId());
+    };
+    // A --comment that must say something: `complaint` when it is spaces alone.
+    const auto note
+        = [&o](CLI::App *app, const std::string &description, const std::string &complaint) {
+              option(app, "comment", o->comment, "C", description)
+                  ->required()
+                  ->check(visibleText(complaint));
+          };
+    const auto reason = [&o](CLI::App *app) {
+        option(app, "reason", o->reason, "R", reasonHelp() + "; required")
+            ->required()
+            ->check(notEmpty("--reason"));
+    };
+    auto *group = tree.commandGroup(root, "cases",
+        "list|show|reapply|dismiss|reopen|claim|release|note: reconciliation cases",
+        commandGroups::kReconciliation);
+    auto *list = tree.command(*group, "list", "the cases, latest first", run);
+    option(list, "status", o->status, "STATUS", "only open, resolved or dismissed cases");
+    db(list);
+    json(list);
+    auto *show = tree.command(*group, "show", "a case with its evidence and history", run);
+    id(show);
+    db(show);
+    json(show);
+    auto *reapply = tree.command(
+        *group, "reapply", "apply the case's renewal again through the renewal core", run);
+    id(reapply);
+    reason(reapply);
+    option(reapply, "comment", o->comment, "C", "a note");
+    db(reapply);
+    json(reapply);
+    auto *dismiss
+        = tree.command(*group, "dismiss", "close the case without recording its renewal", run);
+    id(dismiss);
+    reason(dismiss);
+    note(dismiss, "a note saying why; required",
+        "dismissing a case needs --comment saying why (with something to read: spaces alone are "
+        "not a note)");
+    db(dismiss);
+    json(dismiss);
+    auto *reopen = tree.command(*group, "reopen",
+        "put a dismissed case back in the queue, open (dismissed by mistake); refused for "
+        "an open or resolved case, a renewal recorded since, another open case of the "
+        "renewal, or a renewal paid in a closed month",
+        run);
+    id(reopen);
+    note(reopen, "a note saying why it is reopened; required",
+        "reopening a case needs --comment saying why (with something to read: spaces alone are "
+        "not a note)");
+    db(reopen);
+    json(reopen);
+    auto *claim = tree.command(*group, "claim",
+        "assign the open case to you (the login role); taking over another's claim needs "
+        "--comment",
+        run);
+    id(claim);
+    option(claim, "comment", o->comment, "C", "why, when the case is claimed by someone else");
+    db(claim);
+    json(claim);
+    auto *release = tree.command(*group, "release",
+        "give the case back to the queue; releasing another's claim needs --comment", run);
+    id(release);
+    option(release, "comment", o->comment, "C", "why, when the case is claimed by someone else");
+    db(release);
+    json(release);
+    auto *noteCommand = tree.command(
+        *group, "note", "add a note to the case's history (not an action; open or closed)", run);
+    id(noteCommand);
+    note(noteCommand, "the note; required",
+        "a note needs --comment with its text (spaces alone are not a note)");
+    db(noteCommand);
+    json(noteCommand);
 }
 
 } // namespace rd::cli

@@ -1,4 +1,6 @@
 #include "app/renewalctl/command_context.h"
+#include "app/renewalctl/commands.h"
+#include "app/renewalctl/option_checks.h"
 #include "domain/core/close_report.h"
 #include "domain/core/currency.h"
 #include "domain/store/month_close.h"
@@ -13,23 +15,12 @@
 namespace rd::cli {
 namespace {
 
-/// "2026-02" -> "2026-02-01", the first day close_month takes.
-std::string monthFirstDay(const std::string &yearMonth)
+struct CloseOptions
 {
-    const auto digits = [&](std::size_t from, std::size_t n) {
-        for (std::size_t i = from; i < from + n; ++i)
-            if (yearMonth[i] < '0' || yearMonth[i] > '9')
-                return false;
-        return true;
-    };
-    const bool shaped
-        = yearMonth.size() == 7 && yearMonth[4] == '-' && digits(0, 4) && digits(5, 2);
-    const int month = shaped ? std::stoi(yearMonth.substr(5, 2)) : 0;
-    if (!shaped || month < 1 || month > 12 || yearMonth < "1970")
-        throw UsageError("--month: expected a month as YYYY-MM (2026-02), not '"
-            + yearMonth.substr(0, 32) + "'");
-    return yearMonth + "-01";
-}
+    std::string provider;
+    std::string month; // YYYY-MM
+    std::optional<std::string> csv;
+};
 
 void writeCsv(const std::string &path, const std::string &csv)
 {
@@ -41,12 +32,10 @@ void writeCsv(const std::string &path, const std::string &csv)
         throw InputFileError("cannot write '" + path + "': " + std::strerror(errno));
 }
 
-} // namespace
-
-int runClose(const CommandContext &ctx)
+int runClose(const CommandContext &ctx, const CloseOptions &o)
 {
-    const std::string provider = ctx.args.requireValue("provider-key");
-    const std::string month = monthFirstDay(ctx.args.requireValue("month"));
+    const std::string &provider = o.provider;
+    const std::string month = o.month + "-01"; // the first day, as close_month takes it
     auto conn = ctx.connect();
     nlohmann::json closed;
     try {
@@ -55,7 +44,7 @@ int runClose(const CommandContext &ctx)
         return reportRefusal(ctx, e.code(), e.what());
     }
     // The close is said first: it is done, whatever becomes of the file.
-    const auto csvPath = ctx.args.value("csv");
+    const auto &csvPath = o.csv;
     const auto writeReport = [&] {
         if (csvPath)
             writeCsv(*csvPath, closeReportCsv(monthCloseReport(*conn, provider, month)));
@@ -83,6 +72,29 @@ int runClose(const CommandContext &ctx)
     if (csvPath)
         ctx.out << "  report: " << *csvPath << "\n";
     return ExitOk;
+}
+
+} // namespace
+
+void registerCloseCommand(CommandTree &tree, CLI::App &root)
+{
+    auto o = std::make_shared<CloseOptions>();
+    auto *app = tree.command(
+        root, "close",
+        "close a provider's month: its renewals agree with an imported statement covering "
+        "it (refused, exit 4, saying why: no such statement run, open statement cases, "
+        "closed already, not ended)",
+        [o](const CommandContext &ctx) { return runClose(ctx, *o); },
+        commandGroups::kReconciliation);
+    option(app, "provider-key", o->provider, "KEY", "the provider; required")
+        ->required()
+        ->check(notEmpty("--provider-key"));
+    option(app, "month", o->month, "YYYY-MM", "the month (UTC); required")
+        ->required()
+        ->check(yearMonth("--month"));
+    option(app, "csv", o->csv, "FILE", "also write the close report (totals, findings) as CSV");
+    db(app);
+    json(app);
 }
 
 } // namespace rd::cli

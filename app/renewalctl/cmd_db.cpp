@@ -1,4 +1,5 @@
 #include "app/renewalctl/command_context.h"
+#include "app/renewalctl/commands.h"
 #include "domain/core/errors.h"
 #include "domain/store/database_move.h"
 #include "domain/store/database_target.h"
@@ -26,75 +27,60 @@ std::string stateName(EmbeddedCluster::State s)
     return "stopped";
 }
 
-} // namespace
-
-int runDb(const CommandContext &ctx)
+int dbStart(const CommandContext &ctx, EmbeddedCluster &cluster)
 {
-    const auto &pos = ctx.args.positionals();
-    if (pos.size() >= 2 && pos[1] == "backup")
-        return runDbBackup(ctx);
-    if (pos.size() >= 2 && pos[1] == "restore")
-        return runDbRestore(ctx);
-    if (pos.size() == 2 && pos[1] == "move")
-        return runDbMove(ctx);
-    if (pos.size() != 2)
-        throw UsageError(
-            "usage: renewalctl db start|stop|status|url|backup|restore|move [--data-dir DIR]");
-    const auto dataDir = ctx.args.value("data-dir");
-    EmbeddedCluster cluster(
-        dataDir ? std::filesystem::path(*dataDir) : EmbeddedCluster::defaultRoot());
-    const std::string &verb = pos[1];
-    if (verb == "start") {
-        const bool wasRunning = cluster.state() == EmbeddedCluster::State::Running;
-        cluster.start();
-        if (ctx.json())
-            ctx.out << nlohmann::json {{"state", "running"}, {"alreadyRunning", wasRunning},
-                {"dataDir", cluster.root().string()}, {"url", cluster.connectionString()}}
-                           .dump()
-                    << "\n";
-        else
-            ctx.out << (wasRunning ? "already running: " : "started: ") << cluster.root().string()
-                    << "\n";
-        return ExitOk;
+    const bool wasRunning = cluster.state() == EmbeddedCluster::State::Running;
+    cluster.start();
+    if (ctx.json())
+        ctx.out << nlohmann::json {{"state", "running"}, {"alreadyRunning", wasRunning},
+            {"dataDir", cluster.root().string()}, {"url", cluster.connectionString()}}
+                       .dump()
+                << "\n";
+    else
+        ctx.out << (wasRunning ? "already running: " : "started: ") << cluster.root().string()
+                << "\n";
+    return ExitOk;
+}
+
+int dbStop(const CommandContext &ctx, EmbeddedCluster &cluster)
+{
+    cluster.stop();
+    if (!ctx.json())
+        ctx.out << "stopped: " << cluster.root().string() << "\n";
+    return ExitOk;
+}
+
+int dbStatus(const CommandContext &ctx, EmbeddedCluster &cluster)
+{
+    const auto state = cluster.state();
+    // After `db move` the cluster is kept, but the desk and renewalctl use the server.
+    const auto moved = readMovedTo(cluster.root());
+    if (ctx.json()) {
+        nlohmann::json out {{"state", stateName(state)}, {"dataDir", cluster.root().string()}};
+        if (moved)
+            out["movedTo"] = {{"server", moved->server}, {"movedAt", moved->movedAt},
+                {"backupFile", moved->backupFile}};
+        ctx.out << out.dump() << "\n";
+    } else {
+        ctx.out << stateName(state) << ": " << cluster.root().string() << "\n";
+        if (moved)
+            ctx.out << "moved to server " << moved->server << " on " << moved->movedAt
+                    << " (backup " << moved->backupFile
+                    << "): the desk and renewalctl use the server; this cluster keeps the "
+                       "data as of the move (renewalctl db move --undo to go back)\n";
     }
-    if (verb == "stop") {
-        cluster.stop();
-        if (!ctx.json())
-            ctx.out << "stopped: " << cluster.root().string() << "\n";
-        return ExitOk;
-    }
-    if (verb == "status") {
-        const auto state = cluster.state();
-        // After `db move` the cluster is kept, but the desk and renewalctl use the server.
-        const auto moved = readMovedTo(cluster.root());
-        if (ctx.json()) {
-            nlohmann::json out {{"state", stateName(state)}, {"dataDir", cluster.root().string()}};
-            if (moved)
-                out["movedTo"] = {{"server", moved->server}, {"movedAt", moved->movedAt},
-                    {"backupFile", moved->backupFile}};
-            ctx.out << out.dump() << "\n";
-        } else {
-            ctx.out << stateName(state) << ": " << cluster.root().string() << "\n";
-            if (moved)
-                ctx.out << "moved to server " << moved->server << " on " << moved->movedAt
-                        << " (backup " << moved->backupFile
-                        << "): the desk and renewalctl use the server; this cluster keeps the "
-                           "data as of the move (renewalctl db move --undo to go back)\n";
-        }
-        // Like pg_ctl status: 0 when running, 3 when not.
-        return state == EmbeddedCluster::State::Running ? ExitOk : ExitRejected;
-    }
-    if (verb == "url") {
-        ctx.out << cluster.connectionString() << "\n";
-        return ExitOk;
-    }
-    throw UsageError("unknown db command '" + verb + "' (start, stop, status, url, backup, restore or move)");
+    // Like pg_ctl status: 0 when running, 3 when not.
+    return state == EmbeddedCluster::State::Running ? ExitOk : ExitRejected;
+}
+
+int dbUrl(const CommandContext &ctx, EmbeddedCluster &cluster)
+{
+    ctx.out << cluster.connectionString() << "\n";
+    return ExitOk;
 }
 
 int runMigrate(const CommandContext &ctx)
 {
-    if (ctx.args.positionals().size() != 1)
-        throw UsageError("usage: renewalctl migrate [--db CONNINFO]");
     const auto target = resolveDatabase(ctx.args.value("db"));
     const auto report = migrateDatabase(target.conninfo);
     if (ctx.json()) {
@@ -109,6 +95,45 @@ int runMigrate(const CommandContext &ctx)
                 << " already applied\n";
     }
     return ExitOk;
+}
+
+} // namespace
+
+void registerDbClusterCommands(CommandTree &tree, CLI::App &dbGroup)
+{
+    using Verb = int (*)(const CommandContext &, EmbeddedCluster &);
+    struct Declared
+    {
+        const char *name;
+        const char *description;
+        Verb run;
+    };
+    for (const auto &[name, description, run] : {
+             Declared {"start", "start the cluster", dbStart},
+             Declared {"stop", "stop the cluster", dbStop},
+             Declared {"status", "say whether it runs (exit 0 when running, 3 when not)", dbStatus},
+             Declared {"url", "print its connection string", dbUrl},
+         }) {
+        auto dataDir = std::make_shared<std::optional<std::string>>();
+        auto *app = tree.command(
+            dbGroup, name, description, [dataDir, run = run](const CommandContext &ctx) {
+                EmbeddedCluster cluster(
+                    *dataDir ? std::filesystem::path(**dataDir) : EmbeddedCluster::defaultRoot());
+                return run(ctx, cluster);
+            });
+        option(
+            app, "data-dir", *dataDir, "DIR", "the cluster's directory (default: the user's own)");
+        if (run != dbUrl)
+            json(app);
+    }
+}
+
+void registerMigrateCommand(CommandTree &tree, CLI::App &root)
+{
+    auto *app = tree.command(
+        root, "migrate", "apply pending migrations", runMigrate, commandGroups::kDatabase);
+    db(app);
+    json(app);
 }
 
 } // namespace rd::cli

@@ -1,6 +1,8 @@
 // renewalctl db backup / db restore: the CLI half of #29's backups (domain/store/database_backup.h
 // does the work; the desk calls the same functions).
 #include "app/renewalctl/command_context.h"
+#include "app/renewalctl/commands.h"
+#include "app/renewalctl/option_checks.h"
 #include "domain/core/errors.h"
 #include "domain/store/audit_verification.h"
 #include "domain/store/database_backup.h"
@@ -123,32 +125,30 @@ void printCounts(std::ostream &out, const std::map<std::string, long long> &coun
         out << "  " << std::left << std::setw(int(width)) << table << "  " << n << "\n";
 }
 
-/// --digest: 64 hexadecimal digits, lower-cased.
-std::optional<std::string> digestOption(const ParsedArgs &args)
+struct BackupCommandOptions
 {
-    auto digest = args.value("digest");
-    if (!digest)
-        return std::nullopt;
-    for (char &c : *digest)
-        c = char(std::tolower(static_cast<unsigned char>(c)));
-    if (digest->size() != 64 || digest->find_first_not_of("0123456789abcdef") != std::string::npos)
-        throw UsageError("--digest: expected 64 hexadecimal digits (the anchor digest "
-                         "'db backup' printed)");
-    return digest;
-}
+    std::optional<std::string> to;
+    bool noProgress = false;
+};
 
-} // namespace
-
-int runDbBackup(const CommandContext &ctx)
+struct RestoreCommandOptions
 {
-    if (ctx.args.positionals().size() != 2)
-        throw UsageError("usage: renewalctl db backup [--to FILE|DIR/] [--db CONNINFO]");
+    std::string file;
+    std::optional<std::string> db; // the target: --db or --data-dir
+    std::optional<std::string> dataDir;
+    bool force = false;
+    std::optional<std::string> digest; // 64 hexadecimal digits, lower-cased
+    bool noProgress = false;
+};
+
+int runDbBackup(const CommandContext &ctx, const BackupCommandOptions &o)
+{
     const auto conninfo = ctx.conninfo();
     std::optional<std::filesystem::path> to;
-    if (const auto v = ctx.args.value("to"))
-        to = *v;
+    if (o.to)
+        to = *o.to;
     CancelOnSignals signals;
-    ByteProgress progress(ctx.err, !ctx.args.flag("no-progress"));
+    ByteProgress progress(ctx.err, !o.noProgress);
     BackupOptions options;
     options.onProgress = [&](const BackupProgress &p) { progress(p); };
     options.cancel = &g_cancel;
@@ -192,15 +192,11 @@ int runDbBackup(const CommandContext &ctx)
     return ExitOk;
 }
 
-int runDbRestore(const CommandContext &ctx)
+int runDbRestore(const CommandContext &ctx, const RestoreCommandOptions &o)
 {
-    const auto &pos = ctx.args.positionals();
-    if (pos.size() != 3)
-        throw UsageError(
-            "usage: renewalctl db restore FILE (--db CONNINFO | --data-dir DIR) [--force]");
-    const auto db = ctx.args.value("db");
-    const auto dataDir = ctx.args.value("data-dir");
-    if (db.has_value() == dataDir.has_value())
+    const auto &db = o.db;
+    const auto &dataDir = o.dataDir;
+    if (!db && !dataDir) // both: the parser refuses (--db excludes --data-dir)
         throw UsageError("db restore needs its target: --db CONNINFO (an empty database) or "
                          "--data-dir DIR (a new embedded cluster there), one of them");
     std::string target, targetName;
@@ -216,15 +212,15 @@ int runDbRestore(const CommandContext &ctx)
         targetName = "the embedded cluster in " + cluster.root().string();
     }
     CancelOnSignals signals;
-    ByteProgress progress(ctx.err, !ctx.args.flag("no-progress"));
+    ByteProgress progress(ctx.err, !o.noProgress);
     RestoreOptions options;
-    options.force = ctx.args.flag("force");
-    options.expectedAnchorDigest = digestOption(ctx.args);
+    options.force = o.force;
+    options.expectedAnchorDigest = o.digest;
     options.onProgress = [&](const BackupProgress &p) { progress(p); };
     options.cancel = &g_cancel;
     RestoreReport report;
     try {
-        report = restoreDatabase(pos[2], target, options);
+        report = restoreDatabase(o.file, target, options);
     } catch (const BackupCanceled &) {
         progress.finish();
         ctx.err << "renewalctl: restore canceled; its transaction was rolled back\n";
@@ -262,7 +258,7 @@ int runDbRestore(const CommandContext &ctx)
                     it == report.counts.end() ? nlohmann::json(nullptr)
                                               : nlohmann::json(it->second)}};
         }
-        ctx.out << nlohmann::json {{"file", pos[2]}, {"target", targetName},
+        ctx.out << nlohmann::json {{"file", o.file}, {"target", targetName},
             {"verified", report.verified()}, {"replaced", report.replaced},
             {"manifest", manifestSummary(report.manifest)}, {"counts", counts},
             {"anchor",
@@ -278,7 +274,7 @@ int runDbRestore(const CommandContext &ctx)
                        .dump()
                 << "\n";
     } else {
-        ctx.out << "restored: " << pos[2] << " into " << targetName
+        ctx.out << "restored: " << o.file << " into " << targetName
                 << (report.replaced ? " (its schema public was replaced)" : "") << "\n"
                 << "backup taken at " << report.manifest.takenAt << " from "
                 << report.manifest.source << ", schema " << report.manifest.schemaVersion << "\n";
@@ -323,6 +319,46 @@ int runDbRestore(const CommandContext &ctx)
         return ExitDataError;
     }
     return ExitOk;
+}
+
+} // namespace
+
+void registerDbBackupCommands(CommandTree &tree, CLI::App &dbGroup)
+{
+    auto b = std::make_shared<BackupCommandOptions>();
+    auto *backup = tree.command(dbGroup, "backup",
+        "write a backup that proves itself: pg_dump, the counts and the audit anchor of one "
+        "snapshot, in one file (default: renewal-desk-YYYYMMDD-HHMMSS.backup in the data "
+        "directory's backups/)",
+        [b](const CommandContext &ctx) { return runDbBackup(ctx, *b); });
+    option(backup, "to", b->to, "FILE",
+        "the file to write (never replaced); a directory, or a path ending in '/', gets the "
+        "default name inside it");
+    flag(backup, "no-progress", b->noProgress, "no progress on stderr");
+    db(backup);
+    json(backup);
+
+    auto r = std::make_shared<RestoreCommandOptions>();
+    auto *restore = tree.command(dbGroup, "restore",
+        "restore a backup into an empty database or a new embedded cluster, then verify it "
+        "against its manifest (counts, audit anchor, chains; exit 65 naming what differs) and "
+        "migrate it; refused (exit 4) over a database that holds data, unless --force",
+        [r](const CommandContext &ctx) { return runDbRestore(ctx, *r); });
+    positional(restore, "FILE", r->file, "the backup file", true);
+    auto *target = option(
+        restore, "db", r->db, "CONNINFO", "the target database (must be empty unless --force)");
+    option(restore, "data-dir", r->dataDir, "DIR",
+        "or: a new embedded cluster in DIR (created and started), restored into its "
+        "renewal_desk database")
+        ->excludes(target);
+    flag(restore, "force", r->force,
+        "restore over a database that holds data: its schema public is dropped with everything "
+        "in it");
+    option(restore, "digest", r->digest, "HEX",
+        "the anchor digest published when the backup was taken: the file must carry it")
+        ->transform(hexDigest("--digest", "the anchor digest 'db backup' printed"));
+    flag(restore, "no-progress", r->noProgress, "no progress on stderr");
+    json(restore);
 }
 
 } // namespace rd::cli

@@ -1,4 +1,5 @@
 #include "app/renewalctl/command_context.h"
+#include "app/renewalctl/commands.h"
 #include "domain/core/errors.h"
 #include "domain/store/database_move.h"
 #include "domain/store/embedded_cluster.h"
@@ -12,11 +13,12 @@
 namespace rd::cli {
 namespace {
 
-std::filesystem::path dataDirOf(const CommandContext &ctx)
+struct MoveCommandOptions
 {
-    const auto dir = ctx.args.value("data-dir");
-    return dir ? std::filesystem::path(*dir) : EmbeddedCluster::defaultRoot();
-}
+    std::optional<std::string> to;
+    std::optional<std::string> dataDir;
+    bool undo = false;
+};
 
 std::string commaJoined(const std::vector<std::string> &items)
 {
@@ -121,19 +123,13 @@ void printMoved(const CommandContext &ctx, const std::filesystem::path &dataDir,
                    "0600) or PGPASSWORD\n";
 }
 
-} // namespace
-
-int runDbMove(const CommandContext &ctx)
+int runDbMove(const CommandContext &ctx, const MoveCommandOptions &o)
 {
-    if (ctx.args.positionals().size() != 2)
-        throw UsageError("usage: renewalctl db move --to CONNINFO [--data-dir DIR] | --undo");
-    const auto dataDir = dataDirOf(ctx);
-    const auto to = ctx.args.value("to");
-    if (ctx.args.flag("undo")) {
-        if (to)
-            throw UsageError("db move: --undo takes no --to");
+    const auto dataDir
+        = o.dataDir ? std::filesystem::path(*o.dataDir) : EmbeddedCluster::defaultRoot();
+    const auto &to = o.to;
+    if (o.undo) // with no --to: the parser refuses them together
         return undo(ctx, dataDir);
-    }
     if (!to || to->empty())
         throw UsageError("db move: --to CONNINFO is required (the server's empty database)");
     const bool wasRunning = EmbeddedCluster(dataDir).state() == EmbeddedCluster::State::Running;
@@ -183,12 +179,11 @@ int runDbMove(const CommandContext &ctx)
     return ExitOk;
 }
 
-int runRolesCheck(const CommandContext &ctx)
+int runRolesCheck(const CommandContext &ctx, bool create)
 {
     auto conn = ctx.connect();
     std::vector<std::string> created;
-    const auto check
-        = ctx.args.flag("create") ? ensureGroupRoles(*conn, &created) : checkGroupRoles(*conn);
+    const auto check = create ? ensureGroupRoles(*conn, &created) : checkGroupRoles(*conn);
     if (ctx.json()) {
         ctx.out << nlohmann::json {{"complete", check.complete()},
             {"missingRoles", check.missingRoles}, {"missingGrants", check.missingGrants},
@@ -213,6 +208,38 @@ int runRolesCheck(const CommandContext &ctx)
                     << "\n";
     }
     return check.complete() ? ExitOk : ExitRefused;
+}
+
+} // namespace
+
+void registerDbMoveCommand(CommandTree &tree, CLI::App &dbGroup)
+{
+    auto o = std::make_shared<MoveCommandOptions>();
+    auto *move = tree.command(dbGroup, "move",
+        "copy the embedded database into an empty database on a PostgreSQL server (backup, "
+        "restore, verify, group roles), then switch the desk and renewalctl to it; the "
+        "embedded cluster is left as it is",
+        [o](const CommandContext &ctx) { return runDbMove(ctx, *o); });
+    auto *to = option(move, "to", o->to, "CONNINFO",
+        "the server's database: a libpq connection string (its password, if any, is used "
+        "and never saved: keep it in ~/.pgpass)");
+    option(move, "data-dir", o->dataDir, "DIR",
+        "the embedded cluster's directory (default: the user's own)");
+    flag(move, "undo", o->undo, "go back: use the embedded cluster again (its data as of the move)")
+        ->excludes(to);
+    json(move);
+}
+
+void registerRolesCheckCommand(CommandTree &tree, CLI::App &rolesGroup)
+{
+    auto create = std::make_shared<bool>(false);
+    auto *check = tree.command(rolesGroup, "check",
+        "check that the desk's group roles and the grants between them exist on the server "
+        "(exit 0 when they do, 4 when some are missing)",
+        [create](const CommandContext &ctx) { return runRolesCheck(ctx, *create); });
+    flag(check, "create", *create, "create what is missing (needs CREATEROLE)");
+    db(check);
+    json(check);
 }
 
 } // namespace rd::cli

@@ -1,4 +1,6 @@
 #include "app/renewalctl/command_context.h"
+#include "app/renewalctl/commands.h"
+#include "app/renewalctl/option_checks.h"
 #include "domain/core/errors.h"
 #include "domain/demo/demo_history.h"
 
@@ -11,30 +13,33 @@
 
 namespace rd::cli {
 
-Timestamp presentOf(const CommandContext &ctx)
+Timestamp presentOf(const std::optional<std::string> &now)
 {
-    if (const auto now = ctx.args.value("now")) {
-        const auto t = parseRfc3339(*now);
-        if (!t)
-            throw UsageError("--now must be an RFC 3339 timestamp, not '" + *now + "'");
-        return *t;
+    if (now) {
+        if (const auto t = parseRfc3339(*now)) // checked as it was parsed (option_checks.h)
+            return *t;
     }
     const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(
         std::chrono::system_clock::now().time_since_epoch());
     return Timestamp::fromSeconds(seconds.count());
 }
 
-int runDemo(const CommandContext &ctx)
+namespace {
+
+struct DemoCommandOptions
 {
-    if (ctx.args.positionals().size() != 1)
-        throw UsageError("usage: renewalctl demo [--subscriptions N] [--months M] [--seed S] "
-                         "[--now RFC3339] [--statements DIR] [--if-empty | --replay-set DIR]");
-    DemoOptions options;
-    options.subscriptions = static_cast<int>(ctx.args.integer("subscriptions", 60, 6, 5000));
-    options.months = static_cast<int>(ctx.args.integer("months", 6, 2, 36));
-    options.seed = static_cast<std::uint64_t>(ctx.args.integer("seed", 1, 0, 1LL << 62));
-    options.now = presentOf(ctx);
-    if (const auto dir = ctx.args.value("statements")) {
+    DemoOptions demo; // --subscriptions, --months and --seed, else its defaults
+    std::optional<std::string> now;
+    bool ifEmpty = false;
+    std::optional<std::string> replaySet;
+    std::optional<std::string> statements;
+};
+
+int runDemo(const CommandContext &ctx, const DemoCommandOptions &o)
+{
+    DemoOptions options = o.demo;
+    options.now = presentOf(o.now);
+    if (const auto &dir = o.statements) {
         std::error_code ec;
         std::filesystem::create_directories(*dir, ec);
         if (ec)
@@ -42,7 +47,7 @@ int runDemo(const CommandContext &ctx)
         options.statementsDir = *dir;
     }
 
-    if (const auto dir = ctx.args.value("replay-set")) {
+    if (const auto &dir = o.replaySet) {
         // Files only: a shuffled Stripe event export and the subscriptions it renews.
         const auto set = buildOutOfOrderReplaySet(options);
         const auto write = [](const std::string &path, const std::string &text) {
@@ -63,7 +68,7 @@ int runDemo(const CommandContext &ctx)
     }
 
     const std::string conninfo = ctx.conninfo();
-    if (ctx.args.flag("if-empty")) {
+    if (o.ifEmpty) {
         auto conn = ctx.connect();
         if (hasSubscriptions(*conn)) {
             if (ctx.json())
@@ -108,6 +113,34 @@ int runDemo(const CommandContext &ctx)
         }
     }
     return ExitOk;
+}
+
+} // namespace
+
+void registerDemoCommand(CommandTree &tree, CLI::App &root)
+{
+    auto o = std::make_shared<DemoCommandOptions>();
+    auto *app = tree.command(
+        root, "demo",
+        "build a believable history through ingest; with --replay-set DIR, write a shuffled "
+        "Stripe event export and its subscriptions to DIR (no database)",
+        [o](const CommandContext &ctx) { return runDemo(ctx, *o); }, commandGroups::kWebhooks);
+    option(app, "subscriptions", o->demo.subscriptions, "N", "subscriptions (default 60)")
+        ->transform(wholeNumber("--subscriptions", 6, 5000));
+    option(app, "months", o->demo.months, "M", "months of history (default 6)")
+        ->transform(wholeNumber("--months", 2, 36));
+    option(app, "seed", o->demo.seed, "S", "random seed (default 1)")
+        ->transform(wholeNumber("--seed", 0, 1LL << 62));
+    option(app, "now", o->now, "RFC3339", "the history's present (default: now)")
+        ->check(rfc3339("--now"));
+    flag(app, "if-empty", o->ifEmpty, "only into a database without subscriptions");
+    option(app, "replay-set", o->replaySet, "DIR", "write the replay set to DIR instead");
+    option(app, "statements", o->statements, "DIR",
+        "also write stripe-main's statements to DIR, one file per month of paid invoices "
+        "(stripe-main-YYYY-MM.json), for 'renewalctl statement import'; a few of the latest "
+        "renewals in them were never delivered");
+    db(app);
+    json(app);
 }
 
 } // namespace rd::cli

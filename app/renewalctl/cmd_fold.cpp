@@ -1,4 +1,5 @@
 #include "app/renewalctl/command_context.h"
+#include "app/renewalctl/commands.h"
 #include "domain/store/summary_folds.h"
 
 #include <nlohmann/json.hpp>
@@ -8,6 +9,7 @@
 #include <sstream>
 
 namespace rd::cli {
+namespace {
 
 int runFold(const CommandContext &ctx)
 {
@@ -29,6 +31,18 @@ int runFold(const CommandContext &ctx)
                 << folds.inboxDayRows << " (day, outcome) rows of finished inbox days\n"
                 << sweepText.str();
     return swept;
+}
+
+} // namespace
+
+void registerFoldCommand(CommandTree &tree, CLI::App &root)
+{
+    auto *app = tree.command(root, "fold",
+        "fold the renewal totals and finished inbox days into the summaries the ledger and "
+        "the Overview read (run it from a timer; readers are right without it)",
+        runFold, commandGroups::kDatabase);
+    db(app);
+    json(app);
 }
 
 } // namespace rd::cli

@@ -2,6 +2,8 @@
 // (migration 0037). The database decides who may: the configured retention is any viewer's to
 // enforce, an age of one's choosing and an erasure are an operator's, the setting the owner's.
 #include "app/renewalctl/command_context.h"
+#include "app/renewalctl/commands.h"
+#include "app/renewalctl/option_checks.h"
 #include "domain/core/operator_note.h"
 #include "domain/store/action_refused.h"
 #include "domain/store/database_errors.h"
@@ -21,13 +23,21 @@ std::string daysText(int days)
     return std::to_string(days) + (days == 1 ? " day" : " days");
 }
 
-int runPurge(const CommandContext &ctx, pqxx::connection &conn)
+struct EraseOptions
 {
-    PurgeOptions options;
-    if (ctx.args.value("older-than"))
-        options.olderThanDays = static_cast<int>(ctx.args.integer("older-than", 0, 0, 36500));
-    options.dryRun = ctx.args.flag("dry-run");
-    options.batch = static_cast<int>(ctx.args.integer("batch", 5000, 1, 100000));
+    std::string subscription;
+    std::optional<std::string> providerKey;
+    std::string request;
+};
+
+struct RetentionOptions
+{
+    std::optional<int> days;
+    bool off = false;
+};
+
+int runPurge(const CommandContext &ctx, pqxx::connection &conn, const PurgeOptions &options)
+{
     const auto report = purgeInboxBodies(conn, options);
     if (ctx.json())
         ctx.out << report.toJson().dump() << "\n";
@@ -36,16 +46,10 @@ int runPurge(const CommandContext &ctx, pqxx::connection &conn)
     return ExitOk;
 }
 
-int runErase(const CommandContext &ctx, pqxx::connection &conn)
+int runErase(const CommandContext &ctx, pqxx::connection &conn, const EraseOptions &o)
 {
-    const std::string subscription = ctx.args.requireValue("subscription");
-    const std::string request = ctx.args.value("request").value_or("");
-    if (!hasVisibleText(request))
-        throw UsageError("option --request is required: the request the erasure serves (a "
-                         "ticket or reference, not the person's name)");
     try {
-        const auto report
-            = eraseInboxBodies(conn, ctx.args.value("provider-key"), subscription, request);
+        const auto report = eraseInboxBodies(conn, o.providerKey, o.subscription, o.request);
         if (ctx.json())
             ctx.out << report.toJson().dump() << "\n";
         else
@@ -81,21 +85,14 @@ void printRetention(const CommandContext &ctx, const InboxRetention &r)
                 << "\n";
 }
 
-int runRetention(const CommandContext &ctx, pqxx::connection &conn)
+int runRetention(const CommandContext &ctx, pqxx::connection &conn, const RetentionOptions &o)
 {
-    const bool off = ctx.args.flag("off");
-    const bool days = ctx.args.value("days").has_value();
-    if (off && days)
-        throw UsageError("give --days N or --off, not both");
-    if (!off && !days) {
+    if (!o.off && !o.days) { // both: the parser refuses (--days excludes --off)
         printRetention(ctx, readInboxRetention(conn));
         return ExitOk;
     }
     try {
-        const std::optional<int> value = off
-            ? std::nullopt
-            : std::optional<int>(static_cast<int>(ctx.args.integer("days", 0, 0, 36500)));
-        printRetention(ctx, setInboxRetention(conn, value));
+        printRetention(ctx, setInboxRetention(conn, o.off ? std::nullopt : o.days));
         return ExitOk;
     } catch (const DatabaseFailure &e) {
         if (e.sqlstate() != kInsufficientPrivilege)
@@ -105,10 +102,9 @@ int runRetention(const CommandContext &ctx, pqxx::connection &conn)
     }
 }
 
-int runRemovals(const CommandContext &ctx, pqxx::connection &conn)
+int runRemovals(const CommandContext &ctx, pqxx::connection &conn, int limit)
 {
-    const auto list
-        = listInboxRemovals(conn, static_cast<int>(ctx.args.integer("limit", 50, 1, 100000)));
+    const auto list = listInboxRemovals(conn, limit);
     if (ctx.json()) {
         ctx.out << list.dump() << "\n";
         return ExitOk;
@@ -164,26 +160,91 @@ int purgeForFold(const CommandContext &ctx, pqxx::connection &conn, nlohmann::js
     }
 }
 
-int runInbox(const CommandContext &ctx)
+namespace {
+
+/// Runs `verb` on a connection; what the database refuses is reported as a refusal (exit 4).
+template<typename Verb>
+CommandRunner connected(Verb verb)
 {
-    const auto &pos = ctx.args.positionals();
-    if (pos.size() < 2)
-        throw UsageError("usage: renewalctl inbox purge|erase|retention|removals ...");
-    const std::string &verb = pos[1];
-    auto conn = ctx.connect();
-    try {
-        if (verb == "purge")
-            return runPurge(ctx, *conn);
-        if (verb == "erase")
-            return runErase(ctx, *conn);
-        if (verb == "retention")
-            return runRetention(ctx, *conn);
-        if (verb == "removals")
-            return runRemovals(ctx, *conn);
-    } catch (const ActionRefused &e) {
-        return reportRefusal(ctx, e.code(), e.what());
-    }
-    throw UsageError("unknown inbox command '" + verb + "'");
+    return [verb](const CommandContext &ctx) {
+        auto conn = ctx.connect();
+        try {
+            return verb(ctx, *conn);
+        } catch (const ActionRefused &e) {
+            return reportRefusal(ctx, e.code(), e.what());
+        }
+    };
+}
+
+} // namespace
+
+void registerInboxCommands(CommandTree &tree, CLI::App &root)
+{
+    // Retention and erasure of delivery bodies (migration 0037).
+    auto *group = tree.commandGroup(root, "inbox",
+        "purge|erase|retention|removals: delivery bodies that forget personal data",
+        commandGroups::kWebhooks);
+
+    auto purgeOptions = std::make_shared<PurgeOptions>();
+    auto *purge = tree.command(*group, "purge",
+        "remove the raw bodies of processed deliveries older than the configured retention "
+        "(a delivery whose case is open keeps its body); recorded, idempotent",
+        connected([purgeOptions](const CommandContext &ctx, pqxx::connection &conn) {
+            return runPurge(ctx, conn, *purgeOptions);
+        }));
+    option(purge, "older-than", purgeOptions->olderThanDays, "DAYS",
+        "instead of the configured retention: bodies older than DAYS (0: every processed "
+        "delivery); an operator's act")
+        ->transform(wholeNumber("--older-than", 0, 36500));
+    flag(purge, "dry-run", purgeOptions->dryRun, "count what would go, remove nothing");
+    option(purge, "batch", purgeOptions->batch, "N", "deliveries per transaction (default 5000)")
+        ->transform(wholeNumber("--batch", 1, 100000));
+    db(purge);
+    json(purge);
+
+    auto eraseOptions = std::make_shared<EraseOptions>();
+    auto *erase = tree.command(*group, "erase",
+        "a data-subject request: remove the raw bodies of one subscription's deliveries, "
+        "whatever their age (operators only)",
+        connected([eraseOptions](const CommandContext &ctx, pqxx::connection &conn) {
+            return runErase(ctx, conn, *eraseOptions);
+        }));
+    option(erase, "subscription", eraseOptions->subscription, "ID",
+        "the provider's subscription id; required")
+        ->required()
+        ->check(notEmpty("--subscription"));
+    option(erase, "provider-key", eraseOptions->providerKey, "KEY",
+        "only this provider's deliveries (default: every one)");
+    option(erase, "request", eraseOptions->request, "TEXT",
+        "the request served (a ticket or reference); required")
+        ->required()
+        ->check(visibleText("--request must say the request the erasure serves (a ticket or "
+                            "reference, not the person's name)"));
+    db(erase);
+    json(erase);
+
+    auto retentionOptions = std::make_shared<RetentionOptions>();
+    auto *retention = tree.command(*group, "retention",
+        "show the retention of delivery bodies, or set it (the database owner)",
+        connected([retentionOptions](const CommandContext &ctx, pqxx::connection &conn) {
+            return runRetention(ctx, conn, *retentionOptions);
+        }));
+    auto *days
+        = option(retention, "days", retentionOptions->days, "N", "keep bodies N days (0 to 36500)")
+              ->transform(wholeNumber("--days", 0, 36500));
+    flag(retention, "off", retentionOptions->off, "no retention: keep bodies")->excludes(days);
+    db(retention);
+    json(retention);
+
+    auto limit = std::make_shared<int>(50);
+    auto *removals = tree.command(*group, "removals", "list the recorded removals, newest first",
+        connected([limit](const CommandContext &ctx, pqxx::connection &conn) {
+            return runRemovals(ctx, conn, *limit);
+        }));
+    option(removals, "limit", *limit, "N", "at most N records (default 50)")
+        ->transform(wholeNumber("--limit", 1, 100000));
+    db(removals);
+    json(removals);
 }
 
 } // namespace rd::cli

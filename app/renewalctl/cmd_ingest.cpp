@@ -1,4 +1,6 @@
 #include "app/renewalctl/command_context.h"
+#include "app/renewalctl/commands.h"
+#include "app/renewalctl/option_checks.h"
 #include "domain/core/errors.h"
 #include "domain/store/webhook_ingestor.h"
 
@@ -9,13 +11,19 @@
 #include <ostream>
 
 namespace rd::cli {
+namespace {
 
-int runIngest(const CommandContext &ctx)
+struct IngestOptions
 {
-    if (ctx.args.positionals().size() > 2)
-        throw UsageError("usage: renewalctl ingest --provider-key KEY [--lines] [FILE|-]");
-    const std::string providerKey = ctx.args.requireValue("provider-key");
-    InputFile input(ctx.args.inputPath(1), ctx.in);
+    std::string providerKey;
+    bool lines = false;
+    std::string file;
+};
+
+int runIngest(const CommandContext &ctx, const IngestOptions &o)
+{
+    const std::string &providerKey = o.providerKey;
+    InputFile input(o.file, ctx.in);
     WebhookIngestor ingestor(ctx.conninfo());
     ingestor.kindOf(providerKey); // an unknown provider is a usage-level error (65), up front
 
@@ -29,7 +37,7 @@ int runIngest(const CommandContext &ctx)
         ctx.out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
     };
 
-    if (!ctx.args.flag("lines")) {
+    if (!o.lines) {
         const std::string body {
             std::istreambuf_iterator<char>(input.stream()), std::istreambuf_iterator<char>()};
         report(ingestor.ingest(providerKey, body), 0);
@@ -43,6 +51,24 @@ int runIngest(const CommandContext &ctx)
         }
     }
     return anyRejected ? ExitRejected : ExitOk;
+}
+
+} // namespace
+
+void registerIngestCommand(CommandTree &tree, CLI::App &root)
+{
+    auto o = std::make_shared<IngestOptions>();
+    auto *app = tree.command(
+        root, "ingest",
+        "keep and process provider payloads (one body, or one per line with --lines)",
+        [o](const CommandContext &ctx) { return runIngest(ctx, *o); }, commandGroups::kWebhooks);
+    option(app, "provider-key", o->providerKey, "KEY",
+        "the registered provider the payloads come from")
+        ->required()
+        ->check(notEmpty("--provider-key"));
+    flag(app, "lines", o->lines, "one payload per line");
+    inputFile(app, o->file, "the payload(s)");
+    db(app);
 }
 
 } // namespace rd::cli

@@ -1,4 +1,6 @@
 #include "app/renewalctl/command_context.h"
+#include "app/renewalctl/commands.h"
+#include "app/renewalctl/option_checks.h"
 #include "app/renewalctl/utc_day.h"
 #include "domain/core/json_input.h"
 #include "domain/store/ledger_export.h"
@@ -60,25 +62,29 @@ private:
     bool m_committed = false;
 };
 
-} // namespace
+struct LedgerOptions
+{
+    std::optional<std::string> from; // UTC days, checked as they were parsed
+    std::optional<std::string> to;
+    bool totals = false;
+    std::optional<std::string> out;
+};
 
-int runLedger(const CommandContext &ctx)
+int runLedger(const CommandContext &ctx, const LedgerOptions &o)
 {
     // Default: the current UTC month; each end defaults on its own.
     const chrono::year_month_day today {chrono::floor<chrono::days>(chrono::system_clock::now())};
     const chrono::year_month_day monthStart {today.year(), today.month(), chrono::day {1}};
     const chrono::year_month_day monthEnd {today.year() / today.month() / chrono::last};
-    const auto fromValue = ctx.args.value("from");
-    const auto toValue = ctx.args.value("to");
-    const auto from = fromValue ? parseDay("from", *fromValue) : monthStart;
-    const auto to = toValue ? parseDay("to", *toValue) : monthEnd;
+    const auto from = o.from ? parseDay("from", *o.from) : monthStart;
+    const auto to = o.to ? parseDay("to", *o.to) : monthEnd;
     if (chrono::sys_days(from) > chrono::sys_days(to))
         throw UsageError(
             "--from " + dayText(from) + " is after --to " + dayText(to) + " (both are included)");
-    const bool totals = ctx.args.flag("totals");
+    const bool totals = o.totals;
 
     auto conn = ctx.connect();
-    const auto outPath = ctx.args.value("out");
+    const auto &outPath = o.out;
     std::unique_ptr<OutputFile> file;
     if (outPath && *outPath != "-")
         file = std::make_unique<OutputFile>(*outPath);
@@ -92,6 +98,33 @@ int runLedger(const CommandContext &ctx)
             << dayText(from) << " to " << dayText(to) << " (UTC, both included)"
             << (file ? " written to " + *outPath : std::string()) << "\n";
     return ExitOk;
+}
+
+} // namespace
+
+void registerLedgerCommands(CommandTree &tree, CLI::App &root)
+{
+    auto o = std::make_shared<LedgerOptions>();
+    auto *group = tree.commandGroup(root, "ledger",
+        "export: the renewals ledger as CSV, as the desk's Ledger page exports it",
+        commandGroups::kRenewals);
+    auto *app = tree.command(*group, "export",
+        "the renewals paid in a range of UTC days as CSV (the desk's Ledger export: ISO 8601 "
+        "UTC instants, amounts in major units); a text field that starts like a spreadsheet "
+        "formula is written with a leading apostrophe",
+        [o](const CommandContext &ctx) { return runLedger(ctx, *o); });
+    option(app, "from", o->from, "DAY",
+        "the first UTC day, YYYY-MM-DD (default: the current month's first)")
+        ->check(utcDay("from"));
+    option(
+        app, "to", o->to, "DAY", "the last UTC day, included (default: the current month's last)")
+        ->check(utcDay("to"));
+    flag(app, "totals", o->totals,
+        "write the totals per month and currency, then per provider and currency, instead of "
+        "the rows");
+    option(app, "out", o->out, "FILE",
+        "write to FILE (whole or not at all) instead of standard output");
+    db(app);
 }
 
 } // namespace rd::cli

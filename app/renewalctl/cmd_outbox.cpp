@@ -1,4 +1,6 @@
 #include "app/renewalctl/command_context.h"
+#include "app/renewalctl/commands.h"
+#include "app/renewalctl/option_checks.h"
 #include "domain/core/errors.h"
 #include "domain/store/outbox_publisher.h"
 #include "domain/store/outbox_sinks.h"
@@ -21,31 +23,26 @@ void requestStop(int)
     s_stop.store(true);
 }
 
-} // namespace
-
-int runOutbox(const CommandContext &ctx)
+struct PublishCommandOptions
 {
-    const auto &pos = ctx.args.positionals();
-    if (pos.size() != 2 || pos[1] != "publish")
-        throw UsageError("usage: renewalctl outbox publish [--exec CMD | --jsonl FILE|-] "
-                         "[--batch N] [--follow] [--max-attempts N] [--retry-delay-ms MS] "
-                         "[--poll-seconds S] [--exec-timeout S]");
-    const auto exec = ctx.args.value("exec");
-    const auto jsonl = ctx.args.value("jsonl");
-    if (exec && jsonl)
-        throw UsageError("--exec and --jsonl exclude each other");
-    if (!exec && !jsonl)
+    std::optional<std::string> exec; // the sink: --exec or --jsonl
+    std::optional<std::string> jsonl;
+    PublishOptions publish; // --batch, --max-attempts and --follow, else its defaults
+    long long retryDelayMs = 1000;
+    double pollSeconds = 1;
+    double execTimeoutSeconds = 30;
+};
+
+int runOutbox(const CommandContext &ctx, const PublishCommandOptions &o)
+{
+    const auto &exec = o.exec;
+    const auto &jsonl = o.jsonl;
+    if (!exec && !jsonl) // both: the parser refuses (--exec excludes --jsonl)
         throw UsageError("outbox publish needs a sink: --exec CMD or --jsonl FILE|-");
 
-    PublishOptions options;
-    options.batch = static_cast<int>(ctx.args.integer("batch", 10, 1, 10000));
-    if (ctx.args.value("max-attempts"))
-        options.maxAttempts = static_cast<int>(ctx.args.integer("max-attempts", 0, 1, 1000000));
-    options.retryDelay
-        = std::chrono::milliseconds(ctx.args.integer("retry-delay-ms", 1000, 0, 86400000));
-    options.follow = ctx.args.flag("follow");
-    options.pollInterval = std::chrono::milliseconds(
-        static_cast<long long>(ctx.args.number("poll-seconds", 1, 0.1, 3600) * 1000));
+    PublishOptions options = o.publish;
+    options.retryDelay = std::chrono::milliseconds(o.retryDelayMs);
+    options.pollInterval = std::chrono::milliseconds(static_cast<long long>(o.pollSeconds * 1000));
     // One line per transition to waiting, for whoever watches a follower (tests do).
     options.onIdle = [&ctx] { ctx.err << "outbox: idle, waiting for new intents" << std::endl; };
 
@@ -53,8 +50,7 @@ int runOutbox(const CommandContext &ctx)
     try {
         if (exec)
             sink = std::make_unique<ExecSink>(*exec,
-                std::chrono::milliseconds(static_cast<long long>(
-                    ctx.args.number("exec-timeout", 30, 0.1, 86400) * 1000)));
+                std::chrono::milliseconds(static_cast<long long>(o.execTimeoutSeconds * 1000)));
         else
             sink = std::make_unique<JsonLinesSink>(*jsonl);
     } catch (const std::runtime_error &e) {
@@ -96,6 +92,37 @@ int runOutbox(const CommandContext &ctx)
         summary << report.delivered << " delivered, " << report.failed
                 << " failed (retried later), " << report.pending << " still pending\n";
     return report.failed > 0 ? ExitTempFail : ExitOk;
+}
+
+} // namespace
+
+void registerOutboxCommands(CommandTree &tree, CLI::App &root)
+{
+    auto o = std::make_shared<PublishCommandOptions>();
+    auto *group = tree.commandGroup(root, "outbox",
+        "publish: deliver pending outbox intents (at least once)", commandGroups::kWebhooks);
+    auto *app = tree.command(*group, "publish", "deliver pending outbox intents (at least once)",
+        [o](const CommandContext &ctx) { return runOutbox(ctx, *o); });
+    auto *exec = option(
+        app, "exec", o->exec, "CMD", "deliver each intent to this shell command's standard input");
+    option(app, "jsonl", o->jsonl, "FILE|-", "append each intent to this file as a JSON line")
+        ->excludes(exec);
+    option(app, "batch", o->publish.batch, "N", "intents per transaction (default 10)")
+        ->transform(wholeNumber("--batch", 1, 10000));
+    flag(app, "follow", o->publish.follow, "keep waiting for new intents");
+    option(app, "max-attempts", o->publish.maxAttempts, "N",
+        "give an intent up after N failed deliveries")
+        ->transform(wholeNumber("--max-attempts", 1, 1000000));
+    option(app, "retry-delay-ms", o->retryDelayMs, "MS",
+        "wait before retrying a failed intent (default 1000)")
+        ->transform(wholeNumber("--retry-delay-ms", 0, 86400000));
+    option(app, "poll-seconds", o->pollSeconds, "S", "with --follow, how often to look (default 1)")
+        ->transform(decimalNumber("--poll-seconds", 0.1, 3600));
+    option(app, "exec-timeout", o->execTimeoutSeconds, "S",
+        "a --exec command's time limit (default 30)")
+        ->transform(decimalNumber("--exec-timeout", 0.1, 86400));
+    db(app);
+    json(app);
 }
 
 } // namespace rd::cli

@@ -1,4 +1,6 @@
 #include "app/renewalctl/command_context.h"
+#include "app/renewalctl/commands.h"
+#include "app/renewalctl/option_checks.h"
 #include "domain/core/adapters/normalization.h"
 #include "domain/core/errors.h"
 #include "domain/core/json_input.h"
@@ -41,41 +43,41 @@ void printAttachResult(const CommandContext &ctx, const SnapshotAttachment &resu
                 << " (renewalctl cases reapply " << id << ")\n";
 }
 
-} // namespace
-
-int runSnapshot(const CommandContext &ctx)
+struct AttachOptions
 {
-    const auto &pos = ctx.args.positionals();
-    if (pos.size() < 2 || pos[1] != "attach")
-        throw UsageError("usage: renewalctl snapshot attach [FILE|-] [--kind KIND --provider-key "
-                         "KEY [--captured-at T]] [--case ID] (--reason R [--comment C] | "
-                         "--preview)");
-    const bool preview = ctx.args.flag("preview");
-    const OperatorNote note {preview ? std::string() : ctx.args.requireValue("reason"),
-        ctx.args.value("comment").value_or("")};
+    std::string file;
+    std::optional<ProviderKind> kind;
+    std::string providerKey;
+    std::optional<std::string> capturedAt; // RFC 3339, checked as it was parsed
     std::optional<std::int64_t> caseId;
-    if (const auto c = ctx.args.value("case"))
-        caseId = ctx.args.integer("case", 0, 1, std::numeric_limits<std::int64_t>::max());
+    std::string reason;
+    std::string comment;
+    bool preview = false;
+};
 
-    InputFile input(ctx.args.inputPath(2), ctx.in);
+int runAttach(const CommandContext &ctx, const AttachOptions &o)
+{
+    const bool preview = o.preview;
+    if (!preview && o.reason.empty())
+        throw UsageError("option --reason is required (or --preview)");
+    const OperatorNote note {preview ? std::string() : o.reason, o.comment};
+    const std::optional<std::int64_t> &caseId = o.caseId;
+
+    InputFile input(o.file, ctx.in);
     std::stringstream body;
     body << input.stream().rdbuf();
     const auto json = parseUntrustedJson(body.str());
 
     const Timestamp now = Timestamp::now();
     ProviderSnapshot snapshot;
-    if (ctx.args.value("kind")) {
+    if (const auto &kind = o.kind) {
         // The provider's own subscription object, as fetched from its API.
-        const std::optional<ProviderKind> kind = ctx.args.providerKind();
         Timestamp capturedAt = now;
-        if (const auto at = ctx.args.value("captured-at")) {
-            const auto parsed = parseRfc3339(*at);
-            if (!parsed)
-                throw UsageError("--captured-at must be an RFC 3339 timestamp");
-            capturedAt = *parsed;
-        }
-        snapshot = snapshotFromProviderObject(
-            *kind, ctx.args.requireValue("provider-key"), json, capturedAt);
+        if (o.capturedAt)
+            capturedAt = parseRfc3339(*o.capturedAt).value_or(now);
+        if (o.providerKey.empty())
+            throw UsageError("option --provider-key is required with --kind");
+        snapshot = snapshotFromProviderObject(*kind, o.providerKey, json, capturedAt);
     } else {
         snapshot = providerSnapshotFromJson(json);
     }
@@ -113,6 +115,35 @@ int runSnapshot(const CommandContext &ctx)
     } catch (const ActionRefused &e) {
         return reportRefusal(ctx, e.code(), e.what());
     }
+}
+
+} // namespace
+
+void registerSnapshotCommands(CommandTree &tree, CLI::App &root)
+{
+    auto o = std::make_shared<AttachOptions>();
+    auto *group = tree.commandGroup(root, "snapshot",
+        "attach: a provider snapshot, or --preview what it would change",
+        commandGroups::kReconciliation);
+    auto *app = tree.command(*group, "attach",
+        "attach a provider snapshot (--reason R [--comment C]), or say with --preview what "
+        "attaching would change and whether the case's renewal would be recorded",
+        [o](const CommandContext &ctx) { return runAttach(ctx, *o); });
+    inputFile(app, o->file, "the snapshot (or with --kind the provider's own subscription object)");
+    option(app, "kind", o->kind, "KIND",
+        "the file is the provider's subscription object of this kind: " + kindChoices())
+        ->transform(providerKindName("--kind"));
+    option(app, "provider-key", o->providerKey, "KEY", "with --kind: the provider key");
+    option(app, "captured-at", o->capturedAt, "T",
+        "with --kind: when it was fetched (RFC 3339; default now)")
+        ->check(rfc3339("--captured-at"));
+    option(app, "case", o->caseId, "ID", "the case the snapshot is for")
+        ->transform(wholeNumber("--case", 1, std::numeric_limits<std::int64_t>::max()));
+    option(app, "reason", o->reason, "R", reasonHelp() + "; required unless --preview");
+    option(app, "comment", o->comment, "C", "a note");
+    flag(app, "preview", o->preview, "change nothing: say what attaching would do");
+    db(app);
+    json(app);
 }
 
 } // namespace rd::cli

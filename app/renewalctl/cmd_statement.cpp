@@ -1,4 +1,6 @@
 #include "app/renewalctl/command_context.h"
+#include "app/renewalctl/commands.h"
+#include "app/renewalctl/option_checks.h"
 #include "app/renewalctl/utc_day.h"
 #include "domain/core/errors.h"
 #include "domain/core/json_input.h"
@@ -22,36 +24,45 @@
 namespace rd::cli {
 namespace {
 
-std::vector<StatementFile> readFiles(const CommandContext &ctx)
+/// What statement import and fetch were told (each declares the options it takes).
+struct StatementOptions
 {
-    const auto &words = ctx.args.positionals();
+    std::string providerKey;
+    std::optional<std::string> from; // UTC days, checked as they were parsed
+    std::optional<std::string> to;
+    bool dryRun = false;
+    std::vector<std::string> files;
+    std::string secrets;
+    std::optional<std::string> apiBase;
+    std::optional<std::string> save;
+};
+
+std::vector<StatementFile> readFiles(const CommandContext &ctx, const StatementOptions &o)
+{
     std::vector<StatementFile> files;
-    for (std::size_t i = 2; i < words.size(); ++i) {
-        InputFile input(words[i], ctx.in);
-        files.push_back({words[i],
+    for (const auto &path : o.files) {
+        InputFile input(path, ctx.in);
+        files.push_back({path,
             std::string(
                 std::istreambuf_iterator<char>(input.stream()), std::istreambuf_iterator<char>())});
     }
-    if (files.empty())
-        throw UsageError("usage: renewalctl statement import --provider-key KEY FILE...");
     return files;
 }
 
-/// --from/--to as the store takes them: checked UTC days, or nothing.
-std::optional<std::string> dayOption(const CommandContext &ctx, const std::string &name)
+/// --from/--to as the store takes them: the days written canonically, or nothing.
+std::optional<std::string> dayOption(const std::optional<std::string> &value, const char *name)
 {
-    const auto value = ctx.args.value(name);
     return value ? std::optional(dayText(parseDay(name, *value))) : std::nullopt;
 }
 
 /// Imports `files` (read or fetched) and reports: the one path of both commands.
-int importAndReport(const CommandContext &ctx, pqxx::connection &conn,
-    const std::string &providerKey, const std::vector<StatementFile> &files)
+int importAndReport(const CommandContext &ctx, const StatementOptions &o, pqxx::connection &conn,
+    const std::vector<StatementFile> &files)
 {
     StatementImportResult result;
     try {
-        result = importStatementFiles(conn, providerKey, files, dayOption(ctx, "from"),
-            dayOption(ctx, "to"), ctx.args.flag("dry-run"));
+        result = importStatementFiles(
+            conn, o.providerKey, files, dayOption(o.from, "from"), dayOption(o.to, "to"), o.dryRun);
     } catch (const ActionRefused &e) {
         return reportRefusal(ctx, e.code(), e.what());
     }
@@ -67,12 +78,11 @@ int importAndReport(const CommandContext &ctx, pqxx::connection &conn,
     return result.openFindings.empty() ? ExitOk : ExitRejected;
 }
 
-int runImport(const CommandContext &ctx)
+int runImport(const CommandContext &ctx, const StatementOptions &o)
 {
-    const std::string providerKey = ctx.args.requireValue("provider-key");
-    const auto files = readFiles(ctx);
+    const auto files = readFiles(ctx, o);
     auto conn = ctx.connect();
-    return importAndReport(ctx, *conn, providerKey, files);
+    return importAndReport(ctx, o, *conn, files);
 }
 
 Timestamp midnightOf(const std::chrono::year_month_day &day)
@@ -81,15 +91,15 @@ Timestamp midnightOf(const std::chrono::year_month_day &day)
     return Timestamp {std::chrono::duration_cast<std::chrono::microseconds>(sinceEpoch).count()};
 }
 
-int runFetch(const CommandContext &ctx)
+int runFetch(const CommandContext &ctx, const StatementOptions &o)
 {
-    const std::string providerKey = ctx.args.requireValue("provider-key");
-    const auto from = parseDay("from", ctx.args.requireValue("from"));
-    const auto to = parseDay("to", ctx.args.requireValue("to"));
+    const std::string &providerKey = o.providerKey;
+    const auto from = parseDay("from", o.from.value_or(""));
+    const auto to = parseDay("to", o.to.value_or(""));
     if (std::chrono::sys_days(from) > std::chrono::sys_days(to))
         throw UsageError(
             "--from " + dayText(from) + " is after --to " + dayText(to) + " (both are included)");
-    const std::string secretsPath = ctx.args.requireValue("secrets");
+    const std::string &secretsPath = o.secrets;
     const ReceiverSecrets secrets = loadReceiverSecrets(secretsPath);
     auto conn = ctx.connect();
     const auto kind = providerKindOf(*conn, providerKey);
@@ -99,7 +109,7 @@ int runFetch(const CommandContext &ctx)
 
     FetchRequest request;
     request.kind = *kind;
-    request.apiBase = ctx.args.value("api-base").value_or("");
+    request.apiBase = o.apiBase.value_or("");
     request.apiKey = apiKeyFor(secrets, providerKey, secretsPath);
     request.from = midnightOf(from);
     request.to = midnightOf(to);
@@ -123,7 +133,7 @@ int runFetch(const CommandContext &ctx)
             return ExitUsage;
         return e.code() == "http_401" || e.code() == "http_403" ? ExitConfig : ExitUnavailable;
     }
-    if (const auto dir = ctx.args.value("save")) {
+    if (const auto &dir = o.save) {
         std::filesystem::create_directories(*dir);
         for (const auto &f : files) {
             const std::string path = *dir + "/" + f.name;
@@ -135,19 +145,68 @@ int runFetch(const CommandContext &ctx)
     }
     ctx.err << "renewalctl: fetched " << files.size() << " page(s) from " << toString(*kind)
             << "\n";
-    return importAndReport(ctx, *conn, providerKey, files);
+    return importAndReport(ctx, o, *conn, files);
 }
 
 } // namespace
 
-int runStatement(const CommandContext &ctx)
+void registerStatementCommands(CommandTree &tree, CLI::App &root)
 {
-    const std::string &what = ctx.args.positionals().at(1);
-    if (what == "import")
-        return runImport(ctx);
-    if (what == "fetch")
-        return runFetch(ctx);
-    throw UsageError("usage: renewalctl statement import|fetch ...");
+    auto o = std::make_shared<StatementOptions>();
+    const auto providerKey = [&o](CLI::App *app, const std::string &description) {
+        option(app, "provider-key", o->providerKey, "KEY", description)
+            ->required()
+            ->check(notEmpty("--provider-key"));
+    };
+    auto *group = tree.commandGroup(root, "statement",
+        "import|fetch: compare the provider's own list of paid renewals with what is "
+        "recorded; backfill what is missing, open cases for what differs",
+        commandGroups::kReconciliation);
+    auto *import = tree.command(*group, "import",
+        "import the provider's list output (its API's pages as written by curl or its CLI, "
+        "or JSON lines of the objects): each renewal is matched, backfilled through the "
+        "renewal core, or becomes a case; exits 3 while cases remain open, 65 for a partial "
+        "or unreadable statement",
+        [o](const CommandContext &ctx) { return runImport(ctx, *o); });
+    providerKey(import, "the registered provider the statement comes from");
+    option(import, "from", o->from, "DAY",
+        "the first UTC day the statement covers, YYYY-MM-DD (default: the first paid day in "
+        "it)")
+        ->check(utcDay("from"));
+    option(import, "to", o->to, "DAY",
+        "the last UTC day it covers, included (default: the last paid day in it)")
+        ->check(utcDay("to"));
+    flag(import, "dry-run", o->dryRun,
+        "report what the import would do, from the database's own run rolled back");
+    positional(import, "FILE", o->files, "the statement's files (pages or JSON lines)", true)
+        ->type_name("FILE...");
+    db(import);
+    json(import);
+    auto *fetch = tree.command(*group, "fetch",
+        "read the provider's list of paid invoices for the days from its API (its own "
+        "pagination, 429 Retry-After honoured), then import it exactly as 'statement "
+        "import' does; the API key is the provider key's apiKey in the secrets file",
+        [o](const CommandContext &ctx) { return runFetch(ctx, *o); });
+    providerKey(fetch, "the registered provider to fetch for");
+    option(fetch, "from", o->from, "DAY", "the first UTC day, YYYY-MM-DD; required")
+        ->required()
+        ->check(utcDay("from"));
+    option(fetch, "to", o->to, "DAY", "the last UTC day, included; required")
+        ->required()
+        ->check(utcDay("to"));
+    option(fetch, "secrets", o->secrets, "FILE",
+        "the secrets file (mode 600) whose entry for KEY has an apiKey; required")
+        ->required()
+        ->check(notEmpty("--secrets"));
+    option(fetch, "api-base", o->apiBase, "URL",
+        "the API's base URL (default: the provider's own; Chargebee: "
+        "https://SITE.chargebee.com, "
+        "required)");
+    option(fetch, "save", o->save, "DIR",
+        "also keep the pages fetched in DIR, as the provider sent them");
+    flag(fetch, "dry-run", o->dryRun, "fetch, then report what the import would do, rolled back");
+    db(fetch);
+    json(fetch);
 }
 
 } // namespace rd::cli

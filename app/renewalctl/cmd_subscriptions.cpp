@@ -1,4 +1,6 @@
 #include "app/renewalctl/command_context.h"
+#include "app/renewalctl/commands.h"
+#include "app/renewalctl/option_checks.h"
 #include "domain/core/errors.h"
 #include "domain/store/overdue_watch.h"
 #include "domain/store/subscription_import.h"
@@ -25,13 +27,19 @@ std::string forPeople(std::chrono::seconds d)
     return std::to_string(rest) + "m";
 }
 
-int listOverdue(const CommandContext &ctx)
+struct OverdueOptions
+{
+    std::optional<long long> graceHours;
+    std::optional<std::string> providerKey;
+};
+
+int listOverdue(const CommandContext &ctx, const OverdueOptions &o)
 {
     std::optional<std::chrono::seconds> grace;
-    if (ctx.args.value("grace"))
-        grace = std::chrono::hours(ctx.args.integer("grace", 0, 0, kMaxOverdueGrace.count()));
+    if (o.graceHours)
+        grace = std::chrono::hours(*o.graceHours);
     auto conn = ctx.connect();
-    const auto overdue = overdueSubscriptions(*conn, grace, ctx.args.value("provider-key"));
+    const auto overdue = overdueSubscriptions(*conn, grace, o.providerKey);
     if (ctx.json()) {
         for (const auto &s : overdue)
             ctx.out << nlohmann::json {{"providerKey", s.providerKey},
@@ -57,17 +65,9 @@ int listOverdue(const CommandContext &ctx)
     return overdue.empty() ? ExitOk : ExitRejected;
 }
 
-} // namespace
-
-int runSubscriptions(const CommandContext &ctx)
+int runImport(const CommandContext &ctx, const std::string &file)
 {
-    const auto &pos = ctx.args.positionals();
-    if (pos.size() == 2 && pos[1] == "overdue")
-        return listOverdue(ctx);
-    if (pos.size() < 2 || pos[1] != "import")
-        throw UsageError("usage: renewalctl subscriptions import [FILE|-]"
-                         " | subscriptions overdue [--grace HOURS] [--provider-key KEY] [--json]");
-    InputFile input(ctx.args.inputPath(2), ctx.in);
+    InputFile input(file, ctx.in);
     auto conn = ctx.connect();
     const auto report
         = importSubscriptions(*conn, input.stream(), "uid:" + std::to_string(getuid()));
@@ -82,6 +82,34 @@ int runSubscriptions(const CommandContext &ctx)
         ctx.out << report.created << " created, " << report.existing.size() << " already existed\n";
     }
     return ExitOk;
+}
+
+} // namespace
+
+void registerSubscriptionsCommands(CommandTree &tree, CLI::App &root)
+{
+    auto *group = tree.commandGroup(root, "subscriptions",
+        "import|overdue: create subscriptions from JSON lines; list the overdue ones",
+        commandGroups::kRenewals);
+    auto file = std::make_shared<std::string>();
+    auto *app = tree.command(*group, "import", "create subscriptions from JSON lines (one a line)",
+        [file](const CommandContext &ctx) { return runImport(ctx, *file); });
+    inputFile(app, *file, "the subscriptions, one JSON object a line");
+    db(app);
+    json(app);
+    auto o = std::make_shared<OverdueOptions>();
+    auto *overdue = tree.command(*group, "overdue",
+        "the active subscriptions whose period ended more than a grace ago with no renewal "
+        "recorded since, not set to cancel at period end: the payment failed at the provider "
+        "or its renewal never reached us (exit 3 when there are any, 0 when none)",
+        [o](const CommandContext &ctx) { return listOverdue(ctx, *o); });
+    option(overdue, "grace", o->graceHours, "HOURS",
+        "the grace for every provider, 0 to 2160 (default: each provider's own, 24 unless "
+        "set with 'providers set-grace')")
+        ->transform(wholeNumber("--grace", 0, kMaxOverdueGrace.count()));
+    option(overdue, "provider-key", o->providerKey, "KEY", "only this provider's subscriptions");
+    db(overdue);
+    json(overdue);
 }
 
 } // namespace rd::cli

@@ -10,6 +10,7 @@
 
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace rd::cli {
@@ -59,37 +60,12 @@ private:
 /// stdout with --json) and returns ExitRefused.
 int reportRefusal(const CommandContext &ctx, const std::string &code, const std::string &message);
 
-int runDb(const CommandContext &ctx);
-int runDbBackup(const CommandContext &ctx);
-int runDbRestore(const CommandContext &ctx);
-int runDbMove(const CommandContext &ctx);
-int runRolesCheck(const CommandContext &ctx);
-int runMigrate(const CommandContext &ctx);
-int runFold(const CommandContext &ctx);
-int runInbox(const CommandContext &ctx);
 /// The fold's retention sweep: the configured retention, else RENEWAL_DESK_RETENTION_DAYS.
 /// Its report goes to ctx.out as text and into `report` (null when no retention applies, the
 /// refusal's code and message when refused, which is also said on ctx.err).
 int purgeForFold(const CommandContext &ctx, pqxx::connection &conn, nlohmann::json &report);
-int runLedger(const CommandContext &ctx);
-int runStatement(const CommandContext &ctx);
-int runSubscriptions(const CommandContext &ctx);
-int runApply(const CommandContext &ctx);
-int runBench(const CommandContext &ctx);
-int runCases(const CommandContext &ctx);
-int runSnapshot(const CommandContext &ctx);
-int runAudit(const CommandContext &ctx);
-int runClose(const CommandContext &ctx);
-int runRoles(const CommandContext &ctx);
-int runProviders(const CommandContext &ctx);
-int runIngest(const CommandContext &ctx);
-int runReplay(const CommandContext &ctx);
-int runNormalize(const CommandContext &ctx);
-int runOutbox(const CommandContext &ctx);
-/// The present of generated demo data: --now (RFC 3339), else the clock (demo, simulate).
-Timestamp presentOf(const CommandContext &ctx);
-int runDemo(const CommandContext &ctx);
-int runServe(const CommandContext &ctx);
-int runSimulate(const CommandContext &ctx);
+/// The present of generated demo data: --now (RFC 3339, checked as it was parsed), else the
+/// clock (demo, simulate).
+Timestamp presentOf(const std::optional<std::string> &now);
 
 } // namespace rd::cli

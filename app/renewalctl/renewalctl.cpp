@@ -26,57 +26,6 @@ std::string oneLine(std::string s)
     return s;
 }
 
-/// The command named first on the command line.
-int runCommand(const CommandContext &ctx)
-{
-    const std::string &command = ctx.args.positionals().front();
-    if (command == "db")
-        return runDb(ctx);
-    if (command == "migrate")
-        return runMigrate(ctx);
-    if (command == "fold")
-        return runFold(ctx);
-    if (command == "inbox")
-        return runInbox(ctx);
-    if (command == "ledger")
-        return runLedger(ctx);
-    if (command == "statement")
-        return runStatement(ctx);
-    if (command == "subscriptions")
-        return runSubscriptions(ctx);
-    if (command == "apply")
-        return runApply(ctx);
-    if (command == "bench")
-        return runBench(ctx);
-    if (command == "cases")
-        return runCases(ctx);
-    if (command == "snapshot")
-        return runSnapshot(ctx);
-    if (command == "audit")
-        return runAudit(ctx);
-    if (command == "close")
-        return runClose(ctx);
-    if (command == "roles")
-        return runRoles(ctx);
-    if (command == "providers")
-        return runProviders(ctx);
-    if (command == "ingest")
-        return runIngest(ctx);
-    if (command == "replay")
-        return runReplay(ctx);
-    if (command == "normalize")
-        return runNormalize(ctx);
-    if (command == "outbox")
-        return runOutbox(ctx);
-    if (command == "demo")
-        return runDemo(ctx);
-    if (command == "serve")
-        return runServe(ctx);
-    if (command == "simulate")
-        return runSimulate(ctx);
-    throw UsageError("unknown command '" + command + "' (see renewalctl --help)");
-}
-
 } // namespace
 
 std::string CommandContext::conninfo() const
@@ -140,12 +89,12 @@ int runRenewalctl(
             commandLine.parse(helpOf, out);
             return ExitOk;
         }
-        const auto args = commandLine.parse(words, out);
-        if (!args)
+        const auto chosen = commandLine.parse(words, out);
+        if (!chosen)
             return ExitOk; // --help or --version, printed
-        const CommandContext ctx {*args, in, out, err};
         // What a command's store calls let through of libpqxx arrives as rd:: types.
-        return translatingDatabaseErrors([&] { return runCommand(ctx); });
+        return translatingDatabaseErrors(
+            [&] { return chosen->run(CommandContext {chosen->args, in, out, err}); });
     } catch (const UsageError &e) {
         err << "renewalctl: " << e.what() << "\n";
         return ExitUsage;
