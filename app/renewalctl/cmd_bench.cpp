@@ -1,5 +1,5 @@
 #include "app/renewalctl/command_context.h"
-#include "bench/renewal_workload.h"
+#include "domain/workload/renewal_workload.h"
 #include "domain/store/database_target.h"
 
 #include <ostream>
