@@ -7,31 +7,25 @@
 #   e.g. git worktree add /tmp/old <rev> && RENEWAL_DESK_BUILD_DIR=/tmp/old/build /tmp/old/scripts/build.sh
 #        bench/compare-builds.sh /tmp/old /tmp/old/build 5
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-new_ctl="${RENEWAL_DESK_BUILD_DIR:-$here/build}/app/renewalctl/renewalctl"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+new_ctl="$ctl"
 old_src="$1"
 old_ctl="$2/app/renewalctl/renewalctl"
 rounds="${3:-5}"
 renewals="${4:-30000}"
 subs="${5:-20000}"
 
-dir=$(mktemp -d /tmp/rd-bench-XXXXXX)
-chmod 755 "$dir"
-trap '"$new_ctl" db stop --data-dir "$dir/cluster" >/dev/null 2>&1 || true; rm -rf "$dir"' EXIT
-"$new_ctl" db start --data-dir "$dir/cluster" >/dev/null
-url=$("$new_ctl" db url --data-dir "$dir/cluster")
+scratch_cluster rd-bench "$new_ctl"
 
 run() { # CTL MIGRATIONS_DIR
-    psql "$url" -qAt -c "DROP DATABASE IF EXISTS rdbench" -c "CREATE DATABASE rdbench" >/dev/null
-    local db="${url/dbname=\'renewal_desk\'/dbname=rdbench}"
+    local db
+    db=$(fresh_scratch_db rdbench)
     RENEWAL_DESK_MIGRATIONS="$2" "$1" migrate --db "$db" >/dev/null
     psql "$url" -qAt -c "CHECKPOINT" >/dev/null
     RENEWAL_DESK_MIGRATIONS="$2" "$1" bench --db "$db" --subscriptions "$subs" \
         --renewals "$renewals" --workers 8 --duplicates 0 --json \
         | sed -E 's/.*"renewalsPerSecond":([0-9.]+).*/\1/'
 }
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ { print $2 }') GiB; $renewals renewals over $subs subscriptions, 8 workers, a round = old then new"
 olds=() news=()
 for round in $(seq 1 "$rounds"); do

@@ -8,18 +8,14 @@
 #
 # Usage: bench/compare-ingest.sh OLD_SOURCE_DIR OLD_BUILD_DIR [ROUNDS] [RENEWALS]
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-new_ctl="${RENEWAL_DESK_BUILD_DIR:-$here/build}/app/renewalctl/renewalctl"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+new_ctl="$ctl"
 old_src="$1"
 old_ctl="$2/app/renewalctl/renewalctl"
 rounds="${3:-5}"
 renewals="${4:-5000}"
 
-dir=$(mktemp -d /tmp/rd-bench-XXXXXX)
-chmod 755 "$dir"
-trap '"$new_ctl" db stop --data-dir "$dir/cluster" >/dev/null 2>&1 || true; rm -rf "$dir"' EXIT
-"$new_ctl" db start --data-dir "$dir/cluster" >/dev/null
-url=$("$new_ctl" db url --data-dir "$dir/cluster")
+scratch_cluster rd-bench "$new_ctl"
 
 python3 - "$here/tests/fixtures/stripe/renewal_pre_basil.json" "$renewals" "$dir" <<'PY'
 import json, sys
@@ -48,8 +44,8 @@ for i in range(int(sys.argv[1])):
                .replace("sub_1QxSub0001", "sub_" + tag))' "$renewals" > "$dir/events.jsonl"
 
 fresh() { # CTL MIGRATIONS_DIR -> prints the database's conninfo
-    psql "$url" -qAt -c "DROP DATABASE IF EXISTS rdbench" -c "CREATE DATABASE rdbench" >/dev/null 2>&1
-    local db="${url/dbname=\'renewal_desk\'/dbname=rdbench}"
+    local db
+    db=$(fresh_scratch_db rdbench)
     RENEWAL_DESK_MIGRATIONS="$2" "$1" migrate --db "$db" >/dev/null
     "$1" providers add stripe-main --kind stripe --db "$db" >/dev/null
     "$1" subscriptions import --db "$db" "$dir/subs.jsonl" >/dev/null

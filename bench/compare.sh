@@ -7,25 +7,14 @@
 #
 # Usage: bench/compare.sh [SECONDS] [SUBSCRIPTIONS] [ROUNDS]   (defaults: 20 s, 20000, 3)
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="${RENEWAL_DESK_BUILD_DIR:-$here/build}"
-ctl="$build/app/renewalctl/renewalctl"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 seconds="${1:-20}"
 subs="${2:-20000}"
 rounds="${3:-3}"
 clients=8
 
-bindir=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
-dir=$(mktemp -d /tmp/rd-bench-XXXXXX)
-chmod 755 "$dir"
-trap '"$ctl" db stop --data-dir "$dir/cluster" >/dev/null 2>&1 || true; rm -rf "$dir"' EXIT
-
-"$ctl" db start --data-dir "$dir/cluster" >/dev/null
-url=$("$ctl" db url --data-dir "$dir/cluster")
-fresh_db() {
-    psql "$url" -qAt -c "DROP DATABASE IF EXISTS rdbench" -c "CREATE DATABASE rdbench" >/dev/null 2>&1
-    echo "${url/dbname=\'renewal_desk\'/dbname=rdbench}"
-}
+scratch_cluster rd-bench
+fresh_db() { fresh_scratch_db rdbench; }
 # Every run starts from the same state: a fresh database and a checkpoint just taken, so that
 # no run pays for another's dirty pages or full-page writes.
 checkpoint() { psql "$url" -qAt -c "CHECKPOINT" >/dev/null; }
@@ -48,7 +37,6 @@ run_ours() {
         --workers "$clients" --duplicates 0 --json \
         | sed -E 's/.*"renewalsPerSecond":([0-9.]+).*/\1/'
 }
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ { print $2 }') GiB, PostgreSQL $("$bindir/postgres" --version | awk '{ print $3 }'), fsync on, $clients clients, $seconds s a run"
 # Interleaved rounds: the disk's flush latency drifts, so each round measures all three shapes

@@ -19,6 +19,7 @@
 # providers stripe-main and stripe-us if they are not (the inbox references them). A second
 # run stops at the inbox's unique event ids.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 db="" rows=1000000 batch=100000 first=1 last=""
 while [[ $# -gt 0 ]]; do

@@ -17,6 +17,7 @@
 # collides with the first and stops at the unique constraints). --only-audits needs a database
 # with no audit rows yet.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 db=""
 subscriptions=1000000

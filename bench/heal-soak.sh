@@ -10,8 +10,7 @@
 #
 # Usage: bench/heal-soak.sh [--kill] [SUBSCRIPTIONS] [MONTHS] [WORKERS]   (200 6 8)
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-ctl="${RENEWAL_DESK_BUILD_DIR:-$here/build}/app/renewalctl/renewalctl"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 kill_mode=0
 if [ "${1:-}" = "--kill" ]; then
     kill_mode=1
@@ -23,11 +22,9 @@ workers="${3:-8}"
 kill_min_ms="${KILL_MIN_MS:-100}"
 kill_max_ms="${KILL_MAX_MS:-400}"
 
-dir=$(mktemp -d /tmp/rd-soak-XXXXXX)
-chmod 755 "$dir"
-trap 'pkill -9 -f "replay --provider-key stripe-main $dir" 2>/dev/null || true; "$ctl" db stop --data-dir "$dir/cluster" >/dev/null 2>&1 || true; rm -rf "$dir"' EXIT
-"$ctl" db start --data-dir "$dir/cluster" >/dev/null
-db=$("$ctl" db url --data-dir "$dir/cluster")
+scratch_cluster rd-soak
+at_exit 'pkill -9 -f "replay --provider-key stripe-main $dir" 2>/dev/null'
+db="$url"
 
 "$ctl" migrate --db "$db" >/dev/null
 "$ctl" demo --replay-set "$dir" --subscriptions "$subs" --months "$months" --seed 7 >/dev/null

@@ -1,10 +1,47 @@
-# Shared by bench/backup-bench.sh and bench/purge-bench.sh (sourced, not run): the renewalctl
-# under test, PostgreSQL's binaries, and the small measuring helpers both print their figures
+# Sourced by every bench script (not run): the source tree ($here), the build under test
+# ($build, $ctl: RENEWAL_DESK_BUILD_DIR, default build/), PostgreSQL's binaries ($bindir), a
+# scratch cluster of the script's own, and the small measuring helpers the figures are printed
 # with. Every figure is printed with the load average beside it: the machine these figures
 # come from is shared, and a figure without its load cannot be compared.
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-ctl="${RENEWAL_DESK_BUILD_DIR:-$here/build}/app/renewalctl/renewalctl"
-bindir=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+build="${RENEWAL_DESK_BUILD_DIR:-$here/build}"
+ctl="$build/app/renewalctl/renewalctl"
+# (none on a machine that only has PostgreSQL's clients: scripts that need it say so.)
+bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1) || true
+
+# at_exit 'COMMAND': runs COMMAND (evaluated then) when the script exits, the latest
+# registered first, each whatever the others did: a script's own cleanup (stop its receiver)
+# before the scratch cluster's.
+exit_hooks=()
+at_exit() {
+    exit_hooks=("$1" "${exit_hooks[@]}")
+    trap run_exit_hooks EXIT
+}
+run_exit_hooks() {
+    local hook
+    for hook in "${exit_hooks[@]}"; do
+        eval "$hook" || true
+    done
+}
+# scratch_cluster PREFIX [RENEWALCTL]: a new directory $dir (/tmp/PREFIX-XXXXXX) holding an
+# embedded cluster in $dir/cluster, started by RENEWALCTL (default $ctl); $url is its
+# conninfo. Both are stopped and removed when the script exits.
+scratch_cluster() {
+    scratch_ctl="${2:-$ctl}"
+    dir=$(mktemp -d "/tmp/$1-XXXXXX")
+    chmod 755 "$dir" # the server's account (when run as root) must reach its directory
+    at_exit '"$scratch_ctl" db stop --data-dir "$dir/cluster" >/dev/null 2>&1; rm -rf "$dir"'
+    "$scratch_ctl" db start --data-dir "$dir/cluster" >/dev/null
+    url=$("$scratch_ctl" db url --data-dir "$dir/cluster")
+}
+# scratch_db NAME: the conninfo of database NAME on the scratch cluster.
+scratch_db() { echo "${url/dbname=\'renewal_desk\'/dbname=$1}"; }
+# fresh_scratch_db NAME: database NAME on the scratch cluster, dropped and created empty;
+# prints its conninfo.
+fresh_scratch_db() {
+    psql "$url" -qAt -c "DROP DATABASE IF EXISTS $1" -c "CREATE DATABASE $1" >/dev/null 2>&1
+    scratch_db "$1"
+}
 
 die() { echo "$(basename "$0"): $*" >&2; exit 1; }
 # psql on the database under test; stops at the first error.

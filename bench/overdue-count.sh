@@ -14,8 +14,7 @@
 # active subscription's period ends within the next 30 days, except a share F (default 0.005)
 # whose period ended 2 to 12 days ago; canceled ones ended long ago.
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-ctl="${RENEWAL_DESK_BUILD_DIR:-$here/build}/app/renewalctl/renewalctl"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 db="" subscriptions=1000000 share=0.005 runs=5 batch=100000
 while [[ $# -gt 0 ]]; do
     case "$1" in
@@ -33,11 +32,8 @@ done
     || { echo "overdue-count.sh: --overdue-share takes a number from 0 to 1" >&2; exit 64; }
 
 if [[ -z "$db" ]]; then
-    dir=$(mktemp -d /tmp/rd-overdue-XXXXXX)
-    chmod 755 "$dir"
-    trap '"$ctl" db stop --data-dir "$dir/cluster" >/dev/null 2>&1 || true; rm -rf "$dir"' EXIT
-    "$ctl" db start --data-dir "$dir/cluster" >/dev/null
-    db=$("$ctl" db url --data-dir "$dir/cluster")
+    scratch_cluster rd-overdue
+    db="$url"
     "$ctl" migrate --db "$db" >/dev/null
 fi
 run() { psql "$db" -X -q -v ON_ERROR_STOP=1 "$@"; }

@@ -7,9 +7,7 @@
 #
 # Usage: bench/receiver-bench.sh [ROUNDS] [RENEWALS] [SECONDS]     (3 40000 15)
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="${RENEWAL_DESK_BUILD_DIR:-$here/build}"
-ctl="$build/app/renewalctl/renewalctl"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 presign="$build/bench/renewal-presign"
 rounds="${1:-3}"
 renewals="${2:-40000}"
@@ -17,21 +15,12 @@ seconds="${3:-15}"
 port="${RD_BENCH_PORT:-18480}"
 command -v wrk >/dev/null || { echo "receiver-bench: needs wrk (apt-get install wrk)" >&2; exit 69; }
 
-dir=$(mktemp -d /tmp/rd-rxbench-XXXXXX)
-chmod 755 "$dir"
 serve_pid=""
-cleanup() {
-    [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null && wait "$serve_pid" 2>/dev/null || true
-    "$ctl" db stop --data-dir "$dir/cluster" >/dev/null 2>&1 || true
-    rm -rf "$dir"
-}
-trap cleanup EXIT
-"$ctl" db start --data-dir "$dir/cluster" >/dev/null
-url=$("$ctl" db url --data-dir "$dir/cluster")
-dburl() { echo "${url/dbname=\'renewal_desk\'/dbname=$1}"; }
+scratch_cluster rd-rxbench
+at_exit '[ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null && wait "$serve_pid" 2>/dev/null'
+dburl() { scratch_db "$1"; }
 fresh() { # NAME: an empty, migrated database
-    psql "$url" -qAt -c "DROP DATABASE IF EXISTS $1" -c "CREATE DATABASE $1" >/dev/null
-    "$ctl" migrate --db "$(dburl "$1")" >/dev/null
+    "$ctl" migrate --db "$(fresh_scratch_db "$1")" >/dev/null
 }
 
 # RENEWALS distinct renewals: the demo's Stripe export (at most 5,000 subscriptions, as many

@@ -11,9 +11,7 @@
 #
 # Usage: bench/receiver-soak.sh [SUBSCRIPTIONS] [MONTHS] [RATE]     (800 6 20)
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="${RENEWAL_DESK_BUILD_DIR:-$here/build}"
-ctl="$build/app/renewalctl/renewalctl"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 subs="${1:-800}"
 months="${2:-6}"
 rate="${3:-20}"
@@ -22,18 +20,9 @@ kill_min="${KILL_MIN_S:-0.3}"
 kill_max="${KILL_MAX_S:-1.0}"
 restart_every="${RESTART_EVERY:-100}"
 
-dir=$(mktemp -d /tmp/rd-rxsoak-XXXXXX)
-chmod 755 "$dir"
-cleanup() {
-    touch "$dir/done"
-    pkill -9 -f "serve --listen 127.0.0.1:$port" 2>/dev/null || true
-    "$ctl" db stop --data-dir "$dir/cluster" >/dev/null 2>&1 || true
-    rm -rf "$dir"
-}
-trap cleanup EXIT
-"$ctl" db start --data-dir "$dir/cluster" >/dev/null
-url=$("$ctl" db url --data-dir "$dir/cluster")
-dburl() { echo "${url/dbname=\'renewal_desk\'/dbname=$1}"; }
+scratch_cluster rd-rxsoak
+at_exit 'touch "$dir/done"; pkill -9 -f "serve --listen 127.0.0.1:$port" 2>/dev/null'
+dburl() { scratch_db "$1"; }
 
 secrets='{"stripe-main": {"secrets": ["whsec_soak"]}, "paddle-eu": {"secrets": ["pdl_soak"]},
  "chargebee-us": {"basicAuth": ["hooks:soak"]}, "recurly-main": {"secrets": ["recurly_soak"]},

@@ -21,8 +21,7 @@
 # 3. The import of the 100,000-object statement, timed; its counts printed.
 # Writes into the database (backfills, cases, a statement run): use a scratch copy.
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-ctl="${RENEWAL_DESK_BUILD_DIR:-$here/build}/app/renewalctl/renewalctl"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 db=""
 month=2025-11

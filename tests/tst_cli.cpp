@@ -1,4 +1,5 @@
 #include "domain/core/operator_note.h"
+#include "domain/store/embedded_cluster.h"
 #include "tests/support/fixture_files.h"
 #include "tests/support/process_runner.h"
 #include "tests/support/test_database.h"
@@ -6,10 +7,15 @@
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
+#include <cstdlib>
+#include <filesystem>
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QScopeGuard>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QtTest>
 
 using rdtest::ctl;
@@ -1273,6 +1279,58 @@ private slots:
         QCOMPARE(report["invariantsHold"], true);
         QCOMPARE(report["applied"].get<int>(), 6);
         QCOMPARE(scalar(db, "SELECT count(*) FROM subscriptions"), 4LL);
+    }
+
+    /// #30: a command that asks for the embedded database twice (`demo --if-empty`: its
+    /// conninfo, then a connection) migrated it twice, reading every migration file and
+    /// checking every recorded checksum each time. A process migrates it once now. Counted by
+    /// the server: a migration run reads schema_migrations whole (one sequential scan), and a
+    /// backend's counts are in pg_stat_user_tables once the backend has gone.
+    void embeddedDatabaseIsMigratedOncePerProcess()
+    {
+        char tmpl[] = "/tmp/rd-cli-embedded-XXXXXX";
+        QVERIFY(mkdtemp(tmpl));
+        const std::filesystem::path dataDir = tmpl;
+        auto env = QProcessEnvironment::systemEnvironment();
+        for (const char *var : {"PGHOST", "PGHOSTADDR", "PGDATABASE", "PGSERVICE", "PGPORT"})
+            env.remove(QString::fromLatin1(var));
+        env.insert("RENEWAL_DESK_DATA_DIR", QString::fromStdString(dataDir.string()));
+        const auto cleanup = qScopeGuard([&] {
+            try {
+                rd::EmbeddedCluster(dataDir).stop();
+            } catch (...) { }
+            std::error_code ec;
+            std::filesystem::remove_all(dataDir, ec);
+        });
+
+        const auto first = runProgram(ctl(), {"migrate"}, {}, env); // creates the cluster
+        QVERIFY2(first.exitCode == 0, first.err.constData());
+        const std::string conninfo = rd::EmbeddedCluster(dataDir).connectionString();
+        const auto migrationScans = [&] {
+            pqxx::connection conn(conninfo);
+            for (int i = 0; i < 200
+                 && scalar(conn,
+                        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                        "AND backend_type = 'client backend' AND pid <> pg_backend_pid()")
+                     > 0;
+                 ++i)
+                QThread::msleep(50);
+            return scalar(conn,
+                "SELECT seq_scan FROM pg_stat_user_tables WHERE relname = 'schema_migrations'");
+        };
+
+        // What one migration run costs, measured: `renewalctl migrate` runs one.
+        const long long before = migrationScans();
+        QCOMPARE(runProgram(ctl(), {"migrate"}, {}, env).exitCode, 0);
+        const long long oneRun = migrationScans() - before;
+        QVERIFY(oneRun > 0);
+
+        rdtest::importSubscriptions(conninfo, rdtest::subscriptionLine("stripe-main", "sub_1"));
+        const long long beforeDemo = migrationScans();
+        const auto demo = runProgram(ctl(), {"demo", "--if-empty"}, {}, env);
+        QVERIFY2(demo.exitCode == 0, demo.err.constData());
+        QVERIFY2(demo.out.contains("nothing done"), demo.out.constData());
+        QCOMPARE(migrationScans() - beforeDemo, oneRun);
     }
 };
 

@@ -1,7 +1,5 @@
 #include "app/renewal-desk/screenshotrunner.h"
-#include "domain/store/database_target.h"
-#include "domain/store/embedded_cluster.h"
-#include "domain/store/migrator.h"
+#include "domain/store/prepared_database.h"
 #include "ui/models/connectionsettings.h"
 #include "ui/widgets/connectiondialog.h"
 #include "ui/widgets/mainwindow.h"
@@ -17,7 +15,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 #include <optional>
 
@@ -34,25 +31,12 @@ struct Target
 /// migrated here, before the window opens. A configured server is used as it is.
 Target resolve(const QString &configured)
 {
-    if (configured.isEmpty()) {
-        const auto target = rd::resolveDatabase(std::nullopt);
-        if (target.embedded)
-            rd::migrateDatabase(target.conninfo);
-        return {QString::fromStdString(target.conninfo),
-            target.embedded ? QObject::tr("local (embedded)")
-                            : QString::fromStdString(target.description),
-            target.embedded};
-    }
-    // A database restored into a new embedded directory (File › Restore…) is saved as its
-    // socket: after a reboot nothing runs there until it is started again, as the default
-    // embedded cluster is.
-    const auto host = rd::ui::ConnectionSettings::fromConninfo(configured).host;
-    if (host.endsWith(u"/socket"_qs)) {
-        const std::filesystem::path root = std::filesystem::path(host.toStdString()).parent_path();
-        if (std::filesystem::exists(root / "data" / "PG_VERSION"))
-            rd::EmbeddedCluster(root).start();
-    }
-    rd::checkConnects(configured.toStdString()); // fail early with libpq's reason
+    const auto prepared = rd::prepareDatabase(configured.toStdString());
+    if (configured.isEmpty())
+        return {QString::fromStdString(prepared.conninfo),
+            prepared.embedded ? QObject::tr("local (embedded)")
+                              : QString::fromStdString(prepared.description),
+            prepared.embedded};
     const auto s = rd::ui::ConnectionSettings::fromConninfo(configured);
     return {configured, s.databaseName + u'@' + (s.host.isEmpty() ? u"localhost"_qs : s.host)};
 }

@@ -1,8 +1,8 @@
 #include "app/renewalctl/command_context.h"
 #include "app/renewalctl/commands.h"
 #include "app/renewalctl/option_checks.h"
-#include "bench/renewal_workload.h"
 #include "domain/store/database_target.h"
+#include "domain/workload/renewal_workload.h"
 
 #include <ostream>
 

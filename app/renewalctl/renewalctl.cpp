@@ -28,21 +28,6 @@ std::string oneLine(std::string s)
 
 } // namespace
 
-std::string CommandContext::conninfo() const
-{
-    const auto target = resolveDatabase(args.value("db"));
-    if (target.embedded) {
-        // The embedded database is ours: keep its schema current, as the desk does.
-        migrateDatabase(target.conninfo);
-    }
-    return target.conninfo;
-}
-
-std::unique_ptr<pqxx::connection> CommandContext::connect() const
-{
-    return connectTo(conninfo());
-}
-
 int reportRefusal(const CommandContext &ctx, const std::string &code, const std::string &message)
 {
     if (ctx.json())

@@ -24,20 +24,15 @@
 #            bench/pgbench/count-instructions.sh 5000 200 1200 now=0028
 # Needs Debian's valgrind package. Takes about a minute per variant for 1,000 renewals.
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-ctl="${RENEWAL_DESK_BUILD_DIR:-$here/build}/app/renewalctl/renewalctl"
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 [[ $# -ge 4 ]] || { sed -n '/^# Usage/,/^# Needs/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 command -v valgrind >/dev/null || { echo "valgrind is missing: apt-get install valgrind" >&2; exit 2; }
 subs="$1" n1="$2" n2="$3"
 shift 3
 (( n1 < n2 && n2 <= subs )) || { echo "need N1 < N2 <= SUBSCRIPTIONS" >&2; exit 2; }
-postgres="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)/postgres"
+postgres="$bindir/postgres"
 
-dir=$(mktemp -d /tmp/rd-instructions-XXXXXX)
-chmod 755 "$dir"
-trap '"$ctl" db stop --data-dir "$dir/cluster" >/dev/null 2>&1 || true; rm -rf "$dir"' EXIT
-"$ctl" db start --data-dir "$dir/cluster" >/dev/null
-url=$("$ctl" db url --data-dir "$dir/cluster")
+scratch_cluster rd-instructions
 
 names=()
 for spec in "$@"; do
@@ -55,7 +50,7 @@ for spec in "$@"; do
     [[ -z "$extra" ]] || cp "$extra" "$mig/9999_experiment.sql"
     psql "$url" -qAt -c "CREATE DATABASE rdv_${name//-/_}" >/dev/null
     RENEWAL_DESK_MIGRATIONS="$mig" "$here/bench/pgbench/seed.sh" "$ctl" \
-        "${url/dbname=\'renewal_desk\'/dbname=rdv_${name//-/_}}" "$subs"
+        "$(scratch_db "rdv_${name//-/_}")" "$subs"
     names+=("$name")
 done
 "$ctl" db stop --data-dir "$dir/cluster" >/dev/null

@@ -38,6 +38,47 @@ forbid ui/models "the read models use no widgets and no libpqxx" \
     'ui/widgets/' 'pqxx/' 'app/'
 forbid ui/widgets "the desk never uses libpqxx" 'pqxx/' 'app/'
 forbid app/renewal-desk "the desk never uses libpqxx" 'pqxx/' 'app/renewalctl/'
+forbid domain/workload "the bench workload uses no Qt and no outer layer" \
+    'Q[A-Za-z]+' 'boost/' 'domain/demo/' 'domain/receiver/' 'domain/fetch/' 'app/' 'ui/' 'bench/'
+forbid bench/renewal_desk_bench.cpp "the desk's bench measures the read models, never libpqxx" \
+    'pqxx/' 'ui/widgets/' 'app/' 'domain/workload/'
+forbid bench/receiver "presign signs payloads with the core" \
+    'pqxx/' 'libpq' 'Q[A-Za-z]+' 'domain/store/' 'ui/' 'app/'
+for dir in domain app ui; do
+    forbid "$dir" "bench/ holds scripts and tools: nothing of the product includes it" 'bench/'
+done
+
+# reaches DIR WHY PATTERN: no header of this tree that DIR's sources include, directly or through
+# other headers of this tree, includes anything matching PATTERN. (forbid sees one level only:
+# a header of the store that includes <pqxx/...> would bring libpqxx along unseen.)
+reaches() {
+    local dir=$1 why=$2 pattern=$3
+    local -A seen=() via=()
+    local queue=() file inc hits=""
+    mapfile -t queue < <(find "$dir" -name '*.cpp' -o -name '*.h')
+    while [ ${#queue[@]} -gt 0 ]; do
+        file=${queue[0]}
+        queue=("${queue[@]:1}")
+        [ -n "${seen[$file]:-}" ] && continue
+        seen[$file]=1
+        if grep -qE "^\s*#\s*include\s*[<\"]($pattern)" "$file"; then
+            hits+="  $file${via[$file]:+ (included by ${via[$file]})}"$'\n'
+        fi
+        while IFS= read -r inc; do
+            if [ -f "$inc" ] && [ -z "${seen[$inc]:-}" ]; then
+                [ -n "${via[$inc]:-}" ] || via[$inc]=$file
+                queue+=("$inc")
+            fi
+        done < <(sed -nE 's/^\s*#\s*include\s*"([^"]+)".*/\1/p' "$file")
+    done
+    if [ -n "$hits" ]; then
+        echo "layering: $dir: $why:"
+        printf '%s' "$hits"
+        status=1
+    fi
+}
+reaches app/renewal-desk "the desk's main includes no header that includes libpqxx" 'pqxx/'
+reaches ui/widgets "the desk's pages include no header that includes libpqxx" 'pqxx/'
 if grep -rn 'pqxx::' ui app/renewal-desk --include='*.cpp' --include='*.h'; then
     echo "layering: ui: names libpqxx types"
     status=1

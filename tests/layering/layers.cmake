@@ -52,3 +52,37 @@ rd_forbid(renewal_receiver "the receiver has no Qt" "^Qt6::" "renewal_ui" "renew
 rd_forbid(renewal_fetch "statement fetch is libcurl over the core: no database, no Qt, no outer layer"
     "PQXX" "LIBPQ" "^Qt6::" "renewal_store" "renewal_demo" "renewal_receiver" "renewal_ui"
     "renewal_cli" "^Boost::")
+rd_forbid(renewal_workload "the bench workload is a tool over the store: no Qt, no outer layer"
+    "^Qt6::" "renewal_ui" "renewal_cli" "renewal_demo" "renewal_receiver" "renewal_fetch"
+    "^Boost::")
+rd_forbid(renewal-desk "the desk's main opens its database through the store (prepared_database.h), never libpqxx"
+    "PQXX" "renewal_cli" "renewal_workload" "renewal_demo" "renewal_receiver" "renewal_fetch"
+    "^Boost::")
+rd_forbid(renewal-desk-bench "the desk's bench measures the read models: no pages, no libpqxx"
+    "PQXX" "renewal_ui_widgets" "renewal_cli" "renewal_workload" "renewal_demo")
+rd_forbid(renewal-presign "presign signs payloads with the core: no database, no Qt"
+    "PQXX" "LIBPQ" "^Qt6::" "renewal_store" "renewal_ui" "renewal_cli")
+
+# Tests link what they test (tests/CMakeLists.txt): a test of the core or of the read models
+# reaches no widgets, and no test links renewalctl's command library (tst_cli runs the program).
+if(BUILD_TESTING)
+    get_property(_rd_tests DIRECTORY ${PROJECT_SOURCE_DIR}/tests PROPERTY BUILDSYSTEM_TARGETS)
+    foreach(_rd_test IN LISTS _rd_tests)
+        if(_rd_test MATCHES "^tst_")
+            rd_forbid(${_rd_test} "a test does not link renewalctl's commands" "renewal_cli"
+                "renewal_workload")
+        endif()
+    endforeach()
+    foreach(_rd_test tst_timestamp tst_renewalevent tst_currency tst_csv tst_sha256
+            tst_signatures tst_adapters tst_statement tst_providersnapshot)
+        rd_forbid(${_rd_test} "a test of the pure core links the core" "PQXX" "LIBPQ"
+            "renewal_store" "^Qt6::Widgets$" "^Qt6::Sql$")
+    endforeach()
+    foreach(_rd_test tst_ui_snapshotpreview tst_ui_connectionsettings tst_ui_asyncresult
+            tst_ui_recordtablemodel tst_ui_caseevidence tst_ui_format tst_ui_deliverybody
+            tst_ui_navigationhistory tst_ui_subscriptionsmodel)
+        rd_forbid(${_rd_test} "a read model's test links no widgets" "^Qt6::Widgets$"
+            "renewal_ui_widgets")
+    endforeach()
+endif()
+include(${CMAKE_CURRENT_LIST_DIR}/diagram.cmake)

@@ -1,4 +1,4 @@
-#include "bench/renewal_workload.h"
+#include "domain/workload/renewal_workload.h"
 
 #include "domain/core/errors.h"
 #include "domain/store/database_target.h"

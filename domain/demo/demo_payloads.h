@@ -1,0 +1,108 @@
+#pragma once
+
+// What the demo's providers send: each provider's own webhook payload for a charge, as its
+// API documents it (the adapters' expectations, domain/core/adapters/), and the values they
+// are written from. Shared by the demo history, the replay set and the simulation set
+// (demo_history.cpp); not a public interface of renewal_demo.
+
+#include "domain/core/adapters/provider_kinds.h"
+#include "domain/core/renewal_event.h"
+#include "domain/core/timestamp.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <random>
+#include <string>
+
+namespace rd::demo {
+
+using ojson = nlohmann::ordered_json;
+
+inline constexpr const char *kLower = "abcdefghijklmnopqrstuvwxyz0123456789";
+inline constexpr const char *kMixed
+    = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+/// The demo's one source of chance: everything the demo writes is a function of its seed.
+class Random
+{
+public:
+    explicit Random(std::uint64_t seed) : m_rng(seed) { }
+    std::string token(std::size_t n, const char *alphabet = kMixed)
+    {
+        const std::string a(alphabet);
+        std::string out;
+        for (std::size_t i = 0; i < n; ++i)
+            out += a[static_cast<std::size_t>(uniform(0, static_cast<int>(a.size()) - 1))];
+        return out;
+    }
+    int uniform(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(m_rng); }
+    bool chance(int percent) { return uniform(1, 100) <= percent; }
+
+private:
+    std::mt19937_64 m_rng;
+};
+
+inline std::int64_t unixSeconds(Timestamp t)
+{
+    return t.micros / 1000000;
+}
+
+inline Timestamp plusSeconds(Timestamp t, std::int64_t seconds)
+{
+    return Timestamp {t.micros + seconds * 1000000};
+}
+
+/// A provider the demo registers.
+struct Provider
+{
+    const char *key;
+    ProviderKind kind;
+    const char *name;
+};
+
+enum class ChargeKind { Renewal, First, Proration };
+
+/// A demo subscription, as its provider knows it.
+struct Sub
+{
+    int index = 0;
+    const Provider *provider = nullptr;
+    std::string id;
+    std::string customer;
+    std::string currency;
+    std::int64_t amount = 0; ///< minor units, before tax
+    std::string plan;
+    Timestamp anchor; ///< start of the period that contains `now` once renewed
+    std::string status = "active";
+    bool cancelAtPeriodEnd = false;
+    int importedPeriod = 0; ///< the period index imported as current (0 = months back)
+    bool firstInvoice = false;
+    bool proration = false;
+};
+
+/// One charge of a subscription: what a payload reports.
+struct Charge
+{
+    ChargeKind kind = ChargeKind::Renewal;
+    Period period;
+    Timestamp paidAt;
+    std::int64_t amount = 0;
+    std::string invoiceId;
+    std::string eventId;
+};
+
+/// Stripe's event `eventType` ("invoice.paid", "invoice.payment_succeeded") for charge `c`.
+std::string stripeBody(const Sub &s, const Charge &c, const std::string &eventType, Random &r);
+/// Paddle Billing's transaction.completed.
+std::string paddleBody(const Sub &s, const Charge &c, Random &r);
+/// Chargebee's payment_succeeded; `term` is the subscription's current term.
+std::string chargebeeBody(const Sub &s, const Charge &c, const Period &term, Random &r);
+/// Recurly's charge invoice notification.
+std::string recurlyBody(const Sub &s, const Charge &c, Random &r);
+/// Lemon Squeezy's subscription_payment_success.
+std::string lemonBody(const Sub &s, const Charge &c, Random &r);
+/// The payload a provider of `s` sends for charge `c` (Stripe's: invoice.paid).
+std::string providerBody(const Sub &s, const Charge &c, const Period &term, Random &r);
+
+} // namespace rd::demo

@@ -1,0 +1,30 @@
+# cmake -DDIAGRAM=build/layers.mmd -DDOC=docs/architecture.md [-DWRITE=ON] -P diagram-check.cmake
+# Compares the block between `<!-- layers:begin -->` and `<!-- layers:end -->` in DOC with
+# DIAGRAM (written from the link lines by diagram.cmake); with WRITE, replaces the block.
+file(READ ${DIAGRAM} diagram)
+file(READ ${DOC} doc)
+string(FIND "${doc}" "<!-- layers:begin -->" begin)
+string(FIND "${doc}" "<!-- layers:end -->\n" end)
+if(begin EQUAL -1 OR end EQUAL -1 OR end LESS begin)
+    message(FATAL_ERROR "${DOC}: no block between <!-- layers:begin --> and <!-- layers:end -->")
+endif()
+string(LENGTH "<!-- layers:end -->\n" end_length)
+math(EXPR block_length "${end} + ${end_length} - ${begin}")
+string(SUBSTRING "${doc}" ${begin} ${block_length} block)
+if(block STREQUAL diagram)
+    message(STATUS "${DOC}: the layer diagram is the link lines")
+    return()
+endif()
+if(WRITE)
+    string(SUBSTRING "${doc}" 0 ${begin} before)
+    math(EXPR after_start "${end} + ${end_length}")
+    string(SUBSTRING "${doc}" ${after_start} -1 after)
+    file(WRITE ${DOC} "${before}${diagram}${after}")
+    message(STATUS "${DOC}: layer diagram written")
+    return()
+endif()
+file(WRITE ${DIAGRAM}.doc "${block}")
+execute_process(COMMAND diff -u ${DIAGRAM}.doc ${DIAGRAM})
+message(FATAL_ERROR "${DOC}: the layer diagram differs from the link lines (above: - the "
+    "document, + the link lines); `cmake --build <build> --target layer-diagram` writes them "
+    "into it")
