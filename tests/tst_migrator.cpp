@@ -72,7 +72,8 @@ private slots:
     {
         QTest::addColumn<int>("version");
         QTest::newRow("0026") << 26;
-        QTest::newRow("newest numbered") << rd::loadMigrations(rd::defaultMigrationsDir()).back().version;
+        QTest::newRow("newest numbered")
+            << rd::loadMigrations(rd::defaultMigrationsDir()).back().version;
     }
     void olderDatabasesUpgradeToTheFreshSchema()
     {
@@ -84,7 +85,8 @@ private slots:
         rdtest::TestDatabase old("upgrade_old", false);
         auto conn = old.connect();
         rd::migrate(*conn, upTo(version)); // the numbered files alone, as the old migrator ran
-        QCOMPARE(count(*conn, "SELECT count(*) FROM pg_tables WHERE tablename = 'schema_repeatables'"),
+        QCOMPARE(
+            count(*conn, "SELECT count(*) FROM pg_tables WHERE tablename = 'schema_repeatables'"),
             0LL);
         const auto report = rd::migrate(*conn, rd::loadMigrations(dir), repeatables);
         QCOMPARE(report.reapplied.size(), repeatables.size());
@@ -109,8 +111,8 @@ private slots:
         const auto report = rd::migrate(*conn, rd::loadMigrations(dir), repeatables);
         QVERIFY(report.applied.empty());
         QCOMPARE(report.reapplied, std::vector<std::string> {changed->name});
-        QCOMPARE(rdtest::text(db,
-                     "SELECT obj_description('public.rd_sha256_hex(text)'::regprocedure)"),
+        QCOMPARE(
+            rdtest::text(db, "SELECT obj_description('public.rd_sha256_hex(text)'::regprocedure)"),
             std::string("changed"));
         QCOMPARE(rd::migrate(*conn, rd::loadMigrations(dir), repeatables).reapplied.size(),
             std::size_t(0));
@@ -127,8 +129,8 @@ private slots:
         files.push_back({9999, "9999_drop.sql", "DROP FUNCTION public.audit_chain_breaks();"});
         const auto report = rd::migrate(*conn, files, rd::loadRepeatables(dir));
         QCOMPARE(report.applied, std::vector<std::string> {"9999_drop.sql"});
-        QCOMPARE(count(*conn, "SELECT count(*) FROM pg_proc WHERE proname = 'audit_chain_breaks'"),
-            1LL);
+        QCOMPARE(
+            count(*conn, "SELECT count(*) FROM pg_proc WHERE proname = 'audit_chain_breaks'"), 1LL);
     }
 
     // A definition the list does not name would never be applied: refused.

@@ -88,7 +88,8 @@ int runDb(const CommandContext &ctx)
         ctx.out << cluster.connectionString() << "\n";
         return ExitOk;
     }
-    throw UsageError("unknown db command '" + verb + "' (start, stop, status, url, backup, restore or move)");
+    throw UsageError(
+        "unknown db command '" + verb + "' (start, stop, status, url, backup, restore or move)");
 }
 
 int runMigrate(const CommandContext &ctx)

@@ -62,8 +62,9 @@ std::string readFile(const fs::path &path, const char *what)
 
 std::string sha256Hex(pqxx::transaction_base &tx, const std::string &text)
 {
-    return tx.exec_params1("SELECT encode(sha256($1::bytea), 'hex')",
-                 pqxx::binarystring(text.data(), text.size()))[0]
+    return tx
+        .exec_params1("SELECT encode(sha256($1::bytea), 'hex')",
+            pqxx::binarystring(text.data(), text.size()))[0]
         .as<std::string>();
 }
 

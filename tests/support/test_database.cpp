@@ -59,7 +59,7 @@ TestDatabase::TestDatabase(const std::string &hint, bool migrated, const std::st
     if (migrated) {
         pqxx::connection conn(m_conninfo);
         rd::migrate(conn, rd::loadMigrations(rd::defaultMigrationsDir()),
-                rd::loadRepeatables(rd::defaultMigrationsDir()));
+            rd::loadRepeatables(rd::defaultMigrationsDir()));
     }
 }
 
