@@ -21,8 +21,10 @@ set(RD_DEB_VERSION "${PROJECT_VERSION}-${RD_DEB_REVISION}")
 set(RD_PACKAGING_DIR ${CMAKE_CURRENT_BINARY_DIR}/packaging)
 
 # --- renewalctl --------------------------------------------------------------------------
+# The numbered files, the repeatable definitions under functions/ and views/, and their order
+# (repeatables.txt): docs/migrations.md.
 install(DIRECTORY migrations/ DESTINATION ${CMAKE_INSTALL_DATADIR}/renewal-desk/migrations
-        COMPONENT renewalctl FILES_MATCHING PATTERN "*.sql")
+        COMPONENT renewalctl FILES_MATCHING PATTERN "*.sql" PATTERN "repeatables.txt")
 
 # The webhook receiver and the outbox publisher as systemd services, pointing at the installed
 # renewalctl, with example settings and secrets files beside the documentation (README,

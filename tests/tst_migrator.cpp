@@ -1,5 +1,6 @@
 #include "domain/core/errors.h"
 #include "domain/store/migrator.h"
+#include "tests/support/process_runner.h"
 #include "tests/support/test_database.h"
 
 #include <pqxx/pqxx>
@@ -25,7 +26,130 @@ private:
         return tx.exec1(sql)[0].as<long long>();
     }
 
+    // `pg_dump --schema-only` of `db` without what differs between two equal schemas (the
+    // comments naming the server's version, psql's per-dump \restrict key).
+    static QStringList schemaDump(const rdtest::TestDatabase &db)
+    {
+        const auto run = rdtest::runProgram(u"pg_dump"_qs,
+            {u"--schema-only"_qs, u"--no-owner"_qs, u"--dbname"_qs,
+                QString::fromStdString(db.conninfo())});
+        if (run.exitCode != 0)
+            qFatal("pg_dump failed: %s", run.err.constData());
+        QStringList lines;
+        for (const auto &line : QString::fromUtf8(run.out).split(u'\n'))
+            if (!line.startsWith(u"--"_qs) && !line.startsWith(u"\\restrict"_qs)
+                && !line.startsWith(u"\\unrestrict"_qs) && !line.isEmpty())
+                lines << line;
+        return lines;
+    }
+
+    // The first line where the two dumps part, for a failure message that shows it.
+    static QByteArray firstDifference(const QStringList &a, const QStringList &b)
+    {
+        for (qsizetype i = 0; i < std::max(a.size(), b.size()); ++i) {
+            const QString left = i < a.size() ? a[i] : u"<end>"_qs;
+            const QString right = i < b.size() ? b[i] : u"<end>"_qs;
+            if (left != right)
+                return QStringLiteral("line %1: \"%2\" vs \"%3\"")
+                    .arg(i + 1)
+                    .arg(left, right)
+                    .toUtf8();
+        }
+        return {};
+    }
+
+    static std::vector<rd::MigrationFile> upTo(int version)
+    {
+        auto files = rd::loadMigrations(rd::defaultMigrationsDir());
+        std::erase_if(files, [version](const auto &f) { return f.version > version; });
+        return files;
+    }
+
 private slots:
+    // A database the numbered files migrated (every program before the repeatable layout) is
+    // upgraded by today's migrator to exactly the schema a fresh one gets.
+    void olderDatabasesUpgradeToTheFreshSchema_data()
+    {
+        QTest::addColumn<int>("version");
+        QTest::newRow("0026") << 26;
+        QTest::newRow("newest numbered")
+            << rd::loadMigrations(rd::defaultMigrationsDir()).back().version;
+    }
+    void olderDatabasesUpgradeToTheFreshSchema()
+    {
+        QFETCH(int, version);
+        const auto dir = rd::defaultMigrationsDir();
+        const auto repeatables = rd::loadRepeatables(dir);
+        QVERIFY(repeatables.size() > 50);
+        rdtest::TestDatabase fresh("upgrade_fresh");
+        rdtest::TestDatabase old("upgrade_old", false);
+        auto conn = old.connect();
+        rd::migrate(*conn, upTo(version)); // the numbered files alone, as the old migrator ran
+        QCOMPARE(
+            count(*conn, "SELECT count(*) FROM pg_tables WHERE tablename = 'schema_repeatables'"),
+            0LL);
+        const auto report = rd::migrate(*conn, rd::loadMigrations(dir), repeatables);
+        QCOMPARE(report.reapplied.size(), repeatables.size());
+        const auto upgraded = schemaDump(old);
+        const auto expected = schemaDump(fresh);
+        QVERIFY2(upgraded == expected, firstDifference(upgraded, expected).constData());
+        QCOMPARE(rd::migrate(*conn, rd::loadMigrations(dir), repeatables).reapplied.size(),
+            std::size_t(0));
+    }
+
+    // A changed definition is applied again, and no other; applying it records its checksum.
+    void aChangedDefinitionAloneIsReapplied()
+    {
+        rdtest::TestDatabase db("repeatable_changed");
+        auto conn = db.connect();
+        const auto dir = rd::defaultMigrationsDir();
+        auto repeatables = rd::loadRepeatables(dir);
+        const auto changed = std::find_if(repeatables.begin(), repeatables.end(),
+            [](const auto &r) { return r.name == "functions/rd_sha256_hex.sql"; });
+        QVERIFY(changed != repeatables.end());
+        changed->sql += "\nCOMMENT ON FUNCTION public.rd_sha256_hex(text) IS 'changed';\n";
+        const auto report = rd::migrate(*conn, rd::loadMigrations(dir), repeatables);
+        QVERIFY(report.applied.empty());
+        QCOMPARE(report.reapplied, std::vector<std::string> {changed->name});
+        QCOMPARE(
+            rdtest::text(db, "SELECT obj_description('public.rd_sha256_hex(text)'::regprocedure)"),
+            std::string("changed"));
+        QCOMPARE(rd::migrate(*conn, rd::loadMigrations(dir), repeatables).reapplied.size(),
+            std::size_t(0));
+    }
+
+    // A versioned file that drops a function (a signature change, a DROP ... CASCADE) gets it
+    // back from its definition, whose own file did not change, in the same transaction.
+    void aVersionedDropIsFollowedByTheDefinitions()
+    {
+        rdtest::TestDatabase db("repeatable_dropped");
+        auto conn = db.connect();
+        const auto dir = rd::defaultMigrationsDir();
+        auto files = rd::loadMigrations(dir);
+        files.push_back({9999, "9999_drop.sql", "DROP FUNCTION public.audit_chain_breaks();"});
+        const auto report = rd::migrate(*conn, files, rd::loadRepeatables(dir));
+        QCOMPARE(report.applied, std::vector<std::string> {"9999_drop.sql"});
+        QCOMPARE(
+            count(*conn, "SELECT count(*) FROM pg_proc WHERE proname = 'audit_chain_breaks'"), 1LL);
+    }
+
+    // A definition the list does not name would never be applied: refused.
+    void anUnlistedDefinitionIsRefused()
+    {
+        char tmpl[] = "/tmp/rd-repeatables-XXXXXX";
+        QVERIFY(mkdtemp(tmpl));
+        fs::create_directory(fs::path(tmpl) / "functions");
+        std::ofstream(fs::path(tmpl) / "functions" / "a.sql") << "SELECT 1;";
+        std::ofstream(fs::path(tmpl) / "functions" / "b.sql") << "SELECT 1;";
+        std::ofstream(fs::path(tmpl) / "repeatables.txt") << "functions/a.sql\n";
+        QVERIFY_THROWS_EXCEPTION(rd::SetupError, rd::loadRepeatables(tmpl));
+        std::ofstream(fs::path(tmpl) / "repeatables.txt") << "functions/a.sql\nfunctions/b.sql\n";
+        QCOMPARE(rd::loadRepeatables(tmpl).size(), std::size_t(2));
+        std::ofstream(fs::path(tmpl) / "repeatables.txt") << "functions/a.sql\nfunctions/c.sql\n";
+        QVERIFY_THROWS_EXCEPTION(rd::SetupError, rd::loadRepeatables(tmpl));
+        fs::remove_all(tmpl);
+    }
+
     void appliesOnceThenNothing()
     {
         rdtest::TestDatabase db("migrate_twice", false);
@@ -83,6 +207,7 @@ private slots:
     {
         rdtest::TestDatabase db("migrate_concurrent", false);
         const auto files = rd::loadMigrations(rd::defaultMigrationsDir());
+        const auto repeatables = rd::loadRepeatables(rd::defaultMigrationsDir());
         constexpr int runners = 4;
         std::latch ready(runners);
         std::vector<std::thread> threads;
@@ -93,7 +218,8 @@ private slots:
                 try {
                     auto conn = db.connect(); // a connection per runner
                     ready.arrive_and_wait();
-                    applied[static_cast<std::size_t>(i)] = rd::migrate(*conn, files).applied.size();
+                    applied[static_cast<std::size_t>(i)]
+                        = rd::migrate(*conn, files, repeatables).applied.size();
                 } catch (const std::exception &e) {
                     errors[static_cast<std::size_t>(i)] = e.what();
                 }
@@ -107,8 +233,11 @@ private slots:
                 errors[static_cast<std::size_t>(i)].c_str());
             total += applied[static_cast<std::size_t>(i)];
         }
-        // Every file applied exactly once across all runners.
+        // Every file applied exactly once across all runners, the definitions with the last.
         QCOMPARE(total, files.size());
+        auto conn = db.connect();
+        QCOMPARE(count(*conn, "SELECT count(*) FROM schema_repeatables"),
+            static_cast<long long>(repeatables.size()));
     }
 
     // What serializes migrators must be out of a weak role's reach: a viewer that takes every

@@ -389,7 +389,8 @@ private slots:
         const std::string conninfo = cluster.connectionString();
         {
             pqxx::connection conn(conninfo);
-            rd::migrate(conn, rd::loadMigrations(rd::defaultMigrationsDir()));
+            rd::migrate(conn, rd::loadMigrations(rd::defaultMigrationsDir()),
+                rd::loadRepeatables(rd::defaultMigrationsDir()));
         }
         rdtest::importSubscriptions(conninfo, rdtest::subscriptionLine("stripe-main", "sub_1"));
         {

@@ -106,7 +106,8 @@ private slots:
         m_primaryDb = m_primary->connectionString();
         {
             pqxx::connection conn(m_primaryDb);
-            rd::migrate(conn, rd::loadMigrations(rd::defaultMigrationsDir()));
+            rd::migrate(conn, rd::loadMigrations(rd::defaultMigrationsDir()),
+                rd::loadRepeatables(rd::defaultMigrationsDir()));
             rd::registerBillingProvider(conn, "stripe-main", rd::ProviderKind::Stripe, "Stripe");
         }
         rdtest::importSubscriptions(m_primaryDb,

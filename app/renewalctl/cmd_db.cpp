@@ -85,14 +85,15 @@ int runMigrate(const CommandContext &ctx)
     const auto report = migrateDatabase(target.conninfo);
     if (ctx.json()) {
         ctx.out << nlohmann::json {{"applied", report.applied},
-            {"alreadyApplied", report.alreadyApplied}}
+            {"alreadyApplied", report.alreadyApplied}, {"reapplied", report.reapplied}}
                        .dump()
                 << "\n";
     } else {
         for (const auto &name : report.applied)
             ctx.out << "applied " << name << "\n";
         ctx.out << report.applied.size() << " applied, " << report.alreadyApplied
-                << " already applied\n";
+                << " already applied, " << report.reapplied.size()
+                << " function and view definitions re-applied\n";
     }
     return ExitOk;
 }

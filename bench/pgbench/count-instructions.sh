@@ -47,6 +47,15 @@ for spec in "$@"; do
     for f in "$here"/migrations/[0-9]*.sql; do
         [[ "$(basename "$f" | cut -c1-4)" > "$upto" ]] || ln -s "$f" "$mig/"
     done
+    # The repeatable definitions (docs/migrations.md) are the newest schema's functions: they
+    # belong to a variant at the newest migration only; an older one keeps its own.
+    newest="$(basename "$(ls "$here"/migrations/[0-9]*.sql | tail -1)" | cut -c1-4)"
+    if [[ ! "$upto" < "$newest" ]]; then
+        for f in "$here"/migrations/repeatables.txt "$here"/migrations/functions \
+                 "$here"/migrations/views; do
+            [[ ! -e "$f" ]] || ln -s "$f" "$mig/"
+        done
+    fi
     [[ -z "$extra" ]] || cp "$extra" "$mig/9999_experiment.sql"
     psql "$url" -qAt -c "CREATE DATABASE rdv_${name//-/_}" >/dev/null
     RENEWAL_DESK_MIGRATIONS="$mig" "$here/bench/pgbench/seed.sh" "$ctl" \

@@ -608,7 +608,8 @@ RestoreReport restoreDatabase(
 
     if (report.verified()) {
         progress(options.onProgress, "migrate", 0, 0);
-        report.migrationsApplied = migrate(*conn, migrations).applied;
+        report.migrationsApplied
+            = migrate(*conn, migrations, loadRepeatables(defaultMigrationsDir())).applied;
     }
     progress(options.onProgress, "done", manifest.dumpBytes, manifest.dumpBytes);
     return report;

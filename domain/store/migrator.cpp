@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string_view>
 
@@ -49,6 +50,58 @@ void createMigrationsTable(pqxx::connection &conn)
     }
 }
 
+std::string readFile(const fs::path &path, const char *what)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream content;
+    content << in.rdbuf();
+    if (!in)
+        throw SetupError(std::string("cannot read ") + what + " " + path.string());
+    return content.str();
+}
+
+std::string sha256Hex(pqxx::transaction_base &tx, const std::string &text)
+{
+    return tx
+        .exec_params1("SELECT encode(sha256($1::bytea), 'hex')",
+            pqxx::binarystring(text.data(), text.size()))[0]
+        .as<std::string>();
+}
+
+// The repeatable definitions whose checksum differs from the recorded one (all of them when
+// `all`), applied in `tx`, which holds the migrations lock; returns their names. The table is
+// created here, under the lock, rather than beside schema_migrations: a run of versioned files
+// alone (a test migrating to an old version) leaves the schema as those files made it.
+std::vector<std::string> applyRepeatables(pqxx::work &tx,
+    const std::vector<RepeatableFile> &repeatables, const std::map<std::string, std::string> &sums,
+    bool all)
+{
+    tx.exec0("CREATE TABLE IF NOT EXISTS public.schema_repeatables ("
+             " name text PRIMARY KEY,"
+             " checksum text NOT NULL,"
+             " applied_at timestamptz NOT NULL DEFAULT now())");
+    std::map<std::string, std::string> recorded;
+    for (const auto &row : tx.exec("SELECT name, checksum FROM public.schema_repeatables"))
+        recorded[row[0].as<std::string>()] = row[1].as<std::string>();
+    std::vector<std::string> applied;
+    for (const auto &r : repeatables) {
+        const std::string &sum = sums.at(r.name);
+        if (!all && recorded.count(r.name) && recorded[r.name] == sum)
+            continue;
+        try {
+            tx.exec(r.sql);
+        } catch (const pqxx::sql_error &e) {
+            throw SetupError("repeatable definition " + r.name + " failed: " + e.what());
+        }
+        tx.exec_params0("INSERT INTO public.schema_repeatables (name, checksum) VALUES ($1, $2)"
+                        " ON CONFLICT (name) DO UPDATE"
+                        " SET checksum = excluded.checksum, applied_at = excluded.applied_at",
+            r.name, sum);
+        applied.push_back(r.name);
+    }
+    return applied;
+}
+
 } // namespace
 
 fs::path defaultMigrationsDir()
@@ -87,13 +140,8 @@ std::vector<MigrationFile> loadMigrations(const fs::path &dir)
         if (digits == 0 || digits > 6 || name[digits] != '_')
             throw SetupError("migration file " + name + " must be named NNNN_description.sql");
         const int version = std::stoi(name.substr(0, digits));
-        std::ifstream in(entry.path(), std::ios::binary);
-        std::stringstream content;
-        content << in.rdbuf();
-        if (!in)
-            throw SetupError("cannot read migration " + entry.path().string());
-        auto [it, inserted]
-            = byVersion.emplace(version, MigrationFile {version, name, content.str()});
+        auto [it, inserted] = byVersion.emplace(
+            version, MigrationFile {version, name, readFile(entry.path(), "migration")});
         if (!inserted)
             throw SetupError(
                 "migrations " + it->second.name + " and " + name + " have the same version number");
@@ -106,7 +154,40 @@ std::vector<MigrationFile> loadMigrations(const fs::path &dir)
     return out;
 }
 
-MigrationReport migrate(pqxx::connection &conn, const std::vector<MigrationFile> &files)
+std::vector<RepeatableFile> loadRepeatables(const fs::path &dir)
+{
+    std::error_code ec;
+    const fs::path list = dir / "repeatables.txt";
+    if (!fs::exists(list, ec))
+        return {};
+    std::vector<RepeatableFile> out;
+    std::set<std::string> listed;
+    std::istringstream lines(readFile(list, "the list of repeatable definitions"));
+    for (std::string line; std::getline(lines, line);) {
+        if (line.empty() || line.front() == '#')
+            continue;
+        if (!listed.insert(line).second)
+            throw SetupError("repeatables.txt lists " + line + " twice");
+        out.push_back({line, readFile(dir / line, "repeatable definition")});
+    }
+    // A definition that is not listed would silently never be applied.
+    for (const char *kind : {"functions", "views"}) {
+        if (!fs::is_directory(dir / kind, ec))
+            continue; // none of this kind
+        for (const auto &entry : fs::directory_iterator(dir / kind, ec)) {
+            const std::string name = std::string(kind) + "/" + entry.path().filename().string();
+            if (entry.path().extension() == ".sql" && !listed.count(name))
+                throw SetupError("repeatable definition " + name
+                    + " is not listed in repeatables.txt (docs/migrations.md)");
+        }
+        if (ec)
+            throw SetupError("cannot list " + (dir / kind).string() + ": " + ec.message());
+    }
+    return out;
+}
+
+MigrationReport migrate(pqxx::connection &conn, const std::vector<MigrationFile> &files,
+    const std::vector<RepeatableFile> &repeatables)
 {
     createMigrationsTable(conn);
 
@@ -120,12 +201,24 @@ MigrationReport migrate(pqxx::connection &conn, const std::vector<MigrationFile>
     // Check everything before applying anything: a changed history is a setup problem that
     // a half-applied schema would only make worse.
     std::map<int, std::string> checksums;
+    std::map<std::string, std::string> repeatableSums;
+    bool repeatablesCurrent = true; // every repeatable recorded with its checksum
     {
         pqxx::read_transaction tx(conn);
         for (const auto &f : files)
-            checksums[f.version] = tx.exec_params1("SELECT encode(sha256($1::bytea), 'hex')",
-                                         pqxx::binarystring(f.sql.data(), f.sql.size()))[0]
-                                       .as<std::string>();
+            checksums[f.version] = sha256Hex(tx, f.sql);
+        for (const auto &r : repeatables)
+            repeatableSums[r.name] = sha256Hex(tx, r.sql);
+        if (!repeatables.empty()) {
+            std::map<std::string, std::string> recordedSums;
+            if (!tx.exec1("SELECT to_regclass('public.schema_repeatables') IS NULL")[0].as<bool>())
+                for (const auto &row :
+                    tx.exec("SELECT name, checksum FROM public.schema_repeatables"))
+                    recordedSums[row[0].as<std::string>()] = row[1].as<std::string>();
+            for (const auto &[name, sum] : repeatableSums)
+                if (!recordedSums.count(name) || recordedSums[name] != sum)
+                    repeatablesCurrent = false;
+        }
     }
     for (const auto &[version, entry] : recorded) {
         const auto file = std::find_if(
@@ -143,6 +236,7 @@ MigrationReport migrate(pqxx::connection &conn, const std::vector<MigrationFile>
     }
 
     MigrationReport report;
+    bool repeatablesDone = repeatables.empty();
     for (const auto &f : files) {
         if (recorded.count(f.version)) {
             ++report.alreadyApplied;
@@ -173,10 +267,30 @@ MigrationReport migrate(pqxx::connection &conn, const std::vector<MigrationFile>
             tx.exec_params0(
                 "INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)",
                 f.version, f.name, checksums[f.version]);
+            // The last versioned file carries the repeatable definitions into its commit: all
+            // of them, since a versioned file may have dropped any (a signature change, a
+            // DROP ... CASCADE) and only re-creating them all puts back what it took.
+            std::vector<std::string> reapplied;
+            if (&f == &files.back() && !repeatables.empty())
+                reapplied = applyRepeatables(tx, repeatables, repeatableSums, true);
             tx.commit();
             report.applied.push_back(f.name);
+            if (&f == &files.back() && !repeatables.empty()) {
+                report.reapplied = std::move(reapplied);
+                repeatablesDone = true;
+            }
             break;
         }
+    }
+    // No versioned file to carry them (or another migrator applied the last one): the changed
+    // definitions alone, in a transaction of their own under the same lock. A database whose
+    // definitions are all current takes no lock at all, as before.
+    if (!repeatablesDone && !repeatablesCurrent) {
+        pqxx::work tx(conn);
+        lockMigrations(tx);
+        auto reapplied = applyRepeatables(tx, repeatables, repeatableSums, false);
+        tx.commit();
+        report.reapplied = std::move(reapplied);
     }
     return report;
 }
@@ -184,7 +298,8 @@ MigrationReport migrate(pqxx::connection &conn, const std::vector<MigrationFile>
 MigrationReport migrateDatabase(const std::string &conninfo)
 {
     auto conn = connectTo(conninfo);
-    return migrate(*conn, loadMigrations(defaultMigrationsDir()));
+    const fs::path dir = defaultMigrationsDir();
+    return migrate(*conn, loadMigrations(dir), loadRepeatables(dir));
 }
 
 } // namespace rd

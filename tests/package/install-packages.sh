@@ -104,6 +104,14 @@ if [ -z "$expected" ] || [ "$expected" != "$applied" ]; then
     diff <(echo "$expected") <(echo "$applied") >&2 || true
     exit 1
 fi
+# The repeatable definitions were installed with them, and applied (docs/migrations.md).
+listed="$(grep -c . /usr/share/renewal-desk/migrations/repeatables.txt)"
+while read -r f; do
+    [ -r "/usr/share/renewal-desk/migrations/$f" ] \
+        || { echo "install-packages: $f is listed but not installed" >&2; exit 1; }
+done < /usr/share/renewal-desk/migrations/repeatables.txt
+grep -q " $listed function and view definitions re-applied" "$scratch/migrate.out" \
+    || { echo "install-packages: migrate did not apply the $listed definitions" >&2; exit 1; }
 
 step "renewalctl demo"
 run renewalctl demo --now 2026-06-01T00:00:00Z | tail -3

@@ -58,7 +58,8 @@ TestDatabase::TestDatabase(const std::string &hint, bool migrated, const std::st
     m_conninfo = clusterConninfo(m_name);
     if (migrated) {
         pqxx::connection conn(m_conninfo);
-        rd::migrate(conn, rd::loadMigrations(rd::defaultMigrationsDir()));
+        rd::migrate(conn, rd::loadMigrations(rd::defaultMigrationsDir()),
+            rd::loadRepeatables(rd::defaultMigrationsDir()));
     }
 }
 

@@ -1,0 +1,71 @@
+-- Closes the month, or refuses with RD015 and month_close_refusal's sentence. Returns the
+-- close as JSON (what `renewalctl close --json` prints).
+CREATE OR REPLACE FUNCTION public.close_month(p_provider_key text, p_month date)
+    RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp
+AS $$
+DECLARE
+    v_why text;
+    v_lo timestamptz := p_month::timestamp AT TIME ZONE 'UTC';
+    v_hi timestamptz := (p_month + interval '1 month')::timestamp AT TIME ZONE 'UTC';
+    v_runs bigint[];
+    v_shas text[];
+    v_newest bigint;
+    c public.month_closes%ROWTYPE;
+BEGIN
+    -- The provider's statement imports' lock (statement_begin): an import commits wholly
+    -- before the close reads, or begins after it; two closes of one provider queue here too.
+    PERFORM public.rd_lock_provider_statements(p_provider_key);
+    v_why := public.month_close_refusal(p_provider_key, p_month);
+    IF v_why IS NOT NULL THEN
+        RAISE EXCEPTION '%', v_why USING ERRCODE = 'RD015';
+    END IF;
+
+    SELECT pg_catalog.array_agg(r.id ORDER BY r.id),
+           pg_catalog.array_agg(r.statement_sha256 ORDER BY r.id), pg_catalog.max(r.id)
+      INTO v_runs, v_shas, v_newest
+      FROM public.statement_runs r
+     WHERE r.provider_key = p_provider_key AND r.finished_at IS NOT NULL
+       AND r.covers_from <= p_month AND r.covers_to >= (p_month + interval '1 month')::date - 1;
+
+    INSERT INTO public.month_closes AS mc
+        (provider_key, month, statement_run_ids, statement_sha256s, statement_totals,
+         ledger_totals, matched, backfilled, unapplied, differing, not_in_statement,
+         cases_resolved, cases_dismissed, audit_anchor_digest, audit_anchor_heads)
+    SELECT p_provider_key, p_month, v_runs, v_shas,
+           coalesce((SELECT pg_catalog.jsonb_object_agg(t.currency, pg_catalog.jsonb_build_object(
+                         'renewals', t.n, 'amountMinor', t.amount))
+                       FROM (SELECT l.event->>'currency' AS currency, pg_catalog.count(*) AS n,
+                                    pg_catalog.sum((l.event->>'paidAmountMinor')::numeric)
+                                        AS amount
+                               FROM public.rd_month_close_lines(p_provider_key, p_month) l
+                              WHERE l.run_id = v_newest AND l.event IS NOT NULL
+                              GROUP BY 1) t), '{}'),
+           public.rd_ledger_totals(p_provider_key, v_lo, v_hi),
+           f.matched, f.backfilled, f.unapplied, f.differing, f.not_in_statement,
+           k.resolved, k.dismissed, a.digest, a.heads
+      FROM (SELECT pg_catalog.count(*) FILTER (WHERE l.finding = 'matched') AS matched,
+                   pg_catalog.count(*) FILTER (WHERE l.finding = 'backfilled') AS backfilled,
+                   pg_catalog.count(*) FILTER (WHERE l.finding = 'unapplied') AS unapplied,
+                   pg_catalog.count(*) FILTER (WHERE l.finding = 'differing') AS differing,
+                   pg_catalog.count(*) FILTER (WHERE l.finding = 'not_in_statement')
+                       AS not_in_statement
+              FROM public.rd_month_close_lines(p_provider_key, p_month) l
+             WHERE l.run_id = v_newest) f,
+           (SELECT pg_catalog.count(*) FILTER (WHERE x.status = 'resolved') AS resolved,
+                   pg_catalog.count(*) FILTER (WHERE x.status = 'dismissed') AS dismissed
+              FROM (SELECT DISTINCT oc.id, oc.status
+                      FROM public.rd_month_close_lines(p_provider_key, p_month) l
+                      JOIN public.reconciliation_cases oc ON oc.id = l.case_id) x) k,
+           public.rd_audit_anchor_digest() a
+    RETURNING * INTO c;
+
+    -- The report's head (month_close_report, below) without its findings.
+    RETURN pg_catalog.jsonb_build_object('result', 'closed')
+           || (public.month_close_report(c.provider_key, c.month) - 'findings');
+END;
+$$;
+
+REVOKE ALL ON FUNCTION public.close_month(text,date)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.close_month(text,date) TO renewal_operator;

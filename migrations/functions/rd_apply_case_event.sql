@@ -1,0 +1,16 @@
+-- The core applied to a case's stored event, as `actor`.
+CREATE OR REPLACE FUNCTION public.rd_apply_case_event(e jsonb, p_actor_type text, p_actor_id text,
+    OUT result text, OUT billing_period_id uuid, OUT error_code text, OUT local_state jsonb)
+    LANGUAGE sql VOLATILE
+BEGIN ATOMIC
+    SELECT a.result, a.billing_period_id, a.error_code, a.local_state
+      FROM public.apply_successful_renewal(
+        e->>'providerKey', e->>'providerEventId', e->>'providerSubscriptionId',
+        e->>'providerRenewalKey', e->>'providerVersion',
+        (e->'period'->>'start')::timestamptz, (e->'period'->>'end')::timestamptz,
+        (e->>'paidAmountMinor')::bigint, e->>'currency', (e->>'paidAt')::timestamptz,
+        p_actor_type, p_actor_id) a;
+END;
+
+REVOKE ALL ON FUNCTION public.rd_apply_case_event(jsonb,text,text)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;

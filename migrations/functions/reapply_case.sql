@@ -1,0 +1,42 @@
+CREATE OR REPLACE FUNCTION public.reapply_case(p_case_id bigint, p_reason text, p_comment text)
+    RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp
+AS $$
+DECLARE
+    c public.reconciliation_cases%ROWTYPE;
+    r record;
+    v_resolution text;
+BEGIN
+    PERFORM public.rd_require_reason(p_reason);
+    c := public.rd_lock_open_case(p_case_id);
+    IF jsonb_typeof(c.event->'period') IS DISTINCT FROM 'object' THEN
+        RAISE EXCEPTION 'case % has no complete renewal to apply (%); attach a provider snapshot instead',
+            p_case_id, c.error_code USING ERRCODE = 'RD003';
+    END IF;
+
+    -- The very same core the webhooks use, as this operator.
+    SELECT * INTO r FROM public.rd_apply_case_event(c.event, 'operator', session_user);
+    v_resolution := CASE r.result WHEN 'applied' THEN 'reapplied'
+                                  WHEN 'duplicate' THEN 'already_applied' END;
+    IF v_resolution IS NOT NULL THEN
+        PERFORM public.rd_resolve_case(p_case_id, v_resolution, r.billing_period_id, p_comment,
+                                       NULL);
+    ELSE
+        PERFORM public.rd_keep_case_open(p_case_id, r.error_code, r.local_state);
+    END IF;
+    INSERT INTO public.reconciliation_case_history (case_id, action, outcome, error_code,
+        reason, comment, details, chain_seq, prev_hash, row_hash)
+    VALUES (p_case_id, 'reapply', r.result, r.error_code, p_reason, p_comment,
+            jsonb_build_object('billingPeriodId', r.billing_period_id,
+                               'localState', r.local_state),
+            0, '', '');
+    RETURN jsonb_build_object('caseId', p_case_id, 'result', r.result,
+                              'resolution', v_resolution, 'error', r.error_code,
+                              'billingPeriodId', r.billing_period_id,
+                              'localState', r.local_state);
+END;
+$$;
+
+REVOKE ALL ON FUNCTION public.reapply_case(bigint,text,text)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.reapply_case(bigint,text,text) TO renewal_operator;

@@ -1,0 +1,122 @@
+-- Judges a batch of the statement's renewals: [{"line", "objectId", "objectSha256",
+-- "outcome": "renewal"|"needs_snapshot", "event": SuccessfulRenewalEvent JSON (no "period"
+-- when needs_snapshot)}]. Returns how many lines it wrote.
+CREATE OR REPLACE FUNCTION public.statement_add_lines(p_run bigint, p_lines jsonb)
+    RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp
+AS $$
+DECLARE
+    r public.statement_runs%ROWTYPE := public.rd_open_statement_run(p_run);
+    l jsonb;
+    e jsonb;
+    s public.subscriptions%ROWTYPE;
+    bp public.subscription_billing_periods%ROWTYPE;
+    v_has_period boolean;
+    v_finding text;
+    v_bp uuid;
+    v_case bigint;
+    v_open boolean;
+    v_state jsonb;
+    a record;
+    v_attempt integer;
+    v_count integer := 0;
+BEGIN
+    FOR l IN SELECT * FROM pg_catalog.jsonb_array_elements(p_lines) LOOP
+        e := l->'event';
+        IF e->>'providerKey' IS DISTINCT FROM r.provider_key THEN
+            RAISE EXCEPTION 'line %: the renewal is of provider %, the statement of %',
+                l->>'line', e->>'providerKey', r.provider_key USING ERRCODE = '22023';
+        END IF;
+        v_has_period := coalesce(pg_catalog.jsonb_typeof(e->'period') = 'object', false);
+        IF (l->>'outcome' = 'renewal') IS DISTINCT FROM v_has_period THEN
+            RAISE EXCEPTION 'line %: outcome % does not fit its event', l->>'line', l->>'outcome'
+                USING ERRCODE = '22023';
+        END IF;
+        v_bp := NULL;
+        v_case := NULL;
+        -- The lock a delivery of this subscription takes first: from here this renewal is
+        -- judged by this run alone.
+        SELECT * INTO s FROM public.subscriptions x
+         WHERE x.provider_key = r.provider_key
+           AND x.provider_subscription_id = e->>'providerSubscriptionId'
+           FOR UPDATE;
+        SELECT * INTO bp FROM public.subscription_billing_periods b
+         WHERE b.provider_key = r.provider_key
+           AND b.provider_renewal_key = e->>'providerRenewalKey';
+        IF FOUND THEN
+            v_bp := bp.id;
+            IF bp.subscription_id IS NOT DISTINCT FROM s.id
+               AND bp.paid_amount_minor = (e->>'paidAmountMinor')::bigint
+               AND bp.currency = e->>'currency'
+               AND (NOT v_has_period
+                    OR (bp.period_start = (e->'period'->>'start')::timestamptz
+                        AND bp.period_end = (e->'period'->>'end')::timestamptz)) THEN
+                v_finding := 'matched';
+            ELSE
+                v_finding := 'differing';
+                v_state := CASE WHEN s.id IS NULL
+                                THEN pg_catalog.jsonb_build_object('subscriptionId', NULL)
+                                ELSE public.rd_subscription_state_json(s) END
+                           || pg_catalog.jsonb_build_object(
+                                  'conflictingBillingPeriod', public.rd_billing_period_json(bp));
+                SELECT x.case_id, x.is_open INTO v_case, v_open
+                  FROM public.rd_statement_case(p_run, e, 'statement_disagrees', v_state) x;
+            END IF;
+        ELSIF NOT v_has_period THEN
+            -- Paid, but the statement does not say its period either (Lemon Squeezy): the
+            -- case a delivery of it opens.
+            v_finding := 'unapplied';
+            v_case := public.record_reconciliation_case(e, 'needs_snapshot',
+                CASE WHEN s.id IS NULL THEN pg_catalog.jsonb_build_object('subscriptionId', NULL)
+                     ELSE public.rd_subscription_state_json(s) END);
+        ELSE
+            -- Missing here: the core decides, as for a delivery (ingest_delivery).
+            v_attempt := 0;
+            LOOP
+                v_attempt := v_attempt + 1;
+                a := public.apply_successful_renewal(
+                         r.provider_key, e->>'providerEventId', e->>'providerSubscriptionId',
+                         e->>'providerRenewalKey', e->>'providerVersion',
+                         (e->'period'->>'start')::timestamptz,
+                         (e->'period'->>'end')::timestamptz,
+                         (e->>'paidAmountMinor')::bigint, e->>'currency',
+                         (e->>'paidAt')::timestamptz, 'statement', 'statement run ' || p_run,
+                         NULL);
+                IF a.result = 'applied' THEN
+                    v_finding := 'backfilled';
+                    v_bp := a.billing_period_id;
+                    EXIT;
+                ELSIF a.result = 'duplicate' THEN
+                    v_finding := 'matched';
+                    v_bp := a.billing_period_id;
+                    EXIT;
+                END IF;
+                v_case := public.record_reconciliation_case(e, a.error_code, a.local_state);
+                IF v_case IS NOT NULL THEN
+                    v_finding := 'unapplied';
+                    EXIT;
+                END IF;
+                IF v_attempt >= 5 THEN
+                    RAISE EXCEPTION 'renewal % kept changing between its rejection and its case',
+                        e->>'providerRenewalKey' USING ERRCODE = '40001';
+                END IF;
+            END LOOP;
+        END IF;
+        IF v_case IS NOT NULL THEN
+            UPDATE public.reconciliation_cases c SET statement_run_id = p_run
+             WHERE c.id = v_case AND c.statement_run_id IS NULL AND c.inbox_id IS NULL;
+        END IF;
+        INSERT INTO public.statement_lines (run_id, line_no, provider_renewal_key, finding,
+                                            object_id, object_sha256, event, billing_period_id,
+                                            case_id)
+        VALUES (p_run, (l->>'line')::integer, e->>'providerRenewalKey', v_finding,
+                l->>'objectId', l->>'objectSha256', e, v_bp, v_case);
+        v_count := v_count + 1;
+    END LOOP;
+    RETURN v_count;
+END;
+$$;
+
+REVOKE ALL ON FUNCTION public.statement_add_lines(bigint,jsonb)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.statement_add_lines(bigint,jsonb) TO renewal_operator;
