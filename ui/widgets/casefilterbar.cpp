@@ -47,6 +47,17 @@ bool showData(QComboBox *box, const QVariant &data)
     return true;
 }
 
+// Sets `field` to `value` and shows it in `box` (its items' data are the enum's values).
+template<typename Enum>
+bool setShown(Enum &field, Enum value, QComboBox *box)
+{
+    if (field == value)
+        return false;
+    field = value;
+    showData(box, int(value));
+    return true;
+}
+
 } // namespace
 
 CaseFilterBar::CaseFilterBar(QWidget *parent)
@@ -168,29 +179,17 @@ CaseQueueFilter CaseFilterBar::filter() const
 
 bool CaseFilterBar::setScope(CaseScope scope)
 {
-    if (scope == m_filter.scope)
-        return false;
-    m_filter.scope = scope;
-    showData(m_scopeBox, int(scope));
-    return true;
+    return setShown(m_filter.scope, scope, m_scopeBox);
 }
 
 bool CaseFilterBar::setSort(CaseSort sort)
 {
-    if (sort == m_filter.sort)
-        return false;
-    m_filter.sort = sort;
-    showData(m_sortBox, int(sort));
-    return true;
+    return setShown(m_filter.sort, sort, m_sortBox);
 }
 
 bool CaseFilterBar::setAssignee(CaseAssignee assignee)
 {
-    if (assignee == m_filter.assignee)
-        return false;
-    m_filter.assignee = assignee;
-    showData(m_assigneeBox, int(assignee));
-    return true;
+    return setShown(m_filter.assignee, assignee, m_assigneeBox);
 }
 
 bool CaseFilterBar::setReasonAndAge(const QString &reason, qint64 minAge, qint64 maxAge, bool force)
