@@ -2,7 +2,13 @@
 
 #include "ui/models/asyncresult.h"
 #include "ui/models/caseactions.h"
+#include "ui/models/casehistory.h"
+#include "ui/models/casequeue.h"
+#include "ui/models/caserow.h"
 #include "ui/models/records.h"
+#include "ui/widgets/casedetailpanel.h"
+#include "ui/widgets/casefilterbar.h"
+#include "ui/widgets/casequeueview.h"
 #include "ui/widgets/searchablepage.h"
 
 #include <QDate>
@@ -10,20 +16,13 @@
 #include <QWidget>
 
 class QAction;
-class QComboBox;
-class QLabel;
 class QLineEdit;
-class QTimer;
-class QPlainTextEdit;
-class QPushButton;
 class QSplitter;
-class QToolButton;
 
 namespace rd::ui {
 
 class ApplicableDialog;
 class BulkCaseDialog;
-class ComparisonModel;
 class DatabasePool;
 class NewRowsBar;
 class RecordTableModel;
@@ -33,84 +32,46 @@ class TableView;
 /// The reconciliation queue: open cases (reason, provider, age, occurrences, last seen) and
 /// the selected case's evidence and history side by side, with the operator actions. The
 /// queue can also list the cases healed automatically, resolved, dismissed, or all.
+///
+/// Composed of a filter bar (CaseFilterBar), the queue (CaseQueueView) and the selected case
+/// (CaseDetailPanel); it reads through the case models (loadCaseQueue, loadCaseDetail) on the
+/// DatabasePool and runs the actions through CaseActions.
 class CasesPage : public QWidget, public SearchablePage
 {
     Q_OBJECT
 
 public:
-    enum Field {
-        Id,
-        ErrorCode,
-        Provider,
-        SubscriptionRef,
-        RenewalKey,
-        FirstSeen,
-        LastSeen,
-        Occurrences,
-        SubscriptionUuid,
-        EventPretty,
-        EventJson,
-        LocalStateJson,
-        FirstEvent,
-        LastEvent,
-        Status, ///< "open", "re-applied automatically", "dismissed by bob", ...
-        IsOpen,
-        AssignedTo, ///< the login role that claimed the case; "" when unassigned
-        AssignedAt, ///< µs; null when unassigned
-        IsDismissed, ///< an operator may reopen it (Reopen…)
-        FieldCount
-    };
-    /// One step of the selected case's history (reconciliation_case_history), in words.
-    enum HistoryField {
-        StepSeq, ///< chain_seq, the row's key
-        StepAt, ///< µs
-        StepActor, ///< "operator", "webhook delivery", "automatic (renewal core)"
-        StepRole, ///< the database login role that wrote it ("alice"; "system")
-        StepAction, ///< "re-applied", "provider snapshot 7 attached", ...
-        StepOutcome, ///< "renewal applied: case resolved", "still rejected: ..."
-        StepReason, ///< "Data correction" (the code in StepReasonCode)
-        StepReasonCode,
-        StepComment,
-        StepFieldCount
-    };
-    /// Which cases the queue lists.
-    enum class Scope { Open, HealedAutomatically, Resolved, Dismissed, All };
-    /// The queue's order: by when a case was last seen, or by its age (when it was opened).
-    enum class Sort { LastSeenNewest, LastSeenOldest, OldestFirst, NewestFirst };
-    /// Whose cases the queue lists: everyone's, the session's login role's, or nobody's.
-    enum class Assignee { All, Mine, Unassigned };
-    /// What the queue lists: the page's filters as one value.
-    struct QueueFilter
-    {
-        Scope scope = Scope::Open;
-        Sort sort = Sort::LastSeenNewest;
-        QString search;
-        Assignee assignee = Assignee::All;
-        QString reason;
-        qint64 minAge = -1;
-        qint64 maxAge = -1;
-        QDate day; ///< a UTC day; invalid: any
-        bool dayClosed = false; ///< the day the case closed, not the day it opened
-        bool operator==(const QueueFilter &) const = default;
-    };
+    /// A case's row (the queue's and the panel's): CasesPage::Id, CasesPage::IsOpen, ...
+    using Field = CaseRow::Field;
+    using enum CaseRow::Field;
+    /// One step of the selected case's history, in words: CasesPage::StepOutcome, ...
+    using HistoryField = CaseHistoryRow::Field;
+    using enum CaseHistoryRow::Field;
+    using Scope = CaseScope;
+    using Sort = CaseSort;
+    using Assignee = CaseAssignee;
+    using QueueFilter = CaseQueueFilter;
 
     CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent = nullptr);
 
-    RecordTableModel *model() const { return m_model; }
-    TableView *table() const { return m_table; }
+    RecordTableModel *model() const { return m_queue->model(); }
+    TableView *table() const { return m_queue->table(); }
     /// "N new — show": cases that arrived out of view in the listed queue.
-    NewRowsBar *newRowsBar() const { return m_newRows; }
+    NewRowsBar *newRowsBar() const { return m_queue->newRowsBar(); }
     /// The selected case's evidence side by side (copies and exports like every table).
-    TableView *evidenceTable() const { return m_evidence; }
+    TableView *evidenceTable() const { return m_panel->evidenceTable(); }
     /// The selected case's history, one row a step, oldest first.
-    TableView *historyTable() const { return m_historyTable; }
-    RecordTableModel *historyModel() const { return m_historyModel; }
+    TableView *historyTable() const { return m_panel->historyTable(); }
+    RecordTableModel *historyModel() const { return m_panel->historyModel(); }
+    CaseFilterBar *filterBar() const { return m_filters; }
+    CaseQueueView *queueView() const { return m_queue; }
+    CaseDetailPanel *detailPanel() const { return m_panel; }
     /// The case the panel shows (it stays shown after it left the queue: resolved by an
     /// action, it is shown as it now is); 0 when none.
     qint64 currentCase() const { return m_currentCase; }
     /// The panel's title and finding, as shown.
-    QString titleText() const;
-    QString findingText() const;
+    QString titleText() const { return m_panel->titleText(); }
+    QString findingText() const { return m_panel->findingText(); }
     QSplitter *splitter() const { return m_splitter; }
     int openCount() const { return m_openCount; }
     /// Whether the session's database role may act (renewal_operator, or UPDATE on cases
@@ -121,24 +82,24 @@ public:
     /// Why actions are disabled, for their tooltips (a replica, or a role that may only
     /// look); empty when they are not.
     QString actionsBlockedReason() const;
-    QString outcomeText() const;
+    QString outcomeText() const { return m_panel->outcomeText(); }
 
     void refresh();
     /// Ctrl+F: the queue's search box (subscription id contains…).
     void focusSearch() override;
-    QLineEdit *searchBox() const { return m_search; }
+    QLineEdit *searchBox() const { return m_filters->searchBox(); }
     void setScope(Scope scope);
-    Scope scope() const { return m_scope; }
+    Scope scope() const { return m_filters->scope(); }
     void setSort(Sort sort);
-    Sort sort() const { return m_sort; }
+    Sort sort() const { return m_filters->sort(); }
     void setAssignee(Assignee assignee);
-    Assignee assignee() const { return m_assignee; }
+    Assignee assignee() const { return m_filters->assignee(); }
     /// Keeps the cases opened (first seen) between `minAgeSecs` and `maxAgeSecs` ago (-1:
     /// unbounded) whose reason is `reason` (an error code; empty: any).
     void setFilter(const QString &reason, qint64 minAgeSecs, qint64 maxAgeSecs);
-    QString reasonFilter() const { return m_reason; }
-    qint64 minAgeSecs() const { return m_minAge; }
-    qint64 maxAgeSecs() const { return m_maxAge; }
+    QString reasonFilter() const { return m_filters->reason(); }
+    qint64 minAgeSecs() const { return m_filters->minAge(); }
+    qint64 maxAgeSecs() const { return m_filters->maxAge(); }
     /// The Overview's drill-down: the open cases of `reason` (empty: any) of that age (-1:
     /// unbounded), everyone's, oldest first, whatever the queue showed before.
     void showOpenCases(const QString &reason, qint64 minAgeSecs, qint64 maxAgeSecs);
@@ -149,19 +110,19 @@ public:
     /// Keeps only the cases opened (`closed`: closed) on the UTC day; an invalid day: any day.
     void setDay(const QDate &dayUtc, bool closed);
     void clearDay() { setDay({}, false); }
-    QDate dayUtc() const { return m_day; }
-    bool dayIsClosing() const { return m_dayClosed; }
+    QDate dayUtc() const { return m_filters->day(); }
+    bool dayIsClosing() const { return m_filters->dayClosed(); }
     /// Open cases older than this are marked in the queue (QSettings "cases/markOlderThanSecs",
     /// 24 h unless set; the queue's "Mark older than" box).
-    qint64 markAgedAfterSecs() const;
+    qint64 markAgedAfterSecs() const { return m_queue->markAgedAfterSecs(); }
     /// Sets the threshold (at least a second); `remember`: kept in QSettings for next time.
     void setMarkAgedAfterSecs(qint64 secs, bool remember = true);
     /// Whether the queue marks the row as open longer than the threshold.
-    bool isAged(RowRef row) const;
+    bool isAged(RowRef row) const { return m_queue->isAged(row); }
     /// The session's login role (as the queue last read it).
     QString sessionUser() const { return m_sessionUser; }
     /// The cases selected in the queue, in the queue's order.
-    QVector<qint64> selectedCaseIds() const;
+    QVector<qint64> selectedCaseIds() const { return m_queue->selectedCaseIds(); }
     /// Runs `action` (Reapply or Dismiss) over `caseIds` one case at a time, in a results
     /// dialog (window-modal, not blocking) that the page owns until it is closed. nullptr when
     /// there is nothing to run or a bulk run is going.
@@ -210,67 +171,21 @@ private:
     /// Everyone's cases of `scope` in `sort` order, no search and no day: where the
     /// Overview's drill-downs start from, whatever the queue showed.
     void resetQueue(Scope scope, Sort sort);
-    void syncAgeBox();
-    void syncMarkBox();
-    void syncReasonBox(const QVector<QPair<QString, qint64>> &reasons);
     void makeCaseActions();
-    /// Whether the queue lists fewer than its scope's cases (a reason, an age, a day, a
-    /// search, whose).
-    bool isNarrowed() const;
-    void clearReasonAndAge();
+    void openCurrentSubscription();
 
     DatabasePool *m_pool;
     CaseActions *m_actions;
-    RecordTableModel *m_model;
-    TableView *m_table;
-    NewRowsBar *m_newRows = nullptr;
+    CaseFilterBar *m_filters;
+    CaseQueueView *m_queue;
+    CaseDetailPanel *m_panel;
+    QSplitter *m_splitter;
     /// The queue's filter the rows were last listed with: another one lists no arrivals.
     QueueFilter m_listedFilter;
-    QSplitter *m_splitter;
-    QLabel *m_title;
-    QLabel *m_finding;
-    QLabel *m_history;
-    RecordTableModel *m_historyModel;
-    TableView *m_historyTable;
     QVector<QVariant> m_caseRow; ///< the panel's case as last loaded (FieldCount values)
-    TableView *m_evidence;
-    ComparisonModel *m_evidenceModel;
-    QPlainTextEdit *m_json;
-    QPushButton *m_snapshot;
-    QPushButton *m_reapply;
-    QPushButton *m_dismiss;
-    QPushButton *m_reopen;
-    QPushButton *m_openSubscription;
-    QPushButton *m_claim;
-    QPushButton *m_release;
-    QPushButton *m_note;
-    QPushButton *m_bulkReapply;
-    QPushButton *m_bulkDismiss;
-    QPushButton *m_applicable;
-    QLabel *m_selection;
-    QComboBox *m_assigneeBox;
-    QComboBox *m_reasonBox;
-    QComboBox *m_ageBox;
-    QComboBox *m_markAfter;
-    QToolButton *m_dayChip;
     QList<QAction *> m_caseActions;
     QPointer<BulkCaseDialog> m_bulk;
-    QVector<QPair<QString, qint64>> m_reasonCounts; ///< as the reason box lists them
-    QLabel *m_outcome;
-    QComboBox *m_scopeBox;
-    QComboBox *m_sortBox;
-    QLineEdit *m_search;
-    QTimer *m_searchDelay;
     bool m_openFirst = false;
-    Scope m_scope = Scope::Open;
-    Sort m_sort = Sort::LastSeenNewest;
-    Assignee m_assignee = Assignee::All;
-    QString m_reason;
-    qint64 m_minAge = -1;
-    qint64 m_maxAge = -1;
-    QDate m_day;
-    bool m_dayClosed = false;
-    qint64 m_markAfterSecs = 24 * 3600;
     qint64 m_currentCase = 0;
     qint64 m_pendingSelect = 0;
     int m_openCount = 0;
