@@ -16,7 +16,8 @@ exempt=(
 
 # Qt SQL classes (QSqlDatabase, QSqlQuery, QSqlError, ...), the pool's query helpers, and a
 # string literal that starts a statement.
-pattern='QSql|\bexec(Sql|Direct|OrThrow)\b|"[[:space:]]*(SELECT|INSERT|UPDATE|DELETE|WITH)[[:space:]]'
+statement='"[[:space:]]*(SELECT|INSERT|UPDATE|DELETE|WITH)[[:space:]]'
+pattern="QSql|\\bexec(Sql|Direct|OrThrow)\\b|$statement"
 hits=$(grep -rnE "$pattern" ui/widgets --include='*.cpp' --include='*.h' || true)
 for file in "${exempt[@]}"; do
     hits=$(printf '%s\n' "$hits" | awk -v prefix="$file:" 'index($0, prefix) != 1')
