@@ -83,5 +83,7 @@ if grep -rn 'pqxx::' ui app/renewal-desk --include='*.cpp' --include='*.h'; then
     echo "layering: ui: names libpqxx types"
     status=1
 fi
+# Widgets draw; models read: no SQL in ui/widgets (file and line of each offence).
+bash "$root/tests/layering/check-widget-sql.sh" || status=1
 [ $status -eq 0 ] && echo "layering: every layer includes only what it may"
 exit $status

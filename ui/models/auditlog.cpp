@@ -147,6 +147,15 @@ QString providersSql()
            "SELECT provider_key FROM k WHERE provider_key IS NOT NULL"_qs;
 }
 
+QStringList loadProviders(QSqlDatabase &db)
+{
+    QSqlQuery q = execSql(db, providersSql() + u" ORDER BY 1"_qs);
+    QStringList providers;
+    while (q.next())
+        providers << q.value(0).toString();
+    return providers;
+}
+
 QString providerRolePairsSql()
 {
     // Every (provider, database role) the audit rows have, by a loose scan of
@@ -172,6 +181,13 @@ QStringList caseActions()
 {
     return {u"opened"_qs, u"occurrence"_qs, u"reapply"_qs, u"snapshot_attached"_qs, u"dismissed"_qs,
         u"reopened"_qs, u"claimed"_qs, u"released"_qs, u"noted"_qs};
+}
+
+PagedTableModel::Fetcher fetcher(const Filter &filter)
+{
+    return [filter](QSqlDatabase &db, const QVector<QVariant> &after, int limit) {
+        return fetchPage(db, filter, after, limit);
+    };
 }
 
 Page fetchPage(QSqlDatabase &db, const Filter &f, const QVector<QVariant> &after, int limit)

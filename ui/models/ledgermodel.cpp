@@ -235,4 +235,9 @@ QStringList loadLedgerCurrencies(QSqlDatabase &db)
     return currencies;
 }
 
+LedgerChoices loadLedgerChoices(QSqlDatabase &db)
+{
+    return {loadProviders(db), loadLedgerCurrencies(db)};
+}
+
 } // namespace rd::ui

@@ -101,4 +101,13 @@ private:
 /// The currencies billing periods were paid in (from the totals, a few rows). Worker thread.
 QStringList loadLedgerCurrencies(QSqlDatabase &db);
 
+/// What the ledger's filter boxes offer.
+struct LedgerChoices
+{
+    QStringList providers; ///< loadProviders
+    QStringList currencies; ///< loadLedgerCurrencies
+};
+/// Both, on one pool thread.
+LedgerChoices loadLedgerChoices(QSqlDatabase &db);
+
 } // namespace rd::ui

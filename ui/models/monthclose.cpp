@@ -13,6 +13,7 @@
 #include <QPdfWriter>
 #include <QSaveFile>
 #include <QTextDocument>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <utility>
 
@@ -110,6 +111,14 @@ MonthCloseOutcome closeMonthAs(
     } catch (const std::exception &e) {
         return {Kind::Failed, QString::fromUtf8(e.what()), nullptr};
     }
+}
+
+QFuture<MonthCloseOutcome> closeMonthAsync(
+    const QString &conninfo, const QString &provider, const QDate &month)
+{
+    return QtConcurrent::run([conninfo = conninfo.toStdString(), provider, month] {
+        return closeMonthAs(conninfo, provider, month);
+    });
 }
 
 QString closeReportHtml(const nlohmann::json &report)

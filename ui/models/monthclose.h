@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <QDate>
+#include <QFuture>
 #include <QString>
 #include <QStringList>
 
@@ -41,6 +42,9 @@ struct MonthCloseOutcome
 /// connection), then reads its report. Blocking: call it on a pool thread. Never throws.
 MonthCloseOutcome closeMonthAs(
     const std::string &conninfo, const QString &provider, const QDate &month);
+/// The same off the GUI thread, on a connection of its own.
+QFuture<MonthCloseOutcome> closeMonthAsync(
+    const QString &conninfo, const QString &provider, const QDate &month);
 
 /// The report as HTML for QTextDocument: the provider, the month, who closed and when, the
 /// runs and their digests, the totals per currency on both sides (in each currency's

@@ -44,8 +44,11 @@ struct StatementFindingRow
 /// The most findings the dialog reads of one run: those with a case first.
 inline constexpr int kStatementFindingLimit = 5000;
 
+/// The most runs the dialog lists.
+inline constexpr int kStatementRunLimit = 500;
+
 /// The finished runs, newest first, at most `limit` (a pool thread; DatabaseError).
-QVector<StatementRunRow> loadStatementRuns(QSqlDatabase &db, int limit = 500);
+QVector<StatementRunRow> loadStatementRuns(QSqlDatabase &db, int limit = kStatementRunLimit);
 /// Run `runId`'s findings: those with a case first (open ones before closed ones), then by line;
 /// at most kStatementFindingLimit (a pool thread; DatabaseError).
 QVector<StatementFindingRow> loadStatementFindings(QSqlDatabase &db, qint64 runId);

@@ -522,4 +522,9 @@ qint64 estimateSubscriptions(QSqlDatabase &db)
     return q.next() ? q.value(0).toLongLong() : 0;
 }
 
+SubscriptionChoices loadSubscriptionChoices(QSqlDatabase &db)
+{
+    return {loadProviders(db), estimateSubscriptions(db)};
+}
+
 } // namespace rd::ui

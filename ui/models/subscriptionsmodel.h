@@ -138,4 +138,13 @@ QStringList loadProviders(QSqlDatabase &db);
 /// The planner's row estimate of subscriptions (pg_class.reltuples): free, never a COUNT(*).
 qint64 estimateSubscriptions(QSqlDatabase &db);
 
+/// What the Subscriptions page's provider box and count label show.
+struct SubscriptionChoices
+{
+    QStringList providers; ///< loadProviders
+    qint64 estimate = 0; ///< estimateSubscriptions
+};
+/// Both, on one pool thread.
+SubscriptionChoices loadSubscriptionChoices(QSqlDatabase &db);
+
 } // namespace rd::ui

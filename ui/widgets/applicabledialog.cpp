@@ -83,7 +83,7 @@ ApplicableDialog::ApplicableDialog(DatabasePool *pool, const QString &reason, QW
 
     m_count->setText(tr("Reading the open cases…"));
     deliverResult(
-        this, m_pool->run([](QSqlDatabase &db) { return loadOpenReasons(db); }),
+        this, m_pool->call(&loadOpenReasons),
         [this](const QVector<OpenReason> &reasons) {
             const QSignalBlocker block(m_reasonBox);
             qint64 all = 0;
@@ -145,7 +145,7 @@ void ApplicableDialog::loadPreview()
     m_count->setText(tr("Asking the renewal core which cases it would apply now…"));
     const QString code = reason();
     deliverResult(
-        this, m_pool->run([code](QSqlDatabase &db) { return loadApplicableCases(db, code); }),
+        this, m_pool->call(&loadApplicableCases, code),
         [this, code](QVector<ApplicableCase> cases) {
             m_preview = std::move(cases);
             QVector<QVariant> cells;

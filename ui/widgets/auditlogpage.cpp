@@ -222,13 +222,7 @@ QString AuditLogPage::anchorPathFor(const QString &csvPath)
 void AuditLogPage::loadChoices()
 {
     deliverResult(
-        this, m_pool->run([](QSqlDatabase &db) {
-            QSqlQuery q = execSql(db, L::providersSql() + u" ORDER BY 1"_qs);
-            QStringList providers;
-            while (q.next())
-                providers << q.value(0).toString();
-            return providers;
-        }),
+        this, m_pool->call(&L::loadProviders),
         [this](const QStringList &providers) {
             const QString current = m_provider->currentData().toString();
             const QSignalBlocker block(m_provider);
@@ -301,9 +295,7 @@ void AuditLogPage::reload()
         emit statusMessage(error);
         return; // the list keeps what it showed: nothing was read with half a filter
     }
-    m_model->setFetcher([f](QSqlDatabase &db, const QVector<QVariant> &after, int limit) {
-        return L::fetchPage(db, f, after, limit);
-    });
+    m_model->setFetcher(L::fetcher(f));
 }
 
 void AuditLogPage::refresh()

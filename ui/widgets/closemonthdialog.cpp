@@ -68,7 +68,7 @@ CloseMonthDialog::CloseMonthDialog(DatabasePool *pool, QWidget *parent)
 
     m_stateLabel->setText(tr("Reading the providers…"));
     deliverResult(
-        this, m_pool->run([](QSqlDatabase &db) { return loadProviderKeys(db); }),
+        this, m_pool->call(&loadProviderKeys),
         [this](const QStringList &keys) {
             const QSignalBlocker block(m_provider);
             m_provider->addItems(keys);
@@ -95,9 +95,7 @@ void CloseMonthDialog::check()
     }
     m_stateLabel->setText(tr("Asking the database whether it can be closed…"));
     deliverResult(
-        this, m_pool->run([provider, month](QSqlDatabase &db) {
-            return loadMonthCloseState(db, provider, month);
-        }),
+        this, m_pool->call(&loadMonthCloseState, provider, month),
         [this, provider, month](const MonthCloseState &state) {
             m_state = state;
             const QString name = QLocale().toString(month, u"MMMM yyyy"_qs);
@@ -120,13 +118,10 @@ void CloseMonthDialog::closeMonth()
 {
     const QString provider = m_provider->currentText();
     const QDate month = m_month->date();
-    const std::string conninfo = m_pool->conninfo().toStdString();
     m_close->setEnabled(false);
     m_stateLabel->setText(tr("Closing…"));
     deliverResult(
-        this, m_pool->run([conninfo, provider, month](QSqlDatabase &) {
-            return closeMonthAs(conninfo, provider, month);
-        }),
+        this, closeMonthAsync(m_pool->conninfo(), provider, month),
         [this](const MonthCloseOutcome &outcome) {
             if (outcome.kind != MonthCloseOutcome::Kind::Closed) {
                 m_stateLabel->setText(tr("Not closed: %1").arg(outcome.message));
@@ -152,9 +147,7 @@ void CloseMonthDialog::writeReport()
     const QString provider = m_provider->currentText();
     const QDate month = m_month->date();
     deliverResult(
-        this, m_pool->run([provider, month](QSqlDatabase &db) {
-            return loadMonthCloseReport(db, provider, month);
-        }),
+        this, m_pool->call(&loadMonthCloseReport, provider, month),
         [this](const nlohmann::json &report) {
             if (report.is_null()) {
                 m_stateLabel->setText(tr("This month is not closed: no report to write."));

@@ -111,7 +111,7 @@ void FindDialog::lookUp()
     }
     m_settled = false;
     deliverResult(
-        this, m_pool->run([query](QSqlDatabase &db) { return findAnything(db, query); }),
+        this, m_pool->call(&findAnything, query),
         [this, text](const QVector<FoundItem> &matches) { showMatches(text, matches); },
         [this, text](const QString &error) {
             m_openWhenSettled = false;

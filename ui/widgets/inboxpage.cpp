@@ -5,13 +5,12 @@
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
 #include "ui/models/inboxactions.h"
+#include "ui/models/inboxlist.h"
 #include "ui/models/pagedtablemodel.h"
 #include "ui/widgets/deliveryview.h"
 #include "ui/widgets/newrowsbar.h"
 #include "ui/widgets/reviewdeliverydialog.h"
 #include "ui/widgets/tableview.h"
-
-#include "domain/core/timestamp.h"
 
 #include <QBrush>
 #include <QComboBox>
@@ -28,9 +27,6 @@ namespace rd::ui {
 namespace {
 
 using I = InboxPage;
-
-const QVector<Field> kInboxFields {Field::Int, Field::Micros, Field::Interned, Field::Interned,
-    Field::Interned, Field::Text, Field::Int, Field::Text, Field::Text, Field::Int, Field::Int};
 
 Column outcomeColumn()
 {
@@ -82,13 +78,6 @@ Column bodySizeColumn()
         Qt::AlignRight | Qt::AlignVCenter, {QObject::tr("Body bytes")}};
 }
 
-/// Each row's cells, in kInboxFields' order.
-const QString kInboxSelect
-    = u"SELECT w.id, rd_rfc3339(w.received_at), w.provider_key, coalesce(w.outcome, ''), "
-      "coalesce(w.reason, ''), coalesce(w.error, ''), w.case_id, w.provider_event_id, "
-      "coalesce(w.normalized->>'providerSubscriptionId', ''), w.deliveries, w.body_size "
-      "FROM webhook_inbox w"_qs;
-
 } // namespace
 
 InboxPage::InboxPage(DatabasePool *pool, QWidget *parent)
@@ -105,7 +94,7 @@ InboxPage::InboxPage(DatabasePool *pool, QWidget *parent)
     , m_delivery(new DeliveryView)
     , m_poll(new QTimer(this))
 {
-    m_model = new PagedTableModel(pool, kInboxFields,
+    m_model = new PagedTableModel(pool, inbox::fields(),
         // What became of a delivery first; the long ids last, the provider's event id
         // stretching.
         {columns::instant(tr("Received"), ReceivedAt), columns::text(tr("Provider"), Provider),
@@ -271,14 +260,7 @@ void InboxPage::setFilters(const QString &provider, const QString &outcome, cons
 void InboxPage::loadProviders()
 {
     deliverResult(
-        this, m_pool->run([](QSqlDatabase &db) {
-            QSqlQuery q = execSql(
-                db, u"SELECT provider_key, display_name FROM billing_providers ORDER BY 1"_qs);
-            QList<QPair<QString, QString>> providers;
-            while (q.next())
-                providers << qMakePair(q.value(0).toString(), q.value(1).toString());
-            return providers;
-        }),
+        this, m_pool->call(&inbox::loadProviders),
         [this](const QList<QPair<QString, QString>> &providers) {
             const QString current = m_provider->currentData().toString();
             const QSignalBlocker block(m_provider);
@@ -294,57 +276,12 @@ void InboxPage::loadProviders()
 void InboxPage::reload()
 {
     m_newRows->reset(); // another list: its rows are no arrivals
-    const QString provider = m_provider->currentData().toString();
-    const QString outcome = m_outcome->currentData().toString();
-    const QString received = m_received->currentData().toString();
-    const QString search = m_search->text().trimmed();
-    m_model->setFetcher([provider, outcome, received, search](
-                            QSqlDatabase &db, const QVector<QVariant> &after, int limit) {
-        // Newest first on webhook_inbox_recent (received_at DESC, id DESC), or on
-        // webhook_inbox_by_outcome (outcome, received_at DESC, id DESC) for one outcome.
-        QStringList where;
-        QVariantList values;
-        if (!provider.isEmpty()) {
-            where << u"w.provider_key = ?"_qs;
-            values << provider;
-        }
-        if (outcome == u"invalid_to_review") {
-            where << invalidToReviewCondition();
-        } else if (outcome == u"problems") {
-            where << u"w.outcome IN ('rejected', 'needs_snapshot', 'invalid')"_qs;
-        } else if (outcome == u"unprocessed") {
-            where << u"w.outcome IS NULL"_qs;
-        } else if (!outcome.isEmpty()) {
-            where << u"w.outcome = ?"_qs;
-            values << outcome;
-        }
-        if (!received.isEmpty()) {
-            where << u"w.received_at >= now() - CAST(? AS interval)"_qs;
-            values << received;
-        }
-        if (!search.isEmpty()) {
-            // An event id is unique per provider key: one probe of webhook_inbox_delivery_once
-            // for each registered provider, whatever the server's collation.
-            bool isNumber = false;
-            const qint64 number = search.toLongLong(&isNumber);
-            where << u"(w.id = CAST(? AS bigint) OR (w.provider_key, w.provider_event_id) IN "
-                     "(SELECT p.provider_key, CAST(? AS text) FROM billing_providers p))"_qs;
-            values << (isNumber ? number : -1) << search;
-        }
-        if (!after.isEmpty()) {
-            where << u"(w.received_at, w.id) < (CAST(? AS timestamptz), CAST(? AS bigint))"_qs;
-            values << QString::fromStdString(
-                rd::formatRfc3339(rd::Timestamp {after[ReceivedAt].toLongLong()}))
-                   << after[Id].toLongLong();
-        }
-        QSqlQuery q = execSql(db,
-            kInboxSelect + (where.isEmpty() ? QString() : u" WHERE "_qs + where.join(u" AND "_qs))
-                + u" ORDER BY w.received_at DESC, w.id DESC LIMIT "_qs + QString::number(limit),
-            values);
-        Page page;
-        page.rows = readRows(q, kInboxFields, page.cells);
-        return page;
-    });
+    inbox::Filter filter;
+    filter.provider = m_provider->currentData().toString();
+    filter.outcome = m_outcome->currentData().toString();
+    filter.received = m_received->currentData().toString();
+    filter.search = m_search->text().trimmed();
+    m_model->setFetcher(inbox::fetcher(filter));
 }
 
 void InboxPage::focusSearch()
@@ -384,7 +321,7 @@ void InboxPage::closeDelivery()
 void InboxPage::loadDelivery(qint64 id)
 {
     deliverResult(
-        this, m_pool->run([id](QSqlDatabase &db) { return loadInboxDelivery(db, id); }),
+        this, m_pool->call(&loadInboxDelivery, id),
         [this](const InboxDelivery &d) { m_delivery->setDelivery(d); },
         [this](const QString &message) { emit statusMessage(message); }, m_deliveryRequest.next());
 }
@@ -392,26 +329,7 @@ void InboxPage::loadDelivery(qint64 id)
 void InboxPage::poll()
 {
     deliverResult(
-        this, m_pool->run([](QSqlDatabase &db) {
-            // The newest delivery through the primary key finds new ones at once; the
-            // table's write counters (reported by the writing session at its commit's end, at
-            // most a second late) find a redelivery counted or an outcome recorded.
-            QSqlQuery q = execSql(db,
-                u"SELECT (SELECT coalesce(max(id), 0) FROM webhook_inbox), "
-                // A delivery reviewed (0034) leaves the inbox row as it was: its review's
-                // table counts too.
-                "(SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0) "
-                "FROM pg_stat_user_tables WHERE relid IN ('webhook_inbox'::regclass, "
-                "'webhook_inbox_reviews'::regclass)), "
-                // A hot standby keeps no write counters for what it replays: there, the
-                // replay position (it moves with every change the primary makes) says when to
-                // read again (a redelivery counted, an outcome recorded).
-                "CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn()::text END"_qs);
-            if (!q.next())
-                return QVariantList();
-            return QVariantList {
-                q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toString()};
-        }),
+        this, m_pool->call(&inbox::loadChangeMark),
         [this](const QVariantList &state) {
             if (state.isEmpty() || state == m_shownState)
                 return;

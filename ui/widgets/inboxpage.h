@@ -2,6 +2,7 @@
 
 #include "ui/models/asyncresult.h"
 #include "ui/models/inboxactions.h"
+#include "ui/models/inboxlist.h"
 #include "ui/widgets/searchablepage.h"
 
 #include <QVariantList>
@@ -35,20 +36,9 @@ class InboxPage : public QWidget, public SearchablePage
     Q_OBJECT
 
 public:
-    enum Field {
-        Id,
-        ReceivedAt,
-        Provider,
-        Outcome,
-        Reason,
-        Error,
-        CaseId,
-        EventId,
-        SubscriptionRef,
-        Deliveries,
-        BodySize,
-        FieldCount
-    };
+    /// A row's fields (inboxlist.h): InboxPage::Id, InboxPage::Outcome, ...
+    using Field = inbox::FieldIndex;
+    using enum inbox::FieldIndex;
 
     explicit InboxPage(DatabasePool *pool, QWidget *parent = nullptr);
     PagedTableModel *model() const { return m_model; }

@@ -349,16 +349,9 @@ void LedgerPage::refresh()
 
 void LedgerPage::loadChoices()
 {
-    struct Choices
-    {
-        QStringList providers;
-        QStringList currencies;
-    };
     deliverResult(
-        this, m_pool->run([](QSqlDatabase &db) {
-            return Choices {loadProviders(db), loadLedgerCurrencies(db)};
-        }),
-        [this](const Choices &choices) {
+        this, m_pool->call(&loadLedgerChoices),
+        [this](const LedgerChoices &choices) {
             auto fill = [](QComboBox *box, const QStringList &values) {
                 const QString current = box->currentData().toString();
                 const QSignalBlocker block(box);
@@ -384,7 +377,7 @@ void LedgerPage::loadTotals()
     const LedgerFilter f = filter();
     m_totalsTitle->setText(tr("Totals: loading…"));
     deliverResult(
-        this, m_pool->run([f](QSqlDatabase &db) { return loadLedgerTotals(db, f); }),
+        this, m_pool->call(&loadLedgerTotals, f),
         [this, f](const LedgerTotals &totals) {
             m_totals = totals;
             m_totalsFilter = f;

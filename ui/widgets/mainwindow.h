@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ui/models/caseactions.h"
+#include "ui/models/databasefacts.h"
 #include "ui/models/finder.h"
 #include "ui/models/navigationhistory.h"
 
@@ -121,13 +122,8 @@ public:
     QLabel *replicaBanner() const { return m_replicaBanner; }
     QLabel *liveIndicator() const { return m_liveLabel; }
 
-    /// What Help › About says about the database: its server's version and the newest
-    /// migration applied to it (empty when it has none the login role may read).
-    struct DatabaseFacts
-    {
-        QString serverVersion;
-        QString schemaVersion;
-    };
+    /// What Help › About says about the database (databasefacts.h).
+    using DatabaseFacts = rd::ui::DatabaseFacts;
     /// Reads DatabaseFacts on the pool's thread.
     QFuture<DatabaseFacts> readDatabaseFacts() const;
     /// Help › About's text: the desk's version (project() in CMakeLists.txt), the Qt it runs

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ui/models/asyncresult.h"
+#include "ui/models/outboxlist.h"
 
 #include <QWidget>
 
@@ -26,19 +27,9 @@ class OutboxPage : public QWidget
     Q_OBJECT
 
 public:
-    enum Field {
-        Id,
-        Provider,
-        SubscriptionRef,
-        EventType,
-        CreatedAt,
-        Attempts,
-        NextAttemptAt,
-        LastError,
-        PublishedAt,
-        RenewalKey,
-        FieldCount
-    };
+    /// A row's fields (outboxlist.h): OutboxPage::Id, OutboxPage::PublishedAt, ...
+    using Field = outbox::FieldIndex;
+    using enum outbox::FieldIndex;
 
     explicit OutboxPage(DatabasePool *pool, QWidget *parent = nullptr);
     PagedTableModel *model() const { return m_model; }

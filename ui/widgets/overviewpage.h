@@ -13,8 +13,6 @@
 #include <utility>
 
 class QChart;
-class QCategoryAxis;
-class QChartView;
 class QGridLayout;
 class QLabel;
 class QTimer;
@@ -22,6 +20,7 @@ class QTimer;
 namespace rd::ui {
 
 class DatabasePool;
+class OverviewCharts;
 class OverviewTile;
 
 /// The desk's first page: the numbers that matter as tiles (renewals today and this month per
@@ -93,20 +92,11 @@ private:
     void showFigures(const OverviewFigures &f);
     void showTiles();
     void showBackupAge();
-    void showRenewalsPerDay();
-    void showDeliveries();
-    void showCasesPerDay();
-    void showOpenByReason();
-    void showOpenByAge();
-    /// The window's days, labelled once a week (`numbersOnly`: "17", not "17 Nov").
-    QCategoryAxis *dayAxis(bool numbersOnly) const;
-    static void roomForLastDay(QChart *chart, QCategoryAxis *days);
     /// The tiles in reading order.
     std::array<OverviewTile *, 6> tiles() const;
     void flowTiles(int rows);
     int tilesWidthInOneRow() const;
     void reflowTiles();
-    QString daysTitle(const QString &what) const;
 
     DatabasePool *m_pool;
     QLabel *m_heading;
@@ -117,11 +107,7 @@ private:
     OverviewTile *m_overdue;
     OverviewTile *m_outbox;
     OverviewTile *m_lastDelivery;
-    QChartView *m_renewalsView;
-    QChartView *m_deliveriesView;
-    QChartView *m_casesView;
-    QChartView *m_reasonView;
-    QChartView *m_ageView;
+    OverviewCharts *m_charts;
     QTimer *m_poll;
     QGridLayout *m_tiles;
     QWidget *m_scrollViewport = nullptr;

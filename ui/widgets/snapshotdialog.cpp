@@ -7,6 +7,7 @@
 #include "ui/models/format.h"
 #include "ui/models/snapshotinput.h"
 #include "ui/models/snapshotstart.h"
+#include "ui/models/snapshotsubject.h"
 #include "ui/widgets/comparisonview.h"
 #include "ui/widgets/dialogkeys.h"
 #include "ui/widgets/reasonbox.h"
@@ -33,65 +34,6 @@
 #include <QVBoxLayout>
 
 namespace rd::ui {
-namespace {
-
-struct Loaded
-{
-    bool found = false;
-    CaseSubscription subject;
-    std::optional<rd::ProviderKind> kind;
-};
-
-std::optional<qint64> microsOf(const QVariant &rfc3339)
-{
-    return rfc3339.isNull() ? std::nullopt : format::micros(rfc3339.toString());
-}
-
-/// The case's subscription as attach_provider_snapshot() will find it, in one statement.
-Loaded loadCaseSubscription(QSqlDatabase &db, qint64 caseId)
-{
-    QSqlQuery q = execSql(db,
-        u"SELECT c.provider_key, c.provider_subscription_id, p.kind, s.id IS NOT NULL, "
-        "s.status, rd_rfc3339(s.current_period_start), rd_rfc3339(s.current_period_end), "
-        "s.cancel_at_period_end, s.provider_version, s.revision, "
-        "lb.provider_renewal_key, rd_rfc3339(lb.period_start), rd_rfc3339(lb.period_end), "
-        "lb.paid_amount_minor, lb.currency "
-        "FROM reconciliation_cases c "
-        "LEFT JOIN billing_providers p ON p.provider_key = c.provider_key "
-        "LEFT JOIN subscriptions s ON s.provider_key = c.provider_key "
-        "  AND s.provider_subscription_id = c.provider_subscription_id "
-        // The newest billing period: billing_period_subscription_period_unique backwards.
-        "LEFT JOIN LATERAL (SELECT * FROM subscription_billing_periods b "
-        "  WHERE b.subscription_id = s.id ORDER BY period_start DESC, period_end DESC LIMIT 1) lb "
-        "  ON true "
-        "WHERE c.id = ?"_qs,
-        {caseId});
-    Loaded loaded;
-    if (!q.next())
-        return loaded;
-    loaded.found = true;
-    loaded.subject.providerKey = q.value(0).toString();
-    loaded.subject.providerSubscriptionId = q.value(1).toString();
-    if (!q.value(2).isNull())
-        loaded.kind = rd::providerKindFromString(q.value(2).toString().toStdString());
-    if (q.value(3).toBool()) {
-        LocalSubscription local;
-        local.status = q.value(4).toString();
-        local.periodStartMicros = microsOf(q.value(5));
-        local.periodEndMicros = microsOf(q.value(6));
-        local.cancelAtPeriodEnd = q.value(7).toBool();
-        local.providerVersion = q.value(8).isNull() ? QString() : q.value(8).toString();
-        local.revision = q.value(9).toLongLong();
-        if (!q.value(10).isNull())
-            local.latestRenewal = LocalSubscription::Renewal {q.value(10).toString(),
-                microsOf(q.value(11)).value_or(0), microsOf(q.value(12)).value_or(0),
-                q.value(13).toLongLong(), q.value(14).toString()};
-        loaded.subject.local = std::move(local);
-    }
-    return loaded;
-}
-
-} // namespace
 
 SnapshotDialog::SnapshotDialog(
     DatabasePool *pool, CaseActions *actions, qint64 caseId, QWidget *parent)
@@ -182,14 +124,14 @@ SnapshotDialog::SnapshotDialog(
     });
 
     deliverResult(
-        this, pool->run([caseId](QSqlDatabase &db) { return loadCaseSubscription(db, caseId); }),
-        [this](Loaded loaded) {
-            if (!loaded.found) {
+        this, pool->call(&loadSnapshotSubject, caseId),
+        [this](std::optional<SnapshotSubject> loaded) {
+            if (!loaded) {
                 m_loadError = tr("Could not read the case's subscription: %1")
                                   .arg(tr("there is no case %1").arg(m_caseId));
             } else {
-                m_subject = std::move(loaded.subject);
-                m_kind = loaded.kind;
+                m_subject = std::move(loaded->subscription);
+                m_kind = loaded->kind;
                 setWindowTitle(tr("Attach provider snapshot to case %1 · %2 · %3")
                                    .arg(m_caseId)
                                    .arg(m_subject->providerKey, m_subject->providerSubscriptionId));
@@ -257,8 +199,7 @@ void SnapshotDialog::startFromCurrentState()
 {
     const qint64 caseId = m_caseId;
     deliverResult(
-        this,
-        m_pool->run([caseId](QSqlDatabase &db) { return loadSnapshotStartFacts(db, caseId); }),
+        this, m_pool->call(&loadSnapshotStartFacts, caseId),
         [this](const std::optional<SnapshotStartFacts> &facts) {
             if (!facts) {
                 showProblem(tr("Could not read the case's subscription: %1")

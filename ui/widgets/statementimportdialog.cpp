@@ -119,7 +119,7 @@ StatementImportDialog::StatementImportDialog(
     updateButtons();
 
     deliverResult(
-        this, pool->run([](QSqlDatabase &db) { return loadProviderKeys(db); }),
+        this, pool->call(&loadProviderKeys),
         [this](const QStringList &keys) {
             // Typed already: kept; else the first registered provider.
             const QString typed = m_provider->currentText();

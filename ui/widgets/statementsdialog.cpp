@@ -115,7 +115,7 @@ void StatementsDialog::reload()
 {
     m_message->setText(tr("Reading the statement runs…"));
     deliverResult(
-        this, m_pool->run([](QSqlDatabase &db) { return loadStatementRuns(db); }),
+        this, m_pool->call(&loadStatementRuns, kStatementRunLimit),
         [this](const QVector<StatementRunRow> &runs) {
             m_runs = runs;
             QVector<QVariant> cells;
@@ -147,7 +147,7 @@ void StatementsDialog::showRun(int row)
     const qint64 runId = m_runs[row].id;
     m_message->setText(tr("Reading the findings of run %1…").arg(runId));
     deliverResult(
-        this, m_pool->run([runId](QSqlDatabase &db) { return loadStatementFindings(db, runId); }),
+        this, m_pool->call(&loadStatementFindings, runId),
         [this, runId](const QVector<StatementFindingRow> &findings) {
             m_findings = findings;
             QVector<QVariant> cells;

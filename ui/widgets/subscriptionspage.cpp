@@ -308,12 +308,10 @@ void SubscriptionsPage::selectOpenRow()
 void SubscriptionsPage::loadProviders()
 {
     deliverResult(
-        this, m_pool->run([](QSqlDatabase &db) {
-            return std::make_pair(rd::ui::loadProviders(db), estimateSubscriptions(db));
-        }),
-        [this](const std::pair<QStringList, qint64> &loaded) {
-            const auto &[providers, estimate] = loaded;
-            m_estimate = estimate;
+        this, m_pool->call(&loadSubscriptionChoices),
+        [this](const SubscriptionChoices &loaded) {
+            const QStringList &providers = loaded.providers;
+            m_estimate = loaded.estimate;
             const QString current = m_provider->currentData().toString();
             QSignalBlocker block(m_provider);
             while (m_provider->count() > 1)
@@ -329,7 +327,7 @@ void SubscriptionsPage::loadProviders()
 void SubscriptionsPage::loadDetail(const QString &id)
 {
     deliverResult(
-        this, m_pool->run([id](QSqlDatabase &db) { return loadSubscriptionDetail(db, id); }),
+        this, m_pool->call(&loadSubscriptionDetail, id),
         [this](const std::optional<SubscriptionDetail> &detail) {
             if (detail)
                 m_detail->setDetail(*detail);
