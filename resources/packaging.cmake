@@ -27,7 +27,7 @@ install(DIRECTORY migrations/ DESTINATION ${CMAKE_INSTALL_DATADIR}/renewal-desk/
         COMPONENT renewalctl FILES_MATCHING PATTERN "*.sql" PATTERN "repeatables.txt")
 
 # The webhook receiver and the outbox publisher as systemd services, pointing at the installed
-# renewalctl, with example settings and secrets files beside the documentation (README,
+# renewalctl, with example settings and secrets files beside the documentation (docs/operations.md,
 # "Receiving webhooks"). Component "systemd", so that `cmake --install BUILD --component
 # systemd` installs them without building anything.
 set(RD_DOC_DIR "${CMAKE_INSTALL_FULL_DATAROOTDIR}/doc/renewalctl")
@@ -42,7 +42,7 @@ endforeach()
 install(FILES resources/systemd/receiver.env resources/systemd/outbox.env resources/systemd/fold.env
               resources/systemd/backup.env resources/systemd/webhook-secrets.json
         DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/renewalctl/examples COMPONENT systemd)
-install(FILES README.md DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/renewalctl
+install(FILES README.md docs/operations.md DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/renewalctl
         COMPONENT systemd)
 
 # --- renewal-desk ------------------------------------------------------------------------
@@ -92,7 +92,7 @@ foreach(pair "desk:renewal-desk" "renewalctl:renewalctl")
     list(GET pair 1 package)
     install(FILES ${RD_PACKAGING_DIR}/changelog.Debian.gz resources/debian/copyright
             DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/${package} COMPONENT ${component})
-    # The lintian tags a package overrides, each with its reason (README, "Install").
+    # The lintian tags a package overrides, each with its reason (docs/operations.md, "Install and packages").
     if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/resources/debian/${package}.lintian-overrides)
         install(FILES resources/debian/${package}.lintian-overrides
                 DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/lintian/overrides RENAME ${package}

@@ -15,7 +15,7 @@ help_text="$("$ctl" help 2>/dev/null || true)"
 if grep -q "^  demo" <<<"$help_text"; then
     # Only into a database that has no subscriptions yet: the demo is for a new desk.
     # The demo's statements go beside the embedded cluster (the same root as
-    # EmbeddedCluster::defaultRoot), where the README's "Statements" section imports them from.
+    # EmbeddedCluster::defaultRoot), where the user guide's "Statements" section (docs/user-guide.md) imports them from.
     root="${RENEWAL_DESK_DATA_DIR:-}"
     if [ -z "$root" ]; then
         if [ "$(id -u)" = 0 ]; then root=/var/lib/renewal-desk

@@ -412,7 +412,7 @@ private slots:
                 u"Ctrl+K = View › Find anything (any id)…"_qs,
                 u"Ctrl+Shift+D = Case › Dismiss…"_qs})
             QVERIFY2(said.contains(wanted), qPrintable(said.join(u"\n"_qs)));
-        QTest::keyClick(focused(&window), Qt::Key_F1);
+        QTest::keyClick(focused(&window), Qt::Key_F1, Qt::ControlModifier);
         auto *dialog = window.findChild<QDialog *>(u"keyboard-shortcuts"_qs);
         QVERIFY(dialog);
         QTRY_VERIFY(dialog->isVisible());

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The packages' static checks (ctest: package_lint): lintian on both .deb files must report no
 # error and no warning (the tags the packages override are in resources/debian/*.lintian-
-# overrides, each with its reason; README, "Install"); the desktop entry and the AppStream
+# overrides, each with its reason; docs/operations.md, "Install and packages"); the desktop entry and the AppStream
 # metadata as they are in the package must pass desktop-file-validate and
 # `appstreamcli validate --no-net`.
 #   lint-packages.sh DIST    (DIST holds renewal-desk_*.deb and renewalctl_*.deb)

@@ -14,6 +14,8 @@
 #include "ui/widgets/closemonthdialog.h"
 #include "ui/widgets/connectiondialog.h"
 #include "ui/widgets/finddialog.h"
+#include "ui/widgets/helptopics.h"
+#include "ui/widgets/helpwindow.h"
 #include "ui/widgets/inboxpage.h"
 #include "ui/widgets/ledgerpage.h"
 #include "ui/widgets/outboxpage.h"
@@ -197,7 +199,11 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     ledger->addAction(tr("&Statements…"), this, &MainWindow::showStatements);
     ledger->addAction(tr("&Close month…"), this, &MainWindow::showCloseMonth);
     auto *help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&Keyboard shortcuts"), QKeySequence(Qt::Key_F1), this,
+    // F1 opens the user guide at the shown page's section (ui/widgets/helptopics.cpp).
+    help->addAction(tr("&User guide"), QKeySequence(Qt::Key_F1), this,
+            [this] { HelpWindow::showFor(this, helpAnchorFor(m_stack->currentWidget())); })
+        ->setObjectName(u"help-user-guide"_qs);
+    help->addAction(tr("&Keyboard shortcuts"), QKeySequence(Qt::CTRL | Qt::Key_F1), this,
         &MainWindow::showKeyboardShortcuts);
     help->addAction(tr("&About Renewal Desk"), this, &MainWindow::showAbout);
 
