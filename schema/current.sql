@@ -3114,6 +3114,7 @@ GRANT SELECT ON TABLE public.renewal_daily_totals TO renewal_viewer;
 GRANT SELECT ON TABLE public.renewal_period_start_totals TO renewal_viewer;
 GRANT SELECT ON TABLE public.renewal_total_deltas TO renewal_viewer;
 GRANT SELECT ON TABLE public.schema_migrations TO renewal_viewer;
+GRANT SELECT ON TABLE public.schema_repeatables TO renewal_viewer;
 GRANT SELECT ON TABLE public.subscription_outbox TO renewal_viewer;
 GRANT SELECT(id) ON TABLE public.webhook_inbox TO renewal_viewer;
 GRANT SELECT(provider_key) ON TABLE public.webhook_inbox TO renewal_viewer;

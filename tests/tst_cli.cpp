@@ -763,29 +763,31 @@ private slots:
         const QByteArray me = QByteArray::fromStdString(rdtest::text(db, "SELECT session_user"));
         const QByteArray caseId = id.toUtf8();
         const auto json = [&](const QStringList &words) {
-            auto run = runProgram(ctl(), withDb(db, QStringList {"cases"} + words + QStringList {"--json"}));
+            auto run = runProgram(
+                ctl(), withDb(db, QStringList {"cases"} + words + QStringList {"--json"}));
             return std::make_pair(run.exitCode, run.out);
         };
         using Row = std::pair<QStringList, QByteArray>;
-        for (const auto &[words, expected] : std::vector<Row> {
-                 {{"release", id}, R"({"caseId":)" + caseId + R"(,"result":"not_claimed"})"},
-                 {{"claim", id},
-                     R"({"assignedTo":")" + me + R"(","caseId":)" + caseId
-                         + R"(,"result":"claimed"})"},
-                 {{"claim", id},
-                     R"({"assignedTo":")" + me + R"(","caseId":)" + caseId
-                         + R"(,"result":"already_yours"})"},
-                 {{"release", id},
-                     R"({"caseId":)" + caseId + R"(,"releasedFrom":")" + me
-                         + R"(","result":"released"})"},
-                 {{"note", id, "--comment", "called the provider"},
-                     R"({"caseId":)" + caseId + R"(,"result":"noted"})"},
-                 {{"dismiss", id, "--reason", "test_data", "--comment", "staging data"},
-                     R"({"caseId":)" + caseId + R"(,"result":"dismissed"})"},
-                 {{"reopen", id, "--comment", "a paying customer after all"},
-                     R"({"caseId":)" + caseId + R"(,"dismissedBy":")" + me
-                         + R"(","errorCode":"renewal_period_is_not_contiguous","result":"reopened"})"},
-             }) {
+        for (const auto &[words, expected] :
+            std::vector<Row> {
+                {{"release", id}, R"({"caseId":)" + caseId + R"(,"result":"not_claimed"})"},
+                {{"claim", id},
+                    R"({"assignedTo":")" + me + R"(","caseId":)" + caseId
+                        + R"(,"result":"claimed"})"},
+                {{"claim", id},
+                    R"({"assignedTo":")" + me + R"(","caseId":)" + caseId
+                        + R"(,"result":"already_yours"})"},
+                {{"release", id},
+                    R"({"caseId":)" + caseId + R"(,"releasedFrom":")" + me
+                        + R"(","result":"released"})"},
+                {{"note", id, "--comment", "called the provider"},
+                    R"({"caseId":)" + caseId + R"(,"result":"noted"})"},
+                {{"dismiss", id, "--reason", "test_data", "--comment", "staging data"},
+                    R"({"caseId":)" + caseId + R"(,"result":"dismissed"})"},
+                {{"reopen", id, "--comment", "a paying customer after all"},
+                    R"({"caseId":)" + caseId + R"(,"dismissedBy":")" + me
+                        + R"(","errorCode":"renewal_period_is_not_contiguous","result":"reopened"})"},
+            }) {
             const auto [exitCode, out] = json(words);
             QCOMPARE(exitCode, 0);
             QCOMPARE(out, expected + "\n");

@@ -32,7 +32,7 @@
 
 #include <memory>
 
-using Kind = rd::ui::CaseActionOutcome::Kind;
+using Kind = rd::ui::CaseActionResult::Kind;
 using Action = rd::ui::CaseActions::Action;
 using rd::ui::CasesPage;
 
@@ -168,7 +168,7 @@ private:
             15000);
     }
 
-    static rd::ui::CaseActionOutcome act(
+    static rd::ui::CaseActionResult act(
         CasesPage &page, qint64 caseId, Action action, const QString &comment = {})
     {
         if (!page.openCase(caseId))
@@ -177,7 +177,7 @@ private:
         page.runAction(action, {}, comment);
         if (!finished.wait(20000))
             return {Kind::Failed, u"no outcome"_qs, u"timeout"_qs};
-        return finished.first().first().value<rd::ui::CaseActionOutcome>();
+        return finished.first().first().value<rd::ui::CaseActionResult>();
     }
 
     static QString waitForBulk(CasesPage &page, rd::ui::BulkCaseDialog *dialog)

@@ -28,7 +28,7 @@
 
 #include <unistd.h>
 
-using Kind = rd::ui::CaseActionOutcome::Kind;
+using Kind = rd::ui::CaseActionResult::Kind;
 using rdtest::outcomeName;
 
 /// Re-apply from the reconciliation queue, through the desk's widgets and action layer.
@@ -231,7 +231,7 @@ private slots:
         page.runAction(rd::ui::CaseActions::Action::Reapply, u"data_correction"_qs,
             u"customer paid by card"_qs);
         QVERIFY(finished.wait(20000));
-        const auto outcome = finished.first().first().value<rd::ui::CaseActionOutcome>();
+        const auto outcome = finished.first().first().value<rd::ui::CaseActionResult>();
         QCOMPARE(outcome.resultCode, u"applied"_qs);
         QCOMPARE(int(outcome.kind), int(Kind::Resolved));
         QVERIFY2(outcome.summary.startsWith(u"Applied: period now 1 Feb → 1 Mar 2026"_qs),
@@ -545,7 +545,7 @@ private slots:
         QVERIFY(!json->toPlainText().contains(u'\t'));
         QTest::keyClick(comment, Qt::Key_Return, Qt::ControlModifier);
         QVERIFY(finished.wait(20000));
-        const auto outcome = finished.first().first().value<rd::ui::CaseActionOutcome>();
+        const auto outcome = finished.first().first().value<rd::ui::CaseActionResult>();
         QCOMPARE(int(outcome.kind), int(Kind::Resolved));
         QCOMPARE(outcome.resultCode, u"attached"_qs);
         QVERIFY2(outcome.summary.startsWith(u"Snapshot attached: period now 1 Feb → 1 Mar 2026"_qs),

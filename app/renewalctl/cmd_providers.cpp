@@ -30,7 +30,8 @@ int runAdd(const CommandContext &ctx, const ProvidersOptions &o)
         ctx.out << nlohmann::json {{"result", word}, {"providerKey", o.key}}.dump() << "\n";
     else
         ctx.out << "provider " << o.key << ": "
-                << (result == RegisterOutcome::Created ? "created" : "already registered, unchanged")
+                << (result == RegisterOutcome::Created ? "created"
+                                                       : "already registered, unchanged")
                 << "\n";
     return ExitOk;
 }

@@ -78,8 +78,9 @@ int runRenewalctl(
         if (!chosen)
             return ExitOk; // --help or --version, printed
         // What a command's store calls let through of libpqxx arrives as rd:: types.
-        return translatingDatabaseErrors(
-            [&] { return chosen->run(CommandContext {chosen->args, in, out, err}); });
+        return translatingDatabaseErrors([&] {
+            return chosen->run(CommandContext {chosen->args, in, out, err});
+        });
     } catch (const UsageError &e) {
         err << "renewalctl: " << e.what() << "\n";
         return ExitUsage;

@@ -73,14 +73,14 @@ if(BUILD_TESTING)
                 "renewal_workload")
         endif()
     endforeach()
-    foreach(_rd_test tst_timestamp tst_renewalevent tst_currency tst_csv tst_sha256
+    foreach(_rd_test tst_timestamp tst_renewalevent tst_currency tst_csv tst_sha256 tst_encoding
             tst_signatures tst_adapters tst_statement tst_providersnapshot)
         rd_forbid(${_rd_test} "a test of the pure core links the core" "PQXX" "LIBPQ"
             "renewal_store" "^Qt6::Widgets$" "^Qt6::Sql$")
     endforeach()
     foreach(_rd_test tst_ui_snapshotpreview tst_ui_connectionsettings tst_ui_asyncresult
             tst_ui_recordtablemodel tst_ui_caseevidence tst_ui_format tst_ui_deliverybody
-            tst_ui_navigationhistory tst_ui_subscriptionsmodel)
+            tst_ui_navigationhistory tst_ui_subscriptionsmodel tst_ui_casehistory tst_ui_casequeue)
         rd_forbid(${_rd_test} "a read model's test links no widgets" "^Qt6::Widgets$"
             "renewal_ui_widgets")
     endforeach()

@@ -17,9 +17,9 @@ QString tr(const char *text)
 
 } // namespace
 
-QString bulkResultWord(CaseActions::Action action, const CaseActionOutcome &outcome)
+QString bulkResultWord(CaseActions::Action action, const CaseActionResult &outcome)
 {
-    using Kind = CaseActionOutcome::Kind;
+    using Kind = CaseActionResult::Kind;
     switch (outcome.kind) {
     case Kind::Resolved:
         if (action == CaseActions::Action::Dismiss)
@@ -81,13 +81,13 @@ void BulkCaseRun::next()
     const Item item = m_items[m_done];
     deliverResult(
         this, m_actions->run(m_action, {item.caseId, m_reason, m_comment, {}}),
-        [this, item](const CaseActionOutcome &outcome) { record(item, outcome); },
+        [this, item](const CaseActionResult &outcome) { record(item, outcome); },
         [this, item](const QString &message) {
-            record(item, {CaseActionOutcome::Kind::Failed, message, u"error"_qs});
+            record(item, {CaseActionResult::Kind::Failed, message, u"error"_qs});
         });
 }
 
-void BulkCaseRun::record(const Item &item, const CaseActionOutcome &outcome)
+void BulkCaseRun::record(const Item &item, const CaseActionResult &outcome)
 {
     m_cells << item.caseId << item.subscription << bulkResultWord(m_action, outcome)
             << outcome.summary << outcome.resultCode;

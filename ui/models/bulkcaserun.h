@@ -24,7 +24,7 @@ public:
         Subscription, ///< the provider's subscription id, as the queue showed it
         Result, ///< "applied", "already recorded", "still refused", "refused", "dismissed", "error"
         Detail, ///< the action's sentence ("Still rejected: Renewal period is not contiguous. ...")
-        ResultCode, ///< CaseActionOutcome::resultCode
+        ResultCode, ///< CaseActionResult::resultCode
         FieldCount
     };
     struct Item
@@ -55,7 +55,7 @@ signals:
 
 private:
     void next();
-    void record(const Item &item, const CaseActionOutcome &outcome);
+    void record(const Item &item, const CaseActionResult &outcome);
 
     CaseActions *m_actions;
     RecordTableModel *m_results;
@@ -70,6 +70,6 @@ private:
 };
 
 /// A result's word for an outcome of `action` ("applied", "still refused", ...).
-QString bulkResultWord(CaseActions::Action action, const CaseActionOutcome &outcome);
+QString bulkResultWord(CaseActions::Action action, const CaseActionResult &outcome);
 
 } // namespace rd::ui

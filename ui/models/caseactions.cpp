@@ -48,7 +48,7 @@ public:
     bool isAvailable(Action) const override { return true; }
     QString unavailableReason(Action) const override { return {}; }
 
-    QFuture<CaseActionOutcome> run(Action action, const CaseActionRequest &request) override
+    QFuture<CaseActionResult> run(Action action, const CaseActionRequest &request) override
     {
         // Off the GUI thread, on a connection of its own; the database decides, as the
         // connection's login role, and refuses what that role may not do.
@@ -69,7 +69,7 @@ public:
             case Action::Reopen:
                 return reopenCase(conninfo, request);
             }
-            return CaseActionOutcome {};
+            return CaseActionResult {};
         });
     }
 
@@ -127,9 +127,9 @@ QString reasonLabel(const QString &code)
     return label != labels.cend() ? tr(*label) : format::humanize(code);
 }
 
-CaseActionOutcome reapplyCase(const std::string &conninfo, const CaseActionRequest &request)
+CaseActionResult reapplyCase(const std::string &conninfo, const CaseActionRequest &request)
 {
-    using Kind = CaseActionOutcome::Kind;
+    using Kind = CaseActionResult::Kind;
     try {
         rd::OperatorSession session(conninfo);
         const auto result = session.reapply(request.caseId, noteFor(request));
@@ -156,9 +156,9 @@ CaseActionOutcome reapplyCase(const std::string &conninfo, const CaseActionReque
     }
 }
 
-CaseActionOutcome dismissCase(const std::string &conninfo, const CaseActionRequest &request)
+CaseActionResult dismissCase(const std::string &conninfo, const CaseActionRequest &request)
 {
-    using Kind = CaseActionOutcome::Kind;
+    using Kind = CaseActionResult::Kind;
     try {
         rd::OperatorSession session(conninfo);
         session.dismiss(request.caseId, noteFor(request));
@@ -182,9 +182,9 @@ QString codeOf(std::string_view name)
 /// Claim, release and note share their failure handling: a refusal in the database's words
 /// (note_required names who holds the case), anything else as an error.
 template<typename Call>
-CaseActionOutcome assignmentAction(const char *failure, Call &&call)
+CaseActionResult assignmentAction(const char *failure, Call &&call)
 {
-    using Kind = CaseActionOutcome::Kind;
+    using Kind = CaseActionResult::Kind;
     try {
         return call();
     } catch (const rd::ActionRefused &e) {
@@ -196,16 +196,16 @@ CaseActionOutcome assignmentAction(const char *failure, Call &&call)
 
 } // namespace
 
-CaseActionOutcome claimCase(const std::string &conninfo, const CaseActionRequest &request)
+CaseActionResult claimCase(const std::string &conninfo, const CaseActionRequest &request)
 {
     return assignmentAction(QT_TRANSLATE_NOOP("CaseActions", "Could not claim: %1"), [&] {
         rd::OperatorSession session(conninfo);
         const auto r = session.claim(request.caseId, request.comment.trimmed().toStdString());
         const QString code = codeOf(rd::toString(r.outcome));
         if (r.outcome == rd::ClaimOutcome::AlreadyYours)
-            return CaseActionOutcome {CaseActionOutcome::Kind::Done,
+            return CaseActionResult {CaseActionResult::Kind::Done,
                 tr("Case %1 was already assigned to you.").arg(request.caseId), code};
-        return CaseActionOutcome {CaseActionOutcome::Kind::Done,
+        return CaseActionResult {CaseActionResult::Kind::Done,
             r.takenFrom.empty() ? tr("Case %1 is assigned to you.").arg(request.caseId)
                                 : tr("Case %1 is assigned to you (taken over from %2).")
                                       .arg(request.caseId)
@@ -214,16 +214,16 @@ CaseActionOutcome claimCase(const std::string &conninfo, const CaseActionRequest
     });
 }
 
-CaseActionOutcome releaseCase(const std::string &conninfo, const CaseActionRequest &request)
+CaseActionResult releaseCase(const std::string &conninfo, const CaseActionRequest &request)
 {
     return assignmentAction(QT_TRANSLATE_NOOP("CaseActions", "Could not release: %1"), [&] {
         rd::OperatorSession session(conninfo);
         const auto r = session.release(request.caseId, request.comment.trimmed().toStdString());
         const QString code = codeOf(rd::toString(r.outcome));
         if (r.outcome == rd::ReleaseOutcome::NotClaimed)
-            return CaseActionOutcome {CaseActionOutcome::Kind::Done,
+            return CaseActionResult {CaseActionResult::Kind::Done,
                 tr("Case %1 was not assigned to anyone.").arg(request.caseId), code};
-        return CaseActionOutcome {CaseActionOutcome::Kind::Done,
+        return CaseActionResult {CaseActionResult::Kind::Done,
             tr("Case %1 is back in the queue (it was assigned to %2).")
                 .arg(request.caseId)
                 .arg(QString::fromStdString(r.releasedFrom)),
@@ -231,22 +231,22 @@ CaseActionOutcome releaseCase(const std::string &conninfo, const CaseActionReque
     });
 }
 
-CaseActionOutcome noteCase(const std::string &conninfo, const CaseActionRequest &request)
+CaseActionResult noteCase(const std::string &conninfo, const CaseActionRequest &request)
 {
     return assignmentAction(QT_TRANSLATE_NOOP("CaseActions", "Could not add the note: %1"), [&] {
         rd::OperatorSession session(conninfo);
         session.note(request.caseId, request.comment.trimmed().toStdString());
-        return CaseActionOutcome {CaseActionOutcome::Kind::Done,
+        return CaseActionResult {CaseActionResult::Kind::Done,
             tr("Note added to case %1.").arg(request.caseId), u"noted"_qs};
     });
 }
 
-CaseActionOutcome reopenCase(const std::string &conninfo, const CaseActionRequest &request)
+CaseActionResult reopenCase(const std::string &conninfo, const CaseActionRequest &request)
 {
     return assignmentAction(QT_TRANSLATE_NOOP("CaseActions", "Could not reopen: %1"), [&] {
         rd::OperatorSession session(conninfo);
         const auto r = session.reopen(request.caseId, request.comment.trimmed().toStdString());
-        return CaseActionOutcome {CaseActionOutcome::Kind::Done,
+        return CaseActionResult {CaseActionResult::Kind::Done,
             r.dismissedBy.empty()
                 ? tr("Case %1 is open again, back in the queue.").arg(request.caseId)
                 : tr("Case %1 is open again, back in the queue (dismissed by %2).")
@@ -338,9 +338,9 @@ QString joined(const QString &text, const QString &more)
 
 } // namespace
 
-CaseActionOutcome attachSnapshot(const std::string &conninfo, const CaseActionRequest &request)
+CaseActionResult attachSnapshot(const std::string &conninfo, const CaseActionRequest &request)
 {
-    using Kind = CaseActionOutcome::Kind;
+    using Kind = CaseActionResult::Kind;
     try {
         rd::OperatorSession session(conninfo);
         const auto snapshot = snapshotFromText(session, request.caseId, request.snapshotJson);

@@ -18,7 +18,7 @@ struct CaseActionRequest
 };
 
 /// How it ended, in words for the person at the desk.
-struct CaseActionOutcome
+struct CaseActionResult
 {
     /// Done: claimed, released or noted (the case's status is unchanged).
     enum class Kind { Resolved, StillOpen, Refused, Failed, Done };
@@ -43,7 +43,7 @@ struct SnapshotVerdict
 /// The operator actions on a case, behind one small interface so that the desk does not care
 /// which domain functions implement them. Every call returns at once; the work runs off the
 /// GUI thread with its own database connection and the QFuture reports the outcome (it never
-/// throws: failures are CaseActionOutcome::Kind::Failed with the reason).
+/// throws: failures are CaseActionResult::Kind::Failed with the reason).
 class CaseActions
 {
 public:
@@ -58,7 +58,7 @@ public:
     virtual bool isAvailable(Action action) const = 0;
     /// Why an action is not available, for the disabled button's tooltip.
     virtual QString unavailableReason(Action action) const = 0;
-    virtual QFuture<CaseActionOutcome> run(Action action, const CaseActionRequest &request) = 0;
+    virtual QFuture<CaseActionResult> run(Action action, const CaseActionRequest &request) = 0;
     /// What attaching `snapshotJson` (Renewal Desk's form) to the case would do; never throws.
     virtual QFuture<SnapshotVerdict> preview(qint64 caseId, const QString &snapshotJson) = 0;
 };
@@ -83,24 +83,24 @@ std::unique_ptr<CaseActions> makeDomainCaseActions(const QString &conninfo);
 /// rd::OperatorSession of its own (domain/store/operator_session.h): one transaction in the
 /// database as the connection's login role, refusals in plain words ("case 42 was already resolved
 /// ... by alice at ...").
-CaseActionOutcome reapplyCase(const std::string &conninfo, const CaseActionRequest &request);
-CaseActionOutcome dismissCase(const std::string &conninfo, const CaseActionRequest &request);
+CaseActionResult reapplyCase(const std::string &conninfo, const CaseActionRequest &request);
+CaseActionResult dismissCase(const std::string &conninfo, const CaseActionRequest &request);
 /// Claim the case for the connection's login role, give it back to the queue, or write a note in
 /// its history (claim_case, release_case, note_case of migration 0015).
-CaseActionOutcome claimCase(const std::string &conninfo, const CaseActionRequest &request);
-CaseActionOutcome releaseCase(const std::string &conninfo, const CaseActionRequest &request);
-CaseActionOutcome noteCase(const std::string &conninfo, const CaseActionRequest &request);
+CaseActionResult claimCase(const std::string &conninfo, const CaseActionRequest &request);
+CaseActionResult releaseCase(const std::string &conninfo, const CaseActionRequest &request);
+CaseActionResult noteCase(const std::string &conninfo, const CaseActionRequest &request);
 /// A dismissed case back in the queue (reopen_case of migration 0033), with the request's
 /// comment as the note saying why.
-CaseActionOutcome reopenCase(const std::string &conninfo, const CaseActionRequest &request);
+CaseActionResult reopenCase(const std::string &conninfo, const CaseActionRequest &request);
 /// `snapshotJson` is Renewal Desk's snapshot form, or the provider's own subscription object
 /// (Stripe, Paddle), read with the adapter of the case's provider.
-CaseActionOutcome attachSnapshot(const std::string &conninfo, const CaseActionRequest &request);
+CaseActionResult attachSnapshot(const std::string &conninfo, const CaseActionRequest &request);
 /// The worker body of CaseActions::preview.
 SnapshotVerdict previewSnapshot(
     const std::string &conninfo, qint64 caseId, const QString &snapshotJson);
 
 } // namespace rd::ui
 
-Q_DECLARE_METATYPE(rd::ui::CaseActionOutcome)
+Q_DECLARE_METATYPE(rd::ui::CaseActionResult)
 Q_DECLARE_METATYPE(rd::ui::SnapshotVerdict)

@@ -549,18 +549,18 @@ void CasesPage::runAction(CaseActions::Action action, const QString &reason, con
     m_panel->showRunning(tr("%1 case %2…").arg(caseActionName(action)).arg(m_currentCase));
     deliverResult(
         this, m_actions->run(action, {m_currentCase, reason, comment, snapshotJson}),
-        [this](const CaseActionOutcome &outcome) { actionDone(outcome); },
+        [this](const CaseActionResult &outcome) { actionDone(outcome); },
         [this](const QString &message) {
-            actionDone({CaseActionOutcome::Kind::Failed, message, u"error"_qs});
+            actionDone({CaseActionResult::Kind::Failed, message, u"error"_qs});
         });
 }
 
-void CasesPage::actionDone(const CaseActionOutcome &outcome)
+void CasesPage::actionDone(const CaseActionResult &outcome)
 {
     m_busy = false;
     m_panel->showOutcome(outcome.summary,
-        outcome.kind == CaseActionOutcome::Kind::Resolved
-            || outcome.kind == CaseActionOutcome::Kind::Done);
+        outcome.kind == CaseActionResult::Kind::Resolved
+            || outcome.kind == CaseActionResult::Kind::Done);
     emit actionFinished(outcome);
     refresh();
 }

@@ -153,7 +153,7 @@ public:
 signals:
     void openCountChanged(int count);
     void subscriptionOpenRequested(const QString &subscriptionUuid);
-    void actionFinished(const rd::ui::CaseActionOutcome &outcome);
+    void actionFinished(const rd::ui::CaseActionResult &outcome);
     /// A bulk run finished (or was stopped); `summary` is BulkCaseRun::summary().
     void bulkFinished(const QString &summary);
     void statusMessage(const QString &message);
@@ -166,7 +166,7 @@ private:
     RowRef currentRecord() const;
     void askAndRun(CaseActions::Action action);
     void updateButtons();
-    void actionDone(const CaseActionOutcome &outcome);
+    void actionDone(const CaseActionResult &outcome);
     void askAndRunBulk(CaseActions::Action action);
     /// Everyone's cases of `scope` in `sort` order, no search and no day: where the
     /// Overview's drill-downs start from, whatever the queue showed.
