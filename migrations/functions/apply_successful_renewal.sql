@@ -1,5 +1,15 @@
 -- As 0029 wrote it, except that an actor 'cli' records its renewal as 'cli' (the two CASE
 -- expressions of steps 6 and 8).
+--
+-- Grants first, then the definition: CREATE OR REPLACE keeps them. A GRANT or REVOKE after
+-- the definition would rewrite this pg_proc row from the catalog cache's copy, whose body is
+-- inline and compressed; PostgreSQL's toaster then compresses the argument arrays as well, and
+-- every call decompresses them (for apply_successful_renewal, +1.1 % of a renewal's
+-- instructions in bench/pgbench/count-instructions.sh; docs/migrations.md). The function
+-- exists: the numbered migrations created it.
+REVOKE ALL ON FUNCTION public.apply_successful_renewal(text,text,text,text,text,timestamp with time zone,timestamp with time zone,bigint,text,timestamp with time zone,text,text,uuid)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+
 CREATE OR REPLACE FUNCTION public.apply_successful_renewal(
     p_provider_key text, p_provider_event_id text, p_provider_subscription_id text,
     p_provider_renewal_key text, p_provider_version text,
@@ -179,6 +189,3 @@ BEGIN
     END LOOP;
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.apply_successful_renewal(text,text,text,text,text,timestamp with time zone,timestamp with time zone,bigint,text,timestamp with time zone,text,text,uuid)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;

@@ -1,4 +1,14 @@
 -- The core applied to a case's stored event, as `actor`.
+--
+-- Grants first, then the definition: CREATE OR REPLACE keeps them. A GRANT or REVOKE after
+-- the definition would rewrite this pg_proc row from the catalog cache's copy, whose body is
+-- inline and compressed; PostgreSQL's toaster then compresses the argument arrays as well, and
+-- every call decompresses them (for apply_successful_renewal, +1.1 % of a renewal's
+-- instructions in bench/pgbench/count-instructions.sh; docs/migrations.md). The function
+-- exists: the numbered migrations created it.
+REVOKE ALL ON FUNCTION public.rd_apply_case_event(jsonb,text,text)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+
 CREATE OR REPLACE FUNCTION public.rd_apply_case_event(e jsonb, p_actor_type text, p_actor_id text,
     OUT result text, OUT billing_period_id uuid, OUT error_code text, OUT local_state jsonb)
     LANGUAGE sql VOLATILE
@@ -11,6 +21,3 @@ BEGIN ATOMIC
         (e->>'paidAmountMinor')::bigint, e->>'currency', (e->>'paidAt')::timestamptz,
         p_actor_type, p_actor_id) a;
 END;
-
-REVOKE ALL ON FUNCTION public.rd_apply_case_event(jsonb,text,text)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
