@@ -5,6 +5,7 @@
 #include "domain/store/database_errors.h"
 #include "domain/store/database_target.h"
 #include "domain/store/retrying_call.h"
+#include "domain/store/webhook_ingestor.h"
 
 #include <pqxx/pqxx>
 
@@ -36,18 +37,20 @@ std::string ReplaySummary::text() const
 }
 
 InboxReplay::InboxReplay(std::string conninfo)
-    : m_conninfo(std::move(conninfo)), m_ingestor(m_conninfo)
+    : m_conninfo(std::move(conninfo)), m_ingestor(std::make_unique<WebhookIngestor>(m_conninfo))
 { }
+
+InboxReplay::~InboxReplay() = default;
 
 ProviderKind InboxReplay::kindOf(const std::string &providerKey)
 {
-    return m_ingestor.kindOf(providerKey);
+    return m_ingestor->kindOf(providerKey);
 }
 
 IngestResult InboxReplay::ingest(const std::string &providerKey, std::string_view payload)
 {
     ++m_summary.payloads;
-    IngestResult r = m_ingestor.ingest(providerKey, payload);
+    IngestResult r = m_ingestor->ingest(providerKey, payload);
     ++m_summary.outcomes[std::string(toString(r.outcome))];
     if (r.caseId)
         m_caseIds.push_back(*r.caseId);

@@ -4,17 +4,21 @@
 // (a provider's event export), `renewalctl replay --delivery N` and the desk's Re-run of an
 // invalid inbox delivery (its stored body again, after an adapter fix) share it.
 
-#include "domain/store/webhook_ingestor.h"
+#include "domain/core/adapters/provider_kinds.h"
+#include "domain/store/ingest_result.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace rd {
+
+class WebhookIngestor;
 
 /// What became of the payloads of one replay.
 struct ReplaySummary
@@ -39,6 +43,7 @@ class InboxReplay
 {
 public:
     explicit InboxReplay(std::string conninfo);
+    ~InboxReplay();
 
     /// The provider key's kind; throws InputError when it is not a registered provider.
     ProviderKind kindOf(const std::string &providerKey);
@@ -47,7 +52,7 @@ public:
 
 private:
     std::string m_conninfo;
-    WebhookIngestor m_ingestor;
+    std::unique_ptr<WebhookIngestor> m_ingestor;
     ReplaySummary m_summary;
     std::vector<std::int64_t> m_caseIds;
 };

@@ -3,7 +3,7 @@
 #include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
 
 #include "domain/core/adapters/normalization.h"
-#include "domain/core/errors.h"
+#include "domain/store/ingest_result.h"
 #include "domain/store/provider_registry.h"
 #include "domain/store/renewal_applier.h"
 #include "domain/store/retry_policy.h"
@@ -23,50 +23,6 @@ namespace rd {
 /// At most this much of a body is stored; a larger body keeps its first bytes, its size and
 /// the SHA-256 of all of it.
 constexpr std::size_t kInboxMaxStoredBytes = 1024 * 1024;
-
-/// ingest() for a provider key that is not registered in billing_providers. An InputError for
-/// the command line (its message advises `renewalctl providers`); the receiver answers it by
-/// its type, with words of its own.
-class UnknownProvider : public InputError
-{
-public:
-    using InputError::InputError;
-};
-
-/// What became of one delivered payload (the inbox's outcome column).
-enum class IngestOutcome {
-    Applied, ///< a renewal, recorded now
-    Duplicate, ///< a renewal recorded before (another event of the same renewal)
-    DuplicateDelivery, ///< the same event delivered again: the first delivery's outcome stands
-    NotARenewal, ///< a payload of another kind: kept, nothing to do
-    NeedsSnapshot, ///< a renewal whose payload lacks facts: waits for a provider snapshot
-    Rejected, ///< a renewal the core refused: a reconciliation case
-    Invalid, ///< a payload that cannot be read: kept byte for byte with the reason
-};
-std::string_view toString(IngestOutcome outcome);
-
-/// What became of one delivered payload.
-struct IngestResult
-{
-    IngestOutcome outcome = IngestOutcome::Invalid;
-    std::int64_t inboxId = 0;
-    std::string providerKey;
-    std::string providerEventId;
-    std::string reason; ///< the adapter's reason code
-    std::string error; ///< the core's error code, or the adapter's message when invalid
-    std::string billingPeriodId;
-    std::optional<std::int64_t> caseId;
-    nlohmann::json localState; ///< rejected: the subscription state it was judged against
-    int attempts = 1; ///< calls of ingest_delivery (retries after 40001/40P01/loss)
-    /// The connection dropped with the outcome unknown, and this delivery's own committed row
-    /// was found: the outcome is the one that committed (localState is then not known).
-    bool resolvedInDoubt = false;
-
-    nlohmann::json toJson() const;
-    /// Whether `error` quotes the database (a value the core refused): kept in the inbox for
-    /// the desk's operators, never sent to the provider.
-    bool errorQuotesTheDatabase() const;
-};
 
 /// Webhook ingestion over one connection: a payload is normalized with the provider's adapter
 /// (pure, in C++), then kept and processed by one statement, ingest_delivery(), in one
