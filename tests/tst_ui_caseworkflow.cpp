@@ -393,6 +393,45 @@ private slots:
         waitForQueue(*alice.page, idsWhere("true"));
     }
 
+    /// A case selected after Show changed (the list reloaded under the selection) offers its
+    /// actions as one selected before does.
+    void actionsFollowTheSelectionAcrossScopes()
+    {
+        const qint64 c1 = openCase("status", "sub_1");
+        const qint64 c2 = openCase("status", "sub_2");
+        Desk alice(rdtest::loginAs(*m_db, "alice", "operator"));
+        alice.page->refresh();
+        const auto ids = idsOf(sql("SELECT string_agg(id::text, ',' ORDER BY last_seen_at DESC, "
+                                   "id) FROM reconciliation_cases"));
+        waitForQueue(*alice.page, ids);
+        QVERIFY(alice.page->openCase(c1));
+        const auto button = [&](const QString &text) {
+            for (auto *b : alice.page->findChildren<QPushButton *>())
+                if (b->text() == text)
+                    return b;
+            return static_cast<QPushButton *>(nullptr);
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(button(u"Claim"_qs) && button(u"Claim"_qs)->isEnabled(), 10000);
+        alice.page->setScope(CasesPage::Scope::All);
+        waitForQueue(*alice.page, ids);
+        const int row = alice.page->model()->rowOfKey(QString::number(c2));
+        QVERIFY(row >= 0);
+        alice.page->table()->selectRow(row);
+        QTRY_COMPARE_WITH_TIMEOUT(alice.page->currentCase(), c2, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(alice.page->titleText().contains(QString::number(c2)), 10000);
+        for (const QString &text : {u"Claim"_qs, u"Add note…"_qs, u"Open subscription"_qs,
+                 u"Dismiss…"_qs, u"Re-apply…"_qs})
+            QTRY_VERIFY2_WITH_TIMEOUT(
+                button(text) && button(text)->isEnabled(), qPrintable(text), 10000);
+        // The same case selected again after the list reloaded under it.
+        alice.page->setScope(CasesPage::Scope::Open);
+        waitForQueue(*alice.page, ids);
+        alice.page->table()->selectRow(alice.page->model()->rowOfKey(QString::number(c2)));
+        for (const QString &text : {u"Claim"_qs, u"Add note…"_qs, u"Open subscription"_qs})
+            QTRY_VERIFY2_WITH_TIMEOUT(
+                button(text) && button(text)->isEnabled(), qPrintable(text), 10000);
+    }
+
     void ageSortFilterAndMarker_data()
     {
         QTest::addColumn<QString>("reason");
