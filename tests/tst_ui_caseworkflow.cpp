@@ -394,42 +394,49 @@ private slots:
     }
 
     /// A case selected after Show changed (the list reloaded under the selection) offers its
-    /// actions as one selected before does.
+    /// actions as one selected before does; so does the case the panel keeps showing when it
+    /// is the new list's first row (the row already selected: the table signals nothing).
     void actionsFollowTheSelectionAcrossScopes()
     {
         const qint64 c1 = openCase("status", "sub_1");
         const qint64 c2 = openCase("status", "sub_2");
         Desk alice(rdtest::loginAs(*m_db, "alice", "operator"));
-        alice.page->refresh();
-        const auto ids = idsOf(sql("SELECT string_agg(id::text, ',' ORDER BY last_seen_at DESC, "
-                                   "id) FROM reconciliation_cases"));
-        waitForQueue(*alice.page, ids);
-        QVERIFY(alice.page->openCase(c1));
+        CasesPage &page = *alice.page;
         const auto button = [&](const QString &text) {
-            for (auto *b : alice.page->findChildren<QPushButton *>())
+            for (auto *b : page.findChildren<QPushButton *>())
                 if (b->text() == text)
                     return b;
             return static_cast<QPushButton *>(nullptr);
         };
-        QTRY_VERIFY_WITH_TIMEOUT(button(u"Claim"_qs) && button(u"Claim"_qs)->isEnabled(), 10000);
-        alice.page->setScope(CasesPage::Scope::All);
-        waitForQueue(*alice.page, ids);
-        const int row = alice.page->model()->rowOfKey(QString::number(c2));
-        QVERIFY(row >= 0);
-        alice.page->table()->selectRow(row);
-        QTRY_COMPARE_WITH_TIMEOUT(alice.page->currentCase(), c2, 10000);
-        QTRY_VERIFY_WITH_TIMEOUT(alice.page->titleText().contains(QString::number(c2)), 10000);
-        for (const QString &text : {u"Claim"_qs, u"Add note…"_qs, u"Open subscription"_qs,
-                 u"Dismiss…"_qs, u"Re-apply…"_qs})
-            QTRY_VERIFY2_WITH_TIMEOUT(
-                button(text) && button(text)->isEnabled(), qPrintable(text), 10000);
-        // The same case selected again after the list reloaded under it.
-        alice.page->setScope(CasesPage::Scope::Open);
-        waitForQueue(*alice.page, ids);
-        alice.page->table()->selectRow(alice.page->model()->rowOfKey(QString::number(c2)));
-        for (const QString &text : {u"Claim"_qs, u"Add note…"_qs, u"Open subscription"_qs})
-            QTRY_VERIFY2_WITH_TIMEOUT(
-                button(text) && button(text)->isEnabled(), qPrintable(text), 10000);
+        const auto verifyActionsOffered = [&](qint64 id) {
+            QTRY_VERIFY_WITH_TIMEOUT(page.queueIsCurrent(), 10000);
+            QTRY_COMPARE_WITH_TIMEOUT(page.currentCase(), id, 10000);
+            QVERIFY(page.titleText().contains(u"Case %1"_qs.arg(id)));
+            for (const QString &text : {u"Claim"_qs, u"Add note…"_qs, u"Open subscription"_qs,
+                     u"Dismiss…"_qs, u"Re-apply…"_qs})
+                QTRY_VERIFY2_WITH_TIMEOUT(
+                    button(text) && button(text)->isEnabled(), qPrintable(text), 10000);
+        };
+        page.refresh();
+        const auto ids = idsOf(sql("SELECT string_agg(id::text, ',' ORDER BY last_seen_at DESC, "
+                                   "id) FROM reconciliation_cases"));
+        waitForQueue(page, ids);
+        QCOMPARE(ids, (QList<qint64> {c2, c1}));
+        QTRY_VERIFY_WITH_TIMEOUT(page.queueIsCurrent(), 10000);
+        QVERIFY(page.openCase(c1));
+        verifyActionsOffered(c1);
+
+        // Another case selected in the new list.
+        page.setScope(CasesPage::Scope::All);
+        QTRY_VERIFY_WITH_TIMEOUT(page.queueIsCurrent(), 10000);
+        page.table()->selectRow(page.model()->rowOfKey(QString::number(c2)));
+        verifyActionsOffered(c2);
+
+        // The case shown is the new list's first row.
+        page.setScope(CasesPage::Scope::Open);
+        verifyActionsOffered(c2);
+        page.setScope(CasesPage::Scope::All);
+        verifyActionsOffered(c2);
     }
 
     void ageSortFilterAndMarker_data()

@@ -197,7 +197,11 @@ void CasesPage::refresh()
                     table->selectRow(r);
                 showCase(r);
             } else if (model->rowCount() > 0 && !m_busy && m_currentCase == 0) {
+                // Row 0 may be the row already selected (Show changed, the same case first):
+                // then the table signals nothing, and the panel would show a case whose
+                // actions think none is current.
                 table->selectRow(0);
+                showCase(0);
             } else if (r < 0 && m_currentCase != 0 && !m_busy) {
                 // The case left the queue (resolved, dismissed): the panel keeps showing it,
                 // as it now is.

@@ -69,6 +69,8 @@ public:
     /// The case the panel shows (it stays shown after it left the queue: resolved by an
     /// action, it is shown as it now is); 0 when none.
     qint64 currentCase() const { return m_currentCase; }
+    /// Whether the listed rows are the last filter's (no refresh on its way).
+    bool queueIsCurrent() const { return !m_queueStale; }
     /// The panel's title and finding, as shown.
     QString titleText() const { return m_panel->titleText(); }
     QString findingText() const { return m_panel->findingText(); }
