@@ -150,6 +150,29 @@ private slots:
         fs::remove_all(tmpl);
     }
 
+    // The checksums are computed by the program; databases migrated before recorded the
+    // server's encode(sha256(file), 'hex'), and must keep matching.
+    void checksumsAreTheServersDigest()
+    {
+        rdtest::TestDatabase db("checksums");
+        auto conn = db.connect();
+        const auto dir = rd::defaultMigrationsDir();
+        pqxx::work tx(*conn);
+        const auto same = [&tx](const std::string &table, const std::string &key,
+                              const std::string &value, const std::string &sql) {
+            return tx
+                .exec_params1("SELECT checksum = encode(sha256($2::bytea), 'hex') FROM public."
+                        + table + " WHERE " + key + "::text = $1",
+                    value, pqxx::binarystring(sql.data(), sql.size()))[0]
+                .as<bool>();
+        };
+        for (const auto &f : rd::loadMigrations(dir))
+            QVERIFY2(same("schema_migrations", "version", std::to_string(f.version), f.sql),
+                f.name.c_str());
+        for (const auto &r : rd::loadRepeatables(dir))
+            QVERIFY2(same("schema_repeatables", "name", r.name, r.sql), r.name.c_str());
+    }
+
     void appliesOnceThenNothing()
     {
         rdtest::TestDatabase db("migrate_twice", false);

@@ -3,6 +3,7 @@
 #include "domain/store/database_target.h"
 
 #include "domain/core/errors.h"
+#include "domain/core/sha256.h"
 
 #include <pqxx/pqxx>
 
@@ -60,12 +61,15 @@ std::string readFile(const fs::path &path, const char *what)
     return content.str();
 }
 
-std::string sha256Hex(pqxx::transaction_base &tx, const std::string &text)
+/// Each repeatable definition's recorded checksum, by name (none before the table exists).
+std::map<std::string, std::string> recordedRepeatableSums(pqxx::transaction_base &tx)
 {
-    return tx
-        .exec_params1("SELECT encode(sha256($1::bytea), 'hex')",
-            pqxx::binarystring(text.data(), text.size()))[0]
-        .as<std::string>();
+    std::map<std::string, std::string> sums;
+    if (tx.exec1("SELECT to_regclass('public.schema_repeatables') IS NULL")[0].as<bool>())
+        return sums;
+    for (const auto &row : tx.exec("SELECT name, checksum FROM public.schema_repeatables"))
+        sums[row[0].as<std::string>()] = row[1].as<std::string>();
+    return sums;
 }
 
 // The repeatable definitions whose checksum differs from the recorded one (all of them when
@@ -83,13 +87,12 @@ std::vector<std::string> applyRepeatables(pqxx::work &tx,
     // Readable by whoever may read the schema's history, as schema_migrations is (0003's
     // grant to the viewer predates this table): a viewer's backup counts every table.
     tx.exec0("GRANT SELECT ON public.schema_repeatables TO renewal_viewer");
-    std::map<std::string, std::string> recorded;
-    for (const auto &row : tx.exec("SELECT name, checksum FROM public.schema_repeatables"))
-        recorded[row[0].as<std::string>()] = row[1].as<std::string>();
+    const auto recorded = recordedRepeatableSums(tx);
     std::vector<std::string> applied;
     for (const auto &r : repeatables) {
         const std::string &sum = sums.at(r.name);
-        if (!all && recorded.count(r.name) && recorded[r.name] == sum)
+        const auto found = recorded.find(r.name);
+        if (!all && found != recorded.end() && found->second == sum)
             continue;
         try {
             tx.exec(r.sql);
@@ -205,22 +208,20 @@ MigrationReport migrate(pqxx::connection &conn, const std::vector<MigrationFile>
     // a half-applied schema would only make worse.
     std::map<int, std::string> checksums;
     std::map<std::string, std::string> repeatableSums;
+    // The checksums are the server's encode(sha256(...), 'hex') that older versions recorded:
+    // computed here, without a round trip a file at every program start.
+    for (const auto &f : files)
+        checksums[f.version] = sha256Hex(f.sql);
+    for (const auto &r : repeatables)
+        repeatableSums[r.name] = sha256Hex(r.sql);
     bool repeatablesCurrent = true; // every repeatable recorded with its checksum
-    {
+    if (!repeatables.empty()) {
         pqxx::read_transaction tx(conn);
-        for (const auto &f : files)
-            checksums[f.version] = sha256Hex(tx, f.sql);
-        for (const auto &r : repeatables)
-            repeatableSums[r.name] = sha256Hex(tx, r.sql);
-        if (!repeatables.empty()) {
-            std::map<std::string, std::string> recordedSums;
-            if (!tx.exec1("SELECT to_regclass('public.schema_repeatables') IS NULL")[0].as<bool>())
-                for (const auto &row :
-                    tx.exec("SELECT name, checksum FROM public.schema_repeatables"))
-                    recordedSums[row[0].as<std::string>()] = row[1].as<std::string>();
-            for (const auto &[name, sum] : repeatableSums)
-                if (!recordedSums.count(name) || recordedSums[name] != sum)
-                    repeatablesCurrent = false;
+        const auto recordedSums = recordedRepeatableSums(tx);
+        for (const auto &[name, sum] : repeatableSums) {
+            const auto found = recordedSums.find(name);
+            if (found == recordedSums.end() || found->second != sum)
+                repeatablesCurrent = false;
         }
     }
     for (const auto &[version, entry] : recorded) {
