@@ -173,6 +173,19 @@ private slots:
             QVERIFY2(same("schema_repeatables", "name", r.name, r.sql), r.name.c_str());
     }
 
+    // The renewal core's pg_proc row keeps its argument arrays uncompressed: a GRANT after
+    // the definition once left them compressed, and every call then decompressed them (+1 %
+    // of a renewal's instructions; docs/migrations.md). The file grants first.
+    void theCoresArgumentArraysAreNotCompressed()
+    {
+        rdtest::TestDatabase db("proc_storage");
+        QCOMPARE(rdtest::text(db,
+                     "SELECT concat_ws(',', pg_column_compression(proargnames), "
+                     "pg_column_compression(proallargtypes), pg_column_compression(proargmodes)) "
+                     "FROM pg_proc WHERE oid = 'public.apply_successful_renewal'::regproc"),
+            std::string());
+    }
+
     void appliesOnceThenNothing()
     {
         rdtest::TestDatabase db("migrate_twice", false);
