@@ -22,9 +22,11 @@ set(RD_PACKAGING_DIR ${CMAKE_CURRENT_BINARY_DIR}/packaging)
 
 # --- renewalctl --------------------------------------------------------------------------
 # The numbered files, the repeatable definitions under functions/ and views/, and their order
-# (repeatables.txt): docs/migrations.md.
+# (repeatables.txt): docs/migrations.md. Not schema/current.sql: it is the review copy of what
+# they make, which no program reads.
 install(DIRECTORY migrations/ DESTINATION ${CMAKE_INSTALL_DATADIR}/renewal-desk/migrations
-        COMPONENT renewalctl FILES_MATCHING PATTERN "*.sql" PATTERN "repeatables.txt")
+        COMPONENT renewalctl FILES_MATCHING PATTERN "*.sql" PATTERN "repeatables.txt"
+        PATTERN "schema" EXCLUDE)
 
 # The webhook receiver and the outbox publisher as systemd services, pointing at the installed
 # renewalctl, with example settings and secrets files beside the documentation (docs/operations.md,

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The schema a freshly migrated database has, as `pg_dump --schema-only` prints it, checked in
-# as schema/current.sql: a change to the schema (a migration, a repeatable definition, a grant)
-# shows in one reviewable diff of that file. docs/migrations.md.
+# as migrations/schema/current.sql: a change to the schema (a migration, a repeatable
+# definition, a grant) shows in one reviewable diff of that file. docs/migrations.md.
 #   scripts/schema-dump.sh            print the normalized dump
-#   scripts/schema-dump.sh --write    put it into schema/current.sql
-#   scripts/schema-dump.sh --check    fail, with the diff, when schema/current.sql is stale
+#   scripts/schema-dump.sh --write    put it into migrations/schema/current.sql
+#   scripts/schema-dump.sh --check    fail, with the diff, when migrations/schema/current.sql is stale
 # Migrates a scratch cluster with the build's renewalctl ($RENEWAL_DESK_BUILD_DIR, else build/).
 # Normalized: pg_dump's comment lines (they name the server's and pg_dump's versions), its
 # per-run \restrict key, owners (the migrating login's name) and blank lines are left out;
@@ -12,7 +12,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 ctl="${RENEWAL_DESK_BUILD_DIR:-$root/build}/app/renewalctl/renewalctl"
-current="$root/schema/current.sql"
+current="$root/migrations/schema/current.sql"
 [[ -x "$ctl" ]] || { echo "schema-dump: no renewalctl at $ctl (build first)" >&2; exit 2; }
 
 dir=$(mktemp -d /tmp/rd-schema-XXXXXX)
@@ -32,8 +32,8 @@ case "${1:-}" in
 --write) dump > "$current"; echo "wrote ${current#"$root"/}" ;;
 --check)
     dump > "$dir/now.sql"
-    if ! diff -u --label schema/current.sql --label "freshly migrated" "$current" "$dir/now.sql"; then
-        echo "schema-dump: schema/current.sql is not the schema the migrations make;" \
+    if ! diff -u --label migrations/schema/current.sql --label "freshly migrated" "$current" "$dir/now.sql"; then
+        echo "schema-dump: migrations/schema/current.sql is not the schema the migrations make;" \
              "review the diff above and run scripts/schema-dump.sh --write" >&2
         exit 1
     fi

@@ -112,6 +112,9 @@ while read -r f; do
 done < /usr/share/renewal-desk/migrations/repeatables.txt
 grep -q " $listed function and view definitions re-applied" "$scratch/migrate.out" \
     || { echo "install-packages: migrate did not apply the $listed definitions" >&2; exit 1; }
+# migrations/schema/current.sql is the source tree's review copy, not part of the product.
+[ ! -e /usr/share/renewal-desk/migrations/schema ] \
+    || { echo "install-packages: migrations/schema/ was installed" >&2; exit 1; }
 
 step "renewalctl demo"
 run renewalctl demo --now 2026-06-01T00:00:00Z | tail -3
