@@ -11,6 +11,7 @@
 #include <fstream>
 #include <future>
 #include <latch>
+#include <map>
 #include <thread>
 
 namespace fs = std::filesystem;
@@ -126,11 +127,27 @@ private slots:
         auto conn = db.connect();
         const auto dir = rd::defaultMigrationsDir();
         auto files = rd::loadMigrations(dir);
-        files.push_back({9999, "9999_drop.sql", "DROP FUNCTION public.audit_chain_breaks();"});
+        const std::string grants
+            = "SELECT string_agg(proname || ' ' || proacl::text, '; ' ORDER BY proname) "
+              "FROM pg_proc WHERE proname IN ('audit_chain_breaks', 'apply_successful_renewal')";
+        const std::string before = rdtest::text(db, grants);
+        files.push_back({9999, "9999_drop.sql",
+            "DROP FUNCTION public.audit_chain_breaks(); DROP FUNCTION "
+            "public.apply_successful_renewal(text,text,text,text,text,timestamptz,timestamptz,"
+            "bigint,text,timestamptz,text,text,uuid) CASCADE;"});
         const auto report = rd::migrate(*conn, files, rd::loadRepeatables(dir));
         QCOMPARE(report.applied, std::vector<std::string> {"9999_drop.sql"});
         QCOMPARE(
             count(*conn, "SELECT count(*) FROM pg_proc WHERE proname = 'audit_chain_breaks'"), 1LL);
+        // Their files grant before they define, and found nothing to grant on: the migrator
+        // defined them, then ran the files whole. Their grants are the ones they had, and the
+        // core's argument arrays are stored as they were, uncompressed.
+        QCOMPARE(rdtest::text(db, grants), before);
+        QCOMPARE(rdtest::text(db,
+                     "SELECT concat_ws(',', pg_column_compression(proargnames), "
+                     "pg_column_compression(proallargtypes), pg_column_compression(proargmodes)) "
+                     "FROM pg_proc WHERE oid = 'public.apply_successful_renewal'::regproc"),
+            std::string());
     }
 
     // A definition the list does not name would never be applied: refused.
@@ -173,17 +190,87 @@ private slots:
             QVERIFY2(same("schema_repeatables", "name", r.name, r.sql), r.name.c_str());
     }
 
-    // The renewal core's pg_proc row keeps its argument arrays uncompressed: a GRANT after
-    // the definition once left them compressed, and every call then decompressed them (+1 %
-    // of a renewal's instructions; docs/migrations.md). The file grants first.
-    void theCoresArgumentArraysAreNotCompressed()
+    // No function's pg_proc row has its argument arrays compressed (the OUT parameters' types
+    // and modes are read at every call): a GRANT or REVOKE after a definition, or a body that
+    // compresses to a little under the 2,000 bytes a row keeps, left them compressed, and
+    // every call decompressed them again (+1 % of a renewal's instructions for
+    // apply_successful_renewal; docs/migrations.md, "Why grants first"). One query over the
+    // schema, so that a failure names every such function.
+    //
+    // The one exception, rd_apply_case_event: its body is a BEGIN ATOMIC parse tree, in which
+    // PostgreSQL keeps no comment, compressed to 1,936 bytes; it stays in the row, and the
+    // row, still over 2 KB, gets proallargtypes compressed too. Neither growing the tree past
+    // 2,000 bytes (SQL that does nothing) nor shrinking the row under 2 KB (a third of the
+    // call moved elsewhere) is worth it for a function that runs on an operator's re-apply,
+    // attach or re-anchor, never on a renewal's or a delivery's path.
+    void noFunctionsArgumentArraysAreCompressed()
     {
         rdtest::TestDatabase db("proc_storage");
         QCOMPARE(rdtest::text(db,
-                     "SELECT concat_ws(',', pg_column_compression(proargnames), "
-                     "pg_column_compression(proallargtypes), pg_column_compression(proargmodes)) "
-                     "FROM pg_proc WHERE oid = 'public.apply_successful_renewal'::regproc"),
+                     "SELECT coalesce(string_agg(p.oid::regprocedure::text || ' ' || c.compressed, "
+                     "'; ' ORDER BY p.oid::regprocedure::text), '') "
+                     "FROM pg_proc p, LATERAL (SELECT concat_ws(',', "
+                     "  'proargnames=' || pg_column_compression(p.proargnames), "
+                     "  'proallargtypes=' || pg_column_compression(p.proallargtypes), "
+                     "  'proargmodes=' || pg_column_compression(p.proargmodes), "
+                     "  'proargdefaults=' || pg_column_compression(p.proargdefaults)) "
+                     "  AS compressed) c "
+                     "WHERE p.pronamespace = 'public'::regnamespace AND c.compressed <> '' "
+                     "AND p.oid <> 'public.rd_apply_case_event(jsonb,text,text)'::regprocedure"),
             std::string());
+    }
+
+    // The order of repeatables.txt is the order of creation (docs/migrations.md, rule 1): a
+    // function whose SQL body uses another (PostgreSQL records it in pg_depend when it checks
+    // the body) comes after it. Only a DROP ... CASCADE of the one it uses shows a wrong order
+    // otherwise: every function exists before its file runs.
+    void theListPutsEachDefinitionAfterWhatItUses()
+    {
+        std::map<std::string, std::size_t> position;
+        for (const auto &r : rd::loadRepeatables(rd::defaultMigrationsDir()))
+            position.emplace(fs::path(r.name).stem().string(), position.size());
+        rdtest::TestDatabase db("repeatables_order");
+        auto conn = db.connect();
+        pqxx::read_transaction tx(*conn);
+        const auto uses = tx.exec(
+            "SELECT DISTINCT p.proname, r.proname FROM pg_depend d "
+            "JOIN pg_proc p ON p.oid = d.objid JOIN pg_proc r ON r.oid = d.refobjid "
+            "WHERE d.classid = 'pg_proc'::regclass AND d.refclassid = 'pg_proc'::regclass "
+            "AND p.pronamespace = 'public'::regnamespace "
+            "AND r.pronamespace = 'public'::regnamespace AND d.objid <> d.refobjid");
+        QVERIFY(!uses.empty());
+        for (const auto &row : uses) {
+            const auto user = row[0].as<std::string>(), used = row[1].as<std::string>();
+            QVERIFY2(position.count(user) && position.count(used), (user + ", " + used).c_str());
+            QVERIFY2(position.at(used) < position.at(user),
+                (user + " is listed before " + used + ", which its body uses").c_str());
+        }
+    }
+
+    // Every definition file grants before it defines (docs/migrations.md, "Grants first"):
+    // then CREATE OR REPLACE is the last write of the pg_proc row, and the toaster sees the
+    // body uncompressed. Checked on the files, since a small function's row fits uncompressed
+    // either way and the query above cannot tell.
+    void everyFunctionFileGrantsFirst()
+    {
+        int files = 0;
+        for (const auto &r : rd::loadRepeatables(rd::defaultMigrationsDir())) {
+            if (!r.name.starts_with("functions/"))
+                continue;
+            ++files;
+            const auto atLineStart = [&r](const std::string &word) {
+                const auto at = r.sql.find("\n" + word);
+                return r.sql.starts_with(word) ? 0 : at;
+            };
+            const auto grant = std::min(atLineStart("REVOKE "), atLineStart("GRANT "));
+            const auto create = atLineStart("CREATE OR REPLACE FUNCTION ");
+            QVERIFY2(create != std::string::npos, r.name.c_str());
+            QVERIFY2(grant < create, r.name.c_str());
+            QVERIFY2(r.sql.find("\nREVOKE ", create) == std::string::npos
+                    && r.sql.find("\nGRANT ", create) == std::string::npos,
+                r.name.c_str());
+        }
+        QVERIFY(files > 0);
     }
 
     void appliesOnceThenNothing()

@@ -72,6 +72,30 @@ std::map<std::string, std::string> recordedRepeatableSums(pqxx::transaction_base
     return sums;
 }
 
+/// One definition file. A function's file grants before it defines (docs/migrations.md, rule
+/// 3), and its grants find nothing when the function does not exist: new, or dropped by a
+/// numbered file just now (a signature change, a DROP ... CASCADE). Then the definition runs
+/// alone first, and the whole file after it, so that the grants are made and the definition is
+/// still the last write of the function's pg_proc row (else its argument arrays are stored
+/// compressed, and every call decompresses them).
+void applyDefinition(pqxx::work &tx, const RepeatableFile &r)
+{
+    try {
+        pqxx::subtransaction attempt(tx, "definition");
+        attempt.exec(r.sql);
+        attempt.commit();
+        return;
+    } catch (const pqxx::undefined_function &) {
+        // Rolled back to before the file; the definition is what follows the grants.
+    }
+    const auto definition = r.sql.find("\nCREATE OR REPLACE FUNCTION ");
+    if (definition == std::string::npos)
+        throw SetupError("repeatable definition " + r.name
+            + " names a function that does not exist, and defines none");
+    tx.exec(r.sql.substr(definition + 1));
+    tx.exec(r.sql);
+}
+
 // The repeatable definitions whose checksum differs from the recorded one (all of them when
 // `all`), applied in `tx`, which holds the migrations lock; returns their names. The table is
 // created here, under the lock, rather than beside schema_migrations: a run of versioned files
@@ -95,7 +119,7 @@ std::vector<std::string> applyRepeatables(pqxx::work &tx,
         if (!all && found != recorded.end() && found->second == sum)
             continue;
         try {
-            tx.exec(r.sql);
+            applyDefinition(tx, r);
         } catch (const pqxx::sql_error &e) {
             throw SetupError("repeatable definition " + r.name + " failed: " + e.what());
         }

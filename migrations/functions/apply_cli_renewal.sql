@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.apply_cli_renewal(text,text,text,text,text,timestamp with time zone,timestamp with time zone,bigint,text,timestamp with time zone,uuid)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.apply_cli_renewal(text,text,text,text,text,timestamp with time zone,timestamp with time zone,bigint,text,timestamp with time zone,uuid) TO renewal_ingest;
+
 -- A renewal applied by `renewalctl apply` (domain/store/renewal_applier.cpp): the core with the
 -- actor 'cli' and the login role that ran it. Like apply_webhook_renewal (0027), the caller
 -- does not choose the actor.
@@ -24,7 +28,3 @@ BEGIN
     local_state := a.local_state;
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.apply_cli_renewal(text,text,text,text,text,timestamp with time zone,timestamp with time zone,bigint,text,timestamp with time zone,uuid)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.apply_cli_renewal(text,text,text,text,text,timestamp with time zone,timestamp with time zone,bigint,text,timestamp with time zone,uuid) TO renewal_ingest;

@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.apply_webhook_renewal(text,text,text,text,text,timestamp with time zone,timestamp with time zone,bigint,text,timestamp with time zone,uuid)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.apply_webhook_renewal(text,text,text,text,text,timestamp with time zone,timestamp with time zone,bigint,text,timestamp with time zone,uuid) TO renewal_ingest;
+
 -- A renewal delivered by provider key p_provider_key, for callers outside a delivery
 -- (`renewalctl apply`): the core with the actor a webhook delivery always has.
 CREATE OR REPLACE FUNCTION public.apply_webhook_renewal(
@@ -28,7 +32,3 @@ BEGIN
     local_state := a.local_state;
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.apply_webhook_renewal(text,text,text,text,text,timestamp with time zone,timestamp with time zone,bigint,text,timestamp with time zone,uuid)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.apply_webhook_renewal(text,text,text,text,text,timestamp with time zone,timestamp with time zone,bigint,text,timestamp with time zone,uuid) TO renewal_ingest;

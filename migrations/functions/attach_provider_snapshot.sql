@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.attach_provider_snapshot(jsonb,bigint,text,text)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.attach_provider_snapshot(jsonb,bigint,text,text) TO renewal_operator;
+
 -- As 0009's, with 0023's SET clause (CREATE OR REPLACE sets a function's settings anew), plus: the case's renewal
 -- as the snapshot's latest renewal when it is the current period's and nothing else records
 -- it; the case's history says why when it is not; the subscription's cases linked; the
@@ -349,7 +353,3 @@ BEGIN
                               'leftBehind', v_left_behind);
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.attach_provider_snapshot(jsonb,bigint,text,text)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.attach_provider_snapshot(jsonb,bigint,text,text) TO renewal_operator;

@@ -1,3 +1,6 @@
+REVOKE ALL ON FUNCTION public.audit_chain_breaks()
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+
 CREATE OR REPLACE FUNCTION public.audit_chain_breaks()
  RETURNS TABLE(chain text, chain_id text, row_id bigint, chain_seq bigint, problem text)
  LANGUAGE sql
@@ -33,6 +36,3 @@ AS $function$
         OR (prev_seq IS NOT NULL AND (chain_seq <> prev_seq + 1 OR prev_hash <> prev_row_hash))
      ORDER BY chain DESC, cid, chain_seq;
 $function$;
-
-REVOKE ALL ON FUNCTION public.audit_chain_breaks()
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;

@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.audit_chain_hash_at(text,text,bigint)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.audit_chain_hash_at(text,text,bigint) TO renewal_viewer;
+
 -- The stored hash at a position of a chain (to check an exported anchor).
 CREATE OR REPLACE FUNCTION public.audit_chain_hash_at(p_chain text, p_chain_id text, p_seq bigint)
  RETURNS text
@@ -13,7 +17,3 @@ AS $function$
      WHERE p_chain = 'reconciliation_case_history'
        AND case_id = p_chain_id::bigint AND chain_seq = p_seq;
 $function$;
-
-REVOKE ALL ON FUNCTION public.audit_chain_hash_at(text,text,bigint)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.audit_chain_hash_at(text,text,bigint) TO renewal_viewer;

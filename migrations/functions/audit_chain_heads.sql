@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.audit_chain_heads()
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.audit_chain_heads() TO renewal_viewer;
+
 -- The current head of every chain, for anchoring outside the database.
 CREATE OR REPLACE FUNCTION public.audit_chain_heads()
  RETURNS TABLE(chain text, chain_id text, chain_seq bigint, row_hash text)
@@ -9,7 +13,3 @@ AS $function$
            chain_seq, row_hash
       FROM subscription_transition_audits ORDER BY subscription_id, chain_seq DESC;
 $function$;
-
-REVOKE ALL ON FUNCTION public.audit_chain_heads()
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.audit_chain_heads() TO renewal_viewer;

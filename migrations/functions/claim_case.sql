@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.claim_case(bigint,text)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.claim_case(bigint,text) TO renewal_operator;
+
 -- As 0015's, with rd_note_text for nullif(btrim(...)).
 CREATE OR REPLACE FUNCTION public.claim_case(p_case_id bigint, p_comment text)
     RETURNS jsonb
@@ -28,7 +32,3 @@ BEGIN
                                                 'takenFrom', c.assigned_to));
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.claim_case(bigint,text)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.claim_case(bigint,text) TO renewal_operator;

@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.close_month(text,date)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.close_month(text,date) TO renewal_operator;
+
 -- Closes the month, or refuses with RD015 and month_close_refusal's sentence. Returns the
 -- close as JSON (what `renewalctl close --json` prints).
 CREATE OR REPLACE FUNCTION public.close_month(p_provider_key text, p_month date)
@@ -65,7 +69,3 @@ BEGIN
            || (public.month_close_report(c.provider_key, c.month) - 'findings');
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.close_month(text,date)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.close_month(text,date) TO renewal_operator;

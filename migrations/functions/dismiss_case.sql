@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.dismiss_case(bigint,text,text)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.dismiss_case(bigint,text,text) TO renewal_operator;
+
 -- As 0009's; the note stored is the one given, as before, once it has something to read.
 CREATE OR REPLACE FUNCTION public.dismiss_case(p_case_id bigint, p_reason text, p_comment text)
     RETURNS jsonb
@@ -20,7 +24,3 @@ BEGIN
     RETURN jsonb_build_object('caseId', p_case_id, 'result', 'dismissed');
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.dismiss_case(bigint,text,text)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.dismiss_case(bigint,text,text) TO renewal_operator;

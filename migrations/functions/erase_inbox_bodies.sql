@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.erase_inbox_bodies(text,text,text)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.erase_inbox_bodies(text,text,text) TO renewal_operator;
+
 -- A data-subject request: removes the bodies of every delivery of provider subscription
 -- p_provider_subscription_id (of provider p_provider_key, or of every provider when NULL),
 -- whatever their age. A delivery is the subscription's when its normalized event names it
@@ -86,7 +90,3 @@ BEGIN
         'inboxIds', pg_catalog.to_jsonb(v_ids), 'erasedBy', session_user::text);
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.erase_inbox_bodies(text,text,text)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.erase_inbox_bodies(text,text,text) TO renewal_operator;

@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.fold_inbox_days()
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.fold_inbox_days() TO renewal_viewer;
+
 -- Folds the finished days not folded yet; returns how many (day, outcome) rows it wrote. One
 -- fold at a time: a second caller returns 0 at once. A standby cannot write, and returns 0.
 CREATE OR REPLACE FUNCTION public.fold_inbox_days()
@@ -31,7 +35,3 @@ BEGIN
     RETURN v_rows;
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.fold_inbox_days()
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.fold_inbox_days() TO renewal_viewer;

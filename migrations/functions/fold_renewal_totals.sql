@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.fold_renewal_totals()
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.fold_renewal_totals() TO renewal_viewer;
+
 -- As 0016's, adding the same deltas to both totals in the same statement: a reader sees a
 -- delta either in the deltas or in both totals, never in one total only.
 CREATE OR REPLACE FUNCTION public.fold_renewal_totals()
@@ -46,7 +50,3 @@ BEGIN
     RETURN v_folded;
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.fold_renewal_totals()
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.fold_renewal_totals() TO renewal_viewer;

@@ -28,6 +28,10 @@ DECLARE
     v_final boolean := p_event IS NULL;
     v_attempt integer := 0;
 BEGIN
+    -- Where this body is stored matters to every call. Compressed, it is a little over the
+    -- 2,000 bytes PostgreSQL keeps in a pg_proc row, so it moves out of the row; compressed to
+    -- less, it stayed in the row, and the toaster then compressed the argument arrays as well,
+    -- which every call decompresses again (docs/migrations.md, "Why grants first").
     IF p_event IS NULL AND p_outcome IS NULL THEN
         RAISE EXCEPTION 'ingest_delivery: a renewal needs its event' USING ERRCODE = '22023';
     END IF;

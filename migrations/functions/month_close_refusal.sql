@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.month_close_refusal(text,date)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.month_close_refusal(text,date) TO renewal_viewer;
+
 -- Why the month cannot be closed now, in one sentence; NULL when it can. Any viewer may ask
 -- (the desk's Close month dialog); close_month asks the same under the provider's lock.
 CREATE OR REPLACE FUNCTION public.month_close_refusal(p_provider_key text, p_month date)
@@ -64,7 +68,3 @@ BEGIN
     RETURN NULL;
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.month_close_refusal(text,date)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.month_close_refusal(text,date) TO renewal_viewer;

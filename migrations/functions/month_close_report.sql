@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.month_close_report(text,date)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.month_close_report(text,date) TO renewal_viewer;
+
 -- A close with its findings, for the close report (`renewalctl close --csv`, the desk's PDF and
 -- CSV): the close's row as close_month returns it, plus "findings": every line of the newest
 -- covering run paid in the month, and the lines of older covering runs that carry a case,
@@ -49,7 +53,3 @@ CREATE OR REPLACE FUNCTION public.month_close_report(p_provider_key text, p_mont
                 '[]'::jsonb))
           FROM public.month_closes c
          WHERE c.provider_key = p_provider_key AND c.month = p_month);
-
-REVOKE ALL ON FUNCTION public.month_close_report(text,date)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.month_close_report(text,date) TO renewal_viewer;

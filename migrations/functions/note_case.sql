@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.note_case(bigint,text)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.note_case(bigint,text) TO renewal_operator;
+
 CREATE OR REPLACE FUNCTION public.note_case(p_case_id bigint, p_comment text)
     RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp
@@ -19,7 +23,3 @@ BEGIN
     RETURN jsonb_build_object('caseId', p_case_id, 'result', 'noted');
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.note_case(bigint,text)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.note_case(bigint,text) TO renewal_operator;

@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.outbox_claim(integer,integer)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.outbox_claim(integer,integer) TO renewal_ingest;
+
 CREATE OR REPLACE FUNCTION public.outbox_claim(p_batch integer, p_max_attempts integer)
  RETURNS TABLE(id uuid, event_type text, subscription_id uuid, billing_period_id uuid, payload jsonb, attempts integer, created_at timestamp with time zone)
  LANGUAGE sql
@@ -13,7 +17,3 @@ AS $function$
      LIMIT greatest(p_batch, 1)
        FOR UPDATE SKIP LOCKED;
 $function$;
-
-REVOKE ALL ON FUNCTION public.outbox_claim(integer,integer)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.outbox_claim(integer,integer) TO renewal_ingest;

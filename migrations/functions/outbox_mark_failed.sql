@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.outbox_mark_failed(uuid,text,interval,interval)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.outbox_mark_failed(uuid,text,interval,interval) TO renewal_ingest;
+
 -- Bounded exponential backoff: base × 2^(attempts so far), at most p_max_delay.
 CREATE OR REPLACE FUNCTION public.outbox_mark_failed(p_id uuid, p_error text, p_base_delay interval, p_max_delay interval)
  RETURNS timestamp with time zone
@@ -12,7 +16,3 @@ AS $function$
      WHERE id = p_id AND published_at IS NULL
     RETURNING next_attempt_at;
 $function$;
-
-REVOKE ALL ON FUNCTION public.outbox_mark_failed(uuid,text,interval,interval)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.outbox_mark_failed(uuid,text,interval,interval) TO renewal_ingest;

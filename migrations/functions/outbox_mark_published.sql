@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.outbox_mark_published(uuid[])
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.outbox_mark_published(uuid[]) TO renewal_ingest;
+
 CREATE OR REPLACE FUNCTION public.outbox_mark_published(p_ids uuid[])
  RETURNS integer
  LANGUAGE sql
@@ -11,7 +15,3 @@ AS $function$
         RETURNING 1)
     SELECT count(*)::integer FROM done;
 $function$;
-
-REVOKE ALL ON FUNCTION public.outbox_mark_published(uuid[])
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.outbox_mark_published(uuid[]) TO renewal_ingest;

@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.overdue_subscription_counts(interval)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.overdue_subscription_counts(interval) TO renewal_viewer;
+
 -- Overdue subscriptions per provider key: every registered provider and every key an active
 -- subscription has, 0 included (a gauge that drops to 0 must say so).
 --
@@ -34,7 +38,3 @@ AS $$
                                 AS grace) g
      ORDER BY keys.k;
 $$;
-
-REVOKE ALL ON FUNCTION public.overdue_subscription_counts(interval)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.overdue_subscription_counts(interval) TO renewal_viewer;

@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.overdue_subscriptions(interval,text,text,timestamp with time zone,text,integer)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.overdue_subscriptions(interval,text,text,timestamp with time zone,text,integer) TO renewal_viewer;
+
 -- The overdue subscriptions in (provider key, period end, provider subscription id) order,
 -- the index's, a page at a time: pass the last row's three values to read the next page.
 -- p_provider_key limits the list to one provider.
@@ -24,7 +28,3 @@ AS $$
      ORDER BY s.provider_key, s.current_period_end, s.provider_subscription_id
      LIMIT p_limit;
 $$;
-
-REVOKE ALL ON FUNCTION public.overdue_subscriptions(interval,text,text,timestamp with time zone,text,integer)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.overdue_subscriptions(interval,text,text,timestamp with time zone,text,integer) TO renewal_viewer;

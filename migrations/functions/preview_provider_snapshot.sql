@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.preview_provider_snapshot(jsonb,bigint)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.preview_provider_snapshot(jsonb,bigint) TO renewal_operator;
+
 -- What attaching would do, without doing it: the attach runs in a subtransaction that is
 -- rolled back, so the preview is the real function's own judgment (refusals included).
 -- Holds the subscription's and the case's row locks for the moment it runs, like the attach.
@@ -26,7 +30,3 @@ BEGIN
     END;
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.preview_provider_snapshot(jsonb,bigint)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.preview_provider_snapshot(jsonb,bigint) TO renewal_operator;

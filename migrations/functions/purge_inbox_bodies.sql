@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.purge_inbox_bodies(integer,boolean,uuid,timestamp with time zone,bigint,integer)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.purge_inbox_bodies(integer,boolean,uuid,timestamp with time zone,bigint,integer) TO renewal_viewer;
+
 -- One batch of a retention sweep: the bodies of at most p_batch processed deliveries received
 -- before now() - the retention, whose case (webhook_inbox.case_id, or a case whose evidence
 -- it is: reconciliation_cases.inbox_id) is not open, oldest first, after the key
@@ -171,7 +175,3 @@ BEGIN
         'done', v_done, 'kept', CASE WHEN v_done THEN v_open END);
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.purge_inbox_bodies(integer,boolean,uuid,timestamp with time zone,bigint,integer)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.purge_inbox_bodies(integer,boolean,uuid,timestamp with time zone,bigint,integer) TO renewal_viewer;

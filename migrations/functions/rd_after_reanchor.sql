@@ -1,3 +1,6 @@
+REVOKE ALL ON FUNCTION public.rd_after_reanchor(uuid,bigint)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+
 -- Called by attach_provider_snapshot (0007) after it moved the subscription (its lock held):
 -- the first waiting case that starts at the new end goes through the core, which heals what
 -- follows it; one still rejected gives way to the next candidate at the same end.
@@ -29,6 +32,3 @@ BEGIN
     RETURN 0;
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.rd_after_reanchor(uuid,bigint)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;

@@ -1,3 +1,6 @@
+REVOKE ALL ON FUNCTION public.rd_audit_anchor_digest()
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+
 -- The digest `renewalctl audit anchor` writes (domain/store/audit_anchor.cpp), computed on the
 -- server from the same heads in the same order, so that the close stores the anchor of its
 -- own moment and nobody can hand it another. The whole input is one string: about 140 bytes a
@@ -13,6 +16,3 @@ AS $$
       FROM (SELECT * FROM public.audit_chain_heads()
             UNION ALL SELECT * FROM public.audit_case_history_heads()) h;
 $$;
-
-REVOKE ALL ON FUNCTION public.rd_audit_anchor_digest()
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;

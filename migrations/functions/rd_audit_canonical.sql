@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.rd_audit_canonical(public.subscription_transition_audits)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.rd_audit_canonical(public.subscription_transition_audits) TO renewal_viewer;
+
 CREATE OR REPLACE FUNCTION public.rd_audit_canonical(a public.subscription_transition_audits)
     RETURNS text
     LANGUAGE sql STABLE
@@ -11,7 +15,3 @@ CREATE OR REPLACE FUNCTION public.rd_audit_canonical(a public.subscription_trans
         'reason', a.reason, 'comment', a.comment, 'details', a.details,
         'createdAt', public.rd_rfc3339(a.created_at), 'chainSeq', a.chain_seq,
         'prevHash', a.prev_hash)::text;
-
-REVOKE ALL ON FUNCTION public.rd_audit_canonical(public.subscription_transition_audits)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.rd_audit_canonical(public.subscription_transition_audits) TO renewal_viewer;

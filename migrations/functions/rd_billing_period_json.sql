@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.rd_billing_period_json(public.subscription_billing_periods)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.rd_billing_period_json(public.subscription_billing_periods) TO renewal_viewer;
+
 -- As 0025 wrote it.
 CREATE OR REPLACE FUNCTION public.rd_billing_period_json(bp public.subscription_billing_periods)
     RETURNS jsonb
@@ -8,7 +12,3 @@ CREATE OR REPLACE FUNCTION public.rd_billing_period_json(bp public.subscription_
         'period', public.rd_period_json(bp.period_start, bp.period_end),
         'paidAmountMinor', bp.paid_amount_minor, 'currency', bp.currency,
         'paidAt', public.rd_rfc3339(bp.paid_at), 'recordedBy', bp.recorded_by);
-
-REVOKE ALL ON FUNCTION public.rd_billing_period_json(public.subscription_billing_periods)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.rd_billing_period_json(public.subscription_billing_periods) TO renewal_viewer;

@@ -1,3 +1,6 @@
+REVOKE ALL ON FUNCTION public.rd_billing_period_to_delta()
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+
 CREATE OR REPLACE FUNCTION public.rd_billing_period_to_delta()
     RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
@@ -10,6 +13,3 @@ BEGIN
     RETURN NULL;
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.rd_billing_period_to_delta()
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;

@@ -1,3 +1,6 @@
+REVOKE ALL ON FUNCTION public.rd_billing_periods_insert_only()
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+
 -- The ledger's totals rest on billing periods never changing: refuse it outright rather than
 -- let totals drift. (Nothing in the product updates or deletes them; this keeps it so.)
 CREATE OR REPLACE FUNCTION public.rd_billing_periods_insert_only()
@@ -9,6 +12,3 @@ BEGIN
         USING ERRCODE = 'RD004';
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.rd_billing_periods_insert_only()
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;

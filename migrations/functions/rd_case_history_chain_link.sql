@@ -1,3 +1,6 @@
+REVOKE ALL ON FUNCTION public.rd_case_history_chain_link()
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+
 CREATE OR REPLACE FUNCTION public.rd_case_history_chain_link() RETURNS trigger
     LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
 AS $$
@@ -21,6 +24,3 @@ BEGIN
     RETURN NEW;
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.rd_case_history_chain_link()
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;

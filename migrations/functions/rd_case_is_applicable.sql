@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.rd_case_is_applicable(public.reconciliation_cases)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.rd_case_is_applicable(public.reconciliation_cases) TO renewal_viewer;
+
 CREATE OR REPLACE FUNCTION public.rd_case_is_applicable(c public.reconciliation_cases)
     RETURNS boolean
     LANGUAGE sql STABLE
@@ -15,7 +19,3 @@ CREATE OR REPLACE FUNCTION public.rd_case_is_applicable(c public.reconciliation_
                       (c.event->>'paidAmountMinor')::bigint, c.event->>'currency') v
             WHERE s.provider_key = c.provider_key
               AND s.provider_subscription_id = c.provider_subscription_id), false);
-
-REVOKE ALL ON FUNCTION public.rd_case_is_applicable(public.reconciliation_cases)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.rd_case_is_applicable(public.reconciliation_cases) TO renewal_viewer;

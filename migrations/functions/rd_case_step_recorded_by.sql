@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.rd_case_step_recorded_by(public.reconciliation_cases,public.reconciliation_case_history)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.rd_case_step_recorded_by(public.reconciliation_cases,public.reconciliation_case_history) TO renewal_viewer;
+
 CREATE OR REPLACE FUNCTION public.rd_case_step_recorded_by(p_case public.reconciliation_cases,
                                                 p_step public.reconciliation_case_history)
     RETURNS text
@@ -13,7 +17,3 @@ AS $$
                         AND r.started_at = p_step.created_at) THEN 'statement'
         ELSE 'webhook' END
 $$;
-
-REVOKE ALL ON FUNCTION public.rd_case_step_recorded_by(public.reconciliation_cases,public.reconciliation_case_history)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.rd_case_step_recorded_by(public.reconciliation_cases,public.reconciliation_case_history) TO renewal_viewer;

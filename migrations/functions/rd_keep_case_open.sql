@@ -1,3 +1,6 @@
+REVOKE ALL ON FUNCTION public.rd_keep_case_open(bigint,text,jsonb)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+
 -- A locked open case whose renewal was judged again and still fails: it keeps the state it was
 -- judged against, and the reason it fails now (unless another open case already holds this
 -- renewal with that reason, when the reason stays and the history says it).
@@ -17,6 +20,3 @@ BEGIN ATOMIC
                              THEN c.error_code ELSE p_error_code END
      WHERE c.id = p_case_id;
 END;
-
-REVOKE ALL ON FUNCTION public.rd_keep_case_open(bigint,text,jsonb)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;

@@ -1,3 +1,6 @@
+REVOKE ALL ON FUNCTION public.rd_ledger_totals(text,timestamp with time zone,timestamp with time zone)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+
 -- The recorded renewals of a provider paid in [p_lo, p_hi), per currency:
 -- {"USD": {"renewals": n, "amountMinor": m}}; {} when none. The ledger's side of a statement
 -- run and of a month close (0031).
@@ -14,6 +17,3 @@ CREATE OR REPLACE FUNCTION public.rd_ledger_totals(p_provider_key text, p_lo tim
                  WHERE b.provider_key = p_provider_key AND b.paid_at >= p_lo
                    AND b.paid_at < p_hi
                  GROUP BY 1) t), '{}');
-
-REVOKE ALL ON FUNCTION public.rd_ledger_totals(text,timestamp with time zone,timestamp with time zone)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;

@@ -1,3 +1,6 @@
+REVOKE ALL ON FUNCTION public.rd_lock_open_case(bigint)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+
 CREATE OR REPLACE FUNCTION public.rd_lock_open_case(p_case_id bigint)
     RETURNS public.reconciliation_cases
     LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp
@@ -25,6 +28,3 @@ BEGIN
     RETURN c;
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.rd_lock_open_case(bigint)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;

@@ -1,3 +1,6 @@
+REVOKE ALL ON FUNCTION public.rd_lock_provider_statements(text)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+
 -- A provider's statement work queues here: its imports, and its month closes (0031), behind
 -- each other (a transaction-scoped advisory lock). RD013 for a provider that is not registered.
 CREATE OR REPLACE FUNCTION public.rd_lock_provider_statements(p_provider_key text)
@@ -13,6 +16,3 @@ BEGIN
         pg_catalog.hashtextextended('renewal-desk statement ' || p_provider_key, 0));
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.rd_lock_provider_statements(text)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;

@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.rd_month_close_lines(text,date)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.rd_month_close_lines(text,date) TO renewal_viewer;
+
 -- The lines of every finished run covering the whole month whose renewal was paid in it (the
 -- statement's paidAt; for not_in_statement, the recorded renewal's), with their run.
 CREATE OR REPLACE FUNCTION public.rd_month_close_lines(p_provider_key text, p_month date)
@@ -16,7 +20,3 @@ AS $$
        AND coalesce((l.event->>'paidAt')::timestamptz, b.paid_at)
            < (p_month + interval '1 month')::timestamp AT TIME ZONE 'UTC';
 $$;
-
-REVOKE ALL ON FUNCTION public.rd_month_close_lines(text,date)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.rd_month_close_lines(text,date) TO renewal_viewer;

@@ -1,3 +1,6 @@
+REVOKE ALL ON FUNCTION public.rd_notify_case_changed()
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+
 CREATE OR REPLACE FUNCTION public.rd_notify_case_changed()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -12,6 +15,3 @@ BEGIN
     RETURN NULL;
 END;
 $function$;
-
-REVOKE ALL ON FUNCTION public.rd_notify_case_changed()
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;

@@ -1,3 +1,6 @@
+REVOKE ALL ON FUNCTION public.rd_notify_subscriptions_changed()
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+
 CREATE OR REPLACE FUNCTION public.rd_notify_subscriptions_changed()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -8,6 +11,3 @@ BEGIN
     RETURN NULL;
 END;
 $function$;
-
-REVOKE ALL ON FUNCTION public.rd_notify_subscriptions_changed()
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;

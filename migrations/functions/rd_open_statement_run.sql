@@ -1,3 +1,6 @@
+REVOKE ALL ON FUNCTION public.rd_open_statement_run(bigint)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+
 -- The run this transaction began and has not finished; RD014 otherwise.
 CREATE OR REPLACE FUNCTION public.rd_open_statement_run(p_run bigint)
     RETURNS public.statement_runs
@@ -15,6 +18,3 @@ BEGIN
     RETURN r;
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.rd_open_statement_run(bigint)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;

@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.rd_overdue_cutoff(text,interval)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.rd_overdue_cutoff(text,interval) TO renewal_viewer;
+
 -- The instant before which a period end of this provider is overdue: now minus the grace
 -- given, else the provider's, else 24 hours.
 CREATE OR REPLACE FUNCTION public.rd_overdue_cutoff(p_provider_key text, p_grace interval)
@@ -7,7 +11,3 @@ CREATE OR REPLACE FUNCTION public.rd_overdue_cutoff(p_provider_key text, p_grace
         (SELECT bp.overdue_grace FROM public.billing_providers bp
           WHERE bp.provider_key = p_provider_key),
         interval '24 hours');
-
-REVOKE ALL ON FUNCTION public.rd_overdue_cutoff(text,interval)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.rd_overdue_cutoff(text,interval) TO renewal_viewer;

@@ -1,3 +1,6 @@
+REVOKE ALL ON FUNCTION public.rd_refuse_change()
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+
 -- Append-only for every role, the owner included. (A superuser can still disable triggers:
 -- that is what the hash chain and an exported anchor are for.)
 CREATE OR REPLACE FUNCTION public.rd_refuse_change()
@@ -11,6 +14,3 @@ BEGIN
         USING ERRCODE = 'insufficient_privilege';
 END;
 $function$;
-
-REVOKE ALL ON FUNCTION public.rd_refuse_change()
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;

@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.rd_renewal_verdict(public.subscriptions,text,text,timestamp with time zone,timestamp with time zone,bigint,text)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.rd_renewal_verdict(public.subscriptions,text,text,timestamp with time zone,timestamp with time zone,bigint,text) TO renewal_viewer;
+
 -- What the core would do with a renewal against subscription state `s` (rules 2-5 of
 -- 0002's apply_successful_renewal): 'applicable', 'duplicate' (existing_id is the recorded
 -- period), or the rejection code (conflicting is the recorded period it contradicts).
@@ -42,7 +46,3 @@ BEGIN
         ELSE 'applicable' END;
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.rd_renewal_verdict(public.subscriptions,text,text,timestamp with time zone,timestamp with time zone,bigint,text)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.rd_renewal_verdict(public.subscriptions,text,text,timestamp with time zone,timestamp with time zone,bigint,text) TO renewal_viewer;

@@ -1,3 +1,6 @@
+REVOKE ALL ON FUNCTION public.rd_require_reason(text)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+
 -- Replaces 0009's definition: the code must be one of the list (RD005 invalid_reason, the
 -- message naming the valid codes). STABLE now that it reads a table.
 CREATE OR REPLACE FUNCTION public.rd_require_reason(p_reason text) RETURNS void
@@ -12,6 +15,3 @@ BEGIN
     END IF;
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.rd_require_reason(text)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;

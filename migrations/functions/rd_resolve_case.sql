@@ -1,3 +1,6 @@
+REVOKE ALL ON FUNCTION public.rd_resolve_case(bigint,text,uuid,text,bigint)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+
 -- Closes a locked open case as resolved by the billing period that records its renewal.
 CREATE OR REPLACE FUNCTION public.rd_resolve_case(p_case_id bigint, p_resolution text,
                                        p_billing_period_id uuid, p_comment text,
@@ -11,6 +14,3 @@ BEGIN ATOMIC
            snapshot_id = coalesce(p_snapshot_id, snapshot_id)
      WHERE id = p_case_id;
 END;
-
-REVOKE ALL ON FUNCTION public.rd_resolve_case(bigint,text,uuid,text,bigint)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;

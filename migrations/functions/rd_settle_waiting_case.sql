@@ -1,3 +1,6 @@
+REVOKE ALL ON FUNCTION public.rd_settle_waiting_case(bigint,text,uuid,text,jsonb,text)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+
 -- Closes (or keeps open) a waiting case whose renewal step 9 just judged, with its history.
 CREATE OR REPLACE FUNCTION public.rd_settle_waiting_case(p_case_id bigint, p_result text,
                                               p_billing_period_id uuid, p_error_code text,
@@ -29,6 +32,3 @@ BEGIN
             0, '', '');
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.rd_settle_waiting_case(bigint,text,uuid,text,jsonb,text)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;

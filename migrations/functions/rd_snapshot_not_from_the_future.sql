@@ -1,3 +1,6 @@
+REVOKE ALL ON FUNCTION public.rd_snapshot_not_from_the_future()
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+
 CREATE OR REPLACE FUNCTION public.rd_snapshot_not_from_the_future() RETURNS trigger
     LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
 AS $$
@@ -12,6 +15,3 @@ BEGIN
     RETURN NEW;
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.rd_snapshot_not_from_the_future()
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;

@@ -1,3 +1,6 @@
+REVOKE ALL ON FUNCTION public.rd_statement_case(bigint,jsonb,text,jsonb)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+
 -- A statement finding's case: the earlier case of the same renewal, facts and reason (open:
 -- linked; dismissed: linked, not reopened), else a new one naming the run. Returns the case
 -- and whether it is open. The caller holds the subscription's lock when there is one.
@@ -39,6 +42,3 @@ BEGIN
             0, '', '');
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.rd_statement_case(bigint,jsonb,text,jsonb)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;

@@ -1,3 +1,6 @@
+REVOKE ALL ON FUNCTION public.rd_statement_run_finished()
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+
 -- A run that began is finished before its transaction commits, or nothing of it commits.
 CREATE OR REPLACE FUNCTION public.rd_statement_run_finished()
     RETURNS trigger
@@ -12,6 +15,3 @@ BEGIN
     RETURN NULL;
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.rd_statement_run_finished()
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;

@@ -1,3 +1,6 @@
+REVOKE ALL ON FUNCTION public.rd_statement_run_guard()
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+
 -- Lines never change; a run changes once, from begun to finished, in the transaction that
 -- began it (the functions below), and never after.
 CREATE OR REPLACE FUNCTION public.rd_statement_run_guard()
@@ -20,6 +23,3 @@ BEGIN
         USING ERRCODE = 'RD014';
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.rd_statement_run_guard()
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;

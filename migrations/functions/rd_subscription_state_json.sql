@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.rd_subscription_state_json(public.subscriptions)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.rd_subscription_state_json(public.subscriptions) TO renewal_viewer;
+
 CREATE OR REPLACE FUNCTION public.rd_subscription_state_json(s public.subscriptions)
     RETURNS jsonb
     LANGUAGE sql STABLE
@@ -6,7 +10,3 @@ CREATE OR REPLACE FUNCTION public.rd_subscription_state_json(s public.subscripti
         'currentPeriod', public.rd_period_json(s.current_period_start, s.current_period_end),
         'cancelAtPeriodEnd', s.cancel_at_period_end, 'providerVersion', s.provider_version,
         'revision', s.revision);
-
-REVOKE ALL ON FUNCTION public.rd_subscription_state_json(public.subscriptions)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.rd_subscription_state_json(public.subscriptions) TO renewal_viewer;

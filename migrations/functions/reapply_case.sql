@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.reapply_case(bigint,text,text)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.reapply_case(bigint,text,text) TO renewal_operator;
+
 CREATE OR REPLACE FUNCTION public.reapply_case(p_case_id bigint, p_reason text, p_comment text)
     RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp
@@ -36,7 +40,3 @@ BEGIN
                               'localState', r.local_state);
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.reapply_case(bigint,text,text)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.reapply_case(bigint,text,text) TO renewal_operator;

@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.record_reconciliation_case(jsonb,text,jsonb,text)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.record_reconciliation_case(jsonb,text,jsonb,text) TO renewal_ingest;
+
 CREATE OR REPLACE FUNCTION public.record_reconciliation_case(p_event jsonb, p_error_code text,
                                                   p_local_state jsonb,
                                                   p_recorded_by text DEFAULT 'webhook')
@@ -80,7 +84,3 @@ BEGIN
     RETURN case_id;
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.record_reconciliation_case(jsonb,text,jsonb,text)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.record_reconciliation_case(jsonb,text,jsonb,text) TO renewal_ingest;

@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.register_billing_provider(text,text,text)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.register_billing_provider(text,text,text) TO renewal_operator;
+
 -- Registers a provider. Registering it again identically is a no-op ('exists'); with another
 -- kind or name it is refused: deliveries already stored were normalized with the old kind.
 CREATE OR REPLACE FUNCTION public.register_billing_provider(p_key text, p_kind text,
@@ -23,7 +27,3 @@ BEGIN
         p.display_name USING ERRCODE = 'RD011';
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.register_billing_provider(text,text,text)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.register_billing_provider(text,text,text) TO renewal_operator;

@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.renewal_period_start_totals(date,date)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.renewal_period_start_totals(date,date) TO renewal_viewer;
+
 -- Renewals per UTC day of period_start in [p_from, p_to), provider, currency and recorded_by:
 -- the folded totals plus the deltas not folded yet, in one statement's snapshot. The same
 -- shape as renewal_totals (0016), which stays the paid-at basis.
@@ -19,7 +23,3 @@ AS $$
                AND d.period_start_day OPERATOR(pg_catalog.<) p_to) u
      GROUP BY u.day, u.provider_key, u.currency, u.recorded_by
 $$;
-
-REVOKE ALL ON FUNCTION public.renewal_period_start_totals(date,date)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.renewal_period_start_totals(date,date) TO renewal_viewer;

@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.renewal_totals(date,date)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.renewal_totals(date,date) TO renewal_viewer;
+
 -- Renewals per UTC day of paid_at in [p_from, p_to), provider, currency and recorded_by: the
 -- folded totals plus the deltas not folded yet, in one statement's snapshot.
 CREATE OR REPLACE FUNCTION public.renewal_totals(p_from date, p_to date)
@@ -16,7 +20,3 @@ AS $$
              WHERE d.day >= p_from AND d.day < p_to) u
      GROUP BY u.day, u.provider_key, u.currency, u.recorded_by
 $$;
-
-REVOKE ALL ON FUNCTION public.renewal_totals(date,date)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.renewal_totals(date,date) TO renewal_viewer;

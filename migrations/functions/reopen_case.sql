@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.reopen_case(bigint,text)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.reopen_case(bigint,text) TO renewal_operator;
+
 CREATE OR REPLACE FUNCTION public.reopen_case(p_case_id bigint, p_comment text)
     RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp
@@ -81,7 +85,3 @@ BEGIN
         'dismissedBy', c.resolved_by));
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.reopen_case(bigint,text)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.reopen_case(bigint,text) TO renewal_operator;

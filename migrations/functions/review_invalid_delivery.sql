@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.review_invalid_delivery(bigint,text,bigint)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.review_invalid_delivery(bigint,text,bigint) TO renewal_operator;
+
 CREATE OR REPLACE FUNCTION public.review_invalid_delivery(
     p_inbox_id bigint, p_note text, p_rerun_inbox_id bigint DEFAULT NULL)
     RETURNS jsonb
@@ -42,7 +46,3 @@ BEGIN
         'reviewedBy', session_user::text);
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.review_invalid_delivery(bigint,text,bigint)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.review_invalid_delivery(bigint,text,bigint) TO renewal_operator;

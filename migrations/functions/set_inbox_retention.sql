@@ -1,3 +1,6 @@
+REVOKE ALL ON FUNCTION public.set_inbox_retention(integer)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+
 -- The owner's: the retention is the organisation's policy, not an operator's choice.
 CREATE OR REPLACE FUNCTION public.set_inbox_retention(p_days integer) RETURNS jsonb
     LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp
@@ -11,6 +14,3 @@ BEGIN
     RETURN pg_catalog.jsonb_build_object('retentionDays', p_days, 'setBy', session_user::text);
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.set_inbox_retention(integer)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;

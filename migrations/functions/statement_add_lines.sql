@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.statement_add_lines(bigint,jsonb)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.statement_add_lines(bigint,jsonb) TO renewal_operator;
+
 -- Judges a batch of the statement's renewals: [{"line", "objectId", "objectSha256",
 -- "outcome": "renewal"|"needs_snapshot", "event": SuccessfulRenewalEvent JSON (no "period"
 -- when needs_snapshot)}]. Returns how many lines it wrote.
@@ -116,7 +120,3 @@ BEGIN
     RETURN v_count;
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.statement_add_lines(bigint,jsonb)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.statement_add_lines(bigint,jsonb) TO renewal_operator;

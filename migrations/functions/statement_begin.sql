@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.statement_begin(text,date,date,text,jsonb,integer)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.statement_begin(text,date,date,text,jsonb,integer) TO renewal_operator;
+
 -- Begins a run, or finds that this very statement (provider, days, files' digests) was
 -- imported already: then run_id is NULL and earlier_run names it, and nothing is written.
 -- Imports of one provider queue behind each other (rd_lock_provider_statements), so two
@@ -23,7 +27,3 @@ BEGIN
     RETURNING id INTO run_id;
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.statement_begin(text,date,date,text,jsonb,integer)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.statement_begin(text,date,date,text,jsonb,integer) TO renewal_operator;

@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.statement_finish(bigint)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.statement_finish(bigint) TO renewal_operator;
+
 -- Finishes a run: the recorded renewals of the covered days that the statement lacks become
 -- not_in_statement findings; the counts and both sides' totals per currency are stored.
 -- Returns the run's summary (its JSON is what `renewalctl statement import --json` prints).
@@ -80,7 +84,3 @@ BEGIN
     RETURN public.statement_run_json(p_run);
 END;
 $$;
-
-REVOKE ALL ON FUNCTION public.statement_finish(bigint)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.statement_finish(bigint) TO renewal_operator;

@@ -1,3 +1,7 @@
+REVOKE ALL ON FUNCTION public.statement_run_json(bigint)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.statement_run_json(bigint) TO renewal_viewer;
+
 -- A run's summary as JSON (the CLI's --json, the desk's Statements view).
 CREATE OR REPLACE FUNCTION public.statement_run_json(p_run bigint)
     RETURNS jsonb
@@ -13,7 +17,3 @@ CREATE OR REPLACE FUNCTION public.statement_run_json(p_run bigint)
                 'notInStatement', r.not_in_statement, 'cases', r.open_cases,
                 'statementTotals', r.statement_totals, 'ledgerTotals', r.ledger_totals)
               FROM public.statement_runs r WHERE r.id = p_run);
-
-REVOKE ALL ON FUNCTION public.statement_run_json(bigint)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.statement_run_json(bigint) TO renewal_viewer;
