@@ -138,6 +138,32 @@ private slots:
         QFETCH(QByteArray, text);
         QVERIFY(!rd::base64Decode(bytes(text)).has_value());
     }
+
+    void asciiIEquals_data()
+    {
+        QTest::addColumn<QByteArray>("a");
+        QTest::addColumn<QByteArray>("b");
+        QTest::addColumn<bool>("equal");
+        QTest::newRow("same") << QByteArray("Stripe-Signature") << QByteArray("Stripe-Signature")
+                              << true;
+        QTest::newRow("other case")
+            << QByteArray("stripe-SIGNATURE") << QByteArray("Stripe-Signature") << true;
+        QTest::newRow("empty") << QByteArray() << QByteArray() << true;
+        QTest::newRow("prefix") << QByteArray("Basic") << QByteArray("Basi") << false;
+        QTest::newRow("other letter") << QByteArray("Basic") << QByteArray("Basik") << false;
+        // Only A-Z fold: '@' and '`' sit next to them, and Latin-1 letters stay as they are.
+        QTest::newRow("next to the letters") << QByteArray("@[") << QByteArray("`{") << false;
+        QTest::newRow("latin-1") << QByteArray("\xc4") << QByteArray("\xe4") << false;
+    }
+
+    void asciiIEquals()
+    {
+        QFETCH(QByteArray, a);
+        QFETCH(QByteArray, b);
+        QFETCH(bool, equal);
+        QCOMPARE(rd::asciiIEquals(bytes(a), bytes(b)), equal);
+        QCOMPARE(rd::asciiIEquals(bytes(b), bytes(a)), equal);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestEncoding)

@@ -1,7 +1,8 @@
 #pragma once
 
-// Hex and base64, once for the whole program. Base64 is libcrypto's (EVP_EncodeBlock,
-// EVP_DecodeBlock), wrapped so that callers get exactly the bytes and strict input checks.
+// Hex, base64 and ASCII case, once for the whole program. Base64 is libcrypto's
+// (EVP_EncodeBlock, EVP_DecodeBlock), wrapped so that callers get exactly the bytes and strict
+// input checks.
 
 #include <optional>
 #include <string>
@@ -21,5 +22,9 @@ std::string base64Encode(std::string_view bytes);
 /// four, a character outside the alphabet (whitespace included), or '=' anywhere but as the
 /// last one or two characters. "" decodes to "".
 std::optional<std::string> base64Decode(std::string_view text);
+
+/// Whether `a` and `b` are equal but for the case of ASCII letters (HTTP header names, the
+/// "Basic" scheme), whatever the locale: bytes outside A-Z and a-z compare as they are.
+bool asciiIEquals(std::string_view a, std::string_view b);
 
 } // namespace rd

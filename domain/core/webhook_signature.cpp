@@ -185,18 +185,6 @@ std::variant<ParsedHeader, std::string> parseHmacHeader(ProviderKind kind, std::
     return std::string("not an HMAC scheme");
 }
 
-bool asciiIEquals(std::string_view a, std::string_view b)
-{
-    if (a.size() != b.size())
-        return false;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
-        if (lower(a[i]) != lower(b[i]))
-            return false;
-    }
-    return true;
-}
-
 SignatureCheck verifyBasicAuth(
     std::string_view headerName, std::string_view value, const WebhookCredentials &credentials)
 {

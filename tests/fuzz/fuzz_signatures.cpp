@@ -9,6 +9,7 @@
 // unless it is the signature signDelivery made, and always accepts what signDelivery signs.
 // parseReceiverSecrets throws nothing but InputError and returns only usable credentials.
 
+#include "domain/core/encoding.h"
 #include "domain/core/errors.h"
 #include "domain/core/receiver_secrets.h"
 #include "domain/core/webhook_signature.h"
@@ -20,18 +21,6 @@
 #include <string_view>
 
 namespace {
-
-bool asciiIEquals(std::string_view a, std::string_view b)
-{
-    if (a.size() != b.size())
-        return false;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
-        if (lower(a[i]) != lower(b[i]))
-            return false;
-    }
-    return true;
-}
 
 void fuzzSecretsFile(std::string_view text)
 {
@@ -86,7 +75,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     const rd::ProviderKind kind = kinds[selector].kind;
     const std::string_view headerName = rd::signatureHeaderName(kind);
     const rd::HeaderLookup lookup = [&](std::string_view name) -> std::optional<std::string_view> {
-        if (absent || !asciiIEquals(name, headerName))
+        if (absent || !rd::asciiIEquals(name, headerName))
             return std::nullopt;
         return headerValue;
     };
@@ -109,7 +98,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     const std::string &good = signedHeaders[0].second;
     const rd::HeaderLookup goodLookup
         = [&](std::string_view name) -> std::optional<std::string_view> {
-        if (!asciiIEquals(name, headerName))
+        if (!rd::asciiIEquals(name, headerName))
             return std::nullopt;
         return std::string_view(good);
     };
