@@ -1564,30 +1564,6 @@ CREATE TABLE public.subscription_transition_audits (
 CREATE FUNCTION public.rd_audit_canonical(a public.subscription_transition_audits) RETURNS text
     LANGUAGE sql STABLE
     RETURN (jsonb_build_object('subscriptionId', (a).subscription_id, 'transition', (a).transition, 'billingPeriodId', (a).billing_period_id, 'actorType', (a).actor_type, 'actorId', (a).actor_id, 'dbRole', (a).db_role, 'providerEventId', (a).provider_event_id, 'providerRenewalKey', (a).provider_renewal_key, 'periodStart', public.rd_rfc3339((a).period_start), 'periodEnd', public.rd_rfc3339((a).period_end), 'reason', (a).reason, 'comment', (a).comment, 'details', (a).details, 'createdAt', public.rd_rfc3339((a).created_at), 'chainSeq', (a).chain_seq, 'prevHash', (a).prev_hash))::text;
-CREATE FUNCTION public.rd_audit_chain_link() RETURNS trigger
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
-DECLARE
-    last_seq bigint;
-    last_hash text;
-    chain_provider text;
-BEGIN
-    SELECT a.chain_seq, a.row_hash, a.provider_key INTO last_seq, last_hash, chain_provider
-      FROM public.subscription_transition_audits a
-     WHERE a.subscription_id OPERATOR(pg_catalog.=) NEW.subscription_id
-     ORDER BY a.chain_seq DESC LIMIT 1;
-    IF chain_provider IS NULL THEN
-        SELECT s.provider_key INTO chain_provider
-          FROM public.subscriptions s WHERE s.id OPERATOR(pg_catalog.=) NEW.subscription_id;
-    END IF;
-    NEW.chain_seq := coalesce(last_seq, 0) OPERATOR(pg_catalog.+) 1;
-    NEW.prev_hash := coalesce(last_hash, '');
-    NEW.row_hash := public.rd_sha256_hex(public.rd_audit_canonical(NEW));
-    NEW.provider_key := chain_provider;
-    RETURN NEW;
-END;
-$$;
 CREATE FUNCTION public.rd_period_json(period_start timestamp with time zone, period_end timestamp with time zone) RETURNS jsonb
     LANGUAGE sql STABLE PARALLEL SAFE
     RETURN CASE WHEN (period_start IS NULL) THEN 'null'::jsonb ELSE jsonb_build_object('start', public.rd_rfc3339(period_start), 'end', public.rd_rfc3339(period_end)) END;
@@ -1635,30 +1611,6 @@ CREATE TABLE public.reconciliation_case_history (
 CREATE FUNCTION public.rd_case_history_canonical(h public.reconciliation_case_history) RETURNS text
     LANGUAGE sql STABLE
     RETURN (jsonb_build_object('caseId', (h).case_id, 'action', (h).action, 'outcome', (h).outcome, 'errorCode', (h).error_code, 'actor', (h).actor, 'reason', (h).reason, 'comment', (h).comment, 'details', (h).details, 'createdAt', public.rd_rfc3339((h).created_at), 'chainSeq', (h).chain_seq, 'prevHash', (h).prev_hash))::text;
-CREATE FUNCTION public.rd_case_history_chain_link() RETURNS trigger
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
-DECLARE
-    last_seq bigint;
-    last_hash text;
-    chain_provider text;
-BEGIN
-    SELECT h.chain_seq, h.row_hash, h.provider_key INTO last_seq, last_hash, chain_provider
-      FROM public.reconciliation_case_history h
-     WHERE h.case_id OPERATOR(pg_catalog.=) NEW.case_id
-     ORDER BY h.chain_seq DESC LIMIT 1;
-    IF chain_provider IS NULL THEN
-        SELECT c.provider_key INTO chain_provider
-          FROM public.reconciliation_cases c WHERE c.id OPERATOR(pg_catalog.=) NEW.case_id;
-    END IF;
-    NEW.chain_seq := coalesce(last_seq, 0) OPERATOR(pg_catalog.+) 1;
-    NEW.prev_hash := coalesce(last_hash, '');
-    NEW.row_hash := public.rd_sha256_hex(public.rd_case_history_canonical(NEW));
-    NEW.provider_key := chain_provider;
-    RETURN NEW;
-END;
-$$;
 CREATE FUNCTION public.rd_renewal_verdict(s public.subscriptions, p_provider_key text, p_provider_renewal_key text, p_period_start timestamp with time zone, p_period_end timestamp with time zone, p_paid_amount_minor bigint, p_currency text, OUT verdict text, OUT existing_id uuid, OUT conflicting jsonb) RETURNS record
     LANGUAGE plpgsql STABLE
     AS $$
@@ -1710,6 +1662,41 @@ CREATE FUNCTION public.rd_case_step_recorded_by(p_case public.reconciliation_cas
                       WHERE r.id = p_case.statement_run_id
                         AND r.started_at = p_step.created_at) THEN 'statement'
         ELSE 'webhook' END
+$$;
+CREATE FUNCTION public.rd_chain_link() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    IF TG_RELID OPERATOR(pg_catalog.=) 'public.subscription_transition_audits'::pg_catalog.regclass THEN
+        SELECT a.chain_seq OPERATOR(pg_catalog.+) 1, a.row_hash, a.provider_key
+          INTO NEW.chain_seq, NEW.prev_hash, NEW.provider_key
+          FROM public.subscription_transition_audits a
+         WHERE a.subscription_id OPERATOR(pg_catalog.=) NEW.subscription_id
+         ORDER BY a.chain_seq DESC LIMIT 1;
+        IF NOT FOUND THEN
+            NEW.chain_seq := 1;
+            NEW.prev_hash := '';
+            SELECT s.provider_key INTO NEW.provider_key
+              FROM public.subscriptions s WHERE s.id OPERATOR(pg_catalog.=) NEW.subscription_id;
+        END IF;
+        NEW.row_hash := public.rd_sha256_hex(public.rd_audit_canonical(NEW));
+    ELSE
+        SELECT h.chain_seq OPERATOR(pg_catalog.+) 1, h.row_hash, h.provider_key
+          INTO NEW.chain_seq, NEW.prev_hash, NEW.provider_key
+          FROM public.reconciliation_case_history h
+         WHERE h.case_id OPERATOR(pg_catalog.=) NEW.case_id
+         ORDER BY h.chain_seq DESC LIMIT 1;
+        IF NOT FOUND THEN
+            NEW.chain_seq := 1;
+            NEW.prev_hash := '';
+            SELECT c.provider_key INTO NEW.provider_key
+              FROM public.reconciliation_cases c WHERE c.id OPERATOR(pg_catalog.=) NEW.case_id;
+        END IF;
+        NEW.row_hash := public.rd_sha256_hex(public.rd_case_history_canonical(NEW));
+    END IF;
+    RETURN NEW;
+END;
 $$;
 CREATE FUNCTION public.rd_keep_case_open(p_case_id bigint, p_error_code text, p_local_state jsonb) RETURNS void
     LANGUAGE sql
@@ -2906,7 +2893,7 @@ CREATE TRIGGER month_closes_written_once BEFORE DELETE OR UPDATE ON public.month
 CREATE TRIGGER provider_snapshots_immutable BEFORE DELETE OR UPDATE ON public.provider_snapshots FOR EACH ROW EXECUTE FUNCTION public.rd_refuse_change();
 CREATE TRIGGER provider_snapshots_not_from_the_future BEFORE INSERT ON public.provider_snapshots FOR EACH ROW EXECUTE FUNCTION public.rd_snapshot_not_from_the_future();
 CREATE TRIGGER reconciliation_case_history_append_only BEFORE DELETE OR UPDATE ON public.reconciliation_case_history FOR EACH ROW EXECUTE FUNCTION public.rd_refuse_change();
-CREATE TRIGGER reconciliation_case_history_chain_link BEFORE INSERT ON public.reconciliation_case_history FOR EACH ROW EXECUTE FUNCTION public.rd_case_history_chain_link();
+CREATE TRIGGER reconciliation_case_history_chain_link BEFORE INSERT ON public.reconciliation_case_history FOR EACH ROW EXECUTE FUNCTION public.rd_chain_link();
 CREATE TRIGGER reconciliation_case_history_no_truncate BEFORE TRUNCATE ON public.reconciliation_case_history FOR EACH STATEMENT EXECUTE FUNCTION public.rd_refuse_change();
 CREATE TRIGGER reconciliation_cases_notify AFTER INSERT OR UPDATE ON public.reconciliation_cases FOR EACH ROW EXECUTE FUNCTION public.rd_notify_case_changed();
 CREATE TRIGGER statement_lines_insert_only BEFORE DELETE OR UPDATE ON public.statement_lines FOR EACH ROW EXECUTE FUNCTION public.rd_statement_run_guard();
@@ -2915,7 +2902,7 @@ CREATE CONSTRAINT TRIGGER statement_runs_finished_at_commit AFTER INSERT ON publ
 CREATE TRIGGER statement_runs_no_truncate BEFORE TRUNCATE ON public.statement_runs FOR EACH STATEMENT EXECUTE FUNCTION public.rd_statement_run_guard();
 CREATE TRIGGER statement_runs_written_once BEFORE DELETE OR UPDATE ON public.statement_runs FOR EACH ROW EXECUTE FUNCTION public.rd_statement_run_guard();
 CREATE TRIGGER subscription_audits_append_only BEFORE DELETE OR UPDATE ON public.subscription_transition_audits FOR EACH ROW EXECUTE FUNCTION public.rd_refuse_change();
-CREATE TRIGGER subscription_audits_chain_link BEFORE INSERT ON public.subscription_transition_audits FOR EACH ROW EXECUTE FUNCTION public.rd_audit_chain_link();
+CREATE TRIGGER subscription_audits_chain_link BEFORE INSERT ON public.subscription_transition_audits FOR EACH ROW EXECUTE FUNCTION public.rd_chain_link();
 CREATE TRIGGER subscription_audits_no_truncate BEFORE TRUNCATE ON public.subscription_transition_audits FOR EACH STATEMENT EXECUTE FUNCTION public.rd_refuse_change();
 CREATE TRIGGER subscription_billing_periods_insert_only BEFORE DELETE OR UPDATE ON public.subscription_billing_periods FOR EACH ROW EXECUTE FUNCTION public.rd_billing_periods_insert_only();
 CREATE TRIGGER subscription_billing_periods_no_truncate BEFORE TRUNCATE ON public.subscription_billing_periods FOR EACH STATEMENT EXECUTE FUNCTION public.rd_billing_periods_insert_only();
@@ -3039,7 +3026,6 @@ REVOKE ALL ON FUNCTION public.rd_audit_anchor_digest(OUT digest text, OUT heads 
 GRANT SELECT ON TABLE public.subscription_transition_audits TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.rd_audit_canonical(a public.subscription_transition_audits) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.rd_audit_canonical(a public.subscription_transition_audits) TO renewal_viewer;
-REVOKE ALL ON FUNCTION public.rd_audit_chain_link() FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.rd_period_json(period_start timestamp with time zone, period_end timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.rd_period_json(period_start timestamp with time zone, period_end timestamp with time zone) TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.rd_billing_period_json(bp public.subscription_billing_periods) FROM PUBLIC;
@@ -3049,13 +3035,13 @@ REVOKE ALL ON FUNCTION public.rd_billing_periods_insert_only() FROM PUBLIC;
 GRANT SELECT ON TABLE public.reconciliation_case_history TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.rd_case_history_canonical(h public.reconciliation_case_history) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.rd_case_history_canonical(h public.reconciliation_case_history) TO renewal_viewer;
-REVOKE ALL ON FUNCTION public.rd_case_history_chain_link() FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.rd_renewal_verdict(s public.subscriptions, p_provider_key text, p_provider_renewal_key text, p_period_start timestamp with time zone, p_period_end timestamp with time zone, p_paid_amount_minor bigint, p_currency text, OUT verdict text, OUT existing_id uuid, OUT conflicting jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.rd_renewal_verdict(s public.subscriptions, p_provider_key text, p_provider_renewal_key text, p_period_start timestamp with time zone, p_period_end timestamp with time zone, p_paid_amount_minor bigint, p_currency text, OUT verdict text, OUT existing_id uuid, OUT conflicting jsonb) TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.rd_case_is_applicable(c public.reconciliation_cases) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.rd_case_is_applicable(c public.reconciliation_cases) TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.rd_case_step_recorded_by(p_case public.reconciliation_cases, p_step public.reconciliation_case_history) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.rd_case_step_recorded_by(p_case public.reconciliation_cases, p_step public.reconciliation_case_history) TO renewal_viewer;
+REVOKE ALL ON FUNCTION public.rd_chain_link() FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.rd_keep_case_open(p_case_id bigint, p_error_code text, p_local_state jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.rd_ledger_totals(p_provider_key text, p_lo timestamp with time zone, p_hi timestamp with time zone) FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.rd_lock_open_case(p_case_id bigint) FROM PUBLIC;
