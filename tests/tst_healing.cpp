@@ -1,6 +1,7 @@
 #include "domain/store/audit_chains.h"
 #include "domain/store/case_actions.h"
 #include "domain/store/renewal_applier.h"
+#include "tests/support/gap_case.h"
 #include "tests/support/lock_waiters.h"
 #include "tests/support/process_runner.h"
 #include "tests/support/renewal_fixtures.h"
@@ -67,12 +68,7 @@ private:
     }
 
 private slots:
-    void init()
-    {
-        m_db = std::make_unique<rdtest::TestDatabase>(QTest::currentTestFunction());
-        rdtest::importSubscriptions(
-            m_db->conninfo(), rdtest::subscriptionLine("stripe-main", "sub_1"));
-    }
+    void init() { m_db = rdtest::databaseWithSub1(); }
 
     void cleanup() { m_db.reset(); }
 

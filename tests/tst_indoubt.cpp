@@ -1,6 +1,7 @@
 #include "domain/store/renewal_applier.h"
 #include "domain/store/webhook_ingestor.h"
 #include "tests/support/fixture_files.h"
+#include "tests/support/gap_case.h"
 #include "tests/support/ingest_outcomes.h"
 #include "tests/support/lock_waiters.h"
 #include "tests/support/renewal_fixtures.h"
@@ -199,12 +200,7 @@ private:
     std::unique_ptr<rdtest::TestDatabase> m_db;
 
 private slots:
-    void init()
-    {
-        m_db = std::make_unique<rdtest::TestDatabase>(QTest::currentTestFunction());
-        rdtest::importSubscriptions(
-            m_db->conninfo(), rdtest::subscriptionLine("stripe-main", "sub_1"));
-    }
+    void init() { m_db = rdtest::databaseWithSub1(); }
 
     void cleanup() { m_db.reset(); }
 
@@ -259,31 +255,17 @@ private slots:
             QCOMPARE(outcomeName(first.apply(februaryRenewal()).outcome),
                 outcomeName(ApplyOutcome::Applied));
         }
-        auto holder = m_db->connect();
         auto observer = m_db->connect();
-        const int holderPid = rdtest::backendPid(*holder);
-        auto lock = std::make_unique<pqxx::work>(*holder);
-        lock->exec("SELECT 1 FROM subscriptions WHERE provider_subscription_id = 'sub_1' "
-                   "FOR UPDATE");
-
-        auto pending = std::async(std::launch::async, [&] {
+        std::future<rd::ApplyResult> pending;
+        rdtest::RowLockHolder lock(*m_db, "sub_1");
+        pending = std::async(std::launch::async, [&] {
             rd::RenewalApplier applier(m_db->conninfo());
             return applier.apply(februaryRenewal()); // the same delivery again
         });
-        const auto first = rdtest::waitForLockWaiters(*observer, holderPid, 1);
-        QVERIFY2(first.reached, first.seen.c_str());
-        const int pid = first.pids.front();
-        {
-            pqxx::nontransaction tx(*observer);
-            QVERIFY(
-                tx.exec1("SELECT pg_terminate_backend(" + std::to_string(pid) + ")")[0].as<bool>());
-        }
         // The retry reconnects and waits again behind the lock: release it once it does.
-        QVERIFY(rdtest::waitForBackendExit(*observer, pid));
-        const auto retry = rdtest::waitForLockWaiters(*observer, holderPid, 1);
-        QVERIFY2(retry.reached, retry.seen.c_str());
-        lock->commit();
-        lock.reset();
+        const auto failed = rdtest::terminateTheWaiterAndAwaitItsRetry(*observer, lock.pid);
+        QVERIFY2(failed.empty(), failed.c_str());
+        lock.release();
 
         const auto out = pending.get();
         QCOMPARE(outcomeName(out.outcome),
@@ -342,29 +324,16 @@ private slots:
     void ingestConnectionLostBeforeCommit()
     {
         prepareStripeSubscription();
-        auto holder = m_db->connect();
         auto observer = m_db->connect();
-        const int holderPid = rdtest::backendPid(*holder);
-        auto lock = std::make_unique<pqxx::work>(*holder);
-        lock->exec("SELECT 1 FROM subscriptions WHERE provider_subscription_id = 'sub_1QxSub0001' "
-                   "FOR UPDATE");
-        auto pending = std::async(std::launch::async, [&] {
+        std::future<rd::IngestResult> pending;
+        rdtest::RowLockHolder lock(*m_db, "sub_1QxSub0001");
+        pending = std::async(std::launch::async, [&] {
             rd::WebhookIngestor ingestor(m_db->conninfo());
             return ingestor.ingest("stripe-main", stripeRenewal());
         });
-        const auto first = rdtest::waitForLockWaiters(*observer, holderPid, 1);
-        QVERIFY2(first.reached, first.seen.c_str());
-        const int pid = first.pids.front();
-        {
-            pqxx::nontransaction tx(*observer);
-            QVERIFY(
-                tx.exec1("SELECT pg_terminate_backend(" + std::to_string(pid) + ")")[0].as<bool>());
-        }
-        QVERIFY(rdtest::waitForBackendExit(*observer, pid));
-        const auto retry = rdtest::waitForLockWaiters(*observer, holderPid, 1);
-        QVERIFY2(retry.reached, retry.seen.c_str());
-        lock->commit();
-        lock.reset();
+        const auto failed = rdtest::terminateTheWaiterAndAwaitItsRetry(*observer, lock.pid);
+        QVERIFY2(failed.empty(), failed.c_str());
+        lock.release();
 
         const auto out = pending.get();
         QCOMPARE(outcomeName(out.outcome), outcomeName(rd::IngestOutcome::Applied));

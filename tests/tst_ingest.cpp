@@ -598,26 +598,20 @@ private slots:
         const std::string body = fixtureFile("stripe/renewal_pre_basil.json");
         constexpr int kDeliveries = 8;
 
-        auto holder = db.connect();
         auto observer = db.connect();
-        const int holderPid = rdtest::backendPid(*holder);
-        auto lock = std::make_unique<pqxx::work>(*holder);
-        lock->exec("SELECT 1 FROM subscriptions WHERE provider_subscription_id = 'sub_1QxSub0001' "
-                   "FOR UPDATE");
-
         std::vector<std::unique_ptr<rd::WebhookIngestor>> ingestors;
         for (int i = 0; i < kDeliveries; ++i) {
             ingestors.push_back(std::make_unique<rd::WebhookIngestor>(db.conninfo()));
             ingestors.back()->kindOf("stripe-main"); // connected and looked up before the race
         }
         std::vector<std::future<rd::IngestResult>> pending;
+        rdtest::RowLockHolder lock(db, "sub_1QxSub0001");
         for (int i = 0; i < kDeliveries; ++i)
             pending.push_back(std::async(std::launch::async, [&, i] {
                 return ingestors[static_cast<std::size_t>(i)]->ingest("stripe-main", body);
             }));
-        const auto waiters = rdtest::waitForLockWaiters(*observer, holderPid, kDeliveries);
-        lock->commit();
-        lock.reset();
+        const auto waiters = rdtest::waitForLockWaiters(*observer, lock.pid, kDeliveries);
+        lock.release();
         std::map<rd::IngestOutcome, int> outcomes;
         std::set<std::int64_t> inboxIds;
         std::string billingPeriodId;

@@ -18,28 +18,6 @@ using rdtest::outcomeName;
 
 namespace {
 
-/// Holds one subscription's row lock from the test's own session, as a handler in the middle
-/// of its renewal would, until released (or, when a check fails first, rolled back on
-/// destruction). Declare it after the futures and processes that wait for it, so that it is
-/// destroyed, and lets them go, before they are joined.
-struct RowLockHolder
-{
-    std::unique_ptr<pqxx::connection> conn;
-    int pid = 0;
-    std::unique_ptr<pqxx::work> tx;
-
-    RowLockHolder(const rdtest::TestDatabase &db, const std::string &subscriptionId)
-        : conn(db.connect())
-        , pid(rdtest::backendPid(*conn))
-        , tx(std::make_unique<pqxx::work>(*conn))
-    {
-        tx->exec_params1("SELECT 1 FROM subscriptions WHERE provider_key = 'stripe-main' AND "
-                         "provider_subscription_id = $1 FOR UPDATE",
-            subscriptionId);
-    }
-    void release() { tx->commit(); }
-};
-
 QByteArray eventJsonLine(const rd::SuccessfulRenewalEvent &e)
 {
     return QByteArray::fromStdString(rd::toJson(e).dump() + "\n");
@@ -135,7 +113,7 @@ private slots:
                 return applier.apply(februaryRenewal(sub, eventId, "in_" + sub)).outcome;
             };
             std::future<ApplyOutcome> fa, fb;
-            RowLockHolder hold(*m_db, sub);
+            rdtest::RowLockHolder hold(*m_db, sub);
             fa = std::async(std::launch::async, run, std::ref(a), "evt_paid_" + sub);
             fb = std::async(std::launch::async, run, std::ref(b), "evt_succeeded_" + sub);
             const auto waiting = rdtest::waitForLockWaiters(*observer, hold.pid, 2);
@@ -160,7 +138,7 @@ private slots:
         constexpr int handlers = 6;
         auto observer = m_db->connect();
         std::vector<std::future<ApplyOutcome>> results;
-        RowLockHolder hold(*m_db, "sub_1");
+        rdtest::RowLockHolder hold(*m_db, "sub_1");
         for (int i = 0; i < handlers; ++i) {
             results.push_back(std::async(std::launch::async, [this, i] {
                 rd::RenewalApplier applier(m_db->conninfo());
@@ -194,7 +172,7 @@ private slots:
         std::vector<rd::SuccessfulRenewalEvent> events {
             februaryRenewal("sub_1", "evt_a", "in_a"), corrected};
         std::vector<std::future<rd::ApplyResult>> results;
-        RowLockHolder hold(*m_db, "sub_1");
+        rdtest::RowLockHolder hold(*m_db, "sub_1");
         for (const auto &e : events)
             results.push_back(std::async(std::launch::async, [this, e] {
                 rd::RenewalApplier applier(m_db->conninfo());
@@ -264,7 +242,7 @@ private slots:
         const QByteArray line = eventJsonLine(februaryRenewal());
         auto observer = m_db->connect();
         std::vector<std::unique_ptr<QProcess>> procs;
-        RowLockHolder hold(*m_db, "sub_1");
+        rdtest::RowLockHolder hold(*m_db, "sub_1");
         for (int i = 0; i < processes; ++i) {
             procs.push_back(startApply(*m_db, line));
             QCOMPARE(procs.back()->state(), QProcess::Running);
@@ -296,7 +274,7 @@ private slots:
         auto observer = m_db->connect();
         const auto before = observe(*observer);
         std::unique_ptr<QProcess> p;
-        RowLockHolder hold(*m_db, "sub_1");
+        rdtest::RowLockHolder hold(*m_db, "sub_1");
         p = startApply(*m_db, eventJsonLine(februaryRenewal()));
         QCOMPARE(p->state(), QProcess::Running);
         const auto waiting = rdtest::waitForLockWaiters(*observer, hold.pid, 1);
@@ -339,24 +317,13 @@ private slots:
         auto observer = m_db->connect();
         const auto before = observe(*observer);
         std::unique_ptr<QProcess> p;
-        RowLockHolder hold(*m_db, "sub_1");
+        rdtest::RowLockHolder hold(*m_db, "sub_1");
         p = startApply(*m_db, eventJsonLine(februaryRenewal()));
         QCOMPARE(p->state(), QProcess::Running);
-        const auto waiting = rdtest::waitForLockWaiters(*observer, hold.pid, 1);
-        QVERIFY2(waiting.reached, waiting.seen.c_str());
-        const int backend = waiting.pids.front();
-        {
-            pqxx::nontransaction tx(*observer);
-            QVERIFY(tx.exec_params1("SELECT pg_terminate_backend($1)", backend)[0].as<bool>());
-        }
-        QVERIFY2(rdtest::waitForBackendExit(*observer, backend),
-            ("terminated backend " + std::to_string(backend) + " never exited").c_str());
-        QCOMPARE(observe(*observer), before);
-
-        // renewalctl reconnects and waits again, in a new session.
-        const auto again = rdtest::waitForLockWaiters(*observer, hold.pid, 1);
-        QVERIFY2(again.reached, again.seen.c_str());
-        QVERIFY(again.pids.front() != backend);
+        // renewalctl reconnects and waits again, in a new session; the terminated one left
+        // nothing.
+        const auto failed = rdtest::terminateTheWaiterAndAwaitItsRetry(*observer, hold.pid);
+        QVERIFY2(failed.empty(), failed.c_str());
         QCOMPARE(observe(*observer), before);
         hold.release();
         QVERIFY(p->waitForFinished(30000));
@@ -405,7 +372,7 @@ private slots:
     {
         auto observer = m_db->connect();
         std::future<rd::ApplyResult> pending;
-        RowLockHolder hold(*m_db, "sub_1");
+        rdtest::RowLockHolder hold(*m_db, "sub_1");
         pending = std::async(std::launch::async, [this] {
             rd::RenewalApplier applier(m_db->conninfo());
             return applier.apply(februaryRenewal());

@@ -1,5 +1,7 @@
 #include "tests/support/lock_waiters.h"
 
+#include "tests/support/test_database.h"
+
 #include <pqxx/pqxx>
 
 #include <thread>
@@ -67,6 +69,41 @@ bool waitForBackendExit(pqxx::connection &observer, int pid, std::chrono::millis
             return false;
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
+}
+
+RowLockHolder::RowLockHolder(
+    const TestDatabase &db, const std::string &subscriptionId, const std::string &providerKey)
+    : conn(db.connect()), pid(backendPid(*conn)), tx(std::make_unique<pqxx::work>(*conn))
+{
+    tx->exec_params1("SELECT 1 FROM subscriptions WHERE provider_key = $1 AND "
+                     "provider_subscription_id = $2 FOR UPDATE",
+        providerKey, subscriptionId);
+}
+
+void RowLockHolder::release()
+{
+    tx->commit();
+}
+
+std::string terminateTheWaiterAndAwaitItsRetry(pqxx::connection &observer, int holderPid)
+{
+    const auto first = waitForLockWaiters(observer, holderPid, 1);
+    if (!first.reached)
+        return "before the termination: " + first.seen;
+    const int pid = first.pids.front();
+    {
+        pqxx::nontransaction tx(observer);
+        if (!tx.exec_params1("SELECT pg_terminate_backend($1)", pid)[0].as<bool>())
+            return "backend " + std::to_string(pid) + " could not be terminated";
+    }
+    if (!waitForBackendExit(observer, pid))
+        return "terminated backend " + std::to_string(pid) + " never exited";
+    const auto retry = waitForLockWaiters(observer, holderPid, 1);
+    if (!retry.reached)
+        return "the retry: " + retry.seen;
+    if (retry.pids.front() == pid)
+        return "the retry waits in the terminated session " + std::to_string(pid);
+    return {};
 }
 
 } // namespace rdtest

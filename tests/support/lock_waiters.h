@@ -2,11 +2,16 @@
 
 #include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
 
+#include <pqxx/transaction>
+
 #include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace rdtest {
+
+class TestDatabase;
 
 /// The server process id of `conn`'s session (pg_backend_pid()).
 int backendPid(pqxx::connection &conn);
@@ -34,5 +39,26 @@ LockWaiters waitForLockWaiters(pqxx::connection &observer, int holderPid, int co
 /// still there at `deadline`.
 bool waitForBackendExit(pqxx::connection &observer, int pid,
     std::chrono::milliseconds deadline = std::chrono::seconds(30));
+
+/// Holds one subscription's row lock from a session of its own, as a handler in the middle of
+/// its renewal would, until released (or, when a check fails first, rolled back on
+/// destruction). Declare it after the futures and processes that wait for it, so that it is
+/// destroyed, and lets them go, before they are joined.
+struct RowLockHolder
+{
+    std::unique_ptr<pqxx::connection> conn;
+    int pid = 0; ///< the holding session's backend
+    std::unique_ptr<pqxx::work> tx;
+
+    RowLockHolder(const TestDatabase &db, const std::string &subscriptionId,
+        const std::string &providerKey = "stripe-main");
+    void release();
+};
+
+/// A connection dropped while it waits for a lock, and its retry: waits for exactly one
+/// backend waiting on `holderPid`, terminates it (pg_terminate_backend), waits for its process
+/// to exit, then for the contender's retry, in a new session, to wait behind the lock again.
+/// Empty when all went so, else which step did not happen (for QVERIFY2).
+std::string terminateTheWaiterAndAwaitItsRetry(pqxx::connection &observer, int holderPid);
 
 } // namespace rdtest
