@@ -19,17 +19,9 @@ Q_DECLARE_METATYPE(SubscriptionOrder)
 
 /// The lazy paged table (through the subscriptions list, its busiest user) against 3,000
 /// subscriptions: stale pages dropped, refresh in place, bounded memory, whole-list export.
-class TestUiPagedTableModel : public QObject
+class TestUiPagedTableModel : public QObject, private rdtest::UiSubscriptionsSuite
 {
     Q_OBJECT
-
-private:
-    std::unique_ptr<rdtest::UiSubscriptionsDatabase> m_db;
-    rd::ui::DatabasePool *pool() const { return m_db->pool(); }
-    QStringList expected(const QString &where, const QString &orderBy) const
-    {
-        return m_db->expected(where, orderBy);
-    }
 
 private slots:
     void initTestCase()

@@ -19,17 +19,9 @@ Q_DECLARE_METATYPE(SubscriptionOrder)
 
 /// The subscriptions list against a real database of 3,000 subscriptions: filters, orders,
 /// positions, every row once and in the order SQL gives.
-class TestUiSubscriptionsModel : public QObject
+class TestUiSubscriptionsModel : public QObject, private rdtest::UiSubscriptionsSuite
 {
     Q_OBJECT
-
-private:
-    std::unique_ptr<rdtest::UiSubscriptionsDatabase> m_db;
-    rd::ui::DatabasePool *pool() const { return m_db->pool(); }
-    QStringList expected(const QString &where, const QString &orderBy) const
-    {
-        return m_db->expected(where, orderBy);
-    }
 
 private slots:
     void initTestCase()

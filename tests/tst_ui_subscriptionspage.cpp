@@ -18,13 +18,11 @@
 
 /// The Subscriptions page when something else opens a subscription (Cases › Open subscription,
 /// a search, a link): the list shows that subscription's row, never the one selected before.
-class TestUiSubscriptionsPage : public QObject
+class TestUiSubscriptionsPage : public QObject, private rdtest::UiSubscriptionsSuite
 {
     Q_OBJECT
 
 private:
-    std::unique_ptr<rdtest::UiSubscriptionsDatabase> m_db;
-
     static QString keyAt(rd::ui::SubscriptionsPage &page, int row)
     {
         return page.model()->index(row, 0).data(int(rd::ui::Role::Key)).toString();

@@ -35,6 +35,19 @@ private:
     std::unique_ptr<rd::ui::DatabasePool> m_pool;
 };
 
+/// What the suites over UiSubscriptionsDatabase hold (made in their initTestCase, dropped in
+/// cleanupTestCase): the database, its pool and its expected order.
+class UiSubscriptionsSuite
+{
+protected:
+    std::unique_ptr<UiSubscriptionsDatabase> m_db;
+    rd::ui::DatabasePool *pool() const { return m_db->pool(); }
+    QStringList expected(const QString &where, const QString &orderBy) const
+    {
+        return m_db->expected(where, orderBy);
+    }
+};
+
 /// Loads every page of `model` (the way a view scrolling to the end would).
 bool loadAll(rd::ui::PagedTableModel &model);
 /// The provider/id keys of the rows `model` loaded.
