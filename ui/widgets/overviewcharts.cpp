@@ -1,5 +1,6 @@
 #include "ui/widgets/overviewcharts.h"
 
+#include "domain/core/rejection_code.h"
 #include "ui/models/format.h"
 
 #include <QBarCategoryAxis>
@@ -51,18 +52,31 @@ QColor outcomeColor(const QString &outcome)
 }
 
 /// A case reason in a few words (the code in the tooltip): the chart is a third of the page.
+/// The codes are the core's (rd::RejectionCode): a new one does not build until it has words.
 QString shortReason(const QString &code)
 {
-    static const QMap<QString, QString> names {
-        {u"renewal_period_is_not_contiguous"_qs, QObject::tr("Gap or overlap")},
-        {u"provider_renewal_key_payload_conflict"_qs, QObject::tr("Payload conflict")},
-        {u"renewal_conflicts_with_scheduled_cancellation"_qs, QObject::tr("Set to cancel")},
-        {u"renewal_not_allowed_for_subscription_status"_qs, QObject::tr("Not active")},
-        {u"subscription_not_found"_qs, QObject::tr("Unknown subscription")},
-        {u"subscription_has_no_current_period"_qs, QObject::tr("No current period")},
-        {u"invalid_provider_billing_period"_qs, QObject::tr("Invalid period")},
-        {u"needs_snapshot"_qs, QObject::tr("Needs snapshot")}};
-    return names.value(code, format::humanize(code));
+    const auto rejection = rejectionCodeFromString(code.toStdString());
+    if (!rejection)
+        return format::humanize(code);
+    switch (*rejection) {
+    case RejectionCode::PeriodNotContiguous:
+        return QObject::tr("Gap or overlap");
+    case RejectionCode::RenewalKeyPayloadConflict:
+        return QObject::tr("Payload conflict");
+    case RejectionCode::ScheduledCancellation:
+        return QObject::tr("Set to cancel");
+    case RejectionCode::StatusNotActive:
+        return QObject::tr("Not active");
+    case RejectionCode::SubscriptionNotFound:
+        return QObject::tr("Unknown subscription");
+    case RejectionCode::NoCurrentPeriod:
+        return QObject::tr("No current period");
+    case RejectionCode::InvalidPeriod:
+        return QObject::tr("Invalid period");
+    case RejectionCode::NeedsSnapshot:
+        return QObject::tr("Needs snapshot");
+    }
+    return format::humanize(code);
 }
 
 QString bucketLabel(int bucket)
@@ -180,6 +194,25 @@ QCategoryAxis *splitCountAxis(qint64 above, qint64 below)
     }
     shrinkLabels(axis);
     return axis;
+}
+
+/// A series and its two axes into `chart`, which takes all three.
+void addWithAxes(
+    QChart *chart, QAbstractSeries *series, QAbstractAxis *horizontal, QAbstractAxis *vertical)
+{
+    chart->addSeries(series);
+    chart->addAxis(horizontal, Qt::AlignBottom);
+    series->attachAxis(horizontal);
+    chart->addAxis(vertical, Qt::AlignLeft);
+    series->attachAxis(vertical);
+}
+
+/// A horizontal bar chart: its bars' names on the left, their counts (up to `max`) below, no
+/// legend (the names say it).
+void addNamedBars(QChart *chart, QAbstractSeries *series, const QStringList &names, qint64 max)
+{
+    addWithAxes(chart, series, countAxis(max), namesAxis(names));
+    chart->legend()->setVisible(false);
 }
 
 /// A bar's tooltip, hidden with `over` (a chart): it must not stay over the page a click on
@@ -307,14 +340,10 @@ void OverviewCharts::showRenewalsPerDay()
         });
         series->append(set);
     }
-    chart->addSeries(series);
     QCategoryAxis *x = dayAxis(false);
-    chart->addAxis(x, Qt::AlignBottom);
+    addWithAxes(
+        chart, series, x, countAxis(*std::max_element(dayTotals.cbegin(), dayTotals.cend())));
     roomForLastDay(chart, x);
-    series->attachAxis(x);
-    auto *y = countAxis(*std::max_element(dayTotals.cbegin(), dayTotals.cend()));
-    chart->addAxis(y, Qt::AlignLeft);
-    series->attachAxis(y);
     chart->legend()->setVisible(!f.providers.isEmpty());
     if (f.providers.isEmpty())
         chart->setTitle(chart->title() + tr(": none in 30 days"));
@@ -365,14 +394,8 @@ void OverviewCharts::showDeliveries()
         });
         series->append(set);
     }
-    chart->addSeries(series);
-    QBarCategoryAxis *y = namesAxis(categories);
-    chart->addAxis(y, Qt::AlignLeft);
-    series->attachAxis(y);
-    auto *x = countAxis(counts.isEmpty() ? 0 : *std::max_element(counts.cbegin(), counts.cend()));
-    chart->addAxis(x, Qt::AlignBottom);
-    series->attachAxis(x);
-    chart->legend()->setVisible(false);
+    addNamedBars(chart, series, categories,
+        counts.isEmpty() ? 0 : *std::max_element(counts.cbegin(), counts.cend()));
 }
 
 void OverviewCharts::showCasesPerDay()
@@ -419,14 +442,9 @@ void OverviewCharts::showCasesPerDay()
         });
         series->append(set);
     }
-    chart->addSeries(series);
     QCategoryAxis *x = dayAxis(true); // the narrow chart: the days of the month only
-    chart->addAxis(x, Qt::AlignBottom);
+    addWithAxes(chart, series, x, splitCountAxis(maxOpened, maxClosed));
     roomForLastDay(chart, x);
-    series->attachAxis(x);
-    auto *y = splitCountAxis(maxOpened, maxClosed);
-    chart->addAxis(y, Qt::AlignLeft);
-    series->attachAxis(y);
 }
 
 std::optional<std::pair<QDate, bool>> OverviewCharts::casesColumnAt(const QPoint &viewportPos) const
@@ -492,18 +510,11 @@ void OverviewCharts::showOpenByReason()
         showTip(QObject::tr("%1: click for these cases").arg(codes.value(index)), m_reasonView);
     });
     series->append(set);
-    chart->addSeries(series);
     if (categories.isEmpty()) {
         categories << tr("no open case");
         *set << 0;
     }
-    QBarCategoryAxis *y = namesAxis(categories);
-    chart->addAxis(y, Qt::AlignLeft);
-    series->attachAxis(y);
-    auto *x = countAxis(max);
-    chart->addAxis(x, Qt::AlignBottom);
-    series->attachAxis(x);
-    chart->legend()->setVisible(false);
+    addNamedBars(chart, series, categories, max);
 }
 
 void OverviewCharts::showOpenByAge()
@@ -548,14 +559,7 @@ void OverviewCharts::showOpenByAge()
         });
         series->append(set);
     }
-    chart->addSeries(series);
-    QBarCategoryAxis *y = namesAxis(categories);
-    chart->addAxis(y, Qt::AlignLeft);
-    series->attachAxis(y);
-    auto *x = countAxis(max);
-    chart->addAxis(x, Qt::AlignBottom);
-    series->attachAxis(x);
-    chart->legend()->setVisible(false);
+    addNamedBars(chart, series, categories, max);
 }
 
 } // namespace rd::ui
