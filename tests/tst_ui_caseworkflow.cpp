@@ -1,3 +1,4 @@
+#include "tests/support/gap_case.h"
 #include "tests/support/renewal_fixtures.h"
 #include "tests/support/test_database.h"
 #include "ui/models/bulkcaserun.h"
@@ -128,23 +129,9 @@ private:
 
     std::string role(const std::string &who) { return m_db->name() + "_" + who; }
 
-    /// An open case of `kind` for subscription `sub`: "status" (past due), "gap" (a March
-    /// renewal after January), "cancel" (scheduled to cancel at the period's end).
     qint64 openCase(const std::string &kind, const std::string &sub)
     {
-        const bool cancel = kind == "cancel";
-        rdtest::importSubscriptions(m_db->conninfo(),
-            rdtest::subscriptionLine("stripe-main", sub, kind == "status" ? "past_due" : "active",
-                "2026-01-01T00:00:00Z", "2026-02-01T00:00:00Z", cancel));
-        auto renewal = rdtest::februaryRenewal(sub, "evt_" + sub, "in_" + sub);
-        if (kind == "gap")
-            renewal.period = {*rd::parseRfc3339("2026-03-01T00:00:00Z"),
-                *rd::parseRfc3339("2026-04-01T00:00:00Z")};
-        rd::RenewalApplier applier(m_db->conninfo());
-        const auto outcome = applier.apply(renewal);
-        if (!outcome.caseId)
-            qFatal("no case for %s", sub.c_str());
-        return *outcome.caseId;
+        return rdtest::openCaseOfKind(*m_db, kind, sub);
     }
 
     /// What makes each kind of case applicable: the fact the operator was waiting for.

@@ -1,3 +1,4 @@
+#include "tests/support/gap_case.h"
 #include "tests/support/renewal_fixtures.h"
 #include "tests/support/test_database.h"
 #include "ui/models/recordtablemodel.h"
@@ -91,18 +92,7 @@ class TestUiKeyboard : public QObject
 
     qint64 openCase(const std::string &kind, const std::string &sub)
     {
-        rdtest::importSubscriptions(m_db->conninfo(),
-            rdtest::subscriptionLine("stripe-main", sub, kind == "status" ? "past_due" : "active",
-                "2026-01-01T00:00:00Z", "2026-02-01T00:00:00Z", kind == "cancel"));
-        auto renewal = rdtest::februaryRenewal(sub, "evt_" + sub, "in_" + sub);
-        if (kind == "gap")
-            renewal.period = {*rd::parseRfc3339("2026-03-01T00:00:00Z"),
-                *rd::parseRfc3339("2026-04-01T00:00:00Z")};
-        rd::RenewalApplier applier(m_db->conninfo());
-        const auto outcome = applier.apply(renewal);
-        if (!outcome.caseId)
-            qFatal("no case for %s", sub.c_str());
-        return *outcome.caseId;
+        return rdtest::openCaseOfKind(*m_db, kind, sub);
     }
 
     static bool showsCase(MainWindow &window, qint64 id)
