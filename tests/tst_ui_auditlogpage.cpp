@@ -463,7 +463,7 @@ private slots:
         rd::ui::MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
         window.resize(1600, 1000);
         window.show();
-        window.showPage(rd::ui::MainWindow::AuditLogView);
+        window.showPage(window.auditLogPage());
         rd::ui::AuditLogPage *page = window.auditLogPage();
         QVERIFY(!shownKeys(*page).isEmpty());
         // Live: the first check has learnt where the tails are, so what follows is news.
@@ -795,7 +795,7 @@ private slots:
         rd::ui::MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
         window.resize(1600, 1000);
         window.show();
-        window.showPage(rd::ui::MainWindow::AuditLogView);
+        window.showPage(window.auditLogPage());
         QSignalSpy done(window.auditLogPage()->verifier(), &rd::ui::AuditVerifier::finished);
         window.auditLogPage()->verify();
         QVERIFY(done.wait(60000));

@@ -303,7 +303,7 @@ private slots:
         window.activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(&window));
 
-        window.showPage(rd::ui::MainWindow::CasesView);
+        window.showPage(window.casesPage());
         QVERIFY(
             QTest::qWaitFor([&] { return window.casesPage()->model()->rowCount() > 0; }, 10000));
         QVERIFY(window.findInView());
@@ -323,7 +323,7 @@ private slots:
         QVERIFY(window.casesPage()->model()->rowCount() < 40);
         QVERIFY(window.casesPage()->table()->hasFocus());
 
-        window.showPage(rd::ui::MainWindow::SubscriptionsView);
+        window.showPage(window.subscriptionsPage());
         QVERIFY(window.findInView());
         auto *search = window.subscriptionsPage()->searchBox();
         QVERIFY(search->hasFocus());
@@ -340,7 +340,7 @@ private slots:
         QVERIFY(window.subscriptionsPage()->table()->hasFocus());
 
         // A view without a search says so and stays where it is.
-        window.showPage(rd::ui::MainWindow::OutboxView);
+        window.showPage(window.outboxPage());
         QVERIFY(!window.findInView());
         QCOMPARE(window.findChild<QStackedWidget *>()->currentWidget(),
             static_cast<QWidget *>(window.outboxPage()));
@@ -367,8 +367,8 @@ private slots:
             qPrintable(QString::number(window.minimumSizeHint().width())));
         QCOMPARE(window.size(), size);
 
-        for (auto page : {rd::ui::MainWindow::SubscriptionsView, rd::ui::MainWindow::CasesView,
-                 rd::ui::MainWindow::OutboxView}) {
+        for (QWidget *page : std::initializer_list<QWidget *> {
+                 window.subscriptionsPage(), window.casesPage(), window.outboxPage()}) {
             window.showPage(page);
             QTest::qWait(50);
             for (QLineEdit *edit : window.findChildren<QLineEdit *>()) {
@@ -384,7 +384,7 @@ private slots:
             }
         }
 
-        window.showPage(rd::ui::MainWindow::SubscriptionsView);
+        window.showPage(window.subscriptionsPage());
         rd::ui::TableView *table = window.subscriptionsPage()->table();
         QVERIFY(QTest::qWaitFor(
             [&] { return window.subscriptionsPage()->model()->loadedRows() >= 200; }, 10000));

@@ -1,14 +1,14 @@
 #include "tests/support/test_database.h"
-#include "ui/widgets/helptopics.h"
+#include "ui/widgets/deskpages.h"
 #include "ui/widgets/helpwindow.h"
 #include "ui/widgets/mainwindow.h"
+#include "ui/widgets/overviewpage.h"
 
 #include <QApplication>
 #include <QFile>
 #include <QLabel>
 #include <QScrollBar>
 #include <QSettings>
-#include <QStackedWidget>
 #include <QStandardPaths>
 #include <QTextBlock>
 #include <QTextBrowser>
@@ -29,6 +29,15 @@ QTextBlock blockOfAnchor(const QTextDocument *doc, const QString &anchor)
             if (it.fragment().charFormat().anchorNames().contains(anchor))
                 return block;
     return {};
+}
+
+/// The page of `window` whose class is `className`, or nullptr.
+QWidget *pageOfClass(const MainWindow &window, const QString &className)
+{
+    for (const rd::ui::DeskPage &row : window.pages()->rows())
+        if (QString::fromLatin1(row.page->metaObject()->className()) == className)
+            return row.page;
+    return nullptr;
 }
 
 QWidget *focused(QWidget *fallback)
@@ -65,7 +74,8 @@ private slots:
         m_db.reset();
     }
 
-    /// Every page's anchor is in the rendered guide, once, as QTextBrowser reads it.
+    /// Every page's anchor is in the rendered guide, once, as QTextBrowser reads it; a page
+    /// that is not the desk's has none (F1 there opens the guide's top).
     void everyPageHasItsSection()
     {
         QFile file(QString::fromUtf8(RD_USER_GUIDE_HTML));
@@ -73,50 +83,34 @@ private slots:
         const QString html = QString::fromUtf8(file.readAll());
         QTextDocument doc;
         doc.setHtml(html);
-        QVERIFY(!rd::ui::helpTopics().isEmpty());
-        for (const auto &topic : rd::ui::helpTopics()) {
-            const QString anchor = QString::fromLatin1(topic.anchor);
-            QCOMPARE(html.count(u"name=\"%1\""_qs.arg(anchor)), 1);
-            QVERIFY2(blockOfAnchor(&doc, anchor).isValid(), topic.anchor);
-        }
-    }
-
-    /// Each page of the desk has a topic: a page added without one fails here.
-    void everyPageOfTheDeskHasATopic()
-    {
         MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
-        auto *stack = window.findChild<QStackedWidget *>();
-        QVERIFY(stack);
-        QCOMPARE(stack->count(), int(rd::ui::helpTopics().size()));
-        QStringList anchors;
-        for (int i = 0; i < stack->count(); ++i) {
-            const QString anchor = rd::ui::helpAnchorFor(stack->widget(i));
-            QVERIFY2(!anchor.isEmpty(), stack->widget(i)->metaObject()->className());
-            QVERIFY2(!anchors.contains(anchor), qPrintable(anchor));
-            anchors << anchor;
+        QVERIFY(!window.pages()->rows().isEmpty());
+        for (const rd::ui::DeskPage &row : window.pages()->rows()) {
+            QCOMPARE(html.count(u"name=\"%1\""_qs.arg(row.helpAnchor)), 1);
+            QVERIFY2(blockOfAnchor(&doc, row.helpAnchor).isValid(), qPrintable(row.helpAnchor));
         }
-        QCOMPARE(rd::ui::helpAnchorFor(nullptr), QString());
-        QCOMPARE(rd::ui::helpAnchorFor(&window), QString());
+        QCOMPARE(window.pages()->helpAnchorOf(nullptr), QString());
+        QCOMPARE(window.pages()->helpAnchorOf(&window), QString());
     }
 
     /// F1 opens the guide; on each page at that page's section (scrolled to it, or the section
     /// visible when it is near the end); the window is reused.
     void f1OpensTheGuideAtThePage_data()
     {
-        QTest::addColumn<int>("page");
+        QTest::addColumn<QString>("page");
         QTest::addColumn<QString>("anchor");
-        QTest::newRow("overview") << int(MainWindow::OverviewView) << u"overview"_qs;
-        QTest::newRow("subscriptions") << int(MainWindow::SubscriptionsView) << u"subscriptions"_qs;
-        QTest::newRow("ledger") << int(MainWindow::LedgerView) << u"ledger"_qs;
-        QTest::newRow("cases") << int(MainWindow::CasesView) << u"cases"_qs;
-        QTest::newRow("audit log") << int(MainWindow::AuditLogView) << u"audit-log"_qs;
-        QTest::newRow("inbox") << int(MainWindow::InboxView) << u"inbox"_qs;
-        QTest::newRow("outbox") << int(MainWindow::OutboxView) << u"outbox"_qs;
+        QTest::newRow("overview") << u"rd::ui::OverviewPage"_qs << u"overview"_qs;
+        QTest::newRow("subscriptions") << u"rd::ui::SubscriptionsPage"_qs << u"subscriptions"_qs;
+        QTest::newRow("ledger") << u"rd::ui::LedgerPage"_qs << u"ledger"_qs;
+        QTest::newRow("cases") << u"rd::ui::CasesPage"_qs << u"cases"_qs;
+        QTest::newRow("audit log") << u"rd::ui::AuditLogPage"_qs << u"audit-log"_qs;
+        QTest::newRow("inbox") << u"rd::ui::InboxPage"_qs << u"inbox"_qs;
+        QTest::newRow("outbox") << u"rd::ui::OutboxPage"_qs << u"outbox"_qs;
     }
 
     void f1OpensTheGuideAtThePage()
     {
-        QFETCH(int, page);
+        QFETCH(QString, page);
         QFETCH(QString, anchor);
         MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
         window.resize(1280, 820);
@@ -124,7 +118,9 @@ private slots:
         window.activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(&window));
         QVERIFY(!window.findChild<HelpWindow *>());
-        window.showPage(MainWindow::Page(page));
+        QWidget *shown = pageOfClass(window, page);
+        QVERIFY2(shown, qPrintable(page));
+        window.showPage(shown);
         QTest::keyClick(focused(&window), Qt::Key_F1);
         auto *help = window.findChild<HelpWindow *>();
         QVERIFY(help);
@@ -143,14 +139,14 @@ private slots:
         QScrollBar *bar = browser->verticalScrollBar();
         if (bar->value() < bar->maximum())
             QVERIFY2(rect.top() < 40, qPrintable(QString::number(rect.top())));
-        if (page != MainWindow::OverviewView)
+        if (shown != window.overviewPage())
             QVERIFY(bar->value() > 0);
         if (const QString dir = qEnvironmentVariable("RD_SCREENSHOT_DIR"); !dir.isEmpty())
             QVERIFY(help->grab().save(dir + u"/user-guide-"_qs + anchor + u".png"_qs));
 
         // F1 again, from the Overview: the same window, at the Overview's section.
         window.activateWindow();
-        window.showPage(MainWindow::OverviewView);
+        window.showPage(window.overviewPage());
         QTest::keyClick(&window, Qt::Key_F1);
         QCOMPARE(window.findChildren<HelpWindow *>().size(), 1);
         QTRY_VERIFY(help->isVisible());

@@ -6,6 +6,7 @@
 #include "ui/models/pagedtablemodel.h"
 #include "ui/widgets/casespage.h"
 #include "ui/widgets/deliveryview.h"
+#include "ui/widgets/deskpages.h"
 #include "ui/widgets/inboxpage.h"
 #include "ui/widgets/mainwindow.h"
 #include "ui/widgets/newrowsbar.h"
@@ -471,7 +472,7 @@ private slots:
         rd::ui::MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
         window.resize(1280, 800);
         window.show();
-        window.showPage(rd::ui::MainWindow::InboxView);
+        window.showPage(window.inboxPage());
         auto *inbox = window.inboxPage();
 
         QVERIFY(openWithEnter(*inbox, m_rejected.inboxId));
@@ -484,7 +485,7 @@ private slots:
         QVERIFY(QTest::qWaitFor(
             [&] { return window.casesPage()->currentCase() == *m_rejected.caseId; }, 10000));
 
-        window.showPage(rd::ui::MainWindow::InboxView);
+        window.showPage(window.inboxPage());
         QVERIFY(openWithEnter(*inbox, m_applied.inboxId));
         QVERIFY(!inbox->deliveryView()->openCaseButton()->isEnabled());
         QPushButton *openSubscription = inbox->deliveryView()->openSubscriptionButton();
@@ -754,20 +755,21 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         auto *nav = window.findChild<QListWidget *>(u"navigation"_qs);
         QVERIFY(nav);
-        const auto click = [&](int row) {
+        const auto click = [&](QWidget *page) {
+            const int row = window.pages()->slotOf(page);
             QTest::mouseClick(
                 nav->viewport(), Qt::LeftButton, {}, nav->visualItemRect(nav->item(row)).center());
         };
-        click(rd::ui::MainWindow::InboxView);
+        click(window.inboxPage());
         auto *inbox = window.inboxPage();
         QVERIFY(inbox->isVisible());
         QVERIFY(openWithEnter(*inbox, m_applied.inboxId));
-        click(rd::ui::MainWindow::InboxView);
+        click(window.inboxPage());
         QVERIFY(!inbox->isDeliveryOpen());
         // From another page too.
         QVERIFY(openWithEnter(*inbox, m_applied.inboxId));
-        click(rd::ui::MainWindow::CasesView);
-        click(rd::ui::MainWindow::InboxView);
+        click(window.casesPage());
+        click(window.inboxPage());
         QVERIFY(inbox->isVisible());
         QVERIFY(!inbox->isDeliveryOpen());
     }

@@ -309,7 +309,7 @@ private slots:
                            .arg(cases->model()->rowCount())));
         QCOMPARE(cases->model()->rowCount(), 1);
 
-        window.showPage(MainWindow::OverviewView);
+        window.showPage(window.overviewPage());
         auto *oldest = window.overviewPage()->findChild<QPushButton *>(u"oldest-case"_qs);
         QVERIFY(oldest);
         QTest::mouseClick(oldest, Qt::LeftButton);
@@ -366,7 +366,7 @@ private slots:
         // Not on the Cases page: nothing to act on.
         for (QAction *a : caseMenu->actions())
             QVERIFY2(a->isSeparator() || !a->isEnabled(), qPrintable(a->text()));
-        window.showPage(MainWindow::CasesView);
+        window.showPage(window.casesPage());
         QVERIFY(QTest::qWaitFor([&] { return window.casesPage()->currentCase() != 0; }, 15000));
         auto *claim = window.findChild<QAction *>(u"case-action-claim"_qs);
         QVERIFY(claim);

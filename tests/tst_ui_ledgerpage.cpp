@@ -451,7 +451,7 @@ private slots:
     {
         rd::ui::MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
         window.show();
-        window.showPage(rd::ui::MainWindow::LedgerView);
+        window.showPage(window.ledgerPage());
         LedgerPage *page = window.ledgerPage();
         page->showPaidBetween(QDate(2026, 3, 1), QDate(2026, 4, 1), u"paddle-eu"_qs);
         QVERIFY(rdtest::loadAll(*page->model()));
@@ -476,7 +476,7 @@ private slots:
         rd::ui::MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
         window.resize(1024, 700);
         window.show();
-        window.showPage(rd::ui::MainWindow::LedgerView);
+        window.showPage(window.ledgerPage());
         auto *page = window.findChild<LedgerPage *>();
         QVERIFY(page);
         QSignalSpy loaded(page, &LedgerPage::totalsLoaded);

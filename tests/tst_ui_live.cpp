@@ -155,7 +155,7 @@ private slots:
         rd::ui::MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
         window.show();
         QVERIFY(QTest::qWaitFor([&] { return window.liveUpdates()->isConnected(); }, 10000));
-        window.showPage(rd::ui::MainWindow::LedgerView);
+        window.showPage(window.ledgerPage());
         auto *ledger = window.ledgerPage();
         rd::ui::LedgerFilter all;
         all.from = QDate(2000, 1, 1);
@@ -176,13 +176,13 @@ private slots:
             QTest::qWaitFor([&] { return model->loadedRows() == 1 && renewals() == 1; }, 15000),
             qPrintable(u"%1 rows, %2 renewals"_qs.arg(model->loadedRows()).arg(renewals())));
 
-        window.showPage(rd::ui::MainWindow::SubscriptionsView);
+        window.showPage(window.subscriptionsPage());
         QSignalSpy changed(window.liveUpdates(), &rd::ui::LiveUpdates::subscriptionChanged);
         QCOMPARE(apply(rdtest::februaryRenewal("sub_2", "evt_l2", "in_l2")).exitCode, 0);
         QVERIFY(changed.size() > 0 || changed.wait(10000));
         QTest::qWait(500); // the list refresh's delay: the hidden Ledger is not read now
         QCOMPARE(model->loadedRows(), 1);
-        window.showPage(rd::ui::MainWindow::LedgerView);
+        window.showPage(window.ledgerPage());
         QVERIFY2(
             QTest::qWaitFor([&] { return model->loadedRows() == 2 && renewals() == 2; }, 15000),
             qPrintable(u"%1 rows, %2 renewals"_qs.arg(model->loadedRows()).arg(renewals())));
@@ -222,7 +222,7 @@ private slots:
         rd::ui::MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
         window.resize(1024, 700);
         window.show();
-        window.showPage(rd::ui::MainWindow::CasesView);
+        window.showPage(window.casesPage());
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(QTest::qWaitFor([&] { return window.liveUpdates()->isConnected(); }, 10000));
         auto *cases = window.casesPage();
@@ -277,7 +277,7 @@ private slots:
         rd::ui::MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
         window.resize(1200, 800);
         window.show();
-        window.showPage(rd::ui::MainWindow::SubscriptionsView); // the desk opens on the Overview
+        window.showPage(window.subscriptionsPage()); // the desk opens on the Overview
         auto *page = window.subscriptionsPage();
         QVERIFY(QTest::qWaitFor([&] { return page->model()->loadedRows() == 3; }, 10000));
         page->table()->selectRow(0);
@@ -352,7 +352,7 @@ private slots:
         // Focus on no table: the current page's main list.
         window.findChild<QWidget *>(u"id-search"_qs)->setFocus();
         QCOMPARE(window.tableToExport(), page->table());
-        window.showPage(rd::ui::MainWindow::OutboxView);
+        window.showPage(window.outboxPage());
         QCOMPARE(window.tableToExport(), window.outboxPage()->table());
     }
 

@@ -215,7 +215,7 @@ private slots:
             QVERIFY(window.replicaBanner()->text().contains(
                 u"Read-only replica — actions disabled"_qs));
 
-        window.showPage(rd::ui::MainWindow::CasesView);
+        window.showPage(window.casesPage());
         auto *cases = window.casesPage();
         QVERIFY(QTest::qWaitFor([&] { return cases->currentCase() == m_caseId; }, 15000));
         QVERIFY(QTest::qWaitFor([&] { return cases->isOnReplica() == standby; }, 15000));
@@ -298,7 +298,7 @@ private slots:
             std::string("in_replica"));
 
         // A delivery, then the same delivery again (only its row's count changes: no new id).
-        window.showPage(rd::ui::MainWindow::InboxView);
+        window.showPage(window.inboxPage());
         auto *inbox = window.inboxPage();
         QVERIFY(QTest::qWaitFor([&] { return !inbox->model()->isLoading(); }, 15000));
         QCOMPARE(inbox->model()->loadedRows(), 0);
@@ -315,7 +315,7 @@ private slots:
             [&] { return inbox->model()->rowCount() == 1 && deliveries() == 2; }, 20000));
 
         // A case dismissed on the primary leaves the standby's queue.
-        window.showPage(rd::ui::MainWindow::CasesView);
+        window.showPage(window.casesPage());
         QVERIFY(QTest::qWaitFor([&] { return window.casesPage()->openCount() == 1; }, 15000));
         const auto d = onPrimary({u"cases"_qs, u"dismiss"_qs, QString::number(m_caseId),
             u"--reason"_qs, u"duplicate_charge"_qs, u"--comment"_qs, u"refunded"_qs});

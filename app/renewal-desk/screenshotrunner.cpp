@@ -13,7 +13,9 @@
 #include "ui/widgets/deliveryview.h"
 #include "ui/widgets/finddialog.h"
 #include "ui/widgets/inboxpage.h"
+#include "ui/widgets/ledgerpage.h"
 #include "ui/widgets/mainwindow.h"
+#include "ui/widgets/outboxpage.h"
 #include "ui/widgets/overviewpage.h"
 #include "ui/widgets/subscriptiondetailwidget.h"
 #include "ui/widgets/subscriptionspage.h"
@@ -57,13 +59,13 @@ bool saveScreenshots(MainWindow &window, const QString &dir)
     bool ok = true;
     settle(1500);
     // The Overview, the page the desk opens on: tiles and charts, read off the GUI thread.
-    window.showPage(MainWindow::OverviewView);
+    window.showPage(window.overviewPage());
     for (int waited = 0; !window.overviewPage()->isLoaded() && waited < 10000; waited += 100)
         settle(100);
     settle(300);
     ok &= window.grab().save(dir + u"/overview.png"_qs);
     // The subscriptions view with the first subscription that has an open case, if any.
-    window.showPage(MainWindow::SubscriptionsView);
+    window.showPage(window.subscriptionsPage());
     auto *table = window.subscriptionsPage()->table();
     int pick = 0;
     for (int r = 0; r < table->model()->rowCount(); ++r) {
@@ -103,7 +105,7 @@ bool saveScreenshots(MainWindow &window, const QString &dir)
     }
     // The Overview's Overdue tile clicked: the overdue subscriptions with their next step. The
     // button is looked up after the page settled: a reload replaces the tile's buttons.
-    window.showPage(MainWindow::OverviewView);
+    window.showPage(window.overviewPage());
     settle(300);
     if (auto *overdue = window.overviewPage()->findChild<QPushButton *>(u"overdue-count"_qs)) {
         overdue->click();
@@ -114,10 +116,10 @@ bool saveScreenshots(MainWindow &window, const QString &dir)
     }
     // The cases view twice: a payload conflict and a period that does not continue.
     // The ledger over this year's renewals, with its totals by month and by provider.
-    window.showPage(MainWindow::LedgerView);
+    window.showPage(window.ledgerPage());
     settle(800);
     ok &= window.grab().save(dir + u"/ledger.png"_qs);
-    window.showPage(MainWindow::CasesView);
+    window.showPage(window.casesPage());
     auto *cases = window.casesPage()->table()->model();
     auto *casesPage = window.casesPage();
     // The demo's cases are days to weeks old: the "older than" marker is shown with a
@@ -165,7 +167,7 @@ bool saveScreenshots(MainWindow &window, const QString &dir)
             button->click();
             settle(1200);
             ok &= window.grab().save(dir + u"/subscription-gap.png"_qs);
-            window.showPage(MainWindow::CasesView);
+            window.showPage(window.casesPage());
             break;
         }
     }
@@ -188,7 +190,7 @@ bool saveScreenshots(MainWindow &window, const QString &dir)
     settle(300);
     // The audit log, its chains verified, a renewal selected (its before → after beside it).
     {
-        window.showPage(MainWindow::AuditLogView);
+        window.showPage(window.auditLogPage());
         auto *log = window.auditLogPage();
         log->verify();
         QElapsedTimer waited;
@@ -207,7 +209,7 @@ bool saveScreenshots(MainWindow &window, const QString &dir)
         settle(400);
         ok &= window.grab().save(dir + u"/audit-log.png"_qs);
     }
-    window.showPage(MainWindow::InboxView);
+    window.showPage(window.inboxPage());
     settle(400);
     ok &= window.grab().save(dir + u"/inbox.png"_qs);
     // An opened delivery (Enter on its row): a rejected one, its case and subscription linked,
@@ -264,7 +266,7 @@ bool saveScreenshots(MainWindow &window, const QString &dir)
             if (eventId.isEmpty() || (id.startsWith(u"evt_") && !eventId.startsWith(u"evt_")))
                 eventId = id;
         }
-        window.showPage(MainWindow::SubscriptionsView);
+        window.showPage(window.subscriptionsPage());
         auto *find = window.findAnything();
         find->resize(std::min(760, window.width() - 80), 300);
         find->input()->setText(eventId);
@@ -283,7 +285,7 @@ bool saveScreenshots(MainWindow &window, const QString &dir)
         ok &= shot.save(dir + u"/find-anything.png"_qs);
         find->hide();
     }
-    window.showPage(MainWindow::OutboxView);
+    window.showPage(window.outboxPage());
     settle(600);
     ok &= window.grab().save(dir + u"/outbox.png"_qs);
     // File › Connect, as it opens on this connection.
@@ -299,7 +301,7 @@ bool saveScreenshots(MainWindow &window, const QString &dir)
     backup->hide();
     // Last (it writes to the cases' histories): a bulk re-apply of one open case of each
     // reason, each result as it came.
-    window.showPage(MainWindow::CasesView);
+    window.showPage(window.casesPage());
     casesPage->setScope(rd::ui::CasesPage::Scope::Open);
     settle(600);
     if (casesPage->canOperate()) {

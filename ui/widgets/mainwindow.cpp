@@ -13,8 +13,9 @@
 #include "ui/widgets/casespage.h"
 #include "ui/widgets/closemonthdialog.h"
 #include "ui/widgets/connectiondialog.h"
+#include "ui/widgets/desknavigator.h"
+#include "ui/widgets/deskpages.h"
 #include "ui/widgets/finddialog.h"
-#include "ui/widgets/helptopics.h"
 #include "ui/widgets/helpwindow.h"
 #include "ui/widgets/inboxpage.h"
 #include "ui/widgets/ledgerpage.h"
@@ -23,7 +24,6 @@
 #include "ui/widgets/restoredialog.h"
 #include "ui/widgets/searchablepage.h"
 #include "ui/widgets/statementsdialog.h"
-#include "ui/widgets/subscriptiondetailwidget.h"
 #include "ui/widgets/subscriptionspage.h"
 #include "ui/widgets/tableview.h"
 
@@ -70,46 +70,115 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     , m_casesRefresh(new QTimer(this))
 {
     setWindowTitle(tr("Renewal Desk — %1").arg(databaseDescription));
-    m_subscriptions = new SubscriptionsPage(m_pool.get());
-    m_cases = new CasesPage(m_pool.get(), m_actions.get());
-    m_inbox = new InboxPage(m_pool.get());
-    m_auditLog = new AuditLogPage(m_pool.get());
-    m_outbox = new OutboxPage(m_pool.get());
-    m_ledger = new LedgerPage(m_pool.get());
-    m_overview = new OverviewPage(m_pool.get());
-    m_stack->addWidget(m_overview);
-    m_stack->addWidget(m_subscriptions);
-    m_stack->addWidget(m_ledger);
-    m_stack->addWidget(m_cases);
-    m_stack->addWidget(m_auditLog);
-    m_stack->addWidget(m_inbox);
-    m_stack->addWidget(m_outbox);
+    buildPages();
+    buildLayout();
+    buildStatusBar();
+    buildFileMenu();
+    buildViewMenu();
+    buildCaseMenu();
+    buildLedgerMenu();
+    buildHelpMenu();
+    connectLinks();
+    connectRefreshes();
+    connectStatusMessages();
+    connectLiveUpdates();
+    connectRole();
 
+    updateCasesBadge(0);
+    m_navigator->show(m_overview);
+    resize(1280, 820);
+    restoreLayout();
+    m_cases->refresh();
+}
+
+void MainWindow::buildPages()
+{
+    m_overview = new OverviewPage(m_pool.get());
+    m_subscriptions = new SubscriptionsPage(m_pool.get());
+    m_ledger = new LedgerPage(m_pool.get());
+    m_cases = new CasesPage(m_pool.get(), m_actions.get());
+    m_auditLog = new AuditLogPage(m_pool.get());
+    m_inbox = new InboxPage(m_pool.get());
+    m_outbox = new OutboxPage(m_pool.get());
+
+    // The sidebar's order. A page is this one row: its slot, its F1 section (an anchor of
+    // docs/user-guide.md), its shortcut; tst_ui_deskpages checks the rows against each other.
+    m_pages = new DeskPages(m_nav, m_stack, this);
+    m_pages->add({.page = m_overview,
+        .title = tr("Overview"),
+        .helpAnchor = u"overview"_qs,
+        .shortcut = QKeySequence(Qt::CTRL | Qt::Key_1),
+        .refresh = [this] { m_overview->refresh(); }});
+    m_pages->add({.page = m_subscriptions,
+        .title = tr("Subscriptions"),
+        .helpAnchor = u"subscriptions"_qs,
+        .shortcut = QKeySequence(Qt::CTRL | Qt::Key_2),
+        .table = m_subscriptions->table(),
+        .refresh = [this] { m_subscriptions->refresh(); },
+        .selection = [this] { return m_subscriptions->currentSubscriptionId(); },
+        .reselect = [this](const QString &id) { m_subscriptions->openSubscription(id); }});
+    m_pages->add({.page = m_ledger,
+        .title = tr("Ledger"),
+        .helpAnchor = u"ledger"_qs,
+        .shortcut = QKeySequence(Qt::CTRL | Qt::Key_3),
+        .table = m_ledger->table(),
+        .refresh = [this] { m_ledger->refresh(); }});
+    m_pages->add({.page = m_cases,
+        .title = tr("Cases"),
+        .helpAnchor = u"cases"_qs,
+        .shortcut = QKeySequence(Qt::CTRL | Qt::Key_4),
+        .table = m_cases->table(),
+        .refresh = [this] { m_cases->refresh(); },
+        .selection =
+            [this] {
+                const qint64 id = m_cases->currentCase();
+                return id != 0 ? QString::number(id) : QString();
+            },
+        .reselect
+        = [this](const QString &id) { m_cases->openCase(id.toLongLong(), /*widen=*/false); }});
+    m_pages->add({.page = m_auditLog,
+        .title = tr("Audit log"),
+        .helpAnchor = u"audit-log"_qs,
+        .shortcut = QKeySequence(Qt::CTRL | Qt::Key_5),
+        .table = m_auditLog->table(),
+        .refresh = [this] { m_auditLog->refresh(); }});
+    m_pages->add({.page = m_inbox,
+        .title = tr("Inbox"),
+        .helpAnchor = u"inbox"_qs,
+        .shortcut = QKeySequence(Qt::CTRL | Qt::Key_6),
+        .table = m_inbox->table(),
+        .refresh = [this] { m_inbox->refresh(); }});
+    m_pages->add({.page = m_outbox,
+        .title = tr("Outbox"),
+        .helpAnchor = u"outbox"_qs,
+        .shortcut = QKeySequence(Qt::CTRL | Qt::Key_7),
+        .table = m_outbox->table(),
+        .refresh = [this] { m_outbox->refresh(); }});
+
+    m_navigator = new DeskNavigator(m_pages,
+        {.subscriptions = m_subscriptions,
+            .cases = m_cases,
+            .inbox = m_inbox,
+            .ledger = m_ledger,
+            .outbox = m_outbox},
+        this);
+    connect(m_navigator, &DeskNavigator::historyChanged, this, &MainWindow::updateHistoryActions);
+    // A click on Inbox in the sidebar is "take me to the inbox": its list, not the delivery
+    // left open there (the keyboard's arrows only change the page).
+    connect(m_pages, &DeskPages::chosen, this, [this](QWidget *page) {
+        if (page == m_inbox && m_inbox->isDeliveryOpen())
+            m_inbox->closeDelivery();
+    });
+}
+
+void MainWindow::buildLayout()
+{
     m_nav->setObjectName(u"navigation"_qs);
-    for (const QString &name : {tr("Overview"), tr("Subscriptions"), tr("Ledger"), tr("Cases"),
-             tr("Audit log"), tr("Inbox"), tr("Outbox")})
-        m_nav->addItem(name);
     QFont navFont = m_nav->font();
     navFont.setPointSizeF(navFont.pointSizeF() * 1.1);
     m_nav->setFont(navFont);
     m_nav->setSpacing(3);
     m_nav->setFixedWidth(m_nav->fontMetrics().horizontalAdvance(u"Subscriptions  (9999)"_qs) + 24);
-    connect(m_nav, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
-    // A page chosen in the sidebar is a place of the history too (Back returns from it).
-    connect(m_nav, &QListWidget::currentRowChanged, this, [this](int row) {
-        if (row < 0 || row == m_shownPage)
-            return;
-        if (!m_moving)
-            m_history.visit(placeOf(m_shownPage), {row, {}, {}});
-        m_shownPage = row;
-        updateHistoryActions();
-    });
-    // A click on Inbox in the sidebar is "take me to the inbox": its list, not the delivery
-    // left open there (the keyboard's arrows only change the page).
-    connect(m_nav, &QListWidget::itemClicked, this, [this](QListWidgetItem *item) {
-        if (m_nav->row(item) == InboxView && m_inbox->isDeliveryOpen())
-            m_inbox->closeDelivery();
-    });
 
     m_banner->setObjectName(u"connection-banner"_qs);
     m_banner->setStyleSheet(u"background:#fff4ce; color:#5c4400; padding:4px 8px;"_qs);
@@ -131,7 +200,10 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     layout->addWidget(m_banner);
     layout->addLayout(body, 1);
     setCentralWidget(central);
+}
 
+void MainWindow::buildStatusBar()
+{
     // The last backup's age, first of the permanent widgets: amber or red when it is old.
     m_backupIndicator = new QPushButton;
     m_backupIndicator->setObjectName(u"backup-age"_qs);
@@ -145,6 +217,13 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     m_liveLabel->setObjectName(u"live-indicator"_qs);
     m_liveLabel->setText(u"<span style='color:gray'>○ "_qs + tr("connecting") + u"</span>"_qs);
 
+    m_backupAge = new BackupAgeModel(m_pool.get(), this);
+    connect(m_backupAge, &BackupAgeModel::changed, this, &MainWindow::showBackupAge);
+    m_backupAge->refresh();
+}
+
+void MainWindow::buildFileMenu()
+{
     auto *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Connect to a database…"), this, [this] {
         const auto dialog = makeConnectionDialog();
@@ -159,6 +238,10 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
         ->setObjectName(u"file-restore"_qs);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+}
+
+void MainWindow::buildViewMenu()
+{
     auto *view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Refresh"), QKeySequence::Refresh, this, &MainWindow::refreshAll);
     view->addAction(tr("&Find in this view"), QKeySequence::Find, this, &MainWindow::findInView);
@@ -166,7 +249,7 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
         &MainWindow::findAnything);
     view->addAction(
         tr("&Go to position in the sort order"), QKeySequence(tr("Ctrl+G")), this, [this] {
-            showPage(SubscriptionsView);
+            showPage(m_subscriptions);
             m_subscriptions->focusPosition();
         });
     view->addAction(tr("Export current table as CSV…"), this, [this] {
@@ -185,6 +268,17 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     updateHistoryActions();
     // The mouse's Back and Forward buttons, wherever in the window (a list would take them).
     qApp->installEventFilter(this);
+    // Every page by its shortcut, as the sidebar would show it.
+    view->addSeparator();
+    for (const DeskPage &row : m_pages->rows()) {
+        QWidget *page = row.page;
+        view->addAction(row.title, row.shortcut, this, [this, page] { showPage(page); })
+            ->setObjectName(u"go-to-"_qs + row.helpAnchor);
+    }
+}
+
+void MainWindow::buildCaseMenu()
+{
     // The Cases page's actions, with their shortcuts: the buttons decide when each is possible.
     auto *caseMenu = menuBar()->addMenu(tr("&Case"));
     caseMenu->setObjectName(u"case-menu"_qs);
@@ -195,18 +289,57 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
             if (auto *follows = qobject_cast<ButtonAction *>(action))
                 follows->sync();
     });
+}
+
+void MainWindow::buildLedgerMenu()
+{
     auto *ledger = menuBar()->addMenu(tr("&Ledger"));
     ledger->addAction(tr("&Statements…"), this, &MainWindow::showStatements);
     ledger->addAction(tr("&Close month…"), this, &MainWindow::showCloseMonth);
+}
+
+void MainWindow::buildHelpMenu()
+{
     auto *help = menuBar()->addMenu(tr("&Help"));
-    // F1 opens the user guide at the shown page's section (ui/widgets/helptopics.cpp).
+    // F1 opens the user guide at the shown page's section (its row's help anchor).
     help->addAction(tr("&User guide"), QKeySequence(Qt::Key_F1), this,
-            [this] { HelpWindow::showFor(this, helpAnchorFor(m_stack->currentWidget())); })
+            [this] { HelpWindow::showFor(this, m_pages->helpAnchorOf(m_pages->current())); })
         ->setObjectName(u"help-user-guide"_qs);
     help->addAction(tr("&Keyboard shortcuts"), QKeySequence(Qt::CTRL | Qt::Key_F1), this,
         &MainWindow::showKeyboardShortcuts);
     help->addAction(tr("&About Renewal Desk"), this, &MainWindow::showAbout);
+}
 
+void MainWindow::connectLinks()
+{
+    // Every view's links to a subscription, a case or a delivery land the same way, through the
+    // navigator: each is a place of the history (Back returns to where it was followed).
+    DeskNavigator *to = m_navigator;
+    connect(m_cases, &CasesPage::subscriptionOpenRequested, to, &DeskNavigator::openSubscription);
+    connect(m_subscriptions, &SubscriptionsPage::caseOpenRequested, to, &DeskNavigator::openCase);
+    // An inbox delivery's links: its case, and the subscription of its billing period.
+    connect(m_inbox, &InboxPage::caseOpenRequested, to, &DeskNavigator::openCase);
+    connect(m_inbox, &InboxPage::subscriptionOpenRequested, to, &DeskNavigator::openSubscription);
+    connect(m_ledger, &LedgerPage::subscriptionOpenRequested, to, &DeskNavigator::openSubscription);
+    // The Overview's figures and bars open the list behind them.
+    connect(m_overview, &OverviewPage::openCasesRequested, to, &DeskNavigator::showOpenCases);
+    connect(m_overview, &OverviewPage::caseOpenRequested, to, &DeskNavigator::openOpenCase);
+    connect(m_overview, &OverviewPage::casesOfDayRequested, to, &DeskNavigator::showCasesOfDay);
+    connect(m_overview, &OverviewPage::ledgerRequested, to, &DeskNavigator::showLedgerPaid);
+    connect(m_overview, &OverviewPage::inboxRequested, to, &DeskNavigator::showInbox);
+    connect(m_overview, &OverviewPage::overdueRequested, to, &DeskNavigator::showOverdue);
+    connect(m_overview, &OverviewPage::outboxRequested, to, &DeskNavigator::showOutbox);
+    connect(m_overview, &OverviewPage::backupRequested, this, &MainWindow::showBackup);
+    // An audit log row opens its subscription or its case; so does a broken link.
+    connect(m_auditLog, &AuditLogPage::caseOpenRequested, to, &DeskNavigator::openCase);
+    connect(
+        m_auditLog, &AuditLogPage::subscriptionOpenRequested, to, &DeskNavigator::openSubscription);
+    connect(
+        m_auditLog, &AuditLogPage::auditRecordOpenRequested, to, &DeskNavigator::openAuditRecord);
+}
+
+void MainWindow::connectRefreshes()
+{
     m_listRefresh->setSingleShot(true);
     m_listRefresh->setInterval(300);
     m_casesRefresh->setSingleShot(true);
@@ -220,76 +353,15 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     connect(m_casesRefresh, &QTimer::timeout, m_auditLog, &AuditLogPage::dataChanged);
 
     connect(m_cases, &CasesPage::openCountChanged, this, &MainWindow::updateCasesBadge);
-    // Every view's links to a subscription or a case land the same way.
-    // Each is a place of the history (Back returns to where the link was followed).
-    const auto openSubscription = [this](const QString &id) {
-        navigate(SubscriptionsView, [this, id] { m_subscriptions->openSubscription(id); });
-    };
-    const auto openCase
-        = [this](qint64 id) { navigate(CasesView, [this, id] { m_cases->openCase(id); }); };
-    connect(m_cases, &CasesPage::subscriptionOpenRequested, this, openSubscription);
     connect(m_cases, &CasesPage::actionFinished, this, [this] {
         m_listRefresh->start();
         if (!m_subscriptions->currentSubscriptionId().isEmpty())
             m_subscriptions->subscriptionChanged(m_subscriptions->currentSubscriptionId());
     });
-    connect(m_subscriptions, &SubscriptionsPage::caseOpenRequested, this, openCase);
-    // An inbox delivery's links: its case, and the subscription of its billing period.
-    connect(m_inbox, &InboxPage::caseOpenRequested, this, openCase);
-    connect(m_inbox, &InboxPage::subscriptionOpenRequested, this, openSubscription);
-    connect(m_ledger, &LedgerPage::subscriptionOpenRequested, this, openSubscription);
-    // The Overview's figures and bars open the list behind them.
-    connect(m_overview, &OverviewPage::openCasesRequested, this,
-        [this](const QString &reason, qint64 minAgeSecs, qint64 maxAgeSecs) {
-            navigate(CasesView, [this, reason, minAgeSecs, maxAgeSecs] {
-                m_cases->showOpenCases(reason, minAgeSecs, maxAgeSecs);
-            });
-        });
-    connect(m_overview, &OverviewPage::caseOpenRequested, this, [this](qint64 id) {
-        navigate(CasesView, [this, id] {
-            m_cases->setScope(CasesPage::Scope::Open);
-            m_cases->openCase(id); // whatever filter the queue had: the case, selected
-        });
-    });
-    connect(m_overview, &OverviewPage::casesOfDayRequested, this,
-        [this](const QDate &dayUtc, bool closed) {
-            navigate(
-                CasesView, [this, dayUtc, closed] { m_cases->showCasesOfDay(dayUtc, closed); });
-        });
-    connect(m_overview, &OverviewPage::ledgerRequested, this,
-        [this](const QDate &fromUtc, const QDate &toUtcExclusive, const QString &provider,
-            const QString &currency) {
-            navigate(LedgerView, [=, this] {
-                m_ledger->showPaidBetween(fromUtc, toUtcExclusive, provider, currency);
-            });
-        });
-    connect(m_overview, &OverviewPage::inboxRequested, this,
-        [this](const QString &outcome, const QString &received) {
-            navigate(InboxView, [this, outcome, received] {
-                m_inbox->closeDelivery();
-                m_inbox->setFilters({}, outcome, received);
-            });
-        });
-    connect(m_overview, &OverviewPage::overdueRequested, this,
-        [this] { navigate(SubscriptionsView, [this] { m_subscriptions->showOverdue(); }); });
-    m_backupAge = new BackupAgeModel(m_pool.get(), this);
-    connect(m_backupAge, &BackupAgeModel::changed, this, &MainWindow::showBackupAge);
-    connect(m_overview, &OverviewPage::backupRequested, this, &MainWindow::showBackup);
-    m_backupAge->refresh();
-    connect(m_overview, &OverviewPage::outboxRequested, this, [this](const QString &state) {
-        navigate(OutboxView, [this, state] { m_outbox->setFilter(state); });
-    });
-    // An audit log row opens its subscription or its case; so does a broken link.
-    connect(m_auditLog, &AuditLogPage::caseOpenRequested, this, openCase);
-    connect(m_auditLog, &AuditLogPage::subscriptionOpenRequested, this, openSubscription);
-    connect(m_auditLog, &AuditLogPage::auditRecordOpenRequested, this,
-        [this](const QString &id, qint64 chainSeq, const QString &problem) {
-            // A place of the history like every other link: Back returns to the audit log.
-            navigate(SubscriptionsView, [this, id, chainSeq, problem] {
-                m_subscriptions->detail()->flagAuditRecord(id, chainSeq, problem);
-                m_subscriptions->openSubscription(id);
-            });
-        });
+}
+
+void MainWindow::connectStatusMessages()
+{
     auto show = [this](const QString &m) { statusBar()->showMessage(m, 8000); };
     connect(m_auditLog, &AuditLogPage::statusMessage, this, show);
     connect(m_ledger, &LedgerPage::statusMessage, this, show);
@@ -300,8 +372,11 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
     connect(m_overview, &OverviewPage::statusMessage, this, show);
     for (TableView *table : findChildren<TableView *>())
         connect(table, &TableView::exported, this, show);
+}
 
-    m_live = new LiveUpdates(conninfo, this);
+void MainWindow::connectLiveUpdates()
+{
+    m_live = new LiveUpdates(m_conninfo, this);
     connect(m_live, &LiveUpdates::subscriptionChanged, this, [this](const QString &id) {
         m_listRefresh->start();
         m_subscriptions->subscriptionChanged(id);
@@ -329,6 +404,10 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
         if (m_live->isConnected())
             m_liveLabel->setToolTip(liveToolTip(m_onReplica, m_lastReplayed));
     });
+}
+
+void MainWindow::connectRole()
+{
     connect(m_cases, &CasesPage::openCountChanged, this, [this] {
         if (m_onReplica || m_cases->isOnReplica()) {
             m_roleLabel->setText(tr("read-only replica"));
@@ -343,12 +422,6 @@ MainWindow::MainWindow(const QString &conninfo, const QString &databaseDescripti
         m_roleLabel->setToolTip(m_cases->canOperate() ? tr("Your database role may act on cases.")
                                                       : tr("Your database role may only look."));
     });
-
-    updateCasesBadge(0);
-    m_nav->setCurrentRow(OverviewView);
-    resize(1280, 820);
-    restoreLayout();
-    m_cases->refresh();
 }
 
 MainWindow::~MainWindow()
@@ -460,19 +533,8 @@ TableView *MainWindow::tableToExport() const
             break;
         }
     }
-    if (page == m_subscriptions)
-        return m_subscriptions->table();
-    if (page == m_cases)
-        return m_cases->table();
-    if (page == m_outbox)
-        return m_outbox->table();
-    if (page == m_inbox)
-        return m_inbox->table();
-    if (page == m_ledger)
-        return m_ledger->table();
-    if (page == m_auditLog)
-        return m_auditLog->table();
-    return nullptr;
+    const DeskPage *row = m_pages->find(page);
+    return row ? row->table : nullptr;
 }
 
 FindDialog *MainWindow::findAnything()
@@ -574,20 +636,7 @@ void MainWindow::showBackupAge()
 
 void MainWindow::openFound(const FoundItem &item)
 {
-    switch (item.kind) {
-    case FoundItem::Kind::Subscription:
-    case FoundItem::Kind::BillingPeriod:
-        navigate(SubscriptionsView, [this, item] {
-            m_subscriptions->openSubscription(item.subscriptionUuid, item.billingPeriodId);
-        });
-        break;
-    case FoundItem::Kind::Case:
-        navigate(CasesView, [this, id = item.caseId] { m_cases->openCase(id); });
-        break;
-    case FoundItem::Kind::Delivery:
-        navigate(InboxView, [this, id = item.deliveryId] { m_inbox->openDelivery(id); });
-        break;
-    }
+    m_navigator->openFound(item);
     statusBar()->showMessage(tr("Opened %1 (found by %2).").arg(item.title, item.matchedBy), 8000);
 }
 
@@ -604,60 +653,24 @@ bool MainWindow::findInView()
     return false;
 }
 
-void MainWindow::showPage(Page page)
+void MainWindow::showPage(const QWidget *page)
 {
-    m_nav->setCurrentRow(page);
+    m_navigator->show(page);
 }
 
-void MainWindow::navigate(Page page, std::function<void()> show)
+const NavigationHistory &MainWindow::history() const
 {
-    const Place from = placeOf(m_shownPage);
-    m_moving = true;
-    showPage(page);
-    m_moving = false;
-    if (show)
-        show();
-    m_history.visit(from, {page, std::move(show), {}});
-    updateHistoryActions();
-}
-
-Place MainWindow::placeOf(int page) const
-{
-    Place place {page, {}, {}};
-    if (page == CasesView && m_cases->currentCase() != 0)
-        place.item = QString::number(m_cases->currentCase());
-    else if (page == SubscriptionsView)
-        place.item = m_subscriptions->currentSubscriptionId();
-    return place;
-}
-
-void MainWindow::restorePlace(const Place &place)
-{
-    m_moving = true;
-    showPage(Page(place.page));
-    m_moving = false;
-    // The drill-down again (its filter), then what was selected when the place was left.
-    if (place.show)
-        place.show();
-    if (!place.item.isEmpty()) {
-        if (place.page == CasesView)
-            m_cases->openCase(place.item.toLongLong(), /*widen=*/false);
-        else if (place.page == SubscriptionsView)
-            m_subscriptions->openSubscription(place.item);
-    }
-    updateHistoryActions();
+    return m_navigator->history();
 }
 
 void MainWindow::goBack()
 {
-    if (m_history.canGoBack())
-        restorePlace(m_history.back(placeOf(m_shownPage)));
+    m_navigator->goBack();
 }
 
 void MainWindow::goForward()
 {
-    if (m_history.canGoForward())
-        restorePlace(m_history.forward(placeOf(m_shownPage)));
+    m_navigator->goForward();
 }
 
 bool MainWindow::eventFilter(QObject *watched, QEvent *event)
@@ -676,9 +689,9 @@ bool MainWindow::eventFilter(QObject *watched, QEvent *event)
 void MainWindow::updateHistoryActions()
 {
     if (m_back)
-        m_back->setEnabled(m_history.canGoBack());
+        m_back->setEnabled(history().canGoBack());
     if (m_forward)
-        m_forward->setEnabled(m_history.canGoForward());
+        m_forward->setEnabled(history().canGoForward());
 }
 
 QList<QPair<QString, QString>> MainWindow::keyboardShortcuts() const
@@ -745,19 +758,14 @@ void MainWindow::showKeyboardShortcuts()
 
 void MainWindow::refreshAll()
 {
-    m_overview->refresh();
-    m_subscriptions->refresh();
-    m_cases->refresh();
-    m_outbox->refresh();
-    m_inbox->refresh();
-    m_ledger->refresh();
-    m_auditLog->refresh();
+    for (const DeskPage &row : m_pages->rows())
+        row.refresh();
     m_backupAge->refresh();
 }
 
 void MainWindow::updateCasesBadge(int openCases)
 {
-    QListWidgetItem *item = m_nav->item(CasesView);
+    QListWidgetItem *item = m_pages->sidebarItem(m_cases);
     QFont f = m_nav->font();
     if (openCases > 0) {
         item->setText(tr("Cases  (%1)").arg(openCases));

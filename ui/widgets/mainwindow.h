@@ -27,6 +27,8 @@ class CasesPage;
 class CloseMonthDialog;
 class ConnectionDialog;
 class DatabasePool;
+class DeskNavigator;
+class DeskPages;
 class FindDialog;
 class StatementsDialog;
 class InboxPage;
@@ -39,35 +41,30 @@ class SubscriptionsPage;
 class TableView;
 
 /// The desk: navigation on the left (Overview, Subscriptions, Ledger, Cases with the open-case
-/// count, Inbox, Outbox), the selected view on the right, a quiet banner while the database is
-/// away.
+/// count, Audit log, Inbox, Outbox: the rows of DeskPages), the selected view on the right, a
+/// quiet banner while the database is away.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 
 public:
-    enum Page {
-        OverviewView,
-        SubscriptionsView,
-        LedgerView,
-        CasesView,
-        AuditLogView,
-        InboxView,
-        OutboxView
-    };
-
     /// `actions` defaults to the domain implementation over `conninfo`.
     MainWindow(const QString &conninfo, const QString &databaseDescription,
         std::unique_ptr<CaseActions> actions = nullptr, QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    void showPage(Page page);
+    /// Shows `page` (one of pages()) as a click in the sidebar does.
+    void showPage(const QWidget *page);
+    /// The registered pages: each one's slot, title, help topic and shortcut.
+    DeskPages *pages() const { return m_pages; }
+    /// Where cross-page links go (open subscription X, case N, delivery N) and the history.
+    DeskNavigator *navigator() const { return m_navigator; }
     /// View › Back (Alt+Left) and Forward (Alt+Right): the places a drill-down, a link, Enter or
     /// the sidebar took the desk to, each shown again as it was left (its list's filter, the
     /// case or subscription selected on it).
     void goBack();
     void goForward();
-    const NavigationHistory &history() const { return m_history; }
+    const NavigationHistory &history() const;
     QAction *backAction() const { return m_back; }
     QAction *forwardAction() const { return m_forward; }
     /// Help › Keyboard shortcuts: every menu entry that has a shortcut ("Case › Claim"), read
@@ -144,11 +141,21 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
-    /// Shows `page` and runs `show` on it (a drill-down, a link), as a place of the history.
-    void navigate(Page page, std::function<void()> show);
-    /// The place `page` is now: what is selected on it.
-    Place placeOf(int page) const;
-    void restorePlace(const Place &place);
+    // The constructor's parts, in the order it runs them.
+    void buildPages();
+    void buildLayout();
+    void buildStatusBar();
+    void buildFileMenu();
+    void buildViewMenu();
+    void buildCaseMenu();
+    void buildLedgerMenu();
+    void buildHelpMenu();
+    void connectLinks();
+    void connectRefreshes();
+    void connectStatusMessages();
+    void connectLiveUpdates();
+    void connectRole();
+
     void updateHistoryActions();
     void updateCasesBadge(int openCases);
     void showBackupAge();
@@ -164,6 +171,8 @@ private:
     std::unique_ptr<CaseActions> m_actions;
     QListWidget *m_nav;
     QStackedWidget *m_stack;
+    DeskPages *m_pages = nullptr;
+    DeskNavigator *m_navigator = nullptr;
     QLabel *m_banner;
     QLabel *m_replicaBanner;
     bool m_onReplica = false;
@@ -186,9 +195,6 @@ private:
     QPushButton *m_backupIndicator = nullptr;
     QTimer *m_listRefresh;
     QTimer *m_casesRefresh;
-    NavigationHistory m_history;
-    int m_shownPage = OverviewView;
-    bool m_moving = false; ///< showing a place: the sidebar's change is not a visit
     QAction *m_back = nullptr;
     QAction *m_forward = nullptr;
 };
