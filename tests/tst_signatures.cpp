@@ -72,49 +72,46 @@ std::string signedHeader(
     return headers.front().second;
 }
 
+/// How each HMAC scheme writes its header, spelled out here rather than asked of the code under
+/// test.
+struct HmacScheme
+{
+    rd::ProviderKind kind;
+    const char *name;
+    const char *betweenSignatures; ///< what separates two signatures in one header
+    const char *signatureAfter; ///< the signature follows the last of these ("": the whole value)
+    bool timed; ///< a time is signed, and checked against the tolerance
+};
+const HmacScheme kHmacSchemes[] = {
+    {rd::ProviderKind::Stripe, "stripe", ",v1=", "=", true},
+    {rd::ProviderKind::Paddle, "paddle", ";h1=", "=", true},
+    {rd::ProviderKind::Recurly, "recurly", ",", ",", true},
+    {rd::ProviderKind::LemonSqueezy, "lemonsqueezy", "", "", false},
+};
+
+const HmacScheme &hmacSchemeOf(rd::ProviderKind kind)
+{
+    for (const auto &scheme : kHmacSchemes) {
+        if (scheme.kind == kind)
+            return scheme;
+    }
+    qFatal("no HMAC scheme in kHmacSchemes for kind %d", int(kind));
+}
+
 /// The signature part of a header produced by signDelivery (everything after the last '=' or
 /// ',', or the whole value for Lemon Squeezy).
 std::string signatureOf(rd::ProviderKind kind, const std::string &header)
 {
-    if (kind == rd::ProviderKind::LemonSqueezy)
+    const std::string_view after = hmacSchemeOf(kind).signatureAfter;
+    if (after.empty())
         return header;
-    const auto p = header.find_last_of(kind == rd::ProviderKind::Recurly ? "," : "=");
-    return header.substr(p + 1);
+    return header.substr(header.find_last_of(after) + 1);
 }
 
 /// The part of a signDelivery header before its signature ("t=..,v1=", "ts=..;h1=", "ms,").
 std::string prefixOf(rd::ProviderKind kind, const std::string &header)
 {
     return header.substr(0, header.size() - signatureOf(kind, header).size());
-}
-
-std::string separatorOf(rd::ProviderKind kind)
-{
-    switch (kind) {
-    case rd::ProviderKind::Stripe:
-        return ",v1=";
-    case rd::ProviderKind::Paddle:
-        return ";h1=";
-    default:
-        return ",";
-    }
-}
-
-const char *kindName(rd::ProviderKind kind)
-{
-    switch (kind) {
-    case rd::ProviderKind::Stripe:
-        return "stripe";
-    case rd::ProviderKind::Paddle:
-        return "paddle";
-    case rd::ProviderKind::Recurly:
-        return "recurly";
-    case rd::ProviderKind::LemonSqueezy:
-        return "lemonsqueezy";
-    case rd::ProviderKind::Chargebee:
-        return "chargebee";
-    }
-    return "?";
 }
 
 } // namespace
@@ -286,12 +283,11 @@ private slots:
         const std::string body = R"({"id":"evt_1","amount":1200})";
         const std::string secret = "secret-current";
         const std::string old = "secret-old";
-        for (const auto kind : {rd::ProviderKind::Stripe, rd::ProviderKind::Paddle,
-                 rd::ProviderKind::Recurly, rd::ProviderKind::LemonSqueezy}) {
-            const QString k = QString::fromLatin1(kindName(kind)) + ": ";
-            const bool timed = kind != rd::ProviderKind::LemonSqueezy;
+        const QStringList one {QString::fromStdString(secret)};
+        for (const HmacScheme &scheme : kHmacSchemes) {
+            const rd::ProviderKind kind = scheme.kind;
+            const QString k = QString::fromLatin1(scheme.name) + ": ";
             const std::string good = signedHeader(kind, secret, body, kNow);
-            const QStringList one {QString::fromStdString(secret)};
             row(k + "valid", kind, true, good, body, one, {}, kNow, V::Valid);
             row(k + "wrong secret", kind, true, good, body, {"another-secret"}, {}, kNow,
                 V::Mismatch);
@@ -319,13 +315,12 @@ private slots:
                 {QString::fromStdString(secret), QString::fromStdString(old)}, {}, kNow, V::Valid);
             row(k + "no secret configured", kind, true, good, body, {}, {"hookuser:hookpass"}, kNow,
                 V::NotConfigured);
-            if (kind == rd::ProviderKind::LemonSqueezy) {
+            if (!scheme.timed) {
                 // No timestamp: an old signature stays valid.
                 row(k + "no timestamp, no tolerance", kind, true,
                     signedHeader(kind, secret, body, kNow - 86400), body, one, {}, kNow, V::Valid);
                 continue;
             }
-            Q_ASSERT(timed);
             row(k + "stale timestamp", kind, true, signedHeader(kind, secret, body, kNow - 301),
                 body, one, {}, kNow, V::StaleTimestamp, "tolerance 300 s");
             row(k + "future timestamp", kind, true, signedHeader(kind, secret, body, kNow + 301),
@@ -334,52 +329,60 @@ private slots:
                 signedHeader(kind, secret, body, kNow - 300), body, one, {}, kNow, V::Valid);
             const std::string wrongSig(64, 'a');
             row(k + "two signatures, the second matches", kind, true,
-                prefix + wrongSig + separatorOf(kind) + sig, body, one, {}, kNow, V::Valid);
+                prefix + wrongSig + scheme.betweenSignatures + sig, body, one, {}, kNow, V::Valid);
             row(k + "two signatures, none matches", kind, true,
-                prefix + wrongSig + separatorOf(kind) + std::string(64, 'b'), body, one, {}, kNow,
-                V::Mismatch);
-            const std::string overflow = "99999999999999999999999";
-            const std::string negative = "-1700000000";
-            switch (kind) {
-            case rd::ProviderKind::Stripe:
-                row(k + "overflowing timestamp", kind, true, "t=" + overflow + ",v1=" + sig, body,
-                    one, {}, kNow, V::Malformed);
-                row(k + "negative timestamp", kind, true, "t=" + negative + ",v1=" + sig, body, one,
-                    {}, kNow, V::Malformed);
-                row(k + "no v1", kind, true, "t=1700000000,v0=" + sig, body, one, {}, kNow,
-                    V::Malformed, "no v1= signature");
-                row(k + "no t", kind, true, "v1=" + sig, body, one, {}, kNow, V::Malformed);
-                row(k + "two t", kind, true, "t=1,t=2,v1=" + sig, body, one, {}, kNow,
-                    V::Malformed);
-                row(k + "empty v1", kind, true, "t=1700000000,v1=", body, one, {}, kNow,
-                    V::Malformed);
-                row(k + "max int64 timestamp", kind, true, "t=9223372036854775807,v1=" + sig, body,
-                    one, {}, kNow, V::Mismatch);
-                break;
-            case rd::ProviderKind::Paddle:
-                row(k + "overflowing timestamp", kind, true, "ts=" + overflow + ";h1=" + sig, body,
-                    one, {}, kNow, V::Malformed);
-                row(k + "negative timestamp", kind, true, "ts=" + negative + ";h1=" + sig, body,
-                    one, {}, kNow, V::Malformed);
-                row(k + "no h1", kind, true, "ts=1700000000;h2=" + sig, body, one, {}, kNow,
-                    V::Malformed, "no h1= signature");
-                row(k + "no ts", kind, true, "h1=" + sig, body, one, {}, kNow, V::Malformed);
-                row(k + "Stripe's separator", kind, true, "ts=1700000000,h1=" + sig, body, one, {},
-                    kNow, V::Malformed);
-                break;
-            default: // Recurly
-                row(k + "overflowing timestamp", kind, true, overflow + "," + sig, body, one, {},
-                    kNow, V::Malformed);
-                row(k + "negative timestamp", kind, true, "-1700000000000," + sig, body, one, {},
-                    kNow, V::Malformed);
-                row(k + "no signature", kind, true, "1700000000000,", body, one, {}, kNow,
-                    V::Malformed);
-                row(k + "timestamp only", kind, true, "1700000000000", body, one, {}, kNow,
-                    V::Malformed);
-                row(k + "seconds, not milliseconds", kind, true,
-                    "1700000000," + signatureOf(kind, good), body, one, {}, kNow, V::Mismatch);
-                break;
-            }
+                prefix + wrongSig + scheme.betweenSignatures + std::string(64, 'b'), body, one, {},
+                kNow, V::Mismatch);
+        }
+
+        // Each timed scheme's own malformations.
+        const std::string overflow = "99999999999999999999999";
+        const std::string negative = "-1700000000";
+        {
+            const auto kind = rd::ProviderKind::Stripe;
+            const QString k = "stripe: ";
+            const std::string sig = signatureOf(kind, signedHeader(kind, secret, body, kNow));
+            row(k + "overflowing timestamp", kind, true, "t=" + overflow + ",v1=" + sig, body, one,
+                {}, kNow, V::Malformed);
+            row(k + "negative timestamp", kind, true, "t=" + negative + ",v1=" + sig, body, one, {},
+                kNow, V::Malformed);
+            row(k + "no v1", kind, true, "t=1700000000,v0=" + sig, body, one, {}, kNow,
+                V::Malformed, "no v1= signature");
+            row(k + "no t", kind, true, "v1=" + sig, body, one, {}, kNow, V::Malformed);
+            row(k + "two t", kind, true, "t=1,t=2,v1=" + sig, body, one, {}, kNow, V::Malformed);
+            row(k + "empty v1", kind, true, "t=1700000000,v1=", body, one, {}, kNow, V::Malformed);
+            row(k + "max int64 timestamp", kind, true, "t=9223372036854775807,v1=" + sig, body, one,
+                {}, kNow, V::Mismatch);
+        }
+        {
+            const auto kind = rd::ProviderKind::Paddle;
+            const QString k = "paddle: ";
+            const std::string sig = signatureOf(kind, signedHeader(kind, secret, body, kNow));
+            row(k + "overflowing timestamp", kind, true, "ts=" + overflow + ";h1=" + sig, body, one,
+                {}, kNow, V::Malformed);
+            row(k + "negative timestamp", kind, true, "ts=" + negative + ";h1=" + sig, body, one,
+                {}, kNow, V::Malformed);
+            row(k + "no h1", kind, true, "ts=1700000000;h2=" + sig, body, one, {}, kNow,
+                V::Malformed, "no h1= signature");
+            row(k + "no ts", kind, true, "h1=" + sig, body, one, {}, kNow, V::Malformed);
+            row(k + "Stripe's separator", kind, true, "ts=1700000000,h1=" + sig, body, one, {},
+                kNow, V::Malformed);
+        }
+        {
+            const auto kind = rd::ProviderKind::Recurly;
+            const QString k = "recurly: ";
+            const std::string good = signedHeader(kind, secret, body, kNow);
+            const std::string sig = signatureOf(kind, good);
+            row(k + "overflowing timestamp", kind, true, overflow + "," + sig, body, one, {}, kNow,
+                V::Malformed);
+            row(k + "negative timestamp", kind, true, "-1700000000000," + sig, body, one, {}, kNow,
+                V::Malformed);
+            row(k + "no signature", kind, true, "1700000000000,", body, one, {}, kNow,
+                V::Malformed);
+            row(k + "timestamp only", kind, true, "1700000000000", body, one, {}, kNow,
+                V::Malformed);
+            row(k + "seconds, not milliseconds", kind, true,
+                "1700000000," + signatureOf(kind, good), body, one, {}, kNow, V::Mismatch);
         }
     }
     void hmacSchemes() { runRow(); }

@@ -150,7 +150,7 @@ private slots:
                    "page2.json#2 txn_01hv9nocapture000000000000b renewal/renewal"};
         // Invoice 1050 is the webhook fixture a mid-term change: without content.subscription
         // a list cannot tell, so it reads as a renewal (the core's contiguity rule refuses its
-        // period later; see chargebee_adapter.cpp).
+        // period later; see providers/chargebee/adapter.cpp).
         QTest::newRow("chargebee")
             << "chargebee"
             << QStringList {"page1.json: 3 objects, more follows", "page2.json: 3 objects",

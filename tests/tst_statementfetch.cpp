@@ -72,9 +72,7 @@ public:
         }
         std::string body = page == 1 && !notJsonPage.empty() ? notJsonPage : pageBody(page, base);
         served.push_back(body);
-        return {200, body, {},
-            m_kind == rd::ProviderKind::LemonSqueezy ? "application/vnd.api+json"
-                                                     : "application/json"};
+        return {200, body, {}, api().contentType};
     }
 
 private:
@@ -87,14 +85,10 @@ private:
 
     bool authorized(const rdtest::ApiRequest &r)
     {
-        switch (m_kind) {
-        case rd::ProviderKind::Chargebee:
-        case rd::ProviderKind::Recurly:
+        if (api().basicAuth)
             return r.header("authorization")
                 == "Basic " + QByteArray::fromStdString(kKey + ":").toBase64().toStdString();
-        default:
-            return r.header("authorization") == "Bearer " + kKey;
-        }
+        return r.header("authorization") == "Bearer " + kKey;
     }
 
     /// Which page the request asks for (checking its parameters on the way); 0: none.
@@ -102,54 +96,62 @@ private:
     {
         if (r.method != "GET")
             problems << QString::fromStdString("method " + r.method);
-        switch (m_kind) {
-        case rd::ProviderKind::Stripe: {
-            if (r.path != "/v1/invoices")
-                problems << QString::fromStdString("path " + r.path);
-            expect(r, "limit", "100");
-            expect(r, "status", "paid");
-            expect(r, "created[gte]", secondsOf(kCreatedFrom));
-            expect(r, "created[lte]", std::to_string(kEnd.micros / 1000000 - 1));
-            return cursorPage(r.param("starting_after"), {"", "in_1b", "in_2b"});
-        }
-        case rd::ProviderKind::Paddle: {
-            if (r.path != "/transactions")
-                problems << QString::fromStdString("path " + r.path);
-            expect(r, "origin", "subscription_recurring");
-            expect(r, "status", "completed");
-            expect(r, "billed_at[GTE]", rd::formatRfc3339(kFrom));
-            expect(r, "billed_at[LT]", rd::formatRfc3339(kEnd));
-            expect(r, "per_page", "30");
-            return cursorPage(r.param("after"), {"", "txn_1b", "txn_2b"});
-        }
-        case rd::ProviderKind::Chargebee: {
-            if (r.path != "/api/v2/invoices")
-                problems << QString::fromStdString("path " + r.path);
-            expect(r, "limit", "100");
-            expect(r, "status[is]", "paid");
-            expect(r, "paid_at[between]", "[" + secondsOf(kFrom) + "," + secondsOf(kEnd) + "]");
-            return cursorPage(r.param("offset"), {"", offset(1), offset(2)});
-        }
-        case rd::ProviderKind::Recurly: {
-            if (r.path != "/invoices")
-                problems << QString::fromStdString("path " + r.path);
-            if (r.header("accept") != "application/vnd.recurly.v2021-02-25+json")
-                problems << QString::fromStdString("Accept " + r.header("accept"));
-            expect(r, "limit", "200");
-            expect(r, "begin_time", rd::formatRfc3339(kCreatedFrom));
-            expect(r, "end_time", rd::formatRfc3339(kEnd));
-            return cursorPage(r.param("cursor"), {"", "c1+x/=", "c2"});
-        }
-        case rd::ProviderKind::LemonSqueezy: {
-            if (r.path != "/v1/subscription-invoices")
-                problems << QString::fromStdString("path " + r.path);
-            if (r.header("accept") != "application/vnd.api+json")
-                problems << QString::fromStdString("Accept " + r.header("accept"));
-            expect(r, "page[size]", "100");
-            return cursorPage(r.param("page[number]"), {"1", "2", "3"});
-        }
-        }
-        return 0;
+        return (this->*api().pageAsked)(r);
+    }
+
+    int askedStripe(const rdtest::ApiRequest &r)
+    {
+        if (r.path != "/v1/invoices")
+            problems << QString::fromStdString("path " + r.path);
+        expect(r, "limit", "100");
+        expect(r, "status", "paid");
+        expect(r, "created[gte]", secondsOf(kCreatedFrom));
+        expect(r, "created[lte]", std::to_string(kEnd.micros / 1000000 - 1));
+        return cursorPage(r.param("starting_after"), {"", "in_1b", "in_2b"});
+    }
+
+    int askedPaddle(const rdtest::ApiRequest &r)
+    {
+        if (r.path != "/transactions")
+            problems << QString::fromStdString("path " + r.path);
+        expect(r, "origin", "subscription_recurring");
+        expect(r, "status", "completed");
+        expect(r, "billed_at[GTE]", rd::formatRfc3339(kFrom));
+        expect(r, "billed_at[LT]", rd::formatRfc3339(kEnd));
+        expect(r, "per_page", "30");
+        return cursorPage(r.param("after"), {"", "txn_1b", "txn_2b"});
+    }
+
+    int askedChargebee(const rdtest::ApiRequest &r)
+    {
+        if (r.path != "/api/v2/invoices")
+            problems << QString::fromStdString("path " + r.path);
+        expect(r, "limit", "100");
+        expect(r, "status[is]", "paid");
+        expect(r, "paid_at[between]", "[" + secondsOf(kFrom) + "," + secondsOf(kEnd) + "]");
+        return cursorPage(r.param("offset"), {"", offset(1), offset(2)});
+    }
+
+    int askedRecurly(const rdtest::ApiRequest &r)
+    {
+        if (r.path != "/invoices")
+            problems << QString::fromStdString("path " + r.path);
+        if (r.header("accept") != "application/vnd.recurly.v2021-02-25+json")
+            problems << QString::fromStdString("Accept " + r.header("accept"));
+        expect(r, "limit", "200");
+        expect(r, "begin_time", rd::formatRfc3339(kCreatedFrom));
+        expect(r, "end_time", rd::formatRfc3339(kEnd));
+        return cursorPage(r.param("cursor"), {"", "c1+x/=", "c2"});
+    }
+
+    int askedLemonSqueezy(const rdtest::ApiRequest &r)
+    {
+        if (r.path != "/v1/subscription-invoices")
+            problems << QString::fromStdString("path " + r.path);
+        if (r.header("accept") != "application/vnd.api+json")
+            problems << QString::fromStdString("Accept " + r.header("accept"));
+        expect(r, "page[size]", "100");
+        return cursorPage(r.param("page[number]"), {"1", "2", "3"});
     }
 
     static std::string offset(int page)
@@ -173,54 +175,104 @@ private:
 
     std::string pageBody(int page, const std::string &base) const
     {
+        return (this->*api().pageBody)(page, base);
+    }
+
+    std::string bodyStripe(int page, const std::string &) const
+    {
         const std::string p = std::to_string(page);
         const bool more = page < kPages;
-        switch (m_kind) {
-        case rd::ProviderKind::Stripe:
-            return R"({"object":"list","url":"/v1/invoices","has_more":)"
-                + std::string(more ? "true" : "false") + R"(,"data":[{"id":"in_)" + p
-                + R"(a","object":"invoice","status":"paid"},{"id":"in_)" + p
-                + R"(b","object":"invoice","status":"paid"}]})";
-        case rd::ProviderKind::Paddle: {
-            const std::string next = nextLink(base,
-                "/transactions?origin=subscription_recurring&status=completed"
-                "&billed_at%5BGTE%5D="
-                    + rd::formatRfc3339(kFrom) + "&billed_at%5BLT%5D=" + rd::formatRfc3339(kEnd)
-                    + "&per_page=30&after=txn_" + p + "b",
-                page);
-            return R"({"data":[{"id":"txn_)" + p + R"(a","status":"completed"},{"id":"txn_)" + p
-                + R"(b","status":"completed"}],"meta":{"request_id":"r)" + p
-                + R"(","pagination":{"per_page":30,"next":")" + next + R"(","has_more":)"
-                + (more ? "true" : "false") + R"(,"estimated_total":6}}})";
+        return R"({"object":"list","url":"/v1/invoices","has_more":)"
+            + std::string(more ? "true" : "false") + R"(,"data":[{"id":"in_)" + p
+            + R"(a","object":"invoice","status":"paid"},{"id":"in_)" + p
+            + R"(b","object":"invoice","status":"paid"}]})";
+    }
+
+    std::string bodyPaddle(int page, const std::string &base) const
+    {
+        const std::string p = std::to_string(page);
+        const bool more = page < kPages;
+        const std::string next = nextLink(base,
+            "/transactions?origin=subscription_recurring&status=completed"
+            "&billed_at%5BGTE%5D="
+                + rd::formatRfc3339(kFrom) + "&billed_at%5BLT%5D=" + rd::formatRfc3339(kEnd)
+                + "&per_page=30&after=txn_" + p + "b",
+            page);
+        return R"({"data":[{"id":"txn_)" + p + R"(a","status":"completed"},{"id":"txn_)" + p
+            + R"(b","status":"completed"}],"meta":{"request_id":"r)" + p
+            + R"(","pagination":{"per_page":30,"next":")" + next + R"(","has_more":)"
+            + (more ? "true" : "false") + R"(,"estimated_total":6}}})";
+    }
+
+    std::string bodyChargebee(int page, const std::string &) const
+    {
+        const std::string p = std::to_string(page);
+        const bool more = page < kPages;
+        return R"({"list":[{"invoice":{"id":"cb_)" + p
+            + R"(a","status":"paid"}},{"invoice":{"id":"cb_)" + p + R"(b","status":"paid"}}])"
+            + (more ? R"(,"next_offset":"[\"1764547200000\",\")" + p + R"(\"]")" : "") + "}";
+    }
+
+    std::string bodyRecurly(int page, const std::string &) const
+    {
+        const std::string p = std::to_string(page);
+        const bool more = page < kPages;
+        const std::string cursor = page == 1 ? "c1%2Bx%2F%3D" : "c2";
+        const std::string next = page == 1 && !foreignNext.empty()
+            ? foreignNext + "/invoices?cursor=" + cursor
+            : "/invoices?cursor=" + cursor + "&limit=200&begin_time="
+                + rd::formatRfc3339(kCreatedFrom) + "&end_time=" + rd::formatRfc3339(kEnd);
+        return R"({"object":"list","has_more":)" + std::string(more ? "true" : "false")
+            + (more ? R"(,"next":")" + next + "\"" : std::string()) + R"(,"data":[{"id":"r)" + p
+            + R"(a","object":"invoice","state":"paid"}]})";
+    }
+
+    std::string bodyLemonSqueezy(int page, const std::string &base) const
+    {
+        const std::string p = std::to_string(page);
+        const bool more = page < kPages;
+        const std::string query = "/v1/subscription-invoices?page%5Bnumber%5D=";
+        std::string links = R"("first":")" + base + query + "1&page%5Bsize%5D=100\"";
+        if (more)
+            links += R"(,"next":")"
+                + nextLink(base, query + std::to_string(page + 1) + "&page%5Bsize%5D=100", page)
+                + "\"";
+        return R"({"meta":{"page":{"currentPage":)" + p
+            + R"(,"lastPage":3,"perPage":100}},"jsonapi":{"version":"1.0"},"links":{)" + links
+            + R"(},"data":[{"type":"subscription-invoices","id":")" + p
+            + R"(","attributes":{"status":"paid"}}]})";
+    }
+
+    /// Each provider's API as its reference describes it, written out here rather than asked
+    /// of the code under test.
+    struct ProviderApi
+    {
+        rd::ProviderKind kind;
+        bool basicAuth; ///< the key as basic auth's user (else a bearer token)
+        const char *contentType;
+        int (FakeProvider::*pageAsked)(const rdtest::ApiRequest &);
+        std::string (FakeProvider::*pageBody)(int page, const std::string &base) const;
+    };
+
+    const ProviderApi &api() const
+    {
+        static const ProviderApi apis[] = {
+            {rd::ProviderKind::Stripe, false, "application/json", &FakeProvider::askedStripe,
+                &FakeProvider::bodyStripe},
+            {rd::ProviderKind::Paddle, false, "application/json", &FakeProvider::askedPaddle,
+                &FakeProvider::bodyPaddle},
+            {rd::ProviderKind::Chargebee, true, "application/json", &FakeProvider::askedChargebee,
+                &FakeProvider::bodyChargebee},
+            {rd::ProviderKind::Recurly, true, "application/json", &FakeProvider::askedRecurly,
+                &FakeProvider::bodyRecurly},
+            {rd::ProviderKind::LemonSqueezy, false, "application/vnd.api+json",
+                &FakeProvider::askedLemonSqueezy, &FakeProvider::bodyLemonSqueezy},
+        };
+        for (const auto &a : apis) {
+            if (a.kind == m_kind)
+                return a;
         }
-        case rd::ProviderKind::Chargebee:
-            return R"({"list":[{"invoice":{"id":"cb_)" + p
-                + R"(a","status":"paid"}},{"invoice":{"id":"cb_)" + p + R"(b","status":"paid"}}])"
-                + (more ? R"(,"next_offset":"[\"1764547200000\",\")" + p + R"(\"]")" : "") + "}";
-        case rd::ProviderKind::Recurly: {
-            const std::string cursor = page == 1 ? "c1%2Bx%2F%3D" : "c2";
-            const std::string next = page == 1 && !foreignNext.empty()
-                ? foreignNext + "/invoices?cursor=" + cursor
-                : "/invoices?cursor=" + cursor + "&limit=200&begin_time="
-                    + rd::formatRfc3339(kCreatedFrom) + "&end_time=" + rd::formatRfc3339(kEnd);
-            return R"({"object":"list","has_more":)" + std::string(more ? "true" : "false")
-                + (more ? R"(,"next":")" + next + "\"" : std::string()) + R"(,"data":[{"id":"r)" + p
-                + R"(a","object":"invoice","state":"paid"}]})";
-        }
-        case rd::ProviderKind::LemonSqueezy: {
-            const std::string query = "/v1/subscription-invoices?page%5Bnumber%5D=";
-            std::string links = R"("first":")" + base + query + "1&page%5Bsize%5D=100\"";
-            if (more)
-                links += R"(,"next":")"
-                    + nextLink(base, query + std::to_string(page + 1) + "&page%5Bsize%5D=100", page)
-                    + "\"";
-            return R"({"meta":{"page":{"currentPage":)" + p
-                + R"(,"lastPage":3,"perPage":100}},"jsonapi":{"version":"1.0"},"links":{)" + links
-                + R"(},"data":[{"type":"subscription-invoices","id":")" + p
-                + R"(","attributes":{"status":"paid"}}]})";
-        }
-        }
-        return {};
+        qFatal("no fake API for provider kind %d", int(m_kind));
     }
 
     rd::ProviderKind m_kind;

@@ -4,6 +4,7 @@
 #include "domain/core/errors.h"
 #include "domain/core/json_input.h"
 #include "domain/core/receiver_secrets.h"
+#include "domain/core/webhook_signature.h"
 #include "domain/demo/demo_history.h"
 #include "domain/receiver/provider_simulator.h"
 
@@ -103,10 +104,10 @@ int runSimulate(const CommandContext &ctx, const SimulateOptions &o)
         if (secrets.count(key) == 0)
             throw UsageError("the secrets file has no entry for provider key '" + key + "'");
         const auto &c = secrets.at(key);
-        if (kind == ProviderKind::Chargebee ? c.basicAuth.empty() : c.secrets.empty())
+        const bool basic = signsWithBasicAuth(kind);
+        if (basic ? c.basicAuth.empty() : c.secrets.empty())
             throw UsageError("the secrets file's entry for '" + key + "' has no "
-                + (kind == ProviderKind::Chargebee ? "basicAuth" : "secrets") + " for a "
-                + toString(kind) + " provider");
+                + (basic ? "basicAuth" : "secrets") + " for a " + toString(kind) + " provider");
     }
 
     SimulatorOptions sim = o.simulator;

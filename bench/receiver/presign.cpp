@@ -29,8 +29,7 @@ int main(int argc, char **argv)
         return 64;
     }
     rd::WebhookCredentials credentials;
-    (*kind == rd::ProviderKind::Chargebee ? credentials.basicAuth : credentials.secrets)
-        .push_back(secret);
+    (rd::signsWithBasicAuth(*kind) ? credentials.basicAuth : credentials.secrets).push_back(secret);
     const auto now = std::chrono::system_clock::now();
     std::ios::sync_with_stdio(false);
     for (std::string line; std::getline(std::cin, line);) {

@@ -79,4 +79,9 @@ nlohmann::json toJson(const ProviderSnapshot &snapshot);
 ProviderSnapshot snapshotFromProviderObject(ProviderKind kind, const std::string &providerKey,
     const nlohmann::json &obj, Timestamp capturedAt);
 
+/// The kind whose own subscription object `obj` (a JSON object) looks like, for a pasted object
+/// whose provider is not known: "object": "subscription" is Stripe's, "current_billing_period"
+/// Paddle's; nullopt for any other shape.
+std::optional<ProviderKind> kindOfSubscriptionObject(const nlohmann::json &obj);
+
 } // namespace rd

@@ -3,8 +3,8 @@
 #include "domain/core/adapters/adapter_support.h"
 #include "domain/core/errors.h"
 #include "domain/core/json_input.h"
+#include "domain/core/providers/provider.h"
 #include "domain/core/sha256.h"
-#include "domain/core/statement_pages.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -27,7 +27,7 @@ class StatementReader
 {
 public:
     StatementReader(ProviderKind kind, std::string_view providerKey)
-        : m_shape(statement_pages::pageShape(kind)), m_providerKey(providerKey)
+        : m_kind(providerDefinition(kind)), m_providerKey(providerKey)
     {
         m_statement.kind = kind;
     }
@@ -56,10 +56,10 @@ public:
             finishFile(std::move(info), false);
             return;
         }
-        if (doc.is_object() && doc.contains(m_shape.itemsKey)) {
-            const std::string key(m_shape.itemsKey);
+        if (doc.is_object() && doc.contains(m_kind.listItemsKey())) {
+            const std::string key(m_kind.listItemsKey());
             try {
-                info.saysMoreFollows = m_shape.saysMoreFollows(doc);
+                info.saysMoreFollows = m_kind.listSaysMoreFollows(doc);
                 adapters::requireArray(doc, "", key.c_str());
             } catch (const InputError &e) {
                 throw e.locatedAt(name);
@@ -95,11 +95,7 @@ public:
     }
 
 private:
-    json parse(std::string_view text) const
-    {
-        return m_shape.keepsDecimalText ? adapters::parseKeepingDecimalText(text)
-                                        : parseCheckedJson(text);
-    }
+    json parse(std::string_view text) const { return m_kind.parseListed(text); }
 
     void readLines(std::string_view text, StatementFileInfo &info, const InputError &wholeError)
     {
@@ -122,7 +118,7 @@ private:
                     throw wholeError;
                 throw e.locatedAt(where);
             }
-            if (object.is_object() && object.contains(m_shape.itemsKey))
+            if (object.is_object() && object.contains(m_kind.listItemsKey()))
                 throw InputError(where,
                     "a list page among JSON lines: give each page as a file of its own, so "
                     "that its pagination is read");
@@ -148,13 +144,13 @@ private:
         StatementEntry entry;
         adapters::DeliveryIds ids;
         try {
-            const json &object = m_shape.unwrap(item, path);
+            const json &object = m_kind.unwrapListed(item, path);
             // nlohmann's objects keep their keys sorted: the dump is canonical, whatever the
             // file's key order and spacing. (Recurly's decimals are their text, as strings.)
             entry.objectSha256 = sha256Hex(object.dump());
             ids = {m_providerKey, "statement:" + entry.objectSha256, {}, false, {}};
             entry.normalization
-                = adapters::finishedNormalization(m_shape.classify(ids, object, path));
+                = adapters::finishedNormalization(m_kind.classifyListed(ids, object, path));
         } catch (const InputError &e) {
             throw e.locatedAt(where);
         } catch (const json::exception &e) {
@@ -185,7 +181,7 @@ private:
         m_statement.entries.push_back(std::move(entry));
     }
 
-    const statement_pages::PageShape &m_shape;
+    const ProviderDefinition &m_kind;
     std::string m_providerKey;
     Statement m_statement;
     std::unordered_map<std::string, std::size_t> m_byId;

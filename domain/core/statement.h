@@ -2,8 +2,9 @@
 
 // A provider's statement: its own list output (the pages its list API returned, or JSON lines
 // of the listed objects), each object normalized by the same classification the webhook
-// adapters use (adapter_support.h), so that a renewal reads the same from either source.
-// The accepted page shapes are listed in statement_pages.cpp and docs/providers.md.
+// adapters use (ProviderDefinition::classifyListed), so that a renewal reads the same from either
+// source. The accepted page shapes are described in each kind's
+// domain/core/providers/<kind>/adapter.cpp and in docs/providers.md.
 
 #include "domain/core/adapters/normalization.h"
 #include "domain/core/adapters/provider_kinds.h"

@@ -2,6 +2,8 @@
 
 #include "domain/core/encoding.h"
 #include "domain/core/errors.h"
+#include "domain/core/providers/provider.h"
+#include "domain/core/providers/signature_support.h"
 #include "domain/core/sha256.h"
 
 #include <openssl/crypto.h>
@@ -9,7 +11,6 @@
 #include <openssl/hmac.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
@@ -18,171 +19,16 @@
 namespace rd {
 namespace {
 
+using providers::trimmed;
+
 // A signature header longer than this is refused before it is split: real ones are well under
 // 1 KiB (a timestamp and a few 64-digit signatures), and the bound keeps the work per request
 // (HMACs times candidates) small whatever a client sends.
 constexpr std::size_t kMaxHeaderBytes = 4096;
 
-struct Scheme
-{
-    std::string_view header;
-    bool timestamped;
-};
-
-Scheme schemeOf(ProviderKind kind)
-{
-    switch (kind) {
-    case ProviderKind::Stripe:
-        return {"Stripe-Signature", true};
-    case ProviderKind::Paddle:
-        return {"Paddle-Signature", true};
-    case ProviderKind::Recurly:
-        return {"Recurly-Signature", true};
-    case ProviderKind::LemonSqueezy:
-        return {"X-Signature", false};
-    case ProviderKind::Chargebee:
-        return {"Authorization", false};
-    }
-    return {"", false};
-}
-
 SignatureCheck result(SignatureVerdict verdict, std::string detail)
 {
     return SignatureCheck {verdict, std::move(detail)};
-}
-
-std::string_view trimmed(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return s;
-}
-
-std::vector<std::string_view> split(std::string_view s, char separator)
-{
-    std::vector<std::string_view> parts;
-    for (;;) {
-        const auto p = s.find(separator);
-        parts.push_back(trimmed(s.substr(0, p)));
-        if (p == std::string_view::npos)
-            return parts;
-        s.remove_prefix(p + 1);
-    }
-}
-
-/// Lower-cases hex digits; std::nullopt when `text` is empty or holds anything but hex digits.
-std::optional<std::string> normalizedHex(std::string_view text)
-{
-    if (text.empty())
-        return std::nullopt;
-    std::string out;
-    out.reserve(text.size());
-    for (const char c : text) {
-        if (c >= '0' && c <= '9')
-            out += c;
-        else if (c >= 'a' && c <= 'f')
-            out += c;
-        else if (c >= 'A' && c <= 'F')
-            out += static_cast<char>(c - 'A' + 'a');
-        else
-            return std::nullopt;
-    }
-    return out;
-}
-
-/// A decimal timestamp: digits only, no sign, no more than fits an int64.
-std::optional<std::int64_t> parseTimestamp(std::string_view text)
-{
-    if (text.empty() || text.size() > 19)
-        return std::nullopt;
-    for (const char c : text) {
-        if (c < '0' || c > '9')
-            return std::nullopt;
-    }
-    std::int64_t value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size())
-        return std::nullopt;
-    return value;
-}
-
-struct ParsedHeader
-{
-    std::optional<std::int64_t> unixSeconds; ///< for the timestamped schemes
-    std::string signedPrefix; ///< what precedes the body in the signed message
-    std::vector<std::string> signatures; ///< normalized lower-case hex
-};
-
-/// Parses the header value of an HMAC scheme, or says (in the returned string) what is wrong.
-std::variant<ParsedHeader, std::string> parseHmacHeader(ProviderKind kind, std::string_view value)
-{
-    ParsedHeader parsed;
-    switch (kind) {
-    case ProviderKind::Stripe:
-    case ProviderKind::Paddle: {
-        const bool stripe = kind == ProviderKind::Stripe;
-        const char separator = stripe ? ',' : ';';
-        const std::string_view timeKey = stripe ? "t" : "ts";
-        const std::string_view signatureKey = stripe ? "v1" : "h1";
-        std::optional<std::string_view> timeText;
-        for (const std::string_view item : split(value, separator)) {
-            const auto eq = item.find('=');
-            if (eq == std::string_view::npos)
-                return std::string("an element without '='");
-            const std::string_view key = item.substr(0, eq);
-            const std::string_view v = item.substr(eq + 1);
-            if (key == timeKey) {
-                if (timeText)
-                    return "more than one " + std::string(timeKey) + "= timestamp";
-                timeText = v;
-            } else if (key == signatureKey) {
-                auto hex = normalizedHex(v);
-                if (!hex)
-                    return std::string(signatureKey) + "= is not hexadecimal";
-                parsed.signatures.push_back(std::move(*hex));
-            }
-            // Other schemes (Stripe's v0, a future h2) are not ours to check: ignored.
-        }
-        if (!timeText)
-            return "no " + std::string(timeKey) + "= timestamp";
-        parsed.unixSeconds = parseTimestamp(*timeText);
-        if (!parsed.unixSeconds)
-            return std::string(timeKey) + "= is not a decimal Unix timestamp";
-        if (parsed.signatures.empty())
-            return "no " + std::string(signatureKey) + "= signature";
-        parsed.signedPrefix = std::string(*timeText) + (stripe ? "." : ":");
-        return parsed;
-    }
-    case ProviderKind::Recurly: {
-        const auto items = split(value, ',');
-        const auto ms = parseTimestamp(items.front());
-        if (!ms)
-            return std::string("the first element is not a decimal Unix time in milliseconds");
-        if (items.size() < 2)
-            return std::string("no signature after the timestamp");
-        for (std::size_t i = 1; i < items.size(); ++i) {
-            auto hex = normalizedHex(items[i]);
-            if (!hex)
-                return "signature " + std::to_string(i) + " is not hexadecimal";
-            parsed.signatures.push_back(std::move(*hex));
-        }
-        parsed.unixSeconds = *ms / 1000;
-        parsed.signedPrefix = std::string(items.front()) + ".";
-        return parsed;
-    }
-    case ProviderKind::LemonSqueezy: {
-        auto hex = normalizedHex(trimmed(value));
-        if (!hex)
-            return std::string("not a hexadecimal signature");
-        parsed.signatures.push_back(std::move(*hex));
-        return parsed;
-    }
-    case ProviderKind::Chargebee:
-        break;
-    }
-    return std::string("not an HMAC scheme");
 }
 
 SignatureCheck verifyBasicAuth(
@@ -215,12 +61,13 @@ SignatureCheck verifyUnchecked(ProviderKind kind, const HeaderLookup &header,
     std::string_view rawBody, const WebhookCredentials &credentials,
     std::chrono::system_clock::time_point now, std::chrono::seconds tolerance)
 {
-    const Scheme scheme = schemeOf(kind);
-    const std::string name(scheme.header);
-    if (scheme.header.empty())
+    const ProviderDefinition *provider = findProviderDefinition(kind);
+    if (!provider)
         return result(
             SignatureVerdict::NotConfigured, "no signature scheme for this provider kind");
-    const bool basic = signsWithBasicAuth(kind);
+    const SignatureScheme scheme = provider->signatureScheme();
+    const std::string name(scheme.header);
+    const bool basic = scheme.basicAuth;
     if (basic ? credentials.basicAuth.empty() : credentials.secrets.empty())
         return result(SignatureVerdict::NotConfigured,
             std::string("no ") + (basic ? "basicAuth" : "secrets") + " configured for this "
@@ -238,10 +85,10 @@ SignatureCheck verifyUnchecked(ProviderKind kind, const HeaderLookup &header,
     if (basic)
         return verifyBasicAuth(scheme.header, *value, credentials);
 
-    auto parsedOrError = parseHmacHeader(kind, *value);
+    auto parsedOrError = provider->parseSignature(*value);
     if (const auto *error = std::get_if<std::string>(&parsedOrError))
         return result(SignatureVerdict::Malformed, name + ": " + *error);
-    const auto &parsed = std::get<ParsedHeader>(parsedOrError);
+    const auto &parsed = std::get<SignedHeader>(parsedOrError);
 
     std::string message;
     message.reserve(parsed.signedPrefix.size() + rawBody.size());
@@ -265,8 +112,8 @@ SignatureCheck verifyUnchecked(ProviderKind kind, const HeaderLookup &header,
         const std::int64_t nowSeconds
             = std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count();
         const std::int64_t ts = *parsed.unixSeconds;
-        // Both are far from the int64 limits (ts < 10^19 / 1 is checked by parseTimestamp, now
-        // is a real clock), but the subtraction is done on the safe side anyway.
+        // Both are far from the int64 limits (ts < 10^19 / 1 is checked by parseDecimalTimestamp,
+        // now is a real clock), but the subtraction is done on the safe side anyway.
         const bool future = ts > nowSeconds;
         const std::uint64_t distance = future ? std::uint64_t(ts) - std::uint64_t(nowSeconds)
                                               : std::uint64_t(nowSeconds) - std::uint64_t(ts);
@@ -304,12 +151,14 @@ std::string_view toString(SignatureVerdict verdict)
 
 bool signsWithBasicAuth(ProviderKind kind)
 {
-    return kind == ProviderKind::Chargebee;
+    const ProviderDefinition *provider = findProviderDefinition(kind);
+    return provider && provider->signatureScheme().basicAuth;
 }
 
 std::string_view signatureHeaderName(ProviderKind kind)
 {
-    return schemeOf(kind).header;
+    const ProviderDefinition *provider = findProviderDefinition(kind);
+    return provider ? provider->signatureScheme().header : std::string_view {};
 }
 
 std::string hmacSha256Hex(std::string_view key, std::string_view message)
@@ -354,39 +203,11 @@ std::vector<std::pair<std::string, std::string>> signDelivery(ProviderKind kind,
     std::string_view rawBody, const WebhookCredentials &credentials,
     std::chrono::system_clock::time_point now)
 {
-    const Scheme scheme = schemeOf(kind);
-    std::string name(scheme.header);
-    if (kind == ProviderKind::Chargebee) {
-        if (credentials.basicAuth.empty())
-            throw InputError("basicAuth", "no user:password to sign a chargebee delivery with");
-        return {{std::move(name), "Basic " + base64Encode(credentials.basicAuth.front())}};
-    }
-    if (credentials.secrets.empty())
-        throw InputError("secrets", "no secret to sign a " + toString(kind) + " delivery with");
-    const std::string &secret = credentials.secrets.front();
-    const auto sinceEpoch = now.time_since_epoch();
-    const std::string seconds
-        = std::to_string(std::chrono::duration_cast<std::chrono::seconds>(sinceEpoch).count());
-    const std::string millis
-        = std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(sinceEpoch).count());
-    auto sign = [&](const std::string &prefix) {
-        std::string message = prefix;
-        message += rawBody;
-        return hmacSha256Hex(secret, message);
-    };
-    switch (kind) {
-    case ProviderKind::Stripe:
-        return {{std::move(name), "t=" + seconds + ",v1=" + sign(seconds + ".")}};
-    case ProviderKind::Paddle:
-        return {{std::move(name), "ts=" + seconds + ";h1=" + sign(seconds + ":")}};
-    case ProviderKind::Recurly:
-        return {{std::move(name), millis + "," + sign(millis + ".")}};
-    case ProviderKind::LemonSqueezy:
-        return {{std::move(name), sign({})}};
-    case ProviderKind::Chargebee:
-        break;
-    }
-    throw InputError("kind", "no signature scheme for " + toString(kind));
+    const ProviderDefinition *provider = findProviderDefinition(kind);
+    if (!provider)
+        throw InputError("kind", "no signature scheme for " + toString(kind));
+    return {{std::string(provider->signatureScheme().header),
+        provider->signatureFor(rawBody, credentials, now)}};
 }
 
 } // namespace rd

@@ -1,14 +1,16 @@
-// The demo history: realistic payloads of each provider (written by demo_payloads.cpp),
+// The demo history: realistic payloads of each provider (written by its kind's demo.cpp in
+// domain/core/providers/),
 // delivered through WebhookIngestor exactly as webhooks would be, so that the desk shows what
 // the real path makes of them.
 
 #include "domain/demo/demo_history.h"
 
-#include "domain/demo/demo_payloads.h"
-
 #include "domain/core/adapters/normalization.h"
 #include "domain/core/currency.h"
 #include "domain/core/errors.h"
+#include "domain/core/providers/demo_support.h"
+#include "domain/core/providers/provider.h"
+#include "domain/core/providers/stripe/stripe.h"
 #include "domain/store/database_target.h"
 #include "domain/store/subscription_import.h"
 #include "domain/store/webhook_ingestor.h"
@@ -68,48 +70,27 @@ Timestamp todayAt(Timestamp now, Random &r)
 }
 
 // A subscription's provider-side identity, in the provider's own id format.
-void identify(Sub &s, Random &r, int i, int months, int lemonBase, int accountBase)
+void identify(Sub &s, Random &r, int months, int numberBase, int accountBase)
 {
-    switch (s.provider->kind) {
-    case ProviderKind::Stripe:
-        s.id = "sub_1" + r.token(13);
-        s.customer = "cus_" + r.token(14);
-        s.currency = "USD";
-        break;
-    case ProviderKind::Paddle:
-        s.id = "sub_01" + r.token(24, kLower);
-        s.customer = "ctm_01" + r.token(24, kLower);
-        s.currency = "EUR";
-        break;
-    case ProviderKind::Chargebee:
-        s.id = "AzZ" + r.token(14);
-        s.customer = "16C" + r.token(13);
-        s.currency = "USD";
-        break;
-    case ProviderKind::Recurly:
-        s.id = r.token(12, kLower);
-        s.customer = "acct-" + std::to_string(accountBase + i);
-        s.currency = "USD";
-        break;
-    case ProviderKind::LemonSqueezy:
-        s.id = std::to_string(lemonBase + i);
-        s.customer = "shop-" + std::to_string(accountBase + i);
-        s.currency = "USD";
-        s.importedPeriod = months; // kept current by snapshots; only first invoices here
-        break;
-    }
+    providerDefinition(s.provider->kind).demoIdentify(s, r, {months, numberBase, accountBase});
+}
+
+// The payload a provider of `s` sends for charge `c` (Stripe's: invoice.paid).
+std::string providerBody(const Sub &s, const Charge &c, const Period &term, Random &r)
+{
+    return providerDefinition(s.provider->kind).demoPayload(s, c, term, r);
 }
 
 const std::int64_t kPlans[] = {900, 1900, 2900, 4900, 9900};
 const char *kPlanNames[] = {"Starter", "Team", "Pro", "Business", "Scale"};
 
-// New charges with each provider's ids; Chargebee's and Lemon Squeezy's invoice numbers count
-// up from the bases given.
+// New charges with each provider's ids; the kinds that number their invoices count up from the
+// bases given.
 class ChargeMaker
 {
 public:
-    ChargeMaker(Random &r, long long chargebeeInvoice, long long lemonInvoice)
-        : m_r(r), m_chargebeeInvoice(chargebeeInvoice), m_lemonInvoice(lemonInvoice)
+    ChargeMaker(Random &r, std::initializer_list<std::pair<ProviderKind, long long>> numberBases)
+        : m_r(r), m_invoiceNumbers(numberBases.begin(), numberBases.end())
     { }
 
     Charge operator()(const Sub &s, ChargeKind kind, Period period, std::int64_t amount)
@@ -119,26 +100,8 @@ public:
         c.period = period;
         c.amount = amount;
         c.paidAt = m_paidAt ? *m_paidAt : plusSeconds(period.start, m_r.uniform(60, 3600));
-        switch (s.provider->kind) {
-        case ProviderKind::Stripe:
-            c.invoiceId = "in_1" + m_r.token(23);
-            c.eventId = "evt_1" + m_r.token(23);
-            break;
-        case ProviderKind::Paddle:
-            c.invoiceId = "txn_01" + m_r.token(24, kLower);
-            c.eventId = "evt_01" + m_r.token(24, kLower);
-            break;
-        case ProviderKind::Chargebee:
-            c.invoiceId = std::to_string(++m_chargebeeInvoice);
-            c.eventId = "ev_" + m_r.token(17);
-            break;
-        case ProviderKind::Recurly:
-            c.invoiceId = m_r.token(12, kLower);
-            break;
-        case ProviderKind::LemonSqueezy:
-            c.invoiceId = std::to_string(++m_lemonInvoice);
-            break;
-        }
+        providerDefinition(s.provider->kind)
+            .demoChargeIds(c, m_r, m_invoiceNumbers[s.provider->kind]);
         return c;
     }
 
@@ -148,8 +111,7 @@ public:
 private:
     Random &m_r;
     std::optional<Timestamp> m_paidAt;
-    long long m_chargebeeInvoice;
-    long long m_lemonInvoice;
+    std::map<ProviderKind, long long> m_invoiceNumbers;
 };
 
 // The subscriptions' import lines (renewalctl subscriptions import), each at its imported
@@ -250,7 +212,7 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
         s.amount = kPlans[plan];
         s.plan = std::string(kPlanNames[plan]) + " (monthly)";
         s.anchor = latestAnchor(options.now, r.uniform(1, 28), r.uniform(0, 23));
-        identify(s, r, i, months, 1000, 100);
+        identify(s, r, months, 1000, 100);
         s.firstInvoice = i % 7 == 0 && s.provider->kind != ProviderKind::LemonSqueezy;
         s.proration = i % 9 == 1 && i > 5 && s.provider->kind != ProviderKind::LemonSqueezy;
         switch (i) {
@@ -316,7 +278,7 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
         if (r.chance(6) || report.payloads == 1)
             redeliveries.emplace_back(s.provider->key, body);
     };
-    ChargeMaker newCharge(r, 1000, 3000); // invoice numbers: Chargebee, Lemon Squeezy
+    ChargeMaker newCharge(r, {{ProviderKind::Chargebee, 1000}, {ProviderKind::LemonSqueezy, 3000}});
     const auto body = [&r](const Sub &s, const Charge &c, const Period &term) {
         return providerBody(s, c, term, r);
     };
@@ -354,7 +316,7 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
                 // Both event types for the one invoice: the renewal key makes it a duplicate.
                 Charge again = c;
                 again.eventId = "evt_1" + r.token(23);
-                deliver(s, stripeBody(s, again, "invoice.payment_succeeded", r),
+                deliver(s, providers::stripeDemoEvent(s, again, "invoice.payment_succeeded", r),
                     plusSeconds(c.paidAt, 40));
             }
             if (s.index == 1 && k == months - 1) {
@@ -362,7 +324,7 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
                 Charge corrected = c;
                 corrected.amount += 500;
                 corrected.eventId = "evt_01" + r.token(24, kLower);
-                deliver(s, paddleBody(s, corrected, r), plusSeconds(c.paidAt, 3 * 86400));
+                deliver(s, providerBody(s, corrected, p, r), plusSeconds(c.paidAt, 3 * 86400));
             }
             if (s.proration && k == std::min(2, months)) {
                 // A mid-period upgrade: billed for the rest of the period, not a renewal.
@@ -389,11 +351,12 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
     const Period strangerPeriod = periodOf(stranger, months, months);
     const Charge strangerCharge = newCharge(stranger, ChargeKind::Renewal, strangerPeriod, 4900);
     deliver(
-        stranger, stripeBody(stranger, strangerCharge, "invoice.paid", r), strangerCharge.paidAt);
+        stranger, providerBody(stranger, strangerCharge, strangerPeriod, r), strangerCharge.paidAt);
     // A body cut short in transit: kept as evidence, outcome invalid.
     const Sub &paddleSub = subs[1];
-    const std::string full = paddleBody(paddleSub,
-        newCharge(paddleSub, ChargeKind::Renewal, periodOf(paddleSub, months, months), 100), r);
+    const Period paddlePeriod = periodOf(paddleSub, months, months);
+    const std::string full = providerBody(
+        paddleSub, newCharge(paddleSub, ChargeKind::Renewal, paddlePeriod, 100), paddlePeriod, r);
     const auto cut = ingestor.ingest(paddleSub.provider->key, full.substr(0, full.size() / 3));
     ++report.outcomes[std::string(toString(cut.outcome))];
     ++report.payloads;
@@ -451,8 +414,8 @@ ReplaySet buildOutOfOrderReplaySet(const DemoOptions &options)
             c.invoiceId = "in_1" + r.token(23);
             for (const char *type : {"invoice.paid", "invoice.payment_succeeded"}) {
                 c.eventId = "evt_1" + r.token(23);
-                deliveries.emplace_back(
-                    r.uniform(0, 1 << 30), ojson::parse(stripeBody(s, c, type, r)).dump());
+                deliveries.emplace_back(r.uniform(0, 1 << 30),
+                    ojson::parse(providers::stripeDemoEvent(s, c, type, r)).dump());
             }
         }
     }
@@ -496,7 +459,7 @@ SimulationSet buildSimulationSet(
         s.amount = kPlans[plan];
         s.plan = std::string(kPlanNames[plan]) + " (monthly)";
         s.anchor = latestAnchor(options.now, r.uniform(1, 28), r.uniform(0, 23));
-        identify(s, r, i, months, 500000, 500000);
+        identify(s, r, months, 500000, 500000);
         s.firstInvoice = i % 7 == 0 && s.provider->kind != ProviderKind::LemonSqueezy;
         s.proration = i % 9 == 1 && s.provider->kind != ProviderKind::LemonSqueezy;
         if (options.live) {
@@ -520,7 +483,8 @@ SimulationSet buildSimulationSet(
             set.payloads.push_back(
                 {s.provider->key, s.provider->kind, set.payloads.back().body, "redelivery"});
     };
-    ChargeMaker newCharge(r, 500000, 700000);
+    ChargeMaker newCharge(
+        r, {{ProviderKind::Chargebee, 500000}, {ProviderKind::LemonSqueezy, 700000}});
     if (options.live)
         newCharge.payAt(options.now);
     const auto body = [&r](const Sub &s, const Charge &c, const Period &term) {
@@ -551,14 +515,15 @@ SimulationSet buildSimulationSet(
                 // Both event types for the one invoice, as Stripe sends them.
                 Charge again = c;
                 again.eventId = "evt_1" + r.token(23);
-                add(s, stripeBody(s, again, "invoice.payment_succeeded", r), "second_event_type");
+                add(s, providers::stripeDemoEvent(s, again, "invoice.payment_succeeded", r),
+                    "second_event_type");
             }
             if (s.provider->kind == ProviderKind::Paddle && s.index % 5 == 1 && k == months - 1) {
                 // The provider "corrects" the amount of a transaction already applied.
                 Charge corrected = c;
                 corrected.amount += 500;
                 corrected.eventId = "evt_01" + r.token(24, kLower);
-                add(s, paddleBody(s, corrected, r), "conflicting_amount");
+                add(s, providerBody(s, corrected, p, r), "conflicting_amount");
             }
             if (s.proration && k == std::min(2, months)) {
                 const Timestamp mid = plusSeconds(p.start, 86400 * r.uniform(5, 20));

@@ -2,6 +2,7 @@
 
 #include "domain/core/errors.h"
 #include "domain/core/json_input.h"
+#include "domain/core/providers/provider.h"
 
 #include <curl/curl.h>
 #include <nlohmann/json.hpp>
@@ -15,30 +16,9 @@
 #include <thread>
 #include <utility>
 
-// What each provider is asked, as their API references describe it (looked up December 2026;
-// Paddle's transactions page size and the Recurly and Lemon Squeezy page-size limits from
-// their API clients' documentation):
-//
-// Stripe, GET /v1/invoices: `limit` 1..100; `status` one of draft, open, paid, uncollectible,
-//   void; `created[gte]`/`created[lte]` (Unix seconds) filter by creation only; newest first;
-//   `starting_after=<id of the last object>` gives the next page while `has_more` is true.
-//   `{"object":"list","data":[...],"has_more":...}`. Authorization: Bearer <secret key>.
-// Paddle Billing, GET /transactions: `billed_at[GTE]`/`billed_at[LT]` (RFC 3339), `origin`,
-//   `status`, `per_page` (Paddle cuts a larger number to the endpoint's maximum, which
-//   clients of the transactions list give as 30: asked for 30);
-//   `meta.pagination.next` is a full URL carrying the original filters and the `after`
-//   cursor, to be used as given, while `meta.pagination.has_more`. Bearer.
-// Chargebee, GET https://{site}.chargebee.com/api/v2/invoices: `limit` 1..100; filters written
-//   `status[is]=paid`, `paid_at[between]=[from,to]` (Unix seconds); the next page is asked
-//   with `offset=<next_offset>` while the answer has `next_offset`. `{"list":[{"invoice":..}],
-//   "next_offset":...}`. HTTP basic auth: the API key as user, an empty password.
-// Recurly (API v3), GET /invoices: `Accept: application/vnd.recurly.v2021-02-25+json` on every
-//   request (the version; without it the request fails); `limit` up to 200; `begin_time`/
-//   `end_time` (ISO 8601) filter by the `sort` field, created_at by default; `next` is a path
-//   with the cursor while `has_more`. HTTP basic auth: the API key as user, no password.
-// Lemon Squeezy, GET /v1/subscription-invoices: JSON:API (`Accept: application/vnd.api+json`);
-//   `page[number]`, `page[size]` 1..100; no date filter (newest first); `links.next` is the
-//   next page's full URL, absent or null on the last. Bearer.
+// What each provider is asked, and how its next page is found, is the kind's own pure code
+// (domain/core/providers/<kind>/paging.cpp, which quotes its API reference); this file is the
+// HTTP transport around it: the connection, the key, retries, limits and the checks on links.
 //
 // Ranges err towards asking for more: the import keeps the covered days, while an object left
 // out would become a false "not in statement".
@@ -137,13 +117,6 @@ std::string withQuery(std::string url, const Query &query)
     return url;
 }
 
-std::string seconds(Timestamp t)
-{
-    // Floor division: an instant before 1970 still names the second it falls in.
-    const std::int64_t s = t.micros >= 0 ? t.micros / 1000000 : -((-t.micros + 999999) / 1000000);
-    return std::to_string(s);
-}
-
 /// A printable excerpt of a body for the log: at most 300 bytes, control characters as '?',
 /// the key (should an error page echo it) blanked.
 std::string excerpt(std::string body, const std::string &apiKey)
@@ -182,24 +155,17 @@ struct Answer
 class Client
 {
 public:
-    Client(const FetchRequest &request, const FetchOptions &options)
-        : m_options(options), m_apiKey(request.apiKey), m_kind(request.kind)
+    Client(const ListApi &api, const FetchRequest &request, const FetchOptions &options)
+        : m_options(options), m_apiKey(request.apiKey)
     {
         ensureCurlInitialized();
         m_curl = curl_easy_init();
         if (!m_curl)
             throw FetchError("unreachable", "the HTTP client could not start", "curl_easy_init");
-        const bool bearer = m_kind == ProviderKind::Stripe || m_kind == ProviderKind::Paddle
-            || m_kind == ProviderKind::LemonSqueezy;
+        const bool bearer = api.auth == ListApi::Auth::Bearer;
         if (bearer)
             m_headers = curl_slist_append(m_headers, ("Authorization: Bearer " + m_apiKey).c_str());
-        if (m_kind == ProviderKind::Recurly)
-            m_headers
-                = curl_slist_append(m_headers, "Accept: application/vnd.recurly.v2021-02-25+json");
-        else if (m_kind == ProviderKind::LemonSqueezy)
-            m_headers = curl_slist_append(m_headers, "Accept: application/vnd.api+json");
-        else
-            m_headers = curl_slist_append(m_headers, "Accept: application/json");
+        m_headers = curl_slist_append(m_headers, ("Accept: " + std::string(api.accept)).c_str());
 
         curl_easy_setopt(m_curl, CURLOPT_HTTPHEADER, m_headers);
         if (!bearer) {
@@ -366,7 +332,6 @@ private:
 
     const FetchOptions &m_options;
     const std::string m_apiKey;
-    const ProviderKind m_kind;
     CURL *m_curl = nullptr;
     curl_slist *m_headers = nullptr;
     std::string m_body;
@@ -380,11 +345,11 @@ private:
 }
 
 /// The api base without a trailing '/', checked: https, or http to a loopback host.
-std::string checkedApiBase(const FetchRequest &request)
+std::string checkedApiBase(const ListApi &api, const FetchRequest &request)
 {
     std::string base = request.apiBase;
     if (base.empty()) {
-        const auto fallback = defaultApiBase(request.kind);
+        const auto fallback = api.defaultBase;
         if (!fallback)
             badRequest("this provider needs its API base (Chargebee: https://SITE.chargebee.com)",
                 toString(request.kind) + ": no default api base");
@@ -426,83 +391,22 @@ void checkRequest(const FetchRequest &request)
             "from " + formatRfc3339(request.from) + ", to " + formatRfc3339(request.to));
 }
 
-/// The provider's page size: its maximum, or less when asked.
-int pageSizeFor(ProviderKind kind, int asked)
+std::string firstUrl(const ProviderDefinition &provider, const std::string &base,
+    const FetchRequest &request, const FetchOptions &options)
 {
-    int maximum = 100;
-    switch (kind) {
-    case ProviderKind::Paddle:
-        maximum = 30;
-        break;
-    case ProviderKind::Recurly:
-        maximum = 200;
-        break;
-    default:
-        break;
-    }
-    return asked > 0 ? std::min(asked, maximum) : maximum;
-}
-
-std::string firstUrl(
-    const std::string &base, const FetchRequest &request, const FetchOptions &options)
-{
-    const std::string size = std::to_string(pageSizeFor(request.kind, options.pageSize));
+    // The provider's page size: its maximum, or less when asked.
+    const int maximum = provider.listApi().maxPageSize;
+    const int size = options.pageSize > 0 ? std::min(options.pageSize, maximum) : maximum;
     const Timestamp end {request.to.micros + kMicrosPerDay}; // exclusive
     const Timestamp createdFrom {request.from.micros
         - std::chrono::duration_cast<std::chrono::microseconds>(options.createdLookback).count()};
-    switch (request.kind) {
-    case ProviderKind::Stripe:
-        return withQuery(base + "/v1/invoices",
-            {{"limit", size}, {"status", "paid"}, {"created[gte]", seconds(createdFrom)},
-                {"created[lte]", seconds(Timestamp {end.micros - 1})}});
-    case ProviderKind::Paddle:
-        return withQuery(base + "/transactions",
-            {{"origin", "subscription_recurring"}, {"status", "completed"},
-                {"billed_at[GTE]", formatRfc3339(request.from)},
-                {"billed_at[LT]", formatRfc3339(end)}, {"per_page", size}});
-    case ProviderKind::Chargebee:
-        // Whether `between` includes its upper bound is not stated: the exclusive end is
-        // given, so that nothing paid in the last second is left out.
-        return withQuery(base + "/api/v2/invoices",
-            {{"limit", size}, {"status[is]", "paid"},
-                {"paid_at[between]", "[" + seconds(request.from) + "," + seconds(end) + "]"}});
-    case ProviderKind::Recurly:
-        return withQuery(base + "/invoices",
-            {{"limit", size}, {"begin_time", formatRfc3339(createdFrom)},
-                {"end_time", formatRfc3339(end)}});
-    case ProviderKind::LemonSqueezy:
-        return withQuery(
-            base + "/v1/subscription-invoices", {{"page[number]", "1"}, {"page[size]", size}});
-    }
-    throw FetchError("bad_request", "unknown provider kind", "kind");
+    const ListRequest first = provider.firstListRequest({request.from, end, createdFrom}, size);
+    return withQuery(base + first.path, first.query);
 }
 
 [[noreturn]] void badPage(const std::string &url, const std::string &why)
 {
     throw FetchError("bad_page", "a page was not the provider's list", "GET " + url + ": " + why);
-}
-
-const nlohmann::json *member(const nlohmann::json &object, const char *name)
-{
-    if (!object.is_object())
-        return nullptr;
-    const auto it = object.find(name);
-    return it == object.end() ? nullptr : &*it;
-}
-
-bool hasMore(const nlohmann::json &holder, const std::string &url, const char *where)
-{
-    const auto *more = member(holder, "has_more");
-    if (!more || !more->is_boolean())
-        badPage(url, std::string(where) + "has_more is missing or not true/false");
-    return more->get<bool>();
-}
-
-void requireArray(const nlohmann::json &page, const char *name, const std::string &url)
-{
-    const auto *list = member(page, name);
-    if (!list || !list->is_array())
-        badPage(url, std::string("no \"") + name + "\" list");
 }
 
 /// A link the provider gave for the next page, resolved against the page it came from and
@@ -526,65 +430,24 @@ std::string followLink(const std::string &link, const std::string &from, const s
     return *next;
 }
 
-/// Paddle's and Recurly's shape: `has_more`, and beside it `next`, the link to the next page.
-std::optional<std::string> linkWhileHasMore(const nlohmann::json &holder, const std::string &where,
-    const std::string &url, const std::string &base)
-{
-    if (!hasMore(holder, url, where.c_str()))
-        return std::nullopt;
-    const auto *next = member(holder, "next");
-    if (!next || !next->is_string())
-        badPage(url, "has_more without " + where + "next");
-    return followLink(next->get<std::string>(), url, base);
-}
-
 /// The URL of the page after `page`, or nullopt when it is the last. Throws bad_page when the
 /// body is not the provider's list.
-std::optional<std::string> nextUrl(ProviderKind kind, const nlohmann::json &page,
+std::optional<std::string> nextUrl(const ProviderDefinition &provider, const nlohmann::json &page,
     const std::string &url, const std::string &first, const std::string &base)
 {
-    switch (kind) {
-    case ProviderKind::Stripe: {
-        requireArray(page, "data", url);
-        if (!hasMore(page, url, ""))
-            return std::nullopt;
-        const auto &data = page["data"];
-        const auto *id = data.empty() ? nullptr : member(data.back(), "id");
-        if (!id || !id->is_string() || id->get<std::string>().empty())
-            badPage(url, "has_more without an id on the last object");
-        return withQuery(first, {{"starting_after", id->get<std::string>()}});
+    NextPage next;
+    try {
+        next = provider.nextListPage(page);
+    } catch (const BadListPage &e) {
+        badPage(url, e.what());
     }
-    case ProviderKind::Paddle: {
-        requireArray(page, "data", url);
-        const auto *meta = member(page, "meta");
-        const auto *pagination = meta ? member(*meta, "pagination") : nullptr;
-        if (!pagination)
-            badPage(url, "no meta.pagination");
-        return linkWhileHasMore(*pagination, "meta.pagination.", url, base);
-    }
-    case ProviderKind::Chargebee: {
-        requireArray(page, "list", url);
-        const auto *offset = member(page, "next_offset");
-        if (!offset || offset->is_null())
-            return std::nullopt;
-        if (!offset->is_string() || offset->get<std::string>().empty())
-            badPage(url, "next_offset is not a string");
-        return withQuery(first, {{"offset", offset->get<std::string>()}});
-    }
-    case ProviderKind::Recurly: {
-        requireArray(page, "data", url);
-        return linkWhileHasMore(page, "", url, base);
-    }
-    case ProviderKind::LemonSqueezy: {
-        requireArray(page, "data", url);
-        const auto *links = member(page, "links");
-        const auto *next = links ? member(*links, "next") : nullptr;
-        if (!next || next->is_null())
-            return std::nullopt;
-        if (!next->is_string())
-            badPage(url, "links.next is not a URL");
-        return followLink(next->get<std::string>(), url, base);
-    }
+    switch (next.kind) {
+    case NextPage::Kind::None:
+        return std::nullopt;
+    case NextPage::Kind::FirstWithParameter:
+        return withQuery(first, {{next.parameter, next.value}});
+    case NextPage::Kind::Link:
+        return followLink(next.value, url, base);
     }
     return std::nullopt;
 }
@@ -600,19 +463,8 @@ std::string pageName(ProviderKind kind, std::size_t number)
 
 std::optional<std::string_view> defaultApiBase(ProviderKind kind)
 {
-    switch (kind) {
-    case ProviderKind::Stripe:
-        return "https://api.stripe.com";
-    case ProviderKind::Paddle:
-        return "https://api.paddle.com";
-    case ProviderKind::Chargebee:
-        return std::nullopt;
-    case ProviderKind::Recurly:
-        return "https://v3.recurly.com";
-    case ProviderKind::LemonSqueezy:
-        return "https://api.lemonsqueezy.com";
-    }
-    return std::nullopt;
+    const ProviderDefinition *provider = findProviderDefinition(kind);
+    return provider ? provider->listApi().defaultBase : std::nullopt;
 }
 
 std::optional<std::chrono::milliseconds> parseRetryAfter(std::string_view value, Timestamp now)
@@ -642,11 +494,15 @@ std::optional<std::chrono::milliseconds> parseRetryAfter(std::string_view value,
 std::vector<FetchedPage> fetchStatementPages(
     const FetchRequest &request, const FetchOptions &options)
 {
-    const std::string base = checkedApiBase(request);
+    const ProviderDefinition *provider = findProviderDefinition(request.kind);
+    if (!provider)
+        badRequest("unknown provider kind", "kind");
+    const ListApi api = provider->listApi();
+    const std::string base = checkedApiBase(api, request);
     checkRequest(request);
-    const std::string first = firstUrl(base, request, options);
+    const std::string first = firstUrl(*provider, base, request, options);
 
-    Client client(request, options);
+    Client client(api, request, options);
     std::vector<FetchedPage> pages;
     std::set<std::string> requested;
     std::optional<std::string> url = first;
@@ -663,7 +519,7 @@ std::vector<FetchedPage> fetchStatementPages(
         } catch (const InputError &e) {
             badPage(*url, e.what());
         }
-        std::optional<std::string> next = nextUrl(request.kind, page, *url, first, base);
+        std::optional<std::string> next = nextUrl(*provider, page, *url, first, base);
         pages.push_back({pageName(request.kind, pages.size() + 1), std::move(body)});
         url = std::move(next);
     }

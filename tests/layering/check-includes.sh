@@ -86,5 +86,7 @@ if grep -rn 'pqxx::' ui app/renewal-desk --include='*.cpp' --include='*.h'; then
 fi
 # Widgets draw; models read: no SQL in ui/widgets (file and line of each offence).
 bash "$root/tests/layering/check-widget-sql.sh" || status=1
+# A provider kind lives in one place: no switch on a ProviderKind outside the table of kinds.
+bash "$root/tests/layering/check-provider-kinds.sh" || status=1
 [ $status -eq 0 ] && echo "layering: every layer includes only what it may"
 exit $status

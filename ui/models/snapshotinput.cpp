@@ -18,12 +18,8 @@ rd::ProviderSnapshot parseSnapshotText(const std::string &text, const std::strin
         throw rd::InputError("snapshot", "expected a JSON object");
     if (json.contains("providerSubscriptionId"))
         return rd::providerSnapshotFromJson(json);
-    if (!kind) {
-        if (json.value("object", "") == "subscription")
-            kind = rd::ProviderKind::Stripe;
-        else if (json.contains("current_billing_period"))
-            kind = rd::ProviderKind::Paddle;
-    }
+    if (!kind)
+        kind = rd::kindOfSubscriptionObject(json);
     if (providerKey.empty())
         throw rd::InputError("snapshot",
             "a provider's own subscription object is read for a case's provider: attach it to "

@@ -146,4 +146,16 @@ NormalizeResult renewal(SuccessfulRenewalEvent event, std::string_view what)
     return n;
 }
 
+const nlohmann::json &asListed(const nlohmann::json &item, std::string &)
+{
+    return item;
+}
+
+bool listObjectHasMore(const nlohmann::json &page)
+{
+    if (requireString(page, "", "object") != "list")
+        throw InputError("object", "expected \"list\" on a list page");
+    return requireBool(page, "", "has_more");
+}
+
 } // namespace rd::adapters

@@ -1,6 +1,7 @@
 #pragma once
 
-// Helpers shared by the provider adapters; not part of the domain's public interface.
+// Helpers shared by the provider adapters (domain/core/providers/<kind>/adapter.cpp); not part
+// of the domain's public interface.
 
 #include "domain/core/adapters/normalization.h"
 #include "domain/core/errors.h"
@@ -94,42 +95,11 @@ NormalizeResult finishedNormalization(NormalizeResult n);
 /// event's time, a statement (which has no event) to a time on the object itself.
 using FallbackTime = std::function<Timestamp()>;
 
-// The object-level classification, one per provider, shared by the webhook envelopes below and
-// the statement reader (statement.h): `ids` gets the subscription and object ids as they are
-// read; `path` is the object's JSON path for messages. Each may throw InputError.
+/// A listed object as it is: for the list pages whose items are the objects themselves.
+const nlohmann::json &asListed(const nlohmann::json &item, std::string &path);
 
-/// A Stripe invoice; `basil` selects its shape (see stripe_adapter.cpp).
-NormalizeResult classifyStripeInvoice(DeliveryIds &ids, const nlohmann::json &invoice,
-    const std::string &path, bool basil, const FallbackTime &fallbackPaidAt);
-/// Basil or not from the invoice's own fields, for invoices that come without an api_version.
-bool stripeInvoiceIsBasil(const nlohmann::json &invoice, const std::string &path);
-/// A Paddle Billing transaction.
-NormalizeResult classifyPaddleTransaction(DeliveryIds &ids, const nlohmann::json &txn,
-    const std::string &path, const FallbackTime &fallbackPaidAt);
-/// A Chargebee invoice; `subscription` (with its path), when known, tells a mid-term change.
-NormalizeResult classifyChargebeeInvoice(DeliveryIds &ids, const nlohmann::json &invoice,
-    const std::string &path, const nlohmann::json *subscription, std::string_view subscriptionPath,
-    const FallbackTime &fallbackPaidAt);
-/// A Recurly invoice parsed by parseKeepingDecimalText.
-NormalizeResult classifyRecurlyInvoice(
-    DeliveryIds &ids, const nlohmann::json &invoice, const std::string &path);
-/// A Lemon Squeezy subscription-invoices resource {type, id, attributes}.
-NormalizeResult classifyLemonSqueezyInvoice(
-    DeliveryIds &ids, const nlohmann::json &resource, const std::string &path);
-
-/// JSON whose floating-point numbers are kept as strings of their original text ("20.0"), so
-/// that no decimal amount is rounded to binary (Recurly). For text that passed
-/// checkJsonLimits; InputError (field "body") when it is not JSON.
-nlohmann::json parseKeepingDecimalText(std::string_view text);
-
-// One entry point per provider; each may throw InputError (and only that, by intent), which
-// normalizePayload turns into NormalizeOutcome::Invalid.
-NormalizeResult normalizeStripe(std::string_view providerKey, const nlohmann::json &body);
-NormalizeResult normalizePaddle(std::string_view providerKey, const nlohmann::json &body);
-NormalizeResult normalizeChargebee(std::string_view providerKey, const nlohmann::json &body);
-/// Recurly re-parses the raw body (after the shared limits were applied) to keep decimal text.
-NormalizeResult normalizeRecurly(std::string_view providerKey, std::string_view rawBody);
-NormalizeResult normalizeLemonSqueezy(
-    std::string_view providerKey, std::string_view rawBody, const nlohmann::json &body);
+/// A list object {"object": "list", "has_more": ...} says more pages follow (Stripe, Recurly);
+/// InputError naming the field when it is no such list.
+bool listObjectHasMore(const nlohmann::json &page);
 
 } // namespace rd::adapters

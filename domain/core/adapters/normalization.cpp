@@ -3,6 +3,7 @@
 #include "domain/core/adapters/adapter_support.h"
 #include "domain/core/errors.h"
 #include "domain/core/json_input.h"
+#include "domain/core/providers/provider.h"
 #include "domain/core/sha256.h"
 
 #include <nlohmann/json.hpp>
@@ -36,14 +37,12 @@ NormalizeResult normalizePayload(
     // including ones we did not foresee, must become an Invalid outcome rather than unwind.
     // Providers without delivery ids get their derived id even when the body is unreadable,
     // so that a redelivered broken body is recognized as the same delivery.
-    const auto kinds = providerKinds();
-    const auto index = static_cast<std::size_t>(kind);
-    if (index >= kinds.size())
+    const ProviderDefinition *provider = findProviderDefinition(kind);
+    if (!provider)
         return adapters::invalidPayload("unknown provider kind");
-    const ProviderKindInfo &provider = kinds[index];
     const auto invalid = [&](const std::string &message) {
         NormalizeResult n = adapters::invalidPayload(message);
-        if (provider.derivesEventIds) {
+        if (provider->derivesEventIds()) {
             n.providerEventId = derivedEventId(rawBody);
             n.eventIdDerived = true;
         }
@@ -53,7 +52,7 @@ NormalizeResult normalizePayload(
         if (providerKey.empty())
             return invalid("providerKey: must not be empty");
         const nlohmann::json body = parseUntrustedJson(rawBody);
-        return adapters::finishedNormalization(provider.normalize(providerKey, rawBody, body));
+        return adapters::finishedNormalization(provider->normalize(providerKey, rawBody, body));
     } catch (const InputError &e) {
         return invalid(e.what());
     } catch (const nlohmann::json::exception &e) {

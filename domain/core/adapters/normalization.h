@@ -52,7 +52,7 @@ std::string derivedEventId(std::string_view rawBody);
 /// checked by the caller); `providerKey` names the configured provider ("stripe-main").
 /// Never throws on any input: malformed input gives NormalizeOutcome::Invalid.
 ///
-/// Per provider (the full rules are in each adapter's .cpp):
+/// Per provider (the full rules are in domain/core/providers/<kind>/adapter.cpp):
 /// - Stripe: an event whose data.object is an invoice. Both invoice shapes, chosen by the
 ///   event's api_version (>= 2025-03-31 is "basil"). providerVersion is null: Stripe objects
 ///   carry no version, and the event's `created` orders nothing reliably per subscription.
@@ -61,7 +61,7 @@ std::string derivedEventId(std::string_view rawBody);
 ///   resource_version (milliseconds) as a decimal string.
 /// - Recurly: the fetched invoice object (not the thin notification). The event id is derived
 ///   from the body's SHA-256. Amounts are major-unit decimals, converted from their JSON text
-///   without floating point (see recurly_adapter.cpp).
+///   without floating point (see providers/recurly/adapter.cpp).
 /// - Lemon Squeezy: a subscription-invoices webhook; renewals come back NeedsSnapshot because
 ///   the payload carries no billing period. The event id is derived from the body's SHA-256.
 NormalizeResult normalizePayload(

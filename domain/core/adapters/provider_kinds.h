@@ -1,10 +1,10 @@
 #pragma once
 
-// The billing provider kinds, in one table: each kind's name and adapter. Adding a provider is
-// a row here plus its adapter; the CHECK on billing_providers.kind (migrations) must list the
-// same names, which tst_ingest verifies against this table.
-
-#include <nlohmann/json_fwd.hpp>
+// The billing provider kinds, in one table: each kind's name and its definition, the one
+// instance of its class in domain/core/providers/<kind>/ (providers/provider.h: the adapter,
+// the signature scheme, the list paging, the snapshot reader, the demo payloads). Adding a
+// provider is its folder and a row here; the CHECK on billing_providers.kind (migrations) must
+// list the same names, which tst_ingest verifies against this table.
 
 #include <optional>
 #include <span>
@@ -17,7 +17,7 @@ namespace rd {
 /// The billing providers an adapter exists for.
 enum class ProviderKind { Stripe, Paddle, Chargebee, Recurly, LemonSqueezy };
 
-struct NormalizeResult;
+class ProviderDefinition;
 
 /// One row of the table: everything that differs per provider kind.
 struct ProviderKindInfo
@@ -25,17 +25,19 @@ struct ProviderKindInfo
     ProviderKind kind;
     /// As stored in billing_providers.kind and typed on the command line ("lemonsqueezy").
     std::string_view name;
-    /// The adapter: the provider key, the verified body and that body parsed under the shared
-    /// limits. May throw InputError (normalizePayload turns it into NormalizeOutcome::Invalid).
-    NormalizeResult (*normalize)(
-        std::string_view providerKey, std::string_view rawBody, const nlohmann::json &body);
-    /// The provider sends no delivery id: its event id is derivedEventId(rawBody), even for a
-    /// body too broken to read.
-    bool derivesEventIds;
+    /// Every part of the kind (providers/provider.h).
+    const ProviderDefinition &definition;
 };
 
 /// Every provider kind, in the order of ProviderKind.
 std::span<const ProviderKindInfo> providerKinds();
+
+/// The definition of `kind`; nullptr for a value that is no kind of the table (a ProviderKind
+/// cast from a number).
+const ProviderDefinition *findProviderDefinition(ProviderKind kind);
+
+/// The definition of `kind`; InputError ("kind") for a value that is no kind of the table.
+const ProviderDefinition &providerDefinition(ProviderKind kind);
 
 /// The kinds' names in table order ("stripe", "paddle", ...), e.g. for a usage line.
 std::vector<std::string> providerKindNames();

@@ -18,13 +18,20 @@
 // continue the subscription's last one) and opens a case: nothing is forced.
 // providerVersion is the invoice's resource_version (milliseconds) as a string. paidAt is the
 // invoice's paid_at, else the event's occurred_at (in a statement: the invoice's date).
+//
+// A statement is GET /api/v2/invoices' output, {"list": [{"invoice": {...}}...], "next_offset":
+// "..."}, next_offset absent or null on the last page; a JSON line may hold {"invoice": ...} or
+// the bare invoice.
+
+#include "domain/core/providers/chargebee/chargebee.h"
 
 #include "domain/core/adapters/adapter_support.h"
-
 #include "domain/core/errors.h"
 #include "domain/core/json_input.h"
 
-namespace rd::adapters {
+namespace rd::providers {
+
+using namespace adapters;
 
 namespace {
 
@@ -60,9 +67,14 @@ bool isMidTermCharge(const nlohmann::json *sub, std::string_view subPath, const 
     return plan.end == termEnd && plan.start > termStart;
 }
 
+NormalizeResult classifyInvoice(DeliveryIds &ids, const nlohmann::json &invoice,
+    const std::string &path, const nlohmann::json *subscription, std::string_view subscriptionPath,
+    const FallbackTime &fallbackPaidAt);
+
 } // namespace
 
-NormalizeResult normalizeChargebee(std::string_view providerKey, const nlohmann::json &body)
+NormalizeResult Chargebee::normalize(
+    std::string_view providerKey, std::string_view, const nlohmann::json &body) const
 {
     DeliveryIds ids {std::string(providerKey), requireIdentifier(body, "", "id"), {}, false, {}};
     return withDeliveryIds(ids, [&] {
@@ -74,13 +86,15 @@ NormalizeResult normalizeChargebee(std::string_view providerKey, const nlohmann:
                 "other_event_type", "Chargebee event type " + type + " is not handled");
         const auto &content = requireField(body, "", "content");
         const auto sub = content.is_object() ? content.find("subscription") : content.end();
-        return classifyChargebeeInvoice(ids, requireField(content, "content", "invoice"),
-            "content.invoice", sub == content.end() ? nullptr : &*sub, "content.subscription",
+        return classifyInvoice(ids, requireField(content, "content", "invoice"), "content.invoice",
+            sub == content.end() ? nullptr : &*sub, "content.subscription",
             [&] { return requireUnixSeconds(body, "", "occurred_at"); });
     });
 }
 
-NormalizeResult classifyChargebeeInvoice(DeliveryIds &ids, const nlohmann::json &invoice,
+namespace {
+
+NormalizeResult classifyInvoice(DeliveryIds &ids, const nlohmann::json &invoice,
     const std::string &path, const nlohmann::json *subscription, std::string_view subscriptionPath,
     const FallbackTime &fallbackPaidAt)
 {
@@ -129,4 +143,38 @@ NormalizeResult classifyChargebeeInvoice(DeliveryIds &ids, const nlohmann::json 
     return renewal(std::move(e), "invoice");
 }
 
-} // namespace rd::adapters
+} // namespace
+
+nlohmann::json Chargebee::parseListed(std::string_view text) const
+{
+    return parseCheckedJson(text);
+}
+
+bool Chargebee::listSaysMoreFollows(const nlohmann::json &page) const
+{
+    const auto next = optionalString(page, "", "next_offset");
+    return next && !next->empty();
+}
+
+const nlohmann::json &Chargebee::unwrapListed(const nlohmann::json &item, std::string &path) const
+{
+    // A list page holds {"invoice": {...}}; a JSON line may be that or the bare invoice (which
+    // has no "invoice" key of its own).
+    if (!item.is_object())
+        return item;
+    const auto it = item.find("invoice");
+    if (it == item.end())
+        return item;
+    path = joinPath(path, "invoice");
+    return *it;
+}
+
+NormalizeResult Chargebee::classifyListed(
+    DeliveryIds &ids, const nlohmann::json &invoice, const std::string &path) const
+{
+    // No content.subscription in a list: the mid-term heuristic cannot run.
+    return classifyInvoice(
+        ids, invoice, path, nullptr, {}, [&] { return requireUnixSeconds(invoice, path, "date"); });
+}
+
+} // namespace rd::providers

@@ -9,16 +9,30 @@
 // Ids are JSON numbers or strings; both become strings. Amounts are integer minor units.
 // There is no delivery id: the event id is "sha256:<hex>" of the raw body. paidAt is the
 // invoice's created_at (Lemon Squeezy creates subscription invoices when the charge is made).
+//
+// A statement is GET /v1/subscription-invoices' output (JSON:API), {"meta": {"page":
+// {"currentPage", "lastPage", ...}}, "links": {"next": ...}, "data": [resource...]}: the last
+// page has no links.next, or currentPage == lastPage.
+
+#include "domain/core/providers/lemonsqueezy/lemonsqueezy.h"
 
 #include "domain/core/adapters/adapter_support.h"
-
 #include "domain/core/errors.h"
 #include "domain/core/json_input.h"
 
-namespace rd::adapters {
+namespace rd::providers {
 
-NormalizeResult normalizeLemonSqueezy(
-    std::string_view providerKey, std::string_view rawBody, const nlohmann::json &body)
+using namespace adapters;
+
+namespace {
+
+NormalizeResult classifyInvoice(
+    DeliveryIds &ids, const nlohmann::json &resource, const std::string &path);
+
+} // namespace
+
+NormalizeResult LemonSqueezy::normalize(
+    std::string_view providerKey, std::string_view rawBody, const nlohmann::json &body) const
 {
     DeliveryIds ids {std::string(providerKey), derivedEventId(rawBody), {}, true, {}};
     return withDeliveryIds(ids, [&] {
@@ -30,11 +44,13 @@ NormalizeResult normalizeLemonSqueezy(
             && eventName != "subscription_payment_recovered")
             return notARenewal(
                 "other_event_type", "Lemon Squeezy event " + eventName + " is not handled");
-        return classifyLemonSqueezyInvoice(ids, requireField(body, "", "data"), "data");
+        return classifyInvoice(ids, requireField(body, "", "data"), "data");
     });
 }
 
-NormalizeResult classifyLemonSqueezyInvoice(
+namespace {
+
+NormalizeResult classifyInvoice(
     DeliveryIds &ids, const nlohmann::json &resource, const std::string &path)
 {
     if (requireString(resource, path, "type") != "subscription-invoices")
@@ -72,4 +88,41 @@ NormalizeResult classifyLemonSqueezyInvoice(
     return n;
 }
 
-} // namespace rd::adapters
+} // namespace
+
+nlohmann::json LemonSqueezy::parseListed(std::string_view text) const
+{
+    return parseCheckedJson(text);
+}
+
+bool LemonSqueezy::listSaysMoreFollows(const nlohmann::json &page) const
+{
+    const auto links = page.find("links");
+    const bool hasNext = links != page.end() && !links->is_null()
+        && optionalString(*links, "links", "next").has_value();
+    if (!hasNext)
+        return false;
+    const auto meta = page.find("meta");
+    if (meta == page.end() || !meta->is_object())
+        return true;
+    const auto pageInfo = meta->find("page");
+    if (pageInfo == meta->end() || !pageInfo->is_object() || !pageInfo->contains("currentPage")
+        || !pageInfo->contains("lastPage"))
+        return true;
+    return requireNonNegativeInteger(*pageInfo, "meta.page", "currentPage")
+        != requireNonNegativeInteger(*pageInfo, "meta.page", "lastPage");
+}
+
+const nlohmann::json &LemonSqueezy::unwrapListed(
+    const nlohmann::json &item, std::string &path) const
+{
+    return asListed(item, path);
+}
+
+NormalizeResult LemonSqueezy::classifyListed(
+    DeliveryIds &ids, const nlohmann::json &resource, const std::string &path) const
+{
+    return classifyInvoice(ids, resource, path);
+}
+
+} // namespace rd::providers

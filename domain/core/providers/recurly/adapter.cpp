@@ -14,16 +14,22 @@
 // The period comes from the plan line items (origin "plan", type "charge", not proration):
 // start_date/end_date, ISO 8601 with an offset; the line ending last wins. paidAt is the
 // invoice's closed_at (when it was paid and closed). providerVersion is null.
+//
+// A statement is GET /invoices' output (API v2021-02-25), {"object": "list", "has_more": bool,
+// "next": "/invoices?...", "data": [invoice...]}, read with the same decimal-keeping parser.
+
+#include "domain/core/providers/recurly/recurly.h"
 
 #include "domain/core/adapters/adapter_support.h"
-
 #include "domain/core/currency.h"
 #include "domain/core/errors.h"
 #include "domain/core/json_input.h"
 
 #include <vector>
 
-namespace rd::adapters {
+namespace rd::providers {
+
+using namespace adapters;
 
 namespace {
 
@@ -146,8 +152,9 @@ bool isRefundOrigin(std::string_view origin)
         || origin == "termination";
 }
 
-} // namespace
-
+// JSON whose floating-point numbers are kept as strings of their original text ("20.0"), so
+// that no decimal amount is rounded to binary. For text that passed checkJsonLimits;
+// InputError (field "body") when it is not JSON.
 nlohmann::json parseKeepingDecimalText(std::string_view text)
 {
     nlohmann::json root;
@@ -163,14 +170,7 @@ nlohmann::json parseKeepingDecimalText(std::string_view text)
     return root;
 }
 
-NormalizeResult normalizeRecurly(std::string_view providerKey, std::string_view rawBody)
-{
-    DeliveryIds ids {std::string(providerKey), derivedEventId(rawBody), {}, true, {}};
-    return withDeliveryIds(
-        ids, [&] { return classifyRecurlyInvoice(ids, parseKeepingDecimalText(rawBody), ""); });
-}
-
-NormalizeResult classifyRecurlyInvoice(
+NormalizeResult classifyInvoice(
     DeliveryIds &ids, const nlohmann::json &invoice, const std::string &path)
 {
     if (requireString(invoice, path, "object") != "invoice")
@@ -228,4 +228,36 @@ NormalizeResult classifyRecurlyInvoice(
     return renewal(std::move(e), "invoice");
 }
 
-} // namespace rd::adapters
+} // namespace
+
+// The body is parsed again (it passed the shared limits) to keep its decimal text.
+NormalizeResult Recurly::normalize(
+    std::string_view providerKey, std::string_view rawBody, const nlohmann::json &) const
+{
+    DeliveryIds ids {std::string(providerKey), derivedEventId(rawBody), {}, true, {}};
+    return withDeliveryIds(
+        ids, [&] { return classifyInvoice(ids, parseKeepingDecimalText(rawBody), ""); });
+}
+
+nlohmann::json Recurly::parseListed(std::string_view text) const
+{
+    return parseKeepingDecimalText(text);
+}
+
+bool Recurly::listSaysMoreFollows(const nlohmann::json &page) const
+{
+    return listObjectHasMore(page);
+}
+
+const nlohmann::json &Recurly::unwrapListed(const nlohmann::json &item, std::string &path) const
+{
+    return asListed(item, path);
+}
+
+NormalizeResult Recurly::classifyListed(
+    DeliveryIds &ids, const nlohmann::json &invoice, const std::string &path) const
+{
+    return classifyInvoice(ids, invoice, path);
+}
+
+} // namespace rd::providers

@@ -1,9 +1,7 @@
 #pragma once
 
-// What the demo's providers send: each provider's own webhook payload for a charge, as its
-// API documents it (the adapters' expectations, domain/core/adapters/), and the values they
-// are written from. Shared by the demo history, the replay set and the simulation set
-// (demo_history.cpp); not a public interface of renewal_demo.
+// The values the demo writes its payloads from (domain/demo tells the story; each kind's
+// demo.cpp writes its provider's payload for a charge), and the demo's one source of chance.
 
 #include "domain/core/adapters/provider_kinds.h"
 #include "domain/core/renewal_event.h"
@@ -81,6 +79,15 @@ struct Sub
     bool proration = false;
 };
 
+/// Where a demo subscription's numbered ids start (numeric subscription ids, account numbers)
+/// and how many periods back the story begins.
+struct IdentityBases
+{
+    int months = 0;
+    int numbers = 0; ///< numeric subscription ids: numbers + index
+    int accounts = 0; ///< account numbers: accounts + index
+};
+
 /// One charge of a subscription: what a payload reports.
 struct Charge
 {
@@ -91,18 +98,5 @@ struct Charge
     std::string invoiceId;
     std::string eventId;
 };
-
-/// Stripe's event `eventType` ("invoice.paid", "invoice.payment_succeeded") for charge `c`.
-std::string stripeBody(const Sub &s, const Charge &c, const std::string &eventType, Random &r);
-/// Paddle Billing's transaction.completed.
-std::string paddleBody(const Sub &s, const Charge &c, Random &r);
-/// Chargebee's payment_succeeded; `term` is the subscription's current term.
-std::string chargebeeBody(const Sub &s, const Charge &c, const Period &term, Random &r);
-/// Recurly's charge invoice notification.
-std::string recurlyBody(const Sub &s, const Charge &c, Random &r);
-/// Lemon Squeezy's subscription_payment_success.
-std::string lemonBody(const Sub &s, const Charge &c, Random &r);
-/// The payload a provider of `s` sends for charge `c` (Stripe's: invoice.paid).
-std::string providerBody(const Sub &s, const Charge &c, const Period &term, Random &r);
 
 } // namespace rd::demo

@@ -25,13 +25,19 @@
 // renewal whose period is not in the payload: NeedsSnapshot. When several lines in advance
 // disagree, the line ending last wins.
 // Proration lines on a renewal invoice count in the amount (amount_paid) but not in the period.
+//
+// A statement is GET /v1/invoices' output, {"object": "list", "data": [invoice...], "has_more":
+// bool, "url": ...}: each invoice is classified as a webhook's is, its shape told by its own
+// fields (no api_version), its paid time falling back to its `created` (no event).
 
-#include "domain/core/adapters/adapter_support.h"
+#include "domain/core/providers/stripe/stripe.h"
 
 #include "domain/core/errors.h"
 #include "domain/core/json_input.h"
 
-namespace rd::adapters {
+namespace rd::providers {
+
+using namespace adapters;
 
 namespace {
 
@@ -107,7 +113,8 @@ Timestamp paidAtOf(
 
 } // namespace
 
-NormalizeResult normalizeStripe(std::string_view providerKey, const nlohmann::json &body)
+NormalizeResult Stripe::normalize(
+    std::string_view providerKey, std::string_view, const nlohmann::json &body) const
 {
     DeliveryIds ids {std::string(providerKey), requireIdentifier(body, "", "id"), {}, false, {}};
     return withDeliveryIds(ids, [&] {
@@ -235,4 +242,26 @@ NormalizeResult classifyStripeInvoice(DeliveryIds &ids, const nlohmann::json &in
     return n;
 }
 
-} // namespace rd::adapters
+nlohmann::json Stripe::parseListed(std::string_view text) const
+{
+    return parseCheckedJson(text);
+}
+
+bool Stripe::listSaysMoreFollows(const nlohmann::json &page) const
+{
+    return listObjectHasMore(page);
+}
+
+const nlohmann::json &Stripe::unwrapListed(const nlohmann::json &item, std::string &path) const
+{
+    return asListed(item, path);
+}
+
+NormalizeResult Stripe::classifyListed(
+    DeliveryIds &ids, const nlohmann::json &invoice, const std::string &path) const
+{
+    return classifyStripeInvoice(ids, invoice, path, stripeInvoiceIsBasil(invoice, path),
+        [&] { return requireUnixSeconds(invoice, path, "created"); });
+}
+
+} // namespace rd::providers

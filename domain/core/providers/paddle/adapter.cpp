@@ -17,13 +17,20 @@
 // Other origins: web/api (a checkout or API-created first purchase) -> first_invoice,
 // subscription_update -> proration, subscription_charge (one-time charge) -> manual_invoice.
 // adjustment.* events are refunds and credits.
+//
+// A statement is GET /transactions' output, {"data": [transaction...], "meta": {"pagination":
+// {"per_page", "next", "has_more", "estimated_total"}}}: `next` is present even on the last
+// page, so only has_more tells. A listed transaction's paid time falls back to its billed_at.
+
+#include "domain/core/providers/paddle/paddle.h"
 
 #include "domain/core/adapters/adapter_support.h"
-
 #include "domain/core/errors.h"
 #include "domain/core/json_input.h"
 
-namespace rd::adapters {
+namespace rd::providers {
+
+using namespace adapters;
 
 namespace {
 
@@ -44,9 +51,13 @@ std::optional<Timestamp> capturedAt(const nlohmann::json &txn, const std::string
     return std::nullopt;
 }
 
+NormalizeResult classifyTransaction(DeliveryIds &ids, const nlohmann::json &txn,
+    const std::string &path, const FallbackTime &fallbackPaidAt);
+
 } // namespace
 
-NormalizeResult normalizePaddle(std::string_view providerKey, const nlohmann::json &body)
+NormalizeResult Paddle::normalize(
+    std::string_view providerKey, std::string_view, const nlohmann::json &body) const
 {
     DeliveryIds ids {
         std::string(providerKey), requireIdentifier(body, "", "event_id"), {}, false, {}};
@@ -56,12 +67,14 @@ NormalizeResult normalizePaddle(std::string_view providerKey, const nlohmann::js
             return notARenewal("refund", "Paddle " + type + " is a refund, credit or chargeback");
         if (type != "transaction.completed")
             return notARenewal("other_event_type", "Paddle event type " + type + " is not handled");
-        return classifyPaddleTransaction(ids, requireField(body, "", "data"), "data",
+        return classifyTransaction(ids, requireField(body, "", "data"), "data",
             [&] { return requireRfc3339(body, "", "occurred_at"); });
     });
 }
 
-NormalizeResult classifyPaddleTransaction(DeliveryIds &ids, const nlohmann::json &txn,
+namespace {
+
+NormalizeResult classifyTransaction(DeliveryIds &ids, const nlohmann::json &txn,
     const std::string &path, const FallbackTime &fallbackPaidAt)
 {
     const std::string txnId = requireIdentifier(txn, path, "id");
@@ -107,4 +120,29 @@ NormalizeResult classifyPaddleTransaction(DeliveryIds &ids, const nlohmann::json
     return renewal(std::move(e), "transaction");
 }
 
-} // namespace rd::adapters
+} // namespace
+
+nlohmann::json Paddle::parseListed(std::string_view text) const
+{
+    return parseCheckedJson(text);
+}
+
+bool Paddle::listSaysMoreFollows(const nlohmann::json &page) const
+{
+    const auto &meta = requireField(page, "", "meta");
+    return requireBool(requireField(meta, "meta", "pagination"), "meta.pagination", "has_more");
+}
+
+const nlohmann::json &Paddle::unwrapListed(const nlohmann::json &item, std::string &path) const
+{
+    return asListed(item, path);
+}
+
+NormalizeResult Paddle::classifyListed(
+    DeliveryIds &ids, const nlohmann::json &txn, const std::string &path) const
+{
+    return classifyTransaction(
+        ids, txn, path, [&] { return requireRfc3339(txn, path, "billed_at"); });
+}
+
+} // namespace rd::providers

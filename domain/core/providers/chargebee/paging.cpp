@@ -1,0 +1,38 @@
+// GET https://{site}.chargebee.com/api/v2/invoices: `limit` 1..100; filters written
+// `status[is]=paid`, `paid_at[between]=[from,to]` (Unix seconds); the next page is asked with
+// `offset=<next_offset>` while the answer has `next_offset`. HTTP basic auth: the API key as
+// user, an empty password. The API lives on each site's own host: there is no default base.
+
+#include "domain/core/providers/chargebee/chargebee.h"
+
+#include "domain/core/providers/paging_support.h"
+
+namespace rd::providers {
+
+ListApi Chargebee::listApi() const
+{
+    return {std::nullopt, 100, ListApi::Auth::BasicUser, "application/json"};
+}
+
+ListRequest Chargebee::firstListRequest(const ListRange &range, int pageSize) const
+{
+    // Whether `between` includes its upper bound is not stated: the exclusive end is given,
+    // so that nothing paid in the last second is left out.
+    return {"/api/v2/invoices",
+        {{"limit", std::to_string(pageSize)}, {"status[is]", "paid"},
+            {"paid_at[between]",
+                "[" + unixSecondsText(range.from) + "," + unixSecondsText(range.end) + "]"}}};
+}
+
+NextPage Chargebee::nextListPage(const nlohmann::json &page) const
+{
+    requireListArray(page, "list");
+    const auto *offset = member(page, "next_offset");
+    if (!offset || offset->is_null())
+        return {};
+    if (!offset->is_string() || offset->get<std::string>().empty())
+        throw BadListPage("next_offset is not a string");
+    return firstWith("offset", offset->get<std::string>());
+}
+
+} // namespace rd::providers

@@ -1,0 +1,47 @@
+#pragma once
+
+// Lemon Squeezy: subscription invoices (JSON:API), which carry no billing period.
+
+#include "domain/core/providers/provider.h"
+
+namespace rd::providers {
+
+class LemonSqueezy final : public ProviderDefinition
+{
+public:
+    // adapter.cpp
+    NormalizeResult normalize(std::string_view providerKey, std::string_view rawBody,
+        const nlohmann::json &body) const override;
+    bool derivesEventIds() const override { return true; }
+    std::string_view listItemsKey() const override { return "data"; }
+    nlohmann::json parseListed(std::string_view text) const override;
+    bool listSaysMoreFollows(const nlohmann::json &page) const override;
+    const nlohmann::json &unwrapListed(
+        const nlohmann::json &item, std::string &path) const override;
+    NormalizeResult classifyListed(adapters::DeliveryIds &ids, const nlohmann::json &object,
+        const std::string &path) const override;
+
+    // signature.cpp
+    SignatureScheme signatureScheme() const override;
+    std::variant<SignedHeader, std::string> parseSignature(std::string_view value) const override;
+    std::string signatureFor(std::string_view rawBody, const WebhookCredentials &credentials,
+        std::chrono::system_clock::time_point now) const override;
+
+    // paging.cpp
+    ListApi listApi() const override;
+    ListRequest firstListRequest(const ListRange &range, int pageSize) const override;
+    NextPage nextListPage(const nlohmann::json &page) const override;
+
+    // snapshot.cpp
+    ProviderSnapshot readSnapshot(
+        const std::string &providerKey, const nlohmann::json &subscription) const override;
+    bool isOwnSubscriptionObject(const nlohmann::json &obj) const override;
+
+    // demo.cpp
+    void demoIdentify(
+        demo::Sub &s, demo::Random &r, const demo::IdentityBases &bases) const override;
+    void demoChargeIds(demo::Charge &c, demo::Random &r, long long &invoiceNumber) const override;
+    std::string demoPayload(const demo::Sub &s, const demo::Charge &c, const Period &term,
+        demo::Random &r) const override;
+};
+} // namespace rd::providers

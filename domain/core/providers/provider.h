@@ -1,0 +1,194 @@
+#pragma once
+
+// Everything that differs per provider kind, as one abstract class: a kind is a `final`
+// subclass in its own folder (domain/core/providers/<kind>/) and a row of the table of kinds
+// (domain/core/adapters/provider_kinds.cpp), which holds its one instance. Every part is a pure
+// virtual function, so a kind that lacks one is abstract and its instance does not compile.
+// The callers (normalizePayload, readStatement, the signature check, the statement fetch, the
+// snapshot reader, the demo) dispatch through the table and switch on no kind.
+
+#include "domain/core/adapters/normalization.h"
+#include "domain/core/provider_snapshot.h"
+#include "domain/core/timestamp.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace rd {
+
+struct WebhookCredentials;
+
+namespace adapters {
+struct DeliveryIds;
+}
+
+namespace demo {
+class Random;
+struct Sub;
+struct Charge;
+struct IdentityBases;
+} // namespace demo
+
+/// How a kind's deliveries prove where they come from.
+struct SignatureScheme
+{
+    /// The request header that carries the proof ("Stripe-Signature", "Authorization").
+    std::string_view header;
+    /// The proof signs a time, checked against the tolerance.
+    bool timestamped = false;
+    /// HTTP basic auth checked against WebhookCredentials::basicAuth, instead of an HMAC over
+    /// the body checked against WebhookCredentials::secrets.
+    bool basicAuth = false;
+};
+
+/// An HMAC signature header as its scheme writes it.
+struct SignedHeader
+{
+    std::optional<std::int64_t> unixSeconds; ///< for the timestamped schemes
+    std::string signedPrefix; ///< what precedes the body in the signed message
+    std::vector<std::string> signatures; ///< normalized lower-case hex
+};
+
+/// How a kind's list API is reached, beside the request itself.
+struct ListApi
+{
+    enum class Auth {
+        Bearer, ///< Authorization: Bearer <key>
+        BasicUser ///< HTTP basic auth: the key as the user, an empty password
+    };
+    /// The production API; nullopt when each account has its own host and it must be given.
+    std::optional<std::string_view> defaultBase;
+    /// The most objects a page may hold (and what is asked for by default).
+    int maxPageSize = 100;
+    Auth auth = Auth::Bearer;
+    /// The Accept header every request carries (a version, for Recurly).
+    std::string_view accept = "application/json";
+};
+
+/// The instants a statement fetch asks for, worked out by the fetch layer.
+struct ListRange
+{
+    Timestamp from; ///< paid from (inclusive)
+    Timestamp end; ///< paid before (exclusive)
+    Timestamp createdFrom; ///< from, less the created lookback (lists that filter by creation)
+};
+
+/// The first page's request: a path under the api base and its query, unencoded.
+struct ListRequest
+{
+    std::string path;
+    std::vector<std::pair<std::string, std::string>> query;
+};
+
+/// Where the page after a list page is.
+struct NextPage
+{
+    enum class Kind {
+        None, ///< that was the last page
+        FirstWithParameter, ///< the first page's request with `parameter`=`value` added
+        Link ///< `value` is a link the provider gave, relative to the page it came in
+    };
+    Kind kind = Kind::None;
+    std::string parameter;
+    std::string value;
+};
+
+/// A list API answer that is not the kind's list page: what() says what is wrong.
+class BadListPage : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// One provider kind. Each part is pure: no I/O, no clock (a time is passed in), no libcurl.
+class ProviderDefinition
+{
+public:
+    // The adapter, for webhooks (normalizePayload).
+
+    /// The provider key, the verified body and that body parsed under the shared limits. May
+    /// throw InputError (normalizePayload turns it into NormalizeOutcome::Invalid).
+    virtual NormalizeResult normalize(std::string_view providerKey, std::string_view rawBody,
+        const nlohmann::json &body) const = 0;
+    /// The provider sends no delivery id: its event id is derivedEventId(rawBody), even for a
+    /// body too broken to read.
+    virtual bool derivesEventIds() const = 0;
+
+    // The adapter, for list pages (readStatement): the same object-level classification the
+    // webhook envelope calls, given what a list lacks (an event's time, its api_version).
+
+    /// The page's array of listed objects: a file whose top-level object has it is a page.
+    virtual std::string_view listItemsKey() const = 0;
+    /// One statement file or line as JSON (Recurly keeps decimal amounts as their text).
+    virtual nlohmann::json parseListed(std::string_view text) const = 0;
+    /// Whether the page says more pages follow (InputError naming the path when it cannot tell).
+    virtual bool listSaysMoreFollows(const nlohmann::json &page) const = 0;
+    /// The object a listed item stands for; moves `path` onto it.
+    virtual const nlohmann::json &unwrapListed(
+        const nlohmann::json &item, std::string &path) const = 0;
+    /// The classification of one listed object; `ids` gets its subscription and object ids.
+    virtual NormalizeResult classifyListed(adapters::DeliveryIds &ids, const nlohmann::json &object,
+        const std::string &path) const = 0;
+
+    // The signature scheme (webhook_signature.h).
+
+    virtual SignatureScheme signatureScheme() const = 0;
+    /// An HMAC scheme's header value parsed, or what is wrong with it. Not called for a
+    /// basic-auth scheme.
+    virtual std::variant<SignedHeader, std::string> parseSignature(
+        std::string_view value) const = 0;
+    /// The header value the provider would send with `rawBody` at `now`, signed with the first
+    /// secret (or basic-auth pair); InputError when the credentials hold none.
+    virtual std::string signatureFor(std::string_view rawBody,
+        const WebhookCredentials &credentials, std::chrono::system_clock::time_point now) const = 0;
+
+    // The list API's paging (domain/fetch calls these around its HTTP transport).
+
+    virtual ListApi listApi() const = 0;
+    /// The first page's request for `range`, `pageSize` objects a page.
+    virtual ListRequest firstListRequest(const ListRange &range, int pageSize) const = 0;
+    /// Where the page after `page` is; BadListPage when `page` is not the kind's list.
+    virtual NextPage nextListPage(const nlohmann::json &page) const = 0;
+
+    // The snapshot reader (provider_snapshot.h).
+
+    /// A snapshot from the provider's own subscription object (an object, the key not empty);
+    /// InputError naming the field, or saying that the kind's objects are not mapped yet.
+    virtual ProviderSnapshot readSnapshot(
+        const std::string &providerKey, const nlohmann::json &subscription) const = 0;
+
+    /// Whether `obj` has the shape of the provider's own subscription object, for a pasted
+    /// object whose provider is not known (kindOfSubscriptionObject).
+    virtual bool isOwnSubscriptionObject(const nlohmann::json &obj) const = 0;
+
+    // The demo's payloads (domain/demo), written as the provider's API documents them.
+
+    /// A demo subscription's ids and currency, in the provider's own formats.
+    virtual void demoIdentify(
+        demo::Sub &s, demo::Random &r, const demo::IdentityBases &bases) const = 0;
+    /// A new charge's invoice and event ids; `invoiceNumber` counts this kind's numbered
+    /// invoices, for the kinds that number them.
+    virtual void demoChargeIds(
+        demo::Charge &c, demo::Random &r, long long &invoiceNumber) const = 0;
+    /// The webhook payload the provider sends for charge `c` of `s`; `term` is the
+    /// subscription's current term.
+    virtual std::string demoPayload(
+        const demo::Sub &s, const demo::Charge &c, const Period &term, demo::Random &r) const = 0;
+
+protected:
+    // The table holds each kind's one instance, constant and never deleted: no virtual
+    // destructor, so that the instances are constexpr and the table's order is checked at
+    // compile time.
+    ~ProviderDefinition() = default;
+};
+
+} // namespace rd

@@ -1,0 +1,37 @@
+// GET /v1/invoices: `limit` 1..100; `status` one of draft, open, paid, uncollectible, void;
+// `created[gte]`/`created[lte]` (Unix seconds) filter by creation only (hence the created
+// lookback); newest first; `starting_after=<id of the last object>` gives the next page while
+// `has_more` is true. Authorization: Bearer <secret key>.
+
+#include "domain/core/providers/stripe/stripe.h"
+
+#include "domain/core/providers/paging_support.h"
+
+namespace rd::providers {
+
+ListApi Stripe::listApi() const
+{
+    return {"https://api.stripe.com", 100, ListApi::Auth::Bearer, "application/json"};
+}
+
+ListRequest Stripe::firstListRequest(const ListRange &range, int pageSize) const
+{
+    return {"/v1/invoices",
+        {{"limit", std::to_string(pageSize)}, {"status", "paid"},
+            {"created[gte]", unixSecondsText(range.createdFrom)},
+            {"created[lte]", unixSecondsText(Timestamp {range.end.micros - 1})}}};
+}
+
+NextPage Stripe::nextListPage(const nlohmann::json &page) const
+{
+    requireListArray(page, "data");
+    if (!pageHasMore(page, ""))
+        return {};
+    const auto &data = page["data"];
+    const auto *id = data.empty() ? nullptr : member(data.back(), "id");
+    if (!id || !id->is_string() || id->get<std::string>().empty())
+        throw BadListPage("has_more without an id on the last object");
+    return firstWith("starting_after", id->get<std::string>());
+}
+
+} // namespace rd::providers

@@ -1,0 +1,61 @@
+#pragma once
+
+// Stripe: invoices, in two shapes (before and after API 2025-03-31, "basil").
+
+#include "domain/core/adapters/adapter_support.h"
+#include "domain/core/providers/provider.h"
+
+namespace rd::providers {
+
+class Stripe final : public ProviderDefinition
+{
+public:
+    // adapter.cpp
+    NormalizeResult normalize(std::string_view providerKey, std::string_view rawBody,
+        const nlohmann::json &body) const override;
+    bool derivesEventIds() const override { return false; }
+    std::string_view listItemsKey() const override { return "data"; }
+    nlohmann::json parseListed(std::string_view text) const override;
+    bool listSaysMoreFollows(const nlohmann::json &page) const override;
+    const nlohmann::json &unwrapListed(
+        const nlohmann::json &item, std::string &path) const override;
+    NormalizeResult classifyListed(adapters::DeliveryIds &ids, const nlohmann::json &object,
+        const std::string &path) const override;
+
+    // signature.cpp
+    SignatureScheme signatureScheme() const override;
+    std::variant<SignedHeader, std::string> parseSignature(std::string_view value) const override;
+    std::string signatureFor(std::string_view rawBody, const WebhookCredentials &credentials,
+        std::chrono::system_clock::time_point now) const override;
+
+    // paging.cpp
+    ListApi listApi() const override;
+    ListRequest firstListRequest(const ListRange &range, int pageSize) const override;
+    NextPage nextListPage(const nlohmann::json &page) const override;
+
+    // snapshot.cpp
+    ProviderSnapshot readSnapshot(
+        const std::string &providerKey, const nlohmann::json &subscription) const override;
+    bool isOwnSubscriptionObject(const nlohmann::json &obj) const override;
+
+    // demo.cpp
+    void demoIdentify(
+        demo::Sub &s, demo::Random &r, const demo::IdentityBases &bases) const override;
+    void demoChargeIds(demo::Charge &c, demo::Random &r, long long &invoiceNumber) const override;
+    std::string demoPayload(const demo::Sub &s, const demo::Charge &c, const Period &term,
+        demo::Random &r) const override;
+};
+
+// Shared by the parts of the Stripe folder, and the demo's story (which sends both of Stripe's
+// event types for one invoice).
+
+/// A Stripe invoice; `basil` selects its shape (see adapter.cpp). `ids` gets the subscription
+/// and invoice ids as they are read; `path` is the invoice's JSON path for messages.
+NormalizeResult classifyStripeInvoice(adapters::DeliveryIds &ids, const nlohmann::json &invoice,
+    const std::string &path, bool basil, const adapters::FallbackTime &fallbackPaidAt);
+/// Basil or not from the invoice's own fields, for invoices that come without an api_version.
+bool stripeInvoiceIsBasil(const nlohmann::json &invoice, const std::string &path);
+/// Stripe's event `eventType` ("invoice.paid", "invoice.payment_succeeded") for charge `c`.
+std::string stripeDemoEvent(
+    const demo::Sub &s, const demo::Charge &c, const std::string &eventType, demo::Random &r);
+} // namespace rd::providers
