@@ -6,8 +6,9 @@
 #include "domain/store/database_answer.h"
 #include "domain/store/database_errors.h"
 #include "domain/store/database_target.h"
+#include "domain/store/internal/pqxx_session.h"
+#include "domain/store/internal/retrying_call.h"
 #include "domain/store/random_uuid.h"
-#include "domain/store/retrying_call.h"
 
 #include <pqxx/pqxx>
 
@@ -124,18 +125,18 @@ WebhookIngestor::WebhookIngestor(std::string conninfo, RetryPolicy retry)
 
 WebhookIngestor::~WebhookIngestor() = default;
 
-pqxx::connection &WebhookIngestor::connection()
+DbRef WebhookIngestor::connection()
 {
-    if (!m_conn || !m_conn->is_open())
+    if (!m_session || !pqxxOf(*m_session).is_open())
         reconnect();
-    return *m_conn;
+    return *m_session;
 }
 
 void WebhookIngestor::reconnect()
 {
-    m_conn.reset();
-    m_conn = connectTo(m_conninfo);
-    m_conn->prepare(kIngestStatement, kIngestSql);
+    m_session.reset();
+    m_session = std::make_unique<DbSession>(m_conninfo);
+    pqxxOf(*m_session).prepare(kIngestStatement, kIngestSql);
 }
 
 ProviderKind WebhookIngestor::kindOf(const std::string &providerKey)
@@ -147,7 +148,7 @@ ProviderKind WebhookIngestor::registeredKind(const std::string &providerKey)
 {
     if (const auto it = m_kinds.find(providerKey); it != m_kinds.end())
         return it->second;
-    pqxx::read_transaction tx(connection());
+    pqxx::read_transaction tx(pqxxOf(connection()));
     const auto r
         = tx.exec_params("SELECT kind FROM billing_providers WHERE provider_key = $1", providerKey);
     if (r.empty())
@@ -167,7 +168,7 @@ IngestResult WebhookIngestor::call(const Delivery &d, const std::string &token)
     const auto orNull
         = [](const std::string &s) { return s.empty() ? std::optional<std::string>() : s; };
     // Autocommit: the function call is the whole transaction (one round trip, one commit).
-    pqxx::nontransaction tx(connection());
+    pqxx::nontransaction tx(pqxxOf(connection()));
     const auto row = tx.exec_prepared1(kIngestStatement, d.providerKey, d.eventId,
         pqxx::binarystring(d.rawBody.data(), stored), static_cast<long long>(d.rawBody.size()),
         sha256Hex(d.rawBody),
@@ -195,7 +196,7 @@ std::optional<IngestResult> WebhookIngestor::lookUpAfterLoss(
     // Only this call writes its token: found, our commit landed and its acknowledgement was
     // lost, and its outcome is ours (not a duplicate delivery). Not found, nothing of ours
     // committed (a concurrent delivery of the same event may have), and the call runs again.
-    pqxx::read_transaction tx(connection());
+    pqxx::read_transaction tx(pqxxOf(connection()));
     const auto rows = tx.exec_params(
         "SELECT outcome, id, billing_period_id, error, case_id FROM webhook_inbox "
         "WHERE provider_key = $1 AND provider_event_id = $2 AND ingest_token = $3::uuid "
@@ -234,7 +235,7 @@ IngestResult WebhookIngestor::deliver(const Delivery &d)
                 found->attempts = attempt;
             return found;
         },
-        [this] { m_conn.reset(); }, "ingesting event " + d.eventId);
+        [this] { m_session.reset(); }, "ingesting event " + d.eventId);
 }
 
 IngestResult WebhookIngestor::ingest(const std::string &providerKey, std::string_view rawBody)

@@ -1,8 +1,7 @@
 #pragma once
 
-#include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
-
 #include "domain/core/adapters/normalization.h"
+#include "domain/store/db_session.h"
 #include "domain/store/ingest_result.h"
 #include "domain/store/provider_registry.h"
 #include "domain/store/renewal_applier.h"
@@ -63,12 +62,12 @@ private:
     IngestResult deliver(const Delivery &delivery);
     IngestResult call(const Delivery &delivery, const std::string &token);
     std::optional<IngestResult> lookUpAfterLoss(const Delivery &delivery, const std::string &token);
-    pqxx::connection &connection();
+    DbRef connection();
     void reconnect();
 
     std::string m_conninfo;
     RetryPolicy m_retry;
-    std::unique_ptr<pqxx::connection> m_conn;
+    std::unique_ptr<DbSession> m_session;
     std::map<std::string, ProviderKind> m_kinds;
 };
 
