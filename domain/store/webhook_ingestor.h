@@ -48,6 +48,10 @@ private:
     /// What one call of ingest_delivery stores: the delivery as normalization left it.
     struct Delivery
     {
+        /// What is stored: the delivery as normalization left it; else, when the database
+        /// refused a value of it, the same as invalid; else only its bytes, as invalid.
+        enum class Form { AsNormalized, Refused, BytesOnly };
+        Form form = Form::AsNormalized;
         std::string providerKey;
         std::string eventId;
         std::string_view rawBody;
@@ -59,7 +63,9 @@ private:
     };
     IngestResult ingestDelivery(const std::string &providerKey, std::string_view rawBody);
     ProviderKind registeredKind(const std::string &providerKey);
-    IngestResult deliver(const Delivery &delivery);
+    Delivery normalized(const std::string &providerKey, std::string_view rawBody);
+    static std::optional<Delivery> storableInstead(
+        const Delivery &refused, const std::string &sqlstate, const std::string &message);
     IngestResult call(const Delivery &delivery, const std::string &token);
     std::optional<IngestResult> lookUpAfterLoss(const Delivery &delivery, const std::string &token);
     DbRef connection();
