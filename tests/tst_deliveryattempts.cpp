@@ -120,8 +120,8 @@ private slots:
         {
             auto admin = m_db->connect();
             pqxx::nontransaction tx(*admin);
-            tx.exec0("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                     "WHERE datname = current_database() AND pid <> pg_backend_pid()");
+            tx.exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()");
         }
         const auto r = worker.ingest("stripe-main", stripeRenewalOf("hit"));
         QCOMPARE(outcomeName(r.outcome), outcomeName(rd::IngestOutcome::Applied));
