@@ -2,6 +2,7 @@
 #include "domain/receiver/receiver_answers.h"
 #include "domain/receiver/receiver_keys.h"
 #include "domain/receiver/request_routing.h"
+#include "domain/store/database_errors.h"
 #include "domain/store/webhook_ingestor.h"
 
 #include <nlohmann/json.hpp>
@@ -66,6 +67,18 @@ void verifyFixed(const rd::Answer &a)
     const auto j = body(a);
     QVERIFY2(j.size() == 2 && j.contains("error") && j.contains("detail"), a.body.c_str());
     QVERIFY2(fixedSentences().count(j["detail"].get<std::string>()) == 1, a.body.c_str());
+}
+
+/// `failure` as it leaves the store (database_errors.h): the receiver catches rd:: types only.
+template<class Failure>
+std::exception_ptr throughTheStoresEdge(const Failure &failure)
+{
+    try {
+        rd::translatingDatabaseErrors([&] { throw failure; });
+    } catch (...) {
+        return std::current_exception();
+    }
+    return {};
 }
 
 } // namespace
@@ -209,12 +222,13 @@ private slots:
         row("privilege missing",
             std::make_exception_ptr(rd::DatabaseFailure(secret, "42501", false)), 500,
             "receiver_setup_error", true, false);
-        row("libpqxx lost connection", std::make_exception_ptr(pqxx::broken_connection(secret)),
-            503, "database_unavailable", false, true);
+        // libpqxx's failures reach the receiver as the store's edge translates them.
+        row("libpqxx lost connection", throughTheStoresEdge(pqxx::broken_connection(secret)), 503,
+            "database_unavailable", false, true);
         row("libpqxx undefined table",
-            std::make_exception_ptr(pqxx::sql_error(secret, "SELECT 1", "42P01")), 500,
+            throughTheStoresEdge(pqxx::sql_error(secret, "SELECT 1", "42P01")), 500,
             "receiver_setup_error", true, false);
-        row("libpqxx other", std::make_exception_ptr(pqxx::sql_error(secret, "SELECT 1", "XX000")),
+        row("libpqxx other", throughTheStoresEdge(pqxx::sql_error(secret, "SELECT 1", "XX000")),
             503, "database_unavailable", false, true);
         row("anything else", std::make_exception_ptr(std::runtime_error(secret)), 503,
             "database_unavailable", false, true);

@@ -5,7 +5,6 @@
 #include "domain/store/renewal_applier.h"
 
 #include <nlohmann/json.hpp>
-#include <pqxx/pqxx>
 
 #include <istream>
 #include <ostream>

@@ -8,7 +8,6 @@
 #include "domain/store/roles.h"
 
 #include <nlohmann/json.hpp>
-#include <pqxx/pqxx>
 
 #include <cctype>
 #include <chrono>

@@ -7,7 +7,6 @@
 #include "domain/store/case_actions.h"
 
 #include <nlohmann/json.hpp>
-#include <pqxx/pqxx>
 
 #include <algorithm>
 #include <iomanip>

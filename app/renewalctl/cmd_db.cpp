@@ -7,7 +7,6 @@
 #include "domain/store/migrator.h"
 
 #include <nlohmann/json.hpp>
-#include <pqxx/pqxx>
 
 #include <ostream>
 

@@ -6,7 +6,6 @@
 #include "domain/store/roles.h"
 
 #include <nlohmann/json.hpp>
-#include <pqxx/pqxx>
 
 #include <ostream>
 

@@ -3,6 +3,7 @@
 #include "app/renewalctl/option_checks.h"
 #include "domain/core/errors.h"
 #include "domain/demo/demo_history.h"
+#include "domain/store/subscription_import.h"
 
 #include <nlohmann/json.hpp>
 

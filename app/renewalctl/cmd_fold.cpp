@@ -3,7 +3,6 @@
 #include "domain/store/summary_folds.h"
 
 #include <nlohmann/json.hpp>
-#include <pqxx/pqxx>
 
 #include <ostream>
 #include <sstream>

@@ -10,7 +10,6 @@
 #include "domain/store/inbox_retention.h"
 
 #include <nlohmann/json.hpp>
-#include <pqxx/pqxx>
 
 #include <cstdlib>
 #include <ostream>
@@ -36,7 +35,7 @@ struct RetentionOptions
     bool off = false;
 };
 
-int runPurge(const CommandContext &ctx, pqxx::connection &conn, const PurgeOptions &options)
+int runPurge(const CommandContext &ctx, DbRef conn, const PurgeOptions &options)
 {
     const auto report = purgeInboxBodies(conn, options);
     if (ctx.json())
@@ -46,7 +45,7 @@ int runPurge(const CommandContext &ctx, pqxx::connection &conn, const PurgeOptio
     return ExitOk;
 }
 
-int runErase(const CommandContext &ctx, pqxx::connection &conn, const EraseOptions &o)
+int runErase(const CommandContext &ctx, DbRef conn, const EraseOptions &o)
 {
     try {
         const auto report = eraseInboxBodies(conn, o.providerKey, o.subscription, o.request);
@@ -85,7 +84,7 @@ void printRetention(const CommandContext &ctx, const InboxRetention &r)
                 << "\n";
 }
 
-int runRetention(const CommandContext &ctx, pqxx::connection &conn, const RetentionOptions &o)
+int runRetention(const CommandContext &ctx, DbRef conn, const RetentionOptions &o)
 {
     if (!o.off && !o.days) { // both: the parser refuses (--days excludes --off)
         printRetention(ctx, readInboxRetention(conn));
@@ -102,7 +101,7 @@ int runRetention(const CommandContext &ctx, pqxx::connection &conn, const Retent
     }
 }
 
-int runRemovals(const CommandContext &ctx, pqxx::connection &conn, int limit)
+int runRemovals(const CommandContext &ctx, DbRef conn, int limit)
 {
     const auto list = listInboxRemovals(conn, limit);
     if (ctx.json()) {
@@ -134,7 +133,7 @@ int runRemovals(const CommandContext &ctx, pqxx::connection &conn, int limit)
 
 } // namespace
 
-int purgeForFold(const CommandContext &ctx, pqxx::connection &conn, nlohmann::json &report)
+int purgeForFold(const CommandContext &ctx, DbRef conn, nlohmann::json &report)
 {
     PurgeOptions options;
     if (!readInboxRetention(conn).days) {
@@ -189,7 +188,7 @@ void registerInboxCommands(CommandTree &tree, CLI::App &root)
     auto *purge = tree.command(*group, "purge",
         "remove the raw bodies of processed deliveries older than the configured retention "
         "(a delivery whose case is open keeps its body); recorded, idempotent",
-        connected([purgeOptions](const CommandContext &ctx, pqxx::connection &conn) {
+        connected([purgeOptions](const CommandContext &ctx, DbRef conn) {
             return runPurge(ctx, conn, *purgeOptions);
         }));
     option(purge, "older-than", purgeOptions->olderThanDays, "DAYS",
@@ -206,7 +205,7 @@ void registerInboxCommands(CommandTree &tree, CLI::App &root)
     auto *erase = tree.command(*group, "erase",
         "a data-subject request: remove the raw bodies of one subscription's deliveries, "
         "whatever their age (operators only)",
-        connected([eraseOptions](const CommandContext &ctx, pqxx::connection &conn) {
+        connected([eraseOptions](const CommandContext &ctx, DbRef conn) {
             return runErase(ctx, conn, *eraseOptions);
         }));
     option(erase, "subscription", eraseOptions->subscription, "ID",
@@ -226,7 +225,7 @@ void registerInboxCommands(CommandTree &tree, CLI::App &root)
     auto retentionOptions = std::make_shared<RetentionOptions>();
     auto *retention = tree.command(*group, "retention",
         "show the retention of delivery bodies, or set it (the database owner)",
-        connected([retentionOptions](const CommandContext &ctx, pqxx::connection &conn) {
+        connected([retentionOptions](const CommandContext &ctx, DbRef conn) {
             return runRetention(ctx, conn, *retentionOptions);
         }));
     auto *days
@@ -238,7 +237,7 @@ void registerInboxCommands(CommandTree &tree, CLI::App &root)
 
     auto limit = std::make_shared<int>(50);
     auto *removals = tree.command(*group, "removals", "list the recorded removals, newest first",
-        connected([limit](const CommandContext &ctx, pqxx::connection &conn) {
+        connected([limit](const CommandContext &ctx, DbRef conn) {
             return runRemovals(ctx, conn, *limit);
         }));
     option(removals, "limit", *limit, "N", "at most N records (default 50)")

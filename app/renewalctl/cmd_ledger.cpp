@@ -5,8 +5,6 @@
 #include "domain/core/json_input.h"
 #include "domain/store/ledger_export.h"
 
-#include <pqxx/pqxx>
-
 #include <cerrno>
 #include <chrono>
 #include <cstdio>

@@ -8,7 +8,6 @@
 #include "domain/store/snapshot_attachment_text.h"
 
 #include <nlohmann/json.hpp>
-#include <pqxx/pqxx>
 
 #include <ostream>
 #include <sstream>

@@ -12,7 +12,6 @@
 #include "domain/store/statement_import.h"
 
 #include <nlohmann/json.hpp>
-#include <pqxx/pqxx>
 
 #include <chrono>
 #include <filesystem>
@@ -56,7 +55,7 @@ std::optional<std::string> dayOption(const std::optional<std::string> &value, co
 }
 
 /// Imports `files` (read or fetched) and reports: the one path of both commands.
-int importAndReport(const CommandContext &ctx, const StatementOptions &o, pqxx::connection &conn,
+int importAndReport(const CommandContext &ctx, const StatementOptions &o, DbRef conn,
     const std::vector<StatementFile> &files)
 {
     StatementImportResult result;

@@ -6,7 +6,6 @@
 #include "domain/store/subscription_import.h"
 
 #include <nlohmann/json.hpp>
-#include <pqxx/pqxx>
 
 #include <iomanip>
 #include <ostream>

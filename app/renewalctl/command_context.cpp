@@ -34,9 +34,9 @@ std::string CommandContext::conninfo() const
     return target.conninfo;
 }
 
-std::unique_ptr<pqxx::connection> CommandContext::connect() const
+std::unique_ptr<DbSession> CommandContext::connect() const
 {
-    return connectTo(conninfo());
+    return std::make_unique<DbSession>(conninfo());
 }
 
 } // namespace rd::cli

@@ -1,10 +1,9 @@
 #pragma once
 
-#include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
-
 #include "app/renewalctl/command_line.h"
 #include "app/renewalctl/usage_error.h"
 #include "domain/core/timestamp.h"
+#include "domain/store/db_session.h"
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -39,7 +38,7 @@ struct CommandContext
     /// The connection string of the chosen database (`--db`, PG* environment, or the embedded
     /// cluster, started and migrated on demand).
     std::string conninfo() const;
-    std::unique_ptr<pqxx::connection> connect() const;
+    std::unique_ptr<DbSession> connect() const;
 };
 
 /// Opens FILE for reading, or returns the context's stdin for "-". A file that cannot be opened
@@ -63,7 +62,7 @@ int reportRefusal(const CommandContext &ctx, const std::string &code, const std:
 /// The fold's retention sweep: the configured retention, else RENEWAL_DESK_RETENTION_DAYS.
 /// Its report goes to ctx.out as text and into `report` (null when no retention applies, the
 /// refusal's code and message when refused, which is also said on ctx.err).
-int purgeForFold(const CommandContext &ctx, pqxx::connection &conn, nlohmann::json &report);
+int purgeForFold(const CommandContext &ctx, DbRef conn, nlohmann::json &report);
 /// The present of generated demo data: --now (RFC 3339, checked as it was parsed), else the
 /// clock (demo, simulate).
 Timestamp presentOf(const std::optional<std::string> &now);

@@ -8,7 +8,6 @@
 #include "domain/store/migrator.h"
 
 #include <nlohmann/json.hpp>
-#include <pqxx/pqxx>
 
 #include <cerrno>
 #include <cstring>

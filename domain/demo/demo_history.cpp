@@ -11,12 +11,11 @@
 #include "domain/core/providers/demo_support.h"
 #include "domain/core/providers/provider.h"
 #include "domain/core/providers/stripe/stripe.h"
-#include "domain/store/database_target.h"
+#include "domain/store/delivery_backdating.h"
 #include "domain/store/subscription_import.h"
 #include "domain/store/webhook_ingestor.h"
 
 #include <nlohmann/json.hpp>
-#include <pqxx/pqxx>
 
 #include <algorithm>
 #include <fstream>
@@ -133,61 +132,6 @@ std::string importLines(const std::vector<Sub> &subs, int months)
 
 } // namespace
 
-namespace {
-
-// The ingest path stamps a delivery with the database's clock, so a history delivered in one
-// go would show every delivery and every case arriving this minute: an Overview with one bar.
-// The story's deliveries are moved to when the provider sent them, and each case to its
-// deliveries' times (first and last seen). Audit rows and case history keep their real times:
-// their hash chains cover them. Skipped for a role that may not update the inbox.
-void backdateDeliveries(
-    const std::string &conninfo, const std::vector<std::pair<std::int64_t, Timestamp>> &received)
-{
-    if (received.empty())
-        return;
-    auto conn = connectTo(conninfo);
-    pqxx::work tx(*conn);
-    if (!tx.exec1("SELECT has_table_privilege('public.webhook_inbox', 'UPDATE') "
-                  "AND has_table_privilege('public.reconciliation_cases', 'UPDATE') "
-                  "AND has_table_privilege('public.webhook_inbox_daily', 'DELETE')")[0]
-             .as<bool>())
-        return;
-    std::string ids = "{";
-    std::string ats = "{";
-    for (const auto &[id, at] : received) {
-        ids += std::to_string(id) + ',';
-        ats += formatRfc3339(at) + ',';
-    }
-    ids.back() = '}';
-    ats.back() = '}';
-    // A delivery received twice keeps its first time; its redelivery came minutes later.
-    tx.exec_params(
-        "UPDATE public.webhook_inbox w SET received_at = r.at, "
-        "last_delivery_at = r.at + (w.deliveries - 1) * interval '4 minutes', "
-        "processed_at = CASE WHEN w.processed_at IS NOT NULL THEN r.at END "
-        "FROM (SELECT DISTINCT ON (id) id, at FROM unnest($1::bigint[], $2::timestamptz[]) "
-        "AS u(id, at) ORDER BY id, at) r WHERE w.id = r.id",
-        ids, ats);
-    tx.exec("UPDATE public.reconciliation_cases c SET first_seen_at = x.first_at, "
-            "last_seen_at = greatest(x.first_at, x.last_at) "
-            "FROM (SELECT case_id, min(received_at) AS first_at, max(last_delivery_at) AS last_at "
-            "FROM public.webhook_inbox WHERE case_id IS NOT NULL GROUP BY case_id) x "
-            "WHERE c.id = x.case_id");
-    // Days folded before the history was dated are counted again (migration 0018).
-    tx.exec("DELETE FROM public.webhook_inbox_daily");
-    tx.exec("UPDATE public.webhook_inbox_daily_state SET folded_before = least(folded_before, "
-            "(SELECT (min(received_at) AT TIME ZONE 'UTC')::date FROM public.webhook_inbox))");
-    tx.commit();
-}
-
-} // namespace
-
-bool hasSubscriptions(pqxx::connection &conn)
-{
-    pqxx::read_transaction tx(conn);
-    return tx.exec1("SELECT EXISTS (SELECT 1 FROM subscriptions)")[0].as<bool>();
-}
-
 DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &options)
 {
     const int months = options.months;
@@ -196,7 +140,7 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
     Random r(options.seed);
     DemoReport report;
 
-    auto conn = connectTo(conninfo);
+    auto conn = std::make_unique<DbSession>(conninfo);
     for (const auto &p : kProviders) {
         registerBillingProvider(*conn, p.key, p.kind, p.name);
         ++report.providers;

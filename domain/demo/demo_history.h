@@ -1,7 +1,5 @@
 #pragma once
 
-#include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
-
 #include "domain/core/adapters/provider_kinds.h"
 #include "domain/core/timestamp.h"
 
@@ -41,9 +39,6 @@ struct DemoReport
     long long lostDeliveries = 0;
     std::vector<std::string> statementFiles; ///< paths written, oldest month first
 };
-
-/// Whether the database holds any subscription (`demo --if-empty` then does nothing).
-bool hasSubscriptions(pqxx::connection &conn);
 
 /// Builds a believable history through the real ingest path: registers five providers
 /// (stripe-main, paddle-eu, chargebee-us, recurly-main, lemon-shop), imports the

@@ -1,8 +1,5 @@
 #include "domain/receiver/delivery_workers.h"
 
-#include "domain/core/errors.h"
-#include "domain/store/database_errors.h"
-
 namespace rd {
 
 WorkerContext::WorkerContext(std::string conninfo) : m_conninfo(std::move(conninfo))
@@ -19,17 +16,6 @@ WebhookIngestor &WorkerContext::ingestor()
 
 IngestResult WorkerContext::ingest(const std::string &providerKey, std::string_view rawBody)
 {
-    const bool reused = m_ingestor != nullptr;
-    try {
-        return ingestor().ingest(providerKey, rawBody);
-    } catch (const ConnectionLost &) {
-        if (!reused)
-            throw;
-    } catch (const DatabaseUnavailable &) {
-        if (!reused)
-            throw;
-    }
-    dropConnection();
     return ingestor().ingest(providerKey, rawBody);
 }
 

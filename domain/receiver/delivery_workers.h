@@ -27,9 +27,9 @@ public:
     explicit WorkerContext(std::string conninfo);
     ~WorkerContext();
     WebhookIngestor &ingestor(); ///< throws DatabaseUnavailable when it cannot connect
-    /// ingestor().ingest(), once more on a new connection when the thread's connection,
-    /// opened for an earlier job, turns out to be lost (the database restarted meanwhile):
-    /// only a failure on a fresh connection says that the database is unavailable.
+    /// ingestor().ingest(), nothing more: the ingestor's one retry loop already reconnects
+    /// when the thread's connection, opened for an earlier job, turns out to be lost (the
+    /// database restarted meanwhile), within the attempts RetryPolicy allows a delivery.
     IngestResult ingest(const std::string &providerKey, std::string_view rawBody);
     void dropConnection();
     const std::string &conninfo() const { return m_conninfo; }

@@ -4,8 +4,6 @@
 #include "domain/core/rejection_code.h"
 #include "domain/store/webhook_ingestor.h"
 
-#include <pqxx/except>
-
 namespace rd {
 
 namespace http = boost::beast::http;
@@ -188,13 +186,6 @@ FailureAnswer answerForFailure(std::exception_ptr failure)
         return unavailableFailure(e.what());
     } catch (const DatabaseFailure &e) {
         if (!e.transient() && refusesTheProgramsSetup(e.sqlstate()))
-            return setupFailure(e.sqlstate() + ": " + e.what());
-        return unavailableFailure(e.what());
-    } catch (const pqxx::broken_connection &e) {
-        // libpqxx's own types, for as long as a store path still lets them through.
-        return unavailableFailure(e.what());
-    } catch (const pqxx::sql_error &e) {
-        if (refusesTheProgramsSetup(e.sqlstate()))
             return setupFailure(e.sqlstate() + ": " + e.what());
         return unavailableFailure(e.what());
     } catch (const InputError &e) {

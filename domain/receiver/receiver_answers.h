@@ -72,8 +72,9 @@ struct FailureAnswer
 /// - UnknownProvider (the provider was removed since the keys were loaded): 404
 ///   unknown_provider_key;
 /// - SetupError, and a database refusal of SQLSTATE class 42 (an undefined function, table or
-///   column, a missing privilege: the database is not the one this program was built for,
-///   whichever way rd::DatabaseFailure or libpqxx reports it): 500 receiver_setup_error;
+///   column, a missing privilege: the database is not the one this program was built for, as
+///   rd::DatabaseFailure reports it; the store translates libpqxx's exceptions at its edge,
+///   database_errors.h): 500 receiver_setup_error;
 /// - DatabaseUnavailable, a lost connection, any other DatabaseFailure or database error, and
 ///   anything unexpected: 503 database_unavailable, for the provider to deliver again;
 /// - any other InputError (a bug: the program refused its own data): 500 internal_error.

@@ -5,6 +5,8 @@
 #include "domain/core/json_input.h"
 #include "domain/core/sha256.h"
 #include "domain/store/audit_chains.h"
+#include "domain/store/internal/audit_chains_tx.h"
+#include "domain/store/internal/pqxx_session.h"
 
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
@@ -415,8 +417,9 @@ AuditAnchorCheck readAnchor(std::istream &in, AnchorReader::Flush flush)
 } // namespace
 
 long long exportAuditAnchor(
-    pqxx::connection &conn, std::ostream &out, AnchorLayout layout, std::string *digestOut)
+    DbRef db, std::ostream &out, AnchorLayout layout, std::string *digestOut)
 {
+    pqxx::connection &conn = pqxxOf(db);
     // One snapshot for all heads, so the digest describes one moment.
     pqxx::transaction<pqxx::isolation_level::repeatable_read, pqxx::read_only> tx(conn);
     return exportAuditAnchor(tx, out, layout, digestOut);
@@ -479,9 +482,9 @@ AuditAnchorCheck readAuditAnchor(std::istream &anchor)
     return readAnchor(anchor, nullptr);
 }
 
-AuditAnchorCheck checkAuditAnchor(
-    pqxx::connection &conn, std::istream &anchor, std::size_t maxMismatches)
+AuditAnchorCheck checkAuditAnchor(DbRef db, std::istream &anchor, std::size_t maxMismatches)
 {
+    pqxx::connection &conn = pqxxOf(db);
     // One snapshot for every lookup; a million heads are looked up kChunk per round trip as
     // they are parsed, not one each.
     pqxx::transaction<pqxx::isolation_level::repeatable_read, pqxx::read_only> tx(conn);

@@ -1,4 +1,5 @@
 #include "domain/store/audit_chains.h"
+#include "domain/store/internal/pqxx_session.h"
 
 #include <pqxx/pqxx>
 
@@ -13,8 +14,9 @@ ChainBreak breakFromRow(const pqxx::row &r)
 
 } // namespace
 
-std::vector<ChainBreak> verifyAuditChains(pqxx::connection &conn)
+std::vector<ChainBreak> verifyAuditChains(DbRef db)
 {
+    pqxx::connection &conn = pqxxOf(db);
     pqxx::read_transaction tx(conn);
     std::vector<ChainBreak> out;
     for (const auto &r : tx.exec("SELECT chain, chain_id, row_id, chain_seq, problem "
@@ -23,8 +25,9 @@ std::vector<ChainBreak> verifyAuditChains(pqxx::connection &conn)
     return out;
 }
 
-AuditVerification verifyAuditChainsCounted(pqxx::connection &conn)
+AuditVerification verifyAuditChainsCounted(DbRef db)
 {
+    pqxx::connection &conn = pqxxOf(db);
     // One snapshot for the counts and the breaks, so that they describe the same rows.
     pqxx::transaction<pqxx::isolation_level::repeatable_read, pqxx::read_only> tx(conn);
     AuditVerification out;

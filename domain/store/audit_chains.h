@@ -1,8 +1,7 @@
 #pragma once
 
 #include "domain/store/audit_verification.h"
-
-#include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
+#include "domain/store/db_session.h"
 
 #include <cstdint>
 #include <string>
@@ -11,11 +10,11 @@
 namespace rd {
 
 /// Walks every chain (in the database) and returns the breaks, first first.
-std::vector<ChainBreak> verifyAuditChains(pqxx::connection &conn);
+std::vector<ChainBreak> verifyAuditChains(DbRef db);
 
 /// verifyAuditChains with the counts of what it checked. Counting reads the chain tables, so the
 /// role needs SELECT on them (renewal_viewer and the roles that include it).
-AuditVerification verifyAuditChainsCounted(pqxx::connection &conn);
+AuditVerification verifyAuditChainsCounted(DbRef db);
 
 /// Verifies every chain in one snapshot, streamed: the rows come through a server-side
 /// cursor, `options.batchRows` at a time, in chain order (one index scan per table), and the
@@ -25,8 +24,7 @@ AuditVerification verifyAuditChainsCounted(pqxx::connection &conn);
 /// reported after each batch. Reads the chain tables, so the role needs SELECT on them
 /// (renewal_viewer and the roles that include it). Finds what audit_chain_breaks() finds,
 /// in the same order.
-AuditVerification verifyAuditChainsStreamed(
-    pqxx::connection &conn, const AuditVerifyOptions &options);
+AuditVerification verifyAuditChainsStreamed(DbRef db, const AuditVerifyOptions &options);
 
 /// Writes the head of every chain plus one digest over all of them, to keep outside the
 /// database: {"createdAt", "heads": [{"chain","chainId","hash","seq"}], "digest"}. The digest
@@ -34,13 +32,7 @@ AuditVerification verifyAuditChainsStreamed(
 /// chain id). Streamed: the heads come through a server-side cursor in one snapshot and are
 /// written as they come, so memory does not grow with the number of chains. Returns the
 /// number of heads; `digest`, when given, receives the digest written (the value to publish).
-long long exportAuditAnchor(pqxx::connection &conn, std::ostream &out,
-    AnchorLayout layout = AnchorLayout::Indented, std::string *digest = nullptr);
-/// exportAuditAnchor inside `tx`, which the caller opened: the heads are the ones its snapshot
-/// sees (a backup takes them in the snapshot its pg_dump reads), through a cursor named
-/// rd_anchor_heads that is closed again. `tx` should be REPEATABLE READ, or the heads may come
-/// from more than one moment.
-long long exportAuditAnchor(pqxx::transaction_base &tx, std::ostream &out,
+long long exportAuditAnchor(DbRef db, std::ostream &out,
     AnchorLayout layout = AnchorLayout::Indented, std::string *digest = nullptr);
 /// Checks that every head of an exported anchor is still in place with the same hash (rows
 /// removed or rewritten since the export, even at the tail, show up here). Streamed: the file
@@ -50,11 +42,6 @@ long long exportAuditAnchor(pqxx::transaction_base &tx, std::ostream &out,
 /// they are read; a missing one, or one that is not the heads' (a head removed or edited and
 /// the old digest kept), is an InputError naming "digest" once the file is read, so an altered
 /// file never reports a match.
-AuditAnchorCheck checkAuditAnchor(
-    pqxx::connection &conn, std::istream &anchor, std::size_t maxMismatches = 1000);
-
-/// Fills the provider and subscription of each break (ChainBreak::provider, ::subscription):
-/// one statement for all of them, in the transaction's snapshot.
-void nameChainBreaks(pqxx::transaction_base &tx, std::vector<ChainBreak> &breaks);
+AuditAnchorCheck checkAuditAnchor(DbRef db, std::istream &anchor, std::size_t maxMismatches = 1000);
 
 } // namespace rd

@@ -3,6 +3,8 @@
 #include "domain/core/audit_canonical.h"
 #include "domain/core/sha256.h"
 #include "domain/store/audit_chains.h"
+#include "domain/store/internal/audit_chains_tx.h"
+#include "domain/store/internal/pqxx_session.h"
 
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
@@ -204,9 +206,9 @@ void nameChainBreaks(pqxx::transaction_base &tx, std::vector<ChainBreak> &breaks
     }
 }
 
-AuditVerification verifyAuditChainsStreamed(
-    pqxx::connection &conn, const AuditVerifyOptions &options)
+AuditVerification verifyAuditChainsStreamed(DbRef db, const AuditVerifyOptions &options)
 {
+    pqxx::connection &conn = pqxxOf(db);
     // One snapshot for every chain: the figures and breaks describe one moment.
     pqxx::transaction<pqxx::isolation_level::repeatable_read, pqxx::read_only> tx(conn);
     tx.exec("SET LOCAL TimeZone = 'UTC'");

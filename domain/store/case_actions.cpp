@@ -2,7 +2,8 @@
 
 #include "domain/core/errors.h"
 #include "domain/store/database_answer.h"
-#include "domain/store/retrying_call.h"
+#include "domain/store/internal/pqxx_session.h"
+#include "domain/store/internal/retrying_call.h"
 
 #include <pqxx/pqxx>
 
@@ -119,8 +120,9 @@ std::string_view toString(SnapshotAttachment::Outcome outcome)
     return "unchanged";
 }
 
-ReapplyResult reapplyCase(pqxx::connection &conn, std::int64_t caseId, const OperatorNote &note)
+ReapplyResult reapplyCase(DbRef db, std::int64_t caseId, const OperatorNote &note)
 {
+    pqxx::connection &conn = pqxxOf(db);
     constexpr std::string_view from = "reapply_case";
     const auto j = callAction(conn, "SELECT reapply_case($1, $2, $3)::text", caseId, note.reason,
         nullIfEmpty(note.comment));
@@ -136,23 +138,26 @@ ReapplyResult reapplyCase(pqxx::connection &conn, std::int64_t caseId, const Ope
     return r;
 }
 
-DismissResult dismissCase(pqxx::connection &conn, std::int64_t caseId, const OperatorNote &note)
+DismissResult dismissCase(DbRef db, std::int64_t caseId, const OperatorNote &note)
 {
+    pqxx::connection &conn = pqxxOf(db);
     expectResult(callAction(conn, "SELECT dismiss_case($1, $2, $3)::text", caseId, note.reason,
                      nullIfEmpty(note.comment)),
         "dismissed", "dismiss_case");
     return {caseId};
 }
 
-ReopenResult reopenCase(pqxx::connection &conn, std::int64_t caseId, const std::string &note)
+ReopenResult reopenCase(DbRef db, std::int64_t caseId, const std::string &note)
 {
+    pqxx::connection &conn = pqxxOf(db);
     const auto j = callAction(conn, "SELECT reopen_case($1, $2)::text", caseId, nullIfEmpty(note));
     expectResult(j, "reopened", "reopen_case");
     return {caseId, stringOr(j, "errorCode"), stringOr(j, "dismissedBy")};
 }
 
-ClaimResult claimCase(pqxx::connection &conn, std::int64_t caseId, const std::string &comment)
+ClaimResult claimCase(DbRef db, std::int64_t caseId, const std::string &comment)
 {
+    pqxx::connection &conn = pqxxOf(db);
     const auto j
         = callAction(conn, "SELECT claim_case($1, $2)::text", caseId, nullIfEmpty(comment));
     ClaimResult r;
@@ -164,8 +169,9 @@ ClaimResult claimCase(pqxx::connection &conn, std::int64_t caseId, const std::st
     return r;
 }
 
-ReleaseResult releaseCase(pqxx::connection &conn, std::int64_t caseId, const std::string &comment)
+ReleaseResult releaseCase(DbRef db, std::int64_t caseId, const std::string &comment)
 {
+    pqxx::connection &conn = pqxxOf(db);
     const auto j
         = callAction(conn, "SELECT release_case($1, $2)::text", caseId, nullIfEmpty(comment));
     ReleaseResult r;
@@ -176,24 +182,27 @@ ReleaseResult releaseCase(pqxx::connection &conn, std::int64_t caseId, const std
     return r;
 }
 
-NoteResult noteCase(pqxx::connection &conn, std::int64_t caseId, const std::string &comment)
+NoteResult noteCase(DbRef db, std::int64_t caseId, const std::string &comment)
 {
+    pqxx::connection &conn = pqxxOf(db);
     expectResult(callAction(conn, "SELECT note_case($1, $2)::text", caseId, nullIfEmpty(comment)),
         "noted", "note_case");
     return {caseId};
 }
 
-SnapshotAttachment attachSnapshot(pqxx::connection &conn, const ProviderSnapshot &snapshot,
+SnapshotAttachment attachSnapshot(DbRef db, const ProviderSnapshot &snapshot,
     std::optional<std::int64_t> caseId, const OperatorNote &note)
 {
+    pqxx::connection &conn = pqxxOf(db);
     return attachmentFrom(
         callAction(conn, "SELECT attach_provider_snapshot($1::jsonb, $2, $3, $4)::text",
             toJson(snapshot).dump(), caseId, note.reason, nullIfEmpty(note.comment)));
 }
 
 SnapshotPreview previewSnapshot(
-    pqxx::connection &conn, const ProviderSnapshot &snapshot, std::optional<std::int64_t> caseId)
+    DbRef db, const ProviderSnapshot &snapshot, std::optional<std::int64_t> caseId)
 {
+    pqxx::connection &conn = pqxxOf(db);
     const auto j = callAction(conn, "SELECT preview_provider_snapshot($1::jsonb, $2)::text",
         toJson(snapshot).dump(), caseId);
     SnapshotPreview preview;
@@ -211,9 +220,9 @@ SnapshotPreview previewSnapshot(
     return preview;
 }
 
-nlohmann::json listCases(
-    pqxx::connection &conn, const std::optional<std::string> &status, int limit)
+nlohmann::json listCases(DbRef db, const std::optional<std::string> &status, int limit)
 {
+    pqxx::connection &conn = pqxxOf(db);
     if (status && *status != "open" && *status != "resolved" && *status != "dismissed")
         throw InputError("--status", "'" + *status + "' is not open, resolved or dismissed");
     pqxx::read_transaction tx(conn);
@@ -236,8 +245,9 @@ nlohmann::json listCases(
     return nlohmann::json::parse(r[0].as<std::string>());
 }
 
-nlohmann::json showCase(pqxx::connection &conn, std::int64_t caseId)
+nlohmann::json showCase(DbRef db, std::int64_t caseId)
 {
+    pqxx::connection &conn = pqxxOf(db);
     pqxx::read_transaction tx(conn);
     const auto r = tx.exec_params(
         R"(SELECT jsonb_build_object(

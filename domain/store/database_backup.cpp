@@ -22,6 +22,8 @@
 #include "domain/store/backup_file.h"
 #include "domain/store/database_target.h"
 #include "domain/store/embedded_cluster.h"
+#include "domain/store/internal/audit_chains_tx.h"
+#include "domain/store/internal/pqxx_session.h"
 #include "domain/store/migrator.h"
 #include "domain/store/postgres_tools.h"
 #include "domain/store/roles.h"

@@ -5,6 +5,7 @@
 #include "domain/store/audit_verification.h"
 #include "domain/store/database_target.h"
 #include "domain/store/embedded_cluster.h"
+#include "domain/store/internal/pqxx_session.h"
 #include "domain/store/migrator.h"
 #include "domain/store/postgres_tools.h"
 #include "domain/store/roles.h"

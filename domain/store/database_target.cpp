@@ -3,6 +3,7 @@
 #include "domain/core/errors.h"
 #include "domain/store/database_move.h"
 #include "domain/store/embedded_cluster.h"
+#include "domain/store/internal/pqxx_session.h"
 
 #include <pqxx/pqxx>
 

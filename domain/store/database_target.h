@@ -1,8 +1,5 @@
 #pragma once
 
-#include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
-
-#include <memory>
 #include <optional>
 #include <string>
 
@@ -23,8 +20,6 @@ struct DatabaseTarget
 /// when `startEmbedded`.
 DatabaseTarget resolveDatabase(const std::optional<std::string> &db, bool startEmbedded = true);
 
-/// Opens a connection; throws DatabaseUnavailable with libpq's reason, never a password.
-std::unique_ptr<pqxx::connection> connectTo(const std::string &conninfo);
 /// Connects and disconnects: DatabaseUnavailable with libpq's reason when it cannot.
 void checkConnects(const std::string &conninfo);
 

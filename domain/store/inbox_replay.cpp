@@ -4,7 +4,8 @@
 #include "domain/store/action_refused.h"
 #include "domain/store/database_errors.h"
 #include "domain/store/database_target.h"
-#include "domain/store/retrying_call.h"
+#include "domain/store/internal/pqxx_session.h"
+#include "domain/store/internal/retrying_call.h"
 #include "domain/store/webhook_ingestor.h"
 
 #include <pqxx/pqxx>

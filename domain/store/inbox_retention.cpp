@@ -1,7 +1,8 @@
 #include "domain/store/inbox_retention.h"
 
 #include "domain/core/errors.h"
-#include "domain/store/retrying_call.h"
+#include "domain/store/internal/pqxx_session.h"
+#include "domain/store/internal/retrying_call.h"
 
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
@@ -45,14 +46,16 @@ std::string plural(long long n, const std::string &one, const std::string &many)
 
 } // namespace
 
-InboxRetention readInboxRetention(pqxx::connection &conn)
+InboxRetention readInboxRetention(DbRef db)
 {
+    pqxx::connection &conn = pqxxOf(db);
     pqxx::read_transaction tx(conn);
     return readRetention(tx);
 }
 
-InboxRetention setInboxRetention(pqxx::connection &conn, std::optional<int> days)
+InboxRetention setInboxRetention(DbRef db, std::optional<int> days)
 {
+    pqxx::connection &conn = pqxxOf(db);
     return retryingAction([&] {
         pqxx::work tx(conn);
         if (days)
@@ -79,8 +82,9 @@ std::optional<int> retentionDaysFromEnvironment(const char *value)
     return static_cast<int>(n);
 }
 
-PurgeReport purgeInboxBodies(pqxx::connection &conn, const PurgeOptions &options)
+PurgeReport purgeInboxBodies(DbRef db, const PurgeOptions &options)
 {
+    pqxx::connection &conn = pqxxOf(db);
     PurgeReport report;
     report.dryRun = options.dryRun;
     std::optional<std::string> run;
@@ -172,10 +176,10 @@ std::string PurgeReport::text() const
     return s;
 }
 
-ErasureReport eraseInboxBodies(pqxx::connection &conn,
-    const std::optional<std::string> &providerKey, const std::string &providerSubscriptionId,
-    const std::string &request)
+ErasureReport eraseInboxBodies(DbRef db, const std::optional<std::string> &providerKey,
+    const std::string &providerSubscriptionId, const std::string &request)
 {
+    pqxx::connection &conn = pqxxOf(db);
     const nlohmann::json j = retryingAction([&] {
         pqxx::nontransaction tx(conn);
         const auto row = tx.exec_params1("SELECT public.erase_inbox_bodies($1, $2, $3)::text",
@@ -222,8 +226,9 @@ std::string ErasureReport::text() const
 
 namespace rd {
 
-nlohmann::json listInboxRemovals(pqxx::connection &conn, int limit)
+nlohmann::json listInboxRemovals(DbRef db, int limit)
 {
+    pqxx::connection &conn = pqxxOf(db);
     pqxx::read_transaction tx(conn);
     const auto rows = tx.exec_params(
         "SELECT pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object("

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
+#include "domain/store/db_session.h"
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -18,9 +18,9 @@ struct InboxRetention
     std::string setAt; ///< RFC 3339
 };
 
-InboxRetention readInboxRetention(pqxx::connection &conn);
+InboxRetention readInboxRetention(DbRef db);
 /// The owner's (set_inbox_retention): nullopt switches the retention off.
-InboxRetention setInboxRetention(pqxx::connection &conn, std::optional<int> days);
+InboxRetention setInboxRetention(DbRef db, std::optional<int> days);
 
 /// RENEWAL_DESK_RETENTION_DAYS as the fold reads it: a whole number of days from 0 to 36500;
 /// null, empty or "off" is none. Anything else is an InputError naming the variable.
@@ -57,7 +57,7 @@ struct PurgeReport
 
 /// Sweeps the inbox's bodies in batches, each its own short transaction
 /// (purge_inbox_bodies): a refusal is ActionRefused (RetentionNotConfigured, PurgeNeedsOperator).
-PurgeReport purgeInboxBodies(pqxx::connection &conn, const PurgeOptions &options);
+PurgeReport purgeInboxBodies(DbRef db, const PurgeOptions &options);
 
 /// What an erasure removed (erase_inbox_bodies).
 struct ErasureReport
@@ -76,9 +76,8 @@ struct ErasureReport
 
 /// Serves a data-subject request: the bodies of one provider subscription's deliveries,
 /// whatever their age. The operator's alone; `request` is the note (RD004 without one).
-ErasureReport eraseInboxBodies(pqxx::connection &conn,
-    const std::optional<std::string> &providerKey, const std::string &providerSubscriptionId,
-    const std::string &request);
+ErasureReport eraseInboxBodies(DbRef db, const std::optional<std::string> &providerKey,
+    const std::string &providerSubscriptionId, const std::string &request);
 
 } // namespace rd
 
@@ -87,6 +86,6 @@ namespace rd {
 /// The newest `limit` removal records (webhook_inbox_removals), newest first, as JSON objects:
 /// id, kind, removedBy, removedAt, bodies, bytes, the id and received_at range, and for a
 /// retention its days, cutoff and run, for an erasure its request and subscription.
-nlohmann::json listInboxRemovals(pqxx::connection &conn, int limit);
+nlohmann::json listInboxRemovals(DbRef db, int limit);
 
 } // namespace rd

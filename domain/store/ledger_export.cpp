@@ -6,6 +6,7 @@
 #include "domain/core/currency.h"
 #include "domain/core/ledger_csv.h"
 #include "domain/core/timestamp.h"
+#include "domain/store/internal/pqxx_session.h"
 
 #include <pqxx/pqxx>
 
@@ -43,8 +44,9 @@ void write(std::ostream &out, const std::string &line)
 } // namespace
 
 long long exportLedgerRows(
-    pqxx::connection &conn, const std::string &from, const std::string &to, std::ostream &out)
+    DbRef db, const std::string &from, const std::string &to, std::ostream &out)
 {
+    pqxx::connection &conn = pqxxOf(db);
     pqxx::transaction<pqxx::isolation_level::repeatable_read, pqxx::read_only> tx(conn);
     // As the desk reads its pages (LedgerModel::pageQuery): one index range scan per (provider,
     // currency, recorded_by) that has renewals in the days, those found in the daily totals
@@ -96,8 +98,9 @@ long long exportLedgerRows(
 }
 
 long long exportLedgerTotals(
-    pqxx::connection &conn, const std::string &from, const std::string &to, std::ostream &out)
+    DbRef db, const std::string &from, const std::string &to, std::ostream &out)
 {
+    pqxx::connection &conn = pqxxOf(db);
     pqxx::transaction<pqxx::isolation_level::repeatable_read, pqxx::read_only> tx(conn);
     // The desk's totals statement (loadLedgerTotals): both groupings in one read, one snapshot,
     // so that the months and the providers add up to the same renewals. Not folded first: the

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
+#include "domain/store/db_session.h"
 
 #include <iosfwd>
 #include <string>
@@ -13,12 +13,12 @@ namespace rd {
 /// CSV rule (a text field that starts like a formula is neutralized). One snapshot, read
 /// through a server-side cursor: memory does not grow with the rows. Returns the rows written.
 long long exportLedgerRows(
-    pqxx::connection &conn, const std::string &from, const std::string &to, std::ostream &out);
+    DbRef db, const std::string &from, const std::string &to, std::ostream &out);
 
 /// The totals of the same renewals as the desk's "Export totals…" writes them: per month ×
 /// currency, then per provider × currency, from the ledger's daily totals (migration 0016).
 /// Returns the total lines written.
 long long exportLedgerTotals(
-    pqxx::connection &conn, const std::string &from, const std::string &to, std::ostream &out);
+    DbRef db, const std::string &from, const std::string &to, std::ostream &out);
 
 } // namespace rd

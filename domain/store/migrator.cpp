@@ -4,6 +4,7 @@
 
 #include "domain/core/errors.h"
 #include "domain/core/sha256.h"
+#include "domain/store/internal/pqxx_session.h"
 
 #include <pqxx/pqxx>
 
@@ -216,9 +217,10 @@ std::vector<RepeatableFile> loadRepeatables(const fs::path &dir)
     return out;
 }
 
-MigrationReport migrate(pqxx::connection &conn, const std::vector<MigrationFile> &files,
+MigrationReport migrate(DbRef db, const std::vector<MigrationFile> &files,
     const std::vector<RepeatableFile> &repeatables)
 {
+    pqxx::connection &conn = pqxxOf(db);
     createMigrationsTable(conn);
 
     std::map<int, std::pair<std::string, std::string>> recorded; // version -> (name, checksum)

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
+#include "domain/store/db_session.h"
 
 #include <filesystem>
 #include <string>
@@ -54,7 +54,7 @@ struct MigrationReport
 /// An applied file whose content
 /// changed, or a database that records a version this program does not have, is refused with
 /// SetupError before anything is applied.
-MigrationReport migrate(pqxx::connection &conn, const std::vector<MigrationFile> &files,
+MigrationReport migrate(DbRef db, const std::vector<MigrationFile> &files,
     const std::vector<RepeatableFile> &repeatables = {});
 
 /// Connects to `conninfo` and applies the default migrations and repeatable definitions

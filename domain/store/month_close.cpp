@@ -1,12 +1,13 @@
 #include "domain/store/month_close.h"
+#include "domain/store/internal/pqxx_session.h"
 
 #include <pqxx/pqxx>
 
 namespace rd {
 
-nlohmann::json closeMonth(
-    pqxx::connection &conn, const std::string &providerKey, const std::string &month)
+nlohmann::json closeMonth(DbRef db, const std::string &providerKey, const std::string &month)
 {
+    pqxx::connection &conn = pqxxOf(db);
     try {
         pqxx::nontransaction tx(conn);
         const auto row
@@ -19,9 +20,9 @@ nlohmann::json closeMonth(
     }
 }
 
-nlohmann::json monthCloseReport(
-    pqxx::connection &conn, const std::string &providerKey, const std::string &month)
+nlohmann::json monthCloseReport(DbRef db, const std::string &providerKey, const std::string &month)
 {
+    pqxx::connection &conn = pqxxOf(db);
     pqxx::nontransaction tx(conn);
     const auto row
         = tx.exec_params1("SELECT public.month_close_report($1, $2::date)", providerKey, month);

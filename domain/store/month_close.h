@@ -2,8 +2,8 @@
 
 #include "domain/store/action_refused.h"
 
+#include "domain/store/db_session.h"
 #include <nlohmann/json.hpp>
-#include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
 
 #include <string>
 
@@ -13,10 +13,8 @@ namespace rd {
 /// transaction, the acting operator the login role. Returns the close's JSON; ActionRefused
 /// (month_close_refused, RD015, with the database's sentence; provider_not_registered) when
 /// the month cannot be closed.
-nlohmann::json closeMonth(
-    pqxx::connection &conn, const std::string &providerKey, const std::string &month);
+nlohmann::json closeMonth(DbRef db, const std::string &providerKey, const std::string &month);
 /// The close with its findings (month_close_report); null when the month is not closed.
-nlohmann::json monthCloseReport(
-    pqxx::connection &conn, const std::string &providerKey, const std::string &month);
+nlohmann::json monthCloseReport(DbRef db, const std::string &providerKey, const std::string &month);
 
 } // namespace rd

@@ -4,6 +4,7 @@
 #include "domain/store/case_actions.h"
 #include "domain/store/database_errors.h"
 #include "domain/store/database_target.h"
+#include "domain/store/internal/pqxx_session.h"
 #include "domain/store/month_close.h"
 #include "domain/store/statement_import.h"
 

@@ -1,6 +1,7 @@
 #include "domain/store/outbox_publisher.h"
 
 #include "domain/store/database_target.h"
+#include "domain/store/internal/pqxx_session.h"
 
 #include <pqxx/pqxx>
 

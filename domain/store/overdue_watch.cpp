@@ -1,7 +1,9 @@
 #include "domain/store/overdue_watch.h"
 
 #include "domain/core/errors.h"
+#include "domain/store/database_errors.h"
 #include "domain/store/database_target.h"
+#include "domain/store/internal/pqxx_session.h"
 
 #include <pqxx/pqxx>
 
@@ -21,9 +23,9 @@ constexpr int kPageRows = 500;
 
 } // namespace
 
-std::vector<OverdueCount> overdueCounts(
-    pqxx::connection &conn, std::optional<std::chrono::seconds> grace)
+std::vector<OverdueCount> overdueCounts(DbRef db, std::optional<std::chrono::seconds> grace)
 {
+    pqxx::connection &conn = pqxxOf(db);
     pqxx::read_transaction tx(conn);
     std::vector<OverdueCount> out;
     for (const auto &row :
@@ -42,13 +44,17 @@ std::vector<OverdueCount> overdueCounts(
 std::vector<OverdueCount> overdueCounts(
     const std::string &conninfo, std::optional<std::chrono::seconds> grace)
 {
-    const auto conn = connectTo(conninfo);
-    return overdueCounts(*conn, grace);
+    // The receiver's way in: what libpqxx throws leaves as rd:: types.
+    return translatingDatabaseErrors([&] {
+        const auto conn = connectTo(conninfo);
+        return overdueCounts(*conn, grace);
+    });
 }
 
-std::vector<OverdueSubscription> overdueSubscriptions(pqxx::connection &conn,
+std::vector<OverdueSubscription> overdueSubscriptions(DbRef db,
     std::optional<std::chrono::seconds> grace, const std::optional<std::string> &providerKey)
 {
+    pqxx::connection &conn = pqxxOf(db);
     // One snapshot for every page: the list is consistent even while renewals arrive.
     pqxx::transaction<pqxx::repeatable_read, pqxx::read_only> tx(conn);
     std::vector<OverdueSubscription> out;
@@ -79,9 +85,9 @@ std::vector<OverdueSubscription> overdueSubscriptions(pqxx::connection &conn,
     }
 }
 
-void setOverdueGrace(
-    pqxx::connection &conn, const std::string &providerKey, std::chrono::seconds grace)
+void setOverdueGrace(DbRef db, const std::string &providerKey, std::chrono::seconds grace)
 {
+    pqxx::connection &conn = pqxxOf(db);
     pqxx::work tx(conn);
     try {
         const auto r = tx.exec_params(

@@ -5,7 +5,7 @@
 // never reached us. Shared by `renewalctl subscriptions overdue`, `providers set-grace` and the
 // receiver's /metrics gauge.
 
-#include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
+#include "domain/store/db_session.h"
 
 #include "domain/core/overdue.h"
 
@@ -36,19 +36,18 @@ struct OverdueSubscription
 /// Per provider key (every registered provider and every key an active subscription has, 0s
 /// included), in key order. `grace` overrides every provider's own.
 std::vector<OverdueCount> overdueCounts(
-    pqxx::connection &conn, std::optional<std::chrono::seconds> grace = std::nullopt);
+    DbRef db, std::optional<std::chrono::seconds> grace = std::nullopt);
 /// The same over a connection of its own (for callers without libpqxx: the receiver).
 std::vector<OverdueCount> overdueCounts(
     const std::string &conninfo, std::optional<std::chrono::seconds> grace = std::nullopt);
 
 /// Every overdue subscription, by provider key, then oldest missed period end first; read a
 /// page at a time in the index's order. `providerKey` limits it to one provider.
-std::vector<OverdueSubscription> overdueSubscriptions(pqxx::connection &conn,
+std::vector<OverdueSubscription> overdueSubscriptions(DbRef db,
     std::optional<std::chrono::seconds> grace, const std::optional<std::string> &providerKey);
 
 /// Sets a registered provider's grace (the owner's: billing_providers is not writable by the
 /// group roles). InputError naming the key when it is not registered.
-void setOverdueGrace(
-    pqxx::connection &conn, const std::string &providerKey, std::chrono::seconds grace);
+void setOverdueGrace(DbRef db, const std::string &providerKey, std::chrono::seconds grace);
 
 } // namespace rd

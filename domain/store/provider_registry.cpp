@@ -2,15 +2,18 @@
 
 #include "domain/core/errors.h"
 #include "domain/store/action_refused.h"
+#include "domain/store/database_errors.h"
 #include "domain/store/database_target.h"
+#include "domain/store/internal/pqxx_session.h"
 
 #include <pqxx/pqxx>
 
 namespace rd {
 
-RegisterOutcome registerBillingProvider(pqxx::connection &conn, const std::string &key,
-    ProviderKind kind, const std::string &displayName)
+RegisterOutcome registerBillingProvider(
+    DbRef db, const std::string &key, ProviderKind kind, const std::string &displayName)
 {
+    pqxx::connection &conn = pqxxOf(db);
     pqxx::nontransaction tx(conn);
     try {
         const auto r = tx.exec_params1("SELECT register_billing_provider($1, $2, $3)", key,
@@ -30,8 +33,9 @@ RegisterOutcome registerBillingProvider(pqxx::connection &conn, const std::strin
     }
 }
 
-std::vector<BillingProvider> listBillingProviders(pqxx::connection &conn)
+std::vector<BillingProvider> listBillingProviders(DbRef db)
 {
+    pqxx::connection &conn = pqxxOf(db);
     pqxx::read_transaction tx(conn);
     std::vector<BillingProvider> out;
     for (const auto &row :
@@ -49,12 +53,16 @@ std::vector<BillingProvider> listBillingProviders(pqxx::connection &conn)
 
 std::vector<BillingProvider> listBillingProviders(const std::string &conninfo)
 {
-    const auto conn = connectTo(conninfo);
-    return listBillingProviders(*conn);
+    // The receiver's way in: what libpqxx throws leaves as rd:: types.
+    return translatingDatabaseErrors([&] {
+        const auto conn = connectTo(conninfo);
+        return listBillingProviders(*conn);
+    });
 }
 
-std::optional<ProviderKind> providerKindOf(pqxx::connection &conn, const std::string &key)
+std::optional<ProviderKind> providerKindOf(DbRef db, const std::string &key)
 {
+    pqxx::connection &conn = pqxxOf(db);
     for (const auto &p : listBillingProviders(conn))
         if (p.key == key)
             return p.kind;

@@ -1,8 +1,7 @@
 #pragma once
 
-#include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
-
 #include "domain/core/adapters/normalization.h"
+#include "domain/store/db_session.h"
 
 #include <optional>
 #include <string>
@@ -25,12 +24,12 @@ enum class RegisterOutcome { Created, Exists };
 /// Registers a provider. The same key, kind and name again is a no-op (Exists), so scripts can
 /// run it repeatedly; the key registered with another kind or name throws InputError
 /// ("provider_exists: ..."), because stored deliveries were normalized with the old kind.
-RegisterOutcome registerBillingProvider(pqxx::connection &conn, const std::string &key,
-    ProviderKind kind, const std::string &displayName);
+RegisterOutcome registerBillingProvider(
+    DbRef db, const std::string &key, ProviderKind kind, const std::string &displayName);
 
-std::vector<BillingProvider> listBillingProviders(pqxx::connection &conn);
+std::vector<BillingProvider> listBillingProviders(DbRef db);
 /// The kind of the provider registered under `key`; nothing when none is.
-std::optional<ProviderKind> providerKindOf(pqxx::connection &conn, const std::string &key);
+std::optional<ProviderKind> providerKindOf(DbRef db, const std::string &key);
 /// The same over a connection of its own (for callers without libpqxx: the receiver).
 std::vector<BillingProvider> listBillingProviders(const std::string &conninfo);
 

@@ -4,8 +4,9 @@
 #include "domain/store/database_answer.h"
 #include "domain/store/database_errors.h"
 #include "domain/store/database_target.h"
+#include "domain/store/internal/pqxx_session.h"
+#include "domain/store/internal/retrying_call.h"
 #include "domain/store/random_uuid.h"
-#include "domain/store/retrying_call.h"
 
 #include <pqxx/pqxx>
 
@@ -82,26 +83,26 @@ RenewalApplier::RenewalApplier(std::string conninfo, RetryPolicy retry, RenewalS
 
 RenewalApplier::~RenewalApplier() = default;
 
-pqxx::connection &RenewalApplier::connection()
+DbRef RenewalApplier::connection()
 {
-    if (!m_conn || !m_conn->is_open())
+    if (!m_session || !pqxxOf(*m_session).is_open())
         reconnect();
-    return *m_conn;
+    return *m_session;
 }
 
 void RenewalApplier::reconnect()
 {
-    m_conn.reset();
-    m_conn = connectTo(m_conninfo);
-    m_conn->prepare(
-        kApplyStatement, m_source == RenewalSource::Cli ? kApplyCliSql : kApplyWebhookSql);
+    m_session.reset();
+    m_session = std::make_unique<DbSession>(m_conninfo);
+    pqxxOf(*m_session)
+        .prepare(kApplyStatement, m_source == RenewalSource::Cli ? kApplyCliSql : kApplyWebhookSql);
 }
 
 ApplyResult RenewalApplier::applyPrepared(
     const SuccessfulRenewalEvent &event, const std::string &billingPeriodId)
 {
     // Autocommit: the function call is the whole transaction (one round trip).
-    pqxx::nontransaction tx(connection());
+    pqxx::nontransaction tx(pqxxOf(connection()));
     return resultFromRow(execApply(tx, event, billingPeriodId));
 }
 
@@ -110,7 +111,7 @@ std::optional<ApplyResult> RenewalApplier::lookUpAfterLoss(const std::string &bi
     // Only this call could have written a billing period with this id: found, our commit
     // landed and its acknowledgement was lost; not found, nothing of ours committed and the
     // retry judges the renewal afresh (a renewal somebody else recorded is then a duplicate).
-    pqxx::read_transaction tx(connection());
+    pqxx::read_transaction tx(pqxxOf(connection()));
     if (tx.exec_params(
               "SELECT 1 FROM subscription_billing_periods WHERE id = $1::uuid", billingPeriodId)
             .empty())
@@ -152,7 +153,7 @@ ApplyResult RenewalApplier::apply(const SuccessfulRenewalEvent &event)
                     found->attempts = attempt;
                 return found;
             },
-            [this] { m_conn.reset(); }, "applying renewal " + event.providerRenewalKey);
+            [this] { m_session.reset(); }, "applying renewal " + event.providerRenewalKey);
     });
 }
 
@@ -175,7 +176,7 @@ std::optional<std::int64_t> RenewalApplier::recordCaseRetrying(
     return retryingCall(
         m_retry,
         [&](int) {
-            pqxx::nontransaction tx(connection());
+            pqxx::nontransaction tx(pqxxOf(connection()));
             const auto id
                 = tx.exec_params1("SELECT record_reconciliation_case($1::jsonb, $2, $3::jsonb, $4)",
                     eventJson.dump(), std::string(toString(rejection)), localState.dump(),
@@ -183,7 +184,7 @@ std::optional<std::int64_t> RenewalApplier::recordCaseRetrying(
             return std::optional<Recorded>(Recorded {
                 id.is_null() ? std::nullopt : std::optional<std::int64_t>(id.as<std::int64_t>())});
         },
-        [](int) { return std::optional<Recorded>(); }, [this] { m_conn.reset(); },
+        [](int) { return std::optional<Recorded>(); }, [this] { m_session.reset(); },
         "recording a case")
         .caseId;
 }

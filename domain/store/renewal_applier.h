@@ -1,10 +1,9 @@
 #pragma once
 
-#include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
-
 #include "domain/core/apply_result.h"
 #include "domain/core/rejection_code.h"
 #include "domain/core/renewal_event.h"
+#include "domain/store/db_session.h"
 #include "domain/store/retry_policy.h"
 
 #include <nlohmann/json.hpp>
@@ -67,9 +66,8 @@ public:
     std::optional<std::int64_t> recordCase(
         const nlohmann::json &eventJson, RejectionCode rejection, const nlohmann::json &localState);
 
-    pqxx::connection &connection();
-
 private:
+    DbRef connection();
     void reconnect();
     std::optional<ApplyResult> lookUpAfterLoss(const std::string &billingPeriodId);
     std::optional<std::int64_t> recordCaseRetrying(
@@ -80,7 +78,7 @@ private:
     std::string m_conninfo;
     RetryPolicy m_retry;
     RenewalSource m_source;
-    std::unique_ptr<pqxx::connection> m_conn;
+    std::unique_ptr<DbSession> m_session;
 };
 
 } // namespace rd

@@ -13,8 +13,10 @@ struct RetryPolicy
 
     /// Whether another attempt may follow attempt `attempt` (counting from 1).
     bool mayRetry(int attempt) const { return attempt < maxAttempts; }
-    /// Sleeps before the next attempt: 5 ms, 10 ms, 20 ms ... capped at 500 ms, with full
-    /// jitter so that retries of colliding transactions do not collide again.
+    /// Sleeps before the next attempt: up to 10 ms after the first, 20 ms after the second ...
+    /// capped at 500 ms (the default 6 attempts sleep at most 310 ms in all; docs/architecture.md,
+    /// "How often a delivery is tried"), with full jitter so that retries of colliding
+    /// transactions do not collide again.
     void pause(int attempt) const;
 };
 

@@ -1,13 +1,15 @@
 #include "domain/store/roles.h"
 
 #include "domain/core/errors.h"
+#include "domain/store/internal/pqxx_session.h"
 
 #include <pqxx/pqxx>
 
 namespace rd {
 
-void grantRole(pqxx::connection &conn, const std::string &login, const std::string &kind)
+void grantRole(DbRef db, const std::string &login, const std::string &kind)
 {
+    pqxx::connection &conn = pqxxOf(db);
     // payload_reader alone reads raw webhook bodies (customers' personal data, 0027): for an
     // auditor who is otherwise a viewer. Operators have it already.
     if (kind != "viewer" && kind != "operator" && kind != "ingest" && kind != "payload_reader")
@@ -58,8 +60,9 @@ const std::vector<std::string> &groupRoleNames()
     return names;
 }
 
-GroupRoleCheck checkGroupRoles(pqxx::connection &conn)
+GroupRoleCheck checkGroupRoles(DbRef db)
 {
+    pqxx::connection &conn = pqxxOf(db);
     GroupRoleCheck check;
     pqxx::read_transaction tx(conn);
     const auto me
@@ -78,8 +81,9 @@ GroupRoleCheck checkGroupRoles(pqxx::connection &conn)
     return check;
 }
 
-GroupRoleCheck ensureGroupRoles(pqxx::connection &conn, std::vector<std::string> *created)
+GroupRoleCheck ensureGroupRoles(DbRef db, std::vector<std::string> *created)
 {
+    pqxx::connection &conn = pqxxOf(db);
     auto check = checkGroupRoles(conn);
     if (check.complete() || !check.mayCreateRoles)
         return check;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
+#include "domain/store/db_session.h"
 
 #include <string>
 #include <vector>
@@ -10,7 +10,7 @@ namespace rd {
 /// Gives a login role one of the group roles ("viewer", "operator", "ingest"), creating the
 /// login role (without a password) when it does not exist. Throws InputError for a bad kind
 /// or name.
-void grantRole(pqxx::connection &conn, const std::string &login, const std::string &kind);
+void grantRole(DbRef db, const std::string &login, const std::string &kind);
 
 /// The desk's group roles on a server (migrations 0003 and 0027 create them; roles are
 /// cluster-wide, so a database restored on another server finds them missing) and the grants
@@ -30,11 +30,10 @@ struct GroupRoleCheck
 /// renewal_viewer, renewal_operator, renewal_ingest, renewal_payload_reader.
 const std::vector<std::string> &groupRoleNames();
 
-GroupRoleCheck checkGroupRoles(pqxx::connection &conn);
+GroupRoleCheck checkGroupRoles(DbRef db);
 
 /// Creates the missing group roles (NOLOGIN) and grants between them as the migrations do,
 /// when the login may; returns the check afterwards and, in `created`, what it created.
-GroupRoleCheck ensureGroupRoles(
-    pqxx::connection &conn, std::vector<std::string> *created = nullptr);
+GroupRoleCheck ensureGroupRoles(DbRef db, std::vector<std::string> *created = nullptr);
 
 } // namespace rd

@@ -2,6 +2,7 @@
 
 #include "domain/core/errors.h"
 #include "domain/store/database_target.h"
+#include "domain/store/internal/pqxx_session.h"
 #include "domain/store/migrator.h"
 
 #include <pqxx/pqxx>

@@ -3,8 +3,9 @@
 #include "domain/core/errors.h"
 #include "domain/core/renewal_event.h"
 #include "domain/store/action_refused.h"
+#include "domain/store/internal/pqxx_session.h"
+#include "domain/store/internal/retrying_call.h"
 #include "domain/store/provider_registry.h"
-#include "domain/store/retrying_call.h"
 
 #include <pqxx/pqxx>
 
@@ -157,18 +158,20 @@ std::optional<StatementDays> paidDaysOf(const Statement &statement)
     return StatementDays {utcDay(*first), utcDay(*last)};
 }
 
-StatementImportResult importStatement(pqxx::connection &conn, const std::string &providerKey,
+StatementImportResult importStatement(DbRef db, const std::string &providerKey,
     const Statement &statement, const StatementDays &days, bool dryRun)
 {
+    pqxx::connection &conn = pqxxOf(db);
     // A deadlock with a delivery or an operator (they lock a case, then its subscription) or
     // a case that kept changing: nothing was kept; the whole import runs again.
     return retryingAction([&] { return importOnce(conn, providerKey, statement, days, dryRun); });
 }
 
-StatementImportResult importStatementFiles(pqxx::connection &conn, const std::string &providerKey,
+StatementImportResult importStatementFiles(DbRef db, const std::string &providerKey,
     const std::vector<StatementFile> &files, const std::optional<std::string> &from,
     const std::optional<std::string> &to, bool dryRun)
 {
+    pqxx::connection &conn = pqxxOf(db);
     const auto kind = providerKindOf(conn, providerKey);
     if (!kind)
         throw ActionRefused(Refusal::ProviderNotRegistered,

@@ -1,8 +1,7 @@
 #pragma once
 
-#include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
-
 #include "domain/core/statement.h"
+#include "domain/store/db_session.h"
 #include "domain/store/statement_run.h"
 
 #include <optional>
@@ -17,7 +16,7 @@ namespace rd {
 /// serialization failure or deadlock runs the whole import again (bounded). Refusals
 /// (provider not registered, ...) throw ActionRefused; a statement whose renewals name
 /// another provider than the statement's throws InputError.
-StatementImportResult importStatement(pqxx::connection &conn, const std::string &providerKey,
+StatementImportResult importStatement(DbRef db, const std::string &providerKey,
     const Statement &statement, const StatementDays &days, bool dryRun);
 
 /// The whole of an import from its files, as `renewalctl statement import|fetch` and the desk
@@ -25,7 +24,7 @@ StatementImportResult importStatement(pqxx::connection &conn, const std::string 
 /// files read by that kind's adapter (InputError naming the file, object and path), the days
 /// `from`/`to` where given, each else the statement's first or last paid day (InputError when
 /// it holds no paid renewal to tell them by), then importStatement.
-StatementImportResult importStatementFiles(pqxx::connection &conn, const std::string &providerKey,
+StatementImportResult importStatementFiles(DbRef db, const std::string &providerKey,
     const std::vector<StatementFile> &files, const std::optional<std::string> &from,
     const std::optional<std::string> &to, bool dryRun);
 

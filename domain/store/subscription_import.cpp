@@ -2,6 +2,7 @@
 
 #include "domain/core/errors.h"
 #include "domain/core/json_input.h"
+#include "domain/store/internal/pqxx_session.h"
 
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
@@ -65,9 +66,9 @@ void flushBatch(
 
 } // namespace
 
-ImportReport importSubscriptions(
-    pqxx::connection &conn, std::istream &in, const std::string &actorId)
+ImportReport importSubscriptions(DbRef db, std::istream &in, const std::string &actorId)
 {
+    pqxx::connection &conn = pqxxOf(db);
     ImportReport report;
     pqxx::work tx(conn);
     nlohmann::json batch = nlohmann::json::array();
@@ -99,6 +100,12 @@ ImportReport importSubscriptions(
     flushBatch(tx, batch, actorId, report);
     tx.commit();
     return report;
+}
+
+bool hasSubscriptions(DbRef db)
+{
+    pqxx::read_transaction tx(pqxxOf(db));
+    return tx.exec1("SELECT EXISTS (SELECT 1 FROM subscriptions)")[0].as<bool>();
 }
 
 } // namespace rd

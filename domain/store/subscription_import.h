@@ -1,8 +1,7 @@
 #pragma once
 
-#include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
-
 #include "domain/core/subscription_record.h"
+#include "domain/store/db_session.h"
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -25,7 +24,9 @@ struct ImportReport
 /// per row), writing one `subscription_imported` audit row per created subscription.
 /// A malformed line aborts the whole import (nothing is written) with InputError
 /// "line N: field".
-ImportReport importSubscriptions(
-    pqxx::connection &conn, std::istream &in, const std::string &actorId);
+ImportReport importSubscriptions(DbRef db, std::istream &in, const std::string &actorId);
+
+/// Whether the database holds any subscription (`renewalctl demo --if-empty` then does nothing).
+bool hasSubscriptions(DbRef db);
 
 } // namespace rd

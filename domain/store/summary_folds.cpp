@@ -1,11 +1,13 @@
 #include "domain/store/summary_folds.h"
+#include "domain/store/internal/pqxx_session.h"
 
 #include <pqxx/pqxx>
 
 namespace rd {
 
-SummaryFolds foldSummaries(pqxx::connection &conn)
+SummaryFolds foldSummaries(DbRef db)
 {
+    pqxx::connection &conn = pqxxOf(db);
     // Autocommit, one statement each: a fold holds its advisory lock only for its own work.
     pqxx::nontransaction tx(conn);
     SummaryFolds folds;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
+#include "domain/store/db_session.h"
 
 namespace rd {
 
@@ -16,6 +16,6 @@ struct SummaryFolds
 /// Readers are right without it (they add what is not folded yet); folding keeps what they
 /// add small. Each fold is its own transaction, skipped (0) while another runs it or on a
 /// standby. Any role with the viewer's rights may run it.
-SummaryFolds foldSummaries(pqxx::connection &conn);
+SummaryFolds foldSummaries(DbRef db);
 
 } // namespace rd

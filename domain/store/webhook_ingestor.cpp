@@ -6,8 +6,9 @@
 #include "domain/store/database_answer.h"
 #include "domain/store/database_errors.h"
 #include "domain/store/database_target.h"
+#include "domain/store/internal/pqxx_session.h"
+#include "domain/store/internal/retrying_call.h"
 #include "domain/store/random_uuid.h"
-#include "domain/store/retrying_call.h"
 
 #include <pqxx/pqxx>
 
@@ -124,18 +125,18 @@ WebhookIngestor::WebhookIngestor(std::string conninfo, RetryPolicy retry)
 
 WebhookIngestor::~WebhookIngestor() = default;
 
-pqxx::connection &WebhookIngestor::connection()
+DbRef WebhookIngestor::connection()
 {
-    if (!m_conn || !m_conn->is_open())
+    if (!m_session || !pqxxOf(*m_session).is_open())
         reconnect();
-    return *m_conn;
+    return *m_session;
 }
 
 void WebhookIngestor::reconnect()
 {
-    m_conn.reset();
-    m_conn = connectTo(m_conninfo);
-    m_conn->prepare(kIngestStatement, kIngestSql);
+    m_session.reset();
+    m_session = std::make_unique<DbSession>(m_conninfo);
+    pqxxOf(*m_session).prepare(kIngestStatement, kIngestSql);
 }
 
 ProviderKind WebhookIngestor::kindOf(const std::string &providerKey)
@@ -147,7 +148,7 @@ ProviderKind WebhookIngestor::registeredKind(const std::string &providerKey)
 {
     if (const auto it = m_kinds.find(providerKey); it != m_kinds.end())
         return it->second;
-    pqxx::read_transaction tx(connection());
+    pqxx::read_transaction tx(pqxxOf(connection()));
     const auto r
         = tx.exec_params("SELECT kind FROM billing_providers WHERE provider_key = $1", providerKey);
     if (r.empty())
@@ -167,7 +168,7 @@ IngestResult WebhookIngestor::call(const Delivery &d, const std::string &token)
     const auto orNull
         = [](const std::string &s) { return s.empty() ? std::optional<std::string>() : s; };
     // Autocommit: the function call is the whole transaction (one round trip, one commit).
-    pqxx::nontransaction tx(connection());
+    pqxx::nontransaction tx(pqxxOf(connection()));
     const auto row = tx.exec_prepared1(kIngestStatement, d.providerKey, d.eventId,
         pqxx::binarystring(d.rawBody.data(), stored), static_cast<long long>(d.rawBody.size()),
         sha256Hex(d.rawBody),
@@ -195,7 +196,7 @@ std::optional<IngestResult> WebhookIngestor::lookUpAfterLoss(
     // Only this call writes its token: found, our commit landed and its acknowledgement was
     // lost, and its outcome is ours (not a duplicate delivery). Not found, nothing of ours
     // committed (a concurrent delivery of the same event may have), and the call runs again.
-    pqxx::read_transaction tx(connection());
+    pqxx::read_transaction tx(pqxxOf(connection()));
     const auto rows = tx.exec_params(
         "SELECT outcome, id, billing_period_id, error, case_id FROM webhook_inbox "
         "WHERE provider_key = $1 AND provider_event_id = $2 AND ingest_token = $3::uuid "
@@ -217,33 +218,13 @@ std::optional<IngestResult> WebhookIngestor::lookUpAfterLoss(
     return r;
 }
 
-IngestResult WebhookIngestor::deliver(const Delivery &d)
-{
-    // The token is also the id of the billing period this call would write.
-    const std::string token = randomUuid();
-    return retryingCall(
-        m_retry,
-        [&](int attempt) {
-            IngestResult r = call(d, token);
-            r.attempts = attempt;
-            return std::optional<IngestResult>(std::move(r));
-        },
-        [&](int attempt) {
-            auto found = lookUpAfterLoss(d, token);
-            if (found)
-                found->attempts = attempt;
-            return found;
-        },
-        [this] { m_conn.reset(); }, "ingesting event " + d.eventId);
-}
-
 IngestResult WebhookIngestor::ingest(const std::string &providerKey, std::string_view rawBody)
 {
     // The store's edge: the receiver, the CLI and the desk see rd:: errors only.
     return translatingDatabaseErrors([&] { return ingestDelivery(providerKey, rawBody); });
 }
 
-IngestResult WebhookIngestor::ingestDelivery(
+WebhookIngestor::Delivery WebhookIngestor::normalized(
     const std::string &providerKey, std::string_view rawBody)
 {
     const ProviderKind kind = registeredKind(providerKey);
@@ -280,47 +261,91 @@ IngestResult WebhookIngestor::ingestDelivery(
     } else if (n.outcome == NormalizeOutcome::Renewal && n.event) {
         d.event = rd::toJson(*n.event);
     }
+    return d;
+}
 
+std::optional<WebhookIngestor::Delivery> WebhookIngestor::storableInstead(
+    const Delivery &refused, const std::string &sqlstate, const std::string &message)
+{
     // Holds text PostgreSQL cannot store (jsonb refuses \u0000): keep the bytes, under the
     // body's hash, as an invalid payload.
-    const auto unstorable = [&] {
-        Delivery bytesOnly;
-        bytesOnly.providerKey = providerKey;
-        bytesOnly.eventId = derivedEventId(rawBody);
-        bytesOnly.rawBody = rawBody;
-        bytesOnly.outcome = IngestOutcome::Invalid;
-        bytesOnly.reason = "invalid_payload";
-        bytesOnly.error = "payload: holds text the database cannot store (e.g. \\u0000)";
-        return bytesOnly;
+    const auto bytesOnly = [&] {
+        Delivery d;
+        d.form = Delivery::Form::BytesOnly;
+        d.providerKey = refused.providerKey;
+        d.eventId = derivedEventId(refused.rawBody);
+        d.rawBody = refused.rawBody;
+        d.outcome = IngestOutcome::Invalid;
+        d.reason = "invalid_payload";
+        d.error = "payload: holds text the database cannot store (e.g. \\u0000)";
+        return d;
     };
-    Delivery delivered = d;
-    IngestResult r;
-    try {
-        r = deliver(delivered);
-    } catch (const pqxx::data_exception &e) {
-        // Nothing of the call committed. 22P05 (untranslatable character) is the jsonb of the
-        // normalization refusing \u0000; anything else is the core refusing a value of the
-        // renewal: keep that delivery, under its own event id, as invalid with the reason.
-        delivered = unstorable();
-        if (std::string_view(e.sqlstate()) != "22P05") {
-            Delivery refused = d;
-            refused.outcome = IngestOutcome::Invalid;
-            refused.reason = "invalid_payload";
-            refused.error = std::string(kDatabaseRefused) + e.what();
-            refused.event = nullptr;
-            try {
-                r = deliver(refused);
-                delivered = refused;
-            } catch (const pqxx::data_exception &) {
-                r = deliver(delivered);
-            }
-        } else {
-            r = deliver(delivered);
+    switch (refused.form) {
+    case Delivery::Form::AsNormalized:
+        // 22P05 (untranslatable character) is the jsonb of the normalization refusing
+        // \u0000; anything else is the core refusing a value of the renewal: keep that
+        // delivery, under its own event id, as invalid with the reason.
+        if (sqlstate != "22P05") {
+            Delivery d = refused;
+            d.form = Delivery::Form::Refused;
+            d.outcome = IngestOutcome::Invalid;
+            d.reason = "invalid_payload";
+            d.error = std::string(kDatabaseRefused) + message;
+            d.event = nullptr;
+            return d;
         }
+        return bytesOnly();
+    case Delivery::Form::Refused:
+        return bytesOnly();
+    case Delivery::Form::BytesOnly:
+        break;
     }
+    return std::nullopt;
+}
+
+IngestResult WebhookIngestor::ingestDelivery(
+    const std::string &providerKey, std::string_view rawBody)
+{
+    // All of a delivery's database work runs in one retry loop, so that RetryPolicy bounds it
+    // (docs/architecture.md, "How often a delivery is tried"): the look-up of the provider's
+    // kind, each call of ingest_delivery, and the calls that store it as invalid instead when
+    // the database refuses a value. The token is also the id of the billing period a call
+    // would write; a refused call committed nothing, so the next form keeps it.
+    const std::string token = randomUuid();
+    std::optional<Delivery> delivery;
+    IngestResult r = retryingCall(
+        m_retry,
+        [&](int attempt) -> std::optional<IngestResult> {
+            if (!delivery)
+                delivery = normalized(providerKey, rawBody);
+            try {
+                IngestResult done = call(*delivery, token);
+                done.attempts = attempt;
+                return done;
+            } catch (const pqxx::data_exception &e) {
+                // Nothing of the call committed. The next attempt stores what the database
+                // can keep, within the same attempts.
+                auto instead = m_retry.mayRetry(attempt)
+                    ? storableInstead(*delivery, e.sqlstate(), e.what())
+                    : std::nullopt;
+                if (!instead)
+                    throw;
+                delivery = std::move(instead);
+                return std::nullopt;
+            }
+        },
+        [&](int attempt) -> std::optional<IngestResult> {
+            if (!delivery)
+                return std::nullopt; // lost while reading the kind: nothing of ours was sent
+            auto found = lookUpAfterLoss(*delivery, token);
+            if (found)
+                found->attempts = attempt;
+            return found;
+        },
+        [this] { m_session.reset(); }, "ingesting a delivery for " + providerKey);
     r.providerKey = providerKey;
-    r.providerEventId = delivered.eventId;
-    r.reason = delivered.reason;
+    r.providerEventId = delivery->eventId;
+    r.reason = delivery->reason;
     return r;
 }
 

@@ -1,8 +1,7 @@
 #pragma once
 
-#include <pqxx/connection> // pqxx::connection is an alias in 6.4: no forward declaration
-
 #include "domain/core/adapters/normalization.h"
+#include "domain/store/db_session.h"
 #include "domain/store/ingest_result.h"
 #include "domain/store/provider_registry.h"
 #include "domain/store/renewal_applier.h"
@@ -49,6 +48,10 @@ private:
     /// What one call of ingest_delivery stores: the delivery as normalization left it.
     struct Delivery
     {
+        /// What is stored: the delivery as normalization left it; else, when the database
+        /// refused a value of it, the same as invalid; else only its bytes, as invalid.
+        enum class Form { AsNormalized, Refused, BytesOnly };
+        Form form = Form::AsNormalized;
         std::string providerKey;
         std::string eventId;
         std::string_view rawBody;
@@ -60,15 +63,17 @@ private:
     };
     IngestResult ingestDelivery(const std::string &providerKey, std::string_view rawBody);
     ProviderKind registeredKind(const std::string &providerKey);
-    IngestResult deliver(const Delivery &delivery);
+    Delivery normalized(const std::string &providerKey, std::string_view rawBody);
+    static std::optional<Delivery> storableInstead(
+        const Delivery &refused, const std::string &sqlstate, const std::string &message);
     IngestResult call(const Delivery &delivery, const std::string &token);
     std::optional<IngestResult> lookUpAfterLoss(const Delivery &delivery, const std::string &token);
-    pqxx::connection &connection();
+    DbRef connection();
     void reconnect();
 
     std::string m_conninfo;
     RetryPolicy m_retry;
-    std::unique_ptr<pqxx::connection> m_conn;
+    std::unique_ptr<DbSession> m_session;
     std::map<std::string, ProviderKind> m_kinds;
 };
 

@@ -1,12 +1,10 @@
 #include "domain/workload/renewal_workload.h"
 
 #include "domain/core/errors.h"
-#include "domain/store/database_target.h"
 #include "domain/store/migrator.h"
 #include "domain/store/renewal_applier.h"
 #include "domain/store/subscription_import.h"
-
-#include <pqxx/pqxx>
+#include "domain/store/workload_tallies.h"
 
 #include <algorithm>
 #include <atomic>
@@ -55,12 +53,7 @@ nlohmann::json WorkloadReport::toJson() const
 
 long long nonBenchSubscriptions(const std::string &conninfo)
 {
-    auto conn = connectTo(conninfo);
-    pqxx::read_transaction tx(*conn);
-    if (tx.exec1("SELECT to_regclass('public.subscriptions') IS NULL")[0].as<bool>())
-        return 0;
-    return tx.exec1("SELECT count(*) FROM subscriptions WHERE provider_key NOT LIKE 'bench-%'")[0]
-        .as<long long>();
+    return subscriptionsOutsidePrefix(conninfo, "bench-");
 }
 
 WorkloadReport runRenewalWorkload(const std::string &conninfo, const WorkloadOptions &options)
@@ -82,14 +75,10 @@ WorkloadReport runRenewalWorkload(const std::string &conninfo, const WorkloadOpt
                 Period {epoch, addMonths(epoch, 1)}, false, std::nullopt};
             lines << toJson(r).dump() << "\n";
         }
-        auto conn = connectTo(conninfo);
-        importSubscriptions(*conn, lines, "bench");
-        // Measure renewals, not the write-back of the seeding: flush it first when this role
-        // may (superuser or pg_checkpoint); otherwise measure as is.
-        try {
-            pqxx::nontransaction tx(*conn);
-            tx.exec0("CHECKPOINT");
-        } catch (const pqxx::insufficient_privilege &) { }
+        DbSession session(conninfo);
+        importSubscriptions(session, lines, "bench");
+        // Measure renewals, not the write-back of the seeding.
+        checkpointIfAllowed(session);
     }
 
     // Renewals go out in rounds: round j carries every subscription's (j+1)-th renewal, so a
@@ -174,45 +163,17 @@ WorkloadReport runRenewalWorkload(const std::string &conninfo, const WorkloadOpt
     std::sort(latencies.begin(), latencies.end());
 
     // Verify the invariants from the database itself, not from our own counters alone.
-    auto conn = connectTo(conninfo);
-    pqxx::read_transaction tx(*conn);
-    const auto counts = tx.exec_params1(
-        R"(SELECT
-             (SELECT count(*) FROM subscription_billing_periods WHERE provider_key = $1),
-             (SELECT count(*) FROM subscription_transition_audits a
-                JOIN subscriptions s ON s.id = a.subscription_id
-               WHERE s.provider_key = $1 AND a.transition = 'subscription_renewed'),
-             (SELECT count(*) FROM subscription_outbox o
-                JOIN subscriptions s ON s.id = o.subscription_id
-               WHERE s.provider_key = $1 AND o.event_type = 'subscription_renewed'),
-             (SELECT count(*) FROM subscription_billing_periods bp
-                LEFT JOIN (SELECT billing_period_id, count(*) AS n
-                             FROM subscription_transition_audits
-                            WHERE transition = 'subscription_renewed' GROUP BY 1) a
-                       ON a.billing_period_id = bp.id
-                LEFT JOIN (SELECT billing_period_id, count(*) AS n FROM subscription_outbox
-                            WHERE event_type = 'subscription_renewed' GROUP BY 1) o
-                       ON o.billing_period_id = bp.id
-               WHERE bp.provider_key = $1
-                 AND (a.n IS DISTINCT FROM 1 OR o.n IS DISTINCT FROM 1)))",
-        provider);
-    const auto periods = counts[0].as<long long>();
-    const auto audits = counts[1].as<long long>();
-    const auto outbox = counts[2].as<long long>();
-    const auto unpaired = counts[3].as<long long>();
+    const auto held = tallyProviderRenewals(conninfo, provider);
+    const long long periods = held.periods;
 
     // Each subscription advanced exactly by its renewals: end = epoch + (1 + n) months and
     // revision = 1 + n.
     long long wrongAdvance = 0;
-    for (const auto &row :
-        tx.exec_params("SELECT provider_subscription_id, rd_rfc3339(current_period_end), "
-                       "revision FROM subscriptions WHERE provider_key = $1",
-            provider)) {
-        const auto id = std::stoll(row[0].as<std::string>().substr(4));
+    for (const auto &sub : held.subscriptions) {
+        const auto id = std::stoll(sub.providerSubscriptionId.substr(4));
         const auto n = renewedCount[static_cast<std::size_t>(id)];
-        const auto end = parseRfc3339(row[1].as<std::string>());
-        if (!end || *end != addMonths(epoch, static_cast<int>(1 + n))
-            || row[2].as<long long>() != 1 + n)
+        const auto end = parseRfc3339(sub.currentPeriodEnd);
+        if (!end || *end != addMonths(epoch, static_cast<int>(1 + n)) || sub.revision != 1 + n)
             ++wrongAdvance;
     }
 
@@ -226,9 +187,9 @@ WorkloadReport runRenewalWorkload(const std::string &conninfo, const WorkloadOpt
     if (tally.duplicates != redeliveries)
         broken.push_back("duplicates (" + std::to_string(tally.duplicates) + ") != re-deliveries ("
             + std::to_string(redeliveries) + ")");
-    if (audits != periods || outbox != periods || unpaired != 0)
-        broken.push_back("audits/outbox not one per billing period (" + std::to_string(audits) + "/"
-            + std::to_string(outbox) + " for " + std::to_string(periods) + ")");
+    if (held.audits != periods || held.outbox != periods || held.unpaired != 0)
+        broken.push_back("audits/outbox not one per billing period (" + std::to_string(held.audits)
+            + "/" + std::to_string(held.outbox) + " for " + std::to_string(periods) + ")");
     if (wrongAdvance != 0)
         broken.push_back(
             std::to_string(wrongAdvance) + " subscriptions not advanced exactly by their renewals");

@@ -47,6 +47,16 @@ forbid bench/receiver "presign signs payloads with the core" \
 for dir in domain app ui; do
     forbid "$dir" "bench/ holds scripts and tools: nothing of the product includes it" 'bench/'
 done
+# libpqxx is the store's own (its sources and domain/store/internal/): everything above it goes
+# through the store's API, DbSession and DbRef (db_session.h), and catches rd:: errors only.
+for dir in app ui domain/core domain/demo domain/workload domain/receiver domain/fetch; do
+    forbid "$dir" "only domain/store uses libpqxx: go through the store's API (db_session.h)" \
+        'pqxx/' 'domain/store/internal/'
+done
+for header in domain/store/*.h; do
+    forbid "$header" "a public header of the store names no libpqxx (private ones are in domain/store/internal/)" \
+        'pqxx/'
+done
 
 # reaches DIR WHY PATTERN: no header of this tree that DIR's sources include, directly or through
 # other headers of this tree, includes anything matching PATTERN. (forbid sees one level only:
@@ -80,8 +90,12 @@ reaches() {
 reaches app/renewal-desk "the desk's main includes no header that includes libpqxx" 'pqxx/'
 reaches ui/widgets "the desk's pages include no header that includes libpqxx" 'pqxx/'
 reaches ui/models "the read models include no header that includes libpqxx" 'pqxx/'
-if grep -rn 'pqxx::' ui app/renewal-desk --include='*.cpp' --include='*.h'; then
-    echo "layering: ui: names libpqxx types"
+for dir in app domain/demo domain/workload domain/receiver; do
+    reaches "$dir" "includes no header that includes libpqxx" 'pqxx/'
+done
+if grep -rn 'pqxx::' ui app domain/core domain/demo domain/workload domain/receiver domain/fetch \
+    --include='*.cpp' --include='*.h'; then
+    echo "layering: only domain/store names libpqxx types"
     status=1
 fi
 # Widgets draw; models read: no SQL in ui/widgets (file and line of each offence).

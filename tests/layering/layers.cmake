@@ -63,6 +63,29 @@ rd_forbid(renewal-desk-bench "the desk's bench measures the read models: no page
 rd_forbid(renewal-presign "presign signs payloads with the core: no database, no Qt"
     "PQXX" "LIBPQ" "^Qt6::" "renewal_store" "renewal_ui" "renewal_cli")
 
+# libpqxx is the store's own, linked PRIVATE (db_session.h is its callers' way in): no other
+# target of the product (domain, ui, app, bench) names it on its link line. Tests may
+# (rd_test_support).
+function(rd_targets_under dir out)
+    get_property(targets DIRECTORY ${dir} PROPERTY BUILDSYSTEM_TARGETS)
+    get_property(subdirs DIRECTORY ${dir} PROPERTY SUBDIRECTORIES)
+    foreach(sub IN LISTS subdirs)
+        rd_targets_under(${sub} more)
+        list(APPEND targets ${more})
+    endforeach()
+    set(${out} "${targets}" PARENT_SCOPE)
+endfunction()
+foreach(_rd_dir domain ui app bench)
+    rd_targets_under(${PROJECT_SOURCE_DIR}/${_rd_dir} _rd_targets)
+    foreach(_rd_target IN LISTS _rd_targets)
+        get_target_property(_rd_type ${_rd_target} TYPE)
+        if(NOT _rd_target STREQUAL "renewal_store" AND NOT _rd_type STREQUAL "UTILITY")
+            rd_forbid(${_rd_target} "only renewal_store links libpqxx: go through its API"
+                "PQXX")
+        endif()
+    endforeach()
+endforeach()
+
 # Tests link what they test (tests/CMakeLists.txt): a test of the core or of the read models
 # reaches no widgets, and no test links renewalctl's command library (tst_cli runs the program).
 if(BUILD_TESTING)
