@@ -66,6 +66,10 @@ private slots:
         QCOMPARE(c["status"].get<std::string>(), std::string("resolved"));
         QCOMPARE(c["resolvedBy"].get<std::string>(), std::string("postgres"));
         QCOMPARE(observe(*conn).periodEnd, std::string("2026-04-01T00:00:00.000000Z"));
+        // The answer says where the apply left the subscription, read in its own transaction.
+        QVERIFY(result.periodAfter);
+        QCOMPARE(result.periodAfter->start, std::string("2026-03-01T00:00:00.000000Z"));
+        QCOMPARE(result.periodAfter->end, std::string("2026-04-01T00:00:00.000000Z"));
         // The operator's renewal is audited as the operator's, by the database role.
         pqxx::read_transaction tx(*conn);
         const auto audit = tx.exec1("SELECT actor_type, actor_id, db_role FROM "

@@ -51,6 +51,10 @@ private slots:
         const auto seen = observe(*conn);
         QCOMPARE(seen.billingPeriods, 2LL); // February (snapshot) and March (healed)
         QCOMPARE(seen.periodEnd, std::string("2026-04-01T00:00:00.000000Z"));
+        // The answer's period is the one after the healing, not the snapshot's own.
+        QVERIFY(attached.periodAfter);
+        QCOMPARE(attached.periodAfter->start, std::string("2026-03-01T00:00:00.000000Z"));
+        QCOMPARE(attached.periodAfter->end, std::string("2026-04-01T00:00:00.000000Z"));
         QCOMPARE(scalar(*conn,
                      "SELECT count(*) FROM subscription_transition_audits WHERE "
                      "transition = 'subscription_reconciled'"),

@@ -2,7 +2,7 @@
 #include "domain/store/migrator.h"
 #include "tests/support/renewal_fixtures.h"
 #include "tests/support/test_database.h"
-#include "ui/models/backupjobs.h"
+#include "ui/actions/backupjobs.h"
 #include "ui/models/databasepool.h"
 #include "ui/models/lastbackup.h"
 #include "ui/widgets/backupdialog.h"
@@ -345,7 +345,7 @@ private slots:
         QVERIFY2(dialog->errorText().isEmpty(), qPrintable(dialog->errorText()));
         QCOMPARE(completed.size(), 1);
         QVERIFY(!progress.isEmpty());
-        const auto outcome = completed[0][0].value<rd::ui::BackupOutcome>();
+        const auto outcome = completed[0][0].value<rd::ui::BackupResult>();
         QVERIFY(QFileInfo::exists(file));
         // The directory the desk made for it is private (the file holds raw bodies).
         QCOMPARE(QFileInfo(QFileInfo(file).absolutePath()).permissions()

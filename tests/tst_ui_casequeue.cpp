@@ -1,4 +1,7 @@
+#include "domain/store/action_refused.h"
+#include "domain/store/case_actions.h"
 #include "tests/support/test_database.h"
+#include "ui/models/casedetail.h"
 #include "ui/models/casequeue.h"
 #include "ui/models/databasepool.h"
 
@@ -75,7 +78,8 @@ QStringList subscriptions(const CaseQueue &q)
 } // namespace
 
 /// The Cases page's queue as loadCaseQueue reads it (ui/models/casequeue), against the run's
-/// PostgreSQL: which cases each filter lists, in which order, and the session's facts.
+/// PostgreSQL: which cases each filter lists, in which order, and the session's facts; a case
+/// as loadCaseDetail reads it; and what a failing read throws.
 class TestUiCaseQueue : public QObject
 {
     Q_OBJECT
@@ -284,6 +288,95 @@ private slots:
         CaseQueueFilter f;
         f.assignee = CaseAssignee::Mine;
         QCOMPARE(subscriptions(load(m_viewer, f)), QStringList {});
+    }
+
+    /// A read that fails throws what the store throws (rd::DatabaseFailure with the server's
+    /// SQLSTATE and whether a retry can heal it, a refusal as rd::ActionRefused), whichever
+    /// driver ran it: the desk has no error type of its own.
+    void failedReadsAreTheStoresErrors_data()
+    {
+        QTest::addColumn<QString>("sql");
+        QTest::addColumn<bool>("prepared");
+        QTest::addColumn<QString>("sqlstate");
+        QTest::addColumn<bool>("transient");
+        QTest::addColumn<QString>("refusal");
+        QTest::newRow("undefined table")
+            << u"SELECT * FROM no_such_table"_qs << true << u"42P01"_qs << false << QString();
+        QTest::newRow("division by zero")
+            << u"SELECT 1 / 0"_qs << true << u"22012"_qs << false << QString();
+        QTest::newRow("serialization failure")
+            << u"DO $$ BEGIN RAISE EXCEPTION 'conflict' USING ERRCODE = '40001'; END $$"_qs << false
+            << u"40001"_qs << true << QString();
+        QTest::newRow("a refusal") << u"SELECT note_case(-1, 'a note')"_qs << true << QString()
+                                   << false << u"case_not_found"_qs;
+    }
+
+    void failedReadsAreTheStoresErrors()
+    {
+        QFETCH(QString, sql);
+        QFETCH(bool, prepared);
+        QFETCH(QString, sqlstate);
+        QFETCH(bool, transient);
+        QFETCH(QString, refusal);
+        QSqlDatabase db
+            = rd::ui::DatabasePool::threadConnection(QString::fromStdString(m_operator), 9001);
+        try {
+            if (prepared)
+                rd::ui::execSql(db, sql);
+            else
+                rd::ui::execDirect(db, sql);
+            QFAIL("the statement did not fail");
+        } catch (const rd::ActionRefused &e) {
+            QCOMPARE(QString::fromStdString(e.code()), refusal);
+        } catch (const rd::DatabaseFailure &e) {
+            QVERIFY2(refusal.isEmpty(), e.what());
+            QCOMPARE(QString::fromStdString(e.sqlstate()), sqlstate);
+            QCOMPARE(e.transient(), transient);
+        }
+    }
+
+    /// A case is read in one place, case_detail(): the desk's panel shows the history
+    /// `renewalctl cases show` prints, step for step, beside the queue's row of the case.
+    void caseDetailIsWhatEveryProgramReads()
+    {
+        pqxx::connection op(m_operator);
+        const auto id = pqxx::nontransaction(op)
+                            .exec1("SELECT id FROM reconciliation_cases "
+                                   "WHERE provider_subscription_id = 'sub_a'")[0]
+                            .as<qint64>();
+        {
+            pqxx::nontransaction tx(op);
+            tx.exec_params("SELECT claim_case($1, NULL)", id);
+            tx.exec_params("SELECT note_case($1, 'called the customer')", id);
+            tx.exec_params("SELECT release_case($1, NULL)", id);
+        }
+        rd::ui::DatabasePool pool(QString::fromStdString(m_viewer), 1);
+        const rd::ui::CaseDetail d = pool.call(&rd::ui::loadCaseDetail, id).result();
+        QCOMPARE(d.row.size(), qsizetype(CaseRow::FieldCount));
+        QCOMPARE(d.row[CaseRow::Id].toLongLong(), id);
+        QCOMPARE(d.row[CaseRow::SubscriptionRef].toString(), u"sub_a"_qs);
+
+        const nlohmann::json shown = rd::showCase(op, id);
+        const auto &history = shown["history"];
+        QCOMPARE(history.size(), std::size_t(3));
+        QCOMPARE(qsizetype(history.size()), d.steps.size());
+        for (std::size_t i = 0; i < history.size(); ++i) {
+            const auto &h = history[i];
+            const auto &s = d.steps[qsizetype(i)];
+            QCOMPARE(s.seq, h["seq"].get<qint64>());
+            QCOMPARE(s.action.toStdString(), h["action"].get<std::string>());
+            QCOMPARE(s.role.toStdString(), h["actor"].get<std::string>());
+            QCOMPARE(s.comment.toStdString(),
+                h.value("comment", nlohmann::json()).is_null() ? std::string()
+                                                               : h["comment"].get<std::string>());
+        }
+        QCOMPARE(d.steps[0].action, u"claimed"_qs);
+        QCOMPARE(d.steps[1].comment, u"called the customer"_qs);
+        QCOMPARE(d.steps[2].otherRole.toStdString(), m_db->name() + "_op");
+
+        // No such case: an empty detail here, case_not_found there.
+        QVERIFY(pool.call(&rd::ui::loadCaseDetail, qint64(-1)).result().row.isEmpty());
+        QVERIFY_THROWS_EXCEPTION(rd::ActionRefused, rd::showCase(op, -1));
     }
 };
 

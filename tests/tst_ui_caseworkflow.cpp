@@ -1,8 +1,8 @@
 #include "tests/support/gap_case.h"
 #include "tests/support/renewal_fixtures.h"
 #include "tests/support/test_database.h"
-#include "ui/models/bulkcaserun.h"
-#include "ui/models/caseactions.h"
+#include "ui/actions/bulkcaserun.h"
+#include "ui/actions/caseactions.h"
 #include "ui/models/databasepool.h"
 #include "ui/models/recordtablemodel.h"
 #include "ui/widgets/applicabledialog.h"
@@ -33,7 +33,7 @@
 
 #include <memory>
 
-using Kind = rd::ui::CaseActionResult::Kind;
+using Kind = rd::ui::ActionResult::Kind;
 using Action = rd::ui::CaseActions::Action;
 using rd::ui::CasesPage;
 
@@ -155,7 +155,7 @@ private:
             15000);
     }
 
-    static rd::ui::CaseActionResult act(
+    static rd::ui::ActionResult act(
         CasesPage &page, qint64 caseId, Action action, const QString &comment = {})
     {
         if (!page.openCase(caseId))
@@ -164,7 +164,7 @@ private:
         page.runAction(action, {}, comment);
         if (!finished.wait(20000))
             return {Kind::Failed, u"no outcome"_qs, u"timeout"_qs};
-        return finished.first().first().value<rd::ui::CaseActionResult>();
+        return finished.first().first().value<rd::ui::ActionResult>();
     }
 
     static QString waitForBulk(CasesPage &page, rd::ui::BulkCaseDialog *dialog)
@@ -286,7 +286,7 @@ private slots:
         QVERIFY2(takeOver->toolTip().contains(u"needs a note"_qs), qPrintable(takeOver->toolTip()));
         out = act(*bob.page, id, Action::Claim);
         QCOMPARE(int(out.kind), int(Kind::Refused));
-        QCOMPARE(out.resultCode, u"note_required"_qs);
+        QCOMPARE(out.code, u"note_required"_qs);
         out = act(*bob.page, id, Action::Claim, u"alice is out this week"_qs);
         QCOMPARE(int(out.kind), int(Kind::Done));
         QVERIFY2(out.summary.contains(QString::fromStdString("taken over from " + role("alice"))),
@@ -307,7 +307,7 @@ private slots:
         QVERIFY2(release->toolTip().contains(u"needs a note"_qs), qPrintable(release->toolTip()));
         out = act(*alice.page, id, Action::Release);
         QCOMPARE(int(out.kind), int(Kind::Refused));
-        QCOMPARE(out.resultCode, u"note_required"_qs);
+        QCOMPARE(out.code, u"note_required"_qs);
         QCOMPARE(
             sql("SELECT assigned_to FROM reconciliation_cases WHERE id = " + caseId), role("bob"));
 
@@ -351,8 +351,10 @@ private slots:
         const qint64 c3 = openCase("status", "sub_3");
         const std::string aliceInfo = rdtest::loginAs(*m_db, "alice", "operator");
         const std::string bobInfo = rdtest::loginAs(*m_db, "bob", "operator");
-        QCOMPARE(int(rd::ui::claimCase(aliceInfo, {c1, {}, {}, {}}).kind), int(Kind::Done));
-        QCOMPARE(int(rd::ui::claimCase(bobInfo, {c2, {}, {}, {}}).kind), int(Kind::Done));
+        QCOMPARE(int(rd::ui::runCaseAction(aliceInfo, Action::Claim, {c1, {}, {}, {}}).kind),
+            int(Kind::Done));
+        QCOMPARE(int(rd::ui::runCaseAction(bobInfo, Action::Claim, {c2, {}, {}, {}}).kind),
+            int(Kind::Done));
         Desk alice(aliceInfo);
         Desk bob(bobInfo);
         const auto idsWhere = [&](const std::string &condition) {
@@ -537,8 +539,9 @@ private slots:
         QCOMPARE(desk.page->selectedCaseIds().size(), 4);
         auto *bulk = desk.page->findChild<QPushButton *>(u"case-bulk-reapply"_qs);
         QVERIFY(bulk && bulk->isEnabled());
-        QCOMPARE(
-            int(rd::ui::dismissCase(op, {closed, u"other"_qs, u"handled by phone"_qs, {}}).kind),
+        QCOMPARE(int(rd::ui::runCaseAction(
+                     op, Action::Dismiss, {closed, u"other"_qs, u"handled by phone"_qs, {}})
+                         .kind),
             int(Kind::Resolved));
 
         auto *dialog = desk.page->runBulk(Action::Reapply, {applies, refused, gap, closed},
@@ -805,7 +808,7 @@ private slots:
         // A reopen without a note is refused by the database, and changes nothing.
         auto out = act(*desk.page, id, Action::Reopen, u" "_qs);
         QCOMPARE(int(out.kind), int(Kind::Refused));
-        QCOMPARE(out.resultCode, u"note_required"_qs);
+        QCOMPARE(out.code, u"note_required"_qs);
         QCOMPARE(sql("SELECT status FROM reconciliation_cases WHERE id = " + caseId),
             std::string("dismissed"));
 

@@ -1,7 +1,7 @@
 #include "tests/support/process_runner.h"
 #include "tests/support/renewal_fixtures.h"
 #include "tests/support/test_database.h"
-#include "ui/models/caseactions.h"
+#include "ui/actions/caseactions.h"
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
 #include "ui/models/overduewatch.h"
@@ -25,9 +25,9 @@
 #include <QHorizontalBarSeries>
 #include <QHorizontalStackedBarSeries>
 #include <QProcess>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
-#include <QPushButton>
 #include <QStackedBarSeries>
 #include <QStandardPaths>
 #include <QToolButton>

@@ -1,7 +1,7 @@
 #include "domain/store/case_actions.h"
 #include "tests/support/renewal_fixtures.h"
 #include "tests/support/test_database.h"
-#include "ui/models/caseactions.h"
+#include "ui/actions/caseactions.h"
 #include "ui/models/comparisonmodel.h"
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
@@ -28,7 +28,8 @@
 
 #include <unistd.h>
 
-using Kind = rd::ui::CaseActionResult::Kind;
+using Kind = rd::ui::ActionResult::Kind;
+using Action = rd::ui::CaseActions::Action;
 using rdtest::outcomeName;
 
 /// Re-apply from the reconciliation queue, through the desk's widgets and action layer.
@@ -231,8 +232,8 @@ private slots:
         page.runAction(rd::ui::CaseActions::Action::Reapply, u"data_correction"_qs,
             u"customer paid by card"_qs);
         QVERIFY(finished.wait(20000));
-        const auto outcome = finished.first().first().value<rd::ui::CaseActionResult>();
-        QCOMPARE(outcome.resultCode, u"applied"_qs);
+        const auto outcome = finished.first().first().value<rd::ui::ActionResult>();
+        QCOMPARE(outcome.code, u"applied"_qs);
         QCOMPARE(int(outcome.kind), int(Kind::Resolved));
         QVERIFY2(outcome.summary.startsWith(u"Applied: period now 1 Feb → 1 Mar 2026"_qs),
             qPrintable(outcome.summary));
@@ -281,8 +282,12 @@ private slots:
 
     void reapplyStillRejectedKeepsTheCaseOpen()
     {
-        const auto outcome = rd::ui::reapplyCase(m_db->conninfo(), {m_caseId, u"other"_qs, {}, {}});
+        const auto outcome = rd::ui::runCaseAction(
+            m_db->conninfo(), Action::Reapply, {m_caseId, u"other"_qs, {}, {}});
         QCOMPARE(int(outcome.kind), int(Kind::StillOpen));
+        // The rejection that keeps it open, as the database names it: the kind says "still
+        // rejected", the code says why (no "rejected:<code>" to take apart).
+        QCOMPARE(outcome.code, u"renewal_not_allowed_for_subscription_status"_qs);
         QVERIFY2(outcome.summary.contains(u"Renewal not allowed for subscription status"_qs),
             qPrintable(outcome.summary));
         const std::string id = std::to_string(m_caseId);
@@ -307,14 +312,16 @@ private slots:
         rd::RenewalApplier applier(m_db->conninfo());
         QCOMPARE(outcomeName(applier.apply(rdtest::februaryRenewal()).outcome),
             outcomeName(rd::ApplyOutcome::Applied));
-        const auto outcome = rd::ui::reapplyCase(m_db->conninfo(), {m_caseId, u"other"_qs, {}, {}});
-        QCOMPARE(outcome.resultCode, u"duplicate"_qs);
+        const auto outcome = rd::ui::runCaseAction(
+            m_db->conninfo(), Action::Reapply, {m_caseId, u"other"_qs, {}, {}});
+        QCOMPARE(outcome.code, u"duplicate"_qs);
         QVERIFY(outcome.summary.startsWith(u"Already applied"_qs));
         QCOMPARE(scalar("SELECT resolution FROM reconciliation_cases WHERE id = "
                      + std::to_string(m_caseId)),
             std::string("already_applied"));
         // A second re-apply is refused: the case is closed.
-        const auto again = rd::ui::reapplyCase(m_db->conninfo(), {m_caseId, u"other"_qs, {}, {}});
+        const auto again = rd::ui::runCaseAction(
+            m_db->conninfo(), Action::Reapply, {m_caseId, u"other"_qs, {}, {}});
         QCOMPARE(int(again.kind), int(Kind::Refused));
     }
 
@@ -337,7 +344,7 @@ private slots:
             rd::ui::CaseActions::Action::Dismiss, {m_caseId, u"provider_confirmed"_qs, {}, {}});
         noNote.waitForFinished();
         QCOMPARE(int(noNote.result().kind), int(Kind::Refused));
-        QCOMPARE(noNote.result().resultCode, u"note_required"_qs);
+        QCOMPARE(noNote.result().code, u"note_required"_qs);
 
         auto dismissed = m_actions->run(rd::ui::CaseActions::Action::Dismiss,
             {m_caseId, u"provider_confirmed"_qs, u"refunded in the provider"_qs, {}});
@@ -545,9 +552,9 @@ private slots:
         QVERIFY(!json->toPlainText().contains(u'\t'));
         QTest::keyClick(comment, Qt::Key_Return, Qt::ControlModifier);
         QVERIFY(finished.wait(20000));
-        const auto outcome = finished.first().first().value<rd::ui::CaseActionResult>();
+        const auto outcome = finished.first().first().value<rd::ui::ActionResult>();
         QCOMPARE(int(outcome.kind), int(Kind::Resolved));
-        QCOMPARE(outcome.resultCode, u"attached"_qs);
+        QCOMPARE(outcome.code, u"attached"_qs);
         QVERIFY2(outcome.summary.startsWith(u"Snapshot attached: period now 1 Feb → 1 Mar 2026"_qs),
             qPrintable(outcome.summary));
         // What changed, in the desk's words: no JSON.
@@ -647,7 +654,9 @@ private slots:
         at(*c2, "2026-01-03T00:00:00Z", "2026-04-01T00:00:00Z");
         // sub_3's case is resolved: its subscription was reactivated and it was re-applied.
         exec("UPDATE subscriptions SET status = 'active' WHERE provider_subscription_id = 'sub_3'");
-        QCOMPARE(int(rd::ui::reapplyCase(m_db->conninfo(), {*c3, u"other"_qs, {}, {}}).kind),
+        QCOMPARE(
+            int(rd::ui::runCaseAction(m_db->conninfo(), Action::Reapply, {*c3, u"other"_qs, {}, {}})
+                    .kind),
             int(Kind::Resolved));
 
         rd::ui::CasesPage page(m_pool.get(), m_actions.get());

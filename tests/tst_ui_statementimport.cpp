@@ -131,7 +131,7 @@ private slots:
         QSignalSpy reported(&dialog, &rd::ui::StatementImportDialog::reported);
         dialog.importButton()->click();
         QVERIFY(reported.wait(30000));
-        QCOMPARE(dialog.lastReport().kind, rd::ui::StatementImportReport::Kind::Refused);
+        QCOMPARE(dialog.lastReport().kind, rd::ui::StatementImportResult::Kind::Refused);
         QVERIFY2(dialog.reportText().contains("broken.json"), qPrintable(dialog.reportText()));
         QCOMPARE(scalar(db, "SELECT count(*) FROM statement_runs"), 0LL);
     }

@@ -1,6 +1,6 @@
 #include "app/renewal-desk/screenshotrunner.h"
 
-#include "ui/models/bulkcaserun.h"
+#include "ui/actions/bulkcaserun.h"
 #include "ui/models/pagedtablemodel.h"
 #include "ui/models/records.h"
 #include "ui/models/recordtablemodel.h"

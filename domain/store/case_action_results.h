@@ -14,6 +14,14 @@
 
 namespace rd {
 
+/// A subscription's current period as an action left it (rd_subscription_state_json's
+/// currentPeriod, read in the action's own transaction), RFC 3339.
+struct CurrentPeriod
+{
+    std::string start;
+    std::string end;
+};
+
 /// What re-applying a case's renewal did.
 struct ReapplyResult
 {
@@ -22,6 +30,9 @@ struct ReapplyResult
     std::optional<RejectionCode> rejection; ///< rejected: why the case stays open
     std::string resolution; ///< resolved: "reapplied" or "already_applied", as recorded
     std::string billingPeriodId; ///< applied or duplicate: the period that records it
+    /// The subscription's current period after the apply (and the healing it set off); nothing
+    /// when the subscription does not exist or has no period.
+    std::optional<CurrentPeriod> periodAfter;
     nlohmann::json json; ///< the database's answer as it came (for --json)
 
     bool resolved() const { return outcome != ApplyOutcome::Rejected; }
@@ -119,6 +130,8 @@ struct SnapshotAttachment
     std::optional<CaseRenewal> renewalFromCase;
     /// Open cases whose renewal the subscription was moved past without recording it.
     std::vector<CaseRenewal> leftBehind;
+    /// The subscription's current period after the attachment (and the healing it set off).
+    std::optional<CurrentPeriod> periodAfter;
     nlohmann::json json; ///< the database's answer as it came (for --json)
 };
 std::string_view toString(SnapshotAttachment::Outcome outcome);

@@ -52,6 +52,19 @@ void expectResult(const nlohmann::json &j, std::string_view result, std::string_
         throwUnknownAnswer("the result", answered, from);
 }
 
+/// The current period of `j["subscriptionAfter"]` (rd_subscription_state_json): nothing when
+/// the answer has no subscription or the subscription no period.
+std::optional<CurrentPeriod> periodAfter(const nlohmann::json &j)
+{
+    const auto s = j.find("subscriptionAfter");
+    if (s == j.end() || !s->is_object())
+        return std::nullopt;
+    const auto p = s->find("currentPeriod");
+    if (p == s->end() || !p->is_object())
+        return std::nullopt;
+    return CurrentPeriod {stringOr(*p, "start"), stringOr(*p, "end")};
+}
+
 CaseRenewal caseRenewalFrom(const nlohmann::json &j)
 {
     CaseRenewal r;
@@ -96,6 +109,7 @@ SnapshotAttachment attachmentFrom(const nlohmann::json &j)
         for (const auto &r : *left)
             a.leftBehind.push_back(caseRenewalFrom(r));
     }
+    a.periodAfter = periodAfter(j);
     a.json = j;
     return a;
 }
@@ -134,6 +148,7 @@ ReapplyResult reapplyCase(DbRef db, std::int64_t caseId, const OperatorNote &not
         : rejectionFrom(j, "error", from);
     r.resolution = stringOr(j, "resolution");
     r.billingPeriodId = stringOr(j, "billingPeriodId");
+    r.periodAfter = periodAfter(j);
     r.json = j;
     return r;
 }
@@ -247,33 +262,13 @@ nlohmann::json listCases(DbRef db, const std::optional<std::string> &status, int
 
 nlohmann::json showCase(DbRef db, std::int64_t caseId)
 {
+    // case_detail is the one reading of a case (the desk's panel reads its history too).
     pqxx::connection &conn = pqxxOf(db);
     pqxx::read_transaction tx(conn);
-    const auto r = tx.exec_params(
-        R"(SELECT jsonb_build_object(
-                'id', c.id, 'status', c.status, 'resolution', c.resolution,
-                'errorCode', c.error_code, 'providerKey', c.provider_key,
-                'providerSubscriptionId', c.provider_subscription_id,
-                'subscriptionId', c.subscription_id,
-                'providerRenewalKey', c.provider_renewal_key, 'occurrences', c.occurrences,
-                'firstSeenAt', rd_rfc3339(c.first_seen_at), 'lastSeenAt', rd_rfc3339(c.last_seen_at),
-                'resolvedBy', c.resolved_by, 'resolvedAt', rd_rfc3339(c.resolved_at),
-                'resolutionComment', c.resolution_comment, 'snapshotId', c.snapshot_id,
-                'assignedTo', c.assigned_to, 'assignedAt', rd_rfc3339(c.assigned_at),
-                'event', c.event, 'localState', c.local_state,
-                'applicableNow', rd_case_is_applicable(c),
-                'history', (SELECT coalesce(jsonb_agg(jsonb_build_object(
-                        'seq', h.chain_seq, 'action', h.action, 'outcome', h.outcome,
-                        'error', h.error_code, 'actor', h.actor, 'reason', h.reason,
-                        'comment', h.comment, 'at', rd_rfc3339(h.created_at),
-                        'details', h.details,
-                        'recordedBy', rd_case_step_recorded_by(c, h)) ORDER BY h.chain_seq), '[]')
-                     FROM reconciliation_case_history h WHERE h.case_id = c.id))::text
-             FROM reconciliation_cases c WHERE c.id = $1)",
-        caseId);
-    if (r.empty())
+    const auto r = tx.exec_params1("SELECT public.case_detail($1)::text", caseId);
+    if (r[0].is_null())
         throw ActionRefused(Refusal::CaseNotFound, "there is no case " + std::to_string(caseId));
-    return nlohmann::json::parse(r[0][0].as<std::string>());
+    return nlohmann::json::parse(r[0].as<std::string>());
 }
 
 } // namespace rd

@@ -49,15 +49,19 @@ std::string sqlstateOf(const pqxx::sql_error &e)
 
 } // namespace
 
+void throwDatabaseFailure(const std::string &message, const std::string &sqlstate)
+{
+    if (auto refused = refusalFromError(sqlstate, message))
+        throw *refused;
+    throw DatabaseFailure(message, sqlstate, transientSqlstate(sqlstate));
+}
+
 void rethrowAsDatabaseFailure()
 {
     try {
         throw;
     } catch (const pqxx::sql_error &e) {
-        const std::string sqlstate = sqlstateOf(e);
-        if (auto refused = refusalFromError(sqlstate, e.what()))
-            throw *refused;
-        throw DatabaseFailure(e.what(), sqlstate, transientSqlstate(sqlstate));
+        throwDatabaseFailure(e.what(), sqlstateOf(e));
     } catch (const pqxx::broken_connection &e) {
         throw ConnectionLost(e.what());
     } catch (const pqxx::serialization_failure &e) {

@@ -24,6 +24,12 @@ inline constexpr std::string_view kUndefinedTable = "42P01";
 /// down or starting (57P01, 57P02, 57P03).
 bool transientSqlstate(const std::string &sqlstate);
 
+/// Throws what the database reported as the store's callers see it, whichever driver reported
+/// it (libpqxx here, Qt's QPSQL in the desk): a refusal (SQLSTATE class RD) as ActionRefused,
+/// anything else as DatabaseFailure, transient when transientSqlstate says so. `message` is the
+/// server's, `sqlstate` its code ("" when it gave none).
+[[noreturn]] void throwDatabaseFailure(const std::string &message, const std::string &sqlstate);
+
 /// Rethrows the exception being handled (call it only inside a catch block) as the store's
 /// callers see it: a refusal (SQLSTATE class RD) as ActionRefused, a lost connection as
 /// ConnectionLost, any other libpqxx failure as DatabaseFailure (what() the server's message,

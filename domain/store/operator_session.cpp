@@ -98,21 +98,6 @@ SnapshotPreview OperatorSession::previewSnapshot(
         [&] { return rd::previewSnapshot(m_impl->connection(), snapshot, caseId); });
 }
 
-std::optional<OperatorSession::Period> OperatorSession::currentPeriodOfCase(std::int64_t caseId)
-{
-    return translatingDatabaseErrors([&]() -> std::optional<Period> {
-        pqxx::read_transaction tx(m_impl->connection());
-        const auto r = tx.exec_params(
-            "SELECT rd_rfc3339(s.current_period_start), rd_rfc3339(s.current_period_end) "
-            "FROM reconciliation_cases c JOIN subscriptions s ON s.provider_key = c.provider_key "
-            "AND s.provider_subscription_id = c.provider_subscription_id WHERE c.id = $1",
-            caseId);
-        if (r.empty() || r[0][0].is_null())
-            return std::nullopt;
-        return Period {r[0][0].as<std::string>(), r[0][1].as<std::string>()};
-    });
-}
-
 OperatorSession::CaseProvider OperatorSession::providerOfCase(std::int64_t caseId)
 {
     return translatingDatabaseErrors([&] {

@@ -54,15 +54,6 @@ public:
     nlohmann::json closeMonth(const std::string &providerKey, const std::string &month);
     nlohmann::json monthCloseReport(const std::string &providerKey, const std::string &month);
 
-    /// The current period of the subscription a case is about, as RFC 3339 text; nothing when
-    /// the case or the subscription does not exist or the subscription has no period.
-    struct Period
-    {
-        std::string start;
-        std::string end;
-    };
-    std::optional<Period> currentPeriodOfCase(std::int64_t caseId);
-
     /// rd::importStatementFiles, as this operator: `from`/`to` are UTC days "YYYY-MM-DD" or
     /// nothing (the statement's own paid days).
     StatementImportResult importStatement(const std::string &providerKey,

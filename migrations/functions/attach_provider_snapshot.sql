@@ -350,6 +350,10 @@ BEGIN
                                   'period', c.event->'period',
                                   'paidAmountMinor', c.event->'paidAmountMinor',
                                   'currency', c.event->'currency') END,
-                              'leftBehind', v_left_behind);
+                              'leftBehind', v_left_behind,
+                              -- As it is now: the healing above may have moved it on.
+                              'subscriptionAfter', (
+                                  SELECT public.rd_subscription_state_json(x)
+                                    FROM public.subscriptions x WHERE x.id = s.id));
 END;
 $$;

@@ -1,7 +1,11 @@
+-- Grants first, then the definition: CREATE OR REPLACE keeps them (docs/migrations.md).
 REVOKE ALL ON FUNCTION public.reapply_case(bigint,text,text)
     FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
 GRANT EXECUTE ON FUNCTION public.reapply_case(bigint,text,text) TO renewal_operator;
 
+-- The answer carries the subscription's state after the apply (and the healing it set off),
+-- read in the same transaction, so that the desk says "period now ..." without a second query
+-- that could see a later change.
 CREATE OR REPLACE FUNCTION public.reapply_case(p_case_id bigint, p_reason text, p_comment text)
     RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp
@@ -37,6 +41,11 @@ BEGIN
     RETURN jsonb_build_object('caseId', p_case_id, 'result', r.result,
                               'resolution', v_resolution, 'error', r.error_code,
                               'billingPeriodId', r.billing_period_id,
-                              'localState', r.local_state);
+                              'localState', r.local_state,
+                              'subscriptionAfter', (
+                                  SELECT public.rd_subscription_state_json(s)
+                                    FROM public.subscriptions s
+                                   WHERE s.provider_key = c.provider_key
+                                     AND s.provider_subscription_id = c.provider_subscription_id));
 END;
 $$;

@@ -562,7 +562,11 @@ BEGIN
                                   'period', c.event->'period',
                                   'paidAmountMinor', c.event->'paidAmountMinor',
                                   'currency', c.event->'currency') END,
-                              'leftBehind', v_left_behind);
+                              'leftBehind', v_left_behind,
+                              -- As it is now: the healing above may have moved it on.
+                              'subscriptionAfter', (
+                                  SELECT public.rd_subscription_state_json(x)
+                                    FROM public.subscriptions x WHERE x.id = s.id));
 END;
 $$;
 CREATE FUNCTION public.audit_case_history_heads() RETURNS TABLE(chain text, chain_id text, chain_seq bigint, row_hash text)
@@ -624,6 +628,32 @@ CREATE FUNCTION public.audit_chain_heads() RETURNS TABLE(chain text, chain_id te
     SELECT DISTINCT ON (subscription_id) 'subscription_transition_audits', subscription_id::text,
            chain_seq, row_hash
       FROM subscription_transition_audits ORDER BY subscription_id, chain_seq DESC;
+$$;
+CREATE FUNCTION public.case_detail(p_case_id bigint) RETURNS jsonb
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT jsonb_build_object(
+        'id', c.id, 'status', c.status, 'resolution', c.resolution,
+        'errorCode', c.error_code, 'providerKey', c.provider_key,
+        'providerSubscriptionId', c.provider_subscription_id,
+        'subscriptionId', c.subscription_id,
+        'providerRenewalKey', c.provider_renewal_key, 'occurrences', c.occurrences,
+        'firstSeenAt', public.rd_rfc3339(c.first_seen_at),
+        'lastSeenAt', public.rd_rfc3339(c.last_seen_at),
+        'resolvedBy', c.resolved_by, 'resolvedAt', public.rd_rfc3339(c.resolved_at),
+        'resolutionComment', c.resolution_comment, 'snapshotId', c.snapshot_id,
+        'assignedTo', c.assigned_to, 'assignedAt', public.rd_rfc3339(c.assigned_at),
+        'event', c.event, 'localState', c.local_state,
+        'applicableNow', public.rd_case_is_applicable(c),
+        'history', (SELECT coalesce(jsonb_agg(jsonb_build_object(
+                'seq', h.chain_seq, 'action', h.action, 'outcome', h.outcome,
+                'error', h.error_code, 'actor', h.actor, 'reason', h.reason,
+                'comment', h.comment, 'at', public.rd_rfc3339(h.created_at),
+                'details', h.details,
+                'recordedBy', public.rd_case_step_recorded_by(c, h)) ORDER BY h.chain_seq), '[]')
+             FROM public.reconciliation_case_history h WHERE h.case_id = c.id))
+      FROM public.reconciliation_cases c WHERE c.id = p_case_id
 $$;
 CREATE FUNCTION public.claim_case(p_case_id bigint, p_comment text) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
@@ -2012,7 +2042,12 @@ BEGIN
     RETURN jsonb_build_object('caseId', p_case_id, 'result', r.result,
                               'resolution', v_resolution, 'error', r.error_code,
                               'billingPeriodId', r.billing_period_id,
-                              'localState', r.local_state);
+                              'localState', r.local_state,
+                              'subscriptionAfter', (
+                                  SELECT public.rd_subscription_state_json(s)
+                                    FROM public.subscriptions s
+                                   WHERE s.provider_key = c.provider_key
+                                     AND s.provider_subscription_id = c.provider_subscription_id));
 END;
 $$;
 CREATE FUNCTION public.record_reconciliation_case(p_event jsonb, p_error_code text, p_local_state jsonb, p_recorded_by text DEFAULT 'webhook'::text) RETURNS bigint
@@ -2978,6 +3013,8 @@ REVOKE ALL ON FUNCTION public.audit_chain_hash_at(p_chain text, p_chain_id text,
 GRANT ALL ON FUNCTION public.audit_chain_hash_at(p_chain text, p_chain_id text, p_seq bigint) TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.audit_chain_heads() FROM PUBLIC;
 GRANT ALL ON FUNCTION public.audit_chain_heads() TO renewal_viewer;
+REVOKE ALL ON FUNCTION public.case_detail(p_case_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.case_detail(p_case_id bigint) TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.claim_case(p_case_id bigint, p_comment text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.claim_case(p_case_id bigint, p_comment text) TO renewal_operator;
 REVOKE ALL ON FUNCTION public.close_month(p_provider_key text, p_month date) FROM PUBLIC;

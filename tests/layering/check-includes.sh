@@ -33,7 +33,10 @@ forbid domain/fetch "statement fetch uses no database, no Qt and no outer layer"
     'app/' 'ui/'
 forbid domain/demo "demo data uses no Qt and no outer layer" 'Q[A-Za-z]+' 'app/' 'ui/'
 forbid app/renewalctl "renewalctl uses no Qt" 'Q[A-Za-z]+' 'ui/'
-forbid ui/models "the read models use no widgets and no libpqxx" \
+forbid ui/models "the read models use no widgets, no libpqxx and no actions" \
+    'QtWidgets' 'Q(Widget|Dialog|MainWindow|Label|PushButton|TableView|MessageBox|Application)\b' \
+    'ui/widgets/' 'ui/actions/' 'pqxx/' 'app/'
+forbid ui/actions "the desk's operations use no widgets and no libpqxx" \
     'QtWidgets' 'Q(Widget|Dialog|MainWindow|Label|PushButton|TableView|MessageBox|Application)\b' \
     'ui/widgets/' 'pqxx/' 'app/'
 forbid ui/widgets "the desk never uses libpqxx" 'pqxx/' 'app/'
@@ -41,7 +44,7 @@ forbid app/renewal-desk "the desk never uses libpqxx" 'pqxx/' 'app/renewalctl/'
 forbid domain/workload "the bench workload uses no Qt and no outer layer" \
     'Q[A-Za-z]+' 'boost/' 'domain/demo/' 'domain/receiver/' 'domain/fetch/' 'app/' 'ui/' 'bench/'
 forbid bench/renewal_desk_bench.cpp "the desk's bench measures the read models, never libpqxx" \
-    'pqxx/' 'ui/widgets/' 'app/' 'domain/workload/'
+    'pqxx/' 'ui/actions/' 'ui/widgets/' 'app/' 'domain/workload/'
 forbid bench/receiver "presign signs payloads with the core" \
     'pqxx/' 'libpq' 'Q[A-Za-z]+' 'domain/store/' 'ui/' 'app/'
 for dir in domain app ui; do
@@ -90,6 +93,7 @@ reaches() {
 reaches app/renewal-desk "the desk's main includes no header that includes libpqxx" 'pqxx/'
 reaches ui/widgets "the desk's pages include no header that includes libpqxx" 'pqxx/'
 reaches ui/models "the read models include no header that includes libpqxx" 'pqxx/'
+reaches ui/actions "the desk's operations include no header that includes libpqxx" 'pqxx/'
 for dir in app domain/demo domain/workload domain/receiver; do
     reaches "$dir" "includes no header that includes libpqxx" 'pqxx/'
 done

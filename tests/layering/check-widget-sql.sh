@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Widgets draw; models read: no file under ui/widgets runs SQL. A read is a loader in ui/models
-# taking (QSqlDatabase &db, args...), started with DatabasePool::call (or a model's fetcher),
-# so that a widget never names a connection, a query or SQL text. Run by the layering test
+# Widgets draw; models read; actions change: no file under ui/widgets runs SQL. A read is a
+# loader in ui/models taking (QSqlDatabase &db, args...), started with DatabasePool::call (or a
+# model's fetcher), a change an operation of ui/actions (through the store), so that a widget
+# never names a connection, a query or SQL text. SQL may live in ui/models and ui/actions. Run by the layering test
 # (check-includes.sh) and by the build whenever a widget source changes (ui/widgets/CMakeLists.txt).
 # Prints file:line for each offence and exits 1. Usage: check-widget-sql.sh [ROOT] (ROOT: the
 # tree to check, this repository by default; widget-sql-selftest.sh passes one it made).
@@ -15,8 +16,9 @@ statement='"[[:space:]]*(SELECT|INSERT|UPDATE|DELETE|WITH)[[:space:]]'
 pattern="QSql|\\bexec(Sql|Direct|OrThrow)\\b|$statement"
 hits=$(grep -rnE "$pattern" ui/widgets --include='*.cpp' --include='*.h' || true)
 if [ -n "$hits" ]; then
-    echo "layering: ui/widgets runs SQL; move the query into a loader in ui/models and start it"
-    echo "with DatabasePool::call (widgets draw, models read):"
+    echo "layering: ui/widgets runs SQL; move the query into a loader in ui/models (or, when it"
+    echo "changes data, an operation in ui/actions) and start it with DatabasePool::call (widgets"
+    echo "draw, models read, actions change):"
     printf '%s\n' "$hits" | while IFS=: read -r file line text; do
         echo "  $file:$line: $(echo "$text" | sed 's/^[[:space:]]*//')"
     done

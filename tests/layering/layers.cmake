@@ -44,7 +44,9 @@ rd_forbid(renewal_store "the store has no Qt and no HTTP layer" "^Qt6::" "renewa
     "renewal_receiver" "^Boost::")
 rd_forbid(renewal_demo "demo data has no Qt" "^Qt6::" "renewal_ui" "renewal_cli")
 rd_forbid(renewal_cli "renewalctl has no Qt" "^Qt6::" "renewal_ui")
-rd_forbid(renewal_ui_models "the read models use no widgets and no libpqxx"
+rd_forbid(renewal_ui_models "the read models use no widgets, no libpqxx and change no data"
+    "^Qt6::Widgets$" "PQXX" "renewal_ui_actions" "renewal_ui_widgets" "renewal_cli")
+rd_forbid(renewal_ui_actions "the desk's operations use no widgets and no libpqxx (the store's API)"
     "^Qt6::Widgets$" "PQXX" "renewal_ui_widgets" "renewal_cli")
 rd_forbid(renewal_ui_widgets "the desk calls store operations, never libpqxx" "PQXX"
     "renewal_cli")
@@ -58,8 +60,8 @@ rd_forbid(renewal_workload "the bench workload is a tool over the store: no Qt, 
 rd_forbid(renewal-desk "the desk's main opens its database through the store (prepared_database.h), never libpqxx"
     "PQXX" "renewal_cli" "renewal_workload" "renewal_demo" "renewal_receiver" "renewal_fetch"
     "^Boost::")
-rd_forbid(renewal-desk-bench "the desk's bench measures the read models: no pages, no libpqxx"
-    "PQXX" "renewal_ui_widgets" "renewal_cli" "renewal_workload" "renewal_demo")
+rd_forbid(renewal-desk-bench "the desk's bench measures the read models: no pages, no actions, no libpqxx"
+    "PQXX" "renewal_ui_actions" "renewal_ui_widgets" "renewal_cli" "renewal_workload" "renewal_demo")
 rd_forbid(renewal-presign "presign signs payloads with the core: no database, no Qt"
     "PQXX" "LIBPQ" "^Qt6::" "renewal_store" "renewal_ui" "renewal_cli")
 
@@ -104,8 +106,8 @@ if(BUILD_TESTING)
     foreach(_rd_test tst_ui_snapshotpreview tst_ui_connectionsettings tst_ui_asyncresult
             tst_ui_recordtablemodel tst_ui_caseevidence tst_ui_format tst_ui_deliverybody
             tst_ui_navigationhistory tst_ui_subscriptionsmodel tst_ui_casehistory tst_ui_casequeue)
-        rd_forbid(${_rd_test} "a read model's test links no widgets" "^Qt6::Widgets$"
-            "renewal_ui_widgets")
+        rd_forbid(${_rd_test} "a read model's test links no widgets and no actions"
+            "^Qt6::Widgets$" "renewal_ui_actions" "renewal_ui_widgets")
     endforeach()
 endif()
 include(${CMAKE_CURRENT_LIST_DIR}/diagram.cmake)

@@ -58,7 +58,7 @@ inline QString errorMessage(std::exception_ptr error)
 
 /// Delivers what `future` (work on a thread pool, e.g. DatabasePool::run) comes to, on
 /// `receiver`'s thread: `onResult(T)`, or `onError(QString)` with the message of the exception
-/// the work threw (DatabaseError: the server's message). Nothing is delivered
+/// the work threw (rd::DatabaseFailure: the server's message). Nothing is delivered
 ///  - when `receiver` is destroyed first (the watcher is its child and goes with it),
 ///  - when `isCurrent` is given and says no at arrival (a newer request superseded this one),
 ///  - when the future was canceled without a result (its pool shut down).

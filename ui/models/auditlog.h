@@ -64,7 +64,7 @@ struct Filter
 const QVector<Field> &fields();
 QVector<Column> columns();
 /// One page of the list after `after` (a previous row; empty: from the newest). Runs on a pool
-/// thread. Throws DatabaseError.
+/// thread. Throws rd::DatabaseFailure.
 Page fetchPage(QSqlDatabase &db, const Filter &filter, const QVector<QVariant> &after, int limit);
 /// The pages of the list narrowed to `filter` (fetchPage), for the page's PagedTableModel.
 PagedTableModel::Fetcher fetcher(const Filter &filter);
@@ -72,7 +72,7 @@ PagedTableModel::Fetcher fetcher(const Filter &filter);
 /// The providers the subscriptions have (a loose index scan: one probe per provider), as SQL
 /// selecting `provider_key`.
 QString providersSql();
-/// Those providers, sorted (a pool thread; DatabaseError).
+/// Those providers, sorted (a pool thread; rd::DatabaseFailure).
 QStringList loadProviders(QSqlDatabase &db);
 
 /// The transitions and case actions the "what" filter offers, in the order shown.

@@ -17,7 +17,7 @@ struct CaseDetail
     QVector<CaseHistoryStep> steps; ///< oldest first (caseHistoryCells puts them in words)
 };
 
-/// Case `caseId` and its history. Read-only; throws DatabaseError.
+/// Case `caseId` and its history. Read-only; throws rd::DatabaseFailure.
 CaseDetail loadCaseDetail(QSqlDatabase &db, qint64 caseId);
 
 } // namespace rd::ui

@@ -1,6 +1,6 @@
 #include "ui/models/casehistory.h"
 
-#include "ui/models/caseactions.h"
+#include "ui/models/casereasons.h"
 #include "ui/models/format.h"
 
 #include <QCoreApplication>

@@ -48,7 +48,7 @@ struct CaseQueue
 /// The queue lists at most this many cases (the first ones in its order).
 constexpr int kCaseQueueLimit = 1000;
 
-/// The cases `filter` lists, and the session's facts. Read-only; throws DatabaseError.
+/// The cases `filter` lists, and the session's facts. Read-only; throws rd::DatabaseFailure.
 CaseQueue loadCaseQueue(QSqlDatabase &db, const CaseQueueFilter &filter);
 
 /// "1 case", "3 cases".

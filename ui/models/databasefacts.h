@@ -14,7 +14,7 @@ struct DatabaseFacts
     QString schemaVersion; ///< "37 (payloads_forget)": the newest migration's version and name
 };
 
-/// Reads them (a pool thread; DatabaseError).
+/// Reads them (a pool thread; rd::DatabaseFailure).
 DatabaseFacts loadDatabaseFacts(QSqlDatabase &db);
 
 } // namespace rd::ui

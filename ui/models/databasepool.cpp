@@ -31,6 +31,12 @@ struct ThreadConnections
 
 thread_local ThreadConnections t_connections;
 
+/// A failed statement as the store reports one (QPSQL's native error code is the SQLSTATE).
+[[noreturn]] void throwQueryError(const QSqlError &error)
+{
+    rd::throwDatabaseFailure(error.text().toStdString(), error.nativeErrorCode().toStdString());
+}
+
 } // namespace
 
 static std::atomic<quint64> s_nextPoolId {1};
@@ -59,9 +65,9 @@ QSqlDatabase DatabasePool::threadConnection(const QString &conninfo, quint64 poo
         db = QSqlDatabase::addDatabase(u"QPSQL"_qs, name);
         const ConnectionSettings settings = ConnectionSettings::fromConninfo(conninfo);
         if (!settings.error.isEmpty())
-            throw DatabaseError(QObject::tr("The connection string is not valid: %1")
-                                    .arg(settings.error)
-                                    .toStdString());
+            throw rd::DatabaseUnavailable(QObject::tr("The connection string is not valid: %1")
+                                              .arg(settings.error)
+                                              .toStdString());
         settings.applyTo(db);
         t_connections.names << name;
     }
@@ -73,7 +79,7 @@ QSqlDatabase DatabasePool::threadConnection(const QString &conninfo, quint64 poo
         db.close();
     }
     if (!db.open())
-        throw DatabaseError(db.lastError().text().toStdString());
+        throw rd::DatabaseUnavailable(db.lastError().text().toStdString());
     QSqlQuery setup(db);
     setup.exec(u"SET application_name = 'renewal-desk'"_qs);
     return db;
@@ -82,14 +88,14 @@ QSqlDatabase DatabasePool::threadConnection(const QString &conninfo, quint64 poo
 void execOrThrow(QSqlQuery &query)
 {
     if (!query.exec())
-        throw DatabaseError(query.lastError().text().toStdString());
+        throwQueryError(query.lastError());
 }
 
 void execDirect(QSqlDatabase &db, const QString &sql)
 {
     QSqlQuery query(db);
     if (!query.exec(sql))
-        throw DatabaseError(query.lastError().text().toStdString());
+        throwQueryError(query.lastError());
 }
 
 QSqlQuery execSql(QSqlDatabase &db, const QString &sql, const QVariantList &values)
@@ -97,7 +103,7 @@ QSqlQuery execSql(QSqlDatabase &db, const QString &sql, const QVariantList &valu
     QSqlQuery query(db);
     query.setForwardOnly(true);
     if (!query.prepare(sql))
-        throw DatabaseError(query.lastError().text().toStdString());
+        throwQueryError(query.lastError());
     for (const QVariant &v : values)
         query.addBindValue(v);
     execOrThrow(query);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "domain/store/database_errors.h"
+
 #include <QFuture>
 #include <QSqlDatabase>
 #include <QSqlQuery>
@@ -9,16 +11,13 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <functional>
-#include <stdexcept>
 
 namespace rd::ui {
 
-/// A database error raised in a worker; the message is what the desk shows.
-class DatabaseError : public std::runtime_error
-{
-public:
-    using std::runtime_error::runtime_error;
-};
+// A query that fails throws what the store throws (domain/store/database_errors.h): a
+// refusal as rd::ActionRefused, anything else as rd::DatabaseFailure with the server's
+// SQLSTATE and whether a retry can heal it; a server that cannot be reached is
+// rd::DatabaseUnavailable. what() is the server's message, which the desk shows.
 
 /// Runs read queries and actions off the GUI thread. Every worker thread opens its own
 /// QSqlDatabase on first use and keeps it (a QSqlDatabase may only be used by the thread that
@@ -34,7 +33,7 @@ public:
     const QString &conninfo() const { return m_conninfo; }
 
     /// `work(db)` on a pool thread with that thread's open connection. An exception thrown by
-    /// `work` (DatabaseError for failed queries) reaches the QFuture.
+    /// `work` (rd::DatabaseFailure for failed queries) reaches the QFuture.
     template<typename F>
     auto run(F work) -> QFuture<decltype(work(std::declval<QSqlDatabase &>()))>
     {
@@ -55,7 +54,7 @@ public:
     }
 
     /// This thread's connection for `conninfo`, opened (or re-opened after a loss) on demand.
-    /// Throws DatabaseError when the server cannot be reached.
+    /// Throws rd::DatabaseUnavailable when the server cannot be reached.
     static QSqlDatabase threadConnection(const QString &conninfo, quint64 poolId);
 
 private:
@@ -64,7 +63,8 @@ private:
     QThreadPool m_pool;
 };
 
-/// Executes `query` (prepared, values bound); throws DatabaseError with the server's message.
+/// Executes `query` (prepared, values bound); throws rd::DatabaseFailure (or ActionRefused) with
+/// the server's message and SQLSTATE.
 void execOrThrow(QSqlQuery &query);
 /// Executes `sql` as is (no parameters): for statements PostgreSQL cannot PREPARE
 /// (BEGIN, SET, LISTEN).

@@ -46,7 +46,7 @@ FindQuery parseFindText(const QString &typed);
 /// Every match of `query` (at most 50), subscriptions first, then billing periods, cases and
 /// deliveries. Each kind of id is one probe of a unique or primary-key index per provider
 /// (the provider keys found by a loose index scan), whatever the server's collation: see
-/// docs/desk.md. Throws DatabaseError. Runs on a pool thread.
+/// docs/desk.md. Throws rd::DatabaseFailure. Runs on a pool thread.
 QVector<FoundItem> findAnything(QSqlDatabase &db, const FindQuery &query);
 
 } // namespace rd::ui

@@ -1,7 +1,6 @@
 #include "ui/models/inboxlist.h"
 
 #include "ui/models/databasepool.h"
-#include "ui/models/inboxactions.h"
 
 #include "domain/core/timestamp.h"
 
@@ -110,3 +109,13 @@ QVariantList loadChangeMark(QSqlDatabase &db)
 }
 
 } // namespace rd::ui::inbox
+
+namespace rd::ui {
+
+QString invalidToReviewCondition()
+{
+    return u"w.outcome = 'invalid' AND NOT EXISTS (SELECT 1 FROM webhook_inbox_reviews r "
+           "WHERE r.inbox_id = w.id)"_qs;
+}
+
+} // namespace rd::ui

@@ -53,13 +53,19 @@ struct Filter
 /// (received_at DESC, id DESC) or webhook_inbox_by_outcome for one outcome.
 PagedTableModel::Fetcher fetcher(const Filter &filter);
 
-/// The registered providers as (key, display name), by key (a pool thread; DatabaseError).
+/// The registered providers as (key, display name), by key (a pool thread; rd::DatabaseFailure).
 QList<QPair<QString, QString>> loadProviders(QSqlDatabase &db);
 
 /// What changes when the inbox does: the newest delivery's id, the write counters of
 /// webhook_inbox and webhook_inbox_reviews, and on a hot standby the replay position. Empty
-/// when it could not be read (a pool thread; DatabaseError).
+/// when it could not be read (a pool thread; rd::DatabaseFailure).
 QVariantList loadChangeMark(QSqlDatabase &db);
 
 } // namespace inbox
+
+/// The SQL condition, over webhook_inbox `w`, of an invalid delivery nobody has reviewed yet
+/// (migration 0034): webhook_inbox_by_outcome's 'invalid' range, each probed in
+/// webhook_inbox_reviews. The Overview counts these; the Inbox lists them.
+QString invalidToReviewCondition();
+
 } // namespace rd::ui

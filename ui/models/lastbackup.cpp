@@ -1,7 +1,6 @@
 #include "ui/models/lastbackup.h"
 
 #include "ui/models/asyncresult.h"
-#include "ui/models/backupjobs.h"
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
 
@@ -62,6 +61,11 @@ void setBackupWarnAfterDaysSetting(int days)
 static QString daysText(qint64 days)
 {
     return days == 1 ? QObject::tr("1 day") : QObject::tr("%1 days").arg(days);
+}
+
+QString fileSizeText(qint64 bytes)
+{
+    return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat);
 }
 
 QString backupAgeText(const QDateTime &takenAt, const QDateTime &now)

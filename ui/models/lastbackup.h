@@ -51,6 +51,8 @@ struct BackupAgeStatus
     bool warning() const { return level == Level::Old || level == Level::None; }
 };
 
+/// "12.3 MB": a file's size for people.
+QString fileSizeText(qint64 bytes);
 /// "just now", "5 minutes ago", "3 hours ago", "yesterday", "12 days ago".
 QString backupAgeText(const QDateTime &takenAt, const QDateTime &now);
 /// The status for `state` at `now`; Old when the backup is older than `warnAfterDays` days

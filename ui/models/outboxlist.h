@@ -47,7 +47,7 @@ PagedTableModel::Fetcher fetcher(Show show);
 /// through the partial index), the table's write counters, on a hot standby the replay
 /// position (these four change when the outbox does), then the publisher
 /// (loadOutboxPublisher): its sessions, when it last published, the database's clock. Empty
-/// when it could not be read (a pool thread; DatabaseError).
+/// when it could not be read (a pool thread; rd::DatabaseFailure).
 QVariantList loadState(QSqlDatabase &db);
 
 } // namespace outbox

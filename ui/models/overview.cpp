@@ -2,7 +2,7 @@
 
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
-#include "ui/models/inboxactions.h"
+#include "ui/models/inboxlist.h"
 #include "ui/models/outboxpublisher.h"
 #include "ui/models/overduewatch.h"
 #include "ui/models/utcmidnight.h"
@@ -48,7 +48,7 @@ OverviewFigures loadOverview(QSqlDatabase &db, std::optional<int> overdueGraceHo
     {
         QSqlQuery q = execSql(db, u"SELECT rd_rfc3339(now()), (now() AT TIME ZONE 'UTC')::date"_qs);
         if (!q.next())
-            throw DatabaseError("the database did not say what time it is");
+            throw rd::DatabaseFailure("the database did not say what time it is", "", false);
         f.readAt = format::instant(q.value(0).toString());
         f.todayUtc = QDate::fromString(q.value(1).toString(), Qt::ISODate);
     }

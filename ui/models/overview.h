@@ -95,7 +95,7 @@ inline constexpr std::array<qint64, 3> kAgeBucketLimits {3600, 86400, 7 * 86400}
 /// pending deltas (fold_renewal_totals(), a no-op on a standby), then reads the rest in one
 /// REPEATABLE READ, READ ONLY transaction, so the tiles and charts agree with each other.
 /// `overdueGraceHours` overrides every provider's grace (the desk's setting). Throws
-/// DatabaseError.
+/// rd::DatabaseFailure.
 OverviewFigures loadOverview(QSqlDatabase &db, std::optional<int> overdueGraceHours = std::nullopt);
 
 /// A cheap fingerprint of what the Overview reads (newest audit and inbox ids, the write

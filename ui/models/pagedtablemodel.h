@@ -41,7 +41,7 @@ class PagedTableModel : public QAbstractTableModel
 
 public:
     /// Loads up to `limit` rows after `after` (nullptr: from the start) in the model's order.
-    /// Runs on a pool thread; throws DatabaseError on failure.
+    /// Runs on a pool thread; throws rd::DatabaseFailure on failure.
     using Fetcher
         = std::function<Page(QSqlDatabase &db, const QVector<QVariant> &after, int limit)>;
 

@@ -19,8 +19,8 @@ struct SnapshotSubject
     std::optional<rd::ProviderKind> kind;
 };
 
-/// Case `caseId`'s subject in one statement (a pool thread; DatabaseError); nothing when there
-/// is no such case.
+/// Case `caseId`'s subject in one statement (a pool thread; rd::DatabaseFailure); nothing when
+/// there is no such case.
 std::optional<SnapshotSubject> loadSnapshotSubject(QSqlDatabase &db, qint64 caseId);
 
 } // namespace rd::ui

@@ -47,10 +47,10 @@ inline constexpr int kStatementFindingLimit = 5000;
 /// The most runs the dialog lists.
 inline constexpr int kStatementRunLimit = 500;
 
-/// The finished runs, newest first, at most `limit` (a pool thread; DatabaseError).
+/// The finished runs, newest first, at most `limit` (a pool thread; rd::DatabaseFailure).
 QVector<StatementRunRow> loadStatementRuns(QSqlDatabase &db, int limit = kStatementRunLimit);
 /// Run `runId`'s findings: those with a case first (open ones before closed ones), then by line;
-/// at most kStatementFindingLimit (a pool thread; DatabaseError).
+/// at most kStatementFindingLimit (a pool thread; rd::DatabaseFailure).
 QVector<StatementFindingRow> loadStatementFindings(QSqlDatabase &db, qint64 runId);
 
 } // namespace rd::ui

@@ -1,6 +1,6 @@
 #include "ui/widgets/applicabledialog.h"
 
-#include "ui/models/caseactions.h"
+#include "ui/actions/caseactions.h"
 #include "ui/models/columns.h"
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"

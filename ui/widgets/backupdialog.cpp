@@ -236,7 +236,7 @@ void BackupDialog::setRunning(bool running)
         m_progress->end();
 }
 
-void BackupDialog::finished(const BackupOutcome &outcome)
+void BackupDialog::finished(const BackupResult &outcome)
 {
     setRunning(false);
     if (!outcome.ok) {

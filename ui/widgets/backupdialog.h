@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ui/models/backupjobs.h"
+#include "ui/actions/backupjobs.h"
 
 #include <QDialog>
 
@@ -39,7 +39,7 @@ public:
 
 signals:
     /// A backup was written and recorded (the desk reads the backup's age again).
-    void backupCompleted(const rd::ui::BackupOutcome &outcome);
+    void backupCompleted(const rd::ui::BackupResult &outcome);
     /// The warning's threshold changed (QSettings "backup/warnAfterDays" is written).
     void warnAfterDaysChanged(int days);
 
@@ -48,7 +48,7 @@ protected:
 
 private:
     void browse();
-    void finished(const BackupOutcome &outcome);
+    void finished(const BackupResult &outcome);
     void setRunning(bool running);
 
     QString m_conninfo;

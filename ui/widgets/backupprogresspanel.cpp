@@ -1,6 +1,6 @@
 #include "ui/widgets/backupprogresspanel.h"
 
-#include "ui/models/backupjobs.h"
+#include "ui/actions/backupjobs.h"
 
 #include <QLabel>
 #include <QLocale>

@@ -1,6 +1,6 @@
 #include "ui/widgets/bulkcasedialog.h"
 
-#include "ui/models/bulkcaserun.h"
+#include "ui/actions/bulkcaserun.h"
 #include "ui/models/recordtablemodel.h"
 #include "ui/widgets/tableview.h"
 

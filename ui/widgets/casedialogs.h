@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ui/models/caseactions.h"
+#include "ui/actions/caseactions.h"
 
 #include <QString>
 #include <QStringList>

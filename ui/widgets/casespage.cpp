@@ -1,7 +1,7 @@
 #include "ui/widgets/casespage.h"
 
+#include "ui/actions/bulkcaserun.h"
 #include "ui/models/applicablecases.h"
-#include "ui/models/bulkcaserun.h"
 #include "ui/models/casedetail.h"
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
@@ -553,18 +553,14 @@ void CasesPage::runAction(CaseActions::Action action, const QString &reason, con
     m_panel->showRunning(tr("%1 case %2…").arg(caseActionName(action)).arg(m_currentCase));
     deliverResult(
         this, m_actions->run(action, {m_currentCase, reason, comment, snapshotJson}),
-        [this](const CaseActionResult &outcome) { actionDone(outcome); },
-        [this](const QString &message) {
-            actionDone({CaseActionResult::Kind::Failed, message, u"error"_qs});
-        });
+        [this](const ActionResult &outcome) { actionDone(outcome); },
+        [this](const QString &message) { actionDone(ActionResult::failed(message)); });
 }
 
-void CasesPage::actionDone(const CaseActionResult &outcome)
+void CasesPage::actionDone(const ActionResult &outcome)
 {
     m_busy = false;
-    m_panel->showOutcome(outcome.summary,
-        outcome.kind == CaseActionResult::Kind::Resolved
-            || outcome.kind == CaseActionResult::Kind::Done);
+    m_panel->showOutcome(outcome.summary, outcome.succeeded());
     emit actionFinished(outcome);
     refresh();
 }

@@ -1,7 +1,7 @@
 #pragma once
 
+#include "ui/actions/caseactions.h"
 #include "ui/models/asyncresult.h"
-#include "ui/models/caseactions.h"
 #include "ui/models/casehistory.h"
 #include "ui/models/casequeue.h"
 #include "ui/models/caserow.h"
@@ -155,7 +155,7 @@ public:
 signals:
     void openCountChanged(int count);
     void subscriptionOpenRequested(const QString &subscriptionUuid);
-    void actionFinished(const rd::ui::CaseActionResult &outcome);
+    void actionFinished(const rd::ui::ActionResult &outcome);
     /// A bulk run finished (or was stopped); `summary` is BulkCaseRun::summary().
     void bulkFinished(const QString &summary);
     void statusMessage(const QString &message);
@@ -168,7 +168,7 @@ private:
     RowRef currentRecord() const;
     void askAndRun(CaseActions::Action action);
     void updateButtons();
-    void actionDone(const CaseActionResult &outcome);
+    void actionDone(const ActionResult &outcome);
     void askAndRunBulk(CaseActions::Action action);
     /// Everyone's cases of `scope` in `sort` order, no search and no day: where the
     /// Overview's drill-downs start from, whatever the queue showed.

@@ -122,9 +122,9 @@ void CloseMonthDialog::closeMonth()
     m_stateLabel->setText(tr("Closing…"));
     deliverResult(
         this, closeMonthAsync(m_pool->conninfo(), provider, month),
-        [this](const MonthCloseOutcome &outcome) {
-            if (outcome.kind != MonthCloseOutcome::Kind::Closed) {
-                m_stateLabel->setText(tr("Not closed: %1").arg(outcome.message));
+        [this](const MonthCloseResult &outcome) {
+            if (!outcome.succeeded()) {
+                m_stateLabel->setText(tr("Not closed: %1").arg(outcome.summary));
                 emit stateLoaded();
                 return;
             }

@@ -1,7 +1,7 @@
 #pragma once
 
+#include "ui/actions/monthclose.h"
 #include "ui/models/asyncresult.h"
-#include "ui/models/monthclose.h"
 
 #include <QDialog>
 

@@ -1,10 +1,10 @@
 #include "ui/widgets/inboxpage.h"
 
+#include "ui/actions/inboxactions.h"
 #include "ui/models/asyncresult.h"
 #include "ui/models/columns.h"
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
-#include "ui/models/inboxactions.h"
 #include "ui/models/inboxlist.h"
 #include "ui/models/pagedtablemodel.h"
 #include "ui/widgets/deliveryview.h"
@@ -362,14 +362,14 @@ void InboxPage::rerun(qint64 id)
     finishAction(rerunDeliveryAsync(m_pool->conninfo(), id));
 }
 
-void InboxPage::finishAction(QFuture<InboxActionOutcome> action)
+void InboxPage::finishAction(QFuture<InboxActionResult> action)
 {
     deliverResult(
         this, std::move(action),
-        [this](const InboxActionOutcome &o) {
+        [this](const InboxActionResult &o) {
             // The status bar's line is the outcome's first (a re-run's report has more).
             emit statusMessage(o.summary.section(u'\n', 0, 0));
-            emit actionFinished(o.kind == InboxActionOutcome::Kind::Done, o.summary);
+            emit actionFinished(o.succeeded(), o.summary);
             refresh(); // the list, and the open delivery as it now is
         },
         [this](const QString &message) {

@@ -1,7 +1,7 @@
 #pragma once
 
+#include "ui/actions/inboxactions.h"
 #include "ui/models/asyncresult.h"
-#include "ui/models/inboxactions.h"
 #include "ui/models/inboxlist.h"
 #include "ui/widgets/searchablepage.h"
 
@@ -90,7 +90,7 @@ private:
     /// Reads the inbox's state; reloads the list (and the open delivery) when it changed.
     void poll();
     /// Reports a review's or a re-run's outcome and shows the inbox as it now is.
-    void finishAction(QFuture<InboxActionOutcome> action);
+    void finishAction(QFuture<InboxActionResult> action);
 
     DatabasePool *m_pool;
     PagedTableModel *m_model;

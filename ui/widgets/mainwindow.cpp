@@ -1,8 +1,8 @@
 #include "ui/widgets/mainwindow.h"
 #include "ui/widgets/statementimportdialog.h"
 
+#include "ui/actions/caseactions.h"
 #include "ui/models/asyncresult.h"
-#include "ui/models/caseactions.h"
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
 #include "ui/models/lastbackup.h"

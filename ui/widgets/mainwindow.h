@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ui/models/caseactions.h"
+#include "ui/actions/caseactions.h"
 #include "ui/models/databasefacts.h"
 #include "ui/models/finder.h"
 #include "ui/models/navigationhistory.h"

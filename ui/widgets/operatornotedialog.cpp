@@ -1,6 +1,6 @@
 #include "ui/widgets/operatornotedialog.h"
 
-#include "ui/models/caseactions.h"
+#include "ui/actions/caseactions.h"
 #include "ui/widgets/dialogkeys.h"
 #include "ui/widgets/reasonbox.h"
 

@@ -1,6 +1,6 @@
 #include "ui/widgets/reasonbox.h"
 
-#include "ui/models/caseactions.h"
+#include "ui/models/casereasons.h"
 
 #include <QComboBox>
 

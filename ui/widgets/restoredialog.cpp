@@ -220,7 +220,7 @@ void RestoreDialog::readManifest()
     updateStart();
     deliverResult(
         this, BackupJob::readManifest(file),
-        [this](const ManifestOutcome &m) {
+        [this](const ManifestResult &m) {
             showManifest(m);
             emit manifestRead();
         },
@@ -231,7 +231,7 @@ void RestoreDialog::readManifest()
         m_manifestRequest.next());
 }
 
-void RestoreDialog::showManifest(const ManifestOutcome &m)
+void RestoreDialog::showManifest(const ManifestResult &m)
 {
     m_manifestOk = m.ok;
     if (!m.ok) {
@@ -352,7 +352,7 @@ void RestoreDialog::setRunning(bool running)
     updateStart();
 }
 
-void RestoreDialog::finished(const RestoreOutcome &outcome)
+void RestoreDialog::finished(const RestoreResult &outcome)
 {
     m_outcome = outcome;
     setRunning(false);

@@ -1,7 +1,7 @@
 #pragma once
 
+#include "ui/actions/backupjobs.h"
 #include "ui/models/asyncresult.h"
-#include "ui/models/backupjobs.h"
 
 #include <QDialog>
 
@@ -43,7 +43,7 @@ public:
     /// The verification's result in words, after a restore (or its error).
     QString resultText() const;
     bool isVerified() const { return m_outcome.ok && m_outcome.verified; }
-    const RestoreOutcome &outcome() const { return m_outcome; }
+    const RestoreResult &outcome() const { return m_outcome; }
     QPushButton *openButton() const { return m_open; }
 
 signals:
@@ -59,9 +59,9 @@ private:
     void browseFile();
     void browseDirectory();
     void readManifest();
-    void showManifest(const ManifestOutcome &m);
+    void showManifest(const ManifestResult &m);
     void updateStart();
-    void finished(const RestoreOutcome &outcome);
+    void finished(const RestoreResult &outcome);
     void setRunning(bool running);
     RestoreTarget target() const;
 
@@ -82,7 +82,7 @@ private:
     QPushButton *m_start;
     QPushButton *m_open;
     QPushButton *m_cancel;
-    RestoreOutcome m_outcome;
+    RestoreResult m_outcome;
     LatestRequest m_manifestRequest;
 };
 

@@ -1,7 +1,7 @@
 #include "ui/widgets/snapshotdialog.h"
 
+#include "ui/actions/caseactions.h"
 #include "ui/models/asyncresult.h"
-#include "ui/models/caseactions.h"
 #include "ui/models/comparisonmodel.h"
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"

@@ -1,8 +1,8 @@
 #include "ui/widgets/statementimportdialog.h"
 
+#include "ui/actions/monthclose.h"
 #include "ui/models/asyncresult.h"
 #include "ui/models/databasepool.h"
-#include "ui/models/monthclose.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -114,7 +114,7 @@ StatementImportDialog::StatementImportDialog(
     connect(m_preview, &QPushButton::clicked, this, [this] { run(true); });
     connect(m_import, &QPushButton::clicked, this, [this] { run(false); });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(&m_watcher, &QFutureWatcher<StatementImportReport>::finished, this,
+    connect(&m_watcher, &QFutureWatcher<StatementImportResult>::finished, this,
         &StatementImportDialog::finished);
     updateButtons();
 
@@ -199,15 +199,14 @@ void StatementImportDialog::finished()
 {
     m_running = false;
     m_last = m_watcher.result();
-    m_report->setPlainText(m_last.text);
+    m_report->setPlainText(m_last.summary);
     updateButtons();
-    using Kind = StatementImportReport::Kind;
-    if (m_last.kind == Kind::Imported && !m_last.dryRun) {
+    if (m_last.kept()) {
         m_status->setText(m_last.openCases > 0
                 ? tr("Imported. %n case(s) wait in Cases.", nullptr, int(m_last.openCases))
                 : tr("Imported. Nothing is left open."));
         emit imported(m_last.runId);
-    } else if (m_last.kind == Kind::Refused || m_last.kind == Kind::Failed) {
+    } else if (!m_last.succeeded()) {
         m_status->setText(tr("Not imported."));
     }
     emit reported();

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ui/models/statementimport.h"
+#include "ui/actions/statementimport.h"
 
 #include <QDialog>
 #include <QFutureWatcher>
@@ -29,7 +29,7 @@ public:
     /// The registered providers are read through `pool`, off the GUI thread (the choice is
     /// editable meanwhile). `importer` runs a request (tests pass their own); by default
     /// importStatementAsync over `conninfo`.
-    using Importer = std::function<QFuture<StatementImportReport>(const StatementImportRequest &)>;
+    using Importer = std::function<QFuture<StatementImportResult>(const StatementImportRequest &)>;
     StatementImportDialog(const QString &conninfo, DatabasePool *pool, QWidget *parent = nullptr,
         Importer importer = {});
 
@@ -43,7 +43,7 @@ public:
     QPushButton *importButton() const { return m_import; }
     QString reportText() const;
     /// The last report, once one came back.
-    const StatementImportReport &lastReport() const { return m_last; }
+    const StatementImportResult &lastReport() const { return m_last; }
 
 signals:
     /// The registered providers were read into the choice.
@@ -68,8 +68,8 @@ private:
     QLabel *m_status;
     QPushButton *m_preview;
     QPushButton *m_import;
-    QFutureWatcher<StatementImportReport> m_watcher;
-    StatementImportReport m_last;
+    QFutureWatcher<StatementImportResult> m_watcher;
+    StatementImportResult m_last;
     bool m_running = false;
 };
 

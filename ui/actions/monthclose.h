@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ui/actions/actionresult.h"
+
 #include <nlohmann/json.hpp>
 
 #include <QDate>
@@ -20,30 +22,28 @@ struct MonthCloseState
     QString refusal; ///< why it cannot be closed now; empty when it can
 };
 
-/// The registered providers' keys, sorted (a pool thread; DatabaseError).
+/// The registered providers' keys, sorted (a pool thread; rd::DatabaseFailure).
 QStringList loadProviderKeys(QSqlDatabase &db);
 /// Whether `provider`'s `month` (any day of it) can be closed, and if not why (a pool thread;
-/// DatabaseError).
+/// rd::DatabaseFailure).
 MonthCloseState loadMonthCloseState(QSqlDatabase &db, const QString &provider, const QDate &month);
 /// The closed month's report (month_close_report): null when it is not closed (a pool thread;
-/// DatabaseError).
+/// rd::DatabaseFailure).
 nlohmann::json loadMonthCloseReport(QSqlDatabase &db, const QString &provider, const QDate &month);
 
-/// How closing ended.
-struct MonthCloseOutcome
+/// How closing ended: Done ("closed") with the report, Refused (the database's sentence) or
+/// Failed (the error).
+struct MonthCloseResult : ActionResult
 {
-    enum class Kind { Closed, Refused, Failed };
-    Kind kind = Kind::Failed;
-    QString message; ///< the database's sentence for a refusal, the error for a failure
-    nlohmann::json report; ///< Closed: the report (month_close_report)
+    nlohmann::json report; ///< Done: the report (month_close_report)
 };
 
 /// Closes the month as the conninfo's login role (the store's OperatorSession, its own
 /// connection), then reads its report. Blocking: call it on a pool thread. Never throws.
-MonthCloseOutcome closeMonthAs(
+MonthCloseResult closeMonthAs(
     const std::string &conninfo, const QString &provider, const QDate &month);
 /// The same off the GUI thread, on a connection of its own.
-QFuture<MonthCloseOutcome> closeMonthAsync(
+QFuture<MonthCloseResult> closeMonthAsync(
     const QString &conninfo, const QString &provider, const QDate &month);
 
 /// The report as HTML for QTextDocument: the provider, the month, who closed and when, the

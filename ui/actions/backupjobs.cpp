@@ -1,4 +1,4 @@
-#include "ui/models/backupjobs.h"
+#include "ui/actions/backupjobs.h"
 
 #include "domain/core/errors.h"
 #include "domain/store/database_backup.h"
@@ -109,11 +109,6 @@ QString describeCounts(const BackupFacts &facts, bool all)
         parts << QObject::tr("%1 rows in %2 other tables")
                      .arg(locale.toString(otherRows), locale.toString(otherTables));
     return parts.join(u", "_qs);
-}
-
-QString fileSizeText(qint64 bytes)
-{
-    return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat);
 }
 
 QString backupPhaseText(const QString &phase)
@@ -236,7 +231,7 @@ QString newEmbeddedDirectoryProblem(const QString &directory)
     return {};
 }
 
-QString describeRestore(const RestoreOutcome &o)
+QString describeRestore(const RestoreResult &o)
 {
     const QLocale locale;
     if (o.verified)
@@ -265,8 +260,8 @@ QString describeRestore(const RestoreOutcome &o)
 
 BackupJob::BackupJob(QObject *parent) : QObject(parent)
 {
-    qRegisterMetaType<rd::ui::BackupOutcome>();
-    qRegisterMetaType<rd::ui::RestoreOutcome>();
+    qRegisterMetaType<rd::ui::BackupResult>();
+    qRegisterMetaType<rd::ui::RestoreResult>();
 }
 
 BackupJob::~BackupJob()
@@ -324,7 +319,7 @@ void BackupJob::startBackup(const QString &conninfo, const QString &file)
         return;
     run([conninfo = conninfo.toStdString(), file](const std::atomic<bool> *cancel,
             std::function<void(const BackupProgress &)> onProgress) {
-        BackupOutcome outcome;
+        BackupResult outcome;
         try {
             BackupOptions options;
             options.cancel = cancel;
@@ -332,7 +327,7 @@ void BackupJob::startBackup(const QString &conninfo, const QString &file)
             std::optional<fs::path> to;
             if (!file.isEmpty())
                 to = fs::path(file.toStdString());
-            const BackupResult r = backupDatabase(conninfo, to, options);
+            const rd::BackupResult r = backupDatabase(conninfo, to, options);
             outcome.ok = true;
             outcome.file = QString::fromStdString(r.file.string());
             outcome.fileBytes = r.fileBytes;
@@ -387,7 +382,7 @@ private:
     bool m_keep = false;
 };
 
-void fillReport(RestoreOutcome &outcome, const RestoreReport &r)
+void fillReport(RestoreResult &outcome, const RestoreReport &r)
 {
     outcome.facts = factsOf(r.manifest);
     outcome.verified = r.verified();
@@ -416,7 +411,7 @@ void BackupJob::startRestore(const QString &file, const RestoreTarget &target)
         return;
     run([file, target](const std::atomic<bool> *cancel,
             std::function<void(const BackupProgress &)> onProgress) {
-        RestoreOutcome outcome;
+        RestoreResult outcome;
         outcome.embeddedDirectory = target.embeddedDirectory;
         try {
             std::unique_ptr<NewEmbeddedCluster> cluster;
@@ -458,10 +453,10 @@ void BackupJob::startRestore(const QString &file, const RestoreTarget &target)
     });
 }
 
-QFuture<ManifestOutcome> BackupJob::readManifest(const QString &file)
+QFuture<ManifestResult> BackupJob::readManifest(const QString &file)
 {
     return QtConcurrent::run([file] {
-        ManifestOutcome outcome;
+        ManifestResult outcome;
         try {
             outcome.facts = factsOf(readBackupManifest(fs::path(file.toStdString())));
             outcome.ok = true;

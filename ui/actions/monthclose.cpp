@@ -1,10 +1,9 @@
-#include "ui/models/monthclose.h"
+#include "ui/actions/monthclose.h"
 
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
 
 #include "domain/core/close_report.h"
-#include "domain/store/action_refused.h"
 #include "domain/store/operator_session.h"
 
 #include <QFile>
@@ -96,24 +95,23 @@ nlohmann::json loadMonthCloseReport(QSqlDatabase &db, const QString &provider, c
     return nlohmann::json::parse(q.value(0).toString().toStdString());
 }
 
-MonthCloseOutcome closeMonthAs(
+MonthCloseResult closeMonthAs(
     const std::string &conninfo, const QString &provider, const QDate &month)
 {
-    using Kind = MonthCloseOutcome::Kind;
-    try {
+    return answerOf(u"%1"_qs, [&] {
         rd::OperatorSession session(conninfo);
         const std::string key = provider.toStdString();
         const std::string first = monthText(month).toStdString();
         session.closeMonth(key, first);
-        return {Kind::Closed, {}, session.monthCloseReport(key, first)};
-    } catch (const rd::ActionRefused &e) {
-        return {Kind::Refused, QString::fromUtf8(e.what()), nullptr};
-    } catch (const std::exception &e) {
-        return {Kind::Failed, QString::fromUtf8(e.what()), nullptr};
-    }
+        return MonthCloseResult {
+            {ActionResult::Kind::Done,
+                QObject::tr("%1's %2 is closed.").arg(provider, monthText(month).left(7)),
+                u"closed"_qs},
+            session.monthCloseReport(key, first)};
+    });
 }
 
-QFuture<MonthCloseOutcome> closeMonthAsync(
+QFuture<MonthCloseResult> closeMonthAsync(
     const QString &conninfo, const QString &provider, const QDate &month)
 {
     return QtConcurrent::run([conninfo = conninfo.toStdString(), provider, month] {

@@ -1,4 +1,4 @@
-#include "ui/models/caseactions.h"
+#include "ui/actions/caseactions.h"
 
 #include "ui/models/format.h"
 #include "ui/models/snapshotinput.h"
@@ -31,9 +31,9 @@ rd::OperatorNote noteFor(const CaseActionRequest &request)
     return {request.reason.toStdString(), request.comment.trimmed().toStdString()};
 }
 
-QString currentPeriod(rd::OperatorSession &session, qint64 caseId)
+/// The period an action left the subscription in, as the action answered it ("period now ...").
+QString periodText(const std::optional<rd::CurrentPeriod> &period)
 {
-    const auto period = session.currentPeriodOfCase(caseId);
     if (!period)
         return tr("no current period");
     return format::period(format::instant(QString::fromStdString(period->start)),
@@ -48,28 +48,12 @@ public:
     bool isAvailable(Action) const override { return true; }
     QString unavailableReason(Action) const override { return {}; }
 
-    QFuture<CaseActionResult> run(Action action, const CaseActionRequest &request) override
+    QFuture<ActionResult> run(Action action, const CaseActionRequest &request) override
     {
         // Off the GUI thread, on a connection of its own; the database decides, as the
         // connection's login role, and refuses what that role may not do.
         return QtConcurrent::run([conninfo = m_conninfo.toStdString(), action, request] {
-            switch (action) {
-            case Action::Reapply:
-                return reapplyCase(conninfo, request);
-            case Action::Dismiss:
-                return dismissCase(conninfo, request);
-            case Action::AttachSnapshot:
-                return attachSnapshot(conninfo, request);
-            case Action::Claim:
-                return claimCase(conninfo, request);
-            case Action::Release:
-                return releaseCase(conninfo, request);
-            case Action::Note:
-                return noteCase(conninfo, request);
-            case Action::Reopen:
-                return reopenCase(conninfo, request);
-            }
-            return CaseActionResult {};
+            return runCaseAction(conninfo, action, request);
         });
     }
 
@@ -103,109 +87,58 @@ QString reapplyBlockedReason(const QString &eventJson)
               "cannot apply it: attach a provider snapshot instead (Attach provider snapshot…).");
 }
 
-QStringList caseActionReasonCodes()
-{
-    QStringList codes;
-    for (const std::string &code : rd::standardReasonCodes())
-        codes << QString::fromStdString(code);
-    return codes;
-}
+namespace {
 
-QString reasonLabel(const QString &code)
+ActionResult reapply(const std::string &conninfo, const CaseActionRequest &request)
 {
-    static const QHash<QString, const char *> labels {
-        {u"provider_confirmed"_qs, QT_TRANSLATE_NOOP("CaseActions", "Provider confirmed")},
-        {u"missing_renewal_arrived"_qs,
-            QT_TRANSLATE_NOOP("CaseActions", "Missing renewal arrived")},
-        {u"customer_request"_qs, QT_TRANSLATE_NOOP("CaseActions", "Customer request")},
-        {u"duplicate_charge"_qs, QT_TRANSLATE_NOOP("CaseActions", "Duplicate charge")},
-        {u"data_correction"_qs, QT_TRANSLATE_NOOP("CaseActions", "Data correction")},
-        {u"test_data"_qs, QT_TRANSLATE_NOOP("CaseActions", "Test data")},
-        {u"other"_qs, QT_TRANSLATE_NOOP("CaseActions", "Other")},
-    };
-    const auto label = labels.constFind(code);
-    return label != labels.cend() ? tr(*label) : format::humanize(code);
-}
-
-CaseActionResult reapplyCase(const std::string &conninfo, const CaseActionRequest &request)
-{
-    using Kind = CaseActionResult::Kind;
-    try {
+    using Kind = ActionResult::Kind;
+    return answerOf(tr("Could not re-apply: %1"), [&] {
         rd::OperatorSession session(conninfo);
         const auto result = session.reapply(request.caseId, noteFor(request));
         if (!result.resolved()) {
-            const std::string error(result.rejection ? rd::toString(*result.rejection) : "");
-            return {Kind::StillOpen,
-                tr("Still rejected: %1. The case stays open.")
-                    .arg(format::humanize(QString::fromStdString(error))),
-                QString::fromStdString("rejected:" + error)};
+            const QString code = result.rejection
+                ? QString::fromStdString(std::string(rd::toString(*result.rejection)))
+                : QString();
+            return ActionResult {Kind::StillOpen,
+                tr("Still rejected: %1. The case stays open.").arg(format::humanize(code)), code};
         }
-        const QString now = currentPeriod(session, request.caseId);
+        const QString now = periodText(result.periodAfter);
         const bool applied = result.outcome == rd::ApplyOutcome::Applied;
         const QString summary = (applied ? tr("Applied: period now %1.").arg(now)
                                          : tr("Already applied: the renewal was recorded before; "
                                               "period now %1.")
                                                .arg(now))
             + u' ' + tr("Case %1 resolved.").arg(request.caseId);
-        return {Kind::Resolved, summary, applied ? u"applied"_qs : u"duplicate"_qs};
-    } catch (const rd::ActionRefused &e) {
-        return {Kind::Refused, QString::fromUtf8(e.what()), QString::fromStdString(e.code())};
-    } catch (const std::exception &e) {
-        return {Kind::Failed, tr("Could not re-apply: %1").arg(QString::fromUtf8(e.what())),
-            u"error"_qs};
-    }
+        return ActionResult {Kind::Resolved, summary, applied ? u"applied"_qs : u"duplicate"_qs};
+    });
 }
 
-CaseActionResult dismissCase(const std::string &conninfo, const CaseActionRequest &request)
+ActionResult dismiss(const std::string &conninfo, const CaseActionRequest &request)
 {
-    using Kind = CaseActionResult::Kind;
-    try {
+    return answerOf(tr("Could not dismiss: %1"), [&] {
         rd::OperatorSession session(conninfo);
         session.dismiss(request.caseId, noteFor(request));
-        return {Kind::Resolved, tr("Case %1 dismissed.").arg(request.caseId), u"dismissed"_qs};
-    } catch (const rd::ActionRefused &e) {
-        return {Kind::Refused, QString::fromUtf8(e.what()), QString::fromStdString(e.code())};
-    } catch (const std::exception &e) {
-        return {Kind::Failed, tr("Could not dismiss: %1").arg(QString::fromUtf8(e.what())),
-            u"error"_qs};
-    }
+        return ActionResult {ActionResult::Kind::Resolved,
+            tr("Case %1 dismissed.").arg(request.caseId), u"dismissed"_qs};
+    });
 }
 
-namespace {
-
-/// A name the database spells ("already_yours"), as resultCode carries it.
+/// A name the database spells ("already_yours"), as ActionResult::code carries it.
 QString codeOf(std::string_view name)
 {
     return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
 }
 
-/// Claim, release and note share their failure handling: a refusal in the database's words
-/// (note_required names who holds the case), anything else as an error.
-template<typename Call>
-CaseActionResult assignmentAction(const char *failure, Call &&call)
+ActionResult claim(const std::string &conninfo, const CaseActionRequest &request)
 {
-    using Kind = CaseActionResult::Kind;
-    try {
-        return call();
-    } catch (const rd::ActionRefused &e) {
-        return {Kind::Refused, QString::fromUtf8(e.what()), QString::fromStdString(e.code())};
-    } catch (const std::exception &e) {
-        return {Kind::Failed, tr(failure).arg(QString::fromUtf8(e.what())), u"error"_qs};
-    }
-}
-
-} // namespace
-
-CaseActionResult claimCase(const std::string &conninfo, const CaseActionRequest &request)
-{
-    return assignmentAction(QT_TRANSLATE_NOOP("CaseActions", "Could not claim: %1"), [&] {
+    return answerOf(tr("Could not claim: %1"), [&] {
         rd::OperatorSession session(conninfo);
         const auto r = session.claim(request.caseId, request.comment.trimmed().toStdString());
         const QString code = codeOf(rd::toString(r.outcome));
         if (r.outcome == rd::ClaimOutcome::AlreadyYours)
-            return CaseActionResult {CaseActionResult::Kind::Done,
+            return ActionResult {ActionResult::Kind::Done,
                 tr("Case %1 was already assigned to you.").arg(request.caseId), code};
-        return CaseActionResult {CaseActionResult::Kind::Done,
+        return ActionResult {ActionResult::Kind::Done,
             r.takenFrom.empty() ? tr("Case %1 is assigned to you.").arg(request.caseId)
                                 : tr("Case %1 is assigned to you (taken over from %2).")
                                       .arg(request.caseId)
@@ -214,16 +147,16 @@ CaseActionResult claimCase(const std::string &conninfo, const CaseActionRequest 
     });
 }
 
-CaseActionResult releaseCase(const std::string &conninfo, const CaseActionRequest &request)
+ActionResult release(const std::string &conninfo, const CaseActionRequest &request)
 {
-    return assignmentAction(QT_TRANSLATE_NOOP("CaseActions", "Could not release: %1"), [&] {
+    return answerOf(tr("Could not release: %1"), [&] {
         rd::OperatorSession session(conninfo);
         const auto r = session.release(request.caseId, request.comment.trimmed().toStdString());
         const QString code = codeOf(rd::toString(r.outcome));
         if (r.outcome == rd::ReleaseOutcome::NotClaimed)
-            return CaseActionResult {CaseActionResult::Kind::Done,
+            return ActionResult {ActionResult::Kind::Done,
                 tr("Case %1 was not assigned to anyone.").arg(request.caseId), code};
-        return CaseActionResult {CaseActionResult::Kind::Done,
+        return ActionResult {ActionResult::Kind::Done,
             tr("Case %1 is back in the queue (it was assigned to %2).")
                 .arg(request.caseId)
                 .arg(QString::fromStdString(r.releasedFrom)),
@@ -231,22 +164,22 @@ CaseActionResult releaseCase(const std::string &conninfo, const CaseActionReques
     });
 }
 
-CaseActionResult noteCase(const std::string &conninfo, const CaseActionRequest &request)
+ActionResult note(const std::string &conninfo, const CaseActionRequest &request)
 {
-    return assignmentAction(QT_TRANSLATE_NOOP("CaseActions", "Could not add the note: %1"), [&] {
+    return answerOf(tr("Could not add the note: %1"), [&] {
         rd::OperatorSession session(conninfo);
         session.note(request.caseId, request.comment.trimmed().toStdString());
-        return CaseActionResult {CaseActionResult::Kind::Done,
+        return ActionResult {ActionResult::Kind::Done,
             tr("Note added to case %1.").arg(request.caseId), u"noted"_qs};
     });
 }
 
-CaseActionResult reopenCase(const std::string &conninfo, const CaseActionRequest &request)
+ActionResult reopen(const std::string &conninfo, const CaseActionRequest &request)
 {
-    return assignmentAction(QT_TRANSLATE_NOOP("CaseActions", "Could not reopen: %1"), [&] {
+    return answerOf(tr("Could not reopen: %1"), [&] {
         rd::OperatorSession session(conninfo);
         const auto r = session.reopen(request.caseId, request.comment.trimmed().toStdString());
-        return CaseActionResult {CaseActionResult::Kind::Done,
+        return ActionResult {ActionResult::Kind::Done,
             r.dismissedBy.empty()
                 ? tr("Case %1 is open again, back in the queue.").arg(request.caseId)
                 : tr("Case %1 is open again, back in the queue (dismissed by %2).")
@@ -255,6 +188,8 @@ CaseActionResult reopenCase(const std::string &conninfo, const CaseActionRequest
             u"reopened"_qs};
     });
 }
+
+} // namespace
 
 namespace {
 
@@ -336,59 +271,88 @@ QString joined(const QString &text, const QString &more)
     return more.isEmpty() ? text : text.isEmpty() ? more : text + u' ' + more;
 }
 
+/// Attaches the request's snapshot; throws what the store throws, InputError for a snapshot
+/// that cannot be read.
+ActionResult attachSnapshotOrThrow(const std::string &conninfo, const CaseActionRequest &request)
+{
+    using Kind = ActionResult::Kind;
+    rd::OperatorSession session(conninfo);
+    const auto snapshot = snapshotFromText(session, request.caseId, request.snapshotJson);
+    const auto result
+        = session.attachSnapshot(snapshot, optionalCase(request.caseId), noteFor(request));
+    // What became of the case is the database's judgment of its renewal after the snapshot.
+    const auto &caseResult = result.caseAfter;
+    const bool stillOpen = caseResult && !caseResult->resolved;
+    const Kind kind = stillOpen ? Kind::StillOpen : Kind::Resolved;
+    const QString code = stillOpen && caseResult->rejection
+        ? QString::fromStdString(std::string(rd::toString(*caseResult->rejection)))
+        : QString::fromStdString(std::string(rd::toString(result.outcome)));
+    QString caseSentence;
+    if (caseResult)
+        caseSentence = stillOpen ? tr("Case %1 stays open: its renewal is still rejected (%2).")
+                                       .arg(request.caseId)
+                                       .arg(rejectionText(caseResult->rejection))
+            : caseResult->renewalOutcome == rd::ApplyOutcome::Applied
+            ? tr("Case %1 resolved: its renewal was applied.").arg(request.caseId)
+            : result.renewalFromCase
+            ? tr("Case %1 resolved: the snapshot recorded its renewal.").arg(request.caseId)
+            : tr("Case %1 resolved: its renewal is recorded.").arg(request.caseId);
+    caseSentence = joined(caseSentence, renewalWords(result, false));
+    if (result.outcome == rd::SnapshotAttachment::Outcome::Unchanged)
+        return ActionResult {kind,
+            tr("The same snapshot was attached before: nothing changed.") + u' ' + caseSentence,
+            code};
+    QStringList changes;
+    for (const auto &[field, change] : result.changes.items())
+        changes << changeText(field, change["before"], change["after"]);
+    QString summary = tr("Snapshot attached: period now %1.").arg(periodText(result.periodAfter));
+    if (!changes.isEmpty())
+        summary += u' ' + tr("Changed: %1.").arg(changes.join(u"; "_qs));
+    if (!caseSentence.isEmpty())
+        summary += u' ' + caseSentence;
+    if (!result.applicableCases.empty())
+        summary += u' '
+            + QCoreApplication::translate("CaseActions", "%n other case(s) can now be re-applied.",
+                nullptr, static_cast<int>(result.applicableCases.size()));
+    return ActionResult {kind, summary, code};
+}
+
+ActionResult attach(const std::string &conninfo, const CaseActionRequest &request)
+{
+    return answerOf(tr("Could not attach the snapshot: %1"), [&] {
+        try {
+            return attachSnapshotOrThrow(conninfo, request);
+        } catch (const rd::InputError &e) {
+            return ActionResult {ActionResult::Kind::Refused,
+                tr("The snapshot is not valid: %1").arg(QString::fromUtf8(e.what())),
+                u"invalid_snapshot"_qs};
+        }
+    });
+}
+
 } // namespace
 
-CaseActionResult attachSnapshot(const std::string &conninfo, const CaseActionRequest &request)
+ActionResult runCaseAction(
+    const std::string &conninfo, CaseActions::Action action, const CaseActionRequest &request)
 {
-    using Kind = CaseActionResult::Kind;
-    try {
-        rd::OperatorSession session(conninfo);
-        const auto snapshot = snapshotFromText(session, request.caseId, request.snapshotJson);
-        const auto result
-            = session.attachSnapshot(snapshot, optionalCase(request.caseId), noteFor(request));
-        // What became of the case is the database's judgment of its renewal after the snapshot.
-        const auto &caseResult = result.caseAfter;
-        const bool stillOpen = caseResult && !caseResult->resolved;
-        const Kind kind = stillOpen ? Kind::StillOpen : Kind::Resolved;
-        QString caseSentence;
-        if (caseResult)
-            caseSentence = stillOpen ? tr("Case %1 stays open: its renewal is still rejected (%2).")
-                                           .arg(request.caseId)
-                                           .arg(rejectionText(caseResult->rejection))
-                : caseResult->renewalOutcome == rd::ApplyOutcome::Applied
-                ? tr("Case %1 resolved: its renewal was applied.").arg(request.caseId)
-                : result.renewalFromCase
-                ? tr("Case %1 resolved: the snapshot recorded its renewal.").arg(request.caseId)
-                : tr("Case %1 resolved: its renewal is recorded.").arg(request.caseId);
-        caseSentence = joined(caseSentence, renewalWords(result, false));
-        if (result.outcome == rd::SnapshotAttachment::Outcome::Unchanged)
-            return {kind,
-                tr("The same snapshot was attached before: nothing changed.") + u' ' + caseSentence,
-                u"unchanged"_qs};
-        QStringList changes;
-        for (const auto &[field, change] : result.changes.items())
-            changes << changeText(field, change["before"], change["after"]);
-        QString summary
-            = tr("Snapshot attached: period now %1.").arg(currentPeriod(session, request.caseId));
-        if (!changes.isEmpty())
-            summary += u' ' + tr("Changed: %1.").arg(changes.join(u"; "_qs));
-        if (!caseSentence.isEmpty())
-            summary += u' ' + caseSentence;
-        if (!result.applicableCases.empty())
-            summary += u' '
-                + QCoreApplication::translate("CaseActions",
-                    "%n other case(s) can now be re-applied.", nullptr,
-                    static_cast<int>(result.applicableCases.size()));
-        return {kind, summary, QString::fromStdString(std::string(rd::toString(result.outcome)))};
-    } catch (const rd::ActionRefused &e) {
-        return {Kind::Refused, QString::fromUtf8(e.what()), QString::fromStdString(e.code())};
-    } catch (const rd::InputError &e) {
-        return {Kind::Refused, tr("The snapshot is not valid: %1").arg(QString::fromUtf8(e.what())),
-            u"invalid_snapshot"_qs};
-    } catch (const std::exception &e) {
-        return {Kind::Failed,
-            tr("Could not attach the snapshot: %1").arg(QString::fromUtf8(e.what())), u"error"_qs};
+    using Action = CaseActions::Action;
+    switch (action) {
+    case Action::Reapply:
+        return reapply(conninfo, request);
+    case Action::Dismiss:
+        return dismiss(conninfo, request);
+    case Action::AttachSnapshot:
+        return attach(conninfo, request);
+    case Action::Claim:
+        return claim(conninfo, request);
+    case Action::Release:
+        return release(conninfo, request);
+    case Action::Note:
+        return note(conninfo, request);
+    case Action::Reopen:
+        return reopen(conninfo, request);
     }
+    return ActionResult::failed(tr("Unknown case action."));
 }
 
 SnapshotVerdict previewSnapshot(

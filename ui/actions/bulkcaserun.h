@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ui/models/caseactions.h"
+#include "ui/actions/caseactions.h"
 
 #include <QObject>
 #include <QVector>
@@ -24,7 +24,7 @@ public:
         Subscription, ///< the provider's subscription id, as the queue showed it
         Result, ///< "applied", "already recorded", "still refused", "refused", "dismissed", "error"
         Detail, ///< the action's sentence ("Still rejected: Renewal period is not contiguous. ...")
-        ResultCode, ///< CaseActionResult::resultCode
+        ResultCode, ///< ActionResult::code
         FieldCount
     };
     struct Item
@@ -55,7 +55,7 @@ signals:
 
 private:
     void next();
-    void record(const Item &item, const CaseActionResult &outcome);
+    void record(const Item &item, const ActionResult &outcome);
 
     CaseActions *m_actions;
     RecordTableModel *m_results;
@@ -70,6 +70,6 @@ private:
 };
 
 /// A result's word for an outcome of `action` ("applied", "still refused", ...).
-QString bulkResultWord(CaseActions::Action action, const CaseActionResult &outcome);
+QString bulkResultWord(CaseActions::Action action, const ActionResult &outcome);
 
 } // namespace rd::ui

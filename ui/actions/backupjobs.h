@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ui/models/lastbackup.h" // fileSizeText
+
 #include <QDateTime>
 #include <QFuture>
 #include <QList>
@@ -37,8 +39,6 @@ struct BackupFacts
 QString describeCounts(const BackupFacts &facts, bool all = false);
 /// A table's name for people ("subscription_billing_periods" → "billing periods").
 QString tableInWords(const QString &table);
-/// "12.3 MB": a file's size for people.
-QString fileSizeText(qint64 bytes);
 /// What a BackupProgress phase says to people ("dump" → "Writing the backup file…").
 QString backupPhaseText(const QString &phase);
 
@@ -53,7 +53,7 @@ struct BackupError
 enum class BackupStep { Backup, ReadManifest, Restore };
 BackupError backupErrorText(std::exception_ptr error, BackupStep step);
 
-struct BackupOutcome
+struct BackupResult
 {
     bool ok = false;
     BackupError error;
@@ -66,7 +66,7 @@ struct BackupOutcome
     QString notRecorded;
 };
 
-struct ManifestOutcome
+struct ManifestResult
 {
     bool ok = false;
     BackupError error;
@@ -95,7 +95,7 @@ struct CountDifferenceText
     qint64 found = 0;
 };
 
-struct RestoreOutcome
+struct RestoreResult
 {
     bool ok = false; ///< the restore ran (verified or not)
     BackupError error;
@@ -118,7 +118,7 @@ struct RestoreOutcome
 
 /// The verification's result in words: "Verified: counts match the backup, the audit anchor
 /// matches, 1,204 chains intact." or each difference on a line of its own.
-QString describeRestore(const RestoreOutcome &outcome);
+QString describeRestore(const RestoreResult &outcome);
 
 /// Runs a backup (the store's backupDatabase) or a restore (restoreDatabase) on a thread of
 /// its own, with progress; cancellable (the store removes a canceled backup's partial file).
@@ -138,7 +138,7 @@ public:
     bool isRunning() const { return m_running; }
 
     /// Reads `file`'s manifest on a pool thread (checks its form and its dump's digest).
-    static QFuture<ManifestOutcome> readManifest(const QString &file);
+    static QFuture<ManifestResult> readManifest(const QString &file);
     /// The store's defaultBackupDirectory()/defaultBackupFileName().
     static QString defaultBackupPath();
     /// A new directory beside the embedded cluster's ("renewal-desk-restored-YYYYMMDD-HHMMSS").
@@ -146,8 +146,8 @@ public:
 
 signals:
     void progress(const QString &phase, qint64 bytes, qint64 expectedBytes);
-    void backupFinished(const rd::ui::BackupOutcome &outcome);
-    void restoreFinished(const rd::ui::RestoreOutcome &outcome);
+    void backupFinished(const rd::ui::BackupResult &outcome);
+    void restoreFinished(const rd::ui::RestoreResult &outcome);
 
 private:
     template<typename Work>

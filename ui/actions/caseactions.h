@@ -1,5 +1,8 @@
 #pragma once
 
+#include "ui/actions/actionresult.h"
+#include "ui/models/casereasons.h"
+
 #include <QFuture>
 #include <QMetaType>
 #include <QString>
@@ -17,16 +20,6 @@ struct CaseActionRequest
     QString snapshotJson; ///< AttachSnapshot only: the provider's subscription snapshot
 };
 
-/// How it ended, in words for the person at the desk.
-struct CaseActionResult
-{
-    /// Done: claimed, released or noted (the case's status is unchanged).
-    enum class Kind { Resolved, StillOpen, Refused, Failed, Done };
-    Kind kind = Kind::Failed;
-    QString summary; ///< "Applied: period now 1 Mar → 1 Apr 2026"
-    QString resultCode; ///< "applied", "duplicate", "rejected:<code>", "error"
-};
-
 /// The database's judgment of a snapshot before it is attached (its preview: the attach run in
 /// a transaction that is rolled back).
 struct SnapshotVerdict
@@ -42,8 +35,10 @@ struct SnapshotVerdict
 
 /// The operator actions on a case, behind one small interface so that the desk does not care
 /// which domain functions implement them. Every call returns at once; the work runs off the
-/// GUI thread with its own database connection and the QFuture reports the outcome (it never
-/// throws: failures are CaseActionResult::Kind::Failed with the reason).
+/// GUI thread with its own database connection and the QFuture reports the outcome as an
+/// ActionResult (it never throws: failures are ActionResult::Kind::Failed with the reason).
+/// Resolved: the case is closed; StillOpen: re-applied or attached, but its renewal is still
+/// rejected (`code`: the rejection); Done: claimed, released, noted or reopened.
 class CaseActions
 {
 public:
@@ -58,7 +53,7 @@ public:
     virtual bool isAvailable(Action action) const = 0;
     /// Why an action is not available, for the disabled button's tooltip.
     virtual QString unavailableReason(Action action) const = 0;
-    virtual QFuture<CaseActionResult> run(Action action, const CaseActionRequest &request) = 0;
+    virtual QFuture<ActionResult> run(Action action, const CaseActionRequest &request) = 0;
     /// What attaching `snapshotJson` (Renewal Desk's form) to the case would do; never throws.
     virtual QFuture<SnapshotVerdict> preview(qint64 caseId, const QString &snapshotJson) = 0;
 };
@@ -68,39 +63,26 @@ public:
 /// by the core (case_not_reapplicable) until a provider snapshot completes it.
 QString reapplyBlockedReason(const QString &eventJson);
 
-/// The reason codes an operator can give: rd::standardReasonCodes(), the CLI's list.
-QStringList caseActionReasonCodes();
-/// A reason code in words for the dialogs ("provider_confirmed" → "Provider confirmed").
-QString reasonLabel(const QString &code);
-
 /// The implementation over the domain library and a libpq conninfo.
 ///
 /// Re-apply, Dismiss and Attach snapshot go through the reconciliation core's SECURITY DEFINER
 /// functions, so the desk can do nothing the database would not let the operator do anyway.
 std::unique_ptr<CaseActions> makeDomainCaseActions(const QString &conninfo);
 
-/// The worker bodies of makeDomainCaseActions, synchronous on the calling thread. Each opens an
-/// rd::OperatorSession of its own (domain/store/operator_session.h): one transaction in the
-/// database as the connection's login role, refusals in plain words ("case 42 was already resolved
-/// ... by alice at ...").
-CaseActionResult reapplyCase(const std::string &conninfo, const CaseActionRequest &request);
-CaseActionResult dismissCase(const std::string &conninfo, const CaseActionRequest &request);
-/// Claim the case for the connection's login role, give it back to the queue, or write a note in
-/// its history (claim_case, release_case, note_case of migration 0015).
-CaseActionResult claimCase(const std::string &conninfo, const CaseActionRequest &request);
-CaseActionResult releaseCase(const std::string &conninfo, const CaseActionRequest &request);
-CaseActionResult noteCase(const std::string &conninfo, const CaseActionRequest &request);
-/// A dismissed case back in the queue (reopen_case of migration 0033), with the request's
-/// comment as the note saying why.
-CaseActionResult reopenCase(const std::string &conninfo, const CaseActionRequest &request);
-/// `snapshotJson` is Renewal Desk's snapshot form, or the provider's own subscription object
-/// (Stripe, Paddle), read with the adapter of the case's provider.
-CaseActionResult attachSnapshot(const std::string &conninfo, const CaseActionRequest &request);
+/// The worker body of makeDomainCaseActions' run, synchronous on the calling thread: `action` on
+/// an rd::OperatorSession of its own (domain/store/operator_session.h), one transaction in the
+/// database as the connection's login role, refusals in plain words ("case 42 was already
+/// resolved ... by alice at ..."). Claim, Release and Note are claim_case, release_case and
+/// note_case (migration 0015); Reopen puts a dismissed case back in the queue (reopen_case,
+/// 0033) with the request's comment as the note saying why. AttachSnapshot reads
+/// `snapshotJson` as Renewal Desk's snapshot form, or the provider's own subscription object
+/// (Stripe, Paddle) with the adapter of the case's provider. Never throws.
+ActionResult runCaseAction(
+    const std::string &conninfo, CaseActions::Action action, const CaseActionRequest &request);
 /// The worker body of CaseActions::preview.
 SnapshotVerdict previewSnapshot(
     const std::string &conninfo, qint64 caseId, const QString &snapshotJson);
 
 } // namespace rd::ui
 
-Q_DECLARE_METATYPE(rd::ui::CaseActionResult)
 Q_DECLARE_METATYPE(rd::ui::SnapshotVerdict)

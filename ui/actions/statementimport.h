@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ui/actions/actionresult.h"
+
 #include <QFuture>
 #include <QString>
 #include <QStringList>
@@ -19,29 +21,27 @@ struct StatementImportRequest
     bool dryRun = true;
 };
 
-/// How it went, in words for the person at the desk.
-struct StatementImportReport
+/// How it went: Done, "imported" (the run was kept or, dry, would be) or "already_imported"
+/// (this very statement was imported before: nothing changed), with `summary` in several
+/// lines (the counts, both sides' totals, the open cases); Refused when the database or the
+/// files refused it; Failed when it could not run.
+struct StatementImportResult : ActionResult
 {
-    enum class Kind {
-        Imported, ///< the run was kept (or, dry, would be): `text` says what it found
-        AlreadyImported, ///< this very statement was imported before: nothing changed
-        Refused, ///< the database or the files refused it: `text` says why
-        Failed, ///< it could not run (database unreachable, ...): `text` is the error
-    };
-    Kind kind = Kind::Failed;
     bool dryRun = true;
     qint64 runId = 0;
     qint64 openCases = 0;
-    QString text; ///< several lines: the counts, both sides' totals, the open cases
+
+    /// The run was kept now (not dry, not imported before).
+    bool kept() const { return kind == Kind::Done && code == u"imported" && !dryRun; }
 };
 
 /// Reads the files and imports them through rd::OperatorSession as the conninfo's login role,
 /// synchronously on the calling thread (never throws).
-StatementImportReport importStatement(
+StatementImportResult importStatement(
     const std::string &conninfo, const StatementImportRequest &request);
 
 /// The same off the GUI thread, with a connection of its own.
-QFuture<StatementImportReport> importStatementAsync(
+QFuture<StatementImportResult> importStatementAsync(
     const QString &conninfo, const StatementImportRequest &request);
 
 } // namespace rd::ui

@@ -1,4 +1,4 @@
-#include "ui/models/bulkcaserun.h"
+#include "ui/actions/bulkcaserun.h"
 
 #include "ui/models/asyncresult.h"
 #include "ui/models/columns.h"
@@ -17,14 +17,14 @@ QString tr(const char *text)
 
 } // namespace
 
-QString bulkResultWord(CaseActions::Action action, const CaseActionResult &outcome)
+QString bulkResultWord(CaseActions::Action action, const ActionResult &outcome)
 {
-    using Kind = CaseActionResult::Kind;
+    using Kind = ActionResult::Kind;
     switch (outcome.kind) {
     case Kind::Resolved:
         if (action == CaseActions::Action::Dismiss)
             return tr("dismissed");
-        return outcome.resultCode == u"duplicate" ? tr("already recorded") : tr("applied");
+        return outcome.code == u"duplicate" ? tr("already recorded") : tr("applied");
     case Kind::StillOpen:
         return tr("still refused");
     case Kind::Refused:
@@ -81,16 +81,14 @@ void BulkCaseRun::next()
     const Item item = m_items[m_done];
     deliverResult(
         this, m_actions->run(m_action, {item.caseId, m_reason, m_comment, {}}),
-        [this, item](const CaseActionResult &outcome) { record(item, outcome); },
-        [this, item](const QString &message) {
-            record(item, {CaseActionResult::Kind::Failed, message, u"error"_qs});
-        });
+        [this, item](const ActionResult &outcome) { record(item, outcome); },
+        [this, item](const QString &message) { record(item, ActionResult::failed(message)); });
 }
 
-void BulkCaseRun::record(const Item &item, const CaseActionResult &outcome)
+void BulkCaseRun::record(const Item &item, const ActionResult &outcome)
 {
     m_cells << item.caseId << item.subscription << bulkResultWord(m_action, outcome)
-            << outcome.summary << outcome.resultCode;
+            << outcome.summary << outcome.code;
     m_results->setRows(m_cells);
     ++m_done;
     emit progressed(m_done, total());

@@ -1,0 +1,37 @@
+#include "ui/models/casereasons.h"
+
+#include "ui/models/format.h"
+
+#include "domain/core/operator_note.h"
+
+#include <QCoreApplication>
+#include <QHash>
+
+namespace rd::ui {
+
+QStringList caseActionReasonCodes()
+{
+    QStringList codes;
+    for (const std::string &code : rd::standardReasonCodes())
+        codes << QString::fromStdString(code);
+    return codes;
+}
+
+QString reasonLabel(const QString &code)
+{
+    static const QHash<QString, const char *> labels {
+        {u"provider_confirmed"_qs, QT_TRANSLATE_NOOP("CaseActions", "Provider confirmed")},
+        {u"missing_renewal_arrived"_qs,
+            QT_TRANSLATE_NOOP("CaseActions", "Missing renewal arrived")},
+        {u"customer_request"_qs, QT_TRANSLATE_NOOP("CaseActions", "Customer request")},
+        {u"duplicate_charge"_qs, QT_TRANSLATE_NOOP("CaseActions", "Duplicate charge")},
+        {u"data_correction"_qs, QT_TRANSLATE_NOOP("CaseActions", "Data correction")},
+        {u"test_data"_qs, QT_TRANSLATE_NOOP("CaseActions", "Test data")},
+        {u"other"_qs, QT_TRANSLATE_NOOP("CaseActions", "Other")},
+    };
+    const auto label = labels.constFind(code);
+    return label != labels.cend() ? QCoreApplication::translate("CaseActions", *label)
+                                  : format::humanize(code);
+}
+
+} // namespace rd::ui
