@@ -10,10 +10,10 @@
 namespace rd::ui {
 namespace {
 
-QString tr(const char *text)
+struct Tr
 {
-    return QCoreApplication::translate("rd::ui::BulkCaseRun", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::BulkCaseRun)
+};
 
 } // namespace
 
@@ -23,18 +23,18 @@ QString bulkResultWord(CaseActions::Action action, const CaseActionResult &outco
     switch (outcome.kind) {
     case Kind::Resolved:
         if (action == CaseActions::Action::Dismiss)
-            return tr("dismissed");
-        return outcome.resultCode == u"duplicate" ? tr("already recorded") : tr("applied");
+            return Tr::tr("dismissed");
+        return outcome.resultCode == u"duplicate" ? Tr::tr("already recorded") : Tr::tr("applied");
     case Kind::StillOpen:
-        return tr("still refused");
+        return Tr::tr("still refused");
     case Kind::Refused:
-        return tr("refused");
+        return Tr::tr("refused");
     case Kind::Done:
-        return tr("done");
+        return Tr::tr("done");
     case Kind::Failed:
         break;
     }
-    return tr("error");
+    return Tr::tr("error");
 }
 
 BulkCaseRun::BulkCaseRun(CaseActions *actions, QObject *parent)

@@ -21,10 +21,10 @@
 namespace rd::ui {
 namespace {
 
-QString tr(const char *text)
+struct Tr
 {
-    return QCoreApplication::translate("CaseActions", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::CaseActions)
+};
 
 rd::OperatorNote noteFor(const CaseActionRequest &request)
 {
@@ -35,7 +35,7 @@ QString currentPeriod(rd::OperatorSession &session, qint64 caseId)
 {
     const auto period = session.currentPeriodOfCase(caseId);
     if (!period)
-        return tr("no current period");
+        return Tr::tr("no current period");
     return format::period(format::instant(QString::fromStdString(period->start)),
         format::instant(QString::fromStdString(period->end)));
 }
@@ -99,8 +99,9 @@ QString reapplyBlockedReason(const QString &eventJson)
     const QJsonObject event = QJsonDocument::fromJson(eventJson.toUtf8()).object();
     if (event.value(u"period"_qs).isObject())
         return {};
-    return tr("The provider's message does not say which period was paid, so the renewal core "
-              "cannot apply it: attach a provider snapshot instead (Attach provider snapshot…).");
+    return Tr::tr(
+        "The provider's message does not say which period was paid, so the renewal core "
+        "cannot apply it: attach a provider snapshot instead (Attach provider snapshot…).");
 }
 
 QStringList caseActionReasonCodes()
@@ -114,17 +115,17 @@ QStringList caseActionReasonCodes()
 QString reasonLabel(const QString &code)
 {
     static const QHash<QString, const char *> labels {
-        {u"provider_confirmed"_qs, QT_TRANSLATE_NOOP("CaseActions", "Provider confirmed")},
+        {u"provider_confirmed"_qs, QT_TRANSLATE_NOOP("rd::ui::CaseActions", "Provider confirmed")},
         {u"missing_renewal_arrived"_qs,
-            QT_TRANSLATE_NOOP("CaseActions", "Missing renewal arrived")},
-        {u"customer_request"_qs, QT_TRANSLATE_NOOP("CaseActions", "Customer request")},
-        {u"duplicate_charge"_qs, QT_TRANSLATE_NOOP("CaseActions", "Duplicate charge")},
-        {u"data_correction"_qs, QT_TRANSLATE_NOOP("CaseActions", "Data correction")},
-        {u"test_data"_qs, QT_TRANSLATE_NOOP("CaseActions", "Test data")},
-        {u"other"_qs, QT_TRANSLATE_NOOP("CaseActions", "Other")},
+            QT_TRANSLATE_NOOP("rd::ui::CaseActions", "Missing renewal arrived")},
+        {u"customer_request"_qs, QT_TRANSLATE_NOOP("rd::ui::CaseActions", "Customer request")},
+        {u"duplicate_charge"_qs, QT_TRANSLATE_NOOP("rd::ui::CaseActions", "Duplicate charge")},
+        {u"data_correction"_qs, QT_TRANSLATE_NOOP("rd::ui::CaseActions", "Data correction")},
+        {u"test_data"_qs, QT_TRANSLATE_NOOP("rd::ui::CaseActions", "Test data")},
+        {u"other"_qs, QT_TRANSLATE_NOOP("rd::ui::CaseActions", "Other")},
     };
     const auto label = labels.constFind(code);
-    return label != labels.cend() ? tr(*label) : format::humanize(code);
+    return label != labels.cend() ? Tr::tr(*label) : format::humanize(code);
 }
 
 CaseActionResult reapplyCase(const std::string &conninfo, const CaseActionRequest &request)
@@ -136,22 +137,23 @@ CaseActionResult reapplyCase(const std::string &conninfo, const CaseActionReques
         if (!result.resolved()) {
             const std::string error(result.rejection ? rd::toString(*result.rejection) : "");
             return {Kind::StillOpen,
-                tr("Still rejected: %1. The case stays open.")
+                Tr::tr("Still rejected: %1. The case stays open.")
                     .arg(format::humanize(QString::fromStdString(error))),
                 QString::fromStdString("rejected:" + error)};
         }
         const QString now = currentPeriod(session, request.caseId);
         const bool applied = result.outcome == rd::ApplyOutcome::Applied;
-        const QString summary = (applied ? tr("Applied: period now %1.").arg(now)
-                                         : tr("Already applied: the renewal was recorded before; "
-                                              "period now %1.")
-                                               .arg(now))
-            + u' ' + tr("Case %1 resolved.").arg(request.caseId);
+        const QString summary
+            = (applied ? Tr::tr("Applied: period now %1.").arg(now)
+                       : Tr::tr("Already applied: the renewal was recorded before; "
+                                "period now %1.")
+                             .arg(now))
+            + u' ' + Tr::tr("Case %1 resolved.").arg(request.caseId);
         return {Kind::Resolved, summary, applied ? u"applied"_qs : u"duplicate"_qs};
     } catch (const rd::ActionRefused &e) {
         return {Kind::Refused, QString::fromUtf8(e.what()), QString::fromStdString(e.code())};
     } catch (const std::exception &e) {
-        return {Kind::Failed, tr("Could not re-apply: %1").arg(QString::fromUtf8(e.what())),
+        return {Kind::Failed, Tr::tr("Could not re-apply: %1").arg(QString::fromUtf8(e.what())),
             u"error"_qs};
     }
 }
@@ -162,11 +164,11 @@ CaseActionResult dismissCase(const std::string &conninfo, const CaseActionReques
     try {
         rd::OperatorSession session(conninfo);
         session.dismiss(request.caseId, noteFor(request));
-        return {Kind::Resolved, tr("Case %1 dismissed.").arg(request.caseId), u"dismissed"_qs};
+        return {Kind::Resolved, Tr::tr("Case %1 dismissed.").arg(request.caseId), u"dismissed"_qs};
     } catch (const rd::ActionRefused &e) {
         return {Kind::Refused, QString::fromUtf8(e.what()), QString::fromStdString(e.code())};
     } catch (const std::exception &e) {
-        return {Kind::Failed, tr("Could not dismiss: %1").arg(QString::fromUtf8(e.what())),
+        return {Kind::Failed, Tr::tr("Could not dismiss: %1").arg(QString::fromUtf8(e.what())),
             u"error"_qs};
     }
 }
@@ -190,7 +192,7 @@ CaseActionResult assignmentAction(const char *failure, Call &&call)
     } catch (const rd::ActionRefused &e) {
         return {Kind::Refused, QString::fromUtf8(e.what()), QString::fromStdString(e.code())};
     } catch (const std::exception &e) {
-        return {Kind::Failed, tr(failure).arg(QString::fromUtf8(e.what())), u"error"_qs};
+        return {Kind::Failed, Tr::tr(failure).arg(QString::fromUtf8(e.what())), u"error"_qs};
     }
 }
 
@@ -198,16 +200,16 @@ CaseActionResult assignmentAction(const char *failure, Call &&call)
 
 CaseActionResult claimCase(const std::string &conninfo, const CaseActionRequest &request)
 {
-    return assignmentAction(QT_TRANSLATE_NOOP("CaseActions", "Could not claim: %1"), [&] {
+    return assignmentAction(QT_TRANSLATE_NOOP("rd::ui::CaseActions", "Could not claim: %1"), [&] {
         rd::OperatorSession session(conninfo);
         const auto r = session.claim(request.caseId, request.comment.trimmed().toStdString());
         const QString code = codeOf(rd::toString(r.outcome));
         if (r.outcome == rd::ClaimOutcome::AlreadyYours)
             return CaseActionResult {CaseActionResult::Kind::Done,
-                tr("Case %1 was already assigned to you.").arg(request.caseId), code};
+                Tr::tr("Case %1 was already assigned to you.").arg(request.caseId), code};
         return CaseActionResult {CaseActionResult::Kind::Done,
-            r.takenFrom.empty() ? tr("Case %1 is assigned to you.").arg(request.caseId)
-                                : tr("Case %1 is assigned to you (taken over from %2).")
+            r.takenFrom.empty() ? Tr::tr("Case %1 is assigned to you.").arg(request.caseId)
+                                : Tr::tr("Case %1 is assigned to you (taken over from %2).")
                                       .arg(request.caseId)
                                       .arg(QString::fromStdString(r.takenFrom)),
             code};
@@ -216,15 +218,15 @@ CaseActionResult claimCase(const std::string &conninfo, const CaseActionRequest 
 
 CaseActionResult releaseCase(const std::string &conninfo, const CaseActionRequest &request)
 {
-    return assignmentAction(QT_TRANSLATE_NOOP("CaseActions", "Could not release: %1"), [&] {
+    return assignmentAction(QT_TRANSLATE_NOOP("rd::ui::CaseActions", "Could not release: %1"), [&] {
         rd::OperatorSession session(conninfo);
         const auto r = session.release(request.caseId, request.comment.trimmed().toStdString());
         const QString code = codeOf(rd::toString(r.outcome));
         if (r.outcome == rd::ReleaseOutcome::NotClaimed)
             return CaseActionResult {CaseActionResult::Kind::Done,
-                tr("Case %1 was not assigned to anyone.").arg(request.caseId), code};
+                Tr::tr("Case %1 was not assigned to anyone.").arg(request.caseId), code};
         return CaseActionResult {CaseActionResult::Kind::Done,
-            tr("Case %1 is back in the queue (it was assigned to %2).")
+            Tr::tr("Case %1 is back in the queue (it was assigned to %2).")
                 .arg(request.caseId)
                 .arg(QString::fromStdString(r.releasedFrom)),
             code};
@@ -233,23 +235,24 @@ CaseActionResult releaseCase(const std::string &conninfo, const CaseActionReques
 
 CaseActionResult noteCase(const std::string &conninfo, const CaseActionRequest &request)
 {
-    return assignmentAction(QT_TRANSLATE_NOOP("CaseActions", "Could not add the note: %1"), [&] {
-        rd::OperatorSession session(conninfo);
-        session.note(request.caseId, request.comment.trimmed().toStdString());
-        return CaseActionResult {CaseActionResult::Kind::Done,
-            tr("Note added to case %1.").arg(request.caseId), u"noted"_qs};
-    });
+    return assignmentAction(
+        QT_TRANSLATE_NOOP("rd::ui::CaseActions", "Could not add the note: %1"), [&] {
+            rd::OperatorSession session(conninfo);
+            session.note(request.caseId, request.comment.trimmed().toStdString());
+            return CaseActionResult {CaseActionResult::Kind::Done,
+                Tr::tr("Note added to case %1.").arg(request.caseId), u"noted"_qs};
+        });
 }
 
 CaseActionResult reopenCase(const std::string &conninfo, const CaseActionRequest &request)
 {
-    return assignmentAction(QT_TRANSLATE_NOOP("CaseActions", "Could not reopen: %1"), [&] {
+    return assignmentAction(QT_TRANSLATE_NOOP("rd::ui::CaseActions", "Could not reopen: %1"), [&] {
         rd::OperatorSession session(conninfo);
         const auto r = session.reopen(request.caseId, request.comment.trimmed().toStdString());
         return CaseActionResult {CaseActionResult::Kind::Done,
             r.dismissedBy.empty()
-                ? tr("Case %1 is open again, back in the queue.").arg(request.caseId)
-                : tr("Case %1 is open again, back in the queue (dismissed by %2).")
+                ? Tr::tr("Case %1 is open again, back in the queue.").arg(request.caseId)
+                : Tr::tr("Case %1 is open again, back in the queue (dismissed by %2).")
                       .arg(request.caseId)
                       .arg(QString::fromStdString(r.dismissedBy)),
             u"reopened"_qs};
@@ -283,7 +286,7 @@ std::optional<std::int64_t> optionalCase(qint64 caseId)
 QString stateValueText(const std::string &field, const nlohmann::json &value)
 {
     if (value.is_null())
-        return field == "currentPeriod" ? tr("no current period") : tr("none");
+        return field == "currentPeriod" ? Tr::tr("no current period") : Tr::tr("none");
     if (field == "currentPeriod" && value.is_object()) {
         const auto end = [&](const char *key) {
             return format::instant(value.contains(key) && value[key].is_string()
@@ -293,7 +296,7 @@ QString stateValueText(const std::string &field, const nlohmann::json &value)
         return format::period(end("start"), end("end"));
     }
     if (value.is_boolean())
-        return value.get<bool>() ? tr("yes") : tr("no");
+        return value.get<bool>() ? Tr::tr("yes") : Tr::tr("no");
     if (value.is_string())
         return QString::fromStdString(value.get<std::string>());
     return QString::fromStdString(value.dump());
@@ -305,15 +308,16 @@ QString changeText(
     const std::string &field, const nlohmann::json &before, const nlohmann::json &after)
 {
     static const QHash<QString, const char *> names {
-        {u"status"_qs, QT_TRANSLATE_NOOP("CaseActions", "status")},
-        {u"currentPeriod"_qs, QT_TRANSLATE_NOOP("CaseActions", "current period")},
-        {u"cancelAtPeriodEnd"_qs, QT_TRANSLATE_NOOP("CaseActions", "cancels at period end")},
-        {u"providerVersion"_qs, QT_TRANSLATE_NOOP("CaseActions", "provider version")},
+        {u"status"_qs, QT_TRANSLATE_NOOP("rd::ui::CaseActions", "status")},
+        {u"currentPeriod"_qs, QT_TRANSLATE_NOOP("rd::ui::CaseActions", "current period")},
+        {u"cancelAtPeriodEnd"_qs,
+            QT_TRANSLATE_NOOP("rd::ui::CaseActions", "cancels at period end")},
+        {u"providerVersion"_qs, QT_TRANSLATE_NOOP("rd::ui::CaseActions", "provider version")},
     };
     const QString key = QString::fromStdString(field);
     const auto name = names.constFind(key);
-    const QString label = name != names.cend() ? tr(*name) : format::humanize(key).toLower();
-    return tr("%1 was %2, now %3")
+    const QString label = name != names.cend() ? Tr::tr(*name) : format::humanize(key).toLower();
+    return Tr::tr("%1 was %2, now %3")
         .arg(label, stateValueText(field, before), stateValueText(field, after));
 }
 
@@ -352,42 +356,45 @@ CaseActionResult attachSnapshot(const std::string &conninfo, const CaseActionReq
         const Kind kind = stillOpen ? Kind::StillOpen : Kind::Resolved;
         QString caseSentence;
         if (caseResult)
-            caseSentence = stillOpen ? tr("Case %1 stays open: its renewal is still rejected (%2).")
-                                           .arg(request.caseId)
-                                           .arg(rejectionText(caseResult->rejection))
+            caseSentence = stillOpen
+                ? Tr::tr("Case %1 stays open: its renewal is still rejected (%2).")
+                      .arg(request.caseId)
+                      .arg(rejectionText(caseResult->rejection))
                 : caseResult->renewalOutcome == rd::ApplyOutcome::Applied
-                ? tr("Case %1 resolved: its renewal was applied.").arg(request.caseId)
+                ? Tr::tr("Case %1 resolved: its renewal was applied.").arg(request.caseId)
                 : result.renewalFromCase
-                ? tr("Case %1 resolved: the snapshot recorded its renewal.").arg(request.caseId)
-                : tr("Case %1 resolved: its renewal is recorded.").arg(request.caseId);
+                ? Tr::tr("Case %1 resolved: the snapshot recorded its renewal.").arg(request.caseId)
+                : Tr::tr("Case %1 resolved: its renewal is recorded.").arg(request.caseId);
         caseSentence = joined(caseSentence, renewalWords(result, false));
         if (result.outcome == rd::SnapshotAttachment::Outcome::Unchanged)
             return {kind,
-                tr("The same snapshot was attached before: nothing changed.") + u' ' + caseSentence,
+                Tr::tr("The same snapshot was attached before: nothing changed.") + u' '
+                    + caseSentence,
                 u"unchanged"_qs};
         QStringList changes;
         for (const auto &[field, change] : result.changes.items())
             changes << changeText(field, change["before"], change["after"]);
-        QString summary
-            = tr("Snapshot attached: period now %1.").arg(currentPeriod(session, request.caseId));
+        QString summary = Tr::tr("Snapshot attached: period now %1.")
+                              .arg(currentPeriod(session, request.caseId));
         if (!changes.isEmpty())
-            summary += u' ' + tr("Changed: %1.").arg(changes.join(u"; "_qs));
+            summary += u' ' + Tr::tr("Changed: %1.").arg(changes.join(u"; "_qs));
         if (!caseSentence.isEmpty())
             summary += u' ' + caseSentence;
         if (!result.applicableCases.empty())
             summary += u' '
-                + QCoreApplication::translate("CaseActions",
-                    "%n other case(s) can now be re-applied.", nullptr,
+                + Tr::tr("%n other case(s) can now be re-applied.", nullptr,
                     static_cast<int>(result.applicableCases.size()));
         return {kind, summary, QString::fromStdString(std::string(rd::toString(result.outcome)))};
     } catch (const rd::ActionRefused &e) {
         return {Kind::Refused, QString::fromUtf8(e.what()), QString::fromStdString(e.code())};
     } catch (const rd::InputError &e) {
-        return {Kind::Refused, tr("The snapshot is not valid: %1").arg(QString::fromUtf8(e.what())),
+        return {Kind::Refused,
+            Tr::tr("The snapshot is not valid: %1").arg(QString::fromUtf8(e.what())),
             u"invalid_snapshot"_qs};
     } catch (const std::exception &e) {
         return {Kind::Failed,
-            tr("Could not attach the snapshot: %1").arg(QString::fromUtf8(e.what())), u"error"_qs};
+            Tr::tr("Could not attach the snapshot: %1").arg(QString::fromUtf8(e.what())),
+            u"error"_qs};
     }
 }
 
@@ -408,19 +415,20 @@ SnapshotVerdict previewSnapshot(
         if (c && c->resolved)
             return {Kind::Verdict,
                 joined(c->renewalOutcome == rd::ApplyOutcome::Applied
-                        ? tr("Case %1 will be resolved: its renewal will be applied.").arg(caseId)
-                        : answer.wouldBe->renewalFromCase
-                        ? tr("Case %1 will be resolved: the snapshot records its renewal.")
+                        ? Tr::tr("Case %1 will be resolved: its renewal will be applied.")
                               .arg(caseId)
-                        : tr("Case %1 will be resolved: its renewal is recorded.").arg(caseId),
+                        : answer.wouldBe->renewalFromCase
+                        ? Tr::tr("Case %1 will be resolved: the snapshot records its renewal.")
+                              .arg(caseId)
+                        : Tr::tr("Case %1 will be resolved: its renewal is recorded.").arg(caseId),
                     renewals)};
         if (c)
             return {Kind::Verdict,
-                joined(tr("Case %1 stays open: its renewal would still be rejected (%2).")
+                joined(Tr::tr("Case %1 stays open: its renewal would still be rejected (%2).")
                            .arg(caseId)
                            .arg(rejectionText(c->rejection)),
                     renewals)};
-        return {Kind::Verdict, joined(tr("No case is affected."), renewals)};
+        return {Kind::Verdict, joined(Tr::tr("No case is affected."), renewals)};
     } catch (const rd::ActionRefused &e) {
         return {Kind::Refused, QString::fromStdString(e.code() + ": " + e.what())};
     } catch (const std::exception &e) {

@@ -3,10 +3,20 @@
 #include "domain/store/action_refused.h"
 #include "domain/store/inbox_replay.h"
 
+#include <QCoreApplication>
 #include <QObject>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace rd::ui {
+
+namespace {
+
+struct Tr
+{
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::InboxActions)
+};
+
+} // namespace
 
 InboxActionOutcome markDeliveryReviewed(
     const std::string &conninfo, qint64 inboxId, const QString &note)
@@ -14,13 +24,12 @@ InboxActionOutcome markDeliveryReviewed(
     using Kind = InboxActionOutcome::Kind;
     try {
         rd::reviewInvalidDelivery(conninfo, inboxId, note.toStdString());
-        return {
-            Kind::Done, QObject::tr("Delivery %1 marked reviewed.").arg(inboxId), u"reviewed"_qs};
+        return {Kind::Done, Tr::tr("Delivery %1 marked reviewed.").arg(inboxId), u"reviewed"_qs};
     } catch (const rd::ActionRefused &e) {
         return {Kind::Refused, QString::fromUtf8(e.what()), QString::fromStdString(e.code())};
     } catch (const std::exception &e) {
         return {Kind::Failed,
-            QObject::tr("Could not mark delivery %1 reviewed: %2")
+            Tr::tr("Could not mark delivery %1 reviewed: %2")
                 .arg(inboxId)
                 .arg(QString::fromUtf8(e.what()).trimmed()),
             u"error"_qs};
@@ -41,7 +50,7 @@ InboxActionOutcome rerunDelivery(const std::string &conninfo, qint64 inboxId)
         return {Kind::Refused, QString::fromUtf8(e.what()), QString::fromStdString(e.code())};
     } catch (const std::exception &e) {
         return {Kind::Failed,
-            QObject::tr("Could not re-run delivery %1: %2")
+            Tr::tr("Could not re-run delivery %1: %2")
                 .arg(inboxId)
                 .arg(QString::fromUtf8(e.what()).trimmed()),
             u"error"_qs};

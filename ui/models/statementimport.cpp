@@ -4,11 +4,21 @@
 #include "domain/store/action_refused.h"
 #include "domain/store/operator_session.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace rd::ui {
+
+namespace {
+
+struct Tr
+{
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::StatementImport)
+};
+
+} // namespace
 namespace {
 
 std::optional<std::string> dayOrNothing(const QString &day)
@@ -29,7 +39,7 @@ StatementImportReport importStatement(
             QFile f(path);
             if (!f.open(QIODevice::ReadOnly)) {
                 report.kind = StatementImportReport::Kind::Refused;
-                report.text = QObject::tr("Cannot read %1: %2").arg(path, f.errorString());
+                report.text = Tr::tr("Cannot read %1: %2").arg(path, f.errorString());
                 return report;
             }
             const QByteArray bytes = f.readAll();
@@ -49,7 +59,7 @@ StatementImportReport importStatement(
     } catch (const InputError &e) {
         report.kind = StatementImportReport::Kind::Refused;
         report.text
-            = QObject::tr("The statement cannot be read: %1").arg(QString::fromStdString(e.what()));
+            = Tr::tr("The statement cannot be read: %1").arg(QString::fromStdString(e.what()));
     } catch (const std::exception &e) {
         report.kind = StatementImportReport::Kind::Failed;
         report.text = QString::fromStdString(e.what());

@@ -8,6 +8,7 @@
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
+#include <QCoreApplication>
 #include <QCursor>
 #include <QFontMetrics>
 #include <QHorizontalBarSeries>
@@ -23,6 +24,15 @@
 #include <cmath>
 
 namespace rd::ui {
+
+namespace {
+
+struct Tr
+{
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::OverviewCharts)
+};
+
+} // namespace
 namespace {
 
 /// Outcomes in the order a person reads them: what went through, then what needs a look.
@@ -32,11 +42,11 @@ const QStringList kOutcomes {u"applied"_qs, u"duplicate"_qs, u"not_a_renewal"_qs
 QString outcomeLabel(const QString &outcome)
 {
     if (outcome.isEmpty())
-        return QObject::tr("not processed yet");
+        return Tr::tr("not processed yet");
     if (outcome == u"not_a_renewal")
-        return QObject::tr("not a renewal");
+        return Tr::tr("not a renewal");
     if (outcome == u"needs_snapshot")
-        return QObject::tr("needs snapshot");
+        return Tr::tr("needs snapshot");
     return outcome;
 }
 
@@ -54,14 +64,14 @@ QColor outcomeColor(const QString &outcome)
 QString shortReason(const QString &code)
 {
     static const QMap<QString, QString> names {
-        {u"renewal_period_is_not_contiguous"_qs, QObject::tr("Gap or overlap")},
-        {u"provider_renewal_key_payload_conflict"_qs, QObject::tr("Payload conflict")},
-        {u"renewal_conflicts_with_scheduled_cancellation"_qs, QObject::tr("Set to cancel")},
-        {u"renewal_not_allowed_for_subscription_status"_qs, QObject::tr("Not active")},
-        {u"subscription_not_found"_qs, QObject::tr("Unknown subscription")},
-        {u"subscription_has_no_current_period"_qs, QObject::tr("No current period")},
-        {u"invalid_provider_billing_period"_qs, QObject::tr("Invalid period")},
-        {u"needs_snapshot"_qs, QObject::tr("Needs snapshot")}};
+        {u"renewal_period_is_not_contiguous"_qs, Tr::tr("Gap or overlap")},
+        {u"provider_renewal_key_payload_conflict"_qs, Tr::tr("Payload conflict")},
+        {u"renewal_conflicts_with_scheduled_cancellation"_qs, Tr::tr("Set to cancel")},
+        {u"renewal_not_allowed_for_subscription_status"_qs, Tr::tr("Not active")},
+        {u"subscription_not_found"_qs, Tr::tr("Unknown subscription")},
+        {u"subscription_has_no_current_period"_qs, Tr::tr("No current period")},
+        {u"invalid_provider_billing_period"_qs, Tr::tr("Invalid period")},
+        {u"needs_snapshot"_qs, Tr::tr("Needs snapshot")}};
     return names.value(code, format::humanize(code));
 }
 
@@ -69,13 +79,13 @@ QString bucketLabel(int bucket)
 {
     switch (AgeBucket(bucket)) {
     case AgeBucket::UnderHour:
-        return QObject::tr("< 1 h");
+        return Tr::tr("< 1 h");
     case AgeBucket::UnderDay:
-        return QObject::tr("< 1 day");
+        return Tr::tr("< 1 day");
     case AgeBucket::UnderWeek:
-        return QObject::tr("< 1 week");
+        return Tr::tr("< 1 week");
     default:
-        return QObject::tr("older");
+        return Tr::tr("older");
     }
 }
 
@@ -358,8 +368,8 @@ void OverviewCharts::showDeliveries()
         connect(set, &QBarSet::hovered, this, [this, label = categories.last()](bool on, int) {
             if (!on)
                 return hideTip();
-            showTip(QObject::tr("%1 deliveries received in the last 30 UTC days; click for "
-                                "them in the Inbox")
+            showTip(tr("%1 deliveries received in the last 30 UTC days; click for "
+                       "them in the Inbox")
                         .arg(label),
                 m_deliveriesView);
         });
@@ -489,7 +499,7 @@ void OverviewCharts::showOpenByReason()
     connect(set, &QBarSet::hovered, this, [this, codes](bool on, int index) {
         if (!on)
             return hideTip();
-        showTip(QObject::tr("%1: click for these cases").arg(codes.value(index)), m_reasonView);
+        showTip(tr("%1: click for these cases").arg(codes.value(index)), m_reasonView);
     });
     series->append(set);
     chart->addSeries(series);
@@ -542,8 +552,7 @@ void OverviewCharts::showOpenByAge()
         connect(set, &QBarSet::hovered, this, [this, label = categories[b]](bool on, int) {
             if (!on)
                 return hideTip();
-            showTip(
-                QObject::tr("Open cases by time since first seen, %1; click for them").arg(label),
+            showTip(tr("Open cases by time since first seen, %1; click for them").arg(label),
                 m_ageView);
         });
         series->append(set);
