@@ -1373,7 +1373,7 @@ Prüfanker: %5</translation>
     </message>
     <message>
         <source>stored billing period</source>
-        <translation>gespeicherter Abrechnungszeitraum</translation>
+        <translation>gespeicherter Zeitraum</translation>
     </message>
     <message>
         <source>subscription</source>
@@ -1512,7 +1512,7 @@ Prüfanker: %5</translation>
     </message>
     <message>
         <source>Older than 1 h</source>
-        <translation>Älter als 1 Std.</translation>
+        <translation>Älter als 1 h</translation>
     </message>
     <message>
         <source>Older than 1 day</source>
@@ -1524,7 +1524,7 @@ Prüfanker: %5</translation>
     </message>
     <message>
         <source>Newer than 1 h</source>
-        <translation>Neuer als 1 Std.</translation>
+        <translation>Neuer als 1 h</translation>
     </message>
     <message>
         <source>Newer than 1 day</source>
@@ -1818,11 +1818,11 @@ Prüfanker: %5</translation>
     </message>
     <message>
         <source>%1 h</source>
-        <translation>%1 Std.</translation>
+        <translation>%1 h</translation>
     </message>
     <message>
         <source>%1 min</source>
-        <translation>%1 Min.</translation>
+        <translation>%1 min</translation>
     </message>
     <message>
         <source>%1 s</source>
@@ -2571,15 +2571,15 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     </message>
     <message>
         <source>%1 min</source>
-        <translation>%1 Min.</translation>
+        <translation>%1 min</translation>
     </message>
     <message>
         <source>%1 h</source>
-        <translation>%1 Std.</translation>
+        <translation>%1 h</translation>
     </message>
     <message>
         <source>%1 d</source>
-        <translation>%1 T.</translation>
+        <translation>%1 d</translation>
     </message>
     <message>
         <source>1 day</source>
@@ -2591,11 +2591,11 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     </message>
     <message>
         <source>%1 days %2 h</source>
-        <translation>%1 Tage %2 Std.</translation>
+        <translation>%1 Tage %2 h</translation>
     </message>
     <message>
         <source>%1 h %2 min</source>
-        <translation>%1 Std. %2 Min.</translation>
+        <translation>%1 h %2 min</translation>
     </message>
     <message>
         <source>%1 s</source>
@@ -4070,7 +4070,7 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     </message>
     <message>
         <source>&lt; 1 h</source>
-        <translation>&lt; 1 Std.</translation>
+        <translation>&lt; 1 h</translation>
     </message>
     <message>
         <source>&lt; 1 day</source>
@@ -4275,7 +4275,7 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     </message>
     <message>
         <source>a grace of %1 h (the desk&apos;s setting)</source>
-        <translation>eine Kulanzfrist von %1 Std. (Einstellung des Desks)</translation>
+        <translation>eine Kulanzfrist von %1 h (Einstellung des Desks)</translation>
     </message>
     <message>
         <source>each provider&apos;s grace</source>
@@ -5320,7 +5320,7 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     </message>
     <message>
         <source>Grace: %1 h</source>
-        <translation>Kulanzfrist: %1 Std.</translation>
+        <translation>Kulanzfrist: %1 h</translation>
     </message>
     <message>
         <source>Find id or part of it…  (Ctrl+F)</source>
