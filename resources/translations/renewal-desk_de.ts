@@ -5287,6 +5287,30 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
         <source>&quot;%1&quot; is not a date: write it as YYYY-MM-DD</source>
         <translation>„%1“ ist kein Datum: Schreiben Sie es als JJJJ-MM-TT</translation>
     </message>
+    <message>
+        <source>active</source>
+        <translation>aktiv</translation>
+    </message>
+    <message>
+        <source>trialing</source>
+        <translation>Testphase</translation>
+    </message>
+    <message>
+        <source>past_due</source>
+        <translation>Zahlung überfällig</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>pausiert</translation>
+    </message>
+    <message>
+        <source>canceled</source>
+        <translation>gekündigt</translation>
+    </message>
+    <message>
+        <source>incomplete</source>
+        <translation>unvollständig</translation>
+    </message>
 </context>
 <context>
     <name>rd::ui::SubscriptionsPage</name>

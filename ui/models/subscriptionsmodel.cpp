@@ -24,8 +24,15 @@ struct Tr
     Q_DECLARE_TR_FUNCTIONS(rd::ui::SubscriptionsModel)
 };
 
-} // namespace
-namespace {
+/// The statuses a provider reports, as the Status column shows them (lupdate reads them here).
+[[maybe_unused]] constexpr const char *kStatusWords[] = {
+    QT_TRANSLATE_NOOP("rd::ui::SubscriptionsModel", "active"),
+    QT_TRANSLATE_NOOP("rd::ui::SubscriptionsModel", "trialing"),
+    QT_TRANSLATE_NOOP("rd::ui::SubscriptionsModel", "past_due"),
+    QT_TRANSLATE_NOOP("rd::ui::SubscriptionsModel", "paused"),
+    QT_TRANSLATE_NOOP("rd::ui::SubscriptionsModel", "canceled"),
+    QT_TRANSLATE_NOOP("rd::ui::SubscriptionsModel", "incomplete"),
+};
 
 using S = SubscriptionsModel;
 
@@ -71,8 +78,11 @@ QVector<Column> subscriptionColumns()
         }};
     c[S::StatusColumn]
         = {Tr::tr("Status"), [](RowRef r, int role) -> QVariant {
-               if (role == Qt::DisplayRole || role == int(Role::Raw))
+               if (role == int(Role::Raw))
                    return r[S::Status];
+               // The provider's status word, in the desk's language (English: as stored).
+               if (role == Qt::DisplayRole)
+                   return Tr::tr(r[S::Status].toString().toUtf8().constData());
                if (role == Qt::ForegroundRole && r[S::Status].toString() != u"active")
                    return QBrush(QColor(0x8a, 0x5a, 0x00));
                return {};
