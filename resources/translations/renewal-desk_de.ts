@@ -2921,6 +2921,30 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
         <source>Created from snapshot</source>
         <translation>Aus Snapshot angelegt</translation>
     </message>
+    <message>
+        <source>Renewal</source>
+        <translation>Verlängerung</translation>
+    </message>
+    <message>
+        <source>First invoice</source>
+        <translation>Erste Rechnung</translation>
+    </message>
+    <message>
+        <source>Invalid payload</source>
+        <translation>Ungültige Nutzdaten</translation>
+    </message>
+    <message>
+        <source>Latest invoice</source>
+        <translation>Letzte Rechnung</translation>
+    </message>
+    <message>
+        <source>Manual invoice</source>
+        <translation>Manuelle Rechnung</translation>
+    </message>
+    <message>
+        <source>Missing period</source>
+        <translation>Zeitraum fehlt</translation>
+    </message>
 </context>
 <context>
     <name>rd::ui::HelpWindow</name>

@@ -164,6 +164,12 @@ QString gapDescription(const QDateTime &previousEnd, const QDateTime &nextStart)
 /// statuses, statement findings, actors), in the words humanize() makes of them: listed for
 /// lupdate, so that the desk shows them translated. A code not listed shows in English words.
 [[maybe_unused]] constexpr const char *kCodeWords[] = {
+    QT_TRANSLATE_NOOP("rd::ui::Format", "Renewal"),
+    QT_TRANSLATE_NOOP("rd::ui::Format", "First invoice"),
+    QT_TRANSLATE_NOOP("rd::ui::Format", "Invalid payload"),
+    QT_TRANSLATE_NOOP("rd::ui::Format", "Latest invoice"),
+    QT_TRANSLATE_NOOP("rd::ui::Format", "Manual invoice"),
+    QT_TRANSLATE_NOOP("rd::ui::Format", "Missing period"),
     QT_TRANSLATE_NOOP("rd::ui::Format", "Invalid provider billing period"),
     QT_TRANSLATE_NOOP("rd::ui::Format", "Needs snapshot"),
     QT_TRANSLATE_NOOP("rd::ui::Format", "Provider renewal key payload conflict"),
