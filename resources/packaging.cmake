@@ -148,7 +148,8 @@ set(CPACK_DEBIAN_DESK_PACKAGE_SECTION x11)
 # offscreen platform plugins are in libqt6gui6, which it does see.)
 set(CPACK_DEBIAN_DESK_PACKAGE_DEPENDS "renewalctl (= ${RD_DEB_VERSION}), libqt6sql6-psql")
 # A native window on a Wayland desktop (without it, Qt falls back to X11 through Xwayland).
-set(CPACK_DEBIAN_DESK_PACKAGE_RECOMMENDS qt6-wayland)
+# Qt's own catalogs: the standard buttons (OK, Cancel) in the desk's language.
+set(CPACK_DEBIAN_DESK_PACKAGE_RECOMMENDS "qt6-wayland, qt6-translations-l10n")
 set(CPACK_DEBIAN_DESK_DESCRIPTION
 "Renewal Desk: review subscription renewals and reconcile them
 The desk for finance and support staff: subscriptions and their billing

@@ -9,6 +9,8 @@ packages=(
     qt6-charts-dev libqt6opengl6-dev  # Qt Charts (the Overview); its CMake package needs Qt6OpenGL
     libpqxx-dev nlohmann-json3-dev libcli11-dev libssl-dev libboost-dev
     libcurl4-openssl-dev  # statement fetch: the providers' list APIs over HTTPS
+    # lupdate/lrelease (the desk's translations at build time) and Qt's own German catalog.
+    qt6-l10n-tools qt6-translations-l10n
     cmark-gfm  # renders docs/user-guide.md into the desk's Help › User guide at build time
     wrk curl openssl
     postgresql

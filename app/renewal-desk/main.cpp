@@ -3,6 +3,7 @@
 #include "ui/models/connectionsettings.h"
 #include "ui/widgets/connectiondialog.h"
 #include "ui/widgets/mainwindow.h"
+#include "ui/widgets/translations.h"
 
 #include "rd_version.h"
 
@@ -20,6 +21,11 @@
 
 namespace {
 
+struct Tr
+{
+    Q_DECLARE_TR_FUNCTIONS(rd::desk::Main)
+};
+
 struct Target
 {
     QString conninfo;
@@ -34,7 +40,7 @@ Target resolve(const QString &configured)
     const auto prepared = rd::prepareDatabase(configured.toStdString());
     if (configured.isEmpty())
         return {QString::fromStdString(prepared.conninfo),
-            prepared.embedded ? QObject::tr("local (embedded)")
+            prepared.embedded ? Tr::tr("local (embedded)")
                               : QString::fromStdString(prepared.description),
             prepared.embedded};
     const auto s = rd::ui::ConnectionSettings::fromConninfo(configured);
@@ -62,6 +68,9 @@ struct DeskOptions
     QCommandLineOption connect {u"connect"_qs, u"ask for the database to connect to"_qs};
     QCommandLineOption size {
         u"size"_qs, u"the window's size, e.g. 1024x700 (for --screenshot)"_qs, u"WxH"_qs};
+    QCommandLineOption lang {u"lang"_qs,
+        u"the desk's language, e.g. de or en (default: the locale, LANGUAGE then LANG)"_qs,
+        u"LANG"_qs};
 };
 
 /// The desk's options, the same for the early look at --help and the real parse.
@@ -72,7 +81,7 @@ DeskOptions addDeskOptions(QCommandLineParser &parser)
     DeskOptions o;
     o.help = parser.addHelpOption();
     o.version = parser.addVersionOption();
-    parser.addOptions({o.db, o.screenshot, o.connect, o.size});
+    parser.addOptions({o.db, o.screenshot, o.connect, o.size, o.lang});
     return o;
 }
 
@@ -120,6 +129,16 @@ int main(int argc, char **argv)
     const QCommandLineOption &connect = options.connect;
     const QCommandLineOption &size = options.size;
     parser.process(app);
+    QString language;
+    if (parser.isSet(options.lang)) {
+        language = parser.value(options.lang);
+        if (!rd::ui::deskLanguages().contains(language)) {
+            qCritical("renewal-desk: --lang: no translation for '%s' (there are: %s)",
+                qPrintable(language), qPrintable(rd::ui::deskLanguages().join(u", "_qs)));
+            return 64;
+        }
+    }
+    rd::ui::installTranslations(app, language);
     QSize windowSize;
     if (parser.isSet(size)) {
         const QStringList wh = parser.value(size).split(u'x');
@@ -171,9 +190,8 @@ int main(int argc, char **argv)
                     qCritical("renewal-desk: %s", e.what());
                     return false;
                 }
-                QMessageBox::warning(nullptr, QObject::tr("Renewal Desk"),
-                    QObject::tr("Could not open the database:\n%1")
-                        .arg(QString::fromUtf8(e.what())));
+                QMessageBox::warning(nullptr, Tr::tr("Renewal Desk"),
+                    Tr::tr("Could not open the database:\n%1").arg(QString::fromUtf8(e.what())));
                 rd::ui::ConnectionDialog dialog(candidate);
                 if (dialog.exec() != QDialog::Accepted)
                     return false;

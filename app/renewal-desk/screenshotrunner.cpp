@@ -162,8 +162,10 @@ bool saveScreenshots(MainWindow &window, const QString &dir)
         ok &= window.grab().save(dir + file);
     }
     // The gap case's subscription, opened from the case: its timeline shows the gap.
-    for (auto *button : window.casesPage()->findChildren<QPushButton *>()) {
-        if (button->text() == QObject::tr("Open subscription") && button->isEnabled()) {
+    // By name, not by its text: the screenshots are taken in every language.
+    for (auto *button :
+        window.casesPage()->findChildren<QPushButton *>(u"case-open-subscription"_qs)) {
+        if (button->isEnabled()) {
             button->click();
             settle(1200);
             ok &= window.grab().save(dir + u"/subscription-gap.png"_qs);

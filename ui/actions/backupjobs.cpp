@@ -5,6 +5,7 @@
 #include "domain/store/embedded_cluster.h"
 #include "ui/models/format.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QLocale>
@@ -17,6 +18,15 @@
 #include <filesystem>
 
 namespace rd::ui {
+
+namespace {
+
+struct Tr
+{
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::BackupJobs)
+};
+
+} // namespace
 
 Q_LOGGING_CATEGORY(lcBackup, "rd.backup")
 
@@ -61,15 +71,15 @@ qint64 BackupFacts::count(const QString &table) const
 QString tableInWords(const QString &table)
 {
     static const QList<QPair<QString, QString>> words {
-        {u"subscription_billing_periods"_qs, QObject::tr("billing periods")},
-        {u"subscription_transition_audits"_qs, QObject::tr("audit entries")},
-        {u"subscription_outbox"_qs, QObject::tr("outbox intents")},
-        {u"subscriptions"_qs, QObject::tr("subscriptions")},
-        {u"reconciliation_cases"_qs, QObject::tr("cases")},
-        {u"reconciliation_case_history"_qs, QObject::tr("case history entries")},
-        {u"webhook_inbox"_qs, QObject::tr("deliveries")},
-        {u"provider_snapshots"_qs, QObject::tr("provider snapshots")},
-        {u"statement_lines"_qs, QObject::tr("statement lines")},
+        {u"subscription_billing_periods"_qs, Tr::tr("billing periods")},
+        {u"subscription_transition_audits"_qs, Tr::tr("audit entries")},
+        {u"subscription_outbox"_qs, Tr::tr("outbox intents")},
+        {u"subscriptions"_qs, Tr::tr("subscriptions")},
+        {u"reconciliation_cases"_qs, Tr::tr("cases")},
+        {u"reconciliation_case_history"_qs, Tr::tr("case history entries")},
+        {u"webhook_inbox"_qs, Tr::tr("deliveries")},
+        {u"provider_snapshots"_qs, Tr::tr("provider snapshots")},
+        {u"statement_lines"_qs, Tr::tr("statement lines")},
     };
     QString bare = table;
     if (bare.startsWith(u"public."_qs))
@@ -91,12 +101,12 @@ QString describeCounts(const BackupFacts &facts, bool all)
     QStringList parts;
     for (const QString &table : kHeadline)
         if (const qint64 rows = facts.count(table); rows >= 0)
-            parts << QObject::tr("%1 %2").arg(locale.toString(rows), tableInWords(table));
+            parts << Tr::tr("%1 %2").arg(locale.toString(rows), tableInWords(table));
     if (!all && !parts.isEmpty())
         return parts.join(u", "_qs);
     for (const QString &table : named)
         if (const qint64 rows = facts.count(table); rows >= 0)
-            parts << QObject::tr("%1 %2").arg(locale.toString(rows), tableInWords(table));
+            parts << Tr::tr("%1 %2").arg(locale.toString(rows), tableInWords(table));
     qint64 otherTables = 0;
     qint64 otherRows = 0;
     for (const auto &[table, rows] : facts.counts) {
@@ -106,7 +116,7 @@ QString describeCounts(const BackupFacts &facts, bool all)
         }
     }
     if (otherTables > 0)
-        parts << QObject::tr("%1 rows in %2 other tables")
+        parts << Tr::tr("%1 rows in %2 other tables")
                      .arg(locale.toString(otherRows), locale.toString(otherTables));
     return parts.join(u", "_qs);
 }
@@ -114,26 +124,26 @@ QString describeCounts(const BackupFacts &facts, bool all)
 QString backupPhaseText(const QString &phase)
 {
     if (phase == u"snapshot")
-        return QObject::tr("Taking a consistent snapshot of the database…");
+        return Tr::tr("Taking a consistent snapshot of the database…");
     if (phase == u"dump")
-        return QObject::tr("Writing the backup file…");
+        return Tr::tr("Writing the backup file…");
     if (phase == u"counts")
-        return QObject::tr("Counting the rows of every table…");
+        return Tr::tr("Counting the rows of every table…");
     if (phase == u"anchor")
-        return QObject::tr("Taking the audit anchor (the chains' heads)…");
+        return Tr::tr("Taking the audit anchor (the chains' heads)…");
     if (phase == u"check")
-        return QObject::tr("Checking the backup file…");
+        return Tr::tr("Checking the backup file…");
     if (phase == u"migrate")
-        return QObject::tr("Bringing the restored database to this desk's schema…");
+        return Tr::tr("Bringing the restored database to this desk's schema…");
     if (phase == u"done")
-        return QObject::tr("Done.");
+        return Tr::tr("Done.");
     if (phase == u"restore")
-        return QObject::tr("Restoring the database…");
+        return Tr::tr("Restoring the database…");
     if (phase == u"verify")
-        return QObject::tr("Verifying the restored copy (counts, audit anchor, chains)…");
+        return Tr::tr("Verifying the restored copy (counts, audit anchor, chains)…");
     if (phase == u"cluster")
-        return QObject::tr("Creating and starting the new embedded database…");
-    return phase.isEmpty() ? QObject::tr("Working…") : phase + u"…"_qs;
+        return Tr::tr("Creating and starting the new embedded database…");
+    return phase.isEmpty() ? Tr::tr("Working…") : phase + u"…"_qs;
 }
 
 BackupError backupErrorText(std::exception_ptr error, BackupStep step)
@@ -144,30 +154,30 @@ BackupError backupErrorText(std::exception_ptr error, BackupStep step)
     } catch (const BackupCanceled &x) {
         e.canceled = true;
         e.text = step == BackupStep::Backup
-            ? QObject::tr("The backup was canceled; no file was left behind.")
-            : QObject::tr("The restore was canceled.");
+            ? Tr::tr("The backup was canceled; no file was left behind.")
+            : Tr::tr("The restore was canceled.");
         e.detail = QString::fromUtf8(x.what());
     } catch (const InputError &x) {
         // The file is not a sound backup: the store names what is wrong with it.
-        e.text = QObject::tr("This file is not a usable Renewal Desk backup: %1.")
+        e.text = Tr::tr("This file is not a usable Renewal Desk backup: %1.")
                      .arg(QString::fromUtf8(x.what()));
         e.detail = QString::fromUtf8(x.what());
     } catch (const DatabaseUnavailable &x) {
         // The store's reason names the server or the directory, never a password.
         e.text = (step == BackupStep::Restore
-                ? QObject::tr("The target database could not be reached or started: %1")
-                : QObject::tr("The database could not be reached: %1"))
+                ? Tr::tr("The target database could not be reached or started: %1")
+                : Tr::tr("The database could not be reached: %1"))
                      .arg(QString::fromUtf8(x.what()));
         e.detail = QString::fromUtf8(x.what());
     } catch (const TargetNotEmpty &x) {
-        e.text = QObject::tr("The target database is not empty (it holds %1): nothing was "
-                             "changed. A restore never goes over data: choose an empty database "
-                             "or a new directory.")
+        e.text = Tr::tr("The target database is not empty (it holds %1): nothing was "
+                        "changed. A restore never goes over data: choose an empty database "
+                        "or a new directory.")
                      .arg(QString::fromUtf8(x.what()));
         e.detail = QString::fromUtf8(x.what());
     } catch (const RolesMissing &x) {
-        e.text = QObject::tr("The server lacks the desk's roles, and this login may not create "
-                             "them: %1")
+        e.text = Tr::tr("The server lacks the desk's roles, and this login may not create "
+                        "them: %1")
                      .arg(QString::fromUtf8(x.what()));
         e.detail = QString::fromUtf8(x.what());
     } catch (const BackupToolFailed &x) {
@@ -175,38 +185,37 @@ BackupError backupErrorText(std::exception_ptr error, BackupStep step)
         // The common case of a desk on a server: a viewer's or operator's login (raw bodies
         // are not theirs to read).
         if (step == BackupStep::Backup && words.contains(u"permission denied"_qs))
-            e.text = QObject::tr("Your database role may not read every table: a backup needs "
-                                 "the database's owner (the role that ran the migrations). "
-                                 "pg_dump said: %1")
+            e.text = Tr::tr("Your database role may not read every table: a backup needs "
+                            "the database's owner (the role that ran the migrations). "
+                            "pg_dump said: %1")
                          .arg(words);
         else
-            e.text = (step == BackupStep::Backup
-                    ? QObject::tr("pg_dump could not write the backup: %1")
-                    : QObject::tr("pg_restore could not restore it: %1"))
+            e.text = (step == BackupStep::Backup ? Tr::tr("pg_dump could not write the backup: %1")
+                                                 : Tr::tr("pg_restore could not restore it: %1"))
                          .arg(QString::fromUtf8(x.what()));
         e.detail = QString::fromUtf8(x.what());
     } catch (const SetupError &x) {
         // Restore's refusal of a database that holds Renewal Desk data, or a missing role.
         e.text = step == BackupStep::Restore
-            ? QObject::tr("The target database was refused: %1").arg(QString::fromUtf8(x.what()))
-            : QObject::tr("The database refused the backup: %1").arg(QString::fromUtf8(x.what()));
+            ? Tr::tr("The target database was refused: %1").arg(QString::fromUtf8(x.what()))
+            : Tr::tr("The database refused the backup: %1").arg(QString::fromUtf8(x.what()));
         e.detail = QString::fromUtf8(x.what());
     } catch (const fs::filesystem_error &x) {
         const QString path = QString::fromStdString(x.path1().string());
         e.text = step == BackupStep::Backup
-            ? QObject::tr("The backup file could not be written: %1 (%2).")
+            ? Tr::tr("The backup file could not be written: %1 (%2).")
                   .arg(path, QString::fromStdString(x.code().message()))
-            : QObject::tr("The file or directory could not be used: %1 (%2).")
+            : Tr::tr("The file or directory could not be used: %1 (%2).")
                   .arg(path, QString::fromStdString(x.code().message()));
         e.detail = QString::fromUtf8(x.what());
     } catch (const std::exception &x) {
-        e.text = step == BackupStep::Backup ? QObject::tr("The backup failed.")
-            : step == BackupStep::Restore   ? QObject::tr("The restore failed.")
-                                            : QObject::tr("The backup file could not be read.");
-        e.text += u" "_qs + QObject::tr("Details: %1").arg(QString::fromUtf8(x.what()));
+        e.text = step == BackupStep::Backup ? Tr::tr("The backup failed.")
+            : step == BackupStep::Restore   ? Tr::tr("The restore failed.")
+                                            : Tr::tr("The backup file could not be read.");
+        e.text += u" "_qs + Tr::tr("Details: %1").arg(QString::fromUtf8(x.what()));
         e.detail = QString::fromUtf8(x.what());
     } catch (...) {
-        e.text = QObject::tr("Unexpected error.");
+        e.text = Tr::tr("Unexpected error.");
     }
     if (!e.canceled)
         qCWarning(lcBackup).noquote() << "backup/restore:" << e.detail;
@@ -216,17 +225,17 @@ BackupError backupErrorText(std::exception_ptr error, BackupStep step)
 QString newEmbeddedDirectoryProblem(const QString &directory)
 {
     if (directory.trimmed().isEmpty())
-        return QObject::tr("Choose a directory for the new embedded database.");
+        return Tr::tr("Choose a directory for the new embedded database.");
     const QFileInfo info(directory);
     if (!info.isAbsolute())
-        return QObject::tr("Give the directory's full path.");
+        return Tr::tr("Give the directory's full path.");
     if (info.exists() && !info.isDir())
-        return QObject::tr("%1 is a file, not a directory.").arg(directory);
+        return Tr::tr("%1 is a file, not a directory.").arg(directory);
     if (info.exists()
         && !QDir(directory).isEmpty(
             QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System))
-        return QObject::tr("%1 is not empty: choose a new or empty directory (a restore never "
-                           "goes over existing data).")
+        return Tr::tr("%1 is not empty: choose a new or empty directory (a restore never "
+                      "goes over existing data).")
             .arg(directory);
     return {};
 }
@@ -235,23 +244,23 @@ QString describeRestore(const RestoreResult &o)
 {
     const QLocale locale;
     if (o.verified)
-        return QObject::tr("Verified: counts match the backup, the audit anchor matches "
-                           "(%1 heads), %2 chains intact.")
+        return Tr::tr("Verified: counts match the backup, the audit anchor matches "
+                      "(%1 heads), %2 chains intact.")
             .arg(locale.toString(o.anchorHeads), locale.toString(o.chains));
     QStringList lines;
-    lines << QObject::tr("NOT verified: the restored database differs from the backup.");
+    lines << Tr::tr("NOT verified: the restored database differs from the backup.");
     for (const auto &d : o.countDifferences)
-        lines << QObject::tr("%1: the backup holds %2, the restored database %3.")
+        lines << Tr::tr("%1: the backup holds %2, the restored database %3.")
                      .arg(tableInWords(d.table), locale.toString(d.expected),
                          locale.toString(d.found));
     if (o.anchorMismatches > 0)
-        lines << QObject::tr("The audit anchor does not match: %1 of its %2 chain heads differ")
+        lines << Tr::tr("The audit anchor does not match: %1 of its %2 chain heads differ")
                      .arg(locale.toString(o.anchorMismatches), locale.toString(o.anchorHeads))
                 + (o.firstAnchorMismatch.isEmpty()
                         ? u"."_qs
                         : u" (first: "_qs + o.firstAnchorMismatch + u")."_qs);
     if (o.chainBreaks > 0)
-        lines << QObject::tr("Audit chains broken: %1 break(s) in %2 chains")
+        lines << Tr::tr("Audit chains broken: %1 break(s) in %2 chains")
                      .arg(locale.toString(o.chainBreaks), locale.toString(o.chains))
                 + (o.firstChainBreak.isEmpty() ? u"."_qs
                                                : u" (first: "_qs + o.firstChainBreak + u")."_qs);

@@ -10,10 +10,10 @@
 namespace rd::ui {
 namespace {
 
-QString tr(const char *text)
+struct Tr
 {
-    return QCoreApplication::translate("rd::ui::BulkCaseRun", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::BulkCaseRun)
+};
 
 } // namespace
 
@@ -23,26 +23,26 @@ QString bulkResultWord(CaseActions::Action action, const ActionResult &outcome)
     switch (outcome.kind) {
     case Kind::Resolved:
         if (action == CaseActions::Action::Dismiss)
-            return tr("dismissed");
-        return outcome.code == u"duplicate" ? tr("already recorded") : tr("applied");
+            return Tr::tr("dismissed");
+        return outcome.code == u"duplicate" ? Tr::tr("already recorded") : Tr::tr("applied");
     case Kind::StillOpen:
-        return tr("still refused");
+        return Tr::tr("still refused");
     case Kind::Refused:
-        return tr("refused");
+        return Tr::tr("refused");
     case Kind::Done:
-        return tr("done");
+        return Tr::tr("done");
     case Kind::Failed:
         break;
     }
-    return tr("error");
+    return Tr::tr("error");
 }
 
 BulkCaseRun::BulkCaseRun(CaseActions *actions, QObject *parent)
     : QObject(parent)
     , m_actions(actions)
     , m_results(new RecordTableModel(FieldCount,
-          {columns::count(tr("Case"), CaseId), columns::text(tr("Subscription"), Subscription),
-              columns::text(tr("Result"), Result), columns::text(tr("Detail"), Detail)},
+          {columns::count(Tr::tr("Case"), CaseId), columns::text(Tr::tr("Subscription"), Subscription),
+              columns::text(Tr::tr("Result"), Result), columns::text(Tr::tr("Detail"), Detail)},
           CaseId, this))
 { }
 
@@ -111,7 +111,7 @@ QString BulkCaseRun::summary() const
     QString text = parts.join(u", "_qs);
     if (m_cancelled && m_done < total())
         text += (text.isEmpty() ? QString() : u"; "_qs)
-            + tr("cancelled: %1 of %2 cases not run").arg(total() - m_done).arg(total());
+            + Tr::tr("cancelled: %1 of %2 cases not run").arg(total() - m_done).arg(total());
     return text;
 }
 

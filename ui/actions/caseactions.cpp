@@ -21,10 +21,10 @@
 namespace rd::ui {
 namespace {
 
-QString tr(const char *text)
+struct Tr
 {
-    return QCoreApplication::translate("CaseActions", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::CaseActions)
+};
 
 rd::OperatorNote noteFor(const CaseActionRequest &request)
 {
@@ -35,7 +35,7 @@ rd::OperatorNote noteFor(const CaseActionRequest &request)
 QString periodText(const std::optional<rd::CurrentPeriod> &period)
 {
     if (!period)
-        return tr("no current period");
+        return Tr::tr("no current period");
     return format::period(format::instant(QString::fromStdString(period->start)),
         format::instant(QString::fromStdString(period->end)));
 }
@@ -83,8 +83,9 @@ QString reapplyBlockedReason(const QString &eventJson)
     const QJsonObject event = QJsonDocument::fromJson(eventJson.toUtf8()).object();
     if (event.value(u"period"_qs).isObject())
         return {};
-    return tr("The provider's message does not say which period was paid, so the renewal core "
-              "cannot apply it: attach a provider snapshot instead (Attach provider snapshot…).");
+    return Tr::tr(
+        "The provider's message does not say which period was paid, so the renewal core "
+        "cannot apply it: attach a provider snapshot instead (Attach provider snapshot…).");
 }
 
 namespace {
@@ -92,7 +93,7 @@ namespace {
 ActionResult reapply(const std::string &conninfo, const CaseActionRequest &request)
 {
     using Kind = ActionResult::Kind;
-    return answerOf(tr("Could not re-apply: %1"), [&] {
+    return answerOf(Tr::tr("Could not re-apply: %1"), [&] {
         rd::OperatorSession session(conninfo);
         const auto result = session.reapply(request.caseId, noteFor(request));
         if (!result.resolved()) {
@@ -100,26 +101,26 @@ ActionResult reapply(const std::string &conninfo, const CaseActionRequest &reque
                 ? QString::fromStdString(std::string(rd::toString(*result.rejection)))
                 : QString();
             return ActionResult {Kind::StillOpen,
-                tr("Still rejected: %1. The case stays open.").arg(format::humanize(code)), code};
+                Tr::tr("Still rejected: %1. The case stays open.").arg(format::humanize(code)), code};
         }
         const QString now = periodText(result.periodAfter);
         const bool applied = result.outcome == rd::ApplyOutcome::Applied;
-        const QString summary = (applied ? tr("Applied: period now %1.").arg(now)
-                                         : tr("Already applied: the renewal was recorded before; "
+        const QString summary = (applied ? Tr::tr("Applied: period now %1.").arg(now)
+                                         : Tr::tr("Already applied: the renewal was recorded before; "
                                               "period now %1.")
                                                .arg(now))
-            + u' ' + tr("Case %1 resolved.").arg(request.caseId);
+            + u' ' + Tr::tr("Case %1 resolved.").arg(request.caseId);
         return ActionResult {Kind::Resolved, summary, applied ? u"applied"_qs : u"duplicate"_qs};
     });
 }
 
 ActionResult dismiss(const std::string &conninfo, const CaseActionRequest &request)
 {
-    return answerOf(tr("Could not dismiss: %1"), [&] {
+    return answerOf(Tr::tr("Could not dismiss: %1"), [&] {
         rd::OperatorSession session(conninfo);
         session.dismiss(request.caseId, noteFor(request));
         return ActionResult {ActionResult::Kind::Resolved,
-            tr("Case %1 dismissed.").arg(request.caseId), u"dismissed"_qs};
+            Tr::tr("Case %1 dismissed.").arg(request.caseId), u"dismissed"_qs};
     });
 }
 
@@ -131,16 +132,16 @@ QString codeOf(std::string_view name)
 
 ActionResult claim(const std::string &conninfo, const CaseActionRequest &request)
 {
-    return answerOf(tr("Could not claim: %1"), [&] {
+    return answerOf(Tr::tr("Could not claim: %1"), [&] {
         rd::OperatorSession session(conninfo);
         const auto r = session.claim(request.caseId, request.comment.trimmed().toStdString());
         const QString code = codeOf(rd::toString(r.outcome));
         if (r.outcome == rd::ClaimOutcome::AlreadyYours)
             return ActionResult {ActionResult::Kind::Done,
-                tr("Case %1 was already assigned to you.").arg(request.caseId), code};
+                Tr::tr("Case %1 was already assigned to you.").arg(request.caseId), code};
         return ActionResult {ActionResult::Kind::Done,
-            r.takenFrom.empty() ? tr("Case %1 is assigned to you.").arg(request.caseId)
-                                : tr("Case %1 is assigned to you (taken over from %2).")
+            r.takenFrom.empty() ? Tr::tr("Case %1 is assigned to you.").arg(request.caseId)
+                                : Tr::tr("Case %1 is assigned to you (taken over from %2).")
                                       .arg(request.caseId)
                                       .arg(QString::fromStdString(r.takenFrom)),
             code};
@@ -149,15 +150,15 @@ ActionResult claim(const std::string &conninfo, const CaseActionRequest &request
 
 ActionResult release(const std::string &conninfo, const CaseActionRequest &request)
 {
-    return answerOf(tr("Could not release: %1"), [&] {
+    return answerOf(Tr::tr("Could not release: %1"), [&] {
         rd::OperatorSession session(conninfo);
         const auto r = session.release(request.caseId, request.comment.trimmed().toStdString());
         const QString code = codeOf(rd::toString(r.outcome));
         if (r.outcome == rd::ReleaseOutcome::NotClaimed)
             return ActionResult {ActionResult::Kind::Done,
-                tr("Case %1 was not assigned to anyone.").arg(request.caseId), code};
+                Tr::tr("Case %1 was not assigned to anyone.").arg(request.caseId), code};
         return ActionResult {ActionResult::Kind::Done,
-            tr("Case %1 is back in the queue (it was assigned to %2).")
+            Tr::tr("Case %1 is back in the queue (it was assigned to %2).")
                 .arg(request.caseId)
                 .arg(QString::fromStdString(r.releasedFrom)),
             code};
@@ -166,23 +167,23 @@ ActionResult release(const std::string &conninfo, const CaseActionRequest &reque
 
 ActionResult note(const std::string &conninfo, const CaseActionRequest &request)
 {
-    return answerOf(tr("Could not add the note: %1"), [&] {
+    return answerOf(Tr::tr("Could not add the note: %1"), [&] {
         rd::OperatorSession session(conninfo);
         session.note(request.caseId, request.comment.trimmed().toStdString());
         return ActionResult {ActionResult::Kind::Done,
-            tr("Note added to case %1.").arg(request.caseId), u"noted"_qs};
+            Tr::tr("Note added to case %1.").arg(request.caseId), u"noted"_qs};
     });
 }
 
 ActionResult reopen(const std::string &conninfo, const CaseActionRequest &request)
 {
-    return answerOf(tr("Could not reopen: %1"), [&] {
+    return answerOf(Tr::tr("Could not reopen: %1"), [&] {
         rd::OperatorSession session(conninfo);
         const auto r = session.reopen(request.caseId, request.comment.trimmed().toStdString());
         return ActionResult {ActionResult::Kind::Done,
             r.dismissedBy.empty()
-                ? tr("Case %1 is open again, back in the queue.").arg(request.caseId)
-                : tr("Case %1 is open again, back in the queue (dismissed by %2).")
+                ? Tr::tr("Case %1 is open again, back in the queue.").arg(request.caseId)
+                : Tr::tr("Case %1 is open again, back in the queue (dismissed by %2).")
                       .arg(request.caseId)
                       .arg(QString::fromStdString(r.dismissedBy)),
             u"reopened"_qs};
@@ -218,7 +219,7 @@ std::optional<std::int64_t> optionalCase(qint64 caseId)
 QString stateValueText(const std::string &field, const nlohmann::json &value)
 {
     if (value.is_null())
-        return field == "currentPeriod" ? tr("no current period") : tr("none");
+        return field == "currentPeriod" ? Tr::tr("no current period") : Tr::tr("none");
     if (field == "currentPeriod" && value.is_object()) {
         const auto end = [&](const char *key) {
             return format::instant(value.contains(key) && value[key].is_string()
@@ -228,7 +229,7 @@ QString stateValueText(const std::string &field, const nlohmann::json &value)
         return format::period(end("start"), end("end"));
     }
     if (value.is_boolean())
-        return value.get<bool>() ? tr("yes") : tr("no");
+        return value.get<bool>() ? Tr::tr("yes") : Tr::tr("no");
     if (value.is_string())
         return QString::fromStdString(value.get<std::string>());
     return QString::fromStdString(value.dump());
@@ -240,15 +241,16 @@ QString changeText(
     const std::string &field, const nlohmann::json &before, const nlohmann::json &after)
 {
     static const QHash<QString, const char *> names {
-        {u"status"_qs, QT_TRANSLATE_NOOP("CaseActions", "status")},
-        {u"currentPeriod"_qs, QT_TRANSLATE_NOOP("CaseActions", "current period")},
-        {u"cancelAtPeriodEnd"_qs, QT_TRANSLATE_NOOP("CaseActions", "cancels at period end")},
-        {u"providerVersion"_qs, QT_TRANSLATE_NOOP("CaseActions", "provider version")},
+        {u"status"_qs, QT_TRANSLATE_NOOP("rd::ui::CaseActions", "status")},
+        {u"currentPeriod"_qs, QT_TRANSLATE_NOOP("rd::ui::CaseActions", "current period")},
+        {u"cancelAtPeriodEnd"_qs,
+            QT_TRANSLATE_NOOP("rd::ui::CaseActions", "cancels at period end")},
+        {u"providerVersion"_qs, QT_TRANSLATE_NOOP("rd::ui::CaseActions", "provider version")},
     };
     const QString key = QString::fromStdString(field);
     const auto name = names.constFind(key);
-    const QString label = name != names.cend() ? tr(*name) : format::humanize(key).toLower();
-    return tr("%1 was %2, now %3")
+    const QString label = name != names.cend() ? Tr::tr(*name) : format::humanize(key).toLower();
+    return Tr::tr("%1 was %2, now %3")
         .arg(label, stateValueText(field, before), stateValueText(field, after));
 }
 
@@ -289,42 +291,42 @@ ActionResult attachSnapshotOrThrow(const std::string &conninfo, const CaseAction
         : QString::fromStdString(std::string(rd::toString(result.outcome)));
     QString caseSentence;
     if (caseResult)
-        caseSentence = stillOpen ? tr("Case %1 stays open: its renewal is still rejected (%2).")
+        caseSentence = stillOpen ? Tr::tr("Case %1 stays open: its renewal is still rejected (%2).")
                                        .arg(request.caseId)
                                        .arg(rejectionText(caseResult->rejection))
             : caseResult->renewalOutcome == rd::ApplyOutcome::Applied
-            ? tr("Case %1 resolved: its renewal was applied.").arg(request.caseId)
+            ? Tr::tr("Case %1 resolved: its renewal was applied.").arg(request.caseId)
             : result.renewalFromCase
-            ? tr("Case %1 resolved: the snapshot recorded its renewal.").arg(request.caseId)
-            : tr("Case %1 resolved: its renewal is recorded.").arg(request.caseId);
+            ? Tr::tr("Case %1 resolved: the snapshot recorded its renewal.").arg(request.caseId)
+            : Tr::tr("Case %1 resolved: its renewal is recorded.").arg(request.caseId);
     caseSentence = joined(caseSentence, renewalWords(result, false));
     if (result.outcome == rd::SnapshotAttachment::Outcome::Unchanged)
         return ActionResult {kind,
-            tr("The same snapshot was attached before: nothing changed.") + u' ' + caseSentence,
+            Tr::tr("The same snapshot was attached before: nothing changed.") + u' ' + caseSentence,
             code};
     QStringList changes;
     for (const auto &[field, change] : result.changes.items())
         changes << changeText(field, change["before"], change["after"]);
-    QString summary = tr("Snapshot attached: period now %1.").arg(periodText(result.periodAfter));
+    QString summary = Tr::tr("Snapshot attached: period now %1.").arg(periodText(result.periodAfter));
     if (!changes.isEmpty())
-        summary += u' ' + tr("Changed: %1.").arg(changes.join(u"; "_qs));
+        summary += u' ' + Tr::tr("Changed: %1.").arg(changes.join(u"; "_qs));
     if (!caseSentence.isEmpty())
         summary += u' ' + caseSentence;
     if (!result.applicableCases.empty())
         summary += u' '
-            + QCoreApplication::translate("CaseActions", "%n other case(s) can now be re-applied.",
+            + Tr::tr("%n other case(s) can now be re-applied.",
                 nullptr, static_cast<int>(result.applicableCases.size()));
     return ActionResult {kind, summary, code};
 }
 
 ActionResult attach(const std::string &conninfo, const CaseActionRequest &request)
 {
-    return answerOf(tr("Could not attach the snapshot: %1"), [&] {
+    return answerOf(Tr::tr("Could not attach the snapshot: %1"), [&] {
         try {
             return attachSnapshotOrThrow(conninfo, request);
         } catch (const rd::InputError &e) {
             return ActionResult {ActionResult::Kind::Refused,
-                tr("The snapshot is not valid: %1").arg(QString::fromUtf8(e.what())),
+                Tr::tr("The snapshot is not valid: %1").arg(QString::fromUtf8(e.what())),
                 u"invalid_snapshot"_qs};
         }
     });
@@ -352,7 +354,7 @@ ActionResult runCaseAction(
     case Action::Reopen:
         return reopen(conninfo, request);
     }
-    return ActionResult::failed(tr("Unknown case action."));
+    return ActionResult::failed(Tr::tr("Unknown case action."));
 }
 
 SnapshotVerdict previewSnapshot(
@@ -372,19 +374,20 @@ SnapshotVerdict previewSnapshot(
         if (c && c->resolved)
             return {Kind::Verdict,
                 joined(c->renewalOutcome == rd::ApplyOutcome::Applied
-                        ? tr("Case %1 will be resolved: its renewal will be applied.").arg(caseId)
-                        : answer.wouldBe->renewalFromCase
-                        ? tr("Case %1 will be resolved: the snapshot records its renewal.")
+                        ? Tr::tr("Case %1 will be resolved: its renewal will be applied.")
                               .arg(caseId)
-                        : tr("Case %1 will be resolved: its renewal is recorded.").arg(caseId),
+                        : answer.wouldBe->renewalFromCase
+                        ? Tr::tr("Case %1 will be resolved: the snapshot records its renewal.")
+                              .arg(caseId)
+                        : Tr::tr("Case %1 will be resolved: its renewal is recorded.").arg(caseId),
                     renewals)};
         if (c)
             return {Kind::Verdict,
-                joined(tr("Case %1 stays open: its renewal would still be rejected (%2).")
+                joined(Tr::tr("Case %1 stays open: its renewal would still be rejected (%2).")
                            .arg(caseId)
                            .arg(rejectionText(c->rejection)),
                     renewals)};
-        return {Kind::Verdict, joined(tr("No case is affected."), renewals)};
+        return {Kind::Verdict, joined(Tr::tr("No case is affected."), renewals)};
     } catch (const rd::ActionRefused &e) {
         return {Kind::Refused, QString::fromStdString(e.code() + ": " + e.what())};
     } catch (const std::exception &e) {

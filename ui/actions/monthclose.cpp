@@ -6,6 +6,7 @@
 #include "domain/core/close_report.h"
 #include "domain/store/operator_session.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QPageLayout>
 #include <QPageSize>
@@ -17,6 +18,15 @@
 #include <utility>
 
 namespace rd::ui {
+
+namespace {
+
+struct Tr
+{
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::MonthClose)
+};
+
+} // namespace
 namespace {
 
 QString monthText(const QDate &month)
@@ -105,7 +115,7 @@ MonthCloseResult closeMonthAs(
         session.closeMonth(key, first);
         return MonthCloseResult {
             {ActionResult::Kind::Done,
-                QObject::tr("%1's %2 is closed.").arg(provider, monthText(month).left(7)),
+                Tr::tr("%1's %2 is closed.").arg(provider, monthText(month).left(7)),
                 u"closed"_qs},
             session.monthCloseReport(key, first)};
     });
@@ -127,8 +137,8 @@ QString closeReportHtml(const nlohmann::json &report)
     QString h;
     h += u"<html><body style='font-family: DejaVu Sans, sans-serif; font-size: 9pt'>"_qs;
     h += u"<h2>Month close: %1, %2</h2>"_qs.arg(provider, esc(monthName));
-    h += QObject::tr("<p>The renewals recorded for <b>%1</b> and paid in <b>%2</b> (UTC), "
-                     "compared with the provider's statement.</p>")
+    h += Tr::tr("<p>The renewals recorded for <b>%1</b> and paid in <b>%2</b> (UTC), "
+                "compared with the provider's statement.</p>")
              .arg(provider, esc(monthName));
 
     const auto row = [](const QString &name, const QString &value) {
@@ -136,26 +146,26 @@ QString closeReportHtml(const nlohmann::json &report)
             name, value);
     };
     h += u"<table cellspacing='0' cellpadding='2'>"_qs;
-    h += row(QObject::tr("Provider"), provider);
-    h += row(QObject::tr("Month"),
+    h += row(Tr::tr("Provider"), provider);
+    h += row(Tr::tr("Month"),
         esc(str(report, "month")) + u" ("_qs + month.toString(Qt::ISODate) + u" to "_qs
             + month.addMonths(1).addDays(-1).toString(Qt::ISODate) + u", UTC)"_qs);
-    h += row(QObject::tr("Closed by"), esc(str(report, "closedBy")));
-    h += row(QObject::tr("Closed at"), esc(utcText(str(report, "closedAt"))));
-    h += row(QObject::tr("Statement runs"),
+    h += row(Tr::tr("Closed by"), esc(str(report, "closedBy")));
+    h += row(Tr::tr("Closed at"), esc(utcText(str(report, "closedAt"))));
+    h += row(Tr::tr("Statement runs"),
         joined(report.value("statementRunIds", nlohmann::json()), u", "_qs));
-    h += row(QObject::tr("Statement SHA-256"),
+    h += row(Tr::tr("Statement SHA-256"),
         u"<span style='font-family: DejaVu Sans Mono; font-size: 7pt'>"_qs
             + joined(report.value("statementSha256s", nlohmann::json()), u"<br>"_qs)
             + u"</span>"_qs);
     h += u"</table>"_qs;
 
-    h += u"<h3>%1</h3>"_qs.arg(QObject::tr("Totals per currency"));
+    h += u"<h3>%1</h3>"_qs.arg(Tr::tr("Totals per currency"));
     h += u"<table cellspacing='0' cellpadding='4' border='1' style='border-collapse: collapse'>"
          "<tr style='background: #eee'>"_qs;
-    for (const QString &title : {QObject::tr("Currency"), QObject::tr("Ledger renewals"),
-             QObject::tr("Ledger amount"), QObject::tr("Statement renewals"),
-             QObject::tr("Statement amount"), QObject::tr("Difference")})
+    for (const QString &title :
+        {Tr::tr("Currency"), Tr::tr("Ledger renewals"), Tr::tr("Ledger amount"),
+            Tr::tr("Statement renewals"), Tr::tr("Statement amount"), Tr::tr("Difference")})
         h += u"<th>%1</th>"_qs.arg(title);
     h += u"</tr>"_qs;
     const auto totals = rd::closeCurrencyTotals(report);
@@ -165,29 +175,30 @@ QString closeReportHtml(const nlohmann::json &report)
         const qint64 diff = t.ledgerMinor - t.statementMinor;
         const auto cell = [](const QString &v) { return u"<td align='right'>%1</td>"_qs.arg(v); };
         h += u"<tr><td>%1</td>"_qs.arg(esc(code)) + cell(en.toString(t.ledgerRenewals))
-            + cell(esc(format::money(t.ledgerMinor, code))) + cell(en.toString(t.statementRenewals))
-            + cell(esc(format::money(t.statementMinor, code)))
+            + cell(esc(format::money(t.ledgerMinor, code, QLocale::c())))
+            + cell(en.toString(t.statementRenewals))
+            + cell(esc(format::money(t.statementMinor, code, QLocale::c())))
             // "-$10.00", not format::money's "$-10.00": the sign leads, as finance writes it.
-            + cell(diff == 0 ? QObject::tr("none")
+            + cell(diff == 0 ? Tr::tr("none")
                              : u"<b>%1%2</b>"_qs.arg(diff < 0 ? u"-"_qs : u"+"_qs,
-                                 esc(format::money(diff < 0 ? -diff : diff, code))))
+                                 esc(format::money(diff < 0 ? -diff : diff, code, QLocale::c()))))
             + u"</tr>"_qs;
     }
     if (totals.empty())
         h += u"<tr><td colspan='6'>%1</td></tr>"_qs.arg(
-            QObject::tr("No renewal was paid in this month on either side."));
+            Tr::tr("No renewal was paid in this month on either side."));
     h += u"</table>"_qs;
 
-    h += u"<h3>%1</h3>"_qs.arg(QObject::tr("Findings"));
+    h += u"<h3>%1</h3>"_qs.arg(Tr::tr("Findings"));
     h += u"<table cellspacing='0' cellpadding='2'>"_qs;
-    h += row(QObject::tr("Matched"), en.toString(num(report, "matched")));
-    h += row(QObject::tr("Backfilled from the statement"), en.toString(num(report, "backfilled")));
-    h += row(QObject::tr("Unapplied (a case)"), en.toString(num(report, "unapplied")));
-    h += row(QObject::tr("Differing (a case)"), en.toString(num(report, "differing")));
-    h += row(QObject::tr("Recorded here, not in the statement (a case)"),
+    h += row(Tr::tr("Matched"), en.toString(num(report, "matched")));
+    h += row(Tr::tr("Backfilled from the statement"), en.toString(num(report, "backfilled")));
+    h += row(Tr::tr("Unapplied (a case)"), en.toString(num(report, "unapplied")));
+    h += row(Tr::tr("Differing (a case)"), en.toString(num(report, "differing")));
+    h += row(Tr::tr("Recorded here, not in the statement (a case)"),
         en.toString(num(report, "notInStatement")));
-    h += row(QObject::tr("Cases resolved"), en.toString(num(report, "casesResolved")));
-    h += row(QObject::tr("Cases dismissed"), en.toString(num(report, "casesDismissed")));
+    h += row(Tr::tr("Cases resolved"), en.toString(num(report, "casesResolved")));
+    h += row(Tr::tr("Cases dismissed"), en.toString(num(report, "casesDismissed")));
     h += u"</table>"_qs;
 
     QString lines;
@@ -200,7 +211,7 @@ QString closeReportHtml(const nlohmann::json &report)
             }
             QString resolution;
             if (num(l, "caseId") > 0) {
-                resolution = QObject::tr("case %1 (%2): %3")
+                resolution = Tr::tr("case %1 (%2): %3")
                                  .arg(num(l, "caseId"))
                                  .arg(esc(format::humanize(str(l, "caseReason"))),
                                      esc(str(l, "caseStatus")));
@@ -208,18 +219,18 @@ QString closeReportHtml(const nlohmann::json &report)
                     resolution += u" ("_qs + esc(format::humanize(str(l, "resolution"))) + u")"_qs;
                 if (!str(l, "resolvedBy").isEmpty())
                     resolution
-                        += QObject::tr(" by %1, %2")
+                        += Tr::tr(" by %1, %2")
                                .arg(esc(str(l, "resolvedBy")), esc(utcText(str(l, "resolvedAt"))));
                 if (!str(l, "note").isEmpty())
                     resolution += u"<br><i>%1</i>"_qs.arg(esc(str(l, "note")));
             } else {
-                resolution = QObject::tr("recorded from the statement");
+                resolution = Tr::tr("recorded from the statement");
             }
             const QString currency = str(l, "currency");
             lines += u"<tr><td>%1</td><td>%2</td><td>%3</td><td align='right'>%4</td>"
                      "<td>%5</td><td>%6</td></tr>"_qs.arg(esc(str(l, "renewalKey")),
                          esc(str(l, "subscription")), esc(format::humanize(str(l, "finding"))),
-                         esc(format::money(num(l, "amountMinor"), currency)),
+                         esc(format::money(num(l, "amountMinor"), currency, QLocale::c())),
                          esc(str(l, "paidAt").left(10)), resolution);
         }
     }
@@ -228,21 +239,20 @@ QString closeReportHtml(const nlohmann::json &report)
              "style='border-collapse: collapse; font-size: 8pt'><thead><tr style='background: "
              "#eee'>"_qs;
         // The resolution (who, when, the note) gets the room; keys and ids are short.
-        for (const auto &[title, width] :
-            {std::pair {QObject::tr("Renewal key"), 17}, {QObject::tr("Subscription"), 15},
-                {QObject::tr("Finding"), 11}, {QObject::tr("Amount"), 11},
-                {QObject::tr("Paid (UTC)"), 11}, {QObject::tr("How it was resolved"), 35}})
+        for (const auto &[title, width] : {std::pair {Tr::tr("Renewal key"), 17},
+                 {Tr::tr("Subscription"), 15}, {Tr::tr("Finding"), 11}, {Tr::tr("Amount"), 11},
+                 {Tr::tr("Paid (UTC)"), 11}, {Tr::tr("How it was resolved"), 35}})
             h += u"<th width='%1%'>%2</th>"_qs.arg(width).arg(title);
         // <thead>: the header row repeats on every page the findings run over.
         h += u"</tr></thead>"_qs + lines + u"</table>"_qs;
     }
     if (matchedLines > 0)
-        h += QObject::tr("<p>%1 matched renewal(s) are listed in the CSV report.</p>")
+        h += Tr::tr("<p>%1 matched renewal(s) are listed in the CSV report.</p>")
                  .arg(en.toString(matchedLines));
 
-    h += u"<h3>%1</h3>"_qs.arg(QObject::tr("Audit anchor"));
-    h += QObject::tr("<p>SHA-256 over the heads of the %1 audit chains at the close, as "
-                     "<tt>renewalctl audit anchor</tt> computes it:</p>")
+    h += u"<h3>%1</h3>"_qs.arg(Tr::tr("Audit anchor"));
+    h += Tr::tr("<p>SHA-256 over the heads of the %1 audit chains at the close, as "
+                "<tt>renewalctl audit anchor</tt> computes it:</p>")
              .arg(en.toString(num(report, "auditAnchorHeads")));
     h += u"<p style='font-family: DejaVu Sans Mono; font-size: 9pt'><b>%1</b></p>"_qs.arg(
         esc(str(report, "auditAnchorDigest")));
@@ -264,7 +274,7 @@ bool writeCloseReportPdf(const nlohmann::json &report, const QString &path, QStr
             QMarginsF(0, 0, 0, 0), QPageLayout::Millimeter));
         writer.setResolution(300);
         writer.setTitle(
-            QObject::tr("Month close %1 %2").arg(str(report, "providerKey"), str(report, "month")));
+            Tr::tr("Month close %1 %2").arg(str(report, "providerKey"), str(report, "month")));
         writer.setCreator(u"Renewal Desk"_qs);
         // print() lays the text out 2 cm inside the page (its default margin), the only margin.
         QTextDocument doc;

@@ -3,11 +3,22 @@
 #include "domain/core/errors.h"
 #include "domain/store/operator_session.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace rd::ui {
+
+namespace {
+
+struct Tr
+{
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::StatementImport)
+};
+
+} // namespace
+
 namespace {
 
 std::optional<std::string> dayOrNothing(const QString &day)
@@ -30,7 +41,7 @@ StatementImportResult importStatement(
             if (!f.open(QIODevice::ReadOnly)) {
                 report.kind = Kind::Refused;
                 report.code = u"unreadable_file"_qs;
-                report.summary = QObject::tr("Cannot read %1: %2").arg(path, f.errorString());
+                report.summary = Tr::tr("Cannot read %1: %2").arg(path, f.errorString());
                 return report;
             }
             const QByteArray bytes = f.readAll();
@@ -52,7 +63,7 @@ StatementImportResult importStatement(
         } catch (const InputError &e) {
             report.kind = Kind::Refused;
             report.code = u"unreadable_statement"_qs;
-            report.summary = QObject::tr("The statement cannot be read: %1")
+            report.summary = Tr::tr("The statement cannot be read: %1")
                                  .arg(QString::fromStdString(e.what()));
         }
         return report;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QCoreApplication>
 #include <QException>
 #include <QFuture>
 #include <QFutureWatcher>
@@ -39,6 +40,12 @@ namespace detail {
 
 /// The message of what a worker threw. QtConcurrent wraps an exception that is not a
 /// QException in a QUnhandledException ("std::exception"): the original is unwrapped.
+/// The header's translation context (a header has no anonymous namespace to hold a Tr).
+struct AsyncResultTr
+{
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::AsyncResult)
+};
+
 inline QString errorMessage(std::exception_ptr error)
 {
     try {
@@ -50,7 +57,7 @@ inline QString errorMessage(std::exception_ptr error)
     } catch (const std::exception &e) {
         return QString::fromUtf8(e.what());
     } catch (...) {
-        return QObject::tr("unexpected error");
+        return AsyncResultTr::tr("unexpected error");
     }
 }
 

@@ -11,10 +11,10 @@
 namespace rd::ui {
 namespace {
 
-QString tr(const char *text)
+struct Tr
 {
-    return QCoreApplication::translate("AuditDetails", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::AuditDetails)
+};
 
 QString rfc3339(qint64 micros)
 {
@@ -40,7 +40,7 @@ Shown show(const QJsonValue &v)
         return {format::period(start, end), format::utcTooltip(start, end)};
     }
     if (v.isBool())
-        return {v.toBool() ? tr("yes") : tr("no"), {}};
+        return {v.toBool() ? Tr::tr("yes") : Tr::tr("no"), {}};
     if (v.isDouble())
         return {QString::number(v.toInteger()), {}};
     if (v.isString())
@@ -54,18 +54,20 @@ Shown show(const QJsonValue &v)
 QString label(const QString &key)
 {
     static const QList<std::pair<QString, const char *>> names {
-        {u"status"_qs, "status"},
-        {u"currentPeriod"_qs, "current period"},
-        {u"cancelAtPeriodEnd"_qs, "cancels at period end"},
-        {u"providerVersion"_qs, "provider version"},
-        {u"revision"_qs, "revision"},
-        {u"snapshotId"_qs, "provider snapshot"},
-        {u"caseId"_qs, "case"},
-        {u"subscriptionId"_qs, "subscription (internal id)"},
+        {u"status"_qs, QT_TRANSLATE_NOOP("rd::ui::AuditDetails", "status")},
+        {u"currentPeriod"_qs, QT_TRANSLATE_NOOP("rd::ui::AuditDetails", "current period")},
+        {u"cancelAtPeriodEnd"_qs,
+            QT_TRANSLATE_NOOP("rd::ui::AuditDetails", "cancels at period end")},
+        {u"providerVersion"_qs, QT_TRANSLATE_NOOP("rd::ui::AuditDetails", "provider version")},
+        {u"revision"_qs, QT_TRANSLATE_NOOP("rd::ui::AuditDetails", "revision")},
+        {u"snapshotId"_qs, QT_TRANSLATE_NOOP("rd::ui::AuditDetails", "provider snapshot")},
+        {u"caseId"_qs, QT_TRANSLATE_NOOP("rd::ui::AuditDetails", "case")},
+        {u"subscriptionId"_qs,
+            QT_TRANSLATE_NOOP("rd::ui::AuditDetails", "subscription (internal id)")},
     };
     for (const auto &[k, name] : names) {
         if (k == key)
-            return tr(name);
+            return Tr::tr(name);
     }
     // camelCase -> words
     QString words;
@@ -110,7 +112,7 @@ QVector<ComparisonLine> auditDetailLines(const QString &detailsJson, const QVari
             after.insert(u"providerVersion"_qs, next.value(u"providerVersion"_qs));
         } else {
             after.remove(u"providerVersion"_qs);
-            versionNote = tr("not recorded");
+            versionNote = Tr::tr("not recorded");
         }
     }
 
@@ -132,19 +134,19 @@ QVector<ComparisonLine> auditDetailLines(const QString &detailsJson, const QVari
         Shown a = show(after.value(key));
         if (key == u"providerVersion" && !versionNote.isEmpty())
             a = {versionNote,
-                tr("The renewal's provider version is known from the state after it, which a "
-                   "later change no longer shows")};
+                Tr::tr("The renewal's provider version is known from the state after it, which a "
+                       "later change no longer shows")};
         // Periods compare as what they show: "…00Z" and "…00.000000Z" are one instant.
         // An unknown provider version is not a change.
         const bool unknown = key == u"providerVersion" && !versionNote.isEmpty();
         const bool differs = !after.isEmpty() && !unknown && b.text != a.text;
         lines.append({label(key), b.text, after.isEmpty() ? QString() : a.text, b.tooltip,
-            a.tooltip, differs, differs ? tr("changed") : QString()});
+            a.tooltip, differs, differs ? Tr::tr("changed") : QString()});
     }
 
     // What else the record says, in the "after" column.
     if (details.contains(u"paidAmountMinor"_qs))
-        lines.append({tr("amount paid"), {},
+        lines.append({Tr::tr("amount paid"), {},
             format::money(details.value(u"paidAmountMinor"_qs).toInteger(),
                 details.value(u"currency"_qs).toString()),
             {}, details.value(u"currency"_qs).toString(), false, {}});
@@ -160,8 +162,8 @@ QVector<ComparisonLine> auditDetailLines(const QString &detailsJson, const QVari
                 changed << label(k);
         }
         changed.removeAll(QString());
-        lines.append({tr("fields changed"), {},
-            changed.isEmpty() ? tr("none") : changed.join(u", "_qs), {}, {}, false, {}});
+        lines.append({Tr::tr("fields changed"), {},
+            changed.isEmpty() ? Tr::tr("none") : changed.join(u", "_qs), {}, {}, false, {}});
     }
     for (auto it = details.begin(); it != details.end(); ++it) {
         static const QStringList shown {
@@ -180,15 +182,15 @@ QVector<ComparisonLine> caseEntryLines(const CaseEntry &e)
         if (!value.isEmpty())
             lines.append({field, {}, value, {}, {}, false, {}});
     };
-    add(tr("case"), QString::number(e.caseId));
-    add(tr("subscription"),
+    add(Tr::tr("case"), QString::number(e.caseId));
+    add(Tr::tr("subscription"),
         e.subscription.isEmpty() ? QString() : e.provider + u" · "_qs + e.subscription);
-    add(tr("renewal key"), e.renewalKey);
-    add(tr("action"), format::humanize(e.action));
-    add(tr("outcome"), e.outcome == e.action ? QString() : format::humanize(e.outcome));
-    add(tr("by"), e.actor);
-    add(tr("reason"), e.reason.isEmpty() ? QString() : format::humanize(e.reason));
-    add(tr("note"), e.comment);
+    add(Tr::tr("renewal key"), e.renewalKey);
+    add(Tr::tr("action"), format::humanize(e.action));
+    add(Tr::tr("outcome"), e.outcome == e.action ? QString() : format::humanize(e.outcome));
+    add(Tr::tr("by"), e.actor);
+    add(Tr::tr("reason"), e.reason.isEmpty() ? QString() : format::humanize(e.reason));
+    add(Tr::tr("note"), e.comment);
     const QJsonObject details = QJsonDocument::fromJson(e.detailsJson.toUtf8()).object();
     for (auto it = details.begin(); it != details.end(); ++it) {
         if (it.key() == u"caseId")

@@ -8,11 +8,21 @@
 
 #include "domain/core/timestamp.h"
 
+#include <QCoreApplication>
 #include <QObject>
 #include <QSqlQuery>
 #include <QUuid>
 
 namespace rd::ui::auditlog {
+
+namespace {
+
+struct Tr
+{
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::AuditLog)
+};
+
+} // namespace
 namespace {
 
 // Each branch's cells in fields() order.
@@ -55,7 +65,7 @@ QString rfc3339(const QDateTime &t)
 
 Column whatColumn()
 {
-    return {QObject::tr("What"), [](RowRef r, int role) -> QVariant {
+    return {Tr::tr("What"), [](RowRef r, int role) -> QVariant {
                 const QString what = r[What].toString();
                 switch (role) {
                 case Qt::DisplayRole: {
@@ -65,7 +75,7 @@ Column whatColumn()
                     // A case action says so ("Case noted"); its number is in the Case column,
                     // so the action itself stays readable in a narrow column.
                     if (r[Source].toInt() == 0)
-                        return QObject::tr("Case %1").arg(text.toLower());
+                        return Tr::tr("Case %1").arg(text.toLower());
                     return text;
                 }
                 case int(Role::Raw):
@@ -78,7 +88,7 @@ Column whatColumn()
 
 Column caseColumn()
 {
-    return {QObject::tr("Case"),
+    return {Tr::tr("Case"),
         [](RowRef r, int role) -> QVariant {
             if (r[CaseId].isNull() || r[CaseId].toLongLong() <= 0)
                 return {};
@@ -91,15 +101,15 @@ Column caseColumn()
 
 Column actorColumn()
 {
-    return {QObject::tr("Actor"), [](RowRef r, int role) -> QVariant {
+    return {Tr::tr("Actor"), [](RowRef r, int role) -> QVariant {
                 const QString type = r[ActorType].toString();
                 const QString actor = r[Actor].toString();
                 if (role == Qt::DisplayRole) {
                     if (type == u"webhook")
-                        return QObject::tr("%1 webhook").arg(actor);
+                        return Tr::tr("%1 webhook").arg(actor);
                     if (type.isEmpty() || type == u"operator")
                         return actor;
-                    return QObject::tr("%1 (%2)").arg(actor, type);
+                    return Tr::tr("%1 (%2)").arg(actor, type);
                 }
                 if (role == int(Role::Raw))
                     return actor;
@@ -123,18 +133,14 @@ QVector<Column> columns()
 {
     // The case number beside what was done: a case's entries ("dismissed", "noted") and a
     // snapshot attached from a case say which case in the list and in the CSV.
-    return {columns::instant(QObject::tr("When"), At), whatColumn(), caseColumn(), actorColumn(),
-        columns::text(QObject::tr("Database role"), DbRole),
-        columns::text(QObject::tr("Provider"), Provider),
-        columns::text(QObject::tr("Subscription"), SubscriptionRef),
-        columns::period(QObject::tr("Period"), PeriodStart, PeriodEnd),
-        columns::code(QObject::tr("Outcome"), Outcome),
-        columns::code(QObject::tr("Reason"), Reason),
-        columns::text(QObject::tr("Comment"), Comment),
-        columns::text(QObject::tr("Renewal key"), RenewalKey),
-        columns::count(QObject::tr("Position"), ChainSeq),
-        columns::text(QObject::tr("Row hash"), RowHash),
-        columns::text(QObject::tr("Subscription id"), SubscriptionId)};
+    return {columns::instant(Tr::tr("When"), At), whatColumn(), caseColumn(), actorColumn(),
+        columns::text(Tr::tr("Database role"), DbRole), columns::text(Tr::tr("Provider"), Provider),
+        columns::text(Tr::tr("Subscription"), SubscriptionRef),
+        columns::period(Tr::tr("Period"), PeriodStart, PeriodEnd),
+        columns::code(Tr::tr("Outcome"), Outcome), columns::code(Tr::tr("Reason"), Reason),
+        columns::text(Tr::tr("Comment"), Comment), columns::text(Tr::tr("Renewal key"), RenewalKey),
+        columns::count(Tr::tr("Position"), ChainSeq), columns::text(Tr::tr("Row hash"), RowHash),
+        columns::text(Tr::tr("Subscription id"), SubscriptionId)};
 }
 
 QString providersSql()

@@ -4,6 +4,7 @@
 #include "domain/store/audit_verification.h"
 #include "ui/models/iodevicestreambuf.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QMetaObject>
 #include <QPointer>
@@ -16,6 +17,15 @@
 #include <stdexcept>
 
 namespace rd::ui {
+
+namespace {
+
+struct Tr
+{
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::AuditVerifier)
+};
+
+} // namespace
 namespace {
 
 QString describe(const ChainBreak &b)
@@ -41,9 +51,8 @@ AuditAnchorCheck readAnchorFile(const QString &path, Read read)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        throw std::runtime_error(QObject::tr("cannot read the anchor %1: %2")
-                                     .arg(path, file.errorString())
-                                     .toStdString());
+        throw std::runtime_error(
+            Tr::tr("cannot read the anchor %1: %2").arg(path, file.errorString()).toStdString());
     IODeviceStreamBuf buffer(file);
     std::istream in(&buffer);
     return read(in);
@@ -93,13 +102,12 @@ AuditVerifyReport verify(const std::string &conninfo, const QString &anchorPath,
         // The store says "heads: not an audit anchor (...)" when there is no list of heads, and
         // names "digest" when the file is not what was exported.
         if (e.field() == "digest")
-            report.error = QObject::tr("%1 is refused: %2")
-                               .arg(anchorPath, QString::fromStdString(e.message()));
-        else if (e.message().rfind("not an audit anchor", 0) == 0)
             report.error
-                = QObject::tr("%1 is not an audit anchor (no \"heads\" list)").arg(anchorPath);
+                = Tr::tr("%1 is refused: %2").arg(anchorPath, QString::fromStdString(e.message()));
+        else if (e.message().rfind("not an audit anchor", 0) == 0)
+            report.error = Tr::tr("%1 is not an audit anchor (no \"heads\" list)").arg(anchorPath);
         else
-            report.error = QObject::tr("%1 is not an audit anchor: %2")
+            report.error = Tr::tr("%1 is not an audit anchor: %2")
                                .arg(anchorPath, QString::fromStdString(e.what()));
     } catch (const std::exception &e) {
         report.error = QString::fromUtf8(e.what());
@@ -172,7 +180,7 @@ QFuture<AnchorWritten> AuditVerifier::writeAnchor(const QString &conninfo, const
         QSaveFile file(path);
         if (!file.open(QIODevice::WriteOnly))
             throw std::runtime_error(
-                QObject::tr("cannot write %1: %2").arg(path, file.errorString()).toStdString());
+                tr("cannot write %1: %2").arg(path, file.errorString()).toStdString());
         // Written as the heads come from the server: a million of them are never held here.
         long long heads = 0;
         std::string digest;
@@ -183,7 +191,7 @@ QFuture<AnchorWritten> AuditVerifier::writeAnchor(const QString &conninfo, const
         }
         if (!file.commit())
             throw std::runtime_error(
-                QObject::tr("cannot write %1: %2").arg(path, file.errorString()).toStdString());
+                tr("cannot write %1: %2").arg(path, file.errorString()).toStdString());
         return AnchorWritten {qint64(heads), QString::fromStdString(digest)};
     });
 }

@@ -11,10 +11,10 @@
 namespace rd::ui {
 namespace {
 
-QString tr(const char *text)
+struct Tr
 {
-    return QCoreApplication::translate("CaseEvidence", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::CaseEvidence)
+};
 
 QString when(const QString &rfc3339)
 {
@@ -51,7 +51,7 @@ CaseEvidence evidenceLines(
     CaseEvidence ev;
     // The event's id is a line of the table (and in the raw event beside it); in the header it
     // would only be cut off.
-    ev.incomingTitle = tr("incoming event");
+    ev.incomingTitle = Tr::tr("incoming event");
     // Timestamps compare as instants (µs), not as text: "…00Z" and "…00.000000Z" are equal.
     auto sameInstant
         = [](const QString &a, const QString &b) { return format::micros(a) == format::micros(b); };
@@ -59,34 +59,34 @@ CaseEvidence evidenceLines(
     if (errorCode == u"provider_renewal_key_payload_conflict") {
         const QJsonObject stored = local.value(u"conflictingBillingPeriod"_qs).toObject();
         const QJsonObject storedPeriod = stored.value(u"period"_qs).toObject();
-        ev.localTitle = tr("stored billing period");
+        ev.localTitle = Tr::tr("stored billing period");
         const QString sStart = storedPeriod.value(u"start"_qs).toString();
         const QString sEnd = storedPeriod.value(u"end"_qs).toString();
         const bool sameSubscription = stored.value(u"subscriptionId"_qs).toString()
             == local.value(u"subscriptionId"_qs).toString();
-        ev.lines.append({tr("subscription"),
-            sameSubscription ? tr("this subscription") : tr("another subscription"),
+        ev.lines.append({Tr::tr("subscription"),
+            sameSubscription ? Tr::tr("this subscription") : Tr::tr("another subscription"),
             event.value(u"providerSubscriptionId"_qs).toString(),
             stored.value(u"subscriptionId"_qs).toString(), {}, !sameSubscription, {}});
-        ev.lines.append({tr("renewal key"), stored.value(u"providerRenewalKey"_qs).toString(),
+        ev.lines.append({Tr::tr("renewal key"), stored.value(u"providerRenewalKey"_qs).toString(),
             event.value(u"providerRenewalKey"_qs).toString(), {}, {},
             stored.value(u"providerRenewalKey"_qs) != event.value(u"providerRenewalKey"_qs), {}});
-        ev.lines.append({tr("period start"), when(sStart), when(eventStart), tip(sStart),
+        ev.lines.append({Tr::tr("period start"), when(sStart), when(eventStart), tip(sStart),
             tip(eventStart), !sameInstant(sStart, eventStart), {}});
-        ev.lines.append({tr("period end"), when(sEnd), when(eventEnd), tip(sEnd), tip(eventEnd),
+        ev.lines.append({Tr::tr("period end"), when(sEnd), when(eventEnd), tip(sEnd), tip(eventEnd),
             !sameInstant(sEnd, eventEnd), {}});
-        ev.lines.append({tr("amount"), amount(stored), amount(event), {}, {},
+        ev.lines.append({Tr::tr("amount"), amount(stored), amount(event), {}, {},
             stored.value(u"paidAmountMinor"_qs).toDouble()
                 != event.value(u"paidAmountMinor"_qs).toDouble(),
             {}});
-        ev.lines.append({tr("currency"), stored.value(u"currency"_qs).toString(),
+        ev.lines.append({Tr::tr("currency"), stored.value(u"currency"_qs).toString(),
             event.value(u"currency"_qs).toString(), {}, {},
             stored.value(u"currency"_qs) != event.value(u"currency"_qs), {}});
         const QString sPaid = stored.value(u"paidAt"_qs).toString();
         const QString ePaid = event.value(u"paidAt"_qs).toString();
         ev.lines.append(
-            {tr("paid at"), when(sPaid), when(ePaid), tip(sPaid), tip(ePaid), false, {}});
-        ev.lines.append({tr("provider event"), stored.value(u"providerEventId"_qs).toString(),
+            {Tr::tr("paid at"), when(sPaid), when(ePaid), tip(sPaid), tip(ePaid), false, {}});
+        ev.lines.append({Tr::tr("provider event"), stored.value(u"providerEventId"_qs).toString(),
             event.value(u"providerEventId"_qs).toString(), {}, {}, false, {}});
         QStringList differing;
         for (const auto &l : std::as_const(ev.lines)) {
@@ -94,10 +94,10 @@ CaseEvidence evidenceLines(
                 differing << l.field;
         }
         ev.finding = differing.isEmpty()
-            ? tr("The stored renewal and the incoming event now agree: re-applying should "
-                 "find it already applied.")
-            : tr("The provider sent renewal key %1 again with a different %2. The stored "
-                 "billing period is kept until someone decides.")
+            ? Tr::tr("The stored renewal and the incoming event now agree: re-applying should "
+                     "find it already applied.")
+            : Tr::tr("The provider sent renewal key %1 again with a different %2. The stored "
+                     "billing period is kept until someone decides.")
                   .arg(event.value(u"providerRenewalKey"_qs).toString(), differing.join(u", "_qs));
         return ev;
     }
@@ -109,60 +109,62 @@ CaseEvidence evidenceLines(
     // at period end: no" would describe a subscription that does not exist.
     const bool hasSubscription
         = errorCode != u"subscription_not_found" && local.contains(u"status"_qs);
-    ev.localTitle = hasSubscription ? tr("current period") : tr("no subscription in the desk");
+    ev.localTitle
+        = hasSubscription ? Tr::tr("current period") : Tr::tr("no subscription in the desk");
     if (hasSubscription) {
-        ev.lines.append({tr("status"), local.value(u"status"_qs).toString(), {}, {}, {},
+        ev.lines.append({Tr::tr("status"), local.value(u"status"_qs).toString(), {}, {}, {},
             errorCode == u"renewal_not_allowed_for_subscription_status", {}});
-        ev.lines.append({tr("cancels at period end"),
-            local.value(u"cancelAtPeriodEnd"_qs).toBool() ? tr("yes") : tr("no"), {}, {}, {},
-            errorCode == u"renewal_conflicts_with_scheduled_cancellation", {}});
+        ev.lines.append({Tr::tr("cancels at period end"),
+            local.value(u"cancelAtPeriodEnd"_qs).toBool() ? Tr::tr("yes") : Tr::tr("no"), {}, {},
+            {}, errorCode == u"renewal_conflicts_with_scheduled_cancellation", {}});
     }
-    ev.lines.append({tr("period start"), when(cStart), when(eventStart), tip(cStart),
+    ev.lines.append({Tr::tr("period start"), when(cStart), when(eventStart), tip(cStart),
         tip(eventStart), false, {}});
     ev.lines.append(
-        {tr("period end"), when(cEnd), when(eventEnd), tip(cEnd), tip(eventEnd), false, {}});
-    ev.lines.append({tr("amount"), {}, amount(event), {}, {}, false, {}});
-    ev.lines.append({tr("provider event"), {}, event.value(u"providerEventId"_qs).toString(), {},
-        {}, false, {}});
+        {Tr::tr("period end"), when(cEnd), when(eventEnd), tip(cEnd), tip(eventEnd), false, {}});
+    ev.lines.append({Tr::tr("amount"), {}, amount(event), {}, {}, false, {}});
+    ev.lines.append({Tr::tr("provider event"), {}, event.value(u"providerEventId"_qs).toString(),
+        {}, {}, false, {}});
 
     if (errorCode == u"renewal_period_is_not_contiguous" && !cEnd.isEmpty()) {
         // The renewal must start exactly where the current period ends.
         const QString gap
             = format::gapDescription(format::instant(cEnd), format::instant(eventStart));
         ev.lines.insert(3,
-            {tr("continuity"), tr("ends %1").arg(when(cEnd)), tr("starts %1").arg(when(eventStart)),
-                tip(cEnd), tip(eventStart), true, gap});
-        ev.finding = tr("The renewal does not continue the current period: %1 between the "
-                        "current period's end (%2) and the renewal's start (%3).")
+            {Tr::tr("continuity"), Tr::tr("ends %1").arg(when(cEnd)),
+                Tr::tr("starts %1").arg(when(eventStart)), tip(cEnd), tip(eventStart), true, gap});
+        ev.finding = Tr::tr("The renewal does not continue the current period: %1 between the "
+                            "current period's end (%2) and the renewal's start (%3).")
                          .arg(gap, when(cEnd), when(eventStart));
     } else if (errorCode == u"subscription_has_no_current_period") {
-        ev.finding = tr("The subscription has no current period to renew.");
+        ev.finding = Tr::tr("The subscription has no current period to renew.");
     } else if (errorCode == u"renewal_not_allowed_for_subscription_status") {
-        ev.finding = tr("Only an active subscription renews; this one is %1.")
+        ev.finding = Tr::tr("Only an active subscription renews; this one is %1.")
                          .arg(local.value(u"status"_qs).toString());
     } else if (errorCode == u"renewal_conflicts_with_scheduled_cancellation") {
-        ev.finding = tr("The provider renewed a subscription that the desk holds as set to "
-                        "cancel at the end of its period.");
+        ev.finding = Tr::tr("The provider renewed a subscription that the desk holds as set to "
+                            "cancel at the end of its period.");
     } else if (errorCode == u"subscription_not_found") {
-        ev.finding = tr("No subscription %1 of %2 is known to the desk, so there is nothing to "
-                        "renew.")
+        ev.finding = Tr::tr("No subscription %1 of %2 is known to the desk, so there is nothing to "
+                            "renew.")
                          .arg(event.value(u"providerSubscriptionId"_qs).toString(),
                              event.value(u"providerKey"_qs).toString());
     } else if (errorCode == u"needs_snapshot") {
         // The reason is in the queue's column already: the finding says what it means, the
         // next step what to do.
-        ev.finding = tr("The provider's message does not say which period was paid, so the "
-                        "desk cannot renew from it.");
+        ev.finding = Tr::tr("The provider's message does not say which period was paid, so the "
+                            "desk cannot renew from it.");
     } else if (errorCode == u"invalid_provider_billing_period") {
-        ev.finding = tr("The provider sent a period that ends before it starts (%1 → %2), so "
-                        "nothing was recorded.")
+        ev.finding = Tr::tr("The provider sent a period that ends before it starts (%1 → %2), so "
+                            "nothing was recorded.")
                          .arg(when(eventStart), when(eventEnd));
     } else if (errorCode == u"statement_disagrees") {
-        ev.finding = tr("A provider statement lists this renewal with another amount, currency, "
-                        "period or subscription than the one recorded.");
+        ev.finding
+            = Tr::tr("A provider statement lists this renewal with another amount, currency, "
+                     "period or subscription than the one recorded.");
     } else if (errorCode == u"not_in_statement") {
-        ev.finding = tr("The renewal is recorded here and paid on a day a provider statement "
-                        "covers, but the statement does not list it.");
+        ev.finding = Tr::tr("The renewal is recorded here and paid on a day a provider statement "
+                            "covers, but the statement does not list it.");
     } else {
         ev.finding = format::humanize(errorCode) + u'.';
     }
@@ -178,7 +180,7 @@ CaseEvidence buildCaseEvidence(
     ev.nextStep = QString::fromUtf8(rd::caseNextStep(errorCode.toStdString()));
     for (auto &line : ev.lines) {
         if (line.differs && line.note.isEmpty()) // a line may say more (the gap's size)
-            line.note = line.other.isEmpty() ? tr("blocks the renewal") : tr("differs");
+            line.note = line.other.isEmpty() ? Tr::tr("blocks the renewal") : Tr::tr("differs");
     }
     return ev;
 }

@@ -10,10 +10,10 @@
 namespace rd::ui {
 namespace {
 
-QString tr(const char *text)
+struct Tr
 {
-    return QCoreApplication::translate("rd::ui::CasesPage", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::CaseQueue)
+};
 
 QString orderBy(CaseSort sort)
 {
@@ -156,7 +156,7 @@ CaseQueue loadCaseQueue(QSqlDatabase &db, const CaseQueueFilter &filter)
 
 QString caseCountText(qsizetype n)
 {
-    return n == 1 ? tr("1 case") : tr("%1 cases").arg(n);
+    return n == 1 ? Tr::tr("1 case") : Tr::tr("%1 cases").arg(n);
 }
 
 QString ageBoundText(qint64 secs)
@@ -164,14 +164,14 @@ QString ageBoundText(qint64 secs)
     constexpr qint64 hour = 3600, day = 24 * hour, week = 7 * day;
     // Plurals in code: the desk ships no translations, and "1 day(s)" reads badly.
     if (secs >= week && secs % week == 0)
-        return secs == week ? tr("1 week") : tr("%1 weeks").arg(secs / week);
+        return secs == week ? Tr::tr("1 week") : Tr::tr("%1 weeks").arg(secs / week);
     if (secs >= day && secs % day == 0)
-        return secs == day ? tr("1 day") : tr("%1 days").arg(secs / day);
+        return secs == day ? Tr::tr("1 day") : Tr::tr("%1 days").arg(secs / day);
     if (secs >= hour && secs % hour == 0)
-        return tr("%1 h").arg(secs / hour);
+        return Tr::tr("%1 h").arg(secs / hour);
     if (secs >= 60 && secs % 60 == 0)
-        return tr("%1 min").arg(secs / 60);
-    return tr("%1 s").arg(secs);
+        return Tr::tr("%1 min").arg(secs / 60);
+    return Tr::tr("%1 s").arg(secs);
 }
 
 } // namespace rd::ui

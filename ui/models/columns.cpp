@@ -7,10 +7,20 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QCoreApplication>
 #include <QFont>
 #include <QTimeZone>
 
 namespace rd::ui::columns {
+
+namespace {
+
+struct Tr
+{
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::Columns)
+};
+
+} // namespace
 
 QDateTime fromMicros(const QVariant &micros)
 {
@@ -28,7 +38,7 @@ QString isoInstant(const QVariant &micros)
 
 QStringList moneyExportTitles(const QString &title)
 {
-    return {title, title + QObject::tr(" currency"), title + QObject::tr(" minor units")};
+    return {title, title + Tr::tr(" currency"), title + Tr::tr(" minor units")};
 }
 
 QStringList moneyExportValues(const QVariant &minor, const QVariant &currency)
@@ -47,7 +57,7 @@ QVector<csv::Kind> moneyExportKinds()
 
 QStringList periodExportTitles(const QString &title)
 {
-    return {title + QObject::tr(" start"), title + QObject::tr(" end")};
+    return {title + Tr::tr(" start"), title + Tr::tr(" end")};
 }
 
 Column text(const QString &title, int field)
@@ -118,7 +128,7 @@ Column money(const QString &title, int amountField, int currencyField)
             case Qt::DisplayRole:
                 return format::money(r[amountField].toLongLong(), r[currencyField].toString());
             case Qt::ToolTipRole:
-                return QObject::tr("%1 minor units of %2")
+                return Tr::tr("%1 minor units of %2")
                     .arg(r[amountField].toLongLong())
                     .arg(r[currencyField].toString());
             case int(Role::Raw):

@@ -1,5 +1,6 @@
 #include "ui/models/connectionsettings.h"
 
+#include <QCoreApplication>
 #include <QObject>
 #include <QStringList>
 
@@ -9,6 +10,15 @@
 
 namespace rd::ui {
 
+namespace {
+
+struct Tr
+{
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::ConnectionSettings)
+};
+
+} // namespace
+
 ParsedConninfo parseConninfo(const QString &conninfo)
 {
     ParsedConninfo parsed;
@@ -17,7 +27,7 @@ ParsedConninfo parseConninfo(const QString &conninfo)
         PQconninfoParse(conninfo.toUtf8().constData(), &error), &PQconninfoFree);
     if (!options) {
         parsed.error = error ? QString::fromUtf8(error).trimmed()
-                             : QObject::tr("out of memory reading the connection string");
+                             : Tr::tr("out of memory reading the connection string");
         PQfreemem(error);
         return parsed;
     }
@@ -89,7 +99,7 @@ ConnectionTestResult testConnection(const QString &conninfo)
     std::unique_ptr<PGconn, decltype(&PQfinish)> conn(
         PQconnectdb(parts.join(u' ').toUtf8().constData()), &PQfinish);
     if (!conn) {
-        result.error = QObject::tr("out of memory connecting");
+        result.error = Tr::tr("out of memory connecting");
         return result;
     }
     if (PQstatus(conn.get()) != CONNECTION_OK) {

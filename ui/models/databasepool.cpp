@@ -2,6 +2,7 @@
 
 #include "ui/models/connectionsettings.h"
 
+#include <QCoreApplication>
 #include <QObject>
 #include <QSqlError>
 #include <QStringList>
@@ -10,6 +11,15 @@
 #include <atomic>
 
 namespace rd::ui {
+
+namespace {
+
+struct Tr
+{
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::DatabasePool)
+};
+
+} // namespace
 namespace {
 
 /// Closes and unregisters this thread's connections when the thread ends, so that no
@@ -65,7 +75,7 @@ QSqlDatabase DatabasePool::threadConnection(const QString &conninfo, quint64 poo
         db = QSqlDatabase::addDatabase(u"QPSQL"_qs, name);
         const ConnectionSettings settings = ConnectionSettings::fromConninfo(conninfo);
         if (!settings.error.isEmpty())
-            throw rd::DatabaseUnavailable(QObject::tr("The connection string is not valid: %1")
+            throw rd::DatabaseUnavailable(Tr::tr("The connection string is not valid: %1")
                                               .arg(settings.error)
                                               .toStdString());
         settings.applyTo(db);

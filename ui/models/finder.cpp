@@ -11,10 +11,10 @@
 namespace rd::ui {
 namespace {
 
-QString tr(const char *text)
+struct Tr
 {
-    return QCoreApplication::translate("rd::ui::Finder", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::Finder)
+};
 
 // The provider keys an id may be filed under: every provider with subscriptions (a loose index
 // scan of the browse index, one probe per provider) and every registered one (deliveries and
@@ -64,15 +64,15 @@ const QString kByKey
 QString matchedText(const QString &code)
 {
     if (code == u"provider_id")
-        return tr("the provider's subscription id");
+        return Tr::tr("the provider's subscription id");
     if (code == u"uuid")
-        return tr("Renewal Desk's id");
+        return Tr::tr("Renewal Desk's id");
     if (code == u"renewal_key")
-        return tr("the renewal key (invoice or transaction)");
+        return Tr::tr("the renewal key (invoice or transaction)");
     if (code == u"event_id")
-        return tr("the provider event id");
+        return Tr::tr("the provider event id");
     if (code == u"number")
-        return tr("its number");
+        return Tr::tr("its number");
     return code;
 }
 
@@ -80,7 +80,7 @@ QString periodText(const QVariant &start, const QVariant &end)
 {
     const QDateTime s = format::instant(start.toString());
     const QDateTime e = format::instant(end.toString());
-    return s.isValid() && e.isValid() ? format::period(s, e) : tr("no current period");
+    return s.isValid() && e.isValid() ? format::period(s, e) : Tr::tr("no current period");
 }
 
 } // namespace
@@ -97,12 +97,12 @@ FindQuery parseFindText(const QString &typed)
         }
     }
     if (t.isEmpty()) {
-        q.error = tr("Type or paste an id: a subscription, invoice or transaction, provider "
-                     "event, case number or inbox delivery.");
+        q.error = Tr::tr("Type or paste an id: a subscription, invoice or transaction, provider "
+                         "event, case number or inbox delivery.");
         return q;
     }
     if (t.size() > kMaxFindLength) {
-        q.error = tr("That is %1 characters long; no id is longer than %2. Paste the id alone.")
+        q.error = Tr::tr("That is %1 characters long; no id is longer than %2. Paste the id alone.")
                       .arg(t.size())
                       .arg(kMaxFindLength);
         return q;
@@ -110,8 +110,8 @@ FindQuery parseFindText(const QString &typed)
     for (const QChar c : t) {
         if (c.category() == QChar::Other_Control || c == QChar::LineSeparator
             || c == QChar::ParagraphSeparator) {
-            q.error = tr("An id has no line breaks, tabs or control characters: paste one id "
-                         "alone.");
+            q.error = Tr::tr("An id has no line breaks, tabs or control characters: paste one id "
+                             "alone.");
             return q;
         }
     }
@@ -200,35 +200,36 @@ QVector<FoundItem> findAnything(QSqlDatabase &db, const FindQuery &query)
         item.matchedBy = matchedText(matched);
         if (kind == u"subscription") {
             item.kind = FoundItem::Kind::Subscription;
-            item.title = tr("Subscription %1").arg(ref);
+            item.title = Tr::tr("Subscription %1").arg(ref);
             item.detail
-                = tr("%1 · %2 · %3")
+                = Tr::tr("%1 · %2 · %3")
                       .arg(provider, q.value(9).toString(), periodText(q.value(10), q.value(11)));
         } else if (kind == u"period") {
             item.kind = FoundItem::Kind::BillingPeriod;
-            item.title = tr("Renewal %1").arg(q.value(9).toString());
-            item.detail = tr("%1 · subscription %2 · %3 · %4")
+            item.title = Tr::tr("Renewal %1").arg(q.value(9).toString());
+            item.detail = Tr::tr("%1 · subscription %2 · %3 · %4")
                               .arg(provider, ref, periodText(q.value(10), q.value(11)),
                                   format::money(q.value(13).toLongLong(), q.value(14).toString()));
         } else if (kind == u"case") {
             item.kind = FoundItem::Kind::Case;
             item.caseId = q.value(4).toLongLong();
-            item.title
-                = tr("Case %1 · %2").arg(item.caseId).arg(format::humanize(q.value(9).toString()));
-            item.detail = tr("%1 · %2 · subscription %3 · renewal %4 · opened %5 ago")
+            item.title = Tr::tr("Case %1 · %2")
+                             .arg(item.caseId)
+                             .arg(format::humanize(q.value(9).toString()));
+            item.detail = Tr::tr("%1 · %2 · subscription %3 · renewal %4 · opened %5 ago")
                               .arg(q.value(10).toString(), provider, ref, q.value(11).toString(),
                                   format::age(format::instant(q.value(12).toString())));
         } else {
             item.kind = FoundItem::Kind::Delivery;
             item.deliveryId = q.value(5).toLongLong();
             const QString outcome = q.value(9).toString();
-            item.title
-                = tr("Inbox delivery %1 · %2")
-                      .arg(item.deliveryId)
-                      .arg(outcome.isEmpty() ? tr("not processed yet") : format::humanize(outcome));
+            item.title = Tr::tr("Inbox delivery %1 · %2")
+                             .arg(item.deliveryId)
+                             .arg(outcome.isEmpty() ? Tr::tr("not processed yet")
+                                                    : format::humanize(outcome));
             const QDateTime received = format::instant(q.value(11).toString());
             item.detail
-                = tr("%1 · event %2 · received %3")
+                = Tr::tr("%1 · event %2 · received %3")
                       .arg(provider, q.value(10).toString(), format::localDateTime(received));
         }
         // One thing found by two of its ids (a subscription's uuid that is also its provider

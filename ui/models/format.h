@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QDateTime>
+#include <QLocale>
 #include <QString>
 #include <QVariant>
 
@@ -9,15 +10,18 @@
 namespace rd::ui::format {
 
 /// Money the way a finance person reads it: "$20.00", "¥500", "1.234 KWD" - the currency's own
-/// exponent (ISO 4217), its symbol when it has a well-known one, never floating point.
-QString money(qint64 minorUnits, const QString &currency);
+/// exponent (ISO 4217), its symbol when it has a well-known one, never floating point. In the
+/// locale's own form ("1.234,56 €" in German); English (and C) keep the desk's form above.
+/// Exports and reports that are data pass QLocale::c().
+QString money(qint64 minorUnits, const QString &currency, const QLocale &locale = QLocale());
 
 /// A UTC instant from the RFC 3339 text the database renders (rd_rfc3339); null when empty.
 QDateTime instant(const QString &rfc3339);
 /// Microseconds since the epoch, for exact comparisons (periods are contiguous to the µs).
 std::optional<qint64> micros(const QString &rfc3339);
 
-/// Local time for the eye ("2 Mar 2026 14:05"), UTC for the tooltip.
+/// Local time for the eye ("2 Mar 2026 14:05"; the locale's short format, "02.03.26 14:05",
+/// in other languages than English), UTC for the tooltip.
 QString localDateTime(const QDateTime &utc);
 QString utcTooltip(const QDateTime &utc);
 QString utcTooltip(const QDateTime &start, const QDateTime &end);

@@ -11,6 +11,15 @@ namespace rd::ui {
 
 namespace {
 
+struct Tr
+{
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::InboxDelivery)
+};
+
+} // namespace
+
+namespace {
+
 QVariant micros(const QVariant &rfc3339)
 {
     const auto m = format::micros(rfc3339.toString());
@@ -108,15 +117,11 @@ QString removedBodyNote(const InboxDelivery &d)
     // The day in UTC, as every removal record and `renewalctl inbox removals` say it.
     const QString day = columns::fromMicros(d.removedAt).toUTC().toString(u"yyyy-MM-dd"_qs);
     if (d.removalKind == u"erasure")
-        return QCoreApplication::translate("InboxDelivery", "Body erased on %1 (request: %2)")
-            .arg(day, d.removalRequest);
+        return Tr::tr("Body erased on %1 (request: %2)").arg(day, d.removalRequest);
     const int days = d.removalRetentionDays.toInt();
-    const QString span = days == 1
-        ? QCoreApplication::translate("InboxDelivery", "1 day")
-        : QCoreApplication::translate("InboxDelivery", "%1 days").arg(days);
-    return (d.removalConfigured
-            ? QCoreApplication::translate("InboxDelivery", "Body removed on %1 (retention %2)")
-            : QCoreApplication::translate("InboxDelivery", "Body removed on %1 (older than %2)"))
+    const QString span = days == 1 ? Tr::tr("1 day") : Tr::tr("%1 days").arg(days);
+    return (d.removalConfigured ? Tr::tr("Body removed on %1 (retention %2)")
+                                : Tr::tr("Body removed on %1 (older than %2)"))
         .arg(day, span);
 }
 

@@ -4,12 +4,22 @@
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
 
+#include <QCoreApplication>
 #include <QLocale>
 #include <QSettings>
 #include <QSqlQuery>
 #include <QTimer>
 
 namespace rd::ui {
+
+namespace {
+
+struct Tr
+{
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::LastBackup)
+};
+
+} // namespace
 namespace {
 
 const QString kWarnKey = u"backup/warnAfterDays"_qs;
@@ -60,7 +70,7 @@ void setBackupWarnAfterDaysSetting(int days)
 /// "1 day", "3 days": the desk ships no English translation, so %n's plurals read "day(s)".
 static QString daysText(qint64 days)
 {
-    return days == 1 ? QObject::tr("1 day") : QObject::tr("%1 days").arg(days);
+    return days == 1 ? Tr::tr("1 day") : Tr::tr("%1 days").arg(days);
 }
 
 QString fileSizeText(qint64 bytes)
@@ -72,16 +82,14 @@ QString backupAgeText(const QDateTime &takenAt, const QDateTime &now)
 {
     const qint64 secs = std::max<qint64>(takenAt.secsTo(now), 0);
     if (secs < 60)
-        return QObject::tr("just now");
+        return Tr::tr("just now");
     if (secs < 3600)
-        return secs < 120 ? QObject::tr("1 minute ago")
-                          : QObject::tr("%1 minutes ago").arg(secs / 60);
+        return secs < 120 ? Tr::tr("1 minute ago") : Tr::tr("%1 minutes ago").arg(secs / 60);
     if (secs < 86400)
-        return secs < 7200 ? QObject::tr("1 hour ago")
-                           : QObject::tr("%1 hours ago").arg(secs / 3600);
+        return secs < 7200 ? Tr::tr("1 hour ago") : Tr::tr("%1 hours ago").arg(secs / 3600);
     if (secs < 2 * 86400)
-        return QObject::tr("yesterday");
-    return QObject::tr("%1 ago").arg(daysText(secs / 86400));
+        return Tr::tr("yesterday");
+    return Tr::tr("%1 ago").arg(daysText(secs / 86400));
 }
 
 BackupAgeStatus describeBackupAge(
@@ -90,28 +98,27 @@ BackupAgeStatus describeBackupAge(
     BackupAgeStatus status;
     if (!state.logReadable)
         return status;
-    const QString what = QObject::tr("Take one with File › Back up… (it copies the whole "
-                                     "database into one file you can restore and verify).");
+    const QString what = Tr::tr("Take one with File › Back up… (it copies the whole "
+                                "database into one file you can restore and verify).");
     if (!state.newest) {
         status.level = BackupAgeStatus::Level::None;
-        status.text = QObject::tr("No backup yet");
-        status.toolTip = QObject::tr("This database has never been backed up: a lost disk would "
-                                     "lose the ledger, the cases and the audit trail.\n")
+        status.text = Tr::tr("No backup yet");
+        status.toolTip = Tr::tr("This database has never been backed up: a lost disk would "
+                                "lose the ledger, the cases and the audit trail.\n")
             + what;
         return status;
     }
     const LastBackup &b = *state.newest;
     const bool old = b.takenAt.secsTo(now) > qint64(warnAfterDays) * 86400;
     status.level = old ? BackupAgeStatus::Level::Old : BackupAgeStatus::Level::Fresh;
-    status.text = QObject::tr("Last backup: %1").arg(backupAgeText(b.takenAt, now));
-    status.toolTip = QObject::tr("Last backup taken %1 (%2) by %3:\n%4 (%5)")
+    status.text = Tr::tr("Last backup: %1").arg(backupAgeText(b.takenAt, now));
+    status.toolTip = Tr::tr("Last backup taken %1 (%2) by %3:\n%4 (%5)")
                          .arg(format::localDateTime(b.takenAt), format::utcTooltip(b.takenAt),
                              b.takenBy, b.fileName, fileSizeText(b.fileBytes));
     status.toolTip += u"\n"_qs
-        + (old ? QObject::tr("Older than %1: take a new one with File › Back up….")
+        + (old ? Tr::tr("Older than %1: take a new one with File › Back up….")
                      .arg(daysText(warnAfterDays))
-               : QObject::tr("The desk warns when it is older than %1.")
-                     .arg(daysText(warnAfterDays)));
+               : Tr::tr("The desk warns when it is older than %1.").arg(daysText(warnAfterDays)));
     return status;
 }
 

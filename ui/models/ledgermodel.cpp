@@ -8,9 +8,19 @@
 #include "domain/core/currency.h"
 #include "domain/core/timestamp.h"
 
+#include <QCoreApplication>
 #include <QLocale>
 
 namespace rd::ui {
+
+namespace {
+
+struct Tr
+{
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::LedgerModel)
+};
+
+} // namespace
 namespace {
 
 using L = LedgerModel;
@@ -47,27 +57,27 @@ QVector<Field> ledgerFields()
 QVector<Column> ledgerColumns()
 {
     QVector<Column> c(L::ColumnCount);
-    c[L::SubscriptionColumn] = {QObject::tr("Subscription"),
+    c[L::SubscriptionColumn] = {Tr::tr("Subscription"),
         [](RowRef r, int role) -> QVariant {
             if (role == Qt::DisplayRole || role == int(Role::Raw))
                 return r[L::SubscriptionId];
             if (role == Qt::ToolTipRole)
-                return QObject::tr("Internal id %1 · Enter opens the subscription")
+                return Tr::tr("Internal id %1 · Enter opens the subscription")
                     .arg(keyText(r[L::SubscriptionUuid]));
             return {};
         },
         Qt::AlignLeft | Qt::AlignVCenter,
-        {QObject::tr("Subscription"), QObject::tr("Subscription internal id")},
+        {Tr::tr("Subscription"), Tr::tr("Subscription internal id")},
         [](RowRef r) {
             return QStringList {r[L::SubscriptionId].toString(), keyText(r[L::SubscriptionUuid])};
         }};
-    c[L::ProviderColumn] = columns::text(QObject::tr("Provider"), L::Provider);
-    c[L::RenewalKeyColumn] = columns::text(QObject::tr("Renewal key"), L::RenewalKey);
-    c[L::PeriodColumn] = columns::period(QObject::tr("Period"), L::PeriodStart, L::PeriodEnd);
+    c[L::ProviderColumn] = columns::text(Tr::tr("Provider"), L::Provider);
+    c[L::RenewalKeyColumn] = columns::text(Tr::tr("Renewal key"), L::RenewalKey);
+    c[L::PeriodColumn] = columns::period(Tr::tr("Period"), L::PeriodStart, L::PeriodEnd);
     // The amount and its currency side by side, each a column of its own; the export keeps
     // the money's three columns (amount, currency, minor units) in the same order as before.
-    const Column money = columns::money(QObject::tr("Amount"), L::AmountMinor, L::Currency);
-    c[L::AmountColumn] = {QObject::tr("Amount"),
+    const Column money = columns::money(Tr::tr("Amount"), L::AmountMinor, L::Currency);
+    c[L::AmountColumn] = {Tr::tr("Amount"),
         [money](RowRef r, int role) -> QVariant {
             if (role == Qt::DisplayRole && !r[L::AmountMinor].isNull())
                 return plainAmount(r[L::AmountMinor].toLongLong(), r[L::Currency].toString());
@@ -76,7 +86,7 @@ QVector<Column> ledgerColumns()
         Qt::AlignRight | Qt::AlignVCenter, {money.exportTitles.value(0)},
         [money](RowRef r) { return QStringList {money.exportValues(r).value(0)}; },
         {money.exportKinds.value(0)}};
-    c[L::CurrencyColumn] = {QObject::tr("Currency"),
+    c[L::CurrencyColumn] = {Tr::tr("Currency"),
         [](RowRef r, int role) -> QVariant {
             if (role == Qt::DisplayRole || role == int(Role::Raw))
                 return r[L::Currency];
@@ -84,26 +94,25 @@ QVector<Column> ledgerColumns()
         },
         Qt::AlignLeft | Qt::AlignVCenter, money.exportTitles.mid(1),
         [money](RowRef r) { return money.exportValues(r).mid(1); }, money.exportKinds.mid(1)};
-    c[L::PaidAtColumn] = columns::instant(QObject::tr("Paid at"), L::PaidAt);
+    c[L::PaidAtColumn] = columns::instant(Tr::tr("Paid at"), L::PaidAt);
     // The mark is on screen only: the export keeps recorded_by, as `renewalctl ledger export`.
     c[L::RecordedByColumn]
-        = {QObject::tr("Recorded by"), [](RowRef r, int role) -> QVariant {
+        = {Tr::tr("Recorded by"), [](RowRef r, int role) -> QVariant {
                const bool after = r[L::AfterClose].toBool();
                if (role == int(Role::Raw))
                    return r[L::RecordedBy];
                if (role == Qt::DisplayRole)
-                   return after ? QObject::tr("%1 · after close").arg(r[L::RecordedBy].toString())
+                   return after ? Tr::tr("%1 · after close").arg(r[L::RecordedBy].toString())
                                 : r[L::RecordedBy];
                if (role == Qt::ToolTipRole && after)
-                   return QObject::tr("Recorded after its month was closed "
-                                      "for this provider: not in that "
-                                      "month's close report");
+                   return Tr::tr("Recorded after its month was closed "
+                                 "for this provider: not in that "
+                                 "month's close report");
                return {};
            }};
-    c[L::EventColumn] = columns::text(QObject::tr("Provider event"), L::EventId);
+    c[L::EventColumn] = columns::text(Tr::tr("Provider event"), L::EventId);
     // The billing period's own id goes with the export, for a reconciliation that joins on it.
-    c[L::EventColumn].exportTitles
-        = {QObject::tr("Provider event"), QObject::tr("Billing period id")};
+    c[L::EventColumn].exportTitles = {Tr::tr("Provider event"), Tr::tr("Billing period id")};
     c[L::EventColumn].exportValues = [](RowRef r) {
         return QStringList {r[L::EventId].toString(), keyText(r[L::Id])};
     };

@@ -5,10 +5,20 @@
 
 #include "domain/store/outbox_publisher.h"
 
+#include <QCoreApplication>
 #include <QObject>
 #include <QSqlQuery>
 
 namespace rd::ui {
+
+namespace {
+
+struct Tr
+{
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::OutboxPublisher)
+};
+
+} // namespace
 
 OutboxPublisher loadOutboxPublisher(QSqlDatabase &db)
 {
@@ -30,29 +40,28 @@ OutboxPublisherState outboxPublisherState(
     qint64 sessions, const QDateTime &lastPublishedAt, const QDateTime &now)
 {
     OutboxPublisherState s;
-    const QString start = QObject::tr(
+    const QString start = Tr::tr(
         "Start one with: renewalctl outbox publish --follow --jsonl FILE (or --exec CMD).");
     if (sessions > 0) {
-        s.text = QObject::tr("publisher running");
-        s.toolTip = QObject::tr(
-                        "%n renewalctl outbox publish session(s) connected", nullptr, int(sessions))
+        s.text = Tr::tr("publisher running");
+        s.toolTip
+            = Tr::tr("%n renewalctl outbox publish session(s) connected", nullptr, int(sessions))
             + (lastPublishedAt.isValid() ? u"; "_qs
-                        + QObject::tr("last published %1")
-                              .arg(format::localDateTime(lastPublishedAt))
+                        + Tr::tr("last published %1").arg(format::localDateTime(lastPublishedAt))
                                          : QString());
         return s;
     }
     s.stalled = true;
     if (!lastPublishedAt.isValid()) {
-        s.text = QObject::tr("no publisher has run yet");
-        s.toolTip = QObject::tr("Nothing was ever published: intents wait until a publisher "
-                                "runs. ")
+        s.text = Tr::tr("no publisher has run yet");
+        s.toolTip = Tr::tr("Nothing was ever published: intents wait until a publisher "
+                           "runs. ")
             + start;
         return s;
     }
-    s.text = QObject::tr("no publisher has run for %1").arg(format::age(lastPublishedAt, now));
-    s.toolTip = QObject::tr("No renewalctl outbox publish is connected; the last intent was "
-                            "published %1. ")
+    s.text = Tr::tr("no publisher has run for %1").arg(format::age(lastPublishedAt, now));
+    s.toolTip = Tr::tr("No renewalctl outbox publish is connected; the last intent was "
+                       "published %1. ")
                     .arg(format::localDateTime(lastPublishedAt))
         + start;
     return s;

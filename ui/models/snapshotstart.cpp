@@ -11,6 +11,15 @@
 #include <QVariant>
 
 namespace rd::ui {
+
+namespace {
+
+struct Tr
+{
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::SnapshotStart)
+};
+
+} // namespace
 namespace {
 
 std::optional<rd::Timestamp> instantOf(const QVariant &rfc3339)
@@ -110,7 +119,7 @@ std::optional<SnapshotStartFacts> loadSnapshotStartFacts(QSqlDatabase &db, qint6
 
 QString snapshotFormatDescription()
 {
-    return QCoreApplication::translate("SnapshotStart",
+    return Tr::tr(
         "Renewal Desk's form, every field present: providerKey, providerSubscriptionId; status "
         "(active, trialing, past_due, paused, canceled or incomplete); currentPeriod "
         "{\"start\", \"end\"} in RFC 3339, or null; cancelAtPeriodEnd true or false; "

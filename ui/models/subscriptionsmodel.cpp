@@ -9,13 +9,30 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QCoreApplication>
 #include <QDate>
 #include <QFont>
 
 #include <utility>
 
 namespace rd::ui {
+
 namespace {
+
+struct Tr
+{
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::SubscriptionsModel)
+};
+
+/// The statuses a provider reports, as the Status column shows them (lupdate reads them here).
+[[maybe_unused]] constexpr const char *kStatusWords[] = {
+    QT_TRANSLATE_NOOP("rd::ui::SubscriptionsModel", "active"),
+    QT_TRANSLATE_NOOP("rd::ui::SubscriptionsModel", "trialing"),
+    QT_TRANSLATE_NOOP("rd::ui::SubscriptionsModel", "past_due"),
+    QT_TRANSLATE_NOOP("rd::ui::SubscriptionsModel", "paused"),
+    QT_TRANSLATE_NOOP("rd::ui::SubscriptionsModel", "canceled"),
+    QT_TRANSLATE_NOOP("rd::ui::SubscriptionsModel", "incomplete"),
+};
 
 using S = SubscriptionsModel;
 
@@ -44,38 +61,41 @@ QVector<Column> subscriptionColumns()
 {
     const auto right = Qt::AlignRight | Qt::AlignVCenter;
     QVector<Column> c(S::ColumnCount);
-    c[S::ProviderColumn] = {QObject::tr("Provider"), [](RowRef r, int role) -> QVariant {
+    c[S::ProviderColumn] = {Tr::tr("Provider"), [](RowRef r, int role) -> QVariant {
                                 return role == Qt::DisplayRole ? r[S::Provider] : QVariant();
                             }};
-    c[S::SubscriptionColumn] = {QObject::tr("Subscription"),
+    c[S::SubscriptionColumn] = {Tr::tr("Subscription"),
         [](RowRef r, int role) -> QVariant {
             if (role == Qt::DisplayRole || role == int(Role::Raw))
                 return r[S::SubscriptionId];
             if (role == Qt::ToolTipRole)
-                return QObject::tr("Internal id %1").arg(keyText(r[S::Id]));
+                return Tr::tr("Internal id %1").arg(keyText(r[S::Id]));
             return {};
         },
-        Qt::AlignLeft | Qt::AlignVCenter, {QObject::tr("Subscription"), QObject::tr("Internal id")},
+        Qt::AlignLeft | Qt::AlignVCenter, {Tr::tr("Subscription"), Tr::tr("Internal id")},
         [](RowRef r) {
             return QStringList {r[S::SubscriptionId].toString(), keyText(r[S::Id])};
         }};
     c[S::StatusColumn]
-        = {QObject::tr("Status"), [](RowRef r, int role) -> QVariant {
-               if (role == Qt::DisplayRole || role == int(Role::Raw))
+        = {Tr::tr("Status"), [](RowRef r, int role) -> QVariant {
+               if (role == int(Role::Raw))
                    return r[S::Status];
+               // The provider's status word, in the desk's language (English: as stored).
+               if (role == Qt::DisplayRole)
+                   return Tr::tr(r[S::Status].toString().toUtf8().constData());
                if (role == Qt::ForegroundRole && r[S::Status].toString() != u"active")
                    return QBrush(QColor(0x8a, 0x5a, 0x00));
                return {};
            }};
     c[S::CancelColumn]
-        = {QObject::tr("Cancels at end"), [](RowRef r, int role) -> QVariant {
+        = {Tr::tr("Cancels at end"), [](RowRef r, int role) -> QVariant {
                if (role == int(Role::Raw))
                    return r[S::CancelAtPeriodEnd];
                if (role == Qt::DisplayRole)
-                   return r[S::CancelAtPeriodEnd].toBool() ? QObject::tr("yes") : QString();
+                   return r[S::CancelAtPeriodEnd].toBool() ? Tr::tr("yes") : QString();
                return {};
            }};
-    c[S::PeriodColumn] = {QObject::tr("Current period"),
+    c[S::PeriodColumn] = {Tr::tr("Current period"),
         [](RowRef r, int role) -> QVariant {
             const QDateTime start = columns::fromMicros(r[S::PeriodStart]);
             const QDateTime end = columns::fromMicros(r[S::PeriodEnd]);
@@ -87,14 +107,13 @@ QVector<Column> subscriptionColumns()
                 return r[S::PeriodEnd];
             return {};
         },
-        Qt::AlignLeft | Qt::AlignVCenter,
-        columns::periodExportTitles(QObject::tr("Current period")),
+        Qt::AlignLeft | Qt::AlignVCenter, columns::periodExportTitles(Tr::tr("Current period")),
         [](RowRef r) {
             return QStringList {
                 columns::isoInstant(r[S::PeriodStart]), columns::isoInstant(r[S::PeriodEnd])};
         }};
     // The date the latest billing period was paid; its renewal key in the tooltip and the CSV.
-    c[S::LastRenewalColumn] = {QObject::tr("Last renewal"),
+    c[S::LastRenewalColumn] = {Tr::tr("Last renewal"),
         [](RowRef r, int role) -> QVariant {
             if (r[S::LastRenewalAt].isNull())
                 return {};
@@ -102,19 +121,18 @@ QVector<Column> subscriptionColumns()
             if (role == Qt::DisplayRole)
                 return QLocale().toString(at.toLocalTime().date(), u"d MMM yyyy"_qs);
             if (role == Qt::ToolTipRole)
-                return QObject::tr("Paid %1 · renewal key %2")
+                return Tr::tr("Paid %1 · renewal key %2")
                     .arg(format::utcTooltip(at), r[S::LastRenewalKey].toString());
             if (role == int(Role::Raw))
                 return r[S::LastRenewalAt];
             return {};
         },
-        Qt::AlignLeft | Qt::AlignVCenter,
-        {QObject::tr("Last renewal"), QObject::tr("Last renewal key")},
+        Qt::AlignLeft | Qt::AlignVCenter, {Tr::tr("Last renewal"), Tr::tr("Last renewal key")},
         [](RowRef r) {
             return QStringList {
                 columns::isoInstant(r[S::LastRenewalAt]), r[S::LastRenewalKey].toString()};
         }};
-    c[S::AmountColumn] = {QObject::tr("Amount"),
+    c[S::AmountColumn] = {Tr::tr("Amount"),
         [](RowRef r, int role) -> QVariant {
             if (r[S::LastAmountMinor].isNull())
                 return {};
@@ -127,12 +145,12 @@ QVector<Column> subscriptionColumns()
                 return r[S::LastCurrency];
             return {};
         },
-        right, columns::moneyExportTitles(QObject::tr("Amount")),
+        right, columns::moneyExportTitles(Tr::tr("Amount")),
         [](RowRef r) {
             return columns::moneyExportValues(r[S::LastAmountMinor], r[S::LastCurrency]);
         },
         columns::moneyExportKinds()};
-    c[S::OpenCasesColumn] = {QObject::tr("Open cases"),
+    c[S::OpenCasesColumn] = {Tr::tr("Open cases"),
         [](RowRef r, int role) -> QVariant {
             const qint64 n = r[S::OpenCases].toLongLong();
             switch (role) {
@@ -154,7 +172,7 @@ QVector<Column> subscriptionColumns()
             }
         },
         right};
-    c[S::NextStepColumn] = {QObject::tr("Next step"), [](RowRef r, int role) -> QVariant {
+    c[S::NextStepColumn] = {Tr::tr("Next step"), [](RowRef r, int role) -> QVariant {
                                 if (!r[S::Overdue].toBool())
                                     return {};
                                 const QString end = rfc3339(r[S::PeriodEnd]);
@@ -260,8 +278,7 @@ std::optional<QString> SubscriptionsModel::parsePosition(
         return text;
     case SubscriptionOrder::Status:
         if (!statuses().contains(text)) {
-            *error = QObject::tr("\"%1\" is not a status; one of: %2")
-                         .arg(text, statuses().join(u", "_qs));
+            *error = tr("\"%1\" is not a status; one of: %2").arg(text, statuses().join(u", "_qs));
             return std::nullopt;
         }
         return text;
@@ -270,7 +287,7 @@ std::optional<QString> SubscriptionsModel::parsePosition(
             return QString::fromStdString(rd::formatRfc3339(*exact));
         const QDate date = QDate::fromString(text, Qt::ISODate);
         if (!date.isValid()) {
-            *error = QObject::tr("\"%1\" is not a date: write it as YYYY-MM-DD").arg(text);
+            *error = tr("\"%1\" is not a date: write it as YYYY-MM-DD").arg(text);
             return std::nullopt;
         }
         const qint64 ms = date.startOfDay().toMSecsSinceEpoch(); // local midnight

@@ -10,6 +10,7 @@
 #include "ui/widgets/comparisonview.h"
 #include "ui/widgets/tableview.h"
 
+#include <QCoreApplication>
 #include <algorithm>
 
 #include <QComboBox>
@@ -28,6 +29,15 @@
 #include <QVBoxLayout>
 
 namespace rd::ui {
+
+namespace {
+
+struct Tr
+{
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::AuditLogPage)
+};
+
+} // namespace
 namespace {
 
 namespace L = auditlog;
@@ -45,8 +55,8 @@ QDateTime readInstant(const QString &text, const QString &what, QString *error)
     if (instant.isValid() && instant.timeSpec() != Qt::LocalTime)
         return instant.toUTC();
     if (error && error->isEmpty())
-        *error = QObject::tr("\"%1\" (%2) is not a date (2026-11-30) or a time with its offset "
-                             "(2026-11-30T09:00:00Z)")
+        *error = Tr::tr("\"%1\" (%2) is not a date (2026-11-30) or a time with its offset "
+                        "(2026-11-30T09:00:00Z)")
                      .arg(t, what);
     return {};
 }

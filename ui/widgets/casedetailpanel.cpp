@@ -77,6 +77,7 @@ CaseDetailPanel::CaseDetailPanel(QWidget *parent)
             columns::text(tr("Comment"), H::StepComment)},
         H::StepSeq, this);
     m_historyTable->setObjectName(u"case-history-table"_qs);
+    m_openSubscription->setObjectName(u"case-open-subscription"_qs);
     m_historyTable->setModel(m_historyModel);
     m_historyTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_historyTable->horizontalHeader()->setStretchLastSection(true);

@@ -16,10 +16,10 @@
 namespace rd::ui {
 namespace {
 
-QString tr(const char *text)
+struct Tr
 {
-    return QCoreApplication::translate("rd::ui::CasesPage", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::CaseDialogs)
+};
 
 } // namespace
 
@@ -27,19 +27,19 @@ QString caseActionName(CaseActions::Action action)
 {
     switch (action) {
     case CaseActions::Action::Reapply:
-        return QObject::tr("Re-apply");
+        return Tr::tr("Re-apply");
     case CaseActions::Action::Dismiss:
-        return QObject::tr("Dismiss");
+        return Tr::tr("Dismiss");
     case CaseActions::Action::AttachSnapshot:
-        return QObject::tr("Attach provider snapshot");
+        return Tr::tr("Attach provider snapshot");
     case CaseActions::Action::Claim:
-        return QObject::tr("Claim");
+        return Tr::tr("Claim");
     case CaseActions::Action::Release:
-        return QObject::tr("Release");
+        return Tr::tr("Release");
     case CaseActions::Action::Note:
-        return QObject::tr("Note on");
+        return Tr::tr("Note on");
     case CaseActions::Action::Reopen:
-        return QObject::tr("Reopen");
+        return Tr::tr("Reopen");
     }
     return {};
 }
@@ -50,19 +50,19 @@ QString askCaseNote(
     using Action = CaseActions::Action;
     const bool reopen = action == Action::Reopen;
     QDialog dialog(parent);
-    dialog.setWindowTitle(action == Action::Note ? tr("Note on case %1").arg(caseId)
-            : reopen                             ? tr("Reopen case %1").arg(caseId)
+    dialog.setWindowTitle(action == Action::Note ? Tr::tr("Note on case %1").arg(caseId)
+            : reopen                             ? Tr::tr("Reopen case %1").arg(caseId)
             : action == Action::Claim
-            ? tr("Take over case %1 from %2").arg(caseId).arg(holder)
-            : tr("Release %2's claim on case %1").arg(caseId).arg(holder));
+            ? Tr::tr("Take over case %1 from %2").arg(caseId).arg(holder)
+            : Tr::tr("Release %2's claim on case %1").arg(caseId).arg(holder));
     auto *text = new QPlainTextEdit;
     text->setObjectName(u"case-note-text"_qs);
     text->setPlaceholderText(action == Action::Note
-            ? tr("What you learned (\"customer says the card was charged twice\")")
+            ? Tr::tr("What you learned (\"customer says the card was charged twice\")")
             : reopen
-            ? tr("Why it is open again (\"dismissed by mistake: case 12 was "
-                 "meant\"): the case's history keeps it")
-            : tr("Why (\"%1 is out this week\"): the case's history keeps it").arg(holder));
+            ? Tr::tr("Why it is open again (\"dismissed by mistake: case 12 was "
+                     "meant\"): the case's history keeps it")
+            : Tr::tr("Why (\"%1 is out this week\"): the case's history keeps it").arg(holder));
     auto *box = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     box->button(QDialogButtonBox::Ok)->setText(caseActionName(action).remove(u" on"_qs));
     box->button(QDialogButtonBox::Ok)->setEnabled(false);
@@ -84,21 +84,22 @@ std::optional<CaseActionNote> askBulkNote(QWidget *parent, CaseActions::Action a
     const bool dismiss = action == CaseActions::Action::Dismiss;
     OperatorNoteDialog dialog(caseActionName(action), 0, dismiss, parent);
     const auto n = caseIds.size();
-    dialog.setCases(dismiss ? (n == 1 ? tr("Dismissing closes this case, without recording its "
-                                           "renewal:")
-                                      : tr("Dismissing closes these %1 cases, without recording "
-                                           "their renewals:")
-                                            .arg(n))
-                            : (n == 1 ? tr("Re-applies this case through the renewal core:")
-                                      : tr("Re-applies these %1 cases through the renewal core, "
-                                           "one at a time:")
-                                            .arg(n)),
+    dialog.setCases(dismiss
+            ? (n == 1 ? Tr::tr("Dismissing closes this case, without recording its "
+                               "renewal:")
+                      : Tr::tr("Dismissing closes these %1 cases, without recording "
+                               "their renewals:")
+                            .arg(n))
+            : (n == 1 ? Tr::tr("Re-applies this case through the renewal core:")
+                      : Tr::tr("Re-applies these %1 cases through the renewal core, "
+                               "one at a time:")
+                            .arg(n)),
         lines);
     QStringList shown;
     for (int i = 0; i < std::min<int>(6, int(n)); ++i)
         shown << QString::number(caseIds[i]);
-    dialog.setWindowTitle(
-        (dismiss ? tr("Dismiss %1").arg(caseCountText(n)) : tr("Re-apply %1").arg(caseCountText(n)))
+    dialog.setWindowTitle((dismiss ? Tr::tr("Dismiss %1").arg(caseCountText(n))
+                                   : Tr::tr("Re-apply %1").arg(caseCountText(n)))
         + u": "_qs + shown.join(u", "_qs) + (n > shown.size() ? u", …"_qs : QString()));
     if (dialog.exec() != QDialog::Accepted)
         return std::nullopt;

@@ -1,12 +1,22 @@
 #include "ui/widgets/dialogkeys.h"
 
 #include <QAbstractButton>
+#include <QCoreApplication>
 #include <QDialog>
 #include <QKeySequence>
 #include <QPlainTextEdit>
 #include <QShortcut>
 
 namespace rd::ui {
+
+namespace {
+
+struct Tr
+{
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::DialogKeys)
+};
+
+} // namespace
 
 void submitOnCtrlReturn(
     QDialog *dialog, QAbstractButton *accept, std::initializer_list<QPlainTextEdit *> textBoxes)
@@ -24,7 +34,7 @@ void submitOnCtrlReturn(
                 accept->click();
         });
     }
-    const QString hint = QObject::tr("Ctrl+Return");
+    const QString hint = Tr::tr("Ctrl+Return");
     accept->setToolTip(
         accept->toolTip().isEmpty() ? hint : accept->toolTip() + u"  ("_qs + hint + u')');
 }

@@ -14,6 +14,7 @@
 
 #include <QBrush>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -24,17 +25,26 @@
 #include <QVBoxLayout>
 
 namespace rd::ui {
+
+namespace {
+
+struct Tr
+{
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::InboxPage)
+};
+
+} // namespace
 namespace {
 
 using I = InboxPage;
 
 Column outcomeColumn()
 {
-    return {QObject::tr("Outcome"), [](RowRef r, int role) -> QVariant {
+    return {Tr::tr("Outcome"), [](RowRef r, int role) -> QVariant {
                 const QString outcome = r[I::Outcome].toString();
                 switch (role) {
                 case Qt::DisplayRole:
-                    return outcome.isEmpty() ? QObject::tr("Not processed yet")
+                    return outcome.isEmpty() ? Tr::tr("Not processed yet")
                                              : format::humanize(outcome);
                 case int(Role::Raw):
                     return outcome;
@@ -52,11 +62,11 @@ Column outcomeColumn()
 
 Column caseColumn()
 {
-    return {QObject::tr("Case"), [](RowRef r, int role) -> QVariant {
+    return {Tr::tr("Case"), [](RowRef r, int role) -> QVariant {
                 if (r[I::CaseId].isNull())
                     return {};
                 if (role == Qt::DisplayRole)
-                    return QObject::tr("Case %1").arg(r[I::CaseId].toLongLong());
+                    return Tr::tr("Case %1").arg(r[I::CaseId].toLongLong());
                 if (role == int(Role::Raw))
                     return r[I::CaseId];
                 return {};
@@ -65,17 +75,17 @@ Column caseColumn()
 
 Column bodySizeColumn()
 {
-    return {QObject::tr("Body"),
+    return {Tr::tr("Body"),
         [](RowRef r, int role) -> QVariant {
             if (role == Qt::DisplayRole)
                 return QLocale().formattedDataSize(r[I::BodySize].toLongLong());
             if (role == Qt::ToolTipRole)
-                return QObject::tr("%1 bytes").arg(r[I::BodySize].toLongLong());
+                return Tr::tr("%1 bytes").arg(r[I::BodySize].toLongLong());
             if (role == int(Role::Raw))
                 return r[I::BodySize];
             return {};
         },
-        Qt::AlignRight | Qt::AlignVCenter, {QObject::tr("Body bytes")}};
+        Qt::AlignRight | Qt::AlignVCenter, {Tr::tr("Body bytes")}};
 }
 
 } // namespace

@@ -7,6 +7,7 @@
 #include "ui/widgets/tableview.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDateEdit>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -23,14 +24,22 @@
 #include <tuple>
 
 namespace rd::ui {
+
+namespace {
+
+struct Tr
+{
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::LedgerPage)
+};
+
+} // namespace
 namespace {
 
 QTableWidget *totalsTable(const QString &name, const QString &first)
 {
     auto *t = new QTableWidget(0, 4);
     t->setObjectName(name);
-    t->setHorizontalHeaderLabels(
-        {first, QObject::tr("Currency"), QObject::tr("Renewals"), QObject::tr("Amount")});
+    t->setHorizontalHeaderLabels({first, Tr::tr("Currency"), Tr::tr("Renewals"), Tr::tr("Amount")});
     t->verticalHeader()->hide();
     t->setEditTriggers(QAbstractItemView::NoEditTriggers);
     t->setSelectionBehavior(QAbstractItemView::SelectRows);

@@ -10,6 +10,7 @@
 
 #include <QBrush>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -17,18 +18,27 @@
 #include <QVBoxLayout>
 
 namespace rd::ui {
+
+namespace {
+
+struct Tr
+{
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::OutboxPage)
+};
+
+} // namespace
 namespace {
 
 using O = OutboxPage;
 
 Column outboxState()
 {
-    return {QObject::tr("State"), [](RowRef r, int role) -> QVariant {
+    return {Tr::tr("State"), [](RowRef r, int role) -> QVariant {
                 const bool published = !r[O::PublishedAt].isNull();
                 const bool failed = !published && !r[O::LastError].toString().isEmpty();
                 if (role == Qt::DisplayRole || role == int(Role::Raw))
-                    return published ? QObject::tr("published")
-                                     : (failed ? QObject::tr("failed") : QObject::tr("pending"));
+                    return published ? Tr::tr("published")
+                                     : (failed ? Tr::tr("failed") : Tr::tr("pending"));
                 if (role == Qt::ForegroundRole && failed)
                     return QBrush(QColor(0xb0, 0x20, 0x20));
                 return {};

@@ -9,6 +9,7 @@
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
+#include <QCoreApplication>
 #include <QCursor>
 #include <QFontMetrics>
 #include <QHorizontalBarSeries>
@@ -24,6 +25,15 @@
 #include <cmath>
 
 namespace rd::ui {
+
+namespace {
+
+struct Tr
+{
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::OverviewCharts)
+};
+
+} // namespace
 namespace {
 
 /// Outcomes in the order a person reads them: what went through, then what needs a look.
@@ -33,11 +43,11 @@ const QStringList kOutcomes {u"applied"_qs, u"duplicate"_qs, u"not_a_renewal"_qs
 QString outcomeLabel(const QString &outcome)
 {
     if (outcome.isEmpty())
-        return QObject::tr("not processed yet");
+        return Tr::tr("not processed yet");
     if (outcome == u"not_a_renewal")
-        return QObject::tr("not a renewal");
+        return Tr::tr("not a renewal");
     if (outcome == u"needs_snapshot")
-        return QObject::tr("needs snapshot");
+        return Tr::tr("needs snapshot");
     return outcome;
 }
 
@@ -60,21 +70,21 @@ QString shortReason(const QString &code)
         return format::humanize(code);
     switch (*rejection) {
     case RejectionCode::PeriodNotContiguous:
-        return QObject::tr("Gap or overlap");
+        return Tr::tr("Gap or overlap");
     case RejectionCode::RenewalKeyPayloadConflict:
-        return QObject::tr("Payload conflict");
+        return Tr::tr("Payload conflict");
     case RejectionCode::ScheduledCancellation:
-        return QObject::tr("Set to cancel");
+        return Tr::tr("Set to cancel");
     case RejectionCode::StatusNotActive:
-        return QObject::tr("Not active");
+        return Tr::tr("Not active");
     case RejectionCode::SubscriptionNotFound:
-        return QObject::tr("Unknown subscription");
+        return Tr::tr("Unknown subscription");
     case RejectionCode::NoCurrentPeriod:
-        return QObject::tr("No current period");
+        return Tr::tr("No current period");
     case RejectionCode::InvalidPeriod:
-        return QObject::tr("Invalid period");
+        return Tr::tr("Invalid period");
     case RejectionCode::NeedsSnapshot:
-        return QObject::tr("Needs snapshot");
+        return Tr::tr("Needs snapshot");
     }
     return format::humanize(code);
 }
@@ -83,13 +93,13 @@ QString bucketLabel(int bucket)
 {
     switch (AgeBucket(bucket)) {
     case AgeBucket::UnderHour:
-        return QObject::tr("< 1 h");
+        return Tr::tr("< 1 h");
     case AgeBucket::UnderDay:
-        return QObject::tr("< 1 day");
+        return Tr::tr("< 1 day");
     case AgeBucket::UnderWeek:
-        return QObject::tr("< 1 week");
+        return Tr::tr("< 1 week");
     default:
-        return QObject::tr("older");
+        return Tr::tr("older");
     }
 }
 
@@ -387,8 +397,8 @@ void OverviewCharts::showDeliveries()
         connect(set, &QBarSet::hovered, this, [this, label = categories.last()](bool on, int) {
             if (!on)
                 return hideTip();
-            showTip(QObject::tr("%1 deliveries received in the last 30 UTC days; click for "
-                                "them in the Inbox")
+            showTip(tr("%1 deliveries received in the last 30 UTC days; click for "
+                       "them in the Inbox")
                         .arg(label),
                 m_deliveriesView);
         });
@@ -507,7 +517,7 @@ void OverviewCharts::showOpenByReason()
     connect(set, &QBarSet::hovered, this, [this, codes](bool on, int index) {
         if (!on)
             return hideTip();
-        showTip(QObject::tr("%1: click for these cases").arg(codes.value(index)), m_reasonView);
+        showTip(tr("%1: click for these cases").arg(codes.value(index)), m_reasonView);
     });
     series->append(set);
     if (categories.isEmpty()) {
@@ -553,8 +563,7 @@ void OverviewCharts::showOpenByAge()
         connect(set, &QBarSet::hovered, this, [this, label = categories[b]](bool on, int) {
             if (!on)
                 return hideTip();
-            showTip(
-                QObject::tr("Open cases by time since first seen, %1; click for them").arg(label),
+            showTip(tr("Open cases by time since first seen, %1; click for them").arg(label),
                 m_ageView);
         });
         series->append(set);

@@ -9,6 +9,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QCoreApplication>
 #include <QGridLayout>
 #include <QLabel>
 #include <QLocale>
@@ -21,6 +22,15 @@
 #include <array>
 
 namespace rd::ui {
+
+namespace {
+
+struct Tr
+{
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::OverviewPage)
+};
+
+} // namespace
 namespace {
 
 constexpr int kMaxCurrencyLines = 4;
@@ -31,7 +41,7 @@ QString onLines(const QStringList &items, int shown)
 {
     QStringList lines = items.mid(0, shown);
     if (items.size() > shown)
-        lines << QObject::tr("and %1 more").arg(items.size() - shown);
+        lines << Tr::tr("and %1 more").arg(items.size() - shown);
     return lines.join(u'\n');
 }
 

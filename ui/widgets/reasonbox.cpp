@@ -3,14 +3,24 @@
 #include "ui/models/casereasons.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
 
 namespace rd::ui {
+
+namespace {
+
+struct Tr
+{
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::ReasonBox)
+};
+
+} // namespace
 
 void fillReasonBox(QComboBox *box)
 {
     for (const QString &code : caseActionReasonCodes())
         box->addItem(reasonLabel(code), code);
-    box->setPlaceholderText(QComboBox::tr("Choose a reason…"));
+    box->setPlaceholderText(Tr::tr("Choose a reason…"));
     box->setCurrentIndex(-1);
 }
 

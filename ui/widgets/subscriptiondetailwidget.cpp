@@ -9,6 +9,7 @@
 #include "ui/widgets/tableview.h"
 #include "ui/widgets/timelinewidget.h"
 
+#include <QCoreApplication>
 #include <QHeaderView>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -19,19 +20,27 @@
 #include <QVBoxLayout>
 
 namespace rd::ui {
+
+namespace {
+
+struct Tr
+{
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::SubscriptionDetailWidget)
+};
+
+} // namespace
 namespace {
 
 using D = SubscriptionDetail;
 
 Column deliveryState()
 {
-    return {QObject::tr("State"), [](RowRef r, int role) -> QVariant {
+    return {Tr::tr("State"), [](RowRef r, int role) -> QVariant {
                 const bool published = !r[D::OPublishedAt].isNull();
                 const bool failed = !published && !r[D::OLastError].toString().isEmpty();
                 if (role == Qt::DisplayRole)
-                    return published
-                        ? QObject::tr("published")
-                        : (failed ? QObject::tr("failed, retrying") : QObject::tr("pending"));
+                    return published ? Tr::tr("published")
+                                     : (failed ? Tr::tr("failed, retrying") : Tr::tr("pending"));
                 if (role == Qt::ForegroundRole && failed)
                     return QBrush(QColor(0xb0, 0x20, 0x20));
                 return {};
