@@ -41,7 +41,8 @@ BulkCaseRun::BulkCaseRun(CaseActions *actions, QObject *parent)
     : QObject(parent)
     , m_actions(actions)
     , m_results(new RecordTableModel(FieldCount,
-          {columns::count(Tr::tr("Case"), CaseId), columns::text(Tr::tr("Subscription"), Subscription),
+          {columns::count(Tr::tr("Case"), CaseId),
+              columns::text(Tr::tr("Subscription"), Subscription),
               columns::text(Tr::tr("Result"), Result), columns::text(Tr::tr("Detail"), Detail)},
           CaseId, this))
 { }

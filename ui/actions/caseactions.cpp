@@ -101,14 +101,16 @@ ActionResult reapply(const std::string &conninfo, const CaseActionRequest &reque
                 ? QString::fromStdString(std::string(rd::toString(*result.rejection)))
                 : QString();
             return ActionResult {Kind::StillOpen,
-                Tr::tr("Still rejected: %1. The case stays open.").arg(format::humanize(code)), code};
+                Tr::tr("Still rejected: %1. The case stays open.").arg(format::humanize(code)),
+                code};
         }
         const QString now = periodText(result.periodAfter);
         const bool applied = result.outcome == rd::ApplyOutcome::Applied;
-        const QString summary = (applied ? Tr::tr("Applied: period now %1.").arg(now)
-                                         : Tr::tr("Already applied: the renewal was recorded before; "
-                                              "period now %1.")
-                                               .arg(now))
+        const QString summary
+            = (applied ? Tr::tr("Applied: period now %1.").arg(now)
+                       : Tr::tr("Already applied: the renewal was recorded before; "
+                                "period now %1.")
+                             .arg(now))
             + u' ' + Tr::tr("Case %1 resolved.").arg(request.caseId);
         return ActionResult {Kind::Resolved, summary, applied ? u"applied"_qs : u"duplicate"_qs};
     });
@@ -307,15 +309,16 @@ ActionResult attachSnapshotOrThrow(const std::string &conninfo, const CaseAction
     QStringList changes;
     for (const auto &[field, change] : result.changes.items())
         changes << changeText(field, change["before"], change["after"]);
-    QString summary = Tr::tr("Snapshot attached: period now %1.").arg(periodText(result.periodAfter));
+    QString summary
+        = Tr::tr("Snapshot attached: period now %1.").arg(periodText(result.periodAfter));
     if (!changes.isEmpty())
         summary += u' ' + Tr::tr("Changed: %1.").arg(changes.join(u"; "_qs));
     if (!caseSentence.isEmpty())
         summary += u' ' + caseSentence;
     if (!result.applicableCases.empty())
         summary += u' '
-            + Tr::tr("%n other case(s) can now be re-applied.",
-                nullptr, static_cast<int>(result.applicableCases.size()));
+            + Tr::tr("%n other case(s) can now be re-applied.", nullptr,
+                static_cast<int>(result.applicableCases.size()));
     return ActionResult {kind, summary, code};
 }
 

@@ -17,7 +17,6 @@ struct Tr
 
 } // namespace
 
-
 InboxActionResult markDeliveryReviewed(
     const std::string &conninfo, qint64 inboxId, const QString &note)
 {

@@ -115,8 +115,7 @@ MonthCloseResult closeMonthAs(
         session.closeMonth(key, first);
         return MonthCloseResult {
             {ActionResult::Kind::Done,
-                Tr::tr("%1's %2 is closed.").arg(provider, monthText(month).left(7)),
-                u"closed"_qs},
+                Tr::tr("%1's %2 is closed.").arg(provider, monthText(month).left(7)), u"closed"_qs},
             session.monthCloseReport(key, first)};
     });
 }

@@ -63,8 +63,8 @@ StatementImportResult importStatement(
         } catch (const InputError &e) {
             report.kind = Kind::Refused;
             report.code = u"unreadable_statement"_qs;
-            report.summary = Tr::tr("The statement cannot be read: %1")
-                                 .arg(QString::fromStdString(e.what()));
+            report.summary
+                = Tr::tr("The statement cannot be read: %1").arg(QString::fromStdString(e.what()));
         }
         return report;
     });

@@ -75,9 +75,8 @@ QSqlDatabase DatabasePool::threadConnection(const QString &conninfo, quint64 poo
         db = QSqlDatabase::addDatabase(u"QPSQL"_qs, name);
         const ConnectionSettings settings = ConnectionSettings::fromConninfo(conninfo);
         if (!settings.error.isEmpty())
-            throw rd::DatabaseUnavailable(Tr::tr("The connection string is not valid: %1")
-                                              .arg(settings.error)
-                                              .toStdString());
+            throw rd::DatabaseUnavailable(
+                Tr::tr("The connection string is not valid: %1").arg(settings.error).toStdString());
         settings.applyTo(db);
         t_connections.names << name;
     }
