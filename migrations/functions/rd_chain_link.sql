@@ -1,7 +1,7 @@
 REVOKE ALL ON FUNCTION public.rd_chain_link()
     FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
 
--- One link of a hash chain (0039), for both chained tables: a subscription's chain in
+-- One link of a hash chain (0038), for both chained tables: a subscription's chain in
 -- subscription_transition_audits and a case's in reconciliation_case_history. The new row
 -- gets the next sequence number of its chain, the previous link's hash, the chain's provider
 -- (the first link takes it from the subscription or the case, whatever the writer named) and
