@@ -3,6 +3,10 @@
 -- what its history says is written once. Its facts, whether its renewal may be re-applied now,
 -- and its history, oldest step first, each with who handed its renewal in (recordedBy). NULL
 -- when there is no such case. SECURITY INVOKER: it reads with the caller's privileges.
+REVOKE ALL ON FUNCTION public.case_detail(bigint)
+    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT EXECUTE ON FUNCTION public.case_detail(bigint) TO renewal_viewer;
+
 CREATE OR REPLACE FUNCTION public.case_detail(p_case_id bigint)
     RETURNS jsonb
     LANGUAGE sql STABLE
@@ -30,7 +34,3 @@ AS $$
              FROM public.reconciliation_case_history h WHERE h.case_id = c.id))
       FROM public.reconciliation_cases c WHERE c.id = p_case_id
 $$;
-
-REVOKE ALL ON FUNCTION public.case_detail(bigint)
-    FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
-GRANT EXECUTE ON FUNCTION public.case_detail(bigint) TO renewal_viewer;
