@@ -1,17 +1,13 @@
 #pragma once
 
-#include "domain/core/operator_note.h"
-#include "domain/core/provider_snapshot.h"
-#include "domain/store/case_action_results.h"
-#include "domain/store/statement_run.h"
-
-#include <nlohmann/json.hpp>
+#include "domain/store/db_session.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
-#include <vector>
+#include <type_traits>
 
 namespace rd {
 
@@ -32,33 +28,23 @@ public:
     OperatorSession(const OperatorSession &) = delete;
     OperatorSession &operator=(const OperatorSession &) = delete;
 
-    /// rd::reapplyCase.
-    ReapplyResult reapply(std::int64_t caseId, const OperatorNote &note);
-    /// rd::dismissCase.
-    DismissResult dismiss(std::int64_t caseId, const OperatorNote &note);
-    /// rd::reopenCase.
-    ReopenResult reopen(std::int64_t caseId, const std::string &note);
-    /// rd::claimCase, rd::releaseCase, rd::noteCase.
-    ClaimResult claim(std::int64_t caseId, const std::string &comment);
-    ReleaseResult release(std::int64_t caseId, const std::string &comment);
-    NoteResult note(std::int64_t caseId, const std::string &comment);
-    /// rd::attachSnapshot.
-    SnapshotAttachment attachSnapshot(const ProviderSnapshot &snapshot,
-        std::optional<std::int64_t> caseId, const OperatorNote &note);
-    /// rd::previewSnapshot.
-    SnapshotPreview previewSnapshot(
-        const ProviderSnapshot &snapshot, std::optional<std::int64_t> caseId);
-
-    /// rd::closeMonth (`month`: its first day, "2026-02-01"), and the closed month's report
-    /// (rd::monthCloseReport; null when it is not closed).
-    nlohmann::json closeMonth(const std::string &providerKey, const std::string &month);
-    nlohmann::json monthCloseReport(const std::string &providerKey, const std::string &month);
-
-    /// rd::importStatementFiles, as this operator: `from`/`to` are UTC days "YYYY-MM-DD" or
-    /// nothing (the statement's own paid days).
-    StatementImportResult importStatement(const std::string &providerKey,
-        const std::vector<StatementFile> &files, const std::optional<std::string> &from,
-        const std::optional<std::string> &to, bool dryRun);
+    /// Runs `action` (one of the store's own functions: case_actions.h, month_close.h,
+    /// statement_import.h) over this session's connection, translating libpqxx's errors as
+    /// the class comment says: `session.run([&](DbRef db) { return rd::reapplyCase(db, id, note);
+    /// })`. The store's functions are the one interface; the session adds the connection and the
+    /// translation, not a second copy of each action.
+    template<class Action>
+    auto run(Action &&action) -> std::invoke_result_t<Action &, DbRef>
+    {
+        using Answer = std::invoke_result_t<Action &, DbRef>;
+        if constexpr (std::is_void_v<Answer>) {
+            runOnConnection([&](DbRef db) { action(db); });
+        } else {
+            std::optional<Answer> answer;
+            runOnConnection([&](DbRef db) { answer.emplace(action(db)); });
+            return std::move(*answer);
+        }
+    }
 
     /// The provider a case is about: its key, and its kind ("stripe", ...) when the provider
     /// is registered with one. ActionRefused "case_not_found" when there is no such case.
@@ -70,6 +56,8 @@ public:
     CaseProvider providerOfCase(std::int64_t caseId);
 
 private:
+    void runOnConnection(const std::function<void(DbRef)> &body);
+
     struct Impl;
     std::unique_ptr<Impl> m_impl;
 };

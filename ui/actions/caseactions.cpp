@@ -8,6 +8,7 @@
 #include "domain/core/operator_note.h"
 #include "domain/core/renewal_event.h"
 #include "domain/store/action_refused.h"
+#include "domain/store/case_actions.h"
 #include "domain/store/operator_session.h"
 #include "domain/store/snapshot_attachment_text.h"
 
@@ -95,7 +96,8 @@ ActionResult reapply(const std::string &conninfo, const CaseActionRequest &reque
     using Kind = ActionResult::Kind;
     return answerOf(Tr::tr("Could not re-apply: %1"), [&] {
         rd::OperatorSession session(conninfo);
-        const auto result = session.reapply(request.caseId, noteFor(request));
+        const auto result = session.run(
+            [&](rd::DbRef db) { return rd::reapplyCase(db, request.caseId, noteFor(request)); });
         if (!result.resolved()) {
             const QString code = result.rejection
                 ? QString::fromStdString(std::string(rd::toString(*result.rejection)))
@@ -120,7 +122,8 @@ ActionResult dismiss(const std::string &conninfo, const CaseActionRequest &reque
 {
     return answerOf(Tr::tr("Could not dismiss: %1"), [&] {
         rd::OperatorSession session(conninfo);
-        session.dismiss(request.caseId, noteFor(request));
+        session.run(
+            [&](rd::DbRef db) { return rd::dismissCase(db, request.caseId, noteFor(request)); });
         return ActionResult {ActionResult::Kind::Resolved,
             Tr::tr("Case %1 dismissed.").arg(request.caseId), u"dismissed"_qs};
     });
@@ -136,7 +139,9 @@ ActionResult claim(const std::string &conninfo, const CaseActionRequest &request
 {
     return answerOf(Tr::tr("Could not claim: %1"), [&] {
         rd::OperatorSession session(conninfo);
-        const auto r = session.claim(request.caseId, request.comment.trimmed().toStdString());
+        const auto r = session.run([&](rd::DbRef db) {
+            return rd::claimCase(db, request.caseId, request.comment.trimmed().toStdString());
+        });
         const QString code = codeOf(rd::toString(r.outcome));
         if (r.outcome == rd::ClaimOutcome::AlreadyYours)
             return ActionResult {ActionResult::Kind::Done,
@@ -154,7 +159,9 @@ ActionResult release(const std::string &conninfo, const CaseActionRequest &reque
 {
     return answerOf(Tr::tr("Could not release: %1"), [&] {
         rd::OperatorSession session(conninfo);
-        const auto r = session.release(request.caseId, request.comment.trimmed().toStdString());
+        const auto r = session.run([&](rd::DbRef db) {
+            return rd::releaseCase(db, request.caseId, request.comment.trimmed().toStdString());
+        });
         const QString code = codeOf(rd::toString(r.outcome));
         if (r.outcome == rd::ReleaseOutcome::NotClaimed)
             return ActionResult {ActionResult::Kind::Done,
@@ -171,7 +178,9 @@ ActionResult note(const std::string &conninfo, const CaseActionRequest &request)
 {
     return answerOf(Tr::tr("Could not add the note: %1"), [&] {
         rd::OperatorSession session(conninfo);
-        session.note(request.caseId, request.comment.trimmed().toStdString());
+        session.run([&](rd::DbRef db) {
+            return rd::noteCase(db, request.caseId, request.comment.trimmed().toStdString());
+        });
         return ActionResult {ActionResult::Kind::Done,
             Tr::tr("Note added to case %1.").arg(request.caseId), u"noted"_qs};
     });
@@ -181,7 +190,9 @@ ActionResult reopen(const std::string &conninfo, const CaseActionRequest &reques
 {
     return answerOf(Tr::tr("Could not reopen: %1"), [&] {
         rd::OperatorSession session(conninfo);
-        const auto r = session.reopen(request.caseId, request.comment.trimmed().toStdString());
+        const auto r = session.run([&](rd::DbRef db) {
+            return rd::reopenCase(db, request.caseId, request.comment.trimmed().toStdString());
+        });
         return ActionResult {ActionResult::Kind::Done,
             r.dismissedBy.empty()
                 ? Tr::tr("Case %1 is open again, back in the queue.").arg(request.caseId)
@@ -282,8 +293,9 @@ ActionResult attachSnapshotOrThrow(const std::string &conninfo, const CaseAction
     using Kind = ActionResult::Kind;
     rd::OperatorSession session(conninfo);
     const auto snapshot = snapshotFromText(session, request.caseId, request.snapshotJson);
-    const auto result
-        = session.attachSnapshot(snapshot, optionalCase(request.caseId), noteFor(request));
+    const auto result = session.run([&](rd::DbRef db) {
+        return rd::attachSnapshot(db, snapshot, optionalCase(request.caseId), noteFor(request));
+    });
     // What became of the case is the database's judgment of its renewal after the snapshot.
     const auto &caseResult = result.caseAfter;
     const bool stillOpen = caseResult && !caseResult->resolved;
@@ -367,7 +379,8 @@ SnapshotVerdict previewSnapshot(
     try {
         rd::OperatorSession session(conninfo);
         const auto snapshot = snapshotFromText(session, caseId, snapshotJson);
-        const auto answer = session.previewSnapshot(snapshot, optionalCase(caseId));
+        const auto answer = session.run(
+            [&](rd::DbRef db) { return rd::previewSnapshot(db, snapshot, optionalCase(caseId)); });
         if (answer.refused)
             return {Kind::Refused,
                 QString::fromStdString(answer.refused->code() + ": " + answer.refused->what())};

@@ -4,6 +4,7 @@
 #include "ui/models/format.h"
 
 #include "domain/core/close_report.h"
+#include "domain/store/month_close.h"
 #include "domain/store/operator_session.h"
 
 #include <QCoreApplication>
@@ -112,11 +113,11 @@ MonthCloseResult closeMonthAs(
         rd::OperatorSession session(conninfo);
         const std::string key = provider.toStdString();
         const std::string first = monthText(month).toStdString();
-        session.closeMonth(key, first);
+        session.run([&](rd::DbRef db) { return rd::closeMonth(db, key, first); });
         return MonthCloseResult {
             {ActionResult::Kind::Done,
                 Tr::tr("%1's %2 is closed.").arg(provider, monthText(month).left(7)), u"closed"_qs},
-            session.monthCloseReport(key, first)};
+            session.run([&](rd::DbRef db) { return rd::monthCloseReport(db, key, first); })};
     });
 }
 

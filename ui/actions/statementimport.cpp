@@ -2,6 +2,7 @@
 
 #include "domain/core/errors.h"
 #include "domain/store/operator_session.h"
+#include "domain/store/statement_import.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -49,8 +50,10 @@ StatementImportResult importStatement(
         }
         try {
             OperatorSession session(conninfo);
-            const auto imported = session.importStatement(request.providerKey.toStdString(), files,
-                dayOrNothing(request.from), dayOrNothing(request.to), request.dryRun);
+            const auto imported = session.run([&](DbRef db) {
+                return importStatementFiles(db, request.providerKey.toStdString(), files,
+                    dayOrNothing(request.from), dayOrNothing(request.to), request.dryRun);
+            });
             report.kind = Kind::Done;
             report.code = imported.alreadyImported ? u"already_imported"_qs : u"imported"_qs;
             report.runId = imported.runId();
