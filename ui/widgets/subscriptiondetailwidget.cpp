@@ -71,7 +71,7 @@ SubscriptionDetailWidget::SubscriptionDetailWidget(QWidget *parent)
             columns::money(tr("Paid"), D::PAmount, D::PCurrency),
             columns::text(tr("Renewal key"), D::PRenewalKey),
             columns::instant(tr("Paid at"), D::PPaidAt),
-            columns::text(tr("Recorded by"), D::PRecordedBy),
+            columns::word(tr("Recorded by"), D::PRecordedBy),
             columns::text(tr("Provider event"), D::PEventId)},
         D::PId, this);
     QVector<Column> auditColumns {columns::instant(tr("When"), D::ACreatedAt),
