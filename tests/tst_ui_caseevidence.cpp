@@ -112,6 +112,8 @@ private slots:
             qPrintable(ev.nextStep));
         // Not the finding again.
         QVERIFY(ev.nextStep != ev.finding);
+        // The desk's English (translated on screen) is the CLI's, word for word.
+        QCOMPARE(ev.nextStep, QString::fromUtf8(rd::caseNextStep(code.toStdString())));
     }
 
     /// #28, 21: a subscription the desk does not hold has no status and no "cancels at period

@@ -57,9 +57,13 @@ private slots:
         QTest::addColumn<QString>("locale");
         QTest::addColumn<QString>("dateTime");
         QTest::addColumn<QString>("period");
-        QTest::newRow("C") << u"C"_qs << u"2 Mar 2026 14:05"_qs << u"1 Mar → 1 Apr 2026"_qs;
-        QTest::newRow("en") << u"en"_qs << u"2 Mar 2026 14:05"_qs << u"1 Mar → 1 Apr 2026"_qs;
-        QTest::newRow("de") << u"de"_qs << u"02.03.26 14:05"_qs << u"01.03.26 → 01.04.26"_qs;
+        QTest::addColumn<QString>("date");
+        QTest::newRow("C") << u"C"_qs << u"2 Mar 2026 14:05"_qs << u"1 Mar → 1 Apr 2026"_qs
+                           << u"2 Mar 2026"_qs;
+        QTest::newRow("en") << u"en"_qs << u"2 Mar 2026 14:05"_qs << u"1 Mar → 1 Apr 2026"_qs
+                            << u"2 Mar 2026"_qs;
+        QTest::newRow("de") << u"de"_qs << u"02.03.26 14:05"_qs << u"01.03.26 → 01.04.26"_qs
+                            << u"02.03.26"_qs;
     }
 
     void datesFollowTheLocale()
@@ -67,6 +71,7 @@ private slots:
         QFETCH(QString, locale);
         QFETCH(QString, dateTime);
         QFETCH(QString, period);
+        QFETCH(QString, date);
         QLocale::setDefault(QLocale(locale));
         // Built in local time: what the eye sees whatever the machine's time zone.
         const auto local = [](int month, int day, int hour, int minute) {
@@ -74,6 +79,28 @@ private slots:
         };
         QCOMPARE(rd::ui::format::localDateTime(local(3, 2, 14, 5)), dateTime);
         QCOMPARE(rd::ui::format::period(local(3, 1, 12, 0), local(4, 1, 12, 0)), period);
+        QCOMPARE(rd::ui::format::localDate(local(3, 2, 14, 5)), date);
+    }
+
+    /// A stored code shown as a word: as stored in English (the CLI's, the filters' and the
+    /// exports' form), in words of the language otherwise (translated when a catalog is loaded).
+    void storedWordsStayAsStoredInEnglishOnly_data()
+    {
+        QTest::addColumn<QString>("locale");
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("C") << u"C"_qs << u"past_due"_qs << u"past_due"_qs;
+        QTest::newRow("en") << u"en"_qs << u"webhook"_qs << u"webhook"_qs;
+        QTest::newRow("de") << u"de"_qs << u"past_due"_qs << u"Past due"_qs;
+    }
+
+    void storedWordsStayAsStoredInEnglishOnly()
+    {
+        QFETCH(QString, locale);
+        QFETCH(QString, code);
+        QFETCH(QString, shown);
+        QLocale::setDefault(QLocale(locale));
+        QCOMPARE(rd::ui::format::storedWord(code), shown);
     }
 };
 

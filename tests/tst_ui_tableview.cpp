@@ -3,6 +3,7 @@
 #include "ui/widgets/tableview.h"
 
 #include <QApplication>
+#include <QHeaderView>
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QVBoxLayout>
@@ -130,6 +131,32 @@ private slots:
                 qPrintable(u"%1 px in %2 px"_qs.arg(sum).arg(available * em)));
             QVERIFY(sum < total);
         }
+    }
+
+    /// A column gives way no further than its header's text: German titles are longer than
+    /// the floor ("Letzte Verlängerung" showed as "Letzte Verlängerur").
+    void aColumnKeepsItsTitleWhole()
+    {
+        auto column = [](const QString &name, int i) {
+            return rd::ui::Column {name, [i](rd::ui::RowRef r, int role) {
+                                       return role == Qt::DisplayRole ? r[i] : QVariant();
+                                   }};
+        };
+        const QString title = u"Letzte Verlängerung des Abonnements"_qs;
+        rd::ui::RecordTableModel records(
+            3, {column(u"note"_qs, 0), column(title, 1), column(u"#"_qs, 2)}, 0);
+        const QString longText(80, u'x');
+        records.setRows({longText, longText, u"1"_qs, longText, longText, u"2"_qs});
+        rd::ui::TableView view;
+        view.setModel(&records);
+        const int em = view.fontMetrics().horizontalAdvance(u'M');
+        const int header = view.horizontalHeader()->sectionSizeHint(1);
+        QVERIFY2(header > 9 * em, "the title is wider than the floor, or the test shows nothing");
+        view.fitColumnsTo(20 * em);
+        QVERIFY2(view.columnWidth(1) >= header,
+            qPrintable(u"%1 px for a title of %2 px"_qs.arg(view.columnWidth(1)).arg(header)));
+        // The other wide column still gives way down to the floor.
+        QVERIFY(view.columnWidth(0) < view.naturalColumnWidth(0));
     }
 
     /// Tab and Shift+Tab leave the table for the controls around it (a case's Claim, Re-apply,

@@ -1,3 +1,4 @@
+#include "ui/models/caseevidence.h"
 #include "ui/models/format.h"
 #include "ui/widgets/connectiondialog.h"
 #include "ui/widgets/translations.h"
@@ -271,6 +272,8 @@ private slots:
         rd::ui::ConnectionDialog dialog(QString {});
         QCOMPARE(dialog.windowTitle(), u"Connect to a database"_qs);
         QCOMPARE(rd::ui::format::money(123456, u"EUR"_qs), u"€1,234.56"_qs);
+        // The codes the database stores stay as stored: "open", "webhook".
+        QCOMPARE(rd::ui::format::storedWord(u"webhook"_qs), u"webhook"_qs);
     }
 
     // --lang de: the desk's words, Qt's buttons, and the amounts in German.
@@ -285,6 +288,12 @@ private slots:
         QDialogButtonBox buttons(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
         QCOMPARE(buttons.button(QDialogButtonBox::Cancel)->text(), u"Abbrechen"_qs);
         QCOMPARE(rd::ui::format::money(123456, u"EUR"_qs), u"1.234,56\u00a0€"_qs);
+        // The stored codes and the core's next steps in German too, not as the database or
+        // the CLI says them.
+        QCOMPARE(rd::ui::format::storedWord(u"open"_qs), u"Offen"_qs);
+        QCOMPARE(rd::ui::format::storedWord(u"past_due"_qs), u"Zahlung überfällig"_qs);
+        QVERIFY(rd::ui::buildCaseEvidence(u"needs_snapshot"_qs, u"{}"_qs, u"{}"_qs)
+                    .nextStep.startsWith(u"Schlagen Sie"_qs));
     }
 };
 

@@ -7,7 +7,9 @@ namespace rd {
 namespace {
 
 // One sentence a reason; the README's table "case reason | what it means | what resolves it"
-// says the same at more length. English only: the desk ships no translations.
+// says the same at more length. English, as the CLI prints it; the desk lists the same
+// sentences for its translations (ui/models/caseevidence.cpp), and tst_ui_caseevidence keeps
+// the two word for word alike.
 constexpr std::array<std::pair<std::string_view, std::string_view>, 10> kNextSteps {{
     {"renewal_period_is_not_contiguous",
         "Usually wait: when the missing renewal arrives the core applies this one too and "

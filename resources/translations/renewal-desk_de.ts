@@ -924,34 +924,6 @@ Prüfanker: %5</translation>
         <translation>Die Nachricht des Anbieters sagt nicht, welcher Zeitraum bezahlt wurde, daher kann der Verlängerungskern sie nicht anwenden: Hängen Sie stattdessen einen Anbieter-Snapshot an (Anbieter-Snapshot anhängen…).</translation>
     </message>
     <message>
-        <source>Provider confirmed</source>
-        <translation>Vom Anbieter bestätigt</translation>
-    </message>
-    <message>
-        <source>Missing renewal arrived</source>
-        <translation>Fehlende Verlängerung eingetroffen</translation>
-    </message>
-    <message>
-        <source>Customer request</source>
-        <translation>Kundenwunsch</translation>
-    </message>
-    <message>
-        <source>Duplicate charge</source>
-        <translation>Doppelte Abbuchung</translation>
-    </message>
-    <message>
-        <source>Data correction</source>
-        <translation>Datenkorrektur</translation>
-    </message>
-    <message>
-        <source>Test data</source>
-        <translation>Testdaten</translation>
-    </message>
-    <message>
-        <source>Other</source>
-        <translation>Sonstiges</translation>
-    </message>
-    <message>
         <source>Still rejected: %1. The case stays open.</source>
         <translation>Weiterhin abgelehnt: %1. Der Fall bleibt offen.</translation>
     </message>
@@ -1121,6 +1093,10 @@ Prüfanker: %5</translation>
     <message>
         <source>No case is affected.</source>
         <translation>Kein Fall ist betroffen.</translation>
+    </message>
+    <message>
+        <source>Unknown case action.</source>
+        <translation>Unbekannte Fallaktion.</translation>
     </message>
 </context>
 <context>
@@ -1502,6 +1478,46 @@ Prüfanker: %5</translation>
     <message>
         <source>differs</source>
         <translation>weicht ab</translation>
+    </message>
+    <message>
+        <source>Usually wait: when the missing renewal arrives the core applies this one too and closes the case by itself. If the provider&apos;s periods differ from the desk&apos;s, attach a provider snapshot.</source>
+        <translation>Meist abwarten: Trifft die fehlende Verlängerung ein, wendet der Verlängerungskern auch diese an und schließt den Fall selbst. Weichen die Zeiträume des Anbieters von denen des Desks ab, hängen Sie einen Anbieter-Snapshot an.</translation>
+    </message>
+    <message>
+        <source>Check the invoice at the provider: if the stored renewal is right, dismiss with a note; if the provider corrected the invoice, attach a provider snapshot.</source>
+        <translation>Prüfen Sie die Rechnung beim Anbieter: Ist die gespeicherte Verlängerung richtig, verwerfen Sie den Fall mit einer Notiz; hat der Anbieter die Rechnung korrigiert, hängen Sie einen Anbieter-Snapshot an.</translation>
+    </message>
+    <message>
+        <source>Ask the provider whether the cancellation was withdrawn: attach a provider snapshot of the subscription as it shows it, then re-apply; if it still cancels, refund and dismiss with a note.</source>
+        <translation>Fragen Sie beim Anbieter nach, ob die Kündigung zurückgenommen wurde: Hängen Sie einen Anbieter-Snapshot des Abonnements an, wie der Anbieter es zeigt, und wählen Sie dann „Erneut anwenden“; bleibt es bei der Kündigung, erstatten Sie den Betrag und verwerfen den Fall mit einer Notiz.</translation>
+    </message>
+    <message>
+        <source>Attach a provider snapshot that brings the subscription&apos;s status up to date, then re-apply.</source>
+        <translation>Hängen Sie einen Anbieter-Snapshot an, der den Status des Abonnements aktualisiert, und wählen Sie dann „Erneut anwenden“.</translation>
+    </message>
+    <message>
+        <source>Import the subscription, or attach a provider snapshot of it: that creates the subscription and records its latest renewal. Then re-apply if the case stays open.</source>
+        <translation>Importieren Sie das Abonnement oder hängen Sie einen Anbieter-Snapshot davon an: Das legt das Abonnement an und erfasst seine letzte Verlängerung. Bleibt der Fall danach offen, wählen Sie „Erneut anwenden“.</translation>
+    </message>
+    <message>
+        <source>Attach a provider snapshot with the subscription&apos;s current period, then re-apply.</source>
+        <translation>Hängen Sie einen Anbieter-Snapshot mit dem aktuellen Abrechnungszeitraum des Abonnements an und wählen Sie dann „Erneut anwenden“.</translation>
+    </message>
+    <message>
+        <source>Check the invoice at the provider: attach a provider snapshot with the correct period, or dismiss with a note if the provider confirms it was sent in error.</source>
+        <translation>Prüfen Sie die Rechnung beim Anbieter: Hängen Sie einen Anbieter-Snapshot mit dem richtigen Zeitraum an, oder verwerfen Sie den Fall mit einer Notiz, wenn der Anbieter bestätigt, dass die Rechnung irrtümlich gesendet wurde.</translation>
+    </message>
+    <message>
+        <source>Look the subscription up in the provider&apos;s dashboard or API and attach a provider snapshot with what it shows: the renewal is then judged again against it. Re-apply cannot help: the message does not say which period was paid.</source>
+        <translation>Schlagen Sie das Abonnement im Dashboard oder in der API des Anbieters nach und hängen Sie einen Anbieter-Snapshot mit dem an, was dort steht: Die Verlängerung wird dann erneut daran geprüft. „Erneut anwenden“ hilft nicht: Die Nachricht sagt nicht, welcher Zeitraum bezahlt wurde.</translation>
+    </message>
+    <message>
+        <source>Look at the provider: a refund or a corrected invoice is a note and a dismissal; a wrong recording is a provider snapshot with the provider&apos;s state.</source>
+        <translation>Sehen Sie beim Anbieter nach: Eine Erstattung oder eine korrigierte Rechnung verwerfen Sie mit einer Notiz; eine falsche Erfassung korrigiert ein Anbieter-Snapshot mit dem Stand des Anbieters.</translation>
+    </message>
+    <message>
+        <source>Find out why the statement lacks it (refunded, another account, test mode, a wrong filter) and dismiss with a note saying what it was.</source>
+        <translation>Klären Sie, warum die Verlängerung in der Abrechnung fehlt (erstattet, anderes Konto, Testmodus, falscher Filter), und verwerfen Sie den Fall mit einer Notiz, die den Grund nennt.</translation>
     </message>
 </context>
 <context>
@@ -1926,6 +1942,37 @@ Prüfanker: %5</translation>
     <message>
         <source> (%1 open)</source>
         <translation> (%1 offen)</translation>
+    </message>
+</context>
+<context>
+    <name>rd::ui::CaseReasons</name>
+    <message>
+        <source>Provider confirmed</source>
+        <translation>Vom Anbieter bestätigt</translation>
+    </message>
+    <message>
+        <source>Missing renewal arrived</source>
+        <translation>Fehlende Verlängerung eingetroffen</translation>
+    </message>
+    <message>
+        <source>Customer request</source>
+        <translation>Kundenwunsch</translation>
+    </message>
+    <message>
+        <source>Duplicate charge</source>
+        <translation>Doppelte Abbuchung</translation>
+    </message>
+    <message>
+        <source>Data correction</source>
+        <translation>Datenkorrektur</translation>
+    </message>
+    <message>
+        <source>Test data</source>
+        <translation>Testdaten</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>Sonstiges</translation>
     </message>
 </context>
 <context>
@@ -3879,6 +3926,10 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
         <source>Month close %1 %2</source>
         <translation>Monatsabschluss %1 %2</translation>
     </message>
+    <message>
+        <source>%1&apos;s %2 is closed.</source>
+        <translation>%1, %2 ist abgeschlossen.</translation>
+    </message>
 </context>
 <context>
     <name>rd::ui::NewRowsBar</name>
@@ -4183,6 +4234,22 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     <message>
         <source>Open cases by time since first seen, %1; click for them</source>
         <translation>Offene Fälle nach Zeit seit dem ersten Auftreten, %1; klicken, um sie zu sehen</translation>
+    </message>
+    <message>
+        <source>applied</source>
+        <translation>angewendet</translation>
+    </message>
+    <message>
+        <source>duplicate</source>
+        <translation>Duplikat</translation>
+    </message>
+    <message>
+        <source>rejected</source>
+        <translation>abgelehnt</translation>
+    </message>
+    <message>
+        <source>invalid</source>
+        <translation>ungültig</translation>
     </message>
 </context>
 <context>

@@ -130,8 +130,12 @@ QVector<ComparisonLine> auditDetailLines(const QString &detailsJson, const QVari
     for (const QString &key : std::as_const(keys)) {
         if (!hasStates || (!before.contains(key) && !after.contains(key)))
             continue;
-        const Shown b = show(before.value(key));
+        Shown b = show(before.value(key));
         Shown a = show(after.value(key));
+        if (key == u"status") { // the provider's status word, in the desk's language
+            b.text = format::storedWord(b.text);
+            a.text = format::storedWord(a.text);
+        }
         if (key == u"providerVersion" && !versionNote.isEmpty())
             a = {versionNote,
                 Tr::tr("The renewal's provider version is known from the state after it, which a "

@@ -2,9 +2,8 @@
 
 #include "ui/models/format.h"
 
-#include "domain/core/case_next_step.h"
-
 #include <QCoreApplication>
+#include <QHash>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -15,6 +14,69 @@ struct Tr
 {
     Q_DECLARE_TR_FUNCTIONS(rd::ui::CaseEvidence)
 };
+
+/// The core's next steps (rd::caseNextStep, which the CLI prints) in the desk's language:
+/// the domain has no Qt, so its English is listed here again for lupdate.
+/// tst_ui_caseevidence checks that every reason code has one, word for word the core's.
+QString nextStep(const QString &code)
+{
+    static const QHash<QString, const char *> steps {
+        {u"renewal_period_is_not_contiguous"_qs,
+            QT_TRANSLATE_NOOP("rd::ui::CaseEvidence",
+                "Usually wait: when the missing renewal arrives the core applies this one too and "
+                "closes the case by itself. If the provider's periods differ from the desk's, "
+                "attach a "
+                "provider snapshot.")},
+        {u"provider_renewal_key_payload_conflict"_qs,
+            QT_TRANSLATE_NOOP("rd::ui::CaseEvidence",
+                "Check the invoice at the provider: if the stored renewal is right, dismiss with a "
+                "note; "
+                "if the provider corrected the invoice, attach a provider snapshot.")},
+        {u"renewal_conflicts_with_scheduled_cancellation"_qs,
+            QT_TRANSLATE_NOOP("rd::ui::CaseEvidence",
+                "Ask the provider whether the cancellation was withdrawn: attach a provider "
+                "snapshot "
+                "of the subscription as it shows it, then re-apply; if it still cancels, refund "
+                "and "
+                "dismiss with a note.")},
+        {u"renewal_not_allowed_for_subscription_status"_qs,
+            QT_TRANSLATE_NOOP("rd::ui::CaseEvidence",
+                "Attach a provider snapshot that brings the subscription's status up to date, then "
+                "re-apply.")},
+        {u"subscription_not_found"_qs,
+            QT_TRANSLATE_NOOP("rd::ui::CaseEvidence",
+                "Import the subscription, or attach a provider snapshot of it: that creates the "
+                "subscription and records its latest renewal. Then re-apply if the case stays "
+                "open.")},
+        {u"subscription_has_no_current_period"_qs,
+            QT_TRANSLATE_NOOP("rd::ui::CaseEvidence",
+                "Attach a provider snapshot with the subscription's current period, then "
+                "re-apply.")},
+        {u"invalid_provider_billing_period"_qs,
+            QT_TRANSLATE_NOOP("rd::ui::CaseEvidence",
+                "Check the invoice at the provider: attach a provider snapshot with the correct "
+                "period, "
+                "or dismiss with a note if the provider confirms it was sent in error.")},
+        {u"needs_snapshot"_qs,
+            QT_TRANSLATE_NOOP("rd::ui::CaseEvidence",
+                "Look the subscription up in the provider's dashboard or API and attach a provider "
+                "snapshot with what it shows: the renewal is then judged again against it. "
+                "Re-apply "
+                "cannot help: the message does not say which period was paid.")},
+        {u"statement_disagrees"_qs,
+            QT_TRANSLATE_NOOP("rd::ui::CaseEvidence",
+                "Look at the provider: a refund or a corrected invoice is a note and a dismissal; "
+                "a "
+                "wrong recording is a provider snapshot with the provider's state.")},
+        {u"not_in_statement"_qs,
+            QT_TRANSLATE_NOOP("rd::ui::CaseEvidence",
+                "Find out why the statement lacks it (refunded, another account, test mode, a "
+                "wrong "
+                "filter) and dismiss with a note saying what it was.")},
+    };
+    const auto step = steps.constFind(code);
+    return step == steps.constEnd() ? QString() : Tr::tr(step.value());
+}
 
 QString when(const QString &rfc3339)
 {
@@ -177,7 +239,7 @@ CaseEvidence buildCaseEvidence(
     const QString &errorCode, const QString &eventJson, const QString &localStateJson)
 {
     CaseEvidence ev = evidenceLines(errorCode, eventJson, localStateJson);
-    ev.nextStep = QString::fromUtf8(rd::caseNextStep(errorCode.toStdString()));
+    ev.nextStep = nextStep(errorCode);
     for (auto &line : ev.lines) {
         if (line.differs && line.note.isEmpty()) // a line may say more (the gap's size)
             line.note = line.other.isEmpty() ? Tr::tr("blocks the renewal") : Tr::tr("differs");

@@ -21,7 +21,8 @@ struct CaseEvidence
     /// "The renewal starts 29 days after the current period ends (gap of 29 days)".
     QString finding;
     /// What to do next about the case, for every reason the database opens cases with
-    /// (rd::caseNextStep); empty only for a code this build does not know.
+    /// (rd::caseNextStep, in the desk's language); empty only for a code this build does not
+    /// know.
     QString nextStep;
 };
 

@@ -169,12 +169,14 @@ Column age(const QString &title, int field)
         Qt::AlignRight | Qt::AlignVCenter);
 }
 
-Column code(const QString &title, int field)
+namespace {
+
+Column codeColumn(const QString &title, int field, QString (*display)(const QString &))
 {
     return {title, [=](RowRef r, int role) -> QVariant {
                 switch (role) {
                 case Qt::DisplayRole:
-                    return format::humanize(r[field].toString());
+                    return display(r[field].toString());
                 case Qt::ToolTipRole:
                 case int(Role::Raw):
                     return r[field];
@@ -182,6 +184,18 @@ Column code(const QString &title, int field)
                     return {};
                 }
             }};
+}
+
+} // namespace
+
+Column code(const QString &title, int field)
+{
+    return codeColumn(title, field, format::humanize);
+}
+
+Column word(const QString &title, int field)
+{
+    return codeColumn(title, field, format::storedWord);
 }
 
 } // namespace rd::ui::columns

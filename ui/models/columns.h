@@ -17,6 +17,8 @@ Column age(const QString &title, int field);
 /// A humanized code ("renewal_period_is_not_contiguous" → "Renewal period is not contiguous"),
 /// the raw code in the tooltip.
 Column code(const QString &title, int field);
+/// A stored code as a word (format::storedWord: as stored in English, translated otherwise).
+Column word(const QString &title, int field);
 
 /// Export forms shared by hand-written columns: an instant as ISO 8601 UTC
 /// ("2026-11-11T09:00:00Z", ".ffffff" when it has microseconds; empty when null); a period as

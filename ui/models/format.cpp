@@ -94,6 +94,16 @@ QString localDateTime(const QDateTime &utc)
                                  : locale.toString(utc.toLocalTime(), QLocale::ShortFormat);
 }
 
+QString localDate(const QDateTime &utc)
+{
+    if (!utc.isValid())
+        return {};
+    const QLocale locale;
+    const QDate day = utc.toLocalTime().date();
+    return desksOwnForms(locale) ? locale.toString(day, u"d MMM yyyy"_qs)
+                                 : locale.toString(day, QLocale::ShortFormat);
+}
+
 QString utcTooltip(const QDateTime &utc)
 {
     if (!utc.isValid())
@@ -255,6 +265,11 @@ QString humanize(const QString &code)
     if (!text.isEmpty())
         text[0] = text[0].toUpper();
     return Tr::tr(text.toUtf8().constData());
+}
+
+QString storedWord(const QString &code)
+{
+    return desksOwnForms(QLocale()) ? code : humanize(code);
 }
 
 } // namespace rd::ui::format

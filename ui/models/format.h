@@ -24,6 +24,8 @@ std::optional<qint64> micros(const QString &rfc3339);
 /// in other languages than English), UTC for the tooltip.
 QString localDateTime(const QDateTime &utc);
 QString utcTooltip(const QDateTime &utc);
+/// The local day alone ("2 Mar 2026"; "02.03.26" in German).
+QString localDate(const QDateTime &utc);
 QString utcTooltip(const QDateTime &start, const QDateTime &end);
 
 /// "1 Mar → 1 Apr 2026" (the year once when both ends share it).
@@ -37,5 +39,10 @@ QString gapDescription(const QDateTime &previousEnd, const QDateTime &nextStart)
 
 /// "renewal_period_is_not_contiguous" -> "Renewal period is not contiguous".
 QString humanize(const QString &code);
+
+/// A code the database stores and a person reads as a word ("open", "webhook", "past_due"):
+/// English shows it as stored, the form the CLI, the exports and the filters use; other
+/// languages show humanize()'s translated words ("Offen").
+QString storedWord(const QString &code);
 
 } // namespace rd::ui::format

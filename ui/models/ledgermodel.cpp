@@ -96,20 +96,21 @@ QVector<Column> ledgerColumns()
         [money](RowRef r) { return money.exportValues(r).mid(1); }, money.exportKinds.mid(1)};
     c[L::PaidAtColumn] = columns::instant(Tr::tr("Paid at"), L::PaidAt);
     // The mark is on screen only: the export keeps recorded_by, as `renewalctl ledger export`.
-    c[L::RecordedByColumn]
-        = {Tr::tr("Recorded by"), [](RowRef r, int role) -> QVariant {
-               const bool after = r[L::AfterClose].toBool();
-               if (role == int(Role::Raw))
-                   return r[L::RecordedBy];
-               if (role == Qt::DisplayRole)
-                   return after ? Tr::tr("%1 · after close").arg(r[L::RecordedBy].toString())
-                                : r[L::RecordedBy];
-               if (role == Qt::ToolTipRole && after)
-                   return Tr::tr("Recorded after its month was closed "
-                                 "for this provider: not in that "
-                                 "month's close report");
-               return {};
-           }};
+    c[L::RecordedByColumn] = {Tr::tr("Recorded by"), [](RowRef r, int role) -> QVariant {
+                                  const bool after = r[L::AfterClose].toBool();
+                                  if (role == int(Role::Raw))
+                                      return r[L::RecordedBy];
+                                  if (role == Qt::DisplayRole) {
+                                      const QString who
+                                          = format::storedWord(r[L::RecordedBy].toString());
+                                      return after ? Tr::tr("%1 · after close").arg(who) : who;
+                                  }
+                                  if (role == Qt::ToolTipRole && after)
+                                      return Tr::tr("Recorded after its month was closed "
+                                                    "for this provider: not in that "
+                                                    "month's close report");
+                                  return {};
+                              }};
     c[L::EventColumn] = columns::text(Tr::tr("Provider event"), L::EventId);
     // The billing period's own id goes with the export, for a reconciliation that joins on it.
     c[L::EventColumn].exportTitles = {Tr::tr("Provider event"), Tr::tr("Billing period id")};

@@ -82,7 +82,7 @@ QVector<Column> subscriptionColumns()
                    return r[S::Status];
                // The provider's status word, in the desk's language (English: as stored).
                if (role == Qt::DisplayRole)
-                   return Tr::tr(r[S::Status].toString().toUtf8().constData());
+                   return format::storedWord(r[S::Status].toString());
                if (role == Qt::ForegroundRole && r[S::Status].toString() != u"active")
                    return QBrush(QColor(0x8a, 0x5a, 0x00));
                return {};
@@ -119,7 +119,7 @@ QVector<Column> subscriptionColumns()
                 return {};
             const QDateTime at = columns::fromMicros(r[S::LastRenewalAt]);
             if (role == Qt::DisplayRole)
-                return QLocale().toString(at.toLocalTime().date(), u"d MMM yyyy"_qs);
+                return format::localDate(at);
             if (role == Qt::ToolTipRole)
                 return Tr::tr("Paid %1 · renewal key %2")
                     .arg(format::utcTooltip(at), r[S::LastRenewalKey].toString());

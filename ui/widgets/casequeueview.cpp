@@ -71,7 +71,7 @@ CaseQueueView::CaseQueueView(qint64 markAgedAfterSecs, QWidget *parent)
             columns::text(tr("Subscription"), F::SubscriptionRef),
             columns::text(tr("Renewal key"), F::RenewalKey), age,
             columns::count(tr("Seen"), F::Occurrences),
-            columns::instant(tr("Last seen"), F::LastSeen), columns::text(tr("Status"), F::Status),
+            columns::instant(tr("Last seen"), F::LastSeen), columns::word(tr("Status"), F::Status),
             assigned},
         F::Id, this);
     m_table->setObjectName(u"cases"_qs);

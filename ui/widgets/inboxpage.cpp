@@ -109,7 +109,7 @@ InboxPage::InboxPage(DatabasePool *pool, QWidget *parent)
         // stretching.
         {columns::instant(tr("Received"), ReceivedAt), columns::text(tr("Provider"), Provider),
             outcomeColumn(), columns::code(tr("Reason"), Reason), caseColumn(),
-            columns::text(tr("Error"), Error), columns::text(tr("Subscription"), SubscriptionRef),
+            columns::word(tr("Error"), Error), columns::text(tr("Subscription"), SubscriptionRef),
             columns::count(tr("Deliveries"), Deliveries), bodySizeColumn(),
             columns::text(tr("Provider event"), EventId)},
         Id, this);

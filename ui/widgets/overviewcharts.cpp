@@ -48,7 +48,15 @@ QString outcomeLabel(const QString &outcome)
         return Tr::tr("not a renewal");
     if (outcome == u"needs_snapshot")
         return Tr::tr("needs snapshot");
-    return outcome;
+    if (outcome == u"applied")
+        return Tr::tr("applied");
+    if (outcome == u"duplicate")
+        return Tr::tr("duplicate");
+    if (outcome == u"rejected")
+        return Tr::tr("rejected");
+    if (outcome == u"invalid")
+        return Tr::tr("invalid");
+    return format::storedWord(outcome);
 }
 
 QColor outcomeColor(const QString &outcome)

@@ -71,7 +71,7 @@ SubscriptionDetailWidget::SubscriptionDetailWidget(QWidget *parent)
             columns::money(tr("Paid"), D::PAmount, D::PCurrency),
             columns::text(tr("Renewal key"), D::PRenewalKey),
             columns::instant(tr("Paid at"), D::PPaidAt),
-            columns::text(tr("Recorded by"), D::PRecordedBy),
+            columns::word(tr("Recorded by"), D::PRecordedBy),
             columns::text(tr("Provider event"), D::PEventId)},
         D::PId, this);
     QVector<Column> auditColumns {columns::instant(tr("When"), D::ACreatedAt),
@@ -310,7 +310,7 @@ void SubscriptionDetailWidget::setDetail(const SubscriptionDetail &d)
     QString html = u"<b style='font-size:large'>%1</b> &nbsp;·&nbsp; %2 &nbsp;·&nbsp; "_qs.arg(
         d.subscriptionId.toHtmlEscaped(), d.provider.toHtmlEscaped());
     html += (active ? u"<b>%1</b>"_qs : u"<b style='color:#8a5a00'>%1</b>"_qs)
-                .arg(d.status.toHtmlEscaped());
+                .arg(format::storedWord(d.status).toHtmlEscaped());
     html += u" &nbsp;·&nbsp; "_qs
         + tr("current period <b>%1</b>").arg(format::period(start, end).toHtmlEscaped());
     html += u" &nbsp;·&nbsp; "_qs

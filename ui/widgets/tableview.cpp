@@ -117,19 +117,24 @@ void TableView::fitColumnsTo(int available)
     // wider than the view, the widest columns give way first (a common cap lowered until all
     // fit, down to a floor); the columns kept whole (a time, an amount, an id) never do: an
     // elided amount or instant misleads, a horizontal scroll bar does not. The last column
-    // stretches over what is left (QHeaderView::stretchLastSection).
+    // stretches over what is left (QHeaderView::stretchLastSection). No column gives way below
+    // its header's text: a clipped title ("Letzte Verlängerur") names nothing, and the longer
+    // words of other languages than English make that the common case.
     const int columns = model()->columnCount();
     QVector<int> natural(columns, 0);
+    QVector<int> title(columns, 0);
     for (int c = 0; c < columns; ++c) {
         if (isColumnHidden(c))
             continue;
         natural[c] = naturalColumnWidth(c);
+        title[c] = horizontalHeader()->sectionSizeHint(c) + 8;
     }
     const int em = fontMetrics().horizontalAdvance(u'M');
     auto widths = [&](int cap) {
         QVector<int> w(columns, 0);
         for (int c = 0; c < columns; ++c)
-            w[c] = m_wholeColumns.contains(c) ? natural[c] : std::min(natural[c], cap);
+            w[c] = m_wholeColumns.contains(c) ? natural[c]
+                                              : std::min(natural[c], std::max(cap, title[c]));
         return w;
     };
     auto sum = [](const QVector<int> &w) { return std::accumulate(w.cbegin(), w.cend(), 0); };
