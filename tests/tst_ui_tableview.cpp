@@ -152,11 +152,21 @@ private slots:
         const int em = view.fontMetrics().horizontalAdvance(u'M');
         const int header = view.horizontalHeader()->sectionSizeHint(1);
         QVERIFY2(header > 9 * em, "the title is wider than the floor, or the test shows nothing");
-        view.fitColumnsTo(20 * em);
+        // Room for the titles (the floor, this title, "#"), not for the 80-character texts.
+        const int roomForTitles = 9 * em + header + 8 + 4 * em;
+        view.fitColumnsTo(roomForTitles);
         QVERIFY2(view.columnWidth(1) >= header,
             qPrintable(u"%1 px for a title of %2 px"_qs.arg(view.columnWidth(1)).arg(header)));
         // The other wide column still gives way down to the floor.
         QVERIFY(view.columnWidth(0) < view.naturalColumnWidth(0));
+
+        // A view too narrow for the titles: the wide columns fit it, as before (no scroll bar).
+        view.fitColumnsTo(20 * em);
+        QVERIFY2(view.columnWidth(0) + view.columnWidth(1) <= 20 * em,
+            qPrintable(u"%1 + %2 px for %3 px"_qs.arg(view.columnWidth(0))
+                           .arg(view.columnWidth(1))
+                           .arg(20 * em)));
+        QVERIFY(view.columnWidth(1) < header);
     }
 
     /// Tab and Shift+Tab leave the table for the controls around it (a case's Claim, Re-apply,

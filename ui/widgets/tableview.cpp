@@ -118,8 +118,10 @@ void TableView::fitColumnsTo(int available)
     // fit, down to a floor); the columns kept whole (a time, an amount, an id) never do: an
     // elided amount or instant misleads, a horizontal scroll bar does not. The last column
     // stretches over what is left (QHeaderView::stretchLastSection). No column gives way below
-    // its header's text: a clipped title ("Letzte Verlängerur") names nothing, and the longer
-    // words of other languages than English make that the common case.
+    // its header's text while the titles fit the view: a clipped title ("Letzte Verlängerur")
+    // names nothing, and the longer words of other languages than English make that the common
+    // case. When even the titles do not fit (a narrow window), the columns fit the view as
+    // before: a horizontal scroll bar on every page would hide more than a clipped title.
     const int columns = model()->columnCount();
     QVector<int> natural(columns, 0);
     QVector<int> title(columns, 0);
@@ -130,16 +132,19 @@ void TableView::fitColumnsTo(int available)
         title[c] = horizontalHeader()->sectionSizeHint(c) + 8;
     }
     const int em = fontMetrics().horizontalAdvance(u'M');
+    bool keepTitles = true;
     auto widths = [&](int cap) {
         QVector<int> w(columns, 0);
         for (int c = 0; c < columns; ++c)
-            w[c] = m_wholeColumns.contains(c) ? natural[c]
-                                              : std::min(natural[c], std::max(cap, title[c]));
+            w[c] = m_wholeColumns.contains(c)
+                ? natural[c]
+                : std::min(natural[c], keepTitles ? std::max(cap, title[c]) : cap);
         return w;
     };
     auto sum = [](const QVector<int> &w) { return std::accumulate(w.cbegin(), w.cend(), 0); };
     const int widest = natural.isEmpty() ? 0 : *std::max_element(natural.cbegin(), natural.cend());
     const int floor = 9 * em;
+    keepTitles = sum(widths(floor)) <= available;
     int cap = widest;
     while (sum(widths(cap)) > available && cap > floor)
         cap -= em / 2;
