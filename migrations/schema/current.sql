@@ -1158,6 +1158,7 @@ CREATE TABLE public.reconciliation_cases (
     CONSTRAINT reconciliation_cases_resolution_check CHECK ((resolution = ANY (ARRAY['reapplied'::text, 'snapshot_attached'::text, 'already_applied'::text, 'dismissed'::text]))),
     CONSTRAINT reconciliation_cases_status_check CHECK ((status = ANY (ARRAY['open'::text, 'resolved'::text, 'dismissed'::text])))
 );
+ALTER TABLE ONLY public.reconciliation_cases ALTER COLUMN provider_subscription_id SET STATISTICS 1000;
 CREATE TABLE public.statement_lines (
     run_id bigint NOT NULL,
     line_no integer NOT NULL,
@@ -1230,6 +1231,7 @@ CREATE TABLE public.subscriptions (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     CONSTRAINT subscriptions_current_period_valid CHECK ((((current_period_start IS NULL) = (current_period_end IS NULL)) AND ((current_period_end IS NULL) OR (current_period_end > current_period_start))))
 );
+ALTER TABLE ONLY public.subscriptions ALTER COLUMN provider_subscription_id SET STATISTICS 1000;
 CREATE FUNCTION public.month_close_report(p_provider_key text, p_month date) RETURNS jsonb
     LANGUAGE sql STABLE
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
