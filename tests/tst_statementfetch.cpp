@@ -12,8 +12,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <QElapsedTimer>
+
 #include <chrono>
 #include <mutex>
+#include <thread>
 
 using namespace std::chrono_literals;
 
@@ -681,6 +684,16 @@ private slots:
         QTest::newRow("from not a midnight")
             << stripe << "http://127.0.0.1:9" << key << from + 1000000 << to;
         QTest::newRow("to before from") << stripe << "http://127.0.0.1:9" << key << to << from;
+        // Plain http goes only to this machine by its address: a name is anyone's.
+        QTest::newRow("http to a name starting 127.")
+            << stripe << "http://127.attacker.invalid" << key << from << to;
+        QTest::newRow("http to 127.0.0.1.a-name")
+            << stripe << "http://127.0.0.1.attacker.invalid:8080" << key << from << to;
+        QTest::newRow("http to localhost.a-name")
+            << stripe << "http://localhost.attacker.invalid" << key << from << to;
+        QTest::newRow("http to IPv4-mapped IPv6")
+            << stripe << "http://[::ffff:7f00:1]" << key << from << to;
+        QTest::newRow("http to 128.0.0.1") << stripe << "http://128.0.0.1" << key << from << to;
     }
     void requestsThatCannotBeSent()
     {
@@ -703,6 +716,144 @@ private slots:
         QVERIFY2(QString::fromUtf8(e.what()).indexOf("pw") < 0, e.what());
         QVERIFY2(e.details().find("pw@") == std::string::npos, e.details().c_str());
         QVERIFY(seen.log.empty());
+    }
+
+    // The loopback addresses plain http may go to: a literal 127.0.0.0/8 address (the other
+    // tests use 127.0.0.1), localhost, and [::1], where nothing listens here: the fetch is
+    // attempted, not refused.
+    void loopbackByAddressIsAccepted()
+    {
+        Api api(rd::ProviderKind::Stripe);
+        Observed seen;
+        auto options = seen.options();
+        const auto out = fetch(requestFor(rd::ProviderKind::Stripe,
+                                   "http://localhost:" + std::to_string(api.server.port())),
+            options);
+        QVERIFY2(!out.error, qPrintable(describe(out)));
+        QCOMPARE(out.pages.size(), std::size_t(kPages));
+
+        options.maxServerErrorRetries = 0;
+        for (const std::string base : {"http://[::1]:9", "http://127.255.0.9:9"}) {
+            const auto tried = fetch(requestFor(rd::ProviderKind::Stripe, base), options);
+            QVERIFY(tried.error);
+            QCOMPARE(QString::fromStdString(tried.error->code()), QString("unreachable"));
+        }
+    }
+
+    // An endless has_more list stops at whichever bound it passes first, each with its own
+    // code and its bound in the message; the total bound holds before the pages' own.
+    void endlessPagesStopAtTheirBounds_data()
+    {
+        QTest::addColumn<QString>("bound");
+        QTest::addColumn<int>("filler");
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("pages") << "pages" << 10 << "too_many_pages"
+                               << "the list has more than the 5 pages allowed";
+        QTest::newRow("bytes") << "bytes" << 1000 << "too_many_bytes"
+                               << "the pages came to more than the 10240 bytes allowed";
+        QTest::newRow("one page over the total")
+            << "bytes" << 50 * 1000 * 1000 << "too_many_bytes"
+            << "the pages came to more than the 10240 bytes allowed";
+        QTest::newRow("deadline") << "deadline" << 10 << "deadline"
+                                  << "the fetch ran past its deadline of 1 s";
+    }
+    void endlessPagesStopAtTheirBounds()
+    {
+        QFETCH(QString, bound);
+        QFETCH(int, filler);
+        QFETCH(QString, code);
+        QFETCH(QString, message);
+        rdtest::ApiServer api([filler](const rdtest::ApiRequest &r) {
+            return rdtest::endlessStripePage(r, static_cast<std::size_t>(filler));
+        });
+        Observed seen;
+        auto options = seen.options();
+        options.log = {};
+        if (bound == "pages")
+            options.maxPages = 5;
+        if (bound == "bytes")
+            options.maxTotalBytes = 10 * 1024;
+        if (bound == "deadline") {
+            options.maxPages = 100000000;
+            options.deadline = 1s;
+        }
+        QElapsedTimer timer;
+        timer.start();
+        const auto out = fetch(requestFor(rd::ProviderKind::Stripe, api.base()), options);
+        QVERIFY2(out.error, "an endless list ended");
+        QCOMPARE(QString::fromStdString(out.error->code()), code);
+        QCOMPARE(QString::fromUtf8(out.error->what()), message);
+        QVERIFY2(timer.elapsed() < 10000, qPrintable(QString::number(timer.elapsed())));
+        const std::size_t asked = api.requests().size();
+        if (bound == "pages")
+            QCOMPARE(asked, std::size_t(5));
+        if (bound == "bytes" && filler == 1000)
+            QVERIFY2(asked >= 9 && asked <= 11, qPrintable(QString::number(asked)));
+        if (bound == "bytes" && filler > 1000)
+            QCOMPARE(asked, std::size_t(1));
+    }
+
+    // One answer that does not come in time, and one wait that would end past the deadline:
+    // neither is sat out.
+    void theDeadlineCutsRequestsAndWaits()
+    {
+        rdtest::ApiServer slow([](const rdtest::ApiRequest &r) {
+            std::this_thread::sleep_for(3s);
+            return rdtest::endlessStripePage(r, 1);
+        });
+        Observed seen;
+        auto options = seen.options();
+        options.deadline = 500ms;
+        QElapsedTimer timer;
+        timer.start();
+        auto out = fetch(requestFor(rd::ProviderKind::Stripe, slow.base()), options);
+        QVERIFY2(out.error, "a slow answer past the deadline was taken");
+        QCOMPARE(QString::fromStdString(out.error->code()), QString("deadline"));
+        QVERIFY2(timer.elapsed() < 2500, qPrintable(QString::number(timer.elapsed())));
+
+        Api api(rd::ProviderKind::Stripe);
+        api.provider.alwaysRateLimited = true;
+        options.deadline = 10s;
+        options.maxRetryWait = 60s;
+        options.backoffBase = 20s;
+        out = fetch(requestFor(rd::ProviderKind::Stripe, api.server.base()), options);
+        QVERIFY2(out.error, "pages from an API answering only 429");
+        QCOMPARE(QString::fromStdString(out.error->code()), QString("deadline"));
+        QVERIFY(seen.sleeps.empty());
+        QCOMPARE(api.server.requests().size(), std::size_t(1));
+    }
+
+    // The reason is the message itself (the first line the command prints), not only in the
+    // details.
+    void theReasonIsTheMessage()
+    {
+        Api lemon(rd::ProviderKind::LemonSqueezy);
+        lemon.provider.notJsonPage
+            = R"({"data":[],"links":{"next":"/v1/subscription-invoices?page%5Bnumber%5D=1&page%5Bsize%5D=100"}})";
+        Observed seen;
+        auto out = fetch(
+            requestFor(rd::ProviderKind::LemonSqueezy, lemon.server.base()), seen.options());
+        QVERIFY(out.error);
+        QCOMPARE(QString::fromUtf8(out.error->what()),
+            QString("the next link repeats a page already fetched"));
+
+        Api stripe(rd::ProviderKind::Stripe);
+        stripe.provider.notJsonPage = R"({"object":"list","has_more":true,"data":[]})";
+        out = fetch(requestFor(rd::ProviderKind::Stripe, stripe.server.base()), seen.options());
+        QVERIFY(out.error);
+        QCOMPARE(QString::fromUtf8(out.error->what()),
+            QString("a page was not the provider's list: has_more without an id on the last "
+                    "object"));
+
+        rdtest::ApiServer missing([](const rdtest::ApiRequest &) {
+            return rdtest::ApiResponse {404, "{}", {}};
+        });
+        out = fetch(requestFor(rd::ProviderKind::Stripe, missing.base()), seen.options());
+        QVERIFY(out.error);
+        QCOMPARE(QString::fromStdString(out.error->code()), QString("http_404"));
+        QCOMPARE(QString::fromUtf8(out.error->what()),
+            QString("the provider refused the request (HTTP 404)"));
     }
 
     void defaultApiBases()

@@ -8,12 +8,14 @@
 #include "domain/core/statement.h"
 #include "domain/fetch/statement_fetch.h"
 #include "domain/store/action_refused.h"
+#include "domain/store/private_files.h"
 #include "domain/store/provider_registry.h"
 #include "domain/store/statement_import.h"
 
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -34,6 +36,10 @@ struct StatementOptions
     std::string secrets;
     std::optional<std::string> apiBase;
     std::optional<std::string> save;
+    // statement fetch's bounds (FetchOptions): all pages are held until they are imported.
+    long long maxBytes = 256LL * 1024 * 1024;
+    long long maxPages = 10000;
+    double deadlineSeconds = 15 * 60;
 };
 
 std::vector<StatementFile> readFiles(const CommandContext &ctx, const StatementOptions &o)
@@ -52,6 +58,18 @@ std::vector<StatementFile> readFiles(const CommandContext &ctx, const StatementO
 std::optional<std::string> dayOption(const std::optional<std::string> &value, const char *name)
 {
     return value ? std::optional(dayText(parseDay(name, *value))) : std::nullopt;
+}
+
+/// --from after --to: a usage error of either command, before anything is read or fetched.
+void checkDayRange(const StatementOptions &o)
+{
+    if (!o.from || !o.to)
+        return;
+    const auto from = parseDay("from", *o.from);
+    const auto to = parseDay("to", *o.to);
+    if (std::chrono::sys_days(from) > std::chrono::sys_days(to))
+        throw UsageError(
+            "--from " + dayText(from) + " is after --to " + dayText(to) + " (both are included)");
 }
 
 /// Imports `files` (read or fetched) and reports: the one path of both commands.
@@ -79,9 +97,40 @@ int importAndReport(const CommandContext &ctx, const StatementOptions &o, DbRef 
 
 int runImport(const CommandContext &ctx, const StatementOptions &o)
 {
+    checkDayRange(o);
     const auto files = readFiles(ctx, o);
     auto conn = ctx.connect();
     return importAndReport(ctx, o, *conn, files);
+}
+
+/// How a FetchError ends the command: sysexits as docs/operations.md lists them, and the
+/// option whose bound was passed, if one was.
+struct FetchFailure
+{
+    int exitCode;
+    const char *bound = nullptr;
+};
+
+FetchFailure fetchFailure(const std::string &code)
+{
+    if (code == "bad_request")
+        return {ExitUsage};
+    if (code == "http_401" || code == "http_403")
+        return {ExitConfig};
+    if (code == "too_many_bytes")
+        return {ExitTempFail, "--max-bytes"};
+    if (code == "too_many_pages")
+        return {ExitTempFail, "--max-pages"};
+    if (code == "deadline")
+        return {ExitTempFail, "--deadline"};
+    // What may answer otherwise later: the provider busy or down, the network, a page over the
+    // fetcher's own bound.
+    if (code == "http_5xx" || code == "rate_limited" || code == "unreachable"
+        || code == "tls_failed" || code == "too_large" || code == "http_408")
+        return {ExitTempFail};
+    // The provider's answer cannot be taken: a page not its list, a next link that loops or
+    // points elsewhere, a 404 or another refusal of the request.
+    return {ExitDataError};
 }
 
 Timestamp midnightOf(const std::chrono::year_month_day &day)
@@ -93,11 +142,19 @@ Timestamp midnightOf(const std::chrono::year_month_day &day)
 int runFetch(const CommandContext &ctx, const StatementOptions &o)
 {
     const std::string &providerKey = o.providerKey;
+    checkDayRange(o);
     const auto from = parseDay("from", o.from.value_or(""));
     const auto to = parseDay("to", o.to.value_or(""));
-    if (std::chrono::sys_days(from) > std::chrono::sys_days(to))
-        throw UsageError(
-            "--from " + dayText(from) + " is after --to " + dayText(to) + " (both are included)");
+    if (const auto &dir = o.save) {
+        // Before any request: pages are customer data, and a folder others may read is refused
+        // rather than found out after the fetch.
+        try {
+            requirePrivateDirectory(*dir);
+        } catch (const UnsafeDirectory &e) {
+            ctx.err << "renewalctl: --save refused: " << e.what() << "\n";
+            return ExitConfig;
+        }
+    }
     const std::string &secretsPath = o.secrets;
     const ReceiverSecrets secrets = loadReceiverSecrets(secretsPath);
     auto conn = ctx.connect();
@@ -115,32 +172,31 @@ int runFetch(const CommandContext &ctx, const StatementOptions &o)
     FetchOptions options;
     // Progress on stderr (stdout is the report); the fetcher never logs the key.
     options.log = [&ctx](const std::string &line) { ctx.err << "renewalctl: " << line << "\n"; };
+    options.maxTotalBytes = static_cast<std::size_t>(o.maxBytes);
+    options.maxPages = static_cast<std::size_t>(o.maxPages);
+    options.deadline = std::chrono::milliseconds(std::llround(o.deadlineSeconds * 1000));
     std::vector<StatementFile> files;
     try {
         files = fetchStatementPages(request, options);
     } catch (const FetchError &e) {
-        // Fixed text for the code; the details (URL without the key, status) on stderr too,
-        // which is this command's log.
-        ctx.err << "renewalctl: fetch failed (" << e.code() << "): " << e.what() << "\n"
-                << "renewalctl: " << e.details() << "\n";
+        // The reason on the first line, fixed text (the bound passed, if one was); the details
+        // (URL without the key, status) after it, on stderr too, which is this command's log.
+        const FetchFailure failure = fetchFailure(e.code());
+        if (failure.bound)
+            ctx.err << "renewalctl: fetch stopped at " << failure.bound << ": " << e.what() << "\n";
+        else
+            ctx.err << "renewalctl: fetch failed: " << e.what() << "\n";
+        ctx.err << "renewalctl: (" << e.code() << ") " << e.details() << "\n";
         if (ctx.json())
             ctx.out << nlohmann::json {{"result", "fetch_failed"}, {"error", e.code()},
                 {"message", e.what()}}
                            .dump()
                     << "\n";
-        if (e.code() == "bad_request")
-            return ExitUsage;
-        return e.code() == "http_401" || e.code() == "http_403" ? ExitConfig : ExitUnavailable;
+        return failure.exitCode;
     }
     if (const auto &dir = o.save) {
-        std::filesystem::create_directories(*dir);
-        for (const auto &f : files) {
-            const std::string path = *dir + "/" + f.name;
-            std::ofstream out(path, std::ios::binary | std::ios::trunc);
-            out << f.bytes;
-            if (!out.flush())
-                throw InputFileError("cannot write '" + path + "'");
-        }
+        for (const auto &f : files)
+            writePrivateFile(std::filesystem::path(*dir) / f.name, f.bytes);
     }
     ctx.err << "renewalctl: fetched " << files.size() << " page(s) from " << toString(*kind)
             << "\n";
@@ -202,7 +258,16 @@ void registerStatementCommands(CommandTree &tree, CLI::App &root)
         "https://SITE.chargebee.com, "
         "required)");
     option(fetch, "save", o->save, "DIR",
-        "also keep the pages fetched in DIR, as the provider sent them");
+        "also keep the pages fetched in DIR, as the provider sent them (files 0600; DIR is "
+        "created 0700, and an existing one must be yours and closed to others)");
+    option(fetch, "max-bytes", o->maxBytes, "BYTES",
+        "the pages together at most, else exit 75 (default 268435456, 256 MiB)")
+        ->transform(wholeNumber("--max-bytes", 1024, 16LL * 1024 * 1024 * 1024));
+    option(fetch, "max-pages", o->maxPages, "N", "pages at most, else exit 75 (default 10000)")
+        ->transform(wholeNumber("--max-pages", 1, 10000000));
+    option(fetch, "deadline", o->deadlineSeconds, "S",
+        "the whole fetch, retries included, within S seconds, else exit 75 (default 900)")
+        ->transform(decimalNumber("--deadline", 0.1, 7 * 24 * 3600));
     flag(fetch, "dry-run", o->dryRun, "fetch, then report what the import would do, rolled back");
     db(fetch);
     json(fetch);

@@ -7,6 +7,9 @@
 #include <curl/curl.h>
 #include <nlohmann/json.hpp>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <memory>
@@ -86,10 +89,24 @@ std::optional<std::string> originOf(const CurlUrl &url)
     return s + "://" + lower(*host) + ":" + *port;
 }
 
+/// Whether `host`, as curl's URL parser gives it, is this machine by its address: a literal
+/// IPv4 address in 127.0.0.0/8, the IPv6 loopback, or the name localhost, which curl answers
+/// itself without asking DNS. A name is never judged by how it starts: 127.attacker.invalid is
+/// anyone's host.
 bool isLoopbackHost(const std::string &host)
 {
     const std::string h = lower(host);
-    return h == "localhost" || h == "[::1]" || h == "::1" || h.rfind("127.", 0) == 0;
+    if (h == "localhost")
+        return true;
+    if (h.size() > 2 && h.front() == '[' && h.back() == ']') {
+        in6_addr v6 {};
+        return inet_pton(AF_INET6, h.substr(1, h.size() - 2).c_str(), &v6) == 1
+            && IN6_IS_ADDR_LOOPBACK(&v6);
+    }
+    // inet_pton takes only the dotted-quad form; curl's parser has already written the
+    // shorter forms ("127.1", "2130706433") out as one.
+    in_addr v4 {};
+    return inet_pton(AF_INET, h.c_str(), &v4) == 1 && (ntohl(v4.s_addr) >> 24) == 127;
 }
 
 /// Percent-encodes everything but RFC 3986's unreserved characters.
@@ -144,6 +161,31 @@ void ensureCurlInitialized()
             std::string("curl_global_init: ") + curl_easy_strerror(result));
 }
 
+using Clock = std::chrono::steady_clock;
+
+std::string bytesText(std::size_t n)
+{
+    if (n % (1024 * 1024) == 0)
+        return std::to_string(n / (1024 * 1024)) + " MiB";
+    return std::to_string(n) + " bytes";
+}
+
+/// What may still be received for one page: the page's own bound, or what the pages together
+/// have left if that is less (then passing it is the total's fault, and said so).
+struct BodyCap
+{
+    std::size_t bytes = 0;
+    bool isTotal = false;
+};
+
+[[noreturn]] void pastDeadline(const FetchOptions &options, const std::string &doing)
+{
+    const auto ms = options.deadline.count();
+    const std::string bound
+        = ms % 1000 == 0 ? std::to_string(ms / 1000) + " s" : std::to_string(ms) + " ms";
+    throw FetchError("deadline", "the fetch ran past its deadline of " + bound, doing);
+}
+
 struct Answer
 {
     int status = 0;
@@ -156,7 +198,11 @@ class Client
 {
 public:
     Client(const ListApi &api, const FetchRequest &request, const FetchOptions &options)
-        : m_options(options), m_apiKey(request.apiKey)
+        : m_options(options)
+        , m_apiKey(request.apiKey)
+        , m_deadline(Clock::now()
+              + std::chrono::duration_cast<Clock::duration>(
+                  std::max(options.deadline, std::chrono::milliseconds::zero())))
     {
         ensureCurlInitialized();
         m_curl = curl_easy_init();
@@ -177,10 +223,6 @@ public:
         // A redirect is answered as an unexpected status rather than followed with the key.
         curl_easy_setopt(m_curl, CURLOPT_FOLLOWLOCATION, 0L);
         curl_easy_setopt(m_curl, CURLOPT_NOSIGNAL, 1L);
-        curl_easy_setopt(m_curl, CURLOPT_CONNECTTIMEOUT_MS,
-            static_cast<long>(std::chrono::milliseconds(options.connectTimeout).count()));
-        curl_easy_setopt(m_curl, CURLOPT_TIMEOUT_MS,
-            static_cast<long>(std::chrono::milliseconds(options.requestTimeout).count()));
         curl_easy_setopt(m_curl, CURLOPT_USERAGENT, "renewal-desk statement fetch");
         curl_easy_setopt(m_curl, CURLOPT_WRITEFUNCTION, &Client::onBody);
         curl_easy_setopt(m_curl, CURLOPT_WRITEDATA, this);
@@ -197,9 +239,10 @@ public:
     Client &operator=(const Client &) = delete;
 
     /// GETs `url`, retrying 429, 5xx and lost connections as the options allow; returns a 2xx
-    /// answer's body or throws FetchError.
-    std::string get(const std::string &url)
+    /// answer's body (at most `cap` bytes) or throws FetchError.
+    std::string get(const std::string &url, BodyCap cap)
     {
+        m_cap = cap;
         int rateLimited = 0;
         int failed = 0;
         for (;;) {
@@ -218,7 +261,8 @@ public:
             }
             if (answer.status >= 500 && answer.status < 600) {
                 if (failed >= m_options.maxServerErrorRetries)
-                    throw FetchError("http_5xx", "the provider's API failed (HTTP 5xx)",
+                    throw FetchError("http_5xx",
+                        "the provider's API failed (HTTP " + std::to_string(answer.status) + ")",
                         what + " (after " + std::to_string(failed) + " retries)", answer.status);
                 wait(answer, failed++, "HTTP " + std::to_string(answer.status));
                 continue;
@@ -227,7 +271,8 @@ public:
                 throw FetchError("http_" + std::to_string(answer.status), "the API key was refused",
                     what, answer.status);
             throw FetchError("http_" + std::to_string(answer.status),
-                "the provider refused the request", what, answer.status);
+                "the provider refused the request (HTTP " + std::to_string(answer.status) + ")",
+                what, answer.status);
         }
     }
 
@@ -236,7 +281,7 @@ private:
     {
         auto *client = static_cast<Client *>(self);
         const std::size_t n = size * count;
-        if (client->m_body.size() + n > client->m_options.maxPageBytes) {
+        if (client->m_body.size() + n > client->m_cap.bytes) {
             client->m_tooLarge = true;
             return 0; // aborts the transfer
         }
@@ -274,6 +319,21 @@ private:
             m_body.clear();
             m_tooLarge = false;
             m_retryAfter.reset();
+            const auto left = timeLeft();
+            if (left <= std::chrono::milliseconds::zero())
+                pastDeadline(m_options, "before GET " + url);
+            // No request outlives the deadline: its own limits are cut to what is left.
+            const auto limit = [&](std::chrono::milliseconds own) {
+                return static_cast<long>(std::max<long long>(1, std::min(own, left).count()));
+            };
+            curl_easy_setopt(m_curl, CURLOPT_CONNECTTIMEOUT_MS,
+                limit(std::chrono::milliseconds(m_options.connectTimeout)));
+            curl_easy_setopt(m_curl, CURLOPT_TIMEOUT_MS,
+                limit(std::chrono::milliseconds(m_options.requestTimeout)));
+            // A Content-Length over the cap ends the transfer before its body; a body that
+            // says none is cut off by onBody as it passes the cap.
+            curl_easy_setopt(m_curl, CURLOPT_MAXFILESIZE_LARGE,
+                static_cast<curl_off_t>(std::min<std::size_t>(m_cap.bytes, 1ULL << 62)));
             curl_easy_setopt(m_curl, CURLOPT_URL, url.c_str());
             log("GET " + url);
             const CURLcode rc = curl_easy_perform(m_curl);
@@ -285,9 +345,21 @@ private:
                 return Answer {static_cast<int>(status), std::move(m_body), m_retryAfter};
             }
             const std::string what = "GET " + url + ": " + curl_easy_strerror(rc);
-            if (m_tooLarge)
-                throw FetchError("too_large", "a page was larger than allowed",
-                    what + " (more than " + std::to_string(m_options.maxPageBytes) + " bytes)");
+            if (m_tooLarge || rc == CURLE_FILESIZE_EXCEEDED) {
+                m_body.clear();
+                m_body.shrink_to_fit();
+                if (m_cap.isTotal)
+                    throw FetchError("too_many_bytes",
+                        "the pages came to more than the " + bytesText(m_options.maxTotalBytes)
+                            + " allowed",
+                        what + " (cut off: the pages may hold " + bytesText(m_cap.bytes)
+                            + " more)");
+                throw FetchError("too_large",
+                    "a page was larger than the " + bytesText(m_options.maxPageBytes) + " allowed",
+                    what + " (cut off after " + bytesText(m_cap.bytes) + ")");
+            }
+            if (rc == CURLE_OPERATION_TIMEDOUT && timeLeft() <= std::chrono::milliseconds::zero())
+                pastDeadline(m_options, what);
             if (rc == CURLE_SSL_CONNECT_ERROR || rc == CURLE_PEER_FAILED_VERIFICATION
                 || rc == CURLE_SSL_CERTPROBLEM || rc == CURLE_SSL_CACERT_BADFILE
                 || rc == CURLE_SSL_CIPHER || rc == CURLE_SSL_ISSUER_ERROR)
@@ -316,12 +388,22 @@ private:
             delay = m_options.backoffBase * (1LL << doublings);
         }
         delay = std::min(*delay, cap);
+        // A wait that would end past the deadline cannot lead to a page in time.
+        if (*delay >= timeLeft())
+            pastDeadline(m_options,
+                why + ": a wait of " + std::to_string(delay->count())
+                    + " ms would end past the deadline");
         log("  " + why + ": waiting " + std::to_string(delay->count()) + " ms (" + source
             + ") before retry " + std::to_string(retry + 1));
         if (m_options.sleep)
             m_options.sleep(*delay);
         else
             std::this_thread::sleep_for(*delay);
+    }
+
+    std::chrono::milliseconds timeLeft() const
+    {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(m_deadline - Clock::now());
     }
 
     void log(const std::string &line) const
@@ -332,6 +414,8 @@ private:
 
     const FetchOptions &m_options;
     const std::string m_apiKey;
+    const Clock::time_point m_deadline;
+    BodyCap m_cap;
     CURL *m_curl = nullptr;
     curl_slist *m_headers = nullptr;
     std::string m_body;
@@ -365,8 +449,9 @@ std::string checkedApiBase(const ListApi &api, const FetchRequest &request)
         badRequest("the API base must hold no user, password, query or fragment",
             "api base: (not shown: it may hold a secret)");
     if (lower(*url.get(CURLUPART_SCHEME)) == "http" && !isLoopbackHost(*url.get(CURLUPART_HOST)))
-        badRequest(
-            "the API base must be https:// (http:// only to a loopback host)", "api base: " + base);
+        badRequest("the API base must be https:// (http:// only to 127.0.0.0/8, [::1] or "
+                   "localhost)",
+            "api base: " + base);
     while (!base.empty() && base.back() == '/')
         base.pop_back();
     return base;
@@ -404,9 +489,12 @@ std::string firstUrl(const ProviderDefinition &provider, const std::string &base
     return withQuery(base + first.path, first.query);
 }
 
-[[noreturn]] void badPage(const std::string &url, const std::string &why)
+/// `reason` is a fixed sentence (it goes on the first line); `details`, what the page said.
+[[noreturn]] void badPage(
+    const std::string &url, const std::string &reason, const std::string &details = {})
 {
-    throw FetchError("bad_page", "a page was not the provider's list", "GET " + url + ": " + why);
+    throw FetchError("bad_page", reason,
+        "GET " + url + ": " + reason + (details.empty() ? std::string() : ": " + details));
 }
 
 /// A link the provider gave for the next page, resolved against the page it came from and
@@ -416,11 +504,11 @@ std::string followLink(const std::string &link, const std::string &from, const s
     CurlUrl resolved;
     CurlUrl origin;
     if (!resolved.set(from) || !origin.set(base))
-        badPage(from, "cannot resolve the next link");
+        badPage(from, "the next-page link cannot be resolved");
     if (link.empty()
         || curl_url_set(resolved.handle, CURLUPART_URL, link.c_str(), CURLU_NON_SUPPORT_SCHEME)
             != CURLUE_OK)
-        badPage(from, "the next link is not a URL");
+        badPage(from, "the next-page link is not a URL");
     const auto next = resolved.get(CURLUPART_URL);
     const auto nextOrigin = originOf(resolved);
     if (!next || !nextOrigin || *nextOrigin != *originOf(origin) || resolved.get(CURLUPART_USER))
@@ -439,7 +527,8 @@ std::optional<std::string> nextUrl(const ProviderDefinition &provider, const nlo
     try {
         next = provider.nextListPage(page);
     } catch (const BadListPage &e) {
-        badPage(url, e.what());
+        // The kinds' reasons are fixed sentences ("has_more without an id on the last object").
+        badPage(url, std::string("a page was not the provider's list: ") + e.what());
     }
     switch (next.kind) {
     case NextPage::Kind::None:
@@ -504,22 +593,28 @@ std::vector<FetchedPage> fetchStatementPages(
 
     Client client(api, request, options);
     std::vector<FetchedPage> pages;
+    std::size_t held = 0;
     std::set<std::string> requested;
     std::optional<std::string> url = first;
     while (url) {
         if (!requested.insert(*url).second)
             badPage(*url, "the next link repeats a page already fetched");
         if (pages.size() >= options.maxPages)
-            throw FetchError("too_many_pages", "the list has more pages than allowed",
+            throw FetchError("too_many_pages",
+                "the list has more than the " + std::to_string(options.maxPages) + " pages allowed",
                 "more than " + std::to_string(options.maxPages) + " pages from " + first);
-        std::string body = client.get(*url);
+        const std::size_t left = options.maxTotalBytes > held ? options.maxTotalBytes - held : 0;
+        const BodyCap cap = left < options.maxPageBytes ? BodyCap {left, true}
+                                                        : BodyCap {options.maxPageBytes, false};
+        std::string body = client.get(*url, cap);
         nlohmann::json page;
         try {
             page = parseUntrustedJson(body, JsonLimits {options.maxPageBytes, 64});
         } catch (const InputError &e) {
-            badPage(*url, e.what());
+            badPage(*url, "a page was not the provider's list: not JSON it can read", e.what());
         }
         std::optional<std::string> next = nextUrl(*provider, page, *url, first, base);
+        held += body.size();
         pages.push_back({pageName(request.kind, pages.size() + 1), std::move(body)});
         url = std::move(next);
     }

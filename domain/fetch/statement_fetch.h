@@ -31,8 +31,9 @@ using FetchedPage = StatementFile;
 struct FetchRequest
 {
     ProviderKind kind = ProviderKind::Stripe;
-    /// "https://api.stripe.com"; empty: defaultApiBase(kind). https, or http to a loopback
-    /// host (a local test server); no user, query or fragment. A path is kept as a prefix.
+    /// "https://api.stripe.com"; empty: defaultApiBase(kind). https, or http to this machine
+    /// (a local test server: a literal 127.0.0.0/8 address, [::1] or localhost; never a name
+    /// that merely starts with "127."); no user, query or fragment. A path is kept as a prefix.
     std::string apiBase;
     std::string apiKey;
     /// The UTC days [from, to], inclusive, each given as its midnight (00:00:00Z): the range
@@ -68,10 +69,19 @@ struct FetchOptions
     std::chrono::seconds connectTimeout {15};
     /// The whole of one request, body included.
     std::chrono::seconds requestTimeout {120};
-    /// A larger response body is refused (FetchError "too_large") rather than kept in memory.
+    /// A larger response body is refused (FetchError "too_large"): its transfer is cut off
+    /// there, never held whole first.
     std::size_t maxPageBytes = 64 * 1024 * 1024;
-    /// A list that would need more pages is refused (FetchError "too_many_pages").
-    std::size_t maxPages = 100000;
+    /// Every page held together, in bytes (all of them are handed back at once): the transfer
+    /// that would pass it is cut off (FetchError "too_many_bytes").
+    std::size_t maxTotalBytes = 256 * 1024 * 1024;
+    /// A list that would need more pages is refused before asking for the next one
+    /// (FetchError "too_many_pages").
+    std::size_t maxPages = 10000;
+    /// The whole fetch, retries and their waits included, measured on the steady clock from
+    /// the call: no request runs past it and no wait is begun that would end past it
+    /// (FetchError "deadline").
+    std::chrono::milliseconds deadline {std::chrono::minutes(15)};
     /// One line per request and per wait (URL, status, bytes; never the key). May be empty.
     std::function<void(const std::string &)> log;
     /// How a wait before a retry is spent; empty: std::this_thread::sleep_for. Tests count.
@@ -80,9 +90,9 @@ struct FetchOptions
     std::function<Timestamp()> now;
 };
 
-/// Why a fetch stopped. what() is a fixed sentence for the code, safe to print anywhere;
-/// details() (the URL, which never carries the key, the HTTP status, an excerpt of the body
-/// with the key blanked) is for the log.
+/// Why a fetch stopped. what() is a fixed sentence saying the reason itself (no URL, no body,
+/// no key; at most a status or a bound), safe to print anywhere; details() (the URL, which never
+/// carries the key, the HTTP status, an excerpt of the body with the key blanked) is for the log.
 ///   bad_request     the request itself is unusable (no key, a bad api base, a bad range)
 ///   http_401/http_403  the API key was refused
 ///   http_NNN        any other 3xx/4xx answer (NNN: the status)
@@ -90,11 +100,13 @@ struct FetchOptions
 ///   rate_limited    429 answers after maxRateLimitRetries retries
 ///   unreachable     no answer (DNS, connection, timeout) after maxServerErrorRetries retries
 ///   tls_failed      the TLS handshake or the certificate check failed (not retried)
-///   too_large       a body over maxPageBytes
 ///   bad_page        a 2xx body that is not the provider's list (not JSON, no cursor, a
 ///                   page that would repeat)
 ///   foreign_next    the provider's next link points at another origin than the api base
+///   too_large       a body over maxPageBytes
+///   too_many_bytes  the pages together over maxTotalBytes
 ///   too_many_pages  more than maxPages pages
+///   deadline        the fetch would run past options.deadline
 class FetchError : public std::runtime_error
 {
 public:
@@ -116,7 +128,8 @@ private:
 /// lives on each site's own host (https://SITE.chargebee.com) and must be given.
 std::optional<std::string_view> defaultApiBase(ProviderKind kind);
 
-/// Every page of `request.kind`'s list for the range, in order. Throws FetchError.
+/// Every page of `request.kind`'s list for the range, in order. Throws FetchError; bad_request
+/// (nothing was sent) for an api base whose plain http:// goes elsewhere than this machine.
 std::vector<FetchedPage> fetchStatementPages(
     const FetchRequest &request, const FetchOptions &options = {});
 

@@ -2,6 +2,7 @@
 
 #include "domain/core/errors.h"
 #include "domain/core/json_input.h"
+#include "domain/store/private_files.h"
 
 #include <nlohmann/json.hpp>
 
@@ -120,18 +121,10 @@ BackupFileWriter::BackupFileWriter(fs::path path, const BackupManifest &manifest
     std::error_code ec;
     if (fs::exists(m_path, ec))
         throw InputError(m_path.string(), "exists already (a backup never replaces a file)");
-    // 0600: the dump holds every table, raw bodies included. O_EXCL: a partial file of a
-    // backup running now is not ours to take over; one left by a crash is replaced.
-    int fd = ::open(m_partial.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd < 0 && errno == EEXIST) {
-        ::unlink(m_partial.c_str());
-        fd = ::open(m_partial.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    }
-    if (fd < 0)
-        // A directory that does not exist or may not be written: the caller's choice of path.
-        throw InputError(
-            m_partial.string(), std::string("cannot be created: ") + std::strerror(errno));
-    ::close(fd);
+    // 0600: the dump holds every table, raw bodies included. A partial file left by a crash
+    // is replaced. A directory that does not exist or may not be written: the caller's choice
+    // of path, named in the InputError.
+    createPrivateFile(m_partial);
     m_out.open(m_partial, std::ios::binary | std::ios::out | std::ios::trunc);
     const std::string header = std::string(kBackupMagic) + manifestJson(manifest, false) + "\n";
     m_out.write(header.data(), static_cast<std::streamsize>(header.size()));

@@ -26,6 +26,7 @@
 #include "domain/store/internal/pqxx_session.h"
 #include "domain/store/migrator.h"
 #include "domain/store/postgres_tools.h"
+#include "domain/store/private_files.h"
 #include "domain/store/roles.h"
 #include "domain/store/tool_run.h"
 #include "rd_version.h"
@@ -132,11 +133,8 @@ fs::path backupPath(const std::optional<fs::path> &to)
         const auto dir = defaultBackupDirectory();
         std::error_code ec;
         if (!fs::exists(dir, ec)) {
-            fs::create_directories(dir, ec);
-            if (ec)
-                throw std::runtime_error("cannot create " + dir.string() + ": " + ec.message());
             // Private: a backup holds every table, raw bodies included.
-            fs::permissions(dir, fs::perms::owner_all, fs::perm_options::replace, ec);
+            createPrivateDirectory(dir);
         }
         return freshDefaultName(dir);
     }

@@ -193,4 +193,14 @@ std::vector<ApiRequest> ApiServer::requests() const
     return m_state->requests;
 }
 
+ApiResponse endlessStripePage(const ApiRequest &request, std::size_t filler)
+{
+    const std::string after = request.param("starting_after");
+    const long long n = after.empty() ? 1 : std::stoll(after.substr(3)) + 1;
+    return {200,
+        R"({"object":"list","has_more":true,"data":[{"id":"in_)" + std::to_string(n)
+            + R"(","object":"invoice","filler":")" + std::string(filler, 'x') + R"("}]})",
+        {}};
+}
+
 } // namespace rdtest

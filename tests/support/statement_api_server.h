@@ -5,6 +5,7 @@
 // what the test's handler says and recording every request it was sent. One connection at a
 // time, kept alive as the client asks: enough for one client fetching pages in turn.
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -59,5 +60,9 @@ private:
 };
 
 std::string percentDecode(std::string_view text);
+
+/// Stripe's list as an API that never ends would serve it: every page says has_more and names
+/// the next cursor ("in_N", counting up); each object carries `filler` bytes.
+ApiResponse endlessStripePage(const ApiRequest &request, std::size_t filler = 0);
 
 } // namespace rdtest
