@@ -6,6 +6,7 @@
 #include "domain/core/json_input.h"
 #include "domain/core/receiver_secrets.h"
 #include "domain/core/statement.h"
+#include "domain/core/statement_pages.h"
 #include "domain/fetch/statement_fetch.h"
 #include "domain/store/action_refused.h"
 #include "domain/store/provider_registry.h"
@@ -34,18 +35,64 @@ struct StatementOptions
     std::string secrets;
     std::optional<std::string> apiBase;
     std::optional<std::string> save;
+    bool pagesComplete = false;
 };
+
+StatementFile readFile(const CommandContext &ctx, const std::string &path)
+{
+    InputFile input(path, ctx.in);
+    return {path,
+        std::string(
+            std::istreambuf_iterator<char>(input.stream()), std::istreambuf_iterator<char>())};
+}
+
+/// A directory as `statement fetch --save` wrote it: its manifest and the pages it lists that
+/// are there (one missing is named by the manifest's check).
+void readSavedDirectory(
+    const CommandContext &ctx, const std::string &dir, std::vector<StatementFile> &files)
+{
+    const std::string path = dir + "/" + std::string(kPagesManifestName);
+    if (!std::filesystem::is_regular_file(path))
+        throw InputFileError("cannot open '" + path
+            + "': a directory is read as `statement "
+              "fetch --save` wrote it, with its manifest");
+    files.push_back(readFile(ctx, path));
+    const auto manifest = readPagesManifest(files.back());
+    if (!manifest)
+        throw InputError(path, "is not a manifest of statement pages");
+    for (const auto &page : manifest->pages) {
+        // A name, never a path: the manifest names files beside it.
+        if (page.file.empty() || page.file.find('/') != std::string::npos || page.file == ".."
+            || page.file == ".")
+            throw InputError(path, "lists \"" + page.file + "\", which is not a file name");
+        if (std::filesystem::is_regular_file(dir + "/" + page.file))
+            files.push_back(readFile(ctx, dir + "/" + page.file));
+    }
+}
 
 std::vector<StatementFile> readFiles(const CommandContext &ctx, const StatementOptions &o)
 {
     std::vector<StatementFile> files;
     for (const auto &path : o.files) {
-        InputFile input(path, ctx.in);
-        files.push_back({path,
-            std::string(
-                std::istreambuf_iterator<char>(input.stream()), std::istreambuf_iterator<char>())});
+        if (path != "-" && std::filesystem::is_directory(path))
+            readSavedDirectory(ctx, path, files);
+        else
+            files.push_back(readFile(ctx, path));
     }
     return files;
+}
+
+/// The manifest beside the pages --save kept (0600, as the pages).
+void writeManifest(const std::string &dir, const std::string &text)
+{
+    const std::string path = dir + "/" + std::string(kPagesManifestName);
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out.flush())
+        throw InputFileError("cannot write '" + path + "'");
+    std::filesystem::permissions(path,
+        std::filesystem::perms::owner_read | std::filesystem::perms::owner_write,
+        std::filesystem::perm_options::replace);
 }
 
 /// --from/--to as the store takes them: the days written canonically, or nothing.
@@ -56,12 +103,12 @@ std::optional<std::string> dayOption(const std::optional<std::string> &value, co
 
 /// Imports `files` (read or fetched) and reports: the one path of both commands.
 int importAndReport(const CommandContext &ctx, const StatementOptions &o, DbRef conn,
-    const std::vector<StatementFile> &files)
+    const std::vector<StatementFile> &files, PagesProof proof)
 {
     StatementImportResult result;
     try {
-        result = importStatementFiles(
-            conn, o.providerKey, files, dayOption(o.from, "from"), dayOption(o.to, "to"), o.dryRun);
+        result = importStatementFiles(conn, o.providerKey, files, dayOption(o.from, "from"),
+            dayOption(o.to, "to"), o.dryRun, proof);
     } catch (const ActionRefused &e) {
         return reportRefusal(ctx, e.code(), e.what());
     }
@@ -81,7 +128,8 @@ int runImport(const CommandContext &ctx, const StatementOptions &o)
 {
     const auto files = readFiles(ctx, o);
     auto conn = ctx.connect();
-    return importAndReport(ctx, o, *conn, files);
+    return importAndReport(
+        ctx, o, *conn, files, o.pagesComplete ? PagesProof::Stated : PagesProof::Unproven);
 }
 
 Timestamp midnightOf(const std::chrono::year_month_day &day)
@@ -141,10 +189,13 @@ int runFetch(const CommandContext &ctx, const StatementOptions &o)
             if (!out.flush())
                 throw InputFileError("cannot write '" + path + "'");
         }
+        writeManifest(
+            *dir, pagesManifestJson(*kind, providerKey, dayText(from), dayText(to), files));
     }
     ctx.err << "renewalctl: fetched " << files.size() << " page(s) from " << toString(*kind)
             << "\n";
-    return importAndReport(ctx, o, *conn, files);
+    // Every page of this run, each followed to the last: complete by construction.
+    return importAndReport(ctx, o, *conn, files, PagesProof::Fetched);
 }
 
 } // namespace
@@ -177,7 +228,14 @@ void registerStatementCommands(CommandTree &tree, CLI::App &root)
         ->check(utcDay("to"));
     flag(import, "dry-run", o->dryRun,
         "report what the import would do, from the database's own run rolled back");
-    positional(import, "FILE", o->files, "the statement's files (pages or JSON lines)", true)
+    flag(import, "pages-complete", o->pagesComplete,
+        "state that the pages given are every page of the list for the days (recorded in the "
+        "run and on the close report); without it or a manifest, nothing is looked for as "
+        "missing from the statement and it cannot close a month");
+    positional(import, "FILE", o->files,
+        "the statement's files (pages or JSON lines), with the manifest `statement fetch "
+        "--save` wrote (recognized by its format), or that --save directory",
+        true)
         ->type_name("FILE...");
     db(import);
     json(import);
@@ -202,7 +260,8 @@ void registerStatementCommands(CommandTree &tree, CLI::App &root)
         "https://SITE.chargebee.com, "
         "required)");
     option(fetch, "save", o->save, "DIR",
-        "also keep the pages fetched in DIR, as the provider sent them");
+        "also keep the pages fetched in DIR, as the provider sent them, with DIR/manifest.json "
+        "(each page's request and sha256), which proves them complete to a later import");
     flag(fetch, "dry-run", o->dryRun, "fetch, then report what the import would do, rolled back");
     db(fetch);
     json(fetch);
