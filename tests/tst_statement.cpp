@@ -5,6 +5,7 @@
 #include "domain/core/renewal_event.h"
 #include "domain/core/sha256.h"
 #include "domain/core/statement.h"
+#include "domain/core/statement_pages.h"
 
 #include <nlohmann/json.hpp>
 
@@ -117,11 +118,118 @@ std::string wrappedInListPage(const QString &provider, const QByteArray &webhook
 
 } // namespace
 
+// The refusal checkPagesAgainstManifest throws, or "" when it accepts.
+std::string manifestRefusal(rd::ProviderKind kind, const rd::PagesManifest &manifest,
+    const std::vector<rd::StatementFile> &pages)
+{
+    try {
+        rd::checkPagesAgainstManifest(manifest, rd::readStatement(kind, kKey, pages), kKey);
+    } catch (const rd::InputError &e) {
+        return e.what();
+    }
+    return {};
+}
+
+rd::PagesManifest manifestOf(rd::ProviderKind kind, const std::vector<rd::StatementFile> &pages)
+{
+    const auto m = rd::readPagesManifest(
+        {"manifest.json", rd::pagesManifestJson(kind, kKey, "2026-01-01", "2026-01-31", pages)});
+    if (!m)
+        qFatal("the manifest written is not read as one");
+    return *m;
+}
+
 class TestStatement : public QObject
 {
     Q_OBJECT
 
 private slots:
+    // The manifest `statement fetch --save` writes proves its pages (#39): each one present with
+    // its hash, none extra, the fetch complete. A page missing or altered is refused by name.
+    void manifestProvesThePages_data()
+    {
+        QTest::addColumn<QString>("provider");
+        for (const char *p : {"stripe", "paddle", "chargebee", "recurly", "lemonsqueezy"})
+            QTest::newRow(p) << QString::fromLatin1(p);
+    }
+    void manifestProvesThePages()
+    {
+        QFETCH(QString, provider);
+        const auto kind = kindOf(provider);
+        const auto files = statementFiles(provider, {"page1.json", "page2.json"});
+        const auto manifest = manifestOf(kind, files);
+        QCOMPARE(manifest.pages.size(), std::size_t(2));
+        QVERIFY(!manifest.pages[0].request);
+        QVERIFY(manifest.pages[1].request);
+        QCOMPARE(manifest.pages[1].sha256, rd::sha256Hex(files[1].bytes));
+        QCOMPARE(manifestRefusal(kind, manifest, files), std::string());
+
+        // Page 2 of 2 alone: it says none follow, and only the manifest shows page 1 missing.
+        auto refused = manifestRefusal(kind, manifest, {files[1]});
+        QVERIFY2(refused.find("page page1.json is missing") != std::string::npos, refused.c_str());
+        auto altered = files;
+        altered[0].bytes += " ";
+        refused = manifestRefusal(kind, manifest, altered);
+        QVERIFY2(refused.find("page page1.json was altered") != std::string::npos, refused.c_str());
+        auto extra = files;
+        extra.push_back({"page9.json", files[0].bytes + "\n"}); // the same objects, other bytes
+        refused = manifestRefusal(kind, manifest, extra);
+        QVERIFY2(refused.find("page9.json is not a page the manifest lists") != std::string::npos,
+            refused.c_str());
+        auto partial = manifest;
+        partial.complete = false;
+        refused = manifestRefusal(kind, partial, files);
+        QVERIFY2(refused.find("\"complete\": true") != std::string::npos, refused.c_str());
+    }
+
+    // Pages 1 and 3 of 3 where the pages carry their chain (Paddle's meta.pagination.next,
+    // Chargebee's next_offset, Recurly's next): refused against the whole manifest (page 2
+    // missing), and against a manifest that leaves page 2 out (the chain breaks, naming the
+    // link page 1 gives).
+    void aGapInTheChainIsRefused_data()
+    {
+        QTest::addColumn<QString>("provider");
+        QTest::addColumn<QString>("link"); // page 1's link to page 2, as the fixture has it
+        QTest::addColumn<QString>("other"); // the middle page's link to page 3
+        QTest::newRow("paddle") << "paddle"
+                                << "after=txn_01hv9prora000000000000000"
+                                << "after=txn_01hv9middle00000000000000";
+        QTest::newRow("chargebee") << "chargebee"
+                                   << R"(\"1050\"])"
+                                   << R"(\"1049\"])";
+        QTest::newRow("recurly") << "recurly"
+                                 << "cursor=qx6prefund01"
+                                 << "cursor=qx6pmiddle01";
+    }
+    void aGapInTheChainIsRefused()
+    {
+        QFETCH(QString, provider);
+        QFETCH(QString, link);
+        QFETCH(QString, other);
+        const auto kind = kindOf(provider);
+        const auto files = statementFiles(provider, {"page1.json", "page2.json"});
+        std::string middle = files[0].bytes;
+        const auto at = middle.find(link.toStdString());
+        QVERIFY(at != std::string::npos);
+        middle.replace(at, link.size(), other.toStdString());
+        const std::vector<rd::StatementFile> pages {{"page-0001.json", files[0].bytes},
+            {"page-0002.json", middle}, {"page-0003.json", files[1].bytes}};
+        const auto manifest = manifestOf(kind, pages);
+        QCOMPARE(manifestRefusal(kind, manifest, pages), std::string());
+
+        const std::vector<rd::StatementFile> gap {pages[0], pages[2]};
+        auto refused = manifestRefusal(kind, manifest, gap);
+        QVERIFY2(
+            refused.find("page page-0002.json is missing") != std::string::npos, refused.c_str());
+        auto cut = manifest;
+        cut.pages.erase(cut.pages.begin() + 1);
+        refused = manifestRefusal(kind, cut, gap);
+        QVERIFY2(refused.find("the chain breaks after page-0001.json") != std::string::npos,
+            refused.c_str());
+        QVERIFY2(refused.find(*manifest.pages[1].request + "\" is missing") != std::string::npos,
+            refused.c_str());
+    }
+
     void multiPage_data()
     {
         QTest::addColumn<QString>("provider");

@@ -126,13 +126,38 @@ private:
         return {p1, p2};
     }
 
+    /// An import of hand-given pages the operator states complete (--pages-complete), as the
+    /// findings' tests need: importUnproven leaves it out.
     rdtest::RunResult import(
+        const QStringList &files, const QStringList &extra = {}, const std::string &conninfo = {})
+    {
+        return importUnproven(files, QStringList {"--pages-complete"} + extra, conninfo);
+    }
+
+    rdtest::RunResult importUnproven(
         const QStringList &files, const QStringList &extra = {}, const std::string &conninfo = {})
     {
         QStringList args {"statement", "import", "--provider-key", "stripe-main", "--from",
             "2026-02-01", "--to", "2026-02-28", "--json"};
         args << extra << files;
         return runProgram(ctl(), withDb(conninfo.empty() ? m_db->conninfo() : conninfo, args));
+    }
+
+    /// The February statement that agrees with the ledger as seeded (in_1, in_3, in_5).
+    QString agreeingStatement()
+    {
+        return writeFile(*m_dir, "agree.json",
+            page({invoice("in_1", "sub_1", 1999), invoice("in_3", "sub_3", 1999),
+                     invoice("in_5", "sub_5", 1999, kFeb1 + 9 * 86400)},
+                false));
+    }
+
+    rdtest::RunResult closeFebruary(const QStringList &extra = {})
+    {
+        return runProgram(ctl(),
+            withDb(*m_db,
+                QStringList {"close", "--provider-key", "stripe-main", "--month", "2026-02"}
+                    + extra));
     }
 
 private slots:
@@ -238,22 +263,162 @@ private slots:
         }
     }
 
-    // The same statement again (files in another order) changes nothing and says so.
+    // The same statement again (files in another order) records no renewal and opens no case
+    // a second time; it is a run of its own that names the earlier one (#39, item 7).
     void importingAgainChangesNothing()
     {
         const auto files = februaryStatement();
-        QCOMPARE(import(files).exitCode, 3);
-        const auto before = footprint(*m_db);
+        const auto first = import(files);
+        QCOMPARE(first.exitCode, 3);
+        const auto firstRun = nlohmann::json::parse(first.out.toStdString())["runId"];
+        const auto records = [this] {
+            return rdtest::text(*m_db,
+                "SELECT concat_ws(' ', (SELECT count(*) FROM subscription_billing_periods), "
+                "(SELECT count(*) FROM subscription_transition_audits), "
+                "(SELECT count(*) FROM subscription_outbox), "
+                "(SELECT count(*) FROM reconciliation_cases))");
+        };
+        const auto before = records();
         const auto again = import({files[1], files[0]});
         QCOMPARE(again.exitCode, 3); // its cases are still open
         const auto j = nlohmann::json::parse(again.out.toStdString());
         QCOMPARE(j["alreadyImported"].get<bool>(), true);
-        QCOMPARE(footprint(*m_db), before);
+        QCOMPARE(j["repeats"]["runId"], firstRun);
+        QVERIFY(j["runId"] != firstRun);
+        QCOMPARE(records(), before);
         const auto human = runProgram(ctl(),
             withDb(*m_db,
                 {"statement", "import", "--provider-key", "stripe-main", "--from", "2026-02-01",
-                    "--to", "2026-02-28", files[0], files[1]}));
+                    "--to", "2026-02-28", "--pages-complete", files[0], files[1]}));
         QVERIFY2(human.out.contains("imported already"), human.out.constData());
+        QVERIFY2(human.out.contains("compared again with today's ledger"), human.out.constData());
+    }
+
+    // Page 2 of 2 given alone says no page follows: without the manifest nothing proves page 1
+    // was not left out, so no renewal is called missing from it, and it closes no month
+    // (#39, item 2). What it lists is still judged.
+    void anUnprovenStatementOpensNoNotInStatementCase()
+    {
+        const auto files = februaryStatement();
+        const auto r = importUnproven({files[1]});
+        QVERIFY2(r.exitCode == 3, r.err.constData()); // in_3 differs, in_4 cannot be applied
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["completeness"].get<std::string>(), std::string("unproven"));
+        QCOMPARE(j["notInStatement"].get<int>(), 0);
+        QCOMPARE(j["differing"].get<int>(), 1);
+        QCOMPARE(scalar(*m_db,
+                     "SELECT count(*) FROM reconciliation_cases WHERE error_code = "
+                     "'not_in_statement'"),
+            0LL);
+        QCOMPARE(rdtest::text(*m_db, "SELECT completeness FROM statement_runs"),
+            std::string("unproven"));
+        // Its open cases dismissed, the month still cannot be closed with it.
+        for (const auto id : {scalar(*m_db,
+                                  "SELECT id FROM reconciliation_cases WHERE "
+                                  "provider_renewal_key = 'in_3'"),
+                 scalar(*m_db,
+                     "SELECT id FROM reconciliation_cases WHERE provider_renewal_key = 'in_4'")}) {
+            const auto dismissed = runProgram(ctl(),
+                withDb(*m_db,
+                    {"cases", "dismiss", QString::number(id), "--reason", "other", "--comment",
+                        "checked by hand"}));
+            QCOMPARE(dismissed.exitCode, 0);
+        }
+        const auto closed = closeFebruary();
+        QCOMPARE(closed.exitCode, 4);
+        QVERIFY2(closed.err.contains("is proven complete"), closed.err.constData());
+        QCOMPARE(scalar(*m_db, "SELECT count(*) FROM month_closes"), 0LL);
+        const auto text = runProgram(ctl(),
+            withDb(*m_db,
+                {"statement", "import", "--provider-key", "stripe-main", "--from", "2026-02-01",
+                    "--to", "2026-02-28", "--dry-run", files[1]}));
+        QVERIFY2(text.out.contains("NOT PROVEN"), text.out.constData());
+        QVERIFY2(text.out.contains("not looked for"), text.out.constData());
+    }
+
+    // --pages-complete: the operator's word, recorded in the run and printed on the close
+    // report (the CLI's text and the CSV).
+    void pagesCompleteIsRecordedAndOnTheCloseReport()
+    {
+        const auto r = import({agreeingStatement()});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(
+            rdtest::text(*m_db, "SELECT completeness FROM statement_runs"), std::string("stated"));
+        const QString csv = m_dir->filePath("close.csv");
+        const auto closed = closeFebruary({"--csv", csv});
+        QVERIFY2(closed.exitCode == 0, closed.err.constData());
+        QVERIFY2(closed.out.contains("stated complete by the operator (--pages-complete)"),
+            closed.out.constData());
+        QFile report(csv);
+        QVERIFY(report.open(QIODevice::ReadOnly));
+        const auto runId = nlohmann::json::parse(r.out.toStdString())["runId"].get<long long>();
+        const QByteArray content = report.readAll();
+        QVERIFY2(content.contains("Statement completeness,run " + QByteArray::number(runId)
+                     + ": stated complete by the operator (--pages-complete)"),
+            content.constData());
+    }
+
+    // A repeat import after the ledger changed compares against today's ledger: the renewal
+    // recorded since is not in the statement, and the totals are today's (#39, item 7).
+    void aRepeatImportComparesWithTodaysLedger()
+    {
+        const QString agree = agreeingStatement();
+        const auto first = import({agree});
+        QVERIFY2(first.exitCode == 0, first.err.constData());
+        const auto firstRun = nlohmann::json::parse(first.out.toStdString())["runId"];
+        QCOMPARE(runProgram(ctl(), withDb(*m_db, {"apply"}), februaryEvent("in_2", "sub_2", 1999))
+                     .exitCode,
+            0);
+        const auto again = import({agree});
+        QVERIFY2(again.exitCode == 3, again.out.constData());
+        const auto j = nlohmann::json::parse(again.out.toStdString());
+        QCOMPARE(j["alreadyImported"].get<bool>(), true);
+        QCOMPARE(j["repeats"]["runId"], firstRun);
+        QCOMPARE(j["notInStatement"].get<int>(), 1);
+        QCOMPARE(j["ledgerTotals"]["USD"]["renewals"].get<int>(), 4);
+        QCOMPARE(j["ledgerTotals"]["USD"]["amountMinor"].get<long long>(), 1999LL * 4);
+        QCOMPARE(j["openFindings"].size(), std::size_t(1));
+        QCOMPARE(
+            j["openFindings"][0]["providerRenewalKey"].get<std::string>(), std::string("in_2"));
+        QCOMPARE(scalar(*m_db,
+                     "SELECT count(*) FROM reconciliation_cases WHERE provider_renewal_key = "
+                     "'in_2' AND error_code = 'not_in_statement' AND status = 'open'"),
+            1LL);
+    }
+
+    // An import into a closed month says so, and its backfill there is "after close" by the
+    // Ledger's own rule (the close older than the billing period); the close stays as it was.
+    void anImportIntoAClosedMonthSaysSo()
+    {
+        QCOMPARE(import({agreeingStatement()}).exitCode, 0);
+        const auto closed = closeFebruary();
+        QVERIFY2(closed.exitCode == 0, closed.err.constData());
+        const QString more = writeFile(*m_dir, "more.json",
+            page({invoice("in_1", "sub_1", 1999), invoice("in_2", "sub_2", 1999),
+                     invoice("in_3", "sub_3", 1999),
+                     invoice("in_5", "sub_5", 1999, kFeb1 + 9 * 86400)},
+                false));
+        const auto human = runProgram(ctl(),
+            withDb(*m_db,
+                {"statement", "import", "--provider-key", "stripe-main", "--from", "2026-02-01",
+                    "--to", "2026-02-28", "--pages-complete", more}));
+        QVERIFY2(human.exitCode == 0, human.out.constData());
+        QVERIFY2(human.out.contains("2026-02 is closed for this provider"), human.out.constData());
+        QVERIFY2(human.out.contains("backfilled after close: 1"), human.out.constData());
+        const auto j = nlohmann::json::parse(rdtest::text(
+            *m_db, "SELECT statement_run_json((SELECT max(id) FROM statement_runs))::text"));
+        QCOMPARE(j["backfilled"].get<int>(), 1);
+        QCOMPARE(j["closedMonths"].size(), std::size_t(1));
+        QCOMPARE(j["closedMonths"][0]["month"].get<std::string>(), std::string("2026-02"));
+        QCOMPARE(j["backfilledAfterClose"].get<int>(), 1);
+        QCOMPARE(scalar(*m_db,
+                     "SELECT count(*) FROM subscription_billing_periods b WHERE "
+                     "b.provider_renewal_key = 'in_2' AND EXISTS (SELECT 1 FROM month_closes mc "
+                     "WHERE mc.provider_key = b.provider_key AND mc.month = "
+                     "date_trunc('month', b.paid_at AT TIME ZONE 'UTC')::date "
+                     "AND mc.closed_at < b.created_at)"),
+            1LL);
+        QCOMPARE(scalar(*m_db, "SELECT backfilled FROM month_closes"), 0LL);
     }
 
     // --dry-run reports the database's own run and keeps nothing.
@@ -471,6 +636,75 @@ private slots:
         QCOMPARE(refused.exitCode, 78);
         QVERIFY2(refused.err.contains("the API key was refused"), refused.err.constData());
         QVERIFY(!refused.err.contains("sk_test_revoked"));
+        QCOMPARE(footprint(*m_db), before);
+    }
+
+    // `statement fetch --save DIR` keeps DIR/manifest.json, and an import of DIR (or of the
+    // manifest among the files) is proven complete by it; a page missing or altered since is
+    // refused (#39, item 2).
+    void aSavedFetchCarriesItsManifest()
+    {
+        rdtest::ApiServer api([&](const rdtest::ApiRequest &r) {
+            rdtest::ApiResponse response;
+            const bool first = r.param("starting_after").empty();
+            response.body = first
+                ? page({invoice("in_1", "sub_1", 1999), invoice("in_2", "sub_2", 1999)}, true)
+                      .toStdString()
+                : page({invoice("in_3", "sub_3", 1999),
+                           invoice("in_5", "sub_5", 1999, kFeb1 + 9 * 86400)},
+                    false)
+                      .toStdString();
+            return response;
+        });
+        const QString secrets = writeFile(*m_dir, "secrets.json",
+            R"({"stripe-main": {"secrets": ["whsec_x"], "apiKey": "sk_test_statement"}})");
+        QVERIFY(QFile::setPermissions(secrets, QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+        const QString saved = m_dir->filePath("saved");
+        const auto fetched = runProgram(ctl(),
+            withDb(*m_db,
+                {"statement", "fetch", "--provider-key", "stripe-main", "--from", "2026-02-01",
+                    "--to", "2026-02-28", "--secrets", secrets, "--api-base",
+                    QString::fromStdString(api.base()), "--save", saved, "--dry-run", "--json"}));
+        QVERIFY2(fetched.exitCode == 0, fetched.err.constData());
+        QCOMPARE(
+            nlohmann::json::parse(fetched.out.toStdString())["completeness"].get<std::string>(),
+            std::string("fetched"));
+        QFile file(saved + "/manifest.json");
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const auto manifest = nlohmann::json::parse(file.readAll().toStdString());
+        QCOMPARE(
+            manifest["format"].get<std::string>(), std::string("renewal-desk statement pages/1"));
+        QCOMPARE(manifest["provider"].get<std::string>(), std::string("stripe-main"));
+        QCOMPARE(manifest["kind"].get<std::string>(), std::string("stripe"));
+        QCOMPARE(manifest["from"].get<std::string>(), std::string("2026-02-01"));
+        QCOMPARE(manifest["to"].get<std::string>(), std::string("2026-02-28"));
+        QCOMPARE(manifest["complete"].get<bool>(), true);
+        QCOMPARE(manifest["pages"].size(), std::size_t(2));
+        QVERIFY(manifest["pages"][0]["request"].is_null());
+        QCOMPARE(
+            manifest["pages"][1]["request"].get<std::string>(), std::string("starting_after=in_2"));
+        const QString page1 = saved + "/" + QString::fromStdString(manifest["pages"][0]["file"]);
+        const QString page2 = saved + "/" + QString::fromStdString(manifest["pages"][1]["file"]);
+
+        // The directory: proven by its manifest, so what is recorded and absent is a finding.
+        const auto r = importUnproven({saved}, {"--dry-run"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(nlohmann::json::parse(r.out.toStdString())["completeness"].get<std::string>(),
+            std::string("manifest"));
+        // Page 2 alone with the manifest: page 1 is missing.
+        const auto before = footprint(*m_db);
+        auto refused = importUnproven({saved + "/manifest.json", page2});
+        QCOMPARE(refused.exitCode, 65);
+        QVERIFY2(refused.err.contains("is missing"), refused.err.constData());
+        // Page 1 altered in the directory.
+        {
+            QFile p(page1);
+            QVERIFY(p.open(QIODevice::Append));
+            p.write(" ");
+        }
+        refused = importUnproven({saved});
+        QCOMPARE(refused.exitCode, 65);
+        QVERIFY2(refused.err.contains("was altered"), refused.err.constData());
         QCOMPARE(footprint(*m_db), before);
     }
 

@@ -247,6 +247,15 @@ private slots:
                  u"recorded from the statement"_qs, digest, closer,
                  u"1 matched renewal(s) are listed in the CSV report."_qs})
             QVERIFY2(t.contains(want), qPrintable(want + u" not in:\n"_qs + t));
+        // How the run knew it had every page (#39): here a run from the test's own helper,
+        // which does not say; an operator's --pages-complete is printed as such.
+        QVERIFY2(t.contains(u"imported before completeness was recorded"_qs), qPrintable(t));
+        nlohmann::json stated = report;
+        stated["statementCompleteness"] = {{{"runId", 7}, {"completeness", "stated"}}};
+        doc.setHtml(rd::ui::closeReportHtml(stated));
+        QVERIFY2(doc.toPlainText().contains(
+                     u"run 7: stated complete by the operator (--pages-complete)"_qs),
+            qPrintable(doc.toPlainText()));
 
         QTemporaryDir dir;
         const QString pdf

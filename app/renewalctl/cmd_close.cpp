@@ -67,6 +67,7 @@ int runClose(const CommandContext &ctx, const CloseOptions &o)
             << closed.value("notInStatement", 0) << " not in the statement; cases "
             << closed.value("casesResolved", 0) << " resolved, "
             << closed.value("casesDismissed", 0) << " dismissed\n"
+            << "  statement completeness: " << closeStatementCompleteness(closed) << "\n"
             << "  audit anchor digest: " << closed.value("auditAnchorDigest", "") << "\n";
     writeReport();
     if (csvPath)

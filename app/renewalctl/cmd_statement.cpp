@@ -6,6 +6,7 @@
 #include "domain/core/json_input.h"
 #include "domain/core/receiver_secrets.h"
 #include "domain/core/statement.h"
+#include "domain/core/statement_pages.h"
 #include "domain/fetch/statement_fetch.h"
 #include "domain/store/action_refused.h"
 #include "domain/store/private_files.h"
@@ -17,7 +18,6 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <iterator>
 #include <ostream>
@@ -36,24 +36,58 @@ struct StatementOptions
     std::string secrets;
     std::optional<std::string> apiBase;
     std::optional<std::string> save;
+    bool pagesComplete = false;
     // statement fetch's bounds (FetchOptions): all pages are held until they are imported.
     long long maxBytes = 256LL * 1024 * 1024;
     long long maxPages = 10000;
     double deadlineSeconds = 15 * 60;
 };
 
+StatementFile readFile(const CommandContext &ctx, const std::string &path)
+{
+    InputFile input(path, ctx.in);
+    return {path,
+        std::string(
+            std::istreambuf_iterator<char>(input.stream()), std::istreambuf_iterator<char>())};
+}
+
+/// A directory as `statement fetch --save` wrote it: its manifest and the pages it lists that
+/// are there (one missing is named by the manifest's check).
+void readSavedDirectory(
+    const CommandContext &ctx, const std::string &dir, std::vector<StatementFile> &files)
+{
+    const std::string path = dir + "/" + std::string(kPagesManifestName);
+    if (!std::filesystem::is_regular_file(path))
+        throw InputFileError("cannot open '" + path
+            + "': a directory is read as `statement "
+              "fetch --save` wrote it, with its manifest");
+    files.push_back(readFile(ctx, path));
+    const auto manifest = readPagesManifest(files.back());
+    if (!manifest)
+        throw InputError(path, "is not a manifest of statement pages");
+    for (const auto &page : manifest->pages) {
+        // A name, never a path: the manifest names files beside it.
+        if (page.file.empty() || page.file.find('/') != std::string::npos || page.file == ".."
+            || page.file == ".")
+            throw InputError(path, "lists \"" + page.file + "\", which is not a file name");
+        if (std::filesystem::is_regular_file(dir + "/" + page.file))
+            files.push_back(readFile(ctx, dir + "/" + page.file));
+    }
+}
+
 std::vector<StatementFile> readFiles(const CommandContext &ctx, const StatementOptions &o)
 {
     std::vector<StatementFile> files;
     for (const auto &path : o.files) {
-        InputFile input(path, ctx.in);
-        files.push_back({path,
-            std::string(
-                std::istreambuf_iterator<char>(input.stream()), std::istreambuf_iterator<char>())});
+        if (path != "-" && std::filesystem::is_directory(path))
+            readSavedDirectory(ctx, path, files);
+        else
+            files.push_back(readFile(ctx, path));
     }
     return files;
 }
 
+/// The manifest beside the pages --save kept (0600, as the pages).
 /// --from/--to as the store takes them: the days written canonically, or nothing.
 std::optional<std::string> dayOption(const std::optional<std::string> &value, const char *name)
 {
@@ -74,12 +108,12 @@ void checkDayRange(const StatementOptions &o)
 
 /// Imports `files` (read or fetched) and reports: the one path of both commands.
 int importAndReport(const CommandContext &ctx, const StatementOptions &o, DbRef conn,
-    const std::vector<StatementFile> &files)
+    const std::vector<StatementFile> &files, PagesProof proof)
 {
     StatementImportResult result;
     try {
-        result = importStatementFiles(
-            conn, o.providerKey, files, dayOption(o.from, "from"), dayOption(o.to, "to"), o.dryRun);
+        result = importStatementFiles(conn, o.providerKey, files, dayOption(o.from, "from"),
+            dayOption(o.to, "to"), o.dryRun, proof);
     } catch (const ActionRefused &e) {
         return reportRefusal(ctx, e.code(), e.what());
     }
@@ -100,7 +134,8 @@ int runImport(const CommandContext &ctx, const StatementOptions &o)
     checkDayRange(o);
     const auto files = readFiles(ctx, o);
     auto conn = ctx.connect();
-    return importAndReport(ctx, o, *conn, files);
+    return importAndReport(
+        ctx, o, *conn, files, o.pagesComplete ? PagesProof::Stated : PagesProof::Unproven);
 }
 
 /// How a FetchError ends the command: sysexits as docs/operations.md lists them, and the
@@ -197,10 +232,13 @@ int runFetch(const CommandContext &ctx, const StatementOptions &o)
     if (const auto &dir = o.save) {
         for (const auto &f : files)
             writePrivateFile(std::filesystem::path(*dir) / f.name, f.bytes);
+        writePrivateFile(std::filesystem::path(*dir) / std::string(kPagesManifestName),
+            pagesManifestJson(*kind, providerKey, dayText(from), dayText(to), files));
     }
     ctx.err << "renewalctl: fetched " << files.size() << " page(s) from " << toString(*kind)
             << "\n";
-    return importAndReport(ctx, o, *conn, files);
+    // Every page of this run, each followed to the last: complete by construction.
+    return importAndReport(ctx, o, *conn, files, PagesProof::Fetched);
 }
 
 } // namespace
@@ -233,7 +271,14 @@ void registerStatementCommands(CommandTree &tree, CLI::App &root)
         ->check(utcDay("to"));
     flag(import, "dry-run", o->dryRun,
         "report what the import would do, from the database's own run rolled back");
-    positional(import, "FILE", o->files, "the statement's files (pages or JSON lines)", true)
+    flag(import, "pages-complete", o->pagesComplete,
+        "state that the pages given are every page of the list for the days (recorded in the "
+        "run and on the close report); without it or a manifest, nothing is looked for as "
+        "missing from the statement and it cannot close a month");
+    positional(import, "FILE", o->files,
+        "the statement's files (pages or JSON lines), with the manifest `statement fetch "
+        "--save` wrote (recognized by its format), or that --save directory",
+        true)
         ->type_name("FILE...");
     db(import);
     json(import);
@@ -258,8 +303,9 @@ void registerStatementCommands(CommandTree &tree, CLI::App &root)
         "https://SITE.chargebee.com, "
         "required)");
     option(fetch, "save", o->save, "DIR",
-        "also keep the pages fetched in DIR, as the provider sent them (files 0600; DIR is "
-        "created 0700, and an existing one must be yours and closed to others)");
+        "also keep the pages fetched in DIR, as the provider sent them, with DIR/manifest.json "
+        "(each page's request and sha256), which proves them complete to a later import (files "
+        "0600; DIR is created 0700, and an existing one must be yours and closed to others)");
     option(fetch, "max-bytes", o->maxBytes, "BYTES",
         "the pages together at most, else exit 75 (default 268435456, 256 MiB)")
         ->transform(wholeNumber("--max-bytes", 1024, 16LL * 1024 * 1024 * 1024));

@@ -68,6 +68,24 @@ std::vector<CloseCurrencyTotals> closeCurrencyTotals(const nlohmann::json &repor
     return out;
 }
 
+std::string closeStatementCompleteness(const nlohmann::json &report)
+{
+    std::string out;
+    const auto runs = report.find("statementCompleteness");
+    if (runs == report.end() || !runs->is_array())
+        return out;
+    for (const auto &r : *runs) {
+        const std::string how = textAt(r, "completeness");
+        out += (out.empty() ? "run " : "; run ") + textAt(r, "runId") + ": "
+            + (how == "fetched"         ? "every page fetched from the provider's API"
+                    : how == "manifest" ? "every page checked against the fetch's manifest"
+                    : how == "stated"   ? "stated complete by the operator (--pages-complete)"
+                    : how.empty()       ? "imported before completeness was recorded"
+                                        : how);
+    }
+    return out;
+}
+
 std::string closeReportCsv(const nlohmann::json &report)
 {
     std::string out = csv::line({"Field", "Value"});
@@ -80,6 +98,7 @@ std::string closeReportCsv(const nlohmann::json &report)
     field("Closed at", textAt(report, "closedAt"));
     field("Statement runs", joined(report.value("statementRunIds", nlohmann::json())));
     field("Statement SHA-256", joined(report.value("statementSha256s", nlohmann::json())));
+    field("Statement completeness", closeStatementCompleteness(report));
     for (const auto &[name, key] :
         {std::pair {"Matched", "matched"}, {"Backfilled", "backfilled"}, {"Unapplied", "unapplied"},
             {"Differing", "differing"}, {"Not in statement", "notInStatement"},

@@ -23,6 +23,11 @@ struct CloseCurrencyTotals
 /// currency on one side only has zeros on the other.
 std::vector<CloseCurrencyTotals> closeCurrencyTotals(const nlohmann::json &report);
 
+/// How each run of the close knew it had every page of the provider's list ("statementCompleteness"
+/// of month_close_report, migration 0041), one sentence for the report: "run 4:
+/// stated complete by the operator (--pages-complete)"; runs joined by "; ".
+std::string closeStatementCompleteness(const nlohmann::json &report);
+
 /// The close report as CSV (the desk's Close month and `renewalctl close --csv`), three blocks
 /// separated by an empty line: "field,value" lines (provider, month, who and when, runs and
 /// digests, counts, the audit anchor's digest); the totals per currency on both sides in the

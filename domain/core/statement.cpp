@@ -64,6 +64,15 @@ public:
             } catch (const InputError &e) {
                 throw e.locatedAt(name);
             }
+            // The chain is read for a manifest's check (statement_pages.h); a page whose link
+            // cannot be read is refused there, not here, where no chain is asked for.
+            try {
+                info.nextRequest = requestText(m_kind.nextListPage(doc));
+            } catch (const BadListPage &e) {
+                info.chainError = e.what();
+            } catch (const InputError &e) {
+                info.chainError = e.what();
+            }
             const json &items = doc[key];
             for (std::size_t i = 0; i < items.size(); ++i)
                 addObject(name, i, items[i], adapters::indexPath(key, i),
@@ -130,6 +139,7 @@ private:
 
     void finishFile(StatementFileInfo info, bool paged)
     {
+        info.paged = paged;
         if (paged) {
             ++m_pages;
             if (!info.saysMoreFollows)
@@ -204,6 +214,19 @@ Statement readStatement(
     for (std::size_t i = 0; i < files.size(); ++i)
         reader.readFile(files[i], i);
     return reader.finish();
+}
+
+std::optional<std::string> requestText(const NextPage &next)
+{
+    switch (next.kind) {
+    case NextPage::Kind::None:
+        return std::nullopt;
+    case NextPage::Kind::FirstWithParameter:
+        return next.parameter + "=" + next.value;
+    case NextPage::Kind::Link:
+        return next.value;
+    }
+    return std::nullopt;
 }
 
 std::string statementDigest(const Statement &statement)

@@ -10,6 +10,7 @@
 #include "domain/core/adapters/provider_kinds.h"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -30,6 +31,12 @@ struct StatementFileInfo
     std::uint64_t bytes = 0;
     std::size_t objects = 0;
     bool saysMoreFollows = false;
+    /// A list page (not a JSON-lines file or one object).
+    bool paged = false;
+    /// A page's link to the page after it, as requestText writes it (nullopt: none follows, or
+    /// not a page); `chainError` says why it could not be read, when it could not.
+    std::optional<std::string> nextRequest;
+    std::string chainError;
 };
 
 struct StatementEntry
@@ -53,6 +60,13 @@ struct Statement
 /// on any input.
 Statement readStatement(
     ProviderKind kind, std::string_view providerKey, std::span<const StatementFile> files);
+
+struct NextPage;
+
+/// How a page was asked for, as the page before it names it: "parameter=value" (Stripe's
+/// starting_after, Chargebee's offset) or the link the provider gave (Paddle, Recurly, Lemon
+/// Squeezy); nullopt for None (the last page). The manifest's "request" (statement_pages.h).
+std::optional<std::string> requestText(const NextPage &next);
 
 /// sha256 over the files' sha256s sorted (order of files given does not matter): the
 /// statement's identity.

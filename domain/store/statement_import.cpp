@@ -2,6 +2,7 @@
 
 #include "domain/core/errors.h"
 #include "domain/core/renewal_event.h"
+#include "domain/core/statement_pages.h"
 #include "domain/store/action_refused.h"
 #include "domain/store/internal/pqxx_session.h"
 #include "domain/store/internal/retrying_call.h"
@@ -10,6 +11,7 @@
 #include <pqxx/pqxx>
 
 #include <algorithm>
+#include <iterator>
 #include <tuple>
 
 namespace rd {
@@ -88,7 +90,7 @@ nlohmann::json openFindingsOf(pqxx::work &tx, std::int64_t runId)
 }
 
 StatementImportResult importOnce(pqxx::connection &conn, const std::string &providerKey,
-    const Statement &statement, const StatementDays &days, bool dryRun)
+    const Statement &statement, const StatementDays &days, bool dryRun, PagesProof proof)
 {
     for (const auto &e : statement.entries) {
         if (isRenewalEntry(e) && e.normalization.event->providerKey != providerKey)
@@ -99,19 +101,14 @@ StatementImportResult importOnce(pqxx::connection &conn, const std::string &prov
     StatementImportResult result;
     result.dryRun = dryRun;
     pqxx::work tx(conn);
+    // A statement imported before is compared again, as a new run naming the earlier one:
+    // the ledger may have changed since (a renewal recorded, a case resolved).
     const auto begun = tx.exec_params1(
         "SELECT run_id, earlier_run FROM public.statement_begin($1, $2::date, $3::date, $4, "
-        "$5::jsonb, $6)",
+        "$5::jsonb, $6, $7)",
         providerKey, days.from, days.to, statementDigest(statement), filesJson(statement).dump(),
-        static_cast<long long>(statement.entries.size()));
-    if (begun[0].is_null()) {
-        const auto earlier = begun[1].as<std::int64_t>();
-        result.alreadyImported = true;
-        result.summary = nlohmann::json::parse(
-            tx.exec_params1("SELECT public.statement_run_json($1)::text", earlier)[0].c_str());
-        result.openFindings = openFindingsOf(tx, earlier);
-        return result; // nothing was written: the transaction ends unused
-    }
+        static_cast<long long>(statement.entries.size()), std::string(toString(proof)));
+    result.alreadyImported = !begun[1].is_null();
     const auto runId = begun[0].as<std::int64_t>();
     const auto order = inCoreOrder(statement);
     nlohmann::json batch = nlohmann::json::array();
@@ -159,35 +156,66 @@ std::optional<StatementDays> paidDaysOf(const Statement &statement)
 }
 
 StatementImportResult importStatement(DbRef db, const std::string &providerKey,
-    const Statement &statement, const StatementDays &days, bool dryRun)
+    const Statement &statement, const StatementDays &days, bool dryRun, PagesProof proof)
 {
     pqxx::connection &conn = pqxxOf(db);
     // A deadlock with a delivery or an operator (they lock a case, then its subscription) or
     // a case that kept changing: nothing was kept; the whole import runs again.
-    return retryingAction([&] { return importOnce(conn, providerKey, statement, days, dryRun); });
+    return retryingAction(
+        [&] { return importOnce(conn, providerKey, statement, days, dryRun, proof); });
 }
 
 StatementImportResult importStatementFiles(DbRef db, const std::string &providerKey,
     const std::vector<StatementFile> &files, const std::optional<std::string> &from,
-    const std::optional<std::string> &to, bool dryRun)
+    const std::optional<std::string> &to, bool dryRun, PagesProof claimed)
 {
     pqxx::connection &conn = pqxxOf(db);
     const auto kind = providerKindOf(conn, providerKey);
     if (!kind)
         throw ActionRefused(Refusal::ProviderNotRegistered,
             "provider " + providerKey + " is not registered (see renewalctl providers list)");
-    const Statement statement = readStatement(*kind, providerKey, files);
+    // The manifest among the files, if one was given: the pages are the others.
+    std::optional<PagesManifest> manifest;
+    std::vector<StatementFile> pages;
+    for (const auto &f : files) {
+        auto m = readPagesManifest(f);
+        if (!m)
+            continue;
+        if (manifest)
+            throw InputError("manifest", "two manifests given; give one statement at a time");
+        manifest = std::move(m);
+        std::copy_if(files.begin(), files.end(), std::back_inserter(pages),
+            [&f](const StatementFile &other) { return &other != &f; });
+    }
+    const Statement statement = readStatement(*kind, providerKey, manifest ? pages : files);
+    PagesProof proof = claimed;
+    std::optional<std::string> dayFrom = from;
+    std::optional<std::string> dayTo = to;
+    if (manifest) {
+        checkPagesAgainstManifest(*manifest, statement, providerKey);
+        if (proof != PagesProof::Fetched)
+            proof = PagesProof::Manifest;
+        // The pages answer the fetch's days: beyond them, a renewal would be "not in the
+        // statement" only because nobody asked for it.
+        dayFrom = dayFrom.value_or(manifest->from);
+        dayTo = dayTo.value_or(manifest->to);
+        if (*dayFrom < manifest->from || *dayTo > manifest->to)
+            throw InputError("manifest",
+                "the days asked, " + *dayFrom + " to " + *dayTo + ", reach beyond those fetched, "
+                    + manifest->from + " to " + manifest->to);
+    }
     const auto paid = paidDaysOf(statement);
-    if (!paid && (!from || !to))
+    if (!paid && (!dayFrom || !dayTo))
         throw InputError("statement",
             "it holds no paid renewal, so it cannot say which days "
             "it covers: give the first and last day");
-    StatementDays days {from.value_or(paid ? paid->from : ""), to.value_or(paid ? paid->to : "")};
+    StatementDays days {
+        dayFrom.value_or(paid ? paid->from : ""), dayTo.value_or(paid ? paid->to : "")};
     if (days.from > days.to)
         throw InputError("statement",
             "the first day " + days.from + " is after the last day " + days.to
                 + " (both are included)");
-    return importStatement(conn, providerKey, statement, days, dryRun);
+    return importStatement(conn, providerKey, statement, days, dryRun, proof);
 }
 
 } // namespace rd

@@ -37,14 +37,28 @@ std::string describeStatementImport(const StatementImportResult &r)
     std::ostringstream out;
     const auto &s = r.summary;
     const auto count = [&](const char *key) { return std::to_string(s.value(key, 0)); };
-    if (r.alreadyImported) {
-        out << "This statement was imported already, as run " << r.runId() << " by "
-            << s.value("importedBy", "") << " at " << s.value("finishedAt", "")
-            << ": nothing changed.\n";
-    } else {
-        out << (r.dryRun ? "Preview, rolled back (a dry run): statement run " : "Statement run ")
-            << r.runId() << "\n";
-    }
+    const auto &repeats = s.value("repeats", nlohmann::json());
+    if (r.alreadyImported && repeats.is_object())
+        out << "This statement was imported already, as run " << repeats.value("runId", 0) << " by "
+            << repeats.value("importedBy", "") << " at " << repeats.value("finishedAt", "")
+            << "; compared again with today's ledger:\n";
+    out << (r.dryRun ? "Preview, rolled back (a dry run): statement run " : "Statement run ")
+        << r.runId() << "\n";
+    const std::string completeness = s.value("completeness", nlohmann::json()).is_string()
+        ? s["completeness"].get<std::string>()
+        : std::string();
+    const bool unproven = completeness == "unproven";
+    if (completeness == "fetched")
+        out << "  complete: every page fetched from the provider's API in this run\n";
+    else if (completeness == "manifest")
+        out << "  complete: every page checked against the fetch's manifest\n";
+    else if (completeness == "stated")
+        out << "  complete as stated by " << s.value("importedBy", "")
+            << " (--pages-complete), not proven\n";
+    else if (unproven)
+        out << "  completeness NOT PROVEN (pages without the manifest `statement fetch --save` "
+               "writes): nothing is looked for as missing from it, and it cannot close a "
+               "month; import it with its manifest, fetch it, or state --pages-complete\n";
     out << "  provider " << s.value("providerKey", "") << ", paid " << s.value("from", "") << " to "
         << s.value("to", "") << " (UTC, both included), "
         << s.value("files", nlohmann::json::array()).size() << " file(s), " << count("objects")
@@ -53,10 +67,22 @@ std::string describeStatementImport(const StatementImportResult &r)
         << "    matched " << count("matched") << ", backfilled " << count("backfilled")
         << ", not applied (cases) " << count("unapplied") << ", differing " << count("differing")
         << "\n"
-        << "  recorded here but not in the statement: " << count("notInStatement") << "\n"
+        << "  recorded here but not in the statement: "
+        << (unproven ? std::string("not looked for (completeness not proven)")
+                     : count("notInStatement"))
+        << "\n"
         << "  totals, statement: " << totalsText(s.value("statementTotals", nlohmann::json()))
         << "\n"
         << "  totals, ledger:    " << totalsText(s.value("ledgerTotals", nlohmann::json())) << "\n";
+    const auto &closed = s.value("closedMonths", nlohmann::json());
+    if (closed.is_array() && !closed.empty()) {
+        for (const auto &m : closed)
+            out << "  " << m.value("month", "") << " is closed for this provider (by "
+                << m.value("closedBy", "") << " at " << m.value("closedAt", "")
+                << "): its close report stays as it was\n";
+        out << "  backfilled after close: " << s.value("backfilledAfterClose", 0)
+            << " (marked \"after close\" in the Ledger, as any renewal recorded late)\n";
+    }
     if (r.openFindings.empty()) {
         out << "  nothing is left open\n";
         return out.str();

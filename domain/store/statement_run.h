@@ -16,12 +16,13 @@ namespace rd {
 /// What one import of a statement did (or, dry, would do). `summary` is the run as the
 /// database stored it (statement_run_json, migration 0029): runId, providerKey, from, to,
 /// files, renewals, matched, backfilled, unapplied, differing, notInStatement, cases (the
-/// distinct cases still open among the run's findings), statementTotals, ledgerTotals.
+/// distinct cases still open among the run's findings), statementTotals, ledgerTotals;
+/// completeness, repeats, closedMonths and backfilledAfterClose (migration 0041).
 struct StatementImportResult
 {
     nlohmann::json summary;
-    /// This very statement (provider, days, files) was imported before, by summary's run:
-    /// nothing was written now.
+    /// This very statement (provider, days, files) was imported before, by summary's
+    /// "repeats" run: this run compared it again with today's ledger.
     bool alreadyImported = false;
     bool dryRun = false;
     /// The findings that need a person: one object per line whose case is open

@@ -30,7 +30,10 @@ BEGIN
       INTO v_runs, v_shas, v_newest
       FROM public.statement_runs r
      WHERE r.provider_key = p_provider_key AND r.finished_at IS NOT NULL
-       AND r.covers_from <= p_month AND r.covers_to >= (p_month + interval '1 month')::date - 1;
+       AND r.covers_from <= p_month AND r.covers_to >= (p_month + interval '1 month')::date - 1
+       -- The runs that may speak for the month (month_close_refusal): an unproven one's open
+       -- cases still hold the month open, but it is not the close's statement.
+       AND r.completeness IS DISTINCT FROM 'unproven';
 
     INSERT INTO public.month_closes AS mc
         (provider_key, month, statement_run_ids, statement_sha256s, statement_totals,

@@ -50,6 +50,29 @@ BEGIN
                                                v_latest.id, v_latest.covers_from,
                                                v_latest.covers_to) END);
     END IF;
+    -- A run whose completeness is unproven looked for no renewal missing from it: it cannot
+    -- say that the month's statement and ledger agree.
+    IF NOT EXISTS (SELECT 1 FROM public.statement_runs r
+                    WHERE r.provider_key = p_provider_key AND r.finished_at IS NOT NULL
+                      AND r.covers_from <= p_month AND r.covers_to >= v_last
+                      AND r.completeness IS DISTINCT FROM 'unproven') THEN
+        RETURN pg_catalog.format('no statement run of %s covering %s is proven complete (run%s '
+                                 '%s: pages given without their manifest); import the pages '
+                                 'with the manifest `statement fetch --save` wrote, fetch them, '
+                                 'or state --pages-complete', p_provider_key, v_month,
+                                 CASE WHEN (SELECT pg_catalog.count(*)
+                                              FROM public.statement_runs r
+                                             WHERE r.provider_key = p_provider_key
+                                               AND r.finished_at IS NOT NULL
+                                               AND r.covers_from <= p_month
+                                               AND r.covers_to >= v_last) = 1
+                                      THEN '' ELSE 's' END,
+                                 (SELECT pg_catalog.string_agg(r.id::text, ', ' ORDER BY r.id)
+                                    FROM public.statement_runs r
+                                   WHERE r.provider_key = p_provider_key
+                                     AND r.finished_at IS NOT NULL
+                                     AND r.covers_from <= p_month AND r.covers_to >= v_last));
+    END IF;
     SELECT pg_catalog.count(*), pg_catalog.string_agg(o.id::text, ', ' ORDER BY o.id)
              FILTER (WHERE o.n <= 5)
       INTO v_open, v_first

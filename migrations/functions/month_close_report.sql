@@ -5,7 +5,9 @@ GRANT EXECUTE ON FUNCTION public.month_close_report(text,date) TO renewal_viewer
 -- A close with its findings, for the close report (`renewalctl close --csv`, the desk's PDF and
 -- CSV): the close's row as close_month returns it, plus "findings": every line of the newest
 -- covering run paid in the month, and the lines of older covering runs that carry a case,
--- each with its case's status, resolution, who and note. NULL when the month is not closed.
+-- each with its case's status, resolution, who and note; "statementCompleteness" says how each
+-- run knew it had every page (migration 0041: fetched, manifest, stated by the operator with
+-- --pages-complete, null before 0041). NULL when the month is not closed.
 CREATE OR REPLACE FUNCTION public.month_close_report(p_provider_key text, p_month date)
     RETURNS jsonb
     LANGUAGE sql STABLE SET search_path = pg_catalog, public, pg_temp
@@ -16,6 +18,10 @@ CREATE OR REPLACE FUNCTION public.month_close_report(p_provider_key text, p_mont
             'closedAt', public.rd_rfc3339(c.closed_at),
             'statementRunIds', pg_catalog.to_jsonb(c.statement_run_ids),
             'statementSha256s', pg_catalog.to_jsonb(c.statement_sha256s),
+            'statementCompleteness', (
+                SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+                           'runId', r.id, 'completeness', r.completeness) ORDER BY r.id)
+                  FROM public.statement_runs r WHERE r.id = ANY (c.statement_run_ids)),
             'statementTotals', c.statement_totals, 'ledgerTotals', c.ledger_totals,
             'matched', c.matched, 'backfilled', c.backfilled, 'unapplied', c.unapplied,
             'differing', c.differing, 'notInStatement', c.not_in_statement,

@@ -15,7 +15,9 @@ BEGIN
            AND NEW.covers_to = OLD.covers_to AND NEW.statement_sha256 = OLD.statement_sha256
            AND NEW.files = OLD.files AND NEW.objects = OLD.objects
            AND NEW.imported_by = OLD.imported_by AND NEW.started_at = OLD.started_at
-           AND NEW.begun_in = OLD.begun_in THEN
+           AND NEW.begun_in = OLD.begun_in
+           AND NEW.completeness IS NOT DISTINCT FROM OLD.completeness
+           AND NEW.repeats_run IS NOT DISTINCT FROM OLD.repeats_run THEN
             RETURN NEW;
         END IF;
     END IF;

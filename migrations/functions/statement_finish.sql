@@ -3,7 +3,9 @@ REVOKE ALL ON FUNCTION public.statement_finish(bigint)
 GRANT EXECUTE ON FUNCTION public.statement_finish(bigint) TO renewal_operator;
 
 -- Finishes a run: the recorded renewals of the covered days that the statement lacks become
--- not_in_statement findings; the counts and both sides' totals per currency are stored.
+-- not_in_statement findings; the counts and both sides' totals per currency are stored. A run
+-- whose completeness is unproven looks for none: a page it lacks would make each renewal
+-- listed there such a finding, false.
 -- Returns the run's summary (its JSON is what `renewalctl statement import --json` prints).
 CREATE OR REPLACE FUNCTION public.statement_finish(p_run bigint)
     RETURNS jsonb
@@ -27,6 +29,7 @@ BEGIN
     FOR m IN
         SELECT b.* FROM public.subscription_billing_periods b
          WHERE b.provider_key = r.provider_key AND b.paid_at >= v_lo AND b.paid_at < v_hi
+           AND r.completeness IS DISTINCT FROM 'unproven'
          ORDER BY b.paid_at, b.id
     LOOP
         CONTINUE WHEN EXISTS (SELECT 1 FROM public.statement_lines l

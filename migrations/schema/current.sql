@@ -709,7 +709,10 @@ BEGIN
       INTO v_runs, v_shas, v_newest
       FROM public.statement_runs r
      WHERE r.provider_key = p_provider_key AND r.finished_at IS NOT NULL
-       AND r.covers_from <= p_month AND r.covers_to >= (p_month + interval '1 month')::date - 1;
+       AND r.covers_from <= p_month AND r.covers_to >= (p_month + interval '1 month')::date - 1
+       -- The runs that may speak for the month (month_close_refusal): an unproven one's open
+       -- cases still hold the month open, but it is not the close's statement.
+       AND r.completeness IS DISTINCT FROM 'unproven';
     INSERT INTO public.month_closes AS mc
         (provider_key, month, statement_run_ids, statement_sha256s, statement_totals,
          ledger_totals, matched, backfilled, unapplied, differing, not_in_statement,
@@ -1076,6 +1079,29 @@ BEGIN
                                                v_latest.id, v_latest.covers_from,
                                                v_latest.covers_to) END);
     END IF;
+    -- A run whose completeness is unproven looked for no renewal missing from it: it cannot
+    -- say that the month's statement and ledger agree.
+    IF NOT EXISTS (SELECT 1 FROM public.statement_runs r
+                    WHERE r.provider_key = p_provider_key AND r.finished_at IS NOT NULL
+                      AND r.covers_from <= p_month AND r.covers_to >= v_last
+                      AND r.completeness IS DISTINCT FROM 'unproven') THEN
+        RETURN pg_catalog.format('no statement run of %s covering %s is proven complete (run%s '
+                                 '%s: pages given without their manifest); import the pages '
+                                 'with the manifest `statement fetch --save` wrote, fetch them, '
+                                 'or state --pages-complete', p_provider_key, v_month,
+                                 CASE WHEN (SELECT pg_catalog.count(*)
+                                              FROM public.statement_runs r
+                                             WHERE r.provider_key = p_provider_key
+                                               AND r.finished_at IS NOT NULL
+                                               AND r.covers_from <= p_month
+                                               AND r.covers_to >= v_last) = 1
+                                      THEN '' ELSE 's' END,
+                                 (SELECT pg_catalog.string_agg(r.id::text, ', ' ORDER BY r.id)
+                                    FROM public.statement_runs r
+                                   WHERE r.provider_key = p_provider_key
+                                     AND r.finished_at IS NOT NULL
+                                     AND r.covers_from <= p_month AND r.covers_to >= v_last));
+    END IF;
     SELECT pg_catalog.count(*), pg_catalog.string_agg(o.id::text, ', ' ORDER BY o.id)
              FILTER (WHERE o.n <= 5)
       INTO v_open, v_first
@@ -1196,6 +1222,9 @@ CREATE TABLE public.statement_runs (
     open_cases integer,
     statement_totals jsonb,
     ledger_totals jsonb,
+    completeness text,
+    repeats_run bigint,
+    CONSTRAINT statement_runs_completeness_check CHECK ((completeness = ANY (ARRAY['fetched'::text, 'manifest'::text, 'stated'::text, 'unproven'::text]))),
     CONSTRAINT statement_runs_files_check CHECK ((jsonb_typeof(files) = 'array'::text)),
     CONSTRAINT statement_runs_finished CHECK (((finished_at IS NULL) = (open_cases IS NULL))),
     CONSTRAINT statement_runs_objects_check CHECK ((objects >= 0)),
@@ -1235,7 +1264,7 @@ ALTER TABLE ONLY public.subscriptions ALTER COLUMN provider_subscription_id SET 
 CREATE FUNCTION public.month_close_report(p_provider_key text, p_month date) RETURNS jsonb
     LANGUAGE sql STABLE
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
-    RETURN (SELECT jsonb_build_object('closeId', c.id, 'providerKey', c.provider_key, 'month', to_char((c.month)::timestamp with time zone, 'YYYY-MM'::text), 'closedBy', c.closed_by, 'closedAt', public.rd_rfc3339(c.closed_at), 'statementRunIds', to_jsonb(c.statement_run_ids), 'statementSha256s', to_jsonb(c.statement_sha256s), 'statementTotals', c.statement_totals, 'ledgerTotals', c.ledger_totals, 'matched', c.matched, 'backfilled', c.backfilled, 'unapplied', c.unapplied, 'differing', c.differing, 'notInStatement', c.not_in_statement, 'casesResolved', c.cases_resolved, 'casesDismissed', c.cases_dismissed, 'auditAnchorDigest', c.audit_anchor_digest, 'auditAnchorHeads', c.audit_anchor_heads, 'findings', COALESCE((SELECT jsonb_agg(jsonb_build_object('runId', l.run_id, 'line', l.line_no, 'renewalKey', l.provider_renewal_key, 'finding', l.finding, 'subscription', COALESCE((l.event ->> 'providerSubscriptionId'::text), (s.provider_subscription_id)::text), 'amountMinor', COALESCE(((l.event ->> 'paidAmountMinor'::text))::bigint, (b.paid_amount_minor)::bigint), 'currency', COALESCE((l.event ->> 'currency'::text), (b.currency)::text), 'paidAt', COALESCE((l.event ->> 'paidAt'::text), public.rd_rfc3339(b.paid_at)), 'caseId', l.case_id, 'caseStatus', k.status, 'caseReason', k.error_code, 'resolution', k.resolution, 'resolvedBy', k.resolved_by, 'resolvedAt', public.rd_rfc3339(k.resolved_at), 'note', k.resolution_comment) ORDER BY l.run_id DESC, l.line_no) AS jsonb_agg FROM ((((public.statement_runs r JOIN public.statement_lines l ON ((l.run_id = r.id))) LEFT JOIN public.subscription_billing_periods b ON ((b.id = l.billing_period_id))) LEFT JOIN public.subscriptions s ON ((s.id = b.subscription_id))) LEFT JOIN public.reconciliation_cases k ON ((k.id = l.case_id))) WHERE ((r.id = ANY (c.statement_run_ids)) AND ((r.id = c.statement_run_ids[cardinality(c.statement_run_ids)]) OR (l.case_id IS NOT NULL)) AND (COALESCE(((l.event ->> 'paidAt'::text))::timestamp with time zone, b.paid_at) >= ((c.month)::timestamp without time zone AT TIME ZONE 'UTC'::text)) AND (COALESCE(((l.event ->> 'paidAt'::text))::timestamp with time zone, b.paid_at) < ((c.month + '1 mon'::interval) AT TIME ZONE 'UTC'::text)))), '[]'::jsonb)) AS jsonb_build_object FROM public.month_closes c WHERE (((c.provider_key)::text = month_close_report.p_provider_key) AND (c.month = month_close_report.p_month)));
+    RETURN (SELECT jsonb_build_object('closeId', c.id, 'providerKey', c.provider_key, 'month', to_char((c.month)::timestamp with time zone, 'YYYY-MM'::text), 'closedBy', c.closed_by, 'closedAt', public.rd_rfc3339(c.closed_at), 'statementRunIds', to_jsonb(c.statement_run_ids), 'statementSha256s', to_jsonb(c.statement_sha256s), 'statementCompleteness', (SELECT jsonb_agg(jsonb_build_object('runId', r.id, 'completeness', r.completeness) ORDER BY r.id) AS jsonb_agg FROM public.statement_runs r WHERE (r.id = ANY (c.statement_run_ids))), 'statementTotals', c.statement_totals, 'ledgerTotals', c.ledger_totals, 'matched', c.matched, 'backfilled', c.backfilled, 'unapplied', c.unapplied, 'differing', c.differing, 'notInStatement', c.not_in_statement, 'casesResolved', c.cases_resolved, 'casesDismissed', c.cases_dismissed, 'auditAnchorDigest', c.audit_anchor_digest, 'auditAnchorHeads', c.audit_anchor_heads, 'findings', COALESCE((SELECT jsonb_agg(jsonb_build_object('runId', l.run_id, 'line', l.line_no, 'renewalKey', l.provider_renewal_key, 'finding', l.finding, 'subscription', COALESCE((l.event ->> 'providerSubscriptionId'::text), (s.provider_subscription_id)::text), 'amountMinor', COALESCE(((l.event ->> 'paidAmountMinor'::text))::bigint, (b.paid_amount_minor)::bigint), 'currency', COALESCE((l.event ->> 'currency'::text), (b.currency)::text), 'paidAt', COALESCE((l.event ->> 'paidAt'::text), public.rd_rfc3339(b.paid_at)), 'caseId', l.case_id, 'caseStatus', k.status, 'caseReason', k.error_code, 'resolution', k.resolution, 'resolvedBy', k.resolved_by, 'resolvedAt', public.rd_rfc3339(k.resolved_at), 'note', k.resolution_comment) ORDER BY l.run_id DESC, l.line_no) AS jsonb_agg FROM ((((public.statement_runs r JOIN public.statement_lines l ON ((l.run_id = r.id))) LEFT JOIN public.subscription_billing_periods b ON ((b.id = l.billing_period_id))) LEFT JOIN public.subscriptions s ON ((s.id = b.subscription_id))) LEFT JOIN public.reconciliation_cases k ON ((k.id = l.case_id))) WHERE ((r.id = ANY (c.statement_run_ids)) AND ((r.id = c.statement_run_ids[cardinality(c.statement_run_ids)]) OR (l.case_id IS NOT NULL)) AND (COALESCE(((l.event ->> 'paidAt'::text))::timestamp with time zone, b.paid_at) >= ((c.month)::timestamp without time zone AT TIME ZONE 'UTC'::text)) AND (COALESCE(((l.event ->> 'paidAt'::text))::timestamp with time zone, b.paid_at) < ((c.month + '1 mon'::interval) AT TIME ZONE 'UTC'::text)))), '[]'::jsonb)) AS jsonb_build_object FROM public.month_closes c WHERE (((c.provider_key)::text = month_close_report.p_provider_key) AND (c.month = month_close_report.p_month)));
 CREATE FUNCTION public.note_case(p_case_id bigint, p_comment text) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -1999,7 +2028,9 @@ BEGIN
            AND NEW.covers_to = OLD.covers_to AND NEW.statement_sha256 = OLD.statement_sha256
            AND NEW.files = OLD.files AND NEW.objects = OLD.objects
            AND NEW.imported_by = OLD.imported_by AND NEW.started_at = OLD.started_at
-           AND NEW.begun_in = OLD.begun_in THEN
+           AND NEW.begun_in = OLD.begun_in
+           AND NEW.completeness IS NOT DISTINCT FROM OLD.completeness
+           AND NEW.repeats_run IS NOT DISTINCT FROM OLD.repeats_run THEN
             RETURN NEW;
         END IF;
     END IF;
@@ -2465,7 +2496,7 @@ BEGIN
     RETURN v_count;
 END;
 $$;
-CREATE FUNCTION public.statement_begin(p_provider_key text, p_from date, p_to date, p_statement_sha256 text, p_files jsonb, p_objects integer, OUT run_id bigint, OUT earlier_run bigint) RETURNS record
+CREATE FUNCTION public.statement_begin(p_provider_key text, p_from date, p_to date, p_statement_sha256 text, p_files jsonb, p_objects integer, p_completeness text DEFAULT NULL::text, OUT run_id bigint, OUT earlier_run bigint) RETURNS record
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
     AS $$
@@ -2474,13 +2505,11 @@ BEGIN
     SELECT r.id INTO earlier_run FROM public.statement_runs r
      WHERE r.provider_key = p_provider_key AND r.covers_from = p_from AND r.covers_to = p_to
        AND r.statement_sha256 = p_statement_sha256 AND r.finished_at IS NOT NULL
-     ORDER BY r.id LIMIT 1;
-    IF FOUND THEN
-        RETURN;
-    END IF;
+     ORDER BY r.id DESC LIMIT 1;
     INSERT INTO public.statement_runs (provider_key, covers_from, covers_to, statement_sha256,
-                                       files, objects)
-    VALUES (p_provider_key, p_from, p_to, p_statement_sha256, p_files, p_objects)
+                                       files, objects, completeness, repeats_run)
+    VALUES (p_provider_key, p_from, p_to, p_statement_sha256, p_files, p_objects,
+            p_completeness, earlier_run)
     RETURNING id INTO run_id;
 END;
 $$;
@@ -2506,6 +2535,7 @@ BEGIN
     FOR m IN
         SELECT b.* FROM public.subscription_billing_periods b
          WHERE b.provider_key = r.provider_key AND b.paid_at >= v_lo AND b.paid_at < v_hi
+           AND r.completeness IS DISTINCT FROM 'unproven'
          ORDER BY b.paid_at, b.id
     LOOP
         CONTINUE WHEN EXISTS (SELECT 1 FROM public.statement_lines l
@@ -2565,7 +2595,7 @@ $$;
 CREATE FUNCTION public.statement_run_json(p_run bigint) RETURNS jsonb
     LANGUAGE sql STABLE
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
-    RETURN (SELECT jsonb_build_object('runId', r.id, 'providerKey', r.provider_key, 'from', r.covers_from, 'to', r.covers_to, 'statementSha256', r.statement_sha256, 'files', r.files, 'objects', r.objects, 'importedBy', r.imported_by, 'startedAt', public.rd_rfc3339(r.started_at), 'finishedAt', public.rd_rfc3339(r.finished_at), 'renewals', r.renewals, 'matched', r.matched, 'backfilled', r.backfilled, 'unapplied', r.unapplied, 'differing', r.differing, 'notInStatement', r.not_in_statement, 'cases', r.open_cases, 'statementTotals', r.statement_totals, 'ledgerTotals', r.ledger_totals) AS jsonb_build_object FROM public.statement_runs r WHERE (r.id = statement_run_json.p_run));
+    RETURN (SELECT jsonb_build_object('runId', r.id, 'providerKey', r.provider_key, 'from', r.covers_from, 'to', r.covers_to, 'statementSha256', r.statement_sha256, 'files', r.files, 'objects', r.objects, 'importedBy', r.imported_by, 'startedAt', public.rd_rfc3339(r.started_at), 'finishedAt', public.rd_rfc3339(r.finished_at), 'renewals', r.renewals, 'matched', r.matched, 'backfilled', r.backfilled, 'unapplied', r.unapplied, 'differing', r.differing, 'notInStatement', r.not_in_statement, 'cases', r.open_cases, 'statementTotals', r.statement_totals, 'ledgerTotals', r.ledger_totals, 'completeness', r.completeness, 'repeats', (SELECT jsonb_build_object('runId', e.id, 'importedBy', e.imported_by, 'finishedAt', public.rd_rfc3339(e.finished_at)) AS jsonb_build_object FROM public.statement_runs e WHERE (e.id = r.repeats_run)), 'closedMonths', COALESCE((SELECT jsonb_agg(jsonb_build_object('month', to_char((mc.month)::timestamp with time zone, 'YYYY-MM'::text), 'closedBy', mc.closed_by, 'closedAt', public.rd_rfc3339(mc.closed_at)) ORDER BY mc.month) AS jsonb_agg FROM public.month_closes mc WHERE (((mc.provider_key)::text = (r.provider_key)::text) AND (mc.month >= (date_trunc('month'::text, (r.covers_from)::timestamp without time zone))::date) AND (mc.month <= r.covers_to) AND (mc.closed_at < r.started_at))), '[]'::jsonb), 'backfilledAfterClose', (SELECT count(*) AS count FROM (public.statement_lines l JOIN public.subscription_billing_periods b ON ((b.id = l.billing_period_id))) WHERE ((l.run_id = r.id) AND (l.finding = 'backfilled'::text) AND (EXISTS (SELECT 1 FROM public.month_closes mc WHERE (((mc.provider_key)::text = b.provider_key) AND (mc.month = (date_trunc('month'::text, (b.paid_at AT TIME ZONE 'UTC'::text)))::date) AND (mc.closed_at < b.created_at))))))) AS jsonb_build_object FROM public.statement_runs r WHERE (r.id = statement_run_json.p_run));
 CREATE TABLE public.database_backups (
     id bigint NOT NULL,
     taken_at timestamp with time zone NOT NULL,
@@ -2975,6 +3005,8 @@ ALTER TABLE ONLY public.statement_lines
     ADD CONSTRAINT statement_lines_run_id_fkey FOREIGN KEY (run_id) REFERENCES public.statement_runs(id);
 ALTER TABLE ONLY public.statement_runs
     ADD CONSTRAINT statement_runs_provider_key_fkey FOREIGN KEY (provider_key) REFERENCES public.billing_providers(provider_key);
+ALTER TABLE ONLY public.statement_runs
+    ADD CONSTRAINT statement_runs_repeats_run_fkey FOREIGN KEY (repeats_run) REFERENCES public.statement_runs(id);
 ALTER TABLE ONLY public.subscription_billing_periods
     ADD CONSTRAINT subscription_billing_periods_subscription_id_fkey FOREIGN KEY (subscription_id) REFERENCES public.subscriptions(id);
 ALTER TABLE ONLY public.subscription_outbox
@@ -3128,8 +3160,8 @@ GRANT ALL ON FUNCTION public.review_invalid_delivery(p_inbox_id bigint, p_note t
 REVOKE ALL ON FUNCTION public.set_inbox_retention(p_days integer) FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.statement_add_lines(p_run bigint, p_lines jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.statement_add_lines(p_run bigint, p_lines jsonb) TO renewal_operator;
-REVOKE ALL ON FUNCTION public.statement_begin(p_provider_key text, p_from date, p_to date, p_statement_sha256 text, p_files jsonb, p_objects integer, OUT run_id bigint, OUT earlier_run bigint) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.statement_begin(p_provider_key text, p_from date, p_to date, p_statement_sha256 text, p_files jsonb, p_objects integer, OUT run_id bigint, OUT earlier_run bigint) TO renewal_operator;
+REVOKE ALL ON FUNCTION public.statement_begin(p_provider_key text, p_from date, p_to date, p_statement_sha256 text, p_files jsonb, p_objects integer, p_completeness text, OUT run_id bigint, OUT earlier_run bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.statement_begin(p_provider_key text, p_from date, p_to date, p_statement_sha256 text, p_files jsonb, p_objects integer, p_completeness text, OUT run_id bigint, OUT earlier_run bigint) TO renewal_operator;
 REVOKE ALL ON FUNCTION public.statement_finish(p_run bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.statement_finish(p_run bigint) TO renewal_operator;
 REVOKE ALL ON FUNCTION public.statement_run_json(p_run bigint) FROM PUBLIC;

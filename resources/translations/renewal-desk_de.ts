@@ -3930,6 +3930,30 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
         <source>%1&apos;s %2 is closed.</source>
         <translation>%1, %2 ist abgeschlossen.</translation>
     </message>
+    <message>
+        <source>every page fetched from the API</source>
+        <translation>jede Seite aus der API abgerufen</translation>
+    </message>
+    <message>
+        <source>every page checked against the fetch&apos;s manifest</source>
+        <translation>jede Seite gegen das Manifest des Abrufs geprüft</translation>
+    </message>
+    <message>
+        <source>stated complete by the operator (--pages-complete)</source>
+        <translation>vom Bearbeiter als vollständig erklärt (--pages-complete)</translation>
+    </message>
+    <message>
+        <source>imported before completeness was recorded</source>
+        <translation>importiert, bevor die Vollständigkeit erfasst wurde</translation>
+    </message>
+    <message>
+        <source>run %1: %2</source>
+        <translation>Lauf %1: %2</translation>
+    </message>
+    <message>
+        <source>Statement completeness</source>
+        <translation>Vollständigkeit der Abrechnung</translation>
+    </message>
 </context>
 <context>
     <name>rd::ui::NewRowsBar</name>

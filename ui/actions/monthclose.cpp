@@ -63,6 +63,25 @@ QString utcText(const QString &rfc3339)
 }
 
 /// The array's values, escaped for HTML, joined by `separator` (HTML itself).
+/// How each run knew it had every page (month_close_report's statementCompleteness, #39),
+/// one line a run.
+QString completenessText(const nlohmann::json &report)
+{
+    QStringList lines;
+    const auto runs = report.find("statementCompleteness");
+    if (runs == report.end() || !runs->is_array())
+        return {};
+    for (const auto &r : *runs) {
+        const QString how = str(r, "completeness");
+        const QString what = how == u"fetched"_qs ? Tr::tr("every page fetched from the API")
+            : how == u"manifest"_qs ? Tr::tr("every page checked against the fetch's manifest")
+            : how == u"stated"_qs   ? Tr::tr("stated complete by the operator (--pages-complete)")
+                                    : Tr::tr("imported before completeness was recorded");
+        lines << Tr::tr("run %1: %2").arg(num(r, "runId")).arg(what);
+    }
+    return lines.join(u"<br>"_qs);
+}
+
 QString joined(const nlohmann::json &array, const QString &separator)
 {
     QStringList out;
@@ -158,6 +177,7 @@ QString closeReportHtml(const nlohmann::json &report)
         u"<span style='font-family: DejaVu Sans Mono; font-size: 7pt'>"_qs
             + joined(report.value("statementSha256s", nlohmann::json()), u"<br>"_qs)
             + u"</span>"_qs);
+    h += row(Tr::tr("Statement completeness"), completenessText(report));
     h += u"</table>"_qs;
 
     h += u"<h3>%1</h3>"_qs.arg(Tr::tr("Totals per currency"));
