@@ -269,8 +269,8 @@ private slots:
         }
     }
 
-    // --save: files 0600 in a folder 0700 (created so, whatever the umask); an existing folder
-    // others may enter is refused before any request, not tightened.
+    // --save: files 0600 (pages and manifest) in a folder 0700 (created so, whatever the umask); an
+    // existing folder others may enter is refused before any request, not tightened.
     void savedPagesArePrivate()
     {
         rdtest::ApiServer api([](const rdtest::ApiRequest &r) {
@@ -292,7 +292,8 @@ private slots:
         QVERIFY2(r.exitCode == 0 || r.exitCode == 3, r.err.constData());
         QCOMPARE(modeOf(dir), mode_t(0700));
         const QStringList names = QDir(dir).entryList(QDir::Files, QDir::Name);
-        QCOMPARE(names, QStringList({"stripe-0001.json", "stripe-0002.json"}));
+        // The manifest that lists the pages is as private as they are.
+        QCOMPARE(names, QStringList({"manifest.json", "stripe-0001.json", "stripe-0002.json"}));
         for (const auto &name : names)
             QCOMPARE(modeOf(dir + "/" + name), mode_t(0600));
 

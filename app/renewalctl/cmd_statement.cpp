@@ -87,7 +87,6 @@ std::vector<StatementFile> readFiles(const CommandContext &ctx, const StatementO
     return files;
 }
 
-/// The manifest beside the pages --save kept (0600, as the pages).
 /// --from/--to as the store takes them: the days written canonically, or nothing.
 std::optional<std::string> dayOption(const std::optional<std::string> &value, const char *name)
 {
