@@ -419,8 +419,11 @@ private slots:
         };
         std::future<std::string> a, b;
         pqxx::work hold(*controller); // after the futures: rolled back before they are joined
-        hold.exec1("SELECT pg_advisory_xact_lock(hashtextextended("
-                   "'reopen:stripe-main:in_march', 0))");
+        // The reopens' work lock (0045), held as a reopen of the same renewal would hold it.
+        hold.exec0("INSERT INTO rd_work_locks VALUES ('reopen stripe-main in_march') "
+                   "ON CONFLICT DO NOTHING");
+        hold.exec1("SELECT 1 FROM rd_work_locks WHERE name = 'reopen stripe-main in_march' "
+                   "FOR UPDATE");
         a = std::async(
             std::launch::async, reopen, rdtest::loginAs(*m_db, "alice", "operator"), first);
         b = std::async(
@@ -494,8 +497,8 @@ private slots:
         QCOMPARE(mapped, static_cast<int>(raised.size()));
         // RD013, RD014 (0029: statements), RD015 month_close_refused (0031), RD016
         // case_not_reopenable (0033), RD017-RD019 (0034: reviewing an invalid delivery),
-        // RD020-RD021 (0037: removing delivery bodies).
-        QCOMPARE(mapped, 21);
+        // RD020-RD021 (0037: removing delivery bodies), RD022 work_busy (0045).
+        QCOMPARE(mapped, 22);
     }
 
     // --- One renewal, one case. ---

@@ -514,6 +514,93 @@ private slots:
         QVERIFY_EXCEPTION_THROWN(tx.exec0("DELETE FROM statement_lines"), pqxx::sql_error);
     }
 
+    // #39, 1: a provider's imports and closes queue on a row only the definer functions may
+    // lock. A viewer holding the advisory keys they (and the fold) used to take holds nothing
+    // back, and can neither lock the row nor call the functions that do.
+    void aViewerCannotHoldImportsOrClosesBack()
+    {
+        pqxx::connection viewer(rdtest::loginAs(*m_db, "v", "viewer"));
+        {
+            pqxx::nontransaction tx(viewer);
+            tx.exec("SELECT pg_advisory_lock(hashtextextended("
+                    "'renewal-desk statement stripe-main', 0))");
+            tx.exec("SELECT pg_advisory_lock(hashtext('rd_fold_renewal_totals'))");
+        }
+        for (const char *attack :
+            {"SELECT 1 FROM rd_work_locks FOR UPDATE", "LOCK TABLE rd_work_locks IN ROW SHARE MODE",
+                "INSERT INTO rd_work_locks VALUES ('statements stripe-main')",
+                "SELECT rd_take_work_lock('statements stripe-main', 'x')",
+                "SELECT rd_try_work_lock('fold renewal totals')"}) {
+            pqxx::work tx(viewer);
+            try {
+                tx.exec(attack);
+                QFAIL(attack);
+            } catch (const pqxx::sql_error &e) {
+                QVERIFY2(
+                    std::string(e.what()).find("permission denied") != std::string::npos, e.what());
+            }
+        }
+        // Bounded waits: today's advisory lock would make these time out, not hang the test.
+        const std::string bounded = m_db->conninfo() + " options='-c lock_timeout=5s'";
+        const auto imported = import(februaryStatement(), {}, bounded);
+        QVERIFY2(imported.exitCode == 3, imported.err.constData());
+        const auto closed = runProgram(ctl(),
+            withDb(bounded, {"close", "--provider-key", "stripe-main", "--month", "2026-02"}));
+        // Refused for the open findings, not for a lock.
+        QVERIFY2(closed.exitCode == 4 && closed.err.contains("(month_close_refused)"),
+            closed.err.constData());
+        QVERIFY(scalar(*m_db, "SELECT count(*) FROM renewal_total_deltas") > 0);
+        const auto folded = runProgram(ctl(), withDb(bounded, {"fold"}));
+        QVERIFY2(folded.exitCode == 0, folded.err.constData());
+        QCOMPARE(scalar(*m_db, "SELECT count(*) FROM renewal_total_deltas"), 0LL);
+    }
+
+    // #39, 1: an import or close behind one that holds the provider's statement work past the
+    // lock timeout is refused as busy (exit 75, the work named), with nothing written; once the
+    // other has finished the same import runs.
+    void aBusyImportIsRefusedAfterTheLockTimeout()
+    {
+        const auto files = februaryStatement();
+        const auto before = footprint(*m_db);
+        auto holder = m_db->connect();
+        auto observer = m_db->connect();
+        const int holderPid = rdtest::backendPid(*holder);
+        auto hold = std::make_unique<pqxx::work>(*holder); // stands in for a running import
+        hold->exec("INSERT INTO rd_work_locks VALUES ('statements stripe-main') "
+                   "ON CONFLICT DO NOTHING");
+        hold->exec("SELECT 1 FROM rd_work_locks WHERE name = 'statements stripe-main' FOR UPDATE");
+
+        QStringList args {"statement", "import", "--provider-key", "stripe-main", "--from",
+            "2026-02-01", "--to", "2026-02-28", "--pages-complete"};
+        QProcess importer;
+        importer.start(
+            ctl(), withDb(m_db->conninfo() + " options='-c lock_timeout=4s'", args + files));
+        QVERIFY(importer.waitForStarted());
+        importer.closeWriteChannel();
+        // It queued behind the holder (seen waiting), then gave up on its own.
+        const auto waiting = rdtest::waitForLockWaiters(*observer, holderPid, 1);
+        QVERIFY2(waiting.reached, waiting.seen.c_str());
+        QVERIFY(importer.waitForFinished(60000));
+        const QByteArray err = importer.readAllStandardError();
+        QCOMPARE(importer.exitCode(), 75);
+        QVERIFY2(err.startsWith("renewalctl: refused (work_busy): another statement import or "
+                                "month close of stripe-main is running and has held its lock "
+                                "for longer than 4s"),
+            err.constData());
+
+        const auto closed = runProgram(ctl(),
+            withDb(m_db->conninfo() + " options='-c lock_timeout=1s'",
+                {"close", "--provider-key", "stripe-main", "--month", "2026-02"}));
+        QCOMPARE(closed.exitCode, 75);
+        QVERIFY2(closed.err.contains("(work_busy)"), closed.err.constData());
+        QCOMPARE(footprint(*m_db), before);
+
+        hold->commit();
+        hold.reset();
+        const auto again = runProgram(ctl(), withDb(*m_db, args + files));
+        QVERIFY2(again.exitCode == 3, again.err.constData());
+    }
+
     // A paid renewal whose statement object does not say the period renewed into (Stripe
     // usage billed in arrears; every Lemon Squeezy invoice): missing here, it becomes the case
     // a delivery of it opens (needs_snapshot); recorded, it is matched without the period.

@@ -23,7 +23,7 @@ enum ExitCode : int {
     ExitDataError = 65,
     ExitUnavailable = 69,
     ExitInternal = 70,
-    ExitTempFail = 75, ///< outbox: some deliveries failed and will be retried
+    ExitTempFail = 75, ///< a temporary failure: outbox deliveries to retry, busy work, ...
     ExitConfig = 78, ///< the database refuses our schema history (a changed migration)
 };
 

@@ -2,6 +2,7 @@
 
 #include "app/renewalctl/command_context.h"
 #include "domain/core/errors.h"
+#include "domain/store/action_refused.h"
 #include "domain/store/database_errors.h"
 #include "domain/store/database_target.h"
 #include "domain/store/embedded_cluster.h"
@@ -34,7 +35,9 @@ int reportRefusal(const CommandContext &ctx, const std::string &code, const std:
             << nlohmann::json {{"result", "refused"}, {"error", code}, {"message", message}}.dump()
             << "\n";
     ctx.err << "renewalctl: refused (" << code << "): " << message << "\n";
-    return ExitRefused;
+    // Busy work (another import or close holding its lock past the timeout) is temporary:
+    // the same command succeeds once that one has finished.
+    return code == toString(Refusal::WorkBusy) ? ExitTempFail : ExitRefused;
 }
 
 InputFile::InputFile(const std::string &path, std::istream &stdinStream) : m_stream(&stdinStream)

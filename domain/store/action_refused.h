@@ -35,6 +35,10 @@ enum class Refusal {
     RetentionNotConfigured,
     /// 0037: a retention sweep of an age the caller chose, by a role that is no operator.
     PurgeNeedsOperator,
+    /// 0045: the work lock this action queues on (a provider's statement imports and month
+    /// closes, a renewal's reopens) was held by the one running past the lock timeout; waiting
+    /// heals it.
+    WorkBusy,
 };
 
 /// The refusal's code as programs and people see it: "case_already_closed", ...

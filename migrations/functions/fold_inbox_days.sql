@@ -3,7 +3,7 @@ REVOKE ALL ON FUNCTION public.fold_inbox_days()
 GRANT EXECUTE ON FUNCTION public.fold_inbox_days() TO renewal_viewer;
 
 -- Folds the finished days not folded yet; returns how many (day, outcome) rows it wrote. One
--- fold at a time: a second caller returns 0 at once. A standby cannot write, and returns 0.
+-- fold at a time (a work lock, 0045): a second caller returns 0 at once. A standby cannot write, and returns 0.
 CREATE OR REPLACE FUNCTION public.fold_inbox_days()
     RETURNS bigint
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
@@ -17,7 +17,7 @@ BEGIN
     IF pg_catalog.pg_is_in_recovery() THEN
         RETURN 0;
     END IF;
-    IF NOT pg_catalog.pg_try_advisory_xact_lock(pg_catalog.hashtext('rd_fold_inbox_days')) THEN
+    IF NOT public.rd_try_work_lock('fold inbox days') THEN
         RETURN 0;
     END IF;
     SELECT s.folded_before INTO v_from FROM public.webhook_inbox_daily_state s;

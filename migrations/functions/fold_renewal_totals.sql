@@ -14,7 +14,7 @@ BEGIN
     IF pg_catalog.pg_is_in_recovery() THEN
         RETURN 0;
     END IF;
-    IF NOT pg_catalog.pg_try_advisory_xact_lock(pg_catalog.hashtext('rd_fold_renewal_totals')) THEN
+    IF NOT public.rd_try_work_lock('fold renewal totals') THEN
         RETURN 0;
     END IF;
     WITH taken AS (

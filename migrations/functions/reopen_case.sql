@@ -43,9 +43,10 @@ BEGIN
     END IF;
     -- One reopen of a renewal at a time: the checks below and the update then see the same
     -- open cases (a second reopen of the same renewal waits here, then finds this one open).
-    PERFORM pg_catalog.pg_advisory_xact_lock(
-        pg_catalog.hashtextextended('reopen:' || c.provider_key || ':' || c.provider_renewal_key,
-                                    0));
+    PERFORM public.rd_take_work_lock(
+        'reopen ' OPERATOR(pg_catalog.||) c.provider_key OPERATOR(pg_catalog.||) ' '
+            OPERATOR(pg_catalog.||) c.provider_renewal_key,
+        'another reopen of renewal ' OPERATOR(pg_catalog.||) c.provider_renewal_key);
     SELECT b.id INTO v_period FROM public.subscription_billing_periods b
      WHERE b.provider_key = c.provider_key AND b.provider_renewal_key = c.provider_renewal_key;
     IF FOUND THEN
