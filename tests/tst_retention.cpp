@@ -109,7 +109,7 @@ private slots:
     ///   evt_a  100 days  applied (sub_1's February renewal, chained in its audit)
     ///   evt_b  100 days  rejected: sub_2's March renewal, a gap: its case is open
     ///   evt_c   10 days  not_a_renewal of sub_2
-    ///   evt_d  100 days  invalid: no subscription read, but its body names "sub_1"
+    ///   evt_d  100 days  invalid: no subscription read, but its body names "sub_1"; reviewed
     ///   evt_e  100 days  not processed (a delivery that died processing)
     void init()
     {
@@ -144,6 +144,9 @@ private slots:
         m_openCase
             = tx.exec1("SELECT case_id FROM webhook_inbox WHERE provider_event_id = 'evt_b'")[0]
                   .as<std::int64_t>();
+        // Reviewed, so that retention may take its body (invalidKeepsItsBodyUntilReviewed).
+        tx.exec_params(
+            "SELECT review_invalid_delivery($1, 'a test payload from the dashboard')", d.second);
         for (const auto *e : {"evt_a", "evt_b", "evt_d", "evt_e"})
             age(e, 100);
         age("evt_c", 10);
@@ -249,6 +252,54 @@ private slots:
         QCOMPARE(scalar("SELECT count(*) FROM reconciliation_cases WHERE id = "
                      + std::to_string(m_openCase) + " AND event->>'providerEventId' = 'evt_b'"),
             1LL);
+    }
+
+    // #39, 5: an invalid delivery nobody has reviewed keeps its body, whoever sweeps and at
+    // whatever age, as an open case's delivery does: the review and a re-run need it. Once it
+    // is reviewed (or re-run) the next sweep takes it.
+    void invalidKeepsItsBodyUntilReviewed()
+    {
+        auto conn = m_db->connect();
+        const auto f = deliver(*conn, "evt_f", "{\"also broken\": ", std::string("invalid"),
+            normalized("invalid", "evt_f", ""), std::nullopt);
+        age("evt_f", 100);
+        pqxx::nontransaction(*conn).exec("SELECT set_inbox_retention(30)");
+
+        auto viewer = as("viewer");
+        const auto swept = purge(*viewer, std::nullopt);
+        QCOMPARE(removed(), (QStringList {"evt_a", "evt_d"}));
+        QCOMPARE(swept.kept, 2LL); // evt_b's open case, evt_f unreviewed
+        auto op = as("operator");
+        const auto chosen = purge(*op, 0);
+        QVERIFY(!removed().contains("evt_f"));
+        QCOMPARE(chosen.kept, 2LL);
+        rd::PurgeOptions dry;
+        dry.olderThanDays = 0;
+        dry.dryRun = true;
+        QCOMPARE(rd::purgeInboxBodies(*op, dry).kept, 2LL);
+        QVERIFY(
+            rd::purgeInboxBodies(*op, dry).text().find("nobody has reviewed") != std::string::npos);
+        QCOMPARE(scalar("SELECT count(*) FROM webhook_inbox WHERE provider_event_id = 'evt_f' "
+                        "AND raw_body IS NOT NULL AND body_removal_id IS NULL"),
+            1LL);
+
+        pqxx::nontransaction(*op).exec_params(
+            "SELECT review_invalid_delivery($1, 'a provider test event')", f.second);
+        QCOMPARE(purge(*viewer, std::nullopt).removed, 1LL);
+        QVERIFY(removed().contains("evt_f"));
+
+        // A data-subject request still erases an unreviewed one; its re-run then says so.
+        const auto g = deliver(*conn, "evt_g", "{\"broken\": \"sub_2\"", std::string("invalid"),
+            normalized("invalid", "evt_g", ""), std::nullopt);
+        age("evt_g", 100);
+        QCOMPARE(purge(*viewer, std::nullopt).removed, 0LL);
+        pqxx::nontransaction(*op).exec(
+            "SELECT erase_inbox_bodies('stripe-main', 'sub_2', 'ticket 9')");
+        QVERIFY(removed().contains("evt_g"));
+        const auto rerun = rdtest::runProgram(rdtest::ctl(),
+            rdtest::withDb(*m_db, {"replay", "--delivery", QString::number(g.second)}));
+        QCOMPARE(rerun.exitCode, 65);
+        QVERIFY2(rerun.err.contains("its body was erased on "), rerun.err.constData());
     }
 
     // The configured retention is any viewer's to enforce (the fold timer's login); an age of
@@ -516,11 +567,12 @@ private slots:
             removals.out.constData());
         QVERIFY(removals.out.contains("request: ticket 7"));
 
-        // The invalid delivery's body is gone: a re-run says so.
+        // The invalid delivery went only because it was reviewed: a re-run says that first
+        // (a removed body's re-run: invalidKeepsItsBodyUntilReviewed).
         const auto rerun = runProgram(
             ctl(), withDb(*m_db, {"replay", "--delivery", QString::number(m_ids["evt_d"])}));
-        QCOMPARE(rerun.exitCode, 65);
-        QVERIFY2(rerun.err.contains("its body was removed on "), rerun.err.constData());
+        QCOMPARE(rerun.exitCode, 4);
+        QVERIFY2(rerun.err.contains("was already reviewed by "), rerun.err.constData());
     }
 
     // The fold sweeps the configured retention and says so; RENEWAL_DESK_RETENTION_DAYS

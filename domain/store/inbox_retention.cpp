@@ -166,9 +166,11 @@ std::string PurgeReport::text() const
             + ", received " + firstReceivedAt + " to " + lastReceivedAt;
     s += "\n";
     if (kept > 0)
-        s += dryRun ? "would keep " + plural(kept, "body", "bodies") + " whose case is open\n"
+        s += dryRun ? "would keep " + plural(kept, "body", "bodies")
+                + " whose case is open or that are invalid deliveries nobody has reviewed\n"
                     : "kept " + plural(kept, "body", "bodies")
-                + " old enough but kept: their case is open\n";
+                + " old enough but kept: their case is open, or they are invalid deliveries "
+                  "nobody has reviewed\n";
     if (!dryRun && removed > 0)
         s += "recorded as run " + run + " in "
             + plural(batches, "removal record", "removal records")

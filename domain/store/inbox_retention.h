@@ -50,7 +50,7 @@ struct PurgeReport
     std::optional<std::int64_t> lastId;
     std::string firstReceivedAt;
     std::string lastReceivedAt;
-    long long kept = 0; ///< bodies old enough but kept: an open case, not processed, or locked
+    long long kept = 0; ///< old enough but kept: an open case's, an unreviewed invalid delivery's
     nlohmann::json toJson() const;
     std::string text() const;
 };

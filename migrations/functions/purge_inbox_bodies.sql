@@ -4,7 +4,8 @@ GRANT EXECUTE ON FUNCTION public.purge_inbox_bodies(integer,boolean,uuid,timesta
 
 -- One batch of a retention sweep: the bodies of at most p_batch processed deliveries received
 -- before now() - the retention, whose case (webhook_inbox.case_id, or a case whose evidence
--- it is: reconciliation_cases.inbox_id) is not open, oldest first, after the key
+-- it is: reconciliation_cases.inbox_id) is not open, and that are not invalid deliveries
+-- nobody has reviewed (0034: the body is what a review or a re-run needs), oldest first, after the key
 -- (p_after_received_at, p_after_id) the previous batch returned. Each batch is its own short
 -- transaction: rows locked by someone else are skipped (the next sweep takes them), and no
 -- subscription is ever locked. A batch that removed something writes its record; the batches
@@ -76,7 +77,7 @@ BEGIN
     END IF;
 
     IF p_dry_run THEN
-        -- What a sweep would remove now, and what it would keep for an open case.
+        -- What a sweep would remove now, and what it would keep for an open case or a review.
         SELECT count(*) FILTER (WHERE NOT x.open),
                coalesce(sum(x.bytes) FILTER (WHERE NOT x.open), 0),
                count(*) FILTER (WHERE x.open),
@@ -90,7 +91,10 @@ BEGIN
                        (EXISTS (SELECT 1 FROM public.reconciliation_cases k
                                  WHERE k.id = w.case_id AND k.status = 'open')
                         OR EXISTS (SELECT 1 FROM public.reconciliation_cases k
-                                    WHERE k.inbox_id = w.id AND k.status = 'open')) AS open
+                                    WHERE k.inbox_id = w.id AND k.status = 'open')
+                        OR (w.outcome = 'invalid'
+                            AND NOT EXISTS (SELECT 1 FROM public.webhook_inbox_reviews v
+                                             WHERE v.inbox_id = w.id))) AS open
                   FROM public.webhook_inbox w
                  WHERE w.received_at >= v_from AND w.received_at < v_cutoff
                    AND w.body_removal_id IS NULL AND w.outcome IS NOT NULL) x;
@@ -120,8 +124,11 @@ BEGIN
                    (EXISTS (SELECT 1 FROM public.reconciliation_cases k
                              WHERE k.id = b.case_id AND k.status = 'open')
                     OR EXISTS (SELECT 1 FROM public.reconciliation_cases k
-                                WHERE k.inbox_id = b.id AND k.status = 'open')) AS open
-              FROM (SELECT w.id, w.received_at, w.case_id,
+                                WHERE k.inbox_id = b.id AND k.status = 'open')
+                    OR (b.outcome = 'invalid'
+                        AND NOT EXISTS (SELECT 1 FROM public.webhook_inbox_reviews v
+                                         WHERE v.inbox_id = b.id))) AS open
+              FROM (SELECT w.id, w.received_at, w.case_id, w.outcome,
                            pg_catalog.octet_length(w.raw_body) AS bytes
                       FROM public.webhook_inbox w
                      WHERE w.received_at >= v_from AND w.received_at < v_cutoff
