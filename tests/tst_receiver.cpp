@@ -12,6 +12,7 @@
 
 #include <QFile>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -21,6 +22,11 @@
 #include <sstream>
 #include <sys/stat.h>
 #include <thread>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 using namespace std::chrono_literals;
 using rdtest::ctl;
@@ -1034,6 +1040,78 @@ private slots:
         r = rdtest::httpCall(rx.port(), "POST", "/webhooks/stripe-main",
             signedHeaders(rd::ProviderKind::Stripe, body, kStripe), body);
         QCOMPARE(r.status, 400);
+    }
+
+    // #39, 12: a SIGHUP while the database accepts connections and never answers them. The
+    // reload waits on a thread of its own and gives up after connect_timeout, keeping the
+    // previous secrets; /metrics is answered meanwhile, /healthz says the database is
+    // unavailable once its own connect times out, and a second SIGHUP is skipped, not queued.
+    // (The reload ran on the single I/O thread with no timeout: nothing was answered until the
+    // database was.)
+    void aReloadAgainstAHangingDatabaseBlocksNothing()
+    {
+        rdtest::TestDatabase db("rx_hang");
+        registerProviders(db.conninfo());
+        QTemporaryDir dir;
+        const QString secrets = writeSecrets(dir, kSecretsJson);
+        // The receiver finds its database through a service file; the file then names a socket
+        // that takes connections (the kernel's backlog) and never answers them.
+        std::map<QString, QString> params;
+        for (const auto &pair : QString::fromStdString(rdtest::loginAs(db, "rx", "ingest"))
+                                    .split(' ', Qt::SkipEmptyParts)) {
+            QString value = pair.section('=', 1);
+            if (value.size() >= 2 && value.startsWith('\'') && value.endsWith('\''))
+                value = value.mid(1, value.size() - 2); // a service file's values are bare
+            params[pair.section('=', 0, 0)] = value;
+        }
+        const QString serviceFile = dir.filePath("pg_service.conf");
+        const auto writeService = [&](const std::map<QString, QString> &p) {
+            QFile f(serviceFile);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write("[rd]\n");
+            for (const auto &[key, value] : p)
+                f.write((key + "=" + value + "\n").toUtf8());
+        };
+        writeService(params);
+        const int hole = ::socket(AF_INET, SOCK_STREAM, 0);
+        QVERIFY(hole >= 0);
+        const auto closeHole = qScopeGuard([&] { ::close(hole); });
+        sockaddr_in address {};
+        address.sin_family = AF_INET;
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t length = sizeof address;
+        QVERIFY(::bind(hole, reinterpret_cast<sockaddr *>(&address), length) == 0);
+        QVERIFY(::listen(hole, 16) == 0);
+        QVERIFY(::getsockname(hole, reinterpret_cast<sockaddr *>(&address), &length) == 0);
+
+        qputenv("PGSERVICEFILE", serviceFile.toLocal8Bit());
+        Receiver rx("service=rd", secrets);
+        qunsetenv("PGSERVICEFILE");
+        QVERIFY2(rx.port() != 0, rx.stderrText().constData());
+        QCOMPARE(rdtest::httpCall(rx.port(), "GET", "/healthz").status, 200);
+
+        auto hanging = params;
+        hanging["host"] = "127.0.0.1";
+        hanging["port"] = QString::number(ntohs(address.sin_port));
+        writeService(hanging);
+        ::kill(static_cast<pid_t>(rx.pid()), SIGHUP);
+        std::this_thread::sleep_for(500ms);
+        const auto metrics = rdtest::httpCall(rx.port(), "GET", "/metrics", {}, {}, 3s);
+        QVERIFY2(metrics.status == 200, describe(metrics));
+        ::kill(static_cast<pid_t>(rx.pid()), SIGHUP);
+        QVERIFY(!rx.waitForLogLine("is still running", 5s).isEmpty());
+        // /healthz connects too: it answers 503 when its connect times out (10 s).
+        const auto health = rdtest::httpCall(rx.port(), "GET", "/healthz", {}, {}, 25s);
+        QVERIFY2(health.status == 503, describe(health));
+        // connect_timeout ends the first reload, which keeps the previous secrets.
+        const QByteArray failed = rx.waitForLogLine("the previous secrets", 30s);
+        QVERIFY2(!failed.isEmpty(), rx.stderrText().constData());
+
+        // The database back: the next SIGHUP reloads.
+        writeService(params);
+        ::kill(static_cast<pid_t>(rx.pid()), SIGHUP);
+        QVERIFY(!rx.waitForLogLine("\"providerKeys\"", 15s).isEmpty());
+        QCOMPARE(rdtest::httpCall(rx.port(), "GET", "/healthz", {}, {}, 15s).status, 200);
     }
 
     void theSimulatorDeliversThroughTheReceiver()

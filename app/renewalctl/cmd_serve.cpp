@@ -4,6 +4,7 @@
 #include "domain/core/errors.h"
 #include "domain/receiver/receiver_keys.h"
 #include "domain/receiver/webhook_receiver.h"
+#include "domain/store/database_target.h"
 #include "domain/store/schema_version.h"
 
 #include <ostream>
@@ -30,7 +31,9 @@ int runServe(const CommandContext &ctx, const ServeOptions &o)
     config.tolerance = std::chrono::seconds(o.toleranceSeconds);
     config.readTimeout = std::chrono::seconds(o.readTimeoutSeconds);
     config.overdueRefresh = std::chrono::seconds(o.overdueRefreshSeconds);
-    config.conninfo = ctx.conninfo();
+    // A database that accepts connections and never answers (#39, item 12) fails a worker's
+    // or a reload's connect after ten seconds instead of holding it for ever.
+    config.conninfo = withConnectTimeout(ctx.conninfo(), 10);
     config.newestMigration = newestKnownMigration();
 
     // SIGHUP re-reads the secrets file and the registered providers the same way, after

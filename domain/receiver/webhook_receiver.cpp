@@ -82,8 +82,19 @@ struct WebhookReceiver::Impl
               })
     { }
 
+    ~Impl()
+    {
+        if (reloader.joinable())
+            reloader.join();
+    }
+
     ReceiverConfig config;
     KeysLoader reload;
+    /// A SIGHUP's reload runs here, never on the I/O thread: it connects to the database,
+    /// which may be slow to answer (#39, item 12: /healthz, /metrics and deliveries went
+    /// unanswered while a reload waited for an unresponsive server). One at a time.
+    std::thread reloader;
+    std::atomic<bool> reloading {false};
     std::ostream &log;
     std::mutex logMutex;
 
@@ -130,6 +141,8 @@ struct WebhookReceiver::Impl
     void accept(tcp::socket socket);
     void waitForStop();
     void waitForHangup();
+    /// Reads the secrets and providers again (on `reloader`), and swaps them in.
+    void reloadKeys();
     void beginStop();
 };
 
@@ -605,26 +618,41 @@ void WebhookReceiver::Impl::waitForHangup()
     hangup.async_wait([this](beast::error_code ec, int) {
         if (ec)
             return;
-        try {
-            auto fresh = std::make_shared<const ReceiverKeys>(reload());
-            const auto count = fresh->secrets.size();
-            {
-                const std::lock_guard lock(keysMutex);
-                keys = std::move(fresh);
-            }
-            logLine({{"ts", nowRfc3339()}, {"reloaded", "secrets"}, {"providerKeys", count}});
-            // The reload checked the setup too (the schema among it): whatever a delivery met
-            // before has been fixed.
-            if (misconfigured.exchange(false)) {
-                metrics.setMisconfigured(false);
-                logLine({{"ts", nowRfc3339()}, {"ready", true}});
-            }
-        } catch (const std::exception &e) {
-            logLine({{"ts", nowRfc3339()}, {"reloaded", "secrets"}, {"error", e.what()},
-                {"kept", "the previous secrets"}});
+        if (reloading.exchange(true)) {
+            logLine({{"ts", nowRfc3339()}, {"reloaded", "secrets"},
+                {"skipped", "the previous SIGHUP's reload is still running"}});
+        } else {
+            if (reloader.joinable())
+                reloader.join(); // finished: it cleared `reloading`
+            reloader = std::thread([this] {
+                reloadKeys();
+                reloading = false;
+            });
         }
         waitForHangup();
     });
+}
+
+void WebhookReceiver::Impl::reloadKeys()
+{
+    try {
+        auto fresh = std::make_shared<const ReceiverKeys>(reload());
+        const auto count = fresh->secrets.size();
+        {
+            const std::lock_guard lock(keysMutex);
+            keys = std::move(fresh);
+        }
+        logLine({{"ts", nowRfc3339()}, {"reloaded", "secrets"}, {"providerKeys", count}});
+        // The reload checked the setup too (the schema among it): whatever a delivery met
+        // before has been fixed.
+        if (misconfigured.exchange(false)) {
+            metrics.setMisconfigured(false);
+            logLine({{"ts", nowRfc3339()}, {"ready", true}});
+        }
+    } catch (const std::exception &e) {
+        logLine({{"ts", nowRfc3339()}, {"reloaded", "secrets"}, {"error", e.what()},
+            {"kept", "the previous secrets"}});
+    }
 }
 
 void WebhookReceiver::Impl::beginStop()

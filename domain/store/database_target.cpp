@@ -60,4 +60,15 @@ void checkConnects(const std::string &conninfo)
     connectTo(conninfo);
 }
 
+std::string withConnectTimeout(const std::string &conninfo, int seconds)
+{
+    if (conninfo.find("connect_timeout") != std::string::npos
+        || std::getenv("PGCONNECT_TIMEOUT") != nullptr)
+        return conninfo;
+    const std::string value = "connect_timeout=" + std::to_string(seconds);
+    if (conninfo.starts_with("postgresql://") || conninfo.starts_with("postgres://"))
+        return conninfo + (conninfo.find('?') == std::string::npos ? "?" : "&") + value;
+    return conninfo.empty() ? value : conninfo + " " + value;
+}
+
 } // namespace rd

@@ -23,4 +23,9 @@ DatabaseTarget resolveDatabase(const std::optional<std::string> &db, bool startE
 /// Connects and disconnects: DatabaseUnavailable with libpq's reason when it cannot.
 void checkConnects(const std::string &conninfo);
 
+/// `conninfo` (key=value or a postgresql:// URI) with libpq's connect_timeout of `seconds`,
+/// unless it names one already or PGCONNECT_TIMEOUT does: a server that accepts the connection
+/// and never answers then fails the connect, instead of holding its caller for ever.
+std::string withConnectTimeout(const std::string &conninfo, int seconds);
+
 } // namespace rd
