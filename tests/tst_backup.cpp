@@ -358,6 +358,12 @@ private slots:
                                           << "manifest";
         QTest::newRow("digest line damaged") << "dumpline"
                                              << "DUMP line";
+        // #39, 8: junk after the magic line is refused within its first 64 KiB, and a manifest
+        // line is bounded by the anchor heads it names, not read whole.
+        QTest::newRow("junk after the magic line") << "junk"
+                                                   << "is not a manifest";
+        QTest::newRow("a manifest longer than its anchor") << "long"
+                                                           << "KiB bound (set by its anchorHeads)";
     }
 
     // What is wrong with a file is named, by readBackupManifest and by a restore, which refuses
@@ -382,6 +388,10 @@ private slots:
             bytes[0] = 'X';
         else if (damage == "manifest")
             bytes[bytes.find("\"schemaVersion\"")] = '#';
+        else if (damage == "junk")
+            bytes = bytes.substr(0, bytes.find('\n') + 1) + std::string(8 << 20, 'x');
+        else if (damage == "long")
+            bytes.insert(bytes.find("\"anchor\":\"") + 10, std::string(2 << 20, 'A'));
         else
             bytes[bytes.find("DUMP sha256=") + 14] = 'z';
         const auto damaged = dir.path / "damaged.backup";
@@ -403,6 +413,14 @@ private slots:
                      "SELECT count(*) FROM pg_class WHERE relnamespace = "
                      "'public'::regnamespace"),
             0LL);
+        // #39, 8: nor is a new embedded cluster made for it (one was initialised, started and
+        // left running before the refusal).
+        const auto fresh = dir.path / "fresh";
+        const auto cli = rdtest::runProgram(rdtest::ctl(),
+            {"db", "restore", QString::fromStdString(damaged.string()), "--data-dir",
+                QString::fromStdString(fresh.string()), "--no-progress"});
+        QVERIFY2(cli.exitCode == 65 && cli.err.contains(named.toUtf8()), cli.err.constData());
+        QVERIFY(!fs::exists(fresh));
         // The sound file is read whole.
         QCOMPARE(rd::readBackupManifest(backup.file).dumpSha256, backup.manifest.dumpSha256);
     }

@@ -200,17 +200,21 @@ int runDbRestore(const CommandContext &ctx, const RestoreCommandOptions &o)
         throw UsageError("db restore needs its target: --db CONNINFO (an empty database) or "
                          "--data-dir DIR (a new embedded cluster there), one of them");
     std::string target, targetName;
-    if (db) {
-        target = *db;
-        targetName = "the database given with --db";
-    } else {
-        // A new (or empty) directory: a cluster of its own, started, with its renewal_desk
-        // database. Not migrated: the restore brings the schema.
-        EmbeddedCluster cluster(*dataDir);
-        cluster.start();
-        target = cluster.connectionString();
-        targetName = "the embedded cluster in " + cluster.root().string();
-    }
+    const auto openTarget = [&] {
+        if (db) {
+            target = *db;
+            targetName = "the database given with --db";
+        } else {
+            // A new (or empty) directory: a cluster of its own, started, with its renewal_desk
+            // database. Not migrated: the restore brings the schema. Made only once the file
+            // has been checked: a damaged file leaves the directory as it was.
+            EmbeddedCluster cluster(*dataDir);
+            cluster.start();
+            target = cluster.connectionString();
+            targetName = "the embedded cluster in " + cluster.root().string();
+        }
+        return target;
+    };
     CancelOnSignals signals;
     ByteProgress progress(ctx.err, !o.noProgress);
     RestoreOptions options;
@@ -220,7 +224,7 @@ int runDbRestore(const CommandContext &ctx, const RestoreCommandOptions &o)
     options.cancel = &g_cancel;
     RestoreReport report;
     try {
-        report = restoreDatabase(o.file, target, options);
+        report = restoreDatabase(o.file, openTarget, options);
     } catch (const BackupCanceled &) {
         progress.finish();
         ctx.err << "renewalctl: restore canceled; its transaction was rolled back\n";

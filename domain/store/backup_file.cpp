@@ -21,9 +21,16 @@ namespace {
 constexpr std::string_view kDumpLinePrefix = "DUMP sha256=";
 // "DUMP sha256=" + 64 hex + " bytes=" + 20 digits + "\n": fixed, so it can be rewritten.
 constexpr std::size_t kDumpLineSize = 12 + 64 + 7 + 20 + 1;
-// A manifest line longer than this is not one of ours (an anchor of a million chains is some
-// 150 MB; this leaves room for ten times that).
+// The manifest line is bounded by what it says of itself before its anchor (#39, item 8: a
+// 300 MB line of junk was read whole, 504 MB of memory and 7-9 s, before it was refused). Its
+// first kManifestHeadBytes hold every field but the anchor (written in that order); the anchor
+// is some 150 bytes a chain head, so kBytesPerAnchorHead leaves room for several times that.
+// Past kMaxManifestBytes (some two million heads) nothing is one of ours.
+constexpr std::size_t kManifestHeadBytes = 64 * 1024;
+constexpr std::size_t kBytesPerAnchorHead = 1024;
 constexpr std::size_t kMaxManifestBytes = std::size_t(2) << 30;
+constexpr std::string_view kManifestStart = R"({"format":)";
+constexpr std::string_view kAnchorHeadsField = R"("anchorHeads":)";
 
 std::string dumpLine(const std::string &sha, long long bytes)
 {
@@ -35,6 +42,27 @@ std::string dumpLine(const std::string &sha, long long bytes)
 std::string systemError(const std::string &what, const fs::path &path)
 {
     return "cannot " + what + " " + path.string() + ": " + std::strerror(errno);
+}
+
+/// How long the manifest line starting with `head` may be: InputError when the head is not a
+/// manifest's (the line after the magic is junk) or names no anchorHeads before the anchor.
+std::size_t manifestLineLimit(const fs::path &path, std::string_view head)
+{
+    if (!head.starts_with(kManifestStart.substr(0, std::min(head.size(), kManifestStart.size()))))
+        throw InputError(path.string(),
+            "the line after RENEWAL-DESK-BACKUP is not a manifest: the file is damaged");
+    const auto at = head.find(kAnchorHeadsField);
+    if (at == std::string_view::npos)
+        throw InputError(path.string(),
+            "the manifest names no anchorHeads in its first 64 KiB: the file is damaged");
+    std::size_t heads = 0;
+    for (auto i = at + kAnchorHeadsField.size();
+         i < head.size() && head[i] >= '0' && head[i] <= '9'; ++i) {
+        heads = heads * 10 + static_cast<std::size_t>(head[i] - '0');
+        if (heads > kMaxManifestBytes / kBytesPerAnchorHead)
+            return kMaxManifestBytes;
+    }
+    return kManifestHeadBytes + heads * kBytesPerAnchorHead;
 }
 
 bool isHex64(const std::string &s)
@@ -213,12 +241,20 @@ BackupFileReader::BackupFileReader(const fs::path &path)
         throw InputError(path.string(), "not a Renewal Desk backup (no RENEWAL-DESK-BACKUP line)");
     }
     std::string manifestLine;
+    std::size_t limit = kManifestHeadBytes;
+    bool headRead = false;
     for (char c; m_in.get(c);) {
         if (c == '\n')
             break;
         manifestLine += c;
-        if (manifestLine.size() > kMaxManifestBytes)
-            throw InputError(path.string(), "the manifest line does not end: not a backup");
+        if (!headRead && manifestLine.size() == kManifestHeadBytes) {
+            limit = manifestLineLimit(path, manifestLine);
+            headRead = true;
+        }
+        if (manifestLine.size() > limit)
+            throw InputError(path.string(),
+                "the manifest line is longer than its " + std::to_string(limit / 1024)
+                    + " KiB bound (set by its anchorHeads): the file is damaged");
     }
     if (!m_in)
         throw InputError(path.string(), "truncated: the file ends inside its manifest");

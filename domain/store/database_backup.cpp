@@ -487,6 +487,13 @@ BackupManifest readBackupManifest(const fs::path &file)
 RestoreReport restoreDatabase(
     const fs::path &file, const std::string &targetConninfo, const RestoreOptions &options)
 {
+    return restoreDatabase(
+        file, [&] { return targetConninfo; }, options);
+}
+
+RestoreReport restoreDatabase(const fs::path &file, const std::function<std::string()> &openTarget,
+    const RestoreOptions &options)
+{
     RestoreReport report;
     progress(options.onProgress, "check", 0, 0);
     // The whole file is read and its digest checked before the target is touched.
@@ -515,6 +522,9 @@ RestoreReport restoreDatabase(
                 + ") is not this program's migration " + m.name
                 + ": it was written by another line of Renewal Desk");
 
+    // Only now is there a target: a new embedded cluster is not made for a file refused above.
+    checkCancel(options.cancel);
+    const std::string targetConninfo = openTarget();
     const ToolConnection tool = toolConnection(targetConninfo);
     auto conn = connectTo(targetConninfo);
     checkCancel(options.cancel);

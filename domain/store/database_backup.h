@@ -144,5 +144,11 @@ struct RestoreReport
 /// A restore that does not verify is returned, not thrown: see RestoreReport::verified().
 RestoreReport restoreDatabase(const std::filesystem::path &file, const std::string &targetConninfo,
     const RestoreOptions &options = {});
+/// As above, with the target opened by `openTarget` (its connection string) only once the file
+/// has been read whole and found sound, of a schema this program restores, with the digest
+/// asked for: a damaged file never makes a target (#39, item 8: `db restore --data-dir` had
+/// initialised and started a cluster before refusing one, and left it running).
+RestoreReport restoreDatabase(const std::filesystem::path &file,
+    const std::function<std::string()> &openTarget, const RestoreOptions &options = {});
 
 } // namespace rd

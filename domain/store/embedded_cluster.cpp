@@ -108,7 +108,21 @@ fs::path findPostgresBinDir()
                               "'postgresql' package, or set RENEWAL_DESK_PG_BINDIR)");
 }
 
-EmbeddedCluster::EmbeddedCluster(fs::path root) : m_root(std::move(root))
+namespace {
+
+// The root as an absolute path: the socket directory in it is the connection's host, and libpq
+// takes a host that does not start with '/' for a host name ("reltest/socket" is looked up in
+// DNS), while the server resolves its own relative paths from data/ (#39, item 13).
+fs::path absoluteRoot(fs::path root)
+{
+    std::error_code ec;
+    auto absolute = fs::absolute(root, ec);
+    return ec ? root : absolute.lexically_normal();
+}
+
+} // namespace
+
+EmbeddedCluster::EmbeddedCluster(fs::path root) : m_root(absoluteRoot(std::move(root)))
 {
     if (::geteuid() == 0) {
         m_account = lookupAccount("postgres");

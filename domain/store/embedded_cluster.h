@@ -22,6 +22,7 @@ class EmbeddedCluster
 public:
     enum class State { NotInitialized, Stopped, Running };
 
+    /// `root` relative to the working directory is made absolute here (root() is absolute).
     explicit EmbeddedCluster(std::filesystem::path root);
 
     /// `$RENEWAL_DESK_DATA_DIR`, else `/var/lib/renewal-desk` for root (an account-owned

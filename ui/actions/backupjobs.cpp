@@ -332,7 +332,7 @@ void BackupJob::startBackup(const QString &conninfo, const QString &file)
         try {
             BackupOptions options;
             options.cancel = cancel;
-            options.onProgress = std::move(onProgress);
+            options.onProgress = onProgress;
             std::optional<fs::path> to;
             if (!file.isEmpty())
                 to = fs::path(file.toStdString());
@@ -433,12 +433,18 @@ void BackupJob::startRestore(const QString &file, const RestoreTarget &target)
                     return std::function<void(BackupJob *)>(
                         [outcome](BackupJob *job) { emit job->restoreFinished(outcome); });
                 }
-                if (onProgress)
-                    onProgress({"cluster", 0, 0});
-                cluster = std::make_unique<NewEmbeddedCluster>(
-                    fs::path(target.embeddedDirectory.toStdString()));
-                conninfo = cluster->conninfo();
             }
+            const auto openTarget = [&] {
+                // Once the file has been checked: a damaged one makes no cluster.
+                if (!target.embeddedDirectory.isEmpty()) {
+                    if (onProgress)
+                        onProgress({"cluster", 0, 0});
+                    cluster = std::make_unique<NewEmbeddedCluster>(
+                        fs::path(target.embeddedDirectory.toStdString()));
+                    conninfo = cluster->conninfo();
+                }
+                return conninfo;
+            };
             RestoreOptions options;
             options.cancel = cancel;
             options.onProgress = std::move(onProgress);
@@ -448,7 +454,7 @@ void BackupJob::startRestore(const QString &file, const RestoreTarget &target)
             // No force from the desk: a restore never goes over data (renewalctl db restore
             // --force is there for whoever means it).
             const RestoreReport report
-                = restoreDatabase(fs::path(file.toStdString()), conninfo, options);
+                = restoreDatabase(fs::path(file.toStdString()), openTarget, options);
             if (cluster)
                 cluster->keep(); // restored, verified or not: kept to be looked at
             outcome.ok = true;
