@@ -502,28 +502,40 @@ private slots:
         QCOMPARE(scalar(db, "SELECT max(revision) FROM subscriptions"), 1LL);
     }
 
-    // The first and last storable instants go through PostgreSQL and come back unchanged.
+    // The first and last storable instants go through PostgreSQL and come back unchanged: a
+    // renewal paid at the first, and one renewing into a period that ends at the last (each
+    // period within the 1,827 days checkEventBounds allows).
     void applyStoresTheExtremeInstantsExactly()
     {
         rdtest::TestDatabase db("cli_apply_extremes");
         rdtest::importSubscriptions(db.conninfo(),
             rdtest::subscriptionLine(
-                "stripe-main", "sub_1", "active", "0001-01-01T00:00:00Z", "2026-02-01T00:00:00Z"));
-        auto event = nlohmann::json::parse(
-            eventLine("evt_1", "in_1", "2026-02-01T00:00:00Z", "9999-12-31T23:59:59.999999Z")
+                "stripe-main", "sub_1", "active", "0001-01-01T00:00:00Z", "0001-02-01T00:00:00Z")
+                + "\n"
+                + rdtest::subscriptionLine("stripe-main", "sub_2", "active", "9999-11-01T00:00:00Z",
+                    "9999-12-01T00:00:00Z"));
+        auto first = nlohmann::json::parse(
+            eventLine("evt_1", "in_1", "0001-02-01T00:00:00Z", "0001-03-01T00:00:00Z")
                 .toStdString());
-        event["paidAt"] = "0000-12-31T23:00:00-01:00"; // 0001-01-01T00:00:00Z
-        const auto r = runProgram(
-            ctl(), withDb(db, {"apply"}), QByteArray::fromStdString(event.dump() + "\n"));
-        QCOMPARE(r.exitCode, 0);
-        QCOMPARE(nlohmann::json::parse(r.out.toStdString())["result"], "applied");
+        first["paidAt"] = "0000-12-31T23:00:00-01:00"; // 0001-01-01T00:00:00Z
+        auto last = nlohmann::json::parse(
+            eventLine("evt_2", "in_2", "9999-12-01T00:00:00Z", "9999-12-31T23:59:59.999999Z")
+                .toStdString());
+        last["providerSubscriptionId"] = "sub_2";
+        const auto r = runProgram(ctl(), withDb(db, {"apply"}),
+            QByteArray::fromStdString(first.dump() + "\n" + last.dump() + "\n"));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(r.out.count("\"applied\""), 2);
         auto conn = db.connect();
         pqxx::read_transaction tx(*conn);
-        const auto row = tx.exec1("SELECT rd_rfc3339(b.paid_at), rd_rfc3339(s.current_period_end) "
-                                  "FROM subscription_billing_periods b JOIN subscriptions s ON "
-                                  "s.id = b.subscription_id");
-        QCOMPARE(row[0].as<std::string>(), std::string("0001-01-01T00:00:00.000000Z"));
-        QCOMPARE(row[1].as<std::string>(), std::string("9999-12-31T23:59:59.999999Z"));
+        QCOMPARE(tx.exec1("SELECT rd_rfc3339(b.paid_at) FROM subscription_billing_periods b "
+                          "WHERE b.provider_renewal_key = 'in_1'")[0]
+                     .as<std::string>(),
+            std::string("0001-01-01T00:00:00.000000Z"));
+        QCOMPARE(tx.exec1("SELECT rd_rfc3339(s.current_period_end) FROM subscriptions s "
+                          "WHERE s.provider_subscription_id = 'sub_2'")[0]
+                     .as<std::string>(),
+            std::string("9999-12-31T23:59:59.999999Z"));
     }
 
     void applyExitsThreeOnRejection()
@@ -1281,6 +1293,50 @@ private slots:
         QCOMPARE(report["invariantsHold"], true);
         QCOMPARE(report["applied"].get<int>(), 6);
         QCOMPARE(scalar(db, "SELECT count(*) FROM subscriptions"), 4LL);
+    }
+
+    /// #39, 13: a relative --data-dir is the working directory's: the cluster starts there (it
+    /// exited 69, "could not create lock file reltest/socket/...", when the socket directory
+    /// was given to libpq and the server as the relative path), and says where it is.
+    void aRelativeDataDirStarts()
+    {
+        char tmpl[] = "/tmp/rd-cli-relative-XXXXXX";
+        QVERIFY(mkdtemp(tmpl));
+        const std::filesystem::path parent = tmpl;
+        // The server's account (as root) must reach reltest/ through it.
+        std::filesystem::permissions(parent,
+            std::filesystem::perms::owner_all | std::filesystem::perms::group_exec
+                | std::filesystem::perms::others_exec);
+        auto env = QProcessEnvironment::systemEnvironment();
+        for (const char *var : {"PGHOST", "PGHOSTADDR", "PGDATABASE", "PGSERVICE", "PGPORT"})
+            env.remove(QString::fromLatin1(var));
+        const auto inParent = [&](const QStringList &args) {
+            QProcess p;
+            p.setProcessEnvironment(env);
+            p.setWorkingDirectory(QString::fromStdString(parent.string()));
+            p.start(ctl(), args);
+            p.closeWriteChannel();
+            p.waitForFinished(120000);
+            return rdtest::RunResult {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+                p.readAllStandardOutput(), p.readAllStandardError()};
+        };
+        const auto cleanup = qScopeGuard([&] {
+            try {
+                rd::EmbeddedCluster(parent / "reltest").stop();
+            } catch (...) { }
+            std::error_code ec;
+            std::filesystem::remove_all(parent, ec);
+        });
+
+        const auto started = inParent({"db", "start", "--data-dir", "reltest", "--json"});
+        QVERIFY2(started.exitCode == 0, started.err.constData());
+        const auto where = nlohmann::json::parse(started.out.toStdString());
+        QCOMPARE(where["dataDir"].get<std::string>(), (parent / "reltest").string());
+        const auto status = inParent({"db", "status", "--data-dir", "./reltest/"});
+        QVERIFY2(status.exitCode == 0, status.out.constData());
+        pqxx::connection conn(rd::EmbeddedCluster(parent / "reltest").connectionString());
+        QCOMPARE(scalar(conn, "SELECT 1"), 1LL);
+        QCOMPARE(inParent({"db", "stop", "--data-dir", "reltest"}).exitCode, 0);
     }
 
     /// #30: a command that asks for the embedded database twice (`demo --if-empty`: its

@@ -41,6 +41,51 @@ private slots:
             QString::fromStdString(rd::formatMinorUnits(minor, currency.toStdString())), expected);
     }
 
+    // #39, item 6: a numeric sum's digits, however many, formatted without a 64-bit detour.
+    void formatText_data()
+    {
+        QTest::addColumn<QString>("minor");
+        QTest::addColumn<QString>("currency");
+        QTest::addColumn<QString>("expected"); // "" for text that is no number
+        QTest::newRow("past 64 bits") << "18446744073709553614"
+                                      << "USD"
+                                      << "184467440737095536.14";
+        QTest::newRow("JPY") << "18446744073709553614"
+                             << "JPY"
+                             << "18446744073709553614";
+        QTest::newRow("KWD, small") << "5"
+                                    << "KWD"
+                                    << "0.005";
+        QTest::newRow("negative") << "-5"
+                                  << "USD"
+                                  << "-0.05";
+        QTest::newRow("leading zeros") << "000120"
+                                       << "USD"
+                                       << "1.20";
+        QTest::newRow("zero") << "0"
+                              << "EUR"
+                              << "0.00";
+        QTest::newRow("a decimal point") << "1.5"
+                                         << "USD"
+                                         << "";
+        QTest::newRow("empty") << ""
+                               << "USD"
+                               << "";
+        QTest::newRow("a sign alone") << "-"
+                                      << "USD"
+                                      << "";
+    }
+
+    void formatText()
+    {
+        QFETCH(QString, minor);
+        QFETCH(QString, currency);
+        QFETCH(QString, expected);
+        const auto text = rd::formatMinorUnitsText(minor.toStdString(), currency.toStdString());
+        QCOMPARE(QString::fromStdString(text.value_or("")), expected);
+        QCOMPARE(text.has_value(), !expected.isEmpty());
+    }
+
     void parseMajor_data()
     {
         QTest::addColumn<QString>("text");

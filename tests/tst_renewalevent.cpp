@@ -110,7 +110,9 @@ private slots:
                     != std::string::npos,
                 e.what());
         }
-        // The first and last storable instants parse.
+        // The first and last storable instants parse (a period near the first: one ending
+        // more than 1,827 days after its payment is refused, checkEventBounds).
+        json["period"] = {{"start", "0001-01-01T00:00:00Z"}, {"end", "0001-02-01T00:00:00Z"}};
         json["paidAt"] = "0000-12-31T23:00:00-01:00";
         QCOMPARE(rd::renewalEventFromJson(json).paidAt, rd::kMinTimestamp);
         json["paidAt"] = "9999-12-31T23:59:59.999999Z";

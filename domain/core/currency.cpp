@@ -40,12 +40,21 @@ int currencyExponent(std::string_view code)
 
 std::string formatMinorUnits(std::int64_t minor, std::string_view code)
 {
-    const int exp = currencyExponent(code);
     const bool negative = minor < 0;
     // Work on the unsigned magnitude so that INT64_MIN does not overflow.
     std::uint64_t magnitude
         = negative ? 0 - static_cast<std::uint64_t>(minor) : static_cast<std::uint64_t>(minor);
-    std::string digits = std::to_string(magnitude);
+    return *formatMinorUnitsText((negative ? "-" : "") + std::to_string(magnitude), code);
+}
+
+std::optional<std::string> formatMinorUnitsText(std::string_view minor, std::string_view code)
+{
+    const bool negative = minor.starts_with('-');
+    std::string digits(negative ? minor.substr(1) : minor);
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
+        return std::nullopt;
+    digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size() - 1));
+    const int exp = currencyExponent(code);
     if (exp > 0) {
         if (digits.size() <= static_cast<std::size_t>(exp))
             digits.insert(0, static_cast<std::size_t>(exp) + 1 - digits.size(), '0');

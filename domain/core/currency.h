@@ -31,6 +31,11 @@ int currencyExponent(std::string_view upperCaseCode);
 /// Formats integer minor units as a decimal in major units: (123456, "USD") -> "1234.56",
 /// (500, "JPY") -> "500", (1234, "KWD") -> "1.234". No floating point anywhere.
 std::string formatMinorUnits(std::int64_t minor, std::string_view upperCaseCode);
+/// As formatMinorUnits, for a count of minor units of any size written in decimal ("-" and
+/// digits, as PostgreSQL prints a numeric sum): totals are summed in numeric and may pass
+/// 64 bits. nullopt for text that is not such a number.
+std::optional<std::string> formatMinorUnitsText(
+    std::string_view minor, std::string_view upperCaseCode);
 
 /// Converts a decimal string in major units ("12.5", "0.001") to minor units exactly.
 /// std::nullopt when it is not a plain non-negative decimal or has more digits than the

@@ -67,10 +67,25 @@ SuccessfulRenewalEvent renewalEventFromJson(const nlohmann::json &json)
     e.paidAmountMinor = requireNonNegativeInteger(json, "", "paidAmountMinor");
     e.currency = normalizeCurrency(requireString(json, "", "currency"), "currency");
     e.paidAt = requireTimestamp(json, "", "paidAt");
+    checkEventBounds(e);
     return e;
 }
 
-void checkIdentifierBounds(const SuccessfulRenewalEvent &e)
+namespace {
+
+/// Whether `to` is more than `micros` after `from`; the instants span more than 64 bits of
+/// microseconds between PostgreSQL's first and last, so the difference is taken with care.
+bool moreThanAfter(Timestamp from, Timestamp to, std::int64_t micros)
+{
+    std::int64_t difference = 0;
+    if (__builtin_sub_overflow(to.micros, from.micros, &difference))
+        return to.micros > from.micros;
+    return difference > micros;
+}
+
+} // namespace
+
+void checkEventBounds(const SuccessfulRenewalEvent &e)
 {
     boundedIdentifier(e.providerKey, "providerKey");
     boundedIdentifier(e.providerEventId, "providerEventId");
@@ -78,6 +93,19 @@ void checkIdentifierBounds(const SuccessfulRenewalEvent &e)
     boundedIdentifier(e.providerRenewalKey, "providerRenewalKey");
     if (e.providerVersion)
         boundedIdentifier(*e.providerVersion, "providerVersion");
+    if (e.paidAmountMinor > kMaxAmountMinor)
+        throw InputError("paidAmountMinor",
+            std::to_string(e.paidAmountMinor) + " minor units is more than any payment ("
+                + std::to_string(kMaxAmountMinor) + " at most)");
+    constexpr std::int64_t kMaxPeriodMicros = std::int64_t {kMaxPeriodDays} * 86'400'000'000;
+    if (moreThanAfter(e.period.start, e.period.end, kMaxPeriodMicros))
+        throw InputError("period",
+            "from " + formatRfc3339(e.period.start) + " to " + formatRfc3339(e.period.end)
+                + " is longer than any plan (" + std::to_string(kMaxPeriodDays) + " days at most)");
+    if (moreThanAfter(e.paidAt, e.period.end, kMaxPeriodMicros))
+        throw InputError("period.end",
+            formatRfc3339(e.period.end) + " is more than " + std::to_string(kMaxPeriodDays)
+                + " days after the payment (" + formatRfc3339(e.paidAt) + ")");
 }
 
 nlohmann::json toJson(const Period &period)

@@ -44,9 +44,21 @@ SuccessfulRenewalEvent renewalEventFromJson(const nlohmann::json &json);
 
 nlohmann::json toJson(const SuccessfulRenewalEvent &event);
 
-/// InputError naming the first identifier of `event` (providerKey, providerEventId, ...) longer
-/// than kMaxIdentifierBytes.
-void checkIdentifierBounds(const SuccessfulRenewalEvent &event);
+/// The largest amount a renewal may carry: 10^12 minor units, ten billion in a two-decimal
+/// currency. Above it nothing is a real payment, and sums of such amounts stay far inside 64
+/// bits (#39, item 6). migrations/0046 bounds the stored amount the same.
+inline constexpr std::int64_t kMaxAmountMinor = 1'000'000'000'000;
+/// The longest period a renewal may renew into, and how far after its payment it may end: five
+/// years and a leap day, longer than any plan a provider sells (#39, item 11: a period ending
+/// 9999-12-31 made its subscription never overdue). rd_renewal_verdict refuses the same.
+inline constexpr int kMaxPeriodDays = 1827;
+
+/// InputError naming the first field of `event` out of its bounds: an identifier (providerKey,
+/// providerEventId, ...) longer than kMaxIdentifierBytes, paidAmountMinor above
+/// kMaxAmountMinor, a period longer than kMaxPeriodDays or ending more than kMaxPeriodDays
+/// after paidAt. Every adapter's and statement's event passes here (finishedNormalization), and
+/// every event given as JSON (renewalEventFromJson).
+void checkEventBounds(const SuccessfulRenewalEvent &event);
 nlohmann::json toJson(const Period &period);
 
 /// Shared by every parser of the JSON forms: a required RFC 3339 field and a period object.

@@ -4,6 +4,7 @@
 
 #include "domain/core/csv.h"
 #include "domain/core/currency.h"
+#include "domain/core/errors.h"
 #include "domain/core/ledger_csv.h"
 #include "domain/core/timestamp.h"
 #include "domain/store/internal/pqxx_session.h"
@@ -128,11 +129,14 @@ long long exportLedgerTotals(
                 continue;
             const bool month = text(r[5]) == "month";
             const std::string currency = text(r[2]);
-            // A sum of bigint minor units: a year of any real ledger fits in 64 bits.
-            const auto minor = std::stoll(text(r[4]));
+            // A numeric sum, written as its digits: however large, never parsed into 64 bits
+            // (#39, item 6: two amounts near 2^63 made the export die in stoll, exit 70).
+            const std::string minor = text(r[4]);
+            const auto amount = formatMinorUnitsText(minor, currency);
+            if (!amount)
+                throw UnknownAnswer("renewal_totals answered an amount that is not a number");
             std::vector<std::string> fields {group, month ? text(r[0]).substr(0, 7) : "",
-                text(r[1]), currency, text(r[3]), formatMinorUnits(minor, currency),
-                std::to_string(minor)};
+                text(r[1]), currency, text(r[3]), *amount, minor};
             fields.insert(fields.end(), scoped.begin(), scoped.end());
             write(out, csv::line(fields, kinds));
             ++lines;

@@ -128,9 +128,9 @@ SuccessfulRenewalEvent renewalEvent(const DeliveryIds &ids, std::string renewalK
 NormalizeResult finishedNormalization(NormalizeResult n)
 {
     // Naming the event's field, so that no adapter can hand the database a key its indexes
-    // cannot hold.
+    // cannot hold, an amount no payment has, or a period no plan has.
     if (n.event)
-        checkIdentifierBounds(*n.event);
+        checkEventBounds(*n.event);
     if (n.outcome == NormalizeOutcome::Renewal && n.event)
         n.reason = "renewal";
     return n;
