@@ -103,6 +103,28 @@ private slots:
             << renewal("evt_1QxMetered02", "sub_1QxSubMtr01", "in_1QxMetered02", nullptr,
                    "1970-01-01T00:00:00Z", "1970-01-01T00:00:00Z", 1234, "USD",
                    "2026-01-01T01:01:00Z");
+        // #39, 14: the subscription lines on a later page of lines (lines.has_more): a paid
+        // renewal whose period the payload lacks, with its event, so that a case is opened.
+        QTest::newRow("stripe subscription lines on a later page")
+            << "stripe/renewal_lines_on_later_page.json"
+            << "needs_snapshot"
+            << "missing_period"
+            << renewal("evt_1QxMoreLines1", "sub_1QxSubMtr01", "in_1QxMoreLines1", nullptr,
+                   "1970-01-01T00:00:00Z", "1970-01-01T00:00:00Z", 4500, "USD",
+                   "2026-01-01T01:01:00Z");
+        // #39, 15: invoices that carry both parent and subscription are read (a webhook by its
+        // api_version; a statement by the keys, tst_statement's invoicesWithBothShapesKeys).
+        QTest::newRow("stripe parent and subscription naming the same one")
+            << "stripe/renewal_parent_and_subscription.json"
+            << "renewal"
+            << "renewal"
+            << renewal("evt_1QxBothKeys01", "sub_1QxSub0001", "in_1QxBothKeys01", nullptr, kJan1,
+                   kFeb1, 2000, "USD", "2026-01-01T01:01:00Z");
+        QTest::newRow("stripe parent and subscription both null")
+            << "stripe/manual_invoice_parent_and_subscription_null.json"
+            << "not_a_renewal"
+            << "manual_invoice"
+            << "";
         // Next to a licensed line (billed in advance), the licensed line's period is renewed
         // into; the usage counts in the amount.
         QTest::newRow("stripe metered and licensed")
@@ -543,6 +565,89 @@ private slots:
         QVERIFY2(
             QString::fromStdString(n.message).startsWith(field + ": '" + value + "' is outside"),
             n.message.c_str());
+    }
+
+    // #39, items 6 and 11: an amount above 10^12 minor units, a period longer than 1,827 days
+    // or ending more than 1,827 days after its payment is an invalid payload naming the field,
+    // whichever adapter read it; the bound itself is accepted.
+    void amountsAndPeriodsAreBounded_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("patch"); // a JSON object of pointer -> value
+        QTest::addColumn<QString>("outcome");
+        QTest::addColumn<QString>("message"); // what an invalid one's message starts with
+        QTest::newRow("stripe 10^12 minor units") << "stripe/renewal_pre_basil.json"
+                                                  << R"({"/data/object/amount_paid":1000000000000})"
+                                                  << "renewal"
+                                                  << "";
+        QTest::newRow("stripe one more")
+            << "stripe/renewal_pre_basil.json"
+            << R"({"/data/object/amount_paid":1000000000001})"
+            << "invalid"
+            << "paidAmountMinor: 1000000000001 minor units is more than any payment";
+        QTest::newRow("stripe 2^63 - 1") << "stripe/renewal_pre_basil.json"
+                                         << R"({"/data/object/amount_paid":9223372036854775807})"
+                                         << "invalid"
+                                         << "paidAmountMinor: 9223372036854775807 minor units";
+        QTest::newRow("chargebee one more") << "chargebee/renewal_subscription_renewed.json"
+                                            << R"({"/content/invoice/amount_paid":1000000000001})"
+                                            << "invalid"
+                                            << "paidAmountMinor: ";
+        QTest::newRow("paddle one more")
+            << "paddle/renewal.json"
+            << R"({"/data/details/totals/grand_total":"1000000000001"})"
+            << "invalid"
+            << "paidAmountMinor: ";
+        // 2026-01-01 + 1,827 days = 2031-01-02.
+        QTest::newRow("stripe 1827 days")
+            << "stripe/renewal_pre_basil.json"
+            << R"({"/data/object/lines/data/0/period/end":1925078400})"
+            << "renewal"
+            << "";
+        QTest::newRow("stripe 1828 days")
+            << "stripe/renewal_pre_basil.json"
+            << R"({"/data/object/lines/data/0/period/end":1925164800})"
+            << "invalid"
+            << "period: from 2026-01-01T00:00:00Z to 2031-01-03T00:00:00Z is longer than any plan";
+        QTest::newRow("stripe ending 9999-12-31")
+            << "stripe/renewal_pre_basil.json"
+            << R"({"/data/object/lines/data/0/period/end":253402214400})"
+            << "invalid"
+            << "period: ";
+        QTest::newRow("stripe a month, six years on")
+            << "stripe/renewal_pre_basil.json"
+            << R"({"/data/object/lines/data/0/period/start":1956614400,)"
+               R"("/data/object/lines/data/0/period/end":1959292800})"
+            << "invalid"
+            << "period.end: 2032-02-02T00:00:00Z is more than 1827 days after the payment";
+        QTest::newRow("paddle ending 9999-12-30")
+            << "paddle/renewal.json"
+            << R"({"/data/billing_period/ends_at":"9999-12-30T00:00:00Z"})"
+            << "invalid"
+            << "period: ";
+    }
+
+    void amountsAndPeriodsAreBounded()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, patch);
+        QFETCH(QString, outcome);
+        QFETCH(QString, message);
+        auto json = nlohmann::json::parse(readFixture(file).toStdString());
+        const auto patches = nlohmann::json::parse(patch.toStdString());
+        for (const auto &[pointer, value] : patches.items()) {
+            const nlohmann::json::json_pointer at(pointer);
+            QVERIFY2(json.contains(at), pointer.c_str());
+            json[at] = value;
+        }
+        const auto kind = rd::providerKindFromString(file.section('/', 0, 0).toStdString());
+        QVERIFY(kind);
+        const rd::NormalizeResult n = rd::normalizePayload(*kind, "p", json.dump());
+        QCOMPARE(QString::fromStdString(rd::toString(n.outcome)), outcome);
+        if (outcome == "invalid") {
+            QVERIFY(!n.event);
+            QVERIFY2(QString::fromStdString(n.message).startsWith(message), n.message.c_str());
+        }
     }
 
     // Every identifier an adapter reads is bounded at kMaxIdentifierBytes (255) bytes of

@@ -444,6 +444,24 @@ private slots:
         QCOMPARE(QString::fromStdString(e.field()), field);
     }
 
+    // #39, 17: a page of another kind under this kind's key says that it is not this kind's
+    // list page (and what it lacks), not only the field it lacks.
+    void anotherKindsPageSaysWhoseItIsNot()
+    {
+        bool threw = false;
+        const auto paddle = readError("stripe",
+            {{"f.json",
+                R"({"data":[],"meta":{"pagination":{"per_page":30,"next":null,"has_more":false,)"
+                R"("estimated_total":0}}})"}},
+            threw);
+        QVERIFY(threw);
+        QCOMPARE(QString::fromStdString(paddle.field()), QString("f.json: object"));
+        QVERIFY2(QString::fromStdString(paddle.what())
+                     .endsWith(": not a stripe list page; is the provider key the one these "
+                               "pages came from?"),
+            paddle.what());
+    }
+
     // The webhook path and the statement read the same object alike: every renewal fixture's
     // object, listed, gives the webhook's result but for the delivery id. Where the object lacks
     // its paid time, the webhook falls back to its event's time and the statement to the
@@ -506,6 +524,33 @@ private slots:
         }
         QCOMPARE(QString::fromStdString(toJson(*listed.event).dump()),
             QString::fromStdString(toJson(expected).dump()));
+    }
+
+    // #39, 15: a listed invoice carrying both parent and subscription is read when the two
+    // agree (both null, or the same subscription; renewal_parent_and_subscription.json in
+    // webhookRenewalsReadAlike), and refused naming both when they do not.
+    void invoicesWithBothShapesKeys()
+    {
+        std::string error;
+        const auto bothNull = tryRead(rd::ProviderKind::Stripe,
+            {{"page.json",
+                wrappedInListPage("stripe",
+                    readFixture("stripe/manual_invoice_parent_and_subscription_null.json"))}},
+            error);
+        QVERIFY2(bothNull, error.c_str());
+        QCOMPARE(bothNull->entries.size(), std::size_t {1});
+        QCOMPARE(bothNull->entries[0].normalization.reason, std::string("manual_invoice"));
+        const auto disagree = tryRead(rd::ProviderKind::Stripe,
+            {{"page.json",
+                wrappedInListPage("stripe",
+                    readFixture("stripe/malformed_parent_and_subscription_disagree.json"))}},
+            error);
+        QVERIFY(!disagree);
+        QVERIFY2(error.find("names subscription sub_1QxOther0001 in subscription and "
+                            "sub_1QxSub0001 in parent.subscription_details: the invoice "
+                            "contradicts itself")
+                != std::string::npos,
+            error.c_str());
     }
 
     // Unreadable input of every kind is an InputError naming the file; nothing else escapes.

@@ -62,7 +62,12 @@ public:
                 info.saysMoreFollows = m_kind.listSaysMoreFollows(doc);
                 adapters::requireArray(doc, "", key.c_str());
             } catch (const InputError &e) {
-                throw e.locatedAt(name);
+                // Said as what it is not (#39, item 17: a Paddle page imported under a Stripe
+                // key said only "object: missing"); which kind it is, a permissive reader
+                // (Lemon Squeezy's takes any {"data": [...]}) cannot tell.
+                throw InputError(e.locatedAt(name).field(),
+                    e.message() + ": not a " + toString(m_statement.kind)
+                        + " list page; is the provider key the one these pages came from?");
             }
             // The chain is read for a manifest's check (statement_pages.h); a page whose link
             // cannot be read is refused there, not here, where no chain is asked for.

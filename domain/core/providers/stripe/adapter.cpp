@@ -135,18 +135,34 @@ NormalizeResult Stripe::normalize(
 bool stripeInvoiceIsBasil(const nlohmann::json &invoice, const std::string &path)
 {
     // Basil removed invoice.subscription and added invoice.parent (null on an invoice no
-    // subscription generated): each shape has exactly one of the two keys.
+    // subscription generated): each shape has one of the two keys. Real invoices listed by the
+    // API carry both too (#39, item 15); where they agree (both null, or the same
+    // subscription) the line items' own shape decides, since that is what is read next.
     if (!invoice.is_object())
         throw InputError(path.empty() ? "$" : path, "expected an invoice object");
     const bool hasParent = invoice.contains("parent");
     const bool hasSubscription = invoice.contains("subscription");
     if (hasParent != hasSubscription)
         return hasParent;
-    throw InputError(path.empty() ? "$" : path,
-        hasParent ? "has both parent (API 2025-03-31 and later) and subscription (earlier): "
-                    "cannot tell which invoice shape it is"
-                  : "has neither parent (API 2025-03-31 and later) nor subscription (earlier): "
-                    "cannot tell which invoice shape it is");
+    const std::string where = path.empty() ? "$" : path;
+    if (!hasParent)
+        throw InputError(where,
+            "has neither parent (API 2025-03-31 and later) nor subscription (earlier): "
+            "cannot tell which invoice shape it is");
+    const auto legacy = subscriptionOf(invoice, path, false);
+    const auto basil = subscriptionOf(invoice, path, true);
+    if (legacy != basil)
+        throw InputError(where,
+            "names subscription " + printableAscii(legacy.value_or("null"))
+                + " in subscription and " + printableAscii(basil.value_or("null"))
+                + " in parent.subscription_details: the invoice contradicts itself");
+    const auto lines = invoice.find("lines");
+    if (lines != invoice.end() && lines->is_object()) {
+        const auto data = lines->find("data");
+        if (data != lines->end() && data->is_array() && !data->empty() && data->front().is_object())
+            return data->front().contains("parent");
+    }
+    return true;
 }
 
 NormalizeResult classifyStripeInvoice(DeliveryIds &ids, const nlohmann::json &invoice,
@@ -234,10 +250,15 @@ NormalizeResult classifyStripeInvoice(DeliveryIds &ids, const nlohmann::json &in
             + ids.subscriptionId;
         n.event = paidRenewal();
     } else {
-        // Stripe embeds only the first page of lines in the event (and in a listed invoice).
+        // Stripe embeds only the first page of lines in the event (and in a listed invoice):
+        // a paid renewal whose period is on a later page. With its event, the delivery and the
+        // statement both open the needs_snapshot case (#39, item 14: without one, the delivery
+        // opened none and the statement said nothing).
         n.message = "invoice " + invoiceId
-            + ": no subscription line on the first page of lines; fetch the invoice's "
-              "lines";
+            + ": no subscription line on the first page of lines (lines.has_more): no period "
+              "being renewed into; fetch subscription "
+            + ids.subscriptionId;
+        n.event = paidRenewal();
     }
     return n;
 }
