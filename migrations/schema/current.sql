@@ -12,6 +12,7 @@ CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
 COMMENT ON EXTENSION pg_trgm IS 'text similarity measurement and index searching based on trigrams';
 CREATE DOMAIN public.rd_actor_type AS text;
 CREATE DOMAIN public.rd_amount_minor AS bigint
+	CONSTRAINT rd_amount_minor_bounded CHECK ((VALUE <= '1000000000000'::bigint))
 	CONSTRAINT rd_amount_minor_non_negative CHECK ((VALUE >= 0));
 CREATE DOMAIN public.rd_audit_transition AS text
 	CONSTRAINT rd_audit_transition_known CHECK ((VALUE = ANY (ARRAY['subscription_imported'::text, 'subscription_renewed'::text, 'subscription_reconciled'::text])));
@@ -858,7 +859,7 @@ BEGIN
     IF pg_catalog.pg_is_in_recovery() THEN
         RETURN 0;
     END IF;
-    IF NOT pg_catalog.pg_try_advisory_xact_lock(pg_catalog.hashtext('rd_fold_inbox_days')) THEN
+    IF NOT public.rd_try_work_lock('fold inbox days') THEN
         RETURN 0;
     END IF;
     SELECT s.folded_before INTO v_from FROM public.webhook_inbox_daily_state s;
@@ -886,7 +887,7 @@ BEGIN
     IF pg_catalog.pg_is_in_recovery() THEN
         RETURN 0;
     END IF;
-    IF NOT pg_catalog.pg_try_advisory_xact_lock(pg_catalog.hashtext('rd_fold_renewal_totals')) THEN
+    IF NOT public.rd_try_work_lock('fold renewal totals') THEN
         RETURN 0;
     END IF;
     WITH taken AS (
@@ -1244,6 +1245,7 @@ CREATE TABLE public.subscription_billing_periods (
     paid_at timestamp with time zone NOT NULL,
     recorded_by public.rd_recorded_by DEFAULT 'webhook'::text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT billing_period_bounded_length CHECK (((period_end - period_start) <= '1827 days'::interval)),
     CONSTRAINT billing_period_valid_range CHECK ((period_end > period_start))
 );
 CREATE TABLE public.subscriptions (
@@ -1457,7 +1459,7 @@ BEGIN
         v_from := p_after_received_at;
     END IF;
     IF p_dry_run THEN
-        -- What a sweep would remove now, and what it would keep for an open case.
+        -- What a sweep would remove now, and what it would keep for an open case or a review.
         SELECT count(*) FILTER (WHERE NOT x.open),
                coalesce(sum(x.bytes) FILTER (WHERE NOT x.open), 0),
                count(*) FILTER (WHERE x.open),
@@ -1471,7 +1473,10 @@ BEGIN
                        (EXISTS (SELECT 1 FROM public.reconciliation_cases k
                                  WHERE k.id = w.case_id AND k.status = 'open')
                         OR EXISTS (SELECT 1 FROM public.reconciliation_cases k
-                                    WHERE k.inbox_id = w.id AND k.status = 'open')) AS open
+                                    WHERE k.inbox_id = w.id AND k.status = 'open')
+                        OR (w.outcome = 'invalid'
+                            AND NOT EXISTS (SELECT 1 FROM public.webhook_inbox_reviews v
+                                             WHERE v.inbox_id = w.id))) AS open
                   FROM public.webhook_inbox w
                  WHERE w.received_at >= v_from AND w.received_at < v_cutoff
                    AND w.body_removal_id IS NULL AND w.outcome IS NOT NULL) x;
@@ -1500,8 +1505,11 @@ BEGIN
                    (EXISTS (SELECT 1 FROM public.reconciliation_cases k
                              WHERE k.id = b.case_id AND k.status = 'open')
                     OR EXISTS (SELECT 1 FROM public.reconciliation_cases k
-                                WHERE k.inbox_id = b.id AND k.status = 'open')) AS open
-              FROM (SELECT w.id, w.received_at, w.case_id,
+                                WHERE k.inbox_id = b.id AND k.status = 'open')
+                    OR (b.outcome = 'invalid'
+                        AND NOT EXISTS (SELECT 1 FROM public.webhook_inbox_reviews v
+                                         WHERE v.inbox_id = b.id))) AS open
+              FROM (SELECT w.id, w.received_at, w.case_id, w.outcome,
                            pg_catalog.octet_length(w.raw_body) AS bytes
                       FROM public.webhook_inbox w
                      WHERE w.received_at >= v_from AND w.received_at < v_cutoff
@@ -1811,8 +1819,8 @@ BEGIN
                     WHERE p.provider_key = p_provider_key) THEN
         RAISE EXCEPTION 'provider % is not registered', p_provider_key USING ERRCODE = 'RD013';
     END IF;
-    PERFORM pg_catalog.pg_advisory_xact_lock(
-        pg_catalog.hashtextextended('renewal-desk statement ' || p_provider_key, 0));
+    PERFORM public.rd_take_work_lock('statements ' OPERATOR(pg_catalog.||) p_provider_key,
+        'another statement import or month close of ' OPERATOR(pg_catalog.||) p_provider_key);
 END;
 $$;
 CREATE FUNCTION public.rd_month_close_lines(p_provider_key text, p_month date) RETURNS TABLE(run_id bigint, finding text, event jsonb, case_id bigint)
@@ -2041,6 +2049,40 @@ $$;
 CREATE FUNCTION public.rd_subscription_state_json(s public.subscriptions) RETURNS jsonb
     LANGUAGE sql STABLE
     RETURN jsonb_build_object('subscriptionId', (s).id, 'status', (s).status, 'currentPeriod', public.rd_period_json((s).current_period_start, (s).current_period_end), 'cancelAtPeriodEnd', (s).cancel_at_period_end, 'providerVersion', (s).provider_version, 'revision', (s).revision);
+CREATE FUNCTION public.rd_take_work_lock(p_name text, p_what text) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_timeout text := pg_catalog.current_setting('lock_timeout');
+BEGIN
+    IF v_timeout OPERATOR(pg_catalog.=) '0' THEN
+        PERFORM pg_catalog.set_config('lock_timeout', '30s', true);
+    END IF;
+    BEGIN
+        INSERT INTO public.rd_work_locks AS l (name) VALUES (p_name)
+            ON CONFLICT (name) DO NOTHING;
+        PERFORM 1 FROM public.rd_work_locks l
+         WHERE l.name OPERATOR(pg_catalog.=) p_name FOR UPDATE;
+    EXCEPTION WHEN lock_not_available THEN
+        RAISE EXCEPTION '% is running and has held its lock for longer than %: nothing was changed; run this again once it has finished',
+            p_what,
+            CASE WHEN v_timeout OPERATOR(pg_catalog.=) '0' THEN '30s' ELSE v_timeout END
+            USING ERRCODE = 'RD022';
+    END;
+    PERFORM pg_catalog.set_config('lock_timeout', v_timeout, true);
+END;
+$$;
+CREATE FUNCTION public.rd_try_work_lock(p_name text) RETURNS boolean
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    PERFORM 1 FROM public.rd_work_locks l
+     WHERE l.name OPERATOR(pg_catalog.=) p_name FOR UPDATE SKIP LOCKED;
+    RETURN FOUND;
+END;
+$$;
 CREATE FUNCTION public.reapply_case(p_case_id bigint, p_reason text, p_comment text) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -2283,9 +2325,10 @@ BEGIN
     END IF;
     -- One reopen of a renewal at a time: the checks below and the update then see the same
     -- open cases (a second reopen of the same renewal waits here, then finds this one open).
-    PERFORM pg_catalog.pg_advisory_xact_lock(
-        pg_catalog.hashtextextended('reopen:' || c.provider_key || ':' || c.provider_renewal_key,
-                                    0));
+    PERFORM public.rd_take_work_lock(
+        'reopen ' OPERATOR(pg_catalog.||) c.provider_key OPERATOR(pg_catalog.||) ' '
+            OPERATOR(pg_catalog.||) c.provider_renewal_key,
+        'another reopen of renewal ' OPERATOR(pg_catalog.||) c.provider_renewal_key);
     SELECT b.id INTO v_period FROM public.subscription_billing_periods b
      WHERE b.provider_key = c.provider_key AND b.provider_renewal_key = c.provider_renewal_key;
     IF FOUND THEN
@@ -2672,6 +2715,10 @@ ALTER TABLE public.provider_snapshots ALTER COLUMN id ADD GENERATED ALWAYS AS ID
     NO MAXVALUE
     CACHE 1
 );
+CREATE TABLE public.rd_work_locks (
+    name text NOT NULL,
+    CONSTRAINT rd_work_locks_name_check CHECK (((length(name) >= 1) AND (length(name) <= 400)))
+);
 ALTER TABLE public.reconciliation_case_history ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     SEQUENCE NAME public.reconciliation_case_history_id_seq
     START WITH 1
@@ -2873,6 +2920,8 @@ ALTER DOMAIN public.rd_actor_type
     ADD CONSTRAINT rd_actor_type_known CHECK ((VALUE = ANY (ARRAY['webhook'::text, 'operator'::text, 'import'::text, 'system'::text, 'statement'::text, 'cli'::text]))) NOT VALID;
 ALTER DOMAIN public.rd_recorded_by
     ADD CONSTRAINT rd_recorded_by_known CHECK ((VALUE = ANY (ARRAY['webhook'::text, 'operator'::text, 'snapshot'::text, 'import'::text, 'statement'::text, 'cli'::text]))) NOT VALID;
+ALTER TABLE ONLY public.rd_work_locks
+    ADD CONSTRAINT rd_work_locks_pkey PRIMARY KEY (name);
 ALTER TABLE public.reconciliation_cases
     ADD CONSTRAINT reconciliation_case_dismissed_has_note CHECK (((status <> 'dismissed'::text) OR (public.rd_note_text(resolution_comment) IS NOT NULL))) NOT VALID;
 ALTER TABLE ONLY public.reconciliation_case_history
@@ -3141,6 +3190,8 @@ REVOKE ALL ON FUNCTION public.rd_statement_run_finished() FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.rd_statement_run_guard() FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.rd_subscription_state_json(s public.subscriptions) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.rd_subscription_state_json(s public.subscriptions) TO renewal_viewer;
+REVOKE ALL ON FUNCTION public.rd_take_work_lock(p_name text, p_what text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION public.rd_try_work_lock(p_name text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.reapply_case(p_case_id bigint, p_reason text, p_comment text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.reapply_case(p_case_id bigint, p_reason text, p_comment text) TO renewal_operator;
 REVOKE ALL ON FUNCTION public.record_reconciliation_case(p_event jsonb, p_error_code text, p_local_state jsonb, p_recorded_by text) FROM PUBLIC;
