@@ -4,13 +4,16 @@
 -- advisory locks, and any login can take those: a viewer holding
 -- pg_advisory_lock(hashtextextended('renewal-desk statement stripe-main', 0)) stopped every
 -- import and close of stripe-main for as long as it liked, and one holding the fold's key made
--- `renewalctl fold` fold nothing (#39, item 1). A row lock needs UPDATE on the table, and no
--- group role has any privilege on this one: only the definer functions lock its rows.
+-- `renewalctl fold` fold nothing (#39, item 1). A row lock (FOR UPDATE, FOR SHARE, FOR KEY
+-- SHARE alike) needs UPDATE on the table, and LOCK TABLE beyond ACCESS SHARE (which blocks no
+-- row lock) needs more than SELECT: the viewer may read the names (a backup counts every
+-- table), no group role may write or lock a row; only the definer functions lock them.
 CREATE TABLE public.rd_work_locks (
     name text PRIMARY KEY CHECK (pg_catalog.length(name) BETWEEN 1 AND 400)
 );
 REVOKE ALL ON TABLE public.rd_work_locks
     FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
+GRANT SELECT ON TABLE public.rd_work_locks TO renewal_viewer;
 
 -- The folds only try their lock (a second fold returns at once): their rows exist from here,
 -- so that trying never has to insert.

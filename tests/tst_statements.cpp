@@ -527,7 +527,8 @@ private slots:
             tx.exec("SELECT pg_advisory_lock(hashtext('rd_fold_renewal_totals'))");
         }
         for (const char *attack :
-            {"SELECT 1 FROM rd_work_locks FOR UPDATE", "LOCK TABLE rd_work_locks IN ROW SHARE MODE",
+            {"SELECT 1 FROM rd_work_locks FOR UPDATE", "SELECT 1 FROM rd_work_locks FOR KEY SHARE",
+                "LOCK TABLE rd_work_locks IN ROW SHARE MODE", "DELETE FROM rd_work_locks",
                 "INSERT INTO rd_work_locks VALUES ('statements stripe-main')",
                 "SELECT rd_take_work_lock('statements stripe-main', 'x')",
                 "SELECT rd_try_work_lock('fold renewal totals')"}) {

@@ -3222,6 +3222,7 @@ GRANT SELECT ON TABLE public.inbox_retention TO renewal_viewer;
 GRANT SELECT ON TABLE public.iso_currencies TO renewal_viewer;
 GRANT SELECT ON TABLE public.operator_reason_codes TO renewal_viewer;
 GRANT SELECT ON TABLE public.provider_snapshots TO renewal_viewer;
+GRANT SELECT ON TABLE public.rd_work_locks TO renewal_viewer;
 GRANT SELECT ON TABLE public.renewal_daily_totals TO renewal_viewer;
 GRANT SELECT ON TABLE public.renewal_period_start_totals TO renewal_viewer;
 GRANT SELECT ON TABLE public.renewal_total_deltas TO renewal_viewer;
