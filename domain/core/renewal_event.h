@@ -46,11 +46,12 @@ nlohmann::json toJson(const SuccessfulRenewalEvent &event);
 
 /// The largest amount a renewal may carry: 10^12 minor units, ten billion in a two-decimal
 /// currency. Above it nothing is a real payment, and sums of such amounts stay far inside 64
-/// bits (#39, item 6). migrations/0046 bounds the stored amount the same.
+/// bits (#39, item 6). migrations/0046_amount_bound.sql bounds the stored amount the same.
 inline constexpr std::int64_t kMaxAmountMinor = 1'000'000'000'000;
 /// The longest period a renewal may renew into, and how far after its payment it may end: five
 /// years and a leap day, longer than any plan a provider sells (#39, item 11: a period ending
-/// 9999-12-31 made its subscription never overdue). rd_renewal_verdict refuses the same.
+/// 9999-12-31 made its subscription never overdue). Bounded here alone: a CHECK in the
+/// database cost the one-statement renewal 0.8 % of its instructions (0046's comment).
 inline constexpr int kMaxPeriodDays = 1827;
 
 /// InputError naming the first field of `event` out of its bounds: an identifier (providerKey,

@@ -1245,7 +1245,6 @@ CREATE TABLE public.subscription_billing_periods (
     paid_at timestamp with time zone NOT NULL,
     recorded_by public.rd_recorded_by DEFAULT 'webhook'::text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT billing_period_bounded_length CHECK (((period_end - period_start) <= '1827 days'::interval)),
     CONSTRAINT billing_period_valid_range CHECK ((period_end > period_start))
 );
 CREATE TABLE public.subscriptions (
