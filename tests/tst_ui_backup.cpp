@@ -578,10 +578,23 @@ private slots:
             "SELECT anchor_digest FROM public.database_backups ORDER BY taken_at DESC LIMIT 1")));
         QSignalSpy progress(&dialog, &RestoreDialog::restoreFinished);
         QSignalSpy open(&dialog, &RestoreDialog::openRequested);
+        auto *job = dialog.findChild<rd::ui::BackupJob *>();
+        QVERIFY(job);
+        QSignalSpy phases(job, &rd::ui::BackupJob::progress);
         dialog.show();
         dialog.start();
         m_clusters << root;
         QVERIFY(progress.wait(180000));
+        // The file is checked before the cluster is made (a damaged one makes none), and the
+        // cluster's start is said while it happens.
+        QStringList said;
+        for (const auto &args : phases)
+            if (said.isEmpty() || said.last() != args.at(0).toString())
+                said << args.at(0).toString();
+        QVERIFY2(said.indexOf(u"check"_qs) >= 0
+                && said.indexOf(u"check"_qs) < said.indexOf(u"cluster"_qs)
+                && said.indexOf(u"cluster"_qs) < said.indexOf(u"restore"_qs),
+            qPrintable(said.join(u", "_qs)));
         QVERIFY2(dialog.isVerified(), qPrintable(dialog.resultText()));
         QVERIFY2(dialog.resultText().startsWith(
                      u"Verified: counts match the backup, the audit anchor matches"_qs),

@@ -332,7 +332,7 @@ void BackupJob::startBackup(const QString &conninfo, const QString &file)
         try {
             BackupOptions options;
             options.cancel = cancel;
-            options.onProgress = onProgress;
+            options.onProgress = std::move(onProgress);
             std::optional<fs::path> to;
             if (!file.isEmpty())
                 to = fs::path(file.toStdString());
@@ -434,20 +434,20 @@ void BackupJob::startRestore(const QString &file, const RestoreTarget &target)
                         [outcome](BackupJob *job) { emit job->restoreFinished(outcome); });
                 }
             }
+            RestoreOptions options;
+            options.cancel = cancel;
+            options.onProgress = std::move(onProgress);
             const auto openTarget = [&] {
                 // Once the file has been checked: a damaged one makes no cluster.
                 if (!target.embeddedDirectory.isEmpty()) {
-                    if (onProgress)
-                        onProgress({"cluster", 0, 0});
+                    if (options.onProgress)
+                        options.onProgress({"cluster", 0, 0});
                     cluster = std::make_unique<NewEmbeddedCluster>(
                         fs::path(target.embeddedDirectory.toStdString()));
                     conninfo = cluster->conninfo();
                 }
                 return conninfo;
             };
-            RestoreOptions options;
-            options.cancel = cancel;
-            options.onProgress = std::move(onProgress);
             if (!target.expectedAnchorDigest.trimmed().isEmpty())
                 options.expectedAnchorDigest
                     = target.expectedAnchorDigest.trimmed().toLower().toStdString();
