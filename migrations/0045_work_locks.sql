@@ -9,7 +9,8 @@
 -- row lock) needs more than SELECT: the viewer may read the names (a backup counts every
 -- table), no group role may write or lock a row; only the definer functions lock them.
 CREATE TABLE public.rd_work_locks (
-    name text PRIMARY KEY CHECK (pg_catalog.length(name) BETWEEN 1 AND 400)
+    -- 'reopen <provider key> <renewal key>' is the longest: 7 + 255 + 1 + 255 characters.
+    name text PRIMARY KEY CHECK (pg_catalog.length(name) BETWEEN 1 AND 600)
 );
 REVOKE ALL ON TABLE public.rd_work_locks
     FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;

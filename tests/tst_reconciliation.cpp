@@ -441,6 +441,17 @@ private slots:
             scalar(*conn, "SELECT count(*) FROM reconciliation_cases WHERE status = 'open'"), 1LL);
     }
 
+    // The reopens' work lock names the provider key and the renewal key, each up to 255
+    // characters: the longest name is 518 characters, and the lock table takes it.
+    void theLongestWorkLockNameIsTaken()
+    {
+        auto conn = m_db->connect();
+        pqxx::work tx(*conn);
+        tx.exec("SELECT rd_take_work_lock('reopen ' || repeat('p', 255) || ' ' || "
+                "repeat('k', 255), 'another reopen')");
+        QCOMPARE(tx.exec1("SELECT max(length(name)) FROM rd_work_locks")[0].as<int>(), 518);
+    }
+
     // #28, 21: every reason the database's functions can open a case with has a next step.
     // The codes are read from the functions themselves: the core's verdicts, the errors it
     // assigns, and the codes ingest and statement runs open cases with.

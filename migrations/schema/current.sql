@@ -2716,7 +2716,7 @@ ALTER TABLE public.provider_snapshots ALTER COLUMN id ADD GENERATED ALWAYS AS ID
 );
 CREATE TABLE public.rd_work_locks (
     name text NOT NULL,
-    CONSTRAINT rd_work_locks_name_check CHECK (((length(name) >= 1) AND (length(name) <= 400)))
+    CONSTRAINT rd_work_locks_name_check CHECK (((length(name) >= 1) AND (length(name) <= 600)))
 );
 ALTER TABLE public.reconciliation_case_history ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     SEQUENCE NAME public.reconciliation_case_history_id_seq
