@@ -75,6 +75,16 @@ void chownIfNeeded(const fs::path &p, const std::optional<RunAs> &account)
             + ": " + std::strerror(errno));
 }
 
+// The root as an absolute path: the socket directory in it is the connection's host, and libpq
+// takes a host that does not start with '/' for a host name ("reltest/socket" is looked up in
+// DNS), while the server resolves its own relative paths from data/ (#39, item 13).
+fs::path absoluteRoot(fs::path root)
+{
+    std::error_code ec;
+    auto absolute = fs::absolute(root, ec);
+    return ec ? root : absolute.lexically_normal();
+}
+
 } // namespace
 
 fs::path findPostgresBinDir()
@@ -107,20 +117,6 @@ fs::path findPostgresBinDir()
     throw DatabaseUnavailable("no PostgreSQL server binaries found (install Debian's "
                               "'postgresql' package, or set RENEWAL_DESK_PG_BINDIR)");
 }
-
-namespace {
-
-// The root as an absolute path: the socket directory in it is the connection's host, and libpq
-// takes a host that does not start with '/' for a host name ("reltest/socket" is looked up in
-// DNS), while the server resolves its own relative paths from data/ (#39, item 13).
-fs::path absoluteRoot(fs::path root)
-{
-    std::error_code ec;
-    auto absolute = fs::absolute(root, ec);
-    return ec ? root : absolute.lexically_normal();
-}
-
-} // namespace
 
 EmbeddedCluster::EmbeddedCluster(fs::path root) : m_root(absoluteRoot(std::move(root)))
 {

@@ -3,7 +3,8 @@ REVOKE ALL ON FUNCTION public.fold_inbox_days()
 GRANT EXECUTE ON FUNCTION public.fold_inbox_days() TO renewal_viewer;
 
 -- Folds the finished days not folded yet; returns how many (day, outcome) rows it wrote. One
--- fold at a time (a work lock, 0045): a second caller returns 0 at once. A standby cannot write, and returns 0.
+-- fold at a time (a work lock, 0045): a second caller returns 0 at once. A standby cannot
+-- write, and returns 0.
 CREATE OR REPLACE FUNCTION public.fold_inbox_days()
     RETURNS bigint
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp

@@ -5,8 +5,8 @@ GRANT EXECUTE ON FUNCTION public.purge_inbox_bodies(integer,boolean,uuid,timesta
 -- One batch of a retention sweep: the bodies of at most p_batch processed deliveries received
 -- before now() - the retention, whose case (webhook_inbox.case_id, or a case whose evidence
 -- it is: reconciliation_cases.inbox_id) is not open, and that are not invalid deliveries
--- nobody has reviewed (0034: the body is what a review or a re-run needs), oldest first, after the key
--- (p_after_received_at, p_after_id) the previous batch returned. Each batch is its own short
+-- nobody has reviewed (0034: the body is what a review or a re-run needs), oldest first,
+-- after the key (p_after_received_at, p_after_id) the previous batch returned. Each batch is its own short
 -- transaction: rows locked by someone else are skipped (the next sweep takes them), and no
 -- subscription is ever locked. A batch that removed something writes its record; the batches
 -- of one run share p_run. The last batch ("done") moves swept_before to the oldest body still

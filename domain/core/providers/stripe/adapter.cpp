@@ -138,13 +138,13 @@ bool stripeInvoiceIsBasil(const nlohmann::json &invoice, const std::string &path
     // subscription generated): each shape has one of the two keys. Real invoices listed by the
     // API carry both too (#39, item 15); where they agree (both null, or the same
     // subscription) the line items' own shape decides, since that is what is read next.
+    const std::string where = path.empty() ? "$" : path;
     if (!invoice.is_object())
-        throw InputError(path.empty() ? "$" : path, "expected an invoice object");
+        throw InputError(where, "expected an invoice object");
     const bool hasParent = invoice.contains("parent");
     const bool hasSubscription = invoice.contains("subscription");
     if (hasParent != hasSubscription)
         return hasParent;
-    const std::string where = path.empty() ? "$" : path;
     if (!hasParent)
         throw InputError(where,
             "has neither parent (API 2025-03-31 and later) nor subscription (earlier): "
