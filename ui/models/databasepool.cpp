@@ -9,8 +9,41 @@
 #include <QThread>
 
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
 
 namespace rd::ui {
+
+/// The threads of one pool that hold connections, counted until each has closed them. A
+/// thread's thread_local connections are closed after QThread::wait() has returned for it
+/// (thread_local destructors run once the thread's function has returned), so the pool's
+/// destructor waits here too: else a closing thread could outlive the pool and the program,
+/// and close its connection in a Qt SQL already torn down at exit (a crash seen under load).
+struct PoolThreads
+{
+    std::mutex mutex;
+    std::condition_variable closed;
+    int open = 0;
+
+    void opened()
+    {
+        const std::lock_guard lock(mutex);
+        ++open;
+    }
+    void done()
+    {
+        {
+            const std::lock_guard lock(mutex);
+            --open;
+        }
+        closed.notify_all();
+    }
+    void waitForAll()
+    {
+        std::unique_lock lock(mutex);
+        closed.wait(lock, [this] { return open == 0; });
+    }
+};
 
 namespace {
 
@@ -27,6 +60,7 @@ namespace {
 struct ThreadConnections
 {
     QStringList names;
+    std::shared_ptr<PoolThreads> pool;
     ~ThreadConnections()
     {
         for (const QString &name : std::as_const(names)) {
@@ -36,6 +70,8 @@ struct ThreadConnections
             }
             QSqlDatabase::removeDatabase(name);
         }
+        if (pool)
+            pool->done();
     }
 };
 
@@ -52,19 +88,26 @@ thread_local ThreadConnections t_connections;
 static std::atomic<quint64> s_nextPoolId {1};
 
 DatabasePool::DatabasePool(QString conninfo, int threads)
-    : m_conninfo(std::move(conninfo)), m_id(s_nextPoolId++)
+    : m_conninfo(std::move(conninfo))
+    , m_id(s_nextPoolId++)
+    , m_threads(std::make_shared<PoolThreads>())
+    , m_pool(std::make_unique<QThreadPool>())
 {
-    m_pool.setMaxThreadCount(threads);
-    m_pool.setExpiryTimeout(-1);
+    m_pool->setMaxThreadCount(threads);
+    m_pool->setExpiryTimeout(-1);
 }
 
 DatabasePool::~DatabasePool()
 {
-    m_pool.clear();
-    m_pool.waitForDone();
+    m_pool->clear();
+    m_pool->waitForDone();
+    // Ends the threads (QThreadPool's destructor), then waits for their connections' close.
+    m_pool.reset();
+    m_threads->waitForAll();
 }
 
-QSqlDatabase DatabasePool::threadConnection(const QString &conninfo, quint64 poolId)
+QSqlDatabase DatabasePool::threadConnection(
+    const QString &conninfo, quint64 poolId, const std::shared_ptr<PoolThreads> &threads)
 {
     const QString name
         = u"rd-%1-%2"_qs.arg(poolId).arg(reinterpret_cast<quintptr>(QThread::currentThreadId()));
@@ -79,6 +122,10 @@ QSqlDatabase DatabasePool::threadConnection(const QString &conninfo, quint64 poo
                 Tr::tr("The connection string is not valid: %1").arg(settings.error).toStdString());
         settings.applyTo(db);
         t_connections.names << name;
+        if (threads && !t_connections.pool) {
+            t_connections.pool = threads;
+            threads->opened();
+        }
     }
     if (db.isOpen()) {
         // A connection lost since its last use (server restart) is reopened here.
