@@ -109,6 +109,8 @@ std::string differences(const rd::RestoreReport &r)
         s += "anchor: " + b.problem + "; ";
     for (const auto &b : r.verification.breaks)
         s += "chain: " + b.problem + "; ";
+    for (const auto &d : r.rules.differences)
+        s += "schema: " + rd::describeSchemaRuleDifference(d) + "; ";
     return s;
 }
 
@@ -151,6 +153,27 @@ long long count(const std::string &conninfo, const std::string &sql)
 {
     pqxx::connection conn(conninfo);
     return scalar(conn, sql);
+}
+
+/// A file re-forged consistently: `sql` run on the source after `original` was taken (the
+/// backup log emptied again, as the original snapshot had it), the altered database's dump
+/// with the digest of that dump, under the original's manifest. The file's own checks pass.
+fs::path forgeBackup(const rdtest::TestDatabase &source, const rd::BackupManifest &original,
+    const fs::path &dir, const std::vector<std::string> &sql)
+{
+    {
+        pqxx::connection conn(source.conninfo());
+        pqxx::nontransaction tx(conn);
+        for (const auto &statement : sql)
+            tx.exec0(statement);
+        tx.exec0("DELETE FROM database_backups");
+    }
+    const auto altered = rd::backupDatabase(source.conninfo(), dir / "altered.backup");
+    const auto forged = dir / "forged.backup";
+    fs::remove(forged);
+    rd::writeBackupFile(forged, original, dumpOf(altered.file));
+    fs::remove(altered.file);
+    return forged;
 }
 
 } // namespace
@@ -467,18 +490,9 @@ private slots:
         fillSmall(source, 6);
         TempDir dir;
         const auto original = rd::backupDatabase(source.conninfo(), dir.path / "a.backup");
-        {
-            pqxx::connection conn(source.conninfo());
-            pqxx::nontransaction tx(conn);
-            tx.exec0("SET session_replication_role = replica");
-            tx.exec0(forgery.toStdString());
-            // The forger keeps the backup log as it was, too: the first backup's row is the
-            // one row the original snapshot did not hold.
-            tx.exec0("DELETE FROM database_backups");
-        }
-        const auto altered = rd::backupDatabase(source.conninfo(), dir.path / "b.backup");
-        const auto forged = dir.path / "forged.backup";
-        rd::writeBackupFile(forged, original.manifest, dumpOf(altered.file));
+        // With the triggers off, as the owner may.
+        const auto forged = forgeBackup(source, original.manifest, dir.path,
+            {"SET session_replication_role = replica", forgery.toStdString()});
         QCOMPARE(rd::readBackupManifest(forged).anchorDigest, original.manifest.anchorDigest);
 
         rdtest::TestDatabase target("backup_forged_dst", false);
@@ -498,6 +512,90 @@ private slots:
         }
         // Not verified: not migrated either (left as restored, for inspection).
         QVERIFY(report.migrationsApplied.empty());
+    }
+
+    void reforgedRulesDoNotVerify_data()
+    {
+        QTest::addColumn<QString>("forgery");
+        QTest::addColumn<QString>("rule");
+        QTest::addColumn<QString>("restored");
+        // The audit's case (#39, item 3): the viewer given the raw bodies.
+        QTest::newRow("a viewer granted raw bodies")
+            << "GRANT SELECT (raw_body) ON webhook_inbox TO renewal_viewer"
+            << "column webhook_inbox.raw_body"
+            << "renewal_viewer=r/";
+        // A definer function any login may call.
+        QTest::newRow("a definer function granted to PUBLIC")
+            << "DO $$ DECLARE f regprocedure; BEGIN SELECT p.oid INTO f FROM pg_proc p WHERE "
+               "p.proname = 'ingest_delivery' LIMIT 1; EXECUTE format('GRANT EXECUTE ON "
+               "FUNCTION %s TO PUBLIC', f); END $$"
+            << "privileges of function ingest_delivery("
+            << "=X/";
+        // A definer function whose search_path an attacker's schema could come first in.
+        QTest::newRow("a definer function's search_path")
+            << "DO $$ DECLARE f regprocedure; BEGIN SELECT p.oid INTO f FROM pg_proc p WHERE "
+               "p.proname = 'ingest_delivery' LIMIT 1; EXECUTE format('ALTER FUNCTION %s SET "
+               "search_path = public', f); END $$"
+            << "definition of function ingest_delivery("
+            << "SET search_path TO 'public'";
+        // The rule exactly-once rests on: one billing period per renewal key.
+        QTest::newRow("a uniqueness dropped")
+            << "DO $$ DECLARE c name; BEGIN SELECT conname INTO c FROM pg_constraint WHERE "
+               "conrelid = 'subscription_billing_periods'::regclass AND contype = 'u' ORDER BY "
+               "conname LIMIT 1; EXECUTE format('ALTER TABLE subscription_billing_periods DROP "
+               "CONSTRAINT %I CASCADE', c); END $$"
+            << "constraint "
+            << "";
+        // A trigger of the forger's own.
+        QTest::newRow("a trigger added")
+            << "CREATE FUNCTION forged_tap() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+               "RETURN NEW; END $$; CREATE TRIGGER forged_tap BEFORE INSERT ON "
+               "subscription_outbox FOR EACH ROW EXECUTE FUNCTION forged_tap()"
+            << "trigger forged_tap on subscription_outbox"
+            << "forged_tap()";
+    }
+
+    // A file re-forged with rules of its own (the rows, the anchor and the chains all as the
+    // backup's, so those verify): the restored schema's privileges, definitions, constraints
+    // and triggers are compared with what the migrations make, and each forgery is named. The
+    // same file without the forgery verifies, rules compared, none differing (every other
+    // restore of this suite says the same through verified()).
+    void reforgedRulesDoNotVerify()
+    {
+        QFETCH(QString, forgery);
+        QFETCH(QString, rule);
+        QFETCH(QString, restored);
+        rdtest::TestDatabase source("backup_rules_src");
+        fillSmall(source, 4);
+        TempDir dir;
+        const auto original = rd::backupDatabase(source.conninfo(), dir.path / "a.backup");
+        const auto forged
+            = forgeBackup(source, original.manifest, dir.path, {forgery.toStdString()});
+
+        rdtest::TestDatabase target("backup_rules_dst", false);
+        const auto report = rd::restoreDatabase(forged, target.conninfo());
+        QVERIFY2(report.countDifferences.empty() && report.anchor.matches()
+                && report.verification.intact(),
+            differences(report).c_str());
+        QVERIFY(report.rules.compared);
+        QVERIFY(!report.verified());
+        bool named = false;
+        for (const auto &d : report.rules.differences)
+            named = named
+                || (QString::fromStdString(d.rule).startsWith(rule)
+                    && QString::fromStdString(d.restored).contains(restored));
+        QVERIFY2(named, differences(report).c_str());
+        // No scratch database is left behind.
+        QCOMPARE(count(target.conninfo(),
+                     "SELECT count(*) FROM pg_database WHERE datname LIKE 'rd_restore_check_%'"),
+            0LL);
+
+        // The backup as it was taken restores with every rule the migrations'.
+        rdtest::TestDatabase clean("backup_rules_clean", false);
+        const auto sound = rd::restoreDatabase(original.file, clean.conninfo());
+        QVERIFY2(sound.verified(), differences(sound).c_str());
+        QVERIFY(sound.rules.compared);
+        QVERIFY(sound.rules.rules > 500);
     }
 
     // An older backup is restored as it was, verified, then migrated; one of a schema newer
@@ -630,6 +728,9 @@ private slots:
         QVERIFY2(restored.out.contains("verified: the restored database is the backup's"),
             restored.out.constData());
         QVERIFY2(restored.out.contains("every head in place"), restored.out.constData());
+        QVERIFY2(restored.out.contains(" privileges, definitions and constraints compared with "
+                                       "the migrations', all alike"),
+            restored.out.constData());
 
         const auto refused = rdtest::runProgram(rdtest::ctl(), {"db", "restore", f, "--db", dst});
         QCOMPARE(refused.exitCode, 4);
@@ -657,20 +758,33 @@ private slots:
         QCOMPARE(bad.exitCode, 65);
         QVERIFY2(bad.err.contains("digest mismatch"), bad.err.constData());
 
-        // A forged file: restored, not verified, exit 65 naming what differs.
+        // A file forged with a grant only (rows, anchor and chains as the backup's): exit 65,
+        // the rule named, and the copy said to be migrated but not for use.
         {
+            const auto forgedPath = forgeBackup(source, rd::readBackupManifest(file), dir.path,
+                {"GRANT SELECT (raw_body) ON webhook_inbox TO renewal_viewer"});
+            const auto forged = rdtest::runProgram(rdtest::ctl(),
+                {"db", "restore", QString::fromStdString(forgedPath.string()), "--db", dst,
+                    "--force"});
+            QCOMPARE(forged.exitCode, 65);
+            QVERIFY2(forged.out.contains("NOT VERIFIED") && forged.out.contains("1 differ"),
+                forged.out.constData());
+            QVERIFY2(forged.err.contains("differs: schema: column webhook_inbox.raw_body: restored")
+                    && forged.err.contains("renewal_viewer=r/")
+                    && forged.err.contains("do not use the restored copy"),
+                forged.err.constData());
             pqxx::connection conn(source.conninfo());
             pqxx::nontransaction tx(conn);
-            tx.exec0("SET session_replication_role = replica");
-            tx.exec0("UPDATE subscription_transition_audits SET comment = 'forged' WHERE id = "
-                     "(SELECT max(id) FROM subscription_transition_audits)");
-            tx.exec0("DELETE FROM subscription_outbox WHERE id = (SELECT id FROM "
-                     "subscription_outbox LIMIT 1)");
-            tx.exec0("DELETE FROM database_backups");
+            tx.exec0("REVOKE SELECT (raw_body) ON webhook_inbox FROM renewal_viewer");
         }
-        const auto altered = rd::backupDatabase(source.conninfo(), dir.path / "altered.backup");
-        const auto forgedPath = dir.path / "forged.backup";
-        rd::writeBackupFile(forgedPath, rd::readBackupManifest(file), dumpOf(altered.file));
+
+        // A forged file: restored, not verified, exit 65 naming what differs.
+        const auto forgedPath = forgeBackup(source, rd::readBackupManifest(file), dir.path,
+            {"SET session_replication_role = replica",
+                "UPDATE subscription_transition_audits SET comment = 'forged' WHERE id = "
+                "(SELECT max(id) FROM subscription_transition_audits)",
+                "DELETE FROM subscription_outbox WHERE id = (SELECT id FROM "
+                "subscription_outbox LIMIT 1)"});
         const auto forged = rdtest::runProgram(rdtest::ctl(),
             {"db", "restore", QString::fromStdString(forgedPath.string()), "--db", dst, "--force"});
         QCOMPARE(forged.exitCode, 65);

@@ -252,6 +252,8 @@ int runDbRestore(const CommandContext &ctx, const RestoreCommandOptions &o)
         differs.push_back("chain: " + describeChainBreak(b));
     if (report.verification.moreBreaks)
         differs.push_back("chains: more breaks than listed");
+    for (const auto &d : report.rules.differences)
+        differs.push_back("schema: " + describeSchemaRuleDifference(d));
 
     if (ctx.json()) {
         nlohmann::json counts = nlohmann::json::object();
@@ -273,6 +275,13 @@ int runDbRestore(const CommandContext &ctx, const RestoreCommandOptions &o)
                 {{"rows", report.verification.rows}, {"chains", report.verification.chains},
                     {"intact", report.verification.intact()},
                     {"breaks", report.verification.breaks.size()}}},
+            {"rules",
+                {{"compared", report.rules.compared},
+                    {"notCompared",
+                        report.rules.compared ? nlohmann::json(nullptr)
+                                              : nlohmann::json(report.rules.notCompared)},
+                    {"rules", report.rules.rules},
+                    {"differences", report.rules.differences.size()}}},
             {"rolesCreated", report.rolesCreated}, {"migrationsApplied", report.migrationsApplied},
             {"differences", differs}}
                        .dump()
@@ -311,6 +320,15 @@ int runDbRestore(const CommandContext &ctx, const RestoreCommandOptions &o)
                 << "\n";
         for (const auto &name : report.migrationsApplied)
             ctx.out << "migrated: " << name << "\n";
+        if (report.rules.compared)
+            ctx.out << "schema rules: " << report.rules.rules
+                    << " privileges, definitions and constraints compared with the migrations', "
+                    << (report.rules.differences.empty()
+                               ? std::string("all alike")
+                               : std::to_string(report.rules.differences.size()) + " differ")
+                    << "\n";
+        else if (!report.rules.notCompared.empty())
+            ctx.out << "schema rules: not compared: " << report.rules.notCompared << "\n";
         ctx.out << (report.verified() ? "verified: the restored database is the backup's\n"
                                       : "NOT VERIFIED: the restored database differs from the "
                                         "backup's manifest\n");
@@ -318,8 +336,13 @@ int runDbRestore(const CommandContext &ctx, const RestoreCommandOptions &o)
     if (!report.verified()) {
         for (const auto &d : differs)
             ctx.err << "renewalctl: differs: " << d << "\n";
-        ctx.err << "renewalctl: the restore did not verify; the restored copy is left as it is "
-                   "(not migrated) for inspection\n";
+        if (report.rules.differences.empty())
+            ctx.err << "renewalctl: the restore did not verify; the restored copy is left as it "
+                       "is (not migrated) for inspection\n";
+        else
+            ctx.err << "renewalctl: the restore did not verify: its schema's rules are not the "
+                       "migrations'; do not use the restored copy (it was migrated, and is left "
+                       "for inspection)\n";
         return ExitDataError;
     }
     return ExitOk;

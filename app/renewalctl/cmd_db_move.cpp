@@ -67,6 +67,8 @@ std::vector<std::string> differences(const MoveReport &r)
             + " chain heads differ on the server");
     for (const auto &b : r.restore.verification.breaks)
         lines.push_back("audit chain broken on the server: " + describeChainBreak(b));
+    for (const auto &d : r.restore.rules.differences)
+        lines.push_back("schema rule on the server: " + describeSchemaRuleDifference(d));
     for (const auto &p : r.roleProblems)
         lines.push_back("group roles: the server lacks " + p);
     if (r.embeddedChanged)

@@ -24,6 +24,7 @@
 #include "domain/store/embedded_cluster.h"
 #include "domain/store/internal/audit_chains_tx.h"
 #include "domain/store/internal/pqxx_session.h"
+#include "domain/store/internal/schema_rules.h"
 #include "domain/store/migrator.h"
 #include "domain/store/postgres_tools.h"
 #include "domain/store/private_files.h"
@@ -620,6 +621,10 @@ RestoreReport restoreDatabase(const fs::path &file, const std::function<std::str
         progress(options.onProgress, "migrate", 0, 0);
         report.migrationsApplied
             = migrate(*conn, migrations, loadRepeatables(defaultMigrationsDir())).applied;
+        checkCancel(options.cancel);
+        progress(options.onProgress, "rules", 0, 0);
+        report.rules
+            = compareSchemaRulesWithMigrations(*conn, targetConninfo, defaultMigrationsDir());
     }
     progress(options.onProgress, "done", manifest.dumpBytes, manifest.dumpBytes);
     return report;

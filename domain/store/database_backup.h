@@ -114,6 +114,32 @@ struct CountDifference
     long long found = 0;
 };
 
+/// One rule of schema public (a privilege, a function's or view's definition, a column, a
+/// constraint, an index, a trigger, ...) where the restored database and this program's
+/// migrations disagree.
+struct SchemaRuleDifference
+{
+    std::string rule; ///< "privileges of function rd_x(text)", "column webhook_inbox.raw_body"
+    std::string restored; ///< as restored (one line, cut); "" when the restored database lacks it
+    std::string expected; ///< as the migrations make it; "" when they make no such rule
+};
+
+/// The restored schema's rules against the migrations' (#39, item 3: a re-forged dump carried
+/// a GRANT of raw bodies to the viewer role, and the counts, anchor and chains could not see
+/// it). Compared in a scratch database the restoring login makes and drops on the target's
+/// server; a login without CREATEDB is told so (compared false, notCompared the reason).
+struct SchemaRulesCheck
+{
+    bool compared = false;
+    std::string notCompared;
+    long long rules = 0; ///< how many rules the migrations make
+    std::vector<SchemaRuleDifference> differences;
+};
+
+/// One difference in words: "privileges of function rd_x(text): restored '...', the
+/// migrations make '...'" (or "only in the restored database", "missing from it").
+std::string describeSchemaRuleDifference(const SchemaRuleDifference &d);
+
 struct RestoreReport
 {
     BackupManifest manifest;
@@ -128,20 +154,26 @@ struct RestoreReport
     std::vector<CountDifference> countDifferences;
     AuditAnchorCheck anchor; ///< the manifest's anchor checked against the restored database
     AuditVerification verification; ///< every chain of the restored database
+    /// Compared once the rest verified and the copy was migrated to this program's schema
+    /// (so both sides are the same migrations'); a difference makes the restore unverified.
+    SchemaRulesCheck rules;
     bool verified() const
     {
-        return countDifferences.empty() && anchor.matches() && verification.intact();
+        return countDifferences.empty() && anchor.matches() && verification.intact()
+            && rules.differences.empty();
     }
 };
 
 /// Restores `file` into the database `targetConninfo` names, which must hold nothing in schema
 /// public unless options.force; then verifies it against the manifest (counts, anchor, chains)
-/// and, when it verifies, migrates it to this program's schema. Throws InputError for a file
-/// that is not a sound backup (checked before the target is touched), TargetNotEmpty (nothing
-/// changed), SetupError for a backup newer than this program, RolesMissing when the group roles
-/// are missing and the login may not create them, BackupToolFailed (pg_restore's words; its
-/// single transaction left the target as it was, or empty after a force), BackupCanceled.
-/// A restore that does not verify is returned, not thrown: see RestoreReport::verified().
+/// and, when it verifies, migrates it to this program's schema and compares its rules
+/// (privileges, definitions, constraints) with the migrations' (RestoreReport::rules). Throws
+/// InputError for a file that is not a sound backup (checked before the target is touched),
+/// TargetNotEmpty (nothing changed), SetupError for a backup newer than this program, RolesMissing
+/// when the group roles are missing and the login may not create them, BackupToolFailed
+/// (pg_restore's words; its single transaction left the target as it was, or empty after a force),
+/// BackupCanceled. A restore that does not verify is returned, not thrown: see
+/// RestoreReport::verified().
 RestoreReport restoreDatabase(const std::filesystem::path &file, const std::string &targetConninfo,
     const RestoreOptions &options = {});
 /// As above, with the target opened by `openTarget` (its connection string) only once the file

@@ -823,6 +823,22 @@ Prüfanker: %5</translation>
         <source>Audit chains broken: %1 break(s) in %2 chains</source>
         <translation>Prüfketten gebrochen: %1 Bruchstelle(n) in %2 Ketten</translation>
     </message>
+    <message>
+        <source>Comparing privileges and definitions with this desk&apos;s migrations…</source>
+        <translation>Rechte und Definitionen werden mit den Migrationen dieses Desks verglichen…</translation>
+    </message>
+    <message>
+        <source>Privileges, definitions and constraints are this desk&apos;s migrations&apos;.</source>
+        <translation>Rechte, Definitionen und Regeln entsprechen den Migrationen dieses Desks.</translation>
+    </message>
+    <message>
+        <source>Privileges, definitions and constraints were not compared: %1.</source>
+        <translation>Rechte, Definitionen und Regeln wurden nicht verglichen: %1.</translation>
+    </message>
+    <message>
+        <source>Privileges, definitions or constraints differ from this desk&apos;s migrations: %1 difference(s) (first: %2). Do not use this copy.</source>
+        <translation>Rechte, Definitionen oder Regeln weichen von den Migrationen dieses Desks ab: %1 Abweichung(en) (erste: %2). Diese Kopie nicht verwenden.</translation>
+    </message>
 </context>
 <context>
     <name>rd::ui::BackupProgressPanel</name>

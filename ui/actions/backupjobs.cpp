@@ -141,6 +141,8 @@ QString backupPhaseText(const QString &phase)
         return Tr::tr("Restoring the database…");
     if (phase == u"verify")
         return Tr::tr("Verifying the restored copy (counts, audit anchor, chains)…");
+    if (phase == u"rules")
+        return Tr::tr("Comparing privileges and definitions with this desk's migrations…");
     if (phase == u"cluster")
         return Tr::tr("Creating and starting the new embedded database…");
     return phase.isEmpty() ? Tr::tr("Working…") : phase + u"…"_qs;
@@ -243,10 +245,18 @@ QString newEmbeddedDirectoryProblem(const QString &directory)
 QString describeRestore(const RestoreResult &o)
 {
     const QLocale locale;
-    if (o.verified)
-        return Tr::tr("Verified: counts match the backup, the audit anchor matches "
-                      "(%1 heads), %2 chains intact.")
-            .arg(locale.toString(o.anchorHeads), locale.toString(o.chains));
+    if (o.verified) {
+        const QString verified
+            = Tr::tr("Verified: counts match the backup, the audit anchor "
+                     "matches (%1 heads), %2 chains intact.")
+                  .arg(locale.toString(o.anchorHeads), locale.toString(o.chains));
+        if (o.rulesNotCompared.isEmpty())
+            return verified + u' '
+                + Tr::tr("Privileges, definitions and constraints are this desk's migrations'.");
+        return verified + u'\n'
+            + Tr::tr("Privileges, definitions and constraints were not compared: %1.")
+                  .arg(o.rulesNotCompared);
+    }
     QStringList lines;
     lines << Tr::tr("NOT verified: the restored database differs from the backup.");
     for (const auto &d : o.countDifferences)
@@ -264,6 +274,10 @@ QString describeRestore(const RestoreResult &o)
                      .arg(locale.toString(o.chainBreaks), locale.toString(o.chains))
                 + (o.firstChainBreak.isEmpty() ? u"."_qs
                                                : u" (first: "_qs + o.firstChainBreak + u")."_qs);
+    if (o.ruleDifferences > 0)
+        lines << Tr::tr("Privileges, definitions or constraints differ from this desk's "
+                        "migrations: %1 difference(s) (first: %2). Do not use this copy.")
+                     .arg(locale.toString(o.ruleDifferences), o.firstRuleDifference);
     return lines.join(u'\n');
 }
 
@@ -406,6 +420,10 @@ void fillReport(RestoreResult &outcome, const RestoreReport &r)
     outcome.chainBreaks = qint64(r.verification.breaks.size());
     if (!r.verification.breaks.empty())
         outcome.firstChainBreak = qs(describeChainBreak(r.verification.breaks.front()));
+    outcome.ruleDifferences = qint64(r.rules.differences.size());
+    if (!r.rules.differences.empty())
+        outcome.firstRuleDifference = qs(describeSchemaRuleDifference(r.rules.differences.front()));
+    outcome.rulesNotCompared = qs(r.rules.notCompared);
     for (const auto &role : r.rolesCreated)
         outcome.rolesCreated << qs(role);
     for (const auto &migration : r.migrationsApplied)

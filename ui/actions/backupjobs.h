@@ -112,6 +112,9 @@ struct RestoreResult
     qint64 auditRows = 0;
     qint64 chainBreaks = 0;
     QString firstChainBreak;
+    qint64 ruleDifferences = 0; ///< privileges, definitions, constraints unlike the migrations'
+    QString firstRuleDifference;
+    QString rulesNotCompared; ///< why they were not compared; "" when they were
     QStringList rolesCreated; ///< group roles the restore created on the server
     QStringList migrationsApplied; ///< migrations applied after it verified
 };
