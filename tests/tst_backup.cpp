@@ -573,6 +573,17 @@ private slots:
             = forgeBackup(source, original.manifest, dir.path, {forgery.toStdString()});
 
         rdtest::TestDatabase target("backup_rules_dst", false);
+        // The original's file digest, kept apart, refuses the forged file before the target
+        // is touched: it covers every byte, the manifest's anchor digest only the audit heads.
+        QCOMPARE(rd::readBackupManifest(forged).anchorDigest, original.manifest.anchorDigest);
+        rd::RestoreOptions kept;
+        kept.expectedFileSha256 = original.fileSha256;
+        try {
+            rd::restoreDatabase(forged, target.conninfo(), kept);
+            QFAIL("a re-forged file was restored under the original's file digest");
+        } catch (const rd::InputError &e) {
+            QVERIFY2(QString(e.what()).contains("is not the one given"), e.what());
+        }
         const auto report = rd::restoreDatabase(forged, target.conninfo());
         QVERIFY2(report.countDifferences.empty() && report.anchor.matches()
                 && report.verification.intact(),
@@ -589,10 +600,20 @@ private slots:
         QCOMPARE(count(target.conninfo(),
                      "SELECT count(*) FROM pg_database WHERE datname LIKE 'rd_restore_check_%'"),
             0LL);
+    }
 
-        // The backup as it was taken restores with every rule the migrations'.
+    // The backup as it was taken restores with every rule the migrations' (under its file
+    // digest, kept apart): the comparison finds no difference where there is none.
+    void soundBackupRulesAlike()
+    {
+        rdtest::TestDatabase source("backup_rules_sound");
+        fillSmall(source, 4);
+        TempDir dir;
+        const auto original = rd::backupDatabase(source.conninfo(), dir.path / "a.backup");
         rdtest::TestDatabase clean("backup_rules_clean", false);
-        const auto sound = rd::restoreDatabase(original.file, clean.conninfo());
+        rd::RestoreOptions kept;
+        kept.expectedFileSha256 = original.fileSha256;
+        const auto sound = rd::restoreDatabase(original.file, clean.conninfo(), kept);
         QVERIFY2(sound.verified(), differences(sound).c_str());
         QVERIFY(sound.rules.compared);
         QVERIFY(sound.rules.rules > 500);
@@ -711,8 +732,18 @@ private slots:
             file.c_str());
         QCOMPARE(j.at("counts").at("subscription_billing_periods").get<long long>(), 4LL);
         QVERIFY(j.at("recorded").get<bool>());
-        const std::string digest = j.at("anchorDigest").get<std::string>();
+        // The digest to keep is the whole file's: sha256sum's, and the backup log's.
+        const std::string digest = j.at("fileSha256").get<std::string>();
+        const std::string anchorDigest = j.at("anchorDigest").get<std::string>();
+        {
+            const auto sum = rdtest::runProgram(u"sha256sum"_qs, {QString::fromStdString(file)});
+            QVERIFY2(
+                sum.out.startsWith(QByteArray::fromStdString(digest + " ")), sum.out.constData());
+        }
         QCOMPARE(scalar(source, "SELECT count(*) FROM database_backups"), 1LL);
+        QCOMPARE(scalar(source,
+                     "SELECT count(*) FROM database_backups WHERE file_sha256 = '" + digest + "'"),
+            1LL);
         // Never over an existing file.
         const auto again = rdtest::runProgram(rdtest::ctl(),
             rdtest::withDb(source, {"db", "backup", "--to", QString::fromStdString(file)}));
@@ -744,11 +775,19 @@ private slots:
         QVERIFY(fj.at("replaced").get<bool>());
         QCOMPARE(fj.at("counts").at("subscription_outbox").at("found").get<long long>(), 4LL);
 
-        // A digest published for another backup; a damaged file.
+        // A digest published for another backup; the anchor's digest, which does not cover
+        // the file (#39, item 3: a file re-forged around the audit heads keeps it); a damaged
+        // file.
         const auto otherDigest = rdtest::runProgram(rdtest::ctl(),
             {"db", "restore", f, "--db", dst, "--force", "--digest", QString(64, 'a')});
         QCOMPARE(otherDigest.exitCode, 65);
         QVERIFY2(otherDigest.err.contains("is not the one given"), otherDigest.err.constData());
+        const auto anchorGiven = rdtest::runProgram(rdtest::ctl(),
+            {"db", "restore", f, "--db", dst, "--force", "--digest",
+                QString::fromStdString(anchorDigest)});
+        QCOMPARE(anchorGiven.exitCode, 65);
+        QVERIFY2(anchorGiven.err.contains("the digest given is the audit anchor's"),
+            anchorGiven.err.constData());
         std::string bytes = readAll(file);
         bytes[bytes.size() - 10] ^= 0x01;
         const auto damaged = dir.path / "damaged.backup";

@@ -367,10 +367,17 @@ private slots:
             qPrintable(summary));
         QVERIFY2(summary.contains(outcome.facts.anchorDigest), qPrintable(summary));
         QCOMPARE(outcome.facts.anchorDigest.size(), 64);
+        // The digest to keep is the whole file's (#39, item 3), shown and copied as such.
+        QVERIFY2(
+            summary.contains(u"File SHA-256: "_qs + outcome.facts.fileSha256), qPrintable(summary));
+        QCOMPARE(outcome.facts.fileSha256.size(), 64);
         // The log's row, and the desk's age from it.
         QCOMPARE(QString::fromStdString(sql("SELECT anchor_digest FROM public.database_backups "
                                             "ORDER BY taken_at DESC LIMIT 1")),
             outcome.facts.anchorDigest);
+        QCOMPARE(QString::fromStdString(sql("SELECT file_sha256 FROM public.database_backups "
+                                            "ORDER BY taken_at DESC LIMIT 1")),
+            outcome.facts.fileSha256);
         QCOMPARE(
             QString::fromStdString(sql("SELECT count(*) FROM public.database_backups")), u"2"_qs);
         QVERIFY(QTest::qWaitFor(
@@ -574,8 +581,8 @@ private slots:
         const QString root = m_tmp.filePath(u"restored"_qs);
         dialog.setEmbeddedTarget(root);
         // The digest the Back up summary showed, kept apart: it is the file's.
-        dialog.setExpectedDigest(QString::fromStdString(sql(
-            "SELECT anchor_digest FROM public.database_backups ORDER BY taken_at DESC LIMIT 1")));
+        dialog.setExpectedDigest(QString::fromStdString(
+            sql("SELECT file_sha256 FROM public.database_backups ORDER BY taken_at DESC LIMIT 1")));
         QSignalSpy progress(&dialog, &RestoreDialog::restoreFinished);
         QSignalSpy open(&dialog, &RestoreDialog::openRequested);
         auto *job = dialog.findChild<rd::ui::BackupJob *>();

@@ -169,6 +169,7 @@ int runDbBackup(const CommandContext &ctx, const BackupCommandOptions &o)
         auto j = manifestSummary(result.manifest);
         j["file"] = result.file.string();
         j["fileBytes"] = result.fileBytes;
+        j["fileSha256"] = result.fileSha256;
         j["recorded"] = result.recorded;
         if (!result.recorded)
             j["notRecorded"] = result.notRecorded;
@@ -182,7 +183,9 @@ int runDbBackup(const CommandContext &ctx, const BackupCommandOptions &o)
                 << "rows in the snapshot:\n";
         printCounts(ctx.out, m.counts);
         ctx.out << "audit anchor: " << m.anchorHeads << " chain heads, digest " << m.anchorDigest
-                << "\n";
+                << "\n"
+                << "file sha256: " << result.fileSha256
+                << " (keep it apart from the file: db restore --digest refuses any other file)\n";
         if (result.recorded)
             ctx.out << "recorded in the backup log\n";
     }
@@ -219,7 +222,7 @@ int runDbRestore(const CommandContext &ctx, const RestoreCommandOptions &o)
     ByteProgress progress(ctx.err, !o.noProgress);
     RestoreOptions options;
     options.force = o.force;
-    options.expectedAnchorDigest = o.digest;
+    options.expectedFileSha256 = o.digest;
     options.onProgress = [&](const BackupProgress &p) { progress(p); };
     options.cancel = &g_cancel;
     RestoreReport report;
@@ -264,8 +267,8 @@ int runDbRestore(const CommandContext &ctx, const RestoreCommandOptions &o)
                     it == report.counts.end() ? nlohmann::json(nullptr)
                                               : nlohmann::json(it->second)}};
         }
-        ctx.out << nlohmann::json {{"file", o.file}, {"target", targetName},
-            {"verified", report.verified()}, {"replaced", report.replaced},
+        ctx.out << nlohmann::json {{"file", o.file}, {"fileSha256", report.fileSha256},
+            {"target", targetName}, {"verified", report.verified()}, {"replaced", report.replaced},
             {"manifest", manifestSummary(report.manifest)}, {"counts", counts},
             {"anchor",
                 {{"heads", report.anchor.heads}, {"digest", report.anchor.digest},
@@ -382,8 +385,9 @@ void registerDbBackupCommands(CommandTree &tree, CLI::App &dbGroup)
         "restore over a database that holds data: its schema public is dropped with everything "
         "in it");
     option(restore, "digest", r->digest, "HEX",
-        "the anchor digest published when the backup was taken: the file must carry it")
-        ->transform(hexDigest("--digest", "the anchor digest 'db backup' printed"));
+        "the file's SHA-256 published when the backup was taken (db backup's 'file sha256'): "
+        "any other file is refused")
+        ->transform(hexDigest("--digest", "the file sha256 'db backup' printed"));
     flag(restore, "no-progress", r->noProgress, "no progress on stderr");
     json(restore);
 }

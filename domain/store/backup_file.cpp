@@ -269,6 +269,10 @@ BackupFileReader::BackupFileReader(const fs::path &path)
         throw InputError(path.string(), "truncated: the file ends before its dump");
     char sha[65] = {};
     long long bytes = -1;
+    m_fileSha.update(magic);
+    m_fileSha.update(manifestLine);
+    m_fileSha.update("\n");
+    m_fileSha.update(line);
     if (!line.starts_with(kDumpLinePrefix) || line.back() != '\n'
         || std::sscanf(line.c_str(), "DUMP sha256=%64s bytes=%lld", sha, &bytes) != 2
         || !isHex64(sha) || bytes < 0)
@@ -286,6 +290,7 @@ std::size_t BackupFileReader::read(char *buffer, std::size_t max)
         = static_cast<std::streamsize>(std::min<long long>(m_left, static_cast<long long>(max)));
     m_in.read(buffer, want);
     const auto got = m_in.gcount();
+    m_fileSha.update(std::string_view(buffer, static_cast<std::size_t>(got)));
     m_left -= got;
     return static_cast<std::size_t>(got);
 }

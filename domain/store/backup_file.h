@@ -76,11 +76,15 @@ public:
     std::size_t read(char *buffer, std::size_t max);
     /// Whether the file ends where its dump does (checked once the dump has been read).
     bool endsAfterDump();
+    /// The SHA-256 (hex) of every byte read so far: the whole file's, once the dump has been
+    /// read and endsAfterDump() held. What `db restore --digest` compares (#39, item 3).
+    std::string fileSha256() { return m_fileSha.hexDigest(); }
 
 private:
     std::ifstream m_in;
     BackupManifest m_manifest;
     long long m_left = 0;
+    Sha256 m_fileSha;
 };
 
 /// Writes a whole backup file from a manifest and dump bytes (dump digest and size computed

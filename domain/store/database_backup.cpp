@@ -157,10 +157,10 @@ void recordBackup(pqxx::connection &conn, BackupResult &result)
     try {
         pqxx::work tx(conn);
         tx.exec_params("INSERT INTO public.database_backups (taken_at, file_name, file_bytes, "
-                       "schema_version, anchor_digest, manifest) "
-                       "VALUES ($1::timestamptz, $2, $3, $4, $5, $6::jsonb)",
+                       "schema_version, anchor_digest, file_sha256, manifest) "
+                       "VALUES ($1::timestamptz, $2, $3, $4, $5, $6, $7::jsonb)",
             result.manifest.takenAt, result.file.string(), result.fileBytes,
-            result.manifest.schemaVersion, result.manifest.anchorDigest, [&] {
+            result.manifest.schemaVersion, result.manifest.anchorDigest, result.fileSha256, [&] {
                 auto m = result.manifest;
                 m.anchor.clear();
                 auto j = nlohmann::json::parse(manifestJson(m, true));
@@ -181,8 +181,15 @@ void recordBackup(pqxx::connection &conn, BackupResult &result)
     }
 }
 
+/// A backup file read whole and found sound: its manifest, and the SHA-256 of all its bytes.
+struct CheckedFile
+{
+    BackupManifest manifest;
+    std::string fileSha256;
+};
+
 /// Reads the whole file: its header, and the dump against its digest and size.
-BackupManifest readChecked(const fs::path &file, const RestoreOptions *options)
+CheckedFile readChecked(const fs::path &file, const RestoreOptions *options)
 {
     BackupFileReader reader(file);
     Sha256 sha;
@@ -207,7 +214,7 @@ BackupManifest readChecked(const fs::path &file, const RestoreOptions *options)
         throw InputError(file.string(),
             "the dump's SHA-256 does not match the manifest's (digest mismatch): the file was "
             "damaged or altered");
-    return reader.manifest();
+    return {reader.manifest(), reader.fileSha256()};
 }
 
 /// What schema public holds that a restore would collide with; "" when nothing.
@@ -475,14 +482,21 @@ BackupResult backupDatabase(
         result.manifest = writer->commit(&result.fileBytes);
         tx.commit();
     }
+    // Read back whole, as a restore will: the file on disk is proven sound, and its SHA-256
+    // is the digest to keep apart from it (db restore --digest).
+    progress(options.onProgress, "check", 0, 0);
+    result.fileSha256 = readChecked(result.file, nullptr).fileSha256;
     recordBackup(*conn, result);
     progress(options.onProgress, "done", result.manifest.dumpBytes, expectedBytes);
     return result;
 }
 
-BackupManifest readBackupManifest(const fs::path &file)
+BackupManifest readBackupManifest(const fs::path &file, std::string *fileSha256)
 {
-    return readChecked(file, nullptr);
+    auto checked = readChecked(file, nullptr);
+    if (fileSha256)
+        *fileSha256 = checked.fileSha256;
+    return std::move(checked.manifest);
 }
 
 RestoreReport restoreDatabase(
@@ -498,13 +512,24 @@ RestoreReport restoreDatabase(const fs::path &file, const std::function<std::str
     RestoreReport report;
     progress(options.onProgress, "check", 0, 0);
     // The whole file is read and its digest checked before the target is touched.
-    report.manifest = readChecked(file, &options);
+    auto checked = readChecked(file, &options);
+    report.manifest = std::move(checked.manifest);
+    report.fileSha256 = checked.fileSha256;
     const auto &manifest = report.manifest;
-    if (options.expectedAnchorDigest && *options.expectedAnchorDigest != manifest.anchorDigest)
+    if (options.expectedFileSha256 && *options.expectedFileSha256 != report.fileSha256) {
+        // The anchor's digest covers the audit heads only: a file re-forged around them
+        // (amounts, grants) keeps it. Only the whole file's digest tells that file apart.
+        if (*options.expectedFileSha256 == manifest.anchorDigest)
+            throw InputError(file.string(),
+                "the digest given is the audit anchor's, which covers the audit chains' heads "
+                "only, not the file: give the file's SHA-256 that db backup printed "
+                "(fileSha256, the backup log's file_sha256, or sha256sum of the file when it "
+                "was taken)");
         throw InputError(file.string(),
-            "the manifest's anchor digest " + manifest.anchorDigest + " is not the one given ("
-                + printableAscii(*options.expectedAnchorDigest)
+            "the file's SHA-256 " + report.fileSha256 + " is not the one given ("
+                + printableAscii(*options.expectedFileSha256)
                 + "): the file is not the backup that digest was published for");
+    }
 
     // A backup of a newer schema than this program's is refused: the program could neither
     // verify it (functions it does not know) nor run against it. An older one is restored as

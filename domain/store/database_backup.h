@@ -28,7 +28,7 @@ struct BackupManifest
     std::string anchor;
     std::string anchorDigest;
     long long anchorHeads = 0;
-    /// SHA-256 (hex) and size of the pg_dump archive the file carries.
+    /// SHA-256 (hex) and size of the pg_dump archive the file carries (the DUMP line's).
     std::string dumpSha256;
     long long dumpBytes = 0;
 };
@@ -66,6 +66,10 @@ struct BackupResult
 {
     std::filesystem::path file;
     long long fileBytes = 0;
+    /// SHA-256 (hex) of the whole file, read back once written: the digest to keep apart from
+    /// it, which `db restore --digest` and the desk's restore compare (the manifest checks the
+    /// file against itself only).
+    std::string fileSha256;
     BackupManifest manifest;
     /// Whether the backup log (public.database_backups) has its row. A backup whose row could
     /// not be written (a role that may not write the log, a database older than migration
@@ -90,18 +94,21 @@ BackupResult backupDatabase(const std::string &conninfo,
     const std::optional<std::filesystem::path> &to, const BackupOptions &options = {});
 
 /// Reads a backup file's manifest and checks the file's form and the dump's digest; throws
-/// InputError naming what is wrong with the file.
-BackupManifest readBackupManifest(const std::filesystem::path &file);
+/// InputError naming what is wrong with the file. `fileSha256`, when given, receives the
+/// SHA-256 of the whole file.
+BackupManifest readBackupManifest(
+    const std::filesystem::path &file, std::string *fileSha256 = nullptr);
 
 struct RestoreOptions
 {
     /// Restore over a database that already holds Renewal Desk data (its schema is dropped).
     bool force = false;
-    /// The anchor digest published when the backup was taken (the backup log's anchor_digest,
-    /// or the one printed by `db backup`), lower-case hex: a file whose manifest carries
-    /// another is refused (InputError) before the target is touched. The manifest checks the
-    /// file against itself; only a digest kept elsewhere tells a re-forged file.
-    std::optional<std::string> expectedAnchorDigest;
+    /// The file's SHA-256 published when the backup was taken (BackupResult::fileSha256: the
+    /// backup log's file_sha256, the one `db backup` printed), lower-case hex: any other file
+    /// is refused (InputError) before the target is touched, and so is the anchor's digest
+    /// given instead (it covers the audit heads, not the file). The manifest checks the file
+    /// against itself; only a digest kept elsewhere tells a re-forged file.
+    std::optional<std::string> expectedFileSha256;
     std::function<void(const BackupProgress &)> onProgress;
     const std::atomic<bool> *cancel = nullptr;
 };
@@ -143,6 +150,7 @@ std::string describeSchemaRuleDifference(const SchemaRuleDifference &d);
 struct RestoreReport
 {
     BackupManifest manifest;
+    std::string fileSha256; ///< of the whole file restored
     /// The target held data and options.force replaced it.
     bool replaced = false;
     /// Group roles the restore created on the target's server (they were missing).

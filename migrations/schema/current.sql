@@ -2648,9 +2648,11 @@ CREATE TABLE public.database_backups (
     schema_version text NOT NULL,
     anchor_digest text NOT NULL,
     manifest jsonb NOT NULL,
+    file_sha256 text,
     CONSTRAINT database_backups_anchor_digest_check CHECK ((anchor_digest ~ '^[0-9a-f]{64}$'::text)),
     CONSTRAINT database_backups_file_bytes_check CHECK ((file_bytes >= 0)),
     CONSTRAINT database_backups_file_name_check CHECK (((octet_length(file_name) >= 1) AND (octet_length(file_name) <= 4096))),
+    CONSTRAINT database_backups_file_sha256_check CHECK ((file_sha256 ~ '^[0-9a-f]{64}$'::text)),
     CONSTRAINT database_backups_manifest_check CHECK ((jsonb_typeof(manifest) = 'object'::text)),
     CONSTRAINT database_backups_schema_version_check CHECK ((schema_version <> ''::text))
 );

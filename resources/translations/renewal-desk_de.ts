@@ -539,10 +539,6 @@
         <translation>Warnen, wenn älter als:</translation>
     </message>
     <message>
-        <source>The SHA-256 digest of the audit anchor in this backup: keep it with the file (or publish it) to prove later that the audit trail restored from it is the one backed up.</source>
-        <translation>Die SHA-256-Prüfsumme des Prüfankers in dieser Sicherung: Bewahren Sie sie mit der Datei auf (oder veröffentlichen Sie sie), um später zu belegen, dass das daraus wiederhergestellte Prüfprotokoll das gesicherte ist.</translation>
-    </message>
-    <message>
         <source>Copy</source>
         <translation>Kopieren</translation>
     </message>
@@ -561,10 +557,6 @@
     <message>
         <source>It holds:</source>
         <translation>Enthält:</translation>
-    </message>
-    <message>
-        <source>Audit anchor digest:</source>
-        <translation>Prüfsumme des Prüfankers:</translation>
     </message>
     <message>
         <source>Back up to</source>
@@ -603,22 +595,32 @@
         <translation>Sicherung abgeschlossen.</translation>
     </message>
     <message>
+        <source>The backup is complete, but the database&apos;s backup log could not record it (%1): the desk&apos;s &quot;Last backup&quot; will not show it.</source>
+        <translation>Die Sicherung ist abgeschlossen, aber das Sicherungsprotokoll der Datenbank konnte sie nicht erfassen (%1): „Letzte Sicherung“ im Desk zeigt sie nicht an.</translation>
+    </message>
+    <message>
+        <source>The SHA-256 digest of the whole file: keep it apart from the file (a note, a ticket) to prove later that the file you restore is the one backed up. File › Restore… refuses any other file.</source>
+        <translation>Die SHA-256-Prüfsumme der ganzen Datei: getrennt von der Datei aufbewahren (eine Notiz, ein Ticket), um später zu belegen, dass die wiederhergestellte Datei die gesicherte ist. Datei › Wiederherstellen… weist jede andere Datei ab.</translation>
+    </message>
+    <message>
+        <source>File digest (SHA-256):</source>
+        <translation>Prüfsumme der Datei (SHA-256):</translation>
+    </message>
+    <message>
         <source>Backup complete.
 File: %1
 Size: %2
 Snapshot taken: %3
 It holds: %4
-Audit anchor: %5</source>
+File SHA-256: %5
+Audit anchor: %6</source>
         <translation>Sicherung abgeschlossen.
 Datei: %1
 Größe: %2
 Snapshot erstellt: %3
 Enthält: %4
-Prüfanker: %5</translation>
-    </message>
-    <message>
-        <source>The backup is complete, but the database&apos;s backup log could not record it (%1): the desk&apos;s &quot;Last backup&quot; will not show it.</source>
-        <translation>Die Sicherung ist abgeschlossen, aber das Sicherungsprotokoll der Datenbank konnte sie nicht erfassen (%1): „Letzte Sicherung“ im Desk zeigt sie nicht an.</translation>
+SHA-256 der Datei: %5
+Prüfanker: %6</translation>
     </message>
 </context>
 <context>
@@ -4533,14 +4535,6 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
         <translation>Sicherungsdatei:</translation>
     </message>
     <message>
-        <source>optional: the anchor digest noted when it was taken</source>
-        <translation>optional: die beim Erstellen notierte Prüfsumme des Ankers</translation>
-    </message>
-    <message>
-        <source>The file checks itself; a digest kept elsewhere (the Back up summary, renewalctl&apos;s output, a published note) also proves it is the very backup taken then. A file with another digest is refused before anything is restored.</source>
-        <translation>Die Datei prüft sich selbst; eine anderswo aufbewahrte Prüfsumme (die Zusammenfassung der Sicherung, die Ausgabe von renewalctl, eine veröffentlichte Notiz) belegt zudem, dass es genau die damals erstellte Sicherung ist. Eine Datei mit anderer Prüfsumme wird abgelehnt, bevor etwas wiederhergestellt wird.</translation>
-    </message>
-    <message>
         <source>Digest you kept:</source>
         <translation>Aufbewahrte Prüfsumme:</translation>
     </message>
@@ -4643,6 +4637,26 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     <message>
         <source>The restored database runs in %1; the desk starts it again when it is opened.</source>
         <translation>Die wiederhergestellte Datenbank liegt in %1; der Desk startet sie erneut, wenn sie geöffnet wird.</translation>
+    </message>
+    <message>
+        <source>optional: the file&apos;s SHA-256 noted when it was taken</source>
+        <translation>optional: die beim Sichern notierte SHA-256 der Datei</translation>
+    </message>
+    <message>
+        <source>The file checks itself; the file&apos;s SHA-256 kept elsewhere (the Back up summary, renewalctl&apos;s &quot;file sha256&quot;, a published note) also proves it is the very backup taken then. Any other file is refused before anything is restored.</source>
+        <translation>Die Datei prüft sich selbst; die getrennt aufbewahrte SHA-256 der Datei (aus der Zusammenfassung der Sicherung, „file sha256“ von renewalctl, einer veröffentlichten Notiz) belegt zudem, dass es genau die damals erstellte Sicherung ist. Jede andere Datei wird abgewiesen, bevor etwas wiederhergestellt wird.</translation>
+    </message>
+    <message>
+        <source>File digest</source>
+        <translation>Prüfsumme der Datei</translation>
+    </message>
+    <message>
+        <source>SHA-256 %1…%2</source>
+        <translation>SHA-256 %1…%2</translation>
+    </message>
+    <message>
+        <source>File SHA-256: %1</source>
+        <translation>SHA-256 der Datei: %1</translation>
     </message>
 </context>
 <context>

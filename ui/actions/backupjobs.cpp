@@ -39,7 +39,7 @@ QString qs(const std::string &s)
     return QString::fromStdString(s);
 }
 
-BackupFacts factsOf(const BackupManifest &m)
+BackupFacts factsOf(const BackupManifest &m, const std::string &fileSha256)
 {
     BackupFacts f;
     f.program = qs(m.program);
@@ -51,6 +51,7 @@ BackupFacts factsOf(const BackupManifest &m)
     f.anchorDigest = qs(m.anchorDigest);
     f.anchorHeads = m.anchorHeads;
     f.dumpBytes = m.dumpBytes;
+    f.fileSha256 = qs(fileSha256);
     return f;
 }
 
@@ -354,7 +355,7 @@ void BackupJob::startBackup(const QString &conninfo, const QString &file)
             outcome.ok = true;
             outcome.file = QString::fromStdString(r.file.string());
             outcome.fileBytes = r.fileBytes;
-            outcome.facts = factsOf(r.manifest);
+            outcome.facts = factsOf(r.manifest, r.fileSha256);
             outcome.recorded = r.recorded;
             outcome.notRecorded = qs(r.notRecorded);
         } catch (...) {
@@ -407,7 +408,7 @@ private:
 
 void fillReport(RestoreResult &outcome, const RestoreReport &r)
 {
-    outcome.facts = factsOf(r.manifest);
+    outcome.facts = factsOf(r.manifest, r.fileSha256);
     outcome.verified = r.verified();
     for (const auto &d : r.countDifferences)
         outcome.countDifferences.append({qs(d.table), qint64(d.expected), qint64(d.found)});
@@ -466,9 +467,9 @@ void BackupJob::startRestore(const QString &file, const RestoreTarget &target)
                 }
                 return conninfo;
             };
-            if (!target.expectedAnchorDigest.trimmed().isEmpty())
-                options.expectedAnchorDigest
-                    = target.expectedAnchorDigest.trimmed().toLower().toStdString();
+            if (!target.expectedFileSha256.trimmed().isEmpty())
+                options.expectedFileSha256
+                    = target.expectedFileSha256.trimmed().toLower().toStdString();
             // No force from the desk: a restore never goes over data (renewalctl db restore
             // --force is there for whoever means it).
             const RestoreReport report
@@ -491,7 +492,9 @@ QFuture<ManifestResult> BackupJob::readManifest(const QString &file)
     return QtConcurrent::run([file] {
         ManifestResult outcome;
         try {
-            outcome.facts = factsOf(readBackupManifest(fs::path(file.toStdString())));
+            std::string fileSha256;
+            const auto manifest = readBackupManifest(fs::path(file.toStdString()), &fileSha256);
+            outcome.facts = factsOf(manifest, fileSha256);
             outcome.ok = true;
         } catch (...) {
             outcome.error = backupErrorText(std::current_exception(), BackupStep::ReadManifest);

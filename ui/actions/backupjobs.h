@@ -28,6 +28,9 @@ struct BackupFacts
     QString anchorDigest;
     qint64 anchorHeads = 0;
     qint64 dumpBytes = 0;
+    /// The whole file's SHA-256: the digest to keep apart from it (not in the manifest: known
+    /// once the file was written or read whole).
+    QString fileSha256;
 
     /// Rows of `table` in the manifest; -1 when it does not list the table.
     qint64 count(const QString &table) const;
@@ -79,9 +82,9 @@ struct RestoreTarget
 {
     QString embeddedDirectory; ///< non-empty: a new embedded cluster there
     QString conninfo; ///< else: this database
-    /// The anchor digest kept apart from the file when it was taken (optional): a file whose
-    /// manifest carries another is refused before the target is touched.
-    QString expectedAnchorDigest;
+    /// The file's SHA-256 kept apart from it when it was taken (optional): any other file is
+    /// refused before the target is touched.
+    QString expectedFileSha256;
 };
 
 /// Why `directory` cannot take a new embedded cluster (it exists and is not empty, or it is a

@@ -98,9 +98,9 @@ BackupDialog::BackupDialog(const QString &conninfo, QWidget *parent)
     m_summaryHeading->setStyleSheet(u"color: #1b6e20; font-weight: bold;"_qs);
     m_digest->setObjectName(u"backup-digest"_qs);
     m_digest->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_digest->setToolTip(tr("The SHA-256 digest of the audit anchor in this backup: keep it "
-                            "with the file (or publish it) to prove later that the audit trail "
-                            "restored from it is the one backed up."));
+    m_digest->setToolTip(tr("The SHA-256 digest of the whole file: keep it apart from the file "
+                            "(a note, a ticket) to prove later that the file you restore is the "
+                            "one backed up. File › Restore… refuses any other file."));
     auto *copy = new QPushButton(tr("Copy"));
     copy->setObjectName(u"backup-copy-digest"_qs);
     connect(copy, &QPushButton::clicked, this,
@@ -117,7 +117,7 @@ BackupDialog::BackupDialog(const QString &conninfo, QWidget *parent)
     m_summaryForm->addRow(tr("Size:"), valueLabel(u"backup-summary-size"_qs));
     m_summaryForm->addRow(tr("Snapshot taken:"), valueLabel(u"backup-summary-taken"_qs));
     m_summaryForm->addRow(tr("It holds:"), valueLabel(u"backup-summary-counts"_qs));
-    m_summaryForm->addRow(tr("Audit anchor digest:"), digestRow);
+    m_summaryForm->addRow(tr("File digest (SHA-256):"), digestRow);
     m_summary->setVisible(false);
 
     m_start->setObjectName(u"backup-start"_qs);
@@ -259,17 +259,17 @@ void BackupDialog::finished(const BackupResult &outcome)
     findChild<QLabel *>(u"backup-summary-size"_qs)->setText(fileSizeText(outcome.fileBytes));
     findChild<QLabel *>(u"backup-summary-taken"_qs)->setText(taken);
     findChild<QLabel *>(u"backup-summary-counts"_qs)->setText(counts);
-    m_fullDigest = f.anchorDigest;
+    m_fullDigest = f.fileSha256;
     // Short, as people compare digests by their ends; whole in the tooltip and the clipboard.
-    m_digest->setText(f.anchorDigest.size() > 24
-            ? f.anchorDigest.left(12) + u"…"_qs + f.anchorDigest.right(8)
-            : f.anchorDigest);
-    m_digest->setToolTip(f.anchorDigest);
+    m_digest->setText(f.fileSha256.size() > 24
+            ? f.fileSha256.left(12) + u"…"_qs + f.fileSha256.right(8)
+            : f.fileSha256);
+    m_digest->setToolTip(f.fileSha256);
     m_summary->setVisible(true);
-    m_summaryPlain
-        = tr("Backup complete.\nFile: %1\nSize: %2\nSnapshot taken: %3\nIt holds: "
-             "%4\nAudit anchor: %5")
-              .arg(outcome.file, fileSizeText(outcome.fileBytes), taken, counts, f.anchorDigest);
+    m_summaryPlain = tr("Backup complete.\nFile: %1\nSize: %2\nSnapshot taken: %3\nIt holds: "
+                        "%4\nFile SHA-256: %5\nAudit anchor: %6")
+                         .arg(outcome.file, fileSizeText(outcome.fileBytes), taken, counts,
+                             f.fileSha256, f.anchorDigest);
     if (!outcome.recorded) {
         // Sound, but the desk's "last backup" will not know of it: say why, in amber.
         m_error->setText(tr("The backup is complete, but the database's backup log could not "

@@ -100,11 +100,12 @@ RestoreDialog::RestoreDialog(QWidget *parent)
     form->addRow(tr("Backup file:"), fileRow);
     form->addRow(QString(), m_manifest);
     m_expectedDigest->setObjectName(u"restore-expected-digest"_qs);
-    m_expectedDigest->setPlaceholderText(tr("optional: the anchor digest noted when it was taken"));
+    m_expectedDigest->setPlaceholderText(
+        tr("optional: the file's SHA-256 noted when it was taken"));
     m_expectedDigest->setToolTip(
-        tr("The file checks itself; a digest kept elsewhere (the Back up summary, renewalctl's "
-           "output, a published note) also proves it is the very backup taken then. A file "
-           "with another digest is refused before anything is restored."));
+        tr("The file checks itself; the file's SHA-256 kept elsewhere (the Back up summary, "
+           "renewalctl's \"file sha256\", a published note) also proves it is the very backup "
+           "taken then. Any other file is refused before anything is restored."));
     form->addRow(tr("Digest you kept:"), m_expectedDigest);
     auto *targetBox = new QVBoxLayout;
     targetBox->addWidget(m_toEmbedded);
@@ -256,6 +257,7 @@ void RestoreDialog::showManifest(const ManifestResult &m)
                 .arg(f.anchorDigest.left(12), f.anchorDigest.right(8),
                     QLocale().toString(f.anchorHeads))},
         {tr("Database dump"), fileSizeText(f.dumpBytes)},
+        {tr("File digest"), tr("SHA-256 %1…%2").arg(f.fileSha256.left(12), f.fileSha256.right(8))},
     };
     QString html = u"<table cellspacing='2'>"_qs;
     QStringList plain;
@@ -266,6 +268,7 @@ void RestoreDialog::showManifest(const ManifestResult &m)
         plain << name + u": "_qs + value;
     }
     plain << tr("Audit anchor digest: %1").arg(f.anchorDigest);
+    plain << tr("File SHA-256: %1").arg(f.fileSha256);
     html += u"</table>"_qs;
     m_manifest->setStyleSheet({});
     m_manifest->setText(html);
