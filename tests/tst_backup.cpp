@@ -469,6 +469,14 @@ private slots:
                "rd_sha256_hex(rd_audit_canonical(a)) WHERE id = (SELECT max(id) FROM "
                "subscription_transition_audits)"
             << "anchor";
+        // The audit's case (#39, item 3): one billing period's amount changed, every audit row
+        // as it was. The billing period no longer matches the amount its hashed audit row
+        // recorded: a break, named.
+        QTest::newRow("billing period's amount changed")
+            << "UPDATE subscription_billing_periods SET paid_amount_minor = 1 WHERE id = (SELECT "
+               "billing_period_id FROM subscription_transition_audits WHERE transition = "
+               "'subscription_renewed' ORDER BY id DESC LIMIT 1)"
+            << "chain";
         // The newest audit row of a chain removed: the chain itself still links, the anchor
         // finds its head gone and the counts differ.
         QTest::newRow("audit row removed")
@@ -476,7 +484,7 @@ private slots:
                "billing_period_id FROM subscription_transition_audits WHERE id = (SELECT max(id) "
                "FROM subscription_transition_audits)); DELETE FROM subscription_transition_audits "
                "WHERE id = (SELECT max(id) FROM subscription_transition_audits)"
-            << "anchor,counts";
+            << "anchor,counts,chain";
     }
 
     // A file re-forged consistently (the altered database's dump, with the digest of that dump,

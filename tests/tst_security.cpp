@@ -556,7 +556,18 @@ private slots:
                           "recorded_by) SELECT id, provider_key, 'in_mar', 'evt_mar', "
                           "'2026-03-01T00:00:00Z', '2026-04-01T00:00:00Z', 1999, 'USD', "
                           "'2026-02-28T23:59:59Z', 'webhook' FROM subscriptions "
-                          "WHERE provider_subscription_id = 'sub_1'")
+                          "WHERE provider_subscription_id = 'sub_1'; "
+                          // Its audit row, as the renewal core writes one: a billing period
+                          // no audit row recorded is itself a break (#39, item 3).
+                          "INSERT INTO subscription_transition_audits (subscription_id, "
+                          "transition, billing_period_id, actor_type, actor_id, "
+                          "provider_event_id, provider_renewal_key, period_start, period_end, "
+                          "details) SELECT b.subscription_id, 'subscription_renewed', b.id, "
+                          "'webhook', 'stripe-main', b.provider_event_id, "
+                          "b.provider_renewal_key, b.period_start, b.period_end, "
+                          "jsonb_build_object('paidAmountMinor', 1999, 'currency', 'USD') FROM "
+                          "subscription_billing_periods b WHERE b.provider_renewal_key = "
+                          "'in_mar'")
                    .poisoned("INSERT INTO pg_temp.renewal_total_deltas (day, "
                              "period_start_day, provider_key, currency, recorded_by, renewals, "
                              "amount_minor) SELECT '2026-03-01', '2026-03-01', 'stripe-main', "

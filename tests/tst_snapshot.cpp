@@ -187,6 +187,31 @@ private slots:
             (std::vector<std::string> {
                 "opened:open", "snapshot_attached:attached", "reapply:applied"}));
         QVERIFY(rd::verifyAuditChains(*conn).empty());
+
+        // The snapshot's audit row hashes the billing period it recorded (#39, item 3): that
+        // billing period altered afterwards is a break, on the server and in the client.
+        QCOMPARE(scalar(*conn,
+                     "SELECT count(*) FROM subscription_transition_audits a JOIN "
+                     "subscription_billing_periods b ON b.id = a.billing_period_id WHERE "
+                     "a.transition = 'subscription_reconciled' AND b.recorded_by = 'snapshot' "
+                     "AND (a.details->'billingPeriod'->>'paidAmountMinor')::bigint = "
+                     "b.paid_amount_minor"),
+            1LL);
+        {
+            pqxx::work tx(*conn);
+            tx.exec0("SET LOCAL session_replication_role = replica");
+            tx.exec0("UPDATE subscription_billing_periods SET paid_amount_minor = "
+                     "paid_amount_minor + 1 WHERE recorded_by = 'snapshot'");
+            tx.commit();
+        }
+        const auto breaks = rd::verifyAuditChains(*conn);
+        QCOMPARE(breaks.size(), std::size_t(1));
+        QVERIFY2(breaks.front().problem.starts_with("billing period of renewal ")
+                && breaks.front().problem.ends_with("(altered)"),
+            breaks.front().problem.c_str());
+        const auto streamed = rd::verifyAuditChainsStreamed(*conn, {});
+        QCOMPARE(streamed.breaks.size(), std::size_t(1));
+        QCOMPARE(streamed.breaks.front().problem, breaks.front().problem);
     }
 
     // A snapshot after which the case's renewal still fails leaves the case open, with the

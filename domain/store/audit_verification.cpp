@@ -225,6 +225,7 @@ AuditVerification verifyAuditChainsStreamed(DbRef db, const AuditVerifyOptions &
     long long batches = 0;
     const auto canceled = [&options] { return options.cancel && options.cancel->load(); };
 
+    std::vector<ChainBreak> periods;
     // The upper half on a thread and a connection of its own, in this transaction's snapshot.
     AuditVerification upper;
     std::atomic<long long> upperRows {0}, upperChains {0};
@@ -290,6 +291,19 @@ AuditVerification verifyAuditChainsStreamed(DbRef db, const AuditVerifyOptions &
             report();
         }
         tx.exec("CLOSE rd_verify_history");
+        // Last, every billing period against the hashed audit row that recorded it: the chains
+        // hash the audit rows, not the billing periods (#39, item 3). A schema older than the
+        // check (a restored backup, verified before it is migrated) has no such function.
+        const bool periodCheck
+            = !tx.exec1("SELECT pg_catalog.to_regprocedure('public.audit_billing_period_breaks()')"
+                        " IS NULL")[0]
+                   .as<bool>();
+        for (const auto &r :
+            tx.exec(periodCheck ? "SELECT chain, chain_id, row_id, chain_seq, problem "
+                                  "FROM public.audit_billing_period_breaks()"
+                                : "SELECT NULL, NULL, NULL, NULL, NULL WHERE false"))
+            periods.push_back({r[0].as<std::string>(), r[1].as<std::string>(),
+                r[2].as<std::int64_t>(), r[3].as<std::int64_t>(), r[4].as<std::string>(), {}, {}});
     } catch (...) {
         stop = true;
         worker.join();
@@ -300,7 +314,8 @@ AuditVerification verifyAuditChainsStreamed(DbRef db, const AuditVerifyOptions &
         std::rethrow_exception(upperError);
 
     // In audit_chain_breaks()'s order: the audits' chains (lower half, then upper), then the
-    // cases'; the lower half's audit breaks come before its case history's in `out`.
+    // cases', then the billing periods'; the lower half's audit breaks come before its case
+    // history's in `out`.
     AuditVerification merged;
     merged.at = out.at;
     merged.rows = out.rows + upper.rows;
@@ -309,7 +324,7 @@ AuditVerification verifyAuditChainsStreamed(DbRef db, const AuditVerifyOptions &
     std::vector<ChainBreak> audits, cases;
     for (const auto &b : out.breaks)
         (b.chain == "subscription_transition_audits" ? audits : cases).push_back(b);
-    for (const auto *list : {&audits, &upper.breaks, &cases})
+    for (const auto *list : {&audits, &upper.breaks, &cases, &periods})
         for (const auto &b : *list) {
             if (merged.breaks.size() < options.maxBreaks)
                 merged.breaks.push_back(b);

@@ -243,6 +243,15 @@ BEGIN
                 jsonb_build_object('before', before, 'after', after, 'changes', v_changes,
                                    'snapshotId', v_snapshot_id, 'caseId', p_case_id)
                 || CASE WHEN v_from_case THEN jsonb_build_object('renewalFromCase', true)
+                        ELSE '{}'::jsonb END
+                -- The billing period this snapshot recorded, in the row's hashed form: what
+                -- audit_billing_period_breaks() holds the billing period to (#39, item 3).
+                || CASE WHEN bp_id IS NOT NULL THEN jsonb_build_object('billingPeriod',
+                        jsonb_build_object('id', bp_id,
+                            'period', public.rd_period_json((lr->'period'->>'start')::timestamptz,
+                                                            (lr->'period'->>'end')::timestamptz),
+                            'paidAmountMinor', (lr->>'paidAmountMinor')::bigint,
+                            'currency', lr->>'currency'))
                         ELSE '{}'::jsonb END);
         INSERT INTO public.subscription_outbox (event_type, subscription_id, billing_period_id,
                                                payload)

@@ -22,17 +22,25 @@ AS $function$
     checked AS (
         SELECT 'subscription_transition_audits' AS chain, * FROM a
         UNION ALL
-        SELECT 'reconciliation_case_history', * FROM h)
-    SELECT chain, cid, id, chain_seq,
-           CASE WHEN expected <> row_hash THEN 'row content does not match its hash (altered)'
-                WHEN prev_seq IS NULL AND chain_seq <> 1
-                    THEN 'rows before this one are missing (removed)'
-                WHEN prev_seq IS NOT NULL AND chain_seq <> prev_seq + 1
-                    THEN 'the row before this one is missing (removed)'
-                ELSE 'the previous row''s hash does not match (altered or removed)' END
-      FROM checked
-     WHERE expected <> row_hash
-        OR (prev_seq IS NULL AND (chain_seq <> 1 OR prev_hash <> ''))
-        OR (prev_seq IS NOT NULL AND (chain_seq <> prev_seq + 1 OR prev_hash <> prev_row_hash))
-     ORDER BY chain DESC, cid, chain_seq;
+        SELECT 'reconciliation_case_history', * FROM h),
+    found AS (
+        SELECT 0 AS part, chain, cid, id, chain_seq,
+               CASE WHEN expected <> row_hash THEN 'row content does not match its hash (altered)'
+                    WHEN prev_seq IS NULL AND chain_seq <> 1
+                        THEN 'rows before this one are missing (removed)'
+                    WHEN prev_seq IS NOT NULL AND chain_seq <> prev_seq + 1
+                        THEN 'the row before this one is missing (removed)'
+                    ELSE 'the previous row''s hash does not match (altered or removed)'
+               END AS problem
+          FROM checked
+         WHERE expected <> row_hash
+            OR (prev_seq IS NULL AND (chain_seq <> 1 OR prev_hash <> ''))
+            OR (prev_seq IS NOT NULL AND (chain_seq <> prev_seq + 1 OR prev_hash <> prev_row_hash))
+        -- Then every billing period against the hashed audit row that recorded it (#39).
+        UNION ALL
+        SELECT 1, p.chain, p.chain_id, p.row_id, p.chain_seq, p.problem
+          FROM public.audit_billing_period_breaks() p)
+    SELECT chain, cid, id, chain_seq, problem
+      FROM found
+     ORDER BY part, chain DESC, cid, chain_seq, CASE WHEN part = 1 THEN problem END;
 $function$;

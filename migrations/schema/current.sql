@@ -461,6 +461,15 @@ BEGIN
                 jsonb_build_object('before', before, 'after', after, 'changes', v_changes,
                                    'snapshotId', v_snapshot_id, 'caseId', p_case_id)
                 || CASE WHEN v_from_case THEN jsonb_build_object('renewalFromCase', true)
+                        ELSE '{}'::jsonb END
+                -- The billing period this snapshot recorded, in the row's hashed form: what
+                -- audit_billing_period_breaks() holds the billing period to (#39, item 3).
+                || CASE WHEN bp_id IS NOT NULL THEN jsonb_build_object('billingPeriod',
+                        jsonb_build_object('id', bp_id,
+                            'period', public.rd_period_json((lr->'period'->>'start')::timestamptz,
+                                                            (lr->'period'->>'end')::timestamptz),
+                            'paidAmountMinor', (lr->>'paidAmountMinor')::bigint,
+                            'currency', lr->>'currency'))
                         ELSE '{}'::jsonb END);
         INSERT INTO public.subscription_outbox (event_type, subscription_id, billing_period_id,
                                                payload)
@@ -570,6 +579,48 @@ BEGIN
                                     FROM public.subscriptions x WHERE x.id = s.id));
 END;
 $$;
+CREATE FUNCTION public.audit_billing_period_breaks() RETURNS TABLE(chain text, chain_id text, row_id bigint, chain_seq bigint, problem text)
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    WITH recorded AS (
+        SELECT t.billing_period_id, t.id, t.chain_seq,
+               (t.transition = 'subscription_renewed' AND t.details ? 'paidAmountMinor')
+                   OR t.details ? 'billingPeriod' AS kept,
+               CASE WHEN t.transition = 'subscription_renewed' THEN t.details->>'paidAmountMinor'
+                    ELSE t.details->'billingPeriod'->>'paidAmountMinor' END AS amount,
+               CASE WHEN t.transition = 'subscription_renewed' THEN t.details->>'currency'
+                    ELSE t.details->'billingPeriod'->>'currency' END AS currency,
+               CASE WHEN t.transition = 'subscription_renewed' THEN t.period_start
+                    ELSE (t.details->'billingPeriod'->'period'->>'start')::timestamptz
+               END AS period_start,
+               CASE WHEN t.transition = 'subscription_renewed' THEN t.period_end
+                    ELSE (t.details->'billingPeriod'->'period'->>'end')::timestamptz
+               END AS period_end
+          FROM public.subscription_transition_audits t
+         WHERE t.billing_period_id IS NOT NULL
+           AND t.transition IN ('subscription_renewed', 'subscription_reconciled'))
+    SELECT 'subscription_transition_audits'::text, b.subscription_id::text,
+           coalesce(a.id, 0), coalesce(a.chain_seq, 0),
+           CASE WHEN a.id IS NULL
+                THEN 'billing period of renewal ' || b.provider_renewal_key
+                     || ' has no audit row that recorded it (added)'
+                ELSE 'billing period of renewal ' || b.provider_renewal_key || ' holds '
+                     || b.paid_amount_minor || ' ' || b.currency || ' for '
+                     || public.rd_rfc3339(b.period_start) || ' to '
+                     || public.rd_rfc3339(b.period_end) || ', its audit row recorded '
+                     || coalesce(a.amount, '?') || ' ' || coalesce(a.currency, '?') || ' for '
+                     || coalesce(public.rd_rfc3339(a.period_start), '?') || ' to '
+                     || coalesce(public.rd_rfc3339(a.period_end), '?') || ' (altered)' END
+      FROM public.subscription_billing_periods b
+      LEFT JOIN recorded a ON a.billing_period_id = b.id
+     WHERE a.id IS NULL
+        OR (a.kept AND (a.amount IS DISTINCT FROM b.paid_amount_minor::text
+                        OR a.currency IS DISTINCT FROM b.currency
+                        OR a.period_start IS DISTINCT FROM b.period_start
+                        OR a.period_end IS DISTINCT FROM b.period_end))
+     ORDER BY 2, 4, 5;
+$$;
 CREATE FUNCTION public.audit_case_history_heads() RETURNS TABLE(chain text, chain_id text, chain_seq bigint, row_hash text)
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -596,19 +647,27 @@ CREATE FUNCTION public.audit_chain_breaks() RETURNS TABLE(chain text, chain_id t
     checked AS (
         SELECT 'subscription_transition_audits' AS chain, * FROM a
         UNION ALL
-        SELECT 'reconciliation_case_history', * FROM h)
-    SELECT chain, cid, id, chain_seq,
-           CASE WHEN expected <> row_hash THEN 'row content does not match its hash (altered)'
-                WHEN prev_seq IS NULL AND chain_seq <> 1
-                    THEN 'rows before this one are missing (removed)'
-                WHEN prev_seq IS NOT NULL AND chain_seq <> prev_seq + 1
-                    THEN 'the row before this one is missing (removed)'
-                ELSE 'the previous row''s hash does not match (altered or removed)' END
-      FROM checked
-     WHERE expected <> row_hash
-        OR (prev_seq IS NULL AND (chain_seq <> 1 OR prev_hash <> ''))
-        OR (prev_seq IS NOT NULL AND (chain_seq <> prev_seq + 1 OR prev_hash <> prev_row_hash))
-     ORDER BY chain DESC, cid, chain_seq;
+        SELECT 'reconciliation_case_history', * FROM h),
+    found AS (
+        SELECT 0 AS part, chain, cid, id, chain_seq,
+               CASE WHEN expected <> row_hash THEN 'row content does not match its hash (altered)'
+                    WHEN prev_seq IS NULL AND chain_seq <> 1
+                        THEN 'rows before this one are missing (removed)'
+                    WHEN prev_seq IS NOT NULL AND chain_seq <> prev_seq + 1
+                        THEN 'the row before this one is missing (removed)'
+                    ELSE 'the previous row''s hash does not match (altered or removed)'
+               END AS problem
+          FROM checked
+         WHERE expected <> row_hash
+            OR (prev_seq IS NULL AND (chain_seq <> 1 OR prev_hash <> ''))
+            OR (prev_seq IS NOT NULL AND (chain_seq <> prev_seq + 1 OR prev_hash <> prev_row_hash))
+        -- Then every billing period against the hashed audit row that recorded it (#39).
+        UNION ALL
+        SELECT 1, p.chain, p.chain_id, p.row_id, p.chain_seq, p.problem
+          FROM public.audit_billing_period_breaks() p)
+    SELECT chain, cid, id, chain_seq, problem
+      FROM found
+     ORDER BY part, chain DESC, cid, chain_seq, CASE WHEN part = 1 THEN problem END;
 $$;
 CREATE FUNCTION public.audit_chain_hash_at(p_chain text, p_chain_id text, p_seq bigint) RETURNS text
     LANGUAGE sql STABLE SECURITY DEFINER
@@ -3090,6 +3149,8 @@ REVOKE ALL ON FUNCTION public.apply_webhook_renewal(p_provider_key text, p_provi
 GRANT ALL ON FUNCTION public.apply_webhook_renewal(p_provider_key text, p_provider_event_id text, p_provider_subscription_id text, p_provider_renewal_key text, p_provider_version text, p_period_start timestamp with time zone, p_period_end timestamp with time zone, p_paid_amount_minor bigint, p_currency text, p_paid_at timestamp with time zone, p_billing_period_id uuid, OUT result text, OUT billing_period_id uuid, OUT error_code text, OUT local_state jsonb) TO renewal_ingest;
 REVOKE ALL ON FUNCTION public.attach_provider_snapshot(p_snapshot jsonb, p_case_id bigint, p_reason text, p_comment text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.attach_provider_snapshot(p_snapshot jsonb, p_case_id bigint, p_reason text, p_comment text) TO renewal_operator;
+REVOKE ALL ON FUNCTION public.audit_billing_period_breaks() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.audit_billing_period_breaks() TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.audit_case_history_heads() FROM PUBLIC;
 GRANT ALL ON FUNCTION public.audit_case_history_heads() TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.audit_chain_breaks() FROM PUBLIC;
