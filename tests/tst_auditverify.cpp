@@ -244,8 +244,8 @@ private slots:
                "provider_key, 'forged-renewal', 'evt_forged', period_end, period_end + interval "
                "'1 month', paid_amount_minor, currency, paid_at, recorded_by FROM "
                "subscription_billing_periods ORDER BY period_end DESC LIMIT 1"
-            << "billing period of renewal forged-renewal has no audit row that recorded it "
-               "(added)";
+            << "billing period of renewal forged-renewal has no audit row recording it (added, "
+               "or its record removed)";
     }
     void brokenChainIsFoundAndNamed()
     {

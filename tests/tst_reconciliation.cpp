@@ -199,9 +199,13 @@ private slots:
             tx.commit();
         }
         const auto breaks = rd::verifyAuditChains(*conn);
-        QCOMPARE(breaks.size(), std::size_t(1));
+        QCOMPARE(breaks.size(), std::size_t(2));
         QCOMPARE(breaks[0].seq, 3LL);
         QVERIFY(breaks[0].problem.find("missing") != std::string::npos);
+        // The removed row recorded February's renewal: its billing period, which no audit row
+        // records now, is a break of its own (#39, item 3).
+        QVERIFY2(breaks[1].problem.find("has no audit row recording it") != std::string::npos,
+            breaks[1].problem.c_str());
     }
 
     // The database refuses to close a case as resolved without the billing period of its renewal.

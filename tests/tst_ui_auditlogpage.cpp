@@ -707,6 +707,12 @@ private slots:
             auto conn = m_db->connect();
             pqxx::work tx(*conn);
             tx.exec0("SET LOCAL session_replication_role = replica");
+            // A renewal's record goes with its billing period: a billing period no audit row
+            // records is a break of its own (#39, item 3), and here only the anchor may tell.
+            tx.exec0("DELETE FROM subscription_billing_periods WHERE id = (SELECT "
+                     "billing_period_id FROM subscription_transition_audits WHERE id = (SELECT "
+                     "max(id) FROM subscription_transition_audits) AND transition = "
+                     "'subscription_renewed')");
             subscription = tx.exec1("DELETE FROM subscription_transition_audits WHERE id = "
                                     "(SELECT max(id) FROM subscription_transition_audits) "
                                     "RETURNING subscription_id")[0]

@@ -604,7 +604,7 @@ CREATE FUNCTION public.audit_billing_period_breaks() RETURNS TABLE(chain text, c
            coalesce(a.id, 0), coalesce(a.chain_seq, 0),
            CASE WHEN a.id IS NULL
                 THEN 'billing period of renewal ' || b.provider_renewal_key
-                     || ' has no audit row that recorded it (added)'
+                     || ' has no audit row recording it (added, or its record removed)'
                 ELSE 'billing period of renewal ' || b.provider_renewal_key || ' holds '
                      || b.paid_amount_minor || ' ' || b.currency || ' for '
                      || public.rd_rfc3339(b.period_start) || ' to '

@@ -9,41 +9,10 @@
 #include <QThread>
 
 #include <atomic>
-#include <condition_variable>
-#include <mutex>
+#include <latch>
+#include <memory>
 
 namespace rd::ui {
-
-/// The threads of one pool that hold connections, counted until each has closed them. A
-/// thread's thread_local connections are closed after QThread::wait() has returned for it
-/// (thread_local destructors run once the thread's function has returned), so the pool's
-/// destructor waits here too: else a closing thread could outlive the pool and the program,
-/// and close its connection in a Qt SQL already torn down at exit (a crash seen under load).
-struct PoolThreads
-{
-    std::mutex mutex;
-    std::condition_variable closed;
-    int open = 0;
-
-    void opened()
-    {
-        const std::lock_guard lock(mutex);
-        ++open;
-    }
-    void done()
-    {
-        {
-            const std::lock_guard lock(mutex);
-            --open;
-        }
-        closed.notify_all();
-    }
-    void waitForAll()
-    {
-        std::unique_lock lock(mutex);
-        closed.wait(lock, [this] { return open == 0; });
-    }
-};
 
 namespace {
 
@@ -56,12 +25,16 @@ struct Tr
 namespace {
 
 /// Closes and unregisters this thread's connections when the thread ends, so that no
-/// connection outlives the thread that owns it.
+/// connection outlives the thread that owns it. A pool's threads close theirs before the pool
+/// ends (DatabasePool::~DatabasePool): a thread_local's destructor runs after QThread::wait()
+/// has returned for its thread, so under load it could still be closing a connection while the
+/// program exited and Qt SQL was torn down (renewal-desk --screenshot segfaulted at exit in
+/// CI's package_install). What is left here is the GUI thread's (a task a QFuture's wait ran
+/// there), closed at its exit, before any static is destroyed.
 struct ThreadConnections
 {
     QStringList names;
-    std::shared_ptr<PoolThreads> pool;
-    ~ThreadConnections()
+    void closeAll()
     {
         for (const QString &name : std::as_const(names)) {
             {
@@ -70,9 +43,9 @@ struct ThreadConnections
             }
             QSqlDatabase::removeDatabase(name);
         }
-        if (pool)
-            pool->done();
+        names.clear();
     }
+    ~ThreadConnections() { closeAll(); }
 };
 
 thread_local ThreadConnections t_connections;
@@ -88,26 +61,30 @@ thread_local ThreadConnections t_connections;
 static std::atomic<quint64> s_nextPoolId {1};
 
 DatabasePool::DatabasePool(QString conninfo, int threads)
-    : m_conninfo(std::move(conninfo))
-    , m_id(s_nextPoolId++)
-    , m_threads(std::make_shared<PoolThreads>())
-    , m_pool(std::make_unique<QThreadPool>())
+    : m_conninfo(std::move(conninfo)), m_id(s_nextPoolId++)
 {
-    m_pool->setMaxThreadCount(threads);
-    m_pool->setExpiryTimeout(-1);
+    m_pool.setMaxThreadCount(threads);
+    m_pool.setExpiryTimeout(-1);
 }
 
 DatabasePool::~DatabasePool()
 {
-    m_pool->clear();
-    m_pool->waitForDone();
-    // Ends the threads (QThreadPool's destructor), then waits for their connections' close.
-    m_pool.reset();
-    m_threads->waitForAll();
+    m_pool.clear();
+    m_pool.waitForDone();
+    // One closing task a thread, each held until all have started, so that no thread takes
+    // two: every thread of the pool closes its own connections while it still runs. Started,
+    // not run through QtConcurrent: nobody waits on them, so none runs on this thread instead.
+    const int threads = m_pool.maxThreadCount();
+    const auto started = std::make_shared<std::latch>(threads);
+    for (int i = 0; i < threads; ++i)
+        m_pool.start([started] {
+            t_connections.closeAll();
+            started->arrive_and_wait();
+        });
+    m_pool.waitForDone();
 }
 
-QSqlDatabase DatabasePool::threadConnection(
-    const QString &conninfo, quint64 poolId, const std::shared_ptr<PoolThreads> &threads)
+QSqlDatabase DatabasePool::threadConnection(const QString &conninfo, quint64 poolId)
 {
     const QString name
         = u"rd-%1-%2"_qs.arg(poolId).arg(reinterpret_cast<quintptr>(QThread::currentThreadId()));
@@ -122,10 +99,6 @@ QSqlDatabase DatabasePool::threadConnection(
                 Tr::tr("The connection string is not valid: %1").arg(settings.error).toStdString());
         settings.applyTo(db);
         t_connections.names << name;
-        if (threads && !t_connections.pool) {
-            t_connections.pool = threads;
-            threads->opened();
-        }
     }
     if (db.isOpen()) {
         // A connection lost since its last use (server restart) is reopened here.

@@ -11,11 +11,8 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <functional>
-#include <memory>
 
 namespace rd::ui {
-
-struct PoolThreads;
 
 // A query that fails throws what the store throws (domain/store/database_errors.h): a
 // refusal as rd::ActionRefused, anything else as rd::DatabaseFailure with the server's
@@ -42,11 +39,10 @@ public:
     {
         const QString conninfo = m_conninfo;
         const quint64 id = m_id;
-        return QtConcurrent::run(
-            m_pool.get(), [conninfo, id, threads = m_threads, work = std::move(work)]() mutable {
-                QSqlDatabase db = threadConnection(conninfo, id, threads);
-                return work(db);
-            });
+        return QtConcurrent::run(&m_pool, [conninfo, id, work = std::move(work)]() mutable {
+            QSqlDatabase db = threadConnection(conninfo, id);
+            return work(db);
+        });
     }
 
     /// `load(db, args...)` on a pool thread: how widgets start a read model's loader without
@@ -57,17 +53,14 @@ public:
         return run([load, args...](QSqlDatabase &db) { return load(db, args...); });
     }
 
-    /// This thread's connection for `conninfo`, opened (or re-opened after a loss) on demand;
-    /// a pool's thread names its pool's `threads`, which then waits for the connection's close.
+    /// This thread's connection for `conninfo`, opened (or re-opened after a loss) on demand.
     /// Throws rd::DatabaseUnavailable when the server cannot be reached.
-    static QSqlDatabase threadConnection(
-        const QString &conninfo, quint64 poolId, const std::shared_ptr<PoolThreads> &threads = {});
+    static QSqlDatabase threadConnection(const QString &conninfo, quint64 poolId);
 
 private:
     QString m_conninfo;
     quint64 m_id;
-    std::shared_ptr<PoolThreads> m_threads;
-    std::unique_ptr<QThreadPool> m_pool;
+    QThreadPool m_pool;
 };
 
 /// Executes `query` (prepared, values bound); throws rd::DatabaseFailure (or ActionRefused) with
