@@ -336,6 +336,7 @@ private slots:
         // The mover may not create databases, as on many a managed server: the rules are not
         // compared, and the report says why.
         QVERIFY(!report.restore.rules.compared);
+        QVERIFY(report.restore.rules.noCreateDb);
         QVERIFY2(report.restore.rules.notCompared.find("CREATEDB") != std::string::npos,
             report.restore.rules.notCompared.c_str());
         QVERIFY(report.embeddedChanged);

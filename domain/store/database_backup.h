@@ -138,7 +138,9 @@ struct SchemaRuleDifference
 struct SchemaRulesCheck
 {
     bool compared = false;
+    /// Why not, for people (the login's name in it); noCreateDb is the one reason there is.
     std::string notCompared;
+    bool noCreateDb = false;
     long long rules = 0; ///< how many rules the migrations make
     std::vector<SchemaRuleDifference> differences;
 };

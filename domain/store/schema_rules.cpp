@@ -196,6 +196,7 @@ SchemaRulesCheck compareSchemaRulesWithMigrations(pqxx::connection &restored,
                  .as<bool>()) {
             check.notCompared = "the login " + std::string(restored.username())
                 + " may not create the scratch database the comparison needs (CREATEDB)";
+            check.noCreateDb = true;
             return check;
         }
     }

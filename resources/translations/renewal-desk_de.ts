@@ -841,6 +841,10 @@ Prüfanker: %6</translation>
         <source>Privileges, definitions or constraints differ from this desk&apos;s migrations: %1 difference(s) (first: %2). Do not use this copy.</source>
         <translation>Rechte, Definitionen oder Regeln weichen von den Migrationen dieses Desks ab: %1 Abweichung(en) (erste: %2). Diese Kopie nicht verwenden.</translation>
     </message>
+    <message>
+        <source>the login may not create the scratch database the comparison needs (CREATEDB); restore as a login that may</source>
+        <translation>die Anmeldung darf die für den Vergleich nötige Hilfsdatenbank nicht anlegen (CREATEDB); stellen Sie mit einer Anmeldung wieder her, die es darf</translation>
+    </message>
 </context>
 <context>
     <name>rd::ui::BackupProgressPanel</name>

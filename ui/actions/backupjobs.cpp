@@ -424,7 +424,13 @@ void fillReport(RestoreResult &outcome, const RestoreReport &r)
     outcome.ruleDifferences = qint64(r.rules.differences.size());
     if (!r.rules.differences.empty())
         outcome.firstRuleDifference = qs(describeSchemaRuleDifference(r.rules.differences.front()));
-    outcome.rulesNotCompared = qs(r.rules.notCompared);
+    // In the desk's words (the store's sentence is English): the one reason there is.
+    if (r.rules.noCreateDb)
+        outcome.rulesNotCompared
+            = Tr::tr("the login may not create the scratch database the comparison needs "
+                     "(CREATEDB); restore as a login that may");
+    else
+        outcome.rulesNotCompared = qs(r.rules.notCompared);
     for (const auto &role : r.rolesCreated)
         outcome.rolesCreated << qs(role);
     for (const auto &migration : r.migrationsApplied)
