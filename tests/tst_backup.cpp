@@ -554,6 +554,12 @@ private slots:
                "CONSTRAINT %I CASCADE', c); END $$"
             << "constraint "
             << "";
+        // A domain's bound dropped: named by its domain (a domain's constraint is not a
+        // table's).
+        QTest::newRow("a domain's bound dropped")
+            << "ALTER DOMAIN rd_amount_minor DROP CONSTRAINT rd_amount_minor_bounded"
+            << "constraint rd_amount_minor_bounded on rd_amount_minor"
+            << "";
         // A trigger of the forger's own.
         QTest::newRow("a trigger added")
             << "CREATE FUNCTION forged_tap() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "

@@ -1,18 +1,16 @@
 #include "domain/store/audit_chains.h"
+#include "domain/store/internal/audit_chains_tx.h"
 #include "domain/store/internal/pqxx_session.h"
 
 #include <pqxx/pqxx>
 
 namespace rd {
-namespace {
 
 ChainBreak breakFromRow(const pqxx::row &r)
 {
     return {r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::int64_t>(),
         r[3].as<std::int64_t>(), r[4].as<std::string>(), {}, {}};
 }
-
-} // namespace
 
 std::vector<ChainBreak> verifyAuditChains(DbRef db)
 {

@@ -294,16 +294,12 @@ AuditVerification verifyAuditChainsStreamed(DbRef db, const AuditVerifyOptions &
         // Last, every billing period against the hashed audit row that recorded it: the chains
         // hash the audit rows, not the billing periods (#39, item 3). A schema older than the
         // check (a restored backup, verified before it is migrated) has no such function.
-        const bool periodCheck
-            = !tx.exec1("SELECT pg_catalog.to_regprocedure('public.audit_billing_period_breaks()')"
-                        " IS NULL")[0]
-                   .as<bool>();
-        for (const auto &r :
-            tx.exec(periodCheck ? "SELECT chain, chain_id, row_id, chain_seq, problem "
-                                  "FROM public.audit_billing_period_breaks()"
-                                : "SELECT NULL, NULL, NULL, NULL, NULL WHERE false"))
-            periods.push_back({r[0].as<std::string>(), r[1].as<std::string>(),
-                r[2].as<std::int64_t>(), r[3].as<std::int64_t>(), r[4].as<std::string>(), {}, {}});
+        if (!tx.exec1("SELECT pg_catalog.to_regprocedure('public.audit_billing_period_breaks()') "
+                      "IS NULL")[0]
+                 .as<bool>())
+            for (const auto &r : tx.exec("SELECT chain, chain_id, row_id, chain_seq, problem "
+                                         "FROM public.audit_billing_period_breaks()"))
+                periods.push_back(breakFromRow(r));
     } catch (...) {
         stop = true;
         worker.join();

@@ -77,7 +77,8 @@ public:
     /// Whether the file ends where its dump does (checked once the dump has been read).
     bool endsAfterDump();
     /// The SHA-256 (hex) of every byte read so far: the whole file's, once the dump has been
-    /// read and endsAfterDump() held. What `db restore --digest` compares (#39, item 3).
+    /// read and endsAfterDump() held. What `db restore --digest` compares (#39, item 3). Asked
+    /// once: the hash then starts again, empty (Sha256::hexDigest).
     std::string fileSha256() { return m_fileSha.hexDigest(); }
 
 private:

@@ -84,8 +84,11 @@ SELECT rule, value FROM (
             FROM unnest(coalesce(p.proacl, acldefault('f', p.proowner))) a)
     FROM pg_proc p WHERE p.pronamespace = (SELECT oid FROM pub)
   UNION ALL
+  -- A domain's constraint has conrelid 0, which regclass prints as '-': named by its domain,
+  -- or two domains' constraints of one name would be one rule.
   SELECT 'constraint ' || quote_ident(k.conname) || ' on '
-         || coalesce(k.conrelid::regclass::text, k.contypid::regtype::text),
+         || CASE WHEN k.conrelid <> 0 THEN k.conrelid::regclass::text
+                 ELSE k.contypid::regtype::text END,
          pg_get_constraintdef(k.oid)
     FROM pg_constraint k WHERE k.connamespace = (SELECT oid FROM pub)
   UNION ALL

@@ -5,6 +5,7 @@
 
 #include "domain/store/audit_chains.h"
 
+#include <pqxx/row>
 #include <pqxx/transaction_base>
 
 #include <ostream>
@@ -19,6 +20,10 @@ namespace rd {
 /// from more than one moment.
 long long exportAuditAnchor(pqxx::transaction_base &tx, std::ostream &out,
     AnchorLayout layout = AnchorLayout::Indented, std::string *digest = nullptr);
+
+/// A break from a row of (chain, chain_id, row_id, chain_seq, problem): what
+/// audit_chain_breaks() and audit_billing_period_breaks() return.
+ChainBreak breakFromRow(const pqxx::row &r);
 
 /// Fills the provider and subscription of each break (ChainBreak::provider, ::subscription):
 /// one statement for all of them, in the transaction's snapshot.
