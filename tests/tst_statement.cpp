@@ -434,14 +434,106 @@ private slots:
         QTest::newRow("lemonsqueezy") << "lemonsqueezy"
                                       << "malformed.json object 1: data[1].attributes.total";
     }
+    // An object the reader refuses is kept as a finding naming where and why (#39, item 15):
+    // the file's other objects are read all the same.
     void malformedObjectIsNamed()
     {
         QFETCH(QString, provider);
         QFETCH(QString, field);
+        std::string error;
+        const auto read
+            = tryRead(kindOf(provider), statementFiles(provider, {"malformed.json"}), error);
+        QVERIFY2(read, error.c_str());
+        std::size_t unreadable = 0;
+        for (const auto &e : read->entries) {
+            if (!e.unreadable)
+                continue;
+            ++unreadable;
+            QCOMPARE(e.index, std::size_t {1});
+            QCOMPARE(QString::fromStdString(e.unreadable->where), field);
+            QVERIFY(!e.unreadable->problem.empty());
+            QVERIFY(e.normalization.outcome == rd::NormalizeOutcome::Invalid);
+            QVERIFY(!e.normalization.event);
+            QCOMPARE(e.normalization.providerEventId, "statement:" + e.objectSha256);
+            // Filed under the id the object names (each fixture's object 1 has one).
+            QVERIFY2(
+                !e.objectId.empty() && e.objectId.rfind("sha256:", 0) != 0, e.objectId.c_str());
+        }
+        QCOMPARE(unreadable, std::size_t {1});
+        QVERIFY(read->entries.size() > 1);
+    }
+
+    // Which objects are findings and which refuse the statement: one odd object among
+    // readable ones is a finding, under the id it names or its hash; a statement none of whose
+    // objects can be read, or with more unreadable objects than kMaxUnreadableObjects, is
+    // refused (the kind is then likelier wrong than the objects odd).
+    void unreadableObjectsAreFindings()
+    {
+        const std::string renewal = nlohmann::json::parse(
+            readFixture("stripe/renewal_basil.json").toStdString())["data"]["object"]
+                                        .dump();
+        const std::string disagree = nlohmann::json::parse(
+            readFixture("stripe/malformed_parent_and_subscription_disagree.json")
+                .toStdString())["data"]["object"]
+                                         .dump();
+        const auto page = [](const std::string &objects) {
+            return R"({"object":"list","has_more":false,"data":[)" + objects + "]}";
+        };
+        std::string error;
+        // The invoice naming two subscriptions, beside a renewal: the renewal is read, the
+        // invoice is a finding under its own id, naming why.
+        const auto both = tryRead(
+            rd::ProviderKind::Stripe, {{"p.json", page(renewal + "," + disagree + ",7")}}, error);
+        QVERIFY2(both, error.c_str());
+        QCOMPARE(both->entries.size(), std::size_t {3});
+        QVERIFY(!both->entries[0].unreadable);
+        QVERIFY(both->entries[0].normalization.outcome == rd::NormalizeOutcome::Renewal);
+        QVERIFY(both->entries[1].unreadable);
+        QCOMPARE(
+            both->entries[1].objectId, nlohmann::json::parse(disagree)["id"].get<std::string>());
+        QVERIFY2(both->entries[1].unreadable->problem.find("the invoice contradicts itself")
+                != std::string::npos,
+            both->entries[1].unreadable->problem.c_str());
+        QCOMPARE(both->entries[1].unreadable->where, std::string("p.json object 1: data[1]"));
+        // A listed 7 names no id: it is filed under its hash.
+        QVERIFY(both->entries[2].unreadable);
+        QCOMPARE(both->entries[2].objectId, "sha256:" + rd::sha256Hex("7"));
+        QCOMPARE(both->entries[2].unreadable->where, std::string("p.json object 2: data[2]"));
+
+        // A broken JSON line among readable ones: a finding under the line's hash.
+        const auto lines = tryRead(rd::ProviderKind::Stripe,
+            {{"l.jsonl", renewal + "\n{broken\n" + disagree + "\n"}}, error);
+        QVERIFY2(lines, error.c_str());
+        QCOMPARE(lines->entries.size(), std::size_t {3});
+        QVERIFY(lines->entries[1].unreadable);
+        QCOMPARE(
+            lines->entries[1].unreadable->where, std::string("l.jsonl object 1 (line 2): body"));
+        QCOMPARE(lines->entries[1].objectId, "sha256:" + rd::sha256Hex("{broken"));
+
+        // Nothing readable at all: refused, naming the first object and the kind.
         bool threw = false;
-        const auto e = readError(provider, statementFiles(provider, {"malformed.json"}), threw);
+        const auto none = readError("stripe", {{"p.json", page(disagree + ",7")}}, threw);
         QVERIFY(threw);
-        QCOMPARE(QString::fromStdString(e.field()), field);
+        QCOMPARE(none.field(), std::string("p.json object 0: data[0]"));
+        QVERIFY2(none.message().find("no object of the statement could be read as a stripe "
+                                     "object")
+                != std::string::npos,
+            none.what());
+
+        // More unreadable objects than an import keeps as cases: refused.
+        std::string many = renewal;
+        for (std::size_t i = 0; i <= rd::kMaxUnreadableObjects; ++i)
+            many += "," + std::to_string(i);
+        const auto flood = readError("stripe", {{"p.json", page(many)}}, threw);
+        QVERIFY(threw);
+        QCOMPARE(flood.field(), std::string("statement"));
+        QVERIFY2(
+            flood.message().find("51 objects cannot be read, more than the 50") == 0, flood.what());
+        // At the bound, it reads.
+        many = renewal;
+        for (std::size_t i = 0; i < rd::kMaxUnreadableObjects; ++i)
+            many += "," + std::to_string(i);
+        QVERIFY2(tryRead(rd::ProviderKind::Stripe, {{"p.json", page(many)}}, error), error.c_str());
     }
 
     // #39, 17: a page of another kind under this kind's key says that it is not this kind's
@@ -585,11 +677,8 @@ private slots:
             << "stripe"
             << QByteArray(R"({"object":"list","has_more":false,"data":[{"object":"invoice"}]})")
             << "f.json object 0: data[0]";
-        QTest::newRow("json line broken")
-            << "chargebee"
-            << QByteArray(R"({"invoice": {"id": "1", "status": "paid"}})"
-                          "\n{broken\n")
-            << "f.json object 1 (line 2): body";
+        QTest::newRow("json line broken, the only object")
+            << "chargebee" << QByteArray("\n{broken\n") << "f.json: body";
         QTest::newRow("page among json lines")
             << "chargebee" << QByteArray("{\"list\": []}\n{\"list\": []}\n")
             << "f.json object 0 (line 1)";

@@ -460,6 +460,91 @@ private slots:
         QCOMPARE(j["cases"].get<int>(), 0);
     }
 
+    // #39, item 15: an object the reader cannot read (here an invoice naming one subscription in
+    // `subscription` and another in `parent`) no longer refuses the whole import (it exited 65,
+    // and the month's other renewals stayed unrecorded). It is a finding with a case, filed
+    // under the invoice's id; the others are matched and backfilled; the case holds the month
+    // open until someone resolves or dismisses it, and the close report lists it.
+    void anUnreadableObjectIsACaseNotARefusal()
+    {
+        auto odd = invoice("in_odd", "sub_2", 1999);
+        odd["parent"] = {{"type", "subscription_details"},
+            {"subscription_details", {{"subscription", "sub_9"}}}};
+        const QString file = writeFile(*m_dir, "odd.json",
+            page({invoice("in_1", "sub_1", 1999), invoice("in_2", "sub_2", 1999), odd,
+                     invoice("in_3", "sub_3", 1999),
+                     invoice("in_5", "sub_5", 1999, kFeb1 + 9 * 86400)},
+                false));
+        const auto r = import({file});
+        QVERIFY2(r.exitCode == 3, r.err.constData()); // its case is open
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["objects"].get<int>(), 5);
+        QCOMPARE(j["renewals"].get<int>(), 4);
+        QCOMPARE(j["matched"].get<int>(), 3);
+        QCOMPARE(j["backfilled"].get<int>(), 1);
+        QCOMPARE(j["unreadable"].get<int>(), 1);
+        QCOMPARE(j["notInStatement"].get<int>(), 0);
+        QCOMPARE(j["cases"].get<int>(), 1);
+        QCOMPARE(j["openFindings"].size(), std::size_t {1});
+        QCOMPARE(j["openFindings"][0]["finding"].get<std::string>(), std::string("unreadable"));
+        // The statement's totals are its readable renewals'.
+        QCOMPARE(j["statementTotals"]["USD"]["renewals"].get<int>(), 4);
+        QCOMPARE(scalar(*m_db,
+                     "SELECT count(*) FROM subscription_billing_periods "
+                     "WHERE provider_renewal_key = 'in_2' AND recorded_by = 'statement'"),
+            1LL);
+        const auto caseId = scalar(*m_db,
+            "SELECT c.id FROM reconciliation_cases c "
+            "JOIN statement_lines l ON l.case_id = c.id AND l.finding = 'unreadable' "
+            "AND l.run_id = c.statement_run_id "
+            "WHERE c.error_code = 'statement_object_unreadable' AND c.status = 'open' "
+            "AND c.provider_renewal_key = 'in_odd' AND c.provider_subscription_id = 'unknown' "
+            "AND c.event->'unreadable'->>'where' LIKE '%/odd.json object 2: data[2]' "
+            "AND c.event->'unreadable'->>'problem' LIKE '%the invoice contradicts itself%'");
+        QVERIFY(caseId > 0);
+        QCOMPARE(scalar(*m_db, "SELECT count(*) FROM reconciliation_cases"), 1LL);
+        QCOMPARE(scalar(*m_db, "SELECT count(*) FROM audit_chain_breaks()"), 0LL);
+
+        // Imported again: the same case is linked, not a second one; the report says so.
+        const auto again = runProgram(ctl(),
+            withDb(*m_db,
+                {"statement", "import", "--provider-key", "stripe-main", "--from", "2026-02-01",
+                    "--to", "2026-02-28", "--pages-complete", file}));
+        QVERIFY2(again.exitCode == 3, again.err.constData());
+        QVERIFY2(again.out.contains("objects that could not be read (a case each): 1"),
+            again.out.constData());
+        QVERIFY2(again.out.contains("unreadable  in_odd  (subscription unknown): "
+                                    "statement_object_unreadable"),
+            again.out.constData());
+        QCOMPARE(scalar(*m_db, "SELECT count(*) FROM reconciliation_cases"), 1LL);
+        const auto shown
+            = runProgram(ctl(), withDb(*m_db, {"cases", "show", QString::number(caseId)}));
+        QVERIFY2(shown.exitCode == 0, shown.err.constData());
+        QVERIFY2(shown.out.contains("Open the object in the provider's dashboard"),
+            shown.out.constData());
+
+        // The object says no paid day: its case holds the month its run covers open.
+        const auto refused = closeFebruary();
+        QCOMPARE(refused.exitCode, 4);
+        QVERIFY2(refused.err.contains("1 open statement case (case " + QByteArray::number(caseId)),
+            refused.err.constData());
+        const auto dismissed = runProgram(ctl(),
+            withDb(*m_db,
+                {"cases", "dismiss", QString::number(caseId), "--reason", "other", "--comment",
+                    "a test invoice, voided at Stripe"}));
+        QCOMPARE(dismissed.exitCode, 0);
+        const QString csv = m_dir->filePath("close.csv");
+        const auto closed = closeFebruary({"--csv", csv});
+        QVERIFY2(closed.exitCode == 0, closed.err.constData());
+        QFile report(csv);
+        QVERIFY(report.open(QIODevice::ReadOnly));
+        const QByteArray content = report.readAll();
+        QVERIFY2(content.contains(",in_odd,unknown,unreadable,,,," + QByteArray::number(caseId)
+                     + ",dismissed,statement_object_unreadable,dismissed,"),
+            content.constData());
+        QVERIFY2(content.contains("a test invoice, voided at Stripe"), content.constData());
+    }
+
     // An operator looked at a disagreement and dismissed it: another statement that says the
     // same links that case and does not open it again.
     void aDismissedFindingIsNotReopened()

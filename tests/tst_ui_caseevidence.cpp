@@ -63,6 +63,14 @@ private slots:
             << u"{\"providerEventId\":\"evt_2\",\"period\":{\"start\":\"2026-05-01T00:00:00Z\","
                "\"end\":\"2026-04-01T00:00:00Z\"}}"_qs
             << QStringList {u"ends before it starts"_qs, u"snapshot"_qs, u"dismiss"_qs};
+        // #39, 15: an object a statement lists and nobody could read says which and why.
+        QTest::newRow("statement_object_unreadable")
+            << u"statement_object_unreadable"_qs
+            << u"{\"providerEventId\":\"statement:ab\",\"providerRenewalKey\":\"in_odd\","
+               "\"unreadable\":{\"file\":\"odd.json\",\"index\":2,\"where\":\"odd.json "
+               "object 2: data[2]\",\"problem\":\"the invoice contradicts itself\"}}"_qs
+            << QStringList {u"in_odd"_qs, u"the invoice contradicts itself"_qs, u"dashboard"_qs,
+                   u"snapshot"_qs, u"dismiss"_qs};
     }
 
     void findingSaysWhatToDo()

@@ -10,7 +10,7 @@ namespace {
 // says the same at more length. English, as the CLI prints it; the desk lists the same
 // sentences for its translations (ui/models/caseevidence.cpp), and tst_ui_caseevidence keeps
 // the two word for word alike.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 10> kNextSteps {{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 11> kNextSteps {{
     {"renewal_period_is_not_contiguous",
         "Usually wait: when the missing renewal arrives the core applies this one too and "
         "closes the case by itself. If the provider's periods differ from the desk's, attach a "
@@ -43,6 +43,9 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 10> kNextSte
     {"not_in_statement",
         "Find out why the statement lacks it (refunded, another account, test mode, a wrong "
         "filter) and dismiss with a note saying what it was."},
+    {"statement_object_unreadable",
+        "Open the object in the provider's dashboard: if it is a renewal, attach a provider "
+        "snapshot of its subscription; if it is not, dismiss with a note saying what it was."},
 }};
 
 } // namespace

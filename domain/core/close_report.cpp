@@ -132,8 +132,11 @@ std::string closeReportCsv(const nlohmann::json &report)
             out += csv::line(
                 {textAt(l, "runId"), textAt(l, "line"), textAt(l, "renewalKey"),
                     textAt(l, "subscription"), textAt(l, "finding"),
-                    formatMinorUnits(intAt(l, "amountMinor"), currency), currency,
-                    textAt(l, "paidAt"), textAt(l, "caseId"), textAt(l, "caseStatus"),
+                    // An unreadable object's line says no amount: blank, not 0.
+                    l.value("amountMinor", nlohmann::json()).is_number()
+                        ? formatMinorUnits(intAt(l, "amountMinor"), currency)
+                        : std::string(),
+                    currency, textAt(l, "paidAt"), textAt(l, "caseId"), textAt(l, "caseStatus"),
                     textAt(l, "caseReason"), textAt(l, "resolution"), textAt(l, "resolvedBy"),
                     textAt(l, "resolvedAt"), textAt(l, "note")},
                 findingKinds);

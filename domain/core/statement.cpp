@@ -105,6 +105,25 @@ public:
                       "follow); a partial statement would open false \"not in statement\" "
                       "cases");
         }
+        std::size_t unreadable = 0;
+        const UnreadableObject *first = nullptr;
+        for (const auto &e : m_statement.entries) {
+            if (!e.unreadable)
+                continue;
+            ++unreadable;
+            if (!first)
+                first = &*e.unreadable;
+        }
+        if (first && unreadable == m_statement.entries.size())
+            throw InputError(first->where,
+                first->problem + " (no object of the statement could be read as a "
+                    + toString(m_statement.kind) + " object)");
+        if (unreadable > kMaxUnreadableObjects)
+            throw InputError("statement",
+                std::to_string(unreadable) + " objects cannot be read, more than the "
+                    + std::to_string(kMaxUnreadableObjects) + " an import keeps as cases; is it a "
+                    + toString(m_statement.kind) + " statement? The first: " + first->where + ": "
+                    + first->problem);
         return std::move(m_statement);
     }
 
@@ -130,7 +149,13 @@ private:
             } catch (const InputError &e) {
                 if (objects == 0)
                     throw wholeError;
-                throw e.locatedAt(where);
+                // One broken line among readable ones: that object is a finding, the others
+                // are still read (#39, item 15).
+                const InputError located = e.locatedAt(where);
+                addUnreadable(info.name, objects, sha256Hex(line), {}, {},
+                    {located.field(), located.message()});
+                ++objects;
+                continue;
             }
             if (object.is_object() && object.contains(m_kind.listItemsKey()))
                 throw InputError(where,
@@ -158,41 +183,97 @@ private:
     {
         StatementEntry entry;
         adapters::DeliveryIds ids;
+        const json *object = &item;
+        std::optional<UnreadableObject> problem;
         try {
-            const json &object = m_kind.unwrapListed(item, path);
+            object = &m_kind.unwrapListed(item, path);
             // nlohmann's objects keep their keys sorted: the dump is canonical, whatever the
             // file's key order and spacing. (Recurly's decimals are their text, as strings.)
-            entry.objectSha256 = sha256Hex(object.dump());
+            entry.objectSha256 = sha256Hex(object->dump());
             ids = {m_providerKey, "statement:" + entry.objectSha256, {}, false, {}};
             entry.normalization
-                = adapters::finishedNormalization(m_kind.classifyListed(ids, object, path));
+                = adapters::finishedNormalization(m_kind.classifyListed(ids, *object, path));
+            if (entry.normalization.outcome == NormalizeOutcome::Invalid)
+                problem = UnreadableObject {where, entry.normalization.message};
         } catch (const InputError &e) {
-            throw e.locatedAt(where);
+            const InputError located = e.locatedAt(where);
+            problem = UnreadableObject {located.field(), located.message()};
         } catch (const json::exception &e) {
-            throw InputError(where, printableAscii(e.what()));
+            problem = UnreadableObject {where, printableAscii(e.what())};
+        }
+        if (problem) {
+            addUnreadable(file, index,
+                entry.objectSha256.empty() ? sha256Hex(object->dump()) : entry.objectSha256,
+                ids.objectId.empty() ? idNamedBy(*object) : ids.objectId, ids.subscriptionId,
+                std::move(*problem));
+            return;
         }
         NormalizeResult &n = entry.normalization;
-        if (n.outcome == NormalizeOutcome::Invalid)
-            throw InputError(where, n.message);
         n.providerEventId = ids.eventId;
         n.providerSubscriptionId = ids.subscriptionId;
         n.eventIdDerived = false;
         if (n.event)
             n.event->providerEventId = ids.eventId;
+        entry.objectId = std::move(ids.objectId);
+        add(file, index, where, std::move(entry));
+    }
 
-        const auto [seen, inserted] = m_byId.try_emplace(ids.objectId, m_statement.entries.size());
+    // An object the kind's reader refused: kept as a finding under the id it names, if any.
+    void addUnreadable(const std::string &file, std::size_t index, std::string sha,
+        std::string objectId, std::string subscriptionId, UnreadableObject problem)
+    {
+        // Kept in the case: an adapter's message quotes what it read, bounded here once.
+        constexpr std::size_t kMaxProblem = 500;
+        for (std::string *text : {&problem.where, &problem.problem}) {
+            if (text->size() > kMaxProblem)
+                *text = text->substr(0, kMaxProblem) + "...";
+            *text = printableAscii(std::move(*text)); // a file's name may be any bytes
+        }
+        StatementEntry entry;
+        entry.objectSha256 = std::move(sha);
+        entry.objectId = objectId.empty() ? "sha256:" + entry.objectSha256 : std::move(objectId);
+        NormalizeResult &n = entry.normalization;
+        n.outcome = NormalizeOutcome::Invalid;
+        n.message = problem.where + ": " + problem.problem;
+        n.providerEventId = "statement:" + entry.objectSha256;
+        n.providerSubscriptionId = std::move(subscriptionId);
+        const std::string where = problem.where;
+        entry.unreadable = std::move(problem);
+        add(file, index, where, std::move(entry));
+    }
+
+    // The "id" a refused object names, when it is one an id could be (printable, bounded, as
+    // the adapters' identifiers are): what the case is filed under, so that the same object
+    // read later (a snapshot, a corrected statement) finds it.
+    static std::string idNamedBy(const json &object)
+    {
+        if (!object.is_object())
+            return {};
+        const auto id = object.find("id");
+        if (id == object.end() || !id->is_string())
+            return {};
+        const auto &text = id->get_ref<const std::string &>();
+        const bool printable
+            = std::all_of(text.begin(), text.end(), [](char c) { return c > ' ' && c < 0x7f; });
+        return printable && !text.empty() && text.size() <= 255 ? text : std::string();
+    }
+
+    void add(
+        const std::string &file, std::size_t index, const std::string &where, StatementEntry entry)
+    {
+        const auto [seen, inserted]
+            = m_byId.try_emplace(entry.objectId, m_statement.entries.size());
         if (!inserted) {
             const StatementEntry &first = m_statement.entries[seen->second];
             if (first.objectSha256 == entry.objectSha256)
                 return; // listed twice (overlapping pages or files): one object all the same
             throw InputError("statement",
-                "object " + printableAscii(ids.objectId) + " is listed in " + first.file
+                "object " + printableAscii(entry.objectId) + " is listed in " + first.file
                     + " (object " + std::to_string(first.index) + ") and in " + where
                     + " with different contents: the statement contradicts itself");
         }
         entry.file = file;
         entry.index = index;
-        entry.objectId = std::move(ids.objectId);
         m_statement.entries.push_back(std::move(entry));
     }
 

@@ -39,13 +39,26 @@ struct StatementFileInfo
     std::string chainError;
 };
 
+/// Why one listed object could not be read: where (file, object, JSON path) and what.
+struct UnreadableObject
+{
+    std::string where;
+    std::string problem;
+};
+
 struct StatementEntry
 {
     std::string file;
     std::size_t index = 0; // where the object was (file name, 0-based index in it)
-    std::string objectId; // the provider's object id (in_..., txn_..., invoice id)
-    std::string objectSha256; // hex sha256 of the object's canonical JSON dump
-    NormalizeResult normalization; // Renewal, NeedsSnapshot or NotARenewal; never Invalid
+    /// The provider's object id (in_..., txn_..., invoice id); for an unreadable object the id
+    /// it names where it names one, else "sha256:<objectSha256>".
+    std::string objectId;
+    std::string objectSha256; // hex sha256 of the object's canonical JSON dump (a line's text)
+    /// Renewal, NeedsSnapshot or NotARenewal; Invalid only with `unreadable`.
+    NormalizeResult normalization;
+    /// Set for an object the kind's reader refused (#39, item 15): the import keeps it as a
+    /// finding with a case (statement_object_unreadable) instead of refusing every other object.
+    std::optional<UnreadableObject> unreadable;
 };
 
 struct Statement
@@ -55,11 +68,16 @@ struct Statement
     std::vector<StatementEntry> entries;
 };
 
-/// Throws InputError naming file, object index and JSON path for an unreadable file or an
-/// Invalid object, and InputError (field "statement") for a partial statement. Never crashes
-/// on any input.
+/// Throws InputError naming the file (and where in it) for an unreadable file, and InputError
+/// (field "statement") for a partial statement, one that contradicts itself, or one where
+/// more than kMaxUnreadableObjects objects, or every object, cannot be read (the kind is then
+/// more likely wrong than the objects odd). A listed object that cannot be read is an entry
+/// with `unreadable` set. Never crashes on any input.
 Statement readStatement(
     ProviderKind kind, std::string_view providerKey, std::span<const StatementFile> files);
+
+/// More unreadable objects than this refuse the statement: as many cases would bury the queue.
+inline constexpr std::size_t kMaxUnreadableObjects = 50;
 
 struct NextPage;
 

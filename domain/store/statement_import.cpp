@@ -1,6 +1,7 @@
 #include "domain/store/statement_import.h"
 
 #include "domain/core/errors.h"
+#include "domain/core/json_input.h"
 #include "domain/core/renewal_event.h"
 #include "domain/core/statement_pages.h"
 #include "domain/store/action_refused.h"
@@ -64,6 +65,25 @@ nlohmann::json lineJson(std::size_t lineNo, const StatementEntry &e)
         {"outcome", hasPeriod ? "renewal" : "needs_snapshot"}, {"event", std::move(event)}};
 }
 
+// An object the reader could not read (#39, item 15): the ids it names and why, for a case
+// statement_object_unreadable. A subscription it does not name is "unknown": a case is always
+// filed under one.
+nlohmann::json unreadableLineJson(
+    std::size_t lineNo, const StatementEntry &e, const std::string &providerKey)
+{
+    const auto &n = e.normalization;
+    const auto &u = *e.unreadable;
+    nlohmann::json event {{"providerKey", providerKey}, {"providerEventId", n.providerEventId},
+        {"providerSubscriptionId",
+            n.providerSubscriptionId.empty() ? std::string("unknown") : n.providerSubscriptionId},
+        {"providerRenewalKey", e.objectId}, {"providerVersion", nullptr},
+        {"unreadable",
+            {{"file", printableAscii(e.file)}, {"index", e.index}, {"where", u.where},
+                {"problem", u.problem}}}};
+    return {{"line", lineNo}, {"objectId", e.objectId}, {"objectSha256", e.objectSha256},
+        {"outcome", "unreadable"}, {"event", std::move(event)}};
+}
+
 nlohmann::json filesJson(const Statement &statement)
 {
     nlohmann::json files = nlohmann::json::array();
@@ -121,6 +141,13 @@ StatementImportResult importOnce(pqxx::connection &conn, const std::string &prov
     };
     for (const StatementEntry *e : order) {
         batch.push_back(lineJson(++lineNo, *e));
+        if (batch.size() == kBatch)
+            flush();
+    }
+    for (const auto &e : statement.entries) {
+        if (!e.unreadable)
+            continue;
+        batch.push_back(unreadableLineJson(++lineNo, e, providerKey));
         if (batch.size() == kBatch)
             flush();
     }

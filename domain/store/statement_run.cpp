@@ -67,6 +67,9 @@ std::string describeStatementImport(const StatementImportResult &r)
         << "    matched " << count("matched") << ", backfilled " << count("backfilled")
         << ", not applied (cases) " << count("unapplied") << ", differing " << count("differing")
         << "\n"
+        << (s.value("unreadable", 0) > 0
+                   ? "  objects that could not be read (a case each): " + count("unreadable") + "\n"
+                   : std::string())
         << "  recorded here but not in the statement: "
         << (unproven ? std::string("not looked for (completeness not proven)")
                      : count("notInStatement"))

@@ -17,7 +17,8 @@ namespace rd {
 /// database stored it (statement_run_json, migration 0029): runId, providerKey, from, to,
 /// files, renewals, matched, backfilled, unapplied, differing, notInStatement, cases (the
 /// distinct cases still open among the run's findings), statementTotals, ledgerTotals;
-/// completeness, repeats, closedMonths and backfilledAfterClose (migration 0041).
+/// completeness, repeats, closedMonths and backfilledAfterClose (migration 0041); unreadable,
+/// the objects that could not be read, each a case (migration 0048).
 struct StatementImportResult
 {
     nlohmann::json summary;

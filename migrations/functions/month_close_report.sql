@@ -52,10 +52,11 @@ CREATE OR REPLACE FUNCTION public.month_close_report(p_provider_key text, p_mont
                  WHERE r.id = ANY (c.statement_run_ids)
                    AND (r.id = c.statement_run_ids[pg_catalog.cardinality(c.statement_run_ids)]
                         OR l.case_id IS NOT NULL)
-                   AND coalesce((l.event->>'paidAt')::timestamptz, b.paid_at)
-                       >= c.month::timestamp AT TIME ZONE 'UTC'
-                   AND coalesce((l.event->>'paidAt')::timestamptz, b.paid_at)
-                       < (c.month + interval '1 month')::timestamp AT TIME ZONE 'UTC'),
+                   AND (l.finding = 'unreadable'
+                        OR (coalesce((l.event->>'paidAt')::timestamptz, b.paid_at)
+                                >= c.month::timestamp AT TIME ZONE 'UTC'
+                            AND coalesce((l.event->>'paidAt')::timestamptz, b.paid_at)
+                                < (c.month + interval '1 month')::timestamp AT TIME ZONE 'UTC'))),
                 '[]'::jsonb))
           FROM public.month_closes c
          WHERE c.provider_key = p_provider_key AND c.month = p_month);

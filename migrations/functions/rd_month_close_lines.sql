@@ -3,7 +3,8 @@ REVOKE ALL ON FUNCTION public.rd_month_close_lines(text,date)
 GRANT EXECUTE ON FUNCTION public.rd_month_close_lines(text,date) TO renewal_viewer;
 
 -- The lines of every finished run covering the whole month whose renewal was paid in it (the
--- statement's paidAt; for not_in_statement, the recorded renewal's), with their run.
+-- statement's paidAt; for not_in_statement, the recorded renewal's), with their run; and its
+-- unreadable objects, which say no day: each holds every month its run covers (0048).
 CREATE OR REPLACE FUNCTION public.rd_month_close_lines(p_provider_key text, p_month date)
     RETURNS TABLE (run_id bigint, finding text, event jsonb, case_id bigint)
     LANGUAGE sql STABLE SET search_path = pg_catalog, public, pg_temp
@@ -15,8 +16,9 @@ AS $$
      WHERE r.provider_key = p_provider_key AND r.finished_at IS NOT NULL
        AND r.covers_from <= p_month
        AND r.covers_to >= (p_month + interval '1 month')::date - 1
-       AND coalesce((l.event->>'paidAt')::timestamptz, b.paid_at)
-           >= p_month::timestamp AT TIME ZONE 'UTC'
-       AND coalesce((l.event->>'paidAt')::timestamptz, b.paid_at)
-           < (p_month + interval '1 month')::timestamp AT TIME ZONE 'UTC';
+       AND (l.finding = 'unreadable'
+            OR (coalesce((l.event->>'paidAt')::timestamptz, b.paid_at)
+                    >= p_month::timestamp AT TIME ZONE 'UTC'
+                AND coalesce((l.event->>'paidAt')::timestamptz, b.paid_at)
+                    < (p_month + interval '1 month')::timestamp AT TIME ZONE 'UTC'));
 $$;

@@ -3,8 +3,9 @@ REVOKE ALL ON FUNCTION public.statement_add_lines(bigint,jsonb)
 GRANT EXECUTE ON FUNCTION public.statement_add_lines(bigint,jsonb) TO renewal_operator;
 
 -- Judges a batch of the statement's renewals: [{"line", "objectId", "objectSha256",
--- "outcome": "renewal"|"needs_snapshot", "event": SuccessfulRenewalEvent JSON (no "period"
--- when needs_snapshot)}]. Returns how many lines it wrote.
+-- "outcome": "renewal"|"needs_snapshot"|"unreadable", "event": SuccessfulRenewalEvent JSON (no
+-- "period" when needs_snapshot; for unreadable only the ids, the object as providerRenewalKey,
+-- and "unreadable": {file, index, where, problem})}]. Returns how many lines it wrote.
 CREATE OR REPLACE FUNCTION public.statement_add_lines(p_run bigint, p_lines jsonb)
     RETURNS integer
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp
@@ -16,6 +17,7 @@ DECLARE
     s public.subscriptions%ROWTYPE;
     bp public.subscription_billing_periods%ROWTYPE;
     v_has_period boolean;
+    v_recorded boolean;
     v_finding text;
     v_bp uuid;
     v_case bigint;
@@ -32,7 +34,12 @@ BEGIN
                 l->>'line', e->>'providerKey', r.provider_key USING ERRCODE = '22023';
         END IF;
         v_has_period := coalesce(pg_catalog.jsonb_typeof(e->'period') = 'object', false);
-        IF (l->>'outcome' = 'renewal') IS DISTINCT FROM v_has_period THEN
+        IF l->>'outcome' IS NULL
+           OR l->>'outcome' NOT IN ('renewal', 'needs_snapshot', 'unreadable')
+           OR (l->>'outcome' = 'renewal') IS DISTINCT FROM v_has_period
+           OR (l->>'outcome' = 'unreadable')
+              IS DISTINCT FROM coalesce(pg_catalog.jsonb_typeof(e->'unreadable') = 'object',
+                                        false) THEN
             RAISE EXCEPTION 'line %: outcome % does not fit its event', l->>'line', l->>'outcome'
                 USING ERRCODE = '22023';
         END IF;
@@ -47,7 +54,22 @@ BEGIN
         SELECT * INTO bp FROM public.subscription_billing_periods b
          WHERE b.provider_key = r.provider_key
            AND b.provider_renewal_key = e->>'providerRenewalKey';
-        IF FOUND THEN
+        v_recorded := FOUND;
+        IF l->>'outcome' = 'unreadable' THEN
+            -- The statement lists an object nobody could read: a person looks at it. What is
+            -- recorded under its id (if anything) is shown beside it, never changed.
+            v_finding := 'unreadable';
+            v_bp := CASE WHEN v_recorded THEN bp.id END;
+            v_state := CASE WHEN s.id IS NULL
+                            THEN pg_catalog.jsonb_build_object('subscriptionId', NULL)
+                            ELSE public.rd_subscription_state_json(s) END
+                       || CASE WHEN v_recorded
+                               THEN pg_catalog.jsonb_build_object('recordedBillingPeriod',
+                                        public.rd_billing_period_json(bp))
+                               ELSE '{}'::jsonb END;
+            SELECT x.case_id, x.is_open INTO v_case, v_open
+              FROM public.rd_statement_case(p_run, e, 'statement_object_unreadable', v_state) x;
+        ELSIF v_recorded THEN
             v_bp := bp.id;
             IF bp.subscription_id IS NOT DISTINCT FROM s.id
                AND bp.paid_amount_minor = (e->>'paidAmountMinor')::bigint

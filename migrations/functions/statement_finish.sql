@@ -71,7 +71,8 @@ BEGIN
                        AND (l.event->>'paidAt')::timestamptz < v_hi
                      GROUP BY 1) t), '{}'),
         ledger_totals = public.rd_ledger_totals(r.provider_key, v_lo, v_hi)
-      FROM (SELECT pg_catalog.count(*) FILTER (WHERE l.event IS NOT NULL) AS renewals,
+      FROM (SELECT pg_catalog.count(*) FILTER (WHERE l.event IS NOT NULL
+                                                   AND l.finding <> 'unreadable') AS renewals,
                    pg_catalog.count(*) FILTER (WHERE l.finding = 'matched') AS matched,
                    pg_catalog.count(*) FILTER (WHERE l.finding = 'backfilled') AS backfilled,
                    pg_catalog.count(*) FILTER (WHERE l.finding = 'unapplied') AS unapplied,

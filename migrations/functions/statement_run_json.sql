@@ -7,7 +7,8 @@ GRANT EXECUTE ON FUNCTION public.statement_run_json(bigint) TO renewal_viewer;
 -- of the same statement it compared again; "closedMonths" the months of its days that were
 -- closed for the provider before it began, and "backfilledAfterClose" how many of its
 -- backfills were paid in such a month: the Ledger marks each "after close" by the same rule
--- (the month's close is older than the billing period).
+-- (the month's close is older than the billing period). "unreadable" counts the objects the
+-- reader could not read, each a finding with its case (migration 0048).
 CREATE OR REPLACE FUNCTION public.statement_run_json(p_run bigint)
     RETURNS jsonb
     LANGUAGE sql STABLE SET search_path = pg_catalog, public, pg_temp
@@ -20,6 +21,8 @@ CREATE OR REPLACE FUNCTION public.statement_run_json(p_run bigint)
                 'renewals', r.renewals, 'matched', r.matched, 'backfilled', r.backfilled,
                 'unapplied', r.unapplied, 'differing', r.differing,
                 'notInStatement', r.not_in_statement, 'cases', r.open_cases,
+                'unreadable', (SELECT pg_catalog.count(*) FROM public.statement_lines l
+                                WHERE l.run_id = r.id AND l.finding = 'unreadable'),
                 'statementTotals', r.statement_totals, 'ledgerTotals', r.ledger_totals,
                 'completeness', r.completeness,
                 'repeats', (SELECT pg_catalog.jsonb_build_object(

@@ -785,6 +785,7 @@ BEGIN
                                         AS amount
                                FROM public.rd_month_close_lines(p_provider_key, p_month) l
                               WHERE l.run_id = v_newest AND l.event IS NOT NULL
+                                AND l.finding <> 'unreadable'
                               GROUP BY 1) t), '{}'),
            public.rd_ledger_totals(p_provider_key, v_lo, v_hi),
            f.matched, f.backfilled, f.unapplied, f.differing, f.not_in_statement,
@@ -1255,8 +1256,8 @@ CREATE TABLE public.statement_lines (
     event jsonb,
     billing_period_id uuid,
     case_id bigint,
-    CONSTRAINT statement_lines_evidence CHECK ((((finding = 'not_in_statement'::text) = (event IS NULL)) AND ((finding <> ALL (ARRAY['differing'::text, 'not_in_statement'::text, 'unapplied'::text])) OR (case_id IS NOT NULL)) AND ((finding <> ALL (ARRAY['matched'::text, 'backfilled'::text, 'differing'::text, 'not_in_statement'::text])) OR (billing_period_id IS NOT NULL)))),
-    CONSTRAINT statement_lines_finding_check CHECK ((finding = ANY (ARRAY['matched'::text, 'backfilled'::text, 'unapplied'::text, 'differing'::text, 'not_in_statement'::text]))),
+    CONSTRAINT statement_lines_evidence CHECK ((((finding = 'not_in_statement'::text) = (event IS NULL)) AND ((finding <> ALL (ARRAY['differing'::text, 'not_in_statement'::text, 'unapplied'::text, 'unreadable'::text])) OR (case_id IS NOT NULL)) AND ((finding <> ALL (ARRAY['matched'::text, 'backfilled'::text, 'differing'::text, 'not_in_statement'::text])) OR (billing_period_id IS NOT NULL)))),
+    CONSTRAINT statement_lines_finding_check CHECK ((finding = ANY (ARRAY['matched'::text, 'backfilled'::text, 'unapplied'::text, 'differing'::text, 'not_in_statement'::text, 'unreadable'::text]))),
     CONSTRAINT statement_lines_line_no_check CHECK ((line_no > 0)),
     CONSTRAINT statement_lines_object_id_check CHECK ((octet_length(object_id) <= 255)),
     CONSTRAINT statement_lines_object_sha256_check CHECK ((object_sha256 ~ '^[0-9a-f]{64}$'::text))
@@ -1324,7 +1325,7 @@ ALTER TABLE ONLY public.subscriptions ALTER COLUMN provider_subscription_id SET 
 CREATE FUNCTION public.month_close_report(p_provider_key text, p_month date) RETURNS jsonb
     LANGUAGE sql STABLE
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
-    RETURN (SELECT jsonb_build_object('closeId', c.id, 'providerKey', c.provider_key, 'month', to_char((c.month)::timestamp with time zone, 'YYYY-MM'::text), 'closedBy', c.closed_by, 'closedAt', public.rd_rfc3339(c.closed_at), 'statementRunIds', to_jsonb(c.statement_run_ids), 'statementSha256s', to_jsonb(c.statement_sha256s), 'statementCompleteness', (SELECT jsonb_agg(jsonb_build_object('runId', r.id, 'completeness', r.completeness) ORDER BY r.id) AS jsonb_agg FROM public.statement_runs r WHERE (r.id = ANY (c.statement_run_ids))), 'statementTotals', c.statement_totals, 'ledgerTotals', c.ledger_totals, 'matched', c.matched, 'backfilled', c.backfilled, 'unapplied', c.unapplied, 'differing', c.differing, 'notInStatement', c.not_in_statement, 'casesResolved', c.cases_resolved, 'casesDismissed', c.cases_dismissed, 'auditAnchorDigest', c.audit_anchor_digest, 'auditAnchorHeads', c.audit_anchor_heads, 'findings', COALESCE((SELECT jsonb_agg(jsonb_build_object('runId', l.run_id, 'line', l.line_no, 'renewalKey', l.provider_renewal_key, 'finding', l.finding, 'subscription', COALESCE((l.event ->> 'providerSubscriptionId'::text), (s.provider_subscription_id)::text), 'amountMinor', COALESCE(((l.event ->> 'paidAmountMinor'::text))::bigint, (b.paid_amount_minor)::bigint), 'currency', COALESCE((l.event ->> 'currency'::text), (b.currency)::text), 'paidAt', COALESCE((l.event ->> 'paidAt'::text), public.rd_rfc3339(b.paid_at)), 'caseId', l.case_id, 'caseStatus', k.status, 'caseReason', k.error_code, 'resolution', k.resolution, 'resolvedBy', k.resolved_by, 'resolvedAt', public.rd_rfc3339(k.resolved_at), 'note', k.resolution_comment) ORDER BY l.run_id DESC, l.line_no) AS jsonb_agg FROM ((((public.statement_runs r JOIN public.statement_lines l ON ((l.run_id = r.id))) LEFT JOIN public.subscription_billing_periods b ON ((b.id = l.billing_period_id))) LEFT JOIN public.subscriptions s ON ((s.id = b.subscription_id))) LEFT JOIN public.reconciliation_cases k ON ((k.id = l.case_id))) WHERE ((r.id = ANY (c.statement_run_ids)) AND ((r.id = c.statement_run_ids[cardinality(c.statement_run_ids)]) OR (l.case_id IS NOT NULL)) AND (COALESCE(((l.event ->> 'paidAt'::text))::timestamp with time zone, b.paid_at) >= ((c.month)::timestamp without time zone AT TIME ZONE 'UTC'::text)) AND (COALESCE(((l.event ->> 'paidAt'::text))::timestamp with time zone, b.paid_at) < ((c.month + '1 mon'::interval) AT TIME ZONE 'UTC'::text)))), '[]'::jsonb)) AS jsonb_build_object FROM public.month_closes c WHERE (((c.provider_key)::text = month_close_report.p_provider_key) AND (c.month = month_close_report.p_month)));
+    RETURN (SELECT jsonb_build_object('closeId', c.id, 'providerKey', c.provider_key, 'month', to_char((c.month)::timestamp with time zone, 'YYYY-MM'::text), 'closedBy', c.closed_by, 'closedAt', public.rd_rfc3339(c.closed_at), 'statementRunIds', to_jsonb(c.statement_run_ids), 'statementSha256s', to_jsonb(c.statement_sha256s), 'statementCompleteness', (SELECT jsonb_agg(jsonb_build_object('runId', r.id, 'completeness', r.completeness) ORDER BY r.id) AS jsonb_agg FROM public.statement_runs r WHERE (r.id = ANY (c.statement_run_ids))), 'statementTotals', c.statement_totals, 'ledgerTotals', c.ledger_totals, 'matched', c.matched, 'backfilled', c.backfilled, 'unapplied', c.unapplied, 'differing', c.differing, 'notInStatement', c.not_in_statement, 'casesResolved', c.cases_resolved, 'casesDismissed', c.cases_dismissed, 'auditAnchorDigest', c.audit_anchor_digest, 'auditAnchorHeads', c.audit_anchor_heads, 'findings', COALESCE((SELECT jsonb_agg(jsonb_build_object('runId', l.run_id, 'line', l.line_no, 'renewalKey', l.provider_renewal_key, 'finding', l.finding, 'subscription', COALESCE((l.event ->> 'providerSubscriptionId'::text), (s.provider_subscription_id)::text), 'amountMinor', COALESCE(((l.event ->> 'paidAmountMinor'::text))::bigint, (b.paid_amount_minor)::bigint), 'currency', COALESCE((l.event ->> 'currency'::text), (b.currency)::text), 'paidAt', COALESCE((l.event ->> 'paidAt'::text), public.rd_rfc3339(b.paid_at)), 'caseId', l.case_id, 'caseStatus', k.status, 'caseReason', k.error_code, 'resolution', k.resolution, 'resolvedBy', k.resolved_by, 'resolvedAt', public.rd_rfc3339(k.resolved_at), 'note', k.resolution_comment) ORDER BY l.run_id DESC, l.line_no) AS jsonb_agg FROM ((((public.statement_runs r JOIN public.statement_lines l ON ((l.run_id = r.id))) LEFT JOIN public.subscription_billing_periods b ON ((b.id = l.billing_period_id))) LEFT JOIN public.subscriptions s ON ((s.id = b.subscription_id))) LEFT JOIN public.reconciliation_cases k ON ((k.id = l.case_id))) WHERE ((r.id = ANY (c.statement_run_ids)) AND ((r.id = c.statement_run_ids[cardinality(c.statement_run_ids)]) OR (l.case_id IS NOT NULL)) AND ((l.finding = 'unreadable'::text) OR ((COALESCE(((l.event ->> 'paidAt'::text))::timestamp with time zone, b.paid_at) >= ((c.month)::timestamp without time zone AT TIME ZONE 'UTC'::text)) AND (COALESCE(((l.event ->> 'paidAt'::text))::timestamp with time zone, b.paid_at) < ((c.month + '1 mon'::interval) AT TIME ZONE 'UTC'::text)))))), '[]'::jsonb)) AS jsonb_build_object FROM public.month_closes c WHERE (((c.provider_key)::text = month_close_report.p_provider_key) AND (c.month = month_close_report.p_month)));
 CREATE FUNCTION public.note_case(p_case_id bigint, p_comment text) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -1892,10 +1893,11 @@ CREATE FUNCTION public.rd_month_close_lines(p_provider_key text, p_month date) R
      WHERE r.provider_key = p_provider_key AND r.finished_at IS NOT NULL
        AND r.covers_from <= p_month
        AND r.covers_to >= (p_month + interval '1 month')::date - 1
-       AND coalesce((l.event->>'paidAt')::timestamptz, b.paid_at)
-           >= p_month::timestamp AT TIME ZONE 'UTC'
-       AND coalesce((l.event->>'paidAt')::timestamptz, b.paid_at)
-           < (p_month + interval '1 month')::timestamp AT TIME ZONE 'UTC';
+       AND (l.finding = 'unreadable'
+            OR (coalesce((l.event->>'paidAt')::timestamptz, b.paid_at)
+                    >= p_month::timestamp AT TIME ZONE 'UTC'
+                AND coalesce((l.event->>'paidAt')::timestamptz, b.paid_at)
+                    < (p_month + interval '1 month')::timestamp AT TIME ZONE 'UTC'));
 $$;
 CREATE FUNCTION public.rd_note_text(p_text text) RETURNS text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
@@ -2493,6 +2495,7 @@ DECLARE
     s public.subscriptions%ROWTYPE;
     bp public.subscription_billing_periods%ROWTYPE;
     v_has_period boolean;
+    v_recorded boolean;
     v_finding text;
     v_bp uuid;
     v_case bigint;
@@ -2509,7 +2512,12 @@ BEGIN
                 l->>'line', e->>'providerKey', r.provider_key USING ERRCODE = '22023';
         END IF;
         v_has_period := coalesce(pg_catalog.jsonb_typeof(e->'period') = 'object', false);
-        IF (l->>'outcome' = 'renewal') IS DISTINCT FROM v_has_period THEN
+        IF l->>'outcome' IS NULL
+           OR l->>'outcome' NOT IN ('renewal', 'needs_snapshot', 'unreadable')
+           OR (l->>'outcome' = 'renewal') IS DISTINCT FROM v_has_period
+           OR (l->>'outcome' = 'unreadable')
+              IS DISTINCT FROM coalesce(pg_catalog.jsonb_typeof(e->'unreadable') = 'object',
+                                        false) THEN
             RAISE EXCEPTION 'line %: outcome % does not fit its event', l->>'line', l->>'outcome'
                 USING ERRCODE = '22023';
         END IF;
@@ -2524,7 +2532,22 @@ BEGIN
         SELECT * INTO bp FROM public.subscription_billing_periods b
          WHERE b.provider_key = r.provider_key
            AND b.provider_renewal_key = e->>'providerRenewalKey';
-        IF FOUND THEN
+        v_recorded := FOUND;
+        IF l->>'outcome' = 'unreadable' THEN
+            -- The statement lists an object nobody could read: a person looks at it. What is
+            -- recorded under its id (if anything) is shown beside it, never changed.
+            v_finding := 'unreadable';
+            v_bp := CASE WHEN v_recorded THEN bp.id END;
+            v_state := CASE WHEN s.id IS NULL
+                            THEN pg_catalog.jsonb_build_object('subscriptionId', NULL)
+                            ELSE public.rd_subscription_state_json(s) END
+                       || CASE WHEN v_recorded
+                               THEN pg_catalog.jsonb_build_object('recordedBillingPeriod',
+                                        public.rd_billing_period_json(bp))
+                               ELSE '{}'::jsonb END;
+            SELECT x.case_id, x.is_open INTO v_case, v_open
+              FROM public.rd_statement_case(p_run, e, 'statement_object_unreadable', v_state) x;
+        ELSIF v_recorded THEN
             v_bp := bp.id;
             IF bp.subscription_id IS NOT DISTINCT FROM s.id
                AND bp.paid_amount_minor = (e->>'paidAmountMinor')::bigint
@@ -2677,7 +2700,8 @@ BEGIN
                        AND (l.event->>'paidAt')::timestamptz < v_hi
                      GROUP BY 1) t), '{}'),
         ledger_totals = public.rd_ledger_totals(r.provider_key, v_lo, v_hi)
-      FROM (SELECT pg_catalog.count(*) FILTER (WHERE l.event IS NOT NULL) AS renewals,
+      FROM (SELECT pg_catalog.count(*) FILTER (WHERE l.event IS NOT NULL
+                                                   AND l.finding <> 'unreadable') AS renewals,
                    pg_catalog.count(*) FILTER (WHERE l.finding = 'matched') AS matched,
                    pg_catalog.count(*) FILTER (WHERE l.finding = 'backfilled') AS backfilled,
                    pg_catalog.count(*) FILTER (WHERE l.finding = 'unapplied') AS unapplied,
@@ -2696,7 +2720,7 @@ $$;
 CREATE FUNCTION public.statement_run_json(p_run bigint) RETURNS jsonb
     LANGUAGE sql STABLE
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
-    RETURN (SELECT jsonb_build_object('runId', r.id, 'providerKey', r.provider_key, 'from', r.covers_from, 'to', r.covers_to, 'statementSha256', r.statement_sha256, 'files', r.files, 'objects', r.objects, 'importedBy', r.imported_by, 'startedAt', public.rd_rfc3339(r.started_at), 'finishedAt', public.rd_rfc3339(r.finished_at), 'renewals', r.renewals, 'matched', r.matched, 'backfilled', r.backfilled, 'unapplied', r.unapplied, 'differing', r.differing, 'notInStatement', r.not_in_statement, 'cases', r.open_cases, 'statementTotals', r.statement_totals, 'ledgerTotals', r.ledger_totals, 'completeness', r.completeness, 'repeats', (SELECT jsonb_build_object('runId', e.id, 'importedBy', e.imported_by, 'finishedAt', public.rd_rfc3339(e.finished_at)) AS jsonb_build_object FROM public.statement_runs e WHERE (e.id = r.repeats_run)), 'closedMonths', COALESCE((SELECT jsonb_agg(jsonb_build_object('month', to_char((mc.month)::timestamp with time zone, 'YYYY-MM'::text), 'closedBy', mc.closed_by, 'closedAt', public.rd_rfc3339(mc.closed_at)) ORDER BY mc.month) AS jsonb_agg FROM public.month_closes mc WHERE (((mc.provider_key)::text = (r.provider_key)::text) AND (mc.month >= (date_trunc('month'::text, (r.covers_from)::timestamp without time zone))::date) AND (mc.month <= r.covers_to) AND (mc.closed_at < r.started_at))), '[]'::jsonb), 'backfilledAfterClose', (SELECT count(*) AS count FROM (public.statement_lines l JOIN public.subscription_billing_periods b ON ((b.id = l.billing_period_id))) WHERE ((l.run_id = r.id) AND (l.finding = 'backfilled'::text) AND (EXISTS (SELECT 1 FROM public.month_closes mc WHERE (((mc.provider_key)::text = b.provider_key) AND (mc.month = (date_trunc('month'::text, (b.paid_at AT TIME ZONE 'UTC'::text)))::date) AND (mc.closed_at < b.created_at))))))) AS jsonb_build_object FROM public.statement_runs r WHERE (r.id = statement_run_json.p_run));
+    RETURN (SELECT jsonb_build_object('runId', r.id, 'providerKey', r.provider_key, 'from', r.covers_from, 'to', r.covers_to, 'statementSha256', r.statement_sha256, 'files', r.files, 'objects', r.objects, 'importedBy', r.imported_by, 'startedAt', public.rd_rfc3339(r.started_at), 'finishedAt', public.rd_rfc3339(r.finished_at), 'renewals', r.renewals, 'matched', r.matched, 'backfilled', r.backfilled, 'unapplied', r.unapplied, 'differing', r.differing, 'notInStatement', r.not_in_statement, 'cases', r.open_cases, 'unreadable', (SELECT count(*) AS count FROM public.statement_lines l WHERE ((l.run_id = r.id) AND (l.finding = 'unreadable'::text))), 'statementTotals', r.statement_totals, 'ledgerTotals', r.ledger_totals, 'completeness', r.completeness, 'repeats', (SELECT jsonb_build_object('runId', e.id, 'importedBy', e.imported_by, 'finishedAt', public.rd_rfc3339(e.finished_at)) AS jsonb_build_object FROM public.statement_runs e WHERE (e.id = r.repeats_run)), 'closedMonths', COALESCE((SELECT jsonb_agg(jsonb_build_object('month', to_char((mc.month)::timestamp with time zone, 'YYYY-MM'::text), 'closedBy', mc.closed_by, 'closedAt', public.rd_rfc3339(mc.closed_at)) ORDER BY mc.month) AS jsonb_agg FROM public.month_closes mc WHERE (((mc.provider_key)::text = (r.provider_key)::text) AND (mc.month >= (date_trunc('month'::text, (r.covers_from)::timestamp without time zone))::date) AND (mc.month <= r.covers_to) AND (mc.closed_at < r.started_at))), '[]'::jsonb), 'backfilledAfterClose', (SELECT count(*) AS count FROM (public.statement_lines l JOIN public.subscription_billing_periods b ON ((b.id = l.billing_period_id))) WHERE ((l.run_id = r.id) AND (l.finding = 'backfilled'::text) AND (EXISTS (SELECT 1 FROM public.month_closes mc WHERE (((mc.provider_key)::text = b.provider_key) AND (mc.month = (date_trunc('month'::text, (b.paid_at AT TIME ZONE 'UTC'::text)))::date) AND (mc.closed_at < b.created_at))))))) AS jsonb_build_object FROM public.statement_runs r WHERE (r.id = statement_run_json.p_run));
 CREATE TABLE public.database_backups (
     id bigint NOT NULL,
     taken_at timestamp with time zone NOT NULL,

@@ -1541,6 +1541,46 @@ Prüfanker: %6</translation>
         <source>Find out why the statement lacks it (refunded, another account, test mode, a wrong filter) and dismiss with a note saying what it was.</source>
         <translation>Klären Sie, warum die Verlängerung in der Abrechnung fehlt (erstattet, anderes Konto, Testmodus, falscher Filter), und verwerfen Sie den Fall mit einer Notiz, die den Grund nennt.</translation>
     </message>
+    <message>
+        <source>Open the object in the provider&apos;s dashboard: if it is a renewal, attach a provider snapshot of its subscription; if it is not, dismiss with a note saying what it was.</source>
+        <translation>Öffnen Sie das Objekt im Dashboard des Anbieters: Ist es eine Verlängerung, hängen Sie einen Anbieter-Snapshot seines Abonnements an; ist es keine, verwerfen Sie den Fall mit einer Notiz, die sagt, was es war.</translation>
+    </message>
+    <message>
+        <source>statement object</source>
+        <translation>Objekt der Abrechnung</translation>
+    </message>
+    <message>
+        <source>nothing recorded under its id</source>
+        <translation>unter seiner ID nichts erfasst</translation>
+    </message>
+    <message>
+        <source>recorded under its id</source>
+        <translation>unter seiner ID erfasst</translation>
+    </message>
+    <message>
+        <source>object</source>
+        <translation>Objekt</translation>
+    </message>
+    <message>
+        <source>file</source>
+        <translation>Datei</translation>
+    </message>
+    <message>
+        <source>%1, object %2</source>
+        <translation>%1, Objekt %2</translation>
+    </message>
+    <message>
+        <source>where</source>
+        <translation>Stelle</translation>
+    </message>
+    <message>
+        <source>problem</source>
+        <translation>Problem</translation>
+    </message>
+    <message>
+        <source>A provider statement lists object %1, which the desk could not read: %2</source>
+        <translation>Eine Abrechnung des Anbieters listet das Objekt %1, das der Desk nicht lesen konnte: %2</translation>
+    </message>
 </context>
 <context>
     <name>rd::ui::CaseFilterBar</name>

@@ -250,7 +250,10 @@ QString closeReportHtml(const nlohmann::json &report)
             lines += u"<tr><td>%1</td><td>%2</td><td>%3</td><td align='right'>%4</td>"
                      "<td>%5</td><td>%6</td></tr>"_qs.arg(esc(str(l, "renewalKey")),
                          esc(str(l, "subscription")), esc(format::humanize(str(l, "finding"))),
-                         esc(format::money(num(l, "amountMinor"), currency, QLocale::c())),
+                         // An unreadable object's line says no amount: blank, not 0.
+                         l.value("amountMinor", nlohmann::json()).is_number()
+                             ? esc(format::money(num(l, "amountMinor"), currency, QLocale::c()))
+                             : QString(),
                          esc(str(l, "paidAt").left(10)), resolution);
         }
     }

@@ -73,6 +73,11 @@ QString nextStep(const QString &code)
                 "Find out why the statement lacks it (refunded, another account, test mode, a "
                 "wrong "
                 "filter) and dismiss with a note saying what it was.")},
+        {u"statement_object_unreadable"_qs,
+            QT_TRANSLATE_NOOP("rd::ui::CaseEvidence",
+                "Open the object in the provider's dashboard: if it is a renewal, attach a "
+                "provider snapshot of its subscription; if it is not, dismiss with a note saying "
+                "what it was.")},
     };
     const auto step = steps.constFind(code);
     return step == steps.constEnd() ? QString() : Tr::tr(step.value());
@@ -161,6 +166,39 @@ CaseEvidence evidenceLines(
             : Tr::tr("The provider sent renewal key %1 again with a different %2. The stored "
                      "billing period is kept until someone decides.")
                   .arg(event.value(u"providerRenewalKey"_qs).toString(), differing.join(u", "_qs));
+        return ev;
+    }
+
+    if (errorCode == u"statement_object_unreadable") {
+        // The statement's side is the object as far as it could be read; the desk's side is
+        // what is recorded under its id, if anything.
+        const QJsonObject u = event.value(u"unreadable"_qs).toObject();
+        const QJsonObject recorded = local.value(u"recordedBillingPeriod"_qs).toObject();
+        const QJsonObject period = recorded.value(u"period"_qs).toObject();
+        const QString key = event.value(u"providerRenewalKey"_qs).toString();
+        ev.incomingTitle = Tr::tr("statement object");
+        ev.localTitle = recorded.isEmpty() ? Tr::tr("nothing recorded under its id")
+                                           : Tr::tr("recorded under its id");
+        ev.lines.append({Tr::tr("object"), recorded.value(u"providerRenewalKey"_qs).toString(), key,
+            {}, {}, false, {}});
+        ev.lines.append({Tr::tr("file"), {},
+            Tr::tr("%1, object %2")
+                .arg(u.value(u"file"_qs).toString())
+                .arg(u.value(u"index"_qs).toInteger()),
+            {}, {}, false, {}});
+        ev.lines.append({Tr::tr("where"), {}, u.value(u"where"_qs).toString(), {}, {}, false, {}});
+        ev.lines.append(
+            {Tr::tr("problem"), {}, u.value(u"problem"_qs).toString(), {}, {}, false, {}});
+        if (!recorded.isEmpty()) {
+            const QString start = period.value(u"start"_qs).toString();
+            const QString end = period.value(u"end"_qs).toString();
+            ev.lines.append({Tr::tr("period start"), when(start), {}, tip(start), {}, false, {}});
+            ev.lines.append({Tr::tr("period end"), when(end), {}, tip(end), {}, false, {}});
+            ev.lines.append({Tr::tr("amount"), amount(recorded), {}, {}, {}, false, {}});
+        }
+        ev.finding = Tr::tr("A provider statement lists object %1, which the desk could not "
+                            "read: %2")
+                         .arg(key, u.value(u"problem"_qs).toString());
         return ev;
     }
 
