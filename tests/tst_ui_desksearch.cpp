@@ -8,6 +8,7 @@
 #include "ui/widgets/outboxpage.h"
 #include "ui/widgets/subscriptionspage.h"
 #include "ui/widgets/tableview.h"
+#include "ui/widgets/translations.h"
 
 #include <pqxx/pqxx>
 
@@ -407,6 +408,37 @@ private slots:
             qPrintable(QString(u"id column %1 px, ids need %2 px"_qs)
                            .arg(table->columnWidth(id))
                            .arg(table->naturalColumnWidth(id) - 8)));
+    }
+
+    // #38: in German at 1280 px, every title of the Subscriptions page is whole ("Letzte
+    // Verlängerur" named nothing). Last: the German catalog stays installed for the process.
+    void germanTitlesAreWholeAt1280()
+    {
+        QCOMPARE(rd::ui::installTranslations(*QCoreApplication::instance(), u"de"_qs), u"de"_qs);
+        const auto conninfo = QString::fromStdString(db(u"C"_qs).conninfo());
+        rd::ui::MainWindow window(conninfo, u"test"_qs);
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.showPage(window.subscriptionsPage());
+        rd::ui::TableView *table = window.subscriptionsPage()->table();
+        QVERIFY(QTest::qWaitFor(
+            [&] { return window.subscriptionsPage()->model()->loadedRows() >= 200; }, 10000));
+        QTest::qWait(50);
+        QCOMPARE(table->model()
+                     ->headerData(SubscriptionsModel::ProviderColumn, Qt::Horizontal)
+                     .toString(),
+            u"Anbieter"_qs);
+        for (int c = 0; c < table->model()->columnCount(); ++c) {
+            if (table->isColumnHidden(c))
+                continue;
+            const int title = table->horizontalHeader()->sectionSizeHint(c);
+            QVERIFY2(table->columnWidth(c) >= title,
+                qPrintable(u"\"%1\": %2 px for a title of %3 px"_qs
+                               .arg(table->model()->headerData(c, Qt::Horizontal).toString())
+                               .arg(table->columnWidth(c))
+                               .arg(title)));
+        }
     }
 };
 

@@ -1,7 +1,10 @@
 #include "tests/support/desk_subscriptions.h"
 #include "ui/models/databasepool.h"
+#include "ui/models/format.h"
+#include "ui/models/records.h"
 #include "ui/models/subscriptionsmodel.h"
 
+#include "domain/core/overdue.h"
 #include "domain/core/timestamp.h"
 
 #include <QAbstractItemModelTester>
@@ -221,9 +224,23 @@ private slots:
             QVERIFY2(step.startsWith(u"Import or fetch a statement, or attach a snapshot"_qs),
                 qPrintable(step));
             QVERIFY2(step.contains(key.section(u'/', 0, 0)), qPrintable(step));
-            QVERIFY2(step.contains(QString::fromStdString(
-                         rd::formatRfc3339(rd::Timestamp {end.toLongLong()}))),
+            // On screen the period end in the locale's form; in a CSV, the CLI's sentence.
+            const QString endRfc3339
+                = QString::fromStdString(rd::formatRfc3339(rd::Timestamp {end.toLongLong()}));
+            QVERIFY2(
+                step.contains(rd::ui::format::localDateTime(rd::ui::format::instant(endRfc3339))),
                 qPrintable(step));
+            const QStringList exported = model.index(row, SubscriptionsModel::NextStepColumn)
+                                             .data(int(rd::ui::Role::Export))
+                                             .toStringList();
+            QCOMPARE(exported,
+                QStringList {QString::fromStdString(rd::overdueNextStep(
+                    key.section(u'/', 0, 0).toStdString(), endRfc3339.toStdString()))});
+            // The desk's words are the CLI's, but for the date's form.
+            QCOMPARE(step,
+                QString(exported.front())
+                    .replace(endRfc3339,
+                        rd::ui::format::localDateTime(rd::ui::format::instant(endRfc3339))));
         }
         QCOMPARE(withAStep,
             (QStringList {u"slow/slow_late"_qs, u"stripe-main/late"_qs, u"stripe-main/late_2"_qs}));

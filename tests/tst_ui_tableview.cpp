@@ -169,6 +169,35 @@ private slots:
         QVERIFY(view.columnWidth(1) < header);
     }
 
+    /// The last column stretches over what is left, so its long texts take no room from the
+    /// others: they keep their natural widths when those fit with the last one's title
+    /// (#38: the Subscriptions page's next step, a sentence, clipped every German title).
+    void theLastColumnTakesWhatIsLeft()
+    {
+        auto column = [](const QString &name, int i) {
+            return rd::ui::Column {name, [i](rd::ui::RowRef r, int role) {
+                                       return role == Qt::DisplayRole ? r[i] : QVariant();
+                                   }};
+        };
+        rd::ui::RecordTableModel records(3,
+            {column(u"Letzte Verlängerung"_qs, 0), column(u"note"_qs, 1),
+                column(u"Nächster Schritt"_qs, 2)},
+            0);
+        const QString sentence(200, u'x');
+        records.setRows({u"18.09.26 11:33"_qs, QString(30, u'y'), sentence, u"19.09.26 11:33"_qs,
+            u"short"_qs, sentence});
+        rd::ui::TableView view;
+        view.setModel(&records);
+        QVERIFY(view.horizontalHeader()->stretchLastSection());
+        const int first = view.naturalColumnWidth(0);
+        const int second = view.naturalColumnWidth(1);
+        const int lastTitle = view.horizontalHeader()->sectionSizeHint(2) + 8;
+        QVERIFY(view.naturalColumnWidth(2) > first + second + lastTitle);
+        view.fitColumnsTo(first + second + lastTitle + 10);
+        QCOMPARE(view.columnWidth(0), first);
+        QCOMPARE(view.columnWidth(1), second);
+    }
+
     /// Tab and Shift+Tab leave the table for the controls around it (a case's Claim, Re-apply,
     /// Dismiss); the selected row stays the same. Moving cell by cell (Qt's default) changed the
     /// selection at the end of each row, and nothing after the table was reachable.

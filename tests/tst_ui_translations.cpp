@@ -1,7 +1,11 @@
+#include "ui/actions/actionresult.h"
 #include "ui/models/caseevidence.h"
 #include "ui/models/format.h"
 #include "ui/widgets/connectiondialog.h"
 #include "ui/widgets/translations.h"
+
+#include "domain/core/case_next_step.h"
+#include "domain/store/action_refused.h"
 
 #include <QDialogButtonBox>
 #include <QDir>
@@ -274,6 +278,9 @@ private slots:
         QCOMPARE(rd::ui::format::money(123456, u"EUR"_qs), u"€1,234.56"_qs);
         // The codes the database stores stay as stored: "open", "webhook".
         QCOMPARE(rd::ui::format::storedWord(u"webhook"_qs), u"webhook"_qs);
+        // A refusal is the database's own sentence, with its particulars.
+        QCOMPARE(rd::ui::refusalText(u"case_already_closed"_qs, u"case 7 was resolved"_qs),
+            u"case 7 was resolved"_qs);
     }
 
     // --lang de: the desk's words, Qt's buttons, and the amounts in German.
@@ -294,6 +301,35 @@ private slots:
         QCOMPARE(rd::ui::format::storedWord(u"past_due"_qs), u"Zahlung überfällig"_qs);
         QVERIFY(rd::ui::buildCaseEvidence(u"needs_snapshot"_qs, u"{}"_qs, u"{}"_qs)
                     .nextStep.startsWith(u"Schlagen Sie"_qs));
+        // Every reason a case can have, in German words (the Reason column, the filter).
+        for (const auto code : rd::caseReasonCodes()) {
+            const QString stored = QString::fromUtf8(code.data(), qsizetype(code.size()));
+            QString english = stored;
+            english.replace(u'_', u' ');
+            english[0] = english[0].toUpper();
+            QVERIFY2(rd::ui::format::humanize(stored) != english, qPrintable(english));
+        }
+        // Every refusal the database raises: the desk's sentence in German first, the
+        // database's particulars after it; a code the desk does not know shows as it came.
+        int refusals = 0;
+        for (int n = 1; n < 100; ++n) {
+            const auto refusal
+                = rd::refusalFromSqlstate(u"RD%1"_qs.arg(n, 3, 10, QLatin1Char('0')).toStdString());
+            if (!refusal)
+                break;
+            ++refusals;
+            const QString code = QString::fromUtf8(
+                rd::toString(*refusal).data(), qsizetype(rd::toString(*refusal).size()));
+            const QString text = rd::ui::refusalText(code, u"case 7 was already resolved"_qs);
+            QVERIFY2(!rd::ui::refusalHeadline(code).isEmpty(), qPrintable(code));
+            QVERIFY2(text.endsWith(u" (case 7 was already resolved)"_qs)
+                    && text.size() > u" (case 7 was already resolved)"_qs.size(),
+                qPrintable(code + u": "_qs + text));
+        }
+        QCOMPARE(refusals, 22);
+        QCOMPARE(rd::ui::refusalText(u"no_such_refusal"_qs, u"as it came"_qs), u"as it came"_qs);
+        QCOMPARE(rd::ui::refusalText(u"case_already_closed"_qs, u"case 7 was resolved"_qs),
+            u"Der Fall ist bereits abgeschlossen. (case 7 was resolved)"_qs);
     }
 };
 

@@ -44,8 +44,9 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 11> kNextSte
         "Find out why the statement lacks it (refunded, another account, test mode, a wrong "
         "filter) and dismiss with a note saying what it was."},
     {"statement_object_unreadable",
-        "Open the object in the provider's dashboard: if it is a renewal, attach a provider "
-        "snapshot of its subscription; if it is not, dismiss with a note saying what it was."},
+        "Open the object in the provider's dashboard. If it is a renewal, see that it is "
+        "recorded (its delivery, or a provider snapshot of its subscription), then dismiss "
+        "with a note naming it; if it is not, dismiss with a note saying what it was."},
 }};
 
 } // namespace

@@ -19,6 +19,97 @@
     </message>
 </context>
 <context>
+    <name>rd::ui::ActionResult</name>
+    <message>
+        <source>There is no such case.</source>
+        <translation>Diesen Fall gibt es nicht.</translation>
+    </message>
+    <message>
+        <source>The case is closed already.</source>
+        <translation>Der Fall ist bereits abgeschlossen.</translation>
+    </message>
+    <message>
+        <source>The case has no complete renewal to re-apply; attach a provider snapshot.</source>
+        <translation>Der Fall enthält keine vollständige Verlängerung, die erneut angewendet werden könnte; hängen Sie einen Anbieter-Snapshot an.</translation>
+    </message>
+    <message>
+        <source>A note is required.</source>
+        <translation>Eine Notiz ist erforderlich.</translation>
+    </message>
+    <message>
+        <source>Choose one of the listed reasons.</source>
+        <translation>Wählen Sie einen der aufgeführten Gründe.</translation>
+    </message>
+    <message>
+        <source>The snapshot is older than the one already recorded.</source>
+        <translation>Der Snapshot ist älter als der bereits erfasste.</translation>
+    </message>
+    <message>
+        <source>The renewal key is recorded already with other facts.</source>
+        <translation>Der Verlängerungsschlüssel ist bereits mit anderen Angaben erfasst.</translation>
+    </message>
+    <message>
+        <source>The snapshot would move the current period backwards.</source>
+        <translation>Der Snapshot würde den aktuellen Zeitraum zurücksetzen.</translation>
+    </message>
+    <message>
+        <source>The snapshot is of another subscription than the case&apos;s.</source>
+        <translation>Der Snapshot gehört zu einem anderen Abonnement als der Fall.</translation>
+    </message>
+    <message>
+        <source>The snapshot&apos;s renewal does not agree with the one recorded.</source>
+        <translation>Die Verlängerung des Snapshots stimmt nicht mit der erfassten überein.</translation>
+    </message>
+    <message>
+        <source>The provider is registered already.</source>
+        <translation>Der Anbieter ist bereits registriert.</translation>
+    </message>
+    <message>
+        <source>The snapshot is dated in the future.</source>
+        <translation>Der Snapshot ist in die Zukunft datiert.</translation>
+    </message>
+    <message>
+        <source>The provider is not registered.</source>
+        <translation>Der Anbieter ist nicht registriert.</translation>
+    </message>
+    <message>
+        <source>The statement run is finished already.</source>
+        <translation>Der Abrechnungslauf ist bereits beendet.</translation>
+    </message>
+    <message>
+        <source>The month cannot be closed now.</source>
+        <translation>Der Monat kann jetzt nicht abgeschlossen werden.</translation>
+    </message>
+    <message>
+        <source>The case cannot be reopened.</source>
+        <translation>Der Fall kann nicht wieder geöffnet werden.</translation>
+    </message>
+    <message>
+        <source>There is no such delivery.</source>
+        <translation>Diese Zustellung gibt es nicht.</translation>
+    </message>
+    <message>
+        <source>The delivery is not an invalid one.</source>
+        <translation>Die Zustellung ist keine ungültige.</translation>
+    </message>
+    <message>
+        <source>The delivery was reviewed already.</source>
+        <translation>Die Zustellung wurde bereits geprüft.</translation>
+    </message>
+    <message>
+        <source>No retention is configured.</source>
+        <translation>Es ist keine Aufbewahrungsfrist eingestellt.</translation>
+    </message>
+    <message>
+        <source>Removing bodies of an age you choose needs an operator.</source>
+        <translation>Inhalte eines selbst gewählten Alters zu entfernen, erfordert einen Bearbeiter.</translation>
+    </message>
+    <message>
+        <source>The same work is running elsewhere; try again when it has finished.</source>
+        <translation>Dieselbe Arbeit läuft gerade anderswo; versuchen Sie es erneut, wenn sie beendet ist.</translation>
+    </message>
+</context>
+<context>
     <name>rd::ui::ApplicableDialog</name>
     <message>
         <source>Re-apply the cases applicable now</source>
@@ -1542,8 +1633,8 @@ Prüfanker: %6</translation>
         <translation>Klären Sie, warum die Verlängerung in der Abrechnung fehlt (erstattet, anderes Konto, Testmodus, falscher Filter), und verwerfen Sie den Fall mit einer Notiz, die den Grund nennt.</translation>
     </message>
     <message>
-        <source>Open the object in the provider&apos;s dashboard: if it is a renewal, attach a provider snapshot of its subscription; if it is not, dismiss with a note saying what it was.</source>
-        <translation>Öffnen Sie das Objekt im Dashboard des Anbieters: Ist es eine Verlängerung, hängen Sie einen Anbieter-Snapshot seines Abonnements an; ist es keine, verwerfen Sie den Fall mit einer Notiz, die sagt, was es war.</translation>
+        <source>Open the object in the provider&apos;s dashboard. If it is a renewal, see that it is recorded (its delivery, or a provider snapshot of its subscription), then dismiss with a note naming it; if it is not, dismiss with a note saying what it was.</source>
+        <translation>Öffnen Sie das Objekt im Dashboard des Anbieters. Ist es eine Verlängerung, sorgen Sie dafür, dass sie erfasst ist (ihre Zustellung oder ein Anbieter-Snapshot ihres Abonnements), und verwerfen Sie den Fall dann mit einer Notiz, die sie nennt; ist es keine, verwerfen Sie den Fall mit einer Notiz, die sagt, was es war.</translation>
     </message>
     <message>
         <source>statement object</source>
@@ -2720,11 +2811,11 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     </message>
     <message>
         <source>gap of %1</source>
-        <translation>Lücke von %1</translation>
+        <translation>%1 Lücke</translation>
     </message>
     <message>
         <source>overlap of %1</source>
-        <translation>Überschneidung von %1</translation>
+        <translation>%1 Überschneidung</translation>
     </message>
     <message>
         <source>Invalid provider billing period</source>
@@ -3053,6 +3144,18 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     <message>
         <source>Missing period</source>
         <translation>Zeitraum fehlt</translation>
+    </message>
+    <message>
+        <source>Unreadable</source>
+        <translation>Unlesbar</translation>
+    </message>
+    <message>
+        <source>Statement disagrees</source>
+        <translation>Abrechnung weicht ab</translation>
+    </message>
+    <message>
+        <source>Statement object unreadable</source>
+        <translation>Objekt der Abrechnung unlesbar</translation>
     </message>
 </context>
 <context>
@@ -4181,6 +4284,13 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     <message>
         <source>No renewalctl outbox publish is connected; the last intent was published %1. </source>
         <translation>Kein renewalctl outbox publish ist verbunden; der letzte Auftrag wurde %1 veröffentlicht. </translation>
+    </message>
+</context>
+<context>
+    <name>rd::ui::OverdueWatch</name>
+    <message>
+        <source>Import or fetch a statement, or attach a snapshot: %1 has no renewal recorded for the period that ended %2</source>
+        <translation>Abrechnung importieren oder abrufen oder Snapshot anhängen: für den am %2 beendeten Zeitraum ist bei %1 keine Verlängerung erfasst</translation>
     </message>
 </context>
 <context>
@@ -5434,7 +5544,7 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     </message>
     <message>
         <source>Cancels at end</source>
-        <translation>Kündigt zum Ende</translation>
+        <translation>Kündigung</translation>
     </message>
     <message>
         <source>yes</source>
@@ -5442,11 +5552,11 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     </message>
     <message>
         <source>Current period</source>
-        <translation>Aktueller Zeitraum</translation>
+        <translation>Zeitraum</translation>
     </message>
     <message>
         <source>Last renewal</source>
-        <translation>Letzte Verlängerung</translation>
+        <translation>Verlängert am</translation>
     </message>
     <message>
         <source>Paid %1 · renewal key %2</source>

@@ -39,6 +39,14 @@ struct ActionResult
     static ActionResult failed(const QString &summary);
 };
 
+/// The desk's sentence for a refusal code ("case_already_closed"), translated; empty for a
+/// code the desk does not know.
+QString refusalHeadline(const QString &code);
+/// A refusal for the person at the desk: the database's `sentence` (its particulars in English)
+/// where the desk's language is English, else the desk's translated sentence, then the
+/// database's in parentheses.
+QString refusalText(const QString &code, const QString &sentence);
+
 /// Runs `body` at an action's edge, where the desk's actions turn what the store throws into
 /// their answer: ActionRefused as Refused, anything else as Failed with `failure` ("Could not
 /// re-apply: %1", translated) filled with the error. Never throws. `body` returns an

@@ -383,7 +383,9 @@ SnapshotVerdict previewSnapshot(
             [&](rd::DbRef db) { return rd::previewSnapshot(db, snapshot, optionalCase(caseId)); });
         if (answer.refused)
             return {Kind::Refused,
-                QString::fromStdString(answer.refused->code() + ": " + answer.refused->what())};
+                QString::fromStdString(answer.refused->code()) + u": "_qs
+                    + refusalText(QString::fromStdString(answer.refused->code()),
+                        QString::fromUtf8(answer.refused->what()))};
         const auto &c = answer.wouldBe->caseAfter;
         // Said before anything is written: a renewal recorded from the case, or left behind.
         const QString renewals = renewalWords(*answer.wouldBe, true);
@@ -405,7 +407,9 @@ SnapshotVerdict previewSnapshot(
                     renewals)};
         return {Kind::Verdict, joined(Tr::tr("No case is affected."), renewals)};
     } catch (const rd::ActionRefused &e) {
-        return {Kind::Refused, QString::fromStdString(e.code() + ": " + e.what())};
+        return {Kind::Refused,
+            QString::fromStdString(e.code()) + u": "_qs
+                + refusalText(QString::fromStdString(e.code()), QString::fromUtf8(e.what()))};
     } catch (const std::exception &e) {
         return {Kind::Failed, QString::fromUtf8(e.what())};
     }

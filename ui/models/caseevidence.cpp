@@ -75,9 +75,10 @@ QString nextStep(const QString &code)
                 "filter) and dismiss with a note saying what it was.")},
         {u"statement_object_unreadable"_qs,
             QT_TRANSLATE_NOOP("rd::ui::CaseEvidence",
-                "Open the object in the provider's dashboard: if it is a renewal, attach a "
-                "provider snapshot of its subscription; if it is not, dismiss with a note saying "
-                "what it was.")},
+                "Open the object in the provider's dashboard. If it is a renewal, see that it is "
+                "recorded (its delivery, or a provider snapshot of its subscription), then "
+                "dismiss with a note naming it; if it is not, dismiss with a note saying what it "
+                "was.")},
     };
     const auto step = steps.constFind(code);
     return step == steps.constEnd() ? QString() : Tr::tr(step.value());

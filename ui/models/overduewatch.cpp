@@ -1,11 +1,19 @@
 #include "ui/models/overduewatch.h"
 
+#include "ui/models/format.h"
+
 #include "domain/core/overdue.h"
 
+#include <QCoreApplication>
 #include <QSettings>
 
 namespace rd::ui {
 namespace {
+
+struct Tr
+{
+    Q_DECLARE_TR_FUNCTIONS(rd::ui::OverdueWatch)
+};
 
 const QString kGraceKey = u"overdue/graceHours"_qs;
 
@@ -59,6 +67,14 @@ QString overdueNextStep(const QString &providerKey, const QString &missedPeriodE
 {
     return QString::fromStdString(
         rd::overdueNextStep(providerKey.toStdString(), missedPeriodEndRfc3339.toStdString()));
+}
+
+QString overdueNextStepText(const QString &providerKey, const QString &missedPeriodEndRfc3339)
+{
+    // rd::overdueNextStep's words, for lupdate (tst_ui_subscriptionsmodel keeps them alike).
+    return Tr::tr("Import or fetch a statement, or attach a snapshot: %1 has no renewal recorded "
+                  "for the period that ended %2")
+        .arg(providerKey, format::localDateTime(format::instant(missedPeriodEndRfc3339)));
 }
 
 } // namespace rd::ui

@@ -21,7 +21,10 @@ QVariant overdueGraceValue(std::optional<int> hours);
 QString overdueCondition(const QString &alias);
 QVariantList overdueGraceValues(std::optional<int> hours);
 /// What to do about an overdue subscription: the CLI's sentence, naming the provider and the
-/// period end whose renewal is missing.
+/// period end whose renewal is missing (RFC 3339): the machine form a CSV keeps.
 QString overdueNextStep(const QString &providerKey, const QString &missedPeriodEndRfc3339);
+/// The same sentence in the desk's language, the period end in the locale's form: what the
+/// Subscriptions page shows.
+QString overdueNextStepText(const QString &providerKey, const QString &missedPeriodEndRfc3339);
 
 } // namespace rd::ui

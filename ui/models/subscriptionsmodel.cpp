@@ -172,20 +172,28 @@ QVector<Column> subscriptionColumns()
             }
         },
         right};
-    c[S::NextStepColumn] = {Tr::tr("Next step"), [](RowRef r, int role) -> QVariant {
-                                if (!r[S::Overdue].toBool())
-                                    return {};
-                                const QString end = rfc3339(r[S::PeriodEnd]);
-                                switch (role) {
-                                case Qt::DisplayRole:
-                                case Qt::ToolTipRole:
-                                    return overdueNextStep(r[S::Provider].toString(), end);
-                                case Qt::ForegroundRole:
-                                    return QBrush(QColor(0xb0, 0x20, 0x20));
-                                default:
-                                    return {};
-                                }
-                            }};
+    // On screen in the desk's language, the period end in the locale's form; in a CSV, the
+    // CLI's sentence with the instant in RFC 3339.
+    c[S::NextStepColumn] = {Tr::tr("Next step"),
+        [](RowRef r, int role) -> QVariant {
+            if (!r[S::Overdue].toBool())
+                return {};
+            switch (role) {
+            case Qt::DisplayRole:
+            case Qt::ToolTipRole:
+                return overdueNextStepText(r[S::Provider].toString(), rfc3339(r[S::PeriodEnd]));
+            case Qt::ForegroundRole:
+                return QBrush(QColor(0xb0, 0x20, 0x20));
+            default:
+                return {};
+            }
+        },
+        Qt::AlignLeft | Qt::AlignVCenter, {},
+        [](RowRef r) {
+            return QStringList {r[S::Overdue].toBool()
+                    ? overdueNextStep(r[S::Provider].toString(), rfc3339(r[S::PeriodEnd]))
+                    : QString()};
+        }};
     return c;
 }
 

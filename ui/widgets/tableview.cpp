@@ -131,6 +131,17 @@ void TableView::fitColumnsTo(int available)
         natural[c] = naturalColumnWidth(c);
         title[c] = horizontalHeader()->sectionSizeHint(c) + 8;
     }
+    // The last column takes what is left (stretchLastSection): only its title asks for room.
+    // Counted whole, a long last column (the Subscriptions page's next step, a sentence) made
+    // every other column give way, and German titles were clipped at 1280 px.
+    if (horizontalHeader()->stretchLastSection()) {
+        for (int c = columns - 1; c >= 0; --c) {
+            if (!isColumnHidden(c)) {
+                natural[c] = std::min(natural[c], title[c]);
+                break;
+            }
+        }
+    }
     const int em = fontMetrics().horizontalAdvance(u'M');
     bool keepTitles = true;
     auto widths = [&](int cap) {
