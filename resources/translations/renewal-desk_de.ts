@@ -1232,7 +1232,7 @@ Prüfanker: %6</translation>
     </message>
     <message>
         <source>Attach provider snapshot…</source>
-        <translation>Anbieter-Snapshot anhängen…</translation>
+        <translation>Snapshot anhängen…</translation>
     </message>
     <message>
         <source>Re-apply…</source>
@@ -1677,7 +1677,7 @@ Prüfanker: %6</translation>
     <name>rd::ui::CaseFilterBar</name>
     <message>
         <source>Any age</source>
-        <translation>Beliebiges Alter</translation>
+        <translation>Jedes Alter</translation>
     </message>
     <message>
         <source>Older than 1 h</source>
@@ -1789,7 +1789,7 @@ Prüfanker: %6</translation>
     </message>
     <message>
         <source>Mark older than:</source>
-        <translation>Markieren ab Alter:</translation>
+        <translation>Markieren ab:</translation>
     </message>
     <message>
         <source>Closed on %1 (UTC)</source>
@@ -2779,7 +2779,7 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     </message>
     <message>
         <source>%1 d</source>
-        <translation>%1 d</translation>
+        <translation>%1 Tage</translation>
     </message>
     <message>
         <source>1 day</source>
@@ -3315,7 +3315,7 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     </message>
     <message>
         <source>Event id or delivery number (Ctrl+F)</source>
-        <translation>Ereignis-ID oder Zustellungsnummer (Strg+F)</translation>
+        <translation>Ereignis-ID oder Zustellnr. (Strg+F)</translation>
     </message>
     <message>
         <source>Enter opens the selected delivery.</source>
@@ -4389,7 +4389,7 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     </message>
     <message>
         <source>Cases opened and closed per day</source>
-        <translation>Eröffnete und geschlossene Fälle pro Tag</translation>
+        <translation>Fälle pro Tag</translation>
     </message>
     <message>
         <source>closed</source>
@@ -4446,6 +4446,18 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     <message>
         <source>invalid</source>
         <translation>ungültig</translation>
+    </message>
+    <message>
+        <source>Statement differs</source>
+        <translation>Abrechnung weicht ab</translation>
+    </message>
+    <message>
+        <source>Not in statement</source>
+        <translation>Nicht in der Abrechnung</translation>
+    </message>
+    <message>
+        <source>Unreadable in statement</source>
+        <translation>Unlesbar in Abrechnung</translation>
     </message>
 </context>
 <context>

@@ -113,7 +113,8 @@ CaseFilterBar::CaseFilterBar(QWidget *parent)
     m_reasonBox->setObjectName(u"case-reason"_qs);
     m_reasonBox->addItem(tr("Any reason"), QString());
     m_reasonBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_reasonBox->setMinimumContentsLength(18);
+    // Narrow enough that the row fits 1024 px in German too; the open list shows whole reasons.
+    m_reasonBox->setMinimumContentsLength(15);
     m_ageBox->setObjectName(u"case-age"_qs);
     for (const AgeChoice &choice : kAgeChoices)
         m_ageBox->addItem(tr(choice.label), ageData(choice.min, choice.max));

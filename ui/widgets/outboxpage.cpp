@@ -71,6 +71,8 @@ OutboxPage::OutboxPage(DatabasePool *pool, QWidget *parent)
     bar->addWidget(m_state);
     bar->addWidget(m_summary, 1);
     m_summary->setObjectName(u"outbox-summary"_qs);
+    // Wraps rather than widening the window past 1024 px (German's longer words did).
+    m_summary->setWordWrap(true);
     m_table->setObjectName(u"outbox"_qs);
     m_table->setModel(m_model);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);

@@ -74,6 +74,13 @@ QColor outcomeColor(const QString &outcome)
 QString shortReason(const QString &code)
 {
     const auto rejection = rejectionCodeFromString(code.toStdString());
+    // The statements' own reasons are no rejection of the core's.
+    if (code == u"statement_disagrees")
+        return Tr::tr("Statement differs");
+    if (code == u"not_in_statement")
+        return Tr::tr("Not in statement");
+    if (code == u"statement_object_unreadable")
+        return Tr::tr("Unreadable in statement");
     if (!rejection)
         return format::humanize(code);
     switch (*rejection) {

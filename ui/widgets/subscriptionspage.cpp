@@ -71,6 +71,10 @@ SubscriptionsPage::SubscriptionsPage(DatabasePool *pool, QWidget *parent)
     m_searchDelay->setSingleShot(true);
     m_searchDelay->setInterval(250);
     m_count->setObjectName(u"row-count"_qs);
+    // Cut (whole in its tooltip) rather than widening the window: the count's longer
+    // sentences, in German, made the page wider than 1024 px. (Word wrap would do, but a
+    // wrapping label's height-for-width made the table fit its columns to a wider view.)
+    m_count->setMinimumWidth(m_count->fontMetrics().horizontalAdvance(u'M') * 10);
 
     // Two rows: the filters and the count, then the two boxes whose hints must show whole
     // (one row held all of it only in a window wider than 1024 px).
@@ -358,6 +362,7 @@ void SubscriptionsPage::updateCountLabel()
     if (unfiltered && m_estimate > 0 && !m_model->isComplete())
         text += u" · "_qs + tr("about %1 in all").arg(locale.toString(m_estimate));
     m_count->setText(text);
+    m_count->setToolTip(text);
 }
 
 } // namespace rd::ui

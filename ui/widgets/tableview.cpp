@@ -121,7 +121,8 @@ void TableView::fitColumnsTo(int available)
     // its header's text while the titles fit the view: a clipped title ("Letzte Verlängerur")
     // names nothing, and the longer words of other languages than English make that the common
     // case. When even the titles do not fit (a narrow window), the columns fit the view as
-    // before: a horizontal scroll bar on every page would hide more than a clipped title.
+    // before: a horizontal scroll bar on every page would hide more than a clipped title; the
+    // floor is then lowered from 9 to 6 em where 9 em does not fit either.
     const int columns = model()->columnCount();
     QVector<int> natural(columns, 0);
     QVector<int> title(columns, 0);
@@ -154,8 +155,12 @@ void TableView::fitColumnsTo(int available)
     };
     auto sum = [](const QVector<int> &w) { return std::accumulate(w.cbegin(), w.cend(), 0); };
     const int widest = natural.isEmpty() ? 0 : *std::max_element(natural.cbegin(), natural.cend());
-    const int floor = 9 * em;
+    int floor = 9 * em;
     keepTitles = sum(widths(floor)) <= available;
+    // Even at that floor too wide (the Subscriptions page's nine columns at 1024 px): a lower
+    // one, so that the columns fit the view with some text cut, not behind a scroll bar.
+    if (!keepTitles && sum(widths(floor)) > available)
+        floor = 6 * em;
     int cap = widest;
     while (sum(widths(cap)) > available && cap > floor)
         cap -= em / 2;
