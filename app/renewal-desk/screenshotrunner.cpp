@@ -9,6 +9,7 @@
 #include "ui/widgets/backupdialog.h"
 #include "ui/widgets/bulkcasedialog.h"
 #include "ui/widgets/casespage.h"
+#include "ui/widgets/closemonthdialog.h"
 #include "ui/widgets/connectiondialog.h"
 #include "ui/widgets/deliveryview.h"
 #include "ui/widgets/finddialog.h"
@@ -17,6 +18,8 @@
 #include "ui/widgets/mainwindow.h"
 #include "ui/widgets/outboxpage.h"
 #include "ui/widgets/overviewpage.h"
+#include "ui/widgets/restoredialog.h"
+#include "ui/widgets/statementsdialog.h"
 #include "ui/widgets/subscriptiondetailwidget.h"
 #include "ui/widgets/subscriptionspage.h"
 #include "ui/widgets/tableview.h"
@@ -301,6 +304,20 @@ bool saveScreenshots(MainWindow &window, const QString &dir)
     settle(300);
     ok &= backup->grab().save(dir + u"/backup.png"_qs);
     backup->hide();
+    // Ledger › Statements…, Close month… and File › Restore…, as they open: the months and
+    // runs a person reads before closing, and why a month cannot be closed yet.
+    auto *statements = window.showStatements();
+    settle(800);
+    ok &= statements->grab().save(dir + u"/statements.png"_qs);
+    statements->hide();
+    auto *closeMonth = window.showCloseMonth();
+    settle(800);
+    ok &= closeMonth->grab().save(dir + u"/close-month.png"_qs);
+    closeMonth->hide();
+    auto *restore = window.showRestore();
+    settle(300);
+    ok &= restore->grab().save(dir + u"/restore.png"_qs);
+    restore->close();
     // Last (it writes to the cases' histories): a bulk re-apply of one open case of each
     // reason, each result as it came.
     window.showPage(window.casesPage());
