@@ -33,7 +33,10 @@
 #include <QTextDocument>
 
 #include <nlohmann/json.hpp>
+
 #include <pqxx/pqxx>
+#include <set>
+#include <tuple>
 
 using namespace rdtest;
 using rd::ui::LedgerModel;
@@ -424,6 +427,71 @@ private slots:
         QVERIFY(!dialog.closeButton()->isEnabled());
         QVERIFY(dialog.reportButton()->isEnabled());
     }
+    // #38: why a month cannot be closed, in the desk's words from the database's reason
+    // (month_close_refusal_reason): in English word for word month_close_refusal's sentence,
+    // for every reason; a reason this build does not know leaves the database's sentence.
+    void refusalWordsAreTheDatabasesInEnglish()
+    {
+        closedFebruary(false, false);
+        {
+            auto conn = admin();
+            pqxx::work tx(*conn);
+            // March: a run nobody proved complete; April: a run of ten days only.
+            for (const auto &[from, to, completeness] :
+                {std::tuple {"2026-03-01", "2026-03-31", "unproven"},
+                    std::tuple {"2026-04-01", "2026-04-10", "stated"},
+                    std::tuple {"2026-04-01", "2026-04-12", "stated"}})
+                tx.exec_params("SELECT statement_finish(r.run_id) FROM statement_begin("
+                               "'stripe-main', $1::date, $2::date, repeat('c', 64), '[]', 0, "
+                               "$3) r",
+                    from, to, completeness);
+            tx.commit();
+        }
+        const QDate nextMonth = QDate::currentDate().addMonths(1);
+        const std::string ahead
+            = QDate(nextMonth.year(), nextMonth.month(), 1).toString(Qt::ISODate).toStdString();
+        std::set<std::string> codes;
+        for (const auto &[provider, month] : {std::pair {"stripe-main", std::string("2026-02-05")},
+                 std::pair {"nope", std::string("2026-02-01")}, std::pair {"stripe-main", ahead},
+                 std::pair {"stripe-main", std::string("2026-01-01")},
+                 std::pair {"stripe-main", std::string("2026-04-01")},
+                 std::pair {"stripe-main", std::string("2026-03-01")},
+                 std::pair {"stripe-main", std::string("2026-02-01")}}) {
+            auto conn = admin();
+            pqxx::read_transaction tx(*conn);
+            const auto row
+                = tx.exec_params1("SELECT month_close_refusal_reason($1, $2::date)::text, "
+                                  "month_close_refusal($1, $2::date)",
+                    provider, month);
+            const auto reason = nlohmann::json::parse(row[0].c_str());
+            codes.insert(reason["code"].get<std::string>());
+            QCOMPARE(rd::ui::monthCloseRefusalText(reason), QString::fromUtf8(row[1].c_str()));
+        }
+        {
+            auto conn = admin();
+            pqxx::nontransaction(*conn).exec(
+                "SELECT dismiss_case(case_id, 'other', 'refunded') FROM statement_lines "
+                "WHERE finding = 'differing'");
+            rd::closeMonth(*conn, "stripe-main", "2026-02-01");
+            pqxx::read_transaction tx(*conn);
+            const auto row = tx.exec1("SELECT month_close_refusal_reason('stripe-main', "
+                                      "'2026-02-01')::text, month_close_refusal('stripe-main', "
+                                      "'2026-02-01')");
+            const auto reason = nlohmann::json::parse(row[0].c_str());
+            codes.insert(reason["code"].get<std::string>());
+            QCOMPARE(rd::ui::monthCloseRefusalText(reason), QString::fromUtf8(row[1].c_str()));
+        }
+        QCOMPARE(codes,
+            (std::set<std::string> {"not_first_day", "provider_not_registered", "not_ended",
+                "no_covering_run", "not_proven", "open_cases", "closed_already"}));
+        // Several open cases and runs read in the plural, as the database's sentence does.
+        QCOMPARE(rd::ui::monthCloseRefusalText({{"code", "open_cases"}, {"provider", "p"},
+                     {"month", "2026-02"}, {"count", 7}, {"first", {1, 2, 3, 4, 5}}}),
+            u"p 2026-02 has 7 open statement cases (cases 1, 2, 3, 4, 5, ...); resolve or dismiss "
+            "them first"_qs);
+        QCOMPARE(rd::ui::monthCloseRefusalText({{"code", "a_reason_of_tomorrow"}}), QString());
+    }
+
     // The desk's Ledger menu opens the dialogs; a finding chosen there opens its case on the
     // Cases page, as Find anything does.
     void ledgerMenuOpensTheDialogsAndAFindingItsCase()

@@ -1099,31 +1099,80 @@ CREATE FUNCTION public.month_close_refusal(p_provider_key text, p_month date) RE
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
     AS $$
 DECLARE
+    r jsonb := public.month_close_refusal_reason(p_provider_key, p_month);
+BEGIN
+    RETURN CASE r->>'code'
+        WHEN 'not_first_day' THEN
+            pg_catalog.format('%s is not the first day of a month', coalesce(r->>'day', 'NULL'))
+        WHEN 'provider_not_registered' THEN
+            pg_catalog.format('provider %s is not registered', r->>'provider')
+        WHEN 'closed_already' THEN
+            pg_catalog.format('%s %s was closed already, by %s at %s', r->>'provider',
+                              r->>'month', r->>'closedBy', r->>'closedAt')
+        WHEN 'not_ended' THEN
+            pg_catalog.format('%s has not ended yet (it ends at %s)', r->>'month',
+                              r->>'endsAt')
+        WHEN 'no_covering_run' THEN
+            pg_catalog.format('no statement run of %s covers all of %s (%s to %s)%s; import '
+                              'a statement of the whole month first', r->>'provider',
+                              r->>'month', r->>'from', r->>'to',
+                              CASE WHEN r ? 'latestRun'
+                                   THEN pg_catalog.format(': run %s covers only %s to %s',
+                                            r->>'latestRun', r->>'latestFrom', r->>'latestTo')
+                                   ELSE '' END)
+        WHEN 'not_proven' THEN
+            pg_catalog.format('no statement run of %s covering %s is proven complete (run%s '
+                              '%s: pages given without their manifest); import the pages '
+                              'with the manifest `statement fetch --save` wrote, fetch them, '
+                              'or state --pages-complete', r->>'provider', r->>'month',
+                              CASE WHEN pg_catalog.jsonb_array_length(r->'runs') = 1 THEN ''
+                                   ELSE 's' END,
+                              (SELECT pg_catalog.string_agg(x.id, ', ' ORDER BY x.n)
+                                 FROM pg_catalog.jsonb_array_elements_text(r->'runs')
+                                      WITH ORDINALITY AS x(id, n)))
+        WHEN 'open_cases' THEN
+            pg_catalog.format('%s %s has %s open statement case%s (case%s %s%s); resolve or '
+                              'dismiss them first', r->>'provider', r->>'month', r->>'count',
+                              CASE WHEN (r->>'count')::bigint = 1 THEN '' ELSE 's' END,
+                              CASE WHEN (r->>'count')::bigint = 1 THEN '' ELSE 's' END,
+                              (SELECT pg_catalog.string_agg(x.id, ', ' ORDER BY x.n)
+                                 FROM pg_catalog.jsonb_array_elements_text(r->'first')
+                                      WITH ORDINALITY AS x(id, n)),
+                              CASE WHEN (r->>'count')::bigint > 5 THEN ', ...' ELSE '' END)
+    END;
+END;
+$$;
+CREATE FUNCTION public.month_close_refusal_reason(p_provider_key text, p_month date) RETURNS jsonb
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
     v_month text := pg_catalog.to_char(p_month, 'YYYY-MM');
     v_last date := (p_month + interval '1 month')::date - 1;
     v_end timestamptz := (p_month + interval '1 month')::timestamp AT TIME ZONE 'UTC';
     c public.month_closes%ROWTYPE;
     v_latest public.statement_runs%ROWTYPE;
     v_open bigint;
-    v_first text;
+    v_first jsonb;
 BEGIN
     IF p_month IS NULL OR pg_catalog.date_part('day', p_month) <> 1 THEN
-        RETURN pg_catalog.format('%s is not the first day of a month', coalesce(p_month::text,
-                                                                                 'NULL'));
+        RETURN pg_catalog.jsonb_build_object('code', 'not_first_day', 'day', p_month);
     END IF;
     IF NOT EXISTS (SELECT 1 FROM public.billing_providers p
                     WHERE p.provider_key = p_provider_key) THEN
-        RETURN pg_catalog.format('provider %s is not registered', p_provider_key);
+        RETURN pg_catalog.jsonb_build_object('code', 'provider_not_registered',
+                                             'provider', p_provider_key);
     END IF;
     SELECT * INTO c FROM public.month_closes mc
      WHERE mc.provider_key = p_provider_key AND mc.month = p_month;
     IF FOUND THEN
-        RETURN pg_catalog.format('%s %s was closed already, by %s at %s', p_provider_key,
-                                 v_month, c.closed_by, public.rd_rfc3339(c.closed_at));
+        RETURN pg_catalog.jsonb_build_object('code', 'closed_already', 'provider', p_provider_key,
+                                             'month', v_month, 'closedBy', c.closed_by,
+                                             'closedAt', public.rd_rfc3339(c.closed_at));
     END IF;
     IF pg_catalog.now() < v_end THEN
-        RETURN pg_catalog.format('%s has not ended yet (it ends at %s)', v_month,
-                                 public.rd_rfc3339(v_end));
+        RETURN pg_catalog.jsonb_build_object('code', 'not_ended', 'month', v_month,
+                                             'endsAt', public.rd_rfc3339(v_end));
     END IF;
     IF NOT EXISTS (SELECT 1 FROM public.statement_runs r
                     WHERE r.provider_key = p_provider_key AND r.finished_at IS NOT NULL
@@ -1132,13 +1181,13 @@ BEGIN
          WHERE r.provider_key = p_provider_key AND r.finished_at IS NOT NULL
            AND r.covers_from <= v_last AND r.covers_to >= p_month
          ORDER BY r.id DESC LIMIT 1;
-        RETURN pg_catalog.format('no statement run of %s covers all of %s (%s to %s)%s; import '
-                                 'a statement of the whole month first', p_provider_key,
-                                 v_month, p_month, v_last,
-                                 CASE WHEN v_latest.id IS NULL THEN ''
-                                      ELSE pg_catalog.format(': run %s covers only %s to %s',
-                                               v_latest.id, v_latest.covers_from,
-                                               v_latest.covers_to) END);
+        RETURN pg_catalog.jsonb_build_object('code', 'no_covering_run',
+                                             'provider', p_provider_key, 'month', v_month,
+                                             'from', p_month, 'to', v_last)
+            || CASE WHEN v_latest.id IS NULL THEN '{}'::jsonb
+                    ELSE pg_catalog.jsonb_build_object('latestRun', v_latest.id,
+                             'latestFrom', v_latest.covers_from,
+                             'latestTo', v_latest.covers_to) END;
     END IF;
     -- A run whose completeness is unproven looked for no renewal missing from it: it cannot
     -- say that the month's statement and ledger agree.
@@ -1146,25 +1195,16 @@ BEGIN
                     WHERE r.provider_key = p_provider_key AND r.finished_at IS NOT NULL
                       AND r.covers_from <= p_month AND r.covers_to >= v_last
                       AND r.completeness IS DISTINCT FROM 'unproven') THEN
-        RETURN pg_catalog.format('no statement run of %s covering %s is proven complete (run%s '
-                                 '%s: pages given without their manifest); import the pages '
-                                 'with the manifest `statement fetch --save` wrote, fetch them, '
-                                 'or state --pages-complete', p_provider_key, v_month,
-                                 CASE WHEN (SELECT pg_catalog.count(*)
-                                              FROM public.statement_runs r
-                                             WHERE r.provider_key = p_provider_key
-                                               AND r.finished_at IS NOT NULL
-                                               AND r.covers_from <= p_month
-                                               AND r.covers_to >= v_last) = 1
-                                      THEN '' ELSE 's' END,
-                                 (SELECT pg_catalog.string_agg(r.id::text, ', ' ORDER BY r.id)
-                                    FROM public.statement_runs r
-                                   WHERE r.provider_key = p_provider_key
-                                     AND r.finished_at IS NOT NULL
-                                     AND r.covers_from <= p_month AND r.covers_to >= v_last));
+        RETURN pg_catalog.jsonb_build_object('code', 'not_proven', 'provider', p_provider_key,
+                   'month', v_month,
+                   'runs', (SELECT pg_catalog.jsonb_agg(r.id ORDER BY r.id)
+                              FROM public.statement_runs r
+                             WHERE r.provider_key = p_provider_key
+                               AND r.finished_at IS NOT NULL
+                               AND r.covers_from <= p_month AND r.covers_to >= v_last));
     END IF;
-    SELECT pg_catalog.count(*), pg_catalog.string_agg(o.id::text, ', ' ORDER BY o.id)
-             FILTER (WHERE o.n <= 5)
+    SELECT pg_catalog.count(*),
+           coalesce(pg_catalog.jsonb_agg(o.id ORDER BY o.id) FILTER (WHERE o.n <= 5), '[]')
       INTO v_open, v_first
       FROM (SELECT oc.id, pg_catalog.row_number() OVER (ORDER BY oc.id) AS n
               FROM public.rd_month_close_lines(p_provider_key, p_month) l
@@ -1172,11 +1212,9 @@ BEGIN
              WHERE oc.status = 'open'
              GROUP BY oc.id) o;
     IF v_open > 0 THEN
-        RETURN pg_catalog.format('%s %s has %s open statement case%s (case%s %s%s); resolve or '
-                                 'dismiss them first', p_provider_key, v_month, v_open,
-                                 CASE WHEN v_open = 1 THEN '' ELSE 's' END,
-                                 CASE WHEN v_open = 1 THEN '' ELSE 's' END, v_first,
-                                 CASE WHEN v_open > 5 THEN ', ...' ELSE '' END);
+        RETURN pg_catalog.jsonb_build_object('code', 'open_cases', 'provider', p_provider_key,
+                                             'month', v_month, 'count', v_open,
+                                             'first', v_first);
     END IF;
     RETURN NULL;
 END;
@@ -3200,6 +3238,8 @@ REVOKE ALL ON FUNCTION public.ingest_delivery(p_provider_key text, p_provider_ev
 GRANT ALL ON FUNCTION public.ingest_delivery(p_provider_key text, p_provider_event_id text, p_raw_body bytea, p_body_size bigint, p_body_sha256 text, p_outcome text, p_reason text, p_error text, p_normalized jsonb, p_event jsonb, p_token uuid, OUT outcome text, OUT inbox_id bigint, OUT billing_period_id uuid, OUT error_code text, OUT case_id bigint, OUT local_state jsonb) TO renewal_ingest;
 REVOKE ALL ON FUNCTION public.month_close_refusal(p_provider_key text, p_month date) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.month_close_refusal(p_provider_key text, p_month date) TO renewal_viewer;
+REVOKE ALL ON FUNCTION public.month_close_refusal_reason(p_provider_key text, p_month date) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.month_close_refusal_reason(p_provider_key text, p_month date) TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.rd_rfc3339(t timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.rd_rfc3339(t timestamp with time zone) TO renewal_viewer;
 GRANT SELECT ON TABLE public.month_closes TO renewal_viewer;

@@ -4119,6 +4119,50 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
         <source>Statement completeness</source>
         <translation>Vollständigkeit der Abrechnung</translation>
     </message>
+    <message>
+        <source>%1 is not the first day of a month</source>
+        <translation>%1 ist nicht der erste Tag eines Monats</translation>
+    </message>
+    <message>
+        <source>provider %1 is not registered</source>
+        <translation>Anbieter %1 ist nicht registriert</translation>
+    </message>
+    <message>
+        <source>%1 %2 was closed already, by %3 at %4</source>
+        <translation>%1 %2 wurde bereits abgeschlossen, von %3 am %4</translation>
+    </message>
+    <message>
+        <source>%1 has not ended yet (it ends at %2)</source>
+        <translation>%1 ist noch nicht zu Ende (er endet am %2)</translation>
+    </message>
+    <message>
+        <source>: run %1 covers only %2 to %3</source>
+        <translation>: Lauf %1 deckt nur %2 bis %3 ab</translation>
+    </message>
+    <message>
+        <source>no statement run of %1 covers all of %2 (%3 to %4)%5; import a statement of the whole month first</source>
+        <translation>kein Abrechnungslauf von %1 deckt ganz %2 ab (%3 bis %4)%5; importieren Sie zuerst eine Abrechnung des ganzen Monats</translation>
+    </message>
+    <message>
+        <source>no statement run of %1 covering %2 is proven complete (%3: pages given without their manifest); import the pages with the manifest `statement fetch --save` wrote, fetch them, or state --pages-complete</source>
+        <translation>kein Abrechnungslauf von %1 für %2 ist nachweislich vollständig (%3: Seiten ohne ihr Manifest); importieren Sie die Seiten mit dem Manifest, das `statement fetch --save` geschrieben hat, rufen Sie sie ab, oder erklären Sie --pages-complete</translation>
+    </message>
+    <message>
+        <source>run %1</source>
+        <translation>Lauf %1</translation>
+    </message>
+    <message>
+        <source>runs %1</source>
+        <translation>Läufe %1</translation>
+    </message>
+    <message>
+        <source>%1 %2 has 1 open statement case (case %3); resolve or dismiss them first</source>
+        <translation>%1 %2 hat 1 offenen Abrechnungsfall (Fall %3); erledigen oder verwerfen Sie ihn zuerst</translation>
+    </message>
+    <message>
+        <source>%1 %2 has %4 open statement cases (cases %3); resolve or dismiss them first</source>
+        <translation>%1 %2 hat %4 offene Abrechnungsfälle (Fälle %3); erledigen oder verwerfen Sie sie zuerst</translation>
+    </message>
 </context>
 <context>
     <name>rd::ui::NewRowsBar</name>

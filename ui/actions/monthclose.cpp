@@ -102,16 +102,78 @@ QStringList loadProviderKeys(QSqlDatabase &db)
     return keys;
 }
 
+QString monthCloseRefusalText(const nlohmann::json &reason)
+{
+    if (!reason.is_object())
+        return {};
+    const QString code = str(reason, "code");
+    const auto ids = [&](const char *key) {
+        QStringList list;
+        if (const auto a = reason.find(key); a != reason.end() && a->is_array())
+            for (const auto &id : *a)
+                list << QString::number(id.is_number_integer() ? id.get<qint64>() : 0);
+        return list;
+    };
+    // The database's sentences (month_close_refusal), one a reason, for lupdate.
+    if (code == u"not_first_day")
+        return Tr::tr("%1 is not the first day of a month")
+            .arg(reason.value("day", nlohmann::json()).is_null() ? u"NULL"_qs : str(reason, "day"));
+    if (code == u"provider_not_registered")
+        return Tr::tr("provider %1 is not registered").arg(str(reason, "provider"));
+    if (code == u"closed_already")
+        return Tr::tr("%1 %2 was closed already, by %3 at %4")
+            .arg(str(reason, "provider"), str(reason, "month"), str(reason, "closedBy"),
+                str(reason, "closedAt"));
+    if (code == u"not_ended")
+        return Tr::tr("%1 has not ended yet (it ends at %2)")
+            .arg(str(reason, "month"), str(reason, "endsAt"));
+    if (code == u"no_covering_run") {
+        const QString partly = reason.contains("latestRun")
+            ? Tr::tr(": run %1 covers only %2 to %3")
+                  .arg(str(reason, "latestRun"), str(reason, "latestFrom"), str(reason, "latestTo"))
+            : QString();
+        return Tr::tr("no statement run of %1 covers all of %2 (%3 to %4)%5; import a statement "
+                      "of the whole month first")
+            .arg(str(reason, "provider"), str(reason, "month"), str(reason, "from"),
+                str(reason, "to"), partly);
+    }
+    if (code == u"not_proven") {
+        const QStringList runs = ids("runs");
+        return Tr::tr("no statement run of %1 covering %2 is proven complete (%3: pages given "
+                      "without their manifest); import the pages with the manifest `statement "
+                      "fetch --save` wrote, fetch them, or state --pages-complete")
+            .arg(str(reason, "provider"), str(reason, "month"),
+                (runs.size() == 1 ? Tr::tr("run %1") : Tr::tr("runs %1")).arg(runs.join(u", "_qs)));
+    }
+    if (code == u"open_cases") {
+        const qint64 count = num(reason, "count");
+        const QString cases = ids("first").join(u", "_qs) + (count > 5 ? u", ..."_qs : QString());
+        return (count == 1 ? Tr::tr("%1 %2 has 1 open statement case (case %3); resolve or "
+                                    "dismiss them first")
+                           : Tr::tr("%1 %2 has %4 open statement cases (cases %3); resolve or "
+                                    "dismiss them first"))
+            .arg(str(reason, "provider"), str(reason, "month"), cases, QString::number(count));
+    }
+    return {};
+}
+
 MonthCloseState loadMonthCloseState(QSqlDatabase &db, const QString &provider, const QDate &month)
 {
     QSqlQuery q = execSql(db,
-        u"SELECT public.month_close_refusal(?, CAST(? AS date)), EXISTS (SELECT 1 FROM "
+        u"SELECT public.month_close_refusal(?, CAST(? AS date)), "
+        "public.month_close_refusal_reason(?, CAST(? AS date))::text, EXISTS (SELECT 1 FROM "
         "public.month_closes WHERE provider_key = ? AND month = CAST(? AS date))"_qs,
-        {provider, monthText(month), provider, monthText(month)});
+        {provider, monthText(month), provider, monthText(month), provider, monthText(month)});
     MonthCloseState state;
     if (q.next()) {
-        state.refusal = q.value(0).toString();
-        state.closed = q.value(1).toBool();
+        // The desk's words for the reason; the database's sentence for one this build does
+        // not know.
+        const QString words = q.value(1).isNull()
+            ? QString()
+            : monthCloseRefusalText(
+                nlohmann::json::parse(q.value(1).toString().toStdString(), nullptr, false));
+        state.refusal = words.isEmpty() ? q.value(0).toString() : words;
+        state.closed = q.value(2).toBool();
     }
     return state;
 }

@@ -19,8 +19,13 @@ namespace rd::ui {
 struct MonthCloseState
 {
     bool closed = false; ///< closed already: its report can be written again
-    QString refusal; ///< why it cannot be closed now; empty when it can
+    QString refusal; ///< why it cannot be closed now, in the desk's words; empty when it can
 };
+
+/// Why a month cannot be closed (month_close_refusal_reason's JSON: {"code", ...}) in the desk's
+/// language: in English word for word month_close_refusal's sentence; empty for a code this
+/// build does not know (the caller then shows the database's sentence).
+QString monthCloseRefusalText(const nlohmann::json &reason);
 
 /// The registered providers' keys, sorted (a pool thread; rd::DatabaseFailure).
 QStringList loadProviderKeys(QSqlDatabase &db);
