@@ -1,4 +1,5 @@
 #include "ui/actions/actionresult.h"
+#include "ui/actions/statementimport.h"
 #include "ui/models/caseevidence.h"
 #include "ui/models/format.h"
 #include "ui/widgets/connectiondialog.h"
@@ -6,6 +7,9 @@
 
 #include "domain/core/case_next_step.h"
 #include "domain/store/action_refused.h"
+#include "domain/store/statement_run.h"
+
+#include <nlohmann/json.hpp>
 
 #include <QDialogButtonBox>
 #include <QDir>
@@ -269,6 +273,46 @@ private slots:
                 + problems.join(u'\n')));
     }
 
+    // The desk's import report (statementImportText) is the CLI's (describeStatementImport)
+    // word for word in English, whatever the run said: kept, dry, repeated, each kind of
+    // completeness, unreadable objects, closed months, open cases or none.
+    static QList<rd::StatementImportResult> importResults()
+    {
+        const nlohmann::json base = {{"runId", 7}, {"providerKey", "stripe-main"},
+            {"from", "2026-02-01"}, {"to", "2026-02-28"},
+            {"files", nlohmann::json::array({{{"name", "p.json"}}, {{"name", "q.json"}}})},
+            {"objects", 12}, {"renewals", 9}, {"matched", 5}, {"backfilled", 2}, {"unapplied", 1},
+            {"differing", 1}, {"notInStatement", 3}, {"importedBy", "alice"},
+            {"statementTotals",
+                {{"USD", {{"renewals", 8}, {"amountMinor", 15992}}},
+                    {"JPY", {{"renewals", 1}, {"amountMinor", 1500}}}}},
+            {"ledgerTotals", {{"USD", {{"renewals", 9}, {"amountMinor", 17991}}}}}};
+        QList<rd::StatementImportResult> results;
+        for (const char *completeness : {"fetched", "manifest", "stated", "unproven", ""}) {
+            rd::StatementImportResult r;
+            r.summary = base;
+            if (*completeness)
+                r.summary["completeness"] = completeness;
+            results << r;
+        }
+        rd::StatementImportResult repeated;
+        repeated.summary = base;
+        repeated.summary["repeats"]
+            = {{"runId", 3}, {"importedBy", "bob"}, {"finishedAt", "2026-03-02T10:00:00Z"}};
+        repeated.summary["unreadable"] = 2;
+        repeated.summary["statementTotals"] = nlohmann::json::object();
+        repeated.summary["closedMonths"] = nlohmann::json::array(
+            {{{"month", "2026-02"}, {"closedBy", "carol"}, {"closedAt", "2026-03-03T09:00:00Z"}}});
+        repeated.summary["backfilledAfterClose"] = 2;
+        repeated.alreadyImported = true;
+        repeated.dryRun = true;
+        repeated.openFindings = nlohmann::json::array({{{"finding", "unreadable"},
+            {"providerRenewalKey", "in_odd"}, {"caseId", 41},
+            {"errorCode", "statement_object_unreadable"}, {"providerSubscriptionId", "unknown"}}});
+        results << repeated;
+        return results;
+    }
+
     // English is the source text: nothing is loaded, and nothing is translated.
     void englishLoadsNothing()
     {
@@ -281,6 +325,9 @@ private slots:
         // A refusal is the database's own sentence, with its particulars.
         QCOMPARE(rd::ui::refusalText(u"case_already_closed"_qs, u"case 7 was resolved"_qs),
             u"case 7 was resolved"_qs);
+        for (const auto &r : importResults())
+            QCOMPARE(rd::ui::statementImportText(r),
+                QString::fromStdString(rd::describeStatementImport(r)));
     }
 
     // --lang de: the desk's words, Qt's buttons, and the amounts in German.
@@ -330,6 +377,11 @@ private slots:
         QCOMPARE(rd::ui::refusalText(u"no_such_refusal"_qs, u"as it came"_qs), u"as it came"_qs);
         QCOMPARE(rd::ui::refusalText(u"case_already_closed"_qs, u"case 7 was resolved"_qs),
             u"Der Fall ist bereits abgeschlossen. (case 7 was resolved)"_qs);
+        // The import report in German, its amounts as the CLI writes them.
+        const QString report = rd::ui::statementImportText(importResults().last());
+        QVERIFY2(report.contains(u"Abrechnungslauf 7"_qs), qPrintable(report));
+        QVERIFY2(report.contains(u"9 × USD 179.91"_qs), qPrintable(report));
+        QVERIFY2(!report.contains(u"renewals in the statement"_qs), qPrintable(report));
     }
 };
 

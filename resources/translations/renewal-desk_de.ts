@@ -5111,6 +5111,90 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
         <source>The statement cannot be read: %1</source>
         <translation>Die Abrechnung kann nicht gelesen werden: %1</translation>
     </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>This statement was imported already, as run %1 by %2 at %3; compared again with today&apos;s ledger:</source>
+        <translation>Diese Abrechnung wurde bereits importiert, als Lauf %1 von %2 am %3; erneut mit dem heutigen Hauptbuch verglichen:</translation>
+    </message>
+    <message>
+        <source>Preview, rolled back (a dry run): statement run %1</source>
+        <translation>Vorschau, zurückgerollt (Probelauf): Abrechnungslauf %1</translation>
+    </message>
+    <message>
+        <source>Statement run %1</source>
+        <translation>Abrechnungslauf %1</translation>
+    </message>
+    <message>
+        <source>complete: every page fetched from the provider&apos;s API in this run</source>
+        <translation>vollständig: jede Seite in diesem Lauf über die API des Anbieters abgerufen</translation>
+    </message>
+    <message>
+        <source>complete: every page checked against the fetch&apos;s manifest</source>
+        <translation>vollständig: jede Seite gegen das Manifest des Abrufs geprüft</translation>
+    </message>
+    <message>
+        <source>complete as stated by %1 (--pages-complete), not proven</source>
+        <translation>vollständig laut %1 (--pages-complete), nicht nachgewiesen</translation>
+    </message>
+    <message>
+        <source>completeness NOT PROVEN (pages without the manifest `statement fetch --save` writes): nothing is looked for as missing from it, and it cannot close a month; import it with its manifest, fetch it, or state --pages-complete</source>
+        <translation>Vollständigkeit NICHT NACHGEWIESEN (Seiten ohne das Manifest, das `statement fetch --save` schreibt): es wird nichts als darin fehlend gesucht, und sie kann keinen Monat abschließen; importieren Sie sie mit ihrem Manifest, rufen Sie sie ab, oder erklären Sie --pages-complete</translation>
+    </message>
+    <message>
+        <source>provider %1, paid %2 to %3 (UTC, both included), %4 file(s), %5 object(s)</source>
+        <translation>Anbieter %1, bezahlt %2 bis %3 (UTC, beide eingeschlossen), %4 Datei(en), %5 Objekt(e)</translation>
+    </message>
+    <message>
+        <source>renewals in the statement: %1</source>
+        <translation>Verlängerungen in der Abrechnung: %1</translation>
+    </message>
+    <message>
+        <source>matched %1, backfilled %2, not applied (cases) %3, differing %4</source>
+        <translation>abgeglichen %1, nachgetragen %2, nicht angewendet (Fälle) %3, abweichend %4</translation>
+    </message>
+    <message>
+        <source>objects that could not be read (a case each): %1</source>
+        <translation>Objekte, die nicht gelesen werden konnten (je ein Fall): %1</translation>
+    </message>
+    <message>
+        <source>recorded here but not in the statement: %1</source>
+        <translation>hier erfasst, aber nicht in der Abrechnung: %1</translation>
+    </message>
+    <message>
+        <source>not looked for (completeness not proven)</source>
+        <translation>nicht gesucht (Vollständigkeit nicht nachgewiesen)</translation>
+    </message>
+    <message>
+        <source>totals, statement: %1</source>
+        <translation>Summen, Abrechnung: %1</translation>
+    </message>
+    <message>
+        <source>totals, ledger:    %1</source>
+        <translation>Summen, Hauptbuch:  %1</translation>
+    </message>
+    <message>
+        <source>%1 is closed for this provider (by %2 at %3): its close report stays as it was</source>
+        <translation>%1 ist für diesen Anbieter abgeschlossen (von %2 am %3): sein Abschlussbericht bleibt, wie er war</translation>
+    </message>
+    <message>
+        <source>backfilled after close: %1 (marked &quot;after close&quot; in the Ledger, as any renewal recorded late)</source>
+        <translation>nach Abschluss nachgetragen: %1 (im Hauptbuch als „nach Abschluss“ markiert, wie jede spät erfasste Verlängerung)</translation>
+    </message>
+    <message>
+        <source>nothing is left open</source>
+        <translation>nichts bleibt offen</translation>
+    </message>
+    <message>
+        <source>open cases: %1</source>
+        <translation>offene Fälle: %1</translation>
+    </message>
+    <message>
+        <source>case %1  %2  %3  (subscription %4): %5</source>
+        <translation>Fall %1  %2  %3  (Abonnement %4): %5</translation>
+    </message>
 </context>
 <context>
     <name>rd::ui::StatementImportDialog</name>

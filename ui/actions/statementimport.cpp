@@ -1,5 +1,6 @@
 #include "ui/actions/statementimport.h"
 
+#include "domain/core/currency.h"
 #include "domain/core/errors.h"
 #include "domain/store/operator_session.h"
 #include "domain/store/statement_import.h"
@@ -22,12 +23,124 @@ struct Tr
 
 namespace {
 
+QString text(const nlohmann::json &o, const char *key)
+{
+    const auto v = o.find(key);
+    if (v == o.end() || v->is_null())
+        return {};
+    return QString::fromStdString(v->is_string() ? v->get<std::string>() : v->dump());
+}
+
+qint64 count(const nlohmann::json &o, const char *key)
+{
+    const auto v = o.find(key);
+    return v != o.end() && v->is_number_integer() ? v->get<qint64>() : 0;
+}
+
+// "2 × USD 40.00, 1 × EUR 9.00", or "none": the CLI's form (rd::describeStatementImport).
+QString totalsText(const nlohmann::json &totals)
+{
+    if (!totals.is_object() || totals.empty())
+        return Tr::tr("none");
+    QStringList parts;
+    for (const auto &[currency, t] : totals.items()) {
+        const auto amount = t.value("amountMinor", nlohmann::json());
+        const std::int64_t minor = amount.is_number_integer() ? amount.get<std::int64_t>() : 0;
+        parts << QString::number(t.value("renewals", 0)) + u" × "_qs
+                + QString::fromStdString(currency) + u' '
+                + QString::fromStdString(rd::formatMinorUnits(minor, currency));
+    }
+    return parts.join(u", "_qs);
+}
+
 std::optional<std::string> dayOrNothing(const QString &day)
 {
     return day.isEmpty() ? std::nullopt : std::optional(day.toStdString());
 }
 
 } // namespace
+
+QString statementImportText(const rd::StatementImportResult &r)
+{
+    const auto &s = r.summary;
+    QString out;
+    const auto line = [&out](const QString &l) { out += l + u'\n'; };
+    const auto &repeats = s.value("repeats", nlohmann::json());
+    if (r.alreadyImported && repeats.is_object())
+        line(Tr::tr("This statement was imported already, as run %1 by %2 at %3; compared again "
+                    "with today's ledger:")
+                 .arg(text(repeats, "runId"), text(repeats, "importedBy"),
+                     text(repeats, "finishedAt")));
+    line((r.dryRun ? Tr::tr("Preview, rolled back (a dry run): statement run %1")
+                   : Tr::tr("Statement run %1"))
+             .arg(r.runId()));
+    const QString completeness = text(s, "completeness");
+    const bool unproven = completeness == u"unproven";
+    if (completeness == u"fetched")
+        line(u"  "_qs + Tr::tr("complete: every page fetched from the provider's API in this run"));
+    else if (completeness == u"manifest")
+        line(u"  "_qs + Tr::tr("complete: every page checked against the fetch's manifest"));
+    else if (completeness == u"stated")
+        line(u"  "_qs
+            + Tr::tr("complete as stated by %1 (--pages-complete), not proven")
+                  .arg(text(s, "importedBy")));
+    else if (unproven)
+        line(u"  "_qs
+            + Tr::tr("completeness NOT PROVEN (pages without the manifest `statement fetch "
+                     "--save` writes): nothing is looked for as missing from it, and it cannot "
+                     "close a month; import it with its manifest, fetch it, or state "
+                     "--pages-complete"));
+    const auto files = s.value("files", nlohmann::json::array());
+    line(u"  "_qs
+        + Tr::tr("provider %1, paid %2 to %3 (UTC, both included), %4 file(s), %5 object(s)")
+              .arg(text(s, "providerKey"), text(s, "from"), text(s, "to"),
+                  QString::number(files.is_array() ? files.size() : 0),
+                  QString::number(count(s, "objects"))));
+    line(u"  "_qs + Tr::tr("renewals in the statement: %1").arg(count(s, "renewals")));
+    line(u"    "_qs
+        + Tr::tr("matched %1, backfilled %2, not applied (cases) %3, differing %4")
+              .arg(count(s, "matched"))
+              .arg(count(s, "backfilled"))
+              .arg(count(s, "unapplied"))
+              .arg(count(s, "differing")));
+    if (count(s, "unreadable") > 0)
+        line(u"  "_qs
+            + Tr::tr("objects that could not be read (a case each): %1")
+                  .arg(count(s, "unreadable")));
+    line(u"  "_qs
+        + Tr::tr("recorded here but not in the statement: %1")
+              .arg(unproven ? Tr::tr("not looked for (completeness not proven)")
+                            : QString::number(count(s, "notInStatement"))));
+    line(u"  "_qs
+        + Tr::tr("totals, statement: %1")
+              .arg(totalsText(s.value("statementTotals", nlohmann::json()))));
+    line(u"  "_qs
+        + Tr::tr("totals, ledger:    %1")
+              .arg(totalsText(s.value("ledgerTotals", nlohmann::json()))));
+    const auto &closed = s.value("closedMonths", nlohmann::json());
+    if (closed.is_array() && !closed.empty()) {
+        for (const auto &m : closed)
+            line(u"  "_qs
+                + Tr::tr("%1 is closed for this provider (by %2 at %3): its close report stays "
+                         "as it was")
+                      .arg(text(m, "month"), text(m, "closedBy"), text(m, "closedAt")));
+        line(u"  "_qs
+            + Tr::tr("backfilled after close: %1 (marked \"after close\" in the Ledger, as any "
+                     "renewal recorded late)")
+                  .arg(count(s, "backfilledAfterClose")));
+    }
+    if (r.openFindings.empty()) {
+        line(u"  "_qs + Tr::tr("nothing is left open"));
+        return out;
+    }
+    line(u"  "_qs + Tr::tr("open cases: %1").arg(r.openFindings.size()));
+    for (const auto &f : r.openFindings)
+        line(u"    "_qs
+            + Tr::tr("case %1  %2  %3  (subscription %4): %5")
+                  .arg(text(f, "caseId"), text(f, "finding"), text(f, "providerRenewalKey"),
+                      text(f, "providerSubscriptionId"), text(f, "errorCode")));
+    return out;
+}
 
 StatementImportResult importStatement(
     const std::string &conninfo, const StatementImportRequest &request)
@@ -58,7 +171,7 @@ StatementImportResult importStatement(
             report.code = imported.alreadyImported ? u"already_imported"_qs : u"imported"_qs;
             report.runId = imported.runId();
             report.openCases = static_cast<qint64>(imported.openFindings.size());
-            report.summary = QString::fromStdString(describeStatementImport(imported));
+            report.summary = statementImportText(imported);
         } catch (const ActionRefused &e) {
             // With its code ("statement_overlaps: ..."), as the CLI prints it.
             static_cast<ActionResult &>(report) = ActionResult::refused(e);

@@ -2,6 +2,8 @@
 
 #include "ui/actions/actionresult.h"
 
+#include "domain/store/statement_run.h"
+
 #include <QFuture>
 #include <QString>
 #include <QStringList>
@@ -34,6 +36,11 @@ struct StatementImportResult : ActionResult
     /// The run was kept now (not dry, not imported before).
     bool kept() const { return kind == Kind::Done && code == u"imported" && !dryRun; }
 };
+
+/// The import's report for the desk (rd::describeStatementImport's, line for line) in the desk's
+/// language: in English word for word the CLI's (tst_ui_translations keeps them alike). Amounts
+/// stay as the CLI writes them, in each currency's code and decimals.
+QString statementImportText(const rd::StatementImportResult &result);
 
 /// Reads the files and imports them through rd::OperatorSession as the conninfo's login role,
 /// synchronously on the calling thread (never throws).
