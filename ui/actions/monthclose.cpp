@@ -1,5 +1,6 @@
 #include "ui/actions/monthclose.h"
 
+#include "ui/actions/jsonfields.h"
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
 
@@ -35,20 +36,6 @@ QString monthText(const QDate &month)
     return QDate(month.year(), month.month(), 1).toString(Qt::ISODate);
 }
 
-QString str(const nlohmann::json &obj, const char *key)
-{
-    const auto it = obj.find(key);
-    if (it == obj.end() || it->is_null())
-        return {};
-    return QString::fromStdString(it->is_string() ? it->get<std::string>() : it->dump());
-}
-
-qint64 num(const nlohmann::json &obj, const char *key)
-{
-    const auto it = obj.find(key);
-    return it != obj.end() && it->is_number_integer() ? it->get<qint64>() : 0;
-}
-
 QString esc(const QString &s)
 {
     return s.toHtmlEscaped();
@@ -72,12 +59,12 @@ QString completenessText(const nlohmann::json &report)
     if (runs == report.end() || !runs->is_array())
         return {};
     for (const auto &r : *runs) {
-        const QString how = str(r, "completeness");
+        const QString how = jsonText(r, "completeness");
         const QString what = how == u"fetched"_qs ? Tr::tr("every page fetched from the API")
             : how == u"manifest"_qs ? Tr::tr("every page checked against the fetch's manifest")
             : how == u"stated"_qs   ? Tr::tr("stated complete by the operator (--pages-complete)")
                                     : Tr::tr("imported before completeness was recorded");
-        lines << Tr::tr("run %1: %2").arg(num(r, "runId")).arg(what);
+        lines << Tr::tr("run %1: %2").arg(jsonInteger(r, "runId")).arg(what);
     }
     return lines.join(u"<br>"_qs);
 }
@@ -106,7 +93,7 @@ QString monthCloseRefusalText(const nlohmann::json &reason)
 {
     if (!reason.is_object())
         return {};
-    const QString code = str(reason, "code");
+    const QString code = jsonText(reason, "code");
     const auto ids = [&](const char *key) {
         QStringList list;
         if (const auto a = reason.find(key); a != reason.end() && a->is_array())
@@ -117,42 +104,45 @@ QString monthCloseRefusalText(const nlohmann::json &reason)
     // The database's sentences (month_close_refusal), one a reason, for lupdate.
     if (code == u"not_first_day")
         return Tr::tr("%1 is not the first day of a month")
-            .arg(reason.value("day", nlohmann::json()).is_null() ? u"NULL"_qs : str(reason, "day"));
+            .arg(reason.value("day", nlohmann::json()).is_null() ? u"NULL"_qs
+                                                                 : jsonText(reason, "day"));
     if (code == u"provider_not_registered")
-        return Tr::tr("provider %1 is not registered").arg(str(reason, "provider"));
+        return Tr::tr("provider %1 is not registered").arg(jsonText(reason, "provider"));
     if (code == u"closed_already")
         return Tr::tr("%1 %2 was closed already, by %3 at %4")
-            .arg(str(reason, "provider"), str(reason, "month"), str(reason, "closedBy"),
-                str(reason, "closedAt"));
+            .arg(jsonText(reason, "provider"), jsonText(reason, "month"),
+                jsonText(reason, "closedBy"), jsonText(reason, "closedAt"));
     if (code == u"not_ended")
         return Tr::tr("%1 has not ended yet (it ends at %2)")
-            .arg(str(reason, "month"), str(reason, "endsAt"));
+            .arg(jsonText(reason, "month"), jsonText(reason, "endsAt"));
     if (code == u"no_covering_run") {
         const QString partly = reason.contains("latestRun")
             ? Tr::tr(": run %1 covers only %2 to %3")
-                  .arg(str(reason, "latestRun"), str(reason, "latestFrom"), str(reason, "latestTo"))
+                  .arg(jsonText(reason, "latestRun"), jsonText(reason, "latestFrom"),
+                      jsonText(reason, "latestTo"))
             : QString();
         return Tr::tr("no statement run of %1 covers all of %2 (%3 to %4)%5; import a statement "
                       "of the whole month first")
-            .arg(str(reason, "provider"), str(reason, "month"), str(reason, "from"),
-                str(reason, "to"), partly);
+            .arg(jsonText(reason, "provider"), jsonText(reason, "month"), jsonText(reason, "from"),
+                jsonText(reason, "to"), partly);
     }
     if (code == u"not_proven") {
         const QStringList runs = ids("runs");
         return Tr::tr("no statement run of %1 covering %2 is proven complete (%3: pages given "
                       "without their manifest); import the pages with the manifest `statement "
                       "fetch --save` wrote, fetch them, or state --pages-complete")
-            .arg(str(reason, "provider"), str(reason, "month"),
+            .arg(jsonText(reason, "provider"), jsonText(reason, "month"),
                 (runs.size() == 1 ? Tr::tr("run %1") : Tr::tr("runs %1")).arg(runs.join(u", "_qs)));
     }
     if (code == u"open_cases") {
-        const qint64 count = num(reason, "count");
+        const qint64 count = jsonInteger(reason, "count");
         const QString cases = ids("first").join(u", "_qs) + (count > 5 ? u", ..."_qs : QString());
         return (count == 1 ? Tr::tr("%1 %2 has 1 open statement case (case %3); resolve or "
                                     "dismiss them first")
                            : Tr::tr("%1 %2 has %4 open statement cases (cases %3); resolve or "
                                     "dismiss them first"))
-            .arg(str(reason, "provider"), str(reason, "month"), cases, QString::number(count));
+            .arg(jsonText(reason, "provider"), jsonText(reason, "month"), cases,
+                QString::number(count));
     }
     return {};
 }
@@ -212,8 +202,8 @@ QFuture<MonthCloseResult> closeMonthAsync(
 
 QString closeReportHtml(const nlohmann::json &report)
 {
-    const QString provider = esc(str(report, "providerKey"));
-    const QDate month = QDate::fromString(str(report, "month") + u"-01"_qs, Qt::ISODate);
+    const QString provider = esc(jsonText(report, "providerKey"));
+    const QDate month = QDate::fromString(jsonText(report, "month") + u"-01"_qs, Qt::ISODate);
     const QString monthName = QLocale(QLocale::English).toString(month, u"MMMM yyyy"_qs);
     QString h;
     h += u"<html><body style='font-family: DejaVu Sans, sans-serif; font-size: 9pt'>"_qs;
@@ -229,10 +219,10 @@ QString closeReportHtml(const nlohmann::json &report)
     h += u"<table cellspacing='0' cellpadding='2'>"_qs;
     h += row(Tr::tr("Provider"), provider);
     h += row(Tr::tr("Month"),
-        esc(str(report, "month")) + u" ("_qs + month.toString(Qt::ISODate) + u" to "_qs
+        esc(jsonText(report, "month")) + u" ("_qs + month.toString(Qt::ISODate) + u" to "_qs
             + month.addMonths(1).addDays(-1).toString(Qt::ISODate) + u", UTC)"_qs);
-    h += row(Tr::tr("Closed by"), esc(str(report, "closedBy")));
-    h += row(Tr::tr("Closed at"), esc(utcText(str(report, "closedAt"))));
+    h += row(Tr::tr("Closed by"), esc(jsonText(report, "closedBy")));
+    h += row(Tr::tr("Closed at"), esc(utcText(jsonText(report, "closedAt"))));
     h += row(Tr::tr("Statement runs"),
         joined(report.value("statementRunIds", nlohmann::json()), u", "_qs));
     h += row(Tr::tr("Statement SHA-256"),
@@ -273,50 +263,54 @@ QString closeReportHtml(const nlohmann::json &report)
 
     h += u"<h3>%1</h3>"_qs.arg(Tr::tr("Findings"));
     h += u"<table cellspacing='0' cellpadding='2'>"_qs;
-    h += row(Tr::tr("Matched"), en.toString(num(report, "matched")));
-    h += row(Tr::tr("Backfilled from the statement"), en.toString(num(report, "backfilled")));
-    h += row(Tr::tr("Unapplied (a case)"), en.toString(num(report, "unapplied")));
-    h += row(Tr::tr("Differing (a case)"), en.toString(num(report, "differing")));
+    h += row(Tr::tr("Matched"), en.toString(jsonInteger(report, "matched")));
+    h += row(
+        Tr::tr("Backfilled from the statement"), en.toString(jsonInteger(report, "backfilled")));
+    h += row(Tr::tr("Unapplied (a case)"), en.toString(jsonInteger(report, "unapplied")));
+    h += row(Tr::tr("Differing (a case)"), en.toString(jsonInteger(report, "differing")));
     h += row(Tr::tr("Recorded here, not in the statement (a case)"),
-        en.toString(num(report, "notInStatement")));
-    h += row(Tr::tr("Cases resolved"), en.toString(num(report, "casesResolved")));
-    h += row(Tr::tr("Cases dismissed"), en.toString(num(report, "casesDismissed")));
+        en.toString(jsonInteger(report, "notInStatement")));
+    h += row(Tr::tr("Cases resolved"), en.toString(jsonInteger(report, "casesResolved")));
+    h += row(Tr::tr("Cases dismissed"), en.toString(jsonInteger(report, "casesDismissed")));
     h += u"</table>"_qs;
 
     QString lines;
     qint64 matchedLines = 0;
     if (const auto f = report.find("findings"); f != report.end() && f->is_array()) {
         for (const auto &l : *f) {
-            if (str(l, "finding") == u"matched"_qs) {
+            if (jsonText(l, "finding") == u"matched"_qs) {
                 ++matchedLines;
                 continue;
             }
             QString resolution;
-            if (num(l, "caseId") > 0) {
+            if (jsonInteger(l, "caseId") > 0) {
                 resolution = Tr::tr("case %1 (%2): %3")
-                                 .arg(num(l, "caseId"))
-                                 .arg(esc(format::humanize(str(l, "caseReason"))),
-                                     esc(str(l, "caseStatus")));
-                if (!str(l, "resolution").isEmpty() && str(l, "resolution") != str(l, "caseStatus"))
-                    resolution += u" ("_qs + esc(format::humanize(str(l, "resolution"))) + u")"_qs;
-                if (!str(l, "resolvedBy").isEmpty())
+                                 .arg(jsonInteger(l, "caseId"))
+                                 .arg(esc(format::humanize(jsonText(l, "caseReason"))),
+                                     esc(jsonText(l, "caseStatus")));
+                if (!jsonText(l, "resolution").isEmpty()
+                    && jsonText(l, "resolution") != jsonText(l, "caseStatus"))
                     resolution
-                        += Tr::tr(" by %1, %2")
-                               .arg(esc(str(l, "resolvedBy")), esc(utcText(str(l, "resolvedAt"))));
-                if (!str(l, "note").isEmpty())
-                    resolution += u"<br><i>%1</i>"_qs.arg(esc(str(l, "note")));
+                        += u" ("_qs + esc(format::humanize(jsonText(l, "resolution"))) + u")"_qs;
+                if (!jsonText(l, "resolvedBy").isEmpty())
+                    resolution += Tr::tr(" by %1, %2")
+                                      .arg(esc(jsonText(l, "resolvedBy")),
+                                          esc(utcText(jsonText(l, "resolvedAt"))));
+                if (!jsonText(l, "note").isEmpty())
+                    resolution += u"<br><i>%1</i>"_qs.arg(esc(jsonText(l, "note")));
             } else {
                 resolution = Tr::tr("recorded from the statement");
             }
-            const QString currency = str(l, "currency");
+            const QString currency = jsonText(l, "currency");
             lines += u"<tr><td>%1</td><td>%2</td><td>%3</td><td align='right'>%4</td>"
-                     "<td>%5</td><td>%6</td></tr>"_qs.arg(esc(str(l, "renewalKey")),
-                         esc(str(l, "subscription")), esc(format::humanize(str(l, "finding"))),
+                     "<td>%5</td><td>%6</td></tr>"_qs.arg(esc(jsonText(l, "renewalKey")),
+                         esc(jsonText(l, "subscription")),
+                         esc(format::humanize(jsonText(l, "finding"))),
                          // An unreadable object's line says no amount: blank, not 0.
-                         l.value("amountMinor", nlohmann::json()).is_number()
-                             ? esc(format::money(num(l, "amountMinor"), currency, QLocale::c()))
-                             : QString(),
-                         esc(str(l, "paidAt").left(10)), resolution);
+                         l.value("amountMinor", nlohmann::json()).is_number() ? esc(
+                             format::money(jsonInteger(l, "amountMinor"), currency, QLocale::c()))
+                                                                              : QString(),
+                         esc(jsonText(l, "paidAt").left(10)), resolution);
         }
     }
     if (!lines.isEmpty()) {
@@ -338,9 +332,9 @@ QString closeReportHtml(const nlohmann::json &report)
     h += u"<h3>%1</h3>"_qs.arg(Tr::tr("Audit anchor"));
     h += Tr::tr("<p>SHA-256 over the heads of the %1 audit chains at the close, as "
                 "<tt>renewalctl audit anchor</tt> computes it:</p>")
-             .arg(en.toString(num(report, "auditAnchorHeads")));
+             .arg(en.toString(jsonInteger(report, "auditAnchorHeads")));
     h += u"<p style='font-family: DejaVu Sans Mono; font-size: 9pt'><b>%1</b></p>"_qs.arg(
-        esc(str(report, "auditAnchorDigest")));
+        esc(jsonText(report, "auditAnchorDigest")));
     h += u"</body></html>"_qs;
     return h;
 }
@@ -358,8 +352,8 @@ bool writeCloseReportPdf(const nlohmann::json &report, const QString &path, QStr
         writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait,
             QMarginsF(0, 0, 0, 0), QPageLayout::Millimeter));
         writer.setResolution(300);
-        writer.setTitle(
-            Tr::tr("Month close %1 %2").arg(str(report, "providerKey"), str(report, "month")));
+        writer.setTitle(Tr::tr("Month close %1 %2")
+                            .arg(jsonText(report, "providerKey"), jsonText(report, "month")));
         writer.setCreator(u"Renewal Desk"_qs);
         // print() lays the text out 2 cm inside the page (its default margin), the only margin.
         QTextDocument doc;

@@ -1,5 +1,7 @@
 #include "ui/actions/statementimport.h"
 
+#include "ui/actions/jsonfields.h"
+
 #include "domain/core/currency.h"
 #include "domain/core/errors.h"
 #include "domain/store/operator_session.h"
@@ -22,20 +24,6 @@ struct Tr
 } // namespace
 
 namespace {
-
-QString text(const nlohmann::json &o, const char *key)
-{
-    const auto v = o.find(key);
-    if (v == o.end() || v->is_null())
-        return {};
-    return QString::fromStdString(v->is_string() ? v->get<std::string>() : v->dump());
-}
-
-qint64 count(const nlohmann::json &o, const char *key)
-{
-    const auto v = o.find(key);
-    return v != o.end() && v->is_number_integer() ? v->get<qint64>() : 0;
-}
 
 // "2 × USD 40.00, 1 × EUR 9.00", or "none": the CLI's form (rd::describeStatementImport).
 QString totalsText(const nlohmann::json &totals)
@@ -69,12 +57,12 @@ QString statementImportText(const rd::StatementImportResult &r)
     if (r.alreadyImported && repeats.is_object())
         line(Tr::tr("This statement was imported already, as run %1 by %2 at %3; compared again "
                     "with today's ledger:")
-                 .arg(text(repeats, "runId"), text(repeats, "importedBy"),
-                     text(repeats, "finishedAt")));
+                 .arg(jsonText(repeats, "runId"), jsonText(repeats, "importedBy"),
+                     jsonText(repeats, "finishedAt")));
     line((r.dryRun ? Tr::tr("Preview, rolled back (a dry run): statement run %1")
                    : Tr::tr("Statement run %1"))
              .arg(r.runId()));
-    const QString completeness = text(s, "completeness");
+    const QString completeness = jsonText(s, "completeness");
     const bool unproven = completeness == u"unproven";
     if (completeness == u"fetched")
         line(u"  "_qs + Tr::tr("complete: every page fetched from the provider's API in this run"));
@@ -83,7 +71,7 @@ QString statementImportText(const rd::StatementImportResult &r)
     else if (completeness == u"stated")
         line(u"  "_qs
             + Tr::tr("complete as stated by %1 (--pages-complete), not proven")
-                  .arg(text(s, "importedBy")));
+                  .arg(jsonText(s, "importedBy")));
     else if (unproven)
         line(u"  "_qs
             + Tr::tr("completeness NOT PROVEN (pages without the manifest `statement fetch "
@@ -93,24 +81,24 @@ QString statementImportText(const rd::StatementImportResult &r)
     const auto files = s.value("files", nlohmann::json::array());
     line(u"  "_qs
         + Tr::tr("provider %1, paid %2 to %3 (UTC, both included), %4 file(s), %5 object(s)")
-              .arg(text(s, "providerKey"), text(s, "from"), text(s, "to"),
+              .arg(jsonText(s, "providerKey"), jsonText(s, "from"), jsonText(s, "to"),
                   QString::number(files.is_array() ? files.size() : 0),
-                  QString::number(count(s, "objects"))));
-    line(u"  "_qs + Tr::tr("renewals in the statement: %1").arg(count(s, "renewals")));
+                  QString::number(jsonInteger(s, "objects"))));
+    line(u"  "_qs + Tr::tr("renewals in the statement: %1").arg(jsonInteger(s, "renewals")));
     line(u"    "_qs
         + Tr::tr("matched %1, backfilled %2, not applied (cases) %3, differing %4")
-              .arg(count(s, "matched"))
-              .arg(count(s, "backfilled"))
-              .arg(count(s, "unapplied"))
-              .arg(count(s, "differing")));
-    if (count(s, "unreadable") > 0)
+              .arg(jsonInteger(s, "matched"))
+              .arg(jsonInteger(s, "backfilled"))
+              .arg(jsonInteger(s, "unapplied"))
+              .arg(jsonInteger(s, "differing")));
+    if (jsonInteger(s, "unreadable") > 0)
         line(u"  "_qs
             + Tr::tr("objects that could not be read (a case each): %1")
-                  .arg(count(s, "unreadable")));
+                  .arg(jsonInteger(s, "unreadable")));
     line(u"  "_qs
         + Tr::tr("recorded here but not in the statement: %1")
               .arg(unproven ? Tr::tr("not looked for (completeness not proven)")
-                            : QString::number(count(s, "notInStatement"))));
+                            : QString::number(jsonInteger(s, "notInStatement"))));
     line(u"  "_qs
         + Tr::tr("totals, statement: %1")
               .arg(totalsText(s.value("statementTotals", nlohmann::json()))));
@@ -123,11 +111,11 @@ QString statementImportText(const rd::StatementImportResult &r)
             line(u"  "_qs
                 + Tr::tr("%1 is closed for this provider (by %2 at %3): its close report stays "
                          "as it was")
-                      .arg(text(m, "month"), text(m, "closedBy"), text(m, "closedAt")));
+                      .arg(jsonText(m, "month"), jsonText(m, "closedBy"), jsonText(m, "closedAt")));
         line(u"  "_qs
             + Tr::tr("backfilled after close: %1 (marked \"after close\" in the Ledger, as any "
                      "renewal recorded late)")
-                  .arg(count(s, "backfilledAfterClose")));
+                  .arg(jsonInteger(s, "backfilledAfterClose")));
     }
     if (r.openFindings.empty()) {
         line(u"  "_qs + Tr::tr("nothing is left open"));
@@ -137,8 +125,9 @@ QString statementImportText(const rd::StatementImportResult &r)
     for (const auto &f : r.openFindings)
         line(u"    "_qs
             + Tr::tr("case %1  %2  %3  (subscription %4): %5")
-                  .arg(text(f, "caseId"), text(f, "finding"), text(f, "providerRenewalKey"),
-                      text(f, "providerSubscriptionId"), text(f, "errorCode")));
+                  .arg(jsonText(f, "caseId"), jsonText(f, "finding"),
+                      jsonText(f, "providerRenewalKey"), jsonText(f, "providerSubscriptionId"),
+                      jsonText(f, "errorCode")));
     return out;
 }
 
