@@ -6,13 +6,11 @@
 
 namespace rd {
 
-namespace {
-
-std::string totalsText(const nlohmann::json &totals)
+std::string statementTotalsText(const nlohmann::json &totals)
 {
-    if (!totals.is_object() || totals.empty())
-        return "none";
     std::string text;
+    if (!totals.is_object())
+        return text;
     for (const auto &[currency, t] : totals.items()) {
         if (!text.empty())
             text += ", ";
@@ -23,6 +21,15 @@ std::string totalsText(const nlohmann::json &totals)
             + formatMinorUnits(minor, currency);
     }
     return text;
+}
+
+namespace {
+
+// The totals, or "none".
+std::string totalsText(const nlohmann::json &totals)
+{
+    const std::string text = statementTotalsText(totals);
+    return text.empty() ? "none" : text;
 }
 
 } // namespace

@@ -38,6 +38,11 @@ struct StatementImportResult
 /// and the desk's import dialog shows.
 std::string describeStatementImport(const StatementImportResult &result);
 
+/// A run's totals per currency ({"USD": {"renewals", "amountMinor"}}) as the report writes
+/// them, "2 × USD 40.00, 1 × JPY 1500", each amount in its currency's decimals; empty when
+/// there are none.
+std::string statementTotalsText(const nlohmann::json &totals);
+
 /// The UTC days a statement covers, "YYYY-MM-DD", both included.
 struct StatementDays
 {

@@ -372,6 +372,18 @@ ActionResult runCaseAction(
     return ActionResult::failed(Tr::tr("Unknown case action."));
 }
 
+namespace {
+
+// A refused preview with its code first ("snapshot_case_mismatch: ..."), in ActionResult's
+// words for the refusal.
+SnapshotVerdict refusedVerdict(const rd::ActionRefused &refusal)
+{
+    const ActionResult refused = ActionResult::refused(refusal);
+    return {SnapshotVerdict::Kind::Refused, refused.code + u": "_qs + refused.summary};
+}
+
+} // namespace
+
 SnapshotVerdict previewSnapshot(
     const std::string &conninfo, qint64 caseId, const QString &snapshotJson)
 {
@@ -382,10 +394,7 @@ SnapshotVerdict previewSnapshot(
         const auto answer = session.run(
             [&](rd::DbRef db) { return rd::previewSnapshot(db, snapshot, optionalCase(caseId)); });
         if (answer.refused)
-            return {Kind::Refused,
-                QString::fromStdString(answer.refused->code()) + u": "_qs
-                    + refusalText(QString::fromStdString(answer.refused->code()),
-                        QString::fromUtf8(answer.refused->what()))};
+            return refusedVerdict(*answer.refused);
         const auto &c = answer.wouldBe->caseAfter;
         // Said before anything is written: a renewal recorded from the case, or left behind.
         const QString renewals = renewalWords(*answer.wouldBe, true);
@@ -407,9 +416,7 @@ SnapshotVerdict previewSnapshot(
                     renewals)};
         return {Kind::Verdict, joined(Tr::tr("No case is affected."), renewals)};
     } catch (const rd::ActionRefused &e) {
-        return {Kind::Refused,
-            QString::fromStdString(e.code()) + u": "_qs
-                + refusalText(QString::fromStdString(e.code()), QString::fromUtf8(e.what()))};
+        return refusedVerdict(e);
     } catch (const std::exception &e) {
         return {Kind::Failed, QString::fromUtf8(e.what())};
     }

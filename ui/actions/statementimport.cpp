@@ -2,7 +2,6 @@
 
 #include "ui/actions/jsonfields.h"
 
-#include "domain/core/currency.h"
 #include "domain/core/errors.h"
 #include "domain/store/operator_session.h"
 #include "domain/store/statement_import.h"
@@ -25,20 +24,11 @@ struct Tr
 
 namespace {
 
-// "2 × USD 40.00, 1 × EUR 9.00", or "none": the CLI's form (rd::describeStatementImport).
+// The CLI's totals (rd::statementTotalsText), or "none" in the desk's language.
 QString totalsText(const nlohmann::json &totals)
 {
-    if (!totals.is_object() || totals.empty())
-        return Tr::tr("none");
-    QStringList parts;
-    for (const auto &[currency, t] : totals.items()) {
-        const auto amount = t.value("amountMinor", nlohmann::json());
-        const std::int64_t minor = amount.is_number_integer() ? amount.get<std::int64_t>() : 0;
-        parts << QString::number(t.value("renewals", 0)) + u" × "_qs
-                + QString::fromStdString(currency) + u' '
-                + QString::fromStdString(rd::formatMinorUnits(minor, currency));
-    }
-    return parts.join(u", "_qs);
+    const std::string text = rd::statementTotalsText(totals);
+    return text.empty() ? Tr::tr("none") : QString::fromStdString(text);
 }
 
 std::optional<std::string> dayOrNothing(const QString &day)
