@@ -10,7 +10,6 @@
 #include "domain/core/errors.h"
 #include "domain/core/providers/demo_support.h"
 #include "domain/core/providers/provider.h"
-#include "domain/core/providers/stripe/stripe.h"
 #include "domain/store/delivery_backdating.h"
 #include "domain/store/subscription_import.h"
 #include "domain/store/webhook_ingestor.h"
@@ -31,7 +30,7 @@ using namespace demo;
 namespace {
 
 const Provider kProviders[] = {
-    {"stripe-main", ProviderKind::Stripe, "Stripe (main account)"},
+    {"stripe-main", ProviderKind::Stripe, "Stripe (main account)", true, true},
     {"paddle-eu", ProviderKind::Paddle, "Paddle Billing EU"},
     {"chargebee-us", ProviderKind::Chargebee, "Chargebee US site"},
     {"recurly-main", ProviderKind::Recurly, "Recurly"},
@@ -68,29 +67,32 @@ Timestamp todayAt(Timestamp now, Random &r)
         static_cast<unsigned>(r.uniform(0, hour)));
 }
 
+const ProviderDefinition &kindOf(const Sub &s)
+{
+    return providerDefinition(s.provider->kind);
+}
+
 // A subscription's provider-side identity, in the provider's own id format.
 void identify(Sub &s, Random &r, int months, int numberBase, int accountBase)
 {
-    providerDefinition(s.provider->kind).demoIdentify(s, r, {months, numberBase, accountBase});
+    kindOf(s).demoIdentify(s, r, {months, numberBase, accountBase});
 }
 
 // The payload a provider of `s` sends for charge `c` (Stripe's: invoice.paid).
 std::string providerBody(const Sub &s, const Charge &c, const Period &term, Random &r)
 {
-    return providerDefinition(s.provider->kind).demoPayload(s, c, term, r);
+    return kindOf(s).demoPayload(s, c, term, r);
 }
 
 const std::int64_t kPlans[] = {900, 1900, 2900, 4900, 9900};
 const char *kPlanNames[] = {"Starter", "Team", "Pro", "Business", "Scale"};
 
-// New charges with each provider's ids; the kinds that number their invoices count up from the
-// bases given.
+// New charges with each provider's ids; the kinds that number their invoices count up from
+// their first number times `numberScale`.
 class ChargeMaker
 {
 public:
-    ChargeMaker(Random &r, std::initializer_list<std::pair<ProviderKind, long long>> numberBases)
-        : m_r(r), m_invoiceNumbers(numberBases.begin(), numberBases.end())
-    { }
+    ChargeMaker(Random &r, long long numberScale) : m_r(r), m_numberScale(numberScale) { }
 
     Charge operator()(const Sub &s, ChargeKind kind, Period period, std::int64_t amount)
     {
@@ -99,8 +101,12 @@ public:
         c.period = period;
         c.amount = amount;
         c.paidAt = m_paidAt ? *m_paidAt : plusSeconds(period.start, m_r.uniform(60, 3600));
-        providerDefinition(s.provider->kind)
-            .demoChargeIds(c, m_r, m_invoiceNumbers[s.provider->kind]);
+        const auto &definition = kindOf(s);
+        const auto [number, added] = m_invoiceNumbers.try_emplace(
+            s.provider->kind, definition.demoTraits().firstInvoiceNumber);
+        if (added)
+            number->second *= m_numberScale;
+        definition.demoChargeIds(c, m_r, number->second);
         return c;
     }
 
@@ -109,6 +115,7 @@ public:
 
 private:
     Random &m_r;
+    long long m_numberScale;
     std::optional<Timestamp> m_paidAt;
     std::map<ProviderKind, long long> m_invoiceNumbers;
 };
@@ -157,8 +164,9 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
         s.plan = std::string(kPlanNames[plan]) + " (monthly)";
         s.anchor = latestAnchor(options.now, r.uniform(1, 28), r.uniform(0, 23));
         identify(s, r, months, 1000, 100);
-        s.firstInvoice = i % 7 == 0 && s.provider->kind != ProviderKind::LemonSqueezy;
-        s.proration = i % 9 == 1 && i > 5 && s.provider->kind != ProviderKind::LemonSqueezy;
+        const bool periodic = kindOf(s).demoTraits().renewalsCarryPeriod;
+        s.firstInvoice = i % 7 == 0 && periodic;
+        s.proration = i % 9 == 1 && i > 5 && periodic;
         switch (i) {
         case 0: // zero-decimal currency: Stripe sends whole yen
             s.currency = "JPY";
@@ -189,20 +197,17 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
     report.subscriptions = importSubscriptions(*conn, in, "demo").created;
     conn.reset();
 
-    // stripe-main's paid invoices, by paid month, for the statements (a stranger's renewal
-    // is left out: it belongs to another account of the provider's).
-    std::map<std::string, std::vector<ojson>> stripeInvoices;
-    const auto keepForStatement = [&](const Sub &s, const std::string &stripeEvent) {
-        if (s.provider->kind != ProviderKind::Stripe || options.statementsDir.empty())
-            return;
-        ojson object = ojson::parse(stripeEvent)["data"]["object"];
-        const Timestamp paid
-            = Timestamp::fromSeconds(object["status_transitions"]["paid_at"].get<std::int64_t>());
-        stripeInvoices[formatRfc3339(paid).substr(0, 7)].push_back(std::move(object));
+    // The payloads of the accounts that write statements, by account and paid month (a
+    // stranger's renewal is left out: it belongs to another account of the provider's).
+    std::map<std::pair<const Provider *, std::string>, std::vector<std::string>> statementPayloads;
+    const auto keepForStatement = [&](const Sub &s, const Charge &c, const std::string &payload) {
+        if (s.provider->writesStatements && !options.statementsDir.empty())
+            statementPayloads[{s.provider, formatRfc3339(c.paidAt).substr(0, 7)}].push_back(
+                payload);
     };
     // The lost-delivery story: these subscriptions' latest renewal never reaches us.
     const auto lost = [&](const Sub &s, int k) {
-        return k == months && s.provider->kind == ProviderKind::Stripe && s.index % 20 == 10
+        return k == months && s.provider->losesDeliveries && s.index % 20 == 10
             && s.status == "active" && !s.cancelAtPeriodEnd;
     };
 
@@ -222,21 +227,22 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
         if (r.chance(6) || report.payloads == 1)
             redeliveries.emplace_back(s.provider->key, body);
     };
-    ChargeMaker newCharge(r, {{ProviderKind::Chargebee, 1000}, {ProviderKind::LemonSqueezy, 3000}});
+    ChargeMaker newCharge(r, 1);
     const auto body = [&r](const Sub &s, const Charge &c, const Period &term) {
         return providerBody(s, c, term, r);
     };
 
     // Month 0: the first invoices of subscriptions that started then (not renewals).
     for (const auto &s : subs) {
+        // The kinds whose renewals carry no period: their subscriptions imported current.
         const bool lemonFirst
-            = s.provider->kind == ProviderKind::LemonSqueezy && s.index % 3 == 1 && s.index != 4;
+            = !kindOf(s).demoTraits().renewalsCarryPeriod && s.index % 3 == 1 && s.index != 4;
         if (!s.firstInvoice && !lemonFirst)
             continue;
         const Period p0 = periodOf(s, lemonFirst ? months : 0, months);
         const Charge c = newCharge(s, ChargeKind::First, p0, s.amount);
         const std::string b = body(s, c, p0);
-        keepForStatement(s, b);
+        keepForStatement(s, c, b);
         deliver(s, b, c.paidAt);
     }
 
@@ -249,25 +255,23 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
             const Period p = periodOf(s, k, months);
             const Charge c = newCharge(s, ChargeKind::Renewal, p, s.amount);
             const std::string b = body(s, c, p);
-            keepForStatement(s, b);
+            keepForStatement(s, c, b);
             if (lost(s, k)) {
                 r.chance(6); // as deliver() draws: the ids after it stay what they were
                 ++report.lostDeliveries;
                 continue;
             }
             deliver(s, b, c.paidAt);
-            if (s.provider->kind == ProviderKind::Stripe && s.index % 3 == 0) {
-                // Both event types for the one invoice: the renewal key makes it a duplicate.
-                Charge again = c;
-                again.eventId = "evt_1" + r.token(23);
-                deliver(s, providers::stripeDemoEvent(s, again, "invoice.payment_succeeded", r),
-                    plusSeconds(c.paidAt, 40));
+            if (s.index % 3 == 0) {
+                // The provider's other events for the one invoice: duplicates by renewal key.
+                for (const auto &other : kindOf(s).demoAlsoSent(s, c, r))
+                    deliver(s, other, plusSeconds(c.paidAt, 40));
             }
             if (s.index == 1 && k == months - 1) {
                 // The provider "corrects" the amount of a transaction already applied.
                 Charge corrected = c;
                 corrected.amount += 500;
-                corrected.eventId = "evt_01" + r.token(24, kLower);
+                corrected.eventId = kindOf(s).demoEventId(r);
                 deliver(s, providerBody(s, corrected, p, r), plusSeconds(c.paidAt, 3 * 86400));
             }
             if (s.proration && k == std::min(2, months)) {
@@ -275,7 +279,7 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
                 const Timestamp mid = plusSeconds(p.start, 86400 * r.uniform(5, 20));
                 const Charge up = newCharge(s, ChargeKind::Proration, {mid, p.end}, s.amount / 2);
                 const std::string b = body(s, up, p);
-                keepForStatement(s, b);
+                keepForStatement(s, up, b);
                 deliver(s, b, up.paidAt);
             }
         }
@@ -289,8 +293,7 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
 
     // A renewal for a subscription nobody imported (created outside the desk's knowledge).
     Sub stranger = subs[0];
-    stranger.id = "sub_1" + r.token(13);
-    stranger.currency = "USD";
+    identify(stranger, r, months, 1000 + options.subscriptions, 100 + options.subscriptions);
     stranger.amount = 4900;
     const Period strangerPeriod = periodOf(stranger, months, months);
     const Charge strangerCharge = newCharge(stranger, ChargeKind::Renewal, strangerPeriod, 4900);
@@ -305,17 +308,15 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
     ++report.outcomes[std::string(toString(cut.outcome))];
     ++report.payloads;
     backdateDeliveries(conninfo, received);
-    for (auto &[month, invoices] : stripeInvoices) {
-        // Stripe lists the newest first, one page here (has_more false: the whole month).
-        std::sort(invoices.begin(), invoices.end(), [](const ojson &a, const ojson &b) {
-            return a["created"].get<std::int64_t>() > b["created"].get<std::int64_t>();
-        });
-        const std::string path = options.statementsDir + "/stripe-main-" + month + ".json";
+    for (const auto &[accountMonth, payloads] : statementPayloads) {
+        const auto &[provider, month] = accountMonth;
+        const auto page = providerDefinition(provider->kind).demoStatementPage(payloads);
+        if (!page)
+            throw InputError(provider->key, "the demo writes no statement of this kind");
+        const std::string path
+            = options.statementsDir + "/" + provider->key + "-" + month + ".json";
         std::ofstream f(path, std::ios::binary | std::ios::trunc);
-        f << ojson {{"object", "list"}, {"data", invoices}, {"has_more", false},
-            {"url", "/v1/invoices"}}
-                 .dump(2)
-          << "\n";
+        f << *page << "\n";
         if (!f.flush())
             throw InputError(path, "cannot write the demo's statement");
         report.statementFiles.push_back(path);
@@ -331,6 +332,7 @@ ReplaySet buildOutOfOrderReplaySet(const DemoOptions &options)
     ReplaySet set;
     std::vector<std::pair<int, std::string>> deliveries; // (random order key, payload)
     std::ostringstream lines;
+    ChargeMaker newCharge(r, 1);
     for (int i = 0; i < options.subscriptions; ++i) {
         Sub s;
         s.index = i;
@@ -339,9 +341,7 @@ ReplaySet buildOutOfOrderReplaySet(const DemoOptions &options)
         s.amount = kPlans[plan];
         s.plan = std::string(kPlanNames[plan]) + " (monthly)";
         s.anchor = latestAnchor(options.now, r.uniform(1, 28), r.uniform(0, 23));
-        s.id = "sub_1" + r.token(13);
-        s.customer = "cus_" + r.token(14);
-        s.currency = "USD";
+        identify(s, r, options.months, 1000, 100);
         const Period imported = periodOf(s, 0, options.months);
         lines << nlohmann::json {{"providerKey", s.provider->key}, {"providerSubscriptionId", s.id},
             {"status", "active"},
@@ -351,16 +351,14 @@ ReplaySet buildOutOfOrderReplaySet(const DemoOptions &options)
                      .dump()
               << "\n";
         for (int k = 1; k <= options.months; ++k) {
-            Charge c;
-            c.period = periodOf(s, k, options.months);
-            c.amount = s.amount;
-            c.paidAt = plusSeconds(c.period.start, r.uniform(60, 3600));
-            c.invoiceId = "in_1" + r.token(23);
-            for (const char *type : {"invoice.paid", "invoice.payment_succeeded"}) {
-                c.eventId = "evt_1" + r.token(23);
-                deliveries.emplace_back(r.uniform(0, 1 << 30),
-                    ojson::parse(providers::stripeDemoEvent(s, c, type, r)).dump());
-            }
+            const Period p = periodOf(s, k, options.months);
+            const Charge c = newCharge(s, ChargeKind::Renewal, p, s.amount);
+            // Every event the provider sends for the renewal, each delivered at a random place.
+            std::vector<std::string> sent {providerBody(s, c, p, r)};
+            for (auto &other : kindOf(s).demoAlsoSent(s, c, r))
+                sent.push_back(std::move(other));
+            for (const auto &payload : sent)
+                deliveries.emplace_back(r.uniform(0, 1 << 30), ojson::parse(payload).dump());
         }
     }
     std::stable_sort(deliveries.begin(), deliveries.end(),
@@ -404,12 +402,13 @@ SimulationSet buildSimulationSet(
         s.plan = std::string(kPlanNames[plan]) + " (monthly)";
         s.anchor = latestAnchor(options.now, r.uniform(1, 28), r.uniform(0, 23));
         identify(s, r, months, 500000, 500000);
-        s.firstInvoice = i % 7 == 0 && s.provider->kind != ProviderKind::LemonSqueezy;
-        s.proration = i % 9 == 1 && s.provider->kind != ProviderKind::LemonSqueezy;
+        const bool periodic = kindOf(s).demoTraits().renewalsCarryPeriod;
+        s.firstInvoice = i % 7 == 0 && periodic;
+        s.proration = i % 9 == 1 && periodic;
         if (options.live) {
             // Today's period, begun at a whole hour that has passed; imported one back.
             s.anchor = todayAt(options.now, r);
-            if (s.provider->kind != ProviderKind::LemonSqueezy)
+            if (periodic)
                 s.importedPeriod = months - 1;
             s.firstInvoice = false;
             s.proration = false;
@@ -427,8 +426,7 @@ SimulationSet buildSimulationSet(
             set.payloads.push_back(
                 {s.provider->key, s.provider->kind, set.payloads.back().body, "redelivery"});
     };
-    ChargeMaker newCharge(
-        r, {{ProviderKind::Chargebee, 500000}, {ProviderKind::LemonSqueezy, 700000}});
+    ChargeMaker newCharge(r, 500);
     if (options.live)
         newCharge.payAt(options.now);
     const auto body = [&r](const Sub &s, const Charge &c, const Period &term) {
@@ -438,7 +436,7 @@ SimulationSet buildSimulationSet(
     // First invoices: of subscriptions that started `months` ago, and Lemon Squeezy's (its
     // subscriptions are imported current; its renewals carry no period and need a snapshot).
     for (const auto &s : subs) {
-        const bool lemon = s.provider->kind == ProviderKind::LemonSqueezy;
+        const bool lemon = !kindOf(s).demoTraits().renewalsCarryPeriod;
         if ((!s.firstInvoice && !lemon) || options.live)
             continue;
         const Period p0 = periodOf(s, lemon ? months : 0, months);
@@ -455,18 +453,16 @@ SimulationSet buildSimulationSet(
             const Period p = periodOf(s, k, months);
             const Charge c = newCharge(s, ChargeKind::Renewal, p, s.amount);
             add(s, body(s, c, p), s.index == gapSub && k == months ? "after_gap" : "renewal");
-            if (s.provider->kind == ProviderKind::Stripe && s.index % 3 == 0) {
-                // Both event types for the one invoice, as Stripe sends them.
-                Charge again = c;
-                again.eventId = "evt_1" + r.token(23);
-                add(s, providers::stripeDemoEvent(s, again, "invoice.payment_succeeded", r),
-                    "second_event_type");
+            if (s.index % 3 == 0) {
+                // The provider's other events for the one invoice (Stripe's second type).
+                for (auto &other : kindOf(s).demoAlsoSent(s, c, r))
+                    add(s, std::move(other), "second_event_type");
             }
-            if (s.provider->kind == ProviderKind::Paddle && s.index % 5 == 1 && k == months - 1) {
+            if (s.index % 5 == 1 && k == months - 1 && kindOf(s).demoTraits().renewalsCarryPeriod) {
                 // The provider "corrects" the amount of a transaction already applied.
                 Charge corrected = c;
                 corrected.amount += 500;
-                corrected.eventId = "evt_01" + r.token(24, kLower);
+                corrected.eventId = kindOf(s).demoEventId(r);
                 add(s, providerBody(s, corrected, p, r), "conflicting_amount");
             }
             if (s.proration && k == std::min(2, months)) {
@@ -476,16 +472,16 @@ SimulationSet buildSimulationSet(
             }
         }
     }
-    // Lemon Squeezy's renewals carry no period: each waits in a case for a snapshot.
+    // The renewals that carry no period (Lemon Squeezy's): each waits in a case for a snapshot.
     for (const auto &s : subs) {
-        if (s.provider->kind != ProviderKind::LemonSqueezy)
+        if (kindOf(s).demoTraits().renewalsCarryPeriod)
             continue;
         const Period p = periodOf(s, months, months);
         add(s, body(s, newCharge(s, ChargeKind::Renewal, p, s.amount), p), "renewal");
     }
     // A renewal of a subscription nobody imported, and a body cut short in transit.
     for (const auto &s : subs) {
-        if (s.provider->kind != ProviderKind::Stripe && s.provider->kind != ProviderKind::Paddle)
+        if (!kindOf(s).demoTraits().renewalsCarryPeriod)
             continue;
         Sub stranger = s;
         stranger.id += "x";

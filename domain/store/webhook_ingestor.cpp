@@ -79,6 +79,22 @@ nlohmann::json partialEventJson(const SuccessfulRenewalEvent &event)
 /// The start of an inbox error that quotes the database's refusal of a value.
 constexpr std::string_view kDatabaseRefused = "the database refused a value: ";
 
+// The first columns of ingest_delivery's answer and of the look-up after a lost answer:
+// outcome, inbox id, billing period, error, case.
+IngestResult ingestResultOf(const pqxx::row &row)
+{
+    IngestResult r;
+    r.outcome = ingestOutcomeFromName(row[0].as<std::string>());
+    r.inboxId = row[1].as<std::int64_t>();
+    if (!row[2].is_null())
+        r.billingPeriodId = row[2].as<std::string>();
+    if (!row[3].is_null())
+        r.error = row[3].as<std::string>();
+    if (!row[4].is_null())
+        r.caseId = row[4].as<std::int64_t>();
+    return r;
+}
+
 } // namespace
 
 std::string_view toString(IngestOutcome outcome)
@@ -176,15 +192,7 @@ IngestResult WebhookIngestor::call(const Delivery &d, const std::string &token)
         orNull(d.reason), orNull(d.error),
         d.normalized.is_null() ? std::optional<std::string>() : dumpLenient(d.normalized),
         d.event.is_null() ? std::optional<std::string>() : dumpLenient(d.event), token);
-    IngestResult r;
-    r.outcome = ingestOutcomeFromName(row[0].as<std::string>());
-    r.inboxId = row[1].as<std::int64_t>();
-    if (!row[2].is_null())
-        r.billingPeriodId = row[2].as<std::string>();
-    if (!row[3].is_null())
-        r.error = row[3].as<std::string>();
-    if (!row[4].is_null())
-        r.caseId = row[4].as<std::int64_t>();
+    IngestResult r = ingestResultOf(row);
     if (!row[5].is_null())
         r.localState = nlohmann::json::parse(row[5].as<std::string>());
     return r;
@@ -205,15 +213,7 @@ std::optional<IngestResult> WebhookIngestor::lookUpAfterLoss(
     if (rows.empty())
         return std::nullopt;
     const auto row = rows[0];
-    IngestResult r;
-    r.outcome = ingestOutcomeFromName(row[0].as<std::string>());
-    r.inboxId = row[1].as<std::int64_t>();
-    if (!row[2].is_null())
-        r.billingPeriodId = row[2].as<std::string>();
-    if (!row[3].is_null())
-        r.error = row[3].as<std::string>();
-    if (!row[4].is_null())
-        r.caseId = row[4].as<std::int64_t>();
+    IngestResult r = ingestResultOf(row);
     r.resolvedInDoubt = true;
     return r;
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # check-provider-kinds.sh refuses what it must and nothing else: run on a made-up tree, it names
 # each `case ProviderKind::` outside the table of kinds with its file and line, however the kind
-# is spelled (rd::ProviderKind, a space before ::), and lets be the table's own switch, a switch
-# on another enum and a comparison in prose.
+# is spelled (rd::ProviderKind, a space before ::), and each comparison with a kind in the
+# product's code, and lets be the table's own switch, a switch on another enum, a comparison in a
+# test and a kind named without comparing.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 tree=$(mktemp -d)
@@ -61,4 +62,26 @@ done
 if grep '^  ' "$tree/out" | grep -q 'provider_kinds\.cpp\|clean\.cpp'; then
     fail "named a file it must let be:"$'\n'"$(cat "$tree/out")"
 fi
-echo "provider-kinds-selftest: a switch on a provider kind outside the table is refused with its file and line"
+
+# Comparisons: refused in the product's code, let be in a test and where a kind is only named.
+rm "$tree/domain/fetch/fetch.cpp" "$tree/tests/tst_x.cpp"
+cat >"$tree/tests/tst_y.cpp" <<'CPP'
+    const bool basicAuth = k == rd::ProviderKind::Chargebee;
+CPP
+cat >"$tree/ui/models/named.cpp" <<'CPP'
+    ProviderKind kind = ProviderKind::Stripe; // a default, not a comparison
+CPP
+bash "$here/check-provider-kinds.sh" "$tree" >"$tree/out" 2>&1 \
+    || fail "refused a kind named, or compared in a test: $(cat "$tree/out")"
+cat >"$tree/domain/fetch/compare.cpp" <<'CPP'
+    s.proration = i % 9 == 1 && s.provider->kind != ProviderKind::LemonSqueezy;
+    if (rd::ProviderKind:: Stripe== kind)
+        return;
+CPP
+if bash "$here/check-provider-kinds.sh" "$tree" >"$tree/out" 2>&1; then
+    fail "passed a comparison with a provider kind in the product's code"
+fi
+for expected in 'domain/fetch/compare.cpp:1: s.proration' 'domain/fetch/compare.cpp:2: if (rd::'; do
+    grep -qF "  $expected" "$tree/out" || fail "did not name '$expected':"$'\n'"$(cat "$tree/out")"
+done
+echo "provider-kinds-selftest: a switch on, or a comparison with, a provider kind outside the table is refused with its file and line"

@@ -51,12 +51,17 @@ inline Timestamp plusSeconds(Timestamp t, std::int64_t seconds)
     return Timestamp {t.micros + seconds * 1000000};
 }
 
-/// A provider the demo registers.
+/// A provider the demo registers: an account of a kind, and the stories the demo tells of
+/// that account alone (the other stories are told of every account whose kind can tell them).
 struct Provider
 {
     const char *key;
     ProviderKind kind;
     const char *name;
+    /// Its statements are written, one a paid month (DemoOptions::statementsDir).
+    bool writesStatements = false;
+    /// Some of its subscriptions' latest renewals never reach us.
+    bool losesDeliveries = false;
 };
 
 enum class ChargeKind { Renewal, First, Proration };

@@ -102,6 +102,18 @@ struct NextPage
     std::string value;
 };
 
+/// What the demo's story may ask of a kind's payloads.
+struct DemoTraits
+{
+    /// The kind's renewal payloads carry their period. Without it (Lemon Squeezy) a renewal
+    /// waits for a snapshot, so the story imports the kind's subscriptions current and tells
+    /// no first invoice or proration of them.
+    bool renewalsCarryPeriod = true;
+    /// The kind numbers its invoices: the demo's first number (times the story's scale); 0
+    /// when its invoice ids are not numbers.
+    long long firstInvoiceNumber = 0;
+};
+
 /// A list API answer that is not the kind's list page: what() says what is wrong.
 class BadListPage : public std::runtime_error
 {
@@ -183,6 +195,20 @@ public:
     /// subscription's current term.
     virtual std::string demoPayload(
         const demo::Sub &s, const demo::Charge &c, const Period &term, demo::Random &r) const = 0;
+    virtual DemoTraits demoTraits() const = 0;
+    /// A new delivery id in the kind's format; empty for the kinds whose deliveries carry
+    /// none (derivesEventIds).
+    virtual std::string demoEventId(demo::Random &r) const = 0;
+    /// The other events the provider sends for charge `c` beside demoPayload's, each with an
+    /// event id of its own (Stripe: invoice.payment_succeeded beside invoice.paid); empty for
+    /// the kinds that send one.
+    virtual std::vector<std::string> demoAlsoSent(
+        const demo::Sub &s, const demo::Charge &c, demo::Random &r) const = 0;
+    /// The list page a statement fetch of the kind would get holding the objects of these
+    /// payloads (demoPayload's), on one page: nothing more follows. Nullopt for the kinds whose
+    /// demo writes no statement.
+    virtual std::optional<std::string> demoStatementPage(
+        const std::vector<std::string> &payloads) const = 0;
 
 protected:
     // The table holds each kind's one instance, constant and never deleted: no virtual

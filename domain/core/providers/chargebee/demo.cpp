@@ -19,7 +19,17 @@ void Chargebee::demoIdentify(Sub &s, Random &r, const IdentityBases &) const
 void Chargebee::demoChargeIds(Charge &c, Random &r, long long &invoiceNumber) const
 {
     c.invoiceId = std::to_string(++invoiceNumber);
-    c.eventId = "ev_" + r.token(17);
+    c.eventId = demoEventId(r);
+}
+
+std::string Chargebee::demoEventId(Random &r) const
+{
+    return "ev_" + r.token(17);
+}
+
+DemoTraits Chargebee::demoTraits() const
+{
+    return {.firstInvoiceNumber = 1000};
 }
 
 std::string Chargebee::demoPayload(
@@ -57,6 +67,16 @@ std::string Chargebee::demoPayload(
         {"content", {{"invoice", invoice}, {"subscription", subscription}}},
         {"event_type", eventType}, {"webhook_status", "not_configured"}}
         .dump(2);
+}
+
+std::vector<std::string> Chargebee::demoAlsoSent(const Sub &, const Charge &, Random &) const
+{
+    return {};
+}
+
+std::optional<std::string> Chargebee::demoStatementPage(const std::vector<std::string> &) const
+{
+    return std::nullopt; // the demo's statements are stripe-main's
 }
 
 } // namespace rd::providers

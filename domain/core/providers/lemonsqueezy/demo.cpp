@@ -21,6 +21,16 @@ void LemonSqueezy::demoChargeIds(Charge &c, Random &, long long &invoiceNumber) 
     c.invoiceId = std::to_string(++invoiceNumber);
 }
 
+std::string LemonSqueezy::demoEventId(Random &) const
+{
+    return {}; // its deliveries carry no id: derived from the body
+}
+
+DemoTraits LemonSqueezy::demoTraits() const
+{
+    return {.renewalsCarryPeriod = false, .firstInvoiceNumber = 3000};
+}
+
 std::string LemonSqueezy::demoPayload(
     const Sub &s, const Charge &c, const Period &, Random &r) const
 {
@@ -52,6 +62,16 @@ std::string LemonSqueezy::demoPayload(
                     {{"self",
                         "https://api.lemonsqueezy.com/v1/subscription-invoices/" + c.invoiceId}}}}}}
         .dump(2);
+}
+
+std::vector<std::string> LemonSqueezy::demoAlsoSent(const Sub &, const Charge &, Random &) const
+{
+    return {};
+}
+
+std::optional<std::string> LemonSqueezy::demoStatementPage(const std::vector<std::string> &) const
+{
+    return std::nullopt; // the demo's statements are stripe-main's
 }
 
 } // namespace rd::providers

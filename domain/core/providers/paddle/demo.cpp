@@ -18,7 +18,17 @@ void Paddle::demoIdentify(Sub &s, Random &r, const IdentityBases &) const
 void Paddle::demoChargeIds(Charge &c, Random &r, long long &) const
 {
     c.invoiceId = "txn_01" + r.token(24, kLower);
-    c.eventId = "evt_01" + r.token(24, kLower);
+    c.eventId = demoEventId(r);
+}
+
+std::string Paddle::demoEventId(Random &r) const
+{
+    return "evt_01" + r.token(24, kLower);
+}
+
+DemoTraits Paddle::demoTraits() const
+{
+    return {};
 }
 
 std::string Paddle::demoPayload(const Sub &s, const Charge &c, const Period &, Random &r) const
@@ -65,6 +75,16 @@ std::string Paddle::demoPayload(const Sub &s, const Charge &c, const Period &, R
                             {"created_at", formatRfc3339(plusSeconds(c.paidAt, -2))},
                             {"captured_at", formatRfc3339(c.paidAt)}}})}}}}
         .dump(2);
+}
+
+std::vector<std::string> Paddle::demoAlsoSent(const Sub &, const Charge &, Random &) const
+{
+    return {};
+}
+
+std::optional<std::string> Paddle::demoStatementPage(const std::vector<std::string> &) const
+{
+    return std::nullopt; // the demo's statements are stripe-main's
 }
 
 } // namespace rd::providers

@@ -23,6 +23,16 @@ void Recurly::demoChargeIds(Charge &c, Random &r, long long &) const
     c.invoiceId = r.token(12, kLower);
 }
 
+std::string Recurly::demoEventId(Random &) const
+{
+    return {}; // its notifications carry no id: derived from the body
+}
+
+DemoTraits Recurly::demoTraits() const
+{
+    return {};
+}
+
 std::string Recurly::demoPayload(const Sub &s, const Charge &c, const Period &, Random &r) const
 {
     const char *origin = c.kind == ChargeKind::Renewal ? "renewal"
@@ -61,6 +71,16 @@ std::string Recurly::demoPayload(const Sub &s, const Charge &c, const Period &, 
          pos = text.find(amountToken, pos + amount.size()))
         text.replace(pos, amountToken.size(), amount);
     return text;
+}
+
+std::vector<std::string> Recurly::demoAlsoSent(const Sub &, const Charge &, Random &) const
+{
+    return {};
+}
+
+std::optional<std::string> Recurly::demoStatementPage(const std::vector<std::string> &) const
+{
+    return std::nullopt; // the demo's statements are stripe-main's
 }
 
 } // namespace rd::providers

@@ -43,5 +43,11 @@ public:
     void demoChargeIds(demo::Charge &c, demo::Random &r, long long &invoiceNumber) const override;
     std::string demoPayload(const demo::Sub &s, const demo::Charge &c, const Period &term,
         demo::Random &r) const override;
+    DemoTraits demoTraits() const override;
+    std::string demoEventId(demo::Random &r) const override;
+    std::vector<std::string> demoAlsoSent(
+        const demo::Sub &s, const demo::Charge &c, demo::Random &r) const override;
+    std::optional<std::string> demoStatementPage(
+        const std::vector<std::string> &payloads) const override;
 };
 } // namespace rd::providers

@@ -5,6 +5,7 @@
 
 #include "domain/core/providers/demo_support.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace rd::providers {
@@ -21,9 +22,22 @@ void Stripe::demoIdentify(Sub &s, Random &r, const IdentityBases &) const
 void Stripe::demoChargeIds(Charge &c, Random &r, long long &) const
 {
     c.invoiceId = "in_1" + r.token(23);
-    c.eventId = "evt_1" + r.token(23);
+    c.eventId = demoEventId(r);
 }
 
+std::string Stripe::demoEventId(Random &r) const
+{
+    return "evt_1" + r.token(23);
+}
+
+DemoTraits Stripe::demoTraits() const
+{
+    return {};
+}
+
+namespace {
+
+// Stripe's event `eventType` ("invoice.paid", "invoice.payment_succeeded") for charge `c`.
 std::string stripeDemoEvent(const Sub &s, const Charge &c, const std::string &eventType, Random &r)
 {
     const bool basil = s.index % 2 == 1;
@@ -90,9 +104,33 @@ std::string stripeDemoEvent(const Sub &s, const Charge &c, const std::string &ev
         .dump(2);
 }
 
+} // namespace
+
 std::string Stripe::demoPayload(const Sub &s, const Charge &c, const Period &, Random &r) const
 {
     return stripeDemoEvent(s, c, "invoice.paid", r);
+}
+
+std::vector<std::string> Stripe::demoAlsoSent(const Sub &s, const Charge &c, Random &r) const
+{
+    // Both event types for the one invoice: its renewal key makes the second a duplicate.
+    Charge again = c;
+    again.eventId = demoEventId(r);
+    return {stripeDemoEvent(s, again, "invoice.payment_succeeded", r)};
+}
+
+std::optional<std::string> Stripe::demoStatementPage(const std::vector<std::string> &payloads) const
+{
+    std::vector<ojson> invoices;
+    for (const auto &payload : payloads)
+        invoices.push_back(ojson::parse(payload)["data"]["object"]);
+    // Stripe lists the newest first.
+    std::stable_sort(invoices.begin(), invoices.end(), [](const ojson &a, const ojson &b) {
+        return a["created"].get<std::int64_t>() > b["created"].get<std::int64_t>();
+    });
+    return ojson {
+        {"object", "list"}, {"data", invoices}, {"has_more", false}, {"url", "/v1/invoices"}}
+        .dump(2);
 }
 
 } // namespace rd::providers

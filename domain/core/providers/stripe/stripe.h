@@ -44,10 +44,15 @@ public:
     void demoChargeIds(demo::Charge &c, demo::Random &r, long long &invoiceNumber) const override;
     std::string demoPayload(const demo::Sub &s, const demo::Charge &c, const Period &term,
         demo::Random &r) const override;
+    DemoTraits demoTraits() const override;
+    std::string demoEventId(demo::Random &r) const override;
+    std::vector<std::string> demoAlsoSent(
+        const demo::Sub &s, const demo::Charge &c, demo::Random &r) const override;
+    std::optional<std::string> demoStatementPage(
+        const std::vector<std::string> &payloads) const override;
 };
 
-// Shared by the parts of the Stripe folder, and the demo's story (which sends both of Stripe's
-// event types for one invoice).
+// Shared by the parts of the Stripe folder.
 
 /// A Stripe invoice; `basil` selects its shape (see adapter.cpp). `ids` gets the subscription
 /// and invoice ids as they are read; `path` is the invoice's JSON path for messages.
@@ -55,7 +60,4 @@ NormalizeResult classifyStripeInvoice(adapters::DeliveryIds &ids, const nlohmann
     const std::string &path, bool basil, const adapters::FallbackTime &fallbackPaidAt);
 /// Basil or not from the invoice's own fields, for invoices that come without an api_version.
 bool stripeInvoiceIsBasil(const nlohmann::json &invoice, const std::string &path);
-/// Stripe's event `eventType` ("invoice.paid", "invoice.payment_succeeded") for charge `c`.
-std::string stripeDemoEvent(
-    const demo::Sub &s, const demo::Charge &c, const std::string &eventType, demo::Random &r);
 } // namespace rd::providers
