@@ -7,6 +7,7 @@
 #include "domain/store/audit_chains.h"
 #include "tests/support/process_runner.h"
 #include "tests/support/test_database.h"
+#include "ui/models/chainbreaktext.h"
 
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
@@ -271,6 +272,9 @@ private slots:
                 qPrintable(found));
         else
             QCOMPARE(found, problem);
+        // The desk's words for it (no translator here: English) are the CLI's, word for word.
+        QCOMPARE(rd::ui::chainBreakText(v.breaks.front()),
+            QString::fromStdString(rd::describeChainBreak(v.breaks.front())));
         // What the server's own verification finds, in the same order.
         QCOMPARE(describe(v.breaks), describe(serverBreaks(*conn)));
 
@@ -385,6 +389,8 @@ private slots:
         QCOMPARE(mismatches[0].chain, std::string("subscription_transition_audits"));
         QCOMPARE(mismatches[0].chainId, chainId);
         QCOMPARE(mismatches[0].seq, std::int64_t(seq));
+        QCOMPARE(rd::ui::chainBreakText(mismatches[0]),
+            QString::fromStdString(rd::describeChainBreak(mismatches[0])));
 
         QTemporaryDir dir;
         const QString path = dir.filePath("anchor.json");

@@ -1,12 +1,15 @@
 #include "ui/actions/actionresult.h"
 #include "ui/actions/statementimport.h"
 #include "ui/models/caseevidence.h"
+#include "ui/models/chainbreaktext.h"
 #include "ui/models/format.h"
 #include "ui/widgets/connectiondialog.h"
 #include "ui/widgets/translations.h"
 
 #include "domain/core/case_next_step.h"
 #include "domain/store/action_refused.h"
+#include "domain/store/audit_verification.h"
+#include "domain/store/database_backup.h"
 #include "domain/store/statement_run.h"
 
 #include <nlohmann/json.hpp>
@@ -377,6 +380,42 @@ private slots:
         QCOMPARE(rd::ui::refusalText(u"no_such_refusal"_qs, u"as it came"_qs), u"as it came"_qs);
         QCOMPARE(rd::ui::refusalText(u"case_already_closed"_qs, u"case 7 was resolved"_qs),
             u"Der Fall ist bereits abgeschlossen. (case 7 was resolved)"_qs);
+        // An audit chain's break and a restored schema's rule in German: every problem the
+        // store names (tst_auditverify holds the English to the CLI's on real breaks), the
+        // database's sentences with their figures carried over.
+        const std::vector<std::string> problems {std::string(rd::chain_problem::kAltered),
+            std::string(rd::chain_problem::kRowsBeforeMissing),
+            std::string(rd::chain_problem::kPreviousHash),
+            std::string(rd::chain_problem::kRowBeforeMissing),
+            std::string(rd::chain_problem::kAnchoredRowGone),
+            std::string(rd::chain_problem::kAnchoredRowRewritten),
+            "billing period of renewal in_1 has no audit row recording it (added, or its record "
+            "removed)",
+            "billing period of renewal in_1 holds 1000 USD for 2026-01-01T00:00:00Z to "
+            "2026-02-01T00:00:00Z, its audit row recorded 900 USD for 2026-01-01T00:00:00Z to "
+            "2026-02-01T00:00:00Z (altered)"};
+        for (const auto &problem : problems) {
+            const rd::ChainBreak b {
+                "subscription_transition_audits", "1f2e", 12, 3, problem, "stripe-main", "sub_1"};
+            const QString text = rd::ui::chainBreakText(b);
+            QVERIFY2(text.startsWith(u"Abonnement stripe-main sub_1 (Kette 1f2e), Prüfzeile 12 an "
+                                     "Position 3: "_qs),
+                qPrintable(text));
+            QVERIFY2(!text.contains(QString::fromStdString(problem)), qPrintable(text));
+        }
+        QCOMPARE(rd::ui::chainBreakText(
+                     {"reconciliation_case_history", "7", 0, 2, problems.back(), "", ""}),
+            u"Fall 7, Position 2: der Abrechnungszeitraum der Verlängerung in_1 enthält 1000 USD "
+            "für 2026-01-01T00:00:00Z bis 2026-02-01T00:00:00Z, seine Prüfzeile hielt 900 USD "
+            "für 2026-01-01T00:00:00Z bis 2026-02-01T00:00:00Z fest (verändert)"_qs);
+        QCOMPARE(rd::ui::chainBreakText(
+                     {"reconciliation_case_history", "7", 0, 2, "a problem of tomorrow", "", ""}),
+            u"Fall 7, Position 2: a problem of tomorrow"_qs);
+        QCOMPARE(rd::ui::schemaRuleDifferenceText(
+                     {"privileges of function rd_x(text)", "renewal_viewer=X", ""}),
+            u"privileges of function rd_x(text): nur in der wiederhergestellten Datenbank "
+            "(„renewal_viewer=X“)"_qs);
+
         // The import report in German, its amounts as the CLI writes them.
         const QString report = rd::ui::statementImportText(importResults().last());
         QVERIFY2(report.contains(u"Abrechnungslauf 7"_qs), qPrintable(report));

@@ -503,10 +503,9 @@ AuditAnchorCheck checkAuditAnchor(DbRef db, std::istream &anchor, std::size_t ma
             const auto &field = rows[static_cast<int>(i)][0];
             ChainBreak b {h.chain, h.chainId, 0, h.seq, "", {}, {}};
             if (field.is_null())
-                b.problem = "the anchored row is gone (removed since the anchor was exported)";
+                b.problem = chain_problem::kAnchoredRowGone;
             else if (std::string_view(field.c_str(), field.size()) != h.hash)
-                b.problem
-                    = "the anchored row's hash changed (rewritten since the anchor was exported)";
+                b.problem = chain_problem::kAnchoredRowRewritten;
             if (b.problem.empty())
                 continue;
             ++mismatchCount;

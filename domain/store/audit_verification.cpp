@@ -74,20 +74,21 @@ public:
             ++m_out.chains;
             m_chainId.assign(chainId);
         }
-        const char *problem = nullptr;
+        std::string_view problem;
         if (expected != rowHash)
-            problem = "row content does not match its hash (altered)";
+            problem = chain_problem::kAltered;
         else if (first && seq != 1)
-            problem = "rows before this one are missing (removed)";
+            problem = chain_problem::kRowsBeforeMissing;
         else if (first && !prevHash.empty())
-            problem = "the previous row's hash does not match (altered or removed)";
+            problem = chain_problem::kPreviousHash;
         else if (!first && seq != m_prevSeq + 1)
-            problem = "the row before this one is missing (removed)";
+            problem = chain_problem::kRowBeforeMissing;
         else if (!first && prevHash != m_prevRowHash)
-            problem = "the previous row's hash does not match (altered or removed)";
-        if (problem) {
+            problem = chain_problem::kPreviousHash;
+        if (!problem.empty()) {
             if (m_out.breaks.size() < m_maxBreaks)
-                m_out.breaks.push_back({m_chain, m_chainId, rowId, seq, problem, {}, {}});
+                m_out.breaks.push_back(
+                    {m_chain, m_chainId, rowId, seq, std::string(problem), {}, {}});
             else
                 m_out.moreBreaks = true;
         }

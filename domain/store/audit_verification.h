@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rd {
@@ -25,6 +26,22 @@ struct ChainBreak
     std::string provider;
     std::string subscription;
 };
+
+/// What is wrong at a break, as ChainBreak::problem says it (the anchor's and the billing
+/// periods' checks add theirs: kAnchoredRowGone, kAnchoredRowRewritten, and
+/// audit_billing_period_breaks()'s sentences, which name the renewal).
+namespace chain_problem {
+inline constexpr std::string_view kAltered = "row content does not match its hash (altered)";
+inline constexpr std::string_view kRowsBeforeMissing = "rows before this one are missing (removed)";
+inline constexpr std::string_view kPreviousHash
+    = "the previous row's hash does not match (altered or removed)";
+inline constexpr std::string_view kRowBeforeMissing
+    = "the row before this one is missing (removed)";
+inline constexpr std::string_view kAnchoredRowGone
+    = "the anchored row is gone (removed since the anchor was exported)";
+inline constexpr std::string_view kAnchoredRowRewritten
+    = "the anchored row's hash changed (rewritten since the anchor was exported)";
+} // namespace chain_problem
 
 /// A break named for people: "subscription stripe-main sub_123 (chain 1f…), audit row 12 at
 /// position 3: row content does not match its hash (altered)"; a case's chain says "case 7 of

@@ -1320,11 +1320,11 @@ Prüfanker: %6</translation>
     </message>
     <message>
         <source>first delivered as %1, %2 ago; delivered %3 times, last as %4, %5 ago.</source>
-        <translation>zuerst zugestellt als %1 vor %2; %3-mal zugestellt, zuletzt als %4 vor %5.</translation>
+        <translation>zuerst zugestellt als %1, %2 her; %3-mal zugestellt, zuletzt als %4, %5 her.</translation>
     </message>
     <message>
         <source>delivered once, as %1, %2 ago.</source>
-        <translation>einmal zugestellt, als %1 vor %2.</translation>
+        <translation>einmal zugestellt, als %1, %2 her.</translation>
     </message>
     <message>
         <source>Dismissed by mistake? Put the case back in the queue, open, with a note saying why; its history keeps the dismissal.</source>
@@ -1369,6 +1369,10 @@ Prüfanker: %6</translation>
     <message>
         <source>The provider&apos;s subscription %1 is not in the desk: import it, or attach a provider snapshot to create it.</source>
         <translation>Das Abonnement %1 des Anbieters ist nicht im Desk: Importieren Sie es oder hängen Sie einen Anbieter-Snapshot an, um es anzulegen.</translation>
+    </message>
+    <message>
+        <source>found by a statement import, %1 ago (object %2).</source>
+        <translation>von einem Kontoauszugsimport gefunden, %1 her (Objekt %2).</translation>
     </message>
 </context>
 <context>
@@ -2157,6 +2161,81 @@ Prüfanker: %6</translation>
     <message>
         <source>%1 case %2…</source>
         <translation>%1 Fall %2…</translation>
+    </message>
+</context>
+<context>
+    <name>rd::ui::ChainBreakText</name>
+    <message>
+        <source>row content does not match its hash (altered)</source>
+        <translation>der Inhalt der Zeile passt nicht zu ihrem Hash (verändert)</translation>
+    </message>
+    <message>
+        <source>rows before this one are missing (removed)</source>
+        <translation>Zeilen vor dieser fehlen (entfernt)</translation>
+    </message>
+    <message>
+        <source>the previous row&apos;s hash does not match (altered or removed)</source>
+        <translation>der Hash der vorigen Zeile passt nicht (verändert oder entfernt)</translation>
+    </message>
+    <message>
+        <source>the row before this one is missing (removed)</source>
+        <translation>die Zeile vor dieser fehlt (entfernt)</translation>
+    </message>
+    <message>
+        <source>the anchored row is gone (removed since the anchor was exported)</source>
+        <translation>die verankerte Zeile fehlt (entfernt, seit der Anker exportiert wurde)</translation>
+    </message>
+    <message>
+        <source>the anchored row&apos;s hash changed (rewritten since the anchor was exported)</source>
+        <translation>der Hash der verankerten Zeile hat sich geändert (neu geschrieben, seit der Anker exportiert wurde)</translation>
+    </message>
+    <message>
+        <source>billing period of renewal %1 has no audit row recording it (added, or its record removed)</source>
+        <translation>der Abrechnungszeitraum der Verlängerung %1 hat keine Prüfzeile, die ihn festhält (hinzugefügt, oder seine Prüfzeile entfernt)</translation>
+    </message>
+    <message>
+        <source>billing period of renewal %1 holds %2 %3 for %4 to %5, its audit row recorded %6 %7 for %8 to %9 (altered)</source>
+        <translation>der Abrechnungszeitraum der Verlängerung %1 enthält %2 %3 für %4 bis %5, seine Prüfzeile hielt %6 %7 für %8 bis %9 fest (verändert)</translation>
+    </message>
+    <message>
+        <source>case %1</source>
+        <translation>Fall %1</translation>
+    </message>
+    <message>
+        <source>case %1 of subscription %2</source>
+        <translation>Fall %1 des Abonnements %2</translation>
+    </message>
+    <message>
+        <source>subscription (chain %1)</source>
+        <translation>Abonnement (Kette %1)</translation>
+    </message>
+    <message>
+        <source>subscription %1 (chain %2)</source>
+        <translation>Abonnement %1 (Kette %2)</translation>
+    </message>
+    <message>
+        <source>, position %1</source>
+        <translation>, Position %1</translation>
+    </message>
+    <message>
+        <source>, history row %1 at position %2</source>
+        <translation>, Verlaufszeile %1 an Position %2</translation>
+    </message>
+    <message>
+        <source>, audit row %1 at position %2</source>
+        <translation>, Prüfzeile %1 an Position %2</translation>
+    </message>
+    <message>
+        <source>%1: only in the restored database (&apos;%2&apos;)</source>
+        <translation>%1: nur in der wiederhergestellten Datenbank („%2“)</translation>
+    </message>
+    <message>
+        <source>%1: missing from the restored database (the migrations make &apos;%2&apos;)</source>
+        <translation>%1: fehlt in der wiederhergestellten Datenbank (die Migrationen erzeugen „%2“)</translation>
+    </message>
+    <message>
+        <source>%1: restored &apos;%2&apos;, the migrations make &apos;%3&apos;</source>
+        <translation>%1: wiederhergestellt „%2“, die Migrationen erzeugen „%3“</translation>
     </message>
 </context>
 <context>

@@ -117,6 +117,31 @@ public:
         return {};
     }
 #endif
+#ifndef OMIT_demoTraits
+    DemoTraits demoTraits() const override
+    {
+        return {};
+    }
+#endif
+#ifndef OMIT_demoEventId
+    std::string demoEventId(demo::Random &) const override
+    {
+        return {};
+    }
+#endif
+#ifndef OMIT_demoAlsoSent
+    std::vector<std::string> demoAlsoSent(
+        const demo::Sub &, const demo::Charge &, demo::Random &) const override
+    {
+        return {};
+    }
+#endif
+#ifndef OMIT_demoStatementPage
+    std::optional<std::string> demoStatementPage(const std::vector<std::string> &) const override
+    {
+        return std::nullopt;
+    }
+#endif
 };
 
 // As the table of kinds holds its instances (domain/core/adapters/provider_kinds.cpp).

@@ -3,6 +3,7 @@
 #include "domain/core/errors.h"
 #include "domain/store/database_backup.h"
 #include "domain/store/embedded_cluster.h"
+#include "ui/models/chainbreaktext.h"
 #include "ui/models/format.h"
 
 #include <QCoreApplication>
@@ -415,15 +416,15 @@ void fillReport(RestoreResult &outcome, const RestoreReport &r)
     outcome.anchorHeads = r.anchor.heads;
     outcome.anchorMismatches = r.anchor.mismatchCount;
     if (!r.anchor.mismatches.empty())
-        outcome.firstAnchorMismatch = qs(describeChainBreak(r.anchor.mismatches.front()));
+        outcome.firstAnchorMismatch = chainBreakText(r.anchor.mismatches.front());
     outcome.chains = r.verification.chains;
     outcome.auditRows = r.verification.rows;
     outcome.chainBreaks = qint64(r.verification.breaks.size());
     if (!r.verification.breaks.empty())
-        outcome.firstChainBreak = qs(describeChainBreak(r.verification.breaks.front()));
+        outcome.firstChainBreak = chainBreakText(r.verification.breaks.front());
     outcome.ruleDifferences = qint64(r.rules.differences.size());
     if (!r.rules.differences.empty())
-        outcome.firstRuleDifference = qs(describeSchemaRuleDifference(r.rules.differences.front()));
+        outcome.firstRuleDifference = schemaRuleDifferenceText(r.rules.differences.front());
     // In the desk's words (the store's sentence is English): the one reason there is.
     if (r.rules.noCreateDb)
         outcome.rulesNotCompared

@@ -2,6 +2,7 @@
 
 #include "domain/core/errors.h"
 #include "domain/store/audit_verification.h"
+#include "ui/models/chainbreaktext.h"
 #include "ui/models/iodevicestreambuf.h"
 
 #include <QCoreApplication>
@@ -30,7 +31,7 @@ namespace {
 
 QString describe(const ChainBreak &b)
 {
-    return QString::fromStdString(describeChainBreak(b));
+    return chainBreakText(b);
 }
 
 /// What opens the break: its chain, whose it is, the row and what is wrong with it.

@@ -247,13 +247,19 @@ void CaseDetailPanel::showCase(RowRef r, const Viewer &viewer)
     const qint64 seen = r[F::Occurrences].toLongLong();
     const QDateTime first = columns::fromMicros(r[F::FirstSeen]);
     const QDateTime last = columns::fromMicros(r[F::LastSeen]);
+    // A case a statement import raised names the statement's object ("statement:<sha256>"),
+    // which was never delivered.
+    const bool fromStatement = r[F::FirstEvent].toString().startsWith(u"statement:"_qs);
     m_history->setText(u"<b>"_qs + tr("History") + u"</b> &nbsp;"_qs
         + (seen > 1 ? tr("first delivered as %1, %2 ago; delivered %3 times, last as %4, %5 ago.")
                           .arg(r[F::FirstEvent].toString().toHtmlEscaped(), format::age(first))
                           .arg(seen)
                           .arg(r[F::LastEvent].toString().toHtmlEscaped(), format::age(last))
-                    : tr("delivered once, as %1, %2 ago.")
-                          .arg(r[F::FirstEvent].toString().toHtmlEscaped(), format::age(first))));
+                : fromStatement
+                ? tr("found by a statement import, %1 ago (object %2).")
+                      .arg(format::age(first), r[F::FirstEvent].toString().toHtmlEscaped())
+                : tr("delivered once, as %1, %2 ago.")
+                      .arg(r[F::FirstEvent].toString().toHtmlEscaped(), format::age(first))));
     m_history->setToolTip(format::utcTooltip(first, last));
     m_evidenceModel->setLines(ev.localTitle, ev.incomingTitle, ev.lines);
     m_json->setPlainText(r[F::EventPretty].toString());
