@@ -30,6 +30,15 @@ QString renewal(const char *eventId, const char *subscription, const char *key, 
     return QString::fromStdString(e.dump());
 }
 
+// A renewal of the Stripe fixtures before API 2025-03-31: its invoice names its charge and
+// payment intent, which the renewal keeps for the refunds to come (#40).
+QString withStripeRefs(const QString &renewalJson)
+{
+    nlohmann::json e = nlohmann::json::parse(renewalJson.toStdString());
+    e["paymentRefs"] = {"ch_3QxCharge0001", "pi_3QxPay0001"};
+    return QString::fromStdString(e.dump());
+}
+
 constexpr const char *kJan1 = "2026-01-01T00:00:00Z";
 constexpr const char *kFeb1 = "2026-02-01T00:00:00Z";
 
@@ -54,8 +63,8 @@ private slots:
             << "stripe/renewal_pre_basil.json"
             << "renewal"
             << "renewal"
-            << renewal("evt_1QxRenew0001", "sub_1QxSub0001", "in_1QxRenew0001", nullptr, kJan1,
-                   kFeb1, 2000, "USD", "2026-01-01T01:01:00Z");
+            << withStripeRefs(renewal("evt_1QxRenew0001", "sub_1QxSub0001", "in_1QxRenew0001",
+                   nullptr, kJan1, kFeb1, 2000, "USD", "2026-01-01T01:01:00Z"));
         QTest::newRow("stripe renewal basil")
             << "stripe/renewal_basil.json"
             << "renewal"
@@ -66,14 +75,14 @@ private slots:
             << "stripe/renewal_payment_succeeded_no_paid_at.json"
             << "renewal"
             << "renewal"
-            << renewal("evt_1QxRenew0003", "sub_1QxSub0001", "in_1QxRenew0003", nullptr, kJan1,
-                   kFeb1, 2000, "USD", "2026-01-01T01:01:10Z");
+            << withStripeRefs(renewal("evt_1QxRenew0003", "sub_1QxSub0001", "in_1QxRenew0003",
+                   nullptr, kJan1, kFeb1, 2000, "USD", "2026-01-01T01:01:10Z"));
         QTest::newRow("stripe renewal with proration lines")
             << "stripe/renewal_with_proration_lines.json"
             << "renewal"
             << "renewal"
-            << renewal("evt_1QxRenew0004", "sub_1QxSub0001", "in_1QxRenew0004", nullptr, kJan1,
-                   kFeb1, 3500, "USD", "2026-01-01T01:01:00Z");
+            << withStripeRefs(renewal("evt_1QxRenew0004", "sub_1QxSub0001", "in_1QxRenew0004",
+                   nullptr, kJan1, kFeb1, 3500, "USD", "2026-01-01T01:01:00Z"));
         QTest::newRow("stripe renewal with proration lines basil")
             << "stripe/renewal_with_proration_lines_basil.json"
             << "renewal"
@@ -84,8 +93,8 @@ private slots:
             << "stripe/renewal_jpy.json"
             << "renewal"
             << "renewal"
-            << renewal("evt_1QxRenewJpy1", "sub_1QxSub0001", "in_1QxRenewJpy1", nullptr, kJan1,
-                   kFeb1, 1500, "JPY", "2026-01-01T01:01:00Z");
+            << withStripeRefs(renewal("evt_1QxRenewJpy1", "sub_1QxSub0001", "in_1QxRenewJpy1",
+                   nullptr, kJan1, kFeb1, 1500, "JPY", "2026-01-01T01:01:00Z"));
         // A metered price bills the period just ended, in arrears: that line's period is no
         // period being renewed into. Alone on the invoice, the renewal needs its subscription
         // fetched (pre-basil carries usage_type, basil does not: told by time, not by type).
@@ -93,9 +102,9 @@ private slots:
             << "stripe/renewal_metered_only.json"
             << "needs_snapshot"
             << "missing_period"
-            << renewal("evt_1QxMetered01", "sub_1QxSubMtr01", "in_1QxMetered01", nullptr,
-                   "1970-01-01T00:00:00Z", "1970-01-01T00:00:00Z", 1234, "USD",
-                   "2026-01-01T01:01:00Z");
+            << withStripeRefs(renewal("evt_1QxMetered01", "sub_1QxSubMtr01", "in_1QxMetered01",
+                   nullptr, "1970-01-01T00:00:00Z", "1970-01-01T00:00:00Z", 1234, "USD",
+                   "2026-01-01T01:01:00Z"));
         QTest::newRow("stripe metered only basil (in arrears)")
             << "stripe/renewal_metered_only_basil.json"
             << "needs_snapshot"
@@ -109,9 +118,9 @@ private slots:
             << "stripe/renewal_lines_on_later_page.json"
             << "needs_snapshot"
             << "missing_period"
-            << renewal("evt_1QxMoreLines1", "sub_1QxSubMtr01", "in_1QxMoreLines1", nullptr,
-                   "1970-01-01T00:00:00Z", "1970-01-01T00:00:00Z", 4500, "USD",
-                   "2026-01-01T01:01:00Z");
+            << withStripeRefs(renewal("evt_1QxMoreLines1", "sub_1QxSubMtr01", "in_1QxMoreLines1",
+                   nullptr, "1970-01-01T00:00:00Z", "1970-01-01T00:00:00Z", 4500, "USD",
+                   "2026-01-01T01:01:00Z"));
         // #39, 15: invoices that carry both parent and subscription are read (a webhook by its
         // api_version; a statement by the keys, tst_statement's invoicesWithBothShapesKeys).
         QTest::newRow("stripe parent and subscription naming the same one")
@@ -131,8 +140,8 @@ private slots:
             << "stripe/renewal_metered_and_licensed.json"
             << "renewal"
             << "renewal"
-            << renewal("evt_1QxMetered03", "sub_1QxSubMtr01", "in_1QxMetered03", nullptr, kJan1,
-                   kFeb1, 3234, "USD", "2026-01-01T01:01:00Z");
+            << withStripeRefs(renewal("evt_1QxMetered03", "sub_1QxSubMtr01", "in_1QxMetered03",
+                   nullptr, kJan1, kFeb1, 3234, "USD", "2026-01-01T01:01:00Z"));
         QTest::newRow("stripe metered and licensed basil")
             << "stripe/renewal_metered_and_licensed_basil.json"
             << "renewal"

@@ -41,6 +41,15 @@ constexpr const char *kFebruaryDelivery
       R"("paidAmountMinor":1999,"currency":"USD","paidAt":"2026-02-01T00:00:05Z"}'::jsonb, )"
       "'8d3f2a6e-0c59-4f0e-9a57-3b1f6f0d2c11')";
 
+// Money back (0049): a refund of in_feb, delivered after kFebruaryDelivery recorded it.
+constexpr const char *kFebruaryRefund
+    = "SELECT outcome FROM ingest_delivery('stripe-main', 'evt_refund', 'refund', 6, "
+      "encode(sha256('refund'), 'hex'), 'money_movement', 'refund', NULL, NULL, "
+      R"('{"providerKey":"stripe-main","providerEventId":"evt_refund","providerSubscriptionId":null,)"
+      R"("movements":[{"movementKey":"re_feb","kind":"refund","amountMinor":500,"currency":"USD",)"
+      R"("occurredAt":"2026-02-10T00:00:00Z","renewalRefs":["ch_feb","in_feb"]}]}'::jsonb, )"
+      "'0b6f7a55-4e0d-4c3b-9a1e-2f5b8c7d6e01')";
+
 // An invalid delivery, id 7001, for review_invalid_delivery.
 constexpr const char *kInvalidDelivery
     = "INSERT INTO webhook_inbox (id, provider_key, provider_event_id, raw_body, body_size, "
@@ -405,6 +414,21 @@ private slots:
                "AND c.status = 'resolved' "
                "WHERE w.provider_event_id = 'evt_feb' AND w.outcome = 'applied' "
                "AND b.id = '8d3f2a6e-0c59-4f0e-9a57-3b1f6f0d2c11'"
+            << AttackGround {};
+        // 0049: a refund, recorded into the real movements, audits and outbox, found through
+        // the real billing periods, under the real work locks.
+        QTest::newRow("ingest: ingest_delivery of money back")
+            << "ingest"
+            << (QStringList {"webhook_inbox", "billing_providers", "money_movements",
+                    "billing_period_payment_refs", "rd_work_locks", "month_closes"}
+                   + renewalTables + caseTables)
+            << QString(kFebruaryDelivery) + "; " + kFebruaryRefund
+            << "SELECT count(*) FROM money_movements m "
+               "JOIN subscription_transition_audits a ON a.details->>'movementId' = m.id::text "
+               "JOIN subscription_outbox o ON o.payload->>'movementId' = m.id::text "
+               "JOIN webhook_inbox w ON w.provider_event_id = 'evt_refund' "
+               "AND w.outcome = 'recorded' "
+               "WHERE m.movement_key = 're_feb' AND m.amount_minor = 500"
             << AttackGround {};
         // The ledger's totals (0016, 0023): the renewal core appends its delta to the real
         // deltas table, and a fold (any viewer may fold) moves it into the real totals.

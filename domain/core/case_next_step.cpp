@@ -10,7 +10,7 @@ namespace {
 // says the same at more length. English, as the CLI prints it; the desk lists the same
 // sentences for its translations (ui/models/caseevidence.cpp), and tst_ui_caseevidence keeps
 // the two word for word alike.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 11> kNextSteps {{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 14> kNextSteps {{
     {"renewal_period_is_not_contiguous",
         "Usually wait: when the missing renewal arrives the core applies this one too and "
         "closes the case by itself. If the provider's periods differ from the desk's, attach a "
@@ -47,6 +47,19 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 11> kNextSte
         "Open the object in the provider's dashboard. If it is a renewal, see that it is "
         "recorded (its delivery, or a provider snapshot of its subscription), then dismiss "
         "with a note naming it; if it is not, dismiss with a note saying what it was."},
+    {"refund_without_renewal",
+        "Usually wait: when the renewal it pays back is recorded, the movement is recorded with "
+        "it and the case closes by itself. If that renewal was recorded before the desk kept "
+        "payment refs, or never reaches the desk, find it at the provider and dismiss with a note"
+        " naming it."},
+    {"refund_exceeds_payment",
+        "Check the renewal and its refunds and disputes at the provider: the desk never records "
+        "more money back than was paid. If a recorded movement is wrong, or the provider paid "
+        "back more than the renewal, dismiss with a note saying what it shows."},
+    {"money_movement_conflict",
+        "The provider sent a refund or dispute already recorded with another amount, currency or "
+        "renewal, or a reversal of nothing recorded. The recorded movement is kept: check it at "
+        "the provider and dismiss with a note saying what it shows."},
 }};
 
 } // namespace

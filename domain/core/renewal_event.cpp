@@ -67,6 +67,16 @@ SuccessfulRenewalEvent renewalEventFromJson(const nlohmann::json &json)
     e.paidAmountMinor = requireNonNegativeInteger(json, "", "paidAmountMinor");
     e.currency = normalizeCurrency(requireString(json, "", "currency"), "currency");
     e.paidAt = requireTimestamp(json, "", "paidAt");
+    if (json.contains("paymentRefs")) {
+        const auto &refs = json.at("paymentRefs");
+        if (!refs.is_array())
+            throw InputError("paymentRefs", "expected an array of strings");
+        for (std::size_t i = 0; i < refs.size(); ++i) {
+            if (!refs[i].is_string())
+                throw InputError("paymentRefs[" + std::to_string(i) + "]", "expected a string");
+            e.paymentRefs.push_back(refs[i].get<std::string>());
+        }
+    }
     checkEventBounds(e);
     return e;
 }
@@ -93,6 +103,12 @@ void checkEventBounds(const SuccessfulRenewalEvent &e)
     boundedIdentifier(e.providerRenewalKey, "providerRenewalKey");
     if (e.providerVersion)
         boundedIdentifier(*e.providerVersion, "providerVersion");
+    if (e.paymentRefs.size() > kMaxPaymentRefs)
+        throw InputError("paymentRefs",
+            std::to_string(e.paymentRefs.size()) + " refs, more than a payment has ("
+                + std::to_string(kMaxPaymentRefs) + " at most)");
+    for (const auto &ref : e.paymentRefs)
+        boundedIdentifier(ref, "paymentRefs");
     if (e.paidAmountMinor > kMaxAmountMinor)
         throw InputError("paidAmountMinor",
             std::to_string(e.paidAmountMinor) + " minor units is more than any payment ("
@@ -115,13 +131,16 @@ nlohmann::json toJson(const Period &period)
 
 nlohmann::json toJson(const SuccessfulRenewalEvent &e)
 {
-    return {{"providerKey", e.providerKey}, {"providerEventId", e.providerEventId},
+    nlohmann::json json {{"providerKey", e.providerKey}, {"providerEventId", e.providerEventId},
         {"providerSubscriptionId", e.providerSubscriptionId},
         {"providerRenewalKey", e.providerRenewalKey},
         {"providerVersion",
             e.providerVersion ? nlohmann::json(*e.providerVersion) : nlohmann::json(nullptr)},
         {"period", toJson(e.period)}, {"paidAmountMinor", e.paidAmountMinor},
         {"currency", e.currency}, {"paidAt", formatRfc3339(e.paidAt)}};
+    if (!e.paymentRefs.empty())
+        json["paymentRefs"] = e.paymentRefs;
+    return json;
 }
 
 } // namespace rd

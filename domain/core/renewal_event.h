@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace rd {
 
@@ -32,6 +33,10 @@ struct SuccessfulRenewalEvent
     std::int64_t paidAmountMinor = 0; ///< integer minor units of `currency`
     std::string currency; ///< ISO 4217, upper case
     Timestamp paidAt;
+    /// What a later refund may name this renewal by besides its renewal key: Stripe's charge and
+    /// payment intent of the invoice (#40). Empty for the kinds whose refunds name the renewal
+    /// key itself. In the JSON form only when not empty.
+    std::vector<std::string> paymentRefs;
 
     bool operator==(const SuccessfulRenewalEvent &) const = default;
 };
@@ -53,6 +58,8 @@ inline constexpr std::int64_t kMaxAmountMinor = 1'000'000'000'000;
 /// 9999-12-31 made its subscription never overdue). Bounded here alone: a CHECK in the
 /// database cost the one-statement renewal 0.8 % of its instructions (0046's comment).
 inline constexpr int kMaxPeriodDays = 1827;
+/// The most payment refs a renewal keeps (a charge, a payment intent, a few retried payments).
+inline constexpr std::size_t kMaxPaymentRefs = 8;
 
 /// InputError naming the first field of `event` out of its bounds: an identifier (providerKey,
 /// providerEventId, ...) longer than kMaxIdentifierBytes, paidAmountMinor above

@@ -26,12 +26,13 @@ public:
 /// What became of one delivered payload (the inbox's outcome column).
 enum class IngestOutcome {
     Applied, ///< a renewal, recorded now
-    Duplicate, ///< a renewal recorded before (another event of the same renewal)
+    Duplicate, ///< a renewal or money movement recorded before (another event of the same one)
     DuplicateDelivery, ///< the same event delivered again: the first delivery's outcome stands
     NotARenewal, ///< a payload of another kind: kept, nothing to do
     NeedsSnapshot, ///< a renewal whose payload lacks facts: waits for a provider snapshot
     Rejected, ///< a renewal the core refused: a reconciliation case
     Invalid, ///< a payload that cannot be read: kept byte for byte with the reason
+    Recorded, ///< money back (a refund, a chargeback or a reversal), recorded now (#40)
 };
 std::string_view toString(IngestOutcome outcome);
 

@@ -44,6 +44,7 @@ std::optional<IngestOutcome> knownOutcome(NormalizeOutcome outcome)
         return IngestOutcome::Invalid;
     case NormalizeOutcome::Renewal:
     case NormalizeOutcome::NeedsSnapshot:
+    case NormalizeOutcome::MoneyMovement:
         break;
     }
     return std::nullopt;
@@ -62,7 +63,7 @@ IngestOutcome ingestOutcomeFromName(const std::string &name)
     return namedAnswer<IngestOutcome>(name,
         {IngestOutcome::Applied, IngestOutcome::Duplicate, IngestOutcome::DuplicateDelivery,
             IngestOutcome::NotARenewal, IngestOutcome::NeedsSnapshot, IngestOutcome::Rejected,
-            IngestOutcome::Invalid},
+            IngestOutcome::Invalid, IngestOutcome::Recorded},
         "the outcome", "ingest_delivery");
 }
 
@@ -112,6 +113,8 @@ std::string_view toString(IngestOutcome outcome)
         return "needs_snapshot";
     case IngestOutcome::Rejected:
         return "rejected";
+    case IngestOutcome::Recorded:
+        return "recorded";
     case IngestOutcome::Invalid:
         break;
     }
@@ -188,7 +191,9 @@ IngestResult WebhookIngestor::call(const Delivery &d, const std::string &token)
     const auto row = tx.exec_prepared1(kIngestStatement, d.providerKey, d.eventId,
         pqxx::binarystring(d.rawBody.data(), stored), static_cast<long long>(d.rawBody.size()),
         sha256Hex(d.rawBody),
-        d.outcome ? std::optional<std::string>(toString(*d.outcome)) : std::nullopt,
+        d.outcome             ? std::optional<std::string>(toString(*d.outcome))
+            : d.moneyMovement ? std::optional<std::string>("money_movement")
+                              : std::nullopt,
         orNull(d.reason), orNull(d.error),
         d.normalized.is_null() ? std::optional<std::string>() : dumpLenient(d.normalized),
         d.event.is_null() ? std::optional<std::string>() : dumpLenient(d.event), token);
@@ -260,6 +265,14 @@ WebhookIngestor::Delivery WebhookIngestor::normalized(
         // case about, but the payload waits in the inbox for a snapshot all the same.
     } else if (n.outcome == NormalizeOutcome::Renewal && n.event) {
         d.event = rd::toJson(*n.event);
+    } else if (n.outcome == NormalizeOutcome::MoneyMovement) {
+        // record_money_movements' event: the delivery's ids and its movements.
+        d.moneyMovement = true;
+        d.event = {{"providerKey", providerKey}, {"providerEventId", eventId},
+            {"providerSubscriptionId",
+                n.providerSubscriptionId.empty() ? nlohmann::json(nullptr)
+                                                 : nlohmann::json(n.providerSubscriptionId)},
+            {"movements", d.normalized["movements"]}};
     }
     return d;
 }

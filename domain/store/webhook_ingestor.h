@@ -60,6 +60,8 @@ private:
         std::string error;
         nlohmann::json normalized;
         nlohmann::json event; ///< the renewal (or the snapshot case's partial event), or null
+        /// `event` is money back (#40): record_money_movements' event, sent as 'money_movement'.
+        bool moneyMovement = false;
     };
     IngestResult ingestDelivery(const std::string &providerKey, std::string_view rawBody);
     ProviderKind registeredKind(const std::string &providerKey);

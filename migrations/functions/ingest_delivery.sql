@@ -66,6 +66,11 @@ BEGIN
             coalesce(v_state, pg_catalog.jsonb_build_object('subscriptionId', NULL)));
         v_result := 'needs_snapshot';
         v_state := NULL;
+    ELSIF p_outcome = 'money_movement' THEN
+        -- Refunds, chargebacks and their reversals (#40): recorded, duplicate, or a case.
+        SELECT r.result, r.billing_period_id, r.error_code, r.case_id, r.local_state
+          INTO v_result, v_bp, v_error, v_case, v_state
+          FROM public.record_money_movements(p_event, 'webhook', p_provider_key) r;
     ELSE
         LOOP
             v_attempt := v_attempt + 1;
@@ -80,6 +85,10 @@ BEGIN
                        (p_event->>'paidAmountMinor')::bigint, p_event->>'currency',
                        (p_event->>'paidAt')::timestamptz, 'webhook', p_provider_key,
                        p_token) a;
+            IF v_result = 'applied' THEN
+                -- Its payment refs kept, and the money back that waited for it recorded.
+                PERFORM public.rd_heal_money_back(p_provider_key, v_bp, p_event);
+            END IF;
             EXIT WHEN v_result <> 'rejected';
             v_case := public.record_reconciliation_case(p_event, v_error, v_state);
             EXIT WHEN v_case IS NOT NULL;

@@ -15,7 +15,7 @@ CREATE DOMAIN public.rd_amount_minor AS bigint
 	CONSTRAINT rd_amount_minor_bounded CHECK ((VALUE <= '1000000000000'::bigint))
 	CONSTRAINT rd_amount_minor_non_negative CHECK ((VALUE >= 0));
 CREATE DOMAIN public.rd_audit_transition AS text
-	CONSTRAINT rd_audit_transition_known CHECK ((VALUE = ANY (ARRAY['subscription_imported'::text, 'subscription_renewed'::text, 'subscription_reconciled'::text])));
+	CONSTRAINT rd_audit_transition_known CHECK ((VALUE = ANY (ARRAY['subscription_imported'::text, 'subscription_renewed'::text, 'subscription_reconciled'::text, 'money_movement_recorded'::text])));
 CREATE DOMAIN public.rd_currency_code AS text
 	CONSTRAINT rd_currency_code_iso CHECK ((VALUE = ANY (ARRAY['USD'::text, 'EUR'::text, 'GBP'::text, 'AED'::text, 'AFN'::text, 'ALL'::text, 'AMD'::text, 'AOA'::text, 'ARS'::text, 'AUD'::text, 'AWG'::text, 'AZN'::text, 'BAM'::text, 'BBD'::text, 'BDT'::text, 'BHD'::text, 'BIF'::text, 'BMD'::text, 'BND'::text, 'BOB'::text, 'BOV'::text, 'BRL'::text, 'BSD'::text, 'BTN'::text, 'BWP'::text, 'BYN'::text, 'BZD'::text, 'CAD'::text, 'CDF'::text, 'CHE'::text, 'CHF'::text, 'CHW'::text, 'CLF'::text, 'CLP'::text, 'CNY'::text, 'COP'::text, 'COU'::text, 'CRC'::text, 'CUC'::text, 'CUP'::text, 'CVE'::text, 'CZK'::text, 'DJF'::text, 'DKK'::text, 'DOP'::text, 'DZD'::text, 'EGP'::text, 'ERN'::text, 'ETB'::text, 'FJD'::text, 'FKP'::text, 'GEL'::text, 'GHS'::text, 'GIP'::text, 'GMD'::text, 'GNF'::text, 'GTQ'::text, 'GYD'::text, 'HKD'::text, 'HNL'::text, 'HTG'::text, 'HUF'::text, 'IDR'::text, 'ILS'::text, 'INR'::text, 'IQD'::text, 'IRR'::text, 'ISK'::text, 'JMD'::text, 'JOD'::text, 'JPY'::text, 'KES'::text, 'KGS'::text, 'KHR'::text, 'KMF'::text, 'KPW'::text, 'KRW'::text, 'KWD'::text, 'KYD'::text, 'KZT'::text, 'LAK'::text, 'LBP'::text, 'LKR'::text, 'LRD'::text, 'LSL'::text, 'LYD'::text, 'MAD'::text, 'MDL'::text, 'MGA'::text, 'MKD'::text, 'MMK'::text, 'MNT'::text, 'MOP'::text, 'MRU'::text, 'MUR'::text, 'MVR'::text, 'MWK'::text, 'MXN'::text, 'MXV'::text, 'MYR'::text, 'MZN'::text, 'NAD'::text, 'NGN'::text, 'NIO'::text, 'NOK'::text, 'NPR'::text, 'NZD'::text, 'OMR'::text, 'PAB'::text, 'PEN'::text, 'PGK'::text, 'PHP'::text, 'PKR'::text, 'PLN'::text, 'PYG'::text, 'QAR'::text, 'RON'::text, 'RSD'::text, 'RUB'::text, 'RWF'::text, 'SAR'::text, 'SBD'::text, 'SCR'::text, 'SDG'::text, 'SEK'::text, 'SGD'::text, 'SHP'::text, 'SLE'::text, 'SOS'::text, 'SRD'::text, 'SSP'::text, 'STN'::text, 'SVC'::text, 'SYP'::text, 'SZL'::text, 'THB'::text, 'TJS'::text, 'TMT'::text, 'TND'::text, 'TOP'::text, 'TRY'::text, 'TTD'::text, 'TWD'::text, 'TZS'::text, 'UAH'::text, 'UGX'::text, 'USN'::text, 'UYI'::text, 'UYU'::text, 'UYW'::text, 'UZS'::text, 'VED'::text, 'VES'::text, 'VND'::text, 'VUV'::text, 'WST'::text, 'XAF'::text, 'XCD'::text, 'XCG'::text, 'XOF'::text, 'XPF'::text, 'YER'::text, 'ZAR'::text, 'ZMW'::text, 'ZWG'::text])));
 CREATE DOMAIN public.rd_event_id AS text
@@ -1036,6 +1036,11 @@ BEGIN
             coalesce(v_state, pg_catalog.jsonb_build_object('subscriptionId', NULL)));
         v_result := 'needs_snapshot';
         v_state := NULL;
+    ELSIF p_outcome = 'money_movement' THEN
+        -- Refunds, chargebacks and their reversals (#40): recorded, duplicate, or a case.
+        SELECT r.result, r.billing_period_id, r.error_code, r.case_id, r.local_state
+          INTO v_result, v_bp, v_error, v_case, v_state
+          FROM public.record_money_movements(p_event, 'webhook', p_provider_key) r;
     ELSE
         LOOP
             v_attempt := v_attempt + 1;
@@ -1050,6 +1055,10 @@ BEGIN
                        (p_event->>'paidAmountMinor')::bigint, p_event->>'currency',
                        (p_event->>'paidAt')::timestamptz, 'webhook', p_provider_key,
                        p_token) a;
+            IF v_result = 'applied' THEN
+                -- Its payment refs kept, and the money back that waited for it recorded.
+                PERFORM public.rd_heal_money_back(p_provider_key, v_bp, p_event);
+            END IF;
             EXIT WHEN v_result <> 'rejected';
             v_case := public.record_reconciliation_case(p_event, v_error, v_state);
             EXIT WHEN v_case IS NOT NULL;
@@ -1864,6 +1873,63 @@ BEGIN
     RETURN NEW;
 END;
 $$;
+CREATE FUNCTION public.rd_heal_money_back(p_provider_key text, p_billing_period_id uuid, p_event jsonb) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_refs text[];
+    c public.reconciliation_cases%ROWTYPE;
+    r record;
+BEGIN
+    v_refs := ARRAY(SELECT pg_catalog.jsonb_array_elements_text(
+                               coalesce(p_event->'paymentRefs', '[]'::jsonb)));
+    IF pg_catalog.cardinality(v_refs) > 0 THEN
+        INSERT INTO public.billing_period_payment_refs (provider_key, payment_ref,
+                                                        billing_period_id)
+        SELECT p_provider_key, u.ref, p_billing_period_id
+          FROM (SELECT DISTINCT x.ref FROM pg_catalog.unnest(v_refs) AS x(ref)) u
+        ON CONFLICT DO NOTHING;
+    END IF;
+    v_refs := v_refs || (p_event->>'providerRenewalKey');
+    PERFORM public.rd_lock_payment_refs(p_provider_key, v_refs);
+    FOR c IN SELECT * FROM public.reconciliation_cases k
+              WHERE k.status = 'open' AND k.error_code = 'refund_without_renewal'
+                AND k.provider_key = p_provider_key
+                AND EXISTS (SELECT 1
+                              FROM pg_catalog.jsonb_array_elements(k.event->'movements') mv,
+                                   pg_catalog.jsonb_array_elements_text(mv->'renewalRefs') rf
+                             WHERE rf = ANY (v_refs))
+              ORDER BY k.id FOR UPDATE LOOP
+        SELECT * INTO r FROM public.record_money_movements(c.event, 'system', 'money-back');
+        IF r.result IN ('recorded', 'duplicate') THEN
+            UPDATE public.reconciliation_cases
+               SET status = 'resolved',
+                   resolution = CASE r.result WHEN 'recorded' THEN 'reapplied'
+                                              ELSE 'already_applied' END,
+                   resolved_at = pg_catalog.now(), resolved_by = 'system',
+                   resolution_comment = 'recorded automatically after renewal '
+                       || (p_event->>'providerRenewalKey') || ' arrived',
+                   billing_period_id = r.billing_period_id
+             WHERE id = c.id;
+        END IF;
+        INSERT INTO public.reconciliation_case_history (case_id, action, outcome, error_code,
+            actor, comment, details, chain_seq, prev_hash, row_hash)
+        VALUES (c.id, 'reapply', CASE r.result WHEN 'recorded' THEN 'applied'
+                                                WHEN 'duplicate' THEN 'duplicate'
+                                                ELSE 'rejected' END,
+                r.error_code, 'system',
+                CASE WHEN r.result IN ('recorded', 'duplicate')
+                     THEN 'recorded automatically after renewal '
+                     ELSE 'tried automatically after renewal ' END
+                    || (p_event->>'providerRenewalKey') || ' arrived',
+                pg_catalog.jsonb_build_object('automatic', true,
+                    'unblockedBy', p_event->>'providerEventId',
+                    'billingPeriodId', r.billing_period_id, 'localState', r.local_state),
+                0, '', '');
+    END LOOP;
+END;
+$$;
 CREATE FUNCTION public.rd_keep_case_open(p_case_id bigint, p_error_code text, p_local_state jsonb) RETURNS void
     LANGUAGE sql
     BEGIN ATOMIC
@@ -1907,6 +1973,26 @@ BEGIN
     RETURN c;
 END;
 $$;
+CREATE FUNCTION public.rd_lock_payment_refs(p_provider_key text, p_refs text[]) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_names text[];
+BEGIN
+    v_names := ARRAY(
+        SELECT DISTINCT 'money-back/' || p_provider_key || '/'
+               || (pg_catalog.hashtextextended(u.ref, 0) & 1023)::text AS name
+          FROM pg_catalog.unnest(p_refs) AS u(ref)
+         WHERE u.ref IS NOT NULL
+         ORDER BY 1);
+    INSERT INTO public.rd_work_locks AS l (name)
+    SELECT n FROM pg_catalog.unnest(v_names) AS n ORDER BY n
+    ON CONFLICT (name) DO NOTHING;
+    PERFORM 1 FROM public.rd_work_locks l WHERE l.name = ANY (v_names) ORDER BY l.name
+        FOR UPDATE;
+END;
+$$;
 CREATE FUNCTION public.rd_lock_provider_statements(p_provider_key text) RETURNS void
     LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -1918,6 +2004,38 @@ BEGIN
     END IF;
     PERFORM public.rd_take_work_lock('statements ' OPERATOR(pg_catalog.||) p_provider_key,
         'another statement import or month close of ' OPERATOR(pg_catalog.||) p_provider_key);
+END;
+$$;
+CREATE FUNCTION public.rd_money_movement_case(p_event jsonb, p_movement_key text, p_error_code text, p_local_state jsonb, s public.subscriptions) RETURNS bigint
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_case bigint;
+    v_inserted boolean;
+BEGIN
+    INSERT INTO public.reconciliation_cases AS c
+        (provider_key, provider_subscription_id, subscription_id, provider_renewal_key,
+         first_provider_event_id, last_provider_event_id, error_code, event, event_fingerprint,
+         local_state)
+    VALUES (p_event->>'providerKey',
+            coalesce(s.provider_subscription_id, p_event->>'providerSubscriptionId', 'unknown'),
+            s.id, p_movement_key, p_event->>'providerEventId', p_event->>'providerEventId',
+            p_error_code, p_event, pg_catalog.md5((p_event->'movements')::text), p_local_state)
+    ON CONFLICT (provider_key, provider_renewal_key, event_fingerprint, error_code)
+        WHERE status = 'open'
+    DO UPDATE SET occurrences = c.occurrences + 1, last_seen_at = pg_catalog.now(),
+                  last_provider_event_id = excluded.last_provider_event_id,
+                  local_state = excluded.local_state
+    RETURNING c.id, (c.xmax = 0) INTO v_case, v_inserted;
+    INSERT INTO public.reconciliation_case_history (case_id, action, outcome, error_code,
+                                                   details, chain_seq, prev_hash, row_hash)
+    VALUES (v_case, CASE WHEN v_inserted THEN 'opened' ELSE 'occurrence' END, 'open',
+            p_error_code,
+            pg_catalog.jsonb_build_object('providerEventId', p_event->>'providerEventId',
+                                          'localState', p_local_state),
+            0, '', '');
+    RETURN v_case;
 END;
 $$;
 CREATE FUNCTION public.rd_month_close_lines(p_provider_key text, p_month date) RETURNS TABLE(run_id bigint, finding text, event jsonb, case_id bigint)
@@ -2007,6 +2125,15 @@ $$;
 CREATE FUNCTION public.rd_renewal_fingerprint(e jsonb) RETURNS text
     LANGUAGE sql STABLE
     RETURN md5((jsonb_build_object('providerSubscriptionId', (e ->> 'providerSubscriptionId'::text), 'periodStart', public.rd_rfc3339((((e -> 'period'::text) ->> 'start'::text))::timestamp with time zone), 'periodEnd', public.rd_rfc3339((((e -> 'period'::text) ->> 'end'::text))::timestamp with time zone), 'paidAmountMinor', (e -> 'paidAmountMinor'::text), 'currency', (e ->> 'currency'::text)))::text);
+CREATE TABLE public.billing_period_payment_refs (
+    provider_key public.rd_key NOT NULL,
+    payment_ref public.rd_key NOT NULL,
+    billing_period_id uuid NOT NULL
+);
+CREATE FUNCTION public.rd_renewal_named_by(p_provider_key text, p_refs text[]) RETURNS public.subscription_billing_periods
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    RETURN COALESCE((SELECT b.*::public.subscription_billing_periods AS b FROM public.subscription_billing_periods b WHERE ((b.provider_key = rd_renewal_named_by.p_provider_key) AND ((b.provider_renewal_key)::text = ANY (rd_renewal_named_by.p_refs))) ORDER BY b.paid_at LIMIT 1), (SELECT b.*::public.subscription_billing_periods AS b FROM (public.billing_period_payment_refs r JOIN public.subscription_billing_periods b ON ((b.id = r.billing_period_id))) WHERE (((r.provider_key)::text = rd_renewal_named_by.p_provider_key) AND ((r.payment_ref)::text = ANY (rd_renewal_named_by.p_refs))) ORDER BY b.paid_at LIMIT 1));
 CREATE FUNCTION public.rd_require_reason(p_reason text) RETURNS void
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -2221,6 +2348,163 @@ BEGIN
                                     FROM public.subscriptions s
                                    WHERE s.provider_key = c.provider_key
                                      AND s.provider_subscription_id = c.provider_subscription_id));
+END;
+$$;
+CREATE FUNCTION public.record_money_movements(p_event jsonb, p_actor_type text, p_actor_id text, OUT result text, OUT billing_period_id uuid, OUT error_code text, OUT case_id bigint, OUT local_state jsonb) RETURNS record
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_provider text := p_event->>'providerKey';
+    m jsonb;
+    v_key text;
+    v_kind text;
+    v_amount bigint;
+    v_currency text;
+    v_at timestamptz;
+    v_refs text[];
+    bp public.subscription_billing_periods%ROWTYPE;
+    s public.subscriptions%ROWTYPE;
+    v_existing public.money_movements%ROWTYPE;
+    v_found boolean;
+    v_new uuid;
+    v_error text;
+    v_state jsonb;
+    v_back bigint;
+    v_case bigint;
+    v_recorded integer := 0;
+    v_refused text[] := '{}';
+    v_recorded_by text := CASE WHEN p_actor_type IN ('operator', 'statement', 'cli')
+                               THEN p_actor_type ELSE 'webhook' END;
+BEGIN
+    IF pg_catalog.jsonb_typeof(p_event->'movements') IS DISTINCT FROM 'array'
+       OR pg_catalog.jsonb_array_length(p_event->'movements') = 0 THEN
+        RAISE EXCEPTION 'record_money_movements: the event has no movements'
+            USING ERRCODE = '22023';
+    END IF;
+    FOR m IN SELECT e.value FROM pg_catalog.jsonb_array_elements(p_event->'movements') e LOOP
+        v_key := m->>'movementKey';
+        v_kind := m->>'kind';
+        v_amount := (m->>'amountMinor')::bigint;
+        v_currency := m->>'currency';
+        v_at := (m->>'occurredAt')::timestamptz;
+        v_refs := ARRAY(SELECT pg_catalog.jsonb_array_elements_text(m->'renewalRefs'));
+        IF v_key = ANY (v_refused) THEN
+            CONTINUE; -- in the case of the movement it reverses
+        END IF;
+        v_error := NULL;
+        s := NULL;
+        -- 1. The renewal it pays back: by its renewal key, else by a payment ref. Not there,
+        --    the refs' locks are taken and it is looked for again: a renewal that records one of
+        --    them takes the same locks before it looks for the movements waiting for it
+        --    (rd_heal_money_back), so that the one that commits second sees the other.
+        bp := public.rd_renewal_named_by(v_provider, v_refs);
+        IF bp.id IS NULL THEN
+            PERFORM public.rd_lock_payment_refs(v_provider, v_refs);
+            bp := public.rd_renewal_named_by(v_provider, v_refs);
+        END IF;
+        v_found := bp.id IS NOT NULL;
+        IF NOT v_found THEN
+            v_error := 'refund_without_renewal';
+            v_state := pg_catalog.jsonb_build_object('subscriptionId', NULL);
+        ELSE
+            -- 2. Its subscription's row lock, as a renewal takes it: two deliveries of one
+            --    refund, two refunds of one renewal, and a refund and a renewal queue here.
+            SELECT * INTO s FROM public.subscriptions WHERE id = bp.subscription_id FOR UPDATE;
+            v_state := public.rd_subscription_state_json(s)
+                || pg_catalog.jsonb_build_object('billingPeriod',
+                                                 public.rd_billing_period_json(bp));
+            SELECT * INTO v_existing FROM public.money_movements mm
+             WHERE mm.provider_key = v_provider AND mm.movement_key = v_key
+               AND mm.kind = v_kind;
+            IF FOUND THEN
+                IF v_existing.amount_minor = v_amount AND v_existing.currency = v_currency
+                   AND v_existing.billing_period_id = bp.id THEN
+                    billing_period_id := coalesce(billing_period_id, bp.id);
+                    CONTINUE; -- recorded before: another event of the same movement
+                END IF;
+                v_error := 'money_movement_conflict';
+                v_state := v_state || pg_catalog.jsonb_build_object('conflictingMovement',
+                                                                    pg_catalog.to_jsonb(v_existing));
+            ELSIF v_currency IS DISTINCT FROM bp.currency THEN
+                v_error := 'money_movement_conflict';
+            ELSIF v_kind IN ('refund_reversal', 'chargeback_reversal') AND NOT EXISTS (
+                      SELECT 1 FROM public.money_movements mm
+                       WHERE mm.provider_key = v_provider AND mm.movement_key = v_key
+                         AND mm.kind = CASE v_kind WHEN 'refund_reversal' THEN 'refund'
+                                                   ELSE 'chargeback' END) THEN
+                v_error := 'money_movement_conflict';
+            ELSE
+                -- 3. Never past what was paid: the renewal's money back so far, net of
+                --    reversals, read under the subscription's lock.
+                SELECT coalesce(pg_catalog.sum(CASE WHEN mm.kind IN ('refund', 'chargeback')
+                                                    THEN mm.amount_minor
+                                                    ELSE -mm.amount_minor END), 0)
+                  INTO v_back FROM public.money_movements mm WHERE mm.billing_period_id = bp.id;
+                IF v_kind IN ('refund', 'chargeback')
+                   AND v_back + v_amount > bp.paid_amount_minor THEN
+                    v_error := 'refund_exceeds_payment';
+                    v_state := v_state || pg_catalog.jsonb_build_object('moneyBackMinor', v_back);
+                END IF;
+            END IF;
+        END IF;
+        IF v_error IS NULL THEN
+            -- 4. The movement, its audit row and its outbox intent: all or nothing.
+            INSERT INTO public.money_movements AS mm
+                (provider_key, movement_key, kind, subscription_id, billing_period_id,
+                 amount_minor, currency, occurred_at, provider_event_id, recorded_by,
+                 after_close)
+            VALUES (v_provider, v_key, v_kind, s.id, bp.id, v_amount, v_currency, v_at,
+                    p_event->>'providerEventId', v_recorded_by,
+                    EXISTS (SELECT 1 FROM public.month_closes c
+                             WHERE c.provider_key = v_provider
+                               AND c.month = pg_catalog.date_trunc('month',
+                                                 v_at AT TIME ZONE 'UTC')::date))
+            RETURNING mm.id INTO v_new;
+            INSERT INTO public.subscription_transition_audits
+                (subscription_id, transition, billing_period_id, actor_type, actor_id,
+                 provider_event_id, provider_renewal_key, details)
+            VALUES (s.id, 'money_movement_recorded', bp.id,
+                    p_actor_type,
+                    p_actor_id, p_event->>'providerEventId', bp.provider_renewal_key,
+                    pg_catalog.jsonb_build_object('movementId', v_new, 'movementKey', v_key,
+                        'kind', v_kind, 'amountMinor', v_amount, 'currency', v_currency,
+                        'occurredAt', public.rd_rfc3339(v_at)));
+            INSERT INTO public.subscription_outbox (event_type, subscription_id,
+                                                   billing_period_id, payload)
+            VALUES (CASE v_kind WHEN 'refund' THEN 'refund.recorded'
+                                WHEN 'refund_reversal' THEN 'refund.reversed'
+                                WHEN 'chargeback' THEN 'dispute.funds_withdrawn'
+                                ELSE 'dispute.funds_reinstated' END,
+                    s.id, bp.id, pg_catalog.jsonb_build_object(
+                        'type', v_kind, 'movementId', v_new, 'subscriptionId', s.id,
+                        'providerKey', v_provider,
+                        'providerSubscriptionId', s.provider_subscription_id,
+                        'billingPeriodId', bp.id, 'providerRenewalKey', bp.provider_renewal_key,
+                        'movementKey', v_key, 'amountMinor', v_amount, 'currency', v_currency,
+                        'occurredAt', public.rd_rfc3339(v_at)));
+            v_recorded := v_recorded + 1;
+            billing_period_id := coalesce(billing_period_id, bp.id);
+        ELSE
+            -- 5. A case about this movement (and its reversals in this event).
+            v_refused := v_refused || v_key;
+            v_case := public.rd_money_movement_case(
+                p_event || pg_catalog.jsonb_build_object('movements', (
+                    SELECT pg_catalog.jsonb_agg(e.value ORDER BY e.ordinality)
+                      FROM pg_catalog.jsonb_array_elements(p_event->'movements')
+                           WITH ORDINALITY e
+                     WHERE e.value->>'movementKey' = v_key)),
+                v_key, v_error, v_state, s);
+            IF case_id IS NULL THEN
+                case_id := v_case;
+                error_code := v_error;
+                local_state := v_state;
+            END IF;
+        END IF;
+    END LOOP;
+    result := CASE WHEN v_recorded > 0 THEN 'recorded'
+                   WHEN case_id IS NOT NULL THEN 'rejected'
+                   ELSE 'duplicate' END;
 END;
 $$;
 CREATE FUNCTION public.record_reconciliation_case(p_event jsonb, p_error_code text, p_local_state jsonb, p_recorded_by text DEFAULT 'webhook'::text) RETURNS bigint
@@ -2801,6 +3085,23 @@ CREATE TABLE public.iso_currencies (
     CONSTRAINT iso_currencies_minor_units_check CHECK (((minor_units >= 0) AND (minor_units <= 4)))
 );
 COMMENT ON TABLE public.iso_currencies IS 'ISO 4217 active currencies and their minor units (migration 0028; the C++ table is built from the same rows)';
+CREATE TABLE public.money_movements (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    provider_key public.rd_key NOT NULL,
+    movement_key public.rd_key NOT NULL,
+    kind text NOT NULL,
+    subscription_id uuid NOT NULL,
+    billing_period_id uuid NOT NULL,
+    amount_minor public.rd_amount_minor NOT NULL,
+    currency public.rd_currency_code NOT NULL,
+    occurred_at timestamp with time zone NOT NULL,
+    provider_event_id public.rd_event_id NOT NULL,
+    recorded_by public.rd_recorded_by DEFAULT 'webhook'::text NOT NULL,
+    after_close boolean DEFAULT false NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT money_movements_amount_minor_check CHECK (((amount_minor)::bigint > 0)),
+    CONSTRAINT money_movements_kind_check CHECK ((kind = ANY (ARRAY['refund'::text, 'refund_reversal'::text, 'chargeback'::text, 'chargeback_reversal'::text])))
+);
 ALTER TABLE public.month_closes ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     SEQUENCE NAME public.month_closes_id_seq
     START WITH 1
@@ -2947,7 +3248,7 @@ CREATE TABLE public.webhook_inbox (
     CONSTRAINT webhook_inbox_body_size_check CHECK ((body_size >= 0)),
     CONSTRAINT webhook_inbox_deliveries_check CHECK ((deliveries > 0)),
     CONSTRAINT webhook_inbox_event_id_bounded CHECK (((provider_event_id <> ''::text) AND (octet_length(provider_event_id) <= 255))),
-    CONSTRAINT webhook_inbox_outcome_check CHECK ((outcome = ANY (ARRAY['applied'::text, 'duplicate'::text, 'not_a_renewal'::text, 'needs_snapshot'::text, 'rejected'::text, 'invalid'::text]))),
+    CONSTRAINT webhook_inbox_outcome_check CHECK ((outcome = ANY (ARRAY['applied'::text, 'duplicate'::text, 'not_a_renewal'::text, 'needs_snapshot'::text, 'rejected'::text, 'invalid'::text, 'recorded'::text]))),
     CONSTRAINT webhook_inbox_processed_consistent CHECK (((outcome IS NULL) = (processed_at IS NULL))),
     CONSTRAINT webhook_inbox_raw_body_check CHECK ((octet_length(raw_body) <= 1048576))
 );
@@ -3018,6 +3319,8 @@ CREATE TABLE public.webhook_inbox_reviews (
     rerun_inbox_id bigint,
     CONSTRAINT webhook_inbox_reviews_note_check CHECK ((public.rd_note_text(note) IS NOT NULL))
 );
+ALTER TABLE ONLY public.billing_period_payment_refs
+    ADD CONSTRAINT billing_period_payment_refs_pkey PRIMARY KEY (provider_key, payment_ref);
 ALTER TABLE ONLY public.subscription_billing_periods
     ADD CONSTRAINT billing_period_renewal_key_unique UNIQUE (provider_key, provider_renewal_key);
 ALTER TABLE ONLY public.subscription_billing_periods
@@ -3030,6 +3333,10 @@ ALTER TABLE ONLY public.inbox_retention
     ADD CONSTRAINT inbox_retention_pkey PRIMARY KEY (only_row);
 ALTER TABLE ONLY public.iso_currencies
     ADD CONSTRAINT iso_currencies_pkey PRIMARY KEY (code);
+ALTER TABLE ONLY public.money_movements
+    ADD CONSTRAINT money_movements_once UNIQUE (provider_key, movement_key, kind);
+ALTER TABLE ONLY public.money_movements
+    ADD CONSTRAINT money_movements_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY public.month_closes
     ADD CONSTRAINT month_closes_once UNIQUE (provider_key, month);
 ALTER TABLE ONLY public.month_closes
@@ -3092,6 +3399,8 @@ CREATE INDEX billing_periods_by_event_id ON public.subscription_billing_periods 
 CREATE INDEX billing_periods_ledger_by_paid_at ON public.subscription_billing_periods USING btree (provider_key, currency, recorded_by, paid_at, id);
 CREATE INDEX billing_periods_ledger_by_period_start ON public.subscription_billing_periods USING btree (provider_key, currency, recorded_by, period_start, id);
 CREATE INDEX database_backups_newest ON public.database_backups USING btree (taken_at DESC);
+CREATE INDEX money_movements_by_billing_period ON public.money_movements USING btree (billing_period_id);
+CREATE INDEX money_movements_by_day ON public.money_movements USING btree (provider_key, currency, occurred_at, id);
 CREATE INDEX provider_snapshots_by_subscription ON public.provider_snapshots USING btree (subscription_id, captured_at DESC, id DESC);
 CREATE INDEX reconciliation_case_history_by_provider ON public.reconciliation_case_history USING btree (provider_key, created_at, id);
 CREATE UNIQUE INDEX reconciliation_case_history_chain ON public.reconciliation_case_history USING btree (case_id, chain_seq);
@@ -3103,6 +3412,7 @@ CREATE INDEX reconciliation_cases_by_renewal_key ON public.reconciliation_cases 
 CREATE INDEX reconciliation_cases_by_subscription ON public.reconciliation_cases USING btree (subscription_id) WHERE (subscription_id IS NOT NULL);
 CREATE INDEX reconciliation_cases_closed ON public.reconciliation_cases USING btree (resolved_at) WHERE (resolved_at IS NOT NULL);
 CREATE INDEX reconciliation_cases_id_contains ON public.reconciliation_cases USING gin (provider_subscription_id public.gin_trgm_ops);
+CREATE INDEX reconciliation_cases_money_back_waiting ON public.reconciliation_cases USING btree (provider_key) WHERE ((status = 'open'::text) AND (error_code = 'refund_without_renewal'::text));
 CREATE INDEX reconciliation_cases_open_by_assignee ON public.reconciliation_cases USING btree (assigned_to, last_seen_at DESC, id) WHERE (status = 'open'::text);
 CREATE INDEX reconciliation_cases_open_inbox ON public.reconciliation_cases USING btree (inbox_id) WHERE (status = 'open'::text);
 CREATE UNIQUE INDEX reconciliation_cases_open_once ON public.reconciliation_cases USING btree (provider_key, provider_renewal_key, event_fingerprint, error_code) WHERE (status = 'open'::text);
@@ -3114,7 +3424,9 @@ CREATE INDEX subscription_audits_by_actor ON public.subscription_transition_audi
 CREATE INDEX subscription_audits_by_provider_role ON public.subscription_transition_audits USING btree (provider_key, db_role, created_at, id);
 CREATE INDEX subscription_audits_by_transition ON public.subscription_transition_audits USING btree (transition, created_at, id) WHERE ((transition)::text <> 'subscription_renewed'::text);
 CREATE UNIQUE INDEX subscription_audits_chain ON public.subscription_transition_audits USING btree (subscription_id, chain_seq);
+CREATE UNIQUE INDEX subscription_money_movement_audit_once ON public.subscription_transition_audits USING btree (((details ->> 'movementId'::text))) WHERE ((transition)::text = 'money_movement_recorded'::text);
 CREATE INDEX subscription_outbox_by_subscription ON public.subscription_outbox USING btree (subscription_id);
+CREATE UNIQUE INDEX subscription_outbox_money_movement_once ON public.subscription_outbox USING btree (((payload ->> 'movementId'::text))) WHERE (payload ? 'movementId'::text);
 CREATE INDEX subscription_outbox_pending ON public.subscription_outbox USING btree (next_attempt_at) WHERE (published_at IS NULL);
 CREATE INDEX subscription_outbox_published ON public.subscription_outbox USING btree (published_at) WHERE (published_at IS NOT NULL);
 CREATE UNIQUE INDEX subscription_renewal_audit_once ON public.subscription_transition_audits USING btree (billing_period_id) WHERE ((transition)::text = 'subscription_renewed'::text);
@@ -3126,6 +3438,10 @@ CREATE INDEX subscriptions_status_browse ON public.subscriptions USING btree (st
 CREATE INDEX webhook_inbox_by_outcome ON public.webhook_inbox USING btree (outcome, received_at DESC, id DESC);
 CREATE INDEX webhook_inbox_recent ON public.webhook_inbox USING btree (received_at DESC, id DESC);
 CREATE INDEX webhook_inbox_unprocessed ON public.webhook_inbox USING btree (received_at) WHERE (outcome IS NULL);
+CREATE TRIGGER billing_period_payment_refs_insert_only BEFORE DELETE OR UPDATE ON public.billing_period_payment_refs FOR EACH ROW EXECUTE FUNCTION public.rd_refuse_change();
+CREATE TRIGGER billing_period_payment_refs_no_truncate BEFORE TRUNCATE ON public.billing_period_payment_refs FOR EACH STATEMENT EXECUTE FUNCTION public.rd_refuse_change();
+CREATE TRIGGER money_movements_insert_only BEFORE DELETE OR UPDATE ON public.money_movements FOR EACH ROW EXECUTE FUNCTION public.rd_refuse_change();
+CREATE TRIGGER money_movements_no_truncate BEFORE TRUNCATE ON public.money_movements FOR EACH STATEMENT EXECUTE FUNCTION public.rd_refuse_change();
 CREATE TRIGGER month_closes_no_truncate BEFORE TRUNCATE ON public.month_closes FOR EACH STATEMENT EXECUTE FUNCTION public.rd_refuse_change();
 CREATE TRIGGER month_closes_written_once BEFORE DELETE OR UPDATE ON public.month_closes FOR EACH ROW EXECUTE FUNCTION public.rd_refuse_change();
 CREATE TRIGGER provider_snapshots_immutable BEFORE DELETE OR UPDATE ON public.provider_snapshots FOR EACH ROW EXECUTE FUNCTION public.rd_refuse_change();
@@ -3148,6 +3464,12 @@ CREATE TRIGGER subscription_billing_periods_totals AFTER INSERT ON public.subscr
 CREATE TRIGGER subscriptions_notify_insert AFTER INSERT ON public.subscriptions FOR EACH STATEMENT EXECUTE FUNCTION public.rd_notify_subscriptions_changed();
 CREATE TRIGGER webhook_inbox_removals_no_truncate BEFORE TRUNCATE ON public.webhook_inbox_removals FOR EACH STATEMENT EXECUTE FUNCTION public.rd_refuse_change();
 CREATE TRIGGER webhook_inbox_removals_written_once BEFORE DELETE OR UPDATE ON public.webhook_inbox_removals FOR EACH ROW EXECUTE FUNCTION public.rd_refuse_change();
+ALTER TABLE ONLY public.billing_period_payment_refs
+    ADD CONSTRAINT billing_period_payment_refs_billing_period_id_fkey FOREIGN KEY (billing_period_id) REFERENCES public.subscription_billing_periods(id);
+ALTER TABLE ONLY public.money_movements
+    ADD CONSTRAINT money_movements_billing_period_id_fkey FOREIGN KEY (billing_period_id) REFERENCES public.subscription_billing_periods(id);
+ALTER TABLE ONLY public.money_movements
+    ADD CONSTRAINT money_movements_subscription_id_fkey FOREIGN KEY (subscription_id) REFERENCES public.subscriptions(id);
 ALTER TABLE ONLY public.month_closes
     ADD CONSTRAINT month_closes_provider_key_fkey FOREIGN KEY (provider_key) REFERENCES public.billing_providers(provider_key);
 ALTER TABLE ONLY public.provider_snapshots
@@ -3288,10 +3610,13 @@ GRANT ALL ON FUNCTION public.rd_case_is_applicable(c public.reconciliation_cases
 REVOKE ALL ON FUNCTION public.rd_case_step_recorded_by(p_case public.reconciliation_cases, p_step public.reconciliation_case_history) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.rd_case_step_recorded_by(p_case public.reconciliation_cases, p_step public.reconciliation_case_history) TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.rd_chain_link() FROM PUBLIC;
+REVOKE ALL ON FUNCTION public.rd_heal_money_back(p_provider_key text, p_billing_period_id uuid, p_event jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.rd_keep_case_open(p_case_id bigint, p_error_code text, p_local_state jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.rd_ledger_totals(p_provider_key text, p_lo timestamp with time zone, p_hi timestamp with time zone) FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.rd_lock_open_case(p_case_id bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION public.rd_lock_payment_refs(p_provider_key text, p_refs text[]) FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.rd_lock_provider_statements(p_provider_key text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION public.rd_money_movement_case(p_event jsonb, p_movement_key text, p_error_code text, p_local_state jsonb, s public.subscriptions) FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.rd_month_close_lines(p_provider_key text, p_month date) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.rd_month_close_lines(p_provider_key text, p_month date) TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.rd_note_text(p_text text) FROM PUBLIC;
@@ -3305,6 +3630,8 @@ GRANT ALL ON FUNCTION public.rd_overdue_cutoff(p_provider_key text, p_grace inte
 REVOKE ALL ON FUNCTION public.rd_refuse_change() FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.rd_renewal_fingerprint(e jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.rd_renewal_fingerprint(e jsonb) TO renewal_viewer;
+GRANT SELECT ON TABLE public.billing_period_payment_refs TO renewal_viewer;
+REVOKE ALL ON FUNCTION public.rd_renewal_named_by(p_provider_key text, p_refs text[]) FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.rd_require_reason(p_reason text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.rd_resolve_case(p_case_id bigint, p_resolution text, p_billing_period_id uuid, p_comment text, p_snapshot_id bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.rd_settle_waiting_case(p_case_id bigint, p_result text, p_billing_period_id uuid, p_error_code text, p_local_state jsonb, p_unblocked_by text) FROM PUBLIC;
@@ -3320,6 +3647,7 @@ REVOKE ALL ON FUNCTION public.rd_take_work_lock(p_name text, p_what text) FROM P
 REVOKE ALL ON FUNCTION public.rd_try_work_lock(p_name text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.reapply_case(p_case_id bigint, p_reason text, p_comment text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.reapply_case(p_case_id bigint, p_reason text, p_comment text) TO renewal_operator;
+REVOKE ALL ON FUNCTION public.record_money_movements(p_event jsonb, p_actor_type text, p_actor_id text, OUT result text, OUT billing_period_id uuid, OUT error_code text, OUT case_id bigint, OUT local_state jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.record_reconciliation_case(p_event jsonb, p_error_code text, p_local_state jsonb, p_recorded_by text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.record_reconciliation_case(p_event jsonb, p_error_code text, p_local_state jsonb, p_recorded_by text) TO renewal_ingest;
 REVOKE ALL ON FUNCTION public.register_billing_provider(p_key text, p_kind text, p_display_name text) FROM PUBLIC;
@@ -3346,6 +3674,7 @@ GRANT ALL ON FUNCTION public.statement_run_json(p_run bigint) TO renewal_viewer;
 GRANT SELECT ON TABLE public.database_backups TO renewal_viewer;
 GRANT SELECT ON TABLE public.inbox_retention TO renewal_viewer;
 GRANT SELECT ON TABLE public.iso_currencies TO renewal_viewer;
+GRANT SELECT ON TABLE public.money_movements TO renewal_viewer;
 GRANT SELECT ON TABLE public.operator_reason_codes TO renewal_viewer;
 GRANT SELECT ON TABLE public.provider_snapshots TO renewal_viewer;
 GRANT SELECT ON TABLE public.rd_work_locks TO renewal_viewer;

@@ -1676,6 +1676,58 @@ Prüfanker: %6</translation>
         <source>A provider statement lists object %1, which the desk could not read: %2</source>
         <translation>Eine Abrechnung des Anbieters listet das Objekt %1, das der Desk nicht lesen konnte: %2</translation>
     </message>
+    <message>
+        <source>Usually wait: when the renewal it pays back is recorded, the movement is recorded with it and the case closes by itself. If that renewal was recorded before the desk kept payment refs, or never reaches the desk, find it at the provider and dismiss with a note naming it.</source>
+        <translation>Meist abwarten: Wird die Verlängerung erfasst, die sie zurückzahlt, wird die Bewegung mit ihr erfasst und der Fall schließt sich selbst. Wurde diese Verlängerung erfasst, bevor der Desk Zahlungsreferenzen aufbewahrte, oder erreicht sie den Desk nie, suchen Sie sie beim Anbieter und verwerfen Sie den Fall mit einer Notiz, die sie nennt.</translation>
+    </message>
+    <message>
+        <source>Check the renewal and its refunds and disputes at the provider: the desk never records more money back than was paid. If a recorded movement is wrong, or the provider paid back more than the renewal, dismiss with a note saying what it shows.</source>
+        <translation>Prüfen Sie die Verlängerung, ihre Erstattungen und Rückbuchungen beim Anbieter: Der Desk erfasst nie mehr Rückzahlung, als bezahlt wurde. Ist eine erfasste Bewegung falsch oder hat der Anbieter mehr zurückgezahlt als die Verlängerung, verwerfen Sie den Fall mit einer Notiz, die sagt, was er zeigt.</translation>
+    </message>
+    <message>
+        <source>The provider sent a refund or dispute already recorded with another amount, currency or renewal, or a reversal of nothing recorded. The recorded movement is kept: check it at the provider and dismiss with a note saying what it shows.</source>
+        <translation>Der Anbieter hat eine bereits erfasste Erstattung oder Rückbuchung mit anderem Betrag, anderer Währung oder Verlängerung gesendet, oder die Umkehr von etwas nie Erfasstem. Die erfasste Bewegung bleibt: Prüfen Sie sie beim Anbieter und verwerfen Sie den Fall mit einer Notiz, die sagt, was er zeigt.</translation>
+    </message>
+    <message>
+        <source>money back reported</source>
+        <translation>gemeldete Rückzahlung</translation>
+    </message>
+    <message>
+        <source>no recorded renewal names it</source>
+        <translation>keine erfasste Verlängerung passt</translation>
+    </message>
+    <message>
+        <source>the renewal it pays back</source>
+        <translation>die zurückgezahlte Verlängerung</translation>
+    </message>
+    <message>
+        <source>amount paid</source>
+        <translation>gezahlter Betrag</translation>
+    </message>
+    <message>
+        <source>money back so far</source>
+        <translation>bisher zurückgezahlt</translation>
+    </message>
+    <message>
+        <source>recorded movement</source>
+        <translation>erfasste Bewegung</translation>
+    </message>
+    <message>
+        <source>names the renewal by</source>
+        <translation>nennt die Verlängerung über</translation>
+    </message>
+    <message>
+        <source>Money back %1 names a renewal the desk has not recorded (yet).</source>
+        <translation>Die Rückzahlung %1 nennt eine Verlängerung, die der Desk (noch) nicht erfasst hat.</translation>
+    </message>
+    <message>
+        <source>Money back %1 would take more back than the renewal paid.</source>
+        <translation>Die Rückzahlung %1 nähme mehr zurück, als die Verlängerung bezahlt hat.</translation>
+    </message>
+    <message>
+        <source>Money back %1 differs from what is recorded under its id.</source>
+        <translation>Die Rückzahlung %1 weicht von dem ab, was unter ihrer ID erfasst ist.</translation>
+    </message>
 </context>
 <context>
     <name>rd::ui::CaseFilterBar</name>
@@ -3236,6 +3288,42 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
         <source>Statement object unreadable</source>
         <translation>Objekt der Abrechnung unlesbar</translation>
     </message>
+    <message>
+        <source>Refund without renewal</source>
+        <translation>Erstattung ohne Verlängerung</translation>
+    </message>
+    <message>
+        <source>Refund exceeds payment</source>
+        <translation>Erstattung über der Zahlung</translation>
+    </message>
+    <message>
+        <source>Money movement conflict</source>
+        <translation>Widersprüchliche Rückzahlung</translation>
+    </message>
+    <message>
+        <source>Recorded</source>
+        <translation>Erfasst</translation>
+    </message>
+    <message>
+        <source>Money movement recorded</source>
+        <translation>Rückzahlung erfasst</translation>
+    </message>
+    <message>
+        <source>Refund</source>
+        <translation>Erstattung</translation>
+    </message>
+    <message>
+        <source>Refund reversal</source>
+        <translation>Erstattung storniert</translation>
+    </message>
+    <message>
+        <source>Chargeback</source>
+        <translation>Rückbuchung</translation>
+    </message>
+    <message>
+        <source>Chargeback reversal</source>
+        <translation>Rückbuchung zurückerstattet</translation>
+    </message>
 </context>
 <context>
     <name>rd::ui::HelpWindow</name>
@@ -4581,6 +4669,22 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     <message>
         <source>Unreadable in statement</source>
         <translation>Unlesbar in Abrechnung</translation>
+    </message>
+    <message>
+        <source>money back recorded</source>
+        <translation>Rückzahlung erfasst</translation>
+    </message>
+    <message>
+        <source>Refund before renewal</source>
+        <translation>Erstattung vor Verlängerung</translation>
+    </message>
+    <message>
+        <source>Refund over payment</source>
+        <translation>Erstattung über Zahlung</translation>
+    </message>
+    <message>
+        <source>Refund conflict</source>
+        <translation>Erstattungskonflikt</translation>
     </message>
 </context>
 <context>

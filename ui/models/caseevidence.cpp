@@ -4,6 +4,7 @@
 
 #include <QCoreApplication>
 #include <QHash>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -79,6 +80,29 @@ QString nextStep(const QString &code)
                 "recorded (its delivery, or a provider snapshot of its subscription), then "
                 "dismiss with a note naming it; if it is not, dismiss with a note saying what it "
                 "was.")},
+        {u"refund_without_renewal"_qs,
+            QT_TRANSLATE_NOOP("rd::ui::CaseEvidence",
+                "Usually wait: when the renewal it pays back is recorded, the movement is recorded "
+                "with "
+                "it and the case closes by itself. If that renewal was recorded before the desk "
+                "kept "
+                "payment refs, or never reaches the desk, find it at the provider and dismiss with "
+                "a note"
+                " naming it.")},
+        {u"refund_exceeds_payment"_qs,
+            QT_TRANSLATE_NOOP("rd::ui::CaseEvidence",
+                "Check the renewal and its refunds and disputes at the provider: the desk never "
+                "records "
+                "more money back than was paid. If a recorded movement is wrong, or the provider "
+                "paid "
+                "back more than the renewal, dismiss with a note saying what it shows.")},
+        {u"money_movement_conflict"_qs,
+            QT_TRANSLATE_NOOP("rd::ui::CaseEvidence",
+                "The provider sent a refund or dispute already recorded with another amount, "
+                "currency or "
+                "renewal, or a reversal of nothing recorded. The recorded movement is kept: check "
+                "it at "
+                "the provider and dismiss with a note saying what it shows.")},
     };
     const auto step = steps.constFind(code);
     return step == steps.constEnd() ? QString() : Tr::tr(step.value());
@@ -200,6 +224,56 @@ CaseEvidence evidenceLines(
         ev.finding = Tr::tr("A provider statement lists object %1, which the desk could not "
                             "read: %2")
                          .arg(key, u.value(u"problem"_qs).toString());
+        return ev;
+    }
+
+    if (event.contains(u"movements"_qs)) {
+        // Money back (#40): the movements the delivery reported beside the renewal they name,
+        // when it was found.
+        const QJsonObject renewal = local.value(u"billingPeriod"_qs).toObject();
+        ev.incomingTitle = Tr::tr("money back reported");
+        ev.localTitle = renewal.isEmpty() ? Tr::tr("no recorded renewal names it")
+                                          : Tr::tr("the renewal it pays back");
+        if (!renewal.isEmpty()) {
+            ev.lines.append({Tr::tr("renewal key"),
+                renewal.value(u"providerRenewalKey"_qs).toString(), {}, {}, {}, false, {}});
+            ev.lines.append({Tr::tr("amount paid"), amount(renewal), {}, {}, {}, false, {}});
+            if (local.contains(u"moneyBackMinor"_qs))
+                ev.lines.append({Tr::tr("money back so far"),
+                    format::money(qint64(local.value(u"moneyBackMinor"_qs).toDouble()),
+                        renewal.value(u"currency"_qs).toString()),
+                    {}, {}, {}, errorCode == u"refund_exceeds_payment", {}});
+        }
+        const QJsonObject conflicting = local.value(u"conflictingMovement"_qs).toObject();
+        if (!conflicting.isEmpty())
+            ev.lines.append({Tr::tr("recorded movement"),
+                format::money(qint64(conflicting.value(u"amount_minor"_qs).toDouble()),
+                    conflicting.value(u"currency"_qs).toString()),
+                {}, {}, {}, true, {}});
+        const QJsonArray movements = event.value(u"movements"_qs).toArray();
+        QStringList keys;
+        for (const auto &value : movements) {
+            const QJsonObject m = value.toObject();
+            const QString at = m.value(u"occurredAt"_qs).toString();
+            keys << m.value(u"movementKey"_qs).toString();
+            ev.lines.append({format::storedWord(m.value(u"kind"_qs).toString()), {},
+                format::money(qint64(m.value(u"amountMinor"_qs).toDouble()),
+                    m.value(u"currency"_qs).toString())
+                    + u" · "_qs + when(at),
+                {}, tip(at), false, {}});
+            QStringList refs;
+            for (const auto &ref : m.value(u"renewalRefs"_qs).toArray())
+                refs << ref.toString();
+            ev.lines.append(
+                {Tr::tr("names the renewal by"), {}, refs.join(u", "_qs), {}, {}, false, {}});
+        }
+        keys.removeDuplicates();
+        const QString key = keys.join(u", "_qs);
+        ev.finding = errorCode == u"refund_without_renewal"
+            ? Tr::tr("Money back %1 names a renewal the desk has not recorded (yet).").arg(key)
+            : errorCode == u"refund_exceeds_payment"
+            ? Tr::tr("Money back %1 would take more back than the renewal paid.").arg(key)
+            : Tr::tr("Money back %1 differs from what is recorded under its id.").arg(key);
         return ev;
     }
 

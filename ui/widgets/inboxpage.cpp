@@ -124,8 +124,8 @@ InboxPage::InboxPage(DatabasePool *pool, QWidget *parent)
     m_outcome->addItem(tr("Problems"), u"problems"_qs);
     m_outcome->setItemData(
         1, tr("Rejected, needs snapshot or invalid: what someone has to look at"), Qt::ToolTipRole);
-    for (const char *code :
-        {"applied", "duplicate", "not_a_renewal", "needs_snapshot", "rejected", "invalid"})
+    for (const char *code : {"applied", "recorded", "duplicate", "not_a_renewal", "needs_snapshot",
+             "rejected", "invalid"})
         m_outcome->addItem(format::humanize(QString::fromLatin1(code)), QString::fromLatin1(code));
     m_outcome->addItem(tr("Not processed yet"), u"unprocessed"_qs);
     // Invalid deliveries open no case: this is their queue (migration 0034).

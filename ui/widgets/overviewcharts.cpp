@@ -37,7 +37,7 @@ struct Tr
 namespace {
 
 /// Outcomes in the order a person reads them: what went through, then what needs a look.
-const QStringList kOutcomes {u"applied"_qs, u"duplicate"_qs, u"not_a_renewal"_qs,
+const QStringList kOutcomes {u"applied"_qs, u"recorded"_qs, u"duplicate"_qs, u"not_a_renewal"_qs,
     u"needs_snapshot"_qs, u"rejected"_qs, u"invalid"_qs, QString()};
 
 QString outcomeLabel(const QString &outcome)
@@ -50,6 +50,8 @@ QString outcomeLabel(const QString &outcome)
         return Tr::tr("needs snapshot");
     if (outcome == u"applied")
         return Tr::tr("applied");
+    if (outcome == u"recorded")
+        return Tr::tr("money back recorded");
     if (outcome == u"duplicate")
         return Tr::tr("duplicate");
     if (outcome == u"rejected")
@@ -62,7 +64,7 @@ QString outcomeLabel(const QString &outcome)
 QColor outcomeColor(const QString &outcome)
 {
     static const QMap<QString, QColor> colors {{u"applied"_qs, QColor(0x2e, 0x7d, 0x32)},
-        {u"duplicate"_qs, QColor(0x90, 0xa4, 0xae)},
+        {u"recorded"_qs, QColor(0x6a, 0x1b, 0x9a)}, {u"duplicate"_qs, QColor(0x90, 0xa4, 0xae)},
         {u"not_a_renewal"_qs, QColor(0xb0, 0xbe, 0xc5)},
         {u"needs_snapshot"_qs, QColor(0xef, 0x9a, 0x00)},
         {u"rejected"_qs, QColor(0xc6, 0x28, 0x28)}, {u"invalid"_qs, QColor(0x6a, 0x1b, 0x1b)}};
@@ -81,6 +83,13 @@ QString shortReason(const QString &code)
         return Tr::tr("Not in statement");
     if (code == u"statement_object_unreadable")
         return Tr::tr("Unreadable in statement");
+    // Money back's (#40).
+    if (code == u"refund_without_renewal")
+        return Tr::tr("Refund before renewal");
+    if (code == u"refund_exceeds_payment")
+        return Tr::tr("Refund over payment");
+    if (code == u"money_movement_conflict")
+        return Tr::tr("Refund conflict");
     if (!rejection)
         return format::humanize(code);
     switch (*rejection) {

@@ -131,6 +131,12 @@ NormalizeResult finishedNormalization(NormalizeResult n)
     // cannot hold, an amount no payment has, or a period no plan has.
     if (n.event)
         checkEventBounds(*n.event);
+    if (n.movements.size() > kMaxMovementsPerDelivery)
+        throw InputError("movements",
+            std::to_string(n.movements.size()) + " money movements in one payload, more than "
+                + std::to_string(kMaxMovementsPerDelivery));
+    for (std::size_t i = 0; i < n.movements.size(); ++i)
+        checkMovementBounds(n.movements[i], indexPath("movements", i));
     if (n.outcome == NormalizeOutcome::Renewal && n.event)
         n.reason = "renewal";
     return n;

@@ -21,6 +21,8 @@ std::string toString(NormalizeOutcome outcome)
         return "needs_snapshot";
     case NormalizeOutcome::Invalid:
         return "invalid";
+    case NormalizeOutcome::MoneyMovement:
+        return "money_movement";
     }
     return "invalid";
 }
@@ -64,13 +66,19 @@ NormalizeResult normalizePayload(
 
 nlohmann::json toJson(const NormalizeResult &n)
 {
-    return {{"outcome", toString(n.outcome)}, {"reason", n.reason}, {"message", n.message},
-        {"providerEventId", n.providerEventId},
+    nlohmann::json json {{"outcome", toString(n.outcome)}, {"reason", n.reason},
+        {"message", n.message}, {"providerEventId", n.providerEventId},
         {"providerSubscriptionId",
             n.providerSubscriptionId.empty() ? nlohmann::json(nullptr)
                                              : nlohmann::json(n.providerSubscriptionId)},
         {"eventIdDerived", n.eventIdDerived},
         {"event", n.event ? toJson(*n.event) : nlohmann::json(nullptr)}};
+    if (n.outcome == NormalizeOutcome::MoneyMovement) {
+        json["movements"] = nlohmann::json::array();
+        for (const auto &m : n.movements)
+            json["movements"].push_back(toJson(m));
+    }
+    return json;
 }
 
 } // namespace rd

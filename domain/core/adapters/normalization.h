@@ -1,6 +1,7 @@
 #pragma once
 
 #include "domain/core/adapters/provider_kinds.h"
+#include "domain/core/money_movement.h"
 #include "domain/core/renewal_event.h"
 
 #include <nlohmann/json_fwd.hpp>
@@ -8,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rd {
 
@@ -16,7 +18,8 @@ enum class NormalizeOutcome {
     Renewal, ///< a paid, recurring renewal: `event` is set
     NotARenewal, ///< a valid payload that is no renewal (first invoice, proration, refund, ...)
     NeedsSnapshot, ///< a renewal whose payload lacks facts (the period): fetch the subscription
-    Invalid ///< malformed or self-contradictory: `message` names the JSON path
+    Invalid, ///< malformed or self-contradictory: `message` names the JSON path
+    MoneyMovement ///< refunds, chargebacks or their reversals: `movements` is set (#40)
 };
 
 std::string toString(NormalizeOutcome outcome);
@@ -29,10 +32,13 @@ struct NormalizeResult
     /// `period` (left zero), for the caller to complete from a fetched subscription; never
     /// hand such an event to the core before its period is filled in.
     std::optional<SuccessfulRenewalEvent> event;
+    /// Set when outcome is MoneyMovement: each movement the payload reports, a reversal after
+    /// the movement it reverses.
+    std::vector<MoneyMovement> movements;
     /// Machine code: "renewal", "first_invoice", "proration", "manual_invoice", "unpaid",
-    /// "refund", "other_event_type", "other_billing_reason" (a subscription invoice of another
-    /// kind, e.g. Stripe's subscription_threshold), "missing_period" (NeedsSnapshot) or
-    /// "invalid_payload" (Invalid).
+    /// "refund", "dispute", "credit_note", "other_event_type", "other_billing_reason" (a
+    /// subscription invoice of another kind, e.g. Stripe's subscription_threshold),
+    /// "missing_period" (NeedsSnapshot) or "invalid_payload" (Invalid).
     std::string reason;
     std::string message; ///< a sentence for people; for Invalid it starts with the JSON path
     std::string providerEventId; ///< empty when the payload is too broken to tell
@@ -67,9 +73,9 @@ std::string derivedEventId(std::string_view rawBody);
 NormalizeResult normalizePayload(
     ProviderKind kind, std::string_view providerKey, std::string_view rawBody);
 
-/// {"outcome": "renewal"|"not_a_renewal"|"needs_snapshot"|"invalid", "reason", "message",
-///  "providerEventId", "providerSubscriptionId" (string or null), "eventIdDerived",
-///  "event": SuccessfulRenewalEvent JSON form or null}
+/// {"outcome": "renewal"|"not_a_renewal"|"needs_snapshot"|"invalid"|"money_movement", "reason",
+///  "message", "providerEventId", "providerSubscriptionId" (string or null), "eventIdDerived",
+///  "event": SuccessfulRenewalEvent JSON form or null, and "movements" for a money movement}
 nlohmann::json toJson(const NormalizeResult &normalization);
 
 } // namespace rd

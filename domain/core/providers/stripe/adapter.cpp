@@ -43,12 +43,6 @@ namespace {
 
 constexpr std::string_view kBasilDate = "2025-03-31";
 
-bool isRefundEvent(std::string_view type)
-{
-    return type.starts_with("charge.refund") || type.starts_with("refund.")
-        || type.starts_with("credit_note.");
-}
-
 // A reference that Stripe sends as an id string, or as an object when expanded.
 std::optional<std::string> optionalReference(
     const nlohmann::json &obj, std::string_view path, const char *key)
@@ -119,9 +113,8 @@ NormalizeResult Stripe::normalize(
     DeliveryIds ids {std::string(providerKey), requireIdentifier(body, "", "id"), {}, false, {}};
     return withDeliveryIds(ids, [&] {
         const std::string type = requireString(body, "", "type");
-        if (isRefundEvent(type))
-            return notARenewal(
-                "refund", "Stripe " + type + " is a refund or credit, not a renewal");
+        if (isStripeMoneyBackEvent(type))
+            return classifyStripeMoneyBack(body, type, requireUnixSeconds(body, "", "created"));
         if (type != "invoice.paid" && type != "invoice.payment_succeeded")
             return notARenewal("other_event_type", "Stripe event type " + type + " is not handled");
         const std::string apiVersion = requireString(body, "", "api_version");
@@ -230,6 +223,7 @@ NormalizeResult classifyStripeInvoice(DeliveryIds &ids, const nlohmann::json &in
         e.paidAmountMinor = requireNonNegativeInteger(invoice, path, "amount_paid");
         e.currency = requireCurrency(invoice, path, "currency");
         e.paidAt = paidAtOf(invoice, path, fallbackPaidAt);
+        e.paymentRefs = stripePaymentRefs(invoice, path);
         return e;
     };
     if (period) {

@@ -58,6 +58,14 @@ public:
 /// and invoice ids as they are read; `path` is the invoice's JSON path for messages.
 NormalizeResult classifyStripeInvoice(adapters::DeliveryIds &ids, const nlohmann::json &invoice,
     const std::string &path, bool basil, const adapters::FallbackTime &fallbackPaidAt);
+/// money_back.cpp: whether an event type is a refund's, a dispute's or a credit note's, and
+/// what it moves (NotARenewal for those that move nothing).
+bool isStripeMoneyBackEvent(std::string_view type);
+NormalizeResult classifyStripeMoneyBack(
+    const nlohmann::json &body, const std::string &type, Timestamp eventTime);
+/// The renewal invoice's charge and payment intent, in both API shapes: what a later refund
+/// names it by.
+std::vector<std::string> stripePaymentRefs(const nlohmann::json &invoice, const std::string &path);
 /// Basil or not from the invoice's own fields, for invoices that come without an api_version.
 bool stripeInvoiceIsBasil(const nlohmann::json &invoice, const std::string &path);
 } // namespace rd::providers

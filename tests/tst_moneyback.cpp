@@ -1,0 +1,448 @@
+// Money back (#40): refunds, chargebacks and their reversals, normalized from Stripe's own
+// objects and recorded exactly once through record_money_movements, against a real server:
+// one movement, one audit row in the subscription's chain and one outbox intent, whatever the
+// provider sends; dated by the movement, never by the renewal; refused into a case, never
+// forced.
+
+#include "tests/support/fixture_files.h"
+#include "tests/support/ingest_outcomes.h"
+#include "tests/support/lock_waiters.h"
+#include "tests/support/process_runner.h"
+#include "tests/support/test_database.h"
+
+#include "domain/core/adapters/normalization.h"
+#include "domain/store/webhook_ingestor.h"
+
+#include <nlohmann/json.hpp>
+#include <pqxx/pqxx>
+
+#include <QtTest>
+
+#include <memory>
+
+using rdtest::ctl;
+using rdtest::fixtureFile;
+using rdtest::outcomeName;
+using rdtest::replaceAll;
+using rdtest::runProgram;
+using rdtest::scalar;
+using rdtest::text;
+using rdtest::withDb;
+
+namespace {
+
+// The renewal the Stripe fixtures refund: in_1QxRenew0001 of sub_1QxSub0001, 20.00 USD paid
+// 2025-12-31, its charge ch_3QxCharge0001 and payment intent pi_3QxPay0001.
+void renewed(const rdtest::TestDatabase &db, rd::WebhookIngestor &ingestor)
+{
+    QCOMPARE(runProgram(ctl(), withDb(db, {"providers", "add", "stripe-main", "--kind", "stripe"}))
+                 .exitCode,
+        0);
+    rdtest::importSubscriptions(db.conninfo(),
+        rdtest::subscriptionLine("stripe-main", "sub_1QxSub0001", "active", "2025-12-01T00:00:00Z",
+            "2026-01-01T00:00:00Z"));
+    const auto r = ingestor.ingest("stripe-main", fixtureFile("stripe/renewal_pre_basil.json"));
+    QCOMPARE(outcomeName(r.outcome), outcomeName(rd::IngestOutcome::Applied));
+}
+
+struct Ledger
+{
+    long long movements = 0;
+    long long audits = 0;
+    long long intents = 0;
+};
+
+Ledger ledgerOf(const rdtest::TestDatabase &db)
+{
+    return {scalar(db, "SELECT count(*) FROM money_movements"),
+        scalar(db,
+            "SELECT count(*) FROM subscription_transition_audits "
+            "WHERE transition = 'money_movement_recorded'"),
+        scalar(db, "SELECT count(*) FROM subscription_outbox WHERE payload ? 'movementId'")};
+}
+
+// A body's event id and refund changed, for a movement of its own.
+std::string refundOf(const std::string &fixture, const std::string &tag, long long amount)
+{
+    std::string body = fixtureFile(fixture);
+    body = replaceAll(body, "evt_3QxRefundCreated1", "evt_" + tag);
+    body = replaceAll(body, "re_3QxRefund0001", "re_" + tag);
+    return replaceAll(body, "\"amount\": 500,", "\"amount\": " + std::to_string(amount) + ",");
+}
+
+} // namespace
+
+class TestMoneyBack : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // Each of Stripe's shapes, as the adapter reads it: keyed on the refund or dispute, dated
+    // by its own time, naming the renewal by charge, payment intent (and invoice when the charge
+    // names it).
+    void stripeShapesNormalize_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<QString>("outcome");
+        QTest::addColumn<QString>("movements"); // key kind amount occurredAt; ...
+        QTest::newRow("refund.created") << "refund_created.json"
+                                        << "money_movement"
+                                        << "re_3QxRefund0001 refund 500 2026-01-07T23:59:50Z";
+        QTest::newRow("charge.refunded listing it")
+            << "refund_charge_refunded_listed.json"
+            << "money_movement"
+            << "re_3QxRefund0001 refund 500 2026-01-07T23:59:50Z";
+        QTest::newRow("refund.failed: the refund and its reversal")
+            << "refund_failed.json"
+            << "money_movement"
+            << "re_3QxRefund0002 refund 300 2026-01-09T00:00:00Z; re_3QxRefund0002 "
+               "refund_reversal 300 2026-01-10T00:00:00Z";
+        QTest::newRow("charge.dispute.funds_withdrawn")
+            << "dispute_funds_withdrawn.json"
+            << "money_movement"
+            << "dp_1QxDispute0001 chargeback 2000 2026-01-11T00:00:00Z";
+        QTest::newRow("charge.dispute.funds_reinstated: won")
+            << "dispute_funds_reinstated.json"
+            << "money_movement"
+            << "dp_1QxDispute0001 chargeback 2000 2026-01-11T00:00:00Z; dp_1QxDispute0001 "
+               "chargeback_reversal 2000 2026-02-01T00:00:00Z";
+        QTest::newRow("charge.dispute.created moves nothing") << "dispute_created.json"
+                                                              << "not_a_renewal"
+                                                              << "";
+        QTest::newRow("a credit note is a document") << "credit_note_created.json"
+                                                     << "not_a_renewal"
+                                                     << "";
+        QTest::newRow("charge.refunded without its list") << "refund_charge_refunded.json"
+                                                          << "not_a_renewal"
+                                                          << "";
+    }
+    void stripeShapesNormalize()
+    {
+        QFETCH(QString, fixture);
+        QFETCH(QString, outcome);
+        QFETCH(QString, movements);
+        const auto n = rd::normalizePayload(rd::ProviderKind::Stripe, "stripe-main",
+            fixtureFile("stripe/" + fixture.toStdString()));
+        QCOMPARE(QString::fromStdString(rd::toString(n.outcome)), outcome);
+        QStringList got;
+        for (const auto &m : n.movements) {
+            got << QString::fromStdString(m.movementKey + " " + std::string(rd::toString(m.kind))
+                + " " + std::to_string(m.amountMinor) + " " + rd::formatRfc3339(m.occurredAt));
+            QCOMPARE(m.currency, std::string("USD"));
+            QVERIFY(std::find(m.renewalRefs.begin(), m.renewalRefs.end(), "ch_3QxCharge0001")
+                != m.renewalRefs.end());
+        }
+        QCOMPARE(got.join(u"; "_qs), movements);
+        if (fixture == u"refund_charge_refunded_listed.json"_qs)
+            QCOMPARE(n.movements.front().renewalRefs.front(), std::string("in_1QxRenew0001"));
+    }
+
+    // The renewal keeps what a refund names it by, in both of Stripe's invoice shapes.
+    void renewalKeepsItsPaymentRefs()
+    {
+        const auto pre = rd::normalizePayload(
+            rd::ProviderKind::Stripe, "stripe-main", fixtureFile("stripe/renewal_pre_basil.json"));
+        QCOMPARE(pre.event->paymentRefs,
+            (std::vector<std::string> {"ch_3QxCharge0001", "pi_3QxPay0001"}));
+        auto basil = nlohmann::json::parse(fixtureFile("stripe/renewal_basil.json"));
+        basil["data"]["object"]["payments"] = {{"object", "list"},
+            {"data",
+                {{{"id", "inpay_1"}, {"object", "invoice_payment"},
+                    {"payment", {{"type", "payment_intent"}, {"payment_intent", "pi_3QxBasil01"}}},
+                    {"status", "paid"}}}},
+            {"has_more", false}};
+        const auto b = rd::normalizePayload(rd::ProviderKind::Stripe, "stripe-main", basil.dump());
+        QCOMPARE(b.event->paymentRefs, (std::vector<std::string> {"pi_3QxBasil01"}));
+    }
+
+    // refund.created, then charge.refunded and refund.updated of the same refund: one movement,
+    // one audit row, one outbox intent; dated by the refund (January), not the renewal
+    // (December).
+    void oneRefundByThreeEventsIsRecordedOnce()
+    {
+        rdtest::TestDatabase db("moneyback_once");
+        rd::WebhookIngestor ingestor(db.conninfo());
+        renewed(db, ingestor);
+        const auto created
+            = ingestor.ingest("stripe-main", fixtureFile("stripe/refund_created.json"));
+        QCOMPARE(outcomeName(created.outcome), outcomeName(rd::IngestOutcome::Recorded));
+        const auto listed = ingestor.ingest(
+            "stripe-main", fixtureFile("stripe/refund_charge_refunded_listed.json"));
+        QCOMPARE(outcomeName(listed.outcome), outcomeName(rd::IngestOutcome::Duplicate));
+        const auto updated = ingestor.ingest("stripe-main",
+            replaceAll(replaceAll(fixtureFile("stripe/refund_created.json"), "refund.created",
+                           "refund.updated"),
+                "evt_3QxRefundCreated1", "evt_3QxRefundUpdated1"));
+        QCOMPARE(outcomeName(updated.outcome), outcomeName(rd::IngestOutcome::Duplicate));
+        const Ledger l = ledgerOf(db);
+        QCOMPARE(l.movements, 1LL);
+        QCOMPARE(l.audits, 1LL);
+        QCOMPARE(l.intents, 1LL);
+        QCOMPARE(text(db,
+                     "SELECT to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') || ' ' || "
+                     "amount_minor || ' ' || currency || ' ' || kind FROM money_movements"),
+            std::string("2026-01-07 500 USD refund"));
+        QCOMPARE(text(db,
+                     "SELECT b.provider_renewal_key FROM money_movements m JOIN "
+                     "subscription_billing_periods b ON b.id = m.billing_period_id"),
+            std::string("in_1QxRenew0001"));
+        QCOMPARE(text(db,
+                     "SELECT event_type || ' ' || (payload->>'amountMinor') FROM "
+                     "subscription_outbox WHERE payload ? 'movementId'"),
+            std::string("refund.recorded 500"));
+        QCOMPARE(scalar(db, "SELECT count(*) FROM webhook_inbox WHERE outcome = 'recorded'"), 1LL);
+        QCOMPARE(scalar(db, "SELECT count(*) FROM reconciliation_cases"), 0LL);
+        // The audit row is a link of the subscription's chain, which still verifies.
+        QCOMPARE(runProgram(ctl(), withDb(db, {"audit", "verify"})).exitCode, 0);
+    }
+
+    // A refund that failed, and a dispute won: their own reversing movements, nothing updated
+    // in place; the net of each is nothing.
+    void reversalsAreMovementsOfTheirOwn()
+    {
+        rdtest::TestDatabase db("moneyback_reversals");
+        rd::WebhookIngestor ingestor(db.conninfo());
+        renewed(db, ingestor);
+        QCOMPARE(
+            outcomeName(
+                ingestor.ingest("stripe-main", fixtureFile("stripe/refund_failed.json")).outcome),
+            outcomeName(rd::IngestOutcome::Recorded));
+        QCOMPARE(
+            outcomeName(
+                ingestor.ingest("stripe-main", fixtureFile("stripe/dispute_funds_withdrawn.json"))
+                    .outcome),
+            outcomeName(rd::IngestOutcome::Recorded));
+        QCOMPARE(
+            outcomeName(
+                ingestor.ingest("stripe-main", fixtureFile("stripe/dispute_funds_reinstated.json"))
+                    .outcome),
+            outcomeName(rd::IngestOutcome::Recorded));
+        QCOMPARE(text(db,
+                     "SELECT string_agg(kind || ' ' || amount_minor || ' ' || to_char(occurred_at "
+                     "AT TIME ZONE 'UTC', 'YYYY-MM-DD'), '; ' ORDER BY occurred_at, kind) FROM "
+                     "money_movements"),
+            std::string("refund 300 2026-01-09; refund_reversal 300 2026-01-10; chargeback 2000 "
+                        "2026-01-11; chargeback_reversal 2000 2026-02-01"));
+        const Ledger l = ledgerOf(db);
+        QCOMPARE(l.movements, 4LL);
+        QCOMPARE(l.audits, 4LL);
+        QCOMPARE(l.intents, 4LL);
+        // Nothing of it can be changed or removed afterwards, even by its owner.
+        auto conn = db.connect();
+        QVERIFY_THROWS_EXCEPTION(pqxx::sql_error,
+            pqxx::nontransaction(*conn).exec("UPDATE money_movements SET amount_minor = 1"));
+        QVERIFY_THROWS_EXCEPTION(
+            pqxx::sql_error, pqxx::nontransaction(*conn).exec("DELETE FROM money_movements"));
+    }
+
+    // Never forced: past what was paid, another amount for a recorded refund, a currency other
+    // than the renewal's: each a case, and nothing recorded.
+    void refusedMovementsAreCases_data()
+    {
+        QTest::addColumn<QString>("body");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("more than was paid")
+            << QString::fromStdString(refundOf("stripe/refund_created.json", "3QxTooMuch01", 2500))
+            << "refund_exceeds_payment";
+        QTest::newRow("the recorded refund, another amount") << QString::fromStdString(
+            replaceAll(refundOf("stripe/refund_created.json", "3QxAgain0001", 600),
+                "re_3QxAgain0001", "re_3QxRefund0001")) << "money_movement_conflict";
+        QTest::newRow("another currency") << QString::fromStdString(replaceAll(
+            refundOf("stripe/refund_created.json", "3QxEuro00001", 100), "\"usd\"", "\"eur\""))
+                                          << "money_movement_conflict";
+    }
+    void refusedMovementsAreCases()
+    {
+        QFETCH(QString, body);
+        QFETCH(QString, reason);
+        rdtest::TestDatabase db("moneyback_refused");
+        rd::WebhookIngestor ingestor(db.conninfo());
+        renewed(db, ingestor);
+        QCOMPARE(
+            outcomeName(
+                ingestor.ingest("stripe-main", fixtureFile("stripe/refund_created.json")).outcome),
+            outcomeName(rd::IngestOutcome::Recorded));
+        const auto r = ingestor.ingest("stripe-main", body.toStdString());
+        QCOMPARE(outcomeName(r.outcome), outcomeName(rd::IngestOutcome::Rejected));
+        QCOMPARE(QString::fromStdString(r.error), reason);
+        QVERIFY(r.caseId > 0);
+        QCOMPARE(ledgerOf(db).movements, 1LL);
+        QCOMPARE(text(db,
+                     "SELECT error_code || ' ' || provider_subscription_id || ' ' || status FROM "
+                     "reconciliation_cases"),
+            reason.toStdString() + " sub_1QxSub0001 open");
+        // Delivered again: the same case, seen twice.
+        QCOMPARE(outcomeName(ingestor.ingest("stripe-main", body.toStdString()).outcome),
+            outcomeName(rd::IngestOutcome::DuplicateDelivery));
+        QCOMPARE(scalar(db, "SELECT occurrences FROM reconciliation_cases"), 1LL);
+    }
+
+    // A refund before its renewal: a case, whose subscription is not known yet; the renewal's
+    // arrival records it and resolves the case.
+    void aRefundBeforeItsRenewalHealsWhenItArrives()
+    {
+        rdtest::TestDatabase db("moneyback_early");
+        rd::WebhookIngestor ingestor(db.conninfo());
+        QCOMPARE(
+            runProgram(ctl(), withDb(db, {"providers", "add", "stripe-main", "--kind", "stripe"}))
+                .exitCode,
+            0);
+        rdtest::importSubscriptions(db.conninfo(),
+            rdtest::subscriptionLine("stripe-main", "sub_1QxSub0001", "active",
+                "2025-12-01T00:00:00Z", "2026-01-01T00:00:00Z"));
+        const auto early
+            = ingestor.ingest("stripe-main", fixtureFile("stripe/refund_created.json"));
+        QCOMPARE(outcomeName(early.outcome), outcomeName(rd::IngestOutcome::Rejected));
+        QCOMPARE(early.error, std::string("refund_without_renewal"));
+        QCOMPARE(text(db, "SELECT provider_subscription_id FROM reconciliation_cases"),
+            std::string("unknown"));
+        QCOMPARE(ledgerOf(db).movements, 0LL);
+
+        const auto renewal
+            = ingestor.ingest("stripe-main", fixtureFile("stripe/renewal_pre_basil.json"));
+        QCOMPARE(outcomeName(renewal.outcome), outcomeName(rd::IngestOutcome::Applied));
+        const Ledger l = ledgerOf(db);
+        QCOMPARE(l.movements, 1LL);
+        QCOMPARE(l.audits, 1LL);
+        QCOMPARE(l.intents, 1LL);
+        QCOMPARE(text(db,
+                     "SELECT status || ' ' || resolution || ' ' || resolved_by || ' ' || "
+                     "(billing_period_id = '"
+                         + renewal.billingPeriodId + "')::text FROM reconciliation_cases"),
+            std::string("resolved reapplied system true"));
+        QCOMPARE(scalar(db,
+                     "SELECT count(*) FROM reconciliation_case_history WHERE action = 'reapply' "
+                     "AND outcome = 'applied'"),
+            1LL);
+        // The payment refs the renewal carried are kept for the refunds to come.
+        QCOMPARE(text(db,
+                     "SELECT string_agg(payment_ref, ' ' ORDER BY payment_ref) FROM "
+                     "billing_period_payment_refs"),
+            std::string("ch_3QxCharge0001 pi_3QxPay0001"));
+    }
+
+    // The same refund from two OS processes at once, as refund.created and as charge.refunded:
+    // both held behind the subscription's row lock until both are seen waiting, then let go.
+    // One movement, one audit row, one outbox intent.
+    void twoProcessesRecordOneRefundOnce()
+    {
+        rdtest::TestDatabase db("moneyback_race");
+        {
+            rd::WebhookIngestor ingestor(db.conninfo());
+            renewed(db, ingestor);
+        }
+        auto observer = db.connect();
+        const std::string bodies[] = {fixtureFile("stripe/refund_created.json"),
+            fixtureFile("stripe/refund_charge_refunded_listed.json")};
+        std::vector<std::unique_ptr<QProcess>> processes;
+        rdtest::RowLockHolder lock(db, "sub_1QxSub0001");
+        for (const auto &body : bodies) {
+            auto p = std::make_unique<QProcess>();
+            p->start(ctl(), withDb(db, {"ingest", "--provider-key", "stripe-main"}));
+            QVERIFY(p->waitForStarted());
+            // Written before the wait: a QProcess writes its stdin only from the event loop,
+            // which the wait below does not run.
+            p->write(QByteArray::fromStdString(body));
+            QVERIFY(p->waitForBytesWritten(10000));
+            p->closeWriteChannel();
+            processes.push_back(std::move(p));
+        }
+        const auto waiters = rdtest::waitForLockWaiters(*observer, lock.pid, 2);
+        lock.release();
+        QStringList outcomes;
+        for (auto &p : processes) {
+            QVERIFY(p->waitForFinished(60000));
+            QCOMPARE(p->exitCode(), 0);
+            outcomes << QString::fromUtf8(
+                nlohmann::json::parse(p->readAllStandardOutput().toStdString())["outcome"]
+                    .get<std::string>());
+        }
+        QVERIFY2(waiters.reached, waiters.seen.c_str());
+        outcomes.sort();
+        QCOMPARE(outcomes.join(u' '), u"duplicate recorded"_qs);
+        const Ledger l = ledgerOf(db);
+        QCOMPARE(l.movements, 1LL);
+        QCOMPARE(l.audits, 1LL);
+        QCOMPARE(l.intents, 1LL);
+    }
+
+    // A refund and the renewal it pays back, delivered at once by two OS processes: the refund
+    // cannot see the uncommitted renewal, nor the renewal's look for waiting refunds the
+    // uncommitted case. Both are held behind the locks on what names the renewal
+    // (rd_lock_payment_refs) until both are seen waiting; whichever goes first, the refund is
+    // recorded once and no case stays open.
+    void aRefundAndItsRenewalAtOnceEndRecorded()
+    {
+        rdtest::TestDatabase db("moneyback_refund_renewal_race");
+        QCOMPARE(
+            runProgram(ctl(), withDb(db, {"providers", "add", "stripe-main", "--kind", "stripe"}))
+                .exitCode,
+            0);
+        rdtest::importSubscriptions(db.conninfo(),
+            rdtest::subscriptionLine("stripe-main", "sub_1QxSub0001", "active",
+                "2025-12-01T00:00:00Z", "2026-01-01T00:00:00Z"));
+        auto observer = db.connect();
+        const std::string bodies[] = {fixtureFile("stripe/refund_created.json"),
+            fixtureFile("stripe/renewal_pre_basil.json")};
+        std::vector<std::unique_ptr<QProcess>> processes;
+        auto holder = db.connect();
+        const int holderPid = rdtest::backendPid(*holder);
+        pqxx::work hold(*holder);
+        hold.exec("INSERT INTO rd_work_locks (name) SELECT 'money-back/stripe-main/' || "
+                  "(hashtextextended(r, 0) & 1023) FROM unnest(ARRAY['ch_3QxCharge0001', "
+                  "'pi_3QxPay0001', 'in_1QxRenew0001']) r ON CONFLICT DO NOTHING");
+        hold.exec("SELECT 1 FROM rd_work_locks WHERE name LIKE 'money-back/%' FOR UPDATE");
+        for (const auto &body : bodies) {
+            auto p = std::make_unique<QProcess>();
+            p->start(ctl(), withDb(db, {"ingest", "--provider-key", "stripe-main"}));
+            QVERIFY(p->waitForStarted());
+            p->write(QByteArray::fromStdString(body));
+            QVERIFY(p->waitForBytesWritten(10000));
+            p->closeWriteChannel();
+            processes.push_back(std::move(p));
+        }
+        const auto waiters = rdtest::waitForLockWaiters(*observer, holderPid, 2);
+        hold.commit();
+        for (auto &p : processes) {
+            QVERIFY(p->waitForFinished(60000));
+            QVERIFY2(
+                p->exitCode() == 0 || p->exitCode() == 3, p->readAllStandardError().constData());
+        }
+        QVERIFY2(waiters.reached, waiters.seen.c_str());
+        const Ledger l = ledgerOf(db);
+        QCOMPARE(l.movements, 1LL);
+        QCOMPARE(l.audits, 1LL);
+        QCOMPARE(l.intents, 1LL);
+        QCOMPARE(
+            scalar(db, "SELECT count(*) FROM reconciliation_cases WHERE status = 'open'"), 0LL);
+        QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_billing_periods"), 1LL);
+    }
+
+    // A refund dated in a month already closed is recorded, marked after close; the closed
+    // month's row keeps what it had.
+    void aRefundInAClosedMonthIsAfterClose()
+    {
+        rdtest::TestDatabase db("moneyback_after_close");
+        rd::WebhookIngestor ingestor(db.conninfo());
+        renewed(db, ingestor);
+        // Closing January needs statements; the fact itself is what is tested here: a month
+        // close row for January, written as close_month writes it.
+        auto conn = db.connect();
+        pqxx::nontransaction(*conn).exec(
+            "INSERT INTO month_closes (provider_key, month, statement_run_ids, statement_sha256s, "
+            "statement_totals, ledger_totals, matched, backfilled, unapplied, differing, "
+            "not_in_statement, cases_resolved, cases_dismissed, audit_anchor_digest, "
+            "audit_anchor_heads) VALUES ('stripe-main', '2026-01-01', '{1}', ARRAY[repeat('b', "
+            "64)], "
+            "'{}', '{}', 0, "
+            "0, 0, 0, 0, 0, 0, repeat('a', 64), 0)");
+        QCOMPARE(
+            outcomeName(
+                ingestor.ingest("stripe-main", fixtureFile("stripe/refund_created.json")).outcome),
+            outcomeName(rd::IngestOutcome::Recorded));
+        QCOMPARE(scalar(db, "SELECT count(*) FROM money_movements WHERE after_close"), 1LL);
+    }
+};
+
+QTEST_MAIN(TestMoneyBack)
+#include "tst_moneyback.moc"
