@@ -1017,6 +1017,7 @@ private slots:
         const auto j = nlohmann::json::parse(fold.out.toStdString());
         QCOMPARE(j["renewalDeltas"].get<long long>(), 2LL);
         QCOMPARE(j["inboxDayRows"].get<long long>(), 2LL); // two days, one outcome each
+        QCOMPARE(j["moneyBackDeltas"].get<long long>(), 0LL);
         QCOMPARE(scalar(db, "SELECT count(*) FROM renewal_total_deltas"), 0LL);
         QCOMPARE(scalar(db, "SELECT count(*) FROM renewal_daily_totals"), 2LL);
         QCOMPARE(rdtest::text(db, totals), before);
@@ -1026,7 +1027,7 @@ private slots:
         QCOMPARE(again.exitCode, 0);
         QCOMPARE(again.out,
             QByteArray("folded 0 renewal delta rows into the daily totals, 0 (day, outcome) "
-                       "rows of finished inbox days\n"));
+                       "rows of finished inbox days, 0 money back delta rows\n"));
     }
 
     // `renewalctl ledger export`: the desk's Ledger export from the command line. Ids and keys

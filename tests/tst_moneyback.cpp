@@ -156,8 +156,8 @@ private slots:
     }
 
     // refund.created, then charge.refunded and refund.updated of the same refund: one movement,
-    // one audit row, one outbox intent; dated by the refund (January), not the renewal
-    // (December).
+    // one audit row, one outbox intent; dated by the refund (7 January), not the renewal (paid
+    // 1 January).
     void oneRefundByThreeEventsIsRecordedOnce()
     {
         rdtest::TestDatabase db("moneyback_once");
@@ -233,6 +233,36 @@ private slots:
             pqxx::nontransaction(*conn).exec("UPDATE money_movements SET amount_minor = 1"));
         QVERIFY_THROWS_EXCEPTION(
             pqxx::sql_error, pqxx::nontransaction(*conn).exec("DELETE FROM money_movements"));
+    }
+
+    // Two partial refunds of one renewal are two movements, each with its audit row and its
+    // intent (the renewal's one-intent-per-period rule is the renewals' only); a third past
+    // what is left of the payment is a case.
+    void partialRefundsOfOneRenewalAddUp()
+    {
+        rdtest::TestDatabase db("moneyback_partial");
+        rd::WebhookIngestor ingestor(db.conninfo());
+        renewed(db, ingestor);
+        for (const auto &body : {fixtureFile("stripe/refund_created.json"),
+                 refundOf("stripe/refund_created.json", "3QxSecond001", 700)})
+            QCOMPARE(outcomeName(ingestor.ingest("stripe-main", body).outcome),
+                outcomeName(rd::IngestOutcome::Recorded));
+        const Ledger l = ledgerOf(db);
+        QCOMPARE(l.movements, 2LL);
+        QCOMPARE(l.audits, 2LL);
+        QCOMPARE(l.intents, 2LL);
+        QCOMPARE(text(db,
+                     "SELECT string_agg(event_type || ' ' || (payload->>'amountMinor'), ', ' "
+                     "ORDER BY (payload->>'amountMinor')::int) FROM subscription_outbox "
+                     "WHERE payload ? 'movementId'"),
+            std::string("refund.recorded 500, refund.recorded 700"));
+        // 20.00 paid, 12.00 refunded: 9.00 more is past it.
+        const auto third = ingestor.ingest(
+            "stripe-main", refundOf("stripe/refund_created.json", "3QxThird0001", 900));
+        QCOMPARE(outcomeName(third.outcome), outcomeName(rd::IngestOutcome::Rejected));
+        QCOMPARE(QString::fromStdString(third.error), u"refund_exceeds_payment"_qs);
+        QCOMPARE(ledgerOf(db).movements, 2LL);
+        QCOMPARE(runProgram(ctl(), withDb(db, {"audit", "verify"})).exitCode, 0);
     }
 
     // Never forced: past what was paid, another amount for a recorded refund, a currency other
@@ -416,6 +446,83 @@ private slots:
         QCOMPARE(
             scalar(db, "SELECT count(*) FROM reconciliation_cases WHERE status = 'open'"), 0LL);
         QCOMPARE(scalar(db, "SELECT count(*) FROM subscription_billing_periods"), 1LL);
+    }
+
+    // renewalctl ledger totals: gross by the day paid, money back by its own day, net of
+    // reversals; a month with money back and no renewal is listed; equal to a hand-written
+    // sum to the cent, folded or not.
+    void ledgerTotalsSayGrossRefundedDisputedNet()
+    {
+        rdtest::TestDatabase db("moneyback_totals");
+        rd::WebhookIngestor ingestor(db.conninfo());
+        renewed(db, ingestor); // 20.00 USD paid 2026-01-01
+        // The dispute is for what the refunds left of the 20.00 (a failed refund gives its
+        // room back): 15.00, withdrawn in January, reinstated in February.
+        const auto disputed = [](const char *f) {
+            return replaceAll(replaceAll(fixtureFile("stripe/" + std::string(f)),
+                                  "\"amount\": 2000,", "\"amount\": 1500,"),
+                "\"amount\": -2000,", "\"amount\": -1500,");
+        };
+        for (const auto &body : {fixtureFile("stripe/refund_created.json"),
+                 fixtureFile("stripe/refund_failed.json"), disputed("dispute_funds_withdrawn.json"),
+                 disputed("dispute_funds_reinstated.json")}) {
+            const auto r = ingestor.ingest("stripe-main", body);
+            QVERIFY2(r.outcome == rd::IngestOutcome::Recorded, r.error.c_str());
+        }
+        const auto totals = [&](const std::string &conninfo) {
+            const auto r = runProgram(ctl(),
+                withDb(conninfo,
+                    {"ledger", "totals", "--from", "2026-01-01", "--to", "2026-02-28", "--json"}));
+            if (r.exitCode != 0)
+                qWarning("%s", r.err.constData());
+            return nlohmann::json::parse(r.out.toStdString());
+        };
+        const auto before = totals(db.conninfo());
+        const nlohmann::json byMonth = nlohmann::json::parse(R"([
+            {"month": "2026-01", "currency": "USD", "renewals": 1, "gross": "20.00",
+             "refunded": "5.00", "disputed": "15.00", "net": "0.00"},
+            {"month": "2026-02", "currency": "USD", "renewals": 0, "gross": "0.00",
+             "refunded": "0.00", "disputed": "-15.00", "net": "15.00"}])");
+        QCOMPARE(QString::fromStdString(before["byMonth"].dump()),
+            QString::fromStdString(byMonth.dump()));
+        QCOMPARE(QString::fromStdString(before["byProvider"].dump()),
+            QString::fromStdString(nlohmann::json::parse(R"([{"providerKey": "stripe-main",
+                "currency": "USD", "renewals": 1, "gross": "20.00", "refunded": "5.00",
+                "disputed": "0.00", "net": "15.00"}])")
+                                       .dump()));
+        // By hand, from the rows themselves: January's net in minor units.
+        QCOMPARE(scalar(db,
+                     "SELECT (SELECT sum(paid_amount_minor) FROM subscription_billing_periods "
+                     "WHERE paid_at >= '2026-01-01' AND paid_at < '2026-02-01') - (SELECT "
+                     "sum(CASE WHEN kind IN ('refund', 'chargeback') THEN amount_minor ELSE "
+                     "-amount_minor END) FROM money_movements WHERE occurred_at >= '2026-01-01' "
+                     "AND occurred_at < '2026-02-01')"),
+            0LL);
+        // A viewer folds; the figures stay.
+        const auto fold = runProgram(
+            ctl(), withDb(rdtest::loginAs(db, "mb_folder", "viewer"), {"fold", "--json"}));
+        QCOMPARE(fold.exitCode, 0);
+        QCOMPARE(nlohmann::json::parse(fold.out.toStdString())["moneyBackDeltas"].get<long long>(),
+            5LL); // one a movement: the reinstatement's chargeback was recorded before
+        QCOMPARE(scalar(db, "SELECT count(*) FROM money_back_deltas"), 0LL);
+        QCOMPARE(QString::fromStdString(totals(db.conninfo()).dump()),
+            QString::fromStdString(before.dump()));
+    }
+
+    // Every fold's work lock has its row: a name without one is an error, not "held" (the
+    // money back fold once returned 0 for ever, its row not made).
+    void aWorkLockWithoutItsRowIsAnError()
+    {
+        rdtest::TestDatabase db("moneyback_work_lock");
+        auto conn = db.connect();
+        QCOMPARE(scalar(db,
+                     "SELECT count(*) FROM rd_work_locks WHERE name IN ('fold renewal totals', "
+                     "'fold inbox days', 'fold money back totals')"),
+            3LL);
+        pqxx::work tx(*conn);
+        QVERIFY(tx.exec1("SELECT public.rd_try_work_lock('fold money back totals')")[0].as<bool>());
+        QVERIFY_THROWS_EXCEPTION(
+            pqxx::sql_error, tx.exec1("SELECT public.rd_try_work_lock('no such work')"));
     }
 
     // A refund dated in a month already closed is recorded, marked after close; the closed

@@ -430,6 +430,23 @@ private slots:
                "AND w.outcome = 'recorded' "
                "WHERE m.movement_key = 're_feb' AND m.amount_minor = 500"
             << AttackGround {};
+        // 0050: the refund appends its delta to the real deltas, a fold moves it into the real
+        // daily totals, and money_back_totals reads the real totals.
+        QTest::newRow("ingest: money back's delta, fold_money_back_totals and its read")
+            << "ingest"
+            << (QStringList {"webhook_inbox", "billing_providers", "money_movements",
+                    "billing_period_payment_refs", "rd_work_locks", "month_closes",
+                    "money_back_deltas", "money_back_daily_totals"}
+                   + renewalTables + caseTables)
+            << QString(kFebruaryDelivery) + "; " + kFebruaryRefund
+                + "; SELECT fold_money_back_totals(); "
+                  "SELECT sum(refunded_minor) FROM money_back_totals('2026-02-01', '2026-03-01')"
+            << "SELECT count(*) FROM money_back_daily_totals t WHERE t.day = '2026-02-10' "
+               "AND t.kind = 'refund' AND t.movements = 1 AND t.amount_minor = 500 "
+               "AND NOT EXISTS (SELECT 1 FROM money_back_deltas) "
+               "AND (SELECT refunded_minor FROM money_back_totals('2026-02-01', '2026-03-01')) "
+               "= 500"
+            << AttackGround {};
         // The ledger's totals (0016, 0023): the renewal core appends its delta to the real
         // deltas table, and a fold (any viewer may fold) moves it into the real totals.
         QTest::newRow("ingest: the renewal's delta and fold_renewal_totals")

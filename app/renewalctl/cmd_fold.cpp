@@ -21,13 +21,14 @@ int runFold(const CommandContext &ctx)
     const int swept = purgeForFold(sweepCtx, *conn, sweep);
     if (ctx.json())
         ctx.out << nlohmann::json {{"renewalDeltas", folds.renewalDeltas},
-            {"inboxDayRows", folds.inboxDayRows},
+            {"inboxDayRows", folds.inboxDayRows}, {"moneyBackDeltas", folds.moneyBackDeltas},
             {"retention",
                 sweep}}.dump()
                 << "\n";
     else
         ctx.out << "folded " << folds.renewalDeltas << " renewal delta rows into the daily totals, "
-                << folds.inboxDayRows << " (day, outcome) rows of finished inbox days\n"
+                << folds.inboxDayRows << " (day, outcome) rows of finished inbox days, "
+                << folds.moneyBackDeltas << " money back delta rows\n"
                 << sweepText.str();
     return swept;
 }

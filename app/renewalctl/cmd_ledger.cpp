@@ -2,8 +2,12 @@
 #include "app/renewalctl/commands.h"
 #include "app/renewalctl/option_checks.h"
 #include "app/renewalctl/utc_day.h"
+#include "domain/core/currency.h"
+#include "domain/core/errors.h"
 #include "domain/core/json_input.h"
 #include "domain/store/ledger_export.h"
+
+#include <nlohmann/json.hpp>
 
 #include <cerrno>
 #include <chrono>
@@ -98,13 +102,78 @@ int runLedger(const CommandContext &ctx, const LedgerOptions &o)
     return ExitOk;
 }
 
+struct TotalsOptions
+{
+    std::optional<std::string> from;
+    std::optional<std::string> to;
+};
+
+// A sum of minor units as its major-unit decimal; the database's numeric text, never parsed
+// into 64 bits.
+std::string major(const std::string &minor, const std::string &currency)
+{
+    const auto text = formatMinorUnitsText(minor, currency);
+    if (!text)
+        throw rd::UnknownAnswer("the ledger's totals answered an amount that is not a number");
+    return *text;
+}
+
+int runTotals(const CommandContext &ctx, const TotalsOptions &o)
+{
+    const chrono::year_month_day today {chrono::floor<chrono::days>(chrono::system_clock::now())};
+    const auto from = o.from
+        ? parseDay("from", *o.from)
+        : chrono::year_month_day {today.year(), today.month(), chrono::day {1}};
+    const auto to = o.to ? parseDay("to", *o.to)
+                         : chrono::year_month_day {today.year() / today.month() / chrono::last};
+    if (chrono::sys_days(from) > chrono::sys_days(to))
+        throw UsageError(
+            "--from " + dayText(from) + " is after --to " + dayText(to) + " (both are included)");
+    auto conn = ctx.connect();
+    const auto lines = ledgerNetTotals(*conn, dayText(from), dayText(to));
+    if (ctx.json()) {
+        nlohmann::json out {{"from", dayText(from)}, {"to", dayText(to)},
+            {"byMonth", nlohmann::json::array()}, {"byProvider", nlohmann::json::array()}};
+        for (const auto &l : lines) {
+            const bool month = l.group == "month";
+            nlohmann::json j;
+            if (month)
+                j["month"] = l.month;
+            else
+                j["providerKey"] = l.providerKey;
+            j["currency"] = l.currency;
+            j["renewals"] = l.renewals;
+            j["gross"] = major(l.grossMinor, l.currency);
+            j["refunded"] = major(l.refundedMinor, l.currency);
+            j["disputed"] = major(l.disputedMinor, l.currency);
+            j["net"] = major(l.netMinor, l.currency);
+            out[month ? "byMonth" : "byProvider"].push_back(std::move(j));
+        }
+        ctx.out << out.dump() << "\n";
+        return ExitOk;
+    }
+    ctx.out << "gross, refunded, disputed and net, " << dayText(from) << " to " << dayText(to)
+            << " (UTC, both included; money back by its own day):\n";
+    for (const auto &l : lines)
+        ctx.out << "  " << (l.group == "month" ? l.month : l.providerKey) << " " << l.currency
+                << ": " << l.renewals << " renewal(s), gross " << major(l.grossMinor, l.currency)
+                << ", refunded " << major(l.refundedMinor, l.currency) << ", disputed "
+                << major(l.disputedMinor, l.currency) << ", net " << major(l.netMinor, l.currency)
+                << "\n";
+    if (lines.empty())
+        ctx.out << "  nothing paid or paid back\n";
+    return ExitOk;
+}
+
 } // namespace
 
 void registerLedgerCommands(CommandTree &tree, CLI::App &root)
 {
+    auto t = std::make_shared<TotalsOptions>();
     auto o = std::make_shared<LedgerOptions>();
     auto *group = tree.commandGroup(root, "ledger",
-        "export: the renewals ledger as CSV, as the desk's Ledger page exports it",
+        "export|totals: the renewals ledger as CSV, as the desk's Ledger page exports it; gross, "
+        "refunded, disputed and net",
         commandGroups::kRenewals);
     auto *app = tree.command(*group, "export",
         "the renewals paid in a range of UTC days as CSV (the desk's Ledger export: ISO 8601 "
@@ -123,6 +192,19 @@ void registerLedgerCommands(CommandTree &tree, CLI::App &root)
     option(app, "out", o->out, "FILE",
         "write to FILE (whole or not at all) instead of standard output");
     db(app);
+
+    auto *totals = tree.command(*group, "totals",
+        "gross, refunded, disputed and net per month and currency, then per provider and "
+        "currency: renewals by the day they were paid, money back by its own day",
+        [t](const CommandContext &ctx) { return runTotals(ctx, *t); });
+    option(totals, "from", t->from, "DAY",
+        "the first UTC day, YYYY-MM-DD (default: the current month's first)")
+        ->check(utcDay("from"));
+    option(totals, "to", t->to, "DAY",
+        "the last UTC day, included (default: the current month's last)")
+        ->check(utcDay("to"));
+    json(totals);
+    db(totals);
 }
 
 } // namespace rd::cli

@@ -146,4 +146,44 @@ long long exportLedgerTotals(
     return lines;
 }
 
+std::vector<NetTotalsLine> ledgerNetTotals(DbRef db, const std::string &from, const std::string &to)
+{
+    pqxx::connection &conn = pqxxOf(db);
+    pqxx::transaction<pqxx::isolation_level::repeatable_read, pqxx::read_only> tx(conn);
+    const auto result = tx.exec_params(
+        "WITH lines AS ("
+        " SELECT date_trunc('month', day)::date AS month, provider_key, currency, "
+        " sum(renewals) AS renewals, sum(amount_minor) AS gross, 0::numeric AS refunded, "
+        " 0::numeric AS disputed FROM public.renewal_totals($1::date, $2::date + 1) "
+        " GROUP BY 1, 2, 3 "
+        " UNION ALL "
+        " SELECT date_trunc('month', day)::date, provider_key, currency, 0, 0, "
+        " sum(refunded_minor), sum(disputed_minor) "
+        " FROM public.money_back_totals($1::date, $2::date + 1) GROUP BY 1, 2, 3) "
+        "SELECT CASE WHEN grouping(month) = 0 THEN 'month' ELSE 'provider' END, "
+        " to_char(month, 'YYYY-MM'), provider_key, currency, sum(renewals)::bigint, "
+        " sum(gross)::text, sum(refunded)::text, sum(disputed)::text, "
+        " (sum(gross) - sum(refunded) - sum(disputed))::text "
+        "FROM lines GROUP BY GROUPING SETS ((month, currency), (provider_key, currency)) "
+        "ORDER BY 1, 2, 3, 4",
+        from, to);
+    std::vector<NetTotalsLine> lines;
+    for (const auto &r : result) {
+        NetTotalsLine l;
+        l.group = text(r[0]);
+        if (l.group == "month")
+            l.month = text(r[1]);
+        else
+            l.providerKey = text(r[2]);
+        l.currency = text(r[3]);
+        l.renewals = r[4].as<long long>();
+        l.grossMinor = text(r[5]);
+        l.refundedMinor = text(r[6]);
+        l.disputedMinor = text(r[7]);
+        l.netMinor = text(r[8]);
+        lines.push_back(std::move(l));
+    }
+    return lines;
+}
+
 } // namespace rd

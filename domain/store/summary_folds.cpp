@@ -13,6 +13,7 @@ SummaryFolds foldSummaries(DbRef db)
     SummaryFolds folds;
     folds.renewalDeltas = tx.exec1("SELECT public.fold_renewal_totals()")[0].as<long long>();
     folds.inboxDayRows = tx.exec1("SELECT public.fold_inbox_days()")[0].as<long long>();
+    folds.moneyBackDeltas = tx.exec1("SELECT public.fold_money_back_totals()")[0].as<long long>();
     return folds;
 }
 

@@ -9,6 +9,7 @@ struct SummaryFolds
 {
     long long renewalDeltas = 0; ///< ledger delta rows folded into the daily totals (0016)
     long long inboxDayRows = 0; ///< (day, outcome) rows added for finished inbox days (0018)
+    long long moneyBackDeltas = 0; ///< money back's delta rows folded into its totals (0050)
 };
 
 /// Folds the read summaries the ledger and the Overview read: the renewal deltas appended by

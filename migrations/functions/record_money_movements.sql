@@ -153,6 +153,11 @@ BEGIN
                         'billingPeriodId', bp.id, 'providerRenewalKey', bp.provider_renewal_key,
                         'movementKey', v_key, 'amountMinor', v_amount, 'currency', v_currency,
                         'occurredAt', public.rd_rfc3339(v_at)));
+            -- Its day's delta for the ledger's totals (0050): an insert, never an update.
+            INSERT INTO public.money_back_deltas (day, provider_key, currency, kind, movements,
+                                                  amount_minor)
+            VALUES ((v_at AT TIME ZONE 'UTC')::date, v_provider, v_currency, v_kind, 1,
+                    v_amount);
             v_recorded := v_recorded + 1;
             billing_period_id := coalesce(billing_period_id, bp.id);
         ELSE

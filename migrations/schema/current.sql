@@ -937,6 +937,39 @@ BEGIN
     RETURN v_rows;
 END;
 $$;
+CREATE FUNCTION public.fold_money_back_totals() RETURNS bigint
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_folded bigint;
+BEGIN
+    IF pg_catalog.pg_is_in_recovery() THEN
+        RETURN 0;
+    END IF;
+    IF NOT public.rd_try_work_lock('fold money back totals') THEN
+        RETURN 0;
+    END IF;
+    WITH taken AS (
+        DELETE FROM public.money_back_deltas RETURNING *
+    ), counted AS (
+        SELECT pg_catalog.count(*) AS n FROM taken
+    ), folded AS (
+        INSERT INTO public.money_back_daily_totals AS t (day, provider_key, currency, kind,
+                                                         movements, amount_minor)
+        SELECT day, provider_key, currency, kind, pg_catalog.sum(movements),
+               pg_catalog.sum(amount_minor)
+          FROM taken
+         GROUP BY day, provider_key, currency, kind
+        ON CONFLICT (day, provider_key, currency, kind) DO UPDATE
+           SET movements = t.movements OPERATOR(pg_catalog.+) excluded.movements,
+               amount_minor = t.amount_minor OPERATOR(pg_catalog.+) excluded.amount_minor
+        RETURNING 1
+    )
+    SELECT n INTO v_folded FROM counted, (SELECT pg_catalog.count(*) FROM folded) f;
+    RETURN v_folded;
+END;
+$$;
 CREATE FUNCTION public.fold_renewal_totals() RETURNS bigint
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'pg_temp'
@@ -1102,6 +1135,26 @@ BEGIN
     case_id := v_case;
     local_state := v_state;
 END;
+$$;
+CREATE FUNCTION public.money_back_totals(p_from date, p_to date) RETURNS TABLE(day date, provider_key text, currency text, movements bigint, refunded_minor numeric, disputed_minor numeric)
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT u.day, u.provider_key, u.currency, pg_catalog.sum(u.movements)::bigint,
+           pg_catalog.sum(CASE u.kind WHEN 'refund' THEN u.amount_minor
+                                      WHEN 'refund_reversal' THEN -u.amount_minor
+                                      ELSE 0 END),
+           pg_catalog.sum(CASE u.kind WHEN 'chargeback' THEN u.amount_minor
+                                      WHEN 'chargeback_reversal' THEN -u.amount_minor
+                                      ELSE 0 END)
+      FROM (SELECT t.day, t.provider_key, t.currency, t.kind, t.movements, t.amount_minor
+              FROM public.money_back_daily_totals t
+             WHERE t.day >= p_from AND t.day < p_to
+            UNION ALL
+            SELECT d.day, d.provider_key, d.currency, d.kind, d.movements, d.amount_minor
+              FROM public.money_back_deltas d
+             WHERE d.day >= p_from AND d.day < p_to) u
+     GROUP BY u.day, u.provider_key, u.currency
 $$;
 CREATE FUNCTION public.month_close_refusal(p_provider_key text, p_month date) RETURNS text
     LANGUAGE plpgsql STABLE
@@ -2305,7 +2358,16 @@ CREATE FUNCTION public.rd_try_work_lock(p_name text) RETURNS boolean
 BEGIN
     PERFORM 1 FROM public.rd_work_locks l
      WHERE l.name OPERATOR(pg_catalog.=) p_name FOR UPDATE SKIP LOCKED;
-    RETURN FOUND;
+    IF FOUND THEN
+        RETURN true;
+    END IF;
+    -- A lock no migration made would read as "another holds it" for ever: the work would
+    -- silently never run. Said aloud instead.
+    IF NOT EXISTS (SELECT 1 FROM public.rd_work_locks l
+                    WHERE l.name OPERATOR(pg_catalog.=) p_name) THEN
+        RAISE EXCEPTION 'no work lock named %', p_name USING ERRCODE = 'P0002';
+    END IF;
+    RETURN false;
 END;
 $$;
 CREATE FUNCTION public.reapply_case(p_case_id bigint, p_reason text, p_comment text) RETURNS jsonb
@@ -2483,6 +2545,11 @@ BEGIN
                         'billingPeriodId', bp.id, 'providerRenewalKey', bp.provider_renewal_key,
                         'movementKey', v_key, 'amountMinor', v_amount, 'currency', v_currency,
                         'occurredAt', public.rd_rfc3339(v_at)));
+            -- Its day's delta for the ledger's totals (0050): an insert, never an update.
+            INSERT INTO public.money_back_deltas (day, provider_key, currency, kind, movements,
+                                                  amount_minor)
+            VALUES ((v_at AT TIME ZONE 'UTC')::date, v_provider, v_currency, v_kind, 1,
+                    v_amount);
             v_recorded := v_recorded + 1;
             billing_period_id := coalesce(billing_period_id, bp.id);
         ELSE
@@ -3085,6 +3152,22 @@ CREATE TABLE public.iso_currencies (
     CONSTRAINT iso_currencies_minor_units_check CHECK (((minor_units >= 0) AND (minor_units <= 4)))
 );
 COMMENT ON TABLE public.iso_currencies IS 'ISO 4217 active currencies and their minor units (migration 0028; the C++ table is built from the same rows)';
+CREATE TABLE public.money_back_daily_totals (
+    day date NOT NULL,
+    provider_key text NOT NULL,
+    currency text NOT NULL,
+    kind text NOT NULL,
+    movements bigint NOT NULL,
+    amount_minor numeric NOT NULL
+);
+CREATE TABLE public.money_back_deltas (
+    day date NOT NULL,
+    provider_key text NOT NULL,
+    currency text NOT NULL,
+    kind text NOT NULL,
+    movements bigint NOT NULL,
+    amount_minor numeric NOT NULL
+);
 CREATE TABLE public.money_movements (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
     provider_key public.rd_key NOT NULL,
@@ -3333,6 +3416,8 @@ ALTER TABLE ONLY public.inbox_retention
     ADD CONSTRAINT inbox_retention_pkey PRIMARY KEY (only_row);
 ALTER TABLE ONLY public.iso_currencies
     ADD CONSTRAINT iso_currencies_pkey PRIMARY KEY (code);
+ALTER TABLE ONLY public.money_back_daily_totals
+    ADD CONSTRAINT money_back_daily_totals_pkey PRIMARY KEY (day, provider_key, currency, kind);
 ALTER TABLE ONLY public.money_movements
     ADD CONSTRAINT money_movements_once UNIQUE (provider_key, movement_key, kind);
 ALTER TABLE ONLY public.money_movements
@@ -3373,8 +3458,6 @@ ALTER TABLE ONLY public.statement_runs
     ADD CONSTRAINT statement_runs_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY public.subscription_billing_periods
     ADD CONSTRAINT subscription_billing_periods_pkey PRIMARY KEY (id);
-ALTER TABLE ONLY public.subscription_outbox
-    ADD CONSTRAINT subscription_outbox_once_per_period UNIQUE (event_type, billing_period_id);
 ALTER TABLE ONLY public.subscription_outbox
     ADD CONSTRAINT subscription_outbox_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY public.subscription_transition_audits
@@ -3427,6 +3510,7 @@ CREATE UNIQUE INDEX subscription_audits_chain ON public.subscription_transition_
 CREATE UNIQUE INDEX subscription_money_movement_audit_once ON public.subscription_transition_audits USING btree (((details ->> 'movementId'::text))) WHERE ((transition)::text = 'money_movement_recorded'::text);
 CREATE INDEX subscription_outbox_by_subscription ON public.subscription_outbox USING btree (subscription_id);
 CREATE UNIQUE INDEX subscription_outbox_money_movement_once ON public.subscription_outbox USING btree (((payload ->> 'movementId'::text))) WHERE (payload ? 'movementId'::text);
+CREATE UNIQUE INDEX subscription_outbox_once_per_period ON public.subscription_outbox USING btree (event_type, billing_period_id) WHERE (NOT (payload ? 'movementId'::text));
 CREATE INDEX subscription_outbox_pending ON public.subscription_outbox USING btree (next_attempt_at) WHERE (published_at IS NULL);
 CREATE INDEX subscription_outbox_published ON public.subscription_outbox USING btree (published_at) WHERE (published_at IS NOT NULL);
 CREATE UNIQUE INDEX subscription_renewal_audit_once ON public.subscription_transition_audits USING btree (billing_period_id) WHERE ((transition)::text = 'subscription_renewed'::text);
@@ -3554,10 +3638,14 @@ REVOKE ALL ON FUNCTION public.erase_inbox_bodies(p_provider_key text, p_provider
 GRANT ALL ON FUNCTION public.erase_inbox_bodies(p_provider_key text, p_provider_subscription_id text, p_request text) TO renewal_operator;
 REVOKE ALL ON FUNCTION public.fold_inbox_days() FROM PUBLIC;
 GRANT ALL ON FUNCTION public.fold_inbox_days() TO renewal_viewer;
+REVOKE ALL ON FUNCTION public.fold_money_back_totals() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.fold_money_back_totals() TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.fold_renewal_totals() FROM PUBLIC;
 GRANT ALL ON FUNCTION public.fold_renewal_totals() TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.ingest_delivery(p_provider_key text, p_provider_event_id text, p_raw_body bytea, p_body_size bigint, p_body_sha256 text, p_outcome text, p_reason text, p_error text, p_normalized jsonb, p_event jsonb, p_token uuid, OUT outcome text, OUT inbox_id bigint, OUT billing_period_id uuid, OUT error_code text, OUT case_id bigint, OUT local_state jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.ingest_delivery(p_provider_key text, p_provider_event_id text, p_raw_body bytea, p_body_size bigint, p_body_sha256 text, p_outcome text, p_reason text, p_error text, p_normalized jsonb, p_event jsonb, p_token uuid, OUT outcome text, OUT inbox_id bigint, OUT billing_period_id uuid, OUT error_code text, OUT case_id bigint, OUT local_state jsonb) TO renewal_ingest;
+REVOKE ALL ON FUNCTION public.money_back_totals(p_from date, p_to date) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.money_back_totals(p_from date, p_to date) TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.month_close_refusal(p_provider_key text, p_month date) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.month_close_refusal(p_provider_key text, p_month date) TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.month_close_refusal_reason(p_provider_key text, p_month date) FROM PUBLIC;
@@ -3674,6 +3762,8 @@ GRANT ALL ON FUNCTION public.statement_run_json(p_run bigint) TO renewal_viewer;
 GRANT SELECT ON TABLE public.database_backups TO renewal_viewer;
 GRANT SELECT ON TABLE public.inbox_retention TO renewal_viewer;
 GRANT SELECT ON TABLE public.iso_currencies TO renewal_viewer;
+GRANT SELECT ON TABLE public.money_back_daily_totals TO renewal_viewer;
+GRANT SELECT ON TABLE public.money_back_deltas TO renewal_viewer;
 GRANT SELECT ON TABLE public.money_movements TO renewal_viewer;
 GRANT SELECT ON TABLE public.operator_reason_codes TO renewal_viewer;
 GRANT SELECT ON TABLE public.provider_snapshots TO renewal_viewer;

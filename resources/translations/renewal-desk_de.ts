@@ -3306,7 +3306,7 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     </message>
     <message>
         <source>Money movement recorded</source>
-        <translation>Rückzahlung erfasst</translation>
+        <translation>Rückzahlung</translation>
     </message>
     <message>
         <source>Refund</source>
@@ -4671,8 +4671,8 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
         <translation>Unlesbar in Abrechnung</translation>
     </message>
     <message>
-        <source>money back recorded</source>
-        <translation>Rückzahlung erfasst</translation>
+        <source>money back</source>
+        <translation>Rückzahlung</translation>
     </message>
     <message>
         <source>Refund before renewal</source>
