@@ -314,7 +314,7 @@ private slots:
                                                            << "";
         QTest::newRow("chargebee credit note") << "chargebee/refund_credit_note.json"
                                                << "not_a_renewal"
-                                               << "refund"
+                                               << "credit_note"
                                                << "";
         QTest::newRow("chargebee other event") << "chargebee/other_event_type.json"
                                                << "not_a_renewal"
@@ -447,7 +447,7 @@ private slots:
                                               << "unpaid"
                                               << "";
         QTest::newRow("lemonsqueezy refund") << "lemonsqueezy/refund.json"
-                                             << "not_a_renewal"
+                                             << "money_movement"
                                              << "refund"
                                              << "";
         QTest::newRow("lemonsqueezy other event") << "lemonsqueezy/other_event_type.json"

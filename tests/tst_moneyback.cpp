@@ -8,6 +8,7 @@
 #include "tests/support/ingest_outcomes.h"
 #include "tests/support/lock_waiters.h"
 #include "tests/support/process_runner.h"
+#include "tests/support/statement_runs.h"
 #include "tests/support/test_database.h"
 
 #include "domain/core/adapters/normalization.h"
@@ -31,16 +32,27 @@ using rdtest::withDb;
 
 namespace {
 
+// `key` of `kind` registered, with `subscription` active until 1 January 2026 (the renewals
+// the fixtures pay start there).
+void registered(const rdtest::TestDatabase &db, const std::string &key, const std::string &kind,
+    const std::string &subscription)
+{
+    QCOMPARE(runProgram(ctl(),
+                 withDb(db,
+                     {"providers", "add", QString::fromStdString(key), "--kind",
+                         QString::fromStdString(kind)}))
+                 .exitCode,
+        0);
+    rdtest::importSubscriptions(db.conninfo(),
+        rdtest::subscriptionLine(
+            key, subscription, "active", "2025-12-01T00:00:00Z", "2026-01-01T00:00:00Z"));
+}
+
 // The renewal the Stripe fixtures refund: in_1QxRenew0001 of sub_1QxSub0001, 20.00 USD paid
 // 2025-12-31, its charge ch_3QxCharge0001 and payment intent pi_3QxPay0001.
 void renewed(const rdtest::TestDatabase &db, rd::WebhookIngestor &ingestor)
 {
-    QCOMPARE(runProgram(ctl(), withDb(db, {"providers", "add", "stripe-main", "--kind", "stripe"}))
-                 .exitCode,
-        0);
-    rdtest::importSubscriptions(db.conninfo(),
-        rdtest::subscriptionLine("stripe-main", "sub_1QxSub0001", "active", "2025-12-01T00:00:00Z",
-            "2026-01-01T00:00:00Z"));
+    registered(db, "stripe-main", "stripe", "sub_1QxSub0001");
     const auto r = ingestor.ingest("stripe-main", fixtureFile("stripe/renewal_pre_basil.json"));
     QCOMPARE(outcomeName(r.outcome), outcomeName(rd::IngestOutcome::Applied));
 }
@@ -68,6 +80,21 @@ std::string refundOf(const std::string &fixture, const std::string &tag, long lo
     body = replaceAll(body, "evt_3QxRefundCreated1", "evt_" + tag);
     body = replaceAll(body, "re_3QxRefund0001", "re_" + tag);
     return replaceAll(body, "\"amount\": 500,", "\"amount\": " + std::to_string(amount) + ",");
+}
+
+// A result's movements as "key kind amount occurredAt; ...", each checked to be in USD and to
+// name `ref` among its renewal refs.
+QString movementsText(const rd::NormalizeResult &n, const std::string &ref)
+{
+    QStringList got;
+    for (const auto &m : n.movements) {
+        got << QString::fromStdString(m.movementKey + " " + std::string(rd::toString(m.kind)) + " "
+            + std::to_string(m.amountMinor) + " " + rd::formatRfc3339(m.occurredAt));
+        if (m.currency != "USD"
+            || std::find(m.renewalRefs.begin(), m.renewalRefs.end(), ref) == m.renewalRefs.end())
+            got << u"(not USD or not naming "_qs + QString::fromStdString(ref) + u")"_qs;
+    }
+    return got.join(u"; "_qs);
 }
 
 } // namespace
@@ -124,17 +151,294 @@ private slots:
         const auto n = rd::normalizePayload(rd::ProviderKind::Stripe, "stripe-main",
             fixtureFile("stripe/" + fixture.toStdString()));
         QCOMPARE(QString::fromStdString(rd::toString(n.outcome)), outcome);
-        QStringList got;
-        for (const auto &m : n.movements) {
-            got << QString::fromStdString(m.movementKey + " " + std::string(rd::toString(m.kind))
-                + " " + std::to_string(m.amountMinor) + " " + rd::formatRfc3339(m.occurredAt));
-            QCOMPARE(m.currency, std::string("USD"));
-            QVERIFY(std::find(m.renewalRefs.begin(), m.renewalRefs.end(), "ch_3QxCharge0001")
-                != m.renewalRefs.end());
-        }
-        QCOMPARE(got.join(u"; "_qs), movements);
+        QCOMPARE(movementsText(n, "ch_3QxCharge0001"), movements);
         if (fixture == u"refund_charge_refunded_listed.json"_qs)
             QCOMPARE(n.movements.front().renewalRefs.front(), std::string("in_1QxRenew0001"));
+    }
+
+    // Each of Paddle's adjustments, as the adapter reads it: a refund keyed on the adjustment
+    // and dated by its approval; the dispute keyed on the transaction (its reversal is another
+    // adjustment that names only the transaction); what moves no cash, nothing.
+    void paddleShapesNormalize_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<QString>("outcome");
+        QTest::addColumn<QString>("reason");
+        QTest::addColumn<QString>("movements"); // key kind amount occurredAt; ...
+        const QString txn = u"txn_01hv8wptq8987qeep44cyrewp9"_qs;
+        QTest::newRow("refund approved") << "adjustment_refund_approved.json"
+                                         << "money_movement"
+                                         << "refund"
+                                         << "adj_01hvaadjrefund0000000000000 refund 1200 "
+                                            "2026-01-06T08:30:00.981231Z";
+        QTest::newRow("refund pending approval") << "refund_adjustment.json"
+                                                 << "not_a_renewal"
+                                                 << "refund"
+                                                 << "";
+        QTest::newRow("refund rejected") << "adjustment_refund_rejected.json"
+                                         << "not_a_renewal"
+                                         << "refund"
+                                         << "";
+        QTest::newRow("chargeback")
+            << "adjustment_chargeback.json"
+            << "money_movement"
+            << "dispute" << txn + u" chargeback 2400 2026-01-20T12:00:00.118832Z"_qs;
+        QTest::newRow("chargeback_reverse")
+            << "adjustment_chargeback_reverse.json"
+            << "money_movement"
+            << "dispute" << txn + u" chargeback_reversal 2400 2026-02-15T09:00:00.733211Z"_qs;
+        QTest::newRow("the chargeback, reversed")
+            << "adjustment_chargeback_reversed.json"
+            << "money_movement"
+            << "dispute"
+            << txn + u" chargeback 2400 2026-01-20T12:00:00.118832Z; "_qs + txn
+                + u" chargeback_reversal 2400 2026-02-15T09:00:00.901245Z"_qs;
+        QTest::newRow("credit") << "adjustment_credit.json"
+                                << "not_a_renewal"
+                                << "credit_note"
+                                << "";
+        QTest::newRow("chargeback warning") << "adjustment_chargeback_warning.json"
+                                            << "not_a_renewal"
+                                            << "dispute"
+                                            << "";
+    }
+    void paddleShapesNormalize()
+    {
+        QFETCH(QString, fixture);
+        QFETCH(QString, outcome);
+        QFETCH(QString, reason);
+        QFETCH(QString, movements);
+        const auto n = rd::normalizePayload(rd::ProviderKind::Paddle, "paddle-main",
+            fixtureFile("paddle/" + fixture.toStdString()));
+        QCOMPARE(QString::fromStdString(rd::toString(n.outcome)), outcome);
+        QCOMPARE(QString::fromStdString(n.reason), reason);
+        QCOMPARE(movementsText(n, "txn_01hv8wptq8987qeep44cyrewp9"), movements);
+    }
+
+    // Each of Chargebee's transactions, as the adapter reads it: keyed on the refund or
+    // payment-reversal transaction, naming the invoice it links or its credit note refunds; a
+    // credit note is a document and a payment no money back.
+    void chargebeeShapesNormalize_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<QString>("outcome");
+        QTest::addColumn<QString>("reason");
+        QTest::addColumn<QString>("movements"); // key kind amount occurredAt; ...
+        QTest::newRow("payment_refunded")
+            << "refund_payment_refunded.json"
+            << "money_movement"
+            << "refund"
+            << "txn_AzZcn2RefundTx01 refund 1000 2026-01-12T10:00:00Z";
+        QTest::newRow("a refund that failed: the refund and its reversal")
+            << "refund_transaction_failed.json"
+            << "money_movement"
+            << "refund"
+            << "txn_AzZcn2RefundTx02 refund 700 2026-01-12T10:10:00Z; txn_AzZcn2RefundTx02 "
+               "refund_reversal 700 2026-01-13T10:00:00Z";
+        QTest::newRow("payment_reversal: a chargeback")
+            << "chargeback_payment_reversal.json"
+            << "money_movement"
+            << "dispute"
+            << "txn_AzZcn2ReversalTx1 chargeback 2900 2026-01-16T10:00:00Z";
+        QTest::newRow("a payment transaction") << "payment_transaction_created.json"
+                                               << "not_a_renewal"
+                                               << "other_event_type"
+                                               << "";
+        QTest::newRow("a credit note is a document") << "refund_credit_note.json"
+                                                     << "not_a_renewal"
+                                                     << "credit_note"
+                                                     << "";
+    }
+    void chargebeeShapesNormalize()
+    {
+        QFETCH(QString, fixture);
+        QFETCH(QString, outcome);
+        QFETCH(QString, reason);
+        QFETCH(QString, movements);
+        const auto n = rd::normalizePayload(rd::ProviderKind::Chargebee, "chargebee-main",
+            fixtureFile("chargebee/" + fixture.toStdString()));
+        QCOMPARE(QString::fromStdString(rd::toString(n.outcome)), outcome);
+        QCOMPARE(QString::fromStdString(n.reason), reason);
+        QCOMPARE(movementsText(n, "1044"), movements);
+    }
+
+    // Against the database: Chargebee's refunds recorded once, a failed one netting nothing,
+    // and a chargeback past what is left of the payment a case.
+    void chargebeeRefundsAreRecordedOnce()
+    {
+        rdtest::TestDatabase db("moneyback_chargebee");
+        rd::WebhookIngestor ingestor(db.conninfo());
+        registered(db, "chargebee-main", "chargebee", "AzZTZgTr8a2Lv1d4Z");
+        const auto ingest = [&](const char *f) {
+            return outcomeName(
+                ingestor.ingest("chargebee-main", fixtureFile("chargebee/" + std::string(f)))
+                    .outcome);
+        };
+        QCOMPARE(ingest("renewal_payment_succeeded.json"), outcomeName(rd::IngestOutcome::Applied));
+        QCOMPARE(ingest("refund_credit_note.json"), outcomeName(rd::IngestOutcome::NotARenewal));
+        QCOMPARE(ingest("refund_payment_refunded.json"), outcomeName(rd::IngestOutcome::Recorded));
+        QCOMPARE(
+            ingest("refund_transaction_failed.json"), outcomeName(rd::IngestOutcome::Recorded));
+        QCOMPARE(ingest("payment_transaction_created.json"),
+            outcomeName(rd::IngestOutcome::NotARenewal));
+        // The same refund told again by transaction_updated: the same movement.
+        QCOMPARE(
+            outcomeName(
+                ingestor
+                    .ingest("chargebee-main",
+                        replaceAll(replaceAll(fixtureFile("chargebee/refund_payment_refunded.json"),
+                                       "payment_refunded", "transaction_updated"),
+                            "ev_AzZcn2Refund01", "ev_AzZcn2Refund02"))
+                    .outcome),
+            outcomeName(rd::IngestOutcome::Duplicate));
+        const Ledger l = ledgerOf(db);
+        QCOMPARE(l.movements, 3LL);
+        QCOMPARE(l.audits, 3LL);
+        QCOMPARE(l.intents, 3LL);
+        // 29.00 paid, 10.00 refunded: a chargeback of 29.00 is past it.
+        QCOMPARE(
+            ingest("chargeback_payment_reversal.json"), outcomeName(rd::IngestOutcome::Rejected));
+        QCOMPARE(text(db, "SELECT error_code FROM reconciliation_cases"),
+            std::string("refund_exceeds_payment"));
+        QCOMPARE(ledgerOf(db).movements, 3LL);
+        QCOMPARE(runProgram(ctl(), withDb(db, {"audit", "verify"})).exitCode, 0);
+    }
+
+    // Lemon Squeezy's refunds: a running total on the invoice, with no refund id. Each total is
+    // what it adds to what is recorded; a redelivery, or a smaller total after a larger one,
+    // adds nothing.
+    void lemonSqueezyRefundsAreWhatTheTotalAdds()
+    {
+        const auto partial = rd::normalizePayload(rd::ProviderKind::LemonSqueezy,
+            "lemonsqueezy-main", fixtureFile("lemonsqueezy/refund_partial.json"));
+        QCOMPARE(movementsText(partial, "3051"),
+            u"3051/refunded/400 refund 400 2026-01-05T08:00:00Z"_qs);
+        QCOMPARE(partial.movements.front().cumulativeMinor, std::optional<std::int64_t>(400));
+        const auto full = rd::normalizePayload(rd::ProviderKind::LemonSqueezy, "lemonsqueezy-main",
+            fixtureFile("lemonsqueezy/refund.json"));
+        QCOMPARE(
+            movementsText(full, "3051"), u"3051/refunded/999 refund 999 2026-01-09T12:00:00Z"_qs);
+
+        const auto recorded = [](const char *name, const std::vector<std::string> &bodies) {
+            rdtest::TestDatabase db(name);
+            rd::WebhookIngestor ingestor(db.conninfo());
+            registered(db, "lemonsqueezy-main", "lemonsqueezy", "1042");
+            auto conn = db.connect();
+            rdtest::recordRenewal(*conn,
+                nlohmann::json {{"providerKey", "lemonsqueezy-main"},
+                    {"providerEventId", "sha256:renewal3051"}, {"providerSubscriptionId", "1042"},
+                    {"providerRenewalKey", "3051"},
+                    {"period",
+                        {{"start", "2026-01-01T00:00:00Z"}, {"end", "2026-02-01T00:00:00Z"}}},
+                    {"paidAmountMinor", 999}, {"currency", "USD"},
+                    {"paidAt", "2026-01-01T00:00:04Z"}});
+            std::string outcomes;
+            for (const auto &body : bodies)
+                outcomes
+                    += outcomeName(ingestor.ingest("lemonsqueezy-main", body).outcome).toStdString()
+                    + " ";
+            const Ledger l = ledgerOf(db);
+            return outcomes + "| "
+                + text(db,
+                    "SELECT coalesce(string_agg(movement_key || ' ' || amount_minor || ' ' || "
+                    "to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD'), ', ' ORDER BY "
+                    "occurred_at), 'none') FROM money_movements")
+                + " | " + std::to_string(l.audits) + " audits, " + std::to_string(l.intents)
+                + " intents";
+        };
+        const std::string partialBody = fixtureFile("lemonsqueezy/refund_partial.json");
+        const std::string fullBody = fixtureFile("lemonsqueezy/refund.json");
+        // Re-serialized: another derived event id, the same total.
+        const std::string partialAgain = nlohmann::json::parse(partialBody).dump();
+        const std::string smallerLater = replaceAll(
+            replaceAll(partialAgain, "\"refunded_amount\":400", "\"refunded_amount\":700"),
+            "2026-01-05T08:00:00", "2026-01-10T08:00:00");
+        QCOMPARE(recorded("moneyback_ls_in_order",
+                     {partialBody, partialBody, partialAgain, fullBody, smallerLater}),
+            std::string(
+                "recorded duplicate_delivery duplicate recorded duplicate | 3051/refunded/400 "
+                "400 2026-01-05, 3051/refunded/999 599 2026-01-09 | 2 audits, 2 intents"));
+        QCOMPARE(recorded("moneyback_ls_late_partial", {fullBody, partialBody}),
+            std::string(
+                "recorded duplicate | 3051/refunded/999 999 2026-01-09 | 1 audits, 1 intents"));
+    }
+
+    // An unknown action or status is refused by name, never guessed.
+    void paddleUnknownAdjustmentIsInvalid_data()
+    {
+        QTest::addColumn<QString>("from");
+        QTest::addColumn<QString>("to");
+        QTest::addColumn<QString>("field");
+        QTest::newRow("action") << "\"action\": \"refund\""
+                                << "\"action\": \"refund_later\""
+                                << "data.action";
+        QTest::newRow("status") << "\"status\": \"approved\""
+                                << "\"status\": \"settled\""
+                                << "data.status";
+        QTest::newRow("total") << "\"total\": \"1200\""
+                               << "\"total\": \"12.00\""
+                               << "data.totals.total";
+    }
+    void paddleUnknownAdjustmentIsInvalid()
+    {
+        QFETCH(QString, from);
+        QFETCH(QString, to);
+        QFETCH(QString, field);
+        const std::string body = replaceAll(fixtureFile("paddle/adjustment_refund_approved.json"),
+            from.toStdString(), to.toStdString());
+        const auto n = rd::normalizePayload(rd::ProviderKind::Paddle, "paddle-main", body);
+        QCOMPARE(QString::fromStdString(rd::toString(n.outcome)), u"invalid"_qs);
+        QVERIFY2(QString::fromStdString(n.message).startsWith(field), n.message.c_str());
+    }
+
+    // Against the database: Paddle's refund recorded once however often it is delivered, and a
+    // chargeback reversed by either of the two events that tell of it, once.
+    void paddleRefundAndDisputeAreRecordedOnce()
+    {
+        rdtest::TestDatabase db("moneyback_paddle");
+        rd::WebhookIngestor ingestor(db.conninfo());
+        registered(db, "paddle-main", "paddle", "sub_01hv8x29kz0t586xy6zn1a62ny");
+        const auto ingest = [&](const char *f) {
+            return outcomeName(
+                ingestor.ingest("paddle-main", fixtureFile("paddle/" + std::string(f))).outcome);
+        };
+        QCOMPARE(ingest("renewal.json"), outcomeName(rd::IngestOutcome::Applied));
+        QCOMPARE(ingest("refund_adjustment.json"), outcomeName(rd::IngestOutcome::NotARenewal));
+        QCOMPARE(
+            ingest("adjustment_refund_approved.json"), outcomeName(rd::IngestOutcome::Recorded));
+        QCOMPARE(ingest("adjustment_refund_approved.json"),
+            outcomeName(rd::IngestOutcome::DuplicateDelivery));
+        QCOMPARE(ledgerOf(db).movements, 1LL);
+        // 24.00 paid, 12.00 refunded: a chargeback of all 24.00 is past it, a case.
+        QCOMPARE(ingest("adjustment_chargeback.json"), outcomeName(rd::IngestOutcome::Rejected));
+        QCOMPARE(text(db, "SELECT error_code FROM reconciliation_cases"),
+            std::string("refund_exceeds_payment"));
+
+        rdtest::TestDatabase disputed("moneyback_paddle_dispute");
+        rd::WebhookIngestor second(disputed.conninfo());
+        registered(disputed, "paddle-main", "paddle", "sub_01hv8x29kz0t586xy6zn1a62ny");
+        const auto deliver = [&](const char *f) {
+            return outcomeName(
+                second.ingest("paddle-main", fixtureFile("paddle/" + std::string(f))).outcome);
+        };
+        QCOMPARE(deliver("renewal.json"), outcomeName(rd::IngestOutcome::Applied));
+        QCOMPARE(deliver("adjustment_chargeback_warning.json"),
+            outcomeName(rd::IngestOutcome::NotARenewal));
+        QCOMPARE(deliver("adjustment_chargeback.json"), outcomeName(rd::IngestOutcome::Recorded));
+        QCOMPARE(deliver("adjustment_chargeback_reverse.json"),
+            outcomeName(rd::IngestOutcome::Recorded));
+        QCOMPARE(deliver("adjustment_chargeback_reversed.json"),
+            outcomeName(rd::IngestOutcome::Duplicate));
+        const Ledger l = ledgerOf(disputed);
+        QCOMPARE(l.movements, 2LL);
+        QCOMPARE(l.audits, 2LL);
+        QCOMPARE(l.intents, 2LL);
+        QCOMPARE(text(disputed,
+                     "SELECT string_agg(kind || ' ' || amount_minor || ' ' || "
+                     "to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD'), ', ' ORDER BY "
+                     "occurred_at) FROM money_movements"),
+            std::string("chargeback 2400 2026-01-20, chargeback_reversal 2400 2026-02-15"));
+        QCOMPARE(runProgram(ctl(), withDb(disputed, {"audit", "verify"})).exitCode, 0);
     }
 
     // The renewal keeps what a refund names it by, in both of Stripe's invoice shapes.
@@ -313,13 +617,7 @@ private slots:
     {
         rdtest::TestDatabase db("moneyback_early");
         rd::WebhookIngestor ingestor(db.conninfo());
-        QCOMPARE(
-            runProgram(ctl(), withDb(db, {"providers", "add", "stripe-main", "--kind", "stripe"}))
-                .exitCode,
-            0);
-        rdtest::importSubscriptions(db.conninfo(),
-            rdtest::subscriptionLine("stripe-main", "sub_1QxSub0001", "active",
-                "2025-12-01T00:00:00Z", "2026-01-01T00:00:00Z"));
+        registered(db, "stripe-main", "stripe", "sub_1QxSub0001");
         const auto early
             = ingestor.ingest("stripe-main", fixtureFile("stripe/refund_created.json"));
         QCOMPARE(outcomeName(early.outcome), outcomeName(rd::IngestOutcome::Rejected));
@@ -404,13 +702,7 @@ private slots:
     void aRefundAndItsRenewalAtOnceEndRecorded()
     {
         rdtest::TestDatabase db("moneyback_refund_renewal_race");
-        QCOMPARE(
-            runProgram(ctl(), withDb(db, {"providers", "add", "stripe-main", "--kind", "stripe"}))
-                .exitCode,
-            0);
-        rdtest::importSubscriptions(db.conninfo(),
-            rdtest::subscriptionLine("stripe-main", "sub_1QxSub0001", "active",
-                "2025-12-01T00:00:00Z", "2026-01-01T00:00:00Z"));
+        registered(db, "stripe-main", "stripe", "sub_1QxSub0001");
         auto observer = db.connect();
         const std::string bodies[] = {fixtureFile("stripe/refund_created.json"),
             fixtureFile("stripe/renewal_pre_basil.json")};

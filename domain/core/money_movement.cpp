@@ -60,13 +60,20 @@ void checkMovementBounds(const MoneyMovement &m, const std::string &path)
             throw InputError(field("renewalRefs"), "holds an empty ref");
         boundedIdentifier(ref, field("renewalRefs"));
     }
+    if (m.cumulativeMinor
+        && (m.kind != MovementKind::Refund || *m.cumulativeMinor != m.amountMinor))
+        throw InputError(
+            field("cumulativeMinor"), "a running total is a refund's, and its amount is the total");
 }
 
 nlohmann::json toJson(const MoneyMovement &m)
 {
-    return {{"movementKey", m.movementKey}, {"kind", toString(m.kind)},
+    nlohmann::json j {{"movementKey", m.movementKey}, {"kind", toString(m.kind)},
         {"amountMinor", m.amountMinor}, {"currency", m.currency},
         {"occurredAt", formatRfc3339(m.occurredAt)}, {"renewalRefs", m.renewalRefs}};
+    if (m.cumulativeMinor)
+        j["cumulativeMinor"] = *m.cumulativeMinor;
+    return j;
 }
 
 } // namespace rd

@@ -37,6 +37,12 @@ struct MoneyMovement
     /// What names the renewal it pays back: its renewal key (an invoice or transaction id), or
     /// a payment ref the renewal's delivery carried (Stripe's charge, payment intent).
     std::vector<std::string> renewalRefs;
+    /// Set when the provider reports only the running total refunded of the renewal (Lemon
+    /// Squeezy's refunded_amount, with no refund id): the movement is then what this total
+    /// adds to the refunds recorded for the renewal, worked out by the database under the
+    /// subscription's lock (none when a later total was recorded first); `amountMinor` is the
+    /// total, and `movementKey` names the invoice and the total.
+    std::optional<std::int64_t> cumulativeMinor;
 
     bool operator==(const MoneyMovement &) const = default;
 };
@@ -48,10 +54,11 @@ inline constexpr std::size_t kMaxRenewalRefs = 8;
 
 /// InputError naming the field of `m` out of its bounds: its key or a ref empty or longer than
 /// kMaxIdentifierBytes, no ref or more than kMaxRenewalRefs, an amount not above 0 or above
-/// kMaxAmountMinor.
+/// kMaxAmountMinor, a running total on anything but a refund or other than its amount.
 void checkMovementBounds(const MoneyMovement &m, const std::string &path);
 
-/// {"movementKey", "kind", "amountMinor", "currency", "occurredAt", "renewalRefs"}
+/// {"movementKey", "kind", "amountMinor", "currency", "occurredAt", "renewalRefs"}, and
+/// "cumulativeMinor" when set.
 nlohmann::json toJson(const MoneyMovement &m);
 
 } // namespace rd

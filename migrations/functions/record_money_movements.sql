@@ -4,8 +4,11 @@ REVOKE ALL ON FUNCTION public.record_money_movements(jsonb,text,text)
 -- Money back (#40): records a delivery's refunds, chargebacks and their reversals, each exactly
 -- once, with one audit row in its subscription's chain and one outbox intent, or opens a case.
 -- p_event: {providerKey, providerEventId, providerSubscriptionId (or null), movements: [{
--- movementKey, kind, amountMinor, currency, occurredAt, renewalRefs: [...]}]}, a reversal after
--- the movement it reverses. result: 'recorded' (one or more recorded now), 'duplicate' (all of
+-- movementKey, kind, amountMinor, currency, occurredAt, renewalRefs: [...], cumulativeMinor
+-- (optional)}]}, a reversal after the movement it reverses. A refund with cumulativeMinor is a
+-- running total refunded of its renewal, keyed on the renewal and the total (Lemon Squeezy has
+-- no refund id): it records what the total adds to the refunds recorded, and nothing (a
+-- duplicate) when a larger total came first. result: 'recorded' (one or more recorded now), 'duplicate' (all of
 -- them recorded before) or 'rejected' (a case: case_id and error_code are the first one's).
 -- Refused, never forced:
 -- - refund_without_renewal: no recorded renewal has one of its renewalRefs (its renewal key, or
@@ -30,6 +33,7 @@ DECLARE
     v_currency text;
     v_at timestamptz;
     v_refs text[];
+    v_cumulative bigint;
     bp public.subscription_billing_periods%ROWTYPE;
     s public.subscriptions%ROWTYPE;
     v_existing public.money_movements%ROWTYPE;
@@ -56,6 +60,12 @@ BEGIN
         v_currency := m->>'currency';
         v_at := (m->>'occurredAt')::timestamptz;
         v_refs := ARRAY(SELECT pg_catalog.jsonb_array_elements_text(m->'renewalRefs'));
+        -- A running total refunded (Lemon Squeezy): the movement is what it adds (below).
+        v_cumulative := (m->>'cumulativeMinor')::bigint;
+        IF v_cumulative IS NOT NULL AND (v_kind <> 'refund' OR v_cumulative <> v_amount) THEN
+            RAISE EXCEPTION 'record_money_movements: a running total is a refund''s, and its '
+                            'amount is the total' USING ERRCODE = '22023';
+        END IF;
         IF v_key = ANY (v_refused) THEN
             CONTINUE; -- in the case of the movement it reverses
         END IF;
@@ -87,7 +97,9 @@ BEGIN
              WHERE mm.provider_key = v_provider AND mm.movement_key = v_key
                AND mm.kind = v_kind;
             IF FOUND THEN
-                IF v_existing.amount_minor = v_amount AND v_existing.currency = v_currency
+                -- A running total recorded before: its amount was what it added then.
+                IF (v_existing.amount_minor = v_amount OR v_cumulative IS NOT NULL)
+                   AND v_existing.currency = v_currency
                    AND v_existing.billing_period_id = bp.id THEN
                     billing_period_id := coalesce(billing_period_id, bp.id);
                     CONTINUE; -- recorded before: another event of the same movement
@@ -104,7 +116,22 @@ BEGIN
                                                    ELSE 'chargeback' END) THEN
                 v_error := 'money_movement_conflict';
             ELSE
-                -- 3. Never past what was paid: the renewal's money back so far, net of
+                -- 3. A running total adds what it holds beyond the refunds recorded for the
+                --    renewal (net of reversals), read under the subscription's lock: nothing
+                --    when a larger total was recorded first.
+                IF v_cumulative IS NOT NULL THEN
+                    SELECT v_cumulative - coalesce(pg_catalog.sum(CASE mm.kind
+                                                       WHEN 'refund' THEN mm.amount_minor
+                                                       ELSE -mm.amount_minor END), 0)
+                      INTO v_amount FROM public.money_movements mm
+                     WHERE mm.billing_period_id = bp.id
+                       AND mm.kind IN ('refund', 'refund_reversal');
+                    IF v_amount <= 0 THEN
+                        billing_period_id := coalesce(billing_period_id, bp.id);
+                        CONTINUE;
+                    END IF;
+                END IF;
+                --    Never past what was paid: the renewal's money back so far, net of
                 --    reversals, read under the subscription's lock.
                 SELECT coalesce(pg_catalog.sum(CASE WHEN mm.kind IN ('refund', 'chargeback')
                                                     THEN mm.amount_minor

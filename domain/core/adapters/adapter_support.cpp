@@ -125,6 +125,19 @@ SuccessfulRenewalEvent renewalEvent(const DeliveryIds &ids, std::string renewalK
     return e;
 }
 
+NormalizeResult moneyMoved(
+    std::vector<MoneyMovement> movements, std::string reason, std::string message)
+{
+    if (movements.empty())
+        return notARenewal(std::move(reason), message + " (moves no money)");
+    NormalizeResult n;
+    n.outcome = NormalizeOutcome::MoneyMovement;
+    n.reason = std::move(reason);
+    n.message = std::move(message);
+    n.movements = std::move(movements);
+    return n;
+}
+
 NormalizeResult finishedNormalization(NormalizeResult n)
 {
     // Naming the event's field, so that no adapter can hand the database a key its indexes

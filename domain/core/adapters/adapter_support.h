@@ -13,11 +13,17 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rd::adapters {
 
 /// A NormalizeResult that is no renewal, with its machine reason and a sentence.
 NormalizeResult notARenewal(std::string reason, std::string message);
+
+/// Money back (#40): the movements a payload moves, or NotARenewal with `reason` when it moves
+/// none (the message then says so).
+NormalizeResult moneyMoved(
+    std::vector<MoneyMovement> movements, std::string reason, std::string message);
 
 /// An Invalid NormalizeResult carrying whatever ids were already known.
 NormalizeResult invalidPayload(

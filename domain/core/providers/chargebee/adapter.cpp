@@ -35,12 +35,6 @@ using namespace adapters;
 
 namespace {
 
-bool isRefundEvent(std::string_view type)
-{
-    return type.starts_with("credit_note_") || type == "payment_refunded"
-        || type == "refund_initiated";
-}
-
 bool carriesInvoice(std::string_view type)
 {
     return type == "subscription_renewed" || type == "payment_succeeded"
@@ -79,8 +73,8 @@ NormalizeResult Chargebee::normalize(
     DeliveryIds ids {std::string(providerKey), requireIdentifier(body, "", "id"), {}, false, {}};
     return withDeliveryIds(ids, [&] {
         const std::string type = requireString(body, "", "event_type");
-        if (isRefundEvent(type))
-            return notARenewal("refund", "Chargebee " + type + " is a refund or credit note");
+        if (isChargebeeMoneyBackEvent(type))
+            return classifyChargebeeMoneyBack(body, type);
         if (!carriesInvoice(type))
             return notARenewal(
                 "other_event_type", "Chargebee event type " + type + " is not handled");

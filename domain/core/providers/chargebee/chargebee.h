@@ -50,4 +50,9 @@ public:
     std::optional<std::string> demoStatementPage(
         const std::vector<std::string> &payloads) const override;
 };
+
+/// money_back.cpp: whether an event type is a refund's, a chargeback's or a credit note's, and
+/// what it moves (NotARenewal for those that move nothing).
+bool isChargebeeMoneyBackEvent(std::string_view type);
+NormalizeResult classifyChargebeeMoneyBack(const nlohmann::json &body, const std::string &type);
 } // namespace rd::providers

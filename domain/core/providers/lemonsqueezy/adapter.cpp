@@ -39,7 +39,7 @@ NormalizeResult LemonSqueezy::normalize(
         const auto &meta = requireField(body, "", "meta");
         const std::string eventName = requireString(meta, "meta", "event_name");
         if (eventName == "subscription_payment_refunded")
-            return notARenewal("refund", "Lemon Squeezy " + eventName + " is a refund");
+            return classifyLemonSqueezyRefund(requireField(body, "", "data"), "data");
         if (eventName != "subscription_payment_success"
             && eventName != "subscription_payment_recovered")
             return notARenewal(

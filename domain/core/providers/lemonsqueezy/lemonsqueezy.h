@@ -50,4 +50,8 @@ public:
     std::optional<std::string> demoStatementPage(
         const std::vector<std::string> &payloads) const override;
 };
+
+/// money_back.cpp: subscription_payment_refunded's invoice (`resource` at `path`) as its refund
+/// so far (a running total; MoneyMovement::cumulativeMinor).
+NormalizeResult classifyLemonSqueezyRefund(const nlohmann::json &resource, const std::string &path);
 } // namespace rd::providers

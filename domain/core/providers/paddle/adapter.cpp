@@ -16,7 +16,7 @@
 //
 // Other origins: web/api (a checkout or API-created first purchase) -> first_invoice,
 // subscription_update -> proration, subscription_charge (one-time charge) -> manual_invoice.
-// adjustment.* events are refunds and credits.
+// adjustment.created/updated are refunds, chargebacks and credits: money_back.cpp.
 //
 // A statement is GET /transactions' output, {"data": [transaction...], "meta": {"pagination":
 // {"per_page", "next", "has_more", "estimated_total"}}}: `next` is present even on the last
@@ -63,8 +63,8 @@ NormalizeResult Paddle::normalize(
         std::string(providerKey), requireIdentifier(body, "", "event_id"), {}, false, {}};
     return withDeliveryIds(ids, [&] {
         const std::string type = requireString(body, "", "event_type");
-        if (type.starts_with("adjustment."))
-            return notARenewal("refund", "Paddle " + type + " is a refund, credit or chargeback");
+        if (type == "adjustment.created" || type == "adjustment.updated")
+            return classifyPaddleAdjustment(requireField(body, "", "data"), type);
         if (type != "transaction.completed")
             return notARenewal("other_event_type", "Paddle event type " + type + " is not handled");
         return classifyTransaction(ids, requireField(body, "", "data"), "data",

@@ -50,4 +50,8 @@ public:
     std::optional<std::string> demoStatementPage(
         const std::vector<std::string> &payloads) const override;
 };
+
+/// money_back.cpp: an adjustment (the data of adjustment.created / adjustment.updated `type`) as
+/// the money it moves, or NotARenewal for one that moves none.
+NormalizeResult classifyPaddleAdjustment(const nlohmann::json &adjustment, const std::string &type);
 } // namespace rd::providers

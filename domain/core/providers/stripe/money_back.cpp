@@ -99,19 +99,6 @@ std::optional<Timestamp> balanceTransactionTime(
     return std::nullopt;
 }
 
-NormalizeResult moneyMoved(
-    std::vector<MoneyMovement> movements, std::string reason, std::string message)
-{
-    if (movements.empty())
-        return notARenewal(std::move(reason), message + " (moves no money)");
-    NormalizeResult n;
-    n.outcome = NormalizeOutcome::MoneyMovement;
-    n.reason = std::move(reason);
-    n.message = std::move(message);
-    n.movements = std::move(movements);
-    return n;
-}
-
 } // namespace
 
 std::vector<std::string> stripePaymentRefs(const nlohmann::json &invoice, const std::string &path)
@@ -176,9 +163,10 @@ NormalizeResult classifyStripeMoneyBack(
         for (std::size_t i = 0; i < data.size(); ++i)
             addRefund(
                 movements, data[i], indexPath(joinPath(listPath, "data"), i), refs, eventTime);
-        return moneyMoved(std::move(movements), "refund",
-            "Stripe charge.refunded: " + std::to_string(movements.size())
-                + " refund movement(s) of charge " + requireIdentifier(object, path, "id"));
+        // Counted before the list is moved into the result.
+        std::string message = "Stripe charge.refunded: " + std::to_string(movements.size())
+            + " refund movement(s) of charge " + requireIdentifier(object, path, "id");
+        return moneyMoved(std::move(movements), "refund", std::move(message));
     }
     if (type.starts_with("refund.") || type == "charge.refund.updated") {
         addRefund(movements, object, path, {}, eventTime);
