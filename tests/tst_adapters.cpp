@@ -382,7 +382,7 @@ private slots:
                                           << "";
         QTest::newRow("recurly refund") << "recurly/refund_credit_invoice.json"
                                         << "not_a_renewal"
-                                        << "refund"
+                                        << "credit_note"
                                         << "";
         QTest::newRow("recurly other origin") << "recurly/other_origin_prepayment.json"
                                               << "not_a_renewal"

@@ -363,6 +363,76 @@ private slots:
                 "recorded duplicate | 3051/refunded/999 999 2026-01-09 | 1 audits, 1 intents"));
     }
 
+    // Recurly's credit invoices: the cash is their refund transactions, the renewal named by
+    // previous_invoice_id or the line items' original invoice; no refund transaction, no cash.
+    void recurlyShapesNormalize_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<QString>("outcome");
+        QTest::addColumn<QString>("reason");
+        QTest::addColumn<QString>("movements"); // key kind amount occurredAt; ...
+        QTest::newRow("a line item refund (the original invoice on the line)")
+            << "refund_credit_invoice_refunded.json"
+            << "money_movement"
+            << "refund"
+            << "qx6ptxnref01 refund 500 2026-01-10T09:00:00Z";
+        QTest::newRow("a declined refund: the refund and its reversal")
+            << "refund_credit_invoice_declined.json"
+            << "money_movement"
+            << "refund"
+            << "qx6ptxnref02 refund 300 2026-01-11T09:00:00Z; qx6ptxnref02 refund_reversal 300 "
+               "2026-01-11T09:05:00Z";
+        QTest::newRow("a credit invoice without a refund transaction")
+            << "refund_credit_invoice.json"
+            << "not_a_renewal"
+            << "credit_note"
+            << "";
+    }
+    void recurlyShapesNormalize()
+    {
+        QFETCH(QString, fixture);
+        QFETCH(QString, outcome);
+        QFETCH(QString, reason);
+        QFETCH(QString, movements);
+        const auto n = rd::normalizePayload(rd::ProviderKind::Recurly, "recurly-main",
+            fixtureFile("recurly/" + fixture.toStdString()));
+        QCOMPARE(QString::fromStdString(rd::toString(n.outcome)), outcome);
+        QCOMPARE(QString::fromStdString(n.reason), reason);
+        QCOMPARE(movementsText(n, "qx6pel8cxbcm"), movements);
+    }
+
+    // Against the database: Recurly's refunds once, re-serialized or not, a declined one
+    // netting nothing.
+    void recurlyRefundsAreRecordedOnce()
+    {
+        rdtest::TestDatabase db("moneyback_recurly");
+        rd::WebhookIngestor ingestor(db.conninfo());
+        registered(db, "recurly-main", "recurly", "qx6pb4ypdhwl");
+        const auto ingest = [&](const std::string &body) {
+            return outcomeName(ingestor.ingest("recurly-main", body).outcome);
+        };
+        QCOMPARE(
+            ingest(fixtureFile("recurly/renewal.json")), outcomeName(rd::IngestOutcome::Applied));
+        const std::string refunded = fixtureFile("recurly/refund_credit_invoice_refunded.json");
+        QCOMPARE(ingest(refunded), outcomeName(rd::IngestOutcome::Recorded));
+        QCOMPARE(ingest(fixtureFile("recurly/refund_credit_invoice_declined.json")),
+            outcomeName(rd::IngestOutcome::Recorded));
+        // Fetched again later, written another way: another derived event id, the same refund.
+        QCOMPARE(
+            ingest(replaceAll(refunded, "\n", "\r\n")), outcomeName(rd::IngestOutcome::Duplicate));
+        QCOMPARE(ingest(fixtureFile("recurly/refund_credit_invoice.json")),
+            outcomeName(rd::IngestOutcome::NotARenewal));
+        const Ledger l = ledgerOf(db);
+        QCOMPARE(l.movements, 3LL);
+        QCOMPARE(l.audits, 3LL);
+        QCOMPARE(l.intents, 3LL);
+        QCOMPARE(scalar(db,
+                     "SELECT sum(CASE kind WHEN 'refund' THEN amount_minor ELSE -amount_minor END) "
+                     "FROM money_movements"),
+            500LL);
+        QCOMPARE(runProgram(ctl(), withDb(db, {"audit", "verify"})).exitCode, 0);
+    }
+
     // An unknown action or status is refused by name, never guessed.
     void paddleUnknownAdjustmentIsInvalid_data()
     {

@@ -31,6 +31,39 @@ namespace rd::providers {
 
 using namespace adapters;
 
+std::int64_t requireRecurlyMajorUnits(
+    const nlohmann::json &obj, std::string_view path, const char *key, const std::string &currency)
+{
+    const auto &v = requireField(obj, path, key);
+    std::string text;
+    if (v.is_string())
+        text = v.get<std::string>(); // a JSON string, or a JSON number's original text
+    else if (v.is_number_unsigned())
+        text = std::to_string(v.get<std::uint64_t>());
+    else if (v.is_number_integer())
+        text = std::to_string(v.get<std::int64_t>());
+    else
+        throw InputError(
+            joinPath(path, key), std::string("expected a decimal amount, got ") + v.type_name());
+    const auto minor = parseMajorUnits(text, currency);
+    if (!minor)
+        throw InputError(joinPath(path, key),
+            "'" + text + "' is not a non-negative amount in " + currency
+                + " with at most its minor-unit digits");
+    return *minor;
+}
+
+// Line items arrive as a list object {"data": [...]}; an array is accepted as well.
+std::pair<const nlohmann::json *, std::string> recurlyLineItems(
+    const nlohmann::json &invoice, const std::string &path)
+{
+    const auto &items = requireField(invoice, path, "line_items");
+    const std::string itemsPath = joinPath(path, "line_items");
+    if (items.is_array())
+        return {&items, itemsPath};
+    return {&requireArray(items, itemsPath, "data"), joinPath(itemsPath, "data")};
+}
+
 namespace {
 
 // Builds a DOM like nlohmann's own, except that floating-point numbers become strings holding
@@ -112,39 +145,6 @@ private:
     std::string m_error;
 };
 
-std::int64_t requireMajorUnits(
-    const nlohmann::json &obj, std::string_view path, const char *key, const std::string &currency)
-{
-    const auto &v = requireField(obj, path, key);
-    std::string text;
-    if (v.is_string())
-        text = v.get<std::string>(); // a JSON string, or a JSON number's original text
-    else if (v.is_number_unsigned())
-        text = std::to_string(v.get<std::uint64_t>());
-    else if (v.is_number_integer())
-        text = std::to_string(v.get<std::int64_t>());
-    else
-        throw InputError(
-            joinPath(path, key), std::string("expected a decimal amount, got ") + v.type_name());
-    const auto minor = parseMajorUnits(text, currency);
-    if (!minor)
-        throw InputError(joinPath(path, key),
-            "'" + text + "' is not a non-negative amount in " + currency
-                + " with at most its minor-unit digits");
-    return *minor;
-}
-
-// Line items arrive as a list object {"data": [...]}; an array is accepted as well.
-std::pair<const nlohmann::json *, std::string> lineItems(
-    const nlohmann::json &invoice, const std::string &path)
-{
-    const auto &items = requireField(invoice, path, "line_items");
-    const std::string itemsPath = joinPath(path, "line_items");
-    if (items.is_array())
-        return {&items, itemsPath};
-    return {&requireArray(items, itemsPath, "data"), joinPath(itemsPath, "data")};
-}
-
 bool isRefundOrigin(std::string_view origin)
 {
     return origin.find("refund") != std::string_view::npos
@@ -201,7 +201,7 @@ NormalizeResult classifyInvoice(
         throw InputError(joinPath(path, "subscription_ids"),
             "a renewal invoice must name exactly one subscription");
     const std::string currency = requireCurrency(invoice, path, "currency");
-    const auto [items, itemsPath] = lineItems(invoice, path);
+    const auto [items, itemsPath] = recurlyLineItems(invoice, path);
     std::optional<Period> period;
     for (std::size_t i = 0; i < items->size(); ++i) {
         const auto &line = (*items)[i];
@@ -222,7 +222,7 @@ NormalizeResult classifyInvoice(
 
     SuccessfulRenewalEvent e = renewalEvent(ids, invoiceId);
     e.period = *period;
-    e.paidAmountMinor = requireMajorUnits(invoice, path, "paid", currency);
+    e.paidAmountMinor = requireRecurlyMajorUnits(invoice, path, "paid", currency);
     e.currency = currency;
     e.paidAt = requireRfc3339(invoice, path, "closed_at");
     return renewal(std::move(e), "invoice");
@@ -230,13 +230,26 @@ NormalizeResult classifyInvoice(
 
 } // namespace
 
+bool isRecurlyCreditInvoice(const nlohmann::json &invoice, const std::string &path)
+{
+    if (!invoice.is_object() || requireString(invoice, path, "object") != "invoice")
+        return false; // classifyInvoice names what is wrong
+    return requireString(invoice, path, "type") == "credit"
+        || isRefundOrigin(requireString(invoice, path, "origin"));
+}
+
 // The body is parsed again (it passed the shared limits) to keep its decimal text.
 NormalizeResult Recurly::normalize(
     std::string_view providerKey, std::string_view rawBody, const nlohmann::json &) const
 {
     DeliveryIds ids {std::string(providerKey), derivedEventId(rawBody), {}, true, {}};
-    return withDeliveryIds(
-        ids, [&] { return classifyInvoice(ids, parseKeepingDecimalText(rawBody), ""); });
+    return withDeliveryIds(ids, [&] {
+        const nlohmann::json invoice = parseKeepingDecimalText(rawBody);
+        // A credit invoice delivered is money back (a statement's lists renewals only).
+        if (isRecurlyCreditInvoice(invoice, ""))
+            return classifyRecurlyCreditInvoice(ids, invoice, "");
+        return classifyInvoice(ids, invoice, "");
+    });
 }
 
 nlohmann::json Recurly::parseListed(std::string_view text) const

@@ -50,4 +50,21 @@ public:
     std::optional<std::string> demoStatementPage(
         const std::vector<std::string> &payloads) const override;
 };
+
+// Shared by the parts of the Recurly folder (adapter.cpp).
+
+/// The decimal amount `key` of `obj` in minor units of `currency`, exactly (InputError naming
+/// the path).
+std::int64_t requireRecurlyMajorUnits(
+    const nlohmann::json &obj, std::string_view path, const char *key, const std::string &currency);
+/// An invoice's line items (a list object's data, or an array) and their path.
+std::pair<const nlohmann::json *, std::string> recurlyLineItems(
+    const nlohmann::json &invoice, const std::string &path);
+/// Whether the invoice is a credit invoice (type credit, or a refund, credit, write-off or
+/// termination origin).
+bool isRecurlyCreditInvoice(const nlohmann::json &invoice, const std::string &path);
+/// money_back.cpp: a credit invoice as the cash it refunded (its refund transactions), or
+/// NotARenewal for one that refunded none (a credit to the account).
+NormalizeResult classifyRecurlyCreditInvoice(
+    adapters::DeliveryIds &ids, const nlohmann::json &invoice, const std::string &path);
 } // namespace rd::providers
