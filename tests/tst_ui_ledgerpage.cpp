@@ -9,6 +9,7 @@
 #include "ui/widgets/subscriptionspage.h"
 #include "ui/widgets/tableview.h"
 
+#include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
 #include <QAbstractItemModelTester>
@@ -589,6 +590,90 @@ private slots:
         QVERIFY(openLines.size() > 1);
         for (const QString &line : openLines.mid(1))
             QVERIFY2(line.endsWith(u",period_start,,,all,EUR,all"_qs), qPrintable(line));
+    }
+
+    // Money back in the totals (#40): a refund and a chargeback of a USD renewal, each in the
+    // month it happened (the chargeback in a month without renewals, which gets its row), gross
+    // unchanged, net less both; money back's columns shown; left out, with its columns, when the
+    // filter names a recorder. Last: the movements stay (they are never removed).
+    void moneyBackCountsInItsOwnMonth()
+    {
+        auto conn = m_db->connect();
+        {
+            pqxx::work tx(*conn);
+            const auto renewal = tx.exec1(
+                "SELECT provider_key, provider_renewal_key FROM subscription_billing_periods "
+                "WHERE currency = 'USD' AND paid_at >= '2026-02-01' AND paid_at < '2026-03-01' "
+                "ORDER BY paid_at, provider_renewal_key LIMIT 1");
+            const nlohmann::json event {{"providerKey", renewal[0].as<std::string>()},
+                {"providerEventId", "evt_ledger_back"}, {"providerSubscriptionId", nullptr},
+                {"movements",
+                    {{{"movementKey", "re_ledger_1"}, {"kind", "refund"}, {"amountMinor", 100},
+                         {"currency", "USD"}, {"occurredAt", "2026-02-20T00:00:00Z"},
+                         {"renewalRefs", {renewal[1].as<std::string>()}}},
+                        {{"movementKey", "dp_ledger_1"}, {"kind", "chargeback"},
+                            {"amountMinor", 200}, {"currency", "USD"},
+                            {"occurredAt", "2027-06-15T00:00:00Z"},
+                            {"renewalRefs", {renewal[1].as<std::string>()}}}}}};
+            QCOMPARE(tx.exec_params1("SELECT result FROM record_money_movements($1::jsonb, "
+                                     "'cli', 'test')",
+                           event.dump())[0]
+                         .as<std::string>(),
+                std::string("recorded"));
+            tx.commit();
+        }
+        LedgerPage page(m_pool.get());
+        QSignalSpy loaded(&page, &LedgerPage::totalsLoaded);
+        page.setFilter(makeFilter(LedgerDate::PaidAt, {}, {}));
+        QVERIFY(loaded.wait(10000));
+        while (loaded.wait(300)) { }
+        const auto monthOf = [&](const QString &month) {
+            for (const LedgerTotal &t : page.totals().months)
+                if (t.month == QDate::fromString(month, Qt::ISODate) && t.currency == u"USD"_qs)
+                    return t;
+            return LedgerTotal {};
+        };
+        const LedgerTotal february = monthOf(u"2026-02-01"_qs);
+        QVERIFY(february.renewals > 0);
+        QCOMPARE(february.refundedMinor, 100LL);
+        QCOMPARE(february.disputedMinor, 0LL);
+        QCOMPARE(february.netMinor(), february.amountMinor - 100);
+        QCOMPARE(february.amountMinor,
+            rdtest::scalar(*conn,
+                "SELECT sum(paid_amount_minor) FROM subscription_billing_periods WHERE currency "
+                "= 'USD' AND paid_at >= '2026-02-01' AND paid_at < '2026-03-01'"));
+        const LedgerTotal june = monthOf(u"2027-06-01"_qs);
+        QCOMPARE(june.renewals, 0LL);
+        QCOMPARE(june.amountMinor, 0LL);
+        QCOMPARE(june.disputedMinor, 200LL);
+        QCOMPARE(june.netMinor(), -200LL);
+        LedgerTotal usd;
+        for (const LedgerTotal &t : page.totals().currencies)
+            if (t.currency == u"USD"_qs)
+                usd = t;
+        QCOMPARE(usd.refundedMinor, 100LL);
+        QCOMPARE(usd.disputedMinor, 200LL);
+        auto *table = page.findChild<QTableWidget *>(u"ledger-month-totals"_qs);
+        QVERIFY(table);
+        QCOMPARE(table->horizontalHeaderItem(6)->text(), u"Net"_qs);
+        QVERIFY(!table->isColumnHidden(6));
+        auto *range = page.findChild<QTableWidget *>(u"ledger-currency-totals"_qs);
+        QVERIFY(range);
+        for (int c = 3; c <= 6; ++c)
+            QVERIFY(!range->isColumnHidden(c));
+        const QString dir = qEnvironmentVariable("RD_SCREENSHOT_DIR");
+        if (!dir.isEmpty()) {
+            page.resize(1400, 900);
+            page.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&page));
+            QVERIFY(page.grab().save(dir + u"/ledger-money-back.png"_qs));
+        }
+
+        page.setFilter(makeFilter(LedgerDate::PaidAt, {}, {}, {}, {}, u"webhook"_qs));
+        QTRY_VERIFY(!page.totals().moneyBack);
+        for (const LedgerTotal &t : page.totals().currencies)
+            QCOMPARE(t.refundedMinor + t.disputedMinor, 0LL);
+        QVERIFY(table->isColumnHidden(6));
     }
 };
 

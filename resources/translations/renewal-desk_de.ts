@@ -3646,10 +3646,6 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
         <translation>Verlängerungen</translation>
     </message>
     <message>
-        <source>Amount</source>
-        <translation>Betrag</translation>
-    </message>
-    <message>
         <source>Export rows…</source>
         <translation>Zeilen exportieren…</translation>
     </message>
@@ -3796,6 +3792,34 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     <message>
         <source>The totals could not be written: %1</source>
         <translation>Die Summen konnten nicht geschrieben werden: %1</translation>
+    </message>
+    <message>
+        <source>Gross</source>
+        <translation>Brutto</translation>
+    </message>
+    <message>
+        <source>Refunded</source>
+        <translation>Erstattet</translation>
+    </message>
+    <message>
+        <source>Disputed</source>
+        <translation>Angefochten</translation>
+    </message>
+    <message>
+        <source>Net</source>
+        <translation>Netto</translation>
+    </message>
+    <message>
+        <source>. Refunds and disputes count in the month they happened, not their renewal&apos;s</source>
+        <translation>. Erstattungen und Rückbuchungen zählen im Monat, in dem sie geschahen, nicht in dem ihrer Verlängerung</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>%1 gross − %2 refunded − %3 disputed</source>
+        <translation>%1 brutto − %2 erstattet − %3 angefochten</translation>
     </message>
 </context>
 <context>

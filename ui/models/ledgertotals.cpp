@@ -12,8 +12,9 @@
 namespace rd::ui {
 namespace {
 
-/// The filter's conditions on rows with provider_key, currency and recorded_by columns.
-QString dimensionConditions(const LedgerFilter &filter, QVariantList &values)
+/// The filter's conditions on rows with provider_key, currency and (`withRecorder`)
+/// recorded_by columns.
+QString dimensionConditions(const LedgerFilter &filter, QVariantList &values, bool withRecorder)
 {
     QString where;
     if (!filter.provider.isEmpty()) {
@@ -24,15 +25,16 @@ QString dimensionConditions(const LedgerFilter &filter, QVariantList &values)
         where += u" AND currency = ?"_qs;
         values << filter.currency;
     }
-    if (!filter.recordedBy.isEmpty()) {
+    if (withRecorder && !filter.recordedBy.isEmpty()) {
         where += u" AND recorded_by = ?"_qs;
         values << filter.recordedBy;
     }
     return where;
 }
 
-/// Rows of (month or NULL, provider or NULL, currency, renewals, amount, group): group says
-/// whether it is a month's, a provider's or the whole range's total in its currency.
+/// Rows of (month or NULL, provider or NULL, currency, renewals, amount, group, refunded,
+/// disputed): group says whether it is a month's, a provider's or the whole range's total in
+/// its currency.
 LedgerTotals readTotals(QSqlQuery &q)
 {
     LedgerTotals totals;
@@ -47,6 +49,8 @@ LedgerTotals readTotals(QSqlQuery &q)
         t.renewals = q.value(3).toLongLong();
         // numeric text: a sum of bigint minor units; a year of any real ledger fits in 64 bits.
         t.amountMinor = q.value(4).toString().toLongLong();
+        t.refundedMinor = q.value(6).toString().toLongLong();
+        t.disputedMinor = q.value(7).toString().toLongLong();
         (group == u"month"             ? totals.months
                 : group == u"provider" ? totals.providers
                                        : totals.currencies)
@@ -63,28 +67,43 @@ LedgerTotals loadLedgerTotals(QSqlDatabase &db, const LedgerFilter &filter)
     // the read is still right.
     QSqlQuery fold(db);
     fold.exec(u"SELECT public.fold_renewal_totals()"_qs);
+    fold.exec(u"SELECT public.fold_money_back_totals()"_qs);
     // Daily totals by the UTC day paid (0016) or the UTC day the period starts (0020): the
     // same shape, each read from its own primary key.
     const QString function = filter.date == LedgerDate::PaidAt
         ? u"public.renewal_totals"_qs
         : u"public.renewal_period_start_totals"_qs;
-    QVariantList values;
-    values << (filter.from.isValid() ? filter.from.toString(Qt::ISODate) : u"-infinity"_qs)
-           << (filter.to.isValid() ? filter.to.toString(Qt::ISODate) : u"infinity"_qs);
-    const QString source = function + u"(CAST(? AS date), CAST(? AS date)) WHERE true"_qs
-        + dimensionConditions(filter, values);
+    const QString from
+        = filter.from.isValid() ? filter.from.toString(Qt::ISODate) : u"-infinity"_qs;
+    const QString to = filter.to.isValid() ? filter.to.toString(Qt::ISODate) : u"infinity"_qs;
+    QVariantList values {from, to};
+    QString lines = u"SELECT day, provider_key, currency, renewals, amount_minor, "
+                    "0::numeric AS refunded, 0::numeric AS disputed FROM "_qs
+        + function + u"(CAST(? AS date), CAST(? AS date)) WHERE true"_qs
+        + dimensionConditions(filter, values, true);
+    const bool moneyBack = filter.recordedBy.isEmpty();
+    if (moneyBack) {
+        values << from << to;
+        lines += u" UNION ALL SELECT day, provider_key, currency, 0, 0, refunded_minor, "
+                 "disputed_minor FROM public.money_back_totals(CAST(? AS date), CAST(? AS date)) "
+                 "WHERE true"_qs
+            + dimensionConditions(filter, values, false);
+    }
 
     // The three groupings in one statement: one read of the daily totals, one snapshot, so the
     // months, the providers and the currencies always add up to the same renewals.
     QSqlQuery q = execSql(db,
         u"SELECT date_trunc('month', day)::date::text, provider_key, currency, sum(renewals), "
         "sum(amount_minor)::text, CASE WHEN grouping(date_trunc('month', day)) = 0 THEN 'month' "
-        "WHEN grouping(provider_key) = 0 THEN 'provider' ELSE 'currency' END FROM "_qs
-            + source
-            + u" GROUP BY GROUPING SETS ((date_trunc('month', day), currency), "
+        "WHEN grouping(provider_key) = 0 THEN 'provider' ELSE 'currency' END, "
+        "sum(refunded)::text, sum(disputed)::text FROM ("_qs
+            + lines
+            + u") l GROUP BY GROUPING SETS ((date_trunc('month', day), currency), "
               "(provider_key, currency), (currency)) ORDER BY 1, 2, 3"_qs,
         values);
-    return readTotals(q);
+    LedgerTotals totals = readTotals(q);
+    totals.moneyBack = moneyBack;
+    return totals;
 }
 
 void writeLedgerTotalsCsv(

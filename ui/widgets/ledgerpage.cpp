@@ -37,9 +37,12 @@ namespace {
 
 QTableWidget *totalsTable(const QString &name, const QString &first)
 {
-    auto *t = new QTableWidget(0, 4);
+    auto *t = new QTableWidget(0, 7);
     t->setObjectName(name);
-    t->setHorizontalHeaderLabels({first, Tr::tr("Currency"), Tr::tr("Renewals"), Tr::tr("Amount")});
+    // Gross is what the renewals paid; refunded and disputed are the money back of the same
+    // month or provider, each by its own day; net is what stays (#40).
+    t->setHorizontalHeaderLabels({first, Tr::tr("Currency"), Tr::tr("Renewals"), Tr::tr("Gross"),
+        Tr::tr("Refunded"), Tr::tr("Disputed"), Tr::tr("Net")});
     t->verticalHeader()->hide();
     t->setEditTriggers(QAbstractItemView::NoEditTriggers);
     t->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -164,11 +167,11 @@ LedgerPage::LedgerPage(DatabasePool *pool, QWidget *parent)
     auto *totalsLayout = new QVBoxLayout(totals);
     totalsLayout->setContentsMargins(0, 4, 0, 0);
     totalsLayout->addWidget(m_totalsTitle);
-    auto *tables = new QHBoxLayout;
-    tables->addWidget(m_currencyTotals, 2);
-    tables->addWidget(m_monthTotals, 3);
-    tables->addWidget(m_providerTotals, 3);
-    totalsLayout->addLayout(tables, 1);
+    m_totalsTables = new QHBoxLayout;
+    m_totalsTables->addWidget(m_currencyTotals, 2);
+    m_totalsTables->addWidget(m_monthTotals, 3);
+    m_totalsTables->addWidget(m_providerTotals, 3);
+    totalsLayout->addLayout(m_totalsTables, 1);
 
     auto *split = new QSplitter(Qt::Vertical);
     split->addWidget(m_table);
@@ -412,12 +415,19 @@ void LedgerPage::showTotals()
     qint64 renewals = 0;
     for (const LedgerTotal &t : m_totals.months)
         renewals += t.renewals;
+    bool anyBack = false;
+    for (const LedgerTotal &t : m_totals.currencies)
+        anyBack = anyBack || t.refundedMinor != 0 || t.disputedMinor != 0;
     m_totalsTitle->setText(renewals == 1
             ? tr("Totals of the one renewal %1 %2: per currency, by month and by provider")
                   .arg(what, range)
             : tr("Totals of the %1 renewals %2 %3: per currency across providers, by month and "
                  "by provider; each currency apart")
-                  .arg(QLocale().toString(renewals), what, range));
+                    .arg(QLocale().toString(renewals), what, range)
+                + (anyBack
+                        ? tr(". Refunds and disputes count in the month they happened, not their "
+                             "renewal's")
+                        : QString()));
     auto fill = [](QTableWidget *table, const QVector<LedgerTotal> &rows, bool byMonth) {
         table->setRowCount(int(rows.size()));
         for (int r = 0; r < rows.size(); ++r) {
@@ -426,11 +436,37 @@ void LedgerPage::showTotals()
                 byMonth ? cell(QLocale().toString(t.month, u"MMMM yyyy"_qs)) : cell(t.provider));
             table->setItem(r, 1, cell(t.currency));
             table->setItem(r, 2, cell(QLocale().toString(t.renewals), true));
-            table->setItem(r, 3,
-                cell(format::money(t.amountMinor, t.currency), true,
-                    tr("%1 minor units of %2").arg(t.amountMinor).arg(t.currency)));
+            const auto money = [&](qint64 minor) {
+                return cell(format::money(minor, t.currency), true,
+                    tr("%1 minor units of %2").arg(minor).arg(t.currency));
+            };
+            table->setItem(r, 3, money(t.amountMinor));
+            // No money back reads as a dash, as on a statement, so that the figures stand out.
+            const auto back = [&](qint64 minor) {
+                return minor == 0 ? cell(u"–"_qs, true, tr("none")) : money(minor);
+            };
+            table->setItem(r, 4, back(t.refundedMinor));
+            table->setItem(r, 5, back(t.disputedMinor));
+            QTableWidgetItem *net = money(t.netMinor());
+            net->setToolTip(tr("%1 gross − %2 refunded − %3 disputed")
+                                .arg(format::money(t.amountMinor, t.currency),
+                                    format::money(t.refundedMinor, t.currency),
+                                    format::money(t.disputedMinor, t.currency)));
+            table->setItem(r, 6, net);
         }
     };
+    // Money back's columns only when there is some to show: a range without any reads as
+    // before, and a filter by recorder leaves money back out (it has no recorder of a renewal).
+    // The range's table, the figure to book, shows all four; the months and providers gross
+    // and net, refunded and disputed in the net's tooltip (three tables of seven columns do not
+    // fit a 1400-pixel window).
+    for (QTableWidget *table : {m_monthTotals, m_providerTotals, m_currencyTotals}) {
+        const bool all = table == m_currencyTotals;
+        table->setColumnHidden(4, !anyBack || !all);
+        table->setColumnHidden(5, !anyBack || !all);
+        table->setColumnHidden(6, !anyBack);
+    }
+    m_totalsTables->setStretch(0, anyBack ? 3 : 2);
     fill(m_monthTotals, m_totals.months, true);
     fill(m_providerTotals, m_totals.providers, false);
     fill(m_currencyTotals, m_totals.currencies, false);

@@ -10,6 +10,7 @@
 
 class QComboBox;
 class QDateEdit;
+class QHBoxLayout;
 class QLabel;
 class QPushButton;
 class QTableWidget;
@@ -89,6 +90,7 @@ private:
     QTableWidget *m_monthTotals;
     QTableWidget *m_providerTotals;
     QTableWidget *m_currencyTotals;
+    QHBoxLayout *m_totalsTables = nullptr; ///< the three tables side by side
     LedgerTotals m_totals;
     LedgerFilter m_totalsFilter; ///< the filter m_totals are of (what an export says it covers)
     bool m_stale = false; ///< changed while hidden: read again when shown
