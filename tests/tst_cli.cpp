@@ -1119,11 +1119,14 @@ private slots:
         // per currency closes them (item 10).
         QCOMPARE(r.out,
             QByteArray("group,month,provider,currency,renewals,amount,amount minor units,basis,"
-                       "from,to,provider filter,currency filter,recorded by filter\n"
-                       "month,2026-02,,USD,2,24.99,2499,paid_at,2026-02-01,2026-02-28,all,all,all\n"
+                       "from,to,provider filter,currency filter,recorded by filter,refunded,"
+                       "refunded minor units,disputed,disputed minor units,net,net minor units\n"
+                       "month,2026-02,,USD,2,24.99,2499,paid_at,2026-02-01,2026-02-28,all,all,all,"
+                       "0.00,0,0.00,0,24.99,2499\n"
                        "provider,,stripe-main,USD,2,24.99,2499,paid_at,2026-02-01,2026-02-28,all,"
-                       "all,all\n"
-                       "currency,,,USD,2,24.99,2499,paid_at,2026-02-01,2026-02-28,all,all,all\n"));
+                       "all,all,0.00,0,0.00,0,24.99,2499\n"
+                       "currency,,,USD,2,24.99,2499,paid_at,2026-02-01,2026-02-28,all,all,all,"
+                       "0.00,0,0.00,0,24.99,2499\n"));
 
         // The current month by default.
         r = runProgram(ctl(), withDb(db, {"ledger", "export"}));

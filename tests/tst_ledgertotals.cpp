@@ -342,9 +342,14 @@ private slots:
             = QString::fromStdString(out.str()).split(u'\n', Qt::SkipEmptyParts);
         for (const QString &line : lines.mid(1)) {
             const QStringList f = line.split(u',');
-            QCOMPARE(f.size(), 13);
-            QCOMPARE(
-                f.mid(7), QStringList({u"paid_at"_qs, from, to, u"all"_qs, u"all"_qs, u"all"_qs}));
+            QCOMPARE(f.size(), 19);
+            QCOMPARE(f.mid(7, 6),
+                QStringList({u"paid_at"_qs, from, to, u"all"_qs, u"all"_qs, u"all"_qs}));
+            // No money back here: none refunded or disputed, the net the amount.
+            QCOMPARE(f[14], u"0"_qs);
+            QCOMPARE(f[16], u"0"_qs);
+            QCOMPARE(f[17], f[5]);
+            QCOMPARE(f[18], f[6]);
             if (f[0] == u"currency")
                 currencies << QStringList {f[3], f[4], f[6]}.join(u'|');
         }

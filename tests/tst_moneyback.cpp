@@ -852,6 +852,20 @@ private slots:
                 "currency": "USD", "renewals": 1, "gross": "20.00", "refunded": "5.00",
                 "disputed": "0.00", "net": "15.00"}])")
                                        .dump()));
+        // ledger export --totals: the same figures in its appended columns.
+        const auto csv = runProgram(ctl(),
+            withDb(db,
+                {"ledger", "export", "--totals", "--from", "2026-01-01", "--to", "2026-02-28"}));
+        QCOMPARE(csv.exitCode, 0);
+        const QStringList csvLines = QString::fromUtf8(csv.out).split(u'\n', Qt::SkipEmptyParts);
+        const QString scope = u",paid_at,2026-01-01,2026-02-28,all,all,all,"_qs;
+        QCOMPARE(csvLines.mid(1),
+            (QStringList {
+                u"month,2026-01,,USD,1,20.00,2000"_qs + scope + u"5.00,500,15.00,1500,0.00,0"_qs,
+                u"month,2026-02,,USD,0,0.00,0"_qs + scope + u"0.00,0,-15.00,-1500,15.00,1500"_qs,
+                u"provider,,stripe-main,USD,1,20.00,2000"_qs + scope
+                    + u"5.00,500,0.00,0,15.00,1500"_qs,
+                u"currency,,,USD,1,20.00,2000"_qs + scope + u"5.00,500,0.00,0,15.00,1500"_qs}));
         // By hand, from the rows themselves: January's net in minor units.
         QCOMPARE(scalar(db,
                      "SELECT (SELECT sum(paid_amount_minor) FROM subscription_billing_periods "

@@ -1,3 +1,4 @@
+#include "domain/core/currency.h"
 #include "domain/core/ledger_csv.h"
 #include "tests/support/desk_subscriptions.h"
 #include "tests/support/test_database.h"
@@ -549,7 +550,8 @@ private slots:
         // What the file covers, on every line (#28, item 9): columns a spreadsheet reads.
         QCOMPARE(totalLines.value(0),
             u"group,month,provider,currency,renewals,amount,amount minor units,basis,from,to,"
-            "provider filter,currency filter,recorded by filter"_qs);
+            "provider filter,currency filter,recorded by filter,refunded,refunded minor units,"
+            "disputed,disputed minor units,net,net minor units"_qs);
         QCOMPARE(totalLines.value(0) + u'\n',
             QString::fromStdString(rd::csv::line(rd::ledger_csv::totalsTitles())));
         const QString scope = u",paid_at,2026-01-01,2026-02-28,stripe-main,all,all"_qs;
@@ -573,8 +575,13 @@ private slots:
                          "ELSE to_char(sum(paid_amount_minor) / 100.0, 'FM99999990.00') END, "
                          "sum(paid_amount_minor)) FROM subscription_billing_periods b WHERE "_qs
                 + whereOf(f) + u" GROUP BY currency ORDER BY 1"_qs);
-        for (QString &line : expectedTotals)
-            line += scope;
+        // No money back in this range: none refunded or disputed, the net the amount.
+        for (QString &line : expectedTotals) {
+            const QStringList fields = line.split(u',');
+            const QString zero = fields.value(3) == u"JPY"_qs ? u"0"_qs : u"0.00"_qs;
+            line += scope + u',' + zero + u",0,"_qs + zero + u",0,"_qs + fields.value(5) + u','
+                + fields.value(6);
+        }
         QCOMPARE(totalLines.mid(1), expectedTotals);
 
         // Period start, all time, every provider: the scope says so.
@@ -589,7 +596,7 @@ private slots:
             = QString::fromUtf8(totals.readAll()).split(u'\n', Qt::SkipEmptyParts);
         QVERIFY(openLines.size() > 1);
         for (const QString &line : openLines.mid(1))
-            QVERIFY2(line.endsWith(u",period_start,,,all,EUR,all"_qs), qPrintable(line));
+            QVERIFY2(line.contains(u",period_start,,,all,EUR,all,"_qs), qPrintable(line));
     }
 
     // Money back in the totals (#40): a refund and a chargeback of a USD renewal, each in the
@@ -669,11 +676,37 @@ private slots:
             QVERIFY(page.grab().save(dir + u"/ledger-money-back.png"_qs));
         }
 
+        // The totals file says the same, the range's USD line with all three.
+        QTemporaryDir dirOut;
+        QString error;
+        const QString csvPath = dirOut.filePath(u"totals.csv"_qs);
+        QVERIFY2(page.exportTotals(csvPath, &error), qPrintable(error));
+        QFile csvFile(csvPath);
+        QVERIFY(csvFile.open(QIODevice::ReadOnly));
+        const QStringList csvLines
+            = QString::fromUtf8(csvFile.readAll()).split(u'\n', Qt::SkipEmptyParts);
+        const auto usdLine = std::find_if(csvLines.cbegin(), csvLines.cend(),
+            [](const QString &l) { return l.startsWith(u"currency,,,USD,"_qs); });
+        QVERIFY(usdLine != csvLines.cend());
+        QVERIFY2(usdLine->endsWith(u",1.00,100,2.00,200,"_qs
+                     + QString::fromStdString(rd::formatMinorUnits(usd.netMinor(), "USD")) + u','
+                     + QString::number(usd.netMinor())),
+            qPrintable(*usdLine));
+
         page.setFilter(makeFilter(LedgerDate::PaidAt, {}, {}, {}, {}, u"webhook"_qs));
         QTRY_VERIFY(!page.totals().moneyBack);
         for (const LedgerTotal &t : page.totals().currencies)
             QCOMPARE(t.refundedMinor + t.disputedMinor, 0LL);
         QVERIFY(table->isColumnHidden(6));
+        // Left out, the file's money back is empty, not zero.
+        QVERIFY2(page.exportTotals(csvPath, &error), qPrintable(error));
+        csvFile.close();
+        QVERIFY(csvFile.open(QIODevice::ReadOnly));
+        const QStringList leftOut
+            = QString::fromUtf8(csvFile.readAll()).split(u'\n', Qt::SkipEmptyParts);
+        QVERIFY(leftOut.size() > 1);
+        for (const QString &line : leftOut.mid(1))
+            QVERIFY2(line.endsWith(u",webhook,,,,,,"_qs), qPrintable(line));
     }
 };
 

@@ -22,7 +22,8 @@ const std::vector<std::string> &totalsTitles()
 {
     static const std::vector<std::string> titles {"group", "month", "provider", "currency",
         "renewals", "amount", "amount minor units", "basis", "from", "to", "provider filter",
-        "currency filter", "recorded by filter"};
+        "currency filter", "recorded by filter", "refunded", "refunded minor units", "disputed",
+        "disputed minor units", "net", "net minor units"};
     return titles;
 }
 
@@ -30,7 +31,8 @@ const std::vector<csv::Kind> &totalsKinds()
 {
     using K = csv::Kind;
     static const std::vector<K> kinds {K::Text, K::Text, K::Text, K::Text, K::Number, K::Number,
-        K::Number, K::Text, K::Text, K::Text, K::Text, K::Text, K::Text};
+        K::Number, K::Text, K::Text, K::Text, K::Text, K::Text, K::Text, K::Number, K::Number,
+        K::Number, K::Number, K::Number, K::Number};
     return kinds;
 }
 

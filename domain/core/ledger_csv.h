@@ -19,10 +19,14 @@ const std::vector<csv::Kind> &rowKinds();
 /// ("month", "provider" or "currency": the range's total in that currency across providers),
 /// month (YYYY-MM), provider, currency, renewals, amount, amount minor units; then what the
 /// totals are of, repeated on every line (scopeFields): basis, from, to, provider filter,
-/// currency filter, recorded by filter. Columns, not leading comment lines: a spreadsheet or a
-/// CSV reader takes the file as it is, and a line copied elsewhere still says its scope.
+/// currency filter, recorded by filter; then money back (#40, appended so that a reader by
+/// position still finds the columns before): refunded, refunded minor units, disputed,
+/// disputed minor units, net, net minor units (the amount less both; money back by its own
+/// day; all six empty when the file leaves money back out). Columns, not leading comment lines:
+/// a spreadsheet or a CSV reader takes the file as it is, and a line copied elsewhere still
+/// says its scope.
 const std::vector<std::string> &totalsTitles();
-/// Their kinds: renewals, amount and minor units are numbers.
+/// Their kinds: renewals, the amounts and minor units are numbers.
 const std::vector<csv::Kind> &totalsKinds();
 
 /// What a totals file covers.

@@ -98,6 +98,18 @@ long long exportLedgerRows(
     return rows;
 }
 
+namespace {
+
+// The renewals' daily totals (by day paid) and money back's (by each movement's own day, 0050)
+// in [$1, $2], both days included, as one set of lines: what every net total groups.
+constexpr const char *kPaidAndPaidBack
+    = "(SELECT day, provider_key, currency, renewals, amount_minor, 0::numeric AS refunded, "
+      "0::numeric AS disputed FROM public.renewal_totals($1::date, $2::date + 1) "
+      "UNION ALL SELECT day, provider_key, currency, 0, 0, refunded_minor, disputed_minor "
+      "FROM public.money_back_totals($1::date, $2::date + 1)) l ";
+
+} // namespace
+
 long long exportLedgerTotals(
     DbRef db, const std::string &from, const std::string &to, std::ostream &out)
 {
@@ -106,13 +118,18 @@ long long exportLedgerTotals(
     // The desk's totals statement (loadLedgerTotals): both groupings in one read, one snapshot,
     // so that the months and the providers add up to the same renewals. Not folded first: the
     // totals are right without it, and an export writes nothing.
+    // Money back beside the renewals (0050), each movement by its own day, as `ledger totals`
+    // and the desk's totals read it.
     const auto result = tx.exec_params(
-        "SELECT date_trunc('month', day)::date::text, provider_key, currency, sum(renewals), "
-        "sum(amount_minor)::text, CASE WHEN grouping(date_trunc('month', day)) = 0 THEN 'month' "
-        "WHEN grouping(provider_key) = 0 THEN 'provider' ELSE 'currency' END "
-        "FROM public.renewal_totals($1::date, $2::date + 1) "
-        "GROUP BY GROUPING SETS ((date_trunc('month', day), currency), (provider_key, currency), "
-        "(currency)) ORDER BY 1, 2, 3",
+        std::string(
+            "SELECT date_trunc('month', day)::date::text, provider_key, currency, "
+            "sum(renewals), sum(amount_minor)::text, CASE WHEN grouping(date_trunc('month', "
+            "day)) = 0 THEN 'month' WHEN grouping(provider_key) = 0 THEN 'provider' ELSE "
+            "'currency' END, sum(refunded)::text, sum(disputed)::text, (sum(amount_minor) "
+            "- sum(refunded) - sum(disputed))::text FROM ")
+            + kPaidAndPaidBack
+            + "GROUP BY GROUPING SETS ((date_trunc('month', day), currency), (provider_key, "
+              "currency), (currency)) ORDER BY 1, 2, 3",
         from, to);
     const auto &kinds = ledger_csv::totalsKinds();
     write(out, csv::line(ledger_csv::totalsTitles()));
@@ -138,6 +155,15 @@ long long exportLedgerTotals(
             std::vector<std::string> fields {group, month ? text(r[0]).substr(0, 7) : "",
                 text(r[1]), currency, text(r[3]), *amount, minor};
             fields.insert(fields.end(), scoped.begin(), scoped.end());
+            for (const int column : {6, 7, 8}) {
+                const std::string back = text(r[column]);
+                const auto major = formatMinorUnitsText(back, currency);
+                if (!major)
+                    throw UnknownAnswer(
+                        "money_back_totals answered an amount that is not a number");
+                fields.push_back(*major);
+                fields.push_back(back);
+            }
             write(out, csv::line(fields, kinds));
             ++lines;
         }
@@ -151,21 +177,14 @@ std::vector<NetTotalsLine> ledgerNetTotals(DbRef db, const std::string &from, co
     pqxx::connection &conn = pqxxOf(db);
     pqxx::transaction<pqxx::isolation_level::repeatable_read, pqxx::read_only> tx(conn);
     const auto result = tx.exec_params(
-        "WITH lines AS ("
-        " SELECT date_trunc('month', day)::date AS month, provider_key, currency, "
-        " sum(renewals) AS renewals, sum(amount_minor) AS gross, 0::numeric AS refunded, "
-        " 0::numeric AS disputed FROM public.renewal_totals($1::date, $2::date + 1) "
-        " GROUP BY 1, 2, 3 "
-        " UNION ALL "
-        " SELECT date_trunc('month', day)::date, provider_key, currency, 0, 0, "
-        " sum(refunded_minor), sum(disputed_minor) "
-        " FROM public.money_back_totals($1::date, $2::date + 1) GROUP BY 1, 2, 3) "
-        "SELECT CASE WHEN grouping(month) = 0 THEN 'month' ELSE 'provider' END, "
-        " to_char(month, 'YYYY-MM'), provider_key, currency, sum(renewals)::bigint, "
-        " sum(gross)::text, sum(refunded)::text, sum(disputed)::text, "
-        " (sum(gross) - sum(refunded) - sum(disputed))::text "
-        "FROM lines GROUP BY GROUPING SETS ((month, currency), (provider_key, currency)) "
-        "ORDER BY 1, 2, 3, 4",
+        std::string("SELECT CASE WHEN grouping(date_trunc('month', day)) = 0 THEN 'month' ELSE "
+                    "'provider' END, to_char(date_trunc('month', day), 'YYYY-MM'), provider_key, "
+                    "currency, sum(renewals)::bigint, sum(amount_minor)::text, "
+                    "sum(refunded)::text, sum(disputed)::text, (sum(amount_minor) - "
+                    "sum(refunded) - sum(disputed))::text FROM ")
+            + kPaidAndPaidBack
+            + "GROUP BY GROUPING SETS ((date_trunc('month', day), currency), (provider_key, "
+              "currency)) ORDER BY 1, 2, 3, 4",
         from, to);
     std::vector<NetTotalsLine> lines;
     for (const auto &r : result) {

@@ -129,12 +129,19 @@ void writeLedgerTotalsCsv(
         titles << QString::fromStdString(t);
     const auto &kinds = ledger_csv::totalsKinds();
     csv.writeHeader(titles, QVector<csv::Kind>(kinds.cbegin(), kinds.cend()));
-    auto write = [&csv, &scoped](const QString &group, const LedgerTotal &t) {
+    const bool moneyBack = totals.moneyBack;
+    auto write = [&csv, &scoped, moneyBack](const QString &group, const LedgerTotal &t) {
         const QStringList money = columns::moneyExportValues(t.amountMinor, t.currency);
+        QStringList back;
+        for (const qint64 minor : {t.refundedMinor, t.disputedMinor, t.netMinor()}) {
+            const QStringList m = columns::moneyExportValues(minor, t.currency);
+            // Left out (a recorder filter): empty, not a zero that was never counted.
+            back << (moneyBack ? m.value(0) : QString()) << (moneyBack ? m.value(2) : QString());
+        }
         csv.writeRow(
             QStringList {group, t.month.isValid() ? t.month.toString(u"yyyy-MM"_qs) : QString(),
                 t.provider, t.currency, QString::number(t.renewals), money.value(0), money.value(2)}
-            + scoped);
+            + scoped + back);
     };
     for (const LedgerTotal &t : totals.months)
         write(u"month"_qs, t);
