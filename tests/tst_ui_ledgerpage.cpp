@@ -50,6 +50,15 @@ LedgerFilter makeFilter(LedgerDate date, const QString &from, const QString &to,
     return f;
 }
 
+/// A written file's lines (none when it cannot be read).
+QStringList fileLines(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromUtf8(file.readAll()).split(u'\n', Qt::SkipEmptyParts);
+}
+
 /// The filter as SQL over subscription_billing_periods b: what the ledger must show.
 QString whereOf(const LedgerFilter &f)
 {
@@ -590,10 +599,7 @@ private slots:
         QTRY_VERIFY(page.totals().currencies.size() == 1
             && page.totals().currencies.first().currency == u"EUR"_qs);
         QVERIFY2(page.exportTotals(totalsPath, &error), qPrintable(error));
-        totals.close();
-        QVERIFY(totals.open(QIODevice::ReadOnly));
-        const QStringList openLines
-            = QString::fromUtf8(totals.readAll()).split(u'\n', Qt::SkipEmptyParts);
+        const QStringList openLines = fileLines(totalsPath);
         QVERIFY(openLines.size() > 1);
         for (const QString &line : openLines.mid(1))
             QVERIFY2(line.contains(u",period_start,,,all,EUR,all,"_qs), qPrintable(line));
@@ -681,10 +687,7 @@ private slots:
         QString error;
         const QString csvPath = dirOut.filePath(u"totals.csv"_qs);
         QVERIFY2(page.exportTotals(csvPath, &error), qPrintable(error));
-        QFile csvFile(csvPath);
-        QVERIFY(csvFile.open(QIODevice::ReadOnly));
-        const QStringList csvLines
-            = QString::fromUtf8(csvFile.readAll()).split(u'\n', Qt::SkipEmptyParts);
+        const QStringList csvLines = fileLines(csvPath);
         const auto usdLine = std::find_if(csvLines.cbegin(), csvLines.cend(),
             [](const QString &l) { return l.startsWith(u"currency,,,USD,"_qs); });
         QVERIFY(usdLine != csvLines.cend());
@@ -700,10 +703,7 @@ private slots:
         QVERIFY(table->isColumnHidden(6));
         // Left out, the file's money back is empty, not zero.
         QVERIFY2(page.exportTotals(csvPath, &error), qPrintable(error));
-        csvFile.close();
-        QVERIFY(csvFile.open(QIODevice::ReadOnly));
-        const QStringList leftOut
-            = QString::fromUtf8(csvFile.readAll()).split(u'\n', Qt::SkipEmptyParts);
+        const QStringList leftOut = fileLines(csvPath);
         QVERIFY(leftOut.size() > 1);
         for (const QString &line : leftOut.mid(1))
             QVERIFY2(line.endsWith(u",webhook,,,,,,"_qs), qPrintable(line));
