@@ -22,6 +22,9 @@
 #            no-event-index=0025+/tmp/drop-event-index.sql
 #        RD_RENEWAL_STATEMENT=bench/pgbench/webhook-statement.sql \
 #            bench/pgbench/count-instructions.sh 5000 200 1200 now=0028
+#        RD_SEED_SQL=bench/pgbench/seed-renewals.sql \
+#            RD_RENEWAL_STATEMENT=bench/pgbench/refund-statement.sql \
+#            bench/pgbench/count-instructions.sh 500 100 300 now=0050
 # Needs Debian's valgrind package. Takes about a minute per variant for 1,000 renewals.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -60,6 +63,10 @@ for spec in "$@"; do
     psql "$url" -qAt -c "CREATE DATABASE rdv_${name//-/_}" >/dev/null
     RENEWAL_DESK_MIGRATIONS="$mig" "$here/bench/pgbench/seed.sh" "$ctl" \
         "$(scratch_db "rdv_${name//-/_}")" "$subs"
+    # $RD_SEED_SQL: what the statement needs beyond the subscriptions (seed-renewals.sql: one
+    # recorded renewal each, for refund-statement.sql to pay back).
+    [[ -z "${RD_SEED_SQL:-}" ]] \
+        || psql "$(scratch_db "rdv_${name//-/_}")" -qAt -v ON_ERROR_STOP=1 -f "$RD_SEED_SQL" >/dev/null
     names+=("$name")
 done
 "$ctl" db stop --data-dir "$dir/cluster" >/dev/null

@@ -90,9 +90,9 @@ BEGIN
             -- 2. Its subscription's row lock, as a renewal takes it: two deliveries of one
             --    refund, two refunds of one renewal, and a refund and a renewal queue here.
             SELECT * INTO s FROM public.subscriptions WHERE id = bp.subscription_id FOR UPDATE;
-            v_state := public.rd_subscription_state_json(s)
-                || pg_catalog.jsonb_build_object('billingPeriod',
-                                                 public.rd_billing_period_json(bp));
+            -- The state a case would show is built only for a case (below): a recorded
+            -- movement never needs it.
+            v_state := '{}';
             SELECT * INTO v_existing FROM public.money_movements mm
              WHERE mm.provider_key = v_provider AND mm.movement_key = v_key
                AND mm.kind = v_kind;
@@ -190,6 +190,12 @@ BEGIN
         ELSE
             -- 5. A case about this movement (and its reversals in this event).
             v_refused := v_refused || v_key;
+            IF v_found THEN
+                v_state := public.rd_subscription_state_json(s)
+                    || pg_catalog.jsonb_build_object('billingPeriod',
+                                                     public.rd_billing_period_json(bp))
+                    || v_state;
+            END IF;
             v_case := public.rd_money_movement_case(
                 p_event || pg_catalog.jsonb_build_object('movements', (
                     SELECT pg_catalog.jsonb_agg(e.value ORDER BY e.ordinality)

@@ -2178,15 +2178,26 @@ $$;
 CREATE FUNCTION public.rd_renewal_fingerprint(e jsonb) RETURNS text
     LANGUAGE sql STABLE
     RETURN md5((jsonb_build_object('providerSubscriptionId', (e ->> 'providerSubscriptionId'::text), 'periodStart', public.rd_rfc3339((((e -> 'period'::text) ->> 'start'::text))::timestamp with time zone), 'periodEnd', public.rd_rfc3339((((e -> 'period'::text) ->> 'end'::text))::timestamp with time zone), 'paidAmountMinor', (e -> 'paidAmountMinor'::text), 'currency', (e ->> 'currency'::text)))::text);
-CREATE TABLE public.billing_period_payment_refs (
-    provider_key public.rd_key NOT NULL,
-    payment_ref public.rd_key NOT NULL,
-    billing_period_id uuid NOT NULL
-);
 CREATE FUNCTION public.rd_renewal_named_by(p_provider_key text, p_refs text[]) RETURNS public.subscription_billing_periods
-    LANGUAGE sql STABLE
+    LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
-    RETURN COALESCE((SELECT b.*::public.subscription_billing_periods AS b FROM public.subscription_billing_periods b WHERE ((b.provider_key = rd_renewal_named_by.p_provider_key) AND ((b.provider_renewal_key)::text = ANY (rd_renewal_named_by.p_refs))) ORDER BY b.paid_at LIMIT 1), (SELECT b.*::public.subscription_billing_periods AS b FROM (public.billing_period_payment_refs r JOIN public.subscription_billing_periods b ON ((b.id = r.billing_period_id))) WHERE (((r.provider_key)::text = rd_renewal_named_by.p_provider_key) AND ((r.payment_ref)::text = ANY (rd_renewal_named_by.p_refs))) ORDER BY b.paid_at LIMIT 1));
+    AS $$
+DECLARE
+    b public.subscription_billing_periods;
+BEGIN
+    SELECT * INTO b FROM public.subscription_billing_periods bp
+     WHERE bp.provider_key = p_provider_key AND bp.provider_renewal_key = ANY (p_refs)
+     ORDER BY bp.paid_at LIMIT 1;
+    IF FOUND THEN
+        RETURN b;
+    END IF;
+    SELECT bp.* INTO b FROM public.billing_period_payment_refs r
+      JOIN public.subscription_billing_periods bp ON bp.id = r.billing_period_id
+     WHERE r.provider_key = p_provider_key AND r.payment_ref = ANY (p_refs)
+     ORDER BY bp.paid_at LIMIT 1;
+    RETURN b;
+END;
+$$;
 CREATE FUNCTION public.rd_require_reason(p_reason text) RETURNS void
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -2480,9 +2491,9 @@ BEGIN
             -- 2. Its subscription's row lock, as a renewal takes it: two deliveries of one
             --    refund, two refunds of one renewal, and a refund and a renewal queue here.
             SELECT * INTO s FROM public.subscriptions WHERE id = bp.subscription_id FOR UPDATE;
-            v_state := public.rd_subscription_state_json(s)
-                || pg_catalog.jsonb_build_object('billingPeriod',
-                                                 public.rd_billing_period_json(bp));
+            -- The state a case would show is built only for a case (below): a recorded
+            -- movement never needs it.
+            v_state := '{}';
             SELECT * INTO v_existing FROM public.money_movements mm
              WHERE mm.provider_key = v_provider AND mm.movement_key = v_key
                AND mm.kind = v_kind;
@@ -2579,6 +2590,12 @@ BEGIN
         ELSE
             -- 5. A case about this movement (and its reversals in this event).
             v_refused := v_refused || v_key;
+            IF v_found THEN
+                v_state := public.rd_subscription_state_json(s)
+                    || pg_catalog.jsonb_build_object('billingPeriod',
+                                                     public.rd_billing_period_json(bp))
+                    || v_state;
+            END IF;
             v_case := public.rd_money_movement_case(
                 p_event || pg_catalog.jsonb_build_object('movements', (
                     SELECT pg_catalog.jsonb_agg(e.value ORDER BY e.ordinality)
@@ -3134,6 +3151,11 @@ CREATE FUNCTION public.statement_run_json(p_run bigint) RETURNS jsonb
     LANGUAGE sql STABLE
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
     RETURN (SELECT jsonb_build_object('runId', r.id, 'providerKey', r.provider_key, 'from', r.covers_from, 'to', r.covers_to, 'statementSha256', r.statement_sha256, 'files', r.files, 'objects', r.objects, 'importedBy', r.imported_by, 'startedAt', public.rd_rfc3339(r.started_at), 'finishedAt', public.rd_rfc3339(r.finished_at), 'renewals', r.renewals, 'matched', r.matched, 'backfilled', r.backfilled, 'unapplied', r.unapplied, 'differing', r.differing, 'notInStatement', r.not_in_statement, 'cases', r.open_cases, 'unreadable', (SELECT count(*) AS count FROM public.statement_lines l WHERE ((l.run_id = r.id) AND (l.finding = 'unreadable'::text))), 'statementTotals', r.statement_totals, 'ledgerTotals', r.ledger_totals, 'completeness', r.completeness, 'repeats', (SELECT jsonb_build_object('runId', e.id, 'importedBy', e.imported_by, 'finishedAt', public.rd_rfc3339(e.finished_at)) AS jsonb_build_object FROM public.statement_runs e WHERE (e.id = r.repeats_run)), 'closedMonths', COALESCE((SELECT jsonb_agg(jsonb_build_object('month', to_char((mc.month)::timestamp with time zone, 'YYYY-MM'::text), 'closedBy', mc.closed_by, 'closedAt', public.rd_rfc3339(mc.closed_at)) ORDER BY mc.month) AS jsonb_agg FROM public.month_closes mc WHERE (((mc.provider_key)::text = (r.provider_key)::text) AND (mc.month >= (date_trunc('month'::text, (r.covers_from)::timestamp without time zone))::date) AND (mc.month <= r.covers_to) AND (mc.closed_at < r.started_at))), '[]'::jsonb), 'backfilledAfterClose', (SELECT count(*) AS count FROM (public.statement_lines l JOIN public.subscription_billing_periods b ON ((b.id = l.billing_period_id))) WHERE ((l.run_id = r.id) AND (l.finding = 'backfilled'::text) AND (EXISTS (SELECT 1 FROM public.month_closes mc WHERE (((mc.provider_key)::text = b.provider_key) AND (mc.month = (date_trunc('month'::text, (b.paid_at AT TIME ZONE 'UTC'::text)))::date) AND (mc.closed_at < b.created_at))))))) AS jsonb_build_object FROM public.statement_runs r WHERE (r.id = statement_run_json.p_run));
+CREATE TABLE public.billing_period_payment_refs (
+    provider_key public.rd_key NOT NULL,
+    payment_ref public.rd_key NOT NULL,
+    billing_period_id uuid NOT NULL
+);
 CREATE TABLE public.database_backups (
     id bigint NOT NULL,
     taken_at timestamp with time zone NOT NULL,
@@ -3742,7 +3764,6 @@ GRANT ALL ON FUNCTION public.rd_overdue_cutoff(p_provider_key text, p_grace inte
 REVOKE ALL ON FUNCTION public.rd_refuse_change() FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.rd_renewal_fingerprint(e jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.rd_renewal_fingerprint(e jsonb) TO renewal_viewer;
-GRANT SELECT ON TABLE public.billing_period_payment_refs TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.rd_renewal_named_by(p_provider_key text, p_refs text[]) FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.rd_require_reason(p_reason text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.rd_resolve_case(p_case_id bigint, p_resolution text, p_billing_period_id uuid, p_comment text, p_snapshot_id bigint) FROM PUBLIC;
@@ -3783,6 +3804,7 @@ REVOKE ALL ON FUNCTION public.statement_finish(p_run bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.statement_finish(p_run bigint) TO renewal_operator;
 REVOKE ALL ON FUNCTION public.statement_run_json(p_run bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.statement_run_json(p_run bigint) TO renewal_viewer;
+GRANT SELECT ON TABLE public.billing_period_payment_refs TO renewal_viewer;
 GRANT SELECT ON TABLE public.database_backups TO renewal_viewer;
 GRANT SELECT ON TABLE public.inbox_retention TO renewal_viewer;
 GRANT SELECT ON TABLE public.iso_currencies TO renewal_viewer;
