@@ -817,6 +817,66 @@ private slots:
             QTest::qWaitFor([&] { return shown() == u"no publisher has run for 0 min"_qs; }, 15000),
             qPrintable(shown()));
     }
+
+    // Money back this month (#40): the month's USD line says its net beside its gross, by the
+    // refund's own day, and follows the refund as it is committed elsewhere. Last: the refund
+    // stays (money back is never removed).
+    void netBesideGrossOnceMoneyWentBack()
+    {
+        const auto usdMonth = [&] {
+            for (const auto &t : m_page->figures().renewalsThisMonth)
+                if (t.currency == u"USD")
+                    return t;
+            return rd::ui::CurrencyTotal {};
+        };
+        const rd::ui::CurrencyTotal before = usdMonth();
+        QVERIFY(before.renewals > 0);
+        QCOMPARE(before.moneyBackMinor, 0LL);
+        auto conn = m_db->connect();
+        {
+            pqxx::work tx(*conn);
+            const auto renewal = tx.exec1(
+                "SELECT provider_key, provider_renewal_key FROM subscription_billing_periods "
+                "WHERE currency = 'USD' AND paid_at >= date_trunc('month', now() AT TIME ZONE "
+                "'UTC') AT TIME ZONE 'UTC' ORDER BY paid_at LIMIT 1");
+            const auto answer = tx.exec_params1(
+                "SELECT result FROM record_money_movements(jsonb_build_object("
+                "'providerKey', $1::text, 'providerEventId', 'evt_overview_back', "
+                "'providerSubscriptionId', NULL, 'movements', jsonb_build_array("
+                "jsonb_build_object('movementKey', 're_overview', 'kind', "
+                "'refund', 'amountMinor', 150, 'currency', 'USD', 'occurredAt', "
+                "rd_rfc3339(now()), 'renewalRefs', jsonb_build_array($2::text)))), "
+                "'cli', 'test')",
+                renewal[0].as<std::string>(), renewal[1].as<std::string>());
+            QCOMPARE(answer[0].as<std::string>(), std::string("recorded"));
+            tx.commit();
+        }
+        QVERIFY2(QTest::qWaitFor([&] { return usdMonth().moneyBackMinor == 150; }, 15000),
+            qPrintable(QString::number(usdMonth().moneyBackMinor)));
+        QCOMPARE(usdMonth().amountMinor, before.amountMinor); // gross unchanged
+        QVERIFY2(QTest::qWaitFor(
+                     [&] {
+                         auto *net = m_page->findChild<QPushButton *>(u"month-net-USD"_qs);
+                         return net && net->isVisible()
+                             && net->text()
+                             == u"net "_qs
+                                 + rd::ui::format::money(before.amountMinor - 150, u"USD"_qs);
+                     },
+                     15000),
+            "no net line under the month's USD");
+        // At what a 1024-pixel window leaves the page, the tiles still fit without scrolling
+        // sideways.
+        const QSize was = m_page->size();
+        m_page->resize(850, 640);
+        QTest::qWait(200);
+        auto *scroll = m_page->findChild<QScrollArea *>(u"overview-scroll"_qs);
+        QVERIFY(scroll);
+        QCOMPARE(scroll->horizontalScrollBar()->maximum(), 0);
+        const QString dir = qEnvironmentVariable("RD_SCREENSHOT_DIR");
+        if (!dir.isEmpty())
+            QVERIFY(m_page->grab().save(dir + u"/overview-money-back-850x640.png"_qs));
+        m_page->resize(was);
+    }
 };
 
 QTEST_MAIN(TestUiOverviewPage)

@@ -4886,6 +4886,14 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
         <source>Click to back up now.</source>
         <translation>Klicken, um jetzt zu sichern.</translation>
     </message>
+    <message>
+        <source>%1 refunded or disputed in these days (each by its own day); the net is the gross less it</source>
+        <translation>%1 in diesen Tagen erstattet oder angefochten (jeweils an ihrem eigenen Tag); netto ist brutto abzüglich dessen</translation>
+    </message>
+    <message>
+        <source>net %1</source>
+        <translation>netto %1</translation>
+    </message>
 </context>
 <context>
     <name>rd::ui::PagedTableModel</name>

@@ -35,6 +35,7 @@ OverviewFigures loadOverview(QSqlDatabase &db, std::optional<int> overdueGraceHo
     {
         QSqlQuery fold(db);
         fold.exec(u"SELECT public.fold_renewal_totals(), public.fold_inbox_days()"_qs);
+        fold.exec(u"SELECT public.fold_money_back_totals()"_qs);
     }
 
     execDirect(db, u"BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"_qs);
@@ -88,6 +89,24 @@ OverviewFigures loadOverview(QSqlDatabase &db, std::optional<int> overdueGraceHo
                 if (!f.providers.contains(provider))
                     f.providers << provider;
             }
+        }
+        // Money back of the same days, each movement by its own day (0050): net beside gross.
+        QSqlQuery back = execSql(db,
+            u"SELECT day, currency, sum(refunded_minor + disputed_minor)::text "
+            "FROM public.money_back_totals(CAST(? AS date), CAST(? AS date)) GROUP BY 1, 2"_qs,
+            {monthStart.toString(Qt::ISODate), tomorrow.toString(Qt::ISODate)});
+        while (back.next()) {
+            const QDate day = QDate::fromString(back.value(0).toString(), Qt::ISODate);
+            const QString currency = back.value(1).toString();
+            const qint64 amount = back.value(2).toString().toLongLong();
+            auto add = [&](QMap<QString, CurrencyTotal> &m) {
+                CurrencyTotal &t = m[currency];
+                t.currency = currency;
+                t.moneyBackMinor += amount;
+            };
+            if (day == f.todayUtc)
+                add(today);
+            add(month);
         }
         f.renewalsToday = byCurrency(today);
         f.renewalsThisMonth = byCurrency(month);

@@ -18,7 +18,10 @@ struct CurrencyTotal
 {
     QString currency;
     qint64 renewals = 0;
-    qint64 amountMinor = 0;
+    qint64 amountMinor = 0; ///< gross: what the renewals paid
+    /// Money back in the same days (#40), by each movement's own day: refunds and chargebacks
+    /// less their reversals. Net is amountMinor less this.
+    qint64 moneyBackMinor = 0;
 
     bool operator==(const CurrencyTotal &) const = default;
 };

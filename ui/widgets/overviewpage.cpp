@@ -295,6 +295,9 @@ void OverviewPage::showTiles()
             [](const CurrencyTotal &a, const CurrencyTotal &b) { return a.renewals > b.renewals; });
         for (int i = 0; i < sorted.size() && i < kMaxCurrencyLines; ++i) {
             const CurrencyTotal &t = sorted[i];
+            const auto openLedger = [this, from, tomorrow, c = t.currency] {
+                emit ledgerRequested(from, tomorrow, {}, c);
+            };
             tile->addFigure(prefix + u'-' + t.currency,
                 tr("%1 · %2").arg(format::money(t.amountMinor, t.currency),
                     t.renewals == 1 ? tr("1 renewal")
@@ -303,9 +306,16 @@ void OverviewPage::showTiles()
                     .arg(locale.toString(t.renewals), t.currency,
                         locale.toString(from, u"d MMM"_qs),
                         locale.toString(f.todayUtc, u"d MMM yyyy"_qs)),
-                [this, from, tomorrow, c = t.currency] {
-                    emit ledgerRequested(from, tomorrow, {}, c);
-                });
+                openLedger);
+            // Net under gross once money went back in these days (#40): a line of its own, so
+            // that the tile does not widen the page.
+            if (t.moneyBackMinor != 0)
+                tile->addFigure(prefix + u"-net-"_qs + t.currency,
+                    tr("net %1").arg(format::money(t.amountMinor - t.moneyBackMinor, t.currency)),
+                    tr("%1 refunded or disputed in these days (each by its own day); the net "
+                       "is the gross less it")
+                        .arg(format::money(t.moneyBackMinor, t.currency)),
+                    openLedger, false, false);
         }
         if (sorted.size() > kMaxCurrencyLines)
             tile->addFigure(
