@@ -2,9 +2,8 @@
 #include "app/renewalctl/commands.h"
 #include "app/renewalctl/option_checks.h"
 #include "app/renewalctl/utc_day.h"
-#include "domain/core/currency.h"
-#include "domain/core/errors.h"
 #include "domain/core/json_input.h"
+#include "domain/store/database_answer.h"
 #include "domain/store/ledger_export.h"
 
 #include <nlohmann/json.hpp>
@@ -112,10 +111,7 @@ struct TotalsOptions
 // into 64 bits.
 std::string major(const std::string &minor, const std::string &currency)
 {
-    const auto text = formatMinorUnitsText(minor, currency);
-    if (!text)
-        throw rd::UnknownAnswer("the ledger's totals answered an amount that is not a number");
-    return *text;
+    return majorUnitsAnswer(minor, currency, "the ledger's totals");
 }
 
 int runTotals(const CommandContext &ctx, const TotalsOptions &o)

@@ -1,5 +1,6 @@
 #include "domain/store/database_answer.h"
 
+#include "domain/core/currency.h"
 #include "domain/core/errors.h"
 
 namespace rd {
@@ -9,6 +10,15 @@ void throwUnknownAnswer(std::string_view what, std::string_view name, std::strin
     throw UnknownAnswer(std::string(from) + " answered " + std::string(what) + " '"
         + std::string(name) + "' this program does not know: is it older than the database's "
         + "schema?");
+}
+
+std::string majorUnitsAnswer(
+    std::string_view minor, std::string_view currency, std::string_view from)
+{
+    const auto major = formatMinorUnitsText(minor, currency);
+    if (!major)
+        throw UnknownAnswer(std::string(from) + " answered an amount that is not a number");
+    return *major;
 }
 
 ApplyOutcome applyOutcomeAnswer(std::string_view name, std::string_view from)

@@ -21,6 +21,12 @@ RejectionCode rejectionAnswer(std::string_view code, std::string_view from);
 /// The code that must come with a rejection: UnknownAnswer when it is missing.
 RejectionCode rejectionOfRejected(const std::optional<std::string> &code, std::string_view from);
 
+/// A sum of minor units the database answered as numeric text ("-1500", any size: never
+/// parsed into 64 bits) as its decimal in major units of `currency`; UnknownAnswer naming
+/// `from` when it is not such a number.
+std::string majorUnitsAnswer(
+    std::string_view minor, std::string_view currency, std::string_view from);
+
 [[noreturn]] void throwUnknownAnswer(
     std::string_view what, std::string_view name, std::string_view from);
 

@@ -7,6 +7,7 @@
 #include "domain/core/errors.h"
 #include "domain/core/ledger_csv.h"
 #include "domain/core/timestamp.h"
+#include "domain/store/database_answer.h"
 #include "domain/store/internal/pqxx_session.h"
 
 #include <pqxx/pqxx>
@@ -149,19 +150,13 @@ long long exportLedgerTotals(
             // A numeric sum, written as its digits: however large, never parsed into 64 bits
             // (#39, item 6: two amounts near 2^63 made the export die in stoll, exit 70).
             const std::string minor = text(r[4]);
-            const auto amount = formatMinorUnitsText(minor, currency);
-            if (!amount)
-                throw UnknownAnswer("renewal_totals answered an amount that is not a number");
             std::vector<std::string> fields {group, month ? text(r[0]).substr(0, 7) : "",
-                text(r[1]), currency, text(r[3]), *amount, minor};
+                text(r[1]), currency, text(r[3]),
+                majorUnitsAnswer(minor, currency, "renewal_totals"), minor};
             fields.insert(fields.end(), scoped.begin(), scoped.end());
             for (const int column : {6, 7, 8}) {
                 const std::string back = text(r[column]);
-                const auto major = formatMinorUnitsText(back, currency);
-                if (!major)
-                    throw UnknownAnswer(
-                        "money_back_totals answered an amount that is not a number");
-                fields.push_back(*major);
+                fields.push_back(majorUnitsAnswer(back, currency, "money_back_totals"));
                 fields.push_back(back);
             }
             write(out, csv::line(fields, kinds));

@@ -66,8 +66,7 @@ LedgerTotals loadLedgerTotals(QSqlDatabase &db, const LedgerFilter &filter)
     // Folding keeps the unfolded deltas few; refused or impossible (a standby, an old role),
     // the read is still right.
     QSqlQuery fold(db);
-    fold.exec(u"SELECT public.fold_renewal_totals()"_qs);
-    fold.exec(u"SELECT public.fold_money_back_totals()"_qs);
+    fold.exec(u"SELECT public.fold_renewal_totals(), public.fold_money_back_totals()"_qs);
     // Daily totals by the UTC day paid (0016) or the UTC day the period starts (0020): the
     // same shape, each read from its own primary key.
     const QString function = filter.date == LedgerDate::PaidAt

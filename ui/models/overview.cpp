@@ -34,8 +34,8 @@ OverviewFigures loadOverview(QSqlDatabase &db, std::optional<int> overdueGraceHo
     // cannot fold, and says so by returning 0), so its error is not the page's.
     {
         QSqlQuery fold(db);
-        fold.exec(u"SELECT public.fold_renewal_totals(), public.fold_inbox_days()"_qs);
-        fold.exec(u"SELECT public.fold_money_back_totals()"_qs);
+        fold.exec(u"SELECT public.fold_renewal_totals(), public.fold_inbox_days(), "
+                  "public.fold_money_back_totals()"_qs);
     }
 
     execDirect(db, u"BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"_qs);

@@ -3,6 +3,7 @@
 #include "domain/core/errors.h"
 #include "domain/core/json_input.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace rd::adapters {
@@ -56,6 +57,30 @@ Timestamp requireUnixSeconds(const nlohmann::json &obj, std::string_view path, c
 Timestamp requireRfc3339(const nlohmann::json &obj, std::string_view path, const char *key)
 {
     return requireTimestamp(obj, std::string(path), key);
+}
+
+std::optional<Timestamp> optionalRfc3339(
+    const nlohmann::json &obj, std::string_view path, const char *key)
+{
+    const auto it = obj.find(key);
+    if (it == obj.end() || it->is_null())
+        return std::nullopt;
+    return requireRfc3339(obj, path, key);
+}
+
+std::optional<Timestamp> optionalUnixSeconds(
+    const nlohmann::json &obj, std::string_view path, const char *key)
+{
+    const auto it = obj.find(key);
+    if (it == obj.end() || it->is_null())
+        return std::nullopt;
+    return requireUnixSeconds(obj, path, key);
+}
+
+void addRenewalRef(std::vector<std::string> &refs, const std::optional<std::string> &ref)
+{
+    if (ref && !ref->empty() && std::find(refs.begin(), refs.end(), *ref) == refs.end())
+        refs.push_back(*ref);
 }
 
 std::string requireId(const nlohmann::json &obj, std::string_view path, const char *key)

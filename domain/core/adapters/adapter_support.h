@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +36,15 @@ Timestamp requireUnixSeconds(const nlohmann::json &obj, std::string_view path, c
 
 /// An RFC 3339 string field as a Timestamp (InputError naming the path).
 Timestamp requireRfc3339(const nlohmann::json &obj, std::string_view path, const char *key);
+
+/// requireRfc3339 / requireUnixSeconds for a time that may be absent or null: nullopt then.
+std::optional<Timestamp> optionalRfc3339(
+    const nlohmann::json &obj, std::string_view path, const char *key);
+std::optional<Timestamp> optionalUnixSeconds(
+    const nlohmann::json &obj, std::string_view path, const char *key);
+
+/// Adds `ref` to a movement's renewal refs unless it is absent, empty or there already.
+void addRenewalRef(std::vector<std::string> &refs, const std::optional<std::string> &ref);
 
 /// A provider id that some providers send as a number (Lemon Squeezy) and others as a string;
 /// a string is bounded as requireIdentifier bounds it.

@@ -39,9 +39,7 @@ void addLinked(std::vector<std::string> &refs, const nlohmann::json &txn, const 
         const std::string itemPath = indexPath(joinPath(path, list), i);
         if (!items[i].is_object())
             throw InputError(itemPath, "expected an object");
-        const auto ref = optionalIdentifier(items[i], itemPath, key);
-        if (ref && std::find(refs.begin(), refs.end(), *ref) == refs.end())
-            refs.push_back(*ref);
+        addRenewalRef(refs, optionalIdentifier(items[i], itemPath, key));
     }
 }
 
@@ -97,10 +95,8 @@ NormalizeResult classifyChargebeeMoneyBack(const nlohmann::json &body, const std
         if (failed) {
             MoneyMovement back = m;
             back.kind = refund ? MovementKind::RefundReversal : MovementKind::ChargebackReversal;
-            const auto updated = txn.find("updated_at");
-            back.occurredAt = (updated != txn.end() && !updated->is_null())
-                ? std::max(requireUnixSeconds(txn, path, "updated_at"), m.occurredAt)
-                : m.occurredAt;
+            back.occurredAt = std::max(
+                optionalUnixSeconds(txn, path, "updated_at").value_or(m.occurredAt), m.occurredAt);
             movements.push_back(std::move(back));
         }
     }

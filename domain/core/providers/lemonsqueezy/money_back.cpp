@@ -32,10 +32,8 @@ NormalizeResult classifyLemonSqueezyRefund(const nlohmann::json &resource, const
     MoneyMovement m;
     m.amountMinor = requireNonNegativeInteger(attrs, attrsPath, "refunded_amount");
     m.currency = requireCurrency(attrs, attrsPath, "currency");
-    const auto refundedAt = attrs.find("refunded_at");
-    m.occurredAt = (refundedAt != attrs.end() && !refundedAt->is_null())
-        ? requireRfc3339(attrs, attrsPath, "refunded_at")
-        : requireRfc3339(attrs, attrsPath, "updated_at");
+    const auto refundedAt = optionalRfc3339(attrs, attrsPath, "refunded_at");
+    m.occurredAt = refundedAt ? *refundedAt : requireRfc3339(attrs, attrsPath, "updated_at");
     m.renewalRefs = {invoiceId};
     m.movementKey = invoiceId + "/refunded/" + std::to_string(m.amountMinor);
     m.cumulativeMinor = m.amountMinor;

@@ -33,10 +33,10 @@ namespace {
 std::optional<Timestamp> updatedAt(const nlohmann::json &adj, const std::string &path)
 {
     const auto it = adj.find("updated_at");
-    if (it == adj.end() || it->is_null()
-        || (it->is_string() && it->get_ref<const std::string &>().starts_with("0001-")))
+    if (it != adj.end() && it->is_string()
+        && it->get_ref<const std::string &>().starts_with("0001-"))
         return std::nullopt;
-    return requireRfc3339(adj, path, "updated_at");
+    return optionalRfc3339(adj, path, "updated_at");
 }
 
 } // namespace

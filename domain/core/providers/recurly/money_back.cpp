@@ -24,23 +24,16 @@ using namespace adapters;
 
 namespace {
 
-void addRef(std::vector<std::string> &refs, const std::optional<std::string> &ref)
-{
-    if (ref && !ref->empty() && refs.size() < kMaxRenewalRefs
-        && std::find(refs.begin(), refs.end(), *ref) == refs.end())
-        refs.push_back(*ref);
-}
-
 std::vector<std::string> renewalRefsOf(
     const nlohmann::json &invoice, const std::string &path, const std::string &invoiceId)
 {
     std::vector<std::string> refs;
-    addRef(refs, optionalIdentifier(invoice, path, "previous_invoice_id"));
+    addRenewalRef(refs, optionalIdentifier(invoice, path, "previous_invoice_id"));
     const auto [items, itemsPath] = recurlyLineItems(invoice, path);
-    for (std::size_t i = 0; i < items->size(); ++i) {
+    for (std::size_t i = 0; i < items->size() && refs.size() < kMaxRenewalRefs; ++i) {
         const auto &line = (*items)[i];
         if (line.is_object())
-            addRef(refs,
+            addRenewalRef(refs,
                 optionalIdentifier(line, indexPath(itemsPath, i), "original_line_item_invoice_id"));
     }
     if (refs.empty())
@@ -95,12 +88,10 @@ NormalizeResult classifyRecurlyCreditInvoice(
         if (failed) {
             MoneyMovement back = m;
             back.kind = MovementKind::RefundReversal;
-            const auto voided = txn.find("voided_at");
-            const auto updated = txn.find("updated_at");
-            if (voided != txn.end() && !voided->is_null())
-                back.occurredAt = std::max(m.occurredAt, requireRfc3339(txn, tp, "voided_at"));
-            else if (updated != txn.end() && !updated->is_null())
-                back.occurredAt = std::max(m.occurredAt, requireRfc3339(txn, tp, "updated_at"));
+            if (const auto voided = optionalRfc3339(txn, tp, "voided_at"))
+                back.occurredAt = std::max(m.occurredAt, *voided);
+            else if (const auto updated = optionalRfc3339(txn, tp, "updated_at"))
+                back.occurredAt = std::max(m.occurredAt, *updated);
             movements.push_back(std::move(back));
         }
     }

@@ -40,12 +40,6 @@ std::optional<std::string> referenceOf(
     return requireIdentifier(obj, path, key);
 }
 
-void addRef(std::vector<std::string> &refs, const std::optional<std::string> &ref)
-{
-    if (ref && !ref->empty() && std::find(refs.begin(), refs.end(), *ref) == refs.end())
-        refs.push_back(*ref);
-}
-
 // One refund object as its movements: the refund, and its reversal when it failed.
 void addRefund(std::vector<MoneyMovement> &out, const nlohmann::json &refund,
     const std::string &path, std::vector<std::string> refs, Timestamp eventTime)
@@ -57,8 +51,8 @@ void addRefund(std::vector<MoneyMovement> &out, const nlohmann::json &refund,
     m.amountMinor = requireNonNegativeInteger(refund, path, "amount");
     m.currency = requireCurrency(refund, path, "currency");
     m.occurredAt = requireUnixSeconds(refund, path, "created");
-    addRef(refs, referenceOf(refund, path, "charge"));
-    addRef(refs, referenceOf(refund, path, "payment_intent"));
+    addRenewalRef(refs, referenceOf(refund, path, "charge"));
+    addRenewalRef(refs, referenceOf(refund, path, "payment_intent"));
     m.renewalRefs = std::move(refs);
     if (m.renewalRefs.empty())
         throw InputError(joinPath(path, "charge"), "the refund names no charge or payment intent");
@@ -104,8 +98,8 @@ std::optional<Timestamp> balanceTransactionTime(
 std::vector<std::string> stripePaymentRefs(const nlohmann::json &invoice, const std::string &path)
 {
     std::vector<std::string> refs;
-    addRef(refs, referenceOf(invoice, path, "charge"));
-    addRef(refs, referenceOf(invoice, path, "payment_intent"));
+    addRenewalRef(refs, referenceOf(invoice, path, "charge"));
+    addRenewalRef(refs, referenceOf(invoice, path, "payment_intent"));
     // API 2025-03-31 and later: invoice.payments.data[].payment.{payment_intent, charge}.
     const auto payments = invoice.find("payments");
     if (payments != invoice.end() && payments->is_object()) {
@@ -118,8 +112,8 @@ std::vector<std::string> stripePaymentRefs(const nlohmann::json &invoice, const 
                 if (!entry.is_object() || payment == entry.end() || !payment->is_object())
                     continue;
                 const std::string pp = joinPath(indexPath(dataPath, i), "payment");
-                addRef(refs, referenceOf(*payment, pp, "payment_intent"));
-                addRef(refs, referenceOf(*payment, pp, "charge"));
+                addRenewalRef(refs, referenceOf(*payment, pp, "payment_intent"));
+                addRenewalRef(refs, referenceOf(*payment, pp, "charge"));
             }
         }
     }
@@ -149,9 +143,9 @@ NormalizeResult classifyStripeMoneyBack(
         if (requireString(object, path, "object") != "charge")
             throw InputError(joinPath(path, "object"), "expected a charge");
         std::vector<std::string> refs;
-        addRef(refs, referenceOf(object, path, "invoice"));
-        addRef(refs, requireIdentifier(object, path, "id"));
-        addRef(refs, referenceOf(object, path, "payment_intent"));
+        addRenewalRef(refs, referenceOf(object, path, "invoice"));
+        addRenewalRef(refs, requireIdentifier(object, path, "id"));
+        addRenewalRef(refs, referenceOf(object, path, "payment_intent"));
         const auto list = object.find("refunds");
         if (list == object.end() || !list->is_object() || !list->contains("data"))
             return notARenewal("refund",
@@ -183,8 +177,8 @@ NormalizeResult classifyStripeMoneyBack(
     chargeback.kind = MovementKind::Chargeback;
     chargeback.amountMinor = requireNonNegativeInteger(object, path, "amount");
     chargeback.currency = requireCurrency(object, path, "currency");
-    addRef(chargeback.renewalRefs, referenceOf(object, path, "charge"));
-    addRef(chargeback.renewalRefs, referenceOf(object, path, "payment_intent"));
+    addRenewalRef(chargeback.renewalRefs, referenceOf(object, path, "charge"));
+    addRenewalRef(chargeback.renewalRefs, referenceOf(object, path, "payment_intent"));
     if (chargeback.renewalRefs.empty())
         throw InputError(joinPath(path, "charge"), "the dispute names no charge");
     const bool reinstated = type == "charge.dispute.funds_reinstated";
