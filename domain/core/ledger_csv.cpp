@@ -6,7 +6,8 @@ const std::vector<std::string> &rowTitles()
 {
     static const std::vector<std::string> titles {"Subscription", "Subscription internal id",
         "Provider", "Renewal key", "Period start", "Period end", "Amount", "Amount currency",
-        "Amount minor units", "Paid at", "Recorded by", "Provider event", "Billing period id"};
+        "Amount minor units", "Paid at", "Recorded by", "Provider event", "Billing period id",
+        "Kind", "Movement key"};
     return titles;
 }
 
@@ -14,7 +15,7 @@ const std::vector<csv::Kind> &rowKinds()
 {
     using K = csv::Kind;
     static const std::vector<K> kinds {K::Text, K::Text, K::Text, K::Text, K::Text, K::Text,
-        K::Number, K::Text, K::Number, K::Text, K::Text, K::Text, K::Text};
+        K::Number, K::Text, K::Number, K::Text, K::Text, K::Text, K::Text, K::Text, K::Text};
     return kinds;
 }
 

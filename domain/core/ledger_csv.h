@@ -9,7 +9,11 @@ namespace rd::ledger_csv {
 
 /// The renewals ledger's CSV columns, as the desk's Ledger page writes them (ui/models/
 /// ledgermodel.cpp, "Export rows…") and `renewalctl ledger export` writes them: machine values,
-/// ISO 8601 UTC instants, amounts in major units beside their currency and minor units.
+/// ISO 8601 UTC instants, amounts in major units beside their currency and minor units; then
+/// (#40, appended) the row's kind ("renewal", or a money movement's: refund, refund_reversal,
+/// chargeback, chargeback_reversal) and a movement's key. A movement's row is signed (a refund
+/// negative, its reversal positive), dated when it happened (in "Paid at"), and names the
+/// renewal it pays back (renewal key, period, billing period id).
 const std::vector<std::string> &rowTitles();
 /// Their kinds: the amount and its minor units are numbers; everything else (ids, keys,
 /// provider event ids, all from providers) is text.

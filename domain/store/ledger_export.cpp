@@ -65,13 +65,28 @@ long long exportLedgerRows(
         + ") SELECT s.provider_subscription_id, b.subscription_id::text, b.provider_key, "
           "b.provider_renewal_key, public.rd_rfc3339(b.period_start), "
           "public.rd_rfc3339(b.period_end), b.paid_amount_minor, b.currency, "
-          "public.rd_rfc3339(b.paid_at), b.recorded_by, b.provider_event_id, b.id::text "
-          "FROM combos c CROSS JOIN LATERAL (SELECT * FROM public.subscription_billing_periods x "
+          "public.rd_rfc3339(b.paid_at), b.recorded_by, b.provider_event_id, b.id::text, "
+          "'renewal', NULL, b.paid_at, b.id FROM combos c CROSS JOIN LATERAL (SELECT * FROM "
+          "public.subscription_billing_periods x "
           "WHERE x.provider_key = c.provider_key AND x.currency = c.currency "
           "AND x.recorded_by = c.recorded_by AND x.paid_at >= ("
         + lo + "::date)::timestamp AT TIME ZONE 'UTC' AND x.paid_at < (" + hiExclusive
         + ")::timestamp AT TIME ZONE 'UTC') b "
-          "JOIN public.subscriptions s ON s.id = b.subscription_id ORDER BY b.paid_at, b.id");
+          "JOIN public.subscriptions s ON s.id = b.subscription_id "
+          // Money back beside them, by the day it happened, signed, naming its renewal (as
+          // the desk's Ledger lists it).
+          "UNION ALL SELECT s.provider_subscription_id, m.subscription_id::text, m.provider_key, "
+          "b.provider_renewal_key, public.rd_rfc3339(b.period_start), "
+          "public.rd_rfc3339(b.period_end), CASE WHEN m.kind IN ('refund', 'chargeback') "
+          "THEN -m.amount_minor ELSE m.amount_minor END, m.currency, "
+          "public.rd_rfc3339(m.occurred_at), m.recorded_by, m.provider_event_id, b.id::text, "
+          "m.kind, m.movement_key, m.occurred_at, m.id "
+          "FROM public.money_movements m "
+          "JOIN public.subscription_billing_periods b ON b.id = m.billing_period_id "
+          "JOIN public.subscriptions s ON s.id = m.subscription_id "
+          "WHERE m.occurred_at >= ("
+        + lo + "::date)::timestamp AT TIME ZONE 'UTC' AND m.occurred_at < (" + hiExclusive
+        + ")::timestamp AT TIME ZONE 'UTC' ORDER BY 15, 16");
     const auto &kinds = ledger_csv::rowKinds();
     write(out, csv::line(ledger_csv::rowTitles()));
     long long rows = 0;
@@ -89,7 +104,8 @@ long long exportLedgerRows(
                 minor = std::to_string(units);
             }
             fields = {text(r[0]), text(r[1]), text(r[2]), text(r[3]), instant(r[4]), instant(r[5]),
-                amount, currency, minor, instant(r[8]), text(r[9]), text(r[10]), text(r[11])};
+                amount, currency, minor, instant(r[8]), text(r[9]), text(r[10]), text(r[11]),
+                text(r[12]), text(r[13])};
             write(out, csv::line(fields, kinds));
             ++rows;
         }

@@ -9,8 +9,9 @@
 namespace rd {
 
 /// The renewals paid in [from, to] (UTC days "YYYY-MM-DD", both included; the caller checks
-/// their form) as the desk's Ledger export writes them (domain/core/ledger_csv.h): a header,
-/// then one line per billing period, oldest paid first (ties by id), every field by the core's
+/// their form), and the money back of those days (#40), as the desk's Ledger export writes them
+/// (domain/core/ledger_csv.h): a header, then one line per billing period or movement, oldest
+/// first by the day paid or the day the money went back (ties by id), every field by the core's
 /// CSV rule (a text field that starts like a formula is neutralized). One snapshot, read
 /// through a server-side cursor: memory does not grow with the rows. Returns the rows written.
 long long exportLedgerRows(

@@ -51,7 +51,7 @@ QVector<Field> ledgerFields()
 {
     return {Field::Uuid, Field::Uuid, Field::Text, Field::Interned, Field::Text, Field::Micros,
         Field::Micros, Field::Int, Field::Interned, Field::Micros, Field::Interned, Field::Text,
-        Field::Bool};
+        Field::Bool, Field::Interned, Field::Text, Field::Uuid};
 }
 
 QVector<Column> ledgerColumns()
@@ -72,6 +72,8 @@ QVector<Column> ledgerColumns()
             return QStringList {r[L::SubscriptionId].toString(), keyText(r[L::SubscriptionUuid])};
         }};
     c[L::ProviderColumn] = columns::text(Tr::tr("Provider"), L::Provider);
+    c[L::KindColumn] = columns::code(Tr::tr("Kind"), L::Kind);
+    c[L::KindColumn].exported = false;
     c[L::RenewalKeyColumn] = columns::text(Tr::tr("Renewal key"), L::RenewalKey);
     c[L::PeriodColumn] = columns::period(Tr::tr("Period"), L::PeriodStart, L::PeriodEnd);
     // The amount and its currency side by side, each a column of its own; the export keeps
@@ -94,7 +96,11 @@ QVector<Column> ledgerColumns()
         },
         Qt::AlignLeft | Qt::AlignVCenter, money.exportTitles.mid(1),
         [money](RowRef r) { return money.exportValues(r).mid(1); }, money.exportKinds.mid(1)};
+    // A movement's own date (when the money went back) in the same column: the list is in
+    // one order, by the day each row counts in.
     c[L::PaidAtColumn] = columns::instant(Tr::tr("Paid at"), L::PaidAt);
+    c[L::PaidAtColumn].title = Tr::tr("Date");
+    c[L::PaidAtColumn].exportTitles = {Tr::tr("Paid at")};
     // The mark is on screen only: the export keeps recorded_by, as `renewalctl ledger export`.
     c[L::RecordedByColumn] = {Tr::tr("Recorded by"), [](RowRef r, int role) -> QVariant {
                                   const bool after = r[L::AfterClose].toBool();
@@ -108,14 +114,19 @@ QVector<Column> ledgerColumns()
                                   if (role == Qt::ToolTipRole && after)
                                       return Tr::tr("Recorded after its month was closed "
                                                     "for this provider: not in that "
-                                                    "month's close report");
+                                                    "month's close report (money back is "
+                                                    "in the provider's next one)");
                                   return {};
                               }};
     c[L::EventColumn] = columns::text(Tr::tr("Provider event"), L::EventId);
-    // The billing period's own id goes with the export, for a reconciliation that joins on it.
-    c[L::EventColumn].exportTitles = {Tr::tr("Provider event"), Tr::tr("Billing period id")};
+    // The billing period's own id goes with the export, for a reconciliation that joins on it;
+    // then the row's kind and a movement's key (appended: a reader by position finds the
+    // columns before where they were).
+    c[L::EventColumn].exportTitles = {Tr::tr("Provider event"), Tr::tr("Billing period id"),
+        Tr::tr("Kind"), Tr::tr("Movement key")};
     c[L::EventColumn].exportValues = [](RowRef r) {
-        return QStringList {r[L::EventId].toString(), keyText(r[L::Id])};
+        return QStringList {r[L::EventId].toString(), keyText(r[L::BillingPeriodId]),
+            r[L::Kind].toString(), r[L::MovementKey].toString()};
     };
     return c;
 }
@@ -168,69 +179,117 @@ PageQuery LedgerModel::pageQuery(
 {
     const bool byPaidAt = filter.date == LedgerDate::PaidAt;
     const QString column = byPaidAt ? u"paid_at"_qs : u"period_start"_qs;
+    const bool renewals = filter.rows != LedgerRows::MoneyBack;
+    const bool moneyBack = filter.listsMoneyBack();
+    const QString lim = QString::number(limit);
     QVariantList values;
+
+    // The days' filter of the daily totals and their deltas, with the provider and currency;
+    // `recordedBy`: and the recorder of a renewal.
+    const auto dayFilter = [&](const QString &day, bool recordedBy) {
+        QStringList where {day + u" >= CAST(? AS date)"_qs, day + u" < CAST(? AS date)"_qs};
+        values << (filter.from.isValid() ? filter.from.toString(Qt::ISODate) : u"-infinity"_qs)
+               << (filter.to.isValid() ? filter.to.toString(Qt::ISODate) : u"infinity"_qs);
+        if (!filter.provider.isEmpty()) {
+            where << u"provider_key = ?"_qs;
+            values << filter.provider;
+        }
+        if (!filter.currency.isEmpty()) {
+            where << u"currency = ?"_qs;
+            values << filter.currency;
+        }
+        if (recordedBy && !filter.recordedBy.isEmpty()) {
+            where << u"recorded_by = ?"_qs;
+            values << filter.recordedBy;
+        }
+        return u" WHERE "_qs + where.join(u" AND "_qs);
+    };
+    // The range and the page's keyset on `x`'s date column `date`.
+    const auto rangeAndAfter = [&](const QString &date, QStringList conds) {
+        if (filter.from.isValid()) {
+            conds << date + u" >= CAST(? AS timestamptz)"_qs;
+            values << utcMidnight(filter.from);
+        }
+        if (filter.to.isValid()) {
+            conds << date + u" < CAST(? AS timestamptz)"_qs;
+            values << utcMidnight(filter.to);
+        }
+        if (!after.isEmpty()) {
+            const int field = byPaidAt ? PaidAt : PeriodStart;
+            conds << u"("_qs + date + u", x.id) > (CAST(? AS timestamptz), CAST(? AS uuid))"_qs;
+            values << rfc3339(after[field]) << keyText(after[Id]);
+        }
+        return conds.join(u" AND "_qs);
+    };
 
     // The combinations that hold rows: those with renewals in the range's days, by the UTC
     // day paid (0016's daily totals) or the day the period starts (0020's), with the deltas
-    // not folded yet. A few rows, read from their primary key.
-    const QString totalsTable
-        = byPaidAt ? u"public.renewal_daily_totals"_qs : u"public.renewal_period_start_totals"_qs;
-    const QString deltaDay = byPaidAt ? u"day"_qs : u"period_start_day"_qs;
-    QStringList comboWhere {u"%1 >= CAST(? AS date)"_qs, u"%1 < CAST(? AS date)"_qs};
-    QVariantList comboValues;
-    comboValues << (filter.from.isValid() ? filter.from.toString(Qt::ISODate) : u"-infinity"_qs)
-                << (filter.to.isValid() ? filter.to.toString(Qt::ISODate) : u"infinity"_qs);
-    if (!filter.provider.isEmpty()) {
-        comboWhere << u"provider_key = ?"_qs;
-        comboValues << filter.provider;
+    // not folded yet; money back's from its own (0050), by the day it happened. A few rows,
+    // read from their primary keys.
+    QStringList ctes;
+    QStringList keys;
+    if (renewals) {
+        const QString totalsTable = byPaidAt ? u"public.renewal_daily_totals"_qs
+                                             : u"public.renewal_period_start_totals"_qs;
+        QString combos = u"combos AS (SELECT provider_key, currency, recorded_by FROM "_qs
+            + totalsTable + dayFilter(u"day"_qs, true);
+        combos += u" UNION SELECT provider_key, currency, recorded_by FROM "
+                  "public.renewal_total_deltas"_qs
+            + dayFilter(byPaidAt ? u"day"_qs : u"period_start_day"_qs, true) + u")"_qs;
+        ctes << combos;
     }
-    if (!filter.currency.isEmpty()) {
-        comboWhere << u"currency = ?"_qs;
-        comboValues << filter.currency;
-    }
-    if (!filter.recordedBy.isEmpty()) {
-        comboWhere << u"recorded_by = ?"_qs;
-        comboValues << filter.recordedBy;
-    }
-    const QString comboFilter = u" WHERE "_qs + comboWhere.join(u" AND "_qs);
-    const QString combos = u"SELECT provider_key, currency, recorded_by FROM "_qs + totalsTable
-        + comboFilter.arg(u"day"_qs)
-        + u" UNION SELECT provider_key, currency, recorded_by FROM public.renewal_total_deltas"_qs
-        + comboFilter.arg(deltaDay);
-    values << comboValues << comboValues;
-
-    QStringList conds {u"b.provider_key = c.provider_key"_qs, u"b.currency = c.currency"_qs,
-        u"b.recorded_by = c.recorded_by"_qs};
-    if (filter.from.isValid()) {
-        conds << u"b."_qs + column + u" >= CAST(? AS timestamptz)"_qs;
-        values << utcMidnight(filter.from);
-    }
-    if (filter.to.isValid()) {
-        conds << u"b."_qs + column + u" < CAST(? AS timestamptz)"_qs;
-        values << utcMidnight(filter.to);
-    }
-    if (!after.isEmpty()) {
-        const int field = byPaidAt ? PaidAt : PeriodStart;
-        conds << u"(b."_qs + column + u", b.id) > (CAST(? AS timestamptz), CAST(? AS uuid))"_qs;
-        values << rfc3339(after[field]) << keyText(after[Id]);
+    if (moneyBack) {
+        QString combos = u"moneyback AS (SELECT provider_key, currency FROM "
+                         "public.money_back_daily_totals"_qs
+            + dayFilter(u"day"_qs, false);
+        combos += u" UNION SELECT provider_key, currency FROM public.money_back_deltas"_qs
+            + dayFilter(u"day"_qs, false) + u")"_qs;
+        ctes << combos;
     }
     // The page's keys first, from the indexes alone (an index-only scan where the visibility
     // map allows), merged and cut to the page; then only those rows are read.
-    const QString lim = QString::number(limit);
-    const QString sql = u"WITH combos AS ("_qs + combos
-        + u"), page AS (SELECT x.* FROM combos c CROSS JOIN LATERAL (SELECT b."_qs + column
-        + u" AS k, b.id FROM public.subscription_billing_periods b WHERE "_qs
-        + conds.join(u" AND "_qs) + u" ORDER BY b."_qs + column + u", b.id LIMIT "_qs + lim
-        + u") x ORDER BY x.k, x.id LIMIT "_qs + lim
-        + u") SELECT b.id::text, b.subscription_id::text, s.provider_subscription_id, "
+    if (renewals)
+        keys << u"SELECT x."_qs + column
+                + u" AS k, x.id, false AS moved FROM combos c CROSS JOIN LATERAL (SELECT x."_qs
+                + column + u", x.id FROM public.subscription_billing_periods x WHERE "_qs
+                + rangeAndAfter(u"x."_qs + column,
+                    {u"x.provider_key = c.provider_key"_qs, u"x.currency = c.currency"_qs,
+                        u"x.recorded_by = c.recorded_by"_qs})
+                + u" ORDER BY x."_qs + column + u", x.id LIMIT "_qs + lim + u") x"_qs;
+    if (moneyBack)
+        keys << u"SELECT x.occurred_at AS k, x.id, true AS moved FROM moneyback c CROSS JOIN "
+                "LATERAL (SELECT x.occurred_at, x.id FROM public.money_movements x WHERE "_qs
+                + rangeAndAfter(u"x.occurred_at"_qs,
+                    {u"x.provider_key = c.provider_key"_qs, u"x.currency = c.currency"_qs})
+                + u" ORDER BY x.occurred_at, x.id LIMIT "_qs + lim + u") x"_qs;
+    if (keys.isEmpty()) // money back only, where none is listed: no row
+        keys << u"SELECT NULL::timestamptz AS k, NULL::uuid AS id, false AS moved WHERE false"_qs;
+    ctes << u"page AS (SELECT * FROM ("_qs + keys.join(u" UNION ALL "_qs)
+            + u") u ORDER BY u.k, u.id LIMIT "_qs + lim + u")"_qs;
+
+    const QString sql = u"WITH "_qs + ctes.join(u", "_qs)
+        + u" SELECT b.id::text, b.subscription_id::text, s.provider_subscription_id, "
           "b.provider_key, b.provider_renewal_key, rd_rfc3339(b.period_start), "
           "rd_rfc3339(b.period_end), b.paid_amount_minor, b.currency, rd_rfc3339(b.paid_at), "
           "b.recorded_by, b.provider_event_id, EXISTS (SELECT 1 FROM public.month_closes mc "
           "WHERE mc.provider_key = b.provider_key AND mc.month = "
           "date_trunc('month', b.paid_at AT TIME ZONE 'UTC')::date "
-          "AND mc.closed_at < b.created_at) FROM page p "
-          "JOIN public.subscription_billing_periods b ON b.id = p.id "
-          "JOIN public.subscriptions s ON s.id = b.subscription_id ORDER BY p.k, p.id"_qs;
+          "AND mc.closed_at < b.created_at), 'renewal', NULL, b.id::text, p.k, p.id "
+          "FROM page p JOIN public.subscription_billing_periods b ON b.id = p.id "
+          "JOIN public.subscriptions s ON s.id = b.subscription_id WHERE NOT p.moved "
+          "UNION ALL "
+          // Money back, signed as it moves the ledger: a refund or a chargeback takes money
+          // away, its reversal gives it back.
+          "SELECT m.id::text, m.subscription_id::text, s.provider_subscription_id, "
+          "m.provider_key, b.provider_renewal_key, rd_rfc3339(b.period_start), "
+          "rd_rfc3339(b.period_end), CASE WHEN m.kind IN ('refund', 'chargeback') "
+          "THEN -m.amount_minor ELSE m.amount_minor END, m.currency, "
+          "rd_rfc3339(m.occurred_at), m.recorded_by, m.provider_event_id, m.after_close, "
+          "m.kind, m.movement_key, b.id::text, p.k, p.id "
+          "FROM page p JOIN public.money_movements m ON m.id = p.id "
+          "JOIN public.subscription_billing_periods b ON b.id = m.billing_period_id "
+          "JOIN public.subscriptions s ON s.id = m.subscription_id WHERE p.moved "
+          "ORDER BY 17, 18"_qs;
     return {sql, values};
 }
 

@@ -63,11 +63,15 @@ QVariant columnHeader(
 
 QStringList exportTitles(const Column &column)
 {
+    if (!column.exported)
+        return {};
     return column.exportTitles.isEmpty() ? QStringList {column.title} : column.exportTitles;
 }
 
 QStringList exportValues(const Column &column, RowRef row)
 {
+    if (!column.exported)
+        return {};
     if (column.exportValues)
         return column.exportValues(row);
     const QVariant raw = column.data(row, int(Role::Raw));

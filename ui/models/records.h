@@ -62,6 +62,9 @@ struct Column
     /// neutralized when it starts like a formula. Instants need nothing: ISO 8601 starts with
     /// a digit.
     QVector<csv::Kind> exportKinds = {};
+    /// False: on screen only; another column exports what it shows (where a reader by position
+    /// expects it).
+    bool exported = true;
 };
 
 /// The CSV header of `columns`: each column's export titles in turn.

@@ -2,8 +2,33 @@
 
 #include "ui/models/auditdetails.h"
 #include "ui/models/databasepool.h"
+#include "ui/models/format.h"
+
+#include <QCoreApplication>
 
 namespace rd::ui {
+
+QString moneyBackLines(const QString &stored, const QString &currency)
+{
+    // "kind key amount occurred_at[ after_close]" per line (keys and kinds hold no spaces:
+    // rd_key refuses them).
+    QStringList lines;
+    for (const QString &line : stored.split(u'\n', Qt::SkipEmptyParts)) {
+        const QStringList f = line.split(u' ');
+        if (f.size() < 4)
+            continue;
+        const bool back = f[0] == u"refund"_qs || f[0] == u"chargeback"_qs;
+        const qint64 minor = f[2].toLongLong();
+        QString text = u"%1 %2 · %3%4 · %5"_qs.arg(format::humanize(f[0]), f[1],
+            back ? u"−"_qs : u"+"_qs, format::money(minor, currency), f[3].left(10));
+        if (f.size() > 4)
+            text += u" · "_qs
+                + QCoreApplication::translate(
+                    "rd::ui::SubscriptionDetail", "after its month was closed");
+        lines << text;
+    }
+    return lines.join(u'\n');
+}
 
 std::optional<SubscriptionDetail> loadSubscriptionDetail(QSqlDatabase &db, const QString &id)
 {
@@ -39,16 +64,30 @@ std::optional<SubscriptionDetail> loadSubscriptionDetail(QSqlDatabase &db, const
     d.providerVersion = header[8].toString();
 
     // Newest first: the unique (subscription_id, period_start, period_end) scanned backwards.
+    // Each period's money back (#40) from money_movements_by_billing_period: its signed sum and
+    // its movements, each by its own date.
     QSqlQuery p = execSql(db,
-        u"SELECT id::text, provider_renewal_key, provider_event_id, rd_rfc3339(period_start), "
-        "rd_rfc3339(period_end), paid_amount_minor, currency, rd_rfc3339(paid_at), recorded_by "
-        "FROM subscription_billing_periods WHERE subscription_id = CAST(? AS uuid) "
-        "ORDER BY period_start DESC, period_end DESC LIMIT ?"_qs,
+        u"SELECT b.id::text, b.provider_renewal_key, b.provider_event_id, "
+        "rd_rfc3339(b.period_start), rd_rfc3339(b.period_end), b.paid_amount_minor, b.currency, "
+        "rd_rfc3339(b.paid_at), b.recorded_by, m.back, m.lines "
+        "FROM subscription_billing_periods b LEFT JOIN LATERAL ("
+        "SELECT sum(CASE WHEN x.kind IN ('refund', 'chargeback') THEN -x.amount_minor "
+        "ELSE x.amount_minor END) AS back, string_agg(x.kind || ' ' || x.movement_key || ' ' "
+        "|| x.amount_minor || ' ' || rd_rfc3339(x.occurred_at) || CASE WHEN x.after_close "
+        "THEN ' after_close' ELSE '' END, E'\\n' ORDER BY x.occurred_at, x.id) AS lines "
+        "FROM public.money_movements x WHERE x.billing_period_id = b.id) m ON true "
+        "WHERE b.subscription_id = CAST(? AS uuid) "
+        "ORDER BY b.period_start DESC, b.period_end DESC LIMIT ?"_qs,
         {id, SubscriptionDetail::kMaxPeriods + 1});
     int periods = readRows(p,
         {Field::Text, Field::Text, Field::Text, Field::Micros, Field::Micros, Field::Int,
-            Field::Interned, Field::Micros, Field::Interned},
+            Field::Interned, Field::Micros, Field::Interned, Field::Int, Field::Text},
         d.periods);
+    for (qsizetype i = SubscriptionDetail::PMovements; i < d.periods.size();
+         i += SubscriptionDetail::PeriodFieldCount)
+        d.periods[i] = moneyBackLines(d.periods[i].toString(),
+            d.periods[i - SubscriptionDetail::PMovements + SubscriptionDetail::PCurrency]
+                .toString());
     if (periods > SubscriptionDetail::kMaxPeriods) {
         d.periodsTruncated = true;
         d.periods.resize(

@@ -33,6 +33,12 @@ struct SubscriptionDetail
         PCurrency,
         PPaidAt,
         PRecordedBy,
+        /// Money back of the period's renewal (#40), signed as it moves the ledger (refunds
+        /// and chargebacks negative, reversals positive); null when none.
+        PMoneyBackMinor,
+        /// Its movements, oldest first, one line each for a tooltip: "Refund re_… · $5.00 ·
+        /// 2026-02-12" (moneyBackLines, the UTC day it happened); empty when none.
+        PMovements,
         PeriodFieldCount
     };
     QVector<QVariant> periods; ///< newest first, at most kMaxPeriods
@@ -87,6 +93,10 @@ struct SubscriptionDetail
     static constexpr int kMaxPeriods = 500;
     static constexpr int kMaxAudits = 500;
 };
+
+/// A period's movements as loadSubscriptionDetail reads them ("kind key amount occurred_at
+/// [after_close]" per line) as the lines its tooltip shows, amounts in `currency`.
+QString moneyBackLines(const QString &stored, const QString &currency);
 
 /// Reads one subscription by its uuid; std::nullopt when it does not exist.
 std::optional<SubscriptionDetail> loadSubscriptionDetail(QSqlDatabase &db, const QString &id);

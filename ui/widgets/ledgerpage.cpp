@@ -89,6 +89,7 @@ LedgerPage::LedgerPage(DatabasePool *pool, QWidget *parent)
     , m_provider(new QComboBox)
     , m_currency(new QComboBox)
     , m_recordedBy(new QComboBox)
+    , m_rows(new QComboBox)
     , m_exportRows(new QPushButton(tr("Export rows…")))
     , m_exportTotals(new QPushButton(tr("Export totals…")))
     , m_problem(new QLabel)
@@ -124,6 +125,13 @@ LedgerPage::LedgerPage(DatabasePool *pool, QWidget *parent)
     m_recordedBy->addItem(tr("Recorded by anyone"), QString());
     for (const QString &by : LedgerModel::recordedByValues())
         m_recordedBy->addItem(tr("By %1").arg(by), by);
+    m_rows->setObjectName(u"ledger-rows"_qs);
+    m_rows->addItem(tr("Renewals and money back"), int(LedgerRows::All));
+    m_rows->addItem(tr("Renewals"), int(LedgerRows::Renewals));
+    m_rows->addItem(tr("Money back"), int(LedgerRows::MoneyBack));
+    m_rows->setToolTip(tr("Money back (refunds, chargebacks and their reversals) is listed by "
+                          "the day it happened, signed; not by period start, nor under a "
+                          "Recorded by filter"));
     m_exportRows->setObjectName(u"ledger-export-rows"_qs);
     m_exportRows->setToolTip(tr("Every row of this filter as CSV: ISO 8601 UTC instants, "
                                 "decimal amounts with their ISO currency code"));
@@ -148,6 +156,7 @@ LedgerPage::LedgerPage(DatabasePool *pool, QWidget *parent)
     bar->addWidget(m_provider);
     bar->addWidget(m_currency);
     bar->addWidget(m_recordedBy);
+    bar->addWidget(m_rows);
     bar->addStretch(1);
     bar->addWidget(m_exportRows);
     bar->addWidget(m_exportTotals);
@@ -201,7 +210,7 @@ LedgerPage::LedgerPage(DatabasePool *pool, QWidget *parent)
             reload();
         });
     }
-    for (QComboBox *box : {m_dateField, m_provider, m_currency, m_recordedBy})
+    for (QComboBox *box : {m_dateField, m_provider, m_currency, m_recordedBy, m_rows})
         connect(box, &QComboBox::currentIndexChanged, this, &LedgerPage::reload);
     connect(m_table, &TableView::openRequested, this, [this](const QModelIndex &index) {
         if (!index.isValid() || index.data(int(Role::Placeholder)).toBool())
@@ -269,6 +278,7 @@ LedgerFilter LedgerPage::filter() const
     f.provider = m_provider->currentData().toString();
     f.currency = m_currency->currentData().toString();
     f.recordedBy = m_recordedBy->currentData().toString();
+    f.rows = LedgerRows(m_rows->currentData().toInt());
     return f;
 }
 
@@ -276,8 +286,9 @@ void LedgerPage::setFilter(const LedgerFilter &f)
 {
     {
         const QSignalBlocker a(m_dateField), b(m_range), c(m_from), d(m_to), e(m_provider),
-            g(m_currency), h(m_recordedBy);
+            g(m_currency), h(m_recordedBy), i(m_rows);
         m_dateField->setCurrentIndex(std::max(0, m_dateField->findData(int(f.date))));
+        m_rows->setCurrentIndex(std::max(0, m_rows->findData(int(f.rows))));
         if (f.from.isValid() && f.to.isValid()) {
             // A drill-down to this month reads "This month", not "Custom dates".
             int range = Custom;

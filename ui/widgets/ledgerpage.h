@@ -82,6 +82,7 @@ private:
     QComboBox *m_provider;
     QComboBox *m_currency;
     QComboBox *m_recordedBy;
+    QComboBox *m_rows;
     QPushButton *m_exportRows;
     QPushButton *m_exportTotals;
     QLabel *m_problem;

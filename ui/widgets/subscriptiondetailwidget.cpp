@@ -69,6 +69,25 @@ SubscriptionDetailWidget::SubscriptionDetailWidget(QWidget *parent)
     m_periods = new RecordTableModel(D::PeriodFieldCount,
         {columns::period(tr("Period"), D::PStart, D::PEnd),
             columns::money(tr("Paid"), D::PAmount, D::PCurrency),
+            // Money back (#40) under its renewal: the signed sum, each movement in the tooltip.
+            Column {tr("Money back"),
+                [](RowRef r, int role) -> QVariant {
+                    if (r[D::PMoneyBackMinor].isNull())
+                        return {};
+                    if (role == Qt::DisplayRole) {
+                        const qint64 back = r[D::PMoneyBackMinor].toLongLong();
+                        return (back < 0          ? u"−"_qs
+                                       : back > 0 ? u"+"_qs
+                                                  : QString())
+                            + format::money(back < 0 ? -back : back, r[D::PCurrency].toString());
+                    }
+                    if (role == Qt::ToolTipRole)
+                        return r[D::PMovements];
+                    if (role == int(Role::Raw))
+                        return r[D::PMoneyBackMinor];
+                    return {};
+                },
+                Qt::AlignRight | Qt::AlignVCenter},
             columns::text(tr("Renewal key"), D::PRenewalKey),
             columns::instant(tr("Paid at"), D::PPaidAt),
             columns::word(tr("Recorded by"), D::PRecordedBy),
@@ -289,14 +308,23 @@ void SubscriptionDetailWidget::setDetail(const SubscriptionDetail &d)
     }
     QVector<TimelineWidget::Span> paid;
     for (qsizetype i = 0; i < d.periods.size(); i += D::PeriodFieldCount) {
-        const QString amount = format::money(
-            d.periods[i + D::PAmount].toLongLong(), d.periods[i + D::PCurrency].toString());
+        const QString currency = d.periods[i + D::PCurrency].toString();
+        const qint64 paidMinor = d.periods[i + D::PAmount].toLongLong();
+        QString amount = format::money(paidMinor, currency);
         const QDateTime ps = columns::fromMicros(d.periods[i + D::PStart]);
         const QDateTime pe = columns::fromMicros(d.periods[i + D::PEnd]);
+        QString tooltip
+            = tr("%1 · %2 · %3")
+                  .arg(format::period(ps, pe), amount, d.periods[i + D::PRenewalKey].toString());
+        // Each movement under its renewal (#40): the bar says net, its tooltip every movement.
+        if (!d.periods[i + D::PMoneyBackMinor].isNull()) {
+            const QString net = format::money(
+                paidMinor + d.periods[i + D::PMoneyBackMinor].toLongLong(), currency);
+            amount = tr("%1 (net %2)").arg(amount, net);
+            tooltip += u"\n"_qs + d.periods[i + D::PMovements].toString();
+        }
         paid.append({d.periods[i + D::PStart].toLongLong(), d.periods[i + D::PEnd].toLongLong(),
-            amount,
-            tr("%1 · %2 · %3")
-                .arg(format::period(ps, pe), amount, d.periods[i + D::PRenewalKey].toString())});
+            amount, tooltip});
     }
     std::optional<TimelineWidget::Span> current;
     if (!d.periodStart.isNull() && !d.periodEnd.isNull())
