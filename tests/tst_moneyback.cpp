@@ -901,6 +901,87 @@ private slots:
             pqxx::sql_error, tx.exec1("SELECT public.rd_try_work_lock('no such work')"));
     }
 
+    // A movement waiting for a renewal that was recorded without healing it (the core called
+    // directly, as `renewalctl apply` does): re-apply records it through the same function and
+    // resolves the case; one still refused for the same reason stays open, one occurrence more,
+    // no second case. A provider snapshot is refused for a money back case: it would find the
+    // renewal and close the case with nothing recorded.
+    void aWaitingMovementIsReappliedOnceItsRenewalIsRecorded()
+    {
+        rdtest::TestDatabase db("moneyback_reapply");
+        registered(db, "stripe-main", "stripe", "sub_1QxSub0001");
+        auto conn = db.connect();
+        const auto record = [&](const std::string &key, long long amount) {
+            const nlohmann::json event {{"providerKey", "stripe-main"},
+                {"providerEventId", "evt_" + key}, {"providerSubscriptionId", "sub_1QxSub0001"},
+                {"movements",
+                    {{{"movementKey", key}, {"kind", "refund"}, {"amountMinor", amount},
+                        {"currency", "USD"}, {"occurredAt", "2026-01-10T00:00:00Z"},
+                        {"renewalRefs", {"in_manual"}}}}}};
+            pqxx::nontransaction tx(*conn);
+            const auto r = tx.exec_params1(
+                "SELECT result, error_code, case_id FROM record_money_movements($1::jsonb, "
+                "'webhook', 'test')",
+                event.dump());
+            return r[0].as<std::string>() + " " + r[1].as<std::string>("") + " "
+                + r[2].as<std::string>("");
+        };
+        const auto reapply = [&](const std::string &caseId) {
+            pqxx::nontransaction tx(*conn);
+            return nlohmann::json::parse(
+                tx.exec_params1(
+                      "SELECT reapply_case($1::bigint, 'other', 'renewal recorded')", caseId)[0]
+                    .as<std::string>());
+        };
+        const std::string fits = record("re_fits", 500);
+        QVERIFY2(fits.starts_with("rejected refund_without_renewal "), fits.c_str());
+        const std::string fitsCase = fits.substr(fits.rfind(' ') + 1);
+
+        {
+            pqxx::nontransaction tx(*conn);
+            tx.exec("SELECT * FROM apply_successful_renewal('stripe-main', 'evt_manual', "
+                    "'sub_1QxSub0001', 'in_manual', NULL, '2026-01-01T00:00:00Z', "
+                    "'2026-02-01T00:00:00Z', 2000, 'USD', '2026-01-01T00:00:00Z', 'cli', 'test')");
+            QVERIFY_THROWS_EXCEPTION(pqxx::sql_error,
+                tx.exec_params("SELECT attach_provider_snapshot('{}'::jsonb, $1::bigint, "
+                               "'other', 'a snapshot')",
+                    fitsCase));
+        }
+        QCOMPARE(text(db, "SELECT status FROM reconciliation_cases WHERE id = " + fitsCase),
+            std::string("open")); // the renewal's arrival by itself healed nothing
+        QCOMPARE(ledgerOf(db).movements, 0LL);
+
+        const auto done = reapply(fitsCase);
+        QCOMPARE(done["result"].get<std::string>(), std::string("applied"));
+        QCOMPARE(done["resolution"].get<std::string>(), std::string("reapplied"));
+        const Ledger l = ledgerOf(db);
+        QCOMPARE(l.movements, 1LL);
+        QCOMPARE(l.audits, 1LL);
+        QCOMPARE(l.intents, 1LL);
+        QCOMPARE(text(db,
+                     "SELECT status || ' ' || resolution || ' ' || (billing_period_id = (SELECT "
+                     "id FROM subscription_billing_periods))::text FROM reconciliation_cases "
+                     "WHERE id = "
+                         + fitsCase),
+            std::string("resolved reapplied true"));
+        QCOMPARE(text(db, "SELECT recorded_by FROM money_movements"), std::string("operator"));
+
+        // 16.00 more of a 20.00 renewal of which 5.00 went back: refused, and again on re-apply.
+        const std::string over = record("re_over", 1600);
+        QVERIFY2(over.starts_with("rejected refund_exceeds_payment "), over.c_str());
+        const std::string overCase = over.substr(over.rfind(' ') + 1);
+        const auto still = reapply(overCase);
+        QCOMPARE(still["result"].get<std::string>(), std::string("rejected"));
+        QCOMPARE(still["error"].get<std::string>(), std::string("refund_exceeds_payment"));
+        QCOMPARE(text(db,
+                     "SELECT status || ' ' || occurrences FROM reconciliation_cases WHERE id = "
+                         + overCase),
+            std::string("open 2"));
+        QCOMPARE(
+            scalar(db, "SELECT count(*) FROM reconciliation_cases WHERE status = 'open'"), 1LL);
+        QCOMPARE(ledgerOf(db).movements, 1LL);
+    }
+
     // A refund dated in a month already closed is recorded, marked after close; the closed
     // month's row keeps what it had.
     void aRefundInAClosedMonthIsAfterClose()

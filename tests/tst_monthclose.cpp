@@ -3,6 +3,7 @@
 #include "domain/store/action_refused.h"
 #include "domain/store/audit_chains.h"
 #include "domain/store/month_close.h"
+#include "tests/support/lock_waiters.h"
 #include "tests/support/process_runner.h"
 #include "tests/support/statement_runs.h"
 #include "tests/support/test_database.h"
@@ -14,6 +15,7 @@
 #include <pqxx/pqxx>
 
 #include <fstream>
+#include <future>
 #include <sstream>
 
 using namespace rdtest;
@@ -67,6 +69,36 @@ std::vector<std::vector<std::string>> csvRows(const std::string &text)
     return rows;
 }
 
+/// Records one movement of stripe-main's renewal `renewalKey` as a delivery would
+/// (record_money_movements, actor webhook); returns its result.
+std::string recordMovement(pqxx::connection &conn, const std::string &key, const std::string &kind,
+    long long amount, const std::string &occurredAt, const std::string &renewalKey = "in_feb")
+{
+    const nlohmann::json event = {{"providerKey", "stripe-main"},
+        {"providerEventId", "evt_" + key + "_" + kind}, {"providerSubscriptionId", "sub_1"},
+        {"movements",
+            {{{"movementKey", key}, {"kind", kind}, {"amountMinor", amount}, {"currency", "USD"},
+                {"occurredAt", occurredAt}, {"renewalRefs", {renewalKey}}}}}};
+    pqxx::nontransaction tx(conn);
+    return tx
+        .exec_params1("SELECT result FROM record_money_movements($1::jsonb, 'webhook', 'test')",
+            event.dump())[0]
+        .as<std::string>();
+}
+
+/// A close's money back of one currency as the report says it, "movements/refunded/disputed"
+/// ("" when the report has none for it).
+std::string moneyBackOf(const nlohmann::json &report, const char *key, const char *currency = "USD")
+{
+    const auto &totals = report.at(key);
+    if (!totals.contains(currency))
+        return {};
+    const auto &t = totals.at(currency);
+    return std::to_string(t.at("movements").get<long long>()) + "/"
+        + std::to_string(t.at("refundedMinor").get<long long>()) + "/"
+        + std::to_string(t.at("disputedMinor").get<long long>());
+}
+
 } // namespace
 
 class TestMonthClose : public QObject
@@ -76,6 +108,27 @@ class TestMonthClose : public QObject
     std::unique_ptr<TestDatabase> m_db;
 
     std::unique_ptr<pqxx::connection> admin() { return m_db->connect(); }
+
+    /// `renewalctl close --csv` of stripe-main's `month` (YYYY-MM): its exit code, what it
+    /// printed, and the report's CSV rows.
+    struct CliClose
+    {
+        int exitCode = -1;
+        QByteArray out;
+        std::vector<std::vector<std::string>> rows;
+    };
+    CliClose closeByCli(const QString &month)
+    {
+        QTemporaryDir dir;
+        const QString csvPath = dir.filePath("close.csv");
+        const auto r = runProgram(ctl(),
+            withDb(*m_db,
+                {"close", "--provider-key", "stripe-main", "--month", month, "--csv", csvPath}));
+        std::ifstream file(csvPath.toStdString());
+        std::stringstream content;
+        content << file.rdbuf();
+        return {r.exitCode, r.out, csvRows(content.str())};
+    }
 
 private slots:
     void init()
@@ -232,6 +285,149 @@ private slots:
             1LL);
     }
 
+    // Money back counts in the month of its own date, never its renewal's: February's close
+    // holds February's refund and chargeback, not March's refund of the same renewal; net is
+    // gross less both. The CLI says it, and the CSV appends refunded, disputed and net.
+    void closeCountsMoneyBackByItsOwnMonth()
+    {
+        auto conn = admin();
+        recordRenewal(*conn, kFeb);
+        QCOMPARE(recordMovement(*conn, "re_feb", "refund", 500, "2026-02-10T12:00:00Z"),
+            std::string("recorded"));
+        QCOMPARE(recordMovement(*conn, "dp_feb", "chargeback", 200, "2026-02-28T23:59:59Z"),
+            std::string("recorded"));
+        QCOMPARE(recordMovement(*conn, "re_mar", "refund", 300, "2026-03-01T00:00:00Z"),
+            std::string("recorded"));
+        importStatement(*conn, "2026-02-01", "2026-02-28", {kFeb});
+        const auto ok = closeByCli("2026-02");
+        QCOMPARE(ok.exitCode, 0);
+        QVERIFY2(ok.out.contains("USD: ledger 1 renewal(s) 19.99, statement 1 renewal(s) 19.99; "
+                                 "refunded 5.00, disputed 2.00, net 12.99\n"),
+            ok.out.constData());
+        const auto report = rd::monthCloseReport(*conn, "stripe-main", "2026-02-01");
+        QCOMPARE(moneyBackOf(report, "moneyBackTotals"), std::string("2/500/200"));
+        QCOMPARE(report["afterCloseTotals"].dump(), std::string("{}"));
+        QCOMPARE(report["afterClose"].dump(), std::string("[]"));
+
+        std::vector<std::string> usd;
+        for (const auto &r : ok.rows)
+            if (!r.empty() && r[0] == "USD")
+                usd = r;
+        QCOMPARE(usd,
+            (std::vector<std::string> {"USD", "1", "19.99", "1", "19.99", "0.00", "5.00", "2.00",
+                "12.99", "0.00", "0.00"}));
+    }
+
+    // A movement recorded after its month was closed leaves that close as it was, and the
+    // provider's next close counts it and lists it; the one after does not count it again.
+    void moneyBackAfterTheCloseIsInTheNextReport()
+    {
+        auto conn = admin();
+        recordRenewal(*conn, kFeb);
+        importStatement(*conn, "2026-02-01", "2026-02-28", {kFeb});
+        rd::closeMonth(*conn, "stripe-main", "2026-02-01");
+        const auto februaryBefore = rd::monthCloseReport(*conn, "stripe-main", "2026-02-01");
+        QCOMPARE(februaryBefore["moneyBackTotals"].dump(), std::string("{}"));
+
+        QCOMPARE(recordMovement(*conn, "re_late", "refund", 700, "2026-02-20T08:00:00Z"),
+            std::string("recorded"));
+        QCOMPARE(scalar(*conn,
+                     "SELECT count(*) FROM money_movements WHERE after_close AND "
+                     "movement_key = 're_late'"),
+            1LL);
+        QCOMPARE(
+            rd::monthCloseReport(*conn, "stripe-main", "2026-02-01").dump(), februaryBefore.dump());
+
+        recordRenewal(*conn, kMar);
+        importStatement(*conn, "2026-03-01", "2026-03-31", {kMar});
+        const auto ok = closeByCli("2026-03");
+        QCOMPARE(ok.exitCode, 0);
+        QVERIFY2(ok.out.contains("refunded 0.00, disputed 0.00, net 19.99; after close of earlier "
+                                 "months: refunded 7.00, disputed 0.00\n"),
+            ok.out.constData());
+        const auto march = rd::monthCloseReport(*conn, "stripe-main", "2026-03-01");
+        QCOMPARE(march["moneyBackTotals"].dump(), std::string("{}"));
+        QCOMPARE(moneyBackOf(march, "afterCloseTotals"), std::string("1/700/0"));
+        QCOMPARE(march["afterClose"].size(), std::size_t(1));
+        QCOMPARE(march["afterClose"][0]["movementKey"].get<std::string>(), std::string("re_late"));
+        QCOMPARE(march["afterClose"][0]["renewalKey"].get<std::string>(), std::string("in_feb"));
+        QCOMPARE(march["afterClose"][0]["occurredAt"].get<std::string>(),
+            std::string("2026-02-20T08:00:00.000000Z"));
+        std::vector<std::string> listed;
+        for (const auto &r : ok.rows)
+            if (!r.empty() && r[0] == "re_late")
+                listed = r;
+        QCOMPARE(listed.size(), std::size_t(8));
+        QCOMPARE(listed[1], std::string("refund"));
+        QCOMPARE(listed[2], std::string("7.00"));
+        QCOMPARE(listed[6], std::string("in_feb"));
+
+        importStatement(*conn, "2026-04-01", "2026-04-30", {});
+        const auto april = rd::closeMonth(*conn, "stripe-main", "2026-04-01");
+        QCOMPARE(april["afterCloseTotals"].dump(), std::string("{}"));
+        QCOMPARE(april["afterClose"].dump(), std::string("[]"));
+    }
+
+    // A close and a movement of its month at the same moment, in both orders, each proven to
+    // wait for the other: the movement is counted by the close, or it sees the close and is
+    // after close; never neither (the close's figure missing it and the movement not marked).
+    void aCloseAndAMovementAtOnceNeverMissEachOther()
+    {
+        auto conn = admin();
+        recordRenewal(*conn, kFeb);
+        recordRenewal(*conn, kMar);
+        importStatement(*conn, "2026-02-01", "2026-03-31", {kFeb, kMar});
+        auto observer = admin();
+
+        // 1. A movement being recorded holds the close back; the close counts it.
+        {
+            auto holder = admin();
+            const int holderPid = backendPid(*holder);
+            pqxx::work hold(*holder);
+            hold.exec_params("SELECT record_money_movements($1::jsonb, 'webhook', 'test')",
+                nlohmann::json(
+                    {{"providerKey", "stripe-main"}, {"providerEventId", "evt_a"},
+                        {"providerSubscriptionId", "sub_1"},
+                        {"movements",
+                            {{{"movementKey", "re_a"}, {"kind", "refund"}, {"amountMinor", 100},
+                                {"currency", "USD"}, {"occurredAt", "2026-02-15T00:00:00Z"},
+                                {"renewalRefs", {"in_feb"}}}}}})
+                    .dump());
+            auto close = std::async(std::launch::async, [&] {
+                auto c = admin();
+                return rd::closeMonth(*c, "stripe-main", "2026-02-01");
+            });
+            const auto waiters = waitForLockWaiters(*observer, holderPid, 1);
+            hold.commit();
+            const auto closed = close.get();
+            QVERIFY2(waiters.reached, waiters.seen.c_str());
+            QCOMPARE(moneyBackOf(closed, "moneyBackTotals"), std::string("1/100/0"));
+            QCOMPARE(scalar(*conn, "SELECT count(*) FROM money_movements WHERE after_close"), 0LL);
+        }
+        // 2. A close being made holds the movement back; the movement sees it.
+        {
+            auto holder = admin();
+            const int holderPid = backendPid(*holder);
+            pqxx::work hold(*holder);
+            hold.exec("SELECT close_month('stripe-main', '2026-03-01')");
+            auto record = std::async(std::launch::async, [&] {
+                auto c = admin();
+                return recordMovement(*c, "re_b", "refund", 200, "2026-03-15T00:00:00Z", "in_mar");
+            });
+            const auto waiters = waitForLockWaiters(*observer, holderPid, 1);
+            hold.commit();
+            QCOMPARE(record.get(), std::string("recorded"));
+            QVERIFY2(waiters.reached, waiters.seen.c_str());
+            QCOMPARE(moneyBackOf(rd::monthCloseReport(*conn, "stripe-main", "2026-03-01"),
+                         "moneyBackTotals"),
+                std::string());
+            QCOMPARE(scalar(*conn,
+                         "SELECT count(*) FROM money_movements WHERE after_close AND "
+                         "movement_key = 're_b'"),
+                1LL);
+        }
+    }
+
     void closeIsWrittenOnce()
     {
         auto conn = admin();
@@ -303,22 +499,14 @@ private slots:
             pqxx::nontransaction tx(*conn);
             tx.exec_params("SELECT dismiss_case($1, 'other', '=not ours, test mode')", caseId);
         }
-        QTemporaryDir dir;
-        const QString csvPath = dir.filePath("close.csv");
-        const auto ok = runProgram(ctl(),
-            withDb(*m_db,
-                {"close", "--provider-key", "stripe-main", "--month", "2026-02", "--csv",
-                    csvPath}));
+        const auto ok = closeByCli("2026-02");
         QCOMPARE(ok.exitCode, 0);
         QVERIFY2(ok.out.contains("USD: ledger 1 renewal(s) 19.99, statement 1 renewal(s) 19.99"),
             ok.out.constData());
         QVERIFY2(ok.out.contains("JPY: ledger 0 renewal(s) 0, statement 1 renewal(s) 1050"),
             ok.out.constData());
 
-        std::ifstream file(csvPath.toStdString());
-        std::stringstream content;
-        content << file.rdbuf();
-        const auto rows = csvRows(content.str());
+        const auto &rows = ok.rows;
         const auto find = [&](const std::string &first) {
             for (const auto &r : rows)
                 if (!r.empty() && r[0] == first)
@@ -330,9 +518,12 @@ private slots:
         QCOMPARE(find("Cases dismissed").at(1), std::string("1"));
         QCOMPARE(find("Audit anchor digest").at(1),
             text(*m_db, "SELECT audit_anchor_digest FROM month_closes"));
-        QCOMPARE(
-            find("USD"), (std::vector<std::string> {"USD", "1", "19.99", "1", "19.99", "0.00"}));
-        QCOMPARE(find("JPY"), (std::vector<std::string> {"JPY", "0", "0", "1", "1050", "-1050"}));
+        QCOMPARE(find("USD"),
+            (std::vector<std::string> {"USD", "1", "19.99", "1", "19.99", "0.00", "0.00", "0.00",
+                "19.99", "0.00", "0.00"}));
+        QCOMPARE(find("JPY"),
+            (std::vector<std::string> {
+                "JPY", "0", "0", "1", "1050", "-1050", "0", "0", "0", "0", "0"}));
         std::vector<std::string> unapplied;
         for (const auto &r : rows)
             if (r.size() > 4 && r[4] == "unapplied")

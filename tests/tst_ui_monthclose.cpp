@@ -248,7 +248,8 @@ private slots:
                  u"-$10.00"_qs, u"¥1,250,000"_qs, u"in_feb_2"_qs, u"in_feb_jpy"_qs, u"case "_qs,
                  u"dismissed"_qs, u"Refund of 10.00 at the provider, ticket FIN-42"_qs,
                  u"recorded from the statement"_qs, digest, closer,
-                 u"1 matched renewal(s) are listed in the CSV report."_qs})
+                 u"1 matched renewal(s) are listed in the CSV report."_qs,
+                 u"Gross, money back and net"_qs})
             QVERIFY2(t.contains(want), qPrintable(want + u" not in:\n"_qs + t));
         // How the run knew it had every page (#39): here a run from the test's own helper,
         // which does not say; an operator's --pages-complete is printed as such.
@@ -260,7 +261,38 @@ private slots:
                      u"run 7: stated complete by the operator (--pages-complete)"_qs),
             qPrintable(doc.toPlainText()));
 
+        // Money back (#40, 0051): the month's net per currency, and the movements of earlier
+        // months recorded after their close, listed; a close made before says it counted none.
+        nlohmann::json withBack = report;
+        withBack["moneyBackTotals"]
+            = {{"USD", {{"movements", 2}, {"refundedMinor", 1000}, {"disputedMinor", 250}}}};
+        withBack["afterCloseTotals"]
+            = {{"USD", {{"movements", 1}, {"refundedMinor", 500}, {"disputedMinor", 0}}}};
+        withBack["afterClose"] = {{{"movementKey", "re_late_jan"}, {"kind", "refund"},
+            {"amountMinor", 500}, {"currency", "USD"}, {"occurredAt", "2026-01-20T08:00:00Z"},
+            {"recordedAt", "2026-02-03T10:00:00Z"}, {"renewalKey", "in_jan"},
+            {"subscription", "sub_1"}}};
+        doc.setHtml(rd::ui::closeReportHtml(withBack));
+        const QString back = doc.toPlainText();
+        for (const QString &want : {u"$10.00"_qs, u"$2.50"_qs,
+                 u"$57.48"_qs, // net: 69.98 less 10.00 and 2.50
+                 u"refunded $5.00, disputed $0.00"_qs,
+                 u"Money back recorded after its month was closed"_qs, u"re_late_jan"_qs,
+                 u"2026-01-20"_qs, u"in_jan"_qs})
+            QVERIFY2(back.contains(want), qPrintable(want + u" not in:\n"_qs + back));
+        nlohmann::json before = report;
+        before.erase("moneyBackTotals");
+        doc.setHtml(rd::ui::closeReportHtml(before));
+        QVERIFY(doc.toPlainText().contains(
+            u"This month was closed before Renewal Desk counted refunds and disputes"_qs));
+
         QTemporaryDir dir;
+        if (!keepDir().isEmpty()) {
+            QString error;
+            QVERIFY2(rd::ui::writeCloseReportPdf(
+                         withBack, keepDir() + u"/close-report-money-back.pdf"_qs, &error),
+                qPrintable(error));
+        }
         const QString pdf
             = (keepDir().isEmpty() ? dir.path() : keepDir()) + u"/close-report.pdf"_qs;
         QString error;
@@ -295,8 +327,9 @@ private slots:
         QFile csv(csvPath);
         QVERIFY(csv.open(QIODevice::ReadOnly));
         const QStringList lines = QString::fromUtf8(csv.readAll()).split(u'\n');
-        QVERIFY(lines.contains(u"USD,2,69.98,2,79.98,-10.00"_qs));
-        QVERIFY(lines.contains(u"JPY,1,1250000,1,1250000,0"_qs));
+        // Money back's five columns appended (#40): none went back in February.
+        QVERIFY(lines.contains(u"USD,2,69.98,2,79.98,-10.00,0.00,0.00,69.98,0.00,0.00"_qs));
+        QVERIFY(lines.contains(u"JPY,1,1250000,1,1250000,0,0,0,1250000,0,0"_qs));
         QVERIFY(lines.contains(u"Audit anchor digest,"_qs + digest));
         QVERIFY(lines.contains(u"Cases dismissed,1"_qs));
         bool differing = false;

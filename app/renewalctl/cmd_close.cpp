@@ -56,11 +56,21 @@ int runClose(const CommandContext &ctx, const CloseOptions &o)
     }
     ctx.out << provider << " " << closed.value("month", "") << ": closed by "
             << closed.value("closedBy", "") << " at " << closed.value("closedAt", "") << "\n";
-    for (const auto &t : closeCurrencyTotals(closed))
+    for (const auto &t : closeCurrencyTotals(closed)) {
         ctx.out << "  " << t.currency << ": ledger " << t.ledgerRenewals << " renewal(s) "
                 << formatMinorUnits(t.ledgerMinor, t.currency) << ", statement "
                 << t.statementRenewals << " renewal(s) "
-                << formatMinorUnits(t.statementMinor, t.currency) << "\n";
+                << formatMinorUnits(t.statementMinor, t.currency);
+        if (t.moneyBackCounted)
+            ctx.out << "; refunded " << formatMinorUnits(t.refundedMinor, t.currency)
+                    << ", disputed " << formatMinorUnits(t.disputedMinor, t.currency) << ", net "
+                    << formatMinorUnits(t.netMinor(), t.currency);
+        if (t.afterCloseRefundedMinor != 0 || t.afterCloseDisputedMinor != 0)
+            ctx.out << "; after close of earlier months: refunded "
+                    << formatMinorUnits(t.afterCloseRefundedMinor, t.currency) << ", disputed "
+                    << formatMinorUnits(t.afterCloseDisputedMinor, t.currency);
+        ctx.out << "\n";
+    }
     ctx.out << "  findings: " << closed.value("matched", 0) << " matched, "
             << closed.value("backfilled", 0) << " backfilled, " << closed.value("unapplied", 0)
             << " unapplied, " << closed.value("differing", 0) << " differing, "

@@ -49,23 +49,46 @@ std::string joined(const nlohmann::json &array)
 std::vector<CloseCurrencyTotals> closeCurrencyTotals(const nlohmann::json &report)
 {
     std::map<std::string, CloseCurrencyTotals> byCode;
-    const auto side = [&](const char *key, bool ledger) {
+    // Each currency of the report's object `key`, read into its row by `read`.
+    const auto eachCurrency = [&](const char *key, const auto &read) {
         const auto it = report.find(key);
         if (it == report.end() || !it->is_object())
             return;
         for (const auto &[code, t] : it->items()) {
             auto &row = byCode[code];
             row.currency = code;
-            (ledger ? row.ledgerRenewals : row.statementRenewals) = intAt(t, "renewals");
-            (ledger ? row.ledgerMinor : row.statementMinor) = intAt(t, "amountMinor");
+            read(row, t);
         }
     };
-    side("ledgerTotals", true);
-    side("statementTotals", false);
+    eachCurrency("ledgerTotals", [](CloseCurrencyTotals &row, const nlohmann::json &t) {
+        row.ledgerRenewals = intAt(t, "renewals");
+        row.ledgerMinor = intAt(t, "amountMinor");
+    });
+    eachCurrency("statementTotals", [](CloseCurrencyTotals &row, const nlohmann::json &t) {
+        row.statementRenewals = intAt(t, "renewals");
+        row.statementMinor = intAt(t, "amountMinor");
+    });
+    eachCurrency("moneyBackTotals", [](CloseCurrencyTotals &row, const nlohmann::json &t) {
+        row.refundedMinor = intAt(t, "refundedMinor");
+        row.disputedMinor = intAt(t, "disputedMinor");
+    });
+    eachCurrency("afterCloseTotals", [](CloseCurrencyTotals &row, const nlohmann::json &t) {
+        row.afterCloseRefundedMinor = intAt(t, "refundedMinor");
+        row.afterCloseDisputedMinor = intAt(t, "disputedMinor");
+    });
+    const bool counted = closeCountedMoneyBack(report);
     std::vector<CloseCurrencyTotals> out;
-    for (auto &[code, row] : byCode)
+    for (auto &[code, row] : byCode) {
+        row.moneyBackCounted = counted;
         out.push_back(std::move(row));
+    }
     return out;
+}
+
+bool closeCountedMoneyBack(const nlohmann::json &report)
+{
+    const auto it = report.find("moneyBackTotals");
+    return it != report.end() && it->is_object();
 }
 
 std::string closeStatementCompleteness(const nlohmann::json &report)
@@ -108,17 +131,24 @@ std::string closeReportCsv(const nlohmann::json &report)
     field("Audit anchor heads", std::to_string(intAt(report, "auditAnchorHeads")), Kind::Number);
 
     out += "\n";
-    const std::vector<Kind> totalsKinds {
-        Kind::Text, Kind::Number, Kind::Number, Kind::Number, Kind::Number, Kind::Number};
+    std::vector<Kind> totalsKinds(11, Kind::Number);
+    totalsKinds.front() = Kind::Text;
     out += csv::line({"Currency", "Ledger renewals", "Ledger amount", "Statement renewals",
-        "Statement amount", "Difference"});
-    for (const auto &t : closeCurrencyTotals(report))
+        "Statement amount", "Difference", "Refunded", "Disputed", "Net", "After close refunded",
+        "After close disputed"});
+    for (const auto &t : closeCurrencyTotals(report)) {
+        const auto money = [&](std::int64_t minor) {
+            return t.moneyBackCounted ? formatMinorUnits(minor, t.currency) : std::string();
+        };
         out += csv::line(
             {t.currency, std::to_string(t.ledgerRenewals),
                 formatMinorUnits(t.ledgerMinor, t.currency), std::to_string(t.statementRenewals),
                 formatMinorUnits(t.statementMinor, t.currency),
-                formatMinorUnits(t.ledgerMinor - t.statementMinor, t.currency)},
+                formatMinorUnits(t.ledgerMinor - t.statementMinor, t.currency),
+                money(t.refundedMinor), money(t.disputedMinor), money(t.netMinor()),
+                money(t.afterCloseRefundedMinor), money(t.afterCloseDisputedMinor)},
             totalsKinds);
+    }
 
     out += "\n";
     out += csv::line({"Run", "Line", "Renewal key", "Subscription", "Finding", "Amount", "Currency",
@@ -140,6 +170,21 @@ std::string closeReportCsv(const nlohmann::json &report)
                     textAt(l, "caseReason"), textAt(l, "resolution"), textAt(l, "resolvedBy"),
                     textAt(l, "resolvedAt"), textAt(l, "note")},
                 findingKinds);
+        }
+    }
+
+    if (const auto a = report.find("afterClose"); a != report.end() && a->is_array()) {
+        out += "\n";
+        out += csv::line({"After close: movement", "Kind", "Amount", "Currency", "Occurred at",
+            "Recorded at", "Renewal key", "Subscription"});
+        const std::vector<Kind> afterKinds {Kind::Text, Kind::Text, Kind::Number};
+        for (const auto &m : *a) {
+            const std::string currency = textAt(m, "currency");
+            out += csv::line({textAt(m, "movementKey"), textAt(m, "kind"),
+                                 formatMinorUnits(intAt(m, "amountMinor"), currency), currency,
+                                 textAt(m, "occurredAt"), textAt(m, "recordedAt"),
+                                 textAt(m, "renewalKey"), textAt(m, "subscription")},
+                afterKinds);
         }
     }
     return out;

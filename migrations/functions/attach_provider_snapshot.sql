@@ -51,6 +51,13 @@ BEGIN
     PERFORM public.rd_require_reason(p_reason);
     IF p_case_id IS NOT NULL THEN
         c := public.rd_lock_open_case(p_case_id);
+        -- A snapshot records renewals, never money back: a money back case's key (a Paddle
+        -- chargeback's is its transaction, the renewal's own key) must not find the renewal
+        -- and close the case unrecorded.
+        IF pg_catalog.jsonb_typeof(c.event->'movements') = 'array' THEN
+            RAISE EXCEPTION 'case % is about money back (%): a provider snapshot records no refund or dispute; re-apply the case once its renewal is recorded, or dismiss it with a note',
+                p_case_id, c.error_code USING ERRCODE = 'RD009';
+        END IF;
         IF c.provider_key IS DISTINCT FROM p_snapshot->>'providerKey'
            OR c.provider_subscription_id IS DISTINCT FROM p_snapshot->>'providerSubscriptionId' THEN
             RAISE EXCEPTION 'case % concerns %/%, the snapshot describes %/%',

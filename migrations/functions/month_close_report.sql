@@ -7,7 +7,10 @@ GRANT EXECUTE ON FUNCTION public.month_close_report(text,date) TO renewal_viewer
 -- covering run paid in the month, and the lines of older covering runs that carry a case,
 -- each with its case's status, resolution, who and note; "statementCompleteness" says how each
 -- run knew it had every page (migration 0041: fetched, manifest, stated by the operator with
--- --pages-complete, null before 0041). NULL when the month is not closed.
+-- --pages-complete, null before 0041). Money back (0051): "moneyBackTotals", the month's by each
+-- movement's own date; "afterCloseTotals" and "afterClose", the movements recorded after their
+-- own month's close that this close counted, each with its renewal; all null for a close made
+-- before 0051. NULL when the month is not closed.
 CREATE OR REPLACE FUNCTION public.month_close_report(p_provider_key text, p_month date)
     RETURNS jsonb
     LANGUAGE sql STABLE SET search_path = pg_catalog, public, pg_temp
@@ -28,6 +31,20 @@ CREATE OR REPLACE FUNCTION public.month_close_report(p_provider_key text, p_mont
             'casesResolved', c.cases_resolved, 'casesDismissed', c.cases_dismissed,
             'auditAnchorDigest', c.audit_anchor_digest,
             'auditAnchorHeads', c.audit_anchor_heads,
+            'moneyBackTotals', c.money_back_totals, 'afterCloseTotals', c.after_close_totals,
+            'afterClose', CASE WHEN c.after_close_movement_ids IS NOT NULL THEN (
+                SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+                           'movementKey', m.movement_key, 'kind', m.kind,
+                           'amountMinor', m.amount_minor, 'currency', m.currency,
+                           'occurredAt', public.rd_rfc3339(m.occurred_at),
+                           'recordedAt', public.rd_rfc3339(m.created_at),
+                           'renewalKey', b.provider_renewal_key,
+                           'subscription', s.provider_subscription_id)
+                           ORDER BY m.occurred_at, m.id), '[]'::jsonb)
+                  FROM public.money_movements m
+                  JOIN public.subscription_billing_periods b ON b.id = m.billing_period_id
+                  JOIN public.subscriptions s ON s.id = m.subscription_id
+                 WHERE m.id = ANY (c.after_close_movement_ids)) END,
             'findings', coalesce((
                 SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
                            'runId', l.run_id, 'line', l.line_no,

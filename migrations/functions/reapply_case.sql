@@ -17,13 +17,26 @@ DECLARE
 BEGIN
     PERFORM public.rd_require_reason(p_reason);
     c := public.rd_lock_open_case(p_case_id);
-    IF jsonb_typeof(c.event->'period') IS DISTINCT FROM 'object' THEN
+    IF jsonb_typeof(c.event->'movements') = 'array' THEN
+        -- Money back (#40): the movement through the same function its delivery went through,
+        -- as this operator: recorded (or found recorded), the case resolves; refused for the
+        -- same reason, the case stays open with this occurrence. Refused for another reason,
+        -- record_money_movements has opened a second case about it: nothing is kept, and the
+        -- operator is told the new reason.
+        SELECT CASE m.result WHEN 'recorded' THEN 'applied' ELSE m.result END AS result,
+               m.billing_period_id, m.error_code, m.local_state, m.case_id
+          INTO r FROM public.record_money_movements(c.event, 'operator', session_user) m;
+        IF r.result = 'rejected' AND r.case_id IS DISTINCT FROM p_case_id THEN
+            RAISE EXCEPTION 'case %''s money movement is refused now as %, not as %: nothing was changed',
+                p_case_id, r.error_code, c.error_code USING ERRCODE = 'RD003';
+        END IF;
+    ELSIF jsonb_typeof(c.event->'period') IS DISTINCT FROM 'object' THEN
         RAISE EXCEPTION 'case % has no complete renewal to apply (%); attach a provider snapshot instead',
             p_case_id, c.error_code USING ERRCODE = 'RD003';
+    ELSE
+        -- The very same core the webhooks use, as this operator.
+        SELECT * INTO r FROM public.rd_apply_case_event(c.event, 'operator', session_user);
     END IF;
-
-    -- The very same core the webhooks use, as this operator.
-    SELECT * INTO r FROM public.rd_apply_case_event(c.event, 'operator', session_user);
     v_resolution := CASE r.result WHEN 'applied' THEN 'reapplied'
                                   WHEN 'duplicate' THEN 'already_applied' END;
     IF v_resolution IS NOT NULL THEN

@@ -39,6 +39,7 @@ DECLARE
     v_existing public.money_movements%ROWTYPE;
     v_found boolean;
     v_new uuid;
+    v_after_close boolean;
     v_error text;
     v_state jsonb;
     v_back bigint;
@@ -146,17 +147,22 @@ BEGIN
         END IF;
 
         IF v_error IS NULL THEN
-            -- 4. The movement, its audit row and its outbox intent: all or nothing.
+            -- 4. After close: its month's close and this movement queue on the table's lock
+            --    (close_month takes it in SHARE mode), taken before the question is asked in a
+            --    statement of its own: a close counts the movement, or the movement sees the
+            --    close (0051).
+            LOCK TABLE public.money_movements IN ROW EXCLUSIVE MODE;
+            v_after_close := EXISTS (SELECT 1 FROM public.month_closes c
+                                      WHERE c.provider_key = v_provider
+                                        AND c.month = pg_catalog.date_trunc('month',
+                                                          v_at AT TIME ZONE 'UTC')::date);
+            -- 5. The movement, its audit row and its outbox intent: all or nothing.
             INSERT INTO public.money_movements AS mm
                 (provider_key, movement_key, kind, subscription_id, billing_period_id,
                  amount_minor, currency, occurred_at, provider_event_id, recorded_by,
                  after_close)
             VALUES (v_provider, v_key, v_kind, s.id, bp.id, v_amount, v_currency, v_at,
-                    p_event->>'providerEventId', v_recorded_by,
-                    EXISTS (SELECT 1 FROM public.month_closes c
-                             WHERE c.provider_key = v_provider
-                               AND c.month = pg_catalog.date_trunc('month',
-                                                 v_at AT TIME ZONE 'UTC')::date))
+                    p_event->>'providerEventId', v_recorded_by, v_after_close)
             RETURNING mm.id INTO v_new;
             INSERT INTO public.subscription_transition_audits
                 (subscription_id, transition, billing_period_id, actor_type, actor_id,
@@ -188,7 +194,7 @@ BEGIN
             v_recorded := v_recorded + 1;
             billing_period_id := coalesce(billing_period_id, bp.id);
         ELSE
-            -- 5. A case about this movement (and its reversals in this event).
+            -- 6. A case about this movement (and its reversals in this event).
             v_refused := v_refused || v_key;
             IF v_found THEN
                 v_state := public.rd_subscription_state_json(s)

@@ -279,6 +279,13 @@ BEGIN
     PERFORM public.rd_require_reason(p_reason);
     IF p_case_id IS NOT NULL THEN
         c := public.rd_lock_open_case(p_case_id);
+        -- A snapshot records renewals, never money back: a money back case's key (a Paddle
+        -- chargeback's is its transaction, the renewal's own key) must not find the renewal
+        -- and close the case unrecorded.
+        IF pg_catalog.jsonb_typeof(c.event->'movements') = 'array' THEN
+            RAISE EXCEPTION 'case % is about money back (%): a provider snapshot records no refund or dispute; re-apply the case once its renewal is recorded, or dismiss it with a note',
+                p_case_id, c.error_code USING ERRCODE = 'RD009';
+        END IF;
         IF c.provider_key IS DISTINCT FROM p_snapshot->>'providerKey'
            OR c.provider_subscription_id IS DISTINCT FROM p_snapshot->>'providerSubscriptionId' THEN
             RAISE EXCEPTION 'case % concerns %/%, the snapshot describes %/%',
@@ -755,6 +762,7 @@ DECLARE
     v_runs bigint[];
     v_shas text[];
     v_newest bigint;
+    v_after uuid[];
     c public.month_closes%ROWTYPE;
 BEGIN
     -- The provider's statement imports' lock (statement_begin): an import commits wholly
@@ -764,6 +772,20 @@ BEGIN
     IF v_why IS NOT NULL THEN
         RAISE EXCEPTION '%', v_why USING ERRCODE = 'RD015';
     END IF;
+    -- Money back (0051): the table's SHARE lock waits for the movements being recorded and
+    -- holds new ones until this close commits (record_money_movements takes ROW EXCLUSIVE
+    -- before it asks whether the month is closed): a movement of the month is counted here or
+    -- sees the close and is after close, never neither. Every provider's movements wait, for
+    -- the moment a close takes.
+    LOCK TABLE public.money_movements IN SHARE MODE;
+    -- The movements recorded after their own month's close that no close has counted: this
+    -- one counts and lists them.
+    v_after := ARRAY(SELECT m.id FROM public.money_movements m
+                      WHERE m.provider_key = p_provider_key AND m.after_close
+                        AND NOT EXISTS (SELECT 1 FROM public.month_closes o
+                                         WHERE o.provider_key = p_provider_key
+                                           AND m.id = ANY (o.after_close_movement_ids))
+                      ORDER BY m.occurred_at, m.id);
     SELECT pg_catalog.array_agg(r.id ORDER BY r.id),
            pg_catalog.array_agg(r.statement_sha256 ORDER BY r.id), pg_catalog.max(r.id)
       INTO v_runs, v_shas, v_newest
@@ -776,7 +798,8 @@ BEGIN
     INSERT INTO public.month_closes AS mc
         (provider_key, month, statement_run_ids, statement_sha256s, statement_totals,
          ledger_totals, matched, backfilled, unapplied, differing, not_in_statement,
-         cases_resolved, cases_dismissed, audit_anchor_digest, audit_anchor_heads)
+         cases_resolved, cases_dismissed, audit_anchor_digest, audit_anchor_heads,
+         money_back_totals, after_close_totals, after_close_movement_ids)
     SELECT p_provider_key, p_month, v_runs, v_shas,
            coalesce((SELECT pg_catalog.jsonb_object_agg(t.currency, pg_catalog.jsonb_build_object(
                          'renewals', t.n, 'amountMinor', t.amount))
@@ -789,7 +812,13 @@ BEGIN
                               GROUP BY 1) t), '{}'),
            public.rd_ledger_totals(p_provider_key, v_lo, v_hi),
            f.matched, f.backfilled, f.unapplied, f.differing, f.not_in_statement,
-           k.resolved, k.dismissed, a.digest, a.heads
+           k.resolved, k.dismissed, a.digest, a.heads,
+           -- By each movement's own date (occurred_at, UTC), never its renewal's.
+           public.rd_money_back_by_currency(ARRAY(
+               SELECT m.id FROM public.money_movements m
+                WHERE m.provider_key = p_provider_key
+                  AND m.occurred_at >= v_lo AND m.occurred_at < v_hi)),
+           public.rd_money_back_by_currency(v_after), v_after
       FROM (SELECT pg_catalog.count(*) FILTER (WHERE l.finding = 'matched') AS matched,
                    pg_catalog.count(*) FILTER (WHERE l.finding = 'backfilled') AS backfilled,
                    pg_catalog.count(*) FILTER (WHERE l.finding = 'unapplied') AS unapplied,
@@ -805,7 +834,8 @@ BEGIN
                       JOIN public.reconciliation_cases oc ON oc.id = l.case_id) x) k,
            public.rd_audit_anchor_digest() a
     RETURNING * INTO c;
-    -- The report's head (month_close_report, below) without its findings.
+    -- The report's head (month_close_report, below) without its findings; the movements after
+    -- close it counted are listed.
     RETURN pg_catalog.jsonb_build_object('result', 'closed')
            || (public.month_close_report(c.provider_key, c.month) - 'findings');
 END;
@@ -1286,6 +1316,23 @@ CREATE FUNCTION public.rd_rfc3339(t timestamp with time zone) RETURNS text
     RETURN to_char((t AT TIME ZONE 'UTC'::text), 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'::text);
 SET default_tablespace = '';
 SET default_table_access_method = heap;
+CREATE TABLE public.money_movements (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    provider_key public.rd_key NOT NULL,
+    movement_key public.rd_key NOT NULL,
+    kind text NOT NULL,
+    subscription_id uuid NOT NULL,
+    billing_period_id uuid NOT NULL,
+    amount_minor public.rd_amount_minor NOT NULL,
+    currency public.rd_currency_code NOT NULL,
+    occurred_at timestamp with time zone NOT NULL,
+    provider_event_id public.rd_event_id NOT NULL,
+    recorded_by public.rd_recorded_by DEFAULT 'webhook'::text NOT NULL,
+    after_close boolean DEFAULT false NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT money_movements_amount_minor_check CHECK (((amount_minor)::bigint > 0)),
+    CONSTRAINT money_movements_kind_check CHECK ((kind = ANY (ARRAY['refund'::text, 'refund_reversal'::text, 'chargeback'::text, 'chargeback_reversal'::text])))
+);
 CREATE TABLE public.month_closes (
     id bigint NOT NULL,
     provider_key public.rd_key NOT NULL,
@@ -1305,6 +1352,9 @@ CREATE TABLE public.month_closes (
     cases_dismissed integer NOT NULL,
     audit_anchor_digest text NOT NULL,
     audit_anchor_heads bigint NOT NULL,
+    money_back_totals jsonb,
+    after_close_totals jsonb,
+    after_close_movement_ids uuid[],
     CONSTRAINT month_closes_audit_anchor_digest_check CHECK ((audit_anchor_digest ~ '^[0-9a-f]{64}$'::text)),
     CONSTRAINT month_closes_digests CHECK ((cardinality(statement_sha256s) = cardinality(statement_run_ids))),
     CONSTRAINT month_closes_month_check CHECK ((date_part('day'::text, month) = (1)::double precision)),
@@ -1425,7 +1475,7 @@ ALTER TABLE ONLY public.subscriptions ALTER COLUMN provider_subscription_id SET 
 CREATE FUNCTION public.month_close_report(p_provider_key text, p_month date) RETURNS jsonb
     LANGUAGE sql STABLE
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
-    RETURN (SELECT jsonb_build_object('closeId', c.id, 'providerKey', c.provider_key, 'month', to_char((c.month)::timestamp with time zone, 'YYYY-MM'::text), 'closedBy', c.closed_by, 'closedAt', public.rd_rfc3339(c.closed_at), 'statementRunIds', to_jsonb(c.statement_run_ids), 'statementSha256s', to_jsonb(c.statement_sha256s), 'statementCompleteness', (SELECT jsonb_agg(jsonb_build_object('runId', r.id, 'completeness', r.completeness) ORDER BY r.id) AS jsonb_agg FROM public.statement_runs r WHERE (r.id = ANY (c.statement_run_ids))), 'statementTotals', c.statement_totals, 'ledgerTotals', c.ledger_totals, 'matched', c.matched, 'backfilled', c.backfilled, 'unapplied', c.unapplied, 'differing', c.differing, 'notInStatement', c.not_in_statement, 'casesResolved', c.cases_resolved, 'casesDismissed', c.cases_dismissed, 'auditAnchorDigest', c.audit_anchor_digest, 'auditAnchorHeads', c.audit_anchor_heads, 'findings', COALESCE((SELECT jsonb_agg(jsonb_build_object('runId', l.run_id, 'line', l.line_no, 'renewalKey', l.provider_renewal_key, 'finding', l.finding, 'subscription', COALESCE((l.event ->> 'providerSubscriptionId'::text), (s.provider_subscription_id)::text), 'amountMinor', COALESCE(((l.event ->> 'paidAmountMinor'::text))::bigint, (b.paid_amount_minor)::bigint), 'currency', COALESCE((l.event ->> 'currency'::text), (b.currency)::text), 'paidAt', COALESCE((l.event ->> 'paidAt'::text), public.rd_rfc3339(b.paid_at)), 'caseId', l.case_id, 'caseStatus', k.status, 'caseReason', k.error_code, 'resolution', k.resolution, 'resolvedBy', k.resolved_by, 'resolvedAt', public.rd_rfc3339(k.resolved_at), 'note', k.resolution_comment) ORDER BY l.run_id DESC, l.line_no) AS jsonb_agg FROM ((((public.statement_runs r JOIN public.statement_lines l ON ((l.run_id = r.id))) LEFT JOIN public.subscription_billing_periods b ON ((b.id = l.billing_period_id))) LEFT JOIN public.subscriptions s ON ((s.id = b.subscription_id))) LEFT JOIN public.reconciliation_cases k ON ((k.id = l.case_id))) WHERE ((r.id = ANY (c.statement_run_ids)) AND ((r.id = c.statement_run_ids[cardinality(c.statement_run_ids)]) OR (l.case_id IS NOT NULL)) AND ((l.finding = 'unreadable'::text) OR ((COALESCE(((l.event ->> 'paidAt'::text))::timestamp with time zone, b.paid_at) >= ((c.month)::timestamp without time zone AT TIME ZONE 'UTC'::text)) AND (COALESCE(((l.event ->> 'paidAt'::text))::timestamp with time zone, b.paid_at) < ((c.month + '1 mon'::interval) AT TIME ZONE 'UTC'::text)))))), '[]'::jsonb)) AS jsonb_build_object FROM public.month_closes c WHERE (((c.provider_key)::text = month_close_report.p_provider_key) AND (c.month = month_close_report.p_month)));
+    RETURN (SELECT jsonb_build_object('closeId', c.id, 'providerKey', c.provider_key, 'month', to_char((c.month)::timestamp with time zone, 'YYYY-MM'::text), 'closedBy', c.closed_by, 'closedAt', public.rd_rfc3339(c.closed_at), 'statementRunIds', to_jsonb(c.statement_run_ids), 'statementSha256s', to_jsonb(c.statement_sha256s), 'statementCompleteness', (SELECT jsonb_agg(jsonb_build_object('runId', r.id, 'completeness', r.completeness) ORDER BY r.id) AS jsonb_agg FROM public.statement_runs r WHERE (r.id = ANY (c.statement_run_ids))), 'statementTotals', c.statement_totals, 'ledgerTotals', c.ledger_totals, 'matched', c.matched, 'backfilled', c.backfilled, 'unapplied', c.unapplied, 'differing', c.differing, 'notInStatement', c.not_in_statement, 'casesResolved', c.cases_resolved, 'casesDismissed', c.cases_dismissed, 'auditAnchorDigest', c.audit_anchor_digest, 'auditAnchorHeads', c.audit_anchor_heads, 'moneyBackTotals', c.money_back_totals, 'afterCloseTotals', c.after_close_totals, 'afterClose', CASE WHEN (c.after_close_movement_ids IS NOT NULL) THEN (SELECT COALESCE(jsonb_agg(jsonb_build_object('movementKey', m.movement_key, 'kind', m.kind, 'amountMinor', m.amount_minor, 'currency', m.currency, 'occurredAt', public.rd_rfc3339(m.occurred_at), 'recordedAt', public.rd_rfc3339(m.created_at), 'renewalKey', b.provider_renewal_key, 'subscription', s.provider_subscription_id) ORDER BY m.occurred_at, m.id), '[]'::jsonb) AS "coalesce" FROM ((public.money_movements m JOIN public.subscription_billing_periods b ON ((b.id = m.billing_period_id))) JOIN public.subscriptions s ON ((s.id = m.subscription_id))) WHERE (m.id = ANY (c.after_close_movement_ids))) ELSE NULL::jsonb END, 'findings', COALESCE((SELECT jsonb_agg(jsonb_build_object('runId', l.run_id, 'line', l.line_no, 'renewalKey', l.provider_renewal_key, 'finding', l.finding, 'subscription', COALESCE((l.event ->> 'providerSubscriptionId'::text), (s.provider_subscription_id)::text), 'amountMinor', COALESCE(((l.event ->> 'paidAmountMinor'::text))::bigint, (b.paid_amount_minor)::bigint), 'currency', COALESCE((l.event ->> 'currency'::text), (b.currency)::text), 'paidAt', COALESCE((l.event ->> 'paidAt'::text), public.rd_rfc3339(b.paid_at)), 'caseId', l.case_id, 'caseStatus', k.status, 'caseReason', k.error_code, 'resolution', k.resolution, 'resolvedBy', k.resolved_by, 'resolvedAt', public.rd_rfc3339(k.resolved_at), 'note', k.resolution_comment) ORDER BY l.run_id DESC, l.line_no) AS jsonb_agg FROM ((((public.statement_runs r JOIN public.statement_lines l ON ((l.run_id = r.id))) LEFT JOIN public.subscription_billing_periods b ON ((b.id = l.billing_period_id))) LEFT JOIN public.subscriptions s ON ((s.id = b.subscription_id))) LEFT JOIN public.reconciliation_cases k ON ((k.id = l.case_id))) WHERE ((r.id = ANY (c.statement_run_ids)) AND ((r.id = c.statement_run_ids[cardinality(c.statement_run_ids)]) OR (l.case_id IS NOT NULL)) AND ((l.finding = 'unreadable'::text) OR ((COALESCE(((l.event ->> 'paidAt'::text))::timestamp with time zone, b.paid_at) >= ((c.month)::timestamp without time zone AT TIME ZONE 'UTC'::text)) AND (COALESCE(((l.event ->> 'paidAt'::text))::timestamp with time zone, b.paid_at) < ((c.month + '1 mon'::interval) AT TIME ZONE 'UTC'::text)))))), '[]'::jsonb)) AS jsonb_build_object FROM public.month_closes c WHERE (((c.provider_key)::text = month_close_report.p_provider_key) AND (c.month = month_close_report.p_month)));
 CREATE FUNCTION public.note_case(p_case_id bigint, p_comment text) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -2059,6 +2109,10 @@ BEGIN
         'another statement import or month close of ' OPERATOR(pg_catalog.||) p_provider_key);
 END;
 $$;
+CREATE FUNCTION public.rd_money_back_by_currency(p_ids uuid[]) RETURNS jsonb
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    RETURN COALESCE((SELECT jsonb_object_agg(t.currency, jsonb_build_object('movements', t.n, 'refundedMinor', t.refunded, 'disputedMinor', t.disputed)) AS jsonb_object_agg FROM (SELECT (m.currency)::text AS currency, count(*) AS n, sum(CASE m.kind WHEN 'refund'::text THEN (m.amount_minor)::numeric WHEN 'refund_reversal'::text THEN (- (m.amount_minor)::numeric) ELSE (0)::numeric END) AS refunded, sum(CASE m.kind WHEN 'chargeback'::text THEN (m.amount_minor)::numeric WHEN 'chargeback_reversal'::text THEN (- (m.amount_minor)::numeric) ELSE (0)::numeric END) AS disputed FROM public.money_movements m WHERE (m.id = ANY (rd_money_back_by_currency.p_ids)) GROUP BY (m.currency)::text) t), '{}'::jsonb);
 CREATE FUNCTION public.rd_money_movement_case(p_event jsonb, p_movement_key text, p_error_code text, p_local_state jsonb, s public.subscriptions) RETURNS bigint
     LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -2392,12 +2446,26 @@ DECLARE
 BEGIN
     PERFORM public.rd_require_reason(p_reason);
     c := public.rd_lock_open_case(p_case_id);
-    IF jsonb_typeof(c.event->'period') IS DISTINCT FROM 'object' THEN
+    IF jsonb_typeof(c.event->'movements') = 'array' THEN
+        -- Money back (#40): the movement through the same function its delivery went through,
+        -- as this operator: recorded (or found recorded), the case resolves; refused for the
+        -- same reason, the case stays open with this occurrence. Refused for another reason,
+        -- record_money_movements has opened a second case about it: nothing is kept, and the
+        -- operator is told the new reason.
+        SELECT CASE m.result WHEN 'recorded' THEN 'applied' ELSE m.result END AS result,
+               m.billing_period_id, m.error_code, m.local_state, m.case_id
+          INTO r FROM public.record_money_movements(c.event, 'operator', session_user) m;
+        IF r.result = 'rejected' AND r.case_id IS DISTINCT FROM p_case_id THEN
+            RAISE EXCEPTION 'case %''s money movement is refused now as %, not as %: nothing was changed',
+                p_case_id, r.error_code, c.error_code USING ERRCODE = 'RD003';
+        END IF;
+    ELSIF jsonb_typeof(c.event->'period') IS DISTINCT FROM 'object' THEN
         RAISE EXCEPTION 'case % has no complete renewal to apply (%); attach a provider snapshot instead',
             p_case_id, c.error_code USING ERRCODE = 'RD003';
+    ELSE
+        -- The very same core the webhooks use, as this operator.
+        SELECT * INTO r FROM public.rd_apply_case_event(c.event, 'operator', session_user);
     END IF;
-    -- The very same core the webhooks use, as this operator.
-    SELECT * INTO r FROM public.rd_apply_case_event(c.event, 'operator', session_user);
     v_resolution := CASE r.result WHEN 'applied' THEN 'reapplied'
                                   WHEN 'duplicate' THEN 'already_applied' END;
     IF v_resolution IS NOT NULL THEN
@@ -2442,6 +2510,7 @@ DECLARE
     v_existing public.money_movements%ROWTYPE;
     v_found boolean;
     v_new uuid;
+    v_after_close boolean;
     v_error text;
     v_state jsonb;
     v_back bigint;
@@ -2546,17 +2615,22 @@ BEGIN
             END IF;
         END IF;
         IF v_error IS NULL THEN
-            -- 4. The movement, its audit row and its outbox intent: all or nothing.
+            -- 4. After close: its month's close and this movement queue on the table's lock
+            --    (close_month takes it in SHARE mode), taken before the question is asked in a
+            --    statement of its own: a close counts the movement, or the movement sees the
+            --    close (0051).
+            LOCK TABLE public.money_movements IN ROW EXCLUSIVE MODE;
+            v_after_close := EXISTS (SELECT 1 FROM public.month_closes c
+                                      WHERE c.provider_key = v_provider
+                                        AND c.month = pg_catalog.date_trunc('month',
+                                                          v_at AT TIME ZONE 'UTC')::date);
+            -- 5. The movement, its audit row and its outbox intent: all or nothing.
             INSERT INTO public.money_movements AS mm
                 (provider_key, movement_key, kind, subscription_id, billing_period_id,
                  amount_minor, currency, occurred_at, provider_event_id, recorded_by,
                  after_close)
             VALUES (v_provider, v_key, v_kind, s.id, bp.id, v_amount, v_currency, v_at,
-                    p_event->>'providerEventId', v_recorded_by,
-                    EXISTS (SELECT 1 FROM public.month_closes c
-                             WHERE c.provider_key = v_provider
-                               AND c.month = pg_catalog.date_trunc('month',
-                                                 v_at AT TIME ZONE 'UTC')::date))
+                    p_event->>'providerEventId', v_recorded_by, v_after_close)
             RETURNING mm.id INTO v_new;
             INSERT INTO public.subscription_transition_audits
                 (subscription_id, transition, billing_period_id, actor_type, actor_id,
@@ -2588,7 +2662,7 @@ BEGIN
             v_recorded := v_recorded + 1;
             billing_period_id := coalesce(billing_period_id, bp.id);
         ELSE
-            -- 5. A case about this movement (and its reversals in this event).
+            -- 6. A case about this movement (and its reversals in this event).
             v_refused := v_refused || v_key;
             IF v_found THEN
                 v_state := public.rd_subscription_state_json(s)
@@ -3214,23 +3288,6 @@ CREATE TABLE public.money_back_deltas (
     movements bigint NOT NULL,
     amount_minor numeric NOT NULL
 );
-CREATE TABLE public.money_movements (
-    id uuid DEFAULT gen_random_uuid() NOT NULL,
-    provider_key public.rd_key NOT NULL,
-    movement_key public.rd_key NOT NULL,
-    kind text NOT NULL,
-    subscription_id uuid NOT NULL,
-    billing_period_id uuid NOT NULL,
-    amount_minor public.rd_amount_minor NOT NULL,
-    currency public.rd_currency_code NOT NULL,
-    occurred_at timestamp with time zone NOT NULL,
-    provider_event_id public.rd_event_id NOT NULL,
-    recorded_by public.rd_recorded_by DEFAULT 'webhook'::text NOT NULL,
-    after_close boolean DEFAULT false NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT money_movements_amount_minor_check CHECK (((amount_minor)::bigint > 0)),
-    CONSTRAINT money_movements_kind_check CHECK ((kind = ANY (ARRAY['refund'::text, 'refund_reversal'::text, 'chargeback'::text, 'chargeback_reversal'::text])))
-);
 ALTER TABLE public.month_closes ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     SEQUENCE NAME public.month_closes_id_seq
     START WITH 1
@@ -3528,6 +3585,7 @@ CREATE INDEX billing_periods_by_event_id ON public.subscription_billing_periods 
 CREATE INDEX billing_periods_ledger_by_paid_at ON public.subscription_billing_periods USING btree (provider_key, currency, recorded_by, paid_at, id);
 CREATE INDEX billing_periods_ledger_by_period_start ON public.subscription_billing_periods USING btree (provider_key, currency, recorded_by, period_start, id);
 CREATE INDEX database_backups_newest ON public.database_backups USING btree (taken_at DESC);
+CREATE INDEX money_movements_after_close ON public.money_movements USING btree (provider_key) WHERE after_close;
 CREATE INDEX money_movements_by_billing_period ON public.money_movements USING btree (billing_period_id);
 CREATE INDEX money_movements_by_day ON public.money_movements USING btree (provider_key, currency, occurred_at, id);
 CREATE INDEX provider_snapshots_by_subscription ON public.provider_snapshots USING btree (subscription_id, captured_at DESC, id DESC);
@@ -3698,6 +3756,7 @@ REVOKE ALL ON FUNCTION public.month_close_refusal_reason(p_provider_key text, p_
 GRANT ALL ON FUNCTION public.month_close_refusal_reason(p_provider_key text, p_month date) TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.rd_rfc3339(t timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.rd_rfc3339(t timestamp with time zone) TO renewal_viewer;
+GRANT SELECT ON TABLE public.money_movements TO renewal_viewer;
 GRANT SELECT ON TABLE public.month_closes TO renewal_viewer;
 GRANT SELECT ON TABLE public.reconciliation_cases TO renewal_viewer;
 GRANT SELECT ON TABLE public.statement_lines TO renewal_viewer;
@@ -3750,6 +3809,7 @@ REVOKE ALL ON FUNCTION public.rd_ledger_totals(p_provider_key text, p_lo timesta
 REVOKE ALL ON FUNCTION public.rd_lock_open_case(p_case_id bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.rd_lock_payment_refs(p_provider_key text, p_refs text[]) FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.rd_lock_provider_statements(p_provider_key text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION public.rd_money_back_by_currency(p_ids uuid[]) FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.rd_money_movement_case(p_event jsonb, p_movement_key text, p_error_code text, p_local_state jsonb, s public.subscriptions) FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.rd_month_close_lines(p_provider_key text, p_month date) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.rd_month_close_lines(p_provider_key text, p_month date) TO renewal_viewer;
@@ -3810,7 +3870,6 @@ GRANT SELECT ON TABLE public.inbox_retention TO renewal_viewer;
 GRANT SELECT ON TABLE public.iso_currencies TO renewal_viewer;
 GRANT SELECT ON TABLE public.money_back_daily_totals TO renewal_viewer;
 GRANT SELECT ON TABLE public.money_back_deltas TO renewal_viewer;
-GRANT SELECT ON TABLE public.money_movements TO renewal_viewer;
 GRANT SELECT ON TABLE public.operator_reason_codes TO renewal_viewer;
 GRANT SELECT ON TABLE public.provider_snapshots TO renewal_viewer;
 GRANT SELECT ON TABLE public.rd_work_locks TO renewal_viewer;

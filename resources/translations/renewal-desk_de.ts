@@ -1211,6 +1211,10 @@ Prüfanker: %6</translation>
         <source>Unknown case action.</source>
         <translation>Unbekannte Fallaktion.</translation>
     </message>
+    <message>
+        <source>A provider snapshot records renewals, never refunds or disputes: re-apply the case once its renewal is recorded, or dismiss it with a note.</source>
+        <translation>Ein Anbieter-Snapshot erfasst Verlängerungen, nie Erstattungen oder Rückbuchungen: Wenden Sie den Fall erneut an, sobald seine Verlängerung erfasst ist, oder verwerfen Sie ihn mit einer Notiz.</translation>
+    </message>
 </context>
 <context>
     <name>rd::ui::CaseDetailPanel</name>
@@ -1677,8 +1681,8 @@ Prüfanker: %6</translation>
         <translation>Eine Abrechnung des Anbieters listet das Objekt %1, das der Desk nicht lesen konnte: %2</translation>
     </message>
     <message>
-        <source>Usually wait: when the renewal it pays back is recorded, the movement is recorded with it and the case closes by itself. If that renewal was recorded before the desk kept payment refs, or never reaches the desk, find it at the provider and dismiss with a note naming it.</source>
-        <translation>Meist abwarten: Wird die Verlängerung erfasst, die sie zurückzahlt, wird die Bewegung mit ihr erfasst und der Fall schließt sich selbst. Wurde diese Verlängerung erfasst, bevor der Desk Zahlungsreferenzen aufbewahrte, oder erreicht sie den Desk nie, suchen Sie sie beim Anbieter und verwerfen Sie den Fall mit einer Notiz, die sie nennt.</translation>
+        <source>Usually wait: when the renewal it pays back arrives by webhook, the movement is recorded with it and the case closes by itself. If that renewal was recorded another way (a statement, a provider snapshot, a re-apply), re-apply this case; if it never reaches the desk, find it at the provider and dismiss with a note naming it.</source>
+        <translation>Meist abwarten: Kommt die Verlängerung, die sie zurückzahlt, per Webhook an, wird die Bewegung mit ihr erfasst und der Fall schließt sich selbst. Wurde diese Verlängerung anders erfasst (ein Kontoauszug, ein Anbieter-Snapshot, ein erneutes Anwenden), wenden Sie diesen Fall erneut an; erreicht sie den Desk nie, suchen Sie sie beim Anbieter und verwerfen Sie den Fall mit einer Notiz, die sie nennt.</translation>
     </message>
     <message>
         <source>Check the renewal and its refunds and disputes at the provider: the desk never records more money back than was paid. If a recorded movement is wrong, or the provider paid back more than the renewal, dismiss with a note saying what it shows.</source>
@@ -3623,16 +3627,28 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
         <translation>%1 · nach Abschluss</translation>
     </message>
     <message>
-        <source>Recorded after its month was closed for this provider: not in that month&apos;s close report</source>
-        <translation>Erfasst, nachdem der Monat für diesen Anbieter abgeschlossen war: nicht im Abschlussbericht dieses Monats</translation>
-    </message>
-    <message>
         <source>Provider event</source>
         <translation>Anbieterereignis</translation>
     </message>
     <message>
         <source>Billing period id</source>
         <translation>ID des Abrechnungszeitraums</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation>Datum</translation>
+    </message>
+    <message>
+        <source>Recorded after its month was closed for this provider: not in that month&apos;s close report (money back is in the provider&apos;s next one)</source>
+        <translation>Erfasst, nachdem sein Monat für diesen Anbieter abgeschlossen war: nicht im Abschlussbericht dieses Monats (Rückzahlungen stehen im nächsten des Anbieters)</translation>
+    </message>
+    <message>
+        <source>Movement key</source>
+        <translation>Bewegungsschlüssel</translation>
     </message>
 </context>
 <context>
@@ -3820,6 +3836,18 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     <message>
         <source>%1 gross − %2 refunded − %3 disputed</source>
         <translation>%1 brutto − %2 erstattet − %3 angefochten</translation>
+    </message>
+    <message>
+        <source>Renewals and money back</source>
+        <translation>Verlängerungen und Rückzahlungen</translation>
+    </message>
+    <message>
+        <source>Money back</source>
+        <translation>Rückzahlungen</translation>
+    </message>
+    <message>
+        <source>Money back (refunds, chargebacks and their reversals) is listed by the day it happened, signed; not by period start, nor under a Recorded by filter</source>
+        <translation>Rückzahlungen (Erstattungen, Rückbuchungen und ihre Stornierungen) stehen am Tag, an dem sie geschahen, mit Vorzeichen; nicht nach Zeitraumbeginn und nicht unter einem Filter „Erfasst von“</translation>
     </message>
 </context>
 <context>
@@ -4353,6 +4381,66 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     <message>
         <source>%1 %2 has %4 open statement cases (cases %3); resolve or dismiss them first</source>
         <translation>%1 %2 hat %4 offene Abrechnungsfälle (Fälle %3); erledigen oder verwerfen Sie sie zuerst</translation>
+    </message>
+    <message>
+        <source>Gross, money back and net</source>
+        <translation>Brutto, Rückzahlungen und netto</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;This month was closed before Renewal Desk counted refunds and disputes: its close holds the renewals only.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Dieser Monat wurde abgeschlossen, bevor Renewal Desk Erstattungen und Rückbuchungen zählte: Sein Abschluss enthält nur die Verlängerungen.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Refunds and disputes count in the month they happened, whatever renewal they pay back. Money back of earlier months recorded after their close is counted here, and listed below; those months&apos; reports stay as they were closed.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Erstattungen und Rückbuchungen zählen in dem Monat, in dem sie geschahen, gleich welche Verlängerung sie zurückzahlen. Rückzahlungen früherer Monate, die nach deren Abschluss erfasst wurden, werden hier gezählt und unten aufgeführt; die Berichte jener Monate bleiben, wie sie abgeschlossen wurden.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Gross</source>
+        <translation>Brutto</translation>
+    </message>
+    <message>
+        <source>Refunded</source>
+        <translation>Erstattet</translation>
+    </message>
+    <message>
+        <source>Disputed</source>
+        <translation>Zurückgebucht</translation>
+    </message>
+    <message>
+        <source>Net</source>
+        <translation>Netto</translation>
+    </message>
+    <message>
+        <source>After close, earlier months</source>
+        <translation>Nach Abschluss, frühere Monate</translation>
+    </message>
+    <message>
+        <source>refunded %1, disputed %2</source>
+        <translation>erstattet %1, zurückgebucht %2</translation>
+    </message>
+    <message>
+        <source>No renewal was paid and no money went back in this month.</source>
+        <translation>In diesem Monat wurde keine Verlängerung bezahlt und nichts zurückgezahlt.</translation>
+    </message>
+    <message>
+        <source>Money back recorded after its month was closed</source>
+        <translation>Rückzahlungen, erfasst nach dem Abschluss ihres Monats</translation>
+    </message>
+    <message>
+        <source>Movement</source>
+        <translation>Bewegung</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Happened (UTC)</source>
+        <translation>Geschehen (UTC)</translation>
+    </message>
+    <message>
+        <source>Recorded (UTC)</source>
+        <translation>Erfasst (UTC)</translation>
     </message>
 </context>
 <context>
@@ -5647,6 +5735,13 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     </message>
 </context>
 <context>
+    <name>rd::ui::SubscriptionDetail</name>
+    <message>
+        <source>after its month was closed</source>
+        <translation>nach dem Abschluss ihres Monats</translation>
+    </message>
+</context>
+<context>
     <name>rd::ui::SubscriptionDetailWidget</name>
     <message>
         <source>State</source>
@@ -5873,6 +5968,14 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     <message>
         <source>Cases (%1)</source>
         <translation>Fälle (%1)</translation>
+    </message>
+    <message>
+        <source>Money back</source>
+        <translation>Rückzahlungen</translation>
+    </message>
+    <message>
+        <source>%1 (net %2)</source>
+        <translation>%1 (netto %2)</translation>
     </message>
 </context>
 <context>

@@ -82,11 +82,22 @@ QString reapplyBlockedReason(const QString &eventJson)
 {
     // The database's own test (reapply_case, rd_case_is_applicable): a period object.
     const QJsonObject event = QJsonDocument::fromJson(eventJson.toUtf8()).object();
-    if (event.value(u"period"_qs).isObject())
+    // Money back (#40) goes through the movement's own function: always re-appliable.
+    if (event.value(u"period"_qs).isObject() || event.value(u"movements"_qs).isArray())
         return {};
     return Tr::tr(
         "The provider's message does not say which period was paid, so the renewal core "
         "cannot apply it: attach a provider snapshot instead (Attach provider snapshot…).");
+}
+
+QString snapshotBlockedReason(const QString &eventJson)
+{
+    // attach_provider_snapshot's own test: a case about money back.
+    const QJsonObject event = QJsonDocument::fromJson(eventJson.toUtf8()).object();
+    if (!event.value(u"movements"_qs).isArray())
+        return {};
+    return Tr::tr("A provider snapshot records renewals, never refunds or disputes: re-apply "
+                  "the case once its renewal is recorded, or dismiss it with a note.");
 }
 
 namespace {

@@ -62,6 +62,9 @@ public:
 /// not say which period was paid (no complete period in the case's `eventJson`) is refused
 /// by the core (case_not_reapplicable) until a provider snapshot completes it.
 QString reapplyBlockedReason(const QString &eventJson);
+/// Why Attach provider snapshot… cannot resolve a case whose event is `eventJson`: a case
+/// about money back (attach_provider_snapshot refuses it); empty when it can.
+QString snapshotBlockedReason(const QString &eventJson);
 
 /// The implementation over the domain library and a libpq conninfo.
 ///

@@ -200,6 +200,79 @@ QFuture<MonthCloseResult> closeMonthAsync(
     });
 }
 
+namespace {
+
+// Gross, money back and net per currency (migration 0051), each movement in the month of its
+// own date; or why the close has none.
+QString moneyBackHtml(
+    const nlohmann::json &report, const std::vector<rd::CloseCurrencyTotals> &totals)
+{
+    QString h = u"<h3>%1</h3>"_qs.arg(Tr::tr("Gross, money back and net"));
+    if (!rd::closeCountedMoneyBack(report))
+        return h
+            + Tr::tr("<p>This month was closed before Renewal Desk counted refunds and "
+                     "disputes: its close holds the renewals only.</p>");
+    h += Tr::tr("<p>Refunds and disputes count in the month they happened, whatever renewal "
+                "they pay back. Money back of earlier months recorded after their close is "
+                "counted here, and listed below; those months' reports stay as they were "
+                "closed.</p>");
+    h += u"<table cellspacing='0' cellpadding='4' border='1' style='border-collapse: collapse'>"
+         "<tr style='background: #eee'>"_qs;
+    for (const QString &title : {Tr::tr("Currency"), Tr::tr("Gross"), Tr::tr("Refunded"),
+             Tr::tr("Disputed"), Tr::tr("Net"), Tr::tr("After close, earlier months")})
+        h += u"<th>%1</th>"_qs.arg(title);
+    h += u"</tr>"_qs;
+    const auto cell = [](const QString &v) { return u"<td align='right'>%1</td>"_qs.arg(v); };
+    for (const auto &t : totals) {
+        const QString code = QString::fromStdString(t.currency);
+        const auto money
+            = [&](qint64 minor) { return esc(format::money(minor, code, QLocale::c())); };
+        const qint64 after = t.afterCloseRefundedMinor + t.afterCloseDisputedMinor;
+        h += u"<tr><td>%1</td>"_qs.arg(esc(code)) + cell(money(t.ledgerMinor))
+            + cell(t.refundedMinor == 0 ? u"–"_qs : money(t.refundedMinor))
+            + cell(t.disputedMinor == 0 ? u"–"_qs : money(t.disputedMinor))
+            + cell(u"<b>%1</b>"_qs.arg(money(t.netMinor())))
+            + cell(after == 0
+                    ? u"–"_qs
+                    : Tr::tr("refunded %1, disputed %2")
+                          .arg(money(t.afterCloseRefundedMinor), money(t.afterCloseDisputedMinor)))
+            + u"</tr>"_qs;
+    }
+    if (totals.empty())
+        h += u"<tr><td colspan='6'>%1</td></tr>"_qs.arg(
+            Tr::tr("No renewal was paid and no money went back in this month."));
+    return h + u"</table>"_qs;
+}
+
+// The movements of earlier months recorded after their close that this close counted.
+QString afterCloseHtml(const nlohmann::json &report)
+{
+    const auto a = report.find("afterClose");
+    if (a == report.end() || !a->is_array() || a->empty())
+        return {};
+    QString h = u"<h3>%1</h3>"_qs.arg(Tr::tr("Money back recorded after its month was closed"));
+    h += u"<table cellspacing='0' cellpadding='3' border='1' width='100%' "
+         "style='border-collapse: collapse; font-size: 8pt'><thead><tr style='background: "
+         "#eee'>"_qs;
+    for (const QString &title :
+        {Tr::tr("Movement"), Tr::tr("Kind"), Tr::tr("Amount"), Tr::tr("Happened (UTC)"),
+            Tr::tr("Recorded (UTC)"), Tr::tr("Renewal key"), Tr::tr("Subscription")})
+        h += u"<th>%1</th>"_qs.arg(title);
+    h += u"</tr></thead>"_qs;
+    for (const auto &m : *a) {
+        const QString currency = jsonText(m, "currency");
+        h += u"<tr><td>%1</td><td>%2</td><td align='right'>%3</td><td>%4</td><td>%5</td>"
+             "<td>%6</td><td>%7</td></tr>"_qs.arg(esc(jsonText(m, "movementKey")),
+                 esc(format::humanize(jsonText(m, "kind"))),
+                 esc(format::money(jsonInteger(m, "amountMinor"), currency, QLocale::c())),
+                 esc(jsonText(m, "occurredAt").left(10)), esc(jsonText(m, "recordedAt").left(10)),
+                 esc(jsonText(m, "renewalKey")), esc(jsonText(m, "subscription")));
+    }
+    return h + u"</table>"_qs;
+}
+
+} // namespace
+
 QString closeReportHtml(const nlohmann::json &report)
 {
     const QString provider = esc(jsonText(report, "providerKey"));
@@ -260,6 +333,7 @@ QString closeReportHtml(const nlohmann::json &report)
         h += u"<tr><td colspan='6'>%1</td></tr>"_qs.arg(
             Tr::tr("No renewal was paid in this month on either side."));
     h += u"</table>"_qs;
+    h += moneyBackHtml(report, totals);
 
     h += u"<h3>%1</h3>"_qs.arg(Tr::tr("Findings"));
     h += u"<table cellspacing='0' cellpadding='2'>"_qs;
@@ -328,6 +402,8 @@ QString closeReportHtml(const nlohmann::json &report)
     if (matchedLines > 0)
         h += Tr::tr("<p>%1 matched renewal(s) are listed in the CSV report.</p>")
                  .arg(en.toString(matchedLines));
+
+    h += afterCloseHtml(report);
 
     h += u"<h3>%1</h3>"_qs.arg(Tr::tr("Audit anchor"));
     h += Tr::tr("<p>SHA-256 over the heads of the %1 audit chains at the close, as "

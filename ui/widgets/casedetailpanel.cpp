@@ -330,6 +330,13 @@ void CaseDetailPanel::updateButtons(
             m_reapply->setToolTip(blocked);
         }
     }
+    if (isOpen && canOperate && actions.isAvailable(Action::AttachSnapshot)) {
+        const QString blocked = snapshotBlockedReason(current[F::EventJson].toString());
+        if (!blocked.isEmpty()) {
+            m_snapshot->setEnabled(false);
+            m_snapshot->setToolTip(blocked);
+        }
+    }
     // Reopen: a dismissed case only (a resolved one's renewal is recorded), in Dismiss's place.
     const bool dismissed = hasCase && current[F::IsDismissed].toBool();
     setup(m_reopen, Action::Reopen);
