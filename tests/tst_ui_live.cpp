@@ -345,9 +345,9 @@ private slots:
         QVERIFY2(window.tableToExport()->exportCsv(billed, &error), qPrintable(error));
         QCOMPARE(read(billed),
             u"Period start,Period end,Paid,Paid currency,Paid minor units,Renewal key,Paid at,"
-            "Recorded by,Provider event\n"
+            "Recorded by,Provider event,Money back,Money back minor units\n"
             "2026-02-01T00:00:00Z,2026-03-01T00:00:00Z,1500,JPY,1500,in_0,"
-            "2026-02-01T00:03:12.345678Z,cli,evt_0\n"_qs);
+            "2026-02-01T00:03:12.345678Z,cli,evt_0,,\n"_qs);
 
         // Focus on no table: the current page's main list.
         window.findChild<QWidget *>(u"id-search"_qs)->setFocus();

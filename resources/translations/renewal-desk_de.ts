@@ -3838,16 +3838,16 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
         <translation>%1 brutto − %2 erstattet − %3 angefochten</translation>
     </message>
     <message>
-        <source>Renewals and money back</source>
-        <translation>Verlängerungen und Rückzahlungen</translation>
-    </message>
-    <message>
         <source>Money back</source>
         <translation>Rückzahlungen</translation>
     </message>
     <message>
-        <source>Money back (refunds, chargebacks and their reversals) is listed by the day it happened, signed; not by period start, nor under a Recorded by filter</source>
-        <translation>Rückzahlungen (Erstattungen, Rückbuchungen und ihre Stornierungen) stehen am Tag, an dem sie geschahen, mit Vorzeichen; nicht nach Zeitraumbeginn und nicht unter einem Filter „Erfasst von“</translation>
+        <source>All kinds</source>
+        <translation>Alle Arten</translation>
+    </message>
+    <message>
+        <source>Renewals, money back, or both. Money back (refunds, chargebacks and their reversals) is listed by the day it happened, signed; not by period start, nor under a Recorded by filter</source>
+        <translation>Verlängerungen, Rückzahlungen oder beides. Rückzahlungen (Erstattungen, Rückbuchungen und ihre Stornierungen) stehen am Tag, an dem sie geschahen, mit Vorzeichen; nicht nach Zeitraumbeginn und nicht unter einem Filter „Erfasst von“</translation>
     </message>
 </context>
 <context>
@@ -5976,6 +5976,10 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     <message>
         <source>%1 (net %2)</source>
         <translation>%1 (netto %2)</translation>
+    </message>
+    <message>
+        <source>Money back minor units</source>
+        <translation>Rückzahlungen in kleinsten Einheiten</translation>
     </message>
 </context>
 <context>

@@ -126,12 +126,12 @@ LedgerPage::LedgerPage(DatabasePool *pool, QWidget *parent)
     for (const QString &by : LedgerModel::recordedByValues())
         m_recordedBy->addItem(tr("By %1").arg(by), by);
     m_rows->setObjectName(u"ledger-rows"_qs);
-    m_rows->addItem(tr("Renewals and money back"), int(LedgerRows::All));
+    m_rows->addItem(tr("All kinds"), int(LedgerRows::All));
     m_rows->addItem(tr("Renewals"), int(LedgerRows::Renewals));
     m_rows->addItem(tr("Money back"), int(LedgerRows::MoneyBack));
-    m_rows->setToolTip(tr("Money back (refunds, chargebacks and their reversals) is listed by "
-                          "the day it happened, signed; not by period start, nor under a "
-                          "Recorded by filter"));
+    m_rows->setToolTip(tr("Renewals, money back, or both. Money back (refunds, chargebacks and "
+                          "their reversals) is listed by the day it happened, signed; not by "
+                          "period start, nor under a Recorded by filter"));
     m_exportRows->setObjectName(u"ledger-export-rows"_qs);
     m_exportRows->setToolTip(tr("Every row of this filter as CSV: ISO 8601 UTC instants, "
                                 "decimal amounts with their ISO currency code"));

@@ -1,5 +1,7 @@
 #include "ui/widgets/subscriptiondetailwidget.h"
 
+#include "domain/core/currency.h"
+
 #include "ui/models/auditdetails.h"
 #include "ui/models/columns.h"
 #include "ui/models/comparisonmodel.h"
@@ -69,6 +71,10 @@ SubscriptionDetailWidget::SubscriptionDetailWidget(QWidget *parent)
     m_periods = new RecordTableModel(D::PeriodFieldCount,
         {columns::period(tr("Period"), D::PStart, D::PEnd),
             columns::money(tr("Paid"), D::PAmount, D::PCurrency),
+            columns::text(tr("Renewal key"), D::PRenewalKey),
+            columns::instant(tr("Paid at"), D::PPaidAt),
+            columns::word(tr("Recorded by"), D::PRecordedBy),
+            columns::text(tr("Provider event"), D::PEventId),
             // Money back (#40) under its renewal: the signed sum, each movement in the tooltip.
             Column {tr("Money back"),
                 [](RowRef r, int role) -> QVariant {
@@ -87,11 +93,18 @@ SubscriptionDetailWidget::SubscriptionDetailWidget(QWidget *parent)
                         return r[D::PMoneyBackMinor];
                     return {};
                 },
-                Qt::AlignRight | Qt::AlignVCenter},
-            columns::text(tr("Renewal key"), D::PRenewalKey),
-            columns::instant(tr("Paid at"), D::PPaidAt),
-            columns::word(tr("Recorded by"), D::PRecordedBy),
-            columns::text(tr("Provider event"), D::PEventId)},
+                Qt::AlignRight | Qt::AlignVCenter,
+                // Last in the export too: a reader by position finds the columns before.
+                {tr("Money back"), tr("Money back minor units")},
+                [](RowRef r) {
+                    if (r[D::PMoneyBackMinor].isNull())
+                        return QStringList {QString(), QString()};
+                    const qint64 back = r[D::PMoneyBackMinor].toLongLong();
+                    return QStringList {QString::fromStdString(rd::formatMinorUnits(
+                                            back, r[D::PCurrency].toString().toStdString())),
+                        QString::number(back)};
+                },
+                {csv::Kind::Number, csv::Kind::Number}}},
         D::PId, this);
     QVector<Column> auditColumns {columns::instant(tr("When"), D::ACreatedAt),
         columns::code(tr("Transition"), D::ATransition),
