@@ -23,7 +23,10 @@ struct Tr
 OutboxPublisher loadOutboxPublisher(QSqlDatabase &db)
 {
     QSqlQuery q = execSql(db,
-        u"SELECT (SELECT count(*) FROM pg_stat_activity WHERE application_name = ?), "
+        // This database's publishers: one for another database of the server publishes nothing
+        // of this one's (and a test's parallel neighbour's publisher said "running" here).
+        u"SELECT (SELECT count(*) FROM pg_stat_activity WHERE application_name = ? "
+        "AND datname = current_database()), "
         "rd_rfc3339((SELECT max(published_at) FROM subscription_outbox)), rd_rfc3339(now())"_qs,
         {QString::fromLatin1(kOutboxPublisherApplicationName)});
     OutboxPublisher p;

@@ -260,8 +260,8 @@ QString overviewChangeMark(QSqlDatabase &db)
         "'reconciliation_cases'::regclass, 'subscription_outbox'::regclass, "
         "'webhook_inbox'::regclass, 'webhook_inbox_reviews'::regclass)), "
         // A publisher that starts or stops changes what the outbox tile says.
-        "(SELECT count(*) FROM pg_stat_activity WHERE application_name = ?), "
-        "date_trunc('hour', now() AT TIME ZONE 'UTC'))"_qs,
+        "(SELECT count(*) FROM pg_stat_activity WHERE application_name = ? "
+        "AND datname = current_database()), date_trunc('hour', now() AT TIME ZONE 'UTC'))"_qs,
         {QString::fromLatin1(kOutboxPublisherApplicationName)});
     return q.next() ? q.value(0).toString() : QString();
 }
