@@ -901,8 +901,86 @@ private slots:
             pqxx::sql_error, tx.exec1("SELECT public.rd_try_work_lock('no such work')"));
     }
 
+    // Whatever records the renewal, the movement that waited for it is recorded with it and
+    // its case resolves: `renewalctl apply`, a statement's backfill, a re-apply of the
+    // renewal's own case (and through it a snapshot's judgment and a healed gap), not only a
+    // delivery (aRefundBeforeItsRenewalHealsWhenItArrives).
+    void aWaitingMovementHealsWhateverRecordsItsRenewal_data()
+    {
+        QTest::addColumn<QString>("how");
+        QTest::newRow("renewalctl apply") << "cli";
+        QTest::newRow("a statement's backfill") << "statement";
+        QTest::newRow("a re-apply of the renewal's case") << "reapply";
+    }
+    void aWaitingMovementHealsWhateverRecordsItsRenewal()
+    {
+        QFETCH(QString, how);
+        rdtest::TestDatabase db("moneyback_heal_" + how.toStdString());
+        auto conn = db.connect();
+        const nlohmann::json renewal = rdtest::statementEvent(
+            "in_heal", "2026-01-01T00:00:00Z", "2026-02-01T00:00:00Z", 2000, "sub_1QxSub0001");
+        std::string caseId;
+        if (how == "reapply") {
+            // The renewal's own case first: its subscription was not imported yet.
+            rdtest::registerStripe(*conn);
+            pqxx::nontransaction tx(*conn);
+            caseId = tx.exec_params1("SELECT record_reconciliation_case($1::jsonb, "
+                                     "'subscription_not_found', '{}'::jsonb)",
+                           renewal.dump())[0]
+                         .as<std::string>();
+            rdtest::importSubscriptions(db.conninfo(),
+                rdtest::subscriptionLine("stripe-main", "sub_1QxSub0001", "active",
+                    "2025-12-01T00:00:00Z", "2026-01-01T00:00:00Z"));
+        } else {
+            registered(db, "stripe-main", "stripe", "sub_1QxSub0001");
+        }
+        const nlohmann::json refund {{"providerKey", "stripe-main"},
+            {"providerEventId", "evt_re_heal"}, {"providerSubscriptionId", nullptr},
+            {"movements",
+                {{{"movementKey", "re_heal"}, {"kind", "refund"}, {"amountMinor", 700},
+                    {"currency", "USD"}, {"occurredAt", "2026-01-10T00:00:00Z"},
+                    {"renewalRefs", {"in_heal"}}}}}};
+        {
+            pqxx::nontransaction tx(*conn);
+            QCOMPARE(tx.exec_params1("SELECT error_code FROM record_money_movements($1::jsonb, "
+                                     "'webhook', 'test')",
+                           refund.dump())[0]
+                         .as<std::string>(),
+                std::string("refund_without_renewal"));
+            if (how == "cli") {
+                QCOMPARE(tx.exec1("SELECT result FROM apply_cli_renewal('stripe-main', "
+                                  "'evt_cli', 'sub_1QxSub0001', 'in_heal', NULL, "
+                                  "'2026-01-01T00:00:00Z', '2026-02-01T00:00:00Z', 2000, 'USD', "
+                                  "'2026-01-01T00:00:00Z')")[0]
+                             .as<std::string>(),
+                    std::string("applied"));
+            } else if (how == "reapply") {
+                const auto answer = nlohmann::json::parse(
+                    tx.exec_params1("SELECT reapply_case($1::bigint, 'other', 'found')", caseId)[0]
+                        .as<std::string>());
+                QCOMPARE(answer["result"].get<std::string>(), std::string("applied"));
+            }
+        }
+        if (how == "statement") {
+            const auto run = rdtest::importStatement(*conn, "2026-01-01", "2026-01-31", {renewal});
+            QCOMPARE(run["backfilled"].get<int>(), 1);
+        }
+        const Ledger l = ledgerOf(db);
+        QCOMPARE(l.movements, 1LL);
+        QCOMPARE(l.audits, 1LL);
+        QCOMPARE(l.intents, 1LL);
+        QCOMPARE(text(db,
+                     "SELECT status || ' ' || resolution || ' ' || resolved_by FROM "
+                     "reconciliation_cases WHERE error_code = 'refund_without_renewal'"),
+            std::string("resolved reapplied system"));
+        QCOMPARE(text(db,
+                     "SELECT (m.billing_period_id = b.id)::text FROM money_movements m, "
+                     "subscription_billing_periods b WHERE b.provider_renewal_key = 'in_heal'"),
+            std::string("true"));
+    }
+
     // A movement waiting for a renewal that was recorded without healing it (the core called
-    // directly, as `renewalctl apply` does): re-apply records it through the same function and
+    // directly): re-apply records it through the same function and
     // resolves the case; one still refused for the same reason stays open, one occurrence more,
     // no second case. A provider snapshot is refused for a money back case: it would find the
     // renewal and close the case with nothing recorded.

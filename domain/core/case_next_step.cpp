@@ -48,11 +48,11 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 14> kNextSte
         "recorded (its delivery, or a provider snapshot of its subscription), then dismiss "
         "with a note naming it; if it is not, dismiss with a note saying what it was."},
     {"refund_without_renewal",
-        "Usually wait: when the renewal it pays back arrives by webhook, the movement "
-        "is recorded with it and the case closes by itself. If that renewal was "
-        "recorded another way (a statement, a provider snapshot, a re-apply), re-apply "
-        "this case; if it never reaches the desk, find it at the provider and dismiss "
-        "with a note naming it."},
+        "Usually wait: when the renewal it pays back is recorded, the movement is "
+        "recorded with it and the case closes by itself. If that renewal is recorded "
+        "and the case is still open, re-apply it; if the renewal never reaches the "
+        "desk, or the provider names it only by a payment the desk does not know, find "
+        "it at the provider and dismiss with a note naming it."},
     {"refund_exceeds_payment",
         "Check the renewal and its refunds and disputes at the provider: the desk never records "
         "more money back than was paid. If a recorded movement is wrong, or the provider paid "

@@ -26,5 +26,11 @@ BEGIN
     billing_period_id := a.billing_period_id;
     error_code := a.error_code;
     local_state := a.local_state;
+    IF result = 'applied' THEN
+        -- The money back that waited for it (#40), as a delivery's renewal does.
+        PERFORM public.rd_heal_money_back(p_provider_key, billing_period_id,
+            pg_catalog.jsonb_build_object('providerRenewalKey', p_provider_renewal_key,
+                                          'providerEventId', p_provider_event_id));
+    END IF;
 END;
 $$;

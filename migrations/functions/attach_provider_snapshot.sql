@@ -186,6 +186,10 @@ BEGIN
                     (lr->>'paidAt')::timestamptz, 'snapshot')
             ON CONFLICT DO NOTHING
             RETURNING id INTO bp_id;
+            IF bp_id IS NOT NULL THEN
+                -- The money back that waited for it (#40), as a delivery's renewal does.
+                PERFORM public.rd_heal_money_back(lr->>'providerKey', bp_id, lr);
+            END IF;
             IF bp_id IS NULL THEN
                 SELECT * INTO bp FROM public.subscription_billing_periods b
                  WHERE b.provider_key = lr->>'providerKey'

@@ -1,7 +1,10 @@
 REVOKE ALL ON FUNCTION public.rd_heal_money_back(text,uuid,jsonb)
     FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
 
--- After a renewal is recorded from a delivery (ingest_delivery): keeps the payment refs its
+-- After a renewal is recorded: from a delivery (ingest_delivery), a statement's backfill
+-- (statement_add_lines), `renewalctl apply` (apply_cli_renewal), a snapshot's latest renewal
+-- (attach_provider_snapshot), or a case's renewal applied (rd_apply_case_event: re-apply, a
+-- snapshot's judgment, a gap healed). Keeps the payment refs its
 -- event carries (Stripe's charge and payment intent: a later refund names the renewal by them),
 -- then records the movements that waited for it (refund_without_renewal cases naming its
 -- renewal key or one of those refs) and resolves their cases. The refs' locks first

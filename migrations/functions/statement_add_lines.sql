@@ -111,6 +111,8 @@ BEGIN
                 IF a.result = 'applied' THEN
                     v_finding := 'backfilled';
                     v_bp := a.billing_period_id;
+                    -- The money back that waited for it (#40), as a delivery's renewal does.
+                    PERFORM public.rd_heal_money_back(r.provider_key, v_bp, e);
                     EXIT;
                 ELSIF a.result = 'duplicate' THEN
                     v_finding := 'matched';

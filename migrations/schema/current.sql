@@ -42,6 +42,12 @@ BEGIN
     billing_period_id := a.billing_period_id;
     error_code := a.error_code;
     local_state := a.local_state;
+    IF result = 'applied' THEN
+        -- The money back that waited for it (#40), as a delivery's renewal does.
+        PERFORM public.rd_heal_money_back(p_provider_key, billing_period_id,
+            pg_catalog.jsonb_build_object('providerRenewalKey', p_provider_renewal_key,
+                                          'providerEventId', p_provider_event_id));
+    END IF;
 END;
 $$;
 CREATE FUNCTION public.apply_successful_renewal(p_provider_key text, p_provider_event_id text, p_provider_subscription_id text, p_provider_renewal_key text, p_provider_version text, p_period_start timestamp with time zone, p_period_end timestamp with time zone, p_paid_amount_minor bigint, p_currency text, p_paid_at timestamp with time zone, p_actor_type text, p_actor_id text, p_billing_period_id uuid DEFAULT NULL::uuid, OUT result text, OUT billing_period_id uuid, OUT error_code text, OUT local_state jsonb) RETURNS record
@@ -408,6 +414,10 @@ BEGIN
                     (lr->>'paidAt')::timestamptz, 'snapshot')
             ON CONFLICT DO NOTHING
             RETURNING id INTO bp_id;
+            IF bp_id IS NOT NULL THEN
+                -- The money back that waited for it (#40), as a delivery's renewal does.
+                PERFORM public.rd_heal_money_back(lr->>'providerKey', bp_id, lr);
+            END IF;
             IF bp_id IS NULL THEN
                 SELECT * INTO bp FROM public.subscription_billing_periods b
                  WHERE b.provider_key = lr->>'providerKey'
@@ -1797,14 +1807,23 @@ BEGIN
 END;
 $$;
 CREATE FUNCTION public.rd_apply_case_event(e jsonb, p_actor_type text, p_actor_id text, OUT result text, OUT billing_period_id uuid, OUT error_code text, OUT local_state jsonb) RETURNS record
-    LANGUAGE sql
-    BEGIN ATOMIC
- SELECT a.result,
-     a.billing_period_id,
-     a.error_code,
-     a.local_state
-    FROM public.apply_successful_renewal((rd_apply_case_event.e ->> 'providerKey'::text), (rd_apply_case_event.e ->> 'providerEventId'::text), (rd_apply_case_event.e ->> 'providerSubscriptionId'::text), (rd_apply_case_event.e ->> 'providerRenewalKey'::text), (rd_apply_case_event.e ->> 'providerVersion'::text), (((rd_apply_case_event.e -> 'period'::text) ->> 'start'::text))::timestamp with time zone, (((rd_apply_case_event.e -> 'period'::text) ->> 'end'::text))::timestamp with time zone, ((rd_apply_case_event.e ->> 'paidAmountMinor'::text))::bigint, (rd_apply_case_event.e ->> 'currency'::text), ((rd_apply_case_event.e ->> 'paidAt'::text))::timestamp with time zone, rd_apply_case_event.p_actor_type, rd_apply_case_event.p_actor_id) a(result, billing_period_id, error_code, local_state);
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    SELECT a.result, a.billing_period_id, a.error_code, a.local_state
+      INTO result, billing_period_id, error_code, local_state
+      FROM public.apply_successful_renewal(
+        e->>'providerKey', e->>'providerEventId', e->>'providerSubscriptionId',
+        e->>'providerRenewalKey', e->>'providerVersion',
+        (e->'period'->>'start')::timestamptz, (e->'period'->>'end')::timestamptz,
+        (e->>'paidAmountMinor')::bigint, e->>'currency', (e->>'paidAt')::timestamptz,
+        p_actor_type, p_actor_id) a;
+    IF result = 'applied' THEN
+        PERFORM public.rd_heal_money_back(e->>'providerKey', billing_period_id, e);
+    END IF;
 END;
+$$;
 CREATE FUNCTION public.rd_audit_anchor_digest(OUT digest text, OUT heads bigint) RETURNS record
     LANGUAGE sql STABLE
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -3093,6 +3112,8 @@ BEGIN
                 IF a.result = 'applied' THEN
                     v_finding := 'backfilled';
                     v_bp := a.billing_period_id;
+                    -- The money back that waited for it (#40), as a delivery's renewal does.
+                    PERFORM public.rd_heal_money_back(r.provider_key, v_bp, e);
                     EXIT;
                 ELSIF a.result = 'duplicate' THEN
                     v_finding := 'matched';

@@ -1681,8 +1681,8 @@ Prüfanker: %6</translation>
         <translation>Eine Abrechnung des Anbieters listet das Objekt %1, das der Desk nicht lesen konnte: %2</translation>
     </message>
     <message>
-        <source>Usually wait: when the renewal it pays back arrives by webhook, the movement is recorded with it and the case closes by itself. If that renewal was recorded another way (a statement, a provider snapshot, a re-apply), re-apply this case; if it never reaches the desk, find it at the provider and dismiss with a note naming it.</source>
-        <translation>Meist abwarten: Kommt die Verlängerung, die sie zurückzahlt, per Webhook an, wird die Bewegung mit ihr erfasst und der Fall schließt sich selbst. Wurde diese Verlängerung anders erfasst (ein Kontoauszug, ein Anbieter-Snapshot, ein erneutes Anwenden), wenden Sie diesen Fall erneut an; erreicht sie den Desk nie, suchen Sie sie beim Anbieter und verwerfen Sie den Fall mit einer Notiz, die sie nennt.</translation>
+        <source>Usually wait: when the renewal it pays back is recorded, the movement is recorded with it and the case closes by itself. If that renewal is recorded and the case is still open, re-apply it; if the renewal never reaches the desk, or the provider names it only by a payment the desk does not know, find it at the provider and dismiss with a note naming it.</source>
+        <translation>Meist abwarten: Wird die Verlängerung erfasst, die sie zurückzahlt, wird die Bewegung mit ihr erfasst und der Fall schließt sich selbst. Ist diese Verlängerung erfasst und der Fall noch offen, wenden Sie ihn erneut an; erreicht die Verlängerung den Desk nie oder nennt der Anbieter sie nur über eine Zahlung, die der Desk nicht kennt, suchen Sie sie beim Anbieter und verwerfen Sie den Fall mit einer Notiz, die sie nennt.</translation>
     </message>
     <message>
         <source>Check the renewal and its refunds and disputes at the provider: the desk never records more money back than was paid. If a recorded movement is wrong, or the provider paid back more than the renewal, dismiss with a note saying what it shows.</source>

@@ -82,11 +82,11 @@ QString nextStep(const QString &code)
                 "was.")},
         {u"refund_without_renewal"_qs,
             QT_TRANSLATE_NOOP("rd::ui::CaseEvidence",
-                "Usually wait: when the renewal it pays back arrives by webhook, the movement "
-                "is recorded with it and the case closes by itself. If that renewal was "
-                "recorded another way (a statement, a provider snapshot, a re-apply), re-apply "
-                "this case; if it never reaches the desk, find it at the provider and dismiss "
-                "with a note naming it.")},
+                "Usually wait: when the renewal it pays back is recorded, the movement is "
+                "recorded with it and the case closes by itself. If that renewal is recorded "
+                "and the case is still open, re-apply it; if the renewal never reaches the "
+                "desk, or the provider names it only by a payment the desk does not know, find "
+                "it at the provider and dismiss with a note naming it.")},
         {u"refund_exceeds_payment"_qs,
             QT_TRANSLATE_NOOP("rd::ui::CaseEvidence",
                 "Check the renewal and its refunds and disputes at the provider: the desk never "
