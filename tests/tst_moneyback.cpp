@@ -1060,6 +1060,45 @@ private slots:
         QCOMPARE(ledgerOf(db).movements, 1LL);
     }
 
+    // The demo tells money back through ingest (#40, item 5), with Stripe's own events: a full
+    // refund, a partial one, two partial ones of one renewal, a dispute lost, a dispute won,
+    // and a refund that arrives before its renewal and is recorded when the renewal arrives.
+    void theDemoTellsMoneyBack()
+    {
+        rdtest::TestDatabase db("moneyback_demo");
+        const auto r = runProgram(
+            ctl(), withDb(db, {"demo", "--seed", "7", "--now", "2026-11-30T12:00:00Z", "--json"}));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(text(db,
+                     "SELECT string_agg(kind || ' ' || n, ', ' ORDER BY kind) FROM (SELECT kind, "
+                     "count(*) AS n FROM money_movements GROUP BY kind) k"),
+            std::string("chargeback 2, chargeback_reversal 1, refund 5"));
+        // Refunds of four renewals: one refunded whole, one twice in part.
+        QCOMPARE(scalar(db,
+                     "SELECT count(*) FROM (SELECT m.billing_period_id FROM money_movements m "
+                     "JOIN subscription_billing_periods b ON b.id = m.billing_period_id WHERE "
+                     "m.kind = 'refund' GROUP BY 1 HAVING sum(m.amount_minor) = "
+                     "max(b.paid_amount_minor)) x"),
+            1LL);
+        QCOMPARE(scalar(db,
+                     "SELECT max(n) FROM (SELECT count(*) AS n FROM money_movements WHERE kind = "
+                     "'refund' GROUP BY billing_period_id) x"),
+            2LL);
+        QCOMPARE(text(db,
+                     "SELECT status || ' ' || resolved_by FROM reconciliation_cases WHERE "
+                     "error_code = 'refund_without_renewal'"),
+            std::string("resolved system"));
+        const Ledger l = ledgerOf(db);
+        QCOMPARE(l.audits, 8LL);
+        QCOMPARE(l.intents, 8LL);
+        // Each dated after its renewal was paid, none in the future.
+        QCOMPARE(scalar(db,
+                     "SELECT count(*) FROM money_movements m JOIN subscription_billing_periods b "
+                     "ON b.id = m.billing_period_id WHERE m.occurred_at < b.paid_at OR "
+                     "m.occurred_at > '2026-11-30T12:00:00Z'"),
+            0LL);
+    }
+
     // A refund dated in a month already closed is recorded, marked after close; the closed
     // month's row keeps what it had.
     void aRefundInAClosedMonthIsAfterClose()

@@ -227,6 +227,45 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
         if (r.chance(6) || report.payloads == 1)
             redeliveries.emplace_back(s.provider->key, body);
     };
+    // Money back (#40), on a random stream of its own: the story's other ids and redeliveries
+    // stay what they were for a seed. Each delivery's day is its movement's.
+    Random back(options.seed ^ 0x6d6f6e65796261ULL);
+    const auto deliverMoneyBack = [&](const Sub &s, const std::vector<std::string> &payloads,
+                                      Timestamp at) {
+        for (const auto &payload : payloads) {
+            const auto result = ingestor.ingest(s.provider->key, payload);
+            ++report.outcomes[std::string(toString(result.outcome))];
+            ++report.payloads;
+            if (result.inboxId > 0)
+                received.emplace_back(result.inboxId, std::min(plusSeconds(at, 30), options.now));
+        }
+        return !payloads.empty();
+    };
+    // The stories told of last month's renewals, one renewal each, in this order: a full refund,
+    // a partial one, two partial ones, a dispute lost, a dispute won. And one refund of this
+    // month's renewal that reaches us before the renewal does (it waits in a case, and the
+    // renewal's arrival records it).
+    std::size_t storiesTold = 0;
+    bool earlyRefundTold = false;
+    const auto storyOf = [](std::size_t i, const Charge &c) {
+        const std::int64_t a = c.amount;
+        switch (i) {
+        case 0:
+            return MoneyBack {MoneyBack::Kind::Refunds, {a}, plusSeconds(c.paidAt, 3 * 86400)};
+        case 1:
+            return MoneyBack {MoneyBack::Kind::Refunds, {std::max<std::int64_t>(1, a / 4)},
+                plusSeconds(c.paidAt, 5 * 86400)};
+        case 2:
+            return MoneyBack {MoneyBack::Kind::Refunds,
+                {std::max<std::int64_t>(1, a / 5), std::max<std::int64_t>(1, a / 3)},
+                plusSeconds(c.paidAt, 2 * 86400)};
+        case 3:
+            return MoneyBack {MoneyBack::Kind::DisputeLost, {}, plusSeconds(c.paidAt, 10 * 86400)};
+        default:
+            return MoneyBack {MoneyBack::Kind::DisputeWon, {}, plusSeconds(c.paidAt, 8 * 86400)};
+        }
+    };
+    constexpr std::size_t kStories = 5;
     ChargeMaker newCharge(r, 1);
     const auto body = [&r](const Sub &s, const Charge &c, const Period &term) {
         return providerBody(s, c, term, r);
@@ -261,7 +300,21 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
                 ++report.lostDeliveries;
                 continue;
             }
+            // The refund that arrives first: this month's, of an ordinary subscription.
+            if (k == months && !earlyRefundTold && s.index >= 6) {
+                const Timestamp at = std::min(plusSeconds(c.paidAt, 600), options.now);
+                earlyRefundTold = deliverMoneyBack(s,
+                    kindOf(s).demoMoneyBack(s, c, b,
+                        {MoneyBack::Kind::Refunds, {std::max<std::int64_t>(1, c.amount / 2)}, at},
+                        back),
+                    at);
+            }
             deliver(s, b, c.paidAt);
+            if (k == months - 1 && storiesTold < kStories && s.index >= 6) {
+                const MoneyBack story = storyOf(storiesTold, c);
+                if (deliverMoneyBack(s, kindOf(s).demoMoneyBack(s, c, b, story, back), story.at))
+                    ++storiesTold;
+            }
             if (s.index % 3 == 0) {
                 // The provider's other events for the one invoice: duplicates by renewal key.
                 for (const auto &other : kindOf(s).demoAlsoSent(s, c, r))

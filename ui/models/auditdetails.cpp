@@ -83,9 +83,12 @@ QString label(const QString &key)
 
 QString renewalAfterStateSql(const QString &audit, const QString &subscription)
 {
+    // The next record of the chain that holds a state before it: a money movement's (#40)
+    // holds none, and changes no state. (Not jsonb's "?": Qt reads it as a placeholder.)
     return u"CASE WHEN %1.transition = 'subscription_renewed' THEN coalesce(("
            "SELECT n.details->'before' FROM public.subscription_transition_audits n "
-           "WHERE n.subscription_id = %1.subscription_id AND n.chain_seq = %1.chain_seq + 1), "
+           "WHERE n.subscription_id = %1.subscription_id AND n.chain_seq > %1.chain_seq "
+           "AND n.details->'before' IS NOT NULL ORDER BY n.chain_seq LIMIT 1), "
            "jsonb_build_object('revision', %2.revision, 'providerVersion', "
            "%2.provider_version))::text END"_qs.arg(audit, subscription);
 }

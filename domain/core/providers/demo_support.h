@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <vector>
 
 namespace rd::demo {
 
@@ -102,6 +103,17 @@ struct Charge
     std::int64_t amount = 0;
     std::string invoiceId;
     std::string eventId;
+};
+
+/// Money back of one charge in the demo's story (#40): refunds of the given amounts, one a
+/// week from `at`, each a movement of its own; or a dispute from `at`, lost (the funds stay
+/// withdrawn) or won (reinstated twelve days later).
+struct MoneyBack
+{
+    enum class Kind { Refunds, DisputeLost, DisputeWon };
+    Kind kind = Kind::Refunds;
+    std::vector<std::int64_t> refunds; ///< Refunds: each refund's amount, in order
+    Timestamp at;
 };
 
 } // namespace rd::demo

@@ -36,6 +36,7 @@ class Random;
 struct Sub;
 struct Charge;
 struct IdentityBases;
+struct MoneyBack;
 } // namespace demo
 
 /// How a kind's deliveries prove where they come from.
@@ -204,6 +205,11 @@ public:
     /// the kinds that send one.
     virtual std::vector<std::string> demoAlsoSent(
         const demo::Sub &s, const demo::Charge &c, demo::Random &r) const = 0;
+    /// The events the provider sends when money of charge `c` goes back as `story` says (#40),
+    /// oldest first, `renewalPayload` being the charge's demoPayload; empty for a kind whose
+    /// demo tells no money back, or a charge its money back could not name.
+    virtual std::vector<std::string> demoMoneyBack(const demo::Sub &s, const demo::Charge &c,
+        const std::string &renewalPayload, const demo::MoneyBack &story, demo::Random &r) const = 0;
     /// The list page a statement fetch of the kind would get holding the objects of these
     /// payloads (demoPayload's), on one page: nothing more follows. Nullopt for the kinds whose
     /// demo writes no statement.

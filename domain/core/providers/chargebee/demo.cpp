@@ -79,4 +79,12 @@ std::optional<std::string> Chargebee::demoStatementPage(const std::vector<std::s
     return std::nullopt; // the demo's statements are stripe-main's
 }
 
+std::vector<std::string> Chargebee::demoMoneyBack(
+    const Sub &, const Charge &, const std::string &, const MoneyBack &, Random &) const
+{
+    // The demo's money back is told with Stripe's events (#40); Chargebee's adapter reads its own
+    // (tests/fixtures), but its demo sends none.
+    return {};
+}
+
 } // namespace rd::providers

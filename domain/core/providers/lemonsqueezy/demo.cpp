@@ -74,4 +74,12 @@ std::optional<std::string> LemonSqueezy::demoStatementPage(const std::vector<std
     return std::nullopt; // the demo's statements are stripe-main's
 }
 
+std::vector<std::string> LemonSqueezy::demoMoneyBack(
+    const Sub &, const Charge &, const std::string &, const MoneyBack &, Random &) const
+{
+    // The demo's money back is told with Stripe's events (#40); Lemon Squeezy's adapter reads its
+    // own (tests/fixtures), but its demo sends none.
+    return {};
+}
+
 } // namespace rd::providers

@@ -87,4 +87,12 @@ std::optional<std::string> Paddle::demoStatementPage(const std::vector<std::stri
     return std::nullopt; // the demo's statements are stripe-main's
 }
 
+std::vector<std::string> Paddle::demoMoneyBack(
+    const Sub &, const Charge &, const std::string &, const MoneyBack &, Random &) const
+{
+    // The demo's money back is told with Stripe's events (#40); Paddle's adapter reads its own
+    // (tests/fixtures), but its demo sends none.
+    return {};
+}
+
 } // namespace rd::providers

@@ -83,4 +83,12 @@ std::optional<std::string> Recurly::demoStatementPage(const std::vector<std::str
     return std::nullopt; // the demo's statements are stripe-main's
 }
 
+std::vector<std::string> Recurly::demoMoneyBack(
+    const Sub &, const Charge &, const std::string &, const MoneyBack &, Random &) const
+{
+    // The demo's money back is told with Stripe's events (#40); Recurly's adapter reads its own
+    // (tests/fixtures), but its demo sends none.
+    return {};
+}
+
 } // namespace rd::providers

@@ -119,6 +119,87 @@ std::vector<std::string> Stripe::demoAlsoSent(const Sub &s, const Charge &c, Ran
     return {stripeDemoEvent(s, again, "invoice.payment_succeeded", r)};
 }
 
+std::vector<std::string> Stripe::demoMoneyBack(const Sub &s, const Charge &c,
+    const std::string &renewalPayload, const MoneyBack &story, Random &r) const
+{
+    const ojson invoice = ojson::parse(renewalPayload)["data"]["object"];
+    // A refund names the charge's invoice, a dispute only the charge: the demo's invoices of API
+    // 2025-03-31 name no charge, and their charges no invoice, so their money back would name
+    // nothing the desk knows.
+    const auto chargeIt = invoice.find("charge");
+    if (chargeIt == invoice.end() || !chargeIt->is_string())
+        return {};
+    const std::string charge = chargeIt->get<std::string>();
+    const std::string intent = invoice.value("payment_intent", std::string());
+    const std::string cur = invoice.value("currency", std::string());
+    const auto event = [&](const char *type, const ojson &object, Timestamp at) {
+        return ojson {{"id", demoEventId(r)}, {"object", "event"}, {"api_version", "2024-06-20"},
+            {"created", unixSeconds(at) + 2}, {"data", {{"object", object}}}, {"livemode", false},
+            {"pending_webhooks", 1}, {"request", {{"id", nullptr}, {"idempotency_key", nullptr}}},
+            {"type", type}}
+            .dump(2);
+    };
+    std::vector<std::string> out;
+    if (story.kind == MoneyBack::Kind::Refunds) {
+        // charge.refunded for each refund, the charge listing every refund so far (newest
+        // first), as Stripe sends it.
+        ojson refunds = ojson::array();
+        std::int64_t total = 0;
+        Timestamp at = story.at;
+        for (const std::int64_t amount : story.refunds) {
+            total += amount;
+            refunds.insert(refunds.begin(),
+                ojson {{"id", "re_3" + r.token(23)}, {"object", "refund"}, {"amount", amount},
+                    {"balance_transaction", "txn_3" + r.token(23)}, {"charge", charge},
+                    {"created", unixSeconds(at)}, {"currency", cur}, {"metadata", ojson::object()},
+                    {"payment_intent", intent}, {"reason", "requested_by_customer"},
+                    {"status", "succeeded"}});
+            const ojson object = {{"id", charge}, {"object", "charge"}, {"amount", c.amount},
+                {"amount_captured", c.amount}, {"amount_refunded", total}, {"captured", true},
+                {"created", unixSeconds(c.paidAt)}, {"currency", cur}, {"customer", s.customer},
+                {"invoice", c.invoiceId}, {"paid", true}, {"payment_intent", intent},
+                {"refunded", total >= c.amount},
+                {"refunds",
+                    {{"object", "list"}, {"data", refunds}, {"has_more", false},
+                        {"total_count", refunds.size()},
+                        {"url", "/v1/charges/" + charge + "/refunds"}}},
+                {"status", "succeeded"}};
+            out.push_back(event("charge.refunded", object, at));
+            at = plusSeconds(at, 7 * 86400);
+        }
+        return out;
+    }
+    // A dispute: its funds withdrawn, and for a won one reinstated, each a balance transaction
+    // of the dispute's (what dates the movements).
+    const auto transaction = [&](std::int64_t amount, Timestamp at, const char *what) {
+        return ojson {{"id", "txn_1" + r.token(23)}, {"object", "balance_transaction"},
+            {"amount", amount}, {"created", unixSeconds(at)}, {"currency", cur},
+            {"description", std::string(what) + charge}, {"fee", amount < 0 ? 1500 : -1500},
+            {"net", amount < 0 ? amount - 1500 : amount + 1500}, {"reporting_category", "dispute"},
+            {"type", "adjustment"}};
+    };
+    ojson dispute = {{"id", "dp_1" + r.token(23)}, {"object", "dispute"}, {"amount", c.amount},
+        {"balance_transactions",
+            ojson::array({transaction(-c.amount, story.at, "Chargeback withdrawal for ")})},
+        {"charge", charge}, {"created", unixSeconds(story.at) - 3600}, {"currency", cur},
+        {"evidence_details",
+            {{"due_by", unixSeconds(story.at) + 14 * 86400}, {"has_evidence", false},
+                {"past_due", false}, {"submission_count", 0}}},
+        {"is_charge_refundable", false}, {"livemode", false}, {"metadata", ojson::object()},
+        {"payment_intent", intent}, {"reason", "fraudulent"}, {"status", "needs_response"}};
+    out.push_back(event("charge.dispute.funds_withdrawn", dispute, story.at));
+    if (story.kind == MoneyBack::Kind::DisputeWon) {
+        const Timestamp won = plusSeconds(story.at, 12 * 86400);
+        dispute["balance_transactions"].push_back(
+            transaction(c.amount, won, "Chargeback reversal for "));
+        dispute["status"] = "won";
+        dispute["evidence_details"]["has_evidence"] = true;
+        dispute["evidence_details"]["submission_count"] = 1;
+        out.push_back(event("charge.dispute.funds_reinstated", dispute, won));
+    }
+    return out;
+}
+
 std::optional<std::string> Stripe::demoStatementPage(const std::vector<std::string> &payloads) const
 {
     std::vector<ojson> invoices;

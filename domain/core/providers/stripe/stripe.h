@@ -48,6 +48,9 @@ public:
     std::string demoEventId(demo::Random &r) const override;
     std::vector<std::string> demoAlsoSent(
         const demo::Sub &s, const demo::Charge &c, demo::Random &r) const override;
+    std::vector<std::string> demoMoneyBack(const demo::Sub &s, const demo::Charge &c,
+        const std::string &renewalPayload, const demo::MoneyBack &story,
+        demo::Random &r) const override;
     std::optional<std::string> demoStatementPage(
         const std::vector<std::string> &payloads) const override;
 };
