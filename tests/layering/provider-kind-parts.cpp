@@ -136,6 +136,13 @@ public:
         return {};
     }
 #endif
+#ifndef OMIT_demoMoneyBack
+    std::vector<std::string> demoMoneyBack(const demo::Sub &, const demo::Charge &,
+        const std::string &, const demo::MoneyBack &, demo::Random &) const override
+    {
+        return {};
+    }
+#endif
 #ifndef OMIT_demoStatementPage
     std::optional<std::string> demoStatementPage(const std::vector<std::string> &) const override
     {
