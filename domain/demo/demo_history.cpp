@@ -230,17 +230,19 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
     // Money back (#40), on a random stream of its own: the story's other ids and redeliveries
     // stay what they were for a seed. Each delivery's day is its movement's.
     Random back(options.seed ^ 0x6d6f6e65796261ULL);
-    const auto deliverMoneyBack = [&](const Sub &s, const std::vector<std::string> &payloads,
-                                      Timestamp at) {
-        for (const auto &payload : payloads) {
-            const auto result = ingestor.ingest(s.provider->key, payload);
-            ++report.outcomes[std::string(toString(result.outcome))];
-            ++report.payloads;
-            if (result.inboxId > 0)
-                received.emplace_back(result.inboxId, std::min(plusSeconds(at, 30), options.now));
-        }
-        return !payloads.empty();
-    };
+    const auto deliverMoneyBack
+        = [&](const Sub &s, const Charge &c, const std::string &renewal, const MoneyBack &story) {
+              const auto payloads = kindOf(s).demoMoneyBack(s, c, renewal, story, back);
+              for (std::size_t i = 0; i < payloads.size(); ++i) {
+                  const auto result = ingestor.ingest(s.provider->key, payloads[i]);
+                  ++report.outcomes[std::string(toString(result.outcome))];
+                  ++report.payloads;
+                  if (result.inboxId > 0)
+                      received.emplace_back(result.inboxId,
+                          std::min(plusSeconds(story.happensAt(i), 30), options.now));
+              }
+              return !payloads.empty();
+          };
     // The stories told of last month's renewals, one renewal each, in this order: a full refund,
     // a partial one, two partial ones, a dispute lost, a dispute won. And one refund of this
     // month's renewal that reaches us before the renewal does (it waits in a case, and the
@@ -301,18 +303,22 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
                 continue;
             }
             // The refund that arrives first: this month's, of an ordinary subscription.
-            if (k == months && !earlyRefundTold && s.index >= 6) {
-                const Timestamp at = std::min(plusSeconds(c.paidAt, 600), options.now);
-                earlyRefundTold = deliverMoneyBack(s,
-                    kindOf(s).demoMoneyBack(s, c, b,
-                        {MoneyBack::Kind::Refunds, {std::max<std::int64_t>(1, c.amount / 2)}, at},
-                        back),
-                    at);
-            }
+            // Refunded ten minutes after the charge, while the renewal's own delivery was late:
+            // it reaches us an hour after the refund's.
+            const Timestamp refundedAt = std::min(plusSeconds(c.paidAt, 600), options.now);
+            const bool refundFirst = k == months && !earlyRefundTold && s.index >= 6
+                && deliverMoneyBack(s, c, b,
+                    {MoneyBack::Kind::Refunds, {std::max<std::int64_t>(1, c.amount / 2)},
+                        refundedAt});
+            const std::size_t receivedBefore = received.size();
             deliver(s, b, c.paidAt);
+            if (refundFirst) {
+                earlyRefundTold = true;
+                if (received.size() > receivedBefore)
+                    received.back().second = std::min(plusSeconds(refundedAt, 3600), options.now);
+            }
             if (k == months - 1 && storiesTold < kStories && s.index >= 6) {
-                const MoneyBack story = storyOf(storiesTold, c);
-                if (deliverMoneyBack(s, kindOf(s).demoMoneyBack(s, c, b, story, back), story.at))
+                if (deliverMoneyBack(s, c, b, storyOf(storiesTold, c)))
                     ++storiesTold;
             }
             if (s.index % 3 == 0) {

@@ -41,6 +41,13 @@ void backdate(
             "FROM (SELECT case_id, min(received_at) AS first_at, max(last_delivery_at) AS last_at "
             "FROM public.webhook_inbox WHERE case_id IS NOT NULL GROUP BY case_id) x "
             "WHERE c.id = x.case_id");
+    // A case healed by a later delivery (money back recorded when its renewal arrived, #40)
+    // closed when that delivery was received, not when the story was written.
+    tx.exec("UPDATE public.reconciliation_cases c SET resolved_at = greatest(c.first_seen_at, "
+            "w.received_at) FROM public.reconciliation_case_history h, public.webhook_inbox w "
+            "WHERE h.case_id = c.id AND c.status = 'resolved' AND c.resolved_by = 'system' "
+            "AND w.provider_event_id = h.details->>'unblockedBy' "
+            "AND w.provider_key = c.provider_key");
     // Days folded before the history was dated are counted again (migration 0018).
     tx.exec("DELETE FROM public.webhook_inbox_daily");
     tx.exec("UPDATE public.webhook_inbox_daily_state SET folded_before = least(folded_before, "

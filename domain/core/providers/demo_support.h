@@ -114,6 +114,16 @@ struct MoneyBack
     Kind kind = Kind::Refunds;
     std::vector<std::int64_t> refunds; ///< Refunds: each refund's amount, in order
     Timestamp at;
+
+    /// When the story's `i`-th event happens (and is sent): refunds a week apart, a won
+    /// dispute's funds reinstated twelve days after they were withdrawn.
+    Timestamp happensAt(std::size_t i) const
+    {
+        if (i == 0)
+            return at;
+        const std::int64_t days = kind == Kind::Refunds ? 7 * static_cast<std::int64_t>(i) : 12;
+        return plusSeconds(at, days * 86400);
+    }
 };
 
 } // namespace rd::demo

@@ -145,8 +145,9 @@ std::vector<std::string> Stripe::demoMoneyBack(const Sub &s, const Charge &c,
         // first), as Stripe sends it.
         ojson refunds = ojson::array();
         std::int64_t total = 0;
-        Timestamp at = story.at;
-        for (const std::int64_t amount : story.refunds) {
+        for (std::size_t i = 0; i < story.refunds.size(); ++i) {
+            const std::int64_t amount = story.refunds[i];
+            const Timestamp at = story.happensAt(i);
             total += amount;
             refunds.insert(refunds.begin(),
                 ojson {{"id", "re_3" + r.token(23)}, {"object", "refund"}, {"amount", amount},
@@ -165,7 +166,6 @@ std::vector<std::string> Stripe::demoMoneyBack(const Sub &s, const Charge &c,
                         {"url", "/v1/charges/" + charge + "/refunds"}}},
                 {"status", "succeeded"}};
             out.push_back(event("charge.refunded", object, at));
-            at = plusSeconds(at, 7 * 86400);
         }
         return out;
     }
@@ -189,7 +189,7 @@ std::vector<std::string> Stripe::demoMoneyBack(const Sub &s, const Charge &c,
         {"payment_intent", intent}, {"reason", "fraudulent"}, {"status", "needs_response"}};
     out.push_back(event("charge.dispute.funds_withdrawn", dispute, story.at));
     if (story.kind == MoneyBack::Kind::DisputeWon) {
-        const Timestamp won = plusSeconds(story.at, 12 * 86400);
+        const Timestamp won = story.happensAt(1);
         dispute["balance_transactions"].push_back(
             transaction(c.amount, won, "Chargeback reversal for "));
         dispute["status"] = "won";
