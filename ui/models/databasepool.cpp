@@ -111,6 +111,10 @@ QSqlDatabase DatabasePool::threadConnection(const QString &conninfo, quint64 poo
         throw rd::DatabaseUnavailable(db.lastError().text().toStdString());
     QSqlQuery setup(db);
     setup.exec(u"SET application_name = 'renewal-desk'"_qs);
+    // The desk reads pages and totals of a few hundred rows by index: JIT compiling them never
+    // pays. On 12 M billing periods the planner priced the Ledger's page (renewals and money
+    // back merged) past jit_above_cost, and compiling took 50 of its 65 ms (docs/benchmarks.md).
+    setup.exec(u"SET jit = off"_qs);
     return db;
 }
 
