@@ -39,6 +39,19 @@ std::optional<MovementKind> movementKindFromString(std::string_view text)
     return std::nullopt;
 }
 
+bool takesMoneyAway(MovementKind kind)
+{
+    return kind == MovementKind::Refund || kind == MovementKind::Chargeback;
+}
+
+std::string signedAmountSql(std::string_view alias)
+{
+    const std::string a(alias);
+    return "CASE WHEN " + a + ".kind IN ('" + std::string(toString(MovementKind::Refund)) + "', '"
+        + std::string(toString(MovementKind::Chargeback)) + "') THEN -" + a + ".amount_minor ELSE "
+        + a + ".amount_minor END";
+}
+
 void checkMovementBounds(const MoneyMovement &m, const std::string &path)
 {
     const auto field = [&](std::string_view name) { return joinPath(path, name); };

@@ -27,6 +27,13 @@ enum class MovementKind {
 std::string_view toString(MovementKind kind);
 std::optional<MovementKind> movementKindFromString(std::string_view text);
 
+/// Whether a movement of `kind` takes money away from the ledger (a refund, a chargeback); its
+/// reversal gives it back. The ledger's rows and a renewal's money back are signed so.
+bool takesMoneyAway(MovementKind kind);
+/// The same rule in SQL: the amount of the money_movements row aliased `alias`, negative for a
+/// refund or a chargeback ("CASE WHEN m.kind IN (...) THEN -m.amount_minor ...").
+std::string signedAmountSql(std::string_view alias);
+
 struct MoneyMovement
 {
     std::string movementKey; ///< the provider's object id

@@ -6,6 +6,7 @@
 #include "domain/core/currency.h"
 #include "domain/core/errors.h"
 #include "domain/core/ledger_csv.h"
+#include "domain/core/money_movement.h"
 #include "domain/core/timestamp.h"
 #include "domain/store/database_answer.h"
 #include "domain/store/internal/pqxx_session.h"
@@ -77,8 +78,9 @@ long long exportLedgerRows(
           // the desk's Ledger lists it).
           "UNION ALL SELECT s.provider_subscription_id, m.subscription_id::text, m.provider_key, "
           "b.provider_renewal_key, public.rd_rfc3339(b.period_start), "
-          "public.rd_rfc3339(b.period_end), CASE WHEN m.kind IN ('refund', 'chargeback') "
-          "THEN -m.amount_minor ELSE m.amount_minor END, m.currency, "
+          "public.rd_rfc3339(b.period_end), "
+        + signedAmountSql("m")
+        + ", m.currency, "
           "public.rd_rfc3339(m.occurred_at), m.recorded_by, m.provider_event_id, b.id::text, "
           "m.kind, m.movement_key, m.occurred_at, m.id "
           "FROM public.money_movements m "

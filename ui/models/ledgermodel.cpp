@@ -6,6 +6,7 @@
 #include "ui/models/utcmidnight.h"
 
 #include "domain/core/currency.h"
+#include "domain/core/money_movement.h"
 #include "domain/core/timestamp.h"
 
 #include <QCoreApplication>
@@ -282,8 +283,9 @@ PageQuery LedgerModel::pageQuery(
           // away, its reversal gives it back.
           "SELECT m.id::text, m.subscription_id::text, s.provider_subscription_id, "
           "m.provider_key, b.provider_renewal_key, rd_rfc3339(b.period_start), "
-          "rd_rfc3339(b.period_end), CASE WHEN m.kind IN ('refund', 'chargeback') "
-          "THEN -m.amount_minor ELSE m.amount_minor END, m.currency, "
+          "rd_rfc3339(b.period_end), "_qs
+        + QString::fromStdString(rd::signedAmountSql("m"))
+        + u", m.currency, "
           "rd_rfc3339(m.occurred_at), m.recorded_by, m.provider_event_id, m.after_close, "
           "m.kind, m.movement_key, b.id::text, p.k, p.id "
           "FROM page p JOIN public.money_movements m ON m.id = p.id "

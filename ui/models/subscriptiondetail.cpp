@@ -4,6 +4,8 @@
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
 
+#include "domain/core/money_movement.h"
+
 #include <QCoreApplication>
 
 namespace rd::ui {
@@ -17,7 +19,8 @@ QString moneyBackLines(const QString &stored, const QString &currency)
         const QStringList f = line.split(u' ');
         if (f.size() < 4)
             continue;
-        const bool back = f[0] == u"refund"_qs || f[0] == u"chargeback"_qs;
+        const auto kind = rd::movementKindFromString(f[0].toStdString());
+        const bool back = kind && rd::takesMoneyAway(*kind);
         const qint64 minor = f[2].toLongLong();
         QString text = u"%1 %2 · %3%4 · %5"_qs.arg(format::humanize(f[0]), f[1],
             back ? u"−"_qs : u"+"_qs, format::money(minor, currency), f[3].left(10));
@@ -71,13 +74,14 @@ std::optional<SubscriptionDetail> loadSubscriptionDetail(QSqlDatabase &db, const
         "rd_rfc3339(b.period_start), rd_rfc3339(b.period_end), b.paid_amount_minor, b.currency, "
         "rd_rfc3339(b.paid_at), b.recorded_by, m.back, m.lines "
         "FROM subscription_billing_periods b LEFT JOIN LATERAL ("
-        "SELECT sum(CASE WHEN x.kind IN ('refund', 'chargeback') THEN -x.amount_minor "
-        "ELSE x.amount_minor END) AS back, string_agg(x.kind || ' ' || x.movement_key || ' ' "
-        "|| x.amount_minor || ' ' || rd_rfc3339(x.occurred_at) || CASE WHEN x.after_close "
-        "THEN ' after_close' ELSE '' END, E'\\n' ORDER BY x.occurred_at, x.id) AS lines "
-        "FROM public.money_movements x WHERE x.billing_period_id = b.id) m ON true "
-        "WHERE b.subscription_id = CAST(? AS uuid) "
-        "ORDER BY b.period_start DESC, b.period_end DESC LIMIT ?"_qs,
+        "SELECT sum("_qs
+            + QString::fromStdString(rd::signedAmountSql("x"))
+            + u") AS back, string_agg(x.kind || ' ' || x.movement_key || ' ' "
+              "|| x.amount_minor || ' ' || rd_rfc3339(x.occurred_at) || CASE WHEN x.after_close "
+              "THEN ' after_close' ELSE '' END, E'\\n' ORDER BY x.occurred_at, x.id) AS lines "
+              "FROM public.money_movements x WHERE x.billing_period_id = b.id) m ON true "
+              "WHERE b.subscription_id = CAST(? AS uuid) "
+              "ORDER BY b.period_start DESC, b.period_end DESC LIMIT ?"_qs,
         {id, SubscriptionDetail::kMaxPeriods + 1});
     int periods = readRows(p,
         {Field::Text, Field::Text, Field::Text, Field::Micros, Field::Micros, Field::Int,
