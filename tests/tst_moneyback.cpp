@@ -7,6 +7,7 @@
 #include "tests/support/fixture_files.h"
 #include "tests/support/ingest_outcomes.h"
 #include "tests/support/lock_waiters.h"
+#include "tests/support/money_back_ledger.h"
 #include "tests/support/process_runner.h"
 #include "tests/support/statement_runs.h"
 #include "tests/support/test_database.h"
@@ -57,20 +58,11 @@ void renewed(const rdtest::TestDatabase &db, rd::WebhookIngestor &ingestor)
     QCOMPARE(outcomeName(r.outcome), outcomeName(rd::IngestOutcome::Applied));
 }
 
-struct Ledger
-{
-    long long movements = 0;
-    long long audits = 0;
-    long long intents = 0;
-};
+using Ledger = rdtest::MoneyBackLedger;
 
 Ledger ledgerOf(const rdtest::TestDatabase &db)
 {
-    return {scalar(db, "SELECT count(*) FROM money_movements"),
-        scalar(db,
-            "SELECT count(*) FROM subscription_transition_audits "
-            "WHERE transition = 'money_movement_recorded'"),
-        scalar(db, "SELECT count(*) FROM subscription_outbox WHERE payload ? 'movementId'")};
+    return rdtest::moneyBackLedgerOf(db);
 }
 
 // A body's event id and refund changed, for a movement of its own.

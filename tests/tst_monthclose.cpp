@@ -528,7 +528,8 @@ private slots:
         for (const auto &r : rows)
             if (r.size() > 4 && r[4] == "unapplied")
                 unapplied = r;
-        QCOMPARE(unapplied.size(), std::size_t(15));
+        QCOMPARE(unapplied.size(), std::size_t(16));
+        QCOMPARE(unapplied[15], std::string()); // a renewal's finding: no money back kind
         QCOMPARE(unapplied[2], std::string("in_feb_eur"));
         QCOMPARE(unapplied[9], std::string("dismissed"));
         QCOMPARE(unapplied[11], std::string("dismissed"));

@@ -1,7 +1,9 @@
 // readStatement: providers' list outputs, classified by the webhook adapters' own code.
 
 #include "domain/core/adapters/normalization.h"
+#include "domain/core/adapters/provider_kinds.h"
 #include "domain/core/errors.h"
+#include "domain/core/providers/provider.h"
 #include "domain/core/renewal_event.h"
 #include "domain/core/sha256.h"
 #include "domain/core/statement.h"
@@ -114,6 +116,69 @@ std::string wrappedInListPage(const QString &provider, const QByteArray &webhook
     return nlohmann::json {
         {"meta", {{"page", {{"currentPage", 1}, {"lastPage", 1}}}}}, {"data", {body["data"]}}}
         .dump();
+}
+
+// The money back object of a webhook fixture, at `pick`: "data" (Paddle's adjustment, Lemon
+// Squeezy's invoice), "content.transaction" (Chargebee), "transactions[0]" (Recurly's credit
+// invoice's refund transaction, as GET /transactions lists it); `patch` merged into it (RFC
+// 7396) when not empty.
+nlohmann::json moneyBackObject(const QString &fixture, const QString &pick, const QString &patch)
+{
+    auto object = nlohmann::json::parse(readFixture(fixture).toStdString());
+    for (const auto &step : pick.split('.')) {
+        const auto at = step.indexOf('[');
+        object = nlohmann::json(object.at(step.left(at).toStdString()));
+        if (at >= 0)
+            object = nlohmann::json(object.at(step.mid(at + 1).chopped(1).toUInt()));
+    }
+    if (!patch.isEmpty())
+        object.merge_patch(nlohmann::json::parse(patch.toStdString()));
+    return object;
+}
+
+// `objects` on the last page of the kind's money back list, as its API returns it (#40):
+// Paddle's GET /adjustments, Chargebee's GET /api/v2/transactions (each {"transaction": ...}),
+// Recurly's GET /transactions, Lemon Squeezy's GET /v1/subscription-invoices.
+std::string moneyBackPage(const QString &provider, const nlohmann::json &object)
+{
+    if (provider == "paddle")
+        return nlohmann::json {{"data", {object}},
+            {"meta",
+                {{"pagination",
+                    {{"per_page", 30},
+                        {"next",
+                            "https://api.paddle.com/adjustments?after="
+                                + object["id"].get<std::string>()},
+                        {"has_more", false}, {"estimated_total", 1}}}}}}
+            .dump();
+    if (provider == "chargebee")
+        return nlohmann::json {{"list", {{{"transaction", object}}}}}.dump();
+    if (provider == "recurly")
+        return nlohmann::json {
+            {"object", "list"}, {"has_more", false}, {"next", nullptr}, {"data", {object}}}
+            .dump();
+    return nlohmann::json {
+        {"meta", {{"page", {{"currentPage", 1}, {"lastPage", 1}}}}}, {"data", {object}}}
+        .dump();
+}
+
+// Movements as "key kind amount currency occurredAt ref,ref[ cumulative]; ...".
+QString movementsText(const std::vector<rd::MoneyMovement> &movements)
+{
+    QStringList out;
+    for (const auto &m : movements) {
+        QStringList refs;
+        for (const auto &r : m.renewalRefs)
+            refs << QString::fromStdString(r);
+        out << QStringLiteral("%1 %2 %3 %4 %5 %6%7")
+                   .arg(QString::fromStdString(m.movementKey),
+                       QString::fromStdString(std::string(rd::toString(m.kind))))
+                   .arg(m.amountMinor)
+                   .arg(QString::fromStdString(m.currency),
+                       QString::fromStdString(rd::formatRfc3339(m.occurredAt)), refs.join(','),
+                       m.cumulativeMinor ? QStringLiteral(" cumulative") : QString());
+    }
+    return out.join(QStringLiteral("; "));
 }
 
 } // namespace
@@ -284,7 +349,8 @@ private slots:
                    "page1.json#1 2990 not_a_renewal/first_invoice",
                    "page1.json#2 3060 not_a_renewal/proration",
                    "page2.json#0 3061 not_a_renewal/unpaid",
-                   "page2.json#1 3059 not_a_renewal/refund",
+                   // Refunded since it was paid: the renewal still, its refund beside it.
+                   "page2.json#1 3059 needs_snapshot/missing_period",
                    "page2.json#2 3052 needs_snapshot/missing_period"};
     }
     void multiPage()
@@ -389,7 +455,7 @@ private slots:
         QTest::newRow("lemonsqueezy") << "lemonsqueezy"
                                       << QStringList {"lines.jsonl: 2 objects",
                                              "lines.jsonl#0 3051 needs_snapshot/missing_period",
-                                             "lines.jsonl#1 3059 not_a_renewal/refund"};
+                                             "lines.jsonl#1 3059 needs_snapshot/missing_period"};
     }
     void jsonLines()
     {
@@ -616,6 +682,293 @@ private slots:
         }
         QCOMPARE(QString::fromStdString(toJson(*listed.event).dump()),
             QString::fromStdString(toJson(expected).dump()));
+    }
+
+    // #40: each kind's money back, as its list pages hold it, gives the movements its webhook
+    // gives for the same object: the same keys, kinds, amounts, currencies, dates and renewal
+    // refs (Recurly's listed refund names no renewal invoice: its refs are the payment it
+    // refunds and its credit invoice). An object that moves no money is no movement. Lemon
+    // Squeezy's listed invoice is the renewal, with its running total refunded beside it.
+    void listedMoneyBack_data()
+    {
+        QTest::addColumn<QString>("provider");
+        QTest::addColumn<QString>("fixture"); // a webhook fixture holding the object
+        QTest::addColumn<QString>("pick"); // where in it (moneyBackObject)
+        QTest::addColumn<QString>("patch"); // merged into the object; "" for the object as it is
+        QTest::addColumn<QString>("objectId");
+        QTest::addColumn<QString>("outcome"); // outcome/reason
+        QTest::addColumn<QString>("movements"); // movementsText
+        // Paddle: adjustments (PaddleHQ/paddle-node-sdk's adjustment mocks' shape).
+        QTest::newRow("paddle refund approved")
+            << "paddle"
+            << "paddle/adjustment_refund_approved.json"
+            << "data"
+            << ""
+            << "adj_01hvaadjrefund0000000000000"
+            << "money_movement/refund"
+            << "adj_01hvaadjrefund0000000000000 refund 1200 USD 2026-01-06T08:30:00.981231Z "
+               "txn_01hv8wptq8987qeep44cyrewp9";
+        QTest::newRow("paddle chargeback")
+            << "paddle"
+            << "paddle/adjustment_chargeback.json"
+            << "data"
+            << ""
+            << "adj_01hvaadjchargeback000000000"
+            << "money_movement/dispute"
+            << "txn_01hv8wptq8987qeep44cyrewp9 chargeback 2400 USD 2026-01-20T12:00:00.118832Z "
+               "txn_01hv8wptq8987qeep44cyrewp9";
+        QTest::newRow("paddle chargeback, reversed")
+            << "paddle"
+            << "paddle/adjustment_chargeback_reversed.json"
+            << "data"
+            << ""
+            << "adj_01hvaadjchargeback000000000"
+            << "money_movement/dispute"
+            << "txn_01hv8wptq8987qeep44cyrewp9 chargeback 2400 USD 2026-01-20T12:00:00.118832Z "
+               "txn_01hv8wptq8987qeep44cyrewp9; txn_01hv8wptq8987qeep44cyrewp9 "
+               "chargeback_reversal 2400 USD 2026-02-15T09:00:00.901245Z "
+               "txn_01hv8wptq8987qeep44cyrewp9";
+        QTest::newRow("paddle chargeback_reverse")
+            << "paddle"
+            << "paddle/adjustment_chargeback_reverse.json"
+            << "data"
+            << ""
+            << "adj_01hvaadjcbreverse0000000000"
+            << "money_movement/dispute"
+            << "txn_01hv8wptq8987qeep44cyrewp9 chargeback_reversal 2400 USD "
+               "2026-02-15T09:00:00.733211Z txn_01hv8wptq8987qeep44cyrewp9";
+        QTest::newRow("paddle refund pending approval moves nothing")
+            << "paddle"
+            << "paddle/refund_adjustment.json"
+            << "data"
+            << ""
+            << "adj_01hv9adjust00000000000000"
+            << "not_a_renewal/refund"
+            << "";
+        QTest::newRow("paddle refund rejected moves nothing")
+            << "paddle"
+            << "paddle/adjustment_refund_rejected.json"
+            << "data"
+            << ""
+            << "adj_01hvaadjrefund0000000000000"
+            << "not_a_renewal/refund"
+            << "";
+        QTest::newRow("paddle credit moves no cash") << "paddle"
+                                                     << "paddle/adjustment_credit.json"
+                                                     << "data"
+                                                     << ""
+                                                     << "adj_01hvaadjcredit0000000000000"
+                                                     << "not_a_renewal/credit_note"
+                                                     << "";
+        // Chargebee: transactions (chargebee-node types/resources/Transaction.d.ts' fields).
+        QTest::newRow("chargebee refund")
+            << "chargebee"
+            << "chargebee/refund_payment_refunded.json"
+            << "content.transaction"
+            << ""
+            << "txn_AzZcn2RefundTx01"
+            << "money_movement/refund"
+            << "txn_AzZcn2RefundTx01 refund 1000 USD 2026-01-12T10:00:00Z 1044";
+        QTest::newRow("chargebee refund failed")
+            << "chargebee"
+            << "chargebee/refund_transaction_failed.json"
+            << "content.transaction"
+            << ""
+            << "txn_AzZcn2RefundTx02"
+            << "money_movement/refund"
+            << "txn_AzZcn2RefundTx02 refund 700 USD 2026-01-12T10:10:00Z 1044; "
+               "txn_AzZcn2RefundTx02 refund_reversal 700 USD 2026-01-13T10:00:00Z 1044";
+        QTest::newRow("chargebee payment_reversal")
+            << "chargebee"
+            << "chargebee/chargeback_payment_reversal.json"
+            << "content.transaction"
+            << ""
+            << "txn_AzZcn2ReversalTx1"
+            << "money_movement/dispute"
+            << "txn_AzZcn2ReversalTx1 chargeback 2900 USD 2026-01-16T10:00:00Z 1044";
+        QTest::newRow("chargebee payment moves nothing back")
+            << "chargebee"
+            << "chargebee/payment_transaction_created.json"
+            << "content.transaction"
+            << ""
+            << "txn_AzZTZgTr8a2Lw1d98"
+            << "not_a_renewal/other_event_type"
+            << "";
+        // Recurly: refund transactions (recurly-client-python openapi/api.yaml, Transaction).
+        QTest::newRow("recurly refund")
+            << "recurly"
+            << "recurly/refund_credit_invoice_refunded.json"
+            << "transactions[0]"
+            << ""
+            << "qx6ptxnref01"
+            << "money_movement/refund"
+            << "qx6ptxnref01 refund 500 USD 2026-01-10T09:00:00Z qx6ptxnpay01,qx6prefund02";
+        QTest::newRow("recurly refund declined")
+            << "recurly"
+            << "recurly/refund_credit_invoice_declined.json"
+            << "transactions[0]"
+            << ""
+            << "qx6ptxnref02"
+            << "money_movement/refund"
+            << "qx6ptxnref02 refund 300 USD 2026-01-11T09:00:00Z qx6ptxnpay01,qx6prefund03; "
+               "qx6ptxnref02 refund_reversal 300 USD 2026-01-11T09:05:00Z "
+               "qx6ptxnpay01,qx6prefund03";
+        QTest::newRow("recurly purchase moves nothing back")
+            << "recurly"
+            << "recurly/refund_credit_invoice_refunded.json"
+            << "transactions[0]"
+            << R"({"id": "qx6ptxnpay01", "type": "purchase", "original_transaction_id": null,
+                   "invoice": {"id": "qx6pel8cxbcm", "number": "1206", "type": "charge",
+                   "state": "paid"}})"
+            << "qx6ptxnpay01"
+            << "not_a_renewal/other_event_type"
+            << "";
+        // Lemon Squeezy: subscription invoices (Pay's subscription_payment_refunded fixture).
+        QTest::newRow("lemonsqueezy refunded in full")
+            << "lemonsqueezy"
+            << "lemonsqueezy/refund.json"
+            << "data"
+            << ""
+            << "3051"
+            << "needs_snapshot/missing_period"
+            << "3051/refunded/999 refund 999 USD 2026-01-09T12:00:00Z 3051 cumulative";
+        QTest::newRow("lemonsqueezy partly refunded")
+            << "lemonsqueezy"
+            << "lemonsqueezy/refund_partial.json"
+            << "data"
+            << ""
+            << "3051"
+            << "needs_snapshot/missing_period"
+            << "3051/refunded/400 refund 400 USD 2026-01-05T08:00:00Z 3051 cumulative";
+        QTest::newRow("lemonsqueezy paid, nothing refunded")
+            << "lemonsqueezy"
+            << "lemonsqueezy/renewal_needs_snapshot.json"
+            << "data"
+            << R"({"attributes": {"refunded_amount": 0, "refunded_amount_usd": 0}})"
+            << "3051"
+            << "needs_snapshot/missing_period"
+            << "";
+        QTest::newRow("lemonsqueezy first invoice refunded pays back no renewal")
+            << "lemonsqueezy"
+            << "lemonsqueezy/first_invoice_initial.json"
+            << "data"
+            << R"({"attributes": {"status": "refunded", "refunded": true,
+                   "refunded_at": "2026-01-03T00:00:00.000000Z", "refunded_amount": 999}})"
+            << "2990"
+            << "not_a_renewal/first_invoice"
+            << "";
+    }
+    void listedMoneyBack()
+    {
+        QFETCH(QString, provider);
+        QFETCH(QString, fixture);
+        QFETCH(QString, pick);
+        QFETCH(QString, patch);
+        QFETCH(QString, objectId);
+        QFETCH(QString, outcome);
+        QFETCH(QString, movements);
+        const auto kind = kindOf(provider);
+        const auto object = moneyBackObject(fixture, pick, patch);
+        std::string error;
+        const auto statement
+            = tryRead(kind, {{"page.json", moneyBackPage(provider, object)}}, error);
+        QVERIFY2(statement, error.c_str());
+        QCOMPARE(statement->entries.size(), std::size_t {1});
+        const rd::StatementEntry &entry = statement->entries[0];
+        QVERIFY(!entry.unreadable);
+        QCOMPARE(QString::fromStdString(entry.objectId), objectId);
+        const rd::NormalizeResult &listed = entry.normalization;
+        QCOMPARE(
+            QString::fromStdString(rd::toString(listed.outcome) + "/" + listed.reason), outcome);
+        QCOMPARE(movementsText(listed.movements), movements);
+        QCOMPARE(listed.providerEventId, "statement:" + entry.objectSha256);
+        // Lemon Squeezy's renewal keeps its event beside its money back.
+        QCOMPARE(listed.event.has_value(), outcome.startsWith("needs_snapshot"));
+        if (listed.event)
+            QCOMPARE(QString::fromStdString(listed.event->providerRenewalKey), objectId);
+        if (!patch.isEmpty())
+            return;
+
+        // The webhook that carries the same object moves the same money. Recurly's carries its
+        // credit invoice, which names the renewal: the same movements but for their refs.
+        const auto webhook = rd::normalizePayload(kind, kKey, readFixture(fixture).toStdString());
+        QCOMPARE(webhook.movements.size(), listed.movements.size());
+        for (std::size_t i = 0; i < listed.movements.size(); ++i) {
+            rd::MoneyMovement expected = webhook.movements[i];
+            if (provider == "recurly") {
+                QCOMPARE(expected.renewalRefs, std::vector<std::string> {"qx6pel8cxbcm"});
+                expected.renewalRefs = listed.movements[i].renewalRefs;
+            }
+            QCOMPARE(QString::fromStdString(toJson(listed.movements[i]).dump()),
+                QString::fromStdString(toJson(expected).dump()));
+        }
+    }
+
+    // #40: each kind asks for its money back list after its renewals' (Lemon Squeezy: its one
+    // list holds both), filtered to cover the range where the API lets it.
+    void moneyBackListsAreAsked_data()
+    {
+        QTest::addColumn<QString>("provider");
+        QTest::addColumn<QString>("renewals"); // the first list's path
+        QTest::addColumn<QString>("moneyBack"); // the money back list's path
+        QTest::addColumn<QStringList>("query"); // name=value pairs its request holds
+        // The range: January 2026, created from 35 days before.
+        QTest::newRow("paddle") << "paddle"
+                                << "/transactions"
+                                << "/adjustments"
+                                << QStringList {"action=refund,chargeback,chargeback_reverse",
+                                       "per_page=30"};
+        QTest::newRow("chargebee")
+            << "chargebee"
+            << "/api/v2/invoices"
+            << "/api/v2/transactions"
+            << QStringList {"limit=100", R"(type[in]=["refund","payment_reversal"])",
+                   "date[between]=[1764201600,1769904000]"};
+        QTest::newRow("recurly") << "recurly"
+                                 << "/invoices"
+                                 << "/transactions"
+                                 << QStringList {"limit=200", "type=refund",
+                                        "begin_time=2025-11-27T00:00:00Z",
+                                        "end_time=2026-02-01T00:00:00Z"};
+        QTest::newRow("lemonsqueezy")
+            << "lemonsqueezy"
+            << "/v1/subscription-invoices"
+            << "/v1/subscription-invoices" << QStringList {"page[number]=1", "page[size]=100"};
+    }
+    void moneyBackListsAreAsked()
+    {
+        QFETCH(QString, provider);
+        QFETCH(QString, renewals);
+        QFETCH(QString, moneyBack);
+        QFETCH(QStringList, query);
+        const auto kind = kindOf(provider);
+        const auto &definition = rd::providerDefinition(kind);
+        const auto at = [](const char *text) { return rd::parseRfc3339(text).value(); };
+        const rd::ListRange range {
+            at("2026-01-01T00:00:00Z"), at("2026-02-01T00:00:00Z"), at("2025-11-27T00:00:00Z")};
+        const auto lists = definition.listRequests(range, definition.listApi().maxPageSize);
+        QVERIFY(!lists.empty());
+        QCOMPARE(QString::fromStdString(lists.front().path), renewals);
+        const rd::ListRequest *found = nullptr;
+        for (const auto &list : lists) {
+            if (!list.moneyBack)
+                continue;
+            QVERIFY2(!found, "one money back list");
+            found = &list;
+        }
+        QVERIFY(found);
+        QCOMPARE(QString::fromStdString(found->path), moneyBack);
+        QCOMPARE(found == &lists.front(), renewals == moneyBack);
+        QStringList asked;
+        for (const auto &[name, value] : found->query)
+            asked << QString::fromStdString(name + "=" + value);
+        for (const auto &pair : query)
+            QVERIFY2(asked.contains(pair), qPrintable(pair + " not in " + asked.join('&')));
+        // A statement holding that list may say a movement it lacks is not in it.
+        QVERIFY(
+            rd::listsEveryMoneyBackList(kind, {renewals.toStdString(), moneyBack.toStdString()}));
+        if (renewals != moneyBack)
+            QVERIFY(!rd::listsEveryMoneyBackList(kind, {renewals.toStdString()}));
     }
 
     // #39, 15: a listed invoice carrying both parent and subscription is read when the two

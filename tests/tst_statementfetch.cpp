@@ -14,6 +14,8 @@
 
 #include <QElapsedTimer>
 
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <mutex>
 #include <thread>
@@ -28,6 +30,8 @@ const rd::Timestamp kTo = rd::makeUtc(2026, 11, 30);
 const rd::Timestamp kEnd = rd::makeUtc(2026, 12, 1); // the day after `to`
 const rd::Timestamp kCreatedFrom = rd::makeUtc(2026, 9, 27); // kFrom - 35 days
 constexpr int kPages = 3;
+
+std::size_t moneyBackListsOf(rd::ProviderKind kind);
 
 std::string secondsOf(rd::Timestamp t)
 {
@@ -52,6 +56,19 @@ public:
     std::vector<std::string> served;
     /// What was wrong in the requests (beyond a wrong key, which is answered 401).
     QStringList problems;
+    /// The money back lists asked for (#40), in order: each answered with one empty last page.
+    std::vector<std::string> moneyBackAsked;
+
+    /// The lists of refunds, disputes or adjustments each provider's reference names, read
+    /// after the renewals' (Lemon Squeezy's invoices carry their refunds: none).
+    static std::vector<std::string> moneyBackPaths(rd::ProviderKind kind)
+    {
+        std::vector<std::string> paths;
+        for (const char *path : apiOf(kind).moneyBack)
+            if (path)
+                paths.emplace_back(path);
+        return paths;
+    }
 
     rdtest::ApiResponse answer(const rdtest::ApiRequest &r)
     {
@@ -62,6 +79,11 @@ public:
         if (alwaysRateLimited)
             return {429, R"({"error":"rate limited"})", {}};
         const std::string base = "http://" + r.header("host");
+        const auto moneyBack = moneyBackPaths(m_kind);
+        if (std::find(moneyBack.begin(), moneyBack.end(), r.path) != moneyBack.end()) {
+            moneyBackAsked.push_back(r.path);
+            return {200, emptyPage(r.path), {}, api().contentType};
+        }
         const int page = pageAsked(r);
         if (page == 0)
             return {400, R"({"error":"bad cursor"})", {}};
@@ -155,6 +177,14 @@ private:
             problems << QString::fromStdString("Accept " + r.header("accept"));
         expect(r, "page[size]", "100");
         return cursorPage(r.param("page[number]"), {"1", "2", "3"});
+    }
+
+    // A list's only page, empty, in the kind's shape.
+    std::string emptyPage(const std::string &path) const
+    {
+        std::string page = api().emptyPage;
+        const auto at = page.find("PATH");
+        return at == std::string::npos ? page : page.replace(at, 4, path);
     }
 
     static std::string offset(int page)
@@ -255,28 +285,38 @@ private:
         const char *contentType;
         int (FakeProvider::*pageAsked)(const rdtest::ApiRequest &);
         std::string (FakeProvider::*pageBody)(int page, const std::string &base) const;
+        /// The money back lists (#40), each answered with one empty page (PATH: its path).
+        std::array<const char *, 2> moneyBack;
+        const char *emptyPage;
     };
 
-    const ProviderApi &api() const
+    static const ProviderApi &apiOf(rd::ProviderKind kind)
     {
+        static const char *const kListPage
+            = R"({"object":"list","url":"PATH","has_more":false,"data":[]})";
         static const ProviderApi apis[] = {
             {rd::ProviderKind::Stripe, false, "application/json", &FakeProvider::askedStripe,
-                &FakeProvider::bodyStripe},
+                &FakeProvider::bodyStripe, {"/v1/refunds", "/v1/disputes"}, kListPage},
             {rd::ProviderKind::Paddle, false, "application/json", &FakeProvider::askedPaddle,
-                &FakeProvider::bodyPaddle},
+                &FakeProvider::bodyPaddle, {"/adjustments", nullptr},
+                R"({"data":[],"meta":{"request_id":"m","pagination":{"per_page":30,)"
+                R"("next":"PATH?after=x","has_more":false,"estimated_total":0}}})"},
             {rd::ProviderKind::Chargebee, true, "application/json", &FakeProvider::askedChargebee,
-                &FakeProvider::bodyChargebee},
+                &FakeProvider::bodyChargebee, {"/api/v2/transactions", nullptr}, R"({"list":[]})"},
             {rd::ProviderKind::Recurly, true, "application/json", &FakeProvider::askedRecurly,
-                &FakeProvider::bodyRecurly},
+                &FakeProvider::bodyRecurly, {"/transactions", nullptr}, kListPage},
             {rd::ProviderKind::LemonSqueezy, false, "application/vnd.api+json",
-                &FakeProvider::askedLemonSqueezy, &FakeProvider::bodyLemonSqueezy},
+                &FakeProvider::askedLemonSqueezy, &FakeProvider::bodyLemonSqueezy,
+                {nullptr, nullptr}, kListPage},
         };
         for (const auto &a : apis) {
-            if (a.kind == m_kind)
+            if (a.kind == kind)
                 return a;
         }
-        qFatal("no fake API for provider kind %d", int(m_kind));
+        qFatal("no fake API for provider kind %d", int(kind));
     }
+
+    const ProviderApi &api() const { return apiOf(m_kind); }
 
     rd::ProviderKind m_kind;
     std::mutex m_mutex;
@@ -329,6 +369,17 @@ rd::FetchRequest requestFor(rd::ProviderKind kind, const std::string &base)
     return r;
 }
 
+std::size_t moneyBackListsOf(rd::ProviderKind kind)
+{
+    return FakeProvider::moneyBackPaths(kind).size();
+}
+
+/// The pages of a whole fetch: the renewals' kPages, then one a money back list.
+std::size_t pagesOf(rd::ProviderKind kind)
+{
+    return kPages + moneyBackListsOf(kind);
+}
+
 void addProviderRows()
 {
     QTest::addColumn<int>("kind");
@@ -378,16 +429,24 @@ private slots:
         QVERIFY2(!out.error, qPrintable(describe(out)));
         const auto &pages = out.pages;
         QVERIFY2(api.provider.problems.isEmpty(), qPrintable(api.provider.problems.join("\n")));
-        QCOMPARE(pages.size(), std::size_t(kPages));
+        QCOMPARE(pages.size(), pagesOf(k));
         QCOMPARE(api.provider.served.size(), std::size_t(kPages));
-        for (int i = 0; i < kPages; ++i) {
+        for (std::size_t i = 0; i < pages.size(); ++i)
             QCOMPARE(QString::fromStdString(pages[i].name),
                 QString("%1-%2.json")
                     .arg(QString::fromStdString(rd::toString(k)))
                     .arg(i + 1, 4, 10, QChar('0')));
+        // The renewals' pages first, each naming its list; then each money back list, whole.
+        const std::string renewals = api.server.requests()[0].path;
+        for (int i = 0; i < kPages; ++i) {
             QCOMPARE(pages[i].bytes, api.provider.served[i]);
+            QCOMPARE(pages[i].list, renewals);
         }
-        QCOMPARE(api.server.requests().size(), std::size_t(kPages));
+        const auto moneyBack = FakeProvider::moneyBackPaths(k);
+        QCOMPARE(api.provider.moneyBackAsked, moneyBack);
+        for (std::size_t i = 0; i < moneyBack.size(); ++i)
+            QCOMPARE(pages[kPages + i].list, moneyBack[i]);
+        QCOMPARE(api.server.requests().size(), pagesOf(k));
         QVERIFY(seen.sleeps.empty());
         QVERIFY(seen.logMentions("GET " + api.server.base()));
         QVERIFY(!seen.logMentions(kKey));
@@ -404,8 +463,8 @@ private slots:
         const auto out = fetch(requestFor(k, api.server.base()), seen.options());
         QVERIFY2(!out.error, qPrintable(describe(out)));
         const auto &pages = out.pages;
-        QCOMPARE(pages.size(), std::size_t(kPages));
-        QCOMPARE(api.server.requests().size(), std::size_t(kPages + 1));
+        QCOMPARE(pages.size(), pagesOf(k));
+        QCOMPARE(api.server.requests().size(), pagesOf(k) + 1);
         // The 429's second request is the same request again.
         QCOMPARE(api.server.requests()[1].target, api.server.requests()[2].target);
         QCOMPARE(seen.sleeps, std::vector<std::chrono::milliseconds> {1000ms});
@@ -477,10 +536,10 @@ private slots:
         const auto out = fetch(requestFor(k, api.server.base()), seen.options());
         QVERIFY2(!out.error, qPrintable(describe(out)));
         const auto &pages = out.pages;
-        QCOMPARE(pages.size(), std::size_t(kPages));
+        QCOMPARE(pages.size(), pagesOf(k));
         QCOMPARE(pages[1].bytes, api.provider.served[1]);
         QCOMPARE(seen.sleeps, std::vector<std::chrono::milliseconds> {250ms});
-        QCOMPARE(api.server.requests().size(), std::size_t(kPages + 1));
+        QCOMPARE(api.server.requests().size(), pagesOf(k) + 1);
     }
 
     void refusedKey_data() { addProviderRows(); }
@@ -730,7 +789,7 @@ private slots:
                                    "http://localhost:" + std::to_string(api.server.port())),
             options);
         QVERIFY2(!out.error, qPrintable(describe(out)));
-        QCOMPARE(out.pages.size(), std::size_t(kPages));
+        QCOMPARE(out.pages.size(), pagesOf(rd::ProviderKind::Stripe));
 
         options.maxServerErrorRetries = 0;
         for (const std::string base : {"http://[::1]:9", "http://127.255.0.9:9"}) {

@@ -282,8 +282,9 @@ private slots:
                   R"("status_transitions":{"paid_at":1769904005},"lines":{"object":"list",)"
                   R"("has_more":false,"data":[{"type":"subscription","proration":false,)"
                   R"("period":{"start":1769904000,"end":1772323200}}]}})";
-            if (r.param("starting_after").empty())
+            if (r.path == "/v1/invoices" && r.param("starting_after").empty())
                 return answer(200, R"({"object":"list","has_more":true,"data":[)" + invoice + "]}");
+            // The invoices' last page; the refunds' and the disputes' only ones (#40).
             return answer(200, R"({"object":"list","has_more":false,"data":[]})");
         });
         const mode_t previous = ::umask(022);
@@ -293,7 +294,9 @@ private slots:
         QCOMPARE(modeOf(dir), mode_t(0700));
         const QStringList names = QDir(dir).entryList(QDir::Files, QDir::Name);
         // The manifest that lists the pages is as private as they are.
-        QCOMPARE(names, QStringList({"manifest.json", "stripe-0001.json", "stripe-0002.json"}));
+        QCOMPARE(names,
+            QStringList({"manifest.json", "stripe-0001.json", "stripe-0002.json",
+                "stripe-0003.json", "stripe-0004.json"}));
         for (const auto &name : names)
             QCOMPARE(modeOf(dir + "/" + name), mode_t(0600));
 

@@ -773,6 +773,8 @@ private slots:
             if (r.header("authorization") != "Bearer sk_test_statement")
                 return answer(401, R"({"error":{"type":"invalid_request_error"}})");
             const std::string after = r.param("starting_after");
+            if (r.path == "/v1/refunds" || r.path == "/v1/disputes") // none this February
+                return answer(200, page({}, false).toStdString());
             if (r.path != "/v1/invoices" || (!after.empty() && after != "in_2"))
                 return answer(400, R"({"error":{}})");
             return answer(200, page(after.empty() ? first : second, after.empty()).toStdString());
@@ -788,13 +790,15 @@ private slots:
         QVERIFY2(r.exitCode == 3, r.err.constData());
         const auto j = nlohmann::json::parse(r.out.toStdString());
         QCOMPARE(j["objects"].get<int>(), 5);
-        QCOMPARE(j["files"].size(), std::size_t(2));
+        QCOMPARE(j["files"].size(), std::size_t(4)); // two of invoices, the refunds, the disputes
         QCOMPARE(j["matched"].get<int>(), 1);
         QCOMPARE(j["backfilled"].get<int>(), 1);
         QCOMPARE(j["differing"].get<int>(), 1);
         QCOMPARE(j["notInStatement"].get<int>(), 1);
         QVERIFY(!r.err.contains("sk_test_statement"));
-        QCOMPARE(api.requests().size(), std::size_t(2));
+        // The invoices' two pages, then the refunds' and the disputes' (#40).
+        QCOMPARE(api.requests().size(), std::size_t(4));
+        QCOMPARE(j["listsMoneyBack"].get<bool>(), true);
 
         // A key the provider refuses: a fixed sentence, exit 78, nothing imported.
         const QString wrong = writeFile(*m_dir, "wrong.json",
@@ -820,6 +824,10 @@ private slots:
         rdtest::ApiServer api([&](const rdtest::ApiRequest &r) {
             rdtest::ApiResponse response;
             const bool first = r.param("starting_after").empty();
+            if (r.path != "/v1/invoices") { // the refunds' and the disputes': none
+                response.body = page({}, false).toStdString();
+                return response;
+            }
             response.body = first
                 ? page({invoice("in_1", "sub_1", 1999), invoice("in_2", "sub_2", 1999)}, true)
                       .toStdString()
@@ -852,10 +860,15 @@ private slots:
         QCOMPARE(manifest["from"].get<std::string>(), std::string("2026-02-01"));
         QCOMPARE(manifest["to"].get<std::string>(), std::string("2026-02-28"));
         QCOMPARE(manifest["complete"].get<bool>(), true);
-        QCOMPARE(manifest["pages"].size(), std::size_t(2));
+        // The invoices' two pages, then the refunds' and the disputes' lists, each begun anew.
+        QCOMPARE(manifest["pages"].size(), std::size_t(4));
         QVERIFY(manifest["pages"][0]["request"].is_null());
         QCOMPARE(
             manifest["pages"][1]["request"].get<std::string>(), std::string("starting_after=in_2"));
+        QCOMPARE(manifest["pages"][1]["list"].get<std::string>(), std::string("/v1/invoices"));
+        QVERIFY(manifest["pages"][2]["request"].is_null());
+        QCOMPARE(manifest["pages"][2]["list"].get<std::string>(), std::string("/v1/refunds"));
+        QCOMPARE(manifest["pages"][3]["list"].get<std::string>(), std::string("/v1/disputes"));
         const QString page1 = saved + "/" + QString::fromStdString(manifest["pages"][0]["file"]);
         const QString page2 = saved + "/" + QString::fromStdString(manifest["pages"][1]["file"]);
 

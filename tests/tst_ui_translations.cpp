@@ -307,6 +307,15 @@ private slots:
         repeated.summary["closedMonths"] = nlohmann::json::array(
             {{{"month", "2026-02"}, {"closedBy", "carol"}, {"closedAt", "2026-03-03T09:00:00Z"}}});
         repeated.summary["backfilledAfterClose"] = 2;
+        // Money back (#40): every list here, and (below) not all.
+        results[0].summary["moneyBack"] = {{"listed", true}, {"lines", 4}, {"matched", 1},
+            {"backfilled", 2}, {"unapplied", 0}, {"differing", 1}, {"notInStatement", 1},
+            {"statementTotals",
+                {{"USD", {{"refundedMinor", 800}, {"disputedMinor", 1000}}},
+                    {"JPY", {{"refundedMinor", 150}, {"disputedMinor", 0}}}}},
+            {"ledgerTotals", nlohmann::json::object()}};
+        repeated.summary["moneyBack"] = results[0].summary["moneyBack"];
+        repeated.summary["moneyBack"]["listed"] = false;
         repeated.alreadyImported = true;
         repeated.dryRun = true;
         repeated.openFindings = nlohmann::json::array({{{"finding", "unreadable"},

@@ -153,7 +153,7 @@ std::string closeReportCsv(const nlohmann::json &report)
     out += "\n";
     out += csv::line({"Run", "Line", "Renewal key", "Subscription", "Finding", "Amount", "Currency",
         "Paid at", "Case", "Case status", "Case reason", "Resolution", "Resolved by", "Resolved at",
-        "Note"});
+        "Note", "Money back"});
     const std::vector<Kind> findingKinds {Kind::Number, Kind::Number, Kind::Text, Kind::Text,
         Kind::Text, Kind::Number, Kind::Text, Kind::Text, Kind::Number};
     if (const auto f = report.find("findings"); f != report.end() && f->is_array()) {
@@ -168,7 +168,9 @@ std::string closeReportCsv(const nlohmann::json &report)
                         : std::string(),
                     currency, textAt(l, "paidAt"), textAt(l, "caseId"), textAt(l, "caseStatus"),
                     textAt(l, "caseReason"), textAt(l, "resolution"), textAt(l, "resolvedBy"),
-                    textAt(l, "resolvedAt"), textAt(l, "note")},
+                    // A money back finding (#40): its movement's kind; the key, amount and date
+                    // before are the movement's.
+                    textAt(l, "resolvedAt"), textAt(l, "note"), textAt(l, "moneyBack")},
                 findingKinds);
         }
     }

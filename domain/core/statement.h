@@ -14,14 +14,23 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace rd {
 
 struct StatementFile
 {
+    StatementFile() = default;
+    StatementFile(std::string name_, std::string bytes_, std::string list_ = {})
+        : name(std::move(name_)), bytes(std::move(bytes_)), list(std::move(list_))
+    { }
+
     std::string name;
     std::string bytes;
+    /// The list the page answers (ListRequest::path: "/v1/refunds"), as a fetch knows it and
+    /// its manifest records it; empty for a file given by hand.
+    std::string list;
 }; // one file as given
 
 struct StatementFileInfo

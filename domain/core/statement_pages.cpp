@@ -64,8 +64,12 @@ std::string pagesManifestJson(ProviderKind kind, std::string_view providerKey,
     json list = json::array();
     std::optional<std::string> request;
     for (const auto &page : pages) {
-        list.push_back({{"file", page.name}, {"request", request ? json(*request) : json()},
-            {"sha256", sha256Hex(page.bytes)}});
+        // The first page of each next list has no request: the list before it ended.
+        json entry {{"file", page.name}, {"request", request ? json(*request) : json()},
+            {"sha256", sha256Hex(page.bytes)}};
+        if (!page.list.empty())
+            entry["list"] = page.list;
+        list.push_back(std::move(entry));
         try {
             request
                 = requestText(provider.nextListPage(parseUntrustedJson(page.bytes, kPageLimits)));
@@ -125,6 +129,13 @@ std::optional<PagesManifest> readPagesManifest(const StatementFile &file)
             throw InputError(at, "\"request\" is missing, or neither null nor a string");
         if (request->is_string())
             page.request = request->get<std::string>();
+        // Since #40 a fetch reads several lists (renewals, then money back); a manifest
+        // written before names none, its pages being one list.
+        const auto listName = p.find("list");
+        if (listName != p.end() && !listName->is_string())
+            throw InputError(at, "\"list\" is not a string");
+        if (listName != p.end())
+            page.list = listName->get<std::string>();
         m.pages.push_back(std::move(page));
     }
     return m;
@@ -193,6 +204,15 @@ void checkPagesAgainstManifest(
                     + ", links to a next page, " + shown(page.nextRequest) + ", which is missing");
             break;
         }
+        // The next list's first page, asked with no request, after this list's last.
+        const PagesManifest::Page &next = manifest.pages[i + 1];
+        if (!next.request && !page.nextRequest && !next.list.empty()
+            && next.list != manifest.pages[i].list)
+            continue;
+        if (next.request && next.list != manifest.pages[i].list)
+            refuse("page " + printableAscii(next.file) + " of list " + printableAscii(next.list)
+                + " was asked with " + shown(next.request)
+                + ": the first page of that list is missing");
         if (page.nextRequest != manifest.pages[i + 1].request)
             refuse("the chain breaks after " + printableAscii(manifest.pages[i].file)
                 + ": it links to " + shown(page.nextRequest) + ", but the next page listed, "
@@ -200,6 +220,27 @@ void checkPagesAgainstManifest(
                 + shown(manifest.pages[i + 1].request) + ": the page at " + shown(page.nextRequest)
                 + " is missing");
     }
+}
+
+std::set<std::string> PagesManifest::lists() const
+{
+    std::set<std::string> out;
+    for (const auto &p : pages)
+        out.insert(p.list);
+    return out;
+}
+
+bool listsEveryMoneyBackList(ProviderKind kind, const std::set<std::string> &lists)
+{
+    bool any = false;
+    for (const ListRequest &list : providerDefinition(kind).listRequests({}, 1)) {
+        if (!list.moneyBack)
+            continue;
+        if (!lists.contains(list.path))
+            return false;
+        any = true;
+    }
+    return any;
 }
 
 } // namespace rd

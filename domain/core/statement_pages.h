@@ -8,17 +8,22 @@
 //
 //   {"format": "renewal-desk statement pages/1", "provider": KEY, "kind": "stripe",
 //    "from": "YYYY-MM-DD", "to": "YYYY-MM-DD",
-//    "pages": [{"file": "stripe-0001.json", "request": null, "sha256": HEX}, ...],
+//    "pages": [{"file": "stripe-0001.json", "request": null, "sha256": HEX,
+//               "list": "/v1/invoices"}, ...],
 //    "complete": true}
 //
 // "request" is requestText of the page before (null for the first): "starting_after=in_..."
 // for Stripe, "offset=..." for Chargebee, the provider's next link for Paddle, Recurly and
-// Lemon Squeezy.
+// Lemon Squeezy. "list" names the list the page answers (ListRequest::path): a fetch reads the
+// renewals' list, then the money back's (#40), one after the other; each next list's first
+// page has request null, after the last page of the list before. A manifest written before
+// has no "list": its pages are one list.
 
 #include "domain/core/adapters/provider_kinds.h"
 #include "domain/core/statement.h"
 
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -49,6 +54,9 @@ struct PagesManifest
         std::string file;
         std::optional<std::string> request;
         std::string sha256;
+        /// The list the page answers (ListRequest::path); empty in a manifest written before
+        /// #40, whose pages are one list.
+        std::string list;
     };
     std::string provider;
     std::string kind;
@@ -56,7 +64,15 @@ struct PagesManifest
     std::string to;
     std::vector<Page> pages;
     bool complete = false;
+
+    /// The lists its pages answer.
+    std::set<std::string> lists() const;
 };
+
+/// Whether `lists` (a fetch's or a manifest's) hold each list of the kind's money back
+/// (ListRequest::moneyBack): only then may a statement say that a movement it lacks is not
+/// in it. False for a kind that lists none.
+bool listsEveryMoneyBackList(ProviderKind kind, const std::set<std::string> &lists);
 
 /// The manifest of `pages` (fetched in this order, each the answer to its predecessor's link)
 /// as JSON text. Throws InputError when a page is not the kind's list.

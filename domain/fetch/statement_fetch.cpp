@@ -476,8 +476,9 @@ void checkRequest(const FetchRequest &request)
             "from " + formatRfc3339(request.from) + ", to " + formatRfc3339(request.to));
 }
 
-std::string firstUrl(const ProviderDefinition &provider, const std::string &base,
-    const FetchRequest &request, const FetchOptions &options)
+/// Each list's first page's URL, with its path (the list's name in a manifest).
+std::vector<std::pair<std::string, std::string>> firstUrls(const ProviderDefinition &provider,
+    const std::string &base, const FetchRequest &request, const FetchOptions &options)
 {
     // The provider's page size: its maximum, or less when asked.
     const int maximum = provider.listApi().maxPageSize;
@@ -485,8 +486,10 @@ std::string firstUrl(const ProviderDefinition &provider, const std::string &base
     const Timestamp end {request.to.micros + kMicrosPerDay}; // exclusive
     const Timestamp createdFrom {request.from.micros
         - std::chrono::duration_cast<std::chrono::microseconds>(options.createdLookback).count()};
-    const ListRequest first = provider.firstListRequest({request.from, end, createdFrom}, size);
-    return withQuery(base + first.path, first.query);
+    std::vector<std::pair<std::string, std::string>> urls;
+    for (const ListRequest &list : provider.listRequests({request.from, end, createdFrom}, size))
+        urls.emplace_back(list.path, withQuery(base + list.path, list.query));
+    return urls;
 }
 
 /// `reason` is a fixed sentence (it goes on the first line); `details`, what the page said.
@@ -589,34 +592,40 @@ std::vector<FetchedPage> fetchStatementPages(
     const ListApi api = provider->listApi();
     const std::string base = checkedApiBase(api, request);
     checkRequest(request);
-    const std::string first = firstUrl(*provider, base, request, options);
+    const auto lists = firstUrls(*provider, base, request, options);
 
     Client client(api, request, options);
     std::vector<FetchedPage> pages;
     std::size_t held = 0;
     std::set<std::string> requested;
-    std::optional<std::string> url = first;
-    while (url) {
-        if (!requested.insert(*url).second)
-            badPage(*url, "the next link repeats a page already fetched");
-        if (pages.size() >= options.maxPages)
-            throw FetchError("too_many_pages",
-                "the list has more than the " + std::to_string(options.maxPages) + " pages allowed",
-                "more than " + std::to_string(options.maxPages) + " pages from " + first);
-        const std::size_t left = options.maxTotalBytes > held ? options.maxTotalBytes - held : 0;
-        const BodyCap cap = left < options.maxPageBytes ? BodyCap {left, true}
-                                                        : BodyCap {options.maxPageBytes, false};
-        std::string body = client.get(*url, cap);
-        nlohmann::json page;
-        try {
-            page = parseUntrustedJson(body, JsonLimits {options.maxPageBytes, 64});
-        } catch (const InputError &e) {
-            badPage(*url, "a page was not the provider's list: not JSON it can read", e.what());
+    // Each list to its last page, one after the other (renewals, then money back): the pages
+    // are numbered on across them, each naming its list.
+    for (const auto &[list, first] : lists) {
+        std::optional<std::string> url = first;
+        while (url) {
+            if (!requested.insert(*url).second)
+                badPage(*url, "the next link repeats a page already fetched");
+            if (pages.size() >= options.maxPages)
+                throw FetchError("too_many_pages",
+                    "the list has more than the " + std::to_string(options.maxPages)
+                        + " pages allowed",
+                    "more than " + std::to_string(options.maxPages) + " pages from " + first);
+            const std::size_t left
+                = options.maxTotalBytes > held ? options.maxTotalBytes - held : 0;
+            const BodyCap cap = left < options.maxPageBytes ? BodyCap {left, true}
+                                                            : BodyCap {options.maxPageBytes, false};
+            std::string body = client.get(*url, cap);
+            nlohmann::json page;
+            try {
+                page = parseUntrustedJson(body, JsonLimits {options.maxPageBytes, 64});
+            } catch (const InputError &e) {
+                badPage(*url, "a page was not the provider's list: not JSON it can read", e.what());
+            }
+            std::optional<std::string> next = nextUrl(*provider, page, *url, first, base);
+            held += body.size();
+            pages.push_back({pageName(request.kind, pages.size() + 1), std::move(body), list});
+            url = std::move(next);
         }
-        std::optional<std::string> next = nextUrl(*provider, page, *url, first, base);
-        held += body.size();
-        pages.push_back({pageName(request.kind, pages.size() + 1), std::move(body)});
-        url = std::move(next);
     }
     return pages;
 }

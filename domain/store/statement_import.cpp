@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <set>
 #include <tuple>
 
 namespace rd {
@@ -84,6 +85,40 @@ nlohmann::json unreadableLineJson(
         {"outcome", "unreadable"}, {"event", std::move(event)}};
 }
 
+// A listed refund, dispute or adjustment (#40), or the money back a listed renewal carries
+// (Lemon Squeezy's refunded_amount): record_money_movements' event.
+nlohmann::json moneyBackLineJson(
+    std::size_t lineNo, const StatementEntry &e, const std::string &providerKey)
+{
+    const auto &n = e.normalization;
+    nlohmann::json movements = nlohmann::json::array();
+    for (const auto &m : n.movements)
+        movements.push_back(toJson(m));
+    nlohmann::json event {{"providerKey", providerKey}, {"providerEventId", n.providerEventId},
+        {"providerSubscriptionId",
+            n.providerSubscriptionId.empty() ? nlohmann::json()
+                                             : nlohmann::json(n.providerSubscriptionId)},
+        {"movements", std::move(movements)}};
+    return {{"line", lineNo}, {"objectId", e.objectId}, {"objectSha256", e.objectSha256},
+        {"outcome", "money_back"}, {"event", std::move(event)}};
+}
+
+// The money back in the order it happened: a refund before the failure that reverses it, each
+// renewal's refunds in their order (a running total's increase is worked out from those
+// recorded before it).
+std::vector<const StatementEntry *> moneyBackInOrder(const Statement &statement)
+{
+    std::vector<const StatementEntry *> order;
+    for (const auto &e : statement.entries)
+        if (!e.unreadable && !e.normalization.movements.empty())
+            order.push_back(&e);
+    std::stable_sort(order.begin(), order.end(), [](const auto *a, const auto *b) {
+        return a->normalization.movements.front().occurredAt.micros
+            < b->normalization.movements.front().occurredAt.micros;
+    });
+    return order;
+}
+
 nlohmann::json filesJson(const Statement &statement)
 {
     nlohmann::json files = nlohmann::json::array();
@@ -110,7 +145,8 @@ nlohmann::json openFindingsOf(pqxx::work &tx, std::int64_t runId)
 }
 
 StatementImportResult importOnce(pqxx::connection &conn, const std::string &providerKey,
-    const Statement &statement, const StatementDays &days, bool dryRun, PagesProof proof)
+    const Statement &statement, const StatementDays &days, bool dryRun, PagesProof proof,
+    bool listsMoneyBack)
 {
     for (const auto &e : statement.entries) {
         if (isRenewalEntry(e) && e.normalization.event->providerKey != providerKey)
@@ -125,9 +161,10 @@ StatementImportResult importOnce(pqxx::connection &conn, const std::string &prov
     // the ledger may have changed since (a renewal recorded, a case resolved).
     const auto begun = tx.exec_params1(
         "SELECT run_id, earlier_run FROM public.statement_begin($1, $2::date, $3::date, $4, "
-        "$5::jsonb, $6, $7)",
+        "$5::jsonb, $6, $7, $8)",
         providerKey, days.from, days.to, statementDigest(statement), filesJson(statement).dump(),
-        static_cast<long long>(statement.entries.size()), std::string(toString(proof)));
+        static_cast<long long>(statement.entries.size()), std::string(toString(proof)),
+        listsMoneyBack);
     result.alreadyImported = !begun[1].is_null();
     const auto runId = begun[0].as<std::int64_t>();
     const auto order = inCoreOrder(statement);
@@ -141,6 +178,12 @@ StatementImportResult importOnce(pqxx::connection &conn, const std::string &prov
     };
     for (const StatementEntry *e : order) {
         batch.push_back(lineJson(++lineNo, *e));
+        if (batch.size() == kBatch)
+            flush();
+    }
+    // After the renewals: a refund of a renewal this statement backfills finds it recorded.
+    for (const StatementEntry *e : moneyBackInOrder(statement)) {
+        batch.push_back(moneyBackLineJson(++lineNo, *e, providerKey));
         if (batch.size() == kBatch)
             flush();
     }
@@ -183,13 +226,15 @@ std::optional<StatementDays> paidDaysOf(const Statement &statement)
 }
 
 StatementImportResult importStatement(DbRef db, const std::string &providerKey,
-    const Statement &statement, const StatementDays &days, bool dryRun, PagesProof proof)
+    const Statement &statement, const StatementDays &days, bool dryRun, PagesProof proof,
+    bool listsMoneyBack)
 {
     pqxx::connection &conn = pqxxOf(db);
     // A deadlock with a delivery or an operator (they lock a case, then its subscription) or
     // a case that kept changing: nothing was kept; the whole import runs again.
-    return retryingAction(
-        [&] { return importOnce(conn, providerKey, statement, days, dryRun, proof); });
+    return retryingAction([&] {
+        return importOnce(conn, providerKey, statement, days, dryRun, proof, listsMoneyBack);
+    });
 }
 
 StatementImportResult importStatementFiles(DbRef db, const std::string &providerKey,
@@ -216,6 +261,15 @@ StatementImportResult importStatementFiles(DbRef db, const std::string &provider
     }
     const Statement statement = readStatement(*kind, providerKey, manifest ? pages : files);
     PagesProof proof = claimed;
+    // Whether every money back list of the kind is here, page by page (0052): the lists a
+    // manifest names, or those this run fetched. Pages given by hand name none.
+    std::set<std::string> lists;
+    if (manifest)
+        lists = manifest->lists();
+    else if (claimed == PagesProof::Fetched)
+        for (const auto &f : files)
+            lists.insert(f.list);
+    const bool listsMoneyBack = listsEveryMoneyBackList(*kind, lists);
     std::optional<std::string> dayFrom = from;
     std::optional<std::string> dayTo = to;
     if (manifest) {
@@ -242,7 +296,7 @@ StatementImportResult importStatementFiles(DbRef db, const std::string &provider
         throw InputError("statement",
             "the first day " + days.from + " is after the last day " + days.to
                 + " (both are included)");
-    return importStatement(conn, providerKey, statement, days, dryRun, proof);
+    return importStatement(conn, providerKey, statement, days, dryRun, proof, listsMoneyBack);
 }
 
 } // namespace rd

@@ -19,9 +19,12 @@ namespace rd {
 /// another provider than the statement's throws InputError. `proof` is recorded in the run: an
 /// unproven statement opens no not_in_statement case and cannot serve a month close. The same
 /// statement imported before is compared again (a new run naming the earlier: alreadyImported).
+/// The statement's money back (#40) is recorded through record_money_movements; only with
+/// `listsMoneyBack` (every page of the kind's money back lists is here) and a proven `proof`
+/// is a recorded movement of its days that it lacks not_in_statement.
 StatementImportResult importStatement(DbRef db, const std::string &providerKey,
     const Statement &statement, const StatementDays &days, bool dryRun,
-    PagesProof proof = PagesProof::Unproven);
+    PagesProof proof = PagesProof::Unproven, bool listsMoneyBack = false);
 
 /// The whole of an import from its files, as `renewalctl statement import|fetch` and the desk
 /// run it: the provider's kind from the database (ActionRefused provider_not_registered), the
@@ -31,7 +34,9 @@ StatementImportResult importStatement(DbRef db, const std::string &providerKey,
 /// (statement_pages.h, recognized by its "format") is checked against the others (InputError
 /// field "manifest") and proves them complete; its days are the default and the bound.
 /// Otherwise the completeness is `claimed`: Fetched for pages read from the API in this run,
-/// Stated for the operator's --pages-complete, Unproven else.
+/// Stated for the operator's --pages-complete, Unproven else. The money back lists are known
+/// complete when the manifest names each of them, or the pages were fetched in this run
+/// (StatementFile::list); never for pages given by hand without a manifest.
 StatementImportResult importStatementFiles(DbRef db, const std::string &providerKey,
     const std::vector<StatementFile> &files, const std::optional<std::string> &from,
     const std::optional<std::string> &to, bool dryRun, PagesProof claimed = PagesProof::Unproven);

@@ -23,6 +23,26 @@ std::string statementTotalsText(const nlohmann::json &totals)
     return text;
 }
 
+std::string statementMoneyBackText(
+    const nlohmann::json &totals, std::string_view refunded, std::string_view disputed)
+{
+    std::string text;
+    if (!totals.is_object())
+        return text;
+    const auto minorOf = [](const nlohmann::json &t, const char *key) {
+        const auto amount = t.value(key, nlohmann::json());
+        return amount.is_number_integer() ? amount.get<std::int64_t>() : std::int64_t {0};
+    };
+    for (const auto &[currency, t] : totals.items()) {
+        if (!text.empty())
+            text += "; ";
+        text += currency + " " + formatMinorUnits(minorOf(t, "refundedMinor"), currency) + " "
+            + std::string(refunded) + ", " + formatMinorUnits(minorOf(t, "disputedMinor"), currency)
+            + " " + std::string(disputed);
+    }
+    return text;
+}
+
 namespace {
 
 // The totals, or "none".
@@ -84,6 +104,28 @@ std::string describeStatementImport(const StatementImportResult &r)
         << "  totals, statement: " << totalsText(s.value("statementTotals", nlohmann::json()))
         << "\n"
         << "  totals, ledger:    " << totalsText(s.value("ledgerTotals", nlohmann::json())) << "\n";
+    const auto &moneyBack = s.value("moneyBack", nlohmann::json());
+    if (moneyBack.is_object()) {
+        const auto mb = [&](const char *key) { return std::to_string(moneyBack.value(key, 0)); };
+        const auto sums = [](const nlohmann::json &totals) {
+            const std::string text = statementMoneyBackText(totals, "refunded", "disputed");
+            return text.empty() ? std::string("none") : text;
+        };
+        out << "  money back in the statement: " << mb("lines")
+            << " (refunds, disputes and their reversals)\n"
+            << "    matched " << mb("matched") << ", backfilled " << mb("backfilled")
+            << ", not applied (cases) " << mb("unapplied") << ", differing " << mb("differing")
+            << "\n"
+            << "  money back recorded here but not in the statement: "
+            << (unproven || !moneyBack.value("listed", false)
+                       ? std::string("not looked for (not every money back list is here)")
+                       : mb("notInStatement"))
+            << "\n"
+            << "  money back, statement: "
+            << sums(moneyBack.value("statementTotals", nlohmann::json())) << "\n"
+            << "  money back, ledger:    "
+            << sums(moneyBack.value("ledgerTotals", nlohmann::json())) << "\n";
+    }
     const auto &closed = s.value("closedMonths", nlohmann::json());
     if (closed.is_array() && !closed.empty()) {
         for (const auto &m : closed)

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace rd {
 
@@ -37,6 +38,12 @@ struct StatementImportResult
 /// in each currency's decimals, and the open cases: what `renewalctl statement import` prints
 /// and the desk's import dialog shows.
 std::string describeStatementImport(const StatementImportResult &result);
+
+/// A run's money back sums per currency ({"USD": {"refundedMinor", "disputedMinor"}}) as
+/// "USD 8.00 refunded, 10.00 disputed; EUR ...", the two words as given (the desk's language);
+/// empty for none.
+std::string statementMoneyBackText(
+    const nlohmann::json &totals, std::string_view refunded, std::string_view disputed);
 
 /// A run's totals per currency ({"USD": {"renewals", "amountMinor"}}) as the report writes
 /// them, "2 × USD 40.00, 1 × JPY 1500", each amount in its currency's decimals; empty when

@@ -64,6 +64,7 @@ BEGIN
                                FROM public.rd_month_close_lines(p_provider_key, p_month) l
                               WHERE l.run_id = v_newest AND l.event IS NOT NULL
                                 AND l.finding <> 'unreadable'
+                                AND l.event->'movements' IS NULL -- money back: not paid
                               GROUP BY 1) t), '{}'),
            public.rd_ledger_totals(p_provider_key, v_lo, v_hi),
            f.matched, f.backfilled, f.unapplied, f.differing, f.not_in_statement,

@@ -51,10 +51,20 @@ CREATE OR REPLACE FUNCTION public.month_close_report(p_provider_key text, p_mont
                            'renewalKey', l.provider_renewal_key, 'finding', l.finding,
                            'subscription', coalesce(l.event->>'providerSubscriptionId',
                                                     s.provider_subscription_id),
-                           'amountMinor', coalesce((l.event->>'paidAmountMinor')::bigint,
-                                                   b.paid_amount_minor),
-                           'currency', coalesce(l.event->>'currency', b.currency),
-                           'paidAt', coalesce(l.event->>'paidAt', public.rd_rfc3339(b.paid_at)),
+                           -- A money back line (0052): its movement's amount and own date.
+                           'amountMinor', CASE WHEN l.money_back
+                               THEN coalesce((l.event->'movements'->0->>'amountMinor')::bigint,
+                                             mv.amount_minor)
+                               ELSE coalesce((l.event->>'paidAmountMinor')::bigint,
+                                             b.paid_amount_minor) END,
+                           'currency', CASE WHEN l.money_back
+                               THEN coalesce(l.event->'movements'->0->>'currency', mv.currency)
+                               ELSE coalesce(l.event->>'currency', b.currency) END,
+                           'paidAt', CASE WHEN l.money_back THEN public.rd_rfc3339(l.occurred_at)
+                               ELSE coalesce(l.event->>'paidAt',
+                                             public.rd_rfc3339(b.paid_at)) END,
+                           'moneyBack', CASE WHEN l.money_back
+                               THEN coalesce(l.event->'movements'->0->>'kind', mv.kind) END,
                            'caseId', l.case_id, 'caseStatus', k.status,
                            'caseReason', k.error_code, 'resolution', k.resolution,
                            'resolvedBy', k.resolved_by,
@@ -66,13 +76,17 @@ CREATE OR REPLACE FUNCTION public.month_close_report(p_provider_key text, p_mont
                   LEFT JOIN public.subscription_billing_periods b ON b.id = l.billing_period_id
                   LEFT JOIN public.subscriptions s ON s.id = b.subscription_id
                   LEFT JOIN public.reconciliation_cases k ON k.id = l.case_id
+                  LEFT JOIN public.money_movements mv ON mv.id = l.money_movement_id
                  WHERE r.id = ANY (c.statement_run_ids)
                    AND (r.id = c.statement_run_ids[pg_catalog.cardinality(c.statement_run_ids)]
                         OR l.case_id IS NOT NULL)
                    AND (l.finding = 'unreadable'
-                        OR (coalesce((l.event->>'paidAt')::timestamptz, b.paid_at)
+                        OR (CASE WHEN l.money_back THEN l.occurred_at
+                                 ELSE coalesce((l.event->>'paidAt')::timestamptz, b.paid_at) END
                                 >= c.month::timestamp AT TIME ZONE 'UTC'
-                            AND coalesce((l.event->>'paidAt')::timestamptz, b.paid_at)
+                            AND CASE WHEN l.money_back THEN l.occurred_at
+                                     ELSE coalesce((l.event->>'paidAt')::timestamptz,
+                                                   b.paid_at) END
                                 < (c.month + interval '1 month')::timestamp AT TIME ZONE 'UTC'))),
                 '[]'::jsonb))
           FROM public.month_closes c

@@ -5,7 +5,11 @@ GRANT EXECUTE ON FUNCTION public.statement_add_lines(bigint,jsonb) TO renewal_op
 -- Judges a batch of the statement's renewals: [{"line", "objectId", "objectSha256",
 -- "outcome": "renewal"|"needs_snapshot"|"unreadable", "event": SuccessfulRenewalEvent JSON (no
 -- "period" when needs_snapshot; for unreadable only the ids, the object as providerRenewalKey,
--- and "unreadable": {file, index, where, problem})}]. Returns how many lines it wrote.
+-- and "unreadable": {file, index, where, problem})}], and of its money back (#40): outcome
+-- "money_back", "event" record_money_movements' (providerKey, providerEventId,
+-- providerSubscriptionId, movements), recorded through it as a delivery's would be: matched
+-- (recorded before), backfilled, differing (money_movement_conflict) or unapplied (its case).
+-- Returns how many lines it wrote.
 CREATE OR REPLACE FUNCTION public.statement_add_lines(p_run bigint, p_lines jsonb)
     RETURNS integer
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp
@@ -26,12 +30,48 @@ DECLARE
     a record;
     v_attempt integer;
     v_count integer := 0;
+    mv record;
+    v_first jsonb;
 BEGIN
     FOR l IN SELECT * FROM pg_catalog.jsonb_array_elements(p_lines) LOOP
         e := l->'event';
         IF e->>'providerKey' IS DISTINCT FROM r.provider_key THEN
             RAISE EXCEPTION 'line %: the renewal is of provider %, the statement of %',
                 l->>'line', e->>'providerKey', r.provider_key USING ERRCODE = '22023';
+        END IF;
+        IF l->>'outcome' = 'money_back' THEN
+            IF pg_catalog.jsonb_typeof(e->'movements') IS DISTINCT FROM 'array'
+               OR pg_catalog.jsonb_array_length(e->'movements') = 0 THEN
+                RAISE EXCEPTION 'line %: money back without movements', l->>'line'
+                    USING ERRCODE = '22023';
+            END IF;
+            v_first := e->'movements'->0;
+            SELECT * INTO mv
+              FROM public.record_money_movements(e, 'statement', 'statement run ' || p_run);
+            v_finding := CASE WHEN mv.result = 'recorded' THEN 'backfilled'
+                              WHEN mv.result = 'duplicate' THEN 'matched'
+                              WHEN mv.error_code = 'money_movement_conflict' THEN 'differing'
+                              ELSE 'unapplied' END;
+            -- The renewal it pays back, when one is recorded (a conflict's, too).
+            v_bp := coalesce(mv.billing_period_id, (public.rd_renewal_named_by(r.provider_key,
+                ARRAY(SELECT pg_catalog.jsonb_array_elements_text(v_first->'renewalRefs')))).id);
+            IF mv.case_id IS NOT NULL THEN
+                UPDATE public.reconciliation_cases c SET statement_run_id = p_run
+                 WHERE c.id = mv.case_id AND c.statement_run_id IS NULL AND c.inbox_id IS NULL;
+            END IF;
+            INSERT INTO public.statement_lines (run_id, line_no, provider_renewal_key, finding,
+                                                object_id, object_sha256, event,
+                                                billing_period_id, case_id, money_back,
+                                                occurred_at, money_movement_id)
+            VALUES (p_run, (l->>'line')::integer, v_first->>'movementKey', v_finding,
+                    l->>'objectId', l->>'objectSha256', e, v_bp, mv.case_id, true,
+                    (v_first->>'occurredAt')::timestamptz,
+                    (SELECT mm.id FROM public.money_movements mm
+                      WHERE mm.provider_key = r.provider_key
+                        AND mm.movement_key = v_first->>'movementKey'
+                        AND mm.kind = v_first->>'kind'));
+            v_count := v_count + 1;
+            CONTINUE;
         END IF;
         v_has_period := coalesce(pg_catalog.jsonb_typeof(e->'period') = 'object', false);
         IF l->>'outcome' IS NULL
@@ -78,6 +118,13 @@ BEGIN
                     OR (bp.period_start = (e->'period'->>'start')::timestamptz
                         AND bp.period_end = (e->'period'->>'end')::timestamptz)) THEN
                 v_finding := 'matched';
+                -- The payments the statement names it by (#40), for a renewal recorded
+                -- without them (before 0049, or by a path that carried none); a refund that
+                -- waits for one of them is recorded now.
+                IF pg_catalog.jsonb_array_length(coalesce(e->'paymentRefs', '[]'::jsonb)) > 0
+                THEN
+                    PERFORM public.rd_heal_money_back(r.provider_key, bp.id, e);
+                END IF;
             ELSE
                 v_finding := 'differing';
                 v_state := CASE WHEN s.id IS NULL

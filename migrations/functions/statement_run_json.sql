@@ -8,7 +8,9 @@ GRANT EXECUTE ON FUNCTION public.statement_run_json(bigint) TO renewal_viewer;
 -- closed for the provider before it began, and "backfilledAfterClose" how many of its
 -- backfills were paid in such a month: the Ledger marks each "after close" by the same rule
 -- (the month's close is older than the billing period). "unreadable" counts the objects the
--- reader could not read, each a finding with its case (migration 0048).
+-- reader could not read, each a finding with its case (migration 0048). "listsMoneyBack" and
+-- "moneyBack" (0052): whether it holds every money back list, and its money back findings and
+-- both sides' sums per currency (null before 0052); the renewal counts leave money back out.
 CREATE OR REPLACE FUNCTION public.statement_run_json(p_run bigint)
     RETURNS jsonb
     LANGUAGE sql STABLE SET search_path = pg_catalog, public, pg_temp
@@ -25,6 +27,7 @@ CREATE OR REPLACE FUNCTION public.statement_run_json(p_run bigint)
                                 WHERE l.run_id = r.id AND l.finding = 'unreadable'),
                 'statementTotals', r.statement_totals, 'ledgerTotals', r.ledger_totals,
                 'completeness', r.completeness,
+                'listsMoneyBack', r.lists_money_back, 'moneyBack', r.money_back,
                 'repeats', (SELECT pg_catalog.jsonb_build_object(
                                 'runId', e.id, 'importedBy', e.imported_by,
                                 'finishedAt', public.rd_rfc3339(e.finished_at))

@@ -819,6 +819,7 @@ BEGIN
                                FROM public.rd_month_close_lines(p_provider_key, p_month) l
                               WHERE l.run_id = v_newest AND l.event IS NOT NULL
                                 AND l.finding <> 'unreadable'
+                                AND l.event->'movements' IS NULL -- money back: not paid
                               GROUP BY 1) t), '{}'),
            public.rd_ledger_totals(p_provider_key, v_lo, v_hi),
            f.matched, f.backfilled, f.unapplied, f.differing, f.not_in_statement,
@@ -1416,9 +1417,13 @@ CREATE TABLE public.statement_lines (
     event jsonb,
     billing_period_id uuid,
     case_id bigint,
+    money_back boolean DEFAULT false NOT NULL,
+    occurred_at timestamp with time zone,
+    money_movement_id uuid,
     CONSTRAINT statement_lines_evidence CHECK ((((finding = 'not_in_statement'::text) = (event IS NULL)) AND ((finding <> ALL (ARRAY['differing'::text, 'not_in_statement'::text, 'unapplied'::text, 'unreadable'::text])) OR (case_id IS NOT NULL)) AND ((finding <> ALL (ARRAY['matched'::text, 'backfilled'::text, 'differing'::text, 'not_in_statement'::text])) OR (billing_period_id IS NOT NULL)))),
     CONSTRAINT statement_lines_finding_check CHECK ((finding = ANY (ARRAY['matched'::text, 'backfilled'::text, 'unapplied'::text, 'differing'::text, 'not_in_statement'::text, 'unreadable'::text]))),
     CONSTRAINT statement_lines_line_no_check CHECK ((line_no > 0)),
+    CONSTRAINT statement_lines_money_back_dated CHECK ((money_back = (occurred_at IS NOT NULL))),
     CONSTRAINT statement_lines_object_id_check CHECK ((octet_length(object_id) <= 255)),
     CONSTRAINT statement_lines_object_sha256_check CHECK ((object_sha256 ~ '^[0-9a-f]{64}$'::text))
 );
@@ -1445,6 +1450,8 @@ CREATE TABLE public.statement_runs (
     ledger_totals jsonb,
     completeness text,
     repeats_run bigint,
+    lists_money_back boolean DEFAULT false NOT NULL,
+    money_back jsonb,
     CONSTRAINT statement_runs_completeness_check CHECK ((completeness = ANY (ARRAY['fetched'::text, 'manifest'::text, 'stated'::text, 'unproven'::text]))),
     CONSTRAINT statement_runs_files_check CHECK ((jsonb_typeof(files) = 'array'::text)),
     CONSTRAINT statement_runs_finished CHECK (((finished_at IS NULL) = (open_cases IS NULL))),
@@ -1485,7 +1492,7 @@ ALTER TABLE ONLY public.subscriptions ALTER COLUMN provider_subscription_id SET 
 CREATE FUNCTION public.month_close_report(p_provider_key text, p_month date) RETURNS jsonb
     LANGUAGE sql STABLE
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
-    RETURN (SELECT jsonb_build_object('closeId', c.id, 'providerKey', c.provider_key, 'month', to_char((c.month)::timestamp with time zone, 'YYYY-MM'::text), 'closedBy', c.closed_by, 'closedAt', public.rd_rfc3339(c.closed_at), 'statementRunIds', to_jsonb(c.statement_run_ids), 'statementSha256s', to_jsonb(c.statement_sha256s), 'statementCompleteness', (SELECT jsonb_agg(jsonb_build_object('runId', r.id, 'completeness', r.completeness) ORDER BY r.id) AS jsonb_agg FROM public.statement_runs r WHERE (r.id = ANY (c.statement_run_ids))), 'statementTotals', c.statement_totals, 'ledgerTotals', c.ledger_totals, 'matched', c.matched, 'backfilled', c.backfilled, 'unapplied', c.unapplied, 'differing', c.differing, 'notInStatement', c.not_in_statement, 'casesResolved', c.cases_resolved, 'casesDismissed', c.cases_dismissed, 'auditAnchorDigest', c.audit_anchor_digest, 'auditAnchorHeads', c.audit_anchor_heads, 'moneyBackTotals', c.money_back_totals, 'afterCloseTotals', c.after_close_totals, 'afterClose', CASE WHEN (c.after_close_movement_ids IS NOT NULL) THEN (SELECT COALESCE(jsonb_agg(jsonb_build_object('movementKey', m.movement_key, 'kind', m.kind, 'amountMinor', m.amount_minor, 'currency', m.currency, 'occurredAt', public.rd_rfc3339(m.occurred_at), 'recordedAt', public.rd_rfc3339(m.created_at), 'renewalKey', b.provider_renewal_key, 'subscription', s.provider_subscription_id) ORDER BY m.occurred_at, m.id), '[]'::jsonb) AS "coalesce" FROM ((public.money_movements m JOIN public.subscription_billing_periods b ON ((b.id = m.billing_period_id))) JOIN public.subscriptions s ON ((s.id = m.subscription_id))) WHERE (m.id = ANY (c.after_close_movement_ids))) ELSE NULL::jsonb END, 'findings', COALESCE((SELECT jsonb_agg(jsonb_build_object('runId', l.run_id, 'line', l.line_no, 'renewalKey', l.provider_renewal_key, 'finding', l.finding, 'subscription', COALESCE((l.event ->> 'providerSubscriptionId'::text), (s.provider_subscription_id)::text), 'amountMinor', COALESCE(((l.event ->> 'paidAmountMinor'::text))::bigint, (b.paid_amount_minor)::bigint), 'currency', COALESCE((l.event ->> 'currency'::text), (b.currency)::text), 'paidAt', COALESCE((l.event ->> 'paidAt'::text), public.rd_rfc3339(b.paid_at)), 'caseId', l.case_id, 'caseStatus', k.status, 'caseReason', k.error_code, 'resolution', k.resolution, 'resolvedBy', k.resolved_by, 'resolvedAt', public.rd_rfc3339(k.resolved_at), 'note', k.resolution_comment) ORDER BY l.run_id DESC, l.line_no) AS jsonb_agg FROM ((((public.statement_runs r JOIN public.statement_lines l ON ((l.run_id = r.id))) LEFT JOIN public.subscription_billing_periods b ON ((b.id = l.billing_period_id))) LEFT JOIN public.subscriptions s ON ((s.id = b.subscription_id))) LEFT JOIN public.reconciliation_cases k ON ((k.id = l.case_id))) WHERE ((r.id = ANY (c.statement_run_ids)) AND ((r.id = c.statement_run_ids[cardinality(c.statement_run_ids)]) OR (l.case_id IS NOT NULL)) AND ((l.finding = 'unreadable'::text) OR ((COALESCE(((l.event ->> 'paidAt'::text))::timestamp with time zone, b.paid_at) >= ((c.month)::timestamp without time zone AT TIME ZONE 'UTC'::text)) AND (COALESCE(((l.event ->> 'paidAt'::text))::timestamp with time zone, b.paid_at) < ((c.month + '1 mon'::interval) AT TIME ZONE 'UTC'::text)))))), '[]'::jsonb)) AS jsonb_build_object FROM public.month_closes c WHERE (((c.provider_key)::text = month_close_report.p_provider_key) AND (c.month = month_close_report.p_month)));
+    RETURN (SELECT jsonb_build_object('closeId', c.id, 'providerKey', c.provider_key, 'month', to_char((c.month)::timestamp with time zone, 'YYYY-MM'::text), 'closedBy', c.closed_by, 'closedAt', public.rd_rfc3339(c.closed_at), 'statementRunIds', to_jsonb(c.statement_run_ids), 'statementSha256s', to_jsonb(c.statement_sha256s), 'statementCompleteness', (SELECT jsonb_agg(jsonb_build_object('runId', r.id, 'completeness', r.completeness) ORDER BY r.id) AS jsonb_agg FROM public.statement_runs r WHERE (r.id = ANY (c.statement_run_ids))), 'statementTotals', c.statement_totals, 'ledgerTotals', c.ledger_totals, 'matched', c.matched, 'backfilled', c.backfilled, 'unapplied', c.unapplied, 'differing', c.differing, 'notInStatement', c.not_in_statement, 'casesResolved', c.cases_resolved, 'casesDismissed', c.cases_dismissed, 'auditAnchorDigest', c.audit_anchor_digest, 'auditAnchorHeads', c.audit_anchor_heads, 'moneyBackTotals', c.money_back_totals, 'afterCloseTotals', c.after_close_totals, 'afterClose', CASE WHEN (c.after_close_movement_ids IS NOT NULL) THEN (SELECT COALESCE(jsonb_agg(jsonb_build_object('movementKey', m.movement_key, 'kind', m.kind, 'amountMinor', m.amount_minor, 'currency', m.currency, 'occurredAt', public.rd_rfc3339(m.occurred_at), 'recordedAt', public.rd_rfc3339(m.created_at), 'renewalKey', b.provider_renewal_key, 'subscription', s.provider_subscription_id) ORDER BY m.occurred_at, m.id), '[]'::jsonb) AS "coalesce" FROM ((public.money_movements m JOIN public.subscription_billing_periods b ON ((b.id = m.billing_period_id))) JOIN public.subscriptions s ON ((s.id = m.subscription_id))) WHERE (m.id = ANY (c.after_close_movement_ids))) ELSE NULL::jsonb END, 'findings', COALESCE((SELECT jsonb_agg(jsonb_build_object('runId', l.run_id, 'line', l.line_no, 'renewalKey', l.provider_renewal_key, 'finding', l.finding, 'subscription', COALESCE((l.event ->> 'providerSubscriptionId'::text), (s.provider_subscription_id)::text), 'amountMinor', CASE WHEN l.money_back THEN COALESCE(((((l.event -> 'movements'::text) -> 0) ->> 'amountMinor'::text))::bigint, (mv.amount_minor)::bigint) ELSE COALESCE(((l.event ->> 'paidAmountMinor'::text))::bigint, (b.paid_amount_minor)::bigint) END, 'currency', CASE WHEN l.money_back THEN COALESCE((((l.event -> 'movements'::text) -> 0) ->> 'currency'::text), (mv.currency)::text) ELSE COALESCE((l.event ->> 'currency'::text), (b.currency)::text) END, 'paidAt', CASE WHEN l.money_back THEN public.rd_rfc3339(l.occurred_at) ELSE COALESCE((l.event ->> 'paidAt'::text), public.rd_rfc3339(b.paid_at)) END, 'moneyBack', CASE WHEN l.money_back THEN COALESCE((((l.event -> 'movements'::text) -> 0) ->> 'kind'::text), mv.kind) ELSE NULL::text END, 'caseId', l.case_id, 'caseStatus', k.status, 'caseReason', k.error_code, 'resolution', k.resolution, 'resolvedBy', k.resolved_by, 'resolvedAt', public.rd_rfc3339(k.resolved_at), 'note', k.resolution_comment) ORDER BY l.run_id DESC, l.line_no) AS jsonb_agg FROM (((((public.statement_runs r JOIN public.statement_lines l ON ((l.run_id = r.id))) LEFT JOIN public.subscription_billing_periods b ON ((b.id = l.billing_period_id))) LEFT JOIN public.subscriptions s ON ((s.id = b.subscription_id))) LEFT JOIN public.reconciliation_cases k ON ((k.id = l.case_id))) LEFT JOIN public.money_movements mv ON ((mv.id = l.money_movement_id))) WHERE ((r.id = ANY (c.statement_run_ids)) AND ((r.id = c.statement_run_ids[cardinality(c.statement_run_ids)]) OR (l.case_id IS NOT NULL)) AND ((l.finding = 'unreadable'::text) OR ((CASE WHEN l.money_back THEN l.occurred_at ELSE COALESCE(((l.event ->> 'paidAt'::text))::timestamp with time zone, b.paid_at) END >= ((c.month)::timestamp without time zone AT TIME ZONE 'UTC'::text)) AND (CASE WHEN l.money_back THEN l.occurred_at ELSE COALESCE(((l.event ->> 'paidAt'::text))::timestamp with time zone, b.paid_at) END < ((c.month + '1 mon'::interval) AT TIME ZONE 'UTC'::text)))))), '[]'::jsonb)) AS jsonb_build_object FROM public.month_closes c WHERE (((c.provider_key)::text = month_close_report.p_provider_key) AND (c.month = month_close_report.p_month)));
 CREATE FUNCTION public.note_case(p_case_id bigint, p_comment text) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -2176,9 +2183,11 @@ CREATE FUNCTION public.rd_month_close_lines(p_provider_key text, p_month date) R
        AND r.covers_from <= p_month
        AND r.covers_to >= (p_month + interval '1 month')::date - 1
        AND (l.finding = 'unreadable'
-            OR (coalesce((l.event->>'paidAt')::timestamptz, b.paid_at)
+            OR (CASE WHEN l.money_back THEN l.occurred_at
+                     ELSE coalesce((l.event->>'paidAt')::timestamptz, b.paid_at) END
                     >= p_month::timestamp AT TIME ZONE 'UTC'
-                AND coalesce((l.event->>'paidAt')::timestamptz, b.paid_at)
+                AND CASE WHEN l.money_back THEN l.occurred_at
+                         ELSE coalesce((l.event->>'paidAt')::timestamptz, b.paid_at) END
                     < (p_month + interval '1 month')::timestamp AT TIME ZONE 'UTC'));
 $$;
 CREATE FUNCTION public.rd_note_text(p_text text) RETURNS text
@@ -3027,12 +3036,48 @@ DECLARE
     a record;
     v_attempt integer;
     v_count integer := 0;
+    mv record;
+    v_first jsonb;
 BEGIN
     FOR l IN SELECT * FROM pg_catalog.jsonb_array_elements(p_lines) LOOP
         e := l->'event';
         IF e->>'providerKey' IS DISTINCT FROM r.provider_key THEN
             RAISE EXCEPTION 'line %: the renewal is of provider %, the statement of %',
                 l->>'line', e->>'providerKey', r.provider_key USING ERRCODE = '22023';
+        END IF;
+        IF l->>'outcome' = 'money_back' THEN
+            IF pg_catalog.jsonb_typeof(e->'movements') IS DISTINCT FROM 'array'
+               OR pg_catalog.jsonb_array_length(e->'movements') = 0 THEN
+                RAISE EXCEPTION 'line %: money back without movements', l->>'line'
+                    USING ERRCODE = '22023';
+            END IF;
+            v_first := e->'movements'->0;
+            SELECT * INTO mv
+              FROM public.record_money_movements(e, 'statement', 'statement run ' || p_run);
+            v_finding := CASE WHEN mv.result = 'recorded' THEN 'backfilled'
+                              WHEN mv.result = 'duplicate' THEN 'matched'
+                              WHEN mv.error_code = 'money_movement_conflict' THEN 'differing'
+                              ELSE 'unapplied' END;
+            -- The renewal it pays back, when one is recorded (a conflict's, too).
+            v_bp := coalesce(mv.billing_period_id, (public.rd_renewal_named_by(r.provider_key,
+                ARRAY(SELECT pg_catalog.jsonb_array_elements_text(v_first->'renewalRefs')))).id);
+            IF mv.case_id IS NOT NULL THEN
+                UPDATE public.reconciliation_cases c SET statement_run_id = p_run
+                 WHERE c.id = mv.case_id AND c.statement_run_id IS NULL AND c.inbox_id IS NULL;
+            END IF;
+            INSERT INTO public.statement_lines (run_id, line_no, provider_renewal_key, finding,
+                                                object_id, object_sha256, event,
+                                                billing_period_id, case_id, money_back,
+                                                occurred_at, money_movement_id)
+            VALUES (p_run, (l->>'line')::integer, v_first->>'movementKey', v_finding,
+                    l->>'objectId', l->>'objectSha256', e, v_bp, mv.case_id, true,
+                    (v_first->>'occurredAt')::timestamptz,
+                    (SELECT mm.id FROM public.money_movements mm
+                      WHERE mm.provider_key = r.provider_key
+                        AND mm.movement_key = v_first->>'movementKey'
+                        AND mm.kind = v_first->>'kind'));
+            v_count := v_count + 1;
+            CONTINUE;
         END IF;
         v_has_period := coalesce(pg_catalog.jsonb_typeof(e->'period') = 'object', false);
         IF l->>'outcome' IS NULL
@@ -3079,6 +3124,13 @@ BEGIN
                     OR (bp.period_start = (e->'period'->>'start')::timestamptz
                         AND bp.period_end = (e->'period'->>'end')::timestamptz)) THEN
                 v_finding := 'matched';
+                -- The payments the statement names it by (#40), for a renewal recorded
+                -- without them (before 0049, or by a path that carried none); a refund that
+                -- waits for one of them is recorded now.
+                IF pg_catalog.jsonb_array_length(coalesce(e->'paymentRefs', '[]'::jsonb)) > 0
+                THEN
+                    PERFORM public.rd_heal_money_back(r.provider_key, bp.id, e);
+                END IF;
             ELSE
                 v_finding := 'differing';
                 v_state := CASE WHEN s.id IS NULL
@@ -3145,7 +3197,7 @@ BEGIN
     RETURN v_count;
 END;
 $$;
-CREATE FUNCTION public.statement_begin(p_provider_key text, p_from date, p_to date, p_statement_sha256 text, p_files jsonb, p_objects integer, p_completeness text DEFAULT NULL::text, OUT run_id bigint, OUT earlier_run bigint) RETURNS record
+CREATE FUNCTION public.statement_begin(p_provider_key text, p_from date, p_to date, p_statement_sha256 text, p_files jsonb, p_objects integer, p_completeness text DEFAULT NULL::text, p_lists_money_back boolean DEFAULT false, OUT run_id bigint, OUT earlier_run bigint) RETURNS record
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
     AS $$
@@ -3156,9 +3208,10 @@ BEGIN
        AND r.statement_sha256 = p_statement_sha256 AND r.finished_at IS NOT NULL
      ORDER BY r.id DESC LIMIT 1;
     INSERT INTO public.statement_runs (provider_key, covers_from, covers_to, statement_sha256,
-                                       files, objects, completeness, repeats_run)
+                                       files, objects, completeness, repeats_run,
+                                       lists_money_back)
     VALUES (p_provider_key, p_from, p_to, p_statement_sha256, p_files, p_objects,
-            p_completeness, earlier_run)
+            p_completeness, earlier_run, coalesce(p_lists_money_back, false))
     RETURNING id INTO run_id;
 END;
 $$;
@@ -3175,6 +3228,7 @@ DECLARE
     s public.subscriptions%ROWTYPE;
     e jsonb;
     x record;
+    mm public.money_movements%ROWTYPE;
 BEGIN
     SELECT coalesce(pg_catalog.max(l.line_no), 0) INTO v_line
       FROM public.statement_lines l WHERE l.run_id = p_run;
@@ -3188,7 +3242,7 @@ BEGIN
          ORDER BY b.paid_at, b.id
     LOOP
         CONTINUE WHEN EXISTS (SELECT 1 FROM public.statement_lines l
-                               WHERE l.run_id = p_run
+                               WHERE l.run_id = p_run AND NOT l.money_back
                                  AND l.provider_renewal_key = m.provider_renewal_key);
         SELECT * INTO s FROM public.subscriptions sx WHERE sx.id = m.subscription_id FOR UPDATE;
         e := pg_catalog.jsonb_build_object(
@@ -3209,6 +3263,43 @@ BEGIN
                                             billing_period_id, case_id)
         VALUES (p_run, v_line, m.provider_renewal_key, 'not_in_statement', m.id, x.case_id);
     END LOOP;
+    -- The same for the money back it lists, by each movement's own date. Its case is keyed on
+    -- the movement, as record_money_movements' are; its event is the recorded movement.
+    FOR mm IN
+        SELECT v.* FROM public.money_movements v
+         WHERE v.provider_key = r.provider_key AND v.kind IN ('refund', 'chargeback')
+           AND v.occurred_at >= v_lo AND v.occurred_at < v_hi
+           AND r.lists_money_back AND r.completeness IS DISTINCT FROM 'unproven'
+         ORDER BY v.occurred_at, v.id
+    LOOP
+        CONTINUE WHEN EXISTS (SELECT 1 FROM public.statement_lines l
+                               WHERE l.run_id = p_run AND l.money_back
+                                 AND l.provider_renewal_key = mm.movement_key);
+        SELECT * INTO s FROM public.subscriptions sx WHERE sx.id = mm.subscription_id FOR UPDATE;
+        SELECT * INTO m FROM public.subscription_billing_periods b
+         WHERE b.id = mm.billing_period_id;
+        e := pg_catalog.jsonb_build_object(
+            'providerKey', mm.provider_key, 'providerEventId', mm.provider_event_id,
+            'providerSubscriptionId', s.provider_subscription_id,
+            'providerRenewalKey', mm.movement_key,
+            'movements', pg_catalog.jsonb_build_array(pg_catalog.jsonb_build_object(
+                'movementKey', mm.movement_key, 'kind', mm.kind,
+                'amountMinor', mm.amount_minor, 'currency', mm.currency,
+                'occurredAt', public.rd_rfc3339(mm.occurred_at),
+                'renewalRefs', pg_catalog.jsonb_build_array(m.provider_renewal_key))));
+        SELECT * INTO x FROM public.rd_statement_case(p_run, e, 'not_in_statement',
+            public.rd_subscription_state_json(s)
+            || pg_catalog.jsonb_build_object('billingPeriod', public.rd_billing_period_json(m),
+                                             'recordedMovement', pg_catalog.to_jsonb(mm))) c;
+        UPDATE public.reconciliation_cases c SET statement_run_id = p_run
+         WHERE c.id = x.case_id AND c.statement_run_id IS NULL AND c.inbox_id IS NULL;
+        v_line := v_line + 1;
+        INSERT INTO public.statement_lines (run_id, line_no, provider_renewal_key, finding,
+                                            billing_period_id, case_id, money_back, occurred_at,
+                                            money_movement_id)
+        VALUES (p_run, v_line, mm.movement_key, 'not_in_statement', m.id, x.case_id, true,
+                mm.occurred_at, mm.id);
+    END LOOP;
     UPDATE public.statement_runs sr SET
         finished_at = pg_catalog.clock_timestamp(),
         renewals = c.renewals, matched = c.matched, backfilled = c.backfilled,
@@ -3224,7 +3315,47 @@ BEGIN
                        AND (l.event->>'paidAt')::timestamptz >= v_lo
                        AND (l.event->>'paidAt')::timestamptz < v_hi
                      GROUP BY 1) t), '{}'),
-        ledger_totals = public.rd_ledger_totals(r.provider_key, v_lo, v_hi)
+        ledger_totals = public.rd_ledger_totals(r.provider_key, v_lo, v_hi),
+        money_back = (
+            SELECT pg_catalog.jsonb_build_object(
+                       'listed', r.lists_money_back,
+                       'lines', pg_catalog.count(*) FILTER (WHERE l.event IS NOT NULL),
+                       'matched', pg_catalog.count(*) FILTER (WHERE l.finding = 'matched'),
+                       'backfilled', pg_catalog.count(*) FILTER (WHERE l.finding = 'backfilled'),
+                       'unapplied', pg_catalog.count(*) FILTER (WHERE l.finding = 'unapplied'),
+                       'differing', pg_catalog.count(*) FILTER (WHERE l.finding = 'differing'),
+                       'notInStatement', pg_catalog.count(*)
+                                             FILTER (WHERE l.finding = 'not_in_statement'),
+                       -- Both sides per currency, by each movement's own day: the statement's
+                       -- movements as listed (a running total as its total), the ledger's as
+                       -- recorded.
+                       'statementTotals', coalesce((
+                           SELECT pg_catalog.jsonb_object_agg(t.currency,
+                                      pg_catalog.jsonb_build_object('movements', t.n,
+                                          'refundedMinor', t.refunded,
+                                          'disputedMinor', t.disputed))
+                             FROM (SELECT v->>'currency' AS currency, pg_catalog.count(*) AS n,
+                                          pg_catalog.sum(CASE v->>'kind'
+                                              WHEN 'refund' THEN (v->>'amountMinor')::numeric
+                                              WHEN 'refund_reversal'
+                                                  THEN -(v->>'amountMinor')::numeric
+                                              ELSE 0 END) AS refunded,
+                                          pg_catalog.sum(CASE v->>'kind'
+                                              WHEN 'chargeback' THEN (v->>'amountMinor')::numeric
+                                              WHEN 'chargeback_reversal'
+                                                  THEN -(v->>'amountMinor')::numeric
+                                              ELSE 0 END) AS disputed
+                                     FROM public.statement_lines ml,
+                                          pg_catalog.jsonb_array_elements(ml.event->'movements') v
+                                    WHERE ml.run_id = p_run AND ml.money_back
+                                      AND (v->>'occurredAt')::timestamptz >= v_lo
+                                      AND (v->>'occurredAt')::timestamptz < v_hi
+                                    GROUP BY 1) t), '{}'),
+                       'ledgerTotals', public.rd_money_back_by_currency(ARRAY(
+                           SELECT v.id FROM public.money_movements v
+                            WHERE v.provider_key = r.provider_key
+                              AND v.occurred_at >= v_lo AND v.occurred_at < v_hi)))
+              FROM public.statement_lines l WHERE l.run_id = p_run AND l.money_back)
       FROM (SELECT pg_catalog.count(*) FILTER (WHERE l.event IS NOT NULL
                                                    AND l.finding <> 'unreadable') AS renewals,
                    pg_catalog.count(*) FILTER (WHERE l.finding = 'matched') AS matched,
@@ -3237,7 +3368,7 @@ BEGIN
                       FROM public.statement_lines ol
                       JOIN public.reconciliation_cases oc ON oc.id = ol.case_id
                      WHERE ol.run_id = p_run AND oc.status = 'open') AS open_cases
-              FROM public.statement_lines l WHERE l.run_id = p_run) c
+              FROM public.statement_lines l WHERE l.run_id = p_run AND NOT l.money_back) c
      WHERE sr.id = p_run;
     RETURN public.statement_run_json(p_run);
 END;
@@ -3245,7 +3376,7 @@ $$;
 CREATE FUNCTION public.statement_run_json(p_run bigint) RETURNS jsonb
     LANGUAGE sql STABLE
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
-    RETURN (SELECT jsonb_build_object('runId', r.id, 'providerKey', r.provider_key, 'from', r.covers_from, 'to', r.covers_to, 'statementSha256', r.statement_sha256, 'files', r.files, 'objects', r.objects, 'importedBy', r.imported_by, 'startedAt', public.rd_rfc3339(r.started_at), 'finishedAt', public.rd_rfc3339(r.finished_at), 'renewals', r.renewals, 'matched', r.matched, 'backfilled', r.backfilled, 'unapplied', r.unapplied, 'differing', r.differing, 'notInStatement', r.not_in_statement, 'cases', r.open_cases, 'unreadable', (SELECT count(*) AS count FROM public.statement_lines l WHERE ((l.run_id = r.id) AND (l.finding = 'unreadable'::text))), 'statementTotals', r.statement_totals, 'ledgerTotals', r.ledger_totals, 'completeness', r.completeness, 'repeats', (SELECT jsonb_build_object('runId', e.id, 'importedBy', e.imported_by, 'finishedAt', public.rd_rfc3339(e.finished_at)) AS jsonb_build_object FROM public.statement_runs e WHERE (e.id = r.repeats_run)), 'closedMonths', COALESCE((SELECT jsonb_agg(jsonb_build_object('month', to_char((mc.month)::timestamp with time zone, 'YYYY-MM'::text), 'closedBy', mc.closed_by, 'closedAt', public.rd_rfc3339(mc.closed_at)) ORDER BY mc.month) AS jsonb_agg FROM public.month_closes mc WHERE (((mc.provider_key)::text = (r.provider_key)::text) AND (mc.month >= (date_trunc('month'::text, (r.covers_from)::timestamp without time zone))::date) AND (mc.month <= r.covers_to) AND (mc.closed_at < r.started_at))), '[]'::jsonb), 'backfilledAfterClose', (SELECT count(*) AS count FROM (public.statement_lines l JOIN public.subscription_billing_periods b ON ((b.id = l.billing_period_id))) WHERE ((l.run_id = r.id) AND (l.finding = 'backfilled'::text) AND (EXISTS (SELECT 1 FROM public.month_closes mc WHERE (((mc.provider_key)::text = b.provider_key) AND (mc.month = (date_trunc('month'::text, (b.paid_at AT TIME ZONE 'UTC'::text)))::date) AND (mc.closed_at < b.created_at))))))) AS jsonb_build_object FROM public.statement_runs r WHERE (r.id = statement_run_json.p_run));
+    RETURN (SELECT jsonb_build_object('runId', r.id, 'providerKey', r.provider_key, 'from', r.covers_from, 'to', r.covers_to, 'statementSha256', r.statement_sha256, 'files', r.files, 'objects', r.objects, 'importedBy', r.imported_by, 'startedAt', public.rd_rfc3339(r.started_at), 'finishedAt', public.rd_rfc3339(r.finished_at), 'renewals', r.renewals, 'matched', r.matched, 'backfilled', r.backfilled, 'unapplied', r.unapplied, 'differing', r.differing, 'notInStatement', r.not_in_statement, 'cases', r.open_cases, 'unreadable', (SELECT count(*) AS count FROM public.statement_lines l WHERE ((l.run_id = r.id) AND (l.finding = 'unreadable'::text))), 'statementTotals', r.statement_totals, 'ledgerTotals', r.ledger_totals, 'completeness', r.completeness, 'listsMoneyBack', r.lists_money_back, 'moneyBack', r.money_back, 'repeats', (SELECT jsonb_build_object('runId', e.id, 'importedBy', e.imported_by, 'finishedAt', public.rd_rfc3339(e.finished_at)) AS jsonb_build_object FROM public.statement_runs e WHERE (e.id = r.repeats_run)), 'closedMonths', COALESCE((SELECT jsonb_agg(jsonb_build_object('month', to_char((mc.month)::timestamp with time zone, 'YYYY-MM'::text), 'closedBy', mc.closed_by, 'closedAt', public.rd_rfc3339(mc.closed_at)) ORDER BY mc.month) AS jsonb_agg FROM public.month_closes mc WHERE (((mc.provider_key)::text = (r.provider_key)::text) AND (mc.month >= (date_trunc('month'::text, (r.covers_from)::timestamp without time zone))::date) AND (mc.month <= r.covers_to) AND (mc.closed_at < r.started_at))), '[]'::jsonb), 'backfilledAfterClose', (SELECT count(*) AS count FROM (public.statement_lines l JOIN public.subscription_billing_periods b ON ((b.id = l.billing_period_id))) WHERE ((l.run_id = r.id) AND (l.finding = 'backfilled'::text) AND (EXISTS (SELECT 1 FROM public.month_closes mc WHERE (((mc.provider_key)::text = b.provider_key) AND (mc.month = (date_trunc('month'::text, (b.paid_at AT TIME ZONE 'UTC'::text)))::date) AND (mc.closed_at < b.created_at))))))) AS jsonb_build_object FROM public.statement_runs r WHERE (r.id = statement_run_json.p_run));
 CREATE TABLE public.billing_period_payment_refs (
     provider_key public.rd_key NOT NULL,
     payment_ref public.rd_key NOT NULL,
@@ -3704,6 +3835,8 @@ ALTER TABLE ONLY public.statement_lines
 ALTER TABLE ONLY public.statement_lines
     ADD CONSTRAINT statement_lines_case_id_fkey FOREIGN KEY (case_id) REFERENCES public.reconciliation_cases(id);
 ALTER TABLE ONLY public.statement_lines
+    ADD CONSTRAINT statement_lines_money_movement_id_fkey FOREIGN KEY (money_movement_id) REFERENCES public.money_movements(id);
+ALTER TABLE ONLY public.statement_lines
     ADD CONSTRAINT statement_lines_run_id_fkey FOREIGN KEY (run_id) REFERENCES public.statement_runs(id);
 ALTER TABLE ONLY public.statement_runs
     ADD CONSTRAINT statement_runs_provider_key_fkey FOREIGN KEY (provider_key) REFERENCES public.billing_providers(provider_key);
@@ -3879,8 +4012,8 @@ GRANT ALL ON FUNCTION public.review_invalid_delivery(p_inbox_id bigint, p_note t
 REVOKE ALL ON FUNCTION public.set_inbox_retention(p_days integer) FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.statement_add_lines(p_run bigint, p_lines jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.statement_add_lines(p_run bigint, p_lines jsonb) TO renewal_operator;
-REVOKE ALL ON FUNCTION public.statement_begin(p_provider_key text, p_from date, p_to date, p_statement_sha256 text, p_files jsonb, p_objects integer, p_completeness text, OUT run_id bigint, OUT earlier_run bigint) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.statement_begin(p_provider_key text, p_from date, p_to date, p_statement_sha256 text, p_files jsonb, p_objects integer, p_completeness text, OUT run_id bigint, OUT earlier_run bigint) TO renewal_operator;
+REVOKE ALL ON FUNCTION public.statement_begin(p_provider_key text, p_from date, p_to date, p_statement_sha256 text, p_files jsonb, p_objects integer, p_completeness text, p_lists_money_back boolean, OUT run_id bigint, OUT earlier_run bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.statement_begin(p_provider_key text, p_from date, p_to date, p_statement_sha256 text, p_files jsonb, p_objects integer, p_completeness text, p_lists_money_back boolean, OUT run_id bigint, OUT earlier_run bigint) TO renewal_operator;
 REVOKE ALL ON FUNCTION public.statement_finish(p_run bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.statement_finish(p_run bigint) TO renewal_operator;
 REVOKE ALL ON FUNCTION public.statement_run_json(p_run bigint) FROM PUBLIC;

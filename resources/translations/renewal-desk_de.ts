@@ -5498,6 +5498,34 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
         <source>case %1  %2  %3  (subscription %4): %5</source>
         <translation>Fall %1  %2  %3  (Abonnement %4): %5</translation>
     </message>
+    <message>
+        <source>refunded</source>
+        <translation>erstattet</translation>
+    </message>
+    <message>
+        <source>disputed</source>
+        <translation>angefochten</translation>
+    </message>
+    <message>
+        <source>money back in the statement: %1 (refunds, disputes and their reversals)</source>
+        <translation>Rückzahlungen in der Abrechnung: %1 (Erstattungen, Rückbuchungen und ihre Stornierungen)</translation>
+    </message>
+    <message>
+        <source>money back recorded here but not in the statement: %1</source>
+        <translation>Rückzahlungen hier erfasst, aber nicht in der Abrechnung: %1</translation>
+    </message>
+    <message>
+        <source>not looked for (not every money back list is here)</source>
+        <translation>nicht gesucht (nicht jede Liste der Rückzahlungen liegt vor)</translation>
+    </message>
+    <message>
+        <source>money back, statement: %1</source>
+        <translation>Rückzahlungen, Abrechnung: %1</translation>
+    </message>
+    <message>
+        <source>money back, ledger:    %1</source>
+        <translation>Rückzahlungen, Hauptbuch:  %1</translation>
+    </message>
 </context>
 <context>
     <name>rd::ui::StatementImportDialog</name>
@@ -5732,6 +5760,10 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     <message>
         <source>Line %1 has no case, and subscription %2 is not known here.</source>
         <translation>Zeile %1 hat keinen Fall, und das Abonnement %2 ist hier nicht bekannt.</translation>
+    </message>
+    <message>
+        <source>Money back</source>
+        <translation>Rückzahlung</translation>
     </message>
 </context>
 <context>

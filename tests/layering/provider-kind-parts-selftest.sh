@@ -19,7 +19,7 @@ compile() {
 }
 
 parts=(normalize derivesEventIds listItemsKey parseListed listSaysMoreFollows unwrapListed
-    classifyListed signatureScheme parseSignature signatureFor listApi firstListRequest
+    classifyListed signatureScheme parseSignature signatureFor listApi listRequests
     nextListPage readSnapshot isOwnSubscriptionObject demoIdentify demoChargeIds demoPayload demoTraits
     demoEventId demoAlsoSent demoMoneyBack demoStatementPage)
 declared=$(grep -c ') const = 0;' "$root/domain/core/providers/provider.h")

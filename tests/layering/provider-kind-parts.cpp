@@ -78,8 +78,8 @@ public:
         return {};
     }
 #endif
-#ifndef OMIT_firstListRequest
-    ListRequest firstListRequest(const ListRange &, int) const override
+#ifndef OMIT_listRequests
+    std::vector<ListRequest> listRequests(const ListRange &, int) const override
     {
         return {};
     }

@@ -379,7 +379,11 @@ QString closeReportHtml(const nlohmann::json &report)
             lines += u"<tr><td>%1</td><td>%2</td><td>%3</td><td align='right'>%4</td>"
                      "<td>%5</td><td>%6</td></tr>"_qs.arg(esc(jsonText(l, "renewalKey")),
                          esc(jsonText(l, "subscription")),
-                         esc(format::humanize(jsonText(l, "finding"))),
+                         // A money back finding (#40) says its movement's kind.
+                         esc(format::humanize(jsonText(l, "finding"))
+                             + (jsonText(l, "moneyBack").isEmpty() ? QString()
+                                                                   : u" ("_qs
+                                         + format::humanize(jsonText(l, "moneyBack")) + u")"_qs)),
                          // An unreadable object's line says no amount: blank, not 0.
                          l.value("amountMinor", nlohmann::json()).is_number() ? esc(
                              format::money(jsonInteger(l, "amountMinor"), currency, QLocale::c()))

@@ -95,6 +95,34 @@ QString statementImportText(const rd::StatementImportResult &r)
     line(u"  "_qs
         + Tr::tr("totals, ledger:    %1")
               .arg(totalsText(s.value("ledgerTotals", nlohmann::json()))));
+    const auto &moneyBack = s.value("moneyBack", nlohmann::json());
+    if (moneyBack.is_object()) {
+        const auto sums = [](const nlohmann::json &totals) {
+            const std::string text = rd::statementMoneyBackText(
+                totals, Tr::tr("refunded").toStdString(), Tr::tr("disputed").toStdString());
+            return text.empty() ? Tr::tr("none") : QString::fromStdString(text);
+        };
+        line(u"  "_qs
+            + Tr::tr("money back in the statement: %1 (refunds, disputes and their reversals)")
+                  .arg(jsonInteger(moneyBack, "lines")));
+        line(u"    "_qs
+            + Tr::tr("matched %1, backfilled %2, not applied (cases) %3, differing %4")
+                  .arg(jsonInteger(moneyBack, "matched"))
+                  .arg(jsonInteger(moneyBack, "backfilled"))
+                  .arg(jsonInteger(moneyBack, "unapplied"))
+                  .arg(jsonInteger(moneyBack, "differing")));
+        line(u"  "_qs
+            + Tr::tr("money back recorded here but not in the statement: %1")
+                  .arg(unproven || !moneyBack.value("listed", false)
+                          ? Tr::tr("not looked for (not every money back list is here)")
+                          : QString::number(jsonInteger(moneyBack, "notInStatement"))));
+        line(u"  "_qs
+            + Tr::tr("money back, statement: %1")
+                  .arg(sums(moneyBack.value("statementTotals", nlohmann::json()))));
+        line(u"  "_qs
+            + Tr::tr("money back, ledger:    %1")
+                  .arg(sums(moneyBack.value("ledgerTotals", nlohmann::json()))));
+    }
     const auto &closed = s.value("closedMonths", nlohmann::json());
     if (closed.is_array() && !closed.empty()) {
         for (const auto &m : closed)

@@ -41,8 +41,10 @@ QVector<StatementFindingRow> loadStatementFindings(QSqlDatabase &db, qint64 runI
     QSqlQuery q = execSql(db,
         u"SELECT l.line_no, l.provider_renewal_key, "
         "coalesce(l.event->>'providerSubscriptionId', s.provider_subscription_id), "
-        "coalesce(s.id, s2.id)::text, l.finding, l.case_id, c.status, l.billing_period_id::text "
+        "coalesce(s.id, s2.id)::text, l.finding, l.case_id, c.status, l.billing_period_id::text, "
+        "CASE WHEN l.money_back THEN coalesce(l.event->'movements'->0->>'kind', mm.kind) END "
         "FROM public.statement_lines l "
+        "LEFT JOIN public.money_movements mm ON mm.id = l.money_movement_id "
         "LEFT JOIN public.subscription_billing_periods b ON b.id = l.billing_period_id "
         "LEFT JOIN public.subscriptions s ON s.id = b.subscription_id "
         "LEFT JOIN public.statement_runs r ON r.id = l.run_id "
@@ -63,6 +65,7 @@ QVector<StatementFindingRow> loadStatementFindings(QSqlDatabase &db, qint64 runI
         r.caseId = q.value(5).toLongLong();
         r.caseStatus = q.value(6).toString();
         r.billingPeriodId = q.value(7).toString();
+        r.moneyBack = q.value(8).toString();
         rows << r;
     }
     return rows;

@@ -36,6 +36,9 @@ struct StatementFindingRow
     QString subscription; ///< the provider's subscription id
     QString subscriptionUuid; ///< the desk's, when the subscription is known here
     QString finding; ///< matched, backfilled, unapplied, differing, not_in_statement
+    /// A money back line's movement kind (refund, chargeback, ...); empty for a renewal's. Its
+    /// renewalKey is then the movement's key.
+    QString moneyBack;
     qint64 caseId = 0; ///< 0: none
     QString caseStatus; ///< open, resolved, dismissed
     QString billingPeriodId;

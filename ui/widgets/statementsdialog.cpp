@@ -38,6 +38,7 @@ enum FindingField {
     FindingRenewalKey,
     FindingSubscription,
     FindingKind,
+    FindingMoneyBack,
     FindingCase,
     FindingCaseStatus,
     FindingFieldCount
@@ -69,7 +70,10 @@ StatementsDialog::StatementsDialog(DatabasePool *pool, QWidget *parent)
         {columns::count(tr("Line"), FindingLine),
             columns::text(tr("Renewal key"), FindingRenewalKey),
             columns::text(tr("Subscription"), FindingSubscription),
-            columns::code(tr("Finding"), FindingKind), columns::text(tr("Case"), FindingCase),
+            columns::code(tr("Finding"), FindingKind),
+            // A money back finding (#40): its movement's kind; its key is the movement's.
+            columns::code(tr("Money back"), FindingMoneyBack),
+            columns::text(tr("Case"), FindingCase),
             columns::code(tr("Case status"), FindingCaseStatus)},
         FindingLine, this);
     m_runsView->setObjectName(u"statement-runs"_qs);
@@ -152,7 +156,7 @@ void StatementsDialog::showRun(int row)
             m_findings = findings;
             QVector<QVariant> cells;
             for (const StatementFindingRow &f : findings)
-                cells << f.line << f.renewalKey << f.subscription << f.finding
+                cells << f.line << f.renewalKey << f.subscription << f.finding << f.moneyBack
                       << (f.caseId > 0 ? QString::number(f.caseId) : QString()) << f.caseStatus;
             m_findingsModel->setRows(std::move(cells));
             m_findingsView->resizeColumnsToContents();

@@ -33,7 +33,9 @@ struct NormalizeResult
     /// hand such an event to the core before its period is filled in.
     std::optional<SuccessfulRenewalEvent> event;
     /// Set when outcome is MoneyMovement: each movement the payload reports, a reversal after
-    /// the movement it reverses.
+    /// the movement it reverses. Also, for a listed object that is a renewal and carries its
+    /// money back (Lemon Squeezy's invoice with refunded_amount), movements may be set beside
+    /// the event (outcome Renewal or NeedsSnapshot).
     std::vector<MoneyMovement> movements;
     /// Machine code: "renewal", "first_invoice", "proration", "manual_invoice", "unpaid",
     /// "refund", "dispute", "credit_note", "other_event_type", "other_billing_reason" (a

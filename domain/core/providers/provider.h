@@ -83,11 +83,14 @@ struct ListRange
     Timestamp createdFrom; ///< from, less the created lookback (lists that filter by creation)
 };
 
-/// The first page's request: a path under the api base and its query, unencoded.
+/// A list's first page's request: a path under the api base and its query, unencoded.
 struct ListRequest
 {
     std::string path;
     std::vector<std::pair<std::string, std::string>> query;
+    /// The list holds the kind's money back (#40): refunds, disputes, adjustments. A statement
+    /// holding every page of each such list may say that a movement it lacks is not in it.
+    bool moneyBack = false;
 };
 
 /// Where the page after a list page is.
@@ -167,8 +170,10 @@ public:
     // The list API's paging (domain/fetch calls these around its HTTP transport).
 
     virtual ListApi listApi() const = 0;
-    /// The first page's request for `range`, `pageSize` objects a page.
-    virtual ListRequest firstListRequest(const ListRange &range, int pageSize) const = 0;
+    /// The lists a statement of `range` reads, each by its first page's request, `pageSize`
+    /// objects a page: the paid renewals first, then the money back (#40), each list paged by
+    /// nextListPage. A list's path is its name in a manifest (statement_pages.h).
+    virtual std::vector<ListRequest> listRequests(const ListRange &range, int pageSize) const = 0;
     /// Where the page after `page` is; BadListPage when `page` is not the kind's list.
     virtual NextPage nextListPage(const nlohmann::json &page) const = 0;
 

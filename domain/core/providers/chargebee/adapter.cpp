@@ -21,7 +21,9 @@
 //
 // A statement is GET /api/v2/invoices' output, {"list": [{"invoice": {...}}...], "next_offset":
 // "..."}, next_offset absent or null on the last page; a JSON line may hold {"invoice": ...} or
-// the bare invoice.
+// the bare invoice. Its money back (#40) is GET /api/v2/transactions' output, the same page
+// shape holding {"transaction": {...}} (or, on a JSON line, the bare transaction, which says
+// "object": "transaction"), read by money_back.cpp as a transaction event's content is.
 
 #include "domain/core/providers/chargebee/chargebee.h"
 
@@ -152,20 +154,31 @@ bool Chargebee::listSaysMoreFollows(const nlohmann::json &page) const
 
 const nlohmann::json &Chargebee::unwrapListed(const nlohmann::json &item, std::string &path) const
 {
-    // A list page holds {"invoice": {...}}; a JSON line may be that or the bare invoice (which
-    // has no "invoice" key of its own).
+    // A list page holds {"invoice": {...}} or {"transaction": {...}}; a JSON line may be that
+    // or the bare object (neither has a key of its own kind's name).
     if (!item.is_object())
         return item;
-    const auto it = item.find("invoice");
-    if (it == item.end())
-        return item;
-    path = joinPath(path, "invoice");
-    return *it;
+    for (const char *wrapper : {"invoice", "transaction"}) {
+        const auto it = item.find(wrapper);
+        if (it == item.end())
+            continue;
+        path = joinPath(path, wrapper);
+        return *it;
+    }
+    return item;
 }
 
 NormalizeResult Chargebee::classifyListed(
     DeliveryIds &ids, const nlohmann::json &invoice, const std::string &path) const
 {
+    if (invoice.is_object()) {
+        // A /api/v2/transactions page's refund or payment reversal (#40).
+        const auto object = invoice.find("object");
+        if (object != invoice.end() && *object == "transaction") {
+            ids.objectId = requireIdentifier(invoice, path, "id");
+            return classifyChargebeeTransaction(invoice, path, "listed transaction");
+        }
+    }
     // No content.subscription in a list: the mid-term heuristic cannot run.
     return classifyInvoice(
         ids, invoice, path, nullptr, {}, [&] { return requireUnixSeconds(invoice, path, "date"); });

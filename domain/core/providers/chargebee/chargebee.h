@@ -29,7 +29,7 @@ public:
 
     // paging.cpp
     ListApi listApi() const override;
-    ListRequest firstListRequest(const ListRange &range, int pageSize) const override;
+    std::vector<ListRequest> listRequests(const ListRange &range, int pageSize) const override;
     NextPage nextListPage(const nlohmann::json &page) const override;
 
     // snapshot.cpp
@@ -58,4 +58,9 @@ public:
 /// what it moves (NotARenewal for those that move nothing).
 bool isChargebeeMoneyBackEvent(std::string_view type);
 NormalizeResult classifyChargebeeMoneyBack(const nlohmann::json &body, const std::string &type);
+/// A transaction at `path` (an event's content.transaction, or one listed by GET
+/// /api/v2/transactions) as the money it moves; `source` (the event type, or "listed
+/// transaction") heads its message.
+NormalizeResult classifyChargebeeTransaction(
+    const nlohmann::json &txn, const std::string &path, const std::string &source);
 } // namespace rd::providers

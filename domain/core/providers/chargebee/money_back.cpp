@@ -12,6 +12,11 @@
 // The renewal is named by the invoice the transaction links (linked_invoices[].invoice_id) or
 // the invoice its credit note refunds (linked_credit_notes[].cn_reference_invoice_id); the
 // renewal's key is its invoice id.
+//
+// A statement's GET /api/v2/transactions page lists the same transaction objects (each as
+// {"transaction": {...}}): a listed one is read here as an event's content.transaction is. A
+// transaction carries its own times (date, updated_at), so the listed one moves the same money
+// on the same dates as its latest event.
 
 #include "domain/core/providers/chargebee/chargebee.h"
 
@@ -60,13 +65,18 @@ NormalizeResult classifyChargebeeMoneyBack(const nlohmann::json &body, const std
                 + " is a credit note: a document, whose refund is recorded from its "
                   "transaction");
     const auto &content = requireField(body, "", "content");
-    const std::string path = "content.transaction";
-    const auto &txn = requireField(content, "content", "transaction");
+    return classifyChargebeeTransaction(
+        requireField(content, "content", "transaction"), "content.transaction", type);
+}
+
+NormalizeResult classifyChargebeeTransaction(
+    const nlohmann::json &txn, const std::string &path, const std::string &source)
+{
     const std::string id = requireIdentifier(txn, path, "id");
     const std::string txnType = requireString(txn, path, "type");
     if (txnType == "payment" || txnType == "authorization")
         return notARenewal("other_event_type",
-            "Chargebee " + type + ": transaction " + id + " is a " + txnType
+            "Chargebee " + source + ": transaction " + id + " is a " + txnType
                 + ": renewals are read from their invoices");
     if (txnType != "refund" && txnType != "payment_reversal")
         throw InputError(joinPath(path, "type"), "unknown transaction type " + txnType);
@@ -101,7 +111,7 @@ NormalizeResult classifyChargebeeMoneyBack(const nlohmann::json &body, const std
         }
     }
     return moneyMoved(std::move(movements), reason,
-        "Chargebee " + type + ": " + txnType + " " + id + " (" + status + ")");
+        "Chargebee " + source + ": " + txnType + " " + id + " (" + status + ")");
 }
 
 } // namespace rd::providers

@@ -11,8 +11,15 @@
 // invoice's created_at (Lemon Squeezy creates subscription invoices when the charge is made).
 //
 // A statement is GET /v1/subscription-invoices' output (JSON:API), {"meta": {"page":
-// {"currentPage", "lastPage", ...}}, "links": {"next": ...}, "data": [resource...]}: the last
-// page has no links.next, or currentPage == lastPage.
+// {"currentPage", "lastPage", ...}}, "links": {"next": ...}, "data": [resource...]}: the last page
+// has no links.next, or currentPage == lastPage. The list is the money back's too (#40): a listed
+// renewal invoice refunded since (status refunded or partial_refund) is still the renewal it was
+// (it was paid), and carries beside its event the movement subscription_payment_refunded would give
+// (money_back.cpp: the running total refunded_amount, dated by refunded_at, else by the invoice's
+// updated_at; a list has no event time, nor has the webhook's invoice, and a partial refund's
+// updated_at as listed is the invoice's latest change, which may be later than the refund). A
+// refunded invoice that is no renewal (a first invoice) carries none: its refund pays back no
+// renewal (its webhook's movement waits as refund_without_renewal for a renewal that never comes).
 
 #include "domain/core/providers/lemonsqueezy/lemonsqueezy.h"
 
@@ -26,8 +33,9 @@ using namespace adapters;
 
 namespace {
 
+// `listed`: a statement's invoice, read as it is now (see classifyListed).
 NormalizeResult classifyInvoice(
-    DeliveryIds &ids, const nlohmann::json &resource, const std::string &path);
+    DeliveryIds &ids, const nlohmann::json &resource, const std::string &path, bool listed);
 
 } // namespace
 
@@ -44,14 +52,14 @@ NormalizeResult LemonSqueezy::normalize(
             && eventName != "subscription_payment_recovered")
             return notARenewal(
                 "other_event_type", "Lemon Squeezy event " + eventName + " is not handled");
-        return classifyInvoice(ids, requireField(body, "", "data"), "data");
+        return classifyInvoice(ids, requireField(body, "", "data"), "data", false);
     });
 }
 
 namespace {
 
 NormalizeResult classifyInvoice(
-    DeliveryIds &ids, const nlohmann::json &resource, const std::string &path)
+    DeliveryIds &ids, const nlohmann::json &resource, const std::string &path, bool listed)
 {
     if (requireString(resource, path, "type") != "subscription-invoices")
         throw InputError(joinPath(path, "type"), "expected subscription-invoices");
@@ -70,9 +78,12 @@ NormalizeResult classifyInvoice(
     if (reason != "renewal")
         return notARenewal(
             "other_billing_reason", "invoice " + invoiceId + " has billing_reason " + reason);
-    if (status == "refunded" || status == "partial_refund")
+    // A payment event's invoice refunded since is no renewal to record now; a listed one was
+    // paid, and is the renewal still (its refund is the money back beside it).
+    const bool refunded = status == "refunded" || status == "partial_refund";
+    if (refunded && !listed)
         return notARenewal("refund", "invoice " + invoiceId + " has been refunded");
-    if (status != "paid")
+    if (status != "paid" && !refunded)
         return notARenewal("unpaid", "invoice " + invoiceId + " has status " + status);
 
     SuccessfulRenewalEvent e = renewalEvent(ids, invoiceId);
@@ -122,7 +133,21 @@ const nlohmann::json &LemonSqueezy::unwrapListed(
 NormalizeResult LemonSqueezy::classifyListed(
     DeliveryIds &ids, const nlohmann::json &resource, const std::string &path) const
 {
-    return classifyInvoice(ids, resource, path);
+    NormalizeResult n = classifyInvoice(ids, resource, path, true);
+    if (n.outcome != NormalizeOutcome::NeedsSnapshot)
+        return n; // a first invoice's refund pays back no renewal: nothing to record
+    // The renewal listed carries its money back (#40): the running total refunded, as
+    // subscription_payment_refunded sends it, beside the event. A paid invoice of the shape
+    // before refunded_amount existed has none.
+    const auto &attrs = resource.at("attributes");
+    const auto total = attrs.find("refunded_amount");
+    if (attrs.at("status") == "paid" && (total == attrs.end() || total->is_null()))
+        return n;
+    n.movements = classifyLemonSqueezyRefund(resource, path).movements;
+    if (!n.movements.empty())
+        n.message += "; " + std::to_string(n.movements.front().amountMinor)
+            + " minor units of it refunded in all";
+    return n;
 }
 
 } // namespace rd::providers

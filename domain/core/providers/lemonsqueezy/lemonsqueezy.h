@@ -29,7 +29,7 @@ public:
 
     // paging.cpp
     ListApi listApi() const override;
-    ListRequest firstListRequest(const ListRange &range, int pageSize) const override;
+    std::vector<ListRequest> listRequests(const ListRange &range, int pageSize) const override;
     NextPage nextListPage(const nlohmann::json &page) const override;
 
     // snapshot.cpp

@@ -21,6 +21,9 @@
 // A statement is GET /transactions' output, {"data": [transaction...], "meta": {"pagination":
 // {"per_page", "next", "has_more", "estimated_total"}}}: `next` is present even on the last
 // page, so only has_more tells. A listed transaction's paid time falls back to its billed_at.
+// Its money back (#40) is GET /adjustments' output, the same page shape holding adjustments,
+// told from transactions by their `action` (which no transaction has) and read by
+// money_back.cpp as an adjustment event's data is.
 
 #include "domain/core/providers/paddle/paddle.h"
 
@@ -64,7 +67,7 @@ NormalizeResult Paddle::normalize(
     return withDeliveryIds(ids, [&] {
         const std::string type = requireString(body, "", "event_type");
         if (type == "adjustment.created" || type == "adjustment.updated")
-            return classifyPaddleAdjustment(requireField(body, "", "data"), type);
+            return classifyPaddleAdjustment(requireField(body, "", "data"), "data", type);
         if (type != "transaction.completed")
             return notARenewal("other_event_type", "Paddle event type " + type + " is not handled");
         return classifyTransaction(ids, requireField(body, "", "data"), "data",
@@ -141,6 +144,11 @@ const nlohmann::json &Paddle::unwrapListed(const nlohmann::json &item, std::stri
 NormalizeResult Paddle::classifyListed(
     DeliveryIds &ids, const nlohmann::json &txn, const std::string &path) const
 {
+    if (txn.is_object() && txn.contains("action")) {
+        // An adjustment (a /adjustments page): a refund, a chargeback or a credit.
+        ids.objectId = requireIdentifier(txn, path, "id");
+        return classifyPaddleAdjustment(txn, path, "listed adjustment");
+    }
     return classifyTransaction(
         ids, txn, path, [&] { return requireRfc3339(txn, path, "billed_at"); });
 }

@@ -16,6 +16,10 @@
 // - credit, credit_reverse, chargeback_warning, chargeback_warning_reverse: no cash moves (a
 //   credit goes to the customer's balance; a warning announces a chargeback).
 // Amounts are totals.total (tax included, as the renewal's grand_total is), in minor units.
+//
+// A statement's GET /adjustments page lists the same adjustment objects: each is read here as
+// its event's data is. An adjustment carries its own times (created_at, updated_at), so the
+// listed one moves the same money on the same dates as its latest event.
 
 #include "domain/core/providers/paddle/paddle.h"
 
@@ -41,16 +45,16 @@ std::optional<Timestamp> updatedAt(const nlohmann::json &adj, const std::string 
 
 } // namespace
 
-NormalizeResult classifyPaddleAdjustment(const nlohmann::json &adj, const std::string &type)
+NormalizeResult classifyPaddleAdjustment(
+    const nlohmann::json &adj, const std::string &path, const std::string &source)
 {
-    const std::string path = "data";
     const std::string id = requireIdentifier(adj, path, "id");
     const std::string action = requireString(adj, path, "action");
     const std::string status = requireString(adj, path, "status");
     if (status != "pending_approval" && status != "approved" && status != "rejected"
         && status != "reversed")
         throw InputError(joinPath(path, "status"), "unknown adjustment status " + status);
-    const std::string what = "Paddle " + type + ": " + action + " " + id;
+    const std::string what = "Paddle " + source + ": " + action + " " + id;
     const bool refund = action == "refund";
     const bool chargeback = action == "chargeback" || action == "chargeback_reverse";
     if (!refund && !chargeback) {

@@ -29,7 +29,7 @@ public:
 
     // paging.cpp
     ListApi listApi() const override;
-    ListRequest firstListRequest(const ListRange &range, int pageSize) const override;
+    std::vector<ListRequest> listRequests(const ListRange &range, int pageSize) const override;
     NextPage nextListPage(const nlohmann::json &page) const override;
 
     // snapshot.cpp
@@ -54,7 +54,9 @@ public:
         const std::vector<std::string> &payloads) const override;
 };
 
-/// money_back.cpp: an adjustment (the data of adjustment.created / adjustment.updated `type`) as
-/// the money it moves, or NotARenewal for one that moves none.
-NormalizeResult classifyPaddleAdjustment(const nlohmann::json &adjustment, const std::string &type);
+/// money_back.cpp: an adjustment at `path` (the data of adjustment.created / adjustment.updated,
+/// or one listed by GET /adjustments) as the money it moves, or NotARenewal for one that moves
+/// none; `source` (the event type, or "listed adjustment") heads its message.
+NormalizeResult classifyPaddleAdjustment(
+    const nlohmann::json &adjustment, const std::string &path, const std::string &source);
 } // namespace rd::providers

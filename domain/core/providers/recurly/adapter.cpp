@@ -17,6 +17,8 @@
 //
 // A statement is GET /invoices' output (API v2021-02-25), {"object": "list", "has_more": bool,
 // "next": "/invoices?...", "data": [invoice...]}, read with the same decimal-keeping parser.
+// Its money back (#40) is GET /transactions?type=refund's output, the same list shape holding
+// transactions ("object": "transaction"), read by money_back.cpp.
 
 #include "domain/core/providers/recurly/recurly.h"
 
@@ -225,10 +227,33 @@ NormalizeResult classifyInvoice(
     e.paidAmountMinor = requireRecurlyMajorUnits(invoice, path, "paid", currency);
     e.currency = currency;
     e.paidAt = requireRfc3339(invoice, path, "closed_at");
+    e.paymentRefs = recurlyPaymentRefs(invoice, path);
     return renewal(std::move(e), "invoice");
 }
 
 } // namespace
+
+std::vector<std::string> recurlyPaymentRefs(const nlohmann::json &invoice, const std::string &path)
+{
+    // The payments that paid it: a refund listed on its own (GET /transactions?type=refund)
+    // names the one it refunds (original_transaction_id), never the renewal's invoice.
+    std::vector<std::string> refs;
+    const auto txns = invoice.find("transactions");
+    if (txns == invoice.end() || !txns->is_array())
+        return refs;
+    const std::string listPath = joinPath(path, "transactions");
+    for (std::size_t i = 0; i < txns->size() && refs.size() < kMaxPaymentRefs; ++i) {
+        const auto &txn = (*txns)[i];
+        if (!txn.is_object())
+            continue;
+        const std::string tp = indexPath(listPath, i);
+        const auto type = optionalString(txn, tp, "type");
+        const auto status = optionalString(txn, tp, "status");
+        if ((type == "purchase" || type == "capture") && status == "success")
+            addRenewalRef(refs, optionalIdentifier(txn, tp, "id"));
+    }
+    return refs;
+}
 
 bool isRecurlyCreditInvoice(const nlohmann::json &invoice, const std::string &path)
 {
@@ -270,6 +295,11 @@ const nlohmann::json &Recurly::unwrapListed(const nlohmann::json &item, std::str
 NormalizeResult Recurly::classifyListed(
     DeliveryIds &ids, const nlohmann::json &invoice, const std::string &path) const
 {
+    if (invoice.is_object()) {
+        const auto object = invoice.find("object");
+        if (object != invoice.end() && *object == "transaction")
+            return classifyRecurlyListedTransaction(ids, invoice, path);
+    }
     return classifyInvoice(ids, invoice, path);
 }
 

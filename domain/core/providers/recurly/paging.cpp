@@ -3,6 +3,14 @@
 // (ISO 8601) filter by the `sort` field, created_at by default (hence the created lookback);
 // `next` is a path with the cursor while `has_more`. HTTP basic auth: the API key as user, no
 // password.
+//
+// Then GET /transactions (#40), the same list shape and paging: `type` (authorization, capture,
+// payment, purchase, refund, verify), `success`, `limit`, `order`, `sort` (created_at by
+// default, or updated_at) and `begin_time`/`end_time`, each "inclusively" filtering by the sort
+// field (recurly-client-python openapi/api.yaml, list_transactions, 2024-03; the same on
+// docs.recurly.com/recurly-subscriptions/v2021-02-25/reference/list_transactions). Refunds
+// created from the created lookback on: one declined or voided in the range (its reversal)
+// may have been made before it.
 
 #include "domain/core/providers/recurly/recurly.h"
 
@@ -16,11 +24,17 @@ ListApi Recurly::listApi() const
         "application/vnd.recurly.v2021-02-25+json"};
 }
 
-ListRequest Recurly::firstListRequest(const ListRange &range, int pageSize) const
+std::vector<ListRequest> Recurly::listRequests(const ListRange &range, int pageSize) const
 {
-    return {"/invoices",
-        {{"limit", std::to_string(pageSize)}, {"begin_time", formatRfc3339(range.createdFrom)},
-            {"end_time", formatRfc3339(range.end)}}};
+    return {
+        {"/invoices",
+            {{"limit", std::to_string(pageSize)}, {"begin_time", formatRfc3339(range.createdFrom)},
+                {"end_time", formatRfc3339(range.end)}}},
+        {"/transactions",
+            {{"limit", std::to_string(pageSize)}, {"type", "refund"},
+                {"begin_time", formatRfc3339(range.createdFrom)},
+                {"end_time", formatRfc3339(range.end)}},
+            true}};
 }
 
 NextPage Recurly::nextListPage(const nlohmann::json &page) const

@@ -29,7 +29,7 @@ public:
 
     // paging.cpp
     ListApi listApi() const override;
-    ListRequest firstListRequest(const ListRange &range, int pageSize) const override;
+    std::vector<ListRequest> listRequests(const ListRange &range, int pageSize) const override;
     NextPage nextListPage(const nlohmann::json &page) const override;
 
     // snapshot.cpp
@@ -70,4 +70,11 @@ bool isRecurlyCreditInvoice(const nlohmann::json &invoice, const std::string &pa
 /// NotARenewal for one that refunded none (a credit to the account).
 NormalizeResult classifyRecurlyCreditInvoice(
     adapters::DeliveryIds &ids, const nlohmann::json &invoice, const std::string &path);
+/// money_back.cpp: a transaction listed by GET /transactions (type refund) as the cash it
+/// refunded, or NotARenewal for one of another type. `ids` gets its id.
+NormalizeResult classifyRecurlyListedTransaction(
+    adapters::DeliveryIds &ids, const nlohmann::json &txn, const std::string &path);
+/// The successful purchase and capture transactions of a renewal invoice (transactions[]):
+/// what a refund listed on its own names it by (original_transaction_id).
+std::vector<std::string> recurlyPaymentRefs(const nlohmann::json &invoice, const std::string &path);
 } // namespace rd::providers

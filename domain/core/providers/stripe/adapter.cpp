@@ -275,6 +275,12 @@ const nlohmann::json &Stripe::unwrapListed(const nlohmann::json &item, std::stri
 NormalizeResult Stripe::classifyListed(
     DeliveryIds &ids, const nlohmann::json &invoice, const std::string &path) const
 {
+    // /v1/refunds and /v1/disputes pages (#40) beside /v1/invoices.
+    if (invoice.is_object()) {
+        const auto object = invoice.find("object");
+        if (object != invoice.end() && object->is_string() && *object != "invoice")
+            return classifyStripeListedMoneyBack(ids, invoice, path);
+    }
     return classifyStripeInvoice(ids, invoice, path, stripeInvoiceIsBasil(invoice, path),
         [&] { return requireUnixSeconds(invoice, path, "created"); });
 }

@@ -93,6 +93,21 @@ std::optional<Timestamp> balanceTransactionTime(
     return std::nullopt;
 }
 
+// A dispute's chargeback, but for its date: keyed on the dispute, naming its charge.
+MoneyMovement disputeChargeback(const nlohmann::json &dispute, const std::string &path)
+{
+    MoneyMovement chargeback;
+    chargeback.movementKey = requireIdentifier(dispute, path, "id");
+    chargeback.kind = MovementKind::Chargeback;
+    chargeback.amountMinor = requireNonNegativeInteger(dispute, path, "amount");
+    chargeback.currency = requireCurrency(dispute, path, "currency");
+    addRenewalRef(chargeback.renewalRefs, referenceOf(dispute, path, "charge"));
+    addRenewalRef(chargeback.renewalRefs, referenceOf(dispute, path, "payment_intent"));
+    if (chargeback.renewalRefs.empty())
+        throw InputError(joinPath(path, "charge"), "the dispute names no charge");
+    return chargeback;
+}
+
 } // namespace
 
 std::vector<std::string> stripePaymentRefs(const nlohmann::json &invoice, const std::string &path)
@@ -172,15 +187,7 @@ NormalizeResult classifyStripeMoneyBack(
         return notARenewal("dispute", "Stripe " + type + " moves no money");
     if (requireString(object, path, "object") != "dispute")
         throw InputError(joinPath(path, "object"), "expected a dispute");
-    MoneyMovement chargeback;
-    chargeback.movementKey = requireIdentifier(object, path, "id");
-    chargeback.kind = MovementKind::Chargeback;
-    chargeback.amountMinor = requireNonNegativeInteger(object, path, "amount");
-    chargeback.currency = requireCurrency(object, path, "currency");
-    addRenewalRef(chargeback.renewalRefs, referenceOf(object, path, "charge"));
-    addRenewalRef(chargeback.renewalRefs, referenceOf(object, path, "payment_intent"));
-    if (chargeback.renewalRefs.empty())
-        throw InputError(joinPath(path, "charge"), "the dispute names no charge");
+    MoneyMovement chargeback = disputeChargeback(object, path);
     const bool reinstated = type == "charge.dispute.funds_reinstated";
     chargeback.occurredAt
         = balanceTransactionTime(object, path, true)
@@ -196,6 +203,44 @@ NormalizeResult classifyStripeMoneyBack(
     }
     return moneyMoved(
         std::move(movements), "dispute", "Stripe " + type + ": dispute " + chargeback.movementKey);
+}
+
+NormalizeResult classifyStripeListedMoneyBack(
+    DeliveryIds &ids, const nlohmann::json &object, const std::string &path)
+{
+    const std::string type = requireString(object, path, "object");
+    std::vector<MoneyMovement> movements;
+    if (type == "refund") {
+        ids.objectId = requireIdentifier(object, path, "id");
+        // A list says no failure time: a failed or canceled refund's reversal is dated by the
+        // refund's creation (its event, when delivered, dates it by the failure).
+        addRefund(movements, object, path, {}, requireUnixSeconds(object, path, "created"));
+        return moneyMoved(std::move(movements), "refund", "Stripe refund " + ids.objectId);
+    }
+    if (type != "dispute")
+        throw InputError(joinPath(path, "object"),
+            "expected an invoice, a refund or a dispute, not " + printableAscii(type));
+    // A dispute as listed: its balance transactions say what moved and when. A withdrawal is
+    // its chargeback; a reinstatement (a dispute won) the chargeback's reversal. An inquiry
+    // (warning_*) lists none and moves nothing.
+    MoneyMovement chargeback = disputeChargeback(object, path);
+    ids.objectId = chargeback.movementKey;
+    const auto withdrawn = balanceTransactionTime(object, path, true);
+    const auto reinstated = balanceTransactionTime(object, path, false);
+    if (withdrawn && chargeback.amountMinor > 0) {
+        chargeback.occurredAt = *withdrawn;
+        movements.push_back(chargeback);
+        if (reinstated) {
+            MoneyMovement back = chargeback;
+            back.kind = MovementKind::ChargebackReversal;
+            back.occurredAt = *reinstated;
+            movements.push_back(std::move(back));
+        }
+    }
+    if (movements.empty())
+        return notARenewal(
+            "dispute", "Stripe dispute " + chargeback.movementKey + " has withdrawn no funds");
+    return moneyMoved(std::move(movements), "dispute", "Stripe dispute " + chargeback.movementKey);
 }
 
 } // namespace rd::providers

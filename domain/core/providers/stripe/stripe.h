@@ -30,7 +30,7 @@ public:
 
     // paging.cpp
     ListApi listApi() const override;
-    ListRequest firstListRequest(const ListRange &range, int pageSize) const override;
+    std::vector<ListRequest> listRequests(const ListRange &range, int pageSize) const override;
     NextPage nextListPage(const nlohmann::json &page) const override;
 
     // snapshot.cpp
@@ -66,6 +66,10 @@ NormalizeResult classifyStripeInvoice(adapters::DeliveryIds &ids, const nlohmann
 bool isStripeMoneyBackEvent(std::string_view type);
 NormalizeResult classifyStripeMoneyBack(
     const nlohmann::json &body, const std::string &type, Timestamp eventTime);
+/// A listed refund or dispute (a statement's /v1/refunds or /v1/disputes page): its movements,
+/// with no event to date a failure by. `ids` gets the object's id.
+NormalizeResult classifyStripeListedMoneyBack(
+    adapters::DeliveryIds &ids, const nlohmann::json &object, const std::string &path);
 /// The renewal invoice's charge and payment intent, in both API shapes: what a later refund
 /// names it by.
 std::vector<std::string> stripePaymentRefs(const nlohmann::json &invoice, const std::string &path);
