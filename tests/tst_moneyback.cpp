@@ -711,6 +711,31 @@ private slots:
             std::string("ch_3QxCharge0001 pi_3QxPay0001"));
     }
 
+    // A refund that waited for its renewal and, once the renewal is there, is more than it paid:
+    // its one case now says so, under the renewal's subscription; no second case, nothing
+    // recorded.
+    void aWaitingRefundRefusedForANewReasonStaysOneCase()
+    {
+        rdtest::TestDatabase db("moneyback_early_too_much");
+        rd::WebhookIngestor ingestor(db.conninfo());
+        registered(db, "stripe-main", "stripe", "sub_1QxSub0001");
+        const auto early = ingestor.ingest(
+            "stripe-main", refundOf("stripe/refund_created.json", "3QxTooMuch", 2500));
+        QCOMPARE(early.error, std::string("refund_without_renewal"));
+        const auto renewal
+            = ingestor.ingest("stripe-main", fixtureFile("stripe/renewal_pre_basil.json"));
+        QCOMPARE(outcomeName(renewal.outcome), outcomeName(rd::IngestOutcome::Applied));
+        QCOMPARE(ledgerOf(db).movements, 0LL);
+        QCOMPARE(text(db,
+                     "SELECT string_agg(status || ' ' || error_code || ' ' || "
+                     "provider_subscription_id, '; ') FROM reconciliation_cases"),
+            std::string("open refund_exceeds_payment sub_1QxSub0001"));
+        QCOMPARE(scalar(db,
+                     "SELECT count(*) FROM reconciliation_case_history WHERE action = 'reapply' "
+                     "AND outcome = 'rejected' AND error_code = 'refund_exceeds_payment'"),
+            1LL);
+    }
+
     // The same refund from two OS processes at once, as refund.created and as charge.refunded:
     // both held behind the subscription's row lock until both are seen waiting, then let go.
     // One movement, one audit row, one outbox intent.

@@ -2030,7 +2030,23 @@ BEGIN
                                    pg_catalog.jsonb_array_elements_text(mv->'renewalRefs') rf
                              WHERE rf = ANY (v_refs))
               ORDER BY k.id FOR UPDATE LOOP
-        SELECT * INTO r FROM public.record_money_movements(c.event, 'system', 'money-back');
+        BEGIN
+            SELECT * INTO r FROM public.record_money_movements(c.event, 'system', 'money-back');
+            IF r.result = 'rejected' AND r.case_id IS DISTINCT FROM c.id THEN
+                -- Refused now for another reason (more back than was paid, a conflict): that
+                -- opened a second case about the same movement. It is undone; this case says
+                -- the new reason (rd_keep_case_open), one case a movement.
+                RAISE EXCEPTION 'refused for another reason' USING ERRCODE = 'RD023';
+            END IF;
+        EXCEPTION WHEN SQLSTATE 'RD023' THEN
+            PERFORM public.rd_keep_case_open(c.id, r.error_code, r.local_state);
+            -- It waited under 'unknown': its renewal, and so its subscription, is known now.
+            UPDATE public.reconciliation_cases k
+               SET subscription_id = s.id, provider_subscription_id = s.provider_subscription_id
+              FROM public.subscription_billing_periods b
+              JOIN public.subscriptions s ON s.id = b.subscription_id
+             WHERE k.id = c.id AND k.subscription_id IS NULL AND b.id = p_billing_period_id;
+        END;
         IF r.result IN ('recorded', 'duplicate') THEN
             UPDATE public.reconciliation_cases
                SET status = 'resolved',
