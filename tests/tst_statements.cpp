@@ -601,7 +601,8 @@ private slots:
 
     // #39, 1: a provider's imports and closes queue on a row only the definer functions may
     // lock. A viewer holding the advisory keys they (and the fold) used to take holds nothing
-    // back, and can neither lock the row nor call the functions that do.
+    // back, and can neither lock the row nor call the functions that do; nor can it take the
+    // table lock a close and a money movement queue on (#40).
     void aViewerCannotHoldImportsOrClosesBack()
     {
         pqxx::connection viewer(rdtest::loginAs(*m_db, "v", "viewer"));
@@ -616,7 +617,11 @@ private slots:
                 "LOCK TABLE rd_work_locks IN ROW SHARE MODE", "DELETE FROM rd_work_locks",
                 "INSERT INTO rd_work_locks VALUES ('statements stripe-main')",
                 "SELECT rd_take_work_lock('statements stripe-main', 'x')",
-                "SELECT rd_try_work_lock('fold renewal totals')"}) {
+                "SELECT rd_try_work_lock('fold renewal totals')",
+                // #40: the lock a month close and a movement queue on (0051); a viewer's SELECT
+                // lets it take only ACCESS SHARE, which holds neither back.
+                "LOCK TABLE money_movements IN SHARE MODE",
+                "LOCK TABLE money_movements IN ROW EXCLUSIVE MODE"}) {
             pqxx::work tx(viewer);
             try {
                 tx.exec(attack);
