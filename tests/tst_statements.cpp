@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
+#include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -757,6 +758,24 @@ private slots:
                     "--to", "2026-10-31", m_dir->filePath("st/stripe-main-2026-10.json")}));
         QVERIFY2(october.exitCode == 0, october.out.constData());
         QVERIFY2(october.out.contains("nothing is left open"), october.out.constData());
+
+        // The month's money back lists beside it (#40): each refund and dispute the demo told
+        // is the one its webhooks recorded.
+        QStringList withMoneyBack {"statement", "import", "--provider-key", "stripe-main", "--from",
+            "2026-10-01", "--to", "2026-10-31", "--json"};
+        const QStringList files
+            = QDir(m_dir->filePath("st")).entryList({"stripe-main-2026-10*.json"}, QDir::Files);
+        QCOMPARE(files,
+            QStringList({"stripe-main-2026-10-disputes.json", "stripe-main-2026-10-refunds.json",
+                "stripe-main-2026-10.json"}));
+        for (const auto &f : files)
+            withMoneyBack << m_dir->filePath("st/" + f);
+        const auto again = runProgram(ctl(), withDb(demoDb, withMoneyBack));
+        QVERIFY2(again.exitCode == 0, again.err.constData());
+        const auto mb = nlohmann::json::parse(again.out.toStdString())["moneyBack"];
+        QVERIFY2(mb["lines"].get<int>() > 0, again.out.constData());
+        QCOMPARE(mb["matched"], mb["lines"]);
+        QCOMPARE(mb["statementTotals"], mb["ledgerTotals"]);
     }
 
     // `statement fetch`: the same February statement read from Stripe's list API (a local

@@ -100,10 +100,13 @@ int runDemo(const CommandContext &ctx, const DemoCommandOptions &o)
                 ctx.out << "  " << path << "\n";
             // The last month that has ended: the one a finance person would close.
             const std::string lastMonth = formatRfc3339(addMonths(options.now, -1)).substr(0, 7);
-            std::string suggested = report.statementFiles.back();
+            // Its renewals' page and its money back lists' pages, if any.
+            std::string suggested;
             for (const auto &path : report.statementFiles)
                 if (path.find("stripe-main-" + lastMonth) != std::string::npos)
-                    suggested = path;
+                    suggested += (suggested.empty() ? "" : " ") + path;
+            if (suggested.empty())
+                suggested = report.statementFiles.back();
             const auto monthStart = parseRfc3339(lastMonth + "-01T00:00:00Z");
             const std::string monthEnd = monthStart
                 ? formatRfc3339(Timestamp {addMonths(*monthStart, 1).micros - 1}).substr(0, 10)

@@ -230,19 +230,23 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
     // Money back (#40), on a random stream of its own: the story's other ids and redeliveries
     // stay what they were for a seed. Each delivery's day is its movement's.
     Random back(options.seed ^ 0x6d6f6e65796261ULL);
-    const auto deliverMoneyBack
-        = [&](const Sub &s, const Charge &c, const std::string &renewal, const MoneyBack &story) {
-              const auto payloads = kindOf(s).demoMoneyBack(s, c, renewal, story, back);
-              for (std::size_t i = 0; i < payloads.size(); ++i) {
-                  const auto result = ingestor.ingest(s.provider->key, payloads[i]);
-                  ++report.outcomes[std::string(toString(result.outcome))];
-                  ++report.payloads;
-                  if (result.inboxId > 0)
-                      received.emplace_back(result.inboxId,
-                          std::min(plusSeconds(story.happensAt(i), 30), options.now));
-              }
-              return !payloads.empty();
-          };
+    const auto deliverMoneyBack = [&](const Sub &s, const Charge &c, const std::string &renewal,
+                                      const MoneyBack &story) {
+        const auto payloads = kindOf(s).demoMoneyBack(s, c, renewal, story, back);
+        for (std::size_t i = 0; i < payloads.size(); ++i) {
+            // In the statement of the month it happened (its money back lists).
+            if (s.provider->writesStatements && !options.statementsDir.empty())
+                statementPayloads[{s.provider, formatRfc3339(story.happensAt(i)).substr(0, 7)}]
+                    .push_back(payloads[i]);
+            const auto result = ingestor.ingest(s.provider->key, payloads[i]);
+            ++report.outcomes[std::string(toString(result.outcome))];
+            ++report.payloads;
+            if (result.inboxId > 0)
+                received.emplace_back(
+                    result.inboxId, std::min(plusSeconds(story.happensAt(i), 30), options.now));
+        }
+        return !payloads.empty();
+    };
     // The stories told of last month's renewals, one renewal each, in this order: a full refund,
     // a partial one, two partial ones, a dispute lost, a dispute won. And one refund of this
     // month's renewal that reaches us before the renewal does (it waits in a case, and the
@@ -369,16 +373,22 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
     backdateDeliveries(conninfo, received);
     for (const auto &[accountMonth, payloads] : statementPayloads) {
         const auto &[provider, month] = accountMonth;
-        const auto page = providerDefinition(provider->kind).demoStatementPage(payloads);
-        if (!page)
+        const auto pages = providerDefinition(provider->kind).demoStatementPages(payloads);
+        if (pages.empty())
             throw InputError(provider->key, "the demo writes no statement of this kind");
-        const std::string path
-            = options.statementsDir + "/" + provider->key + "-" + month + ".json";
-        std::ofstream f(path, std::ios::binary | std::ios::trunc);
-        f << *page << "\n";
-        if (!f.flush())
-            throw InputError(path, "cannot write the demo's statement");
-        report.statementFiles.push_back(path);
+        // The renewals' page as <key>-<month>.json; a money back list's beside it, named by
+        // the list (<key>-<month>-refunds.json).
+        for (std::size_t i = 0; i < pages.size(); ++i) {
+            const std::string &list = pages[i].first;
+            const std::string suffix = i == 0 ? "" : "-" + list.substr(list.find_last_of('/') + 1);
+            const std::string path
+                = options.statementsDir + "/" + provider->key + "-" + month + suffix + ".json";
+            std::ofstream f(path, std::ios::binary | std::ios::trunc);
+            f << pages[i].second << "\n";
+            if (!f.flush())
+                throw InputError(path, "cannot write the demo's statement");
+            report.statementFiles.push_back(path);
+        }
     }
     return report;
 }

@@ -117,7 +117,8 @@ std::string describeStatementImport(const StatementImportResult &r)
             << ", not applied (cases) " << mb("unapplied") << ", differing " << mb("differing")
             << "\n"
             << "  money back recorded here but not in the statement: "
-            << (unproven || !moneyBack.value("listed", false)
+            << (unproven ? std::string("not looked for (completeness not proven)")
+                       : !moneyBack.value("listed", false)
                        ? std::string("not looked for (not every money back list is here)")
                        : mb("notInStatement"))
             << "\n"

@@ -143,10 +143,11 @@ public:
         return {};
     }
 #endif
-#ifndef OMIT_demoStatementPage
-    std::optional<std::string> demoStatementPage(const std::vector<std::string> &) const override
+#ifndef OMIT_demoStatementPages
+    std::vector<std::pair<std::string, std::string>> demoStatementPages(
+        const std::vector<std::string> &) const override
     {
-        return std::nullopt;
+        return {};
     }
 #endif
 };

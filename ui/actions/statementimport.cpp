@@ -113,7 +113,8 @@ QString statementImportText(const rd::StatementImportResult &r)
                   .arg(jsonInteger(moneyBack, "differing")));
         line(u"  "_qs
             + Tr::tr("money back recorded here but not in the statement: %1")
-                  .arg(unproven || !moneyBack.value("listed", false)
+                  .arg(unproven ? Tr::tr("not looked for (completeness not proven)")
+                          : !moneyBack.value("listed", false)
                           ? Tr::tr("not looked for (not every money back list is here)")
                           : QString::number(jsonInteger(moneyBack, "notInStatement"))));
         line(u"  "_qs

@@ -215,10 +215,12 @@ public:
     /// demo tells no money back, or a charge its money back could not name.
     virtual std::vector<std::string> demoMoneyBack(const demo::Sub &s, const demo::Charge &c,
         const std::string &renewalPayload, const demo::MoneyBack &story, demo::Random &r) const = 0;
-    /// The list page a statement fetch of the kind would get holding the objects of these
-    /// payloads (demoPayload's), on one page: nothing more follows. Nullopt for the kinds whose
-    /// demo writes no statement.
-    virtual std::optional<std::string> demoStatementPage(
+    /// The list pages a statement fetch of the kind would get holding the objects of these
+    /// payloads (demoPayload's and demoMoneyBack's), one page a list, each with its list's path
+    /// (listRequests): the renewals' first, then a page of each money back list the payloads
+    /// hold anything of. Nothing more follows any. Empty for the kinds whose demo writes no
+    /// statement.
+    virtual std::vector<std::pair<std::string, std::string>> demoStatementPages(
         const std::vector<std::string> &payloads) const = 0;
 
 protected:

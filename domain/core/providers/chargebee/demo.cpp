@@ -74,9 +74,10 @@ std::vector<std::string> Chargebee::demoAlsoSent(const Sub &, const Charge &, Ra
     return {};
 }
 
-std::optional<std::string> Chargebee::demoStatementPage(const std::vector<std::string> &) const
+std::vector<std::pair<std::string, std::string>> Chargebee::demoStatementPages(
+    const std::vector<std::string> &) const
 {
-    return std::nullopt; // the demo's statements are stripe-main's
+    return {}; // the demo's statements are stripe-main's
 }
 
 std::vector<std::string> Chargebee::demoMoneyBack(

@@ -69,9 +69,10 @@ std::vector<std::string> LemonSqueezy::demoAlsoSent(const Sub &, const Charge &,
     return {};
 }
 
-std::optional<std::string> LemonSqueezy::demoStatementPage(const std::vector<std::string> &) const
+std::vector<std::pair<std::string, std::string>> LemonSqueezy::demoStatementPages(
+    const std::vector<std::string> &) const
 {
-    return std::nullopt; // the demo's statements are stripe-main's
+    return {}; // the demo's statements are stripe-main's
 }
 
 std::vector<std::string> LemonSqueezy::demoMoneyBack(

@@ -82,9 +82,10 @@ std::vector<std::string> Paddle::demoAlsoSent(const Sub &, const Charge &, Rando
     return {};
 }
 
-std::optional<std::string> Paddle::demoStatementPage(const std::vector<std::string> &) const
+std::vector<std::pair<std::string, std::string>> Paddle::demoStatementPages(
+    const std::vector<std::string> &) const
 {
-    return std::nullopt; // the demo's statements are stripe-main's
+    return {}; // the demo's statements are stripe-main's
 }
 
 std::vector<std::string> Paddle::demoMoneyBack(

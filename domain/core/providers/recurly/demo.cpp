@@ -78,9 +78,10 @@ std::vector<std::string> Recurly::demoAlsoSent(const Sub &, const Charge &, Rand
     return {};
 }
 
-std::optional<std::string> Recurly::demoStatementPage(const std::vector<std::string> &) const
+std::vector<std::pair<std::string, std::string>> Recurly::demoStatementPages(
+    const std::vector<std::string> &) const
 {
-    return std::nullopt; // the demo's statements are stripe-main's
+    return {}; // the demo's statements are stripe-main's
 }
 
 std::vector<std::string> Recurly::demoMoneyBack(

@@ -50,7 +50,7 @@ public:
     std::vector<std::string> demoMoneyBack(const demo::Sub &s, const demo::Charge &c,
         const std::string &renewalPayload, const demo::MoneyBack &story,
         demo::Random &r) const override;
-    std::optional<std::string> demoStatementPage(
+    std::vector<std::pair<std::string, std::string>> demoStatementPages(
         const std::vector<std::string> &payloads) const override;
 };
 

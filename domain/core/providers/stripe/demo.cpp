@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 
 namespace rd::providers {
 
@@ -200,18 +201,49 @@ std::vector<std::string> Stripe::demoMoneyBack(const Sub &s, const Charge &c,
     return out;
 }
 
-std::optional<std::string> Stripe::demoStatementPage(const std::vector<std::string> &payloads) const
+std::vector<std::pair<std::string, std::string>> Stripe::demoStatementPages(
+    const std::vector<std::string> &payloads) const
 {
+    // The invoices; the refund each charge.refunded is about (the newest of its charge's list:
+    // the list a fetch reads holds each refund once, by its own creation); each dispute as its
+    // latest event shows it.
     std::vector<ojson> invoices;
-    for (const auto &payload : payloads)
-        invoices.push_back(ojson::parse(payload)["data"]["object"]);
+    std::vector<ojson> refunds;
+    std::map<std::string, ojson> disputes;
+    for (const auto &payload : payloads) {
+        const ojson event = ojson::parse(payload);
+        const ojson &object = event["data"]["object"];
+        const std::string type = object.value("object", std::string());
+        if (type == "invoice")
+            invoices.push_back(object);
+        else if (type == "charge" && !object["refunds"]["data"].empty())
+            refunds.push_back(object["refunds"]["data"][0]);
+        else if (type == "dispute")
+            disputes[object["id"].get<std::string>()] = object;
+    }
     // Stripe lists the newest first.
-    std::stable_sort(invoices.begin(), invoices.end(), [](const ojson &a, const ojson &b) {
-        return a["created"].get<std::int64_t>() > b["created"].get<std::int64_t>();
-    });
-    return ojson {
-        {"object", "list"}, {"data", invoices}, {"has_more", false}, {"url", "/v1/invoices"}}
-        .dump(2);
+    const auto newestFirst = [](std::vector<ojson> objects) {
+        std::stable_sort(objects.begin(), objects.end(), [](const ojson &a, const ojson &b) {
+            return a["created"].get<std::int64_t>() > b["created"].get<std::int64_t>();
+        });
+        return objects;
+    };
+    const auto page = [](const char *url, const std::vector<ojson> &objects) {
+        return std::pair(std::string(url),
+            ojson {{"object", "list"}, {"data", objects}, {"has_more", false}, {"url", url}}.dump(
+                2));
+    };
+    std::vector<std::pair<std::string, std::string>> pages {
+        page("/v1/invoices", newestFirst(std::move(invoices)))};
+    if (!refunds.empty())
+        pages.push_back(page("/v1/refunds", newestFirst(std::move(refunds))));
+    if (!disputes.empty()) {
+        std::vector<ojson> listed;
+        for (auto &[id, dispute] : disputes)
+            listed.push_back(std::move(dispute));
+        pages.push_back(page("/v1/disputes", newestFirst(std::move(listed))));
+    }
+    return pages;
 }
 
 } // namespace rd::providers
