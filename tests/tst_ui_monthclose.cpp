@@ -164,6 +164,51 @@ private slots:
         QCOMPARE(ledger.first().at(2).toString(), u"stripe-main"_qs);
     }
 
+    // Money back of February recorded after February's close (#40): counted on the Overview
+    // until a close counts it; the click opens February's ledger of its provider.
+    void moneyBackRecordedAfterTheCloseIsCounted()
+    {
+        const auto refund = [](const std::string &key) {
+            return nlohmann::json {{"providerKey", "stripe-main"},
+                {"providerEventId", "evt_" + key}, {"providerSubscriptionId", "sub_1"},
+                {"movements",
+                    {{{"movementKey", key}, {"kind", "refund"}, {"amountMinor", 500},
+                        {"currency", "USD"}, {"occurredAt", "2026-02-10T00:00:00Z"},
+                        {"renewalRefs", {"in_feb"}}}}}}
+                .dump();
+        };
+        {
+            auto conn = admin();
+            recordRenewal(*conn, kFeb);
+            pqxx::nontransaction(*conn).exec_params(
+                "SELECT record_money_movements($1::jsonb, 'webhook', 'test')", refund("re_before"));
+            importStatement(*conn, "2026-02-01", "2026-02-28", {kFeb});
+            rd::closeMonth(*conn, "stripe-main", "2026-02-01");
+            pqxx::nontransaction(*conn).exec_params(
+                "SELECT record_money_movements($1::jsonb, 'webhook', 'test')", refund("re_late"));
+        }
+        auto figures = m_pool->run([](QSqlDatabase &db) { return rd::ui::loadOverview(db); });
+        figures.waitForFinished();
+        const rd::ui::OverviewFigures f = figures.result();
+        QCOMPARE(f.moneyBackAfterClose, 1LL);
+        QCOMPARE(f.firstMonthMoneyBackAfterClose, QDate(2026, 2, 1));
+        QCOMPARE(f.firstProviderMoneyBackAfterClose, u"stripe-main"_qs);
+        QCOMPARE(f.renewalsAfterClose, 0LL);
+
+        rd::ui::OverviewPage page(m_pool.get());
+        page.resize(1400, 900);
+        page.show();
+        QVERIFY(QTest::qWaitFor([&] { return page.isLoaded(); }, 15000));
+        auto *figure = page.findChild<QPushButton *>(u"money-back-after-close"_qs);
+        QVERIFY(figure);
+        QCOMPARE(figure->text(), u"1 money back recorded after close"_qs);
+        QSignalSpy ledger(&page, &rd::ui::OverviewPage::ledgerRequested);
+        figure->click();
+        QCOMPARE(ledger.size(), 1);
+        QCOMPARE(ledger.first().at(0).toDate(), QDate(2026, 2, 1));
+        QCOMPARE(ledger.first().at(2).toString(), u"stripe-main"_qs);
+    }
+
     // The Ledger's page stays an index probe per row: with closes of many providers and
     // months, the "after close" lookup reads month_closes' unique index, never the table.
     void afterCloseLookupIsAnIndexProbe()

@@ -4982,6 +4982,17 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
         <source>net %1</source>
         <translation>netto %1</translation>
     </message>
+    <message numerus="yes">
+        <source>%n money back recorded after close</source>
+        <translation>
+            <numerusform>%n Rückzahlung nach Abschluss erfasst</numerusform>
+            <numerusform>%n Rückzahlungen nach Abschluss erfasst</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Refunds and disputes dated in a closed month and recorded after its close: that month&apos;s report stays as it was; the provider&apos;s next close counts and lists them. Click for the ledger of %1 %2</source>
+        <translation>Erstattungen und Rückbuchungen, datiert in einem abgeschlossenen Monat und nach dessen Abschluss erfasst: Der Bericht jenes Monats bleibt, wie er war; der nächste Abschluss des Anbieters zählt und listet sie. Klicken für das Hauptbuch von %1 %2</translation>
+    </message>
 </context>
 <context>
     <name>rd::ui::PagedTableModel</name>

@@ -222,6 +222,24 @@ OverviewFigures loadOverview(QSqlDatabase &db, std::optional<int> overdueGraceHo
             f.renewalsAfterClose += q.value(2).toLongLong();
         }
     }
+    // Money back recorded after its month's close that no close has counted yet: few rows, by
+    // the partial index money_movements_after_close.
+    {
+        QSqlQuery q = execSql(db,
+            u"SELECT date_trunc('month', m.occurred_at AT TIME ZONE 'UTC')::date::text, "
+            "m.provider_key, count(*) FROM public.money_movements m WHERE m.after_close "
+            "AND NOT EXISTS (SELECT 1 FROM public.month_closes o "
+            "WHERE o.provider_key = m.provider_key AND m.id = ANY (o.after_close_movement_ids)) "
+            "GROUP BY 1, 2 ORDER BY 1, 2"_qs);
+        while (q.next()) {
+            if (f.moneyBackAfterClose == 0) {
+                f.firstMonthMoneyBackAfterClose
+                    = QDate::fromString(q.value(0).toString(), Qt::ISODate);
+                f.firstProviderMoneyBackAfterClose = q.value(1).toString();
+            }
+            f.moneyBackAfterClose += q.value(2).toLongLong();
+        }
+    }
 
     // Deliveries: the newest from webhook_inbox_recent; the window's outcomes from the folded
     // days (webhook_inbox_daily, migration 0018) and the rows received since, counted live

@@ -84,6 +84,12 @@ struct OverviewFigures
     qint64 renewalsAfterClose = 0;
     QDate firstMonthAfterClose;
     QString firstProviderAfterClose;
+    /// Money back (#40) dated in a closed month and recorded after its close, that no close
+    /// has counted yet (the provider's next close counts and lists it, migration 0051). The
+    /// first such month (oldest) and its provider, for the ledger.
+    qint64 moneyBackAfterClose = 0;
+    QDate firstMonthMoneyBackAfterClose;
+    QString firstProviderMoneyBackAfterClose;
 
     QDateTime lastDeliveryAt; ///< null: the inbox is empty
     QVector<KeyCount> deliveriesByOutcome; ///< window; "" = not processed yet

@@ -341,6 +341,19 @@ void OverviewPage::showTiles()
                 emit ledgerRequested(m, m.addMonths(1), p, {});
             },
             true, false);
+    if (f.moneyBackAfterClose > 0)
+        m_month->addFigure(
+            u"money-back-after-close"_qs,
+            tr("%n money back recorded after close", nullptr, int(f.moneyBackAfterClose)),
+            tr("Refunds and disputes dated in a closed month and recorded after its close: that "
+               "month's report stays as it was; the provider's next close counts and lists them. "
+               "Click for the ledger of %1 %2")
+                .arg(f.firstProviderMoneyBackAfterClose,
+                    locale.toString(f.firstMonthMoneyBackAfterClose, u"MMMM yyyy"_qs)),
+            [this, m = f.firstMonthMoneyBackAfterClose, p = f.firstProviderMoneyBackAfterClose] {
+                emit ledgerRequested(m, m.addMonths(1), p, {});
+            },
+            true, false);
 
     m_cases->clearFigures();
     m_cases->addFigure(
