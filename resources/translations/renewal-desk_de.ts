@@ -5776,6 +5776,10 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
         <source>Money back</source>
         <translation>Rückzahlung</translation>
     </message>
+    <message>
+        <source>Money back missing</source>
+        <translation>Fehlende Rückzahlungen</translation>
+    </message>
 </context>
 <context>
     <name>rd::ui::SubscriptionDetail</name>

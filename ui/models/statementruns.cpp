@@ -10,7 +10,9 @@ QVector<StatementRunRow> loadStatementRuns(QSqlDatabase &db, int limit)
     QSqlQuery q = execSql(db,
         u"SELECT r.id, r.provider_key, r.covers_from::text, r.covers_to::text, r.imported_by, "
         "rd_rfc3339(r.finished_at), r.renewals, r.matched, r.backfilled, r.unapplied, "
-        "r.differing, r.not_in_statement, r.open_cases FROM public.statement_runs r "
+        "r.differing, r.not_in_statement, r.open_cases, "
+        "coalesce((r.money_back->>'lines')::bigint, 0), "
+        "coalesce((r.money_back->>'notInStatement')::bigint, 0) FROM public.statement_runs r "
         "WHERE r.finished_at IS NOT NULL ORDER BY r.id DESC LIMIT ?"_qs,
         {limit});
     QVector<StatementRunRow> rows;
@@ -29,6 +31,8 @@ QVector<StatementRunRow> loadStatementRuns(QSqlDatabase &db, int limit)
         r.differing = q.value(10).toLongLong();
         r.notInStatement = q.value(11).toLongLong();
         r.openCases = q.value(12).toLongLong();
+        r.moneyBack = q.value(13).toLongLong();
+        r.moneyBackNotInStatement = q.value(14).toLongLong();
         rows << r;
     }
     return rows;

@@ -25,6 +25,11 @@ struct StatementRunRow
     qint64 differing = 0;
     qint64 notInStatement = 0;
     qint64 openCases = 0; ///< open when the run finished
+    /// Its money back (#40, migration 0052): the movements it lists, and the recorded ones it
+    /// lacks (looked for only when every money back list is there). The renewal counts above
+    /// leave them out.
+    qint64 moneyBack = 0;
+    qint64 moneyBackNotInStatement = 0;
 };
 
 /// One line of a run: its finding, and the case it opened or linked with that case's status

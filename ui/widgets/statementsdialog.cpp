@@ -11,8 +11,11 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QPushButton>
+#include <QScreen>
 #include <QSplitter>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace rd::ui {
 namespace {
@@ -30,6 +33,8 @@ enum RunField {
     RunDiffering,
     RunNotInStatement,
     RunOpenCases,
+    RunMoneyBack,
+    RunMoneyBackNotInStatement,
     RunFieldCount
 };
 
@@ -64,7 +69,9 @@ StatementsDialog::StatementsDialog(DatabasePool *pool, QWidget *parent)
             columns::count(tr("Unapplied"), RunUnapplied, true),
             columns::count(tr("Differing"), RunDiffering, true),
             columns::count(tr("Not in statement"), RunNotInStatement, true),
-            columns::count(tr("Open cases at import"), RunOpenCases, true)},
+            columns::count(tr("Open cases at import"), RunOpenCases, true),
+            columns::count(tr("Money back"), RunMoneyBack),
+            columns::count(tr("Money back missing"), RunMoneyBackNotInStatement, true)},
         RunId, this);
     m_findingsModel = new RecordTableModel(FindingFieldCount,
         {columns::count(tr("Line"), FindingLine),
@@ -106,7 +113,10 @@ StatementsDialog::StatementsDialog(DatabasePool *pool, QWidget *parent)
         [this](const QModelIndex &current) { showRun(current.row()); });
     connect(m_findingsView, &TableView::openRequested, this,
         [this](const QModelIndex &index) { openFinding(index.row()); });
-    resize(1180, 620);
+    // Wide enough for every count of a run (renewals, then money back) in English and German,
+    // where the screen has the room.
+    const int room = screen() ? screen()->availableGeometry().width() - 40 : 1400;
+    resize(std::max(1180, std::min(room, 1440)), 620);
     reload();
 }
 
@@ -130,7 +140,8 @@ void StatementsDialog::reload()
                       << (r.finishedAt.isValid() ? QVariant(r.finishedAt.toMSecsSinceEpoch() * 1000)
                                                  : QVariant())
                       << r.renewals << r.matched << r.backfilled << r.unapplied << r.differing
-                      << r.notInStatement << r.openCases;
+                      << r.notInStatement << r.openCases << r.moneyBack
+                      << r.moneyBackNotInStatement;
             m_runsModel->setRows(std::move(cells));
             m_runsView->resizeColumnsToContents();
             m_message->setText(runs.isEmpty()
