@@ -135,6 +135,26 @@ private slots:
                                                           << "not_a_renewal"
                                                           << "";
     }
+    // A dispute's events whose balance transactions are not expanded (ids only): its chargeback
+    // is dated by the dispute's creation by either event, so that whichever arrives first, the
+    // movement's month is the same.
+    void aChargebackIsDatedAlikeByEitherEvent()
+    {
+        QStringList dates;
+        for (const char *fixture :
+            {"dispute_funds_withdrawn.json", "dispute_funds_reinstated.json"}) {
+            auto body = nlohmann::json::parse(fixtureFile(std::string("stripe/") + fixture));
+            auto &txns = body["data"]["object"]["balance_transactions"];
+            for (auto &t : txns)
+                t = t["id"];
+            const auto n
+                = rd::normalizePayload(rd::ProviderKind::Stripe, "stripe-main", body.dump());
+            QCOMPARE(QString::fromStdString(rd::toString(n.outcome)), u"money_movement"_qs);
+            dates << QString::fromStdString(rd::formatRfc3339(n.movements.front().occurredAt));
+        }
+        QCOMPARE(dates, QStringList({u"2026-01-10T23:00:00Z"_qs, u"2026-01-10T23:00:00Z"_qs}));
+    }
+
     void stripeShapesNormalize()
     {
         QFETCH(QString, fixture);

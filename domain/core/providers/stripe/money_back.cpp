@@ -11,7 +11,8 @@
 //   their own refund.* events or a statement; `amount_refunded` is cumulative and is never
 //   turned into a movement, which would count a refund twice).
 // - charge.dispute.funds_withdrawn: the dispute's chargeback, dated by its withdrawal balance
-//   transaction; charge.dispute.funds_reinstated: the chargeback and its reversal. The other
+//   transaction (not expanded: by the dispute's creation, by either event);
+//   charge.dispute.funds_reinstated: the chargeback and its reversal. The other
 //   dispute events (created, updated, closed, inquiries' warning_*) move no money.
 // - credit_note.*: a document; the refunds it carries are the money, from their own events.
 // A refund names its charge and payment intent, and (before API 2025-03-31) its charge names
@@ -189,9 +190,10 @@ NormalizeResult classifyStripeMoneyBack(
         throw InputError(joinPath(path, "object"), "expected a dispute");
     MoneyMovement chargeback = disputeChargeback(object, path);
     const bool reinstated = type == "charge.dispute.funds_reinstated";
-    chargeback.occurredAt
-        = balanceTransactionTime(object, path, true)
-              .value_or(reinstated ? requireUnixSeconds(object, path, "created") : eventTime);
+    // Without its withdrawal's balance transaction (not expanded), by the dispute's creation,
+    // when Stripe withdraws the funds: the same date whichever of its two events comes first.
+    chargeback.occurredAt = balanceTransactionTime(object, path, true)
+                                .value_or(requireUnixSeconds(object, path, "created"));
     if (chargeback.amountMinor > 0) {
         movements.push_back(chargeback);
         if (reinstated) {
