@@ -45,10 +45,11 @@ BEGIN
             IF r.result = 'rejected' AND r.case_id IS DISTINCT FROM c.id THEN
                 -- Refused now for another reason (more back than was paid, a conflict): that
                 -- opened a second case about the same movement. It is undone; this case says
-                -- the new reason (rd_keep_case_open), one case a movement.
-                RAISE EXCEPTION 'refused for another reason' USING ERRCODE = 'RD023';
+                -- the new reason (rd_keep_case_open), one case a movement. RX001 is this
+                -- block's own signal, caught below: no refusal the programs see (class RD).
+                RAISE EXCEPTION 'refused for another reason' USING ERRCODE = 'RX001';
             END IF;
-        EXCEPTION WHEN SQLSTATE 'RD023' THEN
+        EXCEPTION WHEN SQLSTATE 'RX001' THEN
             PERFORM public.rd_keep_case_open(c.id, r.error_code, r.local_state);
             -- It waited under 'unknown': its renewal, and so its subscription, is known now.
             UPDATE public.reconciliation_cases k
