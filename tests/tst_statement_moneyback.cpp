@@ -173,6 +173,23 @@ private slots:
         QCOMPARE(movementsText(n), movements);
     }
 
+    // A listed Lemon Squeezy invoice refunded since is its renewal and its money back at once:
+    // the normalization's JSON shows both.
+    void aListedRenewalCarriesItsMoneyBackInItsJson()
+    {
+        const json invoice = json::parse(fixtureFile("lemonsqueezy/refund.json"))["data"];
+        const std::vector<rd::StatementFile> files {{"lines.jsonl", invoice.dump() + "\n"}};
+        const auto statement
+            = rd::readStatement(rd::ProviderKind::LemonSqueezy, "lemon-shop", files);
+        QCOMPARE(statement.entries.size(), std::size_t {1});
+        const json j = rd::toJson(statement.entries[0].normalization);
+        QCOMPARE(j["outcome"].get<std::string>(), std::string("needs_snapshot"));
+        QVERIFY(j["event"].is_object());
+        QCOMPARE(j["movements"].size(), std::size_t {1});
+        QCOMPARE(
+            j["movements"][0]["movementKey"].get<std::string>(), std::string("3051/refunded/999"));
+    }
+
     // A fetch reads the invoices, then the refunds, then the disputes; its manifest names each
     // page's list, and each next list starts with no request after the last page of the one
     // before.

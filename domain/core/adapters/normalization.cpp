@@ -73,7 +73,8 @@ nlohmann::json toJson(const NormalizeResult &n)
                                              : nlohmann::json(n.providerSubscriptionId)},
         {"eventIdDerived", n.eventIdDerived},
         {"event", n.event ? toJson(*n.event) : nlohmann::json(nullptr)}};
-    if (n.outcome == NormalizeOutcome::MoneyMovement) {
+    // Also beside a listed renewal that carries its money back (Lemon Squeezy's invoice).
+    if (n.outcome == NormalizeOutcome::MoneyMovement || !n.movements.empty()) {
         json["movements"] = nlohmann::json::array();
         for (const auto &m : n.movements)
             json["movements"].push_back(toJson(m));

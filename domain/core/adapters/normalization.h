@@ -77,7 +77,8 @@ NormalizeResult normalizePayload(
 
 /// {"outcome": "renewal"|"not_a_renewal"|"needs_snapshot"|"invalid"|"money_movement", "reason",
 ///  "message", "providerEventId", "providerSubscriptionId" (string or null), "eventIdDerived",
-///  "event": SuccessfulRenewalEvent JSON form or null, and "movements" for a money movement}
+///  "event": SuccessfulRenewalEvent JSON form or null, and "movements" for a money movement or
+///  a listed renewal that carries its money back}
 nlohmann::json toJson(const NormalizeResult &normalization);
 
 } // namespace rd
