@@ -69,14 +69,15 @@ json wonDispute()
     return d;
 }
 
-// in_1QxRenew0001 (20.00, paid 2026-01-01), sub_1QxSub0001 registered under stripe-main.
-void registered(const rdtest::TestDatabase &db)
+// `key` of `kind` registered, with `subscription` active until 1 January 2026 (the renewals
+// the fixtures pay start there). By default the Stripe fixtures': in_1QxRenew0001 (20.00,
+// paid 2026-01-01) of sub_1QxSub0001.
+void registered(const rdtest::TestDatabase &db, const QString &key = u"stripe-main"_qs,
+    const QString &kind = u"stripe"_qs, const std::string &subscription = "sub_1QxSub0001")
 {
-    QCOMPARE(runProgram(ctl(), withDb(db, {"providers", "add", "stripe-main", "--kind", "stripe"}))
-                 .exitCode,
-        0);
+    QCOMPARE(runProgram(ctl(), withDb(db, {"providers", "add", key, "--kind", kind})).exitCode, 0);
     rdtest::importSubscriptions(db.conninfo(),
-        rdtest::subscriptionLine("stripe-main", "sub_1QxSub0001", "active", "2025-12-01T00:00:00Z",
+        rdtest::subscriptionLine(key.toStdString(), subscription, "active", "2025-12-01T00:00:00Z",
             "2026-01-01T00:00:00Z"));
 }
 
@@ -398,13 +399,7 @@ private slots:
     {
         QFETCH(bool, recordedBefore);
         rdtest::TestDatabase db("stmt_mb_recurly");
-        QCOMPARE(
-            runProgram(ctl(), withDb(db, {"providers", "add", "recurly-main", "--kind", "recurly"}))
-                .exitCode,
-            0);
-        rdtest::importSubscriptions(db.conninfo(),
-            rdtest::subscriptionLine("recurly-main", "qx6pb4ypdhwl", "active",
-                "2025-12-01T00:00:00Z", "2026-01-01T00:00:00Z"));
+        registered(db, u"recurly-main"_qs, u"recurly"_qs, "qx6pb4ypdhwl");
         json invoice = json::parse(fixtureFile("recurly/renewal.json"));
         if (recordedBefore) {
             // As a delivery before 0049 recorded it: no payment kept.

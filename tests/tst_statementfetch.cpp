@@ -31,8 +31,6 @@ const rd::Timestamp kEnd = rd::makeUtc(2026, 12, 1); // the day after `to`
 const rd::Timestamp kCreatedFrom = rd::makeUtc(2026, 9, 27); // kFrom - 35 days
 constexpr int kPages = 3;
 
-std::size_t moneyBackListsOf(rd::ProviderKind kind);
-
 std::string secondsOf(rd::Timestamp t)
 {
     return std::to_string(t.micros / 1000000);
@@ -369,15 +367,10 @@ rd::FetchRequest requestFor(rd::ProviderKind kind, const std::string &base)
     return r;
 }
 
-std::size_t moneyBackListsOf(rd::ProviderKind kind)
-{
-    return FakeProvider::moneyBackPaths(kind).size();
-}
-
 /// The pages of a whole fetch: the renewals' kPages, then one a money back list.
 std::size_t pagesOf(rd::ProviderKind kind)
 {
-    return kPages + moneyBackListsOf(kind);
+    return kPages + FakeProvider::moneyBackPaths(kind).size();
 }
 
 void addProviderRows()
