@@ -3143,9 +3143,15 @@ BEGIN
                 v_finding := 'matched';
                 -- The payments the statement names it by (#40), for a renewal recorded
                 -- without them (before 0049, or by a path that carried none); a refund that
-                -- waits for one of them is recorded now.
-                IF pg_catalog.jsonb_array_length(coalesce(e->'paymentRefs', '[]'::jsonb)) > 0
-                THEN
+                -- waits for one of them is recorded now. Only when one of them is not kept
+                -- yet: refs are kept by the heal alone, which healed their waiting refunds then
+                -- (a primary-key probe a ref, not a heal a matched line).
+                IF EXISTS (SELECT 1
+                             FROM pg_catalog.jsonb_array_elements_text(
+                                      coalesce(e->'paymentRefs', '[]'::jsonb)) x(ref)
+                            WHERE NOT EXISTS (SELECT 1 FROM public.billing_period_payment_refs p
+                                               WHERE p.provider_key = r.provider_key
+                                                 AND p.payment_ref = x.ref)) THEN
                     PERFORM public.rd_heal_money_back(r.provider_key, bp.id, e);
                 END IF;
             ELSE
