@@ -36,13 +36,15 @@ set(RD_DOC_DIR "${CMAKE_INSTALL_FULL_DATAROOTDIR}/doc/renewalctl")
 set(RD_EXAMPLES_DIR "${RD_DOC_DIR}/examples")
 foreach(unit renewal-desk-receiver.service renewal-desk-outbox.service
              renewal-desk-fold.service renewal-desk-fold.timer
-             renewal-desk-backup.service renewal-desk-backup.timer)
+             renewal-desk-backup.service renewal-desk-backup.timer
+             renewal-desk-access.service renewal-desk-access.timer)
     configure_file(resources/systemd/${unit}.in ${CMAKE_CURRENT_BINARY_DIR}/systemd/${unit} @ONLY)
     install(FILES ${CMAKE_CURRENT_BINARY_DIR}/systemd/${unit}
             DESTINATION lib/systemd/system COMPONENT systemd)
 endforeach()
 install(FILES resources/systemd/receiver.env resources/systemd/outbox.env resources/systemd/fold.env
-              resources/systemd/backup.env resources/systemd/webhook-secrets.json
+              resources/systemd/backup.env resources/systemd/access.env
+              resources/systemd/webhook-secrets.json
         DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/renewalctl/examples COMPONENT systemd)
 install(FILES README.md docs/operations.md DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/renewalctl
         COMPONENT systemd)

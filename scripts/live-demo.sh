@@ -3,8 +3,10 @@
 # first time), a webhook receiver and an outbox publisher start on this machine, the desk
 # opens, and `renewalctl simulate --live` pays today's renewals of new subscriptions at one a
 # second, as the providers would deliver them. The Overview's "Renewals today" counts up, the
-# Inbox and Cases show what arrives. Stops the receiver and the publisher when the simulation
-# is done or interrupted; the desk stays open.
+# Inbox and Cases show what arrives. One Stripe renewal's payment fails first (#41): its
+# failure comes with the first deliveries (the subscription in grace), its retry's paid
+# renewal with the last (good standing again). Stops the receiver and the publisher when the
+# simulation is done or interrupted; the desk stays open.
 #   scripts/live-demo.sh [--rate N] [--subscriptions N] [--port P] [--no-desk] [--no-build]
 #                        [-- desk args]
 set -euo pipefail

@@ -376,9 +376,10 @@ private slots:
                                                   << "not_a_renewal"
                                                   << "proration"
                                                   << "";
+        // Payment trouble since #41: a past-due renewal invoice is the provider's standing.
         QTest::newRow("recurly past due") << "recurly/unpaid_past_due.json"
-                                          << "not_a_renewal"
-                                          << "unpaid"
+                                          << "payment_trouble"
+                                          << "provider_standing"
                                           << "";
         QTest::newRow("recurly refund") << "recurly/refund_credit_invoice.json"
                                         << "not_a_renewal"

@@ -856,9 +856,10 @@ private slots:
                      "current_period_start <= '2026-11-30T12:00:00Z' AND "
                      "current_period_end > '2026-11-30T12:00:00Z'"),
             // all but the three the demo leaves behind on purpose: the skipped month, the
-            // renewal that needs a snapshot and the one set to cancel; and the renewals its
-            // provider charged but never delivered (the lost-delivery story, #27)
-            scalar(a, "SELECT count(*) FROM subscriptions WHERE status = 'active'") - 3
+            // renewal that needs a snapshot and the one set to cancel; the renewals its
+            // provider charged but never delivered (the lost-delivery story, #27); and the two
+            // renewals whose payment the provider never collected (payment trouble, #41)
+            scalar(a, "SELECT count(*) FROM subscriptions WHERE status = 'active'") - 5
                 - summary["lostDeliveries"].get<long long>());
         QCOMPARE(summary["lostDeliveries"].get<long long>(), 1LL);
 
@@ -866,7 +867,90 @@ private slots:
         const auto again = runProgram(ctl(), withDb(a.conninfo(), {"demo", "--if-empty"}));
         QCOMPARE(again.exitCode, 0);
         QVERIFY2(again.out.contains("nothing done"), again.out.constData());
-        QCOMPARE(scalar(a, "SELECT count(*) FROM subscriptions"), 20LL);
+        // The 20 asked for, and one of its own for each payment trouble story (#41).
+        QCOMPARE(scalar(a, "SELECT count(*) FROM subscriptions"), 23LL);
+    }
+
+    // The demo tells payment trouble through ingest (#41, item 4), with each provider's own
+    // events: a Stripe renewal declined twice, then paid on Stripe's third attempt (good
+    // standing, both attempts recovered); a Stripe renewal whose retries ran out three weeks
+    // ago (blocked); a Lemon Squeezy renewal whose retries ran out two days ago (unpaid:
+    // blocked). Nothing else is in trouble with its provider; loading it again changes nothing.
+    void theDemoTellsPaymentTrouble()
+    {
+        rdtest::TestDatabase db("demo_trouble");
+        const QString now = "2026-11-30T12:00:00Z";
+        const QStringList demo {"demo", "--seed", "7", "--now", now, "--json"};
+        const auto r = runProgram(ctl(), withDb(db.conninfo(), demo));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const std::string at = now.toStdString();
+        // Each subscription that a failed attempt or a standing was told of, as the desk shows
+        // it: provider, verdict (its source), attempts recovered of those shown, standing.
+        const std::string stories
+            = "SELECT string_agg(format('%s %s (%s) %s/%s %s', s.provider_key, j->>'verdict', "
+              "j->>'source', (SELECT count(*) FROM jsonb_array_elements(j->'attempts') x WHERE "
+              "(x->>'recovered')::boolean), jsonb_array_length(j->'attempts'), "
+              "j->'standing'->>'standing'), ', ' ORDER BY s.provider_key, "
+              "jsonb_array_length(j->'attempts')) FROM subscriptions s CROSS JOIN LATERAL "
+              "access_verdict_json(s.provider_key, s.provider_subscription_id, '"
+            + at
+            + "') j WHERE s.id IN (SELECT subscription_id FROM payment_attempts UNION SELECT "
+              "subscription_id FROM provider_standing_facts)";
+        const std::string told = "lemon-shop blocked (provider) 0/1 unpaid, "
+                                 "stripe-main good_standing (provider) 2/2 active, "
+                                 "stripe-main blocked (provider) 0/4 unpaid";
+        QCOMPARE(text(db, stories), told);
+        // The attempts follow the end of the period their invoice renews (the failed invoice's
+        // period is the one after the subscription's last paid period) and come before now; the
+        // recovery is the same invoice paid after its second failure.
+        QCOMPARE(scalar(db,
+                     "SELECT count(*) FROM payment_attempts a JOIN subscriptions s ON s.id = "
+                     "a.subscription_id WHERE a.failed_at > '"
+                         + at + "' OR a.next_attempt_at > '" + at
+                         + "' OR a.failed_at < coalesce((SELECT max(b.period_end) FROM "
+                           "subscription_billing_periods b WHERE b.subscription_id = s.id AND "
+                           "b.provider_renewal_key <> a.invoice_key), s.current_period_end)"),
+            0LL);
+        QCOMPARE(scalar(db,
+                     "SELECT count(*) FROM subscription_billing_periods b WHERE "
+                     "b.provider_renewal_key IN (SELECT invoice_key FROM payment_attempts) AND "
+                     "b.paid_at > (SELECT max(failed_at) FROM payment_attempts a WHERE "
+                     "a.invoice_key = b.provider_renewal_key) AND b.paid_at <= '"
+                         + at + "'"),
+            1LL);
+        // Retries exhausted at least two weeks ago; Lemon Squeezy's unpaid within the last days.
+        QCOMPARE(scalar(db,
+                     "SELECT count(*) FROM subscriptions s CROSS JOIN LATERAL "
+                     "rd_access_verdict(s.id, '"
+                         + at
+                         + "') v WHERE s.provider_key = 'stripe-main' AND v.verdict = "
+                           "'blocked' AND v.reason LIKE 'the provider gave up%' AND v.since "
+                           "<= timestamptz '"
+                         + at + "' - interval '14 days'"),
+            1LL);
+        QCOMPARE(scalar(db,
+                     "SELECT count(*) FROM provider_standing_facts WHERE provider_key = "
+                     "'lemon-shop' AND standing = 'unpaid' AND observed_at BETWEEN timestamptz '"
+                         + at + "' - interval '3 days' AND '" + at + "'"),
+            1LL);
+        // `access list` exits 3: someone has lost access.
+        const auto list
+            = runProgram(ctl(), withDb(db.conninfo(), {"access", "list", "--now", now, "--json"}));
+        QCOMPARE(list.exitCode, 3);
+        QVERIFY2(list.out.contains("retries_exhausted"), list.out.constData());
+
+        // The same history again: every delivery known, nothing recorded twice.
+        const std::string counts
+            = "SELECT format('%s %s %s %s', (SELECT count(*) FROM payment_attempts), (SELECT "
+              "count(*) FROM provider_standing_facts), (SELECT count(*) FROM "
+              "access_transitions), (SELECT count(*) FROM subscription_outbox))";
+        const std::string before = text(db, counts);
+        const auto again = runProgram(ctl(), withDb(db.conninfo(), demo));
+        QVERIFY2(again.exitCode == 0, again.err.constData());
+        QCOMPARE(text(db, counts), before);
+        QCOMPARE(text(db, stories), told);
+        const auto verify = runProgram(ctl(), withDb(db.conninfo(), {"audit", "verify"}));
+        QVERIFY2(verify.exitCode == 0, verify.out.constData());
     }
 };
 

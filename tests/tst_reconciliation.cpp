@@ -458,7 +458,8 @@ private slots:
 
     // #28, 21: every reason the database's functions can open a case with has a next step.
     // The codes are read from the functions themselves: the core's verdicts, the errors it
-    // assigns, and the codes ingest and statement runs open cases with.
+    // assigns, and the codes ingest and statement runs open cases with. rd_access_verdict's
+    // verdicts (#41: in_grace, blocked, ...) are a subscription's access, never a case's reason.
     void everyCaseReasonOfTheDatabaseHasANextStep()
     {
         auto conn = m_db->connect();
@@ -471,6 +472,7 @@ private slots:
                      '(?:rd_statement_case\(p_run, e|record_reconciliation_case\([a-z_]+)\s*,\s*''([a-z_]+)''',
                      'g') m
                  WHERE p.pronamespace = 'public'::regnamespace
+                   AND p.proname <> 'rd_access_verdict'
                    AND (m[2] IS NULL OR p.proname = 'rd_renewal_verdict'))"))
             codes.insert(row[0].as<std::string>());
         codes.erase("duplicate"); // verdicts that open no case
@@ -512,8 +514,9 @@ private slots:
         QCOMPARE(mapped, static_cast<int>(raised.size()));
         // RD013, RD014 (0029: statements), RD015 month_close_refused (0031), RD016
         // case_not_reopenable (0033), RD017-RD019 (0034: reviewing an invalid delivery),
-        // RD020-RD021 (0037: removing delivery bodies), RD022 work_busy (0045).
-        QCOMPARE(mapped, 22);
+        // RD020-RD021 (0037: removing delivery bodies), RD022 work_busy (0045), RD023-RD024
+        // (0053: extending a subscription's grace).
+        QCOMPARE(mapped, 24);
     }
 
     // --- One renewal, one case. ---

@@ -385,7 +385,7 @@ private slots:
                     && text.size() > u" (case 7 was already resolved)"_qs.size(),
                 qPrintable(code + u": "_qs + text));
         }
-        QCOMPARE(refusals, 22);
+        QCOMPARE(refusals, 24);
         QCOMPARE(rd::ui::refusalText(u"no_such_refusal"_qs, u"as it came"_qs), u"as it came"_qs);
         QCOMPARE(rd::ui::refusalText(u"case_already_closed"_qs, u"case 7 was resolved"_qs),
             u"Der Fall ist bereits abgeschlossen. (case 7 was resolved)"_qs);

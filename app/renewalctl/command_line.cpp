@@ -63,6 +63,7 @@ void assemble(CommandTree &tree)
     registerAuditCommands(tree, root);
     registerFoldCommand(tree, root);
     registerInboxCommands(tree, root);
+    registerAccessCommands(tree, root);
     auto *rolesGroup = tree.commandGroup(root, "roles",
         "grant|check: give a login role viewer, operator, ingest or payload_reader; check the "
         "group roles on a server",

@@ -34,6 +34,7 @@ void registerCloseCommand(CommandTree &tree, CLI::App &root);
 void registerAuditCommands(CommandTree &tree, CLI::App &root);
 void registerFoldCommand(CommandTree &tree, CLI::App &root);
 void registerInboxCommands(CommandTree &tree, CLI::App &root);
+void registerAccessCommands(CommandTree &tree, CLI::App &root);
 
 // roles grant (cmd_audit.cpp) and roles check (cmd_db_move.cpp): under the `roles` group.
 void registerRolesGrantCommand(CommandTree &tree, CLI::App &rolesGroup);

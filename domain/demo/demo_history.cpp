@@ -37,6 +37,58 @@ const Provider kProviders[] = {
     {"lemon-shop", ProviderKind::LemonSqueezy, "Lemon Squeezy shop"},
 };
 
+// The payment trouble stories (#41), each told of a subscription of its own beside the cast:
+// a renewal declined twice, then paid on the provider's third attempt two days ago; a renewal
+// whose retries ran out three weeks ago, the subscription unpaid since (blocked now); and a
+// renewal whose retries ran out two days ago, the subscription unpaid.
+enum class Trouble { DeclinedTwiceThenPaid, RetriesExhausted, UnpaidRecently };
+struct TroubleStory
+{
+    const Provider *provider;
+    Trouble trouble;
+};
+const TroubleStory kTroubleStories[] = {
+    {&kProviders[0], Trouble::DeclinedTwiceThenPaid},
+    {&kProviders[0], Trouble::RetriesExhausted},
+    {&kProviders[4], Trouble::UnpaidRecently},
+};
+
+// A story's failing renewal: the start of its period (a whole hour), and its dunning, timed
+// back from `now`: the first attempt within the hour after the period's start, the retries
+// days after it.
+std::pair<Timestamp, Dunning> troubleTimes(Trouble trouble, Timestamp now, Random &r)
+{
+    int daysAgo = 0; // the failing period's start
+    std::vector<int> retryDays; // after the first attempt, each retry that fails
+    int recoveredDay = -1; // after the first attempt, the retry that succeeds
+    switch (trouble) {
+    case Trouble::DeclinedTwiceThenPaid: // Stripe's retries, paid on the third attempt
+        daysAgo = 6;
+        retryDays = {2};
+        recoveredDay = 4;
+        break;
+    case Trouble::RetriesExhausted: // the last of four attempts 20 days ago
+        daysAgo = 35;
+        retryDays = {3, 8, 15};
+        break;
+    case Trouble::UnpaidRecently: // Lemon Squeezy: four retries over two weeks, two days ago
+        daysAgo = 16;
+        retryDays = {3, 6, 10, 14};
+        break;
+    }
+    const std::int64_t hour = 3600LL * 1000000;
+    Timestamp start = plusSeconds(now, -86400LL * daysAgo);
+    start.micros -= ((start.micros % hour) + hour) % hour;
+    const Timestamp first = plusSeconds(start, r.uniform(60, 3600));
+    Dunning d;
+    d.failures.push_back(first);
+    for (const int day : retryDays)
+        d.failures.push_back(plusSeconds(first, 86400LL * day));
+    d.recovered = recoveredDay >= 0;
+    d.end = d.recovered ? plusSeconds(first, 86400LL * recoveredDay) : d.failures.back();
+    return {start, d};
+}
+
 // The period index k: k = months is the one containing `now`.
 Period periodOf(const Sub &s, int k, int months)
 {
@@ -163,6 +215,7 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
         s.amount = kPlans[plan];
         s.plan = std::string(kPlanNames[plan]) + " (monthly)";
         s.anchor = latestAnchor(options.now, r.uniform(1, 28), r.uniform(0, 23));
+        s.started = addMonths(s.anchor, -months);
         identify(s, r, months, 1000, 100);
         const bool periodic = kindOf(s).demoTraits().renewalsCarryPeriod;
         s.firstInvoice = i % 7 == 0 && periodic;
@@ -192,6 +245,35 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
         }
         subs.push_back(std::move(s));
     }
+    // The payment trouble stories' subscriptions (#41), after the cast, on a random stream of
+    // their own: the cast's ids and stories stay what they were for a seed. Each is imported
+    // before its failing renewal (a period back, for a kind kept current by snapshots) and
+    // renewed as any other until then.
+    Random troubleRandom(options.seed ^ 0x64756e6e696e67ULL);
+    struct TroubleOfSub
+    {
+        int failing = 0; ///< the period index whose renewal fails
+        Dunning dunning;
+    };
+    std::map<int, TroubleOfSub> troubles; // by subscription index
+    for (const auto &story : kTroubleStories) {
+        Sub s;
+        s.index = static_cast<int>(subs.size());
+        s.provider = story.provider;
+        const int plan = troubleRandom.uniform(0, 4);
+        s.amount = kPlans[plan];
+        s.plan = std::string(kPlanNames[plan]) + " (monthly)";
+        const auto [start, dunning] = troubleTimes(story.trouble, options.now, troubleRandom);
+        // The failing period contains `now`, or is the one before it.
+        const bool current = addMonths(start, 1) > options.now;
+        s.anchor = current ? start : addMonths(start, 1);
+        s.started = addMonths(s.anchor, -months);
+        identify(s, troubleRandom, months, 1000, 100);
+        const int failing = current ? months : months - 1;
+        s.importedPeriod = std::min(s.importedPeriod, failing - 1);
+        troubles[s.index] = {failing, dunning};
+        subs.push_back(std::move(s));
+    }
 
     std::istringstream in(importLines(subs, months));
     report.subscriptions = importSubscriptions(*conn, in, "demo").created;
@@ -215,13 +297,16 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
     std::vector<std::pair<std::string, std::string>> redeliveries;
     // When each delivery reached us in the story: seconds after the provider charged.
     std::vector<std::pair<std::int64_t, Timestamp>> received;
-    const auto deliver = [&](const Sub &s, const std::string &body, Timestamp charged) {
+    const auto ingestOne = [&](const Sub &s, const std::string &body, Timestamp charged) {
         const auto result = ingestor.ingest(s.provider->key, body);
         ++report.outcomes[std::string(toString(result.outcome))];
         ++report.payloads;
         if (result.inboxId > 0)
             received.emplace_back(result.inboxId,
                 std::min(plusSeconds(charged, 2 + report.payloads % 50), options.now));
+    };
+    const auto deliver = [&](const Sub &s, const std::string &body, Timestamp charged) {
+        ingestOne(s, body, charged);
         // Providers redeliver when an acknowledgement is slow or lost (the very first payload
         // always, so that every seed shows one).
         if (r.chance(6) || report.payloads == 1)
@@ -276,9 +361,38 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
     const auto body = [&r](const Sub &s, const Charge &c, const Period &term) {
         return providerBody(s, c, term, r);
     };
+    // Payment trouble (#41): a story's subscription renews as any other until its failing
+    // renewal, which the provider fails to collect as its dunning says (and, recovered, is paid
+    // then), and renews no more after it. Its charges are numbered apart from the cast's.
+    ChargeMaker troubleCharge(troubleRandom, 7);
+    const auto tellTrouble = [&](const Sub &s, int k, const TroubleOfSub &t) {
+        if (k > t.failing)
+            return;
+        const Period p = periodOf(s, k, months);
+        const Charge c = troubleCharge(s, ChargeKind::Renewal, p, s.amount);
+        const auto sent = k == t.failing
+            ? kindOf(s).demoPaymentTrouble(s, c, t.dunning, troubleRandom)
+            : std::vector<Sent> {};
+        if (sent.empty()) { // renewed (or a kind whose demo tells no payment trouble)
+            const std::string b = providerBody(s, c, p, troubleRandom);
+            keepForStatement(s, c, b);
+            ingestOne(s, b, c.paidAt);
+            return;
+        }
+        for (const auto &e : sent) {
+            if (e.paid) {
+                Charge paid = c;
+                paid.paidAt = t.dunning.end;
+                keepForStatement(s, paid, e.body);
+            }
+            ingestOne(s, e.body, e.at);
+        }
+    };
 
     // Month 0: the first invoices of subscriptions that started then (not renewals).
     for (const auto &s : subs) {
+        if (troubles.count(s.index) > 0)
+            continue;
         // The kinds whose renewals carry no period: their subscriptions imported current.
         const bool lemonFirst
             = !kindOf(s).demoTraits().renewalsCarryPeriod && s.index % 3 == 1 && s.index != 4;
@@ -291,10 +405,24 @@ DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &opti
         deliver(s, b, c.paidAt);
     }
 
+    // Each month the payment trouble stories first: the cast's renewals stay the history's
+    // latest entries, as they were before the stories were told.
+    std::vector<const Sub *> monthOrder;
+    for (const auto &s : subs)
+        if (troubles.count(s.index) > 0)
+            monthOrder.push_back(&s);
+    for (const auto &s : subs)
+        if (troubles.count(s.index) == 0)
+            monthOrder.push_back(&s);
     for (int k = 1; k <= months; ++k) {
-        for (const auto &s : subs) {
+        for (const Sub *member : monthOrder) {
+            const Sub &s = *member;
             if (s.status != "active" || k <= s.importedPeriod)
                 continue;
+            if (const auto t = troubles.find(s.index); t != troubles.end()) {
+                tellTrouble(s, k, t->second);
+                continue;
+            }
             if (s.index == 2 && k == months - 1)
                 continue; // a month the provider never told us about
             const Period p = periodOf(s, k, months);
@@ -410,6 +538,7 @@ ReplaySet buildOutOfOrderReplaySet(const DemoOptions &options)
         s.amount = kPlans[plan];
         s.plan = std::string(kPlanNames[plan]) + " (monthly)";
         s.anchor = latestAnchor(options.now, r.uniform(1, 28), r.uniform(0, 23));
+        s.started = addMonths(s.anchor, -options.months);
         identify(s, r, options.months, 1000, 100);
         const Period imported = periodOf(s, 0, options.months);
         lines << nlohmann::json {{"providerKey", s.provider->key}, {"providerSubscriptionId", s.id},
@@ -482,6 +611,7 @@ SimulationSet buildSimulationSet(
             s.firstInvoice = false;
             s.proration = false;
         }
+        s.started = addMonths(s.anchor, -months);
         subs.push_back(std::move(s));
     }
 
@@ -513,6 +643,12 @@ SimulationSet buildSimulationSet(
     }
     // One subscription's month that its provider never reports: the renewals after it wait.
     const int gapSub = subs.size() > 2 && !options.live ? 2 : -1;
+    // The live demo's payment trouble (#41): the first of today's renewals whose kind tells it
+    // fails a minute before `now` and is paid on the provider's retry at `now`. The failure is
+    // sent with the first renewals, the retry's paid renewal (and what follows it) last, so that
+    // the desk shows the subscription in grace while the others arrive, then in good standing.
+    bool troubleTold = !options.live;
+    std::vector<SimulatedPayload> recovery;
     for (int k = options.live ? months : 1; k <= months; ++k) {
         for (const auto &s : subs) {
             if (k <= s.importedPeriod)
@@ -521,6 +657,25 @@ SimulationSet buildSimulationSet(
                 continue;
             const Period p = periodOf(s, k, months);
             const Charge c = newCharge(s, ChargeKind::Renewal, p, s.amount);
+            if (!troubleTold) {
+                Dunning d;
+                d.failures = {std::max(p.start, plusSeconds(options.now, -60))};
+                d.recovered = true;
+                d.end = options.now;
+                const auto sent = kindOf(s).demoPaymentTrouble(s, c, d, r);
+                troubleTold = !sent.empty();
+                bool paid = false;
+                for (const auto &e : sent) {
+                    paid = paid || e.paid;
+                    if (paid)
+                        recovery.push_back({s.provider->key, s.provider->kind, e.body,
+                            e.paid ? "payment_recovered" : "payment_standing"});
+                    else
+                        add(s, e.body, "payment_failed");
+                }
+                if (troubleTold)
+                    continue;
+            }
             add(s, body(s, c, p), s.index == gapSub && k == months ? "after_gap" : "renewal");
             if (s.index % 3 == 0) {
                 // The provider's other events for the one invoice (Stripe's second type).
@@ -562,6 +717,8 @@ SimulationSet buildSimulationSet(
             {s.provider->key, s.provider->kind, full.substr(0, full.size() / 3), "cut_body"});
         break;
     }
+    for (auto &p : recovery)
+        set.payloads.push_back(std::move(p));
     return set;
 }
 

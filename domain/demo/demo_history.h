@@ -13,7 +13,9 @@ namespace rd {
 
 struct DemoOptions
 {
-    int subscriptions = 60; ///< at least 6: the special cases need their own subscriptions
+    /// At least 6: the special cases need their own subscriptions. buildDemoHistory adds one
+    /// of its own for each payment trouble story (three), beside these.
+    int subscriptions = 60;
     int months = 6; ///< renewals per subscription; at least 2
     std::uint64_t seed = 1;
     Timestamp now; ///< the periods end around this instant
@@ -48,7 +50,12 @@ struct DemoReport
 /// a skipped month, a renewal of a subscription set to cancel, an unknown subscription, a
 /// Lemon Squeezy renewal that needs a snapshot, a truncated body, JPY and KWD prices; and a
 /// lost-delivery story: a few Stripe renewals of the latest period are charged but never
-/// delivered (overdue until stripe-main's statement is imported).
+/// delivered (overdue until stripe-main's statement is imported). Payment trouble (#41), each
+/// story of a subscription of its own beside `subscriptions`: a Stripe renewal declined twice,
+/// then paid on Stripe's third attempt two days ago (good standing, its two attempts
+/// recovered); a Stripe renewal whose four attempts failed, the last 20 days ago, the
+/// subscription unpaid since (blocked); a Lemon Squeezy renewal whose retries ran out two days
+/// ago, the subscription unpaid (blocked).
 /// Everything but the database's own clock and generated uuids is a function of the options.
 DemoReport buildDemoHistory(const std::string &conninfo, const DemoOptions &options);
 
@@ -77,7 +84,9 @@ std::vector<std::pair<std::string, ProviderKind>> demoProviders();
 /// nothing; a function of the arguments only, and another id stream than buildDemoHistory's
 /// for the same seed. With options.live: today's renewals only (paid at `now`), a second
 /// Stripe event type and redeliveries now and then, Lemon Squeezy's renewals (cases), an
-/// unknown subscription (a case) and a body cut short (an invalid delivery).
+/// unknown subscription (a case), a body cut short (an invalid delivery), and one renewal whose
+/// first attempt failed a minute before `now` (#41): the failure among the first payloads, its
+/// retry's paid renewal (scenario "payment_recovered") and what follows it the last.
 struct SimulatedPayload
 {
     std::string providerKey;

@@ -13,7 +13,7 @@ struct RefusalEntry
 };
 
 // The one mapping between the database's refusal codes and the programs' (0009, 0027, 0029, 0031,
-// 0033, 0034, 0037, 0045).
+// 0033, 0034, 0037, 0045, 0053).
 constexpr std::array kRefusals {
     RefusalEntry {Refusal::CaseNotFound, "RD001", "case_not_found"},
     RefusalEntry {Refusal::CaseAlreadyClosed, "RD002", "case_already_closed"},
@@ -41,6 +41,9 @@ constexpr std::array kRefusals {
     RefusalEntry {Refusal::PurgeNeedsOperator, "RD021", "purge_needs_operator"},
     // 0045: work that runs one at a time, busy past the lock timeout.
     RefusalEntry {Refusal::WorkBusy, "RD022", "work_busy"},
+    // 0053: payment trouble and access.
+    RefusalEntry {Refusal::SubscriptionNotFound, "RD023", "subscription_not_found"},
+    RefusalEntry {Refusal::AccessExtensionRefused, "RD024", "access_extension_refused"},
 };
 
 // "ERROR:  the sentence\nCONTEXT:  PL/pgSQL function ..." -> "the sentence".

@@ -39,6 +39,11 @@ enum class Refusal {
     /// closes, a renewal's reopens) was held by the one running past the lock timeout; waiting
     /// heals it.
     WorkBusy,
+    /// 0053: a subscription the database does not know (an extension of its grace).
+    SubscriptionNotFound,
+    /// 0053: an extension of grace to an instant not after now or more than 90 days ahead, or
+    /// of a subscription whose access has ended.
+    AccessExtensionRefused,
 };
 
 /// The refusal's code as programs and people see it: "case_already_closed", ...

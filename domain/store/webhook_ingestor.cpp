@@ -45,6 +45,7 @@ std::optional<IngestOutcome> knownOutcome(NormalizeOutcome outcome)
     case NormalizeOutcome::Renewal:
     case NormalizeOutcome::NeedsSnapshot:
     case NormalizeOutcome::MoneyMovement:
+    case NormalizeOutcome::PaymentTrouble:
         break;
     }
     return std::nullopt;
@@ -191,9 +192,10 @@ IngestResult WebhookIngestor::call(const Delivery &d, const std::string &token)
     const auto row = tx.exec_prepared1(kIngestStatement, d.providerKey, d.eventId,
         pqxx::binarystring(d.rawBody.data(), stored), static_cast<long long>(d.rawBody.size()),
         sha256Hex(d.rawBody),
-        d.outcome             ? std::optional<std::string>(toString(*d.outcome))
-            : d.moneyMovement ? std::optional<std::string>("money_movement")
-                              : std::nullopt,
+        d.outcome              ? std::optional<std::string>(toString(*d.outcome))
+            : d.moneyMovement  ? std::optional<std::string>("money_movement")
+            : d.paymentTrouble ? std::optional<std::string>("payment_trouble")
+                               : std::nullopt,
         orNull(d.reason), orNull(d.error),
         d.normalized.is_null() ? std::optional<std::string>() : dumpLenient(d.normalized),
         d.event.is_null() ? std::optional<std::string>() : dumpLenient(d.event), token);
@@ -273,6 +275,12 @@ WebhookIngestor::Delivery WebhookIngestor::normalized(
                 n.providerSubscriptionId.empty() ? nlohmann::json(nullptr)
                                                  : nlohmann::json(n.providerSubscriptionId)},
             {"movements", d.normalized["movements"]}};
+    } else if (n.outcome == NormalizeOutcome::PaymentTrouble) {
+        // record_payment_trouble's event: the delivery's ids and what it tells (#41).
+        d.paymentTrouble = true;
+        d.event = {{"providerKey", providerKey}, {"providerEventId", eventId},
+            {"providerSubscriptionId", n.providerSubscriptionId},
+            {"trouble", d.normalized["trouble"]}};
     }
     return d;
 }

@@ -62,6 +62,8 @@ private:
         nlohmann::json event; ///< the renewal (or the snapshot case's partial event), or null
         /// `event` is money back (#40): record_money_movements' event, sent as 'money_movement'.
         bool moneyMovement = false;
+        /// Payment trouble (#41): `event` is record_payment_trouble's.
+        bool paymentTrouble = false;
     };
     IngestResult ingestDelivery(const std::string &providerKey, std::string_view rawBody);
     ProviderKind registeredKind(const std::string &providerKey);

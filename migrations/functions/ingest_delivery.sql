@@ -66,6 +66,11 @@ BEGIN
             coalesce(v_state, pg_catalog.jsonb_build_object('subscriptionId', NULL)));
         v_result := 'needs_snapshot';
         v_state := NULL;
+    ELSIF p_outcome = 'payment_trouble' THEN
+        -- Failed attempts and the provider's standing (#41): recorded, duplicate, or
+        -- not_a_renewal for a subscription not known here.
+        SELECT r.result, r.error_code INTO v_result, v_error
+          FROM public.record_payment_trouble(p_event, 'webhook', p_provider_key) r;
     ELSIF p_outcome = 'money_movement' THEN
         -- Refunds, chargebacks and their reversals (#40): recorded, duplicate, or a case.
         SELECT r.result, r.billing_period_id, r.error_code, r.case_id, r.local_state
@@ -88,6 +93,13 @@ BEGIN
             IF v_result = 'applied' THEN
                 -- Its payment refs kept, and the money back that waited for it recorded.
                 PERFORM public.rd_heal_money_back(p_provider_key, v_bp, p_event);
+                -- A paid renewal ends a payment trouble (#41): its recorded verdict moves now,
+                -- under the row lock the renewal holds, not at the next sweep.
+                PERFORM public.rd_access_settle(a.subscription_id, pg_catalog.now(), 'webhook',
+                                                p_provider_key)
+                   FROM public.subscription_billing_periods b
+                   JOIN public.access_verdicts a ON a.subscription_id = b.subscription_id
+                  WHERE b.id = v_bp AND a.verdict IN ('in_grace', 'blocked');
             END IF;
             EXIT WHEN v_result <> 'rejected';
             v_case := public.record_reconciliation_case(p_event, v_error, v_state);

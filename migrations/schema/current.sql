@@ -15,7 +15,7 @@ CREATE DOMAIN public.rd_amount_minor AS bigint
 	CONSTRAINT rd_amount_minor_bounded CHECK ((VALUE <= '1000000000000'::bigint))
 	CONSTRAINT rd_amount_minor_non_negative CHECK ((VALUE >= 0));
 CREATE DOMAIN public.rd_audit_transition AS text
-	CONSTRAINT rd_audit_transition_known CHECK ((VALUE = ANY (ARRAY['subscription_imported'::text, 'subscription_renewed'::text, 'subscription_reconciled'::text, 'money_movement_recorded'::text])));
+	CONSTRAINT rd_audit_transition_known CHECK ((VALUE = ANY (ARRAY['subscription_imported'::text, 'subscription_renewed'::text, 'subscription_reconciled'::text, 'money_movement_recorded'::text, 'payment_failed'::text, 'provider_standing'::text, 'access_extended'::text, 'access_changed'::text])));
 CREATE DOMAIN public.rd_currency_code AS text
 	CONSTRAINT rd_currency_code_iso CHECK ((VALUE = ANY (ARRAY['USD'::text, 'EUR'::text, 'GBP'::text, 'AED'::text, 'AFN'::text, 'ALL'::text, 'AMD'::text, 'AOA'::text, 'ARS'::text, 'AUD'::text, 'AWG'::text, 'AZN'::text, 'BAM'::text, 'BBD'::text, 'BDT'::text, 'BHD'::text, 'BIF'::text, 'BMD'::text, 'BND'::text, 'BOB'::text, 'BOV'::text, 'BRL'::text, 'BSD'::text, 'BTN'::text, 'BWP'::text, 'BYN'::text, 'BZD'::text, 'CAD'::text, 'CDF'::text, 'CHE'::text, 'CHF'::text, 'CHW'::text, 'CLF'::text, 'CLP'::text, 'CNY'::text, 'COP'::text, 'COU'::text, 'CRC'::text, 'CUC'::text, 'CUP'::text, 'CVE'::text, 'CZK'::text, 'DJF'::text, 'DKK'::text, 'DOP'::text, 'DZD'::text, 'EGP'::text, 'ERN'::text, 'ETB'::text, 'FJD'::text, 'FKP'::text, 'GEL'::text, 'GHS'::text, 'GIP'::text, 'GMD'::text, 'GNF'::text, 'GTQ'::text, 'GYD'::text, 'HKD'::text, 'HNL'::text, 'HTG'::text, 'HUF'::text, 'IDR'::text, 'ILS'::text, 'INR'::text, 'IQD'::text, 'IRR'::text, 'ISK'::text, 'JMD'::text, 'JOD'::text, 'JPY'::text, 'KES'::text, 'KGS'::text, 'KHR'::text, 'KMF'::text, 'KPW'::text, 'KRW'::text, 'KWD'::text, 'KYD'::text, 'KZT'::text, 'LAK'::text, 'LBP'::text, 'LKR'::text, 'LRD'::text, 'LSL'::text, 'LYD'::text, 'MAD'::text, 'MDL'::text, 'MGA'::text, 'MKD'::text, 'MMK'::text, 'MNT'::text, 'MOP'::text, 'MRU'::text, 'MUR'::text, 'MVR'::text, 'MWK'::text, 'MXN'::text, 'MXV'::text, 'MYR'::text, 'MZN'::text, 'NAD'::text, 'NGN'::text, 'NIO'::text, 'NOK'::text, 'NPR'::text, 'NZD'::text, 'OMR'::text, 'PAB'::text, 'PEN'::text, 'PGK'::text, 'PHP'::text, 'PKR'::text, 'PLN'::text, 'PYG'::text, 'QAR'::text, 'RON'::text, 'RSD'::text, 'RUB'::text, 'RWF'::text, 'SAR'::text, 'SBD'::text, 'SCR'::text, 'SDG'::text, 'SEK'::text, 'SGD'::text, 'SHP'::text, 'SLE'::text, 'SOS'::text, 'SRD'::text, 'SSP'::text, 'STN'::text, 'SVC'::text, 'SYP'::text, 'SZL'::text, 'THB'::text, 'TJS'::text, 'TMT'::text, 'TND'::text, 'TOP'::text, 'TRY'::text, 'TTD'::text, 'TWD'::text, 'TZS'::text, 'UAH'::text, 'UGX'::text, 'USN'::text, 'UYI'::text, 'UYU'::text, 'UYW'::text, 'UZS'::text, 'VED'::text, 'VES'::text, 'VND'::text, 'VUV'::text, 'WST'::text, 'XAF'::text, 'XCD'::text, 'XCG'::text, 'XOF'::text, 'XPF'::text, 'YER'::text, 'ZAR'::text, 'ZMW'::text, 'ZWG'::text])));
 CREATE DOMAIN public.rd_event_id AS text
@@ -26,6 +26,310 @@ CREATE DOMAIN public.rd_key AS text
 CREATE DOMAIN public.rd_recorded_by AS text;
 CREATE DOMAIN public.rd_subscription_status AS text
 	CONSTRAINT rd_subscription_status_known CHECK ((VALUE = ANY (ARRAY['trialing'::text, 'active'::text, 'past_due'::text, 'paused'::text, 'unpaid'::text, 'incomplete'::text, 'canceled'::text])));
+CREATE FUNCTION public.access_sweep(p_now timestamp with time zone, p_after uuid, p_limit integer, OUT examined integer, OUT changed integer, OUT last_id uuid) RETURNS record
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_id uuid;
+    v_actor text := SESSION_USER;
+BEGIN
+    IF p_now IS NULL OR p_limit IS NULL OR p_limit < 1 OR p_limit > 10000 THEN
+        RAISE EXCEPTION 'access_sweep: an instant and a batch of 1 to 10000 subscriptions'
+            USING ERRCODE = '22023';
+    END IF;
+    examined := 0;
+    changed := 0;
+    FOR v_id IN SELECT c.subscription_id
+                   FROM public.rd_access_candidates(p_now, p_after, p_limit) c
+    LOOP
+        PERFORM 1 FROM public.subscriptions x WHERE x.id = v_id FOR UPDATE;
+        examined := examined + 1;
+        last_id := v_id;
+        IF public.rd_access_settle(v_id, p_now, 'sweep', v_actor) THEN
+            changed := changed + 1;
+        END IF;
+    END LOOP;
+    IF examined < p_limit THEN
+        last_id := NULL; -- the last batch
+    END IF;
+END;
+$$;
+CREATE FUNCTION public.access_trouble(p_now timestamp with time zone, p_provider_key text, p_limit integer) RETURNS TABLE(subscription_id uuid, provider_key text, provider_subscription_id text, verdict text, since timestamp with time zone, until timestamp with time zone, source text, reason text, attempts bigint, last_failed_at timestamp with time zone, decline_code text)
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    SET jit TO 'off'
+    AS $$
+    SELECT s.id, s.provider_key, s.provider_subscription_id, v.verdict, v.since, v.until,
+           v.source, v.reason, a.attempts, a.last_failed_at, a.decline_code
+      FROM public.rd_access_candidates(p_now, NULL, 2147483647) c
+      JOIN public.subscriptions s ON s.id = c.subscription_id
+     CROSS JOIN LATERAL public.rd_access_verdict(s.id, p_now) v
+     CROSS JOIN LATERAL (
+         SELECT pg_catalog.count(*) AS attempts, pg_catalog.max(x.failed_at) AS last_failed_at,
+                (pg_catalog.array_agg(x.decline_code ORDER BY x.failed_at DESC, x.attempt DESC))[1]
+                    AS decline_code
+           FROM public.payment_attempts x
+          WHERE x.subscription_id = s.id AND x.failed_at <= p_now
+            AND x.failed_at > coalesce((SELECT pg_catalog.max(b.paid_at)
+                                          FROM public.subscription_billing_periods b
+                                         WHERE b.subscription_id = s.id), '-infinity')) a
+     WHERE v.verdict IN ('in_grace', 'blocked')
+       AND (p_provider_key IS NULL OR s.provider_key = p_provider_key)
+     ORDER BY s.id LIMIT p_limit;
+$$;
+CREATE FUNCTION public.rd_access_verdict(p_subscription_id uuid, p_now timestamp with time zone, OUT verdict text, OUT since timestamp with time zone, OUT until timestamp with time zone, OUT source text, OUT reason text) RETURNS record
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    s public.subscriptions%ROWTYPE;
+    f public.provider_standing_facts%ROWTYPE;
+    o public.access_overrides%ROWTYPE;
+    v_days integer;
+    v_grace interval;
+    v_give_up text;
+    v_paid_at timestamptz;
+    v_settled timestamptz;
+    v_grace_end timestamptz;
+    v_first timestamptz;
+    v_last_at timestamptz;
+    v_next timestamptz;
+    v_attempts integer;
+BEGIN
+    SELECT * INTO s FROM public.subscriptions x WHERE x.id = p_subscription_id;
+    IF NOT FOUND THEN
+        RETURN;
+    END IF;
+    SELECT p.grace_days, p.when_provider_gives_up INTO v_days, v_give_up
+      FROM public.access_policies p WHERE p.provider_key = s.provider_key;
+    v_days := coalesce(v_days, 7);
+    v_give_up := coalesce(v_give_up, 'block');
+    v_grace := pg_catalog.make_interval(days => v_days);
+    v_grace_end := s.current_period_end + v_grace;
+    SELECT pg_catalog.max(b.paid_at) INTO v_paid_at
+      FROM public.subscription_billing_periods b
+     WHERE b.subscription_id = s.id AND b.paid_at <= p_now;
+    SELECT * INTO f FROM public.provider_standing_facts x
+     WHERE x.subscription_id = s.id AND x.observed_at <= p_now
+     ORDER BY x.observed_at DESC, x.id DESC LIMIT 1;
+    -- A past_due or unpaid older than the last payment: the payment ended that trouble.
+    IF f.standing IN ('past_due', 'unpaid') AND f.observed_at < v_paid_at THEN
+        f := NULL;
+    END IF;
+    v_settled := GREATEST(v_paid_at, CASE WHEN f.standing = 'active' THEN f.observed_at END);
+    SELECT pg_catalog.count(*), pg_catalog.min(a.failed_at), pg_catalog.max(a.failed_at)
+      INTO v_attempts, v_first, v_last_at
+      FROM public.payment_attempts a
+     WHERE a.subscription_id = s.id AND a.failed_at <= p_now
+       AND a.failed_at > coalesce(v_settled, '-infinity')
+       AND NOT EXISTS (SELECT 1 FROM public.subscription_billing_periods b
+                        WHERE b.provider_key = a.provider_key
+                          AND b.provider_renewal_key = a.invoice_key);
+    IF v_attempts > 0 THEN
+        SELECT a.next_attempt_at INTO v_next FROM public.payment_attempts a
+         WHERE a.subscription_id = s.id AND a.failed_at = v_last_at
+         ORDER BY a.attempt DESC LIMIT 1;
+    END IF;
+    IF s.status = 'canceled' OR f.standing = 'canceled' THEN
+        verdict := 'ended';
+        source := 'provider';
+        since := CASE WHEN f.standing = 'canceled' THEN f.observed_at ELSE s.updated_at END;
+        reason := CASE WHEN f.reason = 'not_paid' THEN 'canceled by the provider for non-payment'
+                       ELSE 'canceled by the provider' END;
+        RETURN;
+    ELSIF s.cancel_at_period_end AND s.current_period_end <= p_now THEN
+        verdict := 'ended';
+        source := 'provider';
+        since := s.current_period_end;
+        reason := 'canceled at the end of its period';
+        RETURN;
+    ELSIF f.standing = 'paused' THEN
+        verdict := 'blocked';
+        source := 'provider';
+        since := f.observed_at;
+        reason := 'paused by the provider';
+    ELSIF f.standing = 'unpaid' THEN
+        IF v_give_up = 'keep_until_period_end' AND p_now < v_grace_end THEN
+            verdict := 'in_grace';
+            source := 'policy';
+            since := f.observed_at;
+            until := v_grace_end;
+            reason := pg_catalog.format('the provider gave up collecting (%s); kept until the '
+                                        'paid period''s end and %s grace days',
+                                        coalesce(f.reason, 'unpaid'), v_days);
+        ELSE
+            verdict := 'blocked';
+            source := CASE WHEN v_give_up = 'keep_until_period_end' THEN 'policy'
+                           ELSE 'provider' END;
+            since := CASE WHEN v_give_up = 'keep_until_period_end'
+                          THEN GREATEST(f.observed_at, v_grace_end) ELSE f.observed_at END;
+            reason := pg_catalog.format('the provider gave up collecting (%s)',
+                                        coalesce(f.reason, 'unpaid'));
+        END IF;
+    ELSIF f.standing = 'past_due' OR v_attempts > 0 THEN
+        until := GREATEST(v_grace_end, v_next);
+        since := LEAST(v_first, CASE WHEN f.standing = 'past_due' THEN f.observed_at END);
+        IF until IS NULL OR p_now < until THEN
+            verdict := 'in_grace';
+            source := 'provider';
+            reason := CASE WHEN v_attempts > 0
+                           THEN pg_catalog.format('%s failed payment attempt%s; %s', v_attempts,
+                                    CASE WHEN v_attempts = 1 THEN '' ELSE 's' END,
+                                    CASE WHEN v_next IS NOT NULL
+                                         THEN 'the provider retries at '
+                                              || public.rd_rfc3339(v_next)
+                                         ELSE 'the provider retries' END)
+                           ELSE 'past due: the provider retries its payment' END;
+        ELSE
+            verdict := 'blocked';
+            source := 'policy';
+            since := until;
+            until := NULL;
+            reason := pg_catalog.format('no payment by the end of the grace (%s days after the '
+                                        'period''s end, or the provider''s last retry)', v_days);
+        END IF;
+    ELSIF s.current_period_end <= p_now THEN
+        since := s.current_period_end;
+        IF p_now < v_grace_end THEN
+            verdict := 'in_grace';
+            source := 'policy';
+            until := v_grace_end;
+            reason := pg_catalog.format('the period ended without its renewal; %s grace days',
+                                        v_days);
+        ELSE
+            verdict := 'blocked';
+            source := 'policy';
+            since := v_grace_end;
+            reason := pg_catalog.format('the period ended %s without its renewal, and its %s '
+                                        'grace days passed',
+                                        public.rd_rfc3339(s.current_period_end), v_days);
+        END IF;
+    ELSE
+        verdict := 'good_standing';
+        source := 'provider';
+        since := coalesce(v_settled, s.current_period_start, s.created_at);
+        reason := CASE WHEN s.current_period_end IS NOT NULL
+                       THEN 'paid through ' || public.rd_rfc3339(s.current_period_end)
+                       ELSE 'no payment trouble' END;
+        RETURN;
+    END IF;
+    -- An operator's extension running at p_now.
+    SELECT * INTO o FROM public.access_overrides x
+     WHERE x.subscription_id = s.id AND x.created_at <= p_now AND x.until > p_now
+     ORDER BY x.created_at DESC, x.id DESC LIMIT 1;
+    IF FOUND AND (verdict = 'blocked' OR until IS NULL OR until < o.until) THEN
+        verdict := 'in_grace';
+        source := 'operator';
+        since := o.created_at;
+        until := o.until;
+        reason := pg_catalog.format('grace extended by %s: %s', o.granted_by, o.note);
+    END IF;
+END;
+$$;
+CREATE FUNCTION public.rd_rfc3339(t timestamp with time zone) RETURNS text
+    LANGUAGE sql STABLE PARALLEL SAFE
+    RETURN to_char((t AT TIME ZONE 'UTC'::text), 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'::text);
+SET default_tablespace = '';
+SET default_table_access_method = heap;
+CREATE TABLE public.access_transitions (
+    id bigint NOT NULL,
+    subscription_id uuid NOT NULL,
+    seq integer NOT NULL,
+    verdict text NOT NULL,
+    previous_verdict text NOT NULL,
+    since timestamp with time zone NOT NULL,
+    until timestamp with time zone,
+    source text NOT NULL,
+    reason text NOT NULL,
+    evaluated_at timestamp with time zone NOT NULL,
+    recorded_by text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT access_transitions_previous_verdict_check CHECK ((previous_verdict = ANY (ARRAY['good_standing'::text, 'in_grace'::text, 'blocked'::text, 'ended'::text]))),
+    CONSTRAINT access_transitions_recorded_by_check CHECK ((recorded_by = ANY (ARRAY['webhook'::text, 'sweep'::text, 'operator'::text, 'cli'::text]))),
+    CONSTRAINT access_transitions_seq_check CHECK ((seq > 0)),
+    CONSTRAINT access_transitions_source_check CHECK ((source = ANY (ARRAY['provider'::text, 'policy'::text, 'operator'::text]))),
+    CONSTRAINT access_transitions_verdict_check CHECK ((verdict = ANY (ARRAY['good_standing'::text, 'in_grace'::text, 'blocked'::text, 'ended'::text])))
+);
+CREATE TABLE public.access_verdicts (
+    subscription_id uuid NOT NULL,
+    verdict text NOT NULL,
+    since timestamp with time zone NOT NULL,
+    until timestamp with time zone,
+    source text NOT NULL,
+    reason text NOT NULL,
+    seq integer NOT NULL,
+    transition_id bigint NOT NULL,
+    changed_at timestamp with time zone NOT NULL,
+    CONSTRAINT access_verdicts_source_check CHECK ((source = ANY (ARRAY['provider'::text, 'policy'::text, 'operator'::text]))),
+    CONSTRAINT access_verdicts_verdict_check CHECK ((verdict = ANY (ARRAY['good_standing'::text, 'in_grace'::text, 'blocked'::text, 'ended'::text])))
+);
+CREATE TABLE public.payment_attempts (
+    id bigint NOT NULL,
+    provider_key public.rd_key NOT NULL,
+    invoice_key public.rd_key NOT NULL,
+    attempt integer NOT NULL,
+    subscription_id uuid NOT NULL,
+    failed_at timestamp with time zone NOT NULL,
+    next_attempt_at timestamp with time zone,
+    decline_code text,
+    amount_minor public.rd_amount_minor,
+    currency public.rd_currency_code,
+    provider_event_id public.rd_event_id NOT NULL,
+    recorded_by public.rd_recorded_by DEFAULT 'webhook'::text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT payment_attempts_amount_minor_check CHECK (((amount_minor)::bigint >= 0)),
+    CONSTRAINT payment_attempts_attempt_check CHECK (((attempt >= 1) AND (attempt <= 1000))),
+    CONSTRAINT payment_attempts_check CHECK (((amount_minor IS NULL) = (currency IS NULL))),
+    CONSTRAINT payment_attempts_decline_code_check CHECK (((octet_length(decline_code) >= 1) AND (octet_length(decline_code) <= 100)))
+);
+CREATE TABLE public.provider_standing_facts (
+    id bigint NOT NULL,
+    subscription_id uuid NOT NULL,
+    provider_key public.rd_key NOT NULL,
+    standing text NOT NULL,
+    observed_at timestamp with time zone NOT NULL,
+    reason text,
+    provider_event_id public.rd_event_id NOT NULL,
+    recorded_by public.rd_recorded_by DEFAULT 'webhook'::text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT provider_standing_facts_reason_check CHECK (((octet_length(reason) >= 1) AND (octet_length(reason) <= 100))),
+    CONSTRAINT provider_standing_facts_standing_check CHECK ((standing = ANY (ARRAY['active'::text, 'past_due'::text, 'unpaid'::text, 'paused'::text, 'canceled'::text])))
+);
+CREATE TABLE public.subscription_billing_periods (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    subscription_id uuid NOT NULL,
+    provider_key text NOT NULL,
+    provider_renewal_key public.rd_key NOT NULL,
+    provider_event_id public.rd_event_id NOT NULL,
+    period_start timestamp with time zone NOT NULL,
+    period_end timestamp with time zone NOT NULL,
+    paid_amount_minor public.rd_amount_minor NOT NULL,
+    currency public.rd_currency_code NOT NULL,
+    paid_at timestamp with time zone NOT NULL,
+    recorded_by public.rd_recorded_by DEFAULT 'webhook'::text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT billing_period_valid_range CHECK ((period_end > period_start))
+);
+CREATE TABLE public.subscriptions (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    provider_key public.rd_key NOT NULL,
+    provider_subscription_id public.rd_key NOT NULL,
+    status public.rd_subscription_status NOT NULL,
+    current_period_start timestamp with time zone,
+    current_period_end timestamp with time zone,
+    cancel_at_period_end boolean DEFAULT false NOT NULL,
+    provider_version text,
+    revision bigint DEFAULT 1 NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT subscriptions_current_period_valid CHECK ((((current_period_start IS NULL) = (current_period_end IS NULL)) AND ((current_period_end IS NULL) OR (current_period_end > current_period_start))))
+);
+ALTER TABLE ONLY public.subscriptions ALTER COLUMN provider_subscription_id SET STATISTICS 1000;
+CREATE FUNCTION public.access_verdict_json(p_provider_key text, p_provider_subscription_id text, p_now timestamp with time zone) RETURNS jsonb
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    RETURN (SELECT jsonb_build_object('subscriptionId', s.id, 'providerKey', s.provider_key, 'providerSubscriptionId', s.provider_subscription_id, 'verdict', v.verdict, 'since', public.rd_rfc3339(v.since), 'until', public.rd_rfc3339(v.until), 'source', v.source, 'reason', v.reason, 'evaluatedAt', public.rd_rfc3339(access_verdict_json.p_now), 'attempts', COALESCE((SELECT jsonb_agg(jsonb_build_object('invoiceKey', a.invoice_key, 'attempt', a.attempt, 'at', public.rd_rfc3339(a.failed_at), 'nextAttemptAt', public.rd_rfc3339(a.next_attempt_at), 'declineCode', a.decline_code, 'recovered', (EXISTS (SELECT 1 FROM public.subscription_billing_periods b WHERE ((b.provider_key = (a.provider_key)::text) AND ((b.provider_renewal_key)::text = (a.invoice_key)::text))))) ORDER BY a.failed_at, a.attempt) AS jsonb_agg FROM public.payment_attempts a WHERE ((a.subscription_id = s.id) AND (a.failed_at <= access_verdict_json.p_now) AND (a.failed_at > COALESCE((SELECT max(b.paid_at) AS max FROM public.subscription_billing_periods b WHERE ((b.subscription_id = s.id) AND (b.paid_at <= access_verdict_json.p_now) AND (NOT (EXISTS (SELECT 1 FROM public.payment_attempts r WHERE (((r.provider_key)::text = b.provider_key) AND ((r.invoice_key)::text = (b.provider_renewal_key)::text))))))), '-infinity'::timestamp with time zone)))), '[]'::jsonb), 'standing', (SELECT jsonb_build_object('standing', f.standing, 'observedAt', public.rd_rfc3339(f.observed_at), 'reason', f.reason) AS jsonb_build_object FROM public.provider_standing_facts f WHERE ((f.subscription_id = s.id) AND (f.observed_at <= access_verdict_json.p_now)) ORDER BY f.observed_at DESC, f.id DESC LIMIT 1), 'recorded', (SELECT jsonb_build_object('verdict', r.verdict, 'since', public.rd_rfc3339(r.since), 'until', public.rd_rfc3339(r.until), 'source', r.source, 'seq', r.seq, 'changedAt', public.rd_rfc3339(r.changed_at)) AS jsonb_build_object FROM public.access_verdicts r WHERE (r.subscription_id = s.id)), 'history', COALESCE((SELECT jsonb_agg(jsonb_build_object('seq', t.seq, 'verdict', t.verdict, 'previousVerdict', t.previous_verdict, 'since', public.rd_rfc3339(t.since), 'until', public.rd_rfc3339(t.until), 'source', t.source, 'reason', t.reason, 'recordedBy', t.recorded_by, 'recordedAt', public.rd_rfc3339(t.created_at)) ORDER BY t.seq) AS jsonb_agg FROM public.access_transitions t WHERE (t.subscription_id = s.id)), '[]'::jsonb)) AS jsonb_build_object FROM (public.subscriptions s CROSS JOIN LATERAL public.rd_access_verdict(s.id, access_verdict_json.p_now) v(verdict, since, until, source, reason)) WHERE (((s.provider_key)::text = access_verdict_json.p_provider_key) AND ((s.provider_subscription_id)::text = access_verdict_json.p_provider_subscription_id)));
 CREATE FUNCTION public.apply_cli_renewal(p_provider_key text, p_provider_event_id text, p_provider_subscription_id text, p_provider_renewal_key text, p_provider_version text, p_period_start timestamp with time zone, p_period_end timestamp with time zone, p_paid_amount_minor bigint, p_currency text, p_paid_at timestamp with time zone, p_billing_period_id uuid DEFAULT NULL::uuid, OUT result text, OUT billing_period_id uuid, OUT error_code text, OUT local_state jsonb) RETURNS record
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -947,6 +1251,48 @@ BEGIN
         'inboxIds', pg_catalog.to_jsonb(v_ids), 'erasedBy', session_user::text);
 END;
 $$;
+CREATE FUNCTION public.extend_access(p_provider_key text, p_provider_subscription_id text, p_until timestamp with time zone, p_note text) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_note text := public.rd_note_text(p_note);
+    s public.subscriptions%ROWTYPE;
+    v record;
+    v_override bigint;
+BEGIN
+    IF v_note IS NULL THEN
+        RAISE EXCEPTION 'an extension of grace needs a note' USING ERRCODE = 'RD004';
+    END IF;
+    SELECT * INTO s FROM public.subscriptions x
+     WHERE x.provider_key = p_provider_key AND x.provider_subscription_id = p_provider_subscription_id
+       FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'subscription % of provider % is not known here',
+            p_provider_subscription_id, p_provider_key USING ERRCODE = 'RD023';
+    END IF;
+    IF p_until IS NULL OR p_until <= pg_catalog.now()
+       OR p_until > pg_catalog.now() + interval '90 days' THEN
+        RAISE EXCEPTION 'grace can be extended to an instant after now and at most 90 days ahead'
+            USING ERRCODE = 'RD024';
+    END IF;
+    v := public.rd_access_verdict(s.id, pg_catalog.now());
+    IF v.verdict = 'ended' THEN
+        RAISE EXCEPTION 'the access of subscription % has ended (%): there is no grace to extend',
+            p_provider_subscription_id, v.reason USING ERRCODE = 'RD024';
+    END IF;
+    INSERT INTO public.access_overrides AS o (subscription_id, until, note)
+    VALUES (s.id, p_until, v_note) RETURNING o.id INTO v_override;
+    INSERT INTO public.subscription_transition_audits
+        (subscription_id, transition, actor_type, actor_id, comment, details)
+    VALUES (s.id, 'access_extended', 'operator', SESSION_USER, v_note,
+            pg_catalog.jsonb_build_object('accessOverrideId', v_override,
+                'until', public.rd_rfc3339(p_until)));
+    PERFORM public.rd_access_settle(s.id, pg_catalog.now(), 'operator', SESSION_USER);
+    RETURN public.access_verdict_json(p_provider_key, p_provider_subscription_id,
+                                      pg_catalog.now());
+END;
+$$;
 CREATE FUNCTION public.fold_inbox_days() RETURNS bigint
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'pg_temp'
@@ -1110,6 +1456,11 @@ BEGIN
             coalesce(v_state, pg_catalog.jsonb_build_object('subscriptionId', NULL)));
         v_result := 'needs_snapshot';
         v_state := NULL;
+    ELSIF p_outcome = 'payment_trouble' THEN
+        -- Failed attempts and the provider's standing (#41): recorded, duplicate, or
+        -- not_a_renewal for a subscription not known here.
+        SELECT r.result, r.error_code INTO v_result, v_error
+          FROM public.record_payment_trouble(p_event, 'webhook', p_provider_key) r;
     ELSIF p_outcome = 'money_movement' THEN
         -- Refunds, chargebacks and their reversals (#40): recorded, duplicate, or a case.
         SELECT r.result, r.billing_period_id, r.error_code, r.case_id, r.local_state
@@ -1132,6 +1483,13 @@ BEGIN
             IF v_result = 'applied' THEN
                 -- Its payment refs kept, and the money back that waited for it recorded.
                 PERFORM public.rd_heal_money_back(p_provider_key, v_bp, p_event);
+                -- A paid renewal ends a payment trouble (#41): its recorded verdict moves now,
+                -- under the row lock the renewal holds, not at the next sweep.
+                PERFORM public.rd_access_settle(a.subscription_id, pg_catalog.now(), 'webhook',
+                                                p_provider_key)
+                   FROM public.subscription_billing_periods b
+                   JOIN public.access_verdicts a ON a.subscription_id = b.subscription_id
+                  WHERE b.id = v_bp AND a.verdict IN ('in_grace', 'blocked');
             END IF;
             EXIT WHEN v_result <> 'rejected';
             v_case := public.record_reconciliation_case(p_event, v_error, v_state);
@@ -1322,11 +1680,6 @@ BEGIN
     RETURN NULL;
 END;
 $$;
-CREATE FUNCTION public.rd_rfc3339(t timestamp with time zone) RETURNS text
-    LANGUAGE sql STABLE PARALLEL SAFE
-    RETURN to_char((t AT TIME ZONE 'UTC'::text), 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'::text);
-SET default_tablespace = '';
-SET default_table_access_method = heap;
 CREATE TABLE public.money_movements (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
     provider_key public.rd_key NOT NULL,
@@ -1459,36 +1812,6 @@ CREATE TABLE public.statement_runs (
     CONSTRAINT statement_runs_range CHECK ((covers_to >= covers_from)),
     CONSTRAINT statement_runs_statement_sha256_check CHECK ((statement_sha256 ~ '^[0-9a-f]{64}$'::text))
 );
-CREATE TABLE public.subscription_billing_periods (
-    id uuid DEFAULT gen_random_uuid() NOT NULL,
-    subscription_id uuid NOT NULL,
-    provider_key text NOT NULL,
-    provider_renewal_key public.rd_key NOT NULL,
-    provider_event_id public.rd_event_id NOT NULL,
-    period_start timestamp with time zone NOT NULL,
-    period_end timestamp with time zone NOT NULL,
-    paid_amount_minor public.rd_amount_minor NOT NULL,
-    currency public.rd_currency_code NOT NULL,
-    paid_at timestamp with time zone NOT NULL,
-    recorded_by public.rd_recorded_by DEFAULT 'webhook'::text NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT billing_period_valid_range CHECK ((period_end > period_start))
-);
-CREATE TABLE public.subscriptions (
-    id uuid DEFAULT gen_random_uuid() NOT NULL,
-    provider_key public.rd_key NOT NULL,
-    provider_subscription_id public.rd_key NOT NULL,
-    status public.rd_subscription_status NOT NULL,
-    current_period_start timestamp with time zone,
-    current_period_end timestamp with time zone,
-    cancel_at_period_end boolean DEFAULT false NOT NULL,
-    provider_version text,
-    revision bigint DEFAULT 1 NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT subscriptions_current_period_valid CHECK ((((current_period_start IS NULL) = (current_period_end IS NULL)) AND ((current_period_end IS NULL) OR (current_period_end > current_period_start))))
-);
-ALTER TABLE ONLY public.subscriptions ALTER COLUMN provider_subscription_id SET STATISTICS 1000;
 CREATE FUNCTION public.month_close_report(p_provider_key text, p_month date) RETURNS jsonb
     LANGUAGE sql STABLE
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -1784,6 +2107,99 @@ BEGIN
         -- The key of the batch's last delivery, removed or kept for its open case.
         'afterReceivedAt', public.rd_rfc3339(v_last_at), 'afterId', v_last_id,
         'done', v_done, 'kept', CASE WHEN v_done THEN v_open END);
+END;
+$$;
+CREATE FUNCTION public.rd_access_candidates(p_now timestamp with time zone, p_after uuid, p_limit integer) RETURNS TABLE(subscription_id uuid)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    SET jit TO 'off'
+    AS $$
+BEGIN
+    -- PL/pgSQL, not SQL: a SQL function with SET clauses is never inlined and is planned
+    -- without p_now and p_after, so each batch walked the whole primary key (1 M entries);
+    -- RETURN QUERY plans it with the values (docs/benchmarks.md, "Payment trouble and access").
+    RETURN QUERY
+    SELECT c.id FROM (
+        SELECT v.subscription_id AS id FROM public.access_verdicts v
+         WHERE v.verdict IN ('in_grace', 'blocked')
+           AND v.subscription_id > coalesce(p_after, '00000000-0000-0000-0000-000000000000')
+        UNION
+        SELECT s.id FROM public.subscriptions s
+         WHERE s.current_period_end <= p_now
+           AND s.id > coalesce(p_after, '00000000-0000-0000-0000-000000000000')
+           AND NOT EXISTS (SELECT 1 FROM public.access_verdicts v
+                            WHERE v.subscription_id = s.id AND v.verdict = 'ended')
+        UNION
+        SELECT s.id FROM public.subscriptions s
+         WHERE s.status = 'canceled'
+           AND s.id > coalesce(p_after, '00000000-0000-0000-0000-000000000000')
+           AND NOT EXISTS (SELECT 1 FROM public.access_verdicts v
+                            WHERE v.subscription_id = s.id AND v.verdict = 'ended')
+    ) c ORDER BY c.id LIMIT p_limit;
+END;
+$$;
+CREATE FUNCTION public.rd_access_settle(p_subscription_id uuid, p_now timestamp with time zone, p_actor_type text, p_actor_id text) RETURNS boolean
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v record;
+    cur public.access_verdicts%ROWTYPE;
+    s public.subscriptions%ROWTYPE;
+    v_transition bigint;
+    v_seq integer;
+    v_previous text;
+BEGIN
+    v := public.rd_access_verdict(p_subscription_id, p_now);
+    IF v.verdict IS NULL THEN
+        RETURN false;
+    END IF;
+    SELECT * INTO cur FROM public.access_verdicts x WHERE x.subscription_id = p_subscription_id;
+    IF FOUND THEN
+        IF v.verdict = cur.verdict AND v.source = cur.source
+           AND v.until IS NOT DISTINCT FROM cur.until THEN
+            RETURN false;
+        END IF;
+        v_seq := cur.seq + 1;
+        v_previous := cur.verdict;
+    ELSE
+        IF v.verdict = 'good_standing' THEN
+            RETURN false;
+        END IF;
+        v_seq := 1;
+        v_previous := 'good_standing';
+    END IF;
+    SELECT * INTO s FROM public.subscriptions x WHERE x.id = p_subscription_id;
+    INSERT INTO public.access_transitions AS t
+        (subscription_id, seq, verdict, previous_verdict, since, until, source, reason,
+         evaluated_at, recorded_by)
+    VALUES (p_subscription_id, v_seq, v.verdict, v_previous, v.since, v.until, v.source,
+            v.reason, p_now, p_actor_type)
+    RETURNING t.id INTO v_transition;
+    INSERT INTO public.access_verdicts AS a
+        (subscription_id, verdict, since, until, source, reason, seq, transition_id, changed_at)
+    VALUES (p_subscription_id, v.verdict, v.since, v.until, v.source, v.reason, v_seq,
+            v_transition, pg_catalog.now())
+    ON CONFLICT (subscription_id) DO UPDATE
+       SET verdict = EXCLUDED.verdict, since = EXCLUDED.since, until = EXCLUDED.until,
+           source = EXCLUDED.source, reason = EXCLUDED.reason, seq = EXCLUDED.seq,
+           transition_id = EXCLUDED.transition_id, changed_at = EXCLUDED.changed_at;
+    INSERT INTO public.subscription_transition_audits
+        (subscription_id, transition, actor_type, actor_id, reason, details)
+    VALUES (p_subscription_id, 'access_changed', p_actor_type, p_actor_id, v.reason,
+            pg_catalog.jsonb_build_object('accessTransitionId', v_transition,
+                'verdict', v.verdict, 'previousVerdict', v_previous, 'seq', v_seq,
+                'since', public.rd_rfc3339(v.since), 'until', public.rd_rfc3339(v.until),
+                'source', v.source, 'evaluatedAt', public.rd_rfc3339(p_now)));
+    INSERT INTO public.subscription_outbox (event_type, subscription_id, payload)
+    VALUES ('access.changed', p_subscription_id, pg_catalog.jsonb_build_object(
+                'type', 'access.changed', 'accessTransitionId', v_transition,
+                'subscriptionId', p_subscription_id, 'providerKey', s.provider_key,
+                'providerSubscriptionId', s.provider_subscription_id,
+                'verdict', v.verdict, 'previousVerdict', v_previous,
+                'since', public.rd_rfc3339(v.since), 'until', public.rd_rfc3339(v.until),
+                'source', v.source, 'reason', v.reason));
+    RETURN true;
 END;
 $$;
 CREATE FUNCTION public.rd_after_reanchor(p_subscription_id uuid, p_snapshot_id bigint) RETURNS integer
@@ -2734,6 +3150,99 @@ BEGIN
                    ELSE 'duplicate' END;
 END;
 $$;
+CREATE FUNCTION public.record_payment_trouble(p_event jsonb, p_actor_type text, p_actor_id text, OUT result text, OUT error_code text) RETURNS record
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_provider text := p_event->>'providerKey';
+    v_trouble jsonb := p_event->'trouble';
+    s public.subscriptions%ROWTYPE;
+    a jsonb;
+    v_id bigint;
+    v_new integer := 0;
+    v_recorded_by text := CASE WHEN p_actor_type IN ('operator', 'statement', 'cli')
+                               THEN p_actor_type ELSE 'webhook' END;
+BEGIN
+    IF pg_catalog.jsonb_typeof(v_trouble) IS DISTINCT FROM 'object' THEN
+        RAISE EXCEPTION 'record_payment_trouble: the event tells no trouble'
+            USING ERRCODE = '22023';
+    END IF;
+    SELECT * INTO s FROM public.subscriptions x
+     WHERE x.provider_key = v_provider
+       AND x.provider_subscription_id = p_event->>'providerSubscriptionId'
+       FOR UPDATE;
+    IF NOT FOUND THEN
+        result := 'not_a_renewal';
+        error_code := 'subscription_not_found';
+        RETURN;
+    END IF;
+    FOR a IN SELECT e.value
+               FROM pg_catalog.jsonb_array_elements(coalesce(v_trouble->'attempts', '[]')) e
+    LOOP
+        INSERT INTO public.payment_attempts AS p
+            (provider_key, invoice_key, attempt, subscription_id, failed_at, next_attempt_at,
+             decline_code, amount_minor, currency, provider_event_id, recorded_by)
+        VALUES (v_provider, a->>'invoiceKey', (a->>'attempt')::integer, s.id,
+                (a->>'failedAt')::timestamptz, (a->>'nextAttemptAt')::timestamptz,
+                a->>'declineCode', (a->>'amountMinor')::bigint, a->>'currency',
+                p_event->>'providerEventId', v_recorded_by)
+        ON CONFLICT DO NOTHING
+        RETURNING p.id INTO v_id;
+        CONTINUE WHEN v_id IS NULL; -- told before, by this event or another
+        v_new := v_new + 1;
+        INSERT INTO public.subscription_transition_audits
+            (subscription_id, transition, actor_type, actor_id, provider_event_id,
+             provider_renewal_key, reason, details)
+        VALUES (s.id, 'payment_failed', p_actor_type, p_actor_id, p_event->>'providerEventId',
+                a->>'invoiceKey', a->>'declineCode',
+                pg_catalog.jsonb_build_object('attemptId', v_id, 'invoiceKey', a->>'invoiceKey',
+                    'attempt', (a->>'attempt')::integer,
+                    'failedAt', public.rd_rfc3339((a->>'failedAt')::timestamptz),
+                    'nextAttemptAt', public.rd_rfc3339((a->>'nextAttemptAt')::timestamptz),
+                    'declineCode', a->>'declineCode'));
+        INSERT INTO public.subscription_outbox (event_type, subscription_id, payload)
+        VALUES ('payment.failed', s.id, pg_catalog.jsonb_build_object(
+                    'type', 'payment.failed', 'attemptId', v_id, 'subscriptionId', s.id,
+                    'providerKey', v_provider,
+                    'providerSubscriptionId', s.provider_subscription_id,
+                    'invoiceKey', a->>'invoiceKey', 'attempt', (a->>'attempt')::integer,
+                    'failedAt', public.rd_rfc3339((a->>'failedAt')::timestamptz),
+                    'nextAttemptAt', public.rd_rfc3339((a->>'nextAttemptAt')::timestamptz),
+                    'declineCode', a->>'declineCode',
+                    'amountMinor', (a->>'amountMinor')::bigint, 'currency', a->>'currency'));
+    END LOOP;
+    IF pg_catalog.jsonb_typeof(v_trouble->'standing') = 'object' THEN
+        v_id := NULL;
+        INSERT INTO public.provider_standing_facts AS f
+            (subscription_id, provider_key, standing, observed_at, reason, provider_event_id,
+             recorded_by)
+        VALUES (s.id, v_provider, v_trouble->'standing'->>'standing',
+                (v_trouble->'standing'->>'observedAt')::timestamptz,
+                v_trouble->'standing'->>'reason', p_event->>'providerEventId', v_recorded_by)
+        ON CONFLICT DO NOTHING
+        RETURNING f.id INTO v_id;
+        IF v_id IS NOT NULL THEN
+            v_new := v_new + 1;
+            INSERT INTO public.subscription_transition_audits
+                (subscription_id, transition, actor_type, actor_id, provider_event_id, reason,
+                 details)
+            VALUES (s.id, 'provider_standing', p_actor_type, p_actor_id,
+                    p_event->>'providerEventId', v_trouble->'standing'->>'reason',
+                    pg_catalog.jsonb_build_object('standingFactId', v_id,
+                        'standing', v_trouble->'standing'->>'standing',
+                        'observedAt', public.rd_rfc3339(
+                            (v_trouble->'standing'->>'observedAt')::timestamptz)));
+        END IF;
+    END IF;
+    IF v_new = 0 THEN
+        result := 'duplicate';
+        RETURN;
+    END IF;
+    result := 'recorded';
+    PERFORM public.rd_access_settle(s.id, pg_catalog.now(), p_actor_type, p_actor_id);
+END;
+$$;
 CREATE FUNCTION public.record_reconciliation_case(p_event jsonb, p_error_code text, p_local_state jsonb, p_recorded_by text DEFAULT 'webhook'::text) RETURNS bigint
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -3400,6 +3909,41 @@ CREATE FUNCTION public.statement_run_json(p_run bigint) RETURNS jsonb
     LANGUAGE sql STABLE
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
     RETURN (SELECT jsonb_build_object('runId', r.id, 'providerKey', r.provider_key, 'from', r.covers_from, 'to', r.covers_to, 'statementSha256', r.statement_sha256, 'files', r.files, 'objects', r.objects, 'importedBy', r.imported_by, 'startedAt', public.rd_rfc3339(r.started_at), 'finishedAt', public.rd_rfc3339(r.finished_at), 'renewals', r.renewals, 'matched', r.matched, 'backfilled', r.backfilled, 'unapplied', r.unapplied, 'differing', r.differing, 'notInStatement', r.not_in_statement, 'cases', r.open_cases, 'unreadable', (SELECT count(*) AS count FROM public.statement_lines l WHERE ((l.run_id = r.id) AND (l.finding = 'unreadable'::text))), 'statementTotals', r.statement_totals, 'ledgerTotals', r.ledger_totals, 'completeness', r.completeness, 'listsMoneyBack', r.lists_money_back, 'moneyBack', r.money_back, 'repeats', (SELECT jsonb_build_object('runId', e.id, 'importedBy', e.imported_by, 'finishedAt', public.rd_rfc3339(e.finished_at)) AS jsonb_build_object FROM public.statement_runs e WHERE (e.id = r.repeats_run)), 'closedMonths', COALESCE((SELECT jsonb_agg(jsonb_build_object('month', to_char((mc.month)::timestamp with time zone, 'YYYY-MM'::text), 'closedBy', mc.closed_by, 'closedAt', public.rd_rfc3339(mc.closed_at)) ORDER BY mc.month) AS jsonb_agg FROM public.month_closes mc WHERE (((mc.provider_key)::text = (r.provider_key)::text) AND (mc.month >= (date_trunc('month'::text, (r.covers_from)::timestamp without time zone))::date) AND (mc.month <= r.covers_to) AND (mc.closed_at < r.started_at))), '[]'::jsonb), 'backfilledAfterClose', (SELECT count(*) AS count FROM (public.statement_lines l JOIN public.subscription_billing_periods b ON ((b.id = l.billing_period_id))) WHERE ((l.run_id = r.id) AND (l.finding = 'backfilled'::text) AND (EXISTS (SELECT 1 FROM public.month_closes mc WHERE (((mc.provider_key)::text = b.provider_key) AND (mc.month = (date_trunc('month'::text, (b.paid_at AT TIME ZONE 'UTC'::text)))::date) AND (mc.closed_at < b.created_at))))))) AS jsonb_build_object FROM public.statement_runs r WHERE (r.id = statement_run_json.p_run));
+CREATE TABLE public.access_overrides (
+    id bigint NOT NULL,
+    subscription_id uuid NOT NULL,
+    until timestamp with time zone NOT NULL,
+    note text NOT NULL,
+    granted_by text DEFAULT SESSION_USER NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT access_overrides_check CHECK ((until > created_at)),
+    CONSTRAINT access_overrides_note_check CHECK (((note <> ''::text) AND (octet_length(note) <= 4000)))
+);
+ALTER TABLE public.access_overrides ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.access_overrides_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+CREATE TABLE public.access_policies (
+    provider_key text NOT NULL,
+    grace_days integer NOT NULL,
+    when_provider_gives_up text NOT NULL,
+    set_by text DEFAULT SESSION_USER NOT NULL,
+    set_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT access_policies_grace_days_check CHECK (((grace_days >= 0) AND (grace_days <= 90))),
+    CONSTRAINT access_policies_when_provider_gives_up_check CHECK ((when_provider_gives_up = ANY (ARRAY['block'::text, 'keep_until_period_end'::text])))
+);
+ALTER TABLE public.access_transitions ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.access_transitions_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
 CREATE TABLE public.billing_period_payment_refs (
     provider_key public.rd_key NOT NULL,
     payment_ref public.rd_key NOT NULL,
@@ -3475,6 +4019,14 @@ CREATE TABLE public.operator_reason_codes (
     code text NOT NULL,
     CONSTRAINT operator_reason_codes_code_check CHECK ((code ~ '^[a-z][a-z0-9_]{1,62}$'::text))
 );
+ALTER TABLE public.payment_attempts ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.payment_attempts_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
 CREATE TABLE public.provider_snapshots (
     id bigint NOT NULL,
     subscription_id uuid NOT NULL,
@@ -3493,6 +4045,14 @@ CREATE TABLE public.provider_snapshots (
 );
 ALTER TABLE public.provider_snapshots ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     SEQUENCE NAME public.provider_snapshots_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+ALTER TABLE public.provider_standing_facts ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.provider_standing_facts_id_seq
     START WITH 1
     INCREMENT BY 1
     NO MINVALUE
@@ -3680,6 +4240,16 @@ CREATE TABLE public.webhook_inbox_reviews (
     rerun_inbox_id bigint,
     CONSTRAINT webhook_inbox_reviews_note_check CHECK ((public.rd_note_text(note) IS NOT NULL))
 );
+ALTER TABLE ONLY public.access_overrides
+    ADD CONSTRAINT access_overrides_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY public.access_policies
+    ADD CONSTRAINT access_policies_pkey PRIMARY KEY (provider_key);
+ALTER TABLE ONLY public.access_transitions
+    ADD CONSTRAINT access_transitions_once UNIQUE (subscription_id, seq);
+ALTER TABLE ONLY public.access_transitions
+    ADD CONSTRAINT access_transitions_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY public.access_verdicts
+    ADD CONSTRAINT access_verdicts_pkey PRIMARY KEY (subscription_id);
 ALTER TABLE ONLY public.billing_period_payment_refs
     ADD CONSTRAINT billing_period_payment_refs_pkey PRIMARY KEY (provider_key, payment_ref);
 ALTER TABLE ONLY public.subscription_billing_periods
@@ -3706,10 +4276,18 @@ ALTER TABLE ONLY public.month_closes
     ADD CONSTRAINT month_closes_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY public.operator_reason_codes
     ADD CONSTRAINT operator_reason_codes_pkey PRIMARY KEY (code);
+ALTER TABLE ONLY public.payment_attempts
+    ADD CONSTRAINT payment_attempts_id_key UNIQUE (id);
+ALTER TABLE ONLY public.payment_attempts
+    ADD CONSTRAINT payment_attempts_pkey PRIMARY KEY (provider_key, invoice_key, attempt);
 ALTER TABLE ONLY public.provider_snapshots
     ADD CONSTRAINT provider_snapshots_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY public.provider_standing_facts
+    ADD CONSTRAINT provider_standing_facts_once UNIQUE (subscription_id, observed_at, standing);
+ALTER TABLE ONLY public.provider_standing_facts
+    ADD CONSTRAINT provider_standing_facts_pkey PRIMARY KEY (id);
 ALTER DOMAIN public.rd_actor_type
-    ADD CONSTRAINT rd_actor_type_known CHECK ((VALUE = ANY (ARRAY['webhook'::text, 'operator'::text, 'import'::text, 'system'::text, 'statement'::text, 'cli'::text]))) NOT VALID;
+    ADD CONSTRAINT rd_actor_type_known CHECK ((VALUE = ANY (ARRAY['webhook'::text, 'operator'::text, 'import'::text, 'system'::text, 'statement'::text, 'cli'::text, 'sweep'::text]))) NOT VALID;
 ALTER DOMAIN public.rd_recorded_by
     ADD CONSTRAINT rd_recorded_by_known CHECK ((VALUE = ANY (ARRAY['webhook'::text, 'operator'::text, 'snapshot'::text, 'import'::text, 'statement'::text, 'cli'::text]))) NOT VALID;
 ALTER TABLE ONLY public.rd_work_locks
@@ -3756,6 +4334,9 @@ ALTER TABLE ONLY public.webhook_inbox_removals
     ADD CONSTRAINT webhook_inbox_removals_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY public.webhook_inbox_reviews
     ADD CONSTRAINT webhook_inbox_reviews_pkey PRIMARY KEY (inbox_id);
+CREATE INDEX access_overrides_by_subscription ON public.access_overrides USING btree (subscription_id, created_at DESC, id DESC);
+CREATE INDEX access_transitions_by_time ON public.access_transitions USING btree (created_at, id);
+CREATE INDEX access_verdicts_in_trouble ON public.access_verdicts USING btree (subscription_id) WHERE (verdict = ANY (ARRAY['in_grace'::text, 'blocked'::text]));
 CREATE INDEX billing_periods_by_event_id ON public.subscription_billing_periods USING btree (provider_key, provider_event_id);
 CREATE INDEX billing_periods_ledger_by_paid_at ON public.subscription_billing_periods USING btree (provider_key, currency, recorded_by, paid_at, id);
 CREATE INDEX billing_periods_ledger_by_period_start ON public.subscription_billing_periods USING btree (provider_key, currency, recorded_by, period_start, id);
@@ -3763,7 +4344,9 @@ CREATE INDEX database_backups_newest ON public.database_backups USING btree (tak
 CREATE INDEX money_movements_after_close ON public.money_movements USING btree (provider_key) WHERE after_close;
 CREATE INDEX money_movements_by_billing_period ON public.money_movements USING btree (billing_period_id);
 CREATE INDEX money_movements_by_day ON public.money_movements USING btree (provider_key, currency, occurred_at, id);
+CREATE INDEX payment_attempts_by_subscription ON public.payment_attempts USING btree (subscription_id, failed_at);
 CREATE INDEX provider_snapshots_by_subscription ON public.provider_snapshots USING btree (subscription_id, captured_at DESC, id DESC);
+CREATE INDEX provider_standing_facts_newest ON public.provider_standing_facts USING btree (subscription_id, observed_at DESC, id DESC);
 CREATE INDEX reconciliation_case_history_by_provider ON public.reconciliation_case_history USING btree (provider_key, created_at, id);
 CREATE UNIQUE INDEX reconciliation_case_history_chain ON public.reconciliation_case_history USING btree (case_id, chain_seq);
 CREATE INDEX reconciliation_case_history_recent ON public.reconciliation_case_history USING btree (created_at, id);
@@ -3801,14 +4384,22 @@ CREATE INDEX subscriptions_status_browse ON public.subscriptions USING btree (st
 CREATE INDEX webhook_inbox_by_outcome ON public.webhook_inbox USING btree (outcome, received_at DESC, id DESC);
 CREATE INDEX webhook_inbox_recent ON public.webhook_inbox USING btree (received_at DESC, id DESC);
 CREATE INDEX webhook_inbox_unprocessed ON public.webhook_inbox USING btree (received_at) WHERE (outcome IS NULL);
+CREATE TRIGGER access_overrides_insert_only BEFORE DELETE OR UPDATE ON public.access_overrides FOR EACH ROW EXECUTE FUNCTION public.rd_refuse_change();
+CREATE TRIGGER access_overrides_no_truncate BEFORE TRUNCATE ON public.access_overrides FOR EACH STATEMENT EXECUTE FUNCTION public.rd_refuse_change();
+CREATE TRIGGER access_transitions_insert_only BEFORE DELETE OR UPDATE ON public.access_transitions FOR EACH ROW EXECUTE FUNCTION public.rd_refuse_change();
+CREATE TRIGGER access_transitions_no_truncate BEFORE TRUNCATE ON public.access_transitions FOR EACH STATEMENT EXECUTE FUNCTION public.rd_refuse_change();
 CREATE TRIGGER billing_period_payment_refs_insert_only BEFORE DELETE OR UPDATE ON public.billing_period_payment_refs FOR EACH ROW EXECUTE FUNCTION public.rd_refuse_change();
 CREATE TRIGGER billing_period_payment_refs_no_truncate BEFORE TRUNCATE ON public.billing_period_payment_refs FOR EACH STATEMENT EXECUTE FUNCTION public.rd_refuse_change();
 CREATE TRIGGER money_movements_insert_only BEFORE DELETE OR UPDATE ON public.money_movements FOR EACH ROW EXECUTE FUNCTION public.rd_refuse_change();
 CREATE TRIGGER money_movements_no_truncate BEFORE TRUNCATE ON public.money_movements FOR EACH STATEMENT EXECUTE FUNCTION public.rd_refuse_change();
 CREATE TRIGGER month_closes_no_truncate BEFORE TRUNCATE ON public.month_closes FOR EACH STATEMENT EXECUTE FUNCTION public.rd_refuse_change();
 CREATE TRIGGER month_closes_written_once BEFORE DELETE OR UPDATE ON public.month_closes FOR EACH ROW EXECUTE FUNCTION public.rd_refuse_change();
+CREATE TRIGGER payment_attempts_insert_only BEFORE DELETE OR UPDATE ON public.payment_attempts FOR EACH ROW EXECUTE FUNCTION public.rd_refuse_change();
+CREATE TRIGGER payment_attempts_no_truncate BEFORE TRUNCATE ON public.payment_attempts FOR EACH STATEMENT EXECUTE FUNCTION public.rd_refuse_change();
 CREATE TRIGGER provider_snapshots_immutable BEFORE DELETE OR UPDATE ON public.provider_snapshots FOR EACH ROW EXECUTE FUNCTION public.rd_refuse_change();
 CREATE TRIGGER provider_snapshots_not_from_the_future BEFORE INSERT ON public.provider_snapshots FOR EACH ROW EXECUTE FUNCTION public.rd_snapshot_not_from_the_future();
+CREATE TRIGGER provider_standing_facts_insert_only BEFORE DELETE OR UPDATE ON public.provider_standing_facts FOR EACH ROW EXECUTE FUNCTION public.rd_refuse_change();
+CREATE TRIGGER provider_standing_facts_no_truncate BEFORE TRUNCATE ON public.provider_standing_facts FOR EACH STATEMENT EXECUTE FUNCTION public.rd_refuse_change();
 CREATE TRIGGER reconciliation_case_history_append_only BEFORE DELETE OR UPDATE ON public.reconciliation_case_history FOR EACH ROW EXECUTE FUNCTION public.rd_refuse_change();
 CREATE TRIGGER reconciliation_case_history_chain_link BEFORE INSERT ON public.reconciliation_case_history FOR EACH ROW EXECUTE FUNCTION public.rd_chain_link();
 CREATE TRIGGER reconciliation_case_history_no_truncate BEFORE TRUNCATE ON public.reconciliation_case_history FOR EACH STATEMENT EXECUTE FUNCTION public.rd_refuse_change();
@@ -3827,6 +4418,16 @@ CREATE TRIGGER subscription_billing_periods_totals AFTER INSERT ON public.subscr
 CREATE TRIGGER subscriptions_notify_insert AFTER INSERT ON public.subscriptions FOR EACH STATEMENT EXECUTE FUNCTION public.rd_notify_subscriptions_changed();
 CREATE TRIGGER webhook_inbox_removals_no_truncate BEFORE TRUNCATE ON public.webhook_inbox_removals FOR EACH STATEMENT EXECUTE FUNCTION public.rd_refuse_change();
 CREATE TRIGGER webhook_inbox_removals_written_once BEFORE DELETE OR UPDATE ON public.webhook_inbox_removals FOR EACH ROW EXECUTE FUNCTION public.rd_refuse_change();
+ALTER TABLE ONLY public.access_overrides
+    ADD CONSTRAINT access_overrides_subscription_id_fkey FOREIGN KEY (subscription_id) REFERENCES public.subscriptions(id);
+ALTER TABLE ONLY public.access_policies
+    ADD CONSTRAINT access_policies_provider_key_fkey FOREIGN KEY (provider_key) REFERENCES public.billing_providers(provider_key);
+ALTER TABLE ONLY public.access_transitions
+    ADD CONSTRAINT access_transitions_subscription_id_fkey FOREIGN KEY (subscription_id) REFERENCES public.subscriptions(id);
+ALTER TABLE ONLY public.access_verdicts
+    ADD CONSTRAINT access_verdicts_subscription_id_fkey FOREIGN KEY (subscription_id) REFERENCES public.subscriptions(id);
+ALTER TABLE ONLY public.access_verdicts
+    ADD CONSTRAINT access_verdicts_transition_id_fkey FOREIGN KEY (transition_id) REFERENCES public.access_transitions(id);
 ALTER TABLE ONLY public.billing_period_payment_refs
     ADD CONSTRAINT billing_period_payment_refs_billing_period_id_fkey FOREIGN KEY (billing_period_id) REFERENCES public.subscription_billing_periods(id);
 ALTER TABLE ONLY public.money_movements
@@ -3835,12 +4436,16 @@ ALTER TABLE ONLY public.money_movements
     ADD CONSTRAINT money_movements_subscription_id_fkey FOREIGN KEY (subscription_id) REFERENCES public.subscriptions(id);
 ALTER TABLE ONLY public.month_closes
     ADD CONSTRAINT month_closes_provider_key_fkey FOREIGN KEY (provider_key) REFERENCES public.billing_providers(provider_key);
+ALTER TABLE ONLY public.payment_attempts
+    ADD CONSTRAINT payment_attempts_subscription_id_fkey FOREIGN KEY (subscription_id) REFERENCES public.subscriptions(id);
 ALTER TABLE ONLY public.provider_snapshots
     ADD CONSTRAINT provider_snapshots_billing_period_id_fkey FOREIGN KEY (billing_period_id) REFERENCES public.subscription_billing_periods(id);
 ALTER TABLE ONLY public.provider_snapshots
     ADD CONSTRAINT provider_snapshots_case_id_fkey FOREIGN KEY (case_id) REFERENCES public.reconciliation_cases(id);
 ALTER TABLE ONLY public.provider_snapshots
     ADD CONSTRAINT provider_snapshots_subscription_id_fkey FOREIGN KEY (subscription_id) REFERENCES public.subscriptions(id);
+ALTER TABLE ONLY public.provider_standing_facts
+    ADD CONSTRAINT provider_standing_facts_subscription_id_fkey FOREIGN KEY (subscription_id) REFERENCES public.subscriptions(id);
 ALTER TABLE ONLY public.reconciliation_case_history
     ADD CONSTRAINT reconciliation_case_history_case_id_fkey FOREIGN KEY (case_id) REFERENCES public.reconciliation_cases(id);
 ALTER TABLE ONLY public.reconciliation_cases
@@ -3891,6 +4496,23 @@ GRANT USAGE ON SCHEMA public TO renewal_viewer;
 REVOKE ALL ON FUNCTION pg_catalog.lo_creat(integer) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pg_catalog.lo_create(oid) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pg_catalog.lo_from_bytea(oid, bytea) FROM PUBLIC;
+REVOKE ALL ON FUNCTION public.access_sweep(p_now timestamp with time zone, p_after uuid, p_limit integer, OUT examined integer, OUT changed integer, OUT last_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.access_sweep(p_now timestamp with time zone, p_after uuid, p_limit integer, OUT examined integer, OUT changed integer, OUT last_id uuid) TO renewal_ingest;
+GRANT ALL ON FUNCTION public.access_sweep(p_now timestamp with time zone, p_after uuid, p_limit integer, OUT examined integer, OUT changed integer, OUT last_id uuid) TO renewal_operator;
+REVOKE ALL ON FUNCTION public.access_trouble(p_now timestamp with time zone, p_provider_key text, p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.access_trouble(p_now timestamp with time zone, p_provider_key text, p_limit integer) TO renewal_viewer;
+REVOKE ALL ON FUNCTION public.rd_access_verdict(p_subscription_id uuid, p_now timestamp with time zone, OUT verdict text, OUT since timestamp with time zone, OUT until timestamp with time zone, OUT source text, OUT reason text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.rd_access_verdict(p_subscription_id uuid, p_now timestamp with time zone, OUT verdict text, OUT since timestamp with time zone, OUT until timestamp with time zone, OUT source text, OUT reason text) TO renewal_viewer;
+REVOKE ALL ON FUNCTION public.rd_rfc3339(t timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.rd_rfc3339(t timestamp with time zone) TO renewal_viewer;
+GRANT SELECT ON TABLE public.access_transitions TO renewal_viewer;
+GRANT SELECT ON TABLE public.access_verdicts TO renewal_viewer;
+GRANT SELECT ON TABLE public.payment_attempts TO renewal_viewer;
+GRANT SELECT ON TABLE public.provider_standing_facts TO renewal_viewer;
+GRANT SELECT ON TABLE public.subscription_billing_periods TO renewal_viewer;
+GRANT SELECT ON TABLE public.subscriptions TO renewal_viewer;
+REVOKE ALL ON FUNCTION public.access_verdict_json(p_provider_key text, p_provider_subscription_id text, p_now timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.access_verdict_json(p_provider_key text, p_provider_subscription_id text, p_now timestamp with time zone) TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.apply_cli_renewal(p_provider_key text, p_provider_event_id text, p_provider_subscription_id text, p_provider_renewal_key text, p_provider_version text, p_period_start timestamp with time zone, p_period_end timestamp with time zone, p_paid_amount_minor bigint, p_currency text, p_paid_at timestamp with time zone, p_billing_period_id uuid, OUT result text, OUT billing_period_id uuid, OUT error_code text, OUT local_state jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.apply_cli_renewal(p_provider_key text, p_provider_event_id text, p_provider_subscription_id text, p_provider_renewal_key text, p_provider_version text, p_period_start timestamp with time zone, p_period_end timestamp with time zone, p_paid_amount_minor bigint, p_currency text, p_paid_at timestamp with time zone, p_billing_period_id uuid, OUT result text, OUT billing_period_id uuid, OUT error_code text, OUT local_state jsonb) TO renewal_ingest;
 REVOKE ALL ON FUNCTION public.apply_successful_renewal(p_provider_key text, p_provider_event_id text, p_provider_subscription_id text, p_provider_renewal_key text, p_provider_version text, p_period_start timestamp with time zone, p_period_end timestamp with time zone, p_paid_amount_minor bigint, p_currency text, p_paid_at timestamp with time zone, p_actor_type text, p_actor_id text, p_billing_period_id uuid, OUT result text, OUT billing_period_id uuid, OUT error_code text, OUT local_state jsonb) FROM PUBLIC;
@@ -3917,6 +4539,8 @@ REVOKE ALL ON FUNCTION public.dismiss_case(p_case_id bigint, p_reason text, p_co
 GRANT ALL ON FUNCTION public.dismiss_case(p_case_id bigint, p_reason text, p_comment text) TO renewal_operator;
 REVOKE ALL ON FUNCTION public.erase_inbox_bodies(p_provider_key text, p_provider_subscription_id text, p_request text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.erase_inbox_bodies(p_provider_key text, p_provider_subscription_id text, p_request text) TO renewal_operator;
+REVOKE ALL ON FUNCTION public.extend_access(p_provider_key text, p_provider_subscription_id text, p_until timestamp with time zone, p_note text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.extend_access(p_provider_key text, p_provider_subscription_id text, p_until timestamp with time zone, p_note text) TO renewal_operator;
 REVOKE ALL ON FUNCTION public.fold_inbox_days() FROM PUBLIC;
 GRANT ALL ON FUNCTION public.fold_inbox_days() TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.fold_money_back_totals() FROM PUBLIC;
@@ -3931,15 +4555,11 @@ REVOKE ALL ON FUNCTION public.month_close_refusal(p_provider_key text, p_month d
 GRANT ALL ON FUNCTION public.month_close_refusal(p_provider_key text, p_month date) TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.month_close_refusal_reason(p_provider_key text, p_month date) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.month_close_refusal_reason(p_provider_key text, p_month date) TO renewal_viewer;
-REVOKE ALL ON FUNCTION public.rd_rfc3339(t timestamp with time zone) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.rd_rfc3339(t timestamp with time zone) TO renewal_viewer;
 GRANT SELECT ON TABLE public.money_movements TO renewal_viewer;
 GRANT SELECT ON TABLE public.month_closes TO renewal_viewer;
 GRANT SELECT ON TABLE public.reconciliation_cases TO renewal_viewer;
 GRANT SELECT ON TABLE public.statement_lines TO renewal_viewer;
 GRANT SELECT ON TABLE public.statement_runs TO renewal_viewer;
-GRANT SELECT ON TABLE public.subscription_billing_periods TO renewal_viewer;
-GRANT SELECT ON TABLE public.subscriptions TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.month_close_report(p_provider_key text, p_month date) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.month_close_report(p_provider_key text, p_month date) TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.note_case(p_case_id bigint, p_comment text) FROM PUBLIC;
@@ -3958,6 +4578,9 @@ REVOKE ALL ON FUNCTION public.preview_provider_snapshot(p_snapshot jsonb, p_case
 GRANT ALL ON FUNCTION public.preview_provider_snapshot(p_snapshot jsonb, p_case_id bigint) TO renewal_operator;
 REVOKE ALL ON FUNCTION public.purge_inbox_bodies(p_older_than_days integer, p_dry_run boolean, p_run uuid, p_after_received_at timestamp with time zone, p_after_id bigint, p_batch integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.purge_inbox_bodies(p_older_than_days integer, p_dry_run boolean, p_run uuid, p_after_received_at timestamp with time zone, p_after_id bigint, p_batch integer) TO renewal_viewer;
+REVOKE ALL ON FUNCTION public.rd_access_candidates(p_now timestamp with time zone, p_after uuid, p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.rd_access_candidates(p_now timestamp with time zone, p_after uuid, p_limit integer) TO renewal_viewer;
+REVOKE ALL ON FUNCTION public.rd_access_settle(p_subscription_id uuid, p_now timestamp with time zone, p_actor_type text, p_actor_id text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.rd_after_reanchor(p_subscription_id uuid, p_snapshot_id bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.rd_apply_case_event(e jsonb, p_actor_type text, p_actor_id text, OUT result text, OUT billing_period_id uuid, OUT error_code text, OUT local_state jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.rd_audit_anchor_digest(OUT digest text, OUT heads bigint) FROM PUBLIC;
@@ -4018,6 +4641,7 @@ REVOKE ALL ON FUNCTION public.rd_try_work_lock(p_name text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.reapply_case(p_case_id bigint, p_reason text, p_comment text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.reapply_case(p_case_id bigint, p_reason text, p_comment text) TO renewal_operator;
 REVOKE ALL ON FUNCTION public.record_money_movements(p_event jsonb, p_actor_type text, p_actor_id text, OUT result text, OUT billing_period_id uuid, OUT error_code text, OUT case_id bigint, OUT local_state jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION public.record_payment_trouble(p_event jsonb, p_actor_type text, p_actor_id text, OUT result text, OUT error_code text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.record_reconciliation_case(p_event jsonb, p_error_code text, p_local_state jsonb, p_recorded_by text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.record_reconciliation_case(p_event jsonb, p_error_code text, p_local_state jsonb, p_recorded_by text) TO renewal_ingest;
 REVOKE ALL ON FUNCTION public.register_billing_provider(p_key text, p_kind text, p_display_name text) FROM PUBLIC;
@@ -4041,6 +4665,8 @@ REVOKE ALL ON FUNCTION public.statement_finish(p_run bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.statement_finish(p_run bigint) TO renewal_operator;
 REVOKE ALL ON FUNCTION public.statement_run_json(p_run bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.statement_run_json(p_run bigint) TO renewal_viewer;
+GRANT SELECT ON TABLE public.access_overrides TO renewal_viewer;
+GRANT SELECT ON TABLE public.access_policies TO renewal_viewer;
 GRANT SELECT ON TABLE public.billing_period_payment_refs TO renewal_viewer;
 GRANT SELECT ON TABLE public.database_backups TO renewal_viewer;
 GRANT SELECT ON TABLE public.inbox_retention TO renewal_viewer;

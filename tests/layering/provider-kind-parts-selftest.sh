@@ -21,7 +21,7 @@ compile() {
 parts=(normalize derivesEventIds listItemsKey parseListed listSaysMoreFollows unwrapListed
     classifyListed signatureScheme parseSignature signatureFor listApi listRequests
     nextListPage readSnapshot isOwnSubscriptionObject demoIdentify demoChargeIds demoPayload demoTraits
-    demoEventId demoAlsoSent demoMoneyBack demoStatementPages)
+    demoEventId demoAlsoSent demoMoneyBack demoPaymentTrouble demoStatementPages)
 declared=$(grep -c ') const = 0;' "$root/domain/core/providers/provider.h")
 [ "$declared" -eq ${#parts[@]} ] \
     || fail "provider.h declares $declared parts, this test omits ${#parts[@]} in turn: add the new part here and to provider-kind-parts.cpp"

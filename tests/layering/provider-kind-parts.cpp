@@ -4,6 +4,8 @@
 
 #include "domain/core/providers/provider.h"
 
+#include "domain/core/providers/demo_support.h"
+
 using namespace rd;
 
 class Planted final : public ProviderDefinition
@@ -139,6 +141,13 @@ public:
 #ifndef OMIT_demoMoneyBack
     std::vector<std::string> demoMoneyBack(const demo::Sub &, const demo::Charge &,
         const std::string &, const demo::MoneyBack &, demo::Random &) const override
+    {
+        return {};
+    }
+#endif
+#ifndef OMIT_demoPaymentTrouble
+    std::vector<demo::Sent> demoPaymentTrouble(const demo::Sub &, const demo::Charge &,
+        const demo::Dunning &, demo::Random &) const override
     {
         return {};
     }

@@ -77,6 +77,8 @@ for f in /usr/share/applications/io.renewaldesk.RenewalDesk.desktop \
          /usr/lib/systemd/system/renewal-desk-fold.timer \
          /usr/lib/systemd/system/renewal-desk-backup.service \
          /usr/lib/systemd/system/renewal-desk-backup.timer \
+         /usr/lib/systemd/system/renewal-desk-access.service \
+         /usr/lib/systemd/system/renewal-desk-access.timer \
          /usr/share/doc/renewalctl/examples/backup.env \
          /usr/share/doc/renewalctl/copyright /usr/share/doc/renewal-desk/changelog.Debian.gz; do
     [ -f "$f" ] || { echo "install-packages: $f is missing" >&2; exit 1; }

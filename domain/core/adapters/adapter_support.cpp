@@ -175,8 +175,29 @@ NormalizeResult finishedNormalization(NormalizeResult n)
                 + std::to_string(kMaxMovementsPerDelivery));
     for (std::size_t i = 0; i < n.movements.size(); ++i)
         checkMovementBounds(n.movements[i], indexPath("movements", i));
+    if (n.trouble)
+        checkTroubleBounds(*n.trouble, "trouble");
+    if (n.outcome == NormalizeOutcome::PaymentTrouble) {
+        if (!n.trouble)
+            throw InputError("trouble", "payment trouble that tells nothing");
+        if (n.providerSubscriptionId.empty())
+            throw InputError("subscription", "payment trouble of no subscription");
+        boundedIdentifier(n.providerSubscriptionId, "subscription");
+    }
     if (n.outcome == NormalizeOutcome::Renewal && n.event)
         n.reason = "renewal";
+    return n;
+}
+
+NormalizeResult paymentTrouble(
+    PaymentTrouble trouble, std::string subscriptionId, std::string reason, std::string message)
+{
+    NormalizeResult n;
+    n.outcome = NormalizeOutcome::PaymentTrouble;
+    n.reason = std::move(reason);
+    n.message = std::move(message);
+    n.providerSubscriptionId = std::move(subscriptionId);
+    n.trouble = std::move(trouble);
     return n;
 }
 

@@ -26,6 +26,11 @@ NormalizeResult notARenewal(std::string reason, std::string message);
 NormalizeResult moneyMoved(
     std::vector<MoneyMovement> movements, std::string reason, std::string message);
 
+/// Payment trouble (#41): the failed attempts and standing a payload tells of subscription
+/// `subscriptionId` (NormalizeResult::trouble), with its machine reason and a sentence.
+NormalizeResult paymentTrouble(
+    PaymentTrouble trouble, std::string subscriptionId, std::string reason, std::string message);
+
 /// An Invalid NormalizeResult carrying whatever ids were already known.
 NormalizeResult invalidPayload(
     std::string message, std::string eventId = {}, std::string subscriptionId = {});

@@ -23,6 +23,8 @@ std::string toString(NormalizeOutcome outcome)
         return "invalid";
     case NormalizeOutcome::MoneyMovement:
         return "money_movement";
+    case NormalizeOutcome::PaymentTrouble:
+        return "payment_trouble";
     }
     return "invalid";
 }
@@ -79,6 +81,8 @@ nlohmann::json toJson(const NormalizeResult &n)
         for (const auto &m : n.movements)
             json["movements"].push_back(toJson(m));
     }
+    if (n.trouble)
+        json["trouble"] = toJson(*n.trouble);
     return json;
 }
 

@@ -2,6 +2,7 @@
 
 #include "domain/core/adapters/provider_kinds.h"
 #include "domain/core/money_movement.h"
+#include "domain/core/payment_trouble.h"
 #include "domain/core/renewal_event.h"
 
 #include <nlohmann/json_fwd.hpp>
@@ -19,7 +20,10 @@ enum class NormalizeOutcome {
     NotARenewal, ///< a valid payload that is no renewal (first invoice, proration, refund, ...)
     NeedsSnapshot, ///< a renewal whose payload lacks facts (the period): fetch the subscription
     Invalid, ///< malformed or self-contradictory: `message` names the JSON path
-    MoneyMovement ///< refunds, chargebacks or their reversals: `movements` is set (#40)
+    MoneyMovement, ///< refunds, chargebacks or their reversals: `movements` is set (#40)
+    /// failed payment attempts or the provider's standing of the subscription: `trouble` is
+    /// set, and providerSubscriptionId (#41)
+    PaymentTrouble
 };
 
 std::string toString(NormalizeOutcome outcome);
@@ -37,10 +41,13 @@ struct NormalizeResult
     /// money back (Lemon Squeezy's invoice with refunded_amount), movements may be set beside
     /// the event (outcome Renewal or NeedsSnapshot).
     std::vector<MoneyMovement> movements;
+    /// Set when outcome is PaymentTrouble.
+    std::optional<rd::PaymentTrouble> trouble;
     /// Machine code: "renewal", "first_invoice", "proration", "manual_invoice", "unpaid",
     /// "refund", "dispute", "credit_note", "other_event_type", "other_billing_reason" (a
     /// subscription invoice of another kind, e.g. Stripe's subscription_threshold),
-    /// "missing_period" (NeedsSnapshot) or "invalid_payload" (Invalid).
+    /// "missing_period" (NeedsSnapshot), "payment_failed" or "provider_standing"
+    /// (PaymentTrouble: with attempts, or a standing alone) or "invalid_payload" (Invalid).
     std::string reason;
     std::string message; ///< a sentence for people; for Invalid it starts with the JSON path
     std::string providerEventId; ///< empty when the payload is too broken to tell
@@ -75,10 +82,12 @@ std::string derivedEventId(std::string_view rawBody);
 NormalizeResult normalizePayload(
     ProviderKind kind, std::string_view providerKey, std::string_view rawBody);
 
-/// {"outcome": "renewal"|"not_a_renewal"|"needs_snapshot"|"invalid"|"money_movement", "reason",
+/// {"outcome":
+/// "renewal"|"not_a_renewal"|"needs_snapshot"|"invalid"|"money_movement"|"payment_trouble",
+/// "reason",
 ///  "message", "providerEventId", "providerSubscriptionId" (string or null), "eventIdDerived",
-///  "event": SuccessfulRenewalEvent JSON form or null, and "movements" for a money movement or
-///  a listed renewal that carries its money back}
+///  "event": SuccessfulRenewalEvent JSON form or null, "movements" for a money movement or
+///  a listed renewal that carries its money back, and "trouble" for payment trouble}
 nlohmann::json toJson(const NormalizeResult &normalization);
 
 } // namespace rd

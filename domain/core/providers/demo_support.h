@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -78,6 +79,7 @@ struct Sub
     std::int64_t amount = 0; ///< minor units, before tax
     std::string plan;
     Timestamp anchor; ///< start of the period that contains `now` once renewed
+    Timestamp started; ///< when the subscription began: the start of the story's first period
     std::string status = "active";
     bool cancelAtPeriodEnd = false;
     int importedPeriod = 0; ///< the period index imported as current (0 = months back)
@@ -124,6 +126,37 @@ struct MoneyBack
         const std::int64_t days = kind == Kind::Refunds ? 7 * static_cast<std::int64_t>(i) : 12;
         return plusSeconds(at, days * 86400);
     }
+};
+
+/// Payment trouble of one renewal in the demo's story (#41): the provider fails to collect the
+/// charge's invoice at each of `failures` (its first attempt, then its retries), oldest first;
+/// then either its next attempt succeeds at `end` (recovered: the invoice is paid), or it stops
+/// retrying after the last failure and says at `end` that the subscription is unpaid.
+struct Dunning
+{
+    std::vector<Timestamp> failures;
+    bool recovered = false;
+    Timestamp end;
+
+    /// When the provider tries again after failure `i`: the next failure, the attempt that
+    /// succeeds, or none after the last when it gives up.
+    std::optional<Timestamp> nextAttemptAfter(std::size_t i) const
+    {
+        if (i + 1 < failures.size())
+            return failures[i + 1];
+        if (recovered)
+            return end;
+        return std::nullopt;
+    }
+};
+
+/// A payload the provider sends at `at` (its own clock: what dates the event).
+struct Sent
+{
+    Timestamp at;
+    std::string body;
+    /// The charge's renewal payload, its invoice paid: what a statement of the kind lists.
+    bool paid = false;
 };
 
 } // namespace rd::demo

@@ -37,6 +37,8 @@ struct Sub;
 struct Charge;
 struct IdentityBases;
 struct MoneyBack;
+struct Dunning;
+struct Sent;
 } // namespace demo
 
 /// How a kind's deliveries prove where they come from.
@@ -215,6 +217,13 @@ public:
     /// demo tells no money back, or a charge its money back could not name.
     virtual std::vector<std::string> demoMoneyBack(const demo::Sub &s, const demo::Charge &c,
         const std::string &renewalPayload, const demo::MoneyBack &story, demo::Random &r) const = 0;
+    /// The events the provider sends as it fails to collect charge `c` of `s` as `dunning`
+    /// tells (#41), oldest first, each with the instant it is sent: each failed attempt (with
+    /// its next attempt), the subscription's standing as it changes and, when the dunning
+    /// recovers, the charge's renewal payload for the same invoice paid at dunning.end
+    /// (Sent::paid). Empty for a kind whose demo tells no payment trouble.
+    virtual std::vector<demo::Sent> demoPaymentTrouble(const demo::Sub &s, const demo::Charge &c,
+        const demo::Dunning &dunning, demo::Random &r) const = 0;
     /// The list pages a statement fetch of the kind would get holding the objects of these
     /// payloads (demoPayload's and demoMoneyBack's), one page a list, each with its list's path
     /// (listRequests): the renewals' first, then a page of each money back list the payloads

@@ -24,6 +24,8 @@
 // the bare invoice. Its money back (#40) is GET /api/v2/transactions' output, the same page
 // shape holding {"transaction": {...}} (or, on a JSON line, the bare transaction, which says
 // "object": "transaction"), read by money_back.cpp as a transaction event's content is.
+// Failed payments and dunning (payment_failed) and cancellations (subscription_cancelled) are
+// payment_trouble.cpp's (#41).
 
 #include "domain/core/providers/chargebee/chargebee.h"
 
@@ -77,6 +79,8 @@ NormalizeResult Chargebee::normalize(
         const std::string type = requireString(body, "", "event_type");
         if (isChargebeeMoneyBackEvent(type))
             return classifyChargebeeMoneyBack(body, type);
+        if (isChargebeePaymentTroubleEvent(type))
+            return classifyChargebeePaymentTrouble(ids, body, type);
         if (!carriesInvoice(type))
             return notARenewal(
                 "other_event_type", "Chargebee event type " + type + " is not handled");

@@ -50,6 +50,8 @@ public:
     std::vector<std::string> demoMoneyBack(const demo::Sub &s, const demo::Charge &c,
         const std::string &renewalPayload, const demo::MoneyBack &story,
         demo::Random &r) const override;
+    std::vector<demo::Sent> demoPaymentTrouble(const demo::Sub &s, const demo::Charge &c,
+        const demo::Dunning &dunning, demo::Random &r) const override;
     std::vector<std::pair<std::string, std::string>> demoStatementPages(
         const std::vector<std::string> &payloads) const override;
 };
@@ -63,4 +65,9 @@ NormalizeResult classifyChargebeeMoneyBack(const nlohmann::json &body, const std
 /// transaction") heads its message.
 NormalizeResult classifyChargebeeTransaction(
     const nlohmann::json &txn, const std::string &path, const std::string &source);
+/// payment_trouble.cpp (#41): whether an event type tells of failed payments (dunning) or of
+/// the subscription's standing, and what it tells. `ids` gets the subscription and invoice ids.
+bool isChargebeePaymentTroubleEvent(std::string_view type);
+NormalizeResult classifyChargebeePaymentTrouble(
+    adapters::DeliveryIds &ids, const nlohmann::json &body, const std::string &type);
 } // namespace rd::providers

@@ -88,4 +88,12 @@ std::vector<std::string> Chargebee::demoMoneyBack(
     return {};
 }
 
+std::vector<Sent> Chargebee::demoPaymentTrouble(
+    const Sub &, const Charge &, const Dunning &, Random &) const
+{
+    // The demo's payment trouble is told with Stripe's and Lemon Squeezy's events (#41);
+    // Chargebee's adapter reads its own (tests/fixtures), but its demo sends none.
+    return {};
+}
+
 } // namespace rd::providers

@@ -20,6 +20,9 @@
 // updated_at as listed is the invoice's latest change, which may be later than the refund). A
 // refunded invoice that is no renewal (a first invoice) carries none: its refund pays back no
 // renewal (its webhook's movement waits as refund_without_renewal for a renewal that never comes).
+// subscription_payment_failed and subscription_updated tell of payment trouble (#41):
+// payment_trouble.cpp. subscription_payment_recovered stays the renewal it is (the failed invoice
+// paid): recovery is told by that renewal, not by a standing.
 
 #include "domain/core/providers/lemonsqueezy/lemonsqueezy.h"
 
@@ -48,6 +51,9 @@ NormalizeResult LemonSqueezy::normalize(
         const std::string eventName = requireString(meta, "meta", "event_name");
         if (eventName == "subscription_payment_refunded")
             return classifyLemonSqueezyRefund(requireField(body, "", "data"), "data");
+        if (eventName == "subscription_payment_failed" || eventName == "subscription_updated")
+            return classifyLemonSqueezyPaymentTrouble(
+                ids, requireField(body, "", "data"), eventName);
         if (eventName != "subscription_payment_success"
             && eventName != "subscription_payment_recovered")
             return notARenewal(

@@ -50,6 +50,8 @@ public:
     std::vector<std::string> demoMoneyBack(const demo::Sub &s, const demo::Charge &c,
         const std::string &renewalPayload, const demo::MoneyBack &story,
         demo::Random &r) const override;
+    std::vector<demo::Sent> demoPaymentTrouble(const demo::Sub &s, const demo::Charge &c,
+        const demo::Dunning &dunning, demo::Random &r) const override;
     std::vector<std::pair<std::string, std::string>> demoStatementPages(
         const std::vector<std::string> &payloads) const override;
 };
@@ -57,4 +59,9 @@ public:
 /// money_back.cpp: subscription_payment_refunded's invoice (`resource` at `path`) as its refund
 /// so far (a running total; MoneyMovement::cumulativeMinor).
 NormalizeResult classifyLemonSqueezyRefund(const nlohmann::json &resource, const std::string &path);
+/// payment_trouble.cpp (#41): subscription_payment_failed's invoice or subscription_updated's
+/// subscription (`resource` at "data") as the failed attempt or standing it tells. `ids` gets
+/// the subscription and invoice ids.
+NormalizeResult classifyLemonSqueezyPaymentTrouble(
+    adapters::DeliveryIds &ids, const nlohmann::json &resource, const std::string &eventName);
 } // namespace rd::providers

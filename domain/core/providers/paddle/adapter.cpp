@@ -17,6 +17,7 @@
 // Other origins: web/api (a checkout or API-created first purchase) -> first_invoice,
 // subscription_update -> proration, subscription_charge (one-time charge) -> manual_invoice.
 // adjustment.created/updated are refunds, chargebacks and credits: money_back.cpp.
+// Failed payments and the subscription's standing (#41) are payment_trouble.cpp's.
 //
 // A statement is GET /transactions' output, {"data": [transaction...], "meta": {"pagination":
 // {"per_page", "next", "has_more", "estimated_total"}}}: `next` is present even on the last
@@ -68,6 +69,8 @@ NormalizeResult Paddle::normalize(
         const std::string type = requireString(body, "", "event_type");
         if (type == "adjustment.created" || type == "adjustment.updated")
             return classifyPaddleAdjustment(requireField(body, "", "data"), "data", type);
+        if (isPaddlePaymentTroubleEvent(type))
+            return classifyPaddlePaymentTrouble(ids, body, type);
         if (type != "transaction.completed")
             return notARenewal("other_event_type", "Paddle event type " + type + " is not handled");
         return classifyTransaction(ids, requireField(body, "", "data"), "data",

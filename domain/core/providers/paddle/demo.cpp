@@ -96,4 +96,12 @@ std::vector<std::string> Paddle::demoMoneyBack(
     return {};
 }
 
+std::vector<Sent> Paddle::demoPaymentTrouble(
+    const Sub &, const Charge &, const Dunning &, Random &) const
+{
+    // The demo's payment trouble is told with Stripe's and Lemon Squeezy's events (#41); Paddle's
+    // adapter reads its own (tests/fixtures), but its demo sends none.
+    return {};
+}
+
 } // namespace rd::providers

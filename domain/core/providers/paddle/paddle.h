@@ -50,6 +50,8 @@ public:
     std::vector<std::string> demoMoneyBack(const demo::Sub &s, const demo::Charge &c,
         const std::string &renewalPayload, const demo::MoneyBack &story,
         demo::Random &r) const override;
+    std::vector<demo::Sent> demoPaymentTrouble(const demo::Sub &s, const demo::Charge &c,
+        const demo::Dunning &dunning, demo::Random &r) const override;
     std::vector<std::pair<std::string, std::string>> demoStatementPages(
         const std::vector<std::string> &payloads) const override;
 };
@@ -59,4 +61,9 @@ public:
 /// none; `source` (the event type, or "listed adjustment") heads its message.
 NormalizeResult classifyPaddleAdjustment(
     const nlohmann::json &adjustment, const std::string &path, const std::string &source);
+/// payment_trouble.cpp (#41): whether an event type tells of failed payments or of the
+/// subscription's standing, and what it tells. `ids` gets the subscription and transaction ids.
+bool isPaddlePaymentTroubleEvent(std::string_view type);
+NormalizeResult classifyPaddlePaymentTrouble(
+    adapters::DeliveryIds &ids, const nlohmann::json &body, const std::string &type);
 } // namespace rd::providers

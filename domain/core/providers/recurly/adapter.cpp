@@ -19,6 +19,9 @@
 // "next": "/invoices?...", "data": [invoice...]}, read with the same decimal-keeping parser.
 // Its money back (#40) is GET /transactions?type=refund's output, the same list shape holding
 // transactions ("object": "transaction"), read by money_back.cpp.
+// A renewal invoice in state past_due or failed, fetched after charge_invoice.past_due,
+// charge_invoice.failed, dunning_event.created or payment.failed, is payment trouble (#41):
+// payment_trouble.cpp.
 
 #include "domain/core/providers/recurly/recurly.h"
 
@@ -273,6 +276,10 @@ NormalizeResult Recurly::normalize(
         // A credit invoice delivered is money back (a statement's lists renewals only).
         if (isRecurlyCreditInvoice(invoice, ""))
             return classifyRecurlyCreditInvoice(ids, invoice, "");
+        // A renewal invoice past due or failed is payment trouble (#41; statements list
+        // renewals only, so classifyListed does not read it).
+        if (isRecurlyTroubledInvoice(invoice, ""))
+            return classifyRecurlyPaymentTrouble(ids, invoice, "");
         return classifyInvoice(ids, invoice, "");
     });
 }

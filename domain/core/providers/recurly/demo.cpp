@@ -92,4 +92,12 @@ std::vector<std::string> Recurly::demoMoneyBack(
     return {};
 }
 
+std::vector<Sent> Recurly::demoPaymentTrouble(
+    const Sub &, const Charge &, const Dunning &, Random &) const
+{
+    // The demo's payment trouble is told with Stripe's and Lemon Squeezy's events (#41); Recurly's
+    // adapter reads its own (tests/fixtures), but its demo sends none.
+    return {};
+}
+
 } // namespace rd::providers

@@ -50,6 +50,8 @@ public:
     std::vector<std::string> demoMoneyBack(const demo::Sub &s, const demo::Charge &c,
         const std::string &renewalPayload, const demo::MoneyBack &story,
         demo::Random &r) const override;
+    std::vector<demo::Sent> demoPaymentTrouble(const demo::Sub &s, const demo::Charge &c,
+        const demo::Dunning &dunning, demo::Random &r) const override;
     std::vector<std::pair<std::string, std::string>> demoStatementPages(
         const std::vector<std::string> &payloads) const override;
 };
@@ -77,4 +79,10 @@ NormalizeResult classifyRecurlyListedTransaction(
 /// The successful purchase and capture transactions of a renewal invoice (transactions[]):
 /// what a refund listed on its own names it by (original_transaction_id).
 std::vector<std::string> recurlyPaymentRefs(const nlohmann::json &invoice, const std::string &path);
+/// payment_trouble.cpp (#41): whether the invoice is a renewal invoice in dunning or failed
+/// (state past_due or failed), and its failed attempts and standing. `ids` gets the
+/// subscription and invoice ids.
+bool isRecurlyTroubledInvoice(const nlohmann::json &invoice, const std::string &path);
+NormalizeResult classifyRecurlyPaymentTrouble(
+    adapters::DeliveryIds &ids, const nlohmann::json &invoice, const std::string &path);
 } // namespace rd::providers

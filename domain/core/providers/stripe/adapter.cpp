@@ -29,6 +29,9 @@
 // A statement is GET /v1/invoices' output, {"object": "list", "data": [invoice...], "has_more":
 // bool, "url": ...}: each invoice is classified as a webhook's is, its shape told by its own
 // fields (no api_version), its paid time falling back to its `created` (no event).
+//
+// Failed payments (invoice.payment_failed, invoice.marked_uncollectible) and the subscription's
+// standing (customer.subscription.*) are payment trouble (#41): payment_trouble.cpp.
 
 #include "domain/core/providers/stripe/stripe.h"
 
@@ -115,14 +118,27 @@ NormalizeResult Stripe::normalize(
         const std::string type = requireString(body, "", "type");
         if (isStripeMoneyBackEvent(type))
             return classifyStripeMoneyBack(body, type, requireUnixSeconds(body, "", "created"));
+        if (isStripePaymentTroubleEvent(type))
+            return classifyStripePaymentTrouble(ids, body, type);
         if (type != "invoice.paid" && type != "invoice.payment_succeeded")
             return notARenewal("other_event_type", "Stripe event type " + type + " is not handled");
-        const std::string apiVersion = requireString(body, "", "api_version");
-        const bool basil = apiVersion.substr(0, kBasilDate.size()) >= kBasilDate;
+        const bool basil = stripeEventIsBasil(body);
         const auto &data = requireField(body, "", "data");
         return classifyStripeInvoice(ids, requireField(data, "data", "object"), "data.object",
             basil, [&] { return requireUnixSeconds(body, "", "created"); });
     });
+}
+
+bool stripeEventIsBasil(const nlohmann::json &event)
+{
+    const std::string apiVersion = requireString(event, "", "api_version");
+    return apiVersion.substr(0, kBasilDate.size()) >= kBasilDate;
+}
+
+std::optional<std::string> stripeInvoiceSubscription(
+    const nlohmann::json &invoice, const std::string &path, bool basil)
+{
+    return subscriptionOf(invoice, path, basil);
 }
 
 bool stripeInvoiceIsBasil(const nlohmann::json &invoice, const std::string &path)

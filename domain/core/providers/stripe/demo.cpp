@@ -1,5 +1,7 @@
 // What Stripe sends for a charge of the demo: its invoice.paid (and invoice.payment_succeeded)
-// event, in the invoice shape of the subscription's API version.
+// event, in the invoice shape of the subscription's API version; its money back (#40); and when
+// its payment fails (#41), invoice.payment_failed for each attempt and
+// customer.subscription.updated as the subscription's status changes.
 
 #include "domain/core/providers/stripe/stripe.h"
 
@@ -38,16 +40,26 @@ DemoTraits Stripe::demoTraits() const
 
 namespace {
 
-// Stripe's event `eventType` ("invoice.paid", "invoice.payment_succeeded") for charge `c`.
-std::string stripeDemoEvent(const Sub &s, const Charge &c, const std::string &eventType, Random &r)
+// The demo's subscriptions of odd index are on API 2025-03-31 (basil), the others before it.
+bool stripeDemoBasil(const Sub &s)
 {
-    const bool basil = s.index % 2 == 1;
-    const std::string cur = [&] {
-        std::string lower = s.currency;
-        for (char &ch : lower)
-            ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-        return lower;
-    }();
+    return s.index % 2 == 1;
+}
+
+std::string stripeCurrency(const Sub &s)
+{
+    std::string lower = s.currency;
+    for (char &ch : lower)
+        ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return lower;
+}
+
+// Charge `c`'s invoice as Stripe shows it paid at c.paidAt, on its `attempts`-th payment
+// attempt, in the shape of the subscription's API version; created (and finalized) at `created`.
+ojson stripeDemoInvoice(const Sub &s, const Charge &c, Random &r, Timestamp created, int attempts)
+{
+    const bool basil = stripeDemoBasil(s);
+    const std::string cur = stripeCurrency(s);
     const char *reason = c.kind == ChargeKind::Renewal ? "subscription_cycle"
         : c.kind == ChargeKind::First                  ? "subscription_create"
                                                        : "subscription_update";
@@ -69,12 +81,11 @@ std::string stripeDemoEvent(const Sub &s, const Charge &c, const std::string &ev
         line["subscription"] = s.id;
         line["type"] = "subscription";
     }
-    const Timestamp created = plusSeconds(c.paidAt, -120);
     // Stripe's invoice-level period looks back one period on subscription invoices.
     const Timestamp lookBack = addMonths(c.period.start, -1);
     ojson invoice = {{"id", c.invoiceId}, {"object", "invoice"}, {"account_country", "US"},
         {"account_name", "Renewal Desk Demo Inc."}, {"amount_due", c.amount},
-        {"amount_paid", c.amount}, {"amount_remaining", 0}, {"attempt_count", 1},
+        {"amount_paid", c.amount}, {"amount_remaining", 0}, {"attempt_count", attempts},
         {"attempted", true}, {"billing_reason", reason},
         {"collection_method", "charge_automatically"}, {"created", unixSeconds(created)},
         {"currency", cur}, {"customer", s.customer}, {"livemode", false},
@@ -97,12 +108,28 @@ std::string stripeDemoEvent(const Sub &s, const Charge &c, const std::string &ev
         invoice["charge"] = "ch_" + r.token(24);
         invoice["payment_intent"] = "pi_" + r.token(24);
     }
-    return ojson {{"id", c.eventId}, {"object", "event"},
-        {"api_version", basil ? "2025-03-31.basil" : "2024-06-20"},
-        {"created", unixSeconds(c.paidAt) + 5}, {"data", {{"object", invoice}}},
-        {"livemode", false}, {"pending_webhooks", 1},
-        {"request", {{"id", nullptr}, {"idempotency_key", nullptr}}}, {"type", eventType}}
+    return invoice;
+}
+
+// A Stripe event of type `type` about `data` (its object, and previous_attributes for an
+// update), created at `created`, in the subscription's API version.
+std::string stripeDemoEnvelope(
+    const Sub &s, const std::string &id, const std::string &type, Timestamp created, ojson data)
+{
+    return ojson {{"id", id}, {"object", "event"},
+        {"api_version", stripeDemoBasil(s) ? "2025-03-31.basil" : "2024-06-20"},
+        {"created", unixSeconds(created)}, {"data", std::move(data)}, {"livemode", false},
+        {"pending_webhooks", 1}, {"request", {{"id", nullptr}, {"idempotency_key", nullptr}}},
+        {"type", type}}
         .dump(2);
+}
+
+// Stripe's event `eventType` ("invoice.paid", "invoice.payment_succeeded") for charge `c`.
+std::string stripeDemoEvent(const Sub &s, const Charge &c, const std::string &eventType, Random &r)
+{
+    const ojson invoice = stripeDemoInvoice(s, c, r, plusSeconds(c.paidAt, -120), 1);
+    return stripeDemoEnvelope(
+        s, c.eventId, eventType, plusSeconds(c.paidAt, 5), ojson {{"object", invoice}});
 }
 
 } // namespace
@@ -197,6 +224,74 @@ std::vector<std::string> Stripe::demoMoneyBack(const Sub &s, const Charge &c,
         dispute["evidence_details"]["has_evidence"] = true;
         dispute["evidence_details"]["submission_count"] = 1;
         out.push_back(event("charge.dispute.funds_reinstated", dispute, won));
+    }
+    return out;
+}
+
+std::vector<Sent> Stripe::demoPaymentTrouble(
+    const Sub &s, const Charge &c, const Dunning &dunning, Random &r) const
+{
+    if (dunning.failures.empty())
+        return {};
+    const bool basil = stripeDemoBasil(s);
+    // The invoice as it is once paid (on the attempt after the last that failed), created just
+    // before its first attempt; while it fails, open with all of it still due.
+    Charge paid = c;
+    paid.paidAt = dunning.end;
+    const auto attempts = static_cast<int>(dunning.failures.size());
+    const ojson invoice
+        = stripeDemoInvoice(s, paid, r, plusSeconds(dunning.failures.front(), -120), attempts + 1);
+    ojson open = invoice;
+    open["amount_paid"] = 0;
+    open["amount_remaining"] = c.amount;
+    open["status"] = "open";
+    open["status_transitions"]["paid_at"] = nullptr;
+    if (!basil)
+        open["paid"] = false;
+    // customer.subscription.updated: the subscription's status changed from `before`.
+    const auto statusChanged = [&](Timestamp at, const char *status, const char *before) {
+        ojson sub = {{"id", s.id}, {"object", "subscription"},
+            {"billing_cycle_anchor", unixSeconds(s.started)}, {"cancel_at", nullptr},
+            {"cancel_at_period_end", false}, {"canceled_at", nullptr},
+            {"cancellation_details",
+                {{"comment", nullptr}, {"feedback", nullptr}, {"reason", nullptr}}},
+            {"collection_method", "charge_automatically"}, {"created", unixSeconds(s.started)}};
+        if (!basil) {
+            // Before basil the subscription carries its period (the invoice's, once created).
+            sub["current_period_end"] = unixSeconds(c.period.end);
+            sub["current_period_start"] = unixSeconds(c.period.start);
+        }
+        sub.update(ojson {{"currency", stripeCurrency(s)}, {"customer", s.customer},
+            {"ended_at", nullptr}, {"latest_invoice", c.invoiceId}, {"livemode", false},
+            {"metadata", ojson::object()}, {"pause_collection", nullptr}, {"status", status}});
+        return Sent {at,
+            stripeDemoEnvelope(s, demoEventId(r), "customer.subscription.updated", at,
+                ojson {{"object", sub}, {"previous_attributes", {{"status", before}}}})};
+    };
+    std::vector<Sent> out;
+    for (std::size_t i = 0; i < dunning.failures.size(); ++i) {
+        const Timestamp at = dunning.failures[i];
+        open["attempt_count"] = static_cast<int>(i) + 1;
+        // null: Stripe will not try again (its retries are exhausted).
+        const auto next = dunning.nextAttemptAfter(i);
+        open["next_payment_attempt"] = next ? ojson(unixSeconds(*next)) : ojson(nullptr);
+        out.push_back({at,
+            stripeDemoEnvelope(
+                s, demoEventId(r), "invoice.payment_failed", at, ojson {{"object", open}})});
+        if (i == 0)
+            out.push_back(statusChanged(at, "past_due", "active"));
+    }
+    if (dunning.recovered) {
+        // The retry that succeeds: invoice.paid for the same invoice, the subscription active
+        // again.
+        const Timestamp at = plusSeconds(dunning.end, 5);
+        out.push_back({at,
+            stripeDemoEnvelope(s, demoEventId(r), "invoice.paid", at, ojson {{"object", invoice}}),
+            true});
+        out.push_back(statusChanged(at, "active", "past_due"));
+    } else {
+        // The retries exhausted, the subscription unpaid (the account's setting for it).
+        out.push_back(statusChanged(dunning.end, "unpaid", "past_due"));
     }
     return out;
 }

@@ -51,6 +51,8 @@ public:
     std::vector<std::string> demoMoneyBack(const demo::Sub &s, const demo::Charge &c,
         const std::string &renewalPayload, const demo::MoneyBack &story,
         demo::Random &r) const override;
+    std::vector<demo::Sent> demoPaymentTrouble(const demo::Sub &s, const demo::Charge &c,
+        const demo::Dunning &dunning, demo::Random &r) const override;
     std::vector<std::pair<std::string, std::string>> demoStatementPages(
         const std::vector<std::string> &payloads) const override;
 };
@@ -75,4 +77,14 @@ NormalizeResult classifyStripeListedMoneyBack(
 std::vector<std::string> stripePaymentRefs(const nlohmann::json &invoice, const std::string &path);
 /// Basil or not from the invoice's own fields, for invoices that come without an api_version.
 bool stripeInvoiceIsBasil(const nlohmann::json &invoice, const std::string &path);
+/// Basil or not from an event's api_version (>= 2025-03-31).
+bool stripeEventIsBasil(const nlohmann::json &event);
+/// The subscription an invoice of the given shape belongs to, if any.
+std::optional<std::string> stripeInvoiceSubscription(
+    const nlohmann::json &invoice, const std::string &path, bool basil);
+/// payment_trouble.cpp (#41): whether an event type tells of a failed payment or of the
+/// subscription's standing, and what it tells. `ids` gets the subscription and invoice ids.
+bool isStripePaymentTroubleEvent(std::string_view type);
+NormalizeResult classifyStripePaymentTrouble(
+    adapters::DeliveryIds &ids, const nlohmann::json &body, const std::string &type);
 } // namespace rd::providers
