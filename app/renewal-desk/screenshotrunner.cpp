@@ -12,12 +12,15 @@
 #include "ui/widgets/closemonthdialog.h"
 #include "ui/widgets/connectiondialog.h"
 #include "ui/widgets/deliveryview.h"
+#include "ui/widgets/desknavigator.h"
+#include "ui/widgets/extendgracedialog.h"
 #include "ui/widgets/finddialog.h"
 #include "ui/widgets/inboxpage.h"
 #include "ui/widgets/ledgerpage.h"
 #include "ui/widgets/mainwindow.h"
 #include "ui/widgets/outboxpage.h"
 #include "ui/widgets/overviewpage.h"
+#include "ui/widgets/paymenttroublepage.h"
 #include "ui/widgets/restoredialog.h"
 #include "ui/widgets/statementsdialog.h"
 #include "ui/widgets/subscriptiondetailwidget.h"
@@ -32,6 +35,7 @@
 #include <QKeyEvent>
 #include <QLineEdit>
 #include <QPainter>
+#include <QPlainTextEdit>
 #include <QPushButton>
 
 #include <algorithm>
@@ -293,6 +297,49 @@ bool saveScreenshots(MainWindow &window, const QString &dir)
     window.showPage(window.outboxPage());
     settle(600);
     ok &= window.grab().save(dir + u"/outbox.png"_qs);
+    // Payment trouble (#41): the subscriptions in grace and blocked, the first selected; the
+    // Extend grace dialog as an operator fills it in (not accepted); the subscription opened
+    // from the list, its audit trail telling the failed payments and the verdicts.
+    {
+        auto *trouble = window.paymentTroublePage();
+        window.showPage(trouble);
+        for (int waited = 0; !trouble->isLoaded() && waited < 10000; waited += 100)
+            settle(100);
+        settle(300);
+        // The first with failed payments: its audit trail tells them.
+        int pick = trouble->model()->rowCount() > 0 ? 0 : -1;
+        for (int r = 0; r < trouble->model()->rowCount(); ++r) {
+            if (trouble->model()->row(r)[rd::ui::PaymentTroublePage::Attempts].toLongLong() > 0) {
+                pick = r;
+                break;
+            }
+        }
+        if (pick >= 0)
+            trouble->table()->selectRow(pick);
+        settle(300);
+        ok &= window.grab().save(dir + u"/payment-trouble.png"_qs);
+        if (pick >= 0) {
+            const RowRef first = trouble->model()->row(pick);
+            const QString verdict = rd::ui::access::verdictText(
+                first[rd::ui::PaymentTroublePage::Verdict].toString());
+            rd::ui::ExtendGraceDialog dialog(first[rd::ui::PaymentTroublePage::Provider].toString()
+                    + u'/' + first[rd::ui::PaymentTroublePage::SubscriptionRef].toString(),
+                verdict, QDateTime::currentDateTimeUtc().date(), &window);
+            dialog.noteBox()->setPlainText(
+                u"Customer's bank confirmed the new card will be active on Monday."_qs);
+            dialog.show();
+            settle(300);
+            ok &= dialog.grab().save(dir + u"/payment-trouble-extend.png"_qs);
+            dialog.hide();
+            const QString id = first[rd::ui::PaymentTroublePage::SubscriptionUuid].toString();
+            window.navigator()->openSubscription(id);
+            settle(1200);
+            window.subscriptionsPage()->detail()->showTab(1);
+            settle(300);
+            ok &= window.grab().save(dir + u"/subscription-payment-trouble.png"_qs);
+            window.subscriptionsPage()->detail()->showTab(0);
+        }
+    }
     // File › Connect, as it opens on this connection.
     const auto connect = window.makeConnectionDialog();
     connect->show();

@@ -19,6 +19,104 @@
     </message>
 </context>
 <context>
+    <name>rd::ui::AccessActions</name>
+    <message>
+        <source>Could not extend the grace of %1: %2</source>
+        <translation>Die Kulanzfrist von %1 konnte nicht verlängert werden: %2</translation>
+    </message>
+    <message>
+        <source>Could not extend the grace of %1: no such day</source>
+        <translation>Die Kulanzfrist von %1 konnte nicht verlängert werden: Diesen Tag gibt es nicht</translation>
+    </message>
+    <message>
+        <source>Grace of %1 extended. %2</source>
+        <translation>Kulanzfrist von %1 verlängert. %2</translation>
+    </message>
+</context>
+<context>
+    <name>rd::ui::AccessTrouble</name>
+    <message>
+        <source>in grace</source>
+        <translation>in Kulanzfrist</translation>
+    </message>
+    <message>
+        <source>blocked</source>
+        <translation>gesperrt</translation>
+    </message>
+    <message>
+        <source>good standing</source>
+        <translation>in Ordnung</translation>
+    </message>
+    <message>
+        <source>ended</source>
+        <translation>beendet</translation>
+    </message>
+    <message>
+        <source>provider</source>
+        <translation>Anbieter</translation>
+    </message>
+    <message>
+        <source>local policy</source>
+        <translation>lokale Regel</translation>
+    </message>
+    <message>
+        <source>operator</source>
+        <translation>Bearbeiter</translation>
+    </message>
+    <message>
+        <source>1 day %1 h left</source>
+        <translation>noch 1 Tag %1 h</translation>
+    </message>
+    <message>
+        <source>%1 days %2 h left</source>
+        <translation>noch %1 Tage %2 h</translation>
+    </message>
+    <message>
+        <source>%1 h left</source>
+        <translation>noch %1 h</translation>
+    </message>
+    <message>
+        <source>%1 min left</source>
+        <translation>noch %1 min</translation>
+    </message>
+    <message>
+        <source>Access: %1 until %2 (%3)</source>
+        <translation>Zugang: %1 bis %2 (%3)</translation>
+    </message>
+    <message>
+        <source>Access: %1 since %2 (%3)</source>
+        <translation>Zugang: %1 seit %2 (%3)</translation>
+    </message>
+    <message>
+        <source>Payment failed: attempt %1 of %2</source>
+        <translation>Zahlung fehlgeschlagen: Versuch %1 für %2</translation>
+    </message>
+    <message>
+        <source>, next attempt %1</source>
+        <translation>, nächster Versuch %1</translation>
+    </message>
+    <message>
+        <source>, no further attempt announced</source>
+        <translation>, kein weiterer Versuch angekündigt</translation>
+    </message>
+    <message>
+        <source>Provider&apos;s standing: %1</source>
+        <translation>Stand beim Anbieter: %1</translation>
+    </message>
+    <message>
+        <source>Grace extended until %1</source>
+        <translation>Kulanzfrist verlängert bis %1</translation>
+    </message>
+    <message>
+        <source>Access: good standing again (was %1)</source>
+        <translation>Zugang: wieder in Ordnung (war %1)</translation>
+    </message>
+    <message>
+        <source>Access: %1 (%2)</source>
+        <translation>Zugang: %1 (%2)</translation>
+    </message>
+</context>
+<context>
     <name>rd::ui::ActionResult</name>
     <message>
         <source>There is no such case.</source>
@@ -107,6 +205,14 @@
     <message>
         <source>The same work is running elsewhere; try again when it has finished.</source>
         <translation>Dieselbe Arbeit läuft gerade anderswo; versuchen Sie es erneut, wenn sie beendet ist.</translation>
+    </message>
+    <message>
+        <source>There is no such subscription.</source>
+        <translation>Dieses Abonnement gibt es nicht.</translation>
+    </message>
+    <message>
+        <source>The grace cannot be extended: the last day must be after today and at most 90 days ahead, and the subscription&apos;s access must not have ended.</source>
+        <translation>Die Kulanzfrist kann nicht verlängert werden: Der letzte Tag muss nach heute und höchstens 90 Tage voraus liegen, und der Zugang des Abonnements darf nicht beendet sein.</translation>
     </message>
 </context>
 <context>
@@ -2789,6 +2895,41 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     </message>
 </context>
 <context>
+    <name>rd::ui::ExtendGraceDialog</name>
+    <message>
+        <source>Extend grace of %1</source>
+        <translation>Kulanzfrist von %1 verlängern</translation>
+    </message>
+    <message>
+        <source>%1 is %2. Extending its grace keeps its access until the end of the day you choose; it ends by itself then, and a payment recorded before ends it at once. The note is kept with your name in its audit trail.</source>
+        <translation>%1 ist %2. Eine verlängerte Kulanzfrist erhält den Zugang bis zum Ende des gewählten Tages; sie endet dann von selbst, und eine vorher erfasste Zahlung beendet sie sofort. Die Notiz wird mit Ihrem Namen im Prüfprotokoll aufbewahrt.</translation>
+    </message>
+    <message>
+        <source>e.g. the customer&apos;s bank confirmed the new card for Monday</source>
+        <translation>z. B. die Bank des Kunden hat die neue Karte für Montag bestätigt</translation>
+    </message>
+    <message>
+        <source>Extend grace</source>
+        <translation>Kulanzfrist verlängern</translation>
+    </message>
+    <message>
+        <source>Last day of grace (UTC):</source>
+        <translation>Letzter Tag der Kulanzfrist (UTC):</translation>
+    </message>
+    <message>
+        <source>Note (required):</source>
+        <translation>Notiz (erforderlich):</translation>
+    </message>
+    <message>
+        <source>Access until the end of %1 (midnight UTC): %2 days from today, at most %3.</source>
+        <translation>Zugang bis zum Ende von %1 (Mitternacht UTC): %2 Tage ab heute, höchstens %3.</translation>
+    </message>
+    <message>
+        <source>Write a note to extend the grace.</source>
+        <translation>Schreiben Sie eine Notiz, um die Kulanzfrist zu verlängern.</translation>
+    </message>
+</context>
+<context>
     <name>rd::ui::FindDialog</name>
     <message>
         <source>Find anything</source>
@@ -4159,6 +4300,14 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
         <source>No open reconciliation cases</source>
         <translation>Keine offenen Klärungsfälle</translation>
     </message>
+    <message>
+        <source>Payment trouble</source>
+        <translation>Zahlungsprobleme</translation>
+    </message>
+    <message>
+        <source>Your database role may only look: extending a subscription&apos;s grace needs renewal_operator.</source>
+        <translation>Ihre Datenbankrolle darf nur ansehen: Eine Kulanzfrist zu verlängern erfordert renewal_operator.</translation>
+    </message>
 </context>
 <context>
     <name>rd::ui::MonthClose</name>
@@ -4993,12 +5142,192 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
         <source>Refunds and disputes dated in a closed month and recorded after its close: that month&apos;s report stays as it was; the provider&apos;s next close counts and lists them. Click for the ledger of %1 %2</source>
         <translation>Erstattungen und Rückbuchungen, datiert in einem abgeschlossenen Monat und nach dessen Abschluss erfasst: Der Bericht jenes Monats bleibt, wie er war; der nächste Abschluss des Anbieters zählt und listet sie. Klicken für das Hauptbuch von %1 %2</translation>
     </message>
+    <message>
+        <source>Payment trouble</source>
+        <translation>Zahlungsprobleme</translation>
+    </message>
+    <message>
+        <source>%1 in grace, %2 blocked</source>
+        <translation>%1 in Kulanzfrist, %2 gesperrt</translation>
+    </message>
+    <message>
+        <source>Subscriptions whose payment failed or whose period ended unpaid: in grace (access kept while the provider retries or the grace runs) and blocked (access off). Click for them.</source>
+        <translation>Abonnements, deren Zahlung fehlgeschlagen ist oder deren Zeitraum unbezahlt endete: in Kulanzfrist (Zugang bleibt, solange der Anbieter es erneut versucht oder die Kulanzfrist läuft) und gesperrt (Zugang aus). Klicken, um sie zu sehen.</translation>
+    </message>
+    <message>
+        <source>no payment trouble</source>
+        <translation>keine Zahlungsprobleme</translation>
+    </message>
 </context>
 <context>
     <name>rd::ui::PagedTableModel</name>
     <message>
         <source>Loading…</source>
         <translation>Wird geladen…</translation>
+    </message>
+</context>
+<context>
+    <name>rd::ui::PaymentTroublePage</name>
+    <message>
+        <source>Verdict</source>
+        <translation>Urteil</translation>
+    </message>
+    <message>
+        <source>recovered (was %1)</source>
+        <translation>erholt (war %1)</translation>
+    </message>
+    <message>
+        <source>Time left</source>
+        <translation>Verbleibend</translation>
+    </message>
+    <message>
+        <source>Until %1</source>
+        <translation>Bis %1</translation>
+    </message>
+    <message>
+        <source>Seconds left</source>
+        <translation>Verbleibende Sekunden</translation>
+    </message>
+    <message>
+        <source>Decided by</source>
+        <translation>Entschieden von</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Grund</translation>
+    </message>
+    <message>
+        <source>Open subscription</source>
+        <translation>Abonnement öffnen</translation>
+    </message>
+    <message>
+        <source>Extend grace…</source>
+        <translation>Kulanzfrist verlängern…</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>Anbieter</translation>
+    </message>
+    <message>
+        <source>Subscription</source>
+        <translation>Abonnement</translation>
+    </message>
+    <message>
+        <source>Since</source>
+        <translation>Seit</translation>
+    </message>
+    <message>
+        <source>Until</source>
+        <translation>Bis</translation>
+    </message>
+    <message>
+        <source>Failed attempts</source>
+        <translation>Fehlgeschlagene Versuche</translation>
+    </message>
+    <message>
+        <source>Last failed</source>
+        <translation>Zuletzt fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Last decline</source>
+        <translation>Letzte Ablehnung</translation>
+    </message>
+    <message>
+        <source>In grace and blocked</source>
+        <translation>In Kulanzfrist und gesperrt</translation>
+    </message>
+    <message>
+        <source>In grace</source>
+        <translation>In Kulanzfrist</translation>
+    </message>
+    <message>
+        <source>Blocked</source>
+        <translation>Gesperrt</translation>
+    </message>
+    <message>
+        <source>Recovered this month</source>
+        <translation>Diesen Monat erholt</translation>
+    </message>
+    <message>
+        <source>All providers</source>
+        <translation>Alle Anbieter</translation>
+    </message>
+    <message>
+        <source>Subscription id…</source>
+        <translation>Abonnement-ID…</translation>
+    </message>
+    <message>
+        <source>Reading your database role…</source>
+        <translation>Ihre Datenbankrolle wird gelesen…</translation>
+    </message>
+    <message>
+        <source>The list could not be read: %1</source>
+        <translation>Die Liste konnte nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Payment trouble could not be read: %1</source>
+        <translation>Zahlungsprobleme konnten nicht gelesen werden: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n subscription(s) recovered this month (%1, UTC): their last change of access was from in grace or blocked to good standing.</source>
+        <translation>
+            <numerusform>%n Abonnement hat sich diesen Monat erholt (%1, UTC): Seine letzte Zugangsänderung war von in Kulanzfrist oder gesperrt zu in Ordnung.</numerusform>
+            <numerusform>%n Abonnements haben sich diesen Monat erholt (%1, UTC): Ihre letzte Zugangsänderung war von in Kulanzfrist oder gesperrt zu in Ordnung.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n in grace</source>
+        <translation>
+            <numerusform>%n in Kulanzfrist</numerusform>
+            <numerusform>%n in Kulanzfrist</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n blocked</source>
+        <translation>
+            <numerusform>%n gesperrt</numerusform>
+            <numerusform>%n gesperrt</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>worked out now from the failed payments, the provider&apos;s standing, each provider&apos;s grace and operators&apos; extensions; blocked first, then the graces that end soonest.</source>
+        <translation>jetzt ermittelt aus den fehlgeschlagenen Zahlungen, dem Stand beim Anbieter, der Kulanzfrist jedes Anbieters und den Verlängerungen durch Bearbeiter; gesperrte zuerst, dann die Kulanzfristen, die am frühesten enden.</translation>
+    </message>
+    <message>
+        <source>Only the first %1 are listed: choose a provider.</source>
+        <translation>Nur die ersten %1 sind aufgeführt: Wählen Sie einen Anbieter.</translation>
+    </message>
+    <message>
+        <source>Open the subscription: its timeline and audit trail (Enter)</source>
+        <translation>Das Abonnement öffnen: seine Zeitleiste und sein Prüfprotokoll (Eingabe)</translation>
+    </message>
+    <message>
+        <source>Select a subscription first.</source>
+        <translation>Wählen Sie zuerst ein Abonnement.</translation>
+    </message>
+    <message>
+        <source>An extension is being recorded…</source>
+        <translation>Eine Verlängerung wird erfasst…</translation>
+    </message>
+    <message>
+        <source>Select a subscription in grace or blocked first.</source>
+        <translation>Wählen Sie zuerst ein Abonnement in Kulanzfrist oder gesperrt.</translation>
+    </message>
+    <message>
+        <source>It recovered: there is no grace to extend.</source>
+        <translation>Es hat sich erholt: Es gibt keine Kulanzfrist zu verlängern.</translation>
+    </message>
+    <message>
+        <source>Keep the selected subscription&apos;s access until a day you choose, with a note</source>
+        <translation>Den Zugang des gewählten Abonnements bis zu einem gewählten Tag erhalten, mit einer Notiz</translation>
+    </message>
+    <message>
+        <source>Extending the grace of %1/%2…</source>
+        <translation>Kulanzfrist von %1/%2 wird verlängert…</translation>
+    </message>
+    <message>
+        <source>Extend grace</source>
+        <translation>Kulanzfrist verlängern</translation>
     </message>
 </context>
 <context>

@@ -68,6 +68,12 @@ const QHash<QString, const char *> &refusalHeadlines()
         {u"work_busy"_qs,
             QT_TRANSLATE_NOOP("rd::ui::ActionResult",
                 "The same work is running elsewhere; try again when it has finished.")},
+        {u"subscription_not_found"_qs,
+            QT_TRANSLATE_NOOP("rd::ui::ActionResult", "There is no such subscription.")},
+        {u"access_extension_refused"_qs,
+            QT_TRANSLATE_NOOP("rd::ui::ActionResult",
+                "The grace cannot be extended: the last day must be after today and at most 90 "
+                "days ahead, and the subscription's access must not have ended.")},
     };
     return headlines;
 }

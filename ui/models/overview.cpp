@@ -1,5 +1,6 @@
 #include "ui/models/overview.h"
 
+#include "ui/models/accesstrouble.h"
 #include "ui/models/databasepool.h"
 #include "ui/models/format.h"
 #include "ui/models/inboxlist.h"
@@ -200,6 +201,13 @@ OverviewFigures loadOverview(QSqlDatabase &db, std::optional<int> overdueGraceHo
             f.overdueByProvider << KeyCount {q.value(0).toString(), q.value(1).toLongLong()};
             f.overdueSubscriptions += q.value(1).toLongLong();
         }
+    }
+
+    // Payment trouble (#41): worked out now from the facts, as the Payment trouble page lists it.
+    {
+        const access::TroubleCounts trouble = access::loadTroubleCounts(db);
+        f.inGrace = trouble.inGrace;
+        f.blocked = trouble.blocked;
     }
 
     // Renewals recorded after their month was closed: billing periods are never removed, so the

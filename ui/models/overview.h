@@ -79,6 +79,9 @@ struct OverviewFigures
     qint64 overdueSubscriptions = 0;
     QVector<KeyCount> overdueByProvider; ///< non-zero only, largest first
     std::optional<int> overdueGraceHours; ///< the desk's override it was counted with
+    /// Payment trouble (#41): subscriptions in grace and blocked now (access_trouble).
+    qint64 inGrace = 0;
+    qint64 blocked = 0;
     /// Renewals paid in a closed month (migration 0031) beyond that close's count: recorded
     /// after the close. The first such month (oldest) and its provider, for the ledger.
     qint64 renewalsAfterClose = 0;

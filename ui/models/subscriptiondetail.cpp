@@ -66,6 +66,19 @@ std::optional<SubscriptionDetail> loadSubscriptionDetail(QSqlDatabase &db, const
     d.revision = header[7].toLongLong();
     d.providerVersion = header[8].toString();
 
+    // Its access now (#41): worked out from the facts, as the Payment trouble page does.
+    QSqlQuery v = execSql(db,
+        u"SELECT verdict, rd_rfc3339(since), rd_rfc3339(until), source, reason "
+        "FROM public.rd_access_verdict(CAST(? AS uuid), now())"_qs,
+        {id});
+    if (v.next() && !v.value(0).isNull()) {
+        d.access.verdict = v.value(0).toString();
+        d.access.since = format::instant(v.value(1).toString());
+        d.access.until = format::instant(v.value(2).toString());
+        d.access.source = v.value(3).toString();
+        d.access.reason = v.value(4).toString();
+    }
+
     // Newest first: the unique (subscription_id, period_start, period_end) scanned backwards.
     // Each period's money back (#40) from money_movements_by_billing_period: its signed sum and
     // its movements, each by its own date.

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ui/models/accesstrouble.h"
 #include "ui/models/records.h"
 
 #include <QSqlDatabase>
@@ -22,6 +23,8 @@ struct SubscriptionDetail
     QVariant periodEnd;
     qint64 revision = 0;
     QString providerVersion;
+    /// Its access verdict now (#41, rd_access_verdict): in grace, blocked, ...
+    access::SubscriptionAccess access;
 
     enum PeriodField {
         PId,

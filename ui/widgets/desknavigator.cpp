@@ -5,6 +5,7 @@
 #include "ui/widgets/inboxpage.h"
 #include "ui/widgets/ledgerpage.h"
 #include "ui/widgets/outboxpage.h"
+#include "ui/widgets/paymenttroublepage.h"
 #include "ui/widgets/subscriptiondetailwidget.h"
 #include "ui/widgets/subscriptionspage.h"
 
@@ -133,6 +134,14 @@ void DeskNavigator::showOutbox(const QString &state)
 void DeskNavigator::showOverdue()
 {
     go(m_to.subscriptions, [this] { m_to.subscriptions->showOverdue(); });
+}
+
+void DeskNavigator::showPaymentTrouble()
+{
+    go(m_to.paymentTrouble, [this] {
+        m_to.paymentTrouble->setShow(access::Show::Trouble);
+        m_to.paymentTrouble->setProvider({});
+    });
 }
 
 Place DeskNavigator::placeOf(int slot) const

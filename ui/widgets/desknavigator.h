@@ -17,6 +17,7 @@ class DeskPages;
 class InboxPage;
 class LedgerPage;
 class OutboxPage;
+class PaymentTroublePage;
 class SubscriptionsPage;
 
 /// Where a link, a drill-down, Find anything or the sidebar takes the desk, and back: every
@@ -36,6 +37,7 @@ public:
         InboxPage *inbox = nullptr;
         LedgerPage *ledger = nullptr;
         OutboxPage *outbox = nullptr;
+        PaymentTroublePage *paymentTrouble = nullptr;
     };
 
     DeskNavigator(DeskPages *pages, Targets targets, QObject *parent = nullptr);
@@ -65,6 +67,8 @@ public:
     void showInbox(const QString &outcome, const QString &received);
     void showOutbox(const QString &state);
     void showOverdue();
+    /// Payment trouble: the subscriptions in grace and blocked, every provider's.
+    void showPaymentTrouble();
 
     void goBack();
     void goForward();

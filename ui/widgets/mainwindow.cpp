@@ -21,6 +21,7 @@
 #include "ui/widgets/ledgerpage.h"
 #include "ui/widgets/outboxpage.h"
 #include "ui/widgets/overviewpage.h"
+#include "ui/widgets/paymenttroublepage.h"
 #include "ui/widgets/restoredialog.h"
 #include "ui/widgets/searchablepage.h"
 #include "ui/widgets/statementsdialog.h"
@@ -97,6 +98,7 @@ void MainWindow::buildPages()
     m_subscriptions = new SubscriptionsPage(m_pool.get());
     m_ledger = new LedgerPage(m_pool.get());
     m_cases = new CasesPage(m_pool.get(), m_actions.get());
+    m_paymentTrouble = new PaymentTroublePage(m_pool.get());
     m_auditLog = new AuditLogPage(m_pool.get());
     m_inbox = new InboxPage(m_pool.get());
     m_outbox = new OutboxPage(m_pool.get());
@@ -154,13 +156,22 @@ void MainWindow::buildPages()
         .shortcut = QKeySequence(Qt::CTRL | Qt::Key_7),
         .table = m_outbox->table(),
         .refresh = [this] { m_outbox->refresh(); }});
+    m_pages->add({.page = m_paymentTrouble,
+        .title = tr("Payment trouble"),
+        .helpAnchor = u"payment-trouble-and-access"_qs,
+        .shortcut = QKeySequence(Qt::CTRL | Qt::Key_8),
+        .table = m_paymentTrouble->table(),
+        .refresh = [this] { m_paymentTrouble->refresh(); },
+        .selection = [this] { return m_paymentTrouble->currentSubscriptionId(); },
+        .reselect = [this](const QString &id) { m_paymentTrouble->selectSubscription(id); }});
 
     m_navigator = new DeskNavigator(m_pages,
         {.subscriptions = m_subscriptions,
             .cases = m_cases,
             .inbox = m_inbox,
             .ledger = m_ledger,
-            .outbox = m_outbox},
+            .outbox = m_outbox,
+            .paymentTrouble = m_paymentTrouble},
         this);
     connect(m_navigator, &DeskNavigator::historyChanged, this, &MainWindow::updateHistoryActions);
     // A click on Inbox in the sidebar is "take me to the inbox": its list, not the delivery
@@ -321,6 +332,8 @@ void MainWindow::connectLinks()
     connect(m_inbox, &InboxPage::caseOpenRequested, to, &DeskNavigator::openCase);
     connect(m_inbox, &InboxPage::subscriptionOpenRequested, to, &DeskNavigator::openSubscription);
     connect(m_ledger, &LedgerPage::subscriptionOpenRequested, to, &DeskNavigator::openSubscription);
+    connect(m_paymentTrouble, &PaymentTroublePage::subscriptionOpenRequested, to,
+        &DeskNavigator::openSubscription);
     // The Overview's figures and bars open the list behind them.
     connect(m_overview, &OverviewPage::openCasesRequested, to, &DeskNavigator::showOpenCases);
     connect(m_overview, &OverviewPage::caseOpenRequested, to, &DeskNavigator::openOpenCase);
@@ -328,6 +341,8 @@ void MainWindow::connectLinks()
     connect(m_overview, &OverviewPage::ledgerRequested, to, &DeskNavigator::showLedgerPaid);
     connect(m_overview, &OverviewPage::inboxRequested, to, &DeskNavigator::showInbox);
     connect(m_overview, &OverviewPage::overdueRequested, to, &DeskNavigator::showOverdue);
+    connect(
+        m_overview, &OverviewPage::paymentTroubleRequested, to, &DeskNavigator::showPaymentTrouble);
     connect(m_overview, &OverviewPage::outboxRequested, to, &DeskNavigator::showOutbox);
     connect(m_overview, &OverviewPage::backupRequested, this, &MainWindow::showBackup);
     // An audit log row opens its subscription or its case; so does a broken link.
@@ -350,6 +365,15 @@ void MainWindow::connectRefreshes()
     connect(m_casesRefresh, &QTimer::timeout, m_cases, &CasesPage::refresh);
     // The audit log follows both: a renewal writes an audit, a case action or note an entry.
     connect(m_listRefresh, &QTimer::timeout, m_auditLog, &AuditLogPage::dataChanged);
+    // A failed payment, a standing, an extension or a renewal changes a subscription: its
+    // verdict may have moved.
+    connect(m_listRefresh, &QTimer::timeout, m_paymentTrouble, &PaymentTroublePage::refresh);
+    connect(m_paymentTrouble, &PaymentTroublePage::actionFinished, this, [this] {
+        m_listRefresh->start();
+        m_overview->refresh();
+        if (!m_subscriptions->currentSubscriptionId().isEmpty())
+            m_subscriptions->subscriptionChanged(m_subscriptions->currentSubscriptionId());
+    });
     connect(m_casesRefresh, &QTimer::timeout, m_auditLog, &AuditLogPage::dataChanged);
 
     connect(m_cases, &CasesPage::openCountChanged, this, &MainWindow::updateCasesBadge);
@@ -370,6 +394,7 @@ void MainWindow::connectStatusMessages()
     connect(m_outbox, &OutboxPage::statusMessage, this, show);
     connect(m_inbox, &InboxPage::statusMessage, this, show);
     connect(m_overview, &OverviewPage::statusMessage, this, show);
+    connect(m_paymentTrouble, &PaymentTroublePage::statusMessage, this, show);
     for (TableView *table : findChildren<TableView *>())
         connect(table, &TableView::exported, this, show);
 }
@@ -413,12 +438,16 @@ void MainWindow::connectRole()
             m_roleLabel->setText(tr("read-only replica"));
             m_roleLabel->setToolTip(m_cases->actionsBlockedReason());
             m_inbox->setActionsAllowed(false, m_cases->actionsBlockedReason());
+            m_paymentTrouble->setActionsAllowed(false, m_cases->actionsBlockedReason());
             return;
         }
         m_roleLabel->setText(m_cases->canOperate() ? tr("operator") : tr("viewer"));
         m_inbox->setActionsAllowed(m_cases->canOperate(),
             tr("Your database role may only look: marking a delivery reviewed or re-running it "
                "needs renewal_operator."));
+        m_paymentTrouble->setActionsAllowed(m_cases->canOperate(),
+            tr("Your database role may only look: extending a subscription's grace needs "
+               "renewal_operator."));
         m_roleLabel->setToolTip(m_cases->canOperate() ? tr("Your database role may act on cases.")
                                                       : tr("Your database role may only look."));
     });

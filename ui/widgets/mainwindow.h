@@ -36,13 +36,14 @@ class LedgerPage;
 class LiveUpdates;
 class OutboxPage;
 class OverviewPage;
+class PaymentTroublePage;
 class RestoreDialog;
 class SubscriptionsPage;
 class TableView;
 
 /// The desk: navigation on the left (Overview, Subscriptions, Ledger, Cases with the open-case
-/// count, Audit log, Inbox, Outbox: the rows of DeskPages), the selected view on the right, a
-/// quiet banner while the database is away.
+/// count, Payment trouble, Audit log, Inbox, Outbox: the rows of DeskPages), the selected view on
+/// the right, a quiet banner while the database is away.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -103,6 +104,7 @@ public:
     LedgerPage *ledgerPage() const { return m_ledger; }
     OverviewPage *overviewPage() const { return m_overview; }
     AuditLogPage *auditLogPage() const { return m_auditLog; }
+    PaymentTroublePage *paymentTroublePage() const { return m_paymentTrouble; }
     LiveUpdates *liveUpdates() const { return m_live; }
     /// Whether `conninfo` is the desk's own embedded cluster (main() knows; false unless told).
     void setOnEmbeddedDatabase(bool embedded) { m_onEmbedded = embedded; }
@@ -186,6 +188,7 @@ private:
     AuditLogPage *m_auditLog;
     OutboxPage *m_outbox;
     OverviewPage *m_overview;
+    PaymentTroublePage *m_paymentTrouble;
     LiveUpdates *m_live;
     FindDialog *m_find = nullptr;
     StatementsDialog *m_statements = nullptr;

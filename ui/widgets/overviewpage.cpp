@@ -56,6 +56,7 @@ OverviewPage::OverviewPage(DatabasePool *pool, QWidget *parent)
     , m_month(new OverviewTile(tr("Renewals this month")))
     , m_cases(new OverviewTile(tr("Open cases")))
     , m_overdue(new OverviewTile(tr("Overdue")))
+    , m_trouble(new OverviewTile(tr("Payment trouble")))
     , m_outbox(new OverviewTile(tr("Outbox")))
     , m_lastDelivery(new OverviewTile(tr("Last delivery received")))
     , m_charts(new OverviewCharts(this))
@@ -66,6 +67,7 @@ OverviewPage::OverviewPage(DatabasePool *pool, QWidget *parent)
     m_month->setObjectName(u"renewals-month"_qs);
     m_cases->setObjectName(u"open-cases"_qs);
     m_overdue->setObjectName(u"overdue"_qs);
+    m_trouble->setObjectName(u"payment-trouble"_qs);
     m_outbox->setObjectName(u"outbox"_qs);
     m_lastDelivery->setObjectName(u"last-delivery"_qs);
     for (OverviewTile *t : tiles())
@@ -80,7 +82,7 @@ OverviewPage::OverviewPage(DatabasePool *pool, QWidget *parent)
     m_error->hide();
 
     m_tiles->setSpacing(8);
-    flowTiles(1);
+    flowTiles(int(tiles().size()));
 
     auto *charts = new QGridLayout;
     charts->setSpacing(8);
@@ -128,35 +130,40 @@ OverviewPage::OverviewPage(DatabasePool *pool, QWidget *parent)
     load();
 }
 
-std::array<OverviewTile *, 6> OverviewPage::tiles() const
+std::array<OverviewTile *, 7> OverviewPage::tiles() const
 {
-    return {m_today, m_month, m_cases, m_overdue, m_outbox, m_lastDelivery};
+    return {m_today, m_month, m_cases, m_overdue, m_trouble, m_outbox, m_lastDelivery};
 }
 
 void OverviewPage::flowTiles(int rows)
 {
-    // One row of six where they fit; else two of three. A finance person on a 1024-pixel
-    // screen reads every figure without scrolling sideways ("$578.00 · 12 renewals" in two
-    // currencies is wider than a sixth of it).
+    // One row of seven where they fit; else rows of four, else of three. A finance person on
+    // a 1024-pixel screen reads every figure without scrolling sideways ("$578.00 · 12
+    // renewals" in two currencies is wider than a seventh of it). `rows` is the tiles a row.
     if (m_tileRows == rows)
         return;
     m_tileRows = rows;
-    const int perRow = rows == 1 ? 6 : 3;
+    const int perRow = rows;
     const auto order = tiles();
     for (int i = 0; i < int(order.size()); ++i) {
         m_tiles->removeWidget(order[i]);
         m_tiles->addWidget(order[i], i / perRow, i % perRow);
     }
     // The renewal tiles are the widest (an amount and a count per currency).
-    for (int c = 0; c < 6; ++c)
+    for (int c = 0; c < int(order.size()); ++c)
         m_tiles->setColumnStretch(c, c >= perRow ? 0 : (c < 2 ? 3 : 2));
 }
 
-int OverviewPage::tilesWidthInOneRow() const
+int OverviewPage::tilesWidth(int perRow) const
 {
-    int width = 5 * m_tiles->spacing();
-    for (const OverviewTile *t : tiles())
-        width += t->minimumSizeHint().width();
+    const auto order = tiles();
+    int width = (perRow - 1) * m_tiles->spacing();
+    for (int c = 0; c < perRow; ++c) {
+        int column = 0;
+        for (int i = c; i < int(order.size()); i += perRow)
+            column = std::max(column, order[i]->minimumSizeHint().width());
+        width += column;
+    }
     return width + 8; // the page's right margin, and a pixel or two of rounding
 }
 
@@ -164,7 +171,9 @@ void OverviewPage::reflowTiles()
 {
     if (!m_scrollViewport)
         return;
-    flowTiles(tilesWidthInOneRow() <= m_scrollViewport->width() ? 1 : 2);
+    const int count = int(tiles().size());
+    const int available = m_scrollViewport->width();
+    flowTiles(tilesWidth(count) <= available ? count : (tilesWidth(4) <= available ? 4 : 3));
 }
 
 OverviewTile *OverviewPage::tile(const QString &name) const
@@ -389,6 +398,20 @@ void OverviewPage::showTiles()
     m_overdue->addFigure(u"overdue-providers"_qs,
         byProvider.isEmpty() ? tr("every renewal arrived") : onLines(byProvider, 3), {}, nullptr,
         false, false);
+
+    // Payment trouble (#41): in grace (access kept, the provider retries or the grace runs)
+    // and blocked (access off). The count opens the Payment trouble page.
+    m_trouble->clearFigures();
+    m_trouble->addFigure(
+        u"trouble-count"_qs,
+        tr("%1 in grace, %2 blocked").arg(locale.toString(f.inGrace), locale.toString(f.blocked)),
+        tr("Subscriptions whose payment failed or whose period ended unpaid: in grace (access "
+           "kept while the provider retries or the grace runs) and blocked (access off). Click "
+           "for them."),
+        [this] { emit paymentTroubleRequested(); }, f.blocked > 0);
+    if (f.inGrace + f.blocked == 0)
+        m_trouble->addFigure(
+            u"trouble-note"_qs, tr("no payment trouble"), {}, nullptr, false, false);
 
     m_outbox->clearFigures();
     m_outbox->addFigure(u"outbox-pending"_qs,

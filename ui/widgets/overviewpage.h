@@ -44,7 +44,8 @@ public:
     /// The figures shown (valid once loaded() was emitted).
     const OverviewFigures &figures() const { return m_figures; }
     bool isLoaded() const { return m_loaded; }
-    /// "renewals-today", "renewals-month", "open-cases", "overdue", "outbox", "last-delivery".
+    /// "renewals-today", "renewals-month", "open-cases", "overdue", "payment-trouble",
+    /// "outbox", "last-delivery".
     OverviewTile *tile(const QString &name) const;
     /// "renewals-per-day", "deliveries", "cases-per-day", "open-by-reason", "open-by-age".
     QChart *chart(const QString &name) const;
@@ -78,6 +79,8 @@ signals:
     void outboxRequested(const QString &state);
     /// Subscriptions filtered to the overdue ones.
     void overdueRequested();
+    /// The Payment trouble page: subscriptions in grace and blocked.
+    void paymentTroubleRequested();
     /// The last backup's line was clicked: File › Back up….
     void backupRequested();
 
@@ -93,9 +96,10 @@ private:
     void showTiles();
     void showBackupAge();
     /// The tiles in reading order.
-    std::array<OverviewTile *, 6> tiles() const;
+    std::array<OverviewTile *, 7> tiles() const;
+    /// The width `perRow` tiles a row need: each grid column as wide as its widest tile.
+    int tilesWidth(int perRow) const;
     void flowTiles(int rows);
-    int tilesWidthInOneRow() const;
     void reflowTiles();
 
     DatabasePool *m_pool;
@@ -105,6 +109,7 @@ private:
     OverviewTile *m_month;
     OverviewTile *m_cases;
     OverviewTile *m_overdue;
+    OverviewTile *m_trouble;
     OverviewTile *m_outbox;
     OverviewTile *m_lastDelivery;
     OverviewCharts *m_charts;

@@ -107,7 +107,20 @@ SubscriptionDetailWidget::SubscriptionDetailWidget(QWidget *parent)
                 {csv::Kind::Number, csv::Kind::Number}}},
         D::PId, this);
     QVector<Column> auditColumns {columns::instant(tr("When"), D::ACreatedAt),
-        columns::code(tr("Transition"), D::ATransition),
+        // Payment trouble's records (#41) in words: "Payment failed: attempt 2 of in_123
+        // (card_declined), next attempt 4 Jan 2027"; other transitions by their name.
+        Column {tr("Transition"),
+            [code = columns::code(tr("Transition"), D::ATransition)](
+                RowRef r, int role) -> QVariant {
+                if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
+                    const QString summary = access::auditSummary(r[D::ATransition].toString(),
+                        r[D::ADetails].toString(), r[D::AReason].toString(),
+                        r[D::AComment].toString());
+                    if (!summary.isEmpty())
+                        return summary;
+                }
+                return code.data(r, role);
+            }},
         Column {tr("Actor"),
             [](RowRef r, int role) -> QVariant {
                 if (role == Qt::DisplayRole)
@@ -362,12 +375,21 @@ void SubscriptionDetailWidget::setDetail(const SubscriptionDetail &d)
     if (openCases > 0)
         html += u" &nbsp;·&nbsp; <b style='color:#b02020'>"_qs
             + tr("%n open case(s)", nullptr, openCases) + u"</b>"_qs;
+    // Payment trouble (#41): its access when it is not in good standing.
+    const QString accessText = access::accessLine(d.access);
+    if (!accessText.isEmpty()) {
+        const QString colour = d.access.verdict == u"in_grace" ? u"#8a5a00"_qs : u"#b02020"_qs;
+        html += u" &nbsp;·&nbsp; <b style='color:%1'>"_qs.arg(colour) + accessText.toHtmlEscaped()
+            + u"</b>"_qs;
+    }
     if (m_timeline->irregularities() > 0)
         html += u" &nbsp;·&nbsp; <b style='color:#d96c00'>"_qs
             + tr("%n gap(s)/overlap(s) in paid periods", nullptr, m_timeline->irregularities())
             + u"</b>"_qs;
     m_header->setText(html);
-    m_header->setToolTip(format::utcTooltip(start, end));
+    m_header->setToolTip(accessText.isEmpty()
+            ? format::utcTooltip(start, end)
+            : format::utcTooltip(start, end) + u"\n"_qs + accessText + u": "_qs + d.access.reason);
 
     // The selected billing period stays selected when the same subscription is read again
     // (a live update); a period asked for (selectBillingPeriod) is selected once it is shown.
