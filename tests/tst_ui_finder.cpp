@@ -313,7 +313,8 @@ private slots:
             const QString line = dialog->results()->item(i)->text();
             QVERIFY2(line.contains(u"found by"_qs), qPrintable(line));
             QVERIFY2(line.startsWith(u"Subscription "_qs) || line.startsWith(u"Renewal "_qs)
-                    || line.startsWith(u"Case "_qs) || line.startsWith(u"Inbox delivery "_qs),
+                    || line.startsWith(u"Case "_qs) || line.startsWith(u"Inbox delivery "_qs)
+                    || line.startsWith(u"Failed payment "_qs),
                 qPrintable(line));
         }
         QVERIFY(QSqlDatabase::drivers().contains(u"QPSQL"_qs));

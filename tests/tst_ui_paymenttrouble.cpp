@@ -3,6 +3,7 @@
 #include "ui/actions/accessactions.h"
 #include "ui/models/accesstrouble.h"
 #include "ui/models/databasepool.h"
+#include "ui/models/finder.h"
 #include "ui/models/overview.h"
 #include "ui/models/recordtablemodel.h"
 #include "ui/models/subscriptiondetail.h"
@@ -288,6 +289,24 @@ private slots:
 
     /// The subscription's audit trail tells the failure and the verdicts in words, and its
     /// header its access.
+    /// Find anything reaches a failed payment's invoice that was never paid (it is in no
+    /// billing period): it opens its subscription.
+    void findAnythingFindsAFailedInvoice()
+    {
+        const auto found
+            = m_pool
+                  ->run([](QSqlDatabase &db) {
+                      return rd::ui::findAnything(db, rd::ui::parseFindText(u"in_1QxFail0003"_qs));
+                  })
+                  .result();
+        QCOMPARE(found.size(), 1);
+        QCOMPARE(found.front().kind, rd::ui::FoundItem::Kind::Subscription);
+        QCOMPARE(found.front().subscriptionUuid, m_blockedUuid);
+        QVERIFY2(found.front().title.startsWith(u"Failed payment of in_1QxFail0003"_qs),
+            qPrintable(found.front().title));
+        QCOMPARE(found.front().matchedBy, u"the invoice of a failed payment"_qs);
+    }
+
     void auditTrailInWords()
     {
         const auto detail = m_pool->call(&rd::ui::loadSubscriptionDetail, m_graceUuid).result();

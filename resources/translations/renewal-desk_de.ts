@@ -3038,6 +3038,18 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
         <source>%1 · event %2 · received %3</source>
         <translation>%1 · Ereignis %2 · empfangen %3</translation>
     </message>
+    <message>
+        <source>the invoice of a failed payment</source>
+        <translation>die Rechnung einer fehlgeschlagenen Zahlung</translation>
+    </message>
+    <message>
+        <source>Failed payment of %1</source>
+        <translation>Fehlgeschlagene Zahlung von %1</translation>
+    </message>
+    <message>
+        <source>%1 · subscription %2 · %3 attempts, the last failed %4</source>
+        <translation>%1 · Abonnement %2 · %3 Versuche, der letzte fehlgeschlagen %4</translation>
+    </message>
 </context>
 <context>
     <name>rd::ui::Format</name>

@@ -48,6 +48,14 @@ const QString kPeriod = uR"(SELECT 2, 'period', b.subscription_id::text, b.id::t
     b.paid_amount_minor, b.currency
   FROM public.subscription_billing_periods b
   JOIN public.subscriptions s ON s.id = b.subscription_id WHERE %2)"_qs;
+// A failed payment's invoice (#41) that was never paid is in payment_attempts alone (its
+// primary key leads with provider and invoice): it opens its subscription.
+const QString kAttempt = uR"(SELECT 2, 'attempt', a.subscription_id::text, NULL::text,
+    NULL::bigint, NULL::bigint, '%1', a.provider_key, s.provider_subscription_id, a.invoice_key,
+    rd_rfc3339(max(a.failed_at)), max(a.attempt)::text, NULL::text, NULL::bigint, NULL::text
+  FROM public.payment_attempts a
+  JOIN public.subscriptions s ON s.id = a.subscription_id WHERE %2
+ GROUP BY a.subscription_id, a.provider_key, s.provider_subscription_id, a.invoice_key)"_qs;
 const QString kCase = uR"(SELECT 3, 'case', c.subscription_id::text, NULL::text, c.id,
     NULL::bigint, '%1', c.provider_key, c.provider_subscription_id, c.error_code, c.status,
     c.provider_renewal_key, rd_rfc3339(c.first_seen_at), NULL::bigint, NULL::text
@@ -71,6 +79,8 @@ QString matchedText(const QString &code)
         return Tr::tr("the renewal key (invoice or transaction)");
     if (code == u"event_id")
         return Tr::tr("the provider event id");
+    if (code == u"failed_invoice")
+        return Tr::tr("the invoice of a failed payment");
     if (code == u"number")
         return Tr::tr("its number");
     return code;
@@ -158,6 +168,8 @@ QVector<FoundItem> findAnything(QSqlDatabase &db, const FindQuery &query)
             branches << kPeriod.arg(u"uuid"_qs, u"b.id = CAST(? AS uuid)"_qs);
             values << query.uuid;
         }
+        branches << kAttempt.arg(u"failed_invoice"_qs, kByKey.arg(u"a"_qs, u"invoice_key"_qs));
+        values << query.text;
         // A renewal that was rejected is only in its case (reconciliation_cases_by_renewal_key,
         // migration 0019).
         branches << kCase.arg(u"renewal_key"_qs, kByKey.arg(u"c"_qs, u"provider_renewal_key"_qs));
@@ -210,6 +222,12 @@ QVector<FoundItem> findAnything(QSqlDatabase &db, const FindQuery &query)
             item.detail = Tr::tr("%1 · subscription %2 · %3 · %4")
                               .arg(provider, ref, periodText(q.value(10), q.value(11)),
                                   format::money(q.value(13).toLongLong(), q.value(14).toString()));
+        } else if (kind == u"attempt") {
+            item.kind = FoundItem::Kind::Subscription;
+            item.title = Tr::tr("Failed payment of %1").arg(q.value(9).toString());
+            item.detail = Tr::tr("%1 · subscription %2 · %3 attempts, the last failed %4")
+                              .arg(provider, ref, q.value(11).toString(),
+                                  format::localDateTime(format::instant(q.value(10).toString())));
         } else if (kind == u"case") {
             item.kind = FoundItem::Kind::Case;
             item.caseId = q.value(4).toLongLong();
