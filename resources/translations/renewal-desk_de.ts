@@ -4944,10 +4944,6 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
         <translation>Unlesbar in Abrechnung</translation>
     </message>
     <message>
-        <source>money back</source>
-        <translation>Rückzahlung</translation>
-    </message>
-    <message>
         <source>Refund before renewal</source>
         <translation>Erstattung vor Verlängerung</translation>
     </message>
@@ -4958,6 +4954,10 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     <message>
         <source>Refund conflict</source>
         <translation>Erstattungskonflikt</translation>
+    </message>
+    <message>
+        <source>money back, payment trouble</source>
+        <translation>Rückzahlung, Zahlungsproblem</translation>
     </message>
 </context>
 <context>

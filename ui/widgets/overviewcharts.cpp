@@ -50,8 +50,9 @@ QString outcomeLabel(const QString &outcome)
         return Tr::tr("needs snapshot");
     if (outcome == u"applied")
         return Tr::tr("applied");
+    // record_money_movements' and record_payment_trouble's outcome (#40, #41).
     if (outcome == u"recorded")
-        return Tr::tr("money back");
+        return Tr::tr("money back, payment trouble");
     if (outcome == u"duplicate")
         return Tr::tr("duplicate");
     if (outcome == u"rejected")
