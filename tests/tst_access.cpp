@@ -104,11 +104,6 @@ std::string stripeBody(const std::string &fixture, const std::string &eventId,
     return body;
 }
 
-long long count(const rdtest::TestDatabase &db, const std::string &sql)
-{
-    return scalar(db, sql);
-}
-
 std::unique_ptr<QProcess> startSweep(const rdtest::TestDatabase &db, const QStringList &extra)
 {
     auto p = std::make_unique<QProcess>();
@@ -320,12 +315,12 @@ private slots:
         second = replaceAll(second, "\"created\": 1767229270", "\"created\": 1767488470");
         r = ingestor.ingest("stripe-main", second);
         QCOMPARE(outcomeName(r.outcome), outcomeName(rd::IngestOutcome::Recorded));
-        QCOMPARE(count(db, "SELECT count(*) FROM payment_attempts"), 2LL);
-        QCOMPARE(count(db,
+        QCOMPARE(scalar(db, "SELECT count(*) FROM payment_attempts"), 2LL);
+        QCOMPARE(scalar(db,
                      "SELECT count(*) FROM subscription_transition_audits "
                      "WHERE transition = 'payment_failed'"),
             2LL);
-        QCOMPARE(count(db,
+        QCOMPARE(scalar(db,
                      "SELECT count(*) FROM subscription_outbox WHERE event_type = "
                      "'payment.failed'"),
             2LL);
@@ -343,7 +338,7 @@ private slots:
         QCOMPARE(outcomeName(r.outcome), outcomeName(rd::IngestOutcome::Applied));
         r = ingestor.ingest("stripe-main", replaceAll(paid, "evt_paid", "evt_paid_again"));
         QCOMPARE(outcomeName(r.outcome), outcomeName(rd::IngestOutcome::Duplicate));
-        QCOMPARE(count(db,
+        QCOMPARE(scalar(db,
                      "SELECT count(*) FROM subscription_billing_periods "
                      "WHERE provider_renewal_key = 'in_1QxFail0001'"),
             1LL);
@@ -363,8 +358,8 @@ private slots:
         QCOMPARE(runProgram(ctl(), withDb(db, {"access", "sweep", "--now", "2026-01-10T00:00:00Z"}))
                      .exitCode,
             0);
-        QCOMPARE(count(db, "SELECT count(*) FROM access_transitions"), 2LL);
-        QCOMPARE(count(db,
+        QCOMPARE(scalar(db, "SELECT count(*) FROM access_transitions"), 2LL);
+        QCOMPARE(scalar(db,
                      "SELECT count(*) FROM subscription_outbox WHERE event_type = "
                      "'access.changed'"),
             2LL);
@@ -382,7 +377,7 @@ private slots:
             "stripe-main", fixtureFile("stripe/payment_trouble_payment_failed_pre_basil.json"));
         QCOMPARE(outcomeName(r.outcome), outcomeName(rd::IngestOutcome::NotARenewal));
         QCOMPARE(r.error, std::string("subscription_not_found"));
-        QCOMPARE(count(db, "SELECT count(*) FROM payment_attempts"), 0LL);
+        QCOMPARE(scalar(db, "SELECT count(*) FROM payment_attempts"), 0LL);
     }
 
     // Two sweeps in separate processes, both seen waiting for the first candidate's row lock
@@ -400,7 +395,7 @@ private slots:
         b = startSweep(db, {"--now", "2026-01-20T00:00:00Z"});
         const auto waiting = rdtest::waitForLockWaiters(*observer, hold.pid, 2);
         QVERIFY2(waiting.reached, waiting.seen.c_str());
-        QCOMPARE(count(db, "SELECT count(*) FROM access_transitions"), 0LL);
+        QCOMPARE(scalar(db, "SELECT count(*) FROM access_transitions"), 0LL);
         hold.release();
         long long changed = 0;
         for (auto *p : {a.get(), b.get()}) {
@@ -410,13 +405,13 @@ private slots:
                            .value("changed", 0LL);
         }
         QCOMPARE(changed, 5LL);
-        QCOMPARE(count(db, "SELECT count(*) FROM access_transitions"), 5LL);
-        QCOMPARE(count(db, "SELECT max(seq) FROM access_transitions"), 1LL);
-        QCOMPARE(count(db,
+        QCOMPARE(scalar(db, "SELECT count(*) FROM access_transitions"), 5LL);
+        QCOMPARE(scalar(db, "SELECT max(seq) FROM access_transitions"), 1LL);
+        QCOMPARE(scalar(db,
                      "SELECT count(*) FROM subscription_transition_audits "
                      "WHERE transition = 'access_changed'"),
             5LL);
-        QCOMPARE(count(db,
+        QCOMPARE(scalar(db,
                      "SELECT count(*) FROM subscription_outbox WHERE event_type = "
                      "'access.changed'"),
             5LL);
@@ -437,22 +432,22 @@ private slots:
         p = startSweep(db, {"--now", "2026-01-20T00:00:00Z", "--batch", "1"});
         const auto waiting = rdtest::waitForLockWaiters(*observer, hold.pid, 1);
         QVERIFY2(waiting.reached, waiting.seen.c_str());
-        QCOMPARE(count(db, "SELECT count(*) FROM access_transitions"), 2LL);
+        QCOMPARE(scalar(db, "SELECT count(*) FROM access_transitions"), 2LL);
         ::kill(static_cast<pid_t>(p->processId()), SIGKILL);
         QVERIFY(p->waitForFinished(10000));
         QCOMPARE(p->exitStatus(), QProcess::CrashExit);
         hold.release();
         QVERIFY(rdtest::waitForBackendExit(*observer, waiting.pids.front()));
-        const long long afterKill = count(db, "SELECT count(*) FROM access_transitions");
+        const long long afterKill = scalar(db, "SELECT count(*) FROM access_transitions");
         QVERIFY2(afterKill == 2 || afterKill == 3, std::to_string(afterKill).c_str());
         const auto rerun = runProgram(
             ctl(), withDb(db, {"access", "sweep", "--now", "2026-01-20T00:00:00Z", "--json"}));
         QCOMPARE(rerun.exitCode, 0);
         QCOMPARE(
             nlohmann::json::parse(rerun.out.toStdString()).value("changed", 0LL), 5 - afterKill);
-        QCOMPARE(count(db, "SELECT count(*) FROM access_transitions"), 5LL);
-        QCOMPARE(count(db, "SELECT max(seq) FROM access_transitions"), 1LL);
-        QCOMPARE(count(db,
+        QCOMPARE(scalar(db, "SELECT count(*) FROM access_transitions"), 5LL);
+        QCOMPARE(scalar(db, "SELECT max(seq) FROM access_transitions"), 1LL);
+        QCOMPARE(scalar(db,
                      "SELECT count(*) FROM subscription_outbox WHERE event_type = "
                      "'access.changed'"),
             5LL);
@@ -478,7 +473,7 @@ private slots:
         QCOMPARE(v.value("source", ""), std::string("operator"));
         QCOMPARE(QString::fromStdString(v.value("until", "")).left(10),
             QDate::currentDate().addDays(6).toString(Qt::ISODate));
-        QCOMPARE(count(db,
+        QCOMPARE(scalar(db,
                      "SELECT count(*) FROM subscription_transition_audits WHERE transition = "
                      "'access_extended' AND comment LIKE 'customer called%'"),
             1LL);
@@ -496,7 +491,7 @@ private slots:
                 {"access", "extend", kSub, "--provider-key", "stripe-main", "--until", day,
                     "--note", "a viewer tries"}));
         QVERIFY(out.exitCode != 0);
-        QCOMPARE(count(db, "SELECT count(*) FROM access_overrides"), 1LL);
+        QCOMPARE(scalar(db, "SELECT count(*) FROM access_overrides"), 1LL);
         out = runProgram(ctl(),
             withDb(operatorDb,
                 {"access", "extend", kSub, "--provider-key", "stripe-main", "--until",
@@ -536,7 +531,7 @@ private slots:
         pqxx::work tx(viewer);
         QVERIFY_THROWS_EXCEPTION(pqxx::insufficient_privilege,
             tx.exec("SELECT * FROM public.access_sweep(now(), NULL, 10)"));
-        QCOMPARE(count(db, "SELECT count(*) FROM provider_standing_facts"), 0LL);
+        QCOMPARE(scalar(db, "SELECT count(*) FROM provider_standing_facts"), 0LL);
     }
 
     // access list: the subscriptions in trouble, exit 3 when one is blocked.

@@ -7,6 +7,7 @@
 #include "app/renewalctl/option_checks.h"
 #include "app/renewalctl/utc_day.h"
 #include "domain/core/errors.h"
+#include "domain/core/json_input.h"
 #include "domain/store/access_verdicts.h"
 #include "domain/store/action_refused.h"
 
@@ -35,34 +36,28 @@ std::optional<Timestamp> nowOf(const AccessOptions &o)
     return o.now.empty() ? std::nullopt : parseRfc3339(o.now);
 }
 
-std::string stringAt(const nlohmann::json &j, const char *key)
-{
-    const auto it = j.find(key);
-    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 void printVerdict(std::ostream &out, const nlohmann::json &v)
 {
     out << v.value("providerKey", "") << " " << v.value("providerSubscriptionId", "") << ": "
-        << stringAt(v, "verdict");
-    if (const auto until = stringAt(v, "until"); !until.empty())
+        << stringOrEmpty(v, "verdict");
+    if (const auto until = stringOrEmpty(v, "until"); !until.empty())
         out << " until " << until;
-    out << " (" << stringAt(v, "source") << ", since " << stringAt(v, "since") << ")\n"
-        << "  " << stringAt(v, "reason") << "\n";
+    out << " (" << stringOrEmpty(v, "source") << ", since " << stringOrEmpty(v, "since") << ")\n"
+        << "  " << stringOrEmpty(v, "reason") << "\n";
     for (const auto &a : v.value("attempts", nlohmann::json::array())) {
-        out << "  attempt " << a.value("attempt", 0) << " of " << stringAt(a, "invoiceKey")
-            << " failed " << stringAt(a, "at");
-        if (const auto code = stringAt(a, "declineCode"); !code.empty())
+        out << "  attempt " << a.value("attempt", 0) << " of " << stringOrEmpty(a, "invoiceKey")
+            << " failed " << stringOrEmpty(a, "at");
+        if (const auto code = stringOrEmpty(a, "declineCode"); !code.empty())
             out << " (" << code << ")";
-        if (const auto next = stringAt(a, "nextAttemptAt"); !next.empty())
+        if (const auto next = stringOrEmpty(a, "nextAttemptAt"); !next.empty())
             out << ", next attempt " << next;
         if (a.value("recovered", false))
             out << ", paid since";
         out << "\n";
     }
     if (const auto &s = v.find("standing"); s != v.end() && s->is_object())
-        out << "  the provider's standing: " << stringAt(*s, "standing") << " at "
-            << stringAt(*s, "observedAt") << "\n";
+        out << "  the provider's standing: " << stringOrEmpty(*s, "standing") << " at "
+            << stringOrEmpty(*s, "observedAt") << "\n";
 }
 
 int runShow(const CommandContext &ctx, const AccessOptions &o)

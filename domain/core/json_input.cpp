@@ -107,6 +107,14 @@ std::string requireString(
     return s;
 }
 
+std::string stringOrEmpty(const nlohmann::json &obj, const char *key)
+{
+    if (!obj.is_object())
+        return {};
+    const auto it = obj.find(key);
+    return it != obj.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
 std::optional<std::string> optionalString(
     const nlohmann::json &obj, std::string_view path, const char *key)
 {

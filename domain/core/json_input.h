@@ -35,6 +35,9 @@ std::string requireString(
 std::optional<std::string> optionalString(
     const nlohmann::json &obj, std::string_view path, const char *key);
 bool requireBool(const nlohmann::json &obj, std::string_view path, const char *key);
+/// A lenient read, for JSON our own database answers with (reports, summaries, verdicts): the
+/// string field `key`, empty when it is missing, null or not a string, or `obj` is no object.
+std::string stringOrEmpty(const nlohmann::json &obj, const char *key);
 std::int64_t requireNonNegativeInteger(
     const nlohmann::json &obj, std::string_view path, const char *key);
 std::string joinPath(std::string_view path, std::string_view key);

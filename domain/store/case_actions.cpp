@@ -1,6 +1,7 @@
 #include "domain/store/case_actions.h"
 
 #include "domain/core/errors.h"
+#include "domain/core/json_input.h"
 #include "domain/store/database_answer.h"
 #include "domain/store/internal/pqxx_session.h"
 #include "domain/store/internal/retrying_call.h"
@@ -22,12 +23,6 @@ nlohmann::json callAction(pqxx::connection &conn, const std::string &sql, Args &
     });
 }
 
-std::string stringOr(const nlohmann::json &obj, const char *key)
-{
-    const auto it = obj.find(key);
-    return it != obj.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 std::optional<std::string> optionalString(const nlohmann::json &obj, const char *key)
 {
     const auto it = obj.find(key);
@@ -47,7 +42,7 @@ std::optional<RejectionCode> rejectionFrom(
 /// An action with one outcome: its answer must say it ("noted", "dismissed", "reopened").
 void expectResult(const nlohmann::json &j, std::string_view result, std::string_view from)
 {
-    const std::string answered = stringOr(j, "result");
+    const std::string answered = stringOrEmpty(j, "result");
     if (answered != result)
         throwUnknownAnswer("the result", answered, from);
 }
@@ -62,21 +57,21 @@ std::optional<CurrentPeriod> periodAfter(const nlohmann::json &j)
     const auto p = s->find("currentPeriod");
     if (p == s->end() || !p->is_object())
         return std::nullopt;
-    return CurrentPeriod {stringOr(*p, "start"), stringOr(*p, "end")};
+    return CurrentPeriod {stringOrEmpty(*p, "start"), stringOrEmpty(*p, "end")};
 }
 
 CaseRenewal caseRenewalFrom(const nlohmann::json &j)
 {
     CaseRenewal r;
     r.caseId = j.value("caseId", std::int64_t {0});
-    r.renewalKey = stringOr(j, "renewalKey");
+    r.renewalKey = stringOrEmpty(j, "renewalKey");
     if (const auto p = j.find("period"); p != j.end() && p->is_object()) {
-        r.periodStart = stringOr(*p, "start");
-        r.periodEnd = stringOr(*p, "end");
+        r.periodStart = stringOrEmpty(*p, "start");
+        r.periodEnd = stringOrEmpty(*p, "end");
     }
     if (const auto a = j.find("paidAmountMinor"); a != j.end() && a->is_number_integer())
         r.paidAmountMinor = a->get<std::int64_t>();
-    r.currency = stringOr(j, "currency");
+    r.currency = stringOrEmpty(j, "currency");
     return r;
 }
 
@@ -85,18 +80,18 @@ SnapshotAttachment attachmentFrom(const nlohmann::json &j)
     using Outcome = SnapshotAttachment::Outcome;
     constexpr std::string_view from = "attach_provider_snapshot";
     SnapshotAttachment a;
-    a.outcome = namedAnswer<Outcome>(stringOr(j, "result"),
+    a.outcome = namedAnswer<Outcome>(stringOrEmpty(j, "result"),
         {Outcome::Attached, Outcome::Created, Outcome::Unchanged}, "the result", from);
     a.snapshotId = j.value("snapshotId", std::int64_t {0});
-    a.subscriptionId = stringOr(j, "subscriptionId");
+    a.subscriptionId = stringOrEmpty(j, "subscriptionId");
     a.changes = j.value("changes", nlohmann::json::object());
     if (const auto c = j.find("case"); c != j.end() && c->is_object()) {
         CaseAfterSnapshot after;
         after.id = c->value("id", std::int64_t {0});
-        after.resolved = stringOr(*c, "status") == "resolved";
-        after.renewalOutcome = applyOutcomeAnswer(stringOr(*c, "renewal"), from);
+        after.resolved = stringOrEmpty(*c, "status") == "resolved";
+        after.renewalOutcome = applyOutcomeAnswer(stringOrEmpty(*c, "renewal"), from);
         after.rejection = rejectionFrom(*c, "error", from);
-        after.why = stringOr(*c, "why");
+        after.why = stringOrEmpty(*c, "why");
         a.caseAfter = after;
     }
     if (const auto ids = j.find("applicableCases"); ids != j.end() && ids->is_array()) {
@@ -142,12 +137,12 @@ ReapplyResult reapplyCase(DbRef db, std::int64_t caseId, const OperatorNote &not
         nullIfEmpty(note.comment));
     ReapplyResult r;
     r.caseId = caseId;
-    r.outcome = applyOutcomeAnswer(stringOr(j, "result"), from);
+    r.outcome = applyOutcomeAnswer(stringOrEmpty(j, "result"), from);
     r.rejection = r.outcome == ApplyOutcome::Rejected
         ? rejectionOfRejected(optionalString(j, "error"), from)
         : rejectionFrom(j, "error", from);
-    r.resolution = stringOr(j, "resolution");
-    r.billingPeriodId = stringOr(j, "billingPeriodId");
+    r.resolution = stringOrEmpty(j, "resolution");
+    r.billingPeriodId = stringOrEmpty(j, "billingPeriodId");
     r.periodAfter = periodAfter(j);
     r.json = j;
     return r;
@@ -167,7 +162,7 @@ ReopenResult reopenCase(DbRef db, std::int64_t caseId, const std::string &note)
     pqxx::connection &conn = pqxxOf(db);
     const auto j = callAction(conn, "SELECT reopen_case($1, $2)::text", caseId, nullIfEmpty(note));
     expectResult(j, "reopened", "reopen_case");
-    return {caseId, stringOr(j, "errorCode"), stringOr(j, "dismissedBy")};
+    return {caseId, stringOrEmpty(j, "errorCode"), stringOrEmpty(j, "dismissedBy")};
 }
 
 ClaimResult claimCase(DbRef db, std::int64_t caseId, const std::string &comment)
@@ -177,10 +172,10 @@ ClaimResult claimCase(DbRef db, std::int64_t caseId, const std::string &comment)
         = callAction(conn, "SELECT claim_case($1, $2)::text", caseId, nullIfEmpty(comment));
     ClaimResult r;
     r.caseId = caseId;
-    r.outcome = namedAnswer<ClaimOutcome>(stringOr(j, "result"),
+    r.outcome = namedAnswer<ClaimOutcome>(stringOrEmpty(j, "result"),
         {ClaimOutcome::Claimed, ClaimOutcome::AlreadyYours}, "the result", "claim_case");
-    r.assignedTo = stringOr(j, "assignedTo");
-    r.takenFrom = stringOr(j, "takenFrom");
+    r.assignedTo = stringOrEmpty(j, "assignedTo");
+    r.takenFrom = stringOrEmpty(j, "takenFrom");
     return r;
 }
 
@@ -191,9 +186,9 @@ ReleaseResult releaseCase(DbRef db, std::int64_t caseId, const std::string &comm
         = callAction(conn, "SELECT release_case($1, $2)::text", caseId, nullIfEmpty(comment));
     ReleaseResult r;
     r.caseId = caseId;
-    r.outcome = namedAnswer<ReleaseOutcome>(stringOr(j, "result"),
+    r.outcome = namedAnswer<ReleaseOutcome>(stringOrEmpty(j, "result"),
         {ReleaseOutcome::Released, ReleaseOutcome::NotClaimed}, "the result", "release_case");
-    r.releasedFrom = stringOr(j, "releasedFrom");
+    r.releasedFrom = stringOrEmpty(j, "releasedFrom");
     return r;
 }
 
@@ -222,8 +217,8 @@ SnapshotPreview previewSnapshot(
         toJson(snapshot).dump(), caseId);
     SnapshotPreview preview;
     if (const auto refused = j.find("refused"); refused != j.end()) {
-        const auto sqlstate = stringOr(*refused, "sqlstate");
-        const auto message = stringOr(*refused, "message");
+        const auto sqlstate = stringOrEmpty(*refused, "sqlstate");
+        const auto message = stringOrEmpty(*refused, "message");
         preview.refused = refusalFromError(sqlstate, message);
         if (!preview.refused)
             throw std::runtime_error("the database refused with a code this program does not "

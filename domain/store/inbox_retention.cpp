@@ -1,6 +1,7 @@
 #include "domain/store/inbox_retention.h"
 
 #include "domain/core/errors.h"
+#include "domain/core/json_input.h"
 #include "domain/store/internal/pqxx_session.h"
 #include "domain/store/internal/retrying_call.h"
 
@@ -12,12 +13,6 @@
 
 namespace rd {
 namespace {
-
-std::string stringOr(const nlohmann::json &j, const char *key)
-{
-    const auto it = j.find(key);
-    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
 
 std::optional<std::int64_t> idOr(const nlohmann::json &j, const char *key)
 {
@@ -102,7 +97,7 @@ PurgeReport purgeInboxBodies(DbRef db, const PurgeOptions &options)
         });
         report.retentionDays = batch.value("retentionDays", 0);
         report.configured = batch.value("configured", false);
-        report.receivedBefore = stringOr(batch, "receivedBefore");
+        report.receivedBefore = stringOrEmpty(batch, "receivedBefore");
         const long long removed = batch.value("removed", 0LL);
         report.removed += removed;
         report.bytes += batch.value("bytes", 0LL);
@@ -116,21 +111,21 @@ PurgeReport purgeInboxBodies(DbRef db, const PurgeOptions &options)
             if (last && (!report.lastId || *last > *report.lastId))
                 report.lastId = last;
             if (report.firstReceivedAt.empty())
-                report.firstReceivedAt = stringOr(batch, "firstReceivedAt");
-            report.lastReceivedAt = stringOr(batch, "lastReceivedAt");
+                report.firstReceivedAt = stringOrEmpty(batch, "firstReceivedAt");
+            report.lastReceivedAt = stringOrEmpty(batch, "lastReceivedAt");
         }
         if (options.dryRun) {
             report.kept = batch.value("keptForOpenCases", 0LL);
             return report;
         }
-        run = stringOr(batch, "run");
+        run = stringOrEmpty(batch, "run");
         report.run = *run;
         if (batch.value("done", true)) {
             if (const auto it = batch.find("kept"); it != batch.end() && it->is_number())
                 report.kept = it->get<long long>();
             return report;
         }
-        afterAt = stringOr(batch, "afterReceivedAt");
+        afterAt = stringOrEmpty(batch, "afterReceivedAt");
         afterId = idOr(batch, "afterId");
     }
 }
@@ -191,12 +186,12 @@ ErasureReport eraseInboxBodies(DbRef db, const std::optional<std::string> &provi
     ErasureReport r;
     r.removalId = j.value("removalId", std::int64_t {0});
     r.providerKey = providerKey;
-    r.providerSubscriptionId = stringOr(j, "providerSubscriptionId");
+    r.providerSubscriptionId = stringOrEmpty(j, "providerSubscriptionId");
     r.removed = j.value("removed", 0LL);
     r.bytes = j.value("bytes", 0LL);
     r.openCases = j.value("openCases", 0LL);
     r.alreadyRemoved = j.value("alreadyRemoved", 0LL);
-    r.erasedBy = stringOr(j, "erasedBy");
+    r.erasedBy = stringOrEmpty(j, "erasedBy");
     return r;
 }
 
