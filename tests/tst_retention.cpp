@@ -575,6 +575,25 @@ private slots:
         QVERIFY2(rerun.err.contains("was already reviewed by "), rerun.err.constData());
     }
 
+    // #42, 12: one body is "1 body", not "1 bodies", in `inbox removals`.
+    void removalsSayOneBody()
+    {
+        using rdtest::ctl;
+        using rdtest::runProgram;
+        using rdtest::withDb;
+        auto op = as("operator");
+        rd::eraseInboxBodies(*op, std::string("stripe-main"), "sub_1", "ticket 1");
+        pqxx::nontransaction(*m_db->connect())
+            .exec0("INSERT INTO webhook_inbox_removals (kind, request, provider_key, "
+                   "provider_subscription_id, bodies, bytes, first_inbox_id, last_inbox_id) "
+                   "VALUES ('erasure', 'ticket 2', 'stripe-main', 'sub_2', 1, 1, 1, 1)");
+        const auto removals = runProgram(ctl(), withDb(*m_db, {"inbox", "removals"}));
+        QCOMPARE(removals.exitCode, 0);
+        QVERIFY2(removals.out.contains(": 1 body (deliveries 1 to 1"), removals.out.constData());
+        QVERIFY2(removals.out.contains(": 2 bodies ("), removals.out.constData());
+        QVERIFY2(!removals.out.contains("1 bodies"), removals.out.constData());
+    }
+
     // The fold sweeps the configured retention and says so; RENEWAL_DESK_RETENTION_DAYS
     // names an age, which a viewer's fold may not choose (it says what to do instead).
     void foldSweeps()

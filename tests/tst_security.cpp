@@ -642,6 +642,25 @@ private slots:
             << "operator" << bodyTables
             << "SELECT erase_inbox_bodies('stripe-main', 'sub_1', 'ticket 1')" << bodyRemoved
             << oldBody;
+        // #42: an erasure by e-mail hashes with the real key (not a shadow key of the
+        // attacker's) and removes the real body and hash.
+        QTest::newRow("operator: erase_customer_email")
+            << "operator" << (bodyTables + QStringList {"customer_email_key"})
+            << "SELECT erase_customer_email('Ann@Example.com', 'ticket 2')"
+            << "SELECT count(*) FROM webhook_inbox w JOIN webhook_inbox_removals r "
+               "ON r.id = w.body_removal_id WHERE w.raw_body IS NULL AND r.bodies = 1 "
+               "AND r.customer_email_hashes = 1 AND w.provider_event_id = 'evt_old' "
+               "AND NOT w.normalized ? 'customerEmailHmac'"
+            << AttackGround()
+                   .withoutCase()
+                   .setUp("INSERT INTO webhook_inbox (provider_key, provider_event_id, raw_body, "
+                          "body_size, body_sha256, outcome, processed_at, normalized) VALUES "
+                          "('stripe-main', 'evt_old', 'body', 4, encode(sha256('body'), 'hex'), "
+                          "'not_a_renewal', now(), jsonb_build_object('customerEmailHmac', "
+                          "rd_customer_email_hmac('ann@example.com')))")
+                   .poisoned("INSERT INTO pg_temp.customer_email_key (only_row, inner_pad, "
+                             "outer_pad, created_at) VALUES (true, decode(repeat('36', 64), "
+                             "'hex'), decode(repeat('5c', 64), 'hex'), now())");
         // The preview judges the real case: a shadow table of cases would make it answer for a
         // case that does not exist (or hide the one that does). It writes nothing.
         QTest::newRow("operator: preview_provider_snapshot")

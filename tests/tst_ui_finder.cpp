@@ -104,6 +104,21 @@ private:
         return false;
     }
 
+    /// What Find anything lists for `typed`, as "kind:key" sorted, once it has settled.
+    QStringList lookUp(rd::ui::MainWindow &window, const QString &typed)
+    {
+        auto *dialog = window.findAnything();
+        dialog->input()->setText(typed);
+        dialog->lookUp();
+        if (!QTest::qWaitFor([&] { return dialog->isSettled(); }, 10000))
+            return {u"not settled"_qs};
+        QStringList found;
+        for (const auto &m : dialog->matches())
+            found << identity(m);
+        found.sort();
+        return found;
+    }
+
 private slots:
     void initTestCase()
     {
@@ -388,6 +403,84 @@ private slots:
         QTest::qWait(500);
         QCOMPARE(
             window.subscriptionsPage()->detail()->selectedBillingPeriod(), item.billingPeriodId);
+    }
+
+    /// #42: the demo's "subscription not found". The id of a subscription the desk does not
+    /// know, which only its case and the case's delivery carry, lists both (it said "Nothing
+    /// has the id"); the case opens.
+    void aSubscriptionIdOnlyACaseAndItsDeliveryCarry()
+    {
+        rd::WebhookIngestor ingestor(m_db->conninfo());
+        const auto r = ingestor.ingest("stripe-main", rdtest::stripeRenewalOf("unknown"));
+        QCOMPARE(outcomeName(r.outcome), outcomeName(rd::IngestOutcome::Rejected));
+        QVERIFY(r.caseId.has_value());
+        QCOMPARE(sql("SELECT error_code FROM reconciliation_cases WHERE id = "
+                     + std::to_string(*r.caseId)),
+            u"subscription_not_found"_qs);
+
+        rd::ui::MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
+        window.show();
+        const QString kase = u"case:"_qs + QString::number(*r.caseId);
+        QCOMPARE(lookUp(window, u"sub_unknown"_qs),
+            (QStringList {kase, u"delivery:"_qs + QString::number(r.inboxId)}));
+        auto *dialog = window.findAnything();
+        QVERIFY2(dialog->messageText().contains(u"2 things have the id “sub_unknown”"_qs),
+            qPrintable(dialog->messageText()));
+        for (int i = 0; i < dialog->results()->count(); ++i)
+            QVERIFY(dialog->results()->item(i)->text().contains(
+                u"found by the provider's subscription id"_qs));
+        QCOMPARE(dialog->matches().constFirst().kind, rd::ui::FoundItem::Kind::Case);
+        QTest::keyClick(dialog->input(), Qt::Key_Return);
+        QVERIFY(QTest::qWaitFor([&] { return landedOn(window, kase, {}); }, 10000));
+    }
+
+    /// #42: a customer's e-mail address (any case, spaces around) lists the subscription, the
+    /// renewal and the delivery it came in, also after the retention forgot the body, until an
+    /// erasure by e-mail removes its hashes.
+    void findsEverythingOfACustomersEmail()
+    {
+        rdtest::importSubscriptions(m_db->conninfo(),
+            rdtest::subscriptionLine(
+                "stripe-main", "sub_mail", "active", "2025-12-01T00:00:00Z", "2026-01-01T00:00:00Z")
+                + "\n");
+        rd::WebhookIngestor ingestor(m_db->conninfo());
+        const auto r = ingestor.ingest("stripe-main",
+            rdtest::replaceAll(rdtest::stripeRenewalOf("mail"), R"("customer": "cus_QxCust0001",)",
+                R"("customer": "cus_QxCust0001", "customer_email": "Grace.Hopper@Example.com",)"));
+        QCOMPARE(outcomeName(r.outcome), outcomeName(rd::IngestOutcome::Applied));
+        const QStringList everything {subscription("stripe-main", "sub_mail"),
+            period("stripe-main", "in_mail"), u"delivery:"_qs + QString::number(r.inboxId)};
+        QStringList want = everything;
+        want.sort();
+
+        rd::ui::MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
+        window.show();
+        QCOMPARE(lookUp(window, u"  grace.hopper@EXAMPLE.com "_qs), want);
+        auto *dialog = window.findAnything();
+        QVERIFY2(dialog->messageText().contains(
+                     u"3 things of the customer's e-mail address “grace.hopper@EXAMPLE.com”"_qs),
+            qPrintable(dialog->messageText()));
+        for (int i = 0; i < dialog->results()->count(); ++i)
+            QVERIFY(dialog->results()->item(i)->text().contains(
+                u"found by the customer's e-mail address"_qs));
+
+        const auto purge = rdtest::runProgram(rdtest::ctl(),
+            rdtest::withDb(*m_db, {u"inbox"_qs, u"purge"_qs, u"--older-than"_qs, u"0"_qs}));
+        QVERIFY2(purge.exitCode == 0, purge.err.constData());
+        QCOMPARE(sql("SELECT raw_body IS NULL FROM webhook_inbox WHERE id = "
+                     + std::to_string(r.inboxId)),
+            u"t"_qs);
+        QCOMPARE(lookUp(window, u"Grace.Hopper@Example.com"_qs), want);
+
+        const auto erase = rdtest::runProgram(rdtest::ctl(),
+            rdtest::withDb(*m_db,
+                {u"inbox"_qs, u"erase"_qs, u"--email"_qs, u"grace.hopper@example.com"_qs,
+                    u"--request"_qs, u"DSR-1"_qs}));
+        QVERIFY2(erase.exitCode == 0, erase.err.constData());
+        QCOMPARE(lookUp(window, u"Grace.Hopper@Example.com"_qs), QStringList());
+        QVERIFY2(dialog->messageText().contains(
+                     u"Nothing has the id or the customer's e-mail address"_qs),
+            qPrintable(dialog->messageText()));
     }
 };
 

@@ -25,6 +25,7 @@ std::string daysText(int days)
 struct EraseOptions
 {
     std::string subscription;
+    std::string email;
     std::optional<std::string> providerKey;
     std::string request;
 };
@@ -48,7 +49,15 @@ int runPurge(const CommandContext &ctx, DbRef conn, const PurgeOptions &options)
 int runErase(const CommandContext &ctx, DbRef conn, const EraseOptions &o)
 {
     try {
-        const auto report = eraseInboxBodies(conn, o.providerKey, o.subscription, o.request);
+        if (o.subscription.empty() == o.email.empty())
+            throw UsageError("inbox erase needs --subscription ID or --email ADDRESS (one of "
+                             "them): whose deliveries to erase");
+        if (!o.email.empty() && o.providerKey)
+            throw UsageError("--provider-key goes with --subscription: an erasure by --email "
+                             "covers every provider");
+        const auto report = o.email.empty()
+            ? eraseInboxBodies(conn, o.providerKey, o.subscription, o.request)
+            : eraseCustomerEmail(conn, o.email, o.request);
         if (ctx.json())
             ctx.out << report.toJson().dump() << "\n";
         else
@@ -113,7 +122,7 @@ int runRemovals(const CommandContext &ctx, DbRef conn, int limit)
     for (const auto &r : list) {
         ctx.out << "removal " << r.value("id", 0LL) << "  " << r.value("removedAt", "") << "  "
                 << r.value("kind", "") << " by " << r.value("removedBy", "") << ": "
-                << r.value("bodies", 0LL) << " bodies";
+                << r.value("bodies", 0LL) << (r.value("bodies", 0LL) == 1 ? " body" : " bodies");
         if (r.contains("firstInboxId"))
             ctx.out << " (deliveries " << r.value("firstInboxId", 0LL) << " to "
                     << r.value("lastInboxId", 0LL) << ", received "
@@ -203,15 +212,20 @@ void registerInboxCommands(CommandTree &tree, CLI::App &root)
 
     auto eraseOptions = std::make_shared<EraseOptions>();
     auto *erase = tree.command(*group, "erase",
-        "a data-subject request: remove the raw bodies of one subscription's deliveries, "
-        "whatever their age (operators only)",
+        "a data-subject request: remove the raw bodies of one subscription's deliveries, or of "
+        "every delivery of a customer's e-mail address and the address's hashes, whatever their "
+        "age (operators only)",
         connected([eraseOptions](const CommandContext &ctx, DbRef conn) {
             return runErase(ctx, conn, *eraseOptions);
         }));
-    option(erase, "subscription", eraseOptions->subscription, "ID",
-        "the provider's subscription id; required")
-        ->required()
-        ->check(notEmpty("--subscription"));
+    auto *bySubscription = option(
+        erase, "subscription", eraseOptions->subscription, "ID", "the provider's subscription id")
+                               ->check(notEmpty("--subscription"));
+    option(erase, "email", eraseOptions->email, "ADDRESS",
+        "instead: the customer's e-mail address; its keyed hashes go too, so Find anything no "
+        "longer finds it")
+        ->check(notEmpty("--email"))
+        ->excludes(bySubscription);
     option(erase, "provider-key", eraseOptions->providerKey, "KEY",
         "only this provider's deliveries (default: every one)");
     option(erase, "request", eraseOptions->request, "TEXT",

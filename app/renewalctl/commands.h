@@ -35,6 +35,8 @@ void registerAuditCommands(CommandTree &tree, CLI::App &root);
 void registerFoldCommand(CommandTree &tree, CLI::App &root);
 void registerInboxCommands(CommandTree &tree, CLI::App &root);
 void registerAccessCommands(CommandTree &tree, CLI::App &root);
+// find TEXT (cmd_find.cpp): the desk's Find anything for scripts (#42).
+void registerFindCommand(CommandTree &tree, CLI::App &root);
 
 // roles grant (cmd_audit.cpp) and roles check (cmd_db_move.cpp): under the `roles` group.
 void registerRolesGrantCommand(CommandTree &tree, CLI::App &rolesGroup);

@@ -195,8 +195,41 @@ ErasureReport eraseInboxBodies(DbRef db, const std::optional<std::string> &provi
     return r;
 }
 
+ErasureReport eraseCustomerEmail(DbRef db, const std::string &email, const std::string &request)
+{
+    pqxx::connection &conn = pqxxOf(db);
+    nlohmann::json j;
+    try {
+        j = retryingAction([&] {
+            pqxx::nontransaction tx(conn);
+            const auto row = tx.exec_params1(
+                "SELECT public.erase_customer_email($1, $2)::text", email, request);
+            return nlohmann::json::parse(row[0].c_str());
+        });
+    } catch (const DatabaseFailure &e) {
+        if (e.sqlstate() == "22023") // no address: the function does not repeat it
+            throw InputError("--email",
+                "not an e-mail address (it has an @ between its local part and its domain, no "
+                "spaces, at most 254 bytes)");
+        throw;
+    }
+    ErasureReport r;
+    r.removalId = j.value("removalId", std::int64_t {0});
+    r.removed = j.value("removed", 0LL);
+    r.bytes = j.value("bytes", 0LL);
+    r.openCases = j.value("openCases", 0LL);
+    r.alreadyRemoved = j.value("alreadyRemoved", 0LL);
+    r.erasedBy = stringOrEmpty(j, "erasedBy");
+    r.customerEmailHashes = j.value("hashesRemoved", 0LL);
+    return r;
+}
+
 nlohmann::json ErasureReport::toJson() const
 {
+    if (customerEmailHashes)
+        return {{"result", "erased"}, {"removalId", removalId}, {"by", "email"},
+            {"removed", removed}, {"bytes", bytes}, {"customerEmailHashes", *customerEmailHashes},
+            {"openCases", openCases}, {"alreadyRemoved", alreadyRemoved}, {"erasedBy", erasedBy}};
     return {{"result", "erased"}, {"removalId", removalId},
         {"providerKey", providerKey ? nlohmann::json(*providerKey) : nlohmann::json(nullptr)},
         {"providerSubscriptionId", providerSubscriptionId}, {"removed", removed}, {"bytes", bytes},
@@ -206,8 +239,11 @@ nlohmann::json ErasureReport::toJson() const
 std::string ErasureReport::text() const
 {
     std::string s = "erased " + plural(removed, "body", "bodies") + " (" + std::to_string(bytes)
-        + " bytes) of the deliveries of subscription " + providerSubscriptionId
-        + (providerKey ? " of " + *providerKey : std::string(" (every provider)"));
+        + " bytes) of the deliveries of "
+        + (customerEmailHashes ? "the e-mail address, and its hash from "
+                    + plural(*customerEmailHashes, "delivery", "deliveries")
+                               : "subscription " + providerSubscriptionId
+                    + (providerKey ? " of " + *providerKey : std::string(" (every provider)")));
     if (alreadyRemoved > 0)
         s += "; " + plural(alreadyRemoved, "delivery", "deliveries") + " had no body left";
     s += "\n";

@@ -70,6 +70,9 @@ struct ErasureReport
     long long openCases = 0; ///< erased although their case is open
     long long alreadyRemoved = 0; ///< the subscription's deliveries without a body already
     std::string erasedBy;
+    /// By e-mail address (erase_customer_email, #42): how many deliveries' keyed hashes of
+    /// the address went; nullopt for an erasure by subscription.
+    std::optional<long long> customerEmailHashes;
     nlohmann::json toJson() const;
     std::string text() const;
 };
@@ -78,6 +81,12 @@ struct ErasureReport
 /// whatever their age. The operator's alone; `request` is the note (RD004 without one).
 ErasureReport eraseInboxBodies(DbRef db, const std::optional<std::string> &providerKey,
     const std::string &providerSubscriptionId, const std::string &request);
+
+/// Serves a data-subject request by e-mail address (#42): the bodies of every delivery that
+/// carried the address, whatever their age, and the keyed hash each kept of it, so that Find
+/// anything no longer finds anything by it. The operator's alone; `request` is the note (RD004
+/// without one); InputError ("--email") when `email` is no address.
+ErasureReport eraseCustomerEmail(DbRef db, const std::string &email, const std::string &request);
 
 } // namespace rd
 

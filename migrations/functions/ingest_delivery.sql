@@ -27,6 +27,8 @@ DECLARE
     v_result text;
     v_final boolean := p_event IS NULL;
     v_attempt integer := 0;
+    v_normalized jsonb := p_normalized;
+    v_email_hmac text;
 BEGIN
     -- Where this body is stored matters to every call. Compressed, it is a little over the
     -- 2,000 bytes PostgreSQL keeps in a pg_proc row, so it moves out of the row; compressed to
@@ -113,11 +115,21 @@ BEGIN
     END IF;
 
     IF v_is_new THEN
+        -- The customer's e-mail (#42) is never stored in clear outside the body: its keyed hash
+        -- replaces it, for Find anything after the body has gone (one HMAC, two sha256 calls).
+        IF p_normalized ? 'customerEmail' THEN
+            v_email_hmac := public.rd_customer_email_hmac(p_normalized ->> 'customerEmail');
+            v_normalized := p_normalized - 'customerEmail';
+            IF v_email_hmac IS NOT NULL THEN
+                v_normalized := v_normalized
+                    || pg_catalog.jsonb_build_object('customerEmailHmac', v_email_hmac);
+            END IF;
+        END IF;
         INSERT INTO public.webhook_inbox AS w (
             provider_key, provider_event_id, raw_body, body_size, body_sha256, outcome, reason,
             error, normalized, billing_period_id, case_id, processed_at, ingest_token)
         VALUES (p_provider_key, p_provider_event_id, p_raw_body, p_body_size, p_body_sha256,
-                v_result, p_reason, v_error, p_normalized, v_bp, v_case, pg_catalog.now(),
+                v_result, p_reason, v_error, v_normalized, v_bp, v_case, pg_catalog.now(),
                 p_token)
         ON CONFLICT (provider_key, provider_event_id) DO NOTHING
         RETURNING w.id INTO v_inbox;

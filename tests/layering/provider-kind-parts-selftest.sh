@@ -18,7 +18,7 @@ compile() {
     "$cxx" -std=c++20 -fsyntax-only -I"$root" "$@" "$here/provider-kind-parts.cpp" >"$out" 2>&1
 }
 
-parts=(normalize derivesEventIds listItemsKey parseListed listSaysMoreFollows unwrapListed
+parts=(normalize derivesEventIds customerEmail listItemsKey parseListed listSaysMoreFollows unwrapListed
     classifyListed signatureScheme parseSignature signatureFor listApi listRequests
     nextListPage readSnapshot isOwnSubscriptionObject demoIdentify demoChargeIds demoPayload demoTraits
     demoEventId demoAlsoSent demoMoneyBack demoPaymentTrouble demoStatementPages)

@@ -24,6 +24,12 @@ public:
         return false;
     }
 #endif
+#ifndef OMIT_customerEmail
+    std::string customerEmail(const nlohmann::json &) const override
+    {
+        return {};
+    }
+#endif
 #ifndef OMIT_listItemsKey
     std::string_view listItemsKey() const override
     {

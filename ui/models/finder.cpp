@@ -5,7 +5,6 @@
 
 #include <QCoreApplication>
 #include <QRegularExpression>
-#include <QSet>
 #include <QUuid>
 
 namespace rd::ui {
@@ -15,59 +14,6 @@ struct Tr
 {
     Q_DECLARE_TR_FUNCTIONS(rd::ui::Finder)
 };
-
-// The provider keys an id may be filed under: every provider with subscriptions (a loose index
-// scan of the browse index, one probe per provider) and every registered one (deliveries and
-// cases of providers with no subscription yet). Each lookup below is then
-// `provider_key = ANY(keys) AND <id column> = ?`: one descent of a (provider_key, id) unique
-// index per key, whatever the server's collation (equality needs no bytewise order).
-const QString kProviderKeys = uR"(WITH RECURSIVE sp(k) AS (
-    SELECT min(provider_key) FROM public.subscriptions
-    UNION ALL
-    SELECT (SELECT min(provider_key) FROM public.subscriptions WHERE provider_key > sp.k)
-      FROM sp WHERE sp.k IS NOT NULL),
-keys AS (SELECT ARRAY(SELECT k FROM sp WHERE k IS NOT NULL
-                      UNION SELECT provider_key FROM public.billing_providers) AS k)
-)"_qs;
-
-// Every branch yields the same columns: kind, subscription uuid, billing period id, case id,
-// delivery id, matched-by code, provider, the provider's subscription id, then per kind:
-// subscription: status, period start, period end; period: renewal key, start, end, amount,
-// currency; case: reason, status, renewal key, first seen; delivery: outcome, event id,
-// received at.
-const QString kSubscription = uR"(SELECT 1 AS ord, 'subscription' AS kind, s.id::text AS sub,
-    NULL::text AS period, NULL::bigint AS case_id, NULL::bigint AS delivery, '%1' AS matched,
-    s.provider_key AS provider, s.provider_subscription_id AS ref, s.status AS a1,
-    rd_rfc3339(s.current_period_start) AS a2, rd_rfc3339(s.current_period_end) AS a3,
-    NULL::text AS a4, NULL::bigint AS amount, NULL::text AS currency
-  FROM public.subscriptions s WHERE %2)"_qs;
-const QString kPeriod = uR"(SELECT 2, 'period', b.subscription_id::text, b.id::text, NULL::bigint,
-    NULL::bigint,
-    '%1', b.provider_key, s.provider_subscription_id, b.provider_renewal_key,
-    rd_rfc3339(b.period_start), rd_rfc3339(b.period_end), b.provider_event_id,
-    b.paid_amount_minor, b.currency
-  FROM public.subscription_billing_periods b
-  JOIN public.subscriptions s ON s.id = b.subscription_id WHERE %2)"_qs;
-// A failed payment's invoice (#41) that was never paid is in payment_attempts alone (its
-// primary key leads with provider and invoice): it opens its subscription.
-const QString kAttempt = uR"(SELECT 2, 'attempt', a.subscription_id::text, NULL::text,
-    NULL::bigint, NULL::bigint, '%1', a.provider_key, s.provider_subscription_id, a.invoice_key,
-    rd_rfc3339(max(a.failed_at)), max(a.attempt)::text, NULL::text, NULL::bigint, NULL::text
-  FROM public.payment_attempts a
-  JOIN public.subscriptions s ON s.id = a.subscription_id WHERE %2
- GROUP BY a.subscription_id, a.provider_key, s.provider_subscription_id, a.invoice_key)"_qs;
-const QString kCase = uR"(SELECT 3, 'case', c.subscription_id::text, NULL::text, c.id,
-    NULL::bigint, '%1', c.provider_key, c.provider_subscription_id, c.error_code, c.status,
-    c.provider_renewal_key, rd_rfc3339(c.first_seen_at), NULL::bigint, NULL::text
-  FROM public.reconciliation_cases c WHERE %2)"_qs;
-const QString kDelivery = uR"(SELECT 4, 'delivery', NULL::text, NULL::text, NULL::bigint, w.id,
-    '%1', w.provider_key, coalesce(w.normalized->>'providerSubscriptionId', ''),
-    coalesce(w.outcome, ''), w.provider_event_id, rd_rfc3339(w.received_at), NULL::text,
-    NULL::bigint, NULL::text
-  FROM public.webhook_inbox w WHERE %2)"_qs;
-
-const QString kByKey
-    = u"%1.provider_key = ANY(CAST((SELECT k FROM keys) AS text[])) AND %1.%2 = CAST(? AS text)"_qs;
 
 QString matchedText(const QString &code)
 {
@@ -83,6 +29,8 @@ QString matchedText(const QString &code)
         return Tr::tr("the invoice of a failed payment");
     if (code == u"number")
         return Tr::tr("its number");
+    if (code == u"email")
+        return Tr::tr("the customer's e-mail address");
     return code;
 }
 
@@ -98,6 +46,7 @@ QString periodText(const QVariant &start, const QVariant &end)
 FindQuery parseFindText(const QString &typed)
 {
     FindQuery q;
+    q.typed = typed;
     QString t = typed.trimmed();
     // What is copied from a log line or a JSON document often comes quoted.
     for (const QChar quote : {u'"', u'\'', u'`'}) {
@@ -141,6 +90,7 @@ FindQuery parseFindText(const QString &typed)
     const QUuid uuid = QUuid::fromString(t);
     if (!uuid.isNull() && (t.size() == 36 || t.size() == 38))
         q.uuid = uuid.toString(QUuid::WithoutBraces);
+    q.email = t.contains(u'@');
     q.text = t;
     return q;
 }
@@ -149,114 +99,68 @@ QVector<FoundItem> findAnything(QSqlDatabase &db, const FindQuery &query)
 {
     if (!query.error.isEmpty() || query.text.isEmpty())
         return {};
-    QStringList branches;
-    QVariantList values;
-    if (!query.caseOnly) {
-        branches << kSubscription.arg(
-            u"provider_id"_qs, kByKey.arg(u"s"_qs, u"provider_subscription_id"_qs));
-        values << query.text;
-        if (!query.uuid.isEmpty()) {
-            branches << kSubscription.arg(u"uuid"_qs, u"s.id = CAST(? AS uuid)"_qs);
-            values << query.uuid;
-        }
-        branches << kPeriod.arg(u"renewal_key"_qs, kByKey.arg(u"b"_qs, u"provider_renewal_key"_qs));
-        values << query.text;
-        // billing_periods_by_event_id (migration 0019).
-        branches << kPeriod.arg(u"event_id"_qs, kByKey.arg(u"b"_qs, u"provider_event_id"_qs));
-        values << query.text;
-        if (!query.uuid.isEmpty()) {
-            branches << kPeriod.arg(u"uuid"_qs, u"b.id = CAST(? AS uuid)"_qs);
-            values << query.uuid;
-        }
-        branches << kAttempt.arg(u"failed_invoice"_qs, kByKey.arg(u"a"_qs, u"invoice_key"_qs));
-        values << query.text;
-        // A renewal that was rejected is only in its case (reconciliation_cases_by_renewal_key,
-        // migration 0019).
-        branches << kCase.arg(u"renewal_key"_qs, kByKey.arg(u"c"_qs, u"provider_renewal_key"_qs));
-        values << query.text;
-        // ... and a renewal rejected outside the inbox keeps its event ids only there, the
-        // first and the latest (reconciliation_cases_by_first_event_id, _by_last_, 0021).
-        branches << kCase.arg(u"event_id"_qs, kByKey.arg(u"c"_qs, u"first_provider_event_id"_qs));
-        values << query.text;
-        branches << kCase.arg(u"event_id"_qs, kByKey.arg(u"c"_qs, u"last_provider_event_id"_qs));
-        values << query.text;
-    }
-    if (query.number >= 0) {
-        branches << kCase.arg(u"number"_qs, u"c.id = CAST(? AS bigint)"_qs);
-        values << query.number;
-    }
-    if (!query.caseOnly) {
-        branches << kDelivery.arg(u"event_id"_qs, kByKey.arg(u"w"_qs, u"provider_event_id"_qs));
-        values << query.text;
-        if (query.number >= 0) {
-            branches << kDelivery.arg(u"number"_qs, u"w.id = CAST(? AS bigint)"_qs);
-            values << query.number;
-        }
-    }
+    // The search is the database's (find_anything, #42), the same `renewalctl find` runs:
+    // what the text is (a number, "case 42", a uuid, an e-mail address) and each index probe.
     QSqlQuery q = execSql(db,
-        kProviderKeys + u"SELECT * FROM ("_qs + branches.join(u"\nUNION ALL\n"_qs)
-            + u") found(ord, kind, sub, period, case_id, delivery, matched, provider, ref, a1, a2, "
-              "a3, a4, amount, currency) ORDER BY ord, provider, ref, a1 LIMIT 50"_qs,
-        values);
+        u"SELECT kind, matched_by, subscription_id, billing_period_id, case_id, delivery_id, "
+        "provider_key, provider_subscription_id, status, reason, renewal_key, event_id, "
+        "rd_rfc3339(period_start) AS period_start, rd_rfc3339(period_end) AS period_end, "
+        "rd_rfc3339(at) AS at, amount_minor, currency, attempts "
+        "FROM public.find_anything(CAST(? AS text), ?)"_qs,
+        {query.typed.isNull() ? query.text : query.typed, kMaxFound});
 
     QVector<FoundItem> found;
-    QSet<QString> seen;
     while (q.next()) {
+        const auto v = [&q](const char *column) { return q.value(QLatin1String(column)); };
         FoundItem item;
-        const QString kind = q.value(1).toString();
-        item.subscriptionUuid = q.value(2).toString();
-        item.billingPeriodId = q.value(3).toString();
-        const QString matched = q.value(6).toString();
-        const QString provider = q.value(7).toString();
-        const QString ref = q.value(8).toString();
-        item.matchedBy = matchedText(matched);
+        const QString kind = v("kind").toString();
+        item.subscriptionUuid = v("subscription_id").toString();
+        item.billingPeriodId = v("billing_period_id").toString();
+        const QString provider = v("provider_key").toString();
+        const QString ref = v("provider_subscription_id").toString();
+        item.matchedBy = matchedText(v("matched_by").toString());
         if (kind == u"subscription") {
             item.kind = FoundItem::Kind::Subscription;
             item.title = Tr::tr("Subscription %1").arg(ref);
-            item.detail
-                = Tr::tr("%1 · %2 · %3")
-                      .arg(provider, q.value(9).toString(), periodText(q.value(10), q.value(11)));
-        } else if (kind == u"period") {
+            item.detail = Tr::tr("%1 · %2 · %3")
+                              .arg(provider, v("status").toString(),
+                                  periodText(v("period_start"), v("period_end")));
+        } else if (kind == u"renewal") {
             item.kind = FoundItem::Kind::BillingPeriod;
-            item.title = Tr::tr("Renewal %1").arg(q.value(9).toString());
-            item.detail = Tr::tr("%1 · subscription %2 · %3 · %4")
-                              .arg(provider, ref, periodText(q.value(10), q.value(11)),
-                                  format::money(q.value(13).toLongLong(), q.value(14).toString()));
-        } else if (kind == u"attempt") {
+            item.title = Tr::tr("Renewal %1").arg(v("renewal_key").toString());
+            item.detail
+                = Tr::tr("%1 · subscription %2 · %3 · %4")
+                      .arg(provider, ref, periodText(v("period_start"), v("period_end")),
+                          format::money(v("amount_minor").toLongLong(), v("currency").toString()));
+        } else if (kind == u"failed_payment") {
             item.kind = FoundItem::Kind::Subscription;
-            item.title = Tr::tr("Failed payment of %1").arg(q.value(9).toString());
+            item.title = Tr::tr("Failed payment of %1").arg(v("renewal_key").toString());
             item.detail = Tr::tr("%1 · subscription %2 · %3 attempts, the last failed %4")
-                              .arg(provider, ref, q.value(11).toString(),
-                                  format::localDateTime(format::instant(q.value(10).toString())));
+                              .arg(provider, ref, v("attempts").toString(),
+                                  format::localDateTime(format::instant(v("at").toString())));
         } else if (kind == u"case") {
             item.kind = FoundItem::Kind::Case;
-            item.caseId = q.value(4).toLongLong();
+            item.caseId = v("case_id").toLongLong();
             item.title = Tr::tr("Case %1 · %2")
                              .arg(item.caseId)
-                             .arg(format::humanize(q.value(9).toString()));
-            item.detail = Tr::tr("%1 · %2 · subscription %3 · renewal %4 · opened %5 ago")
-                              .arg(q.value(10).toString(), provider, ref, q.value(11).toString(),
-                                  format::age(format::instant(q.value(12).toString())));
+                             .arg(format::humanize(v("reason").toString()));
+            item.detail
+                = Tr::tr("%1 · %2 · subscription %3 · renewal %4 · opened %5 ago")
+                      .arg(v("status").toString(), provider, ref, v("renewal_key").toString(),
+                          format::age(format::instant(v("at").toString())));
         } else {
             item.kind = FoundItem::Kind::Delivery;
-            item.deliveryId = q.value(5).toLongLong();
-            const QString outcome = q.value(9).toString();
+            item.deliveryId = v("delivery_id").toLongLong();
+            const QString outcome = v("status").toString();
             item.title = Tr::tr("Inbox delivery %1 · %2")
                              .arg(item.deliveryId)
                              .arg(outcome.isEmpty() ? Tr::tr("not processed yet")
                                                     : format::humanize(outcome));
-            const QDateTime received = format::instant(q.value(11).toString());
+            const QDateTime received = format::instant(v("at").toString());
             item.detail
                 = Tr::tr("%1 · event %2 · received %3")
-                      .arg(provider, q.value(10).toString(), format::localDateTime(received));
+                      .arg(provider, v("event_id").toString(), format::localDateTime(received));
         }
-        // One thing found by two of its ids (a subscription's uuid that is also its provider
-        // id) is listed once.
-        const QString identity = kind + u'/' + item.subscriptionUuid + u'/' + item.billingPeriodId
-            + u'/' + QString::number(item.caseId) + u'/' + QString::number(item.deliveryId);
-        if (seen.contains(identity))
-            continue;
-        seen.insert(identity);
         found << item;
     }
     return found;

@@ -30,10 +30,12 @@ struct FoundItem
 /// name a case only; a bare number may be a case, a delivery or any text id.
 struct FindQuery
 {
+    QString typed; ///< as typed: what find_anything reads, as `renewalctl find` hands it
     QString text; ///< the id as it will be compared (empty when `error` is set)
     bool caseOnly = false; ///< "case 42" / "#42"
     qint64 number = -1; ///< the case or delivery number, when the text is one
     QString uuid; ///< lower-case, when the text is a uuid (ours: subscriptions, periods)
+    bool email = false; ///< has an '@': also a customer's e-mail address (#42)
     QString error; ///< why nothing can be looked up ("an id has no line breaks")
 };
 
@@ -41,12 +43,16 @@ struct FindQuery
 /// inbox key is "sha256:" and 64 hex digits), short enough to say at once what is wrong.
 inline constexpr int kMaxFindLength = 255;
 
+/// The most matches listed.
+inline constexpr int kMaxFound = 50;
+
 FindQuery parseFindText(const QString &typed);
 
-/// Every match of `query` (at most 50), subscriptions first, then billing periods, cases and
-/// deliveries. Each kind of id is one probe of a unique or primary-key index per provider
-/// (the provider keys found by a loose index scan), whatever the server's collation: see
-/// docs/desk.md. Throws rd::DatabaseFailure. Runs on a pool thread.
+/// Every match of `query` (at most kMaxFound), subscriptions first, then billing periods and
+/// failed payments, cases and deliveries: the database's find_anything, which `renewalctl find`
+/// runs too. Each kind of id is one index probe per provider (the provider keys found by a loose
+/// index scan), whatever the server's collation; an e-mail address is looked up by its keyed
+/// hash: see docs/desk.md. Throws rd::DatabaseFailure. Runs on a pool thread.
 QVector<FoundItem> findAnything(QSqlDatabase &db, const FindQuery &query);
 
 } // namespace rd::ui

@@ -25,7 +25,8 @@ FindDialog::FindDialog(DatabasePool *pool, QWidget *parent)
     setWindowTitle(tr("Find anything"));
     m_input->setObjectName(u"find-anything-input"_qs);
     m_input->setPlaceholderText(
-        tr("Subscription, invoice or transaction, provider event, case 42, delivery…"));
+        tr("Subscription, invoice or transaction, provider event, case 42, delivery, "
+           "customer e-mail…"));
     m_input->setClearButtonEnabled(true);
     QFont big = m_input->font();
     big.setPointSizeF(big.pointSizeF() * 1.2);
@@ -43,7 +44,8 @@ FindDialog::FindDialog(DatabasePool *pool, QWidget *parent)
     layout->addWidget(m_input);
     layout->addWidget(m_message);
     layout->addWidget(m_results, 1);
-    m_message->setText(tr("Paste any id a customer or a provider gives you; Return opens it."));
+    m_message->setText(tr("Paste any id a customer or a provider gives you, or the customer's "
+                          "e-mail address; Return opens it."));
 
     m_delay->setSingleShot(true);
     m_delay->setInterval(250);
@@ -130,7 +132,8 @@ void FindDialog::showMatches(const QString &text, const QVector<FoundItem> &matc
     m_lookedUp = text;
     m_settled = true;
     m_results->clear();
-    const QString id = parseFindText(text).text;
+    const FindQuery query = parseFindText(text);
+    const QString id = query.text;
     for (const FoundItem &m : matches) {
         // What it is (and by which of its ids it was found) first; what tells it apart below.
         auto *item = new QListWidgetItem(
@@ -139,16 +142,25 @@ void FindDialog::showMatches(const QString &text, const QVector<FoundItem> &matc
         m_results->addItem(item);
     }
     if (matches.isEmpty()) {
-        m_message->setText(tr("Nothing has the id “%1”: no subscription, renewal, provider "
-                              "event, case or inbox delivery.")
-                               .arg(id));
+        m_message->setText(query.email
+                ? tr("Nothing has the id or the customer's e-mail address “%1”: no delivery "
+                     "carried it (or it was erased), and no subscription, renewal, provider "
+                     "event, case or inbox delivery has it as its id.")
+                      .arg(id)
+                : tr("Nothing has the id “%1”: no subscription, renewal, provider event, case or "
+                     "inbox delivery.")
+                      .arg(id));
     } else {
         m_results->setCurrentRow(0);
-        m_message->setText(matches.size() == 1
-                ? tr("Return opens it.")
-                : tr("%1 things have the id “%2”: choose one (Up, Down, Return).")
-                      .arg(matches.size())
-                      .arg(id));
+        const QString several = query.email
+            ? tr("%1 things of the customer's e-mail address “%2”: choose one (Up, Down, "
+                 "Return).")
+            : tr("%1 things have the id “%2”: choose one (Up, Down, Return).");
+        m_message->setText(matches.size() == 1 ? tr("Return opens it.")
+                                               : several.arg(matches.size()).arg(id)
+                    + (matches.size() >= kMaxFound
+                            ? u" "_qs + tr("The first %1 are listed.").arg(kMaxFound)
+                            : QString()));
     }
     if (m_openWhenSettled) {
         m_openWhenSettled = false;

@@ -223,4 +223,41 @@ bool listObjectHasMore(const nlohmann::json &page)
     return requireBool(page, "", "has_more");
 }
 
+std::string stringAt(const nlohmann::json &body, std::initializer_list<const char *> keys)
+{
+    const nlohmann::json *at = &body;
+    for (const char *key : keys) {
+        if (!at->is_object())
+            return {};
+        const auto it = at->find(key);
+        if (it == at->end())
+            return {};
+        at = &*it;
+    }
+    return at->is_string() ? at->get<std::string>() : std::string();
+}
+
+std::string customerEmail(std::string_view written)
+{
+    const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+    while (!written.empty() && space(written.front()))
+        written.remove_prefix(1);
+    while (!written.empty() && space(written.back()))
+        written.remove_suffix(1);
+    if (written.empty() || written.size() > kMaxCustomerEmailBytes)
+        return {};
+    const auto at = written.rfind('@');
+    if (at == std::string_view::npos || at == 0 || at + 1 == written.size())
+        return {};
+    std::string email;
+    email.reserve(written.size());
+    for (const char c : written) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u <= 0x20 || u == 0x7f)
+            return {};
+        email += u >= 'A' && u <= 'Z' ? static_cast<char>(u - 'A' + 'a') : c;
+    }
+    return email;
+}
+
 } // namespace rd::adapters

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -111,6 +112,21 @@ NormalizeResult withDeliveryIds(const DeliveryIds &ids, Classify &&classify)
 /// adapter bounds each where it reads it; this catches one read without the bound) and a
 /// renewal's reason set.
 NormalizeResult finishedNormalization(NormalizeResult n);
+
+/// The longest e-mail address kept (RFC 5321's path limit less its brackets).
+inline constexpr std::size_t kMaxCustomerEmailBytes = 254;
+
+/// The string at `keys` under `body` (objects all the way down), or empty when any step is
+/// missing or of another type: for optional fields such as a customer's e-mail.
+std::string stringAt(const nlohmann::json &body, std::initializer_list<const char *> keys);
+
+/// A customer e-mail address as the database hashes it (#42): ASCII white space trimmed, ASCII
+/// letters lower-cased (the same in ingest_delivery and in every search, whatever the server's
+/// locale), or empty when it is no address: no '@' between a local part and a domain, a
+/// control character or space inside, or longer than kMaxCustomerEmailBytes. An address that
+/// is not one is left out, never made the payload invalid: a renewal is recorded whatever its
+/// customer field holds.
+std::string customerEmail(std::string_view written);
 
 /// A paid time to read only when the object lacks its own: a webhook falls back to its
 /// event's time, a statement (which has no event) to a time on the object itself.

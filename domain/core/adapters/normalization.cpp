@@ -56,7 +56,17 @@ NormalizeResult normalizePayload(
         if (providerKey.empty())
             return invalid("providerKey: must not be empty");
         const nlohmann::json body = parseUntrustedJson(rawBody);
-        return adapters::finishedNormalization(provider->normalize(providerKey, rawBody, body));
+        // Read whatever the payload is, an invalid one too: an erasure by e-mail finds every
+        // delivery of the address.
+        const std::string email = adapters::customerEmail(provider->customerEmail(body));
+        NormalizeResult n;
+        try {
+            n = adapters::finishedNormalization(provider->normalize(providerKey, rawBody, body));
+        } catch (const InputError &e) {
+            n = invalid(e.what());
+        }
+        n.customerEmail = email;
+        return n;
     } catch (const InputError &e) {
         return invalid(e.what());
     } catch (const nlohmann::json::exception &e) {
@@ -83,6 +93,8 @@ nlohmann::json toJson(const NormalizeResult &n)
     }
     if (n.trouble)
         json["trouble"] = toJson(*n.trouble);
+    if (!n.customerEmail.empty())
+        json["customerEmail"] = n.customerEmail;
     return json;
 }
 

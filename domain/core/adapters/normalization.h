@@ -56,6 +56,10 @@ struct NormalizeResult
     /// raw body (Recurly invoices, Lemon Squeezy). A byte-identical redelivery then has the
     /// same id; a re-serialized one does not, which the renewal key still deduplicates.
     bool eventIdDerived = false;
+    /// The customer's e-mail address the payload carries (adapters::customerEmail), empty
+    /// when none (#42). The webhook inbox never stores it: ingest_delivery replaces it by its
+    /// keyed hash (customerEmailHmac) before the row is written.
+    std::string customerEmail;
 };
 
 /// "sha256:<hex of rawBody>": the delivery id derived from the body's bytes. The adapters give
@@ -87,7 +91,8 @@ NormalizeResult normalizePayload(
 /// "reason",
 ///  "message", "providerEventId", "providerSubscriptionId" (string or null), "eventIdDerived",
 ///  "event": SuccessfulRenewalEvent JSON form or null, "movements" for a money movement or
-///  a listed renewal that carries its money back, and "trouble" for payment trouble}
+///  a listed renewal that carries its money back, "trouble" for payment trouble, and
+///  "customerEmail" when the payload names its customer's address}
 nlohmann::json toJson(const NormalizeResult &normalization);
 
 } // namespace rd

@@ -140,6 +140,11 @@ public:
     /// The provider sends no delivery id: its event id is derivedEventId(rawBody), even for a
     /// body too broken to read.
     virtual bool derivesEventIds() const = 0;
+    /// The customer's e-mail address where the kind's webhook body carries one (#42), as it
+    /// is written there; empty when it has none. Never throws: an address of the wrong type is
+    /// none. normalizePayload bounds and lower-cases it (adapters::customerEmail), and the
+    /// database keeps only its keyed hash (ingest_delivery).
+    virtual std::string customerEmail(const nlohmann::json &body) const = 0;
 
     // The adapter, for list pages (readStatement): the same object-level classification the
     // webhook envelope calls, given what a list lacks (an event's time, its api_version).

@@ -13,6 +13,8 @@ public:
     NormalizeResult normalize(std::string_view providerKey, std::string_view rawBody,
         const nlohmann::json &body) const override;
     bool derivesEventIds() const override { return true; }
+    // customer_email.cpp
+    std::string customerEmail(const nlohmann::json &body) const override;
     std::string_view listItemsKey() const override { return "data"; }
     nlohmann::json parseListed(std::string_view text) const override;
     bool listSaysMoreFollows(const nlohmann::json &page) const override;
