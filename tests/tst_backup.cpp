@@ -3,6 +3,7 @@
 // refused over data; a damaged or re-forged file does not pass. Against the run's real
 // cluster, and a second embedded cluster of the test's own.
 #include "domain/core/errors.h"
+#include "domain/store/audit_chains.h"
 #include "domain/store/backup_file.h"
 #include "domain/store/database_backup.h"
 #include "domain/store/embedded_cluster.h"
@@ -174,6 +175,32 @@ fs::path forgeBackup(const rdtest::TestDatabase &source, const rd::BackupManifes
     rd::writeBackupFile(forged, original, dumpOf(altered.file));
     fs::remove(altered.file);
     return forged;
+}
+
+/// A break's identity as the restore compares it (where, what, the broken state's hashes).
+std::string identities(const std::vector<rd::ChainBreak> &breaks)
+{
+    std::string s;
+    for (const auto &b : breaks)
+        s += b.chain + " " + b.chainId + " row " + std::to_string(b.rowId) + " seq "
+            + std::to_string(b.seq) + ": " + b.problem + " [" + b.rowHash + " " + b.contentHash
+            + " " + b.previousRowHash + "]\n";
+    return s;
+}
+
+/// The owner breaks a chain as tst_auditverify does, with the insert-only guards off: the
+/// first renewal's audit row rewritten, its stored hash kept. Returns the row's id.
+std::string breakOneChain(const rdtest::TestDatabase &db)
+{
+    pqxx::connection conn(db.conninfo());
+    pqxx::work tx(conn);
+    tx.exec0("SET LOCAL session_replication_role = replica");
+    const auto id = tx.exec1("UPDATE subscription_transition_audits SET actor_id = 'forged' "
+                             "WHERE id = (SELECT min(id) FROM subscription_transition_audits "
+                             "WHERE transition = 'subscription_renewed') RETURNING id")[0]
+                        .as<std::string>();
+    tx.commit();
+    return id;
 }
 
 } // namespace
@@ -726,6 +753,214 @@ private slots:
         QCOMPARE(scalar(source, "SELECT count(*) FROM database_backups"), 3LL);
         QVERIFY_THROWS_EXCEPTION(
             rd::InputError, rd::backupDatabase(source.conninfo(), *files.begin()));
+    }
+
+    // #42, item 6: a database whose audit chain is broken is backed up all the same, and the
+    // file records the break with its broken state; the restore of that file verifies, with
+    // exactly that break; a file whose manifest hides the break, or whose audits were altered
+    // further, does not.
+    void brokenChainIsRecordedAndRestoredAsRecorded()
+    {
+        rdtest::TestDatabase source("backup_broken_src");
+        fillSmall(source, 5);
+        const std::string row = breakOneChain(source);
+        TempDir dir;
+        const auto backup = rd::backupDatabase(source.conninfo(), dir.path / "broken.backup");
+        const auto &m = backup.manifest;
+        QVERIFY(m.chainsVerified);
+        QVERIFY(!m.chainsIntact());
+        QCOMPARE(m.chainBreaks.size(), std::size_t(1));
+        const auto &recorded = m.chainBreaks.front();
+        QCOMPARE(std::to_string(recorded.rowId), row);
+        QCOMPARE(recorded.problem, std::string(rd::chain_problem::kAltered));
+        {
+            pqxx::connection conn(source.conninfo());
+            pqxx::nontransaction q(conn);
+            QCOMPARE(recorded.rowHash,
+                q.exec1("SELECT row_hash FROM subscription_transition_audits WHERE id = " + row)[0]
+                    .as<std::string>());
+        }
+        QVERIFY(recorded.contentHash.size() == 64 && recorded.contentHash != recorded.rowHash);
+        QVERIFY(!recorded.previousRowHash.empty());
+        QCOMPARE(m.auditRows,
+            count(source.conninfo(), "SELECT count(*) FROM subscription_transition_audits")
+                + count(source.conninfo(), "SELECT count(*) FROM reconciliation_case_history"));
+        // On disk, read back as written (the backup log keeps it too).
+        QCOMPARE(
+            identities(rd::readBackupManifest(backup.file).chainBreaks), identities(m.chainBreaks));
+        QVERIFY(rd::readBackupManifest(backup.file).chainsVerified);
+        QCOMPARE(count(source.conninfo(),
+                     "SELECT count(*) FROM database_backups WHERE jsonb_array_length(manifest -> "
+                     "'chains' -> 'breaks') = 1"),
+            1LL);
+
+        // Restored: verified, broken exactly as recorded, and the copy's own verification
+        // finds that break and no other.
+        {
+            rdtest::TestDatabase target("backup_broken_dst", false);
+            const auto report = rd::restoreDatabase(backup.file, target.conninfo());
+            QVERIFY2(report.verified(), differences(report).c_str());
+            QVERIFY(report.brokenAsRecorded());
+            QVERIFY(report.chainsAsRecorded());
+            QCOMPARE(identities(report.verification.breaks), identities(m.chainBreaks));
+            pqxx::connection conn(target.conninfo());
+            QCOMPARE(identities(rd::verifyAuditChainsStreamed(conn, {}).breaks),
+                identities(m.chainBreaks));
+        }
+
+        // The same file with its manifest claiming no break (or written before breaks were
+        // recorded): refused, the break named.
+        for (const bool older : {false, true}) {
+            auto claimed = rd::readBackupManifest(backup.file);
+            claimed.chainBreaks.clear();
+            claimed.chainsVerified = !older;
+            const auto edited = dir.path / (older ? "older.backup" : "claimed.backup");
+            rd::writeBackupFile(edited, claimed, dumpOf(backup.file));
+            rdtest::TestDatabase target("backup_broken_claimed", false);
+            const auto report = rd::restoreDatabase(edited, target.conninfo());
+            QVERIFY(!report.verified());
+            QCOMPARE(identities(report.unrecordedBreaks), identities(m.chainBreaks));
+            QVERIFY(report.recordedBreaksNotFound.empty());
+            QVERIFY(report.migrationsApplied.empty());
+        }
+
+        // The audits altered further after the backup, re-forged under its manifest: the broken
+        // row altered again, or the row before it rewritten with its hash recomputed (the chain
+        // then breaks at the same row, for the same reason, but not in the same state).
+        const std::vector<std::string> further {
+            "UPDATE subscription_transition_audits SET actor_id = 'forged again' WHERE id = " + row,
+            "UPDATE subscription_transition_audits a SET comment = 'forged' WHERE id = (SELECT "
+            "p.id FROM subscription_transition_audits p, subscription_transition_audits b WHERE "
+            "b.id = "
+                + row
+                + " AND p.subscription_id = b.subscription_id AND p.chain_seq = b.chain_seq - 1); "
+                  "UPDATE subscription_transition_audits a SET row_hash = "
+                  "rd_sha256_hex(rd_audit_canonical(a)) WHERE comment = 'forged'"};
+        for (const auto &alteration : further) {
+            const auto forged = forgeBackup(
+                source, m, dir.path, {"SET session_replication_role = replica", alteration});
+            rdtest::TestDatabase target("backup_broken_further", false);
+            const auto report = rd::restoreDatabase(forged, target.conninfo());
+            QVERIFY2(!report.verified(), alteration.c_str());
+            QCOMPARE(identities(report.recordedBreaksNotFound), identities(m.chainBreaks));
+            QVERIFY(!report.unrecordedBreaks.empty());
+            QVERIFY(report.migrationsApplied.empty());
+        }
+    }
+
+    // The CLI says it: db backup of broken chains writes the file, warns first on stderr and
+    // exits 3; db restore of it verifies, warns and exits 3; a file that hides the break, 65.
+    void brokenChainCommandLine()
+    {
+        rdtest::TestDatabase source("backup_broken_cli_src");
+        fillSmall(source, 3);
+        const std::string row = breakOneChain(source);
+        TempDir dir;
+        const auto backed = rdtest::runProgram(rdtest::ctl(),
+            rdtest::withDb(source,
+                {"db", "backup", "--to", QString::fromStdString(dir.path.string() + "/"), "--json",
+                    "--no-progress"}));
+        QVERIFY2(backed.exitCode == 3, backed.err.constData());
+        QVERIFY2(backed.err.startsWith("renewalctl: warning: the database's audit chains are "
+                                       "broken (1 break): the backup was written"),
+            backed.err.constData());
+        QVERIFY2(backed.err.contains(QByteArray::fromStdString("taken with a chain broken: "))
+                && backed.err.contains(
+                    QByteArray::fromStdString("audit row " + row + " at position ")),
+            backed.err.constData());
+        const auto j = nlohmann::json::parse(backed.out.toStdString());
+        QVERIFY(!j.at("chains").at("intact").get<bool>());
+        QCOMPARE(
+            std::to_string(j.at("chains").at("breaks").at(0).at("rowId").get<long long>()), row);
+        const QString file = QString::fromStdString(j.at("file").get<std::string>());
+        QVERIFY(QFileInfo::exists(file));
+        // In words too.
+        const auto text = rdtest::runProgram(rdtest::ctl(),
+            rdtest::withDb(source,
+                {"db", "backup", "--to", QString::fromStdString((dir.path / "t.backup").string()),
+                    "--no-progress"}));
+        QCOMPARE(text.exitCode, 3);
+        QVERIFY2(text.out.contains("audit chains: ") && text.out.contains("BROKEN, 1 break"),
+            text.out.constData());
+
+        rdtest::TestDatabase target("backup_broken_cli_dst", false);
+        const QString dst = QString::fromStdString(target.conninfo());
+        const auto restored = rdtest::runProgram(
+            rdtest::ctl(), {"db", "restore", file, "--db", dst, "--no-progress"});
+        QVERIFY2(restored.exitCode == 3, (restored.out + restored.err).constData());
+        QVERIFY2(restored.out.contains("1 break, exactly the ones the backup recorded")
+                && restored.out.contains(
+                    "verified: the restored database is the backup's, its broken chains included"),
+            restored.out.constData());
+        QVERIFY2(restored.err.contains("renewalctl: warning: the backup was taken with its audit "
+                                       "chains broken (1 break)"),
+            restored.err.constData());
+
+        auto claimed = rd::readBackupManifest(file.toStdString());
+        claimed.chainBreaks.clear();
+        const auto edited = dir.path / "claimed.backup";
+        rd::writeBackupFile(edited, claimed, dumpOf(file.toStdString()));
+        const auto refused = rdtest::runProgram(rdtest::ctl(),
+            {"db", "restore", QString::fromStdString(edited.string()), "--db", dst, "--force",
+                "--no-progress"});
+        QCOMPARE(refused.exitCode, 65);
+        QVERIFY2(refused.out.contains("NOT VERIFIED"), refused.out.constData());
+        QVERIFY2(refused.err.contains(QByteArray::fromStdString("differs: chain: "))
+                && refused.err.contains(QByteArray::fromStdString("audit row " + row)),
+            refused.err.constData());
+    }
+
+    // #42, item 12: --to DIR/ of a directory that does not exist is made (0700) when its parent
+    // is a directory; with a parent missing too, it is refused naming the missing part, and
+    // nothing is made.
+    void backupToMissingDirectory()
+    {
+        rdtest::TestDatabase source("backup_missing_dir");
+        fillSmall(source, 1);
+        TempDir dir;
+        const auto leaf = dir.path / "nightly";
+        const auto made = rdtest::runProgram(rdtest::ctl(),
+            rdtest::withDb(source,
+                {"db", "backup", "--to", QString::fromStdString(leaf.string() + "/"), "--json",
+                    "--no-progress"}));
+        QVERIFY2(made.exitCode == 0, made.err.constData());
+        QVERIFY(fs::is_directory(leaf));
+        QCOMPARE(fs::status(leaf).permissions() & fs::perms::all, fs::perms::owner_all);
+        const auto file
+            = nlohmann::json::parse(made.out.toStdString()).at("file").get<std::string>();
+        QCOMPARE(fs::path(file).parent_path(), leaf);
+
+        const auto deep = dir.path / "missing" / "nightly";
+        const auto refused = rdtest::runProgram(rdtest::ctl(),
+            rdtest::withDb(source,
+                {"db", "backup", "--to", QString::fromStdString(deep.string() + "/"),
+                    "--no-progress"}));
+        QCOMPARE(refused.exitCode, 65);
+        QVERIFY2(refused.err.contains(QByteArray::fromStdString(
+                     "no such directory: " + (dir.path / "missing").string() + " does not exist")),
+            refused.err.constData());
+        QVERIFY(!fs::exists(dir.path / "missing"));
+        // A file's name in a directory that does not exist: the missing part named, too.
+        const auto named = rdtest::runProgram(rdtest::ctl(),
+            rdtest::withDb(source,
+                {"db", "backup", "--to",
+                    QString::fromStdString((dir.path / "missing" / "a.backup").string()),
+                    "--no-progress"}));
+        QCOMPARE(named.exitCode, 65);
+        QVERIFY2(named.err.contains(QByteArray::fromStdString(
+                     "no such directory: " + (dir.path / "missing").string() + " does not exist")),
+            named.err.constData());
+        // A part of the path that is a file.
+        writeAll(dir.path / "plain", "x");
+        const auto underFile = rdtest::runProgram(rdtest::ctl(),
+            rdtest::withDb(source,
+                {"db", "backup", "--to",
+                    QString::fromStdString((dir.path / "plain" / "sub").string() + "/"),
+                    "--no-progress"}));
+        QCOMPARE(underFile.exitCode, 65);
+        QVERIFY2(underFile.err.contains(QByteArray::fromStdString(
+                     (dir.path / "plain").string() + " is a file, not a directory")),
+            underFile.err.constData());
     }
 
     // renewalctl db backup / db restore, end to end: exit codes and what they say.

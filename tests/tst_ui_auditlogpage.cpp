@@ -606,6 +606,15 @@ private slots:
                 "subscription_transition_audits) + (SELECT count(DISTINCT case_id) FROM "
                 "reconciliation_case_history)")));
         QCOMPARE(done.first().at(1).toLongLong(), qint64(anchor["heads"].size()));
+        // And the chains' verification beside them, in words: intact here (#42, item 6).
+        {
+            QFile verification(rd::ui::AuditLogPage::verificationPathFor(csv));
+            QVERIFY(verification.open(QIODevice::ReadOnly));
+            const QString said = QString::fromUtf8(verification.readAll());
+            QVERIFY2(said.contains(u"Result: intact."_qs), qPrintable(said));
+        }
+        QVERIFY2(status.last().first().toString().contains(u"The chains verify"_qs),
+            qPrintable(status.last().first().toString()));
         // The digest to publish is said on export and again when the file is verified.
         const QString digest = QString::fromStdString(anchor["digest"].get<std::string>());
         QVERIFY(!status.isEmpty());
@@ -819,6 +828,30 @@ private slots:
                          QString::fromStdString(seq))),
             qPrintable(detail->auditFlag()->text()));
         window.grab().save(u"/tmp/rd-audit-flagged-1600.png"_qs);
+
+        // Export for auditor of the broken chain says so, which one and where (#42, item 6):
+        // in the file beside the CSV, in the status message, and on the page.
+        rd::ui::AuditLogPage fresh(m_pool.get());
+        const QString csv = dir.filePath(u"broken.csv"_qs);
+        QSignalSpy exported(&fresh, &rd::ui::AuditLogPage::exportFinished);
+        QSignalSpy status(&fresh, &rd::ui::AuditLogPage::statusMessage);
+        fresh.exportForAuditor(csv);
+        QVERIFY(exported.wait(60000));
+        QCOMPARE(exported.first().at(2).toString(), QString());
+        const QString where = QString::fromStdString("subscription " + subject + " (chain "
+            + subscription + "), audit row " + tampered + " at position " + seq
+            + ": row content does not match its hash (altered)");
+        QFile verification(rd::ui::AuditLogPage::verificationPathFor(csv));
+        QVERIFY(verification.open(QIODevice::ReadOnly));
+        const QString said = QString::fromUtf8(verification.readAll());
+        QVERIFY2(said.contains(u"Result: BROKEN, "_qs), qPrintable(said));
+        QVERIFY2(said.contains(u"Broken: "_qs + where), qPrintable(said));
+        const QString message = status.last().first().toString();
+        QVERIFY2(message.contains(u"The audit chains are BROKEN: "_qs)
+                && message.contains(u" break(s), first: "_qs + where),
+            qPrintable(message));
+        QVERIFY2(fresh.chainState()->text().startsWith(u"✗ chain broken: "_qs + where),
+            qPrintable(fresh.chainState()->text()));
     }
 };
 

@@ -622,6 +622,73 @@ private slots:
         QCOMPARE(open.size(), 1);
         QCOMPARE(open[0][0].toString(), dialog.outcome().conninfo);
     }
+
+    /// #42, item 6: Back up… of a database whose audit chain is broken writes the file and says
+    /// so first, naming the break; Restore… shows it in the manifest and restores that file as
+    /// verified, with the chains broken as recorded, said in amber.
+    void brokenChainsBackupIsSaidAndRestores()
+    {
+        rdtest::TestDatabase source("ui_backup_broken");
+        rdtest::importSubscriptions(
+            source.conninfo(), rdtest::subscriptionLine("stripe-main", "sub_k") + "\n");
+        rd::RenewalApplier applier(source.conninfo());
+        QVERIFY(applier.apply(rdtest::februaryRenewal("sub_k", "evt_k", "in_k")).outcome
+            == rd::ApplyOutcome::Applied);
+        std::string row;
+        {
+            pqxx::connection conn(source.conninfo());
+            pqxx::work tx(conn);
+            tx.exec0("SET LOCAL session_replication_role = replica");
+            row = tx.exec1("UPDATE subscription_transition_audits SET actor_id = 'forged' WHERE "
+                           "transition = 'subscription_renewed' RETURNING id")[0]
+                      .as<std::string>();
+            tx.commit();
+        }
+        const QString file = m_tmp.filePath(u"broken/books.backup"_qs);
+        BackupDialog backup(QString::fromStdString(source.conninfo()));
+        backup.setDestination(file);
+        QSignalSpy completed(&backup, &BackupDialog::backupCompleted);
+        backup.show();
+        backup.start();
+        QVERIFY(QTest::qWaitFor([&] { return !backup.isRunning(); }, 120000));
+        QCOMPARE(completed.size(), 1);
+        QVERIFY(QFileInfo::exists(file));
+        const QString where = u"audit row %1 at position 2: row content does not match its hash "
+                              "(altered)"_qs.arg(QString::fromStdString(row));
+        QVERIFY2(backup.errorText().startsWith(u"The database's audit chains were already broken "
+                                               "when this backup was taken: 1 break(s), first: "
+                                               "subscription stripe-main sub_k"_qs)
+                && backup.errorText().contains(where),
+            qPrintable(backup.errorText()));
+        QVERIFY(isRed(backup.findChild<QLabel *>(u"backup-error"_qs)));
+        QVERIFY2(
+            backup.summaryText().startsWith(u"Warning: taken with the audit chains broken: "_qs),
+            qPrintable(backup.summaryText()));
+        const QString dir = qEnvironmentVariable("RD_SCREENSHOT_DIR");
+        if (!dir.isEmpty())
+            QVERIFY(backup.grab().save(dir + u"/backup-broken-chains.png"_qs));
+
+        rdtest::TestDatabase target("ui_backup_broken_dst", false);
+        RestoreDialog restore;
+        QSignalSpy read(&restore, &RestoreDialog::manifestRead);
+        restore.setFile(file);
+        QVERIFY(read.wait(30000));
+        QVERIFY2(restore.manifestText().contains(u"Audit chains: BROKEN when the backup was "
+                                                 "taken: 1 break(s), first: "_qs),
+            qPrintable(restore.manifestText()));
+        restore.setServerTarget(QString::fromStdString(target.conninfo()));
+        QSignalSpy finished(&restore, &RestoreDialog::restoreFinished);
+        restore.show();
+        restore.start();
+        QVERIFY(finished.wait(180000));
+        QVERIFY2(restore.isVerified(), qPrintable(restore.resultText()));
+        QVERIFY2(restore.resultText().startsWith(u"Verified, but the audit chains are broken: the "
+                                                 "backup was taken with 1 break(s)"_qs)
+                && restore.resultText().contains(where),
+            qPrintable(restore.resultText()));
+        if (!dir.isEmpty())
+            QVERIFY(restore.grab().save(dir + u"/restore-broken-chains.png"_qs));
+    }
 };
 
 QTEST_MAIN(TestUiBackup)

@@ -116,6 +116,27 @@ nlohmann::json manifestSummary(const BackupManifest &m)
         {"anchorHeads", m.anchorHeads}, {"dumpSha256", m.dumpSha256}, {"dumpBytes", m.dumpBytes}};
 }
 
+/// The chains' breaks a manifest records, for --json: each named, with its broken state.
+nlohmann::json breaksJson(const std::vector<ChainBreak> &breaks)
+{
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto &b : breaks)
+        list.push_back({{"chain", b.chain}, {"chainId", b.chainId}, {"rowId", b.rowId},
+            {"seq", b.seq}, {"problem", b.problem}, {"provider", b.provider},
+            {"subscription", b.subscription}, {"rowHash", b.rowHash},
+            {"contentHash", b.contentHash}, {"described", describeChainBreak(b)}});
+    return list;
+}
+
+/// How many breaks, said whole ("1 break", "1000+ breaks").
+std::string breakCount(std::size_t n, bool more)
+{
+    return std::to_string(n) + (more ? "+" : "") + (n == 1 && !more ? " break" : " breaks");
+}
+
+/// At most this many breaks are listed on a terminal; --json and the manifest have them all.
+constexpr std::size_t kBreaksListed = 20;
+
 void printCounts(std::ostream &out, const std::map<std::string, long long> &counts)
 {
     std::size_t width = 0;
@@ -165,8 +186,26 @@ int runDbBackup(const CommandContext &ctx, const BackupCommandOptions &o)
         return ExitUnavailable;
     }
     progress.finish();
+    const auto &chains = result.manifest;
+    if (!chains.chainsIntact()) {
+        // First, on stderr, before the summary: a nightly script's log shows it, and the exit
+        // code (3) lets the script notice. The file is written and restores, breaks and all.
+        ctx.err << "renewalctl: warning: the database's audit chains are broken ("
+                << breakCount(chains.chainBreaks.size(), chains.moreChainBreaks)
+                << "): the backup was written, and its manifest records the breaks; a restore "
+                   "of it accepts exactly these and no other\n";
+        for (std::size_t i = 0; i < chains.chainBreaks.size() && i < kBreaksListed; ++i)
+            ctx.err << "renewalctl: warning: taken with a chain broken: "
+                    << describeChainBreak(chains.chainBreaks[i]) << "\n";
+        if (chains.chainBreaks.size() > kBreaksListed || chains.moreChainBreaks)
+            ctx.err << "renewalctl: warning: and more breaks (the manifest lists "
+                    << chains.chainBreaks.size() << "; renewalctl audit verify lists them)\n";
+    }
     if (ctx.json()) {
         auto j = manifestSummary(result.manifest);
+        j["chains"] = {{"rows", chains.auditRows}, {"chains", chains.auditChains},
+            {"intact", chains.chainsIntact()}, {"moreBreaks", chains.moreChainBreaks},
+            {"breaks", breaksJson(chains.chainBreaks)}};
         j["file"] = result.file.string();
         j["fileBytes"] = result.fileBytes;
         j["fileSha256"] = result.fileSha256;
@@ -184,6 +223,12 @@ int runDbBackup(const CommandContext &ctx, const BackupCommandOptions &o)
         printCounts(ctx.out, m.counts);
         ctx.out << "audit anchor: " << m.anchorHeads << " chain heads, digest " << m.anchorDigest
                 << "\n"
+                << "audit chains: " << m.auditRows << " rows in " << m.auditChains << " chains, "
+                << (m.chainsIntact()
+                           ? std::string("intact")
+                           : "BROKEN, " + breakCount(m.chainBreaks.size(), m.moreChainBreaks)
+                               + " (recorded in the manifest: the backup was taken with them)")
+                << "\n"
                 << "file sha256: " << result.fileSha256
                 << " (keep it apart from the file: db restore --digest refuses any other file)\n";
         if (result.recorded)
@@ -192,7 +237,10 @@ int runDbBackup(const CommandContext &ctx, const BackupCommandOptions &o)
     if (!result.recorded)
         ctx.err << "renewalctl: warning: not recorded in the backup log: " << result.notRecorded
                 << "\n";
-    return ExitOk;
+    // 3, as a command that did its work and found something to look at (`apply`'s
+    // rejections): not 0, which a nightly job would take for a clean backup, and not 65,
+    // which says no file was written.
+    return chains.chainsIntact() ? ExitOk : ExitRejected;
 }
 
 int runDbRestore(const CommandContext &ctx, const RestoreCommandOptions &o)
@@ -251,10 +299,16 @@ int runDbRestore(const CommandContext &ctx, const RestoreCommandOptions &o)
     if (report.anchor.mismatchCount > static_cast<long long>(report.anchor.mismatches.size()))
         differs.push_back(
             "anchor: " + std::to_string(report.anchor.mismatchCount) + " heads differ in all");
-    for (const auto &b : report.verification.breaks)
+    for (const auto &b : report.unrecordedBreaks)
         differs.push_back("chain: " + describeChainBreak(b));
-    if (report.verification.moreBreaks)
-        differs.push_back("chains: more breaks than listed");
+    for (const auto &b : report.recordedBreaksNotFound)
+        differs.push_back("chain: the backup recorded a break this copy does not have as "
+                          "recorded (the file was altered): "
+            + describeChainBreak(b));
+    if (report.verification.moreBreaks != report.manifest.moreChainBreaks)
+        differs.push_back(report.verification.moreBreaks
+                ? "chains: more breaks than listed"
+                : "chains: the backup recorded more breaks than this copy has");
     for (const auto &d : report.rules.differences)
         differs.push_back("schema: " + describeSchemaRuleDifference(d));
 
@@ -277,7 +331,10 @@ int runDbRestore(const CommandContext &ctx, const RestoreCommandOptions &o)
             {"chains",
                 {{"rows", report.verification.rows}, {"chains", report.verification.chains},
                     {"intact", report.verification.intact()},
-                    {"breaks", report.verification.breaks.size()}}},
+                    {"breaks", report.verification.breaks.size()},
+                    {"recordedBreaks", report.manifest.chainBreaks.size()},
+                    {"asRecorded", report.chainsAsRecorded()},
+                    {"brokenAsRecorded", report.brokenAsRecorded()}}},
             {"rules",
                 {{"compared", report.rules.compared},
                     {"notCompared",
@@ -317,9 +374,12 @@ int runDbRestore(const CommandContext &ctx, const RestoreCommandOptions &o)
                 << "\n"
                 << "audit chains: " << report.verification.rows << " rows in "
                 << report.verification.chains << " chains, "
-                << (report.verification.intact()
-                           ? std::string("intact")
-                           : std::to_string(report.verification.breaks.size()) + " breaks")
+                << (report.verification.intact() ? std::string("intact")
+                                                 : breakCount(report.verification.breaks.size(),
+                                                     report.verification.moreBreaks))
+                << (report.brokenAsRecorded()
+                           ? ", exactly the ones the backup recorded (it was taken with them)"
+                           : "")
                 << "\n";
         for (const auto &name : report.migrationsApplied)
             ctx.out << "migrated: " << name << "\n";
@@ -332,9 +392,23 @@ int runDbRestore(const CommandContext &ctx, const RestoreCommandOptions &o)
                     << "\n";
         else if (!report.rules.notCompared.empty())
             ctx.out << "schema rules: not compared: " << report.rules.notCompared << "\n";
-        ctx.out << (report.verified() ? "verified: the restored database is the backup's\n"
-                                      : "NOT VERIFIED: the restored database differs from the "
-                                        "backup's manifest\n");
+        ctx.out << (report.brokenAsRecorded()
+                ? "verified: the restored database is the backup's, its broken chains "
+                  "included\n"
+                : report.verified() ? "verified: the restored database is the backup's\n"
+                                    : "NOT VERIFIED: the restored database differs from the "
+                                      "backup's manifest\n");
+    }
+    if (report.brokenAsRecorded()) {
+        const auto &breaks = report.verification.breaks;
+        ctx.err << "renewalctl: warning: the backup was taken with its audit chains broken ("
+                << breakCount(breaks.size(), report.verification.moreBreaks)
+                << "), and the restored copy has exactly those: find out why before relying on "
+                   "it (renewalctl audit verify names them)\n";
+        for (std::size_t i = 0; i < breaks.size() && i < kBreaksListed; ++i)
+            ctx.err << "renewalctl: warning: broken as recorded: " << describeChainBreak(breaks[i])
+                    << "\n";
+        return ExitRejected; // restored and verified, with something to look at
     }
     if (!report.verified()) {
         for (const auto &d : differs)
@@ -359,11 +433,12 @@ void registerDbBackupCommands(CommandTree &tree, CLI::App &dbGroup)
     auto *backup = tree.command(dbGroup, "backup",
         "write a backup that proves itself: pg_dump, the counts and the audit anchor of one "
         "snapshot, in one file (default: renewal-desk-YYYYMMDD-HHMMSS.backup in the data "
-        "directory's backups/)",
+        "directory's backups/); exit 3 when the audit chains are broken (the file is written "
+        "and records the breaks)",
         [b](const CommandContext &ctx) { return runDbBackup(ctx, *b); });
     option(backup, "to", b->to, "FILE",
         "the file to write (never replaced); a directory, or a path ending in '/', gets the "
-        "default name inside it");
+        "default name inside it (a missing last directory is made, mode 0700)");
     flag(backup, "no-progress", b->noProgress, "no progress on stderr");
     db(backup);
     json(backup);
@@ -372,7 +447,8 @@ void registerDbBackupCommands(CommandTree &tree, CLI::App &dbGroup)
     auto *restore = tree.command(dbGroup, "restore",
         "restore a backup into an empty database or a new embedded cluster, then verify it "
         "against its manifest (counts, audit anchor, chains; exit 65 naming what differs) and "
-        "migrate it; refused (exit 4) over a database that holds data, unless --force",
+        "migrate it (exit 3: verified, with the chains broken exactly as the backup recorded); "
+        "refused (exit 4) over a database that holds data, unless --force",
         [r](const CommandContext &ctx) { return runDbRestore(ctx, *r); });
     positional(restore, "FILE", r->file, "the backup file", true);
     auto *target = option(

@@ -86,10 +86,14 @@ public:
         else if (!first && prevHash != m_prevRowHash)
             problem = chain_problem::kPreviousHash;
         if (!problem.empty()) {
-            if (m_out.breaks.size() < m_maxBreaks)
-                m_out.breaks.push_back(
-                    {m_chain, m_chainId, rowId, seq, std::string(problem), {}, {}});
-            else
+            if (m_out.breaks.size() < m_maxBreaks) {
+                ChainBreak b {m_chain, m_chainId, rowId, seq, std::string(problem), {}, {}};
+                b.rowHash.assign(rowHash);
+                b.contentHash = expected;
+                if (!first)
+                    b.previousRowHash = m_prevRowHash;
+                m_out.breaks.push_back(std::move(b));
+            } else
                 m_out.moreBreaks = true;
         }
         m_prevSeq = seq;
@@ -212,6 +216,8 @@ AuditVerification verifyAuditChainsStreamed(DbRef db, const AuditVerifyOptions &
     pqxx::connection &conn = pqxxOf(db);
     // One snapshot for every chain: the figures and breaks describe one moment.
     pqxx::transaction<pqxx::isolation_level::repeatable_read, pqxx::read_only> tx(conn);
+    if (!options.snapshot.empty()) // before any query of the transaction
+        tx.exec("SET TRANSACTION SNAPSHOT " + tx.quote(options.snapshot));
     tx.exec("SET LOCAL TimeZone = 'UTC'");
     tx.exec("SET LOCAL DateStyle = 'ISO, YMD'");
     AuditVerification out;

@@ -25,6 +25,15 @@ struct ChainBreak
     /// is gone. Filled by the verification and the anchor check.
     std::string provider;
     std::string subscription;
+    /// The broken state, for the breaks a walk of the chains finds (empty for the anchor's and
+    /// the billing periods'): the row's stored hash, the SHA-256 of its content as found, and
+    /// the stored hash of the row before it in its chain (empty for a chain's first row). A
+    /// backup of a database whose chains are broken records them, and its restore accepts
+    /// that very state only (#42, item 6): the broken row altered again, or the row before it,
+    /// no longer matches.
+    std::string rowHash {};
+    std::string contentHash {};
+    std::string previousRowHash {};
 };
 
 /// What is wrong at a break, as ChainBreak::problem says it (the anchor's and the billing
@@ -88,6 +97,9 @@ struct AuditVerifyOptions
     std::function<void(const AuditVerifyProgress &)> onProgress;
     /// Checked after every batch: set, the verification stops with AuditVerificationCanceled.
     const std::atomic<bool> *cancel = nullptr;
+    /// An exported snapshot (pg_export_snapshot) to verify instead of taking one: a backup
+    /// verifies the very rows its pg_dump reads (#42, item 6). Empty: a snapshot of its own.
+    std::string snapshot {};
 };
 
 class AuditVerificationCanceled : public std::runtime_error

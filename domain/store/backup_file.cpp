@@ -31,6 +31,26 @@ constexpr std::size_t kBytesPerAnchorHead = 1024;
 constexpr std::size_t kMaxManifestBytes = std::size_t(2) << 30;
 constexpr std::string_view kManifestStart = R"({"format":)";
 constexpr std::string_view kAnchorHeadsField = R"("anchorHeads":)";
+// The breaks a backup of broken chains records (#42, item 6) come after anchorHeads, their
+// count first: each is some 450 bytes, with its three hashes.
+constexpr std::string_view kBreakCountField = R"("breakCount":)";
+constexpr std::size_t kBytesPerRecordedBreak = 2048;
+
+/// The whole number after `field` in `head`; npos when the field is not there, and at most
+/// `cap` (a count past it bounds nothing more).
+std::size_t countAfter(std::string_view head, std::string_view field, std::size_t cap)
+{
+    const auto at = head.find(field);
+    if (at == std::string_view::npos)
+        return std::string_view::npos;
+    std::size_t n = 0;
+    for (auto i = at + field.size(); i < head.size() && head[i] >= '0' && head[i] <= '9'; ++i) {
+        n = n * 10 + static_cast<std::size_t>(head[i] - '0');
+        if (n > cap)
+            return cap;
+    }
+    return n;
+}
 
 std::string dumpLine(const std::string &sha, long long bytes)
 {
@@ -51,18 +71,15 @@ std::size_t manifestLineLimit(const fs::path &path, std::string_view head)
     if (!head.starts_with(kManifestStart.substr(0, std::min(head.size(), kManifestStart.size()))))
         throw InputError(path.string(),
             "the line after RENEWAL-DESK-BACKUP is not a manifest: the file is damaged");
-    const auto at = head.find(kAnchorHeadsField);
-    if (at == std::string_view::npos)
+    const auto heads = countAfter(head, kAnchorHeadsField, kMaxManifestBytes / kBytesPerAnchorHead);
+    if (heads == std::string_view::npos)
         throw InputError(path.string(),
             "the manifest names no anchorHeads in its first 64 KiB: the file is damaged");
-    std::size_t heads = 0;
-    for (auto i = at + kAnchorHeadsField.size();
-         i < head.size() && head[i] >= '0' && head[i] <= '9'; ++i) {
-        heads = heads * 10 + static_cast<std::size_t>(head[i] - '0');
-        if (heads > kMaxManifestBytes / kBytesPerAnchorHead)
-            return kMaxManifestBytes;
-    }
-    return kManifestHeadBytes + heads * kBytesPerAnchorHead;
+    auto breaks = countAfter(head, kBreakCountField, kMaxManifestBytes / kBytesPerRecordedBreak);
+    if (breaks == std::string_view::npos) // a file written before #42
+        breaks = 0;
+    return std::min(kMaxManifestBytes,
+        kManifestHeadBytes + heads * kBytesPerAnchorHead + breaks * kBytesPerRecordedBreak);
 }
 
 bool isHex64(const std::string &s)
@@ -83,6 +100,17 @@ std::string manifestJson(const BackupManifest &m, bool withDump)
     nlohmann::ordered_json j {{"format", m.format}, {"program", m.program},
         {"schemaVersion", m.schemaVersion}, {"takenAt", m.takenAt}, {"source", m.source},
         {"counts", m.counts}, {"anchorDigest", m.anchorDigest}, {"anchorHeads", m.anchorHeads}};
+    if (m.chainsVerified) {
+        // After anchorHeads, within the first 64 KiB: the breaks' count bounds the line.
+        nlohmann::ordered_json breaks = nlohmann::ordered_json::array();
+        for (const auto &b : m.chainBreaks)
+            breaks.push_back({{"chain", b.chain}, {"chainId", b.chainId}, {"rowId", b.rowId},
+                {"seq", b.seq}, {"problem", b.problem}, {"rowHash", b.rowHash},
+                {"contentHash", b.contentHash}, {"previousRowHash", b.previousRowHash},
+                {"provider", b.provider}, {"subscription", b.subscription}});
+        j["chains"] = {{"breakCount", m.chainBreaks.size()}, {"rows", m.auditRows},
+            {"chains", m.auditChains}, {"moreBreaks", m.moreChainBreaks}, {"breaks", breaks}};
+    }
     if (withDump) {
         j["dumpSha256"] = m.dumpSha256;
         j["dumpBytes"] = m.dumpBytes;
@@ -90,6 +118,60 @@ std::string manifestJson(const BackupManifest &m, bool withDump)
     j["anchor"] = m.anchor;
     return j.dump();
 }
+
+namespace {
+
+/// The manifest's "chains": what the backup's verification found (#42, item 6).
+void chainsFromJson(const nlohmann::json &j, BackupManifest &m)
+{
+    if (!j.is_object())
+        throw InputError("manifest.chains", "not an object");
+    auto field = [](const nlohmann::json &in, const std::string &where, const char *key) {
+        const auto it = in.find(key);
+        if (it == in.end())
+            throw InputError(where + "." + key, "missing");
+        return *it;
+    };
+    auto integer = [&](const nlohmann::json &in, const std::string &where, const char *key) {
+        const auto v = field(in, where, key);
+        if (!v.is_number_integer() || v.get<long long>() < 0)
+            throw InputError(where + "." + key, "not a whole number");
+        return v.get<long long>();
+    };
+    auto text = [&](const nlohmann::json &in, const std::string &where, const char *key) {
+        const auto v = field(in, where, key);
+        if (!v.is_string())
+            throw InputError(where + "." + key, "not a string");
+        return v.get<std::string>();
+    };
+    m.chainsVerified = true;
+    m.auditRows = integer(j, "manifest.chains", "rows");
+    m.auditChains = integer(j, "manifest.chains", "chains");
+    const auto more = field(j, "manifest.chains", "moreBreaks");
+    if (!more.is_boolean())
+        throw InputError("manifest.chains.moreBreaks", "not true or false");
+    m.moreChainBreaks = more.get<bool>();
+    const auto breaks = field(j, "manifest.chains", "breaks");
+    if (!breaks.is_array())
+        throw InputError("manifest.chains.breaks", "not a list");
+    for (std::size_t i = 0; i < breaks.size(); ++i) {
+        const std::string where = "manifest.chains.breaks[" + std::to_string(i) + "]";
+        const auto &b = breaks[i];
+        if (!b.is_object())
+            throw InputError(where, "not an object");
+        ChainBreak c {text(b, where, "chain"), text(b, where, "chainId"),
+            integer(b, where, "rowId"), integer(b, where, "seq"), text(b, where, "problem"),
+            text(b, where, "provider"), text(b, where, "subscription")};
+        c.rowHash = text(b, where, "rowHash");
+        c.contentHash = text(b, where, "contentHash");
+        c.previousRowHash = text(b, where, "previousRowHash");
+        m.chainBreaks.push_back(std::move(c));
+    }
+    if (integer(j, "manifest.chains", "breakCount") != static_cast<long long>(m.chainBreaks.size()))
+        throw InputError("manifest.chains.breakCount", "is not the number of breaks listed");
+}
+
+} // namespace
 
 BackupManifest manifestFromJson(std::string_view text)
 {
@@ -138,6 +220,8 @@ BackupManifest manifestFromJson(std::string_view text)
         throw InputError("manifest.schemaVersion", "empty");
     if (!isHex64(m.anchorDigest))
         throw InputError("manifest.anchorDigest", "expected 64 lower-case hexadecimal digits");
+    if (const auto chains = j.find("chains"); chains != j.end())
+        chainsFromJson(*chains, m);
     return m;
 }
 

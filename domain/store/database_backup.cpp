@@ -41,6 +41,7 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -128,6 +129,45 @@ fs::path freshDefaultName(const fs::path &dir)
     return dir / name; // the writer then names the collision
 }
 
+/// What is missing of the directory `dir` (which is not one): "/a/b does not exist" for the
+/// first part of it that does not, or "/a is a file, not a directory".
+std::string missingPart(const fs::path &dir)
+{
+    std::error_code ec;
+    fs::path missing = dir;
+    for (fs::path up = dir.parent_path(); !up.empty() && !fs::exists(up, ec);
+         up = up.parent_path()) {
+        missing = up;
+        if (up == up.parent_path())
+            break;
+    }
+    if (fs::exists(missing, ec) && !fs::is_directory(missing, ec))
+        return missing.string() + " is a file, not a directory";
+    // The deepest part that exists, when that is a file: "/a/f/b" where /a/f is a file.
+    if (const auto parent = missing.parent_path();
+        !parent.empty() && fs::exists(parent, ec) && !fs::is_directory(parent, ec))
+        return parent.string() + " is a file, not a directory";
+    return "no such directory: " + missing.string() + " does not exist";
+}
+
+/// `--to DIR/` of a directory that does not exist (#42, item 12): made, private like the
+/// default place, when its parent is a directory (a dated folder of backups, a new disk's
+/// folder); otherwise refused naming the part that is missing, and nothing is made (a typo in
+/// a parent would otherwise grow a tree of folders in the wrong place).
+void makeBackupDirectory(const std::string &given)
+{
+    fs::path dir(given);
+    while (!dir.empty() && !dir.has_filename() && dir != dir.root_path())
+        dir = dir.parent_path(); // "a/b/" and "a/b//": a/b
+    std::error_code ec;
+    const fs::path parent = dir.parent_path().empty() ? fs::path(".") : dir.parent_path();
+    if (fs::exists(dir, ec) || !fs::is_directory(parent, ec))
+        throw InputError(given,
+            missingPart(dir)
+                + " (nothing was created: only the last directory of the path is made)");
+    createPrivateDirectory(dir);
+}
+
 fs::path backupPath(const std::optional<fs::path> &to)
 {
     if (!to) {
@@ -143,10 +183,67 @@ fs::path backupPath(const std::optional<fs::path> &to)
     const std::string s = to->string();
     if ((!s.empty() && s.back() == '/') || fs::is_directory(*to, ec)) {
         if (!fs::is_directory(*to, ec))
-            throw InputError(s, "no such directory");
+            makeBackupDirectory(s);
         return freshDefaultName(*to);
     }
+    if (const auto dir = to->parent_path(); !dir.empty() && !fs::is_directory(dir, ec))
+        throw InputError(s, "cannot write the file here: " + missingPart(dir));
     return *to;
+}
+
+/// Verifies every chain in `snapshot` (exported by the backup's transaction), over a connection
+/// of its own, into the manifest.
+void verifySnapshotChains(const std::string &conninfo, const std::string &snapshot,
+    BackupManifest &manifest, const BackupOptions &options)
+{
+    auto conn = connectTo(conninfo);
+    AuditVerifyOptions verify;
+    verify.snapshot = snapshot;
+    verify.cancel = options.cancel;
+    verify.onProgress = [&](const AuditVerifyProgress &p) {
+        progress(options.onProgress, "chains", p.rows, p.expectedRows);
+    };
+    AuditVerification v;
+    try {
+        v = verifyAuditChainsStreamed(*conn, verify);
+    } catch (const AuditVerificationCanceled &) {
+        throw BackupCanceled();
+    }
+    manifest.chainsVerified = true;
+    manifest.auditRows = v.rows;
+    manifest.auditChains = v.chains;
+    manifest.chainBreaks = std::move(v.breaks);
+    manifest.moreChainBreaks = v.moreBreaks;
+}
+
+/// A break's identity: where it is, what is wrong, and the broken state (its hashes). The
+/// names of whose chain it is are left out: they are read from the subscriptions, not hashed.
+std::string breakIdentity(const ChainBreak &b)
+{
+    return b.chain + '\x1f' + b.chainId + '\x1f' + std::to_string(b.rowId) + '\x1f'
+        + std::to_string(b.seq) + '\x1f' + b.problem + '\x1f' + b.rowHash + '\x1f' + b.contentHash
+        + '\x1f' + b.previousRowHash;
+}
+
+/// The restored chains' breaks against the manifest's: the ones it does not record, and the
+/// recorded ones not found as recorded.
+void compareBreaks(RestoreReport &report)
+{
+    std::multiset<std::string> recorded, found;
+    for (const auto &b : report.manifest.chainBreaks)
+        recorded.insert(breakIdentity(b));
+    for (const auto &b : report.verification.breaks)
+        found.insert(breakIdentity(b));
+    for (const auto &b : report.verification.breaks)
+        if (const auto it = recorded.find(breakIdentity(b)); it != recorded.end())
+            recorded.erase(it);
+        else
+            report.unrecordedBreaks.push_back(b);
+    for (const auto &b : report.manifest.chainBreaks)
+        if (const auto it = found.find(breakIdentity(b)); it != found.end())
+            found.erase(it);
+        else
+            report.recordedBreaksNotFound.push_back(b);
 }
 
 /// The backup log's row: after the file is complete, so the log never names a backup that
@@ -444,7 +541,13 @@ BackupResult backupDatabase(
         manifest.schemaVersion = newestSchemaVersion(tx);
         checkCancel(options.cancel);
         progress(options.onProgress, "counts", 0, expectedBytes);
-        manifest.counts = countTables(tx);
+        try {
+            manifest.counts = countTables(tx);
+        } catch (const pqxx::insufficient_privilege &e) {
+            // A login that may not read every table (a viewer: the inbox's bodies, the e-mail
+            // key) cannot take a backup; said as pg_dump's own refusal would be.
+            throw BackupToolFailed(e.what());
+        }
         checkCancel(options.cancel);
         progress(options.onProgress, "anchor", 0, expectedBytes);
         std::ostringstream anchor;
@@ -452,6 +555,11 @@ BackupResult backupDatabase(
             = exportAuditAnchor(tx, anchor, AnchorLayout::Compact, &manifest.anchorDigest);
         manifest.anchor = anchor.str();
         checkCancel(options.cancel);
+        // The chains verified in the very snapshot pg_dump reads (#42, item 6: a backup of a
+        // database with a broken chain was written silently, then no restore of it verified):
+        // recorded in the manifest, broken or not, before the file is begun.
+        progress(options.onProgress, "chains", 0, 0);
+        verifySnapshotChains(conninfo, snapshot, manifest, options);
 
         writer.emplace(result.file, manifest);
         ToolRun run;
@@ -641,6 +749,7 @@ RestoreReport restoreDatabase(const fs::path &file, const std::function<std::str
     } catch (const AuditVerificationCanceled &) {
         throw BackupCanceled();
     }
+    compareBreaks(report);
 
     if (report.verified()) {
         progress(options.onProgress, "migrate", 0, 0);

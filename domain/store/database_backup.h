@@ -31,6 +31,17 @@ struct BackupManifest
     /// SHA-256 (hex) and size of the pg_dump archive the file carries (the DUMP line's).
     std::string dumpSha256;
     long long dumpBytes = 0;
+    /// The audit chains as verified in the same snapshot (#42, item 6). A database whose chains
+    /// are broken is backed up all the same (an older backup may be all there is otherwise),
+    /// and its manifest records each break with its broken state (ChainBreak::rowHash, ...);
+    /// a restore accepts those very breaks and no other. chainsVerified is false for a file
+    /// written before: its restore requires intact chains, as it always did.
+    bool chainsVerified = false;
+    long long auditRows = 0;
+    long long auditChains = 0;
+    std::vector<ChainBreak> chainBreaks; ///< at most AuditVerifyOptions::maxBreaks of them
+    bool moreChainBreaks = false;
+    bool chainsIntact() const { return chainBreaks.empty() && !moreChainBreaks; }
 };
 
 /// Where a backup or a restore is, for a progress bar.
@@ -85,11 +96,15 @@ std::string defaultBackupFileName();
 
 /// Writes a consistent backup of the database `conninfo` names to `to` (default:
 /// defaultBackupDirectory() / defaultBackupFileName(); an existing directory, or a path ending
-/// in '/', gets defaultBackupFileName() inside it): the dump, the anchor and the counts all
-/// from one snapshot. Written to a temporary name and renamed when complete; never replaces a
-/// file (InputError). Records the backup in the database's backup log (migration 0036) after
-/// it is complete (BackupResult::recorded). Throws BackupCanceled, BackupToolFailed (pg_dump's
-/// words), SetupError (not a Renewal Desk database), DatabaseUnavailable.
+/// in '/', gets defaultBackupFileName() inside it; such a directory that does not exist is made,
+/// mode 0700, when its parent is a directory, and otherwise refused naming the part of the path
+/// that is missing): the dump, the anchor, the counts and the chains' verification all from one
+/// snapshot. Chains that do not verify do not stop it: the manifest records their breaks
+/// (BackupManifest::chainBreaks), and the caller says so. Written to a temporary name and renamed
+/// when complete; never replaces a file (InputError). Records the backup in the database's backup
+/// log (migration 0036) after it is complete (BackupResult::recorded). Throws BackupCanceled,
+/// BackupToolFailed (pg_dump's words), SetupError (not a Renewal Desk database),
+/// DatabaseUnavailable.
 BackupResult backupDatabase(const std::string &conninfo,
     const std::optional<std::filesystem::path> &to, const BackupOptions &options = {});
 
@@ -164,20 +179,35 @@ struct RestoreReport
     std::vector<CountDifference> countDifferences;
     AuditAnchorCheck anchor; ///< the manifest's anchor checked against the restored database
     AuditVerification verification; ///< every chain of the restored database
+    /// The restored chains' breaks against the manifest's (#42, item 6): breaks found that the
+    /// backup did not record, and recorded ones not found as recorded (the same chain, row,
+    /// position, problem and hashes). Both empty: the chains are exactly the backup's.
+    std::vector<ChainBreak> unrecordedBreaks;
+    std::vector<ChainBreak> recordedBreaksNotFound;
     /// Compared once the rest verified and the copy was migrated to this program's schema
     /// (so both sides are the same migrations'); a difference makes the restore unverified.
     SchemaRulesCheck rules;
+    bool chainsAsRecorded() const
+    {
+        return unrecordedBreaks.empty() && recordedBreaksNotFound.empty()
+            && verification.moreBreaks == manifest.moreChainBreaks;
+    }
     bool verified() const
     {
-        return countDifferences.empty() && anchor.matches() && verification.intact()
+        return countDifferences.empty() && anchor.matches() && chainsAsRecorded()
             && rules.differences.empty();
     }
+    /// Verified, with chains that were already broken when the backup was taken (exactly as
+    /// its manifest records): a restore to accept, and to say loudly.
+    bool brokenAsRecorded() const { return verified() && !verification.intact(); }
 };
 
 /// Restores `file` into the database `targetConninfo` names, which must hold nothing in schema
-/// public unless options.force; then verifies it against the manifest (counts, anchor, chains)
-/// and, when it verifies, migrates it to this program's schema and compares its rules
-/// (privileges, definitions, constraints) with the migrations' (RestoreReport::rules). Throws
+/// public unless options.force; then verifies it against the manifest (counts, anchor, chains:
+/// of a backup taken with broken chains, exactly the breaks its manifest records, see
+/// RestoreReport::brokenAsRecorded) and, when it verifies, migrates it to this program's
+/// schema and compares its rules (privileges, definitions, constraints) with the migrations'
+/// (RestoreReport::rules). Throws
 /// InputError for a file that is not a sound backup (checked before the target is touched),
 /// TargetNotEmpty (nothing changed), SetupError for a backup newer than this program, RolesMissing
 /// when the group roles are missing and the login may not create them, BackupToolFailed

@@ -75,7 +75,13 @@ struct MoveReport
     /// PGPASSWORD, or the server needs none. When false, the desk will not connect until it is.
     bool savedConnectionConnects = false;
     std::string savedConnectionError;
-    bool verified() const { return restore.verified() && roleProblems.empty() && !embeddedChanged; }
+    /// Intact chains too: a restore accepts a backup's chains broken as it recorded them (#42,
+    /// item 6), but a move switches the desk only to a copy whose chains hold.
+    bool verified() const
+    {
+        return restore.verified() && restore.verification.intact() && roleProblems.empty()
+            && !embeddedChanged;
+    }
 };
 
 /// Moves the embedded database of `options.dataDir` to the server `options.target` names:

@@ -53,6 +53,11 @@ BackupFacts factsOf(const BackupManifest &m, const std::string &fileSha256)
     f.anchorHeads = m.anchorHeads;
     f.dumpBytes = m.dumpBytes;
     f.fileSha256 = qs(fileSha256);
+    f.chainsVerified = m.chainsVerified;
+    f.chainBreaks = qint64(m.chainBreaks.size());
+    f.moreChainBreaks = m.moreChainBreaks;
+    for (const auto &b : m.chainBreaks)
+        f.brokenChains << chainBreakText(b);
     return f;
 }
 
@@ -133,6 +138,8 @@ QString backupPhaseText(const QString &phase)
         return Tr::tr("Counting the rows of every table…");
     if (phase == u"anchor")
         return Tr::tr("Taking the audit anchor (the chains' heads)…");
+    if (phase == u"chains")
+        return Tr::tr("Verifying the audit chains in the snapshot…");
     if (phase == u"check")
         return Tr::tr("Checking the backup file…");
     if (phase == u"migrate")
@@ -248,10 +255,17 @@ QString describeRestore(const RestoreResult &o)
 {
     const QLocale locale;
     if (o.verified) {
-        const QString verified
-            = Tr::tr("Verified: counts match the backup, the audit anchor "
-                     "matches (%1 heads), %2 chains intact.")
-                  .arg(locale.toString(o.anchorHeads), locale.toString(o.chains));
+        QString verified = Tr::tr("Verified: counts match the backup, the audit anchor "
+                                  "matches (%1 heads), %2 chains intact.")
+                               .arg(locale.toString(o.anchorHeads), locale.toString(o.chains));
+        if (o.brokenAsRecorded)
+            verified = Tr::tr("Verified, but the audit chains are broken: the backup was taken "
+                              "with %1 break(s) in its %2 chains, and this copy has exactly "
+                              "those (first: %3). Counts match the backup, the audit anchor "
+                              "matches (%4 heads). Find out why the chains broke before "
+                              "relying on this copy.")
+                           .arg(locale.toString(o.chainBreaks), locale.toString(o.chains),
+                               o.firstChainBreak, locale.toString(o.anchorHeads));
         if (o.rulesNotCompared.isEmpty())
             return verified + u' '
                 + Tr::tr("Privileges, definitions and constraints are this desk's migrations'.");
@@ -271,11 +285,16 @@ QString describeRestore(const RestoreResult &o)
                 + (o.firstAnchorMismatch.isEmpty()
                         ? u"."_qs
                         : u" (first: "_qs + o.firstAnchorMismatch + u")."_qs);
-    if (o.chainBreaks > 0)
-        lines << Tr::tr("Audit chains broken: %1 break(s) in %2 chains")
-                     .arg(locale.toString(o.chainBreaks), locale.toString(o.chains))
+    if (o.unrecordedBreaks > 0)
+        lines << Tr::tr("Audit chains broken: %1 break(s) in %2 chains that the backup did not "
+                        "record")
+                     .arg(locale.toString(o.unrecordedBreaks), locale.toString(o.chains))
                 + (o.firstChainBreak.isEmpty() ? u"."_qs
                                                : u" (first: "_qs + o.firstChainBreak + u")."_qs);
+    if (o.recordedBreaksNotFound > 0)
+        lines << Tr::tr("The backup was taken with %1 break(s) that this copy does not have as "
+                        "recorded (first: %2): the file was altered after it was written.")
+                     .arg(locale.toString(o.recordedBreaksNotFound), o.firstRecordedBreakNotFound);
     if (o.ruleDifferences > 0)
         lines << Tr::tr("Privileges, definitions or constraints differ from this desk's "
                         "migrations: %1 difference(s) (first: %2). Do not use this copy.")
@@ -420,8 +439,16 @@ void fillReport(RestoreResult &outcome, const RestoreReport &r)
     outcome.chains = r.verification.chains;
     outcome.auditRows = r.verification.rows;
     outcome.chainBreaks = qint64(r.verification.breaks.size());
-    if (!r.verification.breaks.empty())
+    outcome.brokenAsRecorded = r.brokenAsRecorded();
+    outcome.unrecordedBreaks = qint64(r.unrecordedBreaks.size());
+    outcome.recordedBreaksNotFound = qint64(r.recordedBreaksNotFound.size());
+    // The break to name first: one the backup did not record, when there is one.
+    if (!r.unrecordedBreaks.empty())
+        outcome.firstChainBreak = chainBreakText(r.unrecordedBreaks.front());
+    else if (!r.verification.breaks.empty())
         outcome.firstChainBreak = chainBreakText(r.verification.breaks.front());
+    if (!r.recordedBreaksNotFound.empty())
+        outcome.firstRecordedBreakNotFound = chainBreakText(r.recordedBreaksNotFound.front());
     outcome.ruleDifferences = qint64(r.rules.differences.size());
     if (!r.rules.differences.empty())
         outcome.firstRuleDifference = schemaRuleDifferenceText(r.rules.differences.front());

@@ -31,6 +31,14 @@ struct BackupFacts
     /// The whole file's SHA-256: the digest to keep apart from it (not in the manifest: known
     /// once the file was written or read whole).
     QString fileSha256;
+    /// The audit chains as the backup verified them in its snapshot (#42, item 6): the breaks
+    /// the file records (named, first first), when it was taken with broken chains.
+    /// chainsVerified is false for a file written before the backup verified them.
+    bool chainsVerified = false;
+    qint64 chainBreaks = 0;
+    bool moreChainBreaks = false;
+    QStringList brokenChains;
+    bool chainsIntact() const { return chainBreaks == 0 && !moreChainBreaks; }
 
     /// Rows of `table` in the manifest; -1 when it does not list the table.
     qint64 count(const QString &table) const;
@@ -115,6 +123,13 @@ struct RestoreResult
     qint64 auditRows = 0;
     qint64 chainBreaks = 0;
     QString firstChainBreak;
+    /// Verified, with the chains broken exactly as the backup recorded them (#42, item 6).
+    bool brokenAsRecorded = false;
+    /// Not verified on the chains: breaks the backup did not record (the first named in
+    /// firstChainBreak), and recorded ones this copy does not have as recorded.
+    qint64 unrecordedBreaks = 0;
+    qint64 recordedBreaksNotFound = 0;
+    QString firstRecordedBreakNotFound;
     qint64 ruleDifferences = 0; ///< privileges, definitions, constraints unlike the migrations'
     QString firstRuleDifference;
     QString rulesNotCompared; ///< why they were not compared; "" when they were
@@ -123,7 +138,8 @@ struct RestoreResult
 };
 
 /// The verification's result in words: "Verified: counts match the backup, the audit anchor
-/// matches, 1,204 chains intact." or each difference on a line of its own.
+/// matches, 1,204 chains intact." (or broken exactly as the backup recorded, said so) or each
+/// difference on a line of its own.
 QString describeRestore(const RestoreResult &outcome);
 
 /// Runs a backup (the store's backupDatabase) or a restore (restoreDatabase) on a thread of

@@ -7,9 +7,11 @@
 
 #include <QCoreApplication>
 #include <QFile>
+#include <QLocale>
 #include <QMetaObject>
 #include <QPointer>
 #include <QSaveFile>
+#include <QStringList>
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -47,6 +49,20 @@ void pointAt(AuditVerifyReport &report, const ChainBreak &b)
     report.breakProblem = QString::fromStdString(b.problem);
 }
 
+/// What a verification found of the chains themselves (the anchor apart).
+void fillFrom(AuditVerifyReport &report, const AuditVerification &v)
+{
+    report.rows = v.rows;
+    report.chains = v.chains;
+    report.at = QDateTime::fromString(QString::fromStdString(v.at), Qt::ISODateWithMs);
+    report.breakCount = int(v.breaks.size());
+    report.moreBreaks = v.moreBreaks;
+    if (!v.breaks.empty()) {
+        report.firstBreak = describe(v.breaks.front());
+        pointAt(report, v.breaks.front());
+    }
+}
+
 template<typename Read>
 AuditAnchorCheck readAnchorFile(const QString &path, Read read)
 {
@@ -73,16 +89,7 @@ AuditVerifyReport verify(const std::string &conninfo, const QString &anchorPath,
         options.batchRows = batchRows;
         options.cancel = cancel.get();
         options.onProgress = onProgress;
-        const auto v = verifyAuditChains(conninfo, options);
-        report.rows = v.rows;
-        report.chains = v.chains;
-        report.at = QDateTime::fromString(QString::fromStdString(v.at), Qt::ISODateWithMs);
-        report.breakCount = int(v.breaks.size());
-        report.moreBreaks = v.moreBreaks;
-        if (!v.breaks.empty()) {
-            report.firstBreak = describe(v.breaks.front());
-            pointAt(report, v.breaks.front());
-        }
+        fillFrom(report, verifyAuditChains(conninfo, options));
         if (!anchorPath.isEmpty()) {
             const auto checked = readAnchorFile(anchorPath,
                 [&conninfo](std::istream &in) { return checkAuditAnchor(conninfo, in); });
@@ -96,7 +103,7 @@ AuditVerifyReport verify(const std::string &conninfo, const QString &anchorPath,
                     pointAt(report, m);
             }
         }
-        report.intact = v.breaks.empty() && report.anchorMismatches == 0;
+        report.intact = report.breakCount == 0 && report.anchorMismatches == 0;
     } catch (const AuditVerificationCanceled &) {
         report.canceled = true;
     } catch (const InputError &e) {
@@ -194,6 +201,40 @@ QFuture<AnchorWritten> AuditVerifier::writeAnchor(const QString &conninfo, const
             throw std::runtime_error(
                 tr("cannot write %1: %2").arg(path, file.errorString()).toStdString());
         return AnchorWritten {qint64(heads), QString::fromStdString(digest)};
+    });
+}
+
+QFuture<AuditVerifyReport> AuditVerifier::writeVerification(
+    const QString &conninfo, const QString &path)
+{
+    return QtConcurrent::run([conninfo, path]() -> AuditVerifyReport {
+        const auto v = verifyAuditChains(conninfo.toStdString(), AuditVerifyOptions {});
+        AuditVerifyReport report;
+        fillFrom(report, v);
+        report.intact = v.breaks.empty() && !v.moreBreaks;
+        const QLocale locale;
+        QStringList lines;
+        lines << tr("Audit chains verified at %1 (UTC): %2 rows in %3 chains.")
+                     .arg(QString::fromStdString(v.at), locale.toString(report.rows),
+                         locale.toString(report.chains));
+        if (report.intact) {
+            lines << tr("Result: intact. Every row's hash matches its content and links to the "
+                        "row before it, and every billing period matches the audit row that "
+                        "recorded it.");
+        } else {
+            lines << tr("Result: BROKEN, %1 break(s)%2. The rows below do not verify: what "
+                        "they say cannot be proven unaltered.")
+                         .arg(locale.toString(report.breakCount),
+                             v.moreBreaks ? tr(" (and more than listed)") : QString());
+            for (const auto &b : v.breaks)
+                lines << tr("Broken: %1").arg(describe(b));
+        }
+        QSaveFile file(path);
+        if (!file.open(QIODevice::WriteOnly) || file.write((lines.join(u'\n') + u'\n').toUtf8()) < 0
+            || !file.commit())
+            throw std::runtime_error(
+                tr("cannot write %1: %2").arg(path, file.errorString()).toStdString());
+        return report;
     });
 }
 

@@ -229,6 +229,12 @@ QString AuditLogPage::anchorPathFor(const QString &csvPath)
     return info.dir().filePath(info.completeBaseName() + u".anchor.json"_qs);
 }
 
+QString AuditLogPage::verificationPathFor(const QString &csvPath)
+{
+    const QFileInfo info(csvPath);
+    return info.dir().filePath(info.completeBaseName() + u".verification.txt"_qs);
+}
+
 void AuditLogPage::loadChoices()
 {
     deliverResult(
@@ -471,13 +477,34 @@ void AuditLogPage::exportForAuditor(const QString &csvPath)
         [this, conninfo, csvPath, anchorPath](qint64 rows) {
             deliverResult(
                 this, AuditVerifier::writeAnchor(conninfo, anchorPath),
-                [this, rows, csvPath, anchorPath](const AnchorWritten &anchor) {
+                [this, rows, csvPath, anchorPath, conninfo](const AnchorWritten &anchor) {
                     // The digest is what to publish: a copy of the anchor is checked against it.
-                    emit statusMessage(
-                        tr("Exported %1 rows to %2 and the anchor of %3 chains to %4 (digest %5).")
-                            .arg(QLocale().toString(rows), csvPath,
-                                QLocale().toString(anchor.heads), anchorPath, anchor.digest));
-                    emit exportFinished(rows, anchor.heads, {});
+                    const QString exported
+                        = tr(
+                            "Exported %1 rows to %2 and the anchor of %3 chains to %4 (digest %5).")
+                              .arg(QLocale().toString(rows), csvPath,
+                                  QLocale().toString(anchor.heads), anchorPath, anchor.digest);
+                    // And what the chains are now, in a file beside them and on the page: an
+                    // export of a broken chain says so, which one and where (#42, item 6).
+                    const QString verificationPath = verificationPathFor(csvPath);
+                    deliverResult(
+                        this, AuditVerifier::writeVerification(conninfo, verificationPath),
+                        [this, rows, exported, verificationPath, heads = anchor.heads](
+                            const AuditVerifyReport &report) {
+                            verified(report);
+                            emit statusMessage(report.intact ? exported + u' '
+                                        + tr("The chains verify (%1).").arg(verificationPath)
+                                                             : exported + u' '
+                                        + tr("The audit chains are BROKEN: %1 break(s), first: "
+                                             "%2. Said in %3.")
+                                              .arg(QLocale().toString(report.breakCount),
+                                                  report.firstBreak, verificationPath));
+                            emit exportFinished(rows, heads, {});
+                        },
+                        [this](const QString &message) {
+                            emit statusMessage(message);
+                            emit exportFinished(0, 0, message);
+                        });
                 },
                 [this](const QString &message) {
                     emit statusMessage(message);

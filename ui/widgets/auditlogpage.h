@@ -48,9 +48,12 @@ public:
     void dataChanged();
     /// Verify (against `anchorPath` when given); the result shows in chainState().
     void verify(const QString &anchorPath = {});
-    /// Writes the filtered list to `csvPath` and the chains' anchor to anchorPathFor(csvPath).
+    /// Writes the filtered list to `csvPath`, the chains' anchor to anchorPathFor(csvPath) and
+    /// the chains' verification, in words (intact, or each break named), to
+    /// verificationPathFor(csvPath); a broken chain shows in chainState() too.
     void exportForAuditor(const QString &csvPath);
     static QString anchorPathFor(const QString &csvPath);
+    static QString verificationPathFor(const QString &csvPath);
 
 signals:
     void statusMessage(const QString &message);

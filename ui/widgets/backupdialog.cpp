@@ -255,6 +255,7 @@ void BackupDialog::finished(const BackupResult &outcome)
     if (others.size() > 2)
         counts += u"\n"_qs + tr("and %1").arg(others.mid(2));
     m_summaryHeading->setText(tr("Backup complete."));
+    m_summaryHeading->setStyleSheet(u"color: #1b6e20; font-weight: bold;"_qs);
     findChild<QLabel *>(u"backup-summary-file"_qs)->setText(outcome.file);
     findChild<QLabel *>(u"backup-summary-size"_qs)->setText(fileSizeText(outcome.fileBytes));
     findChild<QLabel *>(u"backup-summary-taken"_qs)->setText(taken);
@@ -270,12 +271,32 @@ void BackupDialog::finished(const BackupResult &outcome)
                         "%4\nFile SHA-256: %5\nAudit anchor: %6")
                          .arg(outcome.file, fileSizeText(outcome.fileBytes), taken, counts,
                              f.fileSha256, f.anchorDigest);
-    if (!outcome.recorded) {
+    QStringList warnings;
+    if (!f.chainsIntact()) {
+        // Written all the same (an older backup may be all there is otherwise), and said first
+        // (#42, item 6): the file records the breaks, and its restore accepts exactly those.
+        m_summaryHeading->setText(tr("Backup complete, but the audit chains are broken."));
+        m_summaryHeading->setStyleSheet(u"color: #b02020; font-weight: bold;"_qs);
+        const QString count
+            = QLocale().toString(f.chainBreaks) + (f.moreChainBreaks ? u"+"_qs : QString());
+        warnings << tr("The database's audit chains were already broken when this backup was "
+                       "taken: %1 break(s), first: %2. The file records them: a restore of it "
+                       "accepts exactly these breaks, says so, and refuses any other. Find out "
+                       "why in the Audit log (Verify).")
+                        .arg(count, f.brokenChains.value(0));
+        m_summaryPlain.prepend(
+            tr("Warning: taken with the audit chains broken: %1").arg(f.brokenChains.join(u"; "_qs))
+            + u'\n');
+    }
+    if (!outcome.recorded)
         // Sound, but the desk's "last backup" will not know of it: say why, in amber.
-        m_error->setText(tr("The backup is complete, but the database's backup log could not "
-                            "record it (%1): the desk's \"Last backup\" will not show it.")
-                             .arg(outcome.notRecorded));
-        m_error->setStyleSheet(u"color: #8a5a00;"_qs);
+        warnings << tr("The backup is complete, but the database's backup log could not "
+                       "record it (%1): the desk's \"Last backup\" will not show it.")
+                        .arg(outcome.notRecorded);
+    if (!warnings.isEmpty()) {
+        m_error->setText(warnings.join(u"\n\n"_qs));
+        m_error->setStyleSheet(
+            f.chainsIntact() ? u"color: #8a5a00;"_qs : u"color: #b02020; font-weight: bold;"_qs);
         m_error->setVisible(true);
     }
     // The next backup gets a name of its own.

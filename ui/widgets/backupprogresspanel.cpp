@@ -33,7 +33,8 @@ void BackupProgressPanel::begin()
 void BackupProgressPanel::showProgress(const QString &phase, qint64 bytes, qint64 expectedBytes)
 {
     QString text = backupPhaseText(phase);
-    if (phase == u"verify" && bytes > 0) // the verification counts audit rows, not bytes
+    // The verifications count audit rows, not bytes.
+    if ((phase == u"verify" || phase == u"chains") && bytes > 0)
         text += u"  "_qs
             + tr("%1 of about %2 audit rows")
                   .arg(QLocale().toString(bytes), QLocale().toString(expectedBytes));

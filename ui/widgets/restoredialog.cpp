@@ -21,6 +21,8 @@ namespace {
 
 const QString kRed = u"color: #b02020;"_qs;
 const QString kGreen = u"color: #1b6e20; font-weight: bold;"_qs;
+// Verified, with chains that were broken when the backup was taken (#42, item 6).
+const QString kAmber = u"color: #8a5a00; font-weight: bold;"_qs;
 
 } // namespace
 
@@ -256,6 +258,15 @@ void RestoreDialog::showManifest(const ManifestResult &m)
             tr("digest %1…%2, %3 chain heads")
                 .arg(f.anchorDigest.left(12), f.anchorDigest.right(8),
                     QLocale().toString(f.anchorHeads))},
+        // What the backup found of the chains when it was taken (#42, item 6), before the
+        // restore: a file taken with broken chains says so here already.
+        {tr("Audit chains"),
+            !f.chainsVerified      ? tr("not verified when the backup was taken (an older file)")
+                : f.chainsIntact() ? tr("intact when the backup was taken")
+                                   : tr("BROKEN when the backup was taken: %1 break(s), first: %2")
+                                         .arg(QLocale().toString(f.chainBreaks)
+                                                 + (f.moreChainBreaks ? u"+"_qs : QString()),
+                                             f.brokenChains.value(0))},
         {tr("Database dump"), fileSizeText(f.dumpBytes)},
         {tr("File digest"), tr("SHA-256 %1…%2").arg(f.fileSha256.left(12), f.fileSha256.right(8))},
     };
@@ -369,7 +380,7 @@ void RestoreDialog::finished(const RestoreResult &outcome)
         emit restoreFinished();
         return;
     }
-    m_result->setStyleSheet(outcome.verified ? kGreen : kRed);
+    m_result->setStyleSheet(outcome.brokenAsRecorded ? kAmber : outcome.verified ? kGreen : kRed);
     QString text = describeRestore(outcome);
     if (!outcome.rolesCreated.isEmpty())
         text += u"\n"_qs
