@@ -1,4 +1,6 @@
+#include "domain/core/errors.h"
 #include "domain/store/case_actions.h"
+#include "domain/store/roles.h"
 #include "tests/support/gap_case.h"
 #include "tests/support/lock_waiters.h"
 #include "tests/support/test_database.h"
@@ -121,6 +123,93 @@ private slots:
         QCOMPARE(history[2]["comment"], "alice is out this week");
         auto admin = m_db->connect();
         QCOMPARE(rdtest::scalar(*admin, "SELECT count(*) FROM audit_chain_breaks()"), 0LL);
+    }
+
+    // #42, item 11: the one person of an embedded desk gets a login of their own, an operator
+    // who owns the desk's tables (grantOwner): their claims, notes, dismissals and backups are
+    // recorded under their name, never as the owner that the SECURITY DEFINER functions run as;
+    // and nobody weaker can make themselves that person, or take a reserved name.
+    void aPersonWhoOwnsTheDeskIsRecordedAsThemselves()
+    {
+        const auto caseId = rdtest::openGapCase(*m_db);
+        const std::string dana = m_db->name() + "_dana";
+        auto admin = m_db->connect();
+        const std::string owner = rdtest::text(*m_db, "SELECT current_user");
+        rd::grantOwner(*admin, dana, /*ownerMayBeSuperuser=*/true);
+        rd::grantOwner(*admin, dana, true); // again: nothing changes
+        pqxx::connection person(m_db->conninfo() + " user=" + dana);
+        QVERIFY(rd::claimCase(person, caseId, "").outcome == rd::ClaimOutcome::Claimed);
+        rd::noteCase(person, caseId, "called the customer");
+        rd::dismissCase(person, caseId, {"duplicate_charge", "refunded by hand"});
+        for (const auto &h : rd::showCase(person, caseId)["history"]) {
+            if (h["action"] != "opened")
+                QCOMPARE(h["actor"].get<std::string>(), dana);
+        }
+        QCOMPARE(rdtest::text(*m_db,
+                     "SELECT resolved_by FROM reconciliation_cases WHERE id = "
+                         + std::to_string(caseId)),
+            dana);
+        {
+            // A backup's row, as database_backup.cpp writes it: the person, by default.
+            pqxx::work tx(person);
+            tx.exec0("INSERT INTO database_backups (taken_at, file_name, file_bytes, "
+                     "schema_version, anchor_digest, manifest) VALUES (now(), 'x.backup', 1, "
+                     "'1', repeat('a', 64), '{}')");
+            QCOMPARE(tx.exec1("SELECT taken_by FROM database_backups")[0].as<std::string>(), dana);
+        }
+
+        // The weakest role: a viewer cannot make itself (or anyone) that person, nor write a
+        // backup's row, nor name another actor in one.
+        const std::string veraRole = m_db->name() + "_vera";
+        pqxx::connection vera(rdtest::loginAs(*m_db, "vera", "viewer"));
+        QVERIFY_THROWS_EXCEPTION(std::exception, rd::grantOwner(vera, veraRole, true));
+        {
+            pqxx::nontransaction tx(vera);
+            QVERIFY_THROWS_EXCEPTION(pqxx::sql_error,
+                tx.exec0("INSERT INTO database_backups (taken_at, taken_by, file_name, "
+                         "file_bytes, schema_version, anchor_digest, manifest) VALUES (now(), '"
+                    + dana + "', 'x', 1, '1', repeat('a', 64), '{}')"));
+        }
+        {
+            pqxx::nontransaction tx(vera);
+            QVERIFY_THROWS_EXCEPTION(pqxx::sql_error,
+                tx.exec0("GRANT " + tx.quote_name(owner) + " TO " + tx.quote_name(veraRole)));
+            QVERIFY(
+                !tx.exec1("SELECT pg_has_role(session_user, " + tx.quote(owner) + ", 'MEMBER')")[0]
+                     .as<bool>());
+        }
+        // An operator who is not the owner's member writes no backup row either.
+        pqxx::connection olga(rdtest::loginAs(*m_db, "olga", "operator"));
+        {
+            pqxx::nontransaction tx(olga);
+            QVERIFY_THROWS_EXCEPTION(pqxx::sql_error,
+                tx.exec0("INSERT INTO database_backups (taken_at, file_name, file_bytes, "
+                         "schema_version, anchor_digest, manifest) VALUES (now(), 'x', 1, '1', "
+                         "repeat('a', 64), '{}')"));
+        }
+
+        // Names that record no person are refused, whoever asks.
+        for (const std::string name : {"postgres", "Postgres", "public", "session_user", "pg_dana",
+                 "renewal_operator", "renewal_owner", ""}) {
+            QVERIFY2(!rd::personLoginProblem(name).empty(), name.c_str());
+            QVERIFY_THROWS_EXCEPTION(rd::InputError, rd::grantOwner(*admin, name, true));
+            QVERIFY_THROWS_EXCEPTION(rd::InputError, rd::grantRole(*admin, name, "viewer"));
+        }
+        QVERIFY(rd::personLoginProblem("dana.miller").empty());
+        // A group role is not a person; and on a server whose owner is a superuser, "owner"
+        // would make a superuser: refused unless the caller says it is the embedded cluster.
+        QVERIFY_THROWS_EXCEPTION(rd::InputError, rd::grantOwner(*admin, "renewal_viewer", true));
+        {
+            pqxx::nontransaction tx(*admin);
+            tx.exec0("CREATE ROLE " + tx.quote_name(m_db->name() + "_team") + " NOLOGIN");
+        }
+        QVERIFY_THROWS_EXCEPTION(
+            rd::InputError, rd::grantOwner(*admin, m_db->name() + "_team", true));
+        if (rdtest::scalar(
+                *admin, "SELECT rolsuper::int FROM pg_roles WHERE rolname = current_user")
+            == 1)
+            QVERIFY_THROWS_EXCEPTION(
+                rd::InputError, rd::grantRole(*admin, m_db->name() + "_erin", "owner"));
     }
 
     void viewerCannotWriteAnything()

@@ -1,5 +1,6 @@
 #include "domain/core/errors.h"
 #include "domain/store/embedded_cluster.h"
+#include "domain/store/prepared_database.h"
 
 #include <pqxx/pqxx>
 
@@ -138,6 +139,48 @@ private slots:
         }
         std::error_code ec;
         fs::remove_all(tmpl, ec);
+    }
+
+    // #42, item 11: the desk's first run on the embedded database (prepareDatabase with no
+    // conninfo) makes the person's login, an owning operator, and opens the database as them,
+    // not as postgres; a name that records no person is refused with what to do instead.
+    void theDeskOpensTheEmbeddedDatabaseAsItsPerson()
+    {
+        char tmpl[] = "/tmp/rd-person-XXXXXX";
+        QVERIFY(mkdtemp(tmpl));
+        const fs::path root = tmpl;
+        qputenv("RENEWAL_DESK_DATA_DIR", tmpl);
+        qputenv("RENEWAL_DESK_PERSON", "erin");
+        const auto prepared = rd::prepareDatabase("");
+        QVERIFY(prepared.embedded);
+        QVERIFY2(
+            prepared.conninfo.find("user='erin'") != std::string::npos, prepared.conninfo.c_str());
+        {
+            pqxx::connection conn(prepared.conninfo);
+            pqxx::nontransaction tx(conn);
+            const auto me = tx.exec1("SELECT session_user::text, "
+                                     "pg_has_role('renewal_operator', 'MEMBER'), "
+                                     "has_table_privilege('database_backups', 'INSERT')");
+            QCOMPARE(me[0].as<std::string>(), std::string("erin"));
+            QVERIFY(me[1].as<bool>());
+            QVERIFY(me[2].as<bool>()); // backups record themselves as the person
+        }
+        // Again: the login is there already, nothing changes.
+        QCOMPARE(rd::prepareDatabase("").conninfo, prepared.conninfo);
+
+        qputenv("RENEWAL_DESK_PERSON", "renewal_viewer");
+        try {
+            rd::prepareDatabase("");
+            QFAIL("a group role's name was taken for a person");
+        } catch (const rd::SetupError &e) {
+            QVERIFY2(
+                std::string(e.what()).find("RENEWAL_DESK_PERSON") != std::string::npos, e.what());
+        }
+        qunsetenv("RENEWAL_DESK_PERSON");
+        qunsetenv("RENEWAL_DESK_DATA_DIR");
+        rd::EmbeddedCluster(root).stop();
+        std::error_code ec;
+        fs::remove_all(root, ec);
     }
 };
 

@@ -1,8 +1,10 @@
 // Closing a month (migration 0031, `renewalctl close`): the refusals, what a close stores, that
 // it is written once, who may close, and the CLI's exit codes, JSON and CSV report.
+#include "domain/core/sha256.h"
 #include "domain/store/action_refused.h"
 #include "domain/store/audit_chains.h"
 #include "domain/store/month_close.h"
+#include "domain/store/roles.h"
 #include "tests/support/lock_waiters.h"
 #include "tests/support/process_runner.h"
 #include "tests/support/statement_runs.h"
@@ -16,6 +18,7 @@
 
 #include <fstream>
 #include <future>
+#include <regex>
 #include <sstream>
 
 using namespace rdtest;
@@ -167,6 +170,12 @@ private slots:
         QVERIFY2(why.find("run " + std::to_string(run["runId"].get<long long>())
                      + " covers only 2026-02-01 to 2026-02-14")
                 != std::string::npos,
+            why.c_str());
+        // #42, 4: and what the close needs instead, not "import a statement of the whole
+        // month first" to someone who just imported one.
+        QVERIFY2(why.find("closing 2026-02 needs one covering 2026-02-01 to 2026-02-28")
+                    != std::string::npos
+                && why.find("whole month first") == std::string::npos,
             why.c_str());
         // A run of another month does not count either.
         importStatement(*conn, "2026-03-01", "2026-03-31", {kMar});
@@ -535,6 +544,72 @@ private slots:
         QCOMPARE(unapplied[11], std::string("dismissed"));
         // The CSV rule: an operator's note that starts like a formula is text.
         QCOMPARE(unapplied[14], std::string("'=not ours, test mode"));
+    }
+
+    // #42, items 10 and 11: the report an auditor is handed names the person who closed (their
+    // own login, an owning operator, not the database's superuser, although close_month runs
+    // as its definer), cites the run as "run #N" (a bare "2" read as a count), writes every
+    // instant alike (the close's own time came with microseconds, ".123456Z", where the
+    // statement's said "05Z"), and ends with the SHA-256 of every byte above its last line,
+    // which an auditor recomputes.
+    void closeReportNamesThePersonAndProvesItself()
+    {
+        {
+            auto conn = admin();
+            recordRenewal(*conn, kFeb);
+            importStatement(*conn, "2026-02-01", "2026-02-28", {kFeb});
+        }
+        const std::string dana = m_db->name() + "_dana";
+        rd::grantOwner(*admin(), dana, /*ownerMayBeSuperuser=*/true);
+        QTemporaryDir dir;
+        const QString csvPath = dir.filePath("close.csv");
+        const auto r = runProgram(ctl(),
+            withDb(m_db->conninfo() + " user=" + dana,
+                {"close", "--provider-key", "stripe-main", "--month", "2026-02", "--csv",
+                    csvPath}));
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(("closed by " + dana + " at ").c_str()), r.out.constData());
+        const std::string run = "run #"
+            + std::to_string(scalar(*m_db,
+                "SELECT max(id) FROM "
+                "statement_runs"));
+        QVERIFY2(r.out.contains(("  statement: " + run + "\n").c_str()), r.out.constData());
+        QCOMPARE(text(*m_db, "SELECT closed_by FROM month_closes"), dana);
+
+        std::ifstream file(csvPath.toStdString(), std::ios::binary);
+        std::stringstream content;
+        content << file.rdbuf();
+        const std::string csv = content.str();
+        const auto rows = csvRows(csv);
+        const auto find = [&](const std::string &first) {
+            for (const auto &row : rows)
+                if (!row.empty() && row[0] == first)
+                    return row;
+            return std::vector<std::string> {};
+        };
+        QCOMPARE(find("Closed by").at(1), dana);
+        QCOMPARE(find("Statement").at(1), run);
+        const std::regex instant(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)");
+        const std::regex uniform(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)");
+        int instants = 0;
+        for (const auto &row : rows)
+            for (const auto &cell : row)
+                if (std::regex_search(cell, instant)) {
+                    ++instants;
+                    QVERIFY2(std::regex_match(cell, uniform), cell.c_str());
+                }
+        QVERIFY(instants >= 2); // closed at, the finding's paid at
+
+        // The last line: what it covers, and the digest of exactly that.
+        QVERIFY(csv.size() > 2 && csv.back() == '\n');
+        const std::size_t lastLine = csv.rfind('\n', csv.size() - 2) + 1;
+        const std::string above = csv.substr(0, lastLine);
+        QCOMPARE(rows.back().at(0), std::string("SHA-256 of every byte above this line"));
+        QCOMPARE(rows.back().at(1), rd::sha256Hex(above));
+        QVERIFY(above.size() > 2 && above.substr(above.size() - 2) == "\n\n"); // a block of its own
+        std::string changed = above;
+        changed.replace(changed.find(dana), dana.size(), "postgres");
+        QVERIFY(rd::sha256Hex(changed) != rows.back().at(1));
     }
 };
 

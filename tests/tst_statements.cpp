@@ -354,7 +354,7 @@ private slots:
         QVERIFY(report.open(QIODevice::ReadOnly));
         const auto runId = nlohmann::json::parse(r.out.toStdString())["runId"].get<long long>();
         const QByteArray content = report.readAll();
-        QVERIFY2(content.contains("Statement completeness,run " + QByteArray::number(runId)
+        QVERIFY2(content.contains("Statement completeness,run #" + QByteArray::number(runId)
                      + ": stated complete by the operator (--pages-complete)"),
             content.constData());
     }
@@ -435,6 +435,29 @@ private slots:
         QCOMPARE(footprint(*m_db), before);
     }
 
+    // #42, 12: a dry run takes no run or case number: the import after it is run 1, and its
+    // cases are numbered on from the last case opened before.
+    void aDryRunTakesNoNumber()
+    {
+        const auto casesBefore
+            = scalar(*m_db, "SELECT coalesce(max(id), 0) FROM reconciliation_cases");
+        QCOMPARE(import(februaryStatement(), {"--dry-run"}).exitCode, 3);
+        QCOMPARE(import(februaryStatement(), {"--dry-run"}).exitCode, 3);
+        const auto r = import(februaryStatement());
+        QCOMPARE(r.exitCode, 3);
+        QCOMPARE(nlohmann::json::parse(r.out.toStdString())["runId"].get<long long>(), 1LL);
+        QCOMPARE(scalar(*m_db, "SELECT min(id) FROM reconciliation_cases"), casesBefore + 1);
+        QCOMPARE(scalar(*m_db, "SELECT max(id) - min(id) + 1 - count(*) FROM reconciliation_cases"),
+            0LL);
+        const auto text = runProgram(ctl(),
+            withDb(*m_db,
+                {"statement", "import", "--provider-key", "stripe-main", "--from", "2026-02-01",
+                    "--to", "2026-02-28", "--dry-run", februaryStatement("text")[0],
+                    februaryStatement("text")[1]}));
+        QVERIFY2(text.out.contains("Preview, rolled back (a dry run): nothing is kept"),
+            text.out.constData());
+    }
+
     // A statement whose last page is missing would call every renewal of the missing pages
     // "not in the statement": refused, nothing written.
     void aPartialStatementIsRefused()
@@ -445,6 +468,36 @@ private slots:
         QVERIFY2(r.exitCode == 65, r.err.constData());
         QVERIFY2(r.err.contains("statement"), r.err.constData());
         QCOMPARE(footprint(*m_db), before);
+    }
+
+    // #42, 4: without --from/--to a month's file covers the whole month its paid days fall in
+    // (here 1 and 10 February: all of February), so that it can close the month; one whose
+    // paid days span two months covers its first to last paid day, and claims neither month.
+    void theDaysDefaultToTheMonthOfThePaidDays()
+    {
+        const QString february = writeFile(*m_dir, "february.json",
+            page(
+                {invoice("in_1", "sub_1", 1999), invoice("in_5", "sub_5", 1999, kFeb1 + 9 * 86400)},
+                false));
+        auto r = runProgram(ctl(),
+            withDb(*m_db,
+                {"statement", "import", "--provider-key", "stripe-main", "--json", february}));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(rdtest::text(*m_db,
+                     "SELECT covers_from || ' ' || covers_to FROM statement_runs "
+                     "ORDER BY id DESC LIMIT 1"),
+            std::string("2026-02-01 2026-02-28"));
+        const QString spanning = writeFile(*m_dir, "spanning.json",
+            page({invoice("in_1", "sub_1", 1999), invoice("in_0", "sub_6", 1999, kFeb1 - 86400)},
+                false));
+        r = runProgram(ctl(),
+            withDb(*m_db,
+                {"statement", "import", "--provider-key", "stripe-main", "--json", spanning}));
+        QVERIFY2(r.exitCode == 0 || r.exitCode == 3, r.err.constData());
+        QCOMPARE(rdtest::text(*m_db,
+                     "SELECT covers_from || ' ' || covers_to FROM statement_runs "
+                     "ORDER BY id DESC LIMIT 1"),
+            std::string("2026-01-31 2026-02-01"));
     }
 
     // A statement that agrees with the ledger leaves nothing open: exit 0.

@@ -11,6 +11,7 @@
 #include "ui/models/records.h"
 #include "ui/widgets/casespage.h"
 #include "ui/widgets/closemonthdialog.h"
+#include "ui/widgets/ledgerpage.h"
 #include "ui/widgets/mainwindow.h"
 #include "ui/widgets/overviewpage.h"
 #include "ui/widgets/overviewtile.h"
@@ -18,6 +19,7 @@
 #include "ui/widgets/tableview.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QDateEdit>
 #include <QFile>
 #include <QJsonArray>
@@ -303,7 +305,7 @@ private slots:
         stated["statementCompleteness"] = {{{"runId", 7}, {"completeness", "stated"}}};
         doc.setHtml(rd::ui::closeReportHtml(stated));
         QVERIFY2(doc.toPlainText().contains(
-                     u"run 7: stated complete by the operator (--pages-complete)"_qs),
+                     u"run #7: stated complete by the operator (--pages-complete)"_qs),
             qPrintable(doc.toPlainText()));
 
         // Money back (#40, 0051): the month's net per currency, and the movements of earlier
@@ -603,6 +605,93 @@ private slots:
         closeMonth->trigger();
         auto *close = window.findChild<rd::ui::CloseMonthDialog *>();
         QVERIFY(close && close->isVisible());
+    }
+
+    // #42, item 10: Close month… opens on the provider and the month in view on the Ledger (it
+    // used to open on the first provider, last month), and a refusal that names a case offers
+    // to open it.
+    void closeDialogStartsInViewAndOpensTheCaseItNames()
+    {
+        closedFebruary(false, false);
+        {
+            auto conn = admin();
+            pqxx::nontransaction tx(*conn);
+            // Sorted first: the dialog's old default.
+            tx.exec0("INSERT INTO billing_providers (provider_key, kind, display_name) "
+                     "VALUES ('acme-first', 'stripe', 'Acme')");
+        }
+        const qint64 caseId
+            = scalar(*m_db, "SELECT case_id FROM statement_lines WHERE finding = 'differing'");
+        rd::ui::MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
+        window.resize(1280, 820);
+        window.show();
+        rd::ui::LedgerFilter inView;
+        inView.from = QDate(2026, 2, 1);
+        inView.to = QDate(2026, 3, 1);
+        inView.provider = u"stripe-main"_qs;
+        window.findChild<rd::ui::LedgerPage *>()->setFilter(inView);
+        auto *close = window.showCloseMonth();
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return close->stateText().contains(u"open statement case"_qs)
+                    && close->openCaseButton()->isVisible();
+            },
+            10000));
+        QCOMPARE(close->providerBox()->currentText(), u"stripe-main"_qs);
+        QCOMPARE(close->monthEdit()->date(), QDate(2026, 2, 1));
+        QCOMPARE(close->openCaseButton()->text(), u"Open case %1"_qs.arg(caseId));
+        if (!keepDir().isEmpty())
+            QVERIFY(close->grab().save(keepDir() + u"/close-month-open-case.png"_qs));
+        close->openCaseButton()->click();
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return window.casesPage()->isVisible()
+                    && window.casesPage()->currentCase() == caseId;
+            },
+            10000));
+    }
+
+    // #42, item 10: every page of the PDF says "page N of M", and the report ends with a
+    // sign-off block: prepared by (the person the close recorded), reviewed by, dates.
+    void pdfPagesAreNumberedAndSignedOff()
+    {
+        closedFebruary();
+        auto loaded = m_pool->run([](QSqlDatabase &db) {
+            return rd::ui::loadMonthCloseReport(db, u"stripe-main"_qs, QDate(2026, 2, 1));
+        });
+        loaded.waitForFinished();
+        nlohmann::json report = loaded.result();
+        QTextDocument doc;
+        doc.setHtml(rd::ui::closeReportHtml(report));
+        const QString t = doc.toPlainText();
+        const QString closer = QString::fromStdString(report["closedBy"].get<std::string>());
+        for (const QString &want : {u"Sign-off"_qs, u"Prepared by"_qs, u"Reviewed by"_qs,
+                 u"Signature"_qs, u"Date"_qs, u"run #"_qs})
+            QVERIFY2(t.contains(want), qPrintable(want + u" not in:\n"_qs + t));
+        QVERIFY2(t.contains(u"Prepared by"_qs + u'\n' + closer), qPrintable(t));
+        QVERIFY2(!t.contains(u"Statement runs"_qs), qPrintable(t));
+
+        nlohmann::json differingLine;
+        for (const auto &l : report["findings"])
+            if (l["finding"] == "differing")
+                differingLine = l;
+        for (int i = 0; i < 120; ++i) {
+            nlohmann::json line = differingLine;
+            line["renewalKey"] = "in_many_" + std::to_string(i);
+            report["findings"].push_back(line);
+        }
+        QTemporaryDir dir;
+        const QString pdf
+            = (keepDir().isEmpty() ? dir.path() : keepDir()) + u"/close-report-numbered.pdf"_qs;
+        QString error;
+        int pages = 0;
+        QVERIFY2(rd::ui::writeCloseReportPdf(report, pdf, &error, &pages), qPrintable(error));
+        QVERIFY(pages > 2);
+        QFile file(pdf);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(int(file.readAll().count("/Type /Page\n")), pages);
+        QCOMPARE(rd::ui::closeReportPageFooter(report, 1, pages),
+            u"stripe-main 2026-02 month close, page 1 of %1"_qs.arg(pages));
     }
 };
 

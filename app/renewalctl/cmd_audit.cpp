@@ -5,6 +5,7 @@
 #include "domain/core/json_input.h"
 #include "domain/store/audit_chains.h"
 #include "domain/store/case_actions.h"
+#include "domain/store/database_target.h"
 #include "domain/store/roles.h"
 
 #include <nlohmann/json.hpp>
@@ -208,13 +209,23 @@ void registerRolesGrantCommand(CommandTree &tree, CLI::App &rolesGroup)
     auto *grant = tree.command(rolesGroup, "grant", "grant a login role one of the desk's roles",
         [o](const CommandContext &ctx) {
             auto conn = ctx.connect();
-            grantRole(*conn, o->login, o->role);
-            ctx.out << "granted renewal_" << o->role << " to " << o->login << "\n";
+            // "owner" makes a person who owns the desk (grantOwner): on the embedded cluster,
+            // whose superuser owns the schema and whose socket is its user's alone, that is the
+            // person at the desk; on a server, only where a role that is not a superuser owns it.
+            const bool embedded = resolveDatabase(ctx.args.value("db"), false).embedded;
+            grantRole(*conn, o->login, o->role, embedded);
+            if (o->role == "owner")
+                ctx.out << o->login << " is an operator and owns the desk's tables\n";
+            else
+                ctx.out << "granted renewal_" << o->role << " to " << o->login << "\n";
             return int(ExitOk);
         });
     positional(grant, "LOGIN_ROLE", o->login,
         "the login role (created without a password if needed)", true);
-    positional(grant, "ROLE", o->role, "viewer, operator, ingest or payload_reader", true);
+    positional(grant, "ROLE", o->role,
+        "viewer, operator, ingest, payload_reader, or owner (an operator who may also take "
+        "backups: the one person of an embedded desk)",
+        true);
     db(grant);
 }
 

@@ -55,7 +55,8 @@ int runClose(const CommandContext &ctx, const CloseOptions &o)
         return ExitOk;
     }
     ctx.out << provider << " " << closed.value("month", "") << ": closed by "
-            << closed.value("closedBy", "") << " at " << closed.value("closedAt", "") << "\n";
+            << closed.value("closedBy", "") << " at " << closed.value("closedAt", "") << "\n"
+            << "  statement: " << closeStatementRuns(closed) << "\n";
     for (const auto &t : closeCurrencyTotals(closed)) {
         ctx.out << "  " << t.currency << ": ledger " << t.ledgerRenewals << " renewal(s) "
                 << formatMinorUnits(t.ledgerMinor, t.currency) << ", statement "

@@ -2,6 +2,8 @@
 
 #include "domain/core/csv.h"
 #include "domain/core/currency.h"
+#include "domain/core/sha256.h"
+#include "domain/core/timestamp.h"
 
 #include <map>
 
@@ -44,7 +46,39 @@ std::string joined(const nlohmann::json &array)
     return out;
 }
 
+/// An instant as every cell of the report writes it: UTC to the second ("...T10:15:03Z").
+/// The database writes its own clock with microseconds and a statement's times as the provider
+/// sent them; one column in two forms reads like two kinds of value. Text that is not an
+/// instant is left as it is.
+std::string instantAt(const nlohmann::json &obj, const char *key)
+{
+    const std::string text = textAt(obj, key);
+    const auto t = parseRfc3339(text);
+    if (!t)
+        return text;
+    std::int64_t seconds = t->micros / 1000000;
+    if (t->micros % 1000000 < 0)
+        --seconds; // floor before 1970 too
+    return formatRfc3339(Timestamp::fromSeconds(seconds));
+}
+
 } // namespace
+
+std::string closeStatementRuns(const nlohmann::json &report)
+{
+    std::string out;
+    const auto ids = report.find("statementRunIds");
+    if (ids == report.end() || !ids->is_array())
+        return out;
+    for (const auto &id : *ids)
+        out += (out.empty() ? "#" : ", #") + textOf(id);
+    return out.empty() ? out : (ids->size() == 1 ? "run " : "runs ") + out;
+}
+
+std::string closeReportDigestLine(std::string_view above)
+{
+    return csv::line({"SHA-256 of every byte above this line", sha256Hex(above)});
+}
 
 std::vector<CloseCurrencyTotals> closeCurrencyTotals(const nlohmann::json &report)
 {
@@ -99,7 +133,7 @@ std::string closeStatementCompleteness(const nlohmann::json &report)
         return out;
     for (const auto &r : *runs) {
         const std::string how = textAt(r, "completeness");
-        out += (out.empty() ? "run " : "; run ") + textAt(r, "runId") + ": "
+        out += (out.empty() ? "run #" : "; run #") + textAt(r, "runId") + ": "
             + (how == "fetched"         ? "every page fetched from the provider's API"
                     : how == "manifest" ? "every page checked against the fetch's manifest"
                     : how == "stated"   ? "stated complete by the operator (--pages-complete)"
@@ -118,8 +152,9 @@ std::string closeReportCsv(const nlohmann::json &report)
     field("Provider", textAt(report, "providerKey"));
     field("Month", textAt(report, "month"));
     field("Closed by", textAt(report, "closedBy"));
-    field("Closed at", textAt(report, "closedAt"));
-    field("Statement runs", joined(report.value("statementRunIds", nlohmann::json())));
+    field("Closed at", instantAt(report, "closedAt"));
+    // "run #2": a run's id, which a bare "2" beside "Statement runs" read as a count.
+    field("Statement", closeStatementRuns(report));
     field("Statement SHA-256", joined(report.value("statementSha256s", nlohmann::json())));
     field("Statement completeness", closeStatementCompleteness(report));
     for (const auto &[name, key] :
@@ -166,11 +201,11 @@ std::string closeReportCsv(const nlohmann::json &report)
                     l.value("amountMinor", nlohmann::json()).is_number()
                         ? formatMinorUnits(intAt(l, "amountMinor"), currency)
                         : std::string(),
-                    currency, textAt(l, "paidAt"), textAt(l, "caseId"), textAt(l, "caseStatus"),
+                    currency, instantAt(l, "paidAt"), textAt(l, "caseId"), textAt(l, "caseStatus"),
                     textAt(l, "caseReason"), textAt(l, "resolution"), textAt(l, "resolvedBy"),
                     // A money back finding (#40): its movement's kind; the key, amount and date
                     // before are the movement's.
-                    textAt(l, "resolvedAt"), textAt(l, "note"), textAt(l, "moneyBack")},
+                    instantAt(l, "resolvedAt"), textAt(l, "note"), textAt(l, "moneyBack")},
                 findingKinds);
         }
     }
@@ -184,11 +219,15 @@ std::string closeReportCsv(const nlohmann::json &report)
             const std::string currency = textAt(m, "currency");
             out += csv::line({textAt(m, "movementKey"), textAt(m, "kind"),
                                  formatMinorUnits(intAt(m, "amountMinor"), currency), currency,
-                                 textAt(m, "occurredAt"), textAt(m, "recordedAt"),
+                                 instantAt(m, "occurredAt"), instantAt(m, "recordedAt"),
                                  textAt(m, "renewalKey"), textAt(m, "subscription")},
                 afterKinds);
         }
     }
+    // The sign-off an auditor fills in on paper is in the PDF; here, the file's own digest,
+    // last, so that a changed cell anywhere above shows.
+    out += "\n";
+    out += closeReportDigestLine(out);
     return out;
 }
 

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rd {
@@ -45,6 +46,16 @@ bool closeCountedMoneyBack(const nlohmann::json &report);
 /// stated complete by the operator (--pages-complete)"; runs joined by "; ".
 std::string closeStatementCompleteness(const nlohmann::json &report);
 
+/// The close's statement runs as people cite them: "run #2", "runs #1, #2" (a bare "2" beside
+/// "Statement runs" read as a count); empty when the report names none.
+std::string closeStatementRuns(const nlohmann::json &report);
+
+/// The report's last line: "SHA-256 of every byte above this line,<64 hex digits>" over
+/// `above`, which is the file's bytes before that line (its "\n" line ends included). An
+/// auditor recomputes it with `head -n -1 FILE | sha256sum`. A hash cannot cover itself: the
+/// line is the one part of the file it does not cover.
+std::string closeReportDigestLine(std::string_view above);
+
 /// The close report as CSV (the desk's Close month and `renewalctl close --csv`), blocks
 /// separated by an empty line: "field,value" lines (provider, month, who and when, runs and
 /// digests, counts, the audit anchor's digest); the totals per currency on both sides in the
@@ -52,8 +63,10 @@ std::string closeStatementCompleteness(const nlohmann::json &report);
 /// months (appended, so that a reader by position finds the first six where they were; empty
 /// for a close made before money back was counted); every finding with its case's status,
 /// resolution, who and note; and, for a close that counted money back, the movements recorded
-/// after their own month's close that it counted. Every cell follows the CSV rule
-/// (domain/core/csv.h).
+/// after their own month's close that it counted; last, after an empty line, the SHA-256 of
+/// everything above it (closeReportDigestLine). Every instant is UTC to the second
+/// ("2026-03-02T10:15:03Z"), whatever form the database or the statement gave it in. Every
+/// cell follows the CSV rule (domain/core/csv.h).
 std::string closeReportCsv(const nlohmann::json &report);
 
 } // namespace rd

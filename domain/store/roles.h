@@ -7,10 +7,35 @@
 
 namespace rd {
 
-/// Gives a login role one of the group roles ("viewer", "operator", "ingest"), creating the
-/// login role (without a password) when it does not exist. Throws InputError for a bad kind
-/// or name.
-void grantRole(DbRef db, const std::string &login, const std::string &kind);
+/// Gives a login role one of the group roles ("viewer", "operator", "ingest",
+/// "payload_reader") or makes it a person who owns the desk ("owner": grantOwner), creating the
+/// login role (without a password) when it does not exist. Throws InputError for a bad kind,
+/// or a name personLoginProblem refuses.
+void grantRole(
+    DbRef db, const std::string &login, const std::string &kind, bool ownerMayBeSuperuser = false);
+
+/// Why `name` cannot be a person's login role; empty when it can. Refused: an empty name or
+/// one longer than PostgreSQL's 63 bytes, a control character, PostgreSQL's own names
+/// (`postgres`, `public`, `none`, `pg_...`, `current_user`, `session_user`, `current_role`)
+/// and the desk's group roles (anything `renewal_...`): an action recorded "by postgres" or
+/// "by renewal_operator" names no person.
+std::string personLoginProblem(const std::string &name);
+
+/// Makes `login` a person who owns the desk, for one person's desk on the embedded database:
+/// a login role (created without a password when missing) that is an operator (case actions,
+/// notes, claims, closes, statement imports) and a member of the role that owns the schema
+/// (the migrating role: backups read every table and record themselves, retention is the
+/// owner's), so that everything they do is recorded as `login`, the session user, and never
+/// as the owner. Throws InputError when personLoginProblem refuses the name, when a role of
+/// that name exists that cannot log in (a group role), and, unless `ownerMayBeSuperuser`, when
+/// the owner is a superuser: a member could become one (SET ROLE). On the embedded cluster the
+/// owner is its superuser, and the person already owns the cluster (its socket is theirs
+/// alone), so the desk allows it there.
+void grantOwner(DbRef db, const std::string &login, bool ownerMayBeSuperuser);
+
+/// This process's person: $RENEWAL_DESK_PERSON when set (a name of one's choosing), else the
+/// account's login name (getpwuid), else $USER; empty when none is known.
+std::string personName();
 
 /// The desk's group roles on a server (migrations 0003 and 0027 create them; roles are
 /// cluster-wide, so a database restored on another server finds them missing) and the grants

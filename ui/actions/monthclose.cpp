@@ -8,10 +8,12 @@
 #include "domain/store/month_close.h"
 #include "domain/store/operator_session.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QCoreApplication>
 #include <QFile>
 #include <QPageLayout>
 #include <QPageSize>
+#include <QPainter>
 #include <QPdfWriter>
 #include <QSaveFile>
 #include <QTextDocument>
@@ -64,7 +66,7 @@ QString completenessText(const nlohmann::json &report)
             : how == u"manifest"_qs ? Tr::tr("every page checked against the fetch's manifest")
             : how == u"stated"_qs   ? Tr::tr("stated complete by the operator (--pages-complete)")
                                     : Tr::tr("imported before completeness was recorded");
-        lines << Tr::tr("run %1: %2").arg(jsonInteger(r, "runId")).arg(what);
+        lines << Tr::tr("run #%1: %2").arg(jsonInteger(r, "runId")).arg(what);
     }
     return lines.join(u"<br>"_qs);
 }
@@ -116,15 +118,18 @@ QString monthCloseRefusalText(const nlohmann::json &reason)
         return Tr::tr("%1 has not ended yet (it ends at %2)")
             .arg(jsonText(reason, "month"), jsonText(reason, "endsAt"));
     if (code == u"no_covering_run") {
-        const QString partly = reason.contains("latestRun")
-            ? Tr::tr(": run %1 covers only %2 to %3")
-                  .arg(jsonText(reason, "latestRun"), jsonText(reason, "latestFrom"),
-                      jsonText(reason, "latestTo"))
-            : QString();
-        return Tr::tr("no statement run of %1 covers all of %2 (%3 to %4)%5; import a statement "
+        // With a run of part of the month, what differs from what was imported (#42, 4).
+        if (reason.contains("latestRun"))
+            return Tr::tr("no statement run of %1 covers all of %2: run %3 covers only %4 to %5; "
+                          "closing %2 needs one covering %6 to %7 (import the statement again "
+                          "with those days)")
+                .arg(jsonText(reason, "provider"), jsonText(reason, "month"),
+                    jsonText(reason, "latestRun"), jsonText(reason, "latestFrom"),
+                    jsonText(reason, "latestTo"), jsonText(reason, "from"), jsonText(reason, "to"));
+        return Tr::tr("no statement run of %1 covers all of %2 (%3 to %4); import a statement "
                       "of the whole month first")
             .arg(jsonText(reason, "provider"), jsonText(reason, "month"), jsonText(reason, "from"),
-                jsonText(reason, "to"), partly);
+                jsonText(reason, "to"));
     }
     if (code == u"not_proven") {
         const QStringList runs = ids("runs");
@@ -164,6 +169,16 @@ MonthCloseState loadMonthCloseState(QSqlDatabase &db, const QString &provider, c
                 nlohmann::json::parse(q.value(1).toString().toStdString(), nullptr, false));
         state.refusal = words.isEmpty() ? q.value(0).toString() : words;
         state.closed = q.value(2).toBool();
+        if (!q.value(1).isNull()) {
+            const auto reason
+                = nlohmann::json::parse(q.value(1).toString().toStdString(), nullptr, false);
+            if (reason.is_object() && reason.value("code", std::string()) == "open_cases")
+                if (const auto first = reason.find("first");
+                    first != reason.end() && first->is_array())
+                    for (const auto &id : *first)
+                        if (id.is_number_integer())
+                            state.caseIds << id.get<qint64>();
+        }
     }
     return state;
 }
@@ -271,7 +286,36 @@ QString afterCloseHtml(const nlohmann::json &report)
     return h + u"</table>"_qs;
 }
 
+// Who prepared the close (the person the database recorded) and who reviewed it, each with a
+// date and a signature, for the auditor's file: the reviewer's lines are left blank, to be
+// filled in by hand.
+QString signOffHtml(const nlohmann::json &report)
+{
+    QString h = u"<h3>%1</h3>"_qs.arg(Tr::tr("Sign-off"));
+    h += u"<table cellspacing='0' cellpadding='8' border='1' width='100%' "
+         "style='border-collapse: collapse'><tr style='background: #eee'>"_qs;
+    for (const QString &title : {QString(), Tr::tr("Name"), Tr::tr("Date"), Tr::tr("Signature")})
+        h += u"<th>%1</th>"_qs.arg(title);
+    h += u"</tr>"_qs;
+    const QString closedAt = jsonText(report, "closedAt");
+    // Two lines' height in the blank cells: room for a hand-written name and signature.
+    const QString blank = u"&nbsp;<br>&nbsp;"_qs;
+    h += u"<tr><td><b>%1</b></td><td>%2</td><td>%3</td><td width='35%'>%4</td></tr>"_qs.arg(
+        Tr::tr("Prepared by"), esc(jsonText(report, "closedBy")), esc(closedAt.left(10)), blank);
+    h += u"<tr><td><b>%1</b></td><td>%2</td><td>%2</td><td>%2</td></tr>"_qs.arg(
+        Tr::tr("Reviewed by"), blank);
+    return h + u"</table>"_qs;
+}
+
 } // namespace
+
+QString closeReportPageFooter(const nlohmann::json &report, int page, int pages)
+{
+    return Tr::tr("%1 %2 month close, page %3 of %4")
+        .arg(jsonText(report, "providerKey"), jsonText(report, "month"))
+        .arg(page)
+        .arg(pages);
+}
 
 QString closeReportHtml(const nlohmann::json &report)
 {
@@ -296,8 +340,12 @@ QString closeReportHtml(const nlohmann::json &report)
             + month.addMonths(1).addDays(-1).toString(Qt::ISODate) + u", UTC)"_qs);
     h += row(Tr::tr("Closed by"), esc(jsonText(report, "closedBy")));
     h += row(Tr::tr("Closed at"), esc(utcText(jsonText(report, "closedAt"))));
-    h += row(Tr::tr("Statement runs"),
-        joined(report.value("statementRunIds", nlohmann::json()), u", "_qs));
+    // "run #2": the run's id, which a bare "2" beside "Statement runs" read as a count.
+    QStringList runs;
+    for (const auto &id : report.value("statementRunIds", nlohmann::json::array()))
+        runs << u'#' + QString::number(id.is_number_integer() ? id.get<qint64>() : 0);
+    h += row(Tr::tr("Statement"),
+        (runs.size() == 1 ? Tr::tr("run %1") : Tr::tr("runs %1")).arg(runs.join(u", "_qs)));
     h += row(Tr::tr("Statement SHA-256"),
         u"<span style='font-family: DejaVu Sans Mono; font-size: 7pt'>"_qs
             + joined(report.value("statementSha256s", nlohmann::json()), u"<br>"_qs)
@@ -415,11 +463,13 @@ QString closeReportHtml(const nlohmann::json &report)
              .arg(en.toString(jsonInteger(report, "auditAnchorHeads")));
     h += u"<p style='font-family: DejaVu Sans Mono; font-size: 9pt'><b>%1</b></p>"_qs.arg(
         esc(jsonText(report, "auditAnchorDigest")));
+    h += signOffHtml(report);
     h += u"</body></html>"_qs;
     return h;
 }
 
-bool writeCloseReportPdf(const nlohmann::json &report, const QString &path, QString *error)
+bool writeCloseReportPdf(
+    const nlohmann::json &report, const QString &path, QString *error, int *pages)
 {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
@@ -427,6 +477,7 @@ bool writeCloseReportPdf(const nlohmann::json &report, const QString &path, QStr
             *error = file.errorString();
         return false;
     }
+    int pageCount = 0;
     {
         QPdfWriter writer(&file);
         writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait,
@@ -435,16 +486,43 @@ bool writeCloseReportPdf(const nlohmann::json &report, const QString &path, QStr
         writer.setTitle(Tr::tr("Month close %1 %2")
                             .arg(jsonText(report, "providerKey"), jsonText(report, "month")));
         writer.setCreator(u"Renewal Desk"_qs);
-        // print() lays the text out 2 cm inside the page (its default margin), the only margin.
+        // Laid out here, not by QTextDocument::print: print() numbers a page ("3") but cannot
+        // say of how many, and an auditor checks that no page is missing ("page 3 of 4").
         QTextDocument doc;
+        doc.documentLayout()->setPaintDevice(&writer); // points at the writer's 300 dpi
         doc.setHtml(closeReportHtml(report));
-        doc.print(&writer);
+        const qreal dpi = writer.resolution();
+        const qreal margin = dpi * 2 / 2.54; // 2 cm, print()'s margin
+        const QRectF paper(QPointF(0, 0), writer.pageLayout().fullRectPixels(int(dpi)).size());
+        const qreal footer = dpi * 1.0 / 2.54; // 1 cm under the text for the page's line
+        const QSizeF body(paper.width() - 2 * margin, paper.height() - 2 * margin - footer);
+        doc.setPageSize(body);
+        pageCount = doc.pageCount();
+        QPainter painter(&writer);
+        QFont small(u"DejaVu Sans"_qs);
+        small.setPointSizeF(7.5);
+        for (int page = 0; page < pageCount; ++page) {
+            if (page > 0)
+                writer.newPage();
+            painter.save();
+            painter.translate(margin, margin - page * body.height());
+            doc.drawContents(&painter, QRectF(QPointF(0, page * body.height()), body));
+            painter.restore();
+            painter.setFont(small);
+            painter.setPen(QColor(0x44, 0x44, 0x44));
+            painter.drawText(
+                QRectF(margin, paper.height() - margin - footer * 0.6, body.width(), footer * 0.6),
+                Qt::AlignRight | Qt::AlignBottom,
+                closeReportPageFooter(report, page + 1, pageCount));
+        }
     }
     if (!file.commit()) {
         if (error)
             *error = file.errorString();
         return false;
     }
+    if (pages)
+        *pages = pageCount;
     return true;
 }
 

@@ -6,6 +6,7 @@
 
 #include <QDate>
 #include <QFuture>
+#include <QList>
 #include <QString>
 #include <QStringList>
 
@@ -20,6 +21,9 @@ struct MonthCloseState
 {
     bool closed = false; ///< closed already: its report can be written again
     QString refusal; ///< why it cannot be closed now, in the desk's words; empty when it can
+    /// The cases the refusal names (open statement cases, the first few), for the dialog's
+    /// "Open case N": the user goes from the sentence to the case.
+    QList<qint64> caseIds;
 };
 
 /// Why a month cannot be closed (month_close_refusal_reason's JSON: {"code", ...}) in the desk's
@@ -56,8 +60,13 @@ QFuture<MonthCloseResult> closeMonthAsync(
 /// decimals), the counts, every finding other than matched with its case's resolution, and
 /// the audit anchor's digest.
 QString closeReportHtml(const nlohmann::json &report);
-/// Writes the report as an A4 PDF (QPdfWriter) to `path`; false with `error` set otherwise.
-bool writeCloseReportPdf(const nlohmann::json &report, const QString &path, QString *error);
+/// The line at the foot of each page of the PDF: "stripe-main 2026-02 month close, page 1 of 3".
+QString closeReportPageFooter(const nlohmann::json &report, int page, int pages);
+/// Writes the report as an A4 PDF (QPdfWriter) to `path`, each page with its footer
+/// (closeReportPageFooter) and the sign-off block (prepared by, reviewed by, date) at the end;
+/// `pages`, when given, is set to the number of pages. False with `error` set otherwise.
+bool writeCloseReportPdf(
+    const nlohmann::json &report, const QString &path, QString *error, int *pages = nullptr);
 /// Writes the report's CSV (domain/core/close_report.h) to `path`; false with `error` set.
 bool writeCloseReportCsv(const nlohmann::json &report, const QString &path, QString *error);
 

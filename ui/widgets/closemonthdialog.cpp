@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
@@ -24,6 +25,7 @@ CloseMonthDialog::CloseMonthDialog(DatabasePool *pool, QWidget *parent)
     , m_stateLabel(new QLabel)
     , m_close(new QPushButton(tr("Close the month")))
     , m_report(new QPushButton(tr("Write the report…")))
+    , m_openCase(new QPushButton)
 {
     setWindowTitle(tr("Close a month"));
     m_provider->setObjectName(u"close-provider"_qs);
@@ -39,6 +41,8 @@ CloseMonthDialog::CloseMonthDialog(DatabasePool *pool, QWidget *parent)
     m_close->setEnabled(false);
     m_report->setObjectName(u"close-report-button"_qs);
     m_report->setEnabled(false);
+    m_openCase->setObjectName(u"close-open-case"_qs);
+    m_openCase->setVisible(false);
 
     auto *explain = new QLabel(
         tr("A month is closed when a statement of the provider imported here covers all of it "
@@ -57,6 +61,11 @@ CloseMonthDialog::CloseMonthDialog(DatabasePool *pool, QWidget *parent)
     layout->addWidget(explain);
     layout->addLayout(form);
     layout->addWidget(m_stateLabel);
+    // From the refusal's sentence to the case it names, in one click.
+    auto *caseRow = new QHBoxLayout;
+    caseRow->addWidget(m_openCase);
+    caseRow->addStretch(1);
+    layout->addLayout(caseRow);
     layout->addStretch(1);
     layout->addWidget(buttons);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -64,6 +73,10 @@ CloseMonthDialog::CloseMonthDialog(DatabasePool *pool, QWidget *parent)
     connect(m_month, &QDateEdit::dateChanged, this, &CloseMonthDialog::check);
     connect(m_close, &QPushButton::clicked, this, &CloseMonthDialog::closeMonth);
     connect(m_report, &QPushButton::clicked, this, &CloseMonthDialog::writeReport);
+    connect(m_openCase, &QPushButton::clicked, this, [this] {
+        if (!m_state.caseIds.isEmpty())
+            emit caseOpenRequested(m_state.caseIds.first());
+    });
     resize(560, 320);
 
     m_stateLabel->setText(tr("Reading the providers…"));
@@ -72,9 +85,30 @@ CloseMonthDialog::CloseMonthDialog(DatabasePool *pool, QWidget *parent)
         [this](const QStringList &keys) {
             const QSignalBlocker block(m_provider);
             m_provider->addItems(keys);
+            if (const int wanted = m_provider->findText(m_wantedProvider); wanted >= 0)
+                m_provider->setCurrentIndex(wanted);
+            m_wantedProvider.clear();
             check();
         },
         [this](const QString &message) { m_stateLabel->setText(message); });
+}
+
+void CloseMonthDialog::showFor(const QString &provider, const QDate &month)
+{
+    {
+        const QSignalBlocker blockProvider(m_provider);
+        const QSignalBlocker blockMonth(m_month);
+        if (month.isValid())
+            m_month->setDate(QDate(month.year(), month.month(), 1));
+        if (!provider.isEmpty()) {
+            if (m_provider->count() == 0)
+                m_wantedProvider = provider; // chosen when the providers have been read
+            else if (const int i = m_provider->findText(provider); i >= 0)
+                m_provider->setCurrentIndex(i);
+        }
+    }
+    if (m_provider->count() > 0)
+        check();
 }
 
 QString CloseMonthDialog::stateText() const
@@ -86,6 +120,7 @@ void CloseMonthDialog::check()
 {
     m_close->setEnabled(false);
     m_report->setEnabled(false);
+    m_openCase->setVisible(false);
     const QString provider = m_provider->currentText();
     const QDate month = m_month->date();
     if (provider.isEmpty()) {
@@ -103,8 +138,15 @@ void CloseMonthDialog::check()
                     ? tr("%1, %2 can be closed.").arg(provider, name)
                     : tr("Cannot be closed: %1.").arg(state.refusal));
             m_close->setText(tr("Close %1, %2").arg(provider, name));
+            // The button names the provider and the month: never cut it off.
+            if (const int wide = sizeHint().width(); wide > width())
+                resize(wide, height());
             m_close->setEnabled(state.refusal.isEmpty());
             m_report->setEnabled(state.closed);
+            if (!state.caseIds.isEmpty()) {
+                m_openCase->setText(tr("Open case %1").arg(state.caseIds.first()));
+                m_openCase->setVisible(true);
+            }
             emit stateLoaded();
         },
         [this](const QString &message) {

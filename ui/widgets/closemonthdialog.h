@@ -29,6 +29,13 @@ public:
     QDateEdit *monthEdit() const { return m_month; }
     QPushButton *closeButton() const { return m_close; }
     QPushButton *reportButton() const { return m_report; }
+    /// "Open case N": shown when the refusal names a case.
+    QPushButton *openCaseButton() const { return m_openCase; }
+    /// The provider and month to show first: the ones in view where the dialog was opened
+    /// (the Ledger's provider filter, its month). An empty provider or an invalid month keeps
+    /// the dialog's default (the first provider, last month); a provider that is not
+    /// registered keeps it too. Asks the database again (check()) once the providers are read.
+    void showFor(const QString &provider, const QDate &month);
     QString stateText() const;
     const MonthCloseState &state() const { return m_state; }
     /// Where the report goes (its .pdf; the .csv beside it) without asking: tests, scripts.
@@ -46,6 +53,8 @@ signals:
     void monthClosed();
     /// The report was written (`pdfPath`, and its .csv), or could not be (`error`).
     void reportWritten(const QString &pdfPath, const QString &error);
+    /// The user asked to open a case the refusal names.
+    void caseOpenRequested(qint64 caseId);
 
 private:
     void saveReport(const nlohmann::json &report);
@@ -56,6 +65,8 @@ private:
     QLabel *m_stateLabel;
     QPushButton *m_close;
     QPushButton *m_report;
+    QPushButton *m_openCase;
+    QString m_wantedProvider; ///< showFor's, until the providers have been read
     MonthCloseState m_state;
     QString m_reportPath;
     LatestRequest m_checkRequest;
