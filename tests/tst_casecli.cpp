@@ -1,4 +1,5 @@
 #include "domain/core/provider_snapshot.h"
+#include "domain/store/case_actions.h"
 #include "domain/store/renewal_applier.h"
 #include "tests/support/gap_case.h"
 #include "tests/support/process_runner.h"
@@ -31,6 +32,22 @@ private slots:
     void init() { m_db = rdtest::databaseWithSub1(); }
 
     void cleanup() { m_db.reset(); }
+
+    // #42, 12: "applicable now" is said of an open case only; a resolved case's renewal is
+    // recorded, and "applicable now: no" read as if something were still wrong.
+    void showSaysApplicableOfAnOpenCaseOnly()
+    {
+        const auto caseId = rdtest::openGapCase(*m_db);
+        const QString id = QString::number(caseId);
+        auto show = rdtest::runProgram(rdtest::ctl(), rdtest::withDb(*m_db, {"cases", "show", id}));
+        QVERIFY2(show.out.contains("  applicable now: no\n"), show.out.constData());
+        auto conn = m_db->connect();
+        rd::attachSnapshot(
+            *conn, snapshotOfFebruary(rdtest::capturedNow()), caseId, rdtest::kCaseNote);
+        show = rdtest::runProgram(rdtest::ctl(), rdtest::withDb(*m_db, {"cases", "show", id}));
+        QVERIFY2(show.out.startsWith(("case " + id + ": resolved").toUtf8()), show.out.constData());
+        QVERIFY2(!show.out.contains("applicable now"), show.out.constData());
+    }
 
     void cliActionsAndExitCodes()
     {

@@ -444,7 +444,9 @@ private slots:
         const auto errors = r.err.trimmed().split('\n');
         QCOMPARE(errors.size(), 2);
         QVERIFY2(errors[0].contains("line 3: providerEventId: missing"), r.err.constData());
-        QVERIFY2(errors[1].contains("line 5: body"), r.err.constData());
+        // #42, 12: the line, not "body", is what is not JSON.
+        QVERIFY2(errors[1].startsWith("renewalctl: bad input: line 5: not valid JSON ("),
+            r.err.constData());
         // One acknowledgement a line, the bad ones included, each naming its line.
         const auto lines = r.out.trimmed().split('\n');
         QCOMPARE(lines.size(), 6);
@@ -762,6 +764,36 @@ private slots:
                      + " is open: there is nothing to reopen"),
             again.err.constData());
         QCOMPARE(nlohmann::json::parse(again.out.toStdString())["error"], "case_not_reopenable");
+    }
+
+    /// #42, 5: a payload conflict (the renewal recorded, then delivered again with another
+    /// amount), dismissed, is reopened: exit 0, as the case's "reopen it" line promised.
+    void reopenADismissedPayloadConflict()
+    {
+        rdtest::TestDatabase db("cli_reopen_conflict");
+        rdtest::importSubscriptions(
+            db.conninfo(), rdtest::subscriptionLine("stripe-main", "sub_1"));
+        QCOMPARE(runProgram(ctl(), withDb(db, {"apply"}),
+                     eventLine("evt_1", "in_1", "2026-02-01T00:00:00Z", "2026-03-01T00:00:00Z"))
+                     .exitCode,
+            0);
+        const auto conflict = runProgram(ctl(), withDb(db, {"apply"}),
+            eventLine("evt_2", "in_1", "2026-02-01T00:00:00Z", "2026-03-01T00:00:00Z", 2499));
+        QCOMPARE(conflict.exitCode, 3);
+        const auto answer = nlohmann::json::parse(conflict.out.toStdString());
+        QCOMPARE(answer["error"], "provider_renewal_key_payload_conflict");
+        const QString id = QString::number(answer["caseId"].get<long long>());
+        QCOMPARE(runProgram(ctl(),
+                     withDb(db,
+                         {"cases", "dismiss", id, "--reason", "test_data", "--comment",
+                             "a test refund"}))
+                     .exitCode,
+            0);
+        const auto reopened = runProgram(
+            ctl(), withDb(db, {"cases", "reopen", id, "--comment", "the amount did change"}));
+        QVERIFY2(reopened.exitCode == 0, reopened.err.constData());
+        QCOMPARE(
+            scalar(db, "SELECT count(*) FROM reconciliation_cases WHERE status = 'open'"), 1LL);
     }
 
     /// --json of claim, release, note, dismiss and reopen is the database's answer, byte for byte

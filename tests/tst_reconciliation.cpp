@@ -290,6 +290,29 @@ private slots:
         QCOMPARE(rd::showCase(*conn, caseId)["status"], "resolved");
     }
 
+    // #42, 5: a payload conflict's renewal was recorded before its case opened, so it is no
+    // reason to refuse the reopen of its dismissal; case_detail says so before the operator asks.
+    void reopenAPayloadConflict()
+    {
+        rd::RenewalApplier applier(m_db->conninfo());
+        QVERIFY(applier.apply(februaryRenewal()).outcome == ApplyOutcome::Applied);
+        auto corrected = februaryRenewal("sub_1", "evt_corrected");
+        corrected.paidAmountMinor = 2499;
+        const auto out = applier.apply(corrected);
+        QCOMPARE(rdtest::rejectionOf(out), std::string("provider_renewal_key_payload_conflict"));
+        const auto caseId = *out.caseId;
+        pqxx::connection alice(rdtest::loginAs(*m_db, "alice", "operator"));
+        QCOMPARE(rd::showCase(alice, caseId)["reopenable"], false); // open: nothing to reopen
+        rd::dismissCase(alice, caseId, {"test_data", "looked like test data"});
+        const auto dismissed = rd::showCase(alice, caseId);
+        QCOMPARE(dismissed["reopenable"], true);
+        QVERIFY(dismissed["reopenRefusal"].is_null());
+        QCOMPARE(
+            rd::reopenCase(alice, caseId, "the provider did change the amount").toJson()["result"],
+            "reopened");
+        QCOMPARE(rd::showCase(alice, caseId)["status"], "open");
+    }
+
     // What may not be reopened, and why: each refusal typed, in one sentence, nothing written.
     void reopenIsRefused_data()
     {
@@ -375,6 +398,14 @@ private slots:
         const auto cases = rdtest::text(*m_db, state);
         const auto history = scalar(*conn, "SELECT count(*) FROM reconciliation_case_history");
         pqxx::connection alice(rdtest::loginAs(*m_db, "alice", "operator"));
+        // The desk offers Reopen by case_detail's `reopenable`: the same rule, the same words.
+        if (situation != "missing" && situation != "dismissed") {
+            const auto shown = rd::showCase(alice, caseId);
+            QCOMPARE(shown["reopenable"], false);
+            QVERIFY2(
+                QString::fromStdString(shown["reopenRefusal"].get<std::string>()).contains(says),
+                shown.dump().c_str());
+        }
         try {
             rd::reopenCase(alice, caseId, note.toStdString());
             QFAIL("reopened");

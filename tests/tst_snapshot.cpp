@@ -403,6 +403,44 @@ private slots:
             refused.refused->what());
     }
 
+    // #42, 12: a preview takes no snapshot or case number: the attach after it is snapshot 1,
+    // and the case the next delivery opens follows the last one opened before the preview.
+    void aPreviewTakesNoNumber()
+    {
+        const auto caseId = rdtest::openGapCase(*m_db);
+        auto conn = m_db->connect();
+        for (int i = 0; i < 2; ++i)
+            QVERIFY(rd::previewSnapshot(*conn, snapshotOfFebruary(rdtest::capturedNow()), caseId)
+                        .wouldBe);
+        rd::attachSnapshot(*conn, snapshotOfFebruary(rdtest::capturedNow()), caseId, kCaseNote);
+        QCOMPARE(scalar(*conn, "SELECT min(id) FROM provider_snapshots"), 1LL);
+        // A preview whose attach would open a case (April's renewal over February: a gap).
+        auto april = snapshotOfFebruary(rdtest::capturedNow());
+        april.currentPeriod = {ts("2026-04-01T00:00:00Z"), ts("2026-05-01T00:00:00Z")};
+        april.latestRenewal.reset();
+        rd::previewSnapshot(*conn, april, std::nullopt);
+        auto may = marchRenewal();
+        may.providerEventId = "evt_may";
+        may.providerRenewalKey = "in_may";
+        may.period = {ts("2026-05-01T00:00:00Z"), ts("2026-06-01T00:00:00Z")};
+        const auto opened = rd::RenewalApplier(m_db->conninfo()).apply(may);
+        QVERIFY(opened.caseId);
+        QCOMPARE(*opened.caseId, caseId + 1);
+        // A row numbered for a preview is never committed, whoever sets the setting.
+        pqxx::work tx(*conn);
+        tx.exec("SELECT set_config('renewal_desk.preview', 'on', true)");
+        tx.exec("SELECT record_reconciliation_case(jsonb_build_object('providerKey', "
+                "'stripe-main', 'providerSubscriptionId', 'sub_1', 'providerRenewalKey', "
+                "'in_kept', 'providerEventId', 'evt_kept', 'paidAmountMinor', 900, "
+                "'currency', 'USD'), 'needs_snapshot', '{}')");
+        try {
+            tx.commit();
+            QFAIL("a preview's case was committed");
+        } catch (const std::exception &e) {
+            QVERIFY2(std::string(e.what()).find("preview_kept") != std::string::npos, e.what());
+        }
+    }
+
     // --- #28: following the operator's guide must not skip a paid renewal. ---
 
     // The scenario: a subscription set to cancel, its $29 February renewal applied with

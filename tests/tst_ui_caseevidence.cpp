@@ -140,6 +140,12 @@ private slots:
         QCOMPARE(ev.localTitle, u"no subscription in the desk"_qs);
         QVERIFY2(ev.finding.contains(u"sub_9"_qs), qPrintable(ev.finding));
         QVERIFY2(ev.nextStep.contains(u"snapshot"_qs), qPrintable(ev.nextStep));
+        // #42, 12: once its snapshot created the subscription, the case no longer says there is
+        // none (the demo's case 5).
+        const auto created = rd::ui::buildCaseEvidence(
+            u"subscription_not_found"_qs, u"{}"_qs, u"{\"subscriptionId\":null}"_qs, true);
+        QCOMPARE(
+            created.localTitle, u"no subscription in the desk when the case opened (it is now)"_qs);
         // A subscription the desk holds still shows its state.
         const auto held
             = rd::ui::buildCaseEvidence(u"renewal_conflicts_with_scheduled_cancellation"_qs,

@@ -593,6 +593,45 @@ private slots:
         waitForQueue(*desk.page, {refused});
     }
 
+    // #42, 9: a case whose renewal names no period (needs_snapshot) cannot be re-applied (the
+    // single Re-apply… is disabled on it): the bulk re-apply leaves it out and says so, instead
+    // of running it to "refused"; nothing is written to its history.
+    void bulkReapplyLeavesOutCasesThatNeedASnapshot()
+    {
+        rdtest::importSubscriptions(
+            m_db->conninfo(), rdtest::subscriptionLine("stripe-main", "sub_9"));
+        const qint64 needsSnapshot = rdtest::scalar(*m_db,
+            "SELECT record_reconciliation_case(jsonb_build_object('providerKey', 'stripe-main', "
+            "'providerSubscriptionId', 'sub_9', 'providerRenewalKey', 'in_ls', "
+            "'providerEventId', 'evt_ls', 'paidAmountMinor', 900, 'currency', 'USD'), "
+            "'needs_snapshot', '{}')");
+        const qint64 applies = openCase("status", "sub_1");
+        makeApplicable("status", "sub_1");
+        Desk desk(rdtest::loginAs(*m_db, "alice", "operator"));
+        desk.page->refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(desk.page->model()->rowCount(), 2, 15000);
+        auto *dialog = desk.page->runBulk(Action::Reapply, {needsSnapshot, applies},
+            u"data_correction"_qs, u"after the provider's fix"_qs);
+        QVERIFY(dialog);
+        QCOMPARE(dialog->windowTitle(), u"Re-apply 1 case"_qs);
+        QCOMPARE(waitForBulk(*desk.page, dialog),
+            u"1 applied; 1 case needs a snapshot and is left out"_qs);
+        QCOMPARE(results(dialog), QStringList {u"%1: applied"_qs.arg(applies)});
+        QCOMPARE(dialog->run()->leftOut(), 1);
+        QCOMPARE(rdtest::scalar(*m_db,
+                     "SELECT count(*) FROM reconciliation_case_history WHERE case_id = "
+                         + std::to_string(needsSnapshot)),
+            1LL); // opened, and nothing since
+        if (const QString dir = qEnvironmentVariable("RD_SCREENSHOT_DIR"); !dir.isEmpty())
+            dialog->grab().save(dir + u"/bulk-reapply-left-out.png"_qs);
+        dialog->close();
+        // Only cases that need a snapshot: nothing runs, and the summary says why.
+        dialog = desk.page->runBulk(Action::Reapply, {needsSnapshot}, u"data_correction"_qs,
+            u"after the provider's fix"_qs);
+        QVERIFY(dialog);
+        QCOMPARE(waitForBulk(*desk.page, dialog), u"1 case needs a snapshot and is left out"_qs);
+    }
+
     // Dismiss the selected cases with one note: each through dismiss_case, each in its
     // history; the case not selected is left alone.
     void bulkDismissWithOneNote()
@@ -832,6 +871,54 @@ private slots:
             u"operator | %1 | reopened | case open again |  | sub_1 is a real customer"_qs.arg(
                 QString::fromStdString(role("alice"))));
         QCOMPARE(rdtest::scalar(*m_db, "SELECT count(*) FROM audit_chain_breaks()"), 0LL);
+    }
+
+    // #42, 5: Reopen… is offered where the database would reopen (a payload conflict, whose
+    // renewal was recorded before its case opened), and not where it would refuse (a renewal
+    // recorded since the dismissal): disabled, the database's refusal its tooltip.
+    void reopenIsOfferedWhereTheDatabaseWouldReopen()
+    {
+        rdtest::importSubscriptions(
+            m_db->conninfo(), rdtest::subscriptionLine("stripe-main", "sub_1"));
+        rd::RenewalApplier applier(m_db->conninfo());
+        QVERIFY(applier.apply(rdtest::februaryRenewal()).outcome == rd::ApplyOutcome::Applied);
+        auto corrected = rdtest::februaryRenewal("sub_1", "evt_corrected");
+        corrected.paidAmountMinor = 2499;
+        const qint64 conflict = *applier.apply(corrected).caseId;
+        const qint64 recorded = openCase("gap", "sub_2");
+        for (qint64 id : {conflict, recorded})
+            sql("SELECT dismiss_case(" + std::to_string(id) + ", 'test_data', 'test data')");
+        // sub_2's March renewal delivered again once February is current: recorded.
+        makeApplicable("gap", "sub_2");
+        auto again = rdtest::februaryRenewal("sub_2", "evt_sub_2_again", "in_sub_2");
+        again.period = {rdtest::ts("2026-03-01T00:00:00Z"), rdtest::ts("2026-04-01T00:00:00Z")};
+        QVERIFY(applier.apply(again).outcome == rd::ApplyOutcome::Applied);
+
+        Desk desk(rdtest::loginAs(*m_db, "alice", "operator"));
+        desk.page->setScope(CasesPage::Scope::Dismissed);
+        QTRY_COMPARE_WITH_TIMEOUT(desk.page->model()->rowCount(), 2, 15000);
+        auto *reopen = desk.page->findChild<QPushButton *>(u"case-reopen"_qs);
+        QVERIFY(desk.page->openCase(recorded));
+        QTRY_COMPARE_WITH_TIMEOUT(desk.page->currentCase(), recorded, 10000);
+        QVERIFY(reopen->isVisibleTo(desk.page.get()));
+        QVERIFY(!reopen->isEnabled());
+        QVERIFY2(reopen->toolTip().contains(u"has been recorded since it was dismissed"_qs),
+            qPrintable(reopen->toolTip()));
+        if (const QString dir = qEnvironmentVariable("RD_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            desk.page->resize(1024, 640);
+            desk.page->show();
+            QTest::qWait(200);
+            desk.page->grab().save(dir + u"/cases-reopen-refused.png"_qs);
+        }
+
+        QVERIFY(desk.page->openCase(conflict));
+        QTRY_COMPARE_WITH_TIMEOUT(desk.page->currentCase(), conflict, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(reopen->isEnabled(), 10000);
+        const auto out = act(*desk.page, conflict, Action::Reopen, u"the amount did change"_qs);
+        QVERIFY2(out.kind == Kind::Done, qPrintable(out.summary));
+        QCOMPARE(
+            sql("SELECT status FROM reconciliation_cases WHERE id = " + std::to_string(conflict)),
+            std::string("open"));
     }
 
     // #28, 18: Re-apply cannot work without the renewal's period; the button says so instead

@@ -108,6 +108,55 @@ private slots:
             dialog.grab().save(QString::fromLocal8Bit(shot) + "/statement-import.png");
     }
 
+    // #42, 4: with the dialog's defaults (the days unticked) a month's file covers its whole
+    // month, as the CLI takes it: February's file, paid on 1 February only, covers 1 to 28
+    // February, and the close no longer asks for "a statement of the whole month".
+    void theDefaultDaysAreTheWholeMonth()
+    {
+        rdtest::TestDatabase db("ui_statement_days");
+        rdtest::importSubscriptions(
+            db.conninfo(), rdtest::subscriptionLine("stripe-main", "sub_1") + "\n");
+        QCOMPARE(rdtest::runProgram(rdtest::ctl(),
+                     rdtest::withDb(db,
+                         {"providers", "add", "stripe-main", "--kind", "stripe", "--name", "S"}))
+                     .exitCode,
+            0);
+        QTemporaryDir dir;
+        const QString file = dir.filePath("february.json");
+        {
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray::fromStdString(nlohmann::json {{"object", "list"},
+                {"has_more", false},
+                {"data",
+                    {invoice("in_1", "sub_1")}}}.dump()));
+        }
+        const QString conninfo = QString::fromStdString(db.conninfo());
+        rd::ui::DatabasePool pool(conninfo);
+        rd::ui::StatementImportDialog dialog(conninfo, &pool);
+        dialog.setProviderKey(QStringLiteral("stripe-main"));
+        dialog.addFiles({file});
+        QVERIFY(dialog.request(false).from.isEmpty() && dialog.request(false).to.isEmpty());
+        QSignalSpy reported(&dialog, &rd::ui::StatementImportDialog::reported);
+        dialog.importButton()->click();
+        QVERIFY(reported.wait(30000));
+        QVERIFY2(dialog.lastReport().succeeded(), qPrintable(dialog.reportText()));
+        QCOMPARE(rdtest::text(db, "SELECT covers_from || ' ' || covers_to FROM statement_runs"),
+            std::string("2026-02-01 2026-02-28"));
+        QVERIFY2(rdtest::text(db,
+                     "SELECT coalesce(month_close_refusal('stripe-main', "
+                     "'2026-02-01'), '')")
+                     .find("covers all of")
+                == std::string::npos,
+            "the close still wants a run of the whole month");
+        if (const QByteArray shot = qgetenv("RD_SCREENSHOT_DIR"); !shot.isEmpty()) {
+            dialog.resize(1024, 640);
+            dialog.show();
+            QTest::qWait(100);
+            dialog.grab().save(QString::fromLocal8Bit(shot) + "/statement-import-days.png");
+        }
+    }
+
     // A file the adapter cannot read is refused in words, nothing kept.
     void anUnreadableStatementIsRefused()
     {

@@ -26,15 +26,25 @@ int runApply(const CommandContext &ctx, const std::string &file)
             continue;
         SuccessfulRenewalEvent event;
         try {
-            event = renewalEventFromJson(parseUntrustedJson(line));
+            nlohmann::json json;
+            try {
+                json = parseUntrustedJson(line);
+            } catch (const InputError &e) {
+                // The line is the body here: "line 5: not valid JSON (…)", not "line 5: body:
+                // not valid JSON", which named no line of the input (#42, 12).
+                throw InputError({}, e.message());
+            }
+            event = renewalEventFromJson(json);
         } catch (const InputError &e) {
             // Reported, and the next lines still go in: each renewal is its own transaction.
             ++badLines;
             const auto located = e.locatedAt("line " + std::to_string(lineNo));
             ctx.err << "renewalctl: bad input: " << located.what() << std::endl;
-            ctx.out << nlohmann::json {{"result", "invalid"}, {"line", lineNo},
-                {"field", e.field()}, {"message", e.message()}}
-                           .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+            nlohmann::json ack {{"result", "invalid"}, {"line", lineNo}};
+            if (!e.field().empty())
+                ack["field"] = e.field();
+            ack["message"] = e.message();
+            ctx.out << ack.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
                     << std::endl;
             continue;
         }

@@ -105,15 +105,21 @@ void printCase(std::ostream &out, const nlohmann::json &c)
         field("snapshot", text(c["snapshotId"]));
     if (!c["assignedTo"].is_null())
         field("assigned to", text(c["assignedTo"]) + " since " + text(c["assignedAt"]));
-    field("applicable now", c["applicableNow"].get<bool>() ? "yes" : "no");
+    // Whether a re-apply would apply it is a question about an open case only: a resolved one's
+    // renewal is recorded, a dismissed one is reopened first (#42, 12).
     if (c["status"] == "open") {
+        field("applicable now", c["applicableNow"].get<bool>() ? "yes" : "no");
         const auto step = caseNextStep(text(c["errorCode"]));
         if (!step.empty())
             field("next step", std::string(step));
     } else if (c["status"] == "dismissed") {
-        field("next step",
-            "none; dismissed by mistake? renewalctl cases reopen " + text(c["id"])
-                + " --comment WHY");
+        // Offered only where the database would reopen it (rd_case_reopen_refusal, #42, 5).
+        if (c.value("reopenable", true))
+            field("next step",
+                "none; dismissed by mistake? renewalctl cases reopen " + text(c["id"])
+                    + " --comment WHY");
+        else
+            field("next step", "none; it cannot be reopened: " + text(c["reopenRefusal"]));
     }
     out << "event:\n";
     printLeaves(out, c["event"], "");

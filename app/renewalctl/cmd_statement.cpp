@@ -262,11 +262,12 @@ void registerStatementCommands(CommandTree &tree, CLI::App &root)
         [o](const CommandContext &ctx) { return runImport(ctx, *o); });
     providerKey(import, "the registered provider the statement comes from");
     option(import, "from", o->from, "DAY",
-        "the first UTC day the statement covers, YYYY-MM-DD (default: the first paid day in "
-        "it)")
+        "the first UTC day the statement covers, YYYY-MM-DD (default: the first day of the "
+        "month its paid days fall in; its first paid day when they span months)")
         ->check(utcDay("from"));
     option(import, "to", o->to, "DAY",
-        "the last UTC day it covers, included (default: the last paid day in it)")
+        "the last UTC day it covers, included (default: the last day of that month; its last "
+        "paid day when they span months)")
         ->check(utcDay("to"));
     flag(import, "dry-run", o->dryRun,
         "report what the import would do, from the database's own run rolled back");

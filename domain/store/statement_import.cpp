@@ -12,6 +12,7 @@
 #include <pqxx/pqxx>
 
 #include <algorithm>
+#include <chrono>
 #include <iterator>
 #include <set>
 #include <tuple>
@@ -27,6 +28,23 @@ constexpr std::size_t kBatch = 1000;
 std::string utcDay(Timestamp t)
 {
     return formatRfc3339(t).substr(0, 10);
+}
+
+// The days a statement covers when it names none (#42, 4): a month's file, all of whose paid
+// days fall in one month, covers that whole month, so that it can close the month (its first
+// and last paid day would leave the month's other days uncovered and the close refused). One
+// whose paid days span months covers its first to last paid day: it claims no whole month.
+StatementDays defaultDaysOf(const StatementDays &paid)
+{
+    if (paid.from.substr(0, 7) != paid.to.substr(0, 7))
+        return paid;
+    using namespace std::chrono;
+    const year_month ym {year(std::stoi(paid.from.substr(0, 4))),
+        month(unsigned(std::stoi(paid.from.substr(5, 2))))};
+    const year_month_day_last end {ym / last};
+    // The last day is 28 to 31: two digits, after the month's "YYYY-MM-".
+    return {paid.from.substr(0, 8) + "01",
+        paid.from.substr(0, 8) + std::to_string(unsigned(end.day()))};
 }
 
 bool isRenewalEntry(const StatementEntry &e)
@@ -157,6 +175,10 @@ StatementImportResult importOnce(pqxx::connection &conn, const std::string &prov
     StatementImportResult result;
     result.dryRun = dryRun;
     pqxx::work tx(conn);
+    // A dry run takes none of the run and case numbers users cite (rd_new_id, #42, 12); its
+    // rows could not be committed.
+    if (dryRun)
+        tx.exec("SELECT set_config('renewal_desk.preview', 'on', true)");
     // A statement imported before is compared again, as a new run naming the earlier one:
     // the ledger may have changed since (a renewal recorded, a case resolved).
     const auto begun = tx.exec_params1(
@@ -290,8 +312,8 @@ StatementImportResult importStatementFiles(DbRef db, const std::string &provider
         throw InputError("statement",
             "it holds no paid renewal, so it cannot say which days "
             "it covers: give the first and last day");
-    StatementDays days {
-        dayFrom.value_or(paid ? paid->from : ""), dayTo.value_or(paid ? paid->to : "")};
+    const StatementDays byDefault = paid ? defaultDaysOf(*paid) : StatementDays {};
+    StatementDays days {dayFrom.value_or(byDefault.from), dayTo.value_or(byDefault.to)};
     if (days.from > days.to)
         throw InputError("statement",
             "the first day " + days.from + " is after the last day " + days.to

@@ -29,8 +29,9 @@ StatementImportResult importStatement(DbRef db, const std::string &providerKey,
 /// The whole of an import from its files, as `renewalctl statement import|fetch` and the desk
 /// run it: the provider's kind from the database (ActionRefused provider_not_registered), the
 /// files read by that kind's adapter (InputError naming the file, object and path), the days
-/// `from`/`to` where given, each else the statement's first or last paid day (InputError when
-/// it holds no paid renewal to tell them by), then importStatement. A manifest among the files
+/// `from`/`to` where given, each else the first or last day of the month all its paid days fall
+/// in, or, when they span months, its first or last paid day (InputError when it holds no paid
+/// renewal to tell them by), then importStatement. A manifest among the files
 /// (statement_pages.h, recognized by its "format") is checked against the others (InputError
 /// field "manifest") and proves them complete; its days are the default and the bound.
 /// Otherwise the completeness is `claimed`: Fetched for pages read from the API in this run,

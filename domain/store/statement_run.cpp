@@ -69,8 +69,11 @@ std::string describeStatementImport(const StatementImportResult &r)
         out << "This statement was imported already, as run " << repeats.value("runId", 0) << " by "
             << repeats.value("importedBy", "") << " at " << repeats.value("finishedAt", "")
             << "; compared again with today's ledger:\n";
-    out << (r.dryRun ? "Preview, rolled back (a dry run): statement run " : "Statement run ")
-        << r.runId() << "\n";
+    // A dry run's run has no number (a preview takes none, #42, 12).
+    if (r.dryRun)
+        out << "Preview, rolled back (a dry run): nothing is kept\n";
+    else
+        out << "Statement run " << r.runId() << "\n";
     const std::string completeness = s.value("completeness", nlohmann::json()).is_string()
         ? s["completeness"].get<std::string>()
         : std::string();

@@ -239,10 +239,12 @@ BEGIN
             END IF;
         END LOOP;
 
-        INSERT INTO public.provider_snapshots (subscription_id, provider_key,
+        -- Numbered by rd_new_id: none of the numbers users cite for a preview (#42, 12).
+        INSERT INTO public.provider_snapshots (id, subscription_id, provider_key,
             provider_subscription_id, snapshot, fingerprint, captured_at, changes,
             billing_period_id, case_id, reason, comment)
-        VALUES (s.id, s.provider_key, s.provider_subscription_id, p_snapshot, fp, captured,
+        OVERRIDING SYSTEM VALUE
+        VALUES (public.rd_new_id('public.provider_snapshots_id_seq'), s.id, s.provider_key, s.provider_subscription_id, p_snapshot, fp, captured,
                 v_changes, bp_id, p_case_id, p_reason, p_comment)
         RETURNING id INTO v_snapshot_id;
 

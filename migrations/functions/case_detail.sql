@@ -1,8 +1,9 @@
 -- A reconciliation case as every program reads it: `renewalctl cases show` prints it, the
 -- desk's case panel shows its history (ui/models/casedetail.cpp), so that what a case is and
 -- what its history says is written once. Its facts, whether its renewal may be re-applied now,
--- and its history, oldest step first, each with who handed its renewal in (recordedBy). NULL
--- when there is no such case. SECURITY INVOKER: it reads with the caller's privileges.
+-- whether it may be reopened (if not, reopen_case's own refusal says why), and its history,
+-- oldest step first, each with who handed its renewal in (recordedBy). NULL when there is no
+-- such case. SECURITY INVOKER: it reads with the caller's privileges.
 REVOKE ALL ON FUNCTION public.case_detail(bigint)
     FROM PUBLIC, renewal_viewer, renewal_operator, renewal_ingest;
 GRANT EXECUTE ON FUNCTION public.case_detail(bigint) TO renewal_viewer;
@@ -25,6 +26,8 @@ AS $$
         'assignedTo', c.assigned_to, 'assignedAt', public.rd_rfc3339(c.assigned_at),
         'event', c.event, 'localState', c.local_state,
         'applicableNow', public.rd_case_is_applicable(c),
+        'reopenable', public.rd_case_reopen_refusal(c) IS NULL,
+        'reopenRefusal', public.rd_case_reopen_refusal(c),
         'history', (SELECT coalesce(jsonb_agg(jsonb_build_object(
                 'seq', h.chain_seq, 'action', h.action, 'outcome', h.outcome,
                 'error', h.error_code, 'actor', h.actor, 'reason', h.reason,

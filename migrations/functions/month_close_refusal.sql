@@ -23,14 +23,20 @@ BEGIN
         WHEN 'not_ended' THEN
             pg_catalog.format('%s has not ended yet (it ends at %s)', r->>'month',
                               r->>'endsAt')
+        -- With a run of part of the month, what differs from what was imported (#42, 4): the
+        -- days it covers, and the days the close needs.
         WHEN 'no_covering_run' THEN
-            pg_catalog.format('no statement run of %s covers all of %s (%s to %s)%s; import '
-                              'a statement of the whole month first', r->>'provider',
-                              r->>'month', r->>'from', r->>'to',
-                              CASE WHEN r ? 'latestRun'
-                                   THEN pg_catalog.format(': run %s covers only %s to %s',
-                                            r->>'latestRun', r->>'latestFrom', r->>'latestTo')
-                                   ELSE '' END)
+            CASE WHEN r ? 'latestRun' THEN
+                pg_catalog.format('no statement run of %s covers all of %s: run %s covers only '
+                                  '%s to %s; closing %s needs one covering %s to %s (import '
+                                  'the statement again with those days)', r->>'provider',
+                                  r->>'month', r->>'latestRun', r->>'latestFrom',
+                                  r->>'latestTo', r->>'month', r->>'from', r->>'to')
+            ELSE
+                pg_catalog.format('no statement run of %s covers all of %s (%s to %s); import '
+                                  'a statement of the whole month first', r->>'provider',
+                                  r->>'month', r->>'from', r->>'to')
+            END
         WHEN 'not_proven' THEN
             pg_catalog.format('no statement run of %s covering %s is proven complete (run%s '
                               '%s: pages given without their manifest); import the pages '

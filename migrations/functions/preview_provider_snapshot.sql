@@ -15,6 +15,9 @@ DECLARE
     message text;
 BEGIN
     BEGIN
+        -- A preview's rows take no number users cite (rd_new_id, #42, 12); the setting goes
+        -- with the subtransaction.
+        PERFORM pg_catalog.set_config('renewal_desk.preview', 'on', true);
         -- The attach is always rolled back: its reason is never kept, but it must be one
         -- the list of operator reason codes accepts (0010).
         outcome := public.attach_provider_snapshot(p_snapshot, p_case_id, 'other', NULL)::text;

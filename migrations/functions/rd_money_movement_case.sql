@@ -16,11 +16,13 @@ DECLARE
     v_case bigint;
     v_inserted boolean;
 BEGIN
+    -- Numbered by rd_new_id: none of the numbers users cite for a preview (#42, 12).
     INSERT INTO public.reconciliation_cases AS c
-        (provider_key, provider_subscription_id, subscription_id, provider_renewal_key,
+        (id, provider_key, provider_subscription_id, subscription_id, provider_renewal_key,
          first_provider_event_id, last_provider_event_id, error_code, event, event_fingerprint,
          local_state)
-    VALUES (p_event->>'providerKey',
+    OVERRIDING SYSTEM VALUE
+    VALUES (public.rd_new_id('public.reconciliation_cases_id_seq'), p_event->>'providerKey',
             coalesce(s.provider_subscription_id, p_event->>'providerSubscriptionId', 'unknown'),
             s.id, p_movement_key, p_event->>'providerEventId', p_event->>'providerEventId',
             p_error_code, p_event, pg_catalog.md5((p_event->'movements')::text), p_local_state)

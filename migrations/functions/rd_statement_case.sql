@@ -22,11 +22,13 @@ BEGIN
     IF FOUND THEN
         RETURN;
     END IF;
+    -- Numbered by rd_new_id: none of the numbers users cite for a dry run (#42, 12).
     INSERT INTO public.reconciliation_cases AS c
-        (provider_key, provider_subscription_id, subscription_id, provider_renewal_key,
+        (id, provider_key, provider_subscription_id, subscription_id, provider_renewal_key,
          first_provider_event_id, last_provider_event_id, error_code, event, event_fingerprint,
          local_state, renewal_period_start, statement_run_id)
-    VALUES (p_event->>'providerKey', p_event->>'providerSubscriptionId',
+    OVERRIDING SYSTEM VALUE
+    VALUES (public.rd_new_id('public.reconciliation_cases_id_seq'), p_event->>'providerKey', p_event->>'providerSubscriptionId',
             (SELECT s.id FROM public.subscriptions s
               WHERE s.provider_key = p_event->>'providerKey'
                 AND s.provider_subscription_id = p_event->>'providerSubscriptionId'),

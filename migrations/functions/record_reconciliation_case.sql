@@ -55,11 +55,13 @@ BEGIN
         END IF;
     END IF;
 
+    -- Numbered by rd_new_id: none of the numbers users cite for a preview (#42, 12).
     INSERT INTO public.reconciliation_cases AS c
-        (provider_key, provider_subscription_id, subscription_id, provider_renewal_key,
+        (id, provider_key, provider_subscription_id, subscription_id, provider_renewal_key,
          first_provider_event_id, last_provider_event_id, error_code, event, event_fingerprint,
          local_state, renewal_period_start)
-    VALUES (p_event->>'providerKey', p_event->>'providerSubscriptionId',
+    OVERRIDING SYSTEM VALUE
+    VALUES (public.rd_new_id('public.reconciliation_cases_id_seq'), p_event->>'providerKey', p_event->>'providerSubscriptionId',
             (SELECT id FROM public.subscriptions
               WHERE provider_key = p_event->>'providerKey'
                 AND provider_subscription_id = p_event->>'providerSubscriptionId'),

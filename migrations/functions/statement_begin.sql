@@ -21,10 +21,12 @@ BEGIN
      WHERE r.provider_key = p_provider_key AND r.covers_from = p_from AND r.covers_to = p_to
        AND r.statement_sha256 = p_statement_sha256 AND r.finished_at IS NOT NULL
      ORDER BY r.id DESC LIMIT 1;
-    INSERT INTO public.statement_runs (provider_key, covers_from, covers_to, statement_sha256,
-                                       files, objects, completeness, repeats_run,
-                                       lists_money_back)
-    VALUES (p_provider_key, p_from, p_to, p_statement_sha256, p_files, p_objects,
+    -- Numbered by rd_new_id: a dry run takes none of the run numbers users cite (#42, 12).
+    INSERT INTO public.statement_runs (id, provider_key, covers_from, covers_to,
+                                       statement_sha256, files, objects, completeness,
+                                       repeats_run, lists_money_back)
+    OVERRIDING SYSTEM VALUE
+    VALUES (public.rd_new_id('public.statement_runs_id_seq'), p_provider_key, p_from, p_to, p_statement_sha256, p_files, p_objects,
             p_completeness, earlier_run, coalesce(p_lists_money_back, false))
     RETURNING id INTO run_id;
 END;

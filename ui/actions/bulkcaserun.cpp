@@ -7,6 +7,8 @@
 #include <QCoreApplication>
 #include <QHash>
 
+#include <algorithm>
+
 namespace rd::ui {
 namespace {
 
@@ -53,7 +55,14 @@ bool BulkCaseRun::start(
     if (m_running || cases.isEmpty())
         return false;
     m_action = action;
-    m_items = std::move(cases);
+    m_items.clear();
+    m_leftOut = 0;
+    for (Item &item : cases) {
+        if (action == CaseActions::Action::Reapply && item.needsSnapshot)
+            ++m_leftOut;
+        else
+            m_items.push_back(std::move(item));
+    }
     m_reason = reason;
     m_comment = comment;
     m_cells.clear();
@@ -113,7 +122,23 @@ QString BulkCaseRun::summary() const
     if (m_cancelled && m_done < total())
         text += (text.isEmpty() ? QString() : u"; "_qs)
             + Tr::tr("cancelled: %1 of %2 cases not run").arg(total() - m_done).arg(total());
+    if (m_leftOut > 0)
+        text += (text.isEmpty() ? QString() : u"; "_qs) + needsSnapshotLeftOutText(m_leftOut);
     return text;
+}
+
+QString needsSnapshotLeftOutText(int count)
+{
+    return count == 1 ? Tr::tr("1 case needs a snapshot and is left out")
+                      : Tr::tr("%1 cases need a snapshot and are left out").arg(count);
+}
+
+int bulkRunnable(CaseActions::Action action, const QVector<BulkCaseRun::Item> &items)
+{
+    if (action != CaseActions::Action::Reapply)
+        return int(items.size());
+    return int(std::count_if(
+        items.begin(), items.end(), [](const BulkCaseRun::Item &i) { return !i.needsSnapshot; }));
 }
 
 } // namespace rd::ui

@@ -31,11 +31,16 @@ public:
     {
         qint64 caseId = 0;
         QString subscription;
+        /// Its renewal names no period (reapplyBlockedReason): a bulk re-apply leaves it out,
+        /// as a single Re-apply is disabled on it, rather than report it refused (#42, 9).
+        bool needsSnapshot = false;
     };
 
     explicit BulkCaseRun(CaseActions *actions, QObject *parent = nullptr);
 
     /// Starts the run; false (and nothing started) while another run is going or with no cases.
+    /// A re-apply runs the cases that do not need a snapshot; the others are left out, counted
+    /// (leftOut) and said in the summary.
     bool start(CaseActions::Action action, QVector<Item> cases, const QString &reason,
         const QString &comment);
     /// Stops after the case in flight: that one's result is still shown.
@@ -43,6 +48,8 @@ public:
     bool isRunning() const { return m_running; }
     bool wasCancelled() const { return m_cancelled; }
     int total() const { return int(m_items.size()); }
+    /// The cases left out of a re-apply because they need a snapshot.
+    int leftOut() const { return m_leftOut; }
     int done() const { return m_done; }
     CaseActions::Action action() const { return m_action; }
     RecordTableModel *results() const { return m_results; }
@@ -65,9 +72,16 @@ private:
     QString m_reason;
     QString m_comment;
     int m_done = 0;
+    int m_leftOut = 0;
     bool m_running = false;
     bool m_cancelled = false;
 };
+
+/// "1 case needs a snapshot and is left out", "3 cases need …": what a bulk re-apply leaves out.
+QString needsSnapshotLeftOutText(int count);
+
+/// How many of `items` a bulk `action` runs: a re-apply leaves out those needing a snapshot.
+int bulkRunnable(CaseActions::Action action, const QVector<BulkCaseRun::Item> &items);
 
 /// A result's word for an outcome of `action` ("applied", "still refused", ...).
 QString bulkResultWord(CaseActions::Action action, const ActionResult &outcome);

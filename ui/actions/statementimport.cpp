@@ -49,9 +49,9 @@ QString statementImportText(const rd::StatementImportResult &r)
                     "with today's ledger:")
                  .arg(jsonText(repeats, "runId"), jsonText(repeats, "importedBy"),
                      jsonText(repeats, "finishedAt")));
-    line((r.dryRun ? Tr::tr("Preview, rolled back (a dry run): statement run %1")
-                   : Tr::tr("Statement run %1"))
-             .arg(r.runId()));
+    // A dry run's run has no number (a preview takes none, #42, 12).
+    line(r.dryRun ? Tr::tr("Preview, rolled back (a dry run): nothing is kept")
+                  : Tr::tr("Statement run %1").arg(r.runId()));
     const QString completeness = jsonText(s, "completeness");
     const bool unproven = completeness == u"unproven";
     if (completeness == u"fetched")

@@ -54,7 +54,7 @@ const QString kRemovalSelect
       "|| coalesce(' (deliveries ' || r.first_inbox_id || ' to ' || r.last_inbox_id || ')', '') "
       "|| CASE r.kind WHEN 'erasure' THEN '; request: ' || r.request "
       "ELSE '; ' || CASE WHEN r.configured THEN 'retention ' ELSE 'older than ' END "
-      "|| r.retention_days || ' days' END, "
+      "|| r.retention_days || CASE r.retention_days WHEN 1 THEN ' day' ELSE ' days' END END, "
       "jsonb_strip_nulls(to_jsonb(r))::text, NULL, NULL, NULL, NULL, NULL "
       "FROM webhook_inbox_removals r"_qs;
 

@@ -346,10 +346,15 @@ CaseEvidence evidenceLines(
 
 } // namespace
 
-CaseEvidence buildCaseEvidence(
-    const QString &errorCode, const QString &eventJson, const QString &localStateJson)
+CaseEvidence buildCaseEvidence(const QString &errorCode, const QString &eventJson,
+    const QString &localStateJson, bool subscriptionInDeskNow)
 {
     CaseEvidence ev = evidenceLines(errorCode, eventJson, localStateJson);
+    // local_state is the desk's state when the case opened: a subscription created since (by
+    // the case's snapshot, an import) is in the desk now, which the title must not deny (#42,
+    // 12).
+    if (subscriptionInDeskNow && ev.localTitle == Tr::tr("no subscription in the desk"))
+        ev.localTitle = Tr::tr("no subscription in the desk when the case opened (it is now)");
     ev.nextStep = nextStep(errorCode);
     for (auto &line : ev.lines) {
         if (line.differs && line.note.isEmpty()) // a line may say more (the gap's size)

@@ -26,8 +26,10 @@ struct CaseEvidence
     QString nextStep;
 };
 
-/// Builds the evidence from a case's error code, its `event` and `local_state` JSON.
-CaseEvidence buildCaseEvidence(
-    const QString &errorCode, const QString &eventJson, const QString &localStateJson);
+/// Builds the evidence from a case's error code, its `event` and `local_state` JSON (the desk's
+/// state when the case opened); `subscriptionInDeskNow`: the case's subscription exists now
+/// (reconciliation_cases.subscription_id), created since if the case opened without it.
+CaseEvidence buildCaseEvidence(const QString &errorCode, const QString &eventJson,
+    const QString &localStateJson, bool subscriptionInDeskNow = false);
 
 } // namespace rd::ui

@@ -14,7 +14,9 @@ const QString &caseRowSelect()
              ELSE replace(coalesce(c.resolution, c.status), '_', ' ') || ' by '
                   || coalesce(c.resolved_by, '?') END,
         c.status = 'open', coalesce(c.assigned_to, ''), rd_rfc3339(c.assigned_at),
-        c.status = 'dismissed' )"_qs;
+        c.status = 'dismissed',
+        CASE WHEN c.status = 'dismissed' THEN coalesce((SELECT rd_case_reopen_refusal(r)
+            FROM reconciliation_cases r WHERE r.id = c.id), '') END )"_qs;
     return select;
 }
 
@@ -23,8 +25,8 @@ const QVector<Field> &caseRowStorage()
     static const QVector<Field> storage {Field::Int, Field::Interned, Field::Interned, Field::Text,
         Field::Text, Field::Micros, Field::Micros, Field::Int, Field::Text, Field::Text,
         Field::Text, Field::Text, Field::Text, Field::Text, Field::Interned, Field::Bool,
-        Field::Interned, Field::Micros, Field::Bool};
-    static_assert(CaseRow::FieldCount == 19);
+        Field::Interned, Field::Micros, Field::Bool, Field::Text};
+    static_assert(CaseRow::FieldCount == 20);
     return storage;
 }
 

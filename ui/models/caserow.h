@@ -31,7 +31,10 @@ struct CaseRow
         IsOpen,
         AssignedTo, ///< the login role that claimed the case; "" when unassigned
         AssignedAt, ///< µs; null when unassigned
-        IsDismissed, ///< an operator may reopen it (Reopen…)
+        IsDismissed, ///< Reopen… takes Dismiss's place
+        /// Of a dismissed case, why reopen_case would refuse it now (rd_case_reopen_refusal,
+        /// the database's own rule); "" when it would succeed, or the case is not dismissed
+        ReopenRefusal,
         FieldCount
     };
 };

@@ -236,8 +236,8 @@ void CaseDetailPanel::showCase(RowRef r, const Viewer &viewer)
                 : separated(u"<b style='color:#1b6e20'>"_qs
                     + r[F::Status].toString().toHtmlEscaped() + u"</b>"_qs)));
 
-    const CaseEvidence ev
-        = buildCaseEvidence(code, r[F::EventJson].toString(), r[F::LocalStateJson].toString());
+    const CaseEvidence ev = buildCaseEvidence(code, r[F::EventJson].toString(),
+        r[F::LocalStateJson].toString(), !r[F::SubscriptionUuid].toString().isEmpty());
     // A closed case says so first: its evidence is what was found while it was open. An open
     // one says what to do next.
     m_finding->setText(open
@@ -337,16 +337,20 @@ void CaseDetailPanel::updateButtons(
             m_snapshot->setToolTip(blocked);
         }
     }
-    // Reopen: a dismissed case only (a resolved one's renewal is recorded), in Dismiss's place.
+    // Reopen: a dismissed case only (a resolved one's renewal is recorded), in Dismiss's place,
+    // and only where the database would reopen it (its refusal, if any, is the tooltip).
     const bool dismissed = hasCase && current[F::IsDismissed].toBool();
+    const QString refusal = dismissed ? current[F::ReopenRefusal].toString() : QString();
     setup(m_reopen, Action::Reopen);
-    m_reopen->setEnabled(
-        dismissed && canOperate && !state.busy && actions.isAvailable(Action::Reopen));
+    m_reopen->setEnabled(dismissed && refusal.isEmpty() && canOperate && !state.busy
+        && actions.isAvailable(Action::Reopen));
     m_reopen->setVisible(dismissed);
     m_dismiss->setVisible(!dismissed);
-    if (dismissed && canOperate)
-        m_reopen->setToolTip(tr("Dismissed by mistake? Put the case back in the queue, open, "
-                                "with a note saying why; its history keeps the dismissal."));
+    if (dismissed && canOperate && actions.isAvailable(Action::Reopen))
+        m_reopen->setToolTip(!refusal.isEmpty()
+                ? tr("The database would not reopen this case: %1").arg(refusal)
+                : tr("Dismissed by mistake? Put the case back in the queue, open, "
+                     "with a note saying why; its history keeps the dismissal."));
     // Claim, release and note: a note goes on any case, open or closed; claims are of open
     // cases. Taking over or releasing another's claim asks for the note the database requires.
     const QString holder = hasCase ? current[F::AssignedTo].toString() : QString();

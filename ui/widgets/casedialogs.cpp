@@ -79,21 +79,21 @@ QString askCaseNote(
 }
 
 std::optional<CaseActionNote> askBulkNote(QWidget *parent, CaseActions::Action action,
-    const QVector<qint64> &caseIds, const QStringList &lines)
+    const QVector<qint64> &caseIds, const QStringList &lines, const QString &leftOut)
 {
     const bool dismiss = action == CaseActions::Action::Dismiss;
     OperatorNoteDialog dialog(caseActionName(action), 0, dismiss, parent);
     const auto n = caseIds.size();
-    dialog.setCases(dismiss
-            ? (n == 1 ? Tr::tr("Dismissing closes this case, without recording its "
-                               "renewal:")
-                      : Tr::tr("Dismissing closes these %1 cases, without recording "
-                               "their renewals:")
-                            .arg(n))
-            : (n == 1 ? Tr::tr("Re-applies this case through the renewal core:")
-                      : Tr::tr("Re-applies these %1 cases through the renewal core, "
-                               "one at a time:")
-                            .arg(n)),
+    dialog.setCases((leftOut.isEmpty() ? QString() : leftOut + u". "_qs)
+            + (dismiss ? (n == 1 ? Tr::tr("Dismissing closes this case, without recording its "
+                                          "renewal:")
+                                 : Tr::tr("Dismissing closes these %1 cases, without recording "
+                                          "their renewals:")
+                                       .arg(n))
+                       : (n == 1 ? Tr::tr("Re-applies this case through the renewal core:")
+                                 : Tr::tr("Re-applies these %1 cases through the renewal core, "
+                                          "one at a time:")
+                                       .arg(n))),
         lines);
     QStringList shown;
     for (int i = 0; i < std::min<int>(6, int(n)); ++i)

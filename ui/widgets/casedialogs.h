@@ -30,9 +30,10 @@ struct CaseActionNote
 };
 
 /// Asks for the note of a bulk Re-apply or Dismiss of `caseIds`, each listed with its line of
-/// `lines` ("case 12 · stripe-main/sub_1 · in_1 · Renewal period is not contiguous"). Modal;
+/// `lines` ("case 12 · stripe-main/sub_1 · in_1 · Renewal period is not contiguous"), and
+/// `leftOut` after them when not empty ("1 case needs a snapshot and is left out"). Modal;
 /// nothing when canceled.
 std::optional<CaseActionNote> askBulkNote(QWidget *parent, CaseActions::Action action,
-    const QVector<qint64> &caseIds, const QStringList &lines);
+    const QVector<qint64> &caseIds, const QStringList &lines, const QString &leftOut = {});
 
 } // namespace rd::ui

@@ -319,15 +319,12 @@ BulkCaseDialog *CasesPage::runBulk(CaseActions::Action action, const QVector<qin
         return nullptr;
     if (m_bulk)
         m_bulk->close();
-    QVector<BulkCaseRun::Item> items;
-    for (qint64 id : caseIds) {
-        const int r = model()->rowOfKey(QString::number(id));
-        items.push_back({id, r >= 0 ? model()->row(r)[SubscriptionRef].toString() : QString()});
-    }
+    const QVector<BulkCaseRun::Item> items = bulkItems(caseIds);
     auto *run = new BulkCaseRun(m_actions);
+    const int runs = bulkRunnable(action, items);
     const QString title = action == CaseActions::Action::Dismiss
-        ? tr("Dismiss %1").arg(caseCountText(items.size()))
-        : tr("Re-apply %1").arg(caseCountText(items.size()));
+        ? tr("Dismiss %1").arg(caseCountText(runs))
+        : tr("Re-apply %1").arg(caseCountText(runs));
     auto *dialog = new BulkCaseDialog(run, title, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setWindowModality(Qt::WindowModal);
@@ -344,7 +341,7 @@ BulkCaseDialog *CasesPage::runBulk(CaseActions::Action action, const QVector<qin
         emit bulkFinished(summary);
     });
     dialog->show();
-    run->start(action, std::move(items), reason, comment);
+    run->start(action, items, reason, comment);
     updateButtons();
     return dialog;
 }
@@ -366,11 +363,24 @@ ApplicableDialog *CasesPage::openApplicableDialog(const QString &reason)
     return dialog;
 }
 
+QVector<BulkCaseRun::Item> CasesPage::bulkItems(const QVector<qint64> &caseIds) const
+{
+    QVector<BulkCaseRun::Item> items;
+    for (qint64 id : caseIds) {
+        const int r = model()->rowOfKey(QString::number(id));
+        items.push_back({id, r >= 0 ? model()->row(r)[SubscriptionRef].toString() : QString(),
+            r >= 0 && !reapplyBlockedReason(model()->row(r)[EventJson].toString()).isEmpty()});
+    }
+    return items;
+}
+
 void CasesPage::askAndRunBulk(CaseActions::Action action)
 {
     // The open ones of the selection, and a line for each: how many and which are shown
-    // before the note (a bulk dismissal closes every case listed).
+    // before the note (a bulk dismissal closes every case listed). A re-apply leaves out the
+    // cases that need a snapshot, as Re-apply… is disabled on each, and says so.
     QVector<qint64> ids;
+    QVector<qint64> needSnapshot;
     QStringList lines;
     for (qint64 id : selectedCaseIds()) {
         const int row = model()->rowOfKey(QString::number(id));
@@ -379,16 +389,27 @@ void CasesPage::askAndRunBulk(CaseActions::Action action)
         const RowRef r = model()->row(row);
         if (!r[IsOpen].toBool())
             continue;
+        if (action == CaseActions::Action::Reapply
+            && !reapplyBlockedReason(r[EventJson].toString()).isEmpty()) {
+            needSnapshot << id;
+            continue;
+        }
         ids << id;
         lines << tr("case %1 · %2/%3 · %4 · %5")
                      .arg(id)
                      .arg(r[Provider].toString(), r[SubscriptionRef].toString(),
                          r[RenewalKey].toString(), format::humanize(r[ErrorCode].toString()));
     }
-    if (ids.isEmpty())
+    const QString leftOut
+        = needSnapshot.isEmpty() ? QString() : needsSnapshotLeftOutText(int(needSnapshot.size()));
+    if (ids.isEmpty()) {
+        if (!leftOut.isEmpty())
+            emit statusMessage(leftOut + u"."_qs);
         return;
-    if (const auto note = askBulkNote(this, action, ids, lines))
-        runBulk(action, ids, note->reason, note->comment);
+    }
+    // The run is given them too, and counts them as left out in its summary.
+    if (const auto note = askBulkNote(this, action, ids, lines, leftOut))
+        runBulk(action, ids + needSnapshot, note->reason, note->comment);
 }
 
 bool CasesPage::openCase(qint64 caseId, bool widen)

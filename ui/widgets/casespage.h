@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ui/actions/bulkcaserun.h"
 #include "ui/actions/caseactions.h"
 #include "ui/models/asyncresult.h"
 #include "ui/models/casehistory.h"
@@ -127,7 +128,8 @@ public:
     QVector<qint64> selectedCaseIds() const { return m_queue->selectedCaseIds(); }
     /// Runs `action` (Reapply or Dismiss) over `caseIds` one case at a time, in a results
     /// dialog (window-modal, not blocking) that the page owns until it is closed. nullptr when
-    /// there is nothing to run or a bulk run is going.
+    /// there is nothing to run or a bulk run is going. A re-apply leaves out the cases that
+    /// need a snapshot, and its summary says how many.
     BulkCaseDialog *runBulk(CaseActions::Action action, const QVector<qint64> &caseIds,
         const QString &reason, const QString &comment);
     BulkCaseDialog *bulkDialog() const;
@@ -170,6 +172,9 @@ private:
     void updateButtons();
     void actionDone(const ActionResult &outcome);
     void askAndRunBulk(CaseActions::Action action);
+    /// The bulk run's items of `caseIds`, each as the queue shows it (its subscription, and
+    /// whether it needs a snapshot).
+    QVector<BulkCaseRun::Item> bulkItems(const QVector<qint64> &caseIds) const;
     /// Everyone's cases of `scope` in `sort` order, no search and no day: where the
     /// Overview's drill-downs start from, whatever the queue showed.
     void resetQueue(Scope scope, Sort sort);

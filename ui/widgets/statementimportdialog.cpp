@@ -56,12 +56,14 @@ StatementImportDialog::StatementImportDialog(
     filesRow->addLayout(fileButtons);
     form->addRow(tr("Files:"), filesRow);
 
-    // The month before this one, as a month-end reconciliation would cover.
+    // Unticked, the store's default (#42, 4): the whole month of the file's paid days, as the
+    // CLI takes it, so that a month's file can close its month. Ticked, these days, which
+    // start at the month before this one, as a month-end reconciliation would cover.
     const QDate today = QDateTime::currentDateTimeUtc().date();
     const QDate firstOfMonth(today.year(), today.month(), 1);
     auto *daysRow = new QHBoxLayout;
-    m_ownDays = new QCheckBox(tr("Covers"), this);
-    m_ownDays->setToolTip(tr("Unticked: the statement covers its own first to last paid day"));
+    m_ownDays = new QCheckBox(tr("Only these days:"), this);
+    m_ownDays->setToolTip(tr("Unticked: the whole month the statement's paid days fall in"));
     m_from = new QDateEdit(firstOfMonth.addMonths(-1), this);
     m_to = new QDateEdit(firstOfMonth.addDays(-1), this);
     for (auto *d : {m_from, m_to}) {
@@ -76,6 +78,9 @@ StatementImportDialog::StatementImportDialog(
     daysRow->addWidget(new QLabel(tr("(UTC days, both included)"), this));
     daysRow->addStretch();
     form->addRow(tr("Days:"), daysRow);
+    m_daysHint = new QLabel(this);
+    m_daysHint->setWordWrap(true);
+    form->addRow(QString(), m_daysHint);
     layout->addLayout(form);
 
     m_report = new QPlainTextEdit(this);
@@ -182,6 +187,11 @@ void StatementImportDialog::updateButtons()
         missing = tr("Add the statement's files.");
     else if (m_ownDays->isChecked() && m_from->date() > m_to->date())
         missing = tr("The first day is after the last.");
+    m_daysHint->setText(m_ownDays->isChecked()
+            ? tr("The statement covers these days: only renewals paid on them can be \"not in "
+                 "the statement\".")
+            : tr("The statement covers the whole month its paid days fall in (October's file: "
+                 "1 to 31 October); its first to last paid day when they span months."));
     const bool ready = missing.isEmpty() && !m_running;
     m_preview->setEnabled(ready);
     m_import->setEnabled(ready);

@@ -64,6 +64,7 @@ private:
     QCheckBox *m_ownDays;
     QDateEdit *m_from;
     QDateEdit *m_to;
+    QLabel *m_daysHint; ///< what the days are, ticked or not
     QPlainTextEdit *m_report;
     QLabel *m_status;
     QPushButton *m_preview;
