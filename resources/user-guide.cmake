@@ -1,14 +1,15 @@
 # Renders docs/user-guide.md into the page Help › User guide shows (cmake -P; CMARK, IN, OUT).
 # cmark-gfm reads GitHub's tables; --unsafe keeps the guide's <a name> anchors. The screenshots
-# are not shipped (the desk is on the screen beside the guide, and the package does not carry
-# docs/screenshots): each stands as its caption, in italics, where the text refers to it.
+# are shipped beside the page (screenshots/, app/renewal-desk/CMakeLists.txt): each <img> keeps
+# its src, drawn 760 pixels wide (the pictures are 1600 wide, the guide's window about 900),
+# its caption below it in italics.
 execute_process(COMMAND ${CMARK} --unsafe --smart -e table -e autolink ${IN}
     OUTPUT_VARIABLE body RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
     message(FATAL_ERROR "cmark-gfm failed on ${IN}: ${err}")
 endif()
-string(REGEX REPLACE "<img src=\"[^\"]*\" alt=\"([^\"]*)\" />" "<i>(screenshot: \\1)</i>" body "${body}")
-string(REGEX REPLACE "<img [^>]*>" "" body "${body}")
+string(REGEX REPLACE "<img src=\"([^\"]*)\" alt=\"([^\"]*)\" />"
+    "<img src=\"\\1\" alt=\"\\2\" width=\"760\" /><br /><i>\\2</i>" body "${body}")
 file(WRITE ${OUT} "<!DOCTYPE html>
 <html lang=\"en\"><head><meta charset=\"utf-8\">
 <title>Renewal Desk — User guide</title>

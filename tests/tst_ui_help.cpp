@@ -7,6 +7,8 @@
 #include <QApplication>
 #include <QFile>
 #include <QLabel>
+#include <QRegularExpression>
+#include <QScreen>
 #include <QScrollBar>
 #include <QSettings>
 #include <QStandardPaths>
@@ -154,6 +156,47 @@ private slots:
             = browser->cursorRect(QTextCursor(blockOfAnchor(browser->document(), u"overview"_qs)));
         QVERIFY2(overview.top() >= -2 && overview.top() < 40,
             qPrintable(QString::number(overview.top())));
+    }
+
+    /// The guide opens beside the desk, centred on it within the screen (it opened at 0,0,
+    /// over it), and shows its screenshots (it showed "(screenshot: Inbox)"): shipped beside
+    /// the page, each <img> loads.
+    void placedOnTheDeskWithItsScreenshots()
+    {
+        MainWindow window(QString::fromStdString(m_db->conninfo()), u"test"_qs);
+        window.resize(1024, 700);
+        window.move(40, 30);
+        window.show();
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTest::keyClick(focused(&window), Qt::Key_F1);
+        auto *help = window.findChild<HelpWindow *>();
+        QVERIFY(help);
+        QTRY_VERIFY(help->isVisible());
+        const QRect area = help->screen()->availableGeometry();
+        QVERIFY2(area.contains(help->frameGeometry()),
+            qPrintable(u"%1,%2 %3×%4"_qs.arg(help->x())
+                           .arg(help->y())
+                           .arg(help->width())
+                           .arg(help->height())));
+        QVERIFY(help->pos() != QPoint(0, 0));
+        QFile file(QString::fromUtf8(RD_USER_GUIDE_HTML));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString html = QString::fromUtf8(file.readAll());
+        QVERIFY(!html.contains(u"(screenshot:"_qs));
+        const QRegularExpression img(u"<img src=\"([^\"]+)\""_qs);
+        int images = 0;
+        for (auto it = img.globalMatch(html); it.hasNext();) {
+            const QString src = it.next().captured(1);
+            const QVariant loaded
+                = help->browser()->loadResource(QTextDocument::ImageResource, QUrl(src));
+            QImage image = loaded.value<QImage>();
+            if (image.isNull())
+                image.loadFromData(loaded.toByteArray());
+            QVERIFY2(!image.isNull(), qPrintable(src));
+            ++images;
+        }
+        QVERIFY(images >= 10);
     }
 
     /// A guide that is not where it is looked for: the window says so, naming the places.

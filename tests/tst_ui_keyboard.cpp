@@ -3,8 +3,10 @@
 #include "tests/support/test_database.h"
 #include "ui/models/recordtablemodel.h"
 #include "ui/widgets/casespage.h"
+#include "ui/widgets/finddialog.h"
 #include "ui/widgets/mainwindow.h"
 #include "ui/widgets/overviewpage.h"
+#include "ui/widgets/subscriptionspage.h"
 #include "ui/widgets/tableview.h"
 
 #include <pqxx/pqxx>
@@ -12,11 +14,13 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDialog>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStandardPaths>
@@ -362,6 +366,108 @@ private slots:
         QCOMPARE(shownPage(window), window.overviewPage());
         QTest::mouseClick(window.overviewPage(), Qt::ForwardButton);
         QCOMPARE(shownPage(window), cases);
+    }
+
+    /// The keyboard comes back to the page's list after Find anything opened a result and
+    /// after a note dialog: Ctrl+K and Ctrl+Shift+D work at once, with no click (they did
+    /// nothing: no window had the keyboard). No holdActivation here: the desk gives it back.
+    void focusReturnsAfterFindAndDialogs()
+    {
+        MainWindow window(QString::fromStdString(m_conninfo), u"test"_qs);
+        window.resize(1280, 820);
+        window.show();
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        waitForOverview(window);
+
+        // Ctrl+K, a subscription's id, Return: its page, its list has the keyboard.
+        QTest::keyClick(focused(&window), Qt::Key_K, Qt::ControlModifier);
+        auto *find = window.findChild<rd::ui::FindDialog *>();
+        QVERIFY(find);
+        QTRY_VERIFY(find->isVisible());
+        QVERIFY(holdActivation(find));
+        QTest::keyClicks(find->input(), u"sub_gap"_qs);
+        QTest::keyClick(find->input(), Qt::Key_Return);
+        QTRY_VERIFY_WITH_TIMEOUT(!find->isVisible(), 15000);
+        QCOMPARE(shownPage(window), window.subscriptionsPage());
+        QTRY_VERIFY_WITH_TIMEOUT(
+            QApplication::focusWidget() == window.subscriptionsPage()->table(), 5000);
+        QCOMPARE(window.mainView(), window.subscriptionsPage()->table());
+        // Ctrl+K again, typed where the focus is: Find anything opens; Esc closes it, and the
+        // list has the keyboard again.
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_K, Qt::ControlModifier);
+        QTRY_VERIFY(find->isVisible() && find->isActiveWindow());
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Escape);
+        QTRY_VERIFY(!find->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(
+            QApplication::focusWidget() == window.subscriptionsPage()->table(), 5000);
+
+        // The Cases page by its shortcut: its queue has the keyboard.
+        CasesPage *cases = window.casesPage();
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_4, Qt::ControlModifier);
+        QCOMPARE(shownPage(window), cases);
+        QTRY_VERIFY_WITH_TIMEOUT(QApplication::focusWidget() == cases->table(), 5000);
+        QVERIFY(QTest::qWaitFor([&] { return cases->currentCase() != 0; }, 15000));
+        auto *noteAction = window.findChild<QAction *>(u"case-action-note"_qs);
+        QVERIFY(noteAction);
+        QTRY_VERIFY_WITH_TIMEOUT(noteAction->isEnabled(), 15000);
+        // A note, from the panel's button (the focus on it): then the queue has the keyboard.
+        bool typed = false;
+        typeIntoNextDialog(
+            [&](QDialog *dialog) {
+                QTest::keyClicks(focused(dialog), u"called the customer"_qs);
+                QTest::keyClick(focused(dialog), Qt::Key_Return, Qt::ControlModifier);
+            },
+            &typed);
+        QPushButton *noteButton = nullptr;
+        for (auto *b : cases->findChildren<QPushButton *>())
+            if (b->text() == noteAction->text().replace(u"&&"_qs, u"&"_qs))
+                noteButton = b;
+        QVERIFY(noteButton);
+        noteButton->setFocus();
+        QTest::keyClick(noteButton, Qt::Key_Space);
+        QVERIFY(typed);
+        QTRY_VERIFY_WITH_TIMEOUT(QApplication::focusWidget() == cases->table(), 5000);
+        QTRY_VERIFY(window.isActiveWindow());
+        // Ctrl+Shift+D where the focus is: the Dismiss dialog opens (and is cancelled).
+        auto *dismissAction = window.findChild<QAction *>(u"case-action-dismiss"_qs);
+        QVERIFY(dismissAction);
+        QTRY_VERIFY_WITH_TIMEOUT(dismissAction->isEnabled(), 15000);
+        typeIntoNextDialog([&](QDialog *dialog) { dialog->reject(); }, &typed);
+        QTest::keyClick(
+            QApplication::focusWidget(), Qt::Key_D, Qt::ControlModifier | Qt::ShiftModifier);
+        QVERIFY(typed);
+        QTRY_VERIFY_WITH_TIMEOUT(QApplication::focusWidget() == cases->table(), 5000);
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_K, Qt::ControlModifier);
+        QTRY_VERIFY(find->isVisible());
+        find->hide();
+    }
+
+    /// Help › Keyboard shortcuts in the smallest window: within it, the list scrolls; Esc
+    /// closes it (it ran off a 700-pixel screen, and Esc did nothing).
+    void shortcutsWindowFitsAndEscCloses()
+    {
+        MainWindow window(QString::fromStdString(m_conninfo), u"test"_qs);
+        window.resize(1024, 700);
+        window.show();
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTest::keyClick(focused(&window), Qt::Key_F1, Qt::ControlModifier);
+        QPointer<QDialog> dialog = window.findChild<QDialog *>(u"keyboard-shortcuts"_qs);
+        QVERIFY(dialog);
+        QTRY_VERIFY(dialog->isVisible());
+        QVERIFY2(dialog->height() <= window.height() && dialog->width() <= window.width(),
+            qPrintable(u"%1×%2 in %3×%4"_qs.arg(dialog->width())
+                           .arg(dialog->height())
+                           .arg(window.width())
+                           .arg(window.height())));
+        // Its frame too (the window manager's, beside and above it).
+        QVERIFY(dialog->screen()->availableGeometry().contains(dialog->frameGeometry()));
+        auto *close = dialog->findChild<QPushButton *>();
+        QVERIFY(close && close->isVisible());
+        QVERIFY(holdActivation(dialog));
+        QTest::keyClick(focused(dialog), Qt::Key_Escape);
+        QTRY_VERIFY(dialog.isNull() || !dialog->isVisible());
     }
 
     /// The Case menu holds the case actions with their shortcuts, shown in the menu and

@@ -670,6 +670,40 @@ private slots:
         QCOMPARE(asked, QStringList({day + u" opened"_qs, day + u" closed"_qs}));
     }
 
+    /// A click anywhere on the Overdue tile opens the overdue list, not only on its figure;
+    /// every tile that opens something says so by the pointer, and its figure is reached by
+    /// Tab.
+    void wholeTileOpens()
+    {
+        rd::ui::OverviewPage page(m_pool.get());
+        page.resize(1400, 900);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QVERIFY(QTest::qWaitFor([&] { return page.isLoaded(); }, 15000));
+        QTest::qWait(50); // the figures cleared and added again have settled
+        QSignalSpy overdue(&page, &rd::ui::OverviewPage::overdueRequested);
+        auto *figure = page.findChild<QPushButton *>(u"overdue-count"_qs);
+        QVERIFY(figure);
+        auto *tile = qobject_cast<rd::ui::OverviewTile *>(figure->parentWidget());
+        QVERIFY(tile);
+        QCOMPARE(tile->opens(), figure);
+        QCOMPARE(tile->cursor().shape(), Qt::PointingHandCursor);
+        // Below the figure, in the tile's margin; then on its title.
+        QTest::mouseClick(tile, Qt::LeftButton, {}, QPoint(tile->width() / 2, tile->height() - 3));
+        QCOMPARE(overdue.count(), 1);
+        QTest::mouseClick(tile, Qt::LeftButton, {}, QPoint(12, 8));
+        QCOMPARE(overdue.count(), 2);
+        int opening = 0;
+        for (auto *t : page.findChildren<rd::ui::OverviewTile *>()) {
+            if (!t->opens())
+                continue;
+            ++opening;
+            QCOMPARE(t->cursor().shape(), Qt::PointingHandCursor);
+            QVERIFY2(t->opens()->focusPolicy() & Qt::TabFocus, qPrintable(t->title()));
+        }
+        QVERIFY(opening >= 4);
+    }
+
     /// A bar's tooltip goes with the page: it floated over the list a click opened.
     void tooltipsGoWithThePage()
     {
@@ -695,8 +729,14 @@ private slots:
             QTRY_VERIFY_WITH_TIMEOUT(!QToolTip::isVisible(), 2000);
             emit set->hovered(true, index);
             QTRY_VERIFY(QToolTip::isVisible());
+            // Words, never a code (the reasons' tip said "renewal_period_is_not_contiguous").
+            QVERIFY2(!QToolTip::text().contains(u'_'), qPrintable(QToolTip::text()));
             page.hide(); // a click opened another page
-            QTRY_VERIFY2_WITH_TIMEOUT(!QToolTip::isVisible(), qPrintable(name), 2000);
+            // Gone at once, not faded out over the next page.
+            QVERIFY2(!QToolTip::isVisible(), qPrintable(name));
+            // A hover that arrives after the page went shows nothing.
+            emit set->hovered(true, index);
+            QVERIFY2(!QToolTip::isVisible(), qPrintable(name));
             page.show();
         }
     }

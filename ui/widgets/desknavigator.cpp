@@ -29,6 +29,7 @@ DeskNavigator::DeskNavigator(DeskPages *pages, Targets targets, QObject *parent)
 void DeskNavigator::show(const QWidget *page)
 {
     m_pages->show(m_pages->slotOf(page));
+    emit arrived(m_pages->current());
 }
 
 void DeskNavigator::go(const QWidget *page, std::function<void()> drillDown)
@@ -42,6 +43,7 @@ void DeskNavigator::go(const QWidget *page, std::function<void()> drillDown)
         drillDown();
     m_history.visit(from, {slot, std::move(drillDown), {}});
     emit historyChanged();
+    emit arrived(m_pages->current());
 }
 
 void DeskNavigator::openSubscription(const QString &id)
@@ -164,6 +166,7 @@ void DeskNavigator::restore(const Place &place)
         if (const DeskPage *row = m_pages->at(place.page); row && row->reselect)
             row->reselect(place.item);
     emit historyChanged();
+    emit arrived(m_pages->current());
 }
 
 void DeskNavigator::goBack()

@@ -77,6 +77,9 @@ public:
 signals:
     /// Whether back or forward is possible may have changed.
     void historyChanged();
+    /// The desk went to `page` (a drill-down, a link, Back or Forward, View › <page>): the page's
+    /// main view takes the keyboard (MainWindow::focusMainView).
+    void arrived(QWidget *page);
 
 private:
     /// The place the page in `slot` is now: what is selected on it.

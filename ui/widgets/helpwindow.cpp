@@ -1,5 +1,7 @@
 #include "ui/widgets/helpwindow.h"
 
+#include "ui/widgets/windowplacement.h"
+
 #include <QCoreApplication>
 #include <QDesktopServices>
 #include <QDir>
@@ -125,8 +127,12 @@ bool HelpWindow::showSection(const QString &anchor)
 HelpWindow *HelpWindow::showFor(QWidget *owner, const QString &anchor)
 {
     auto *window = owner->findChild<HelpWindow *>(QString(), Qt::FindDirectChildrenOnly);
-    if (!window)
+    if (!window) {
         window = new HelpWindow(owner);
+        // Beside the desk, centred on it, within the screen (it opened at 0,0, over it); once
+        // shown, where the person put it.
+        placeOnOwner(window, owner, window->size());
+    }
     window->show();
     window->raise();
     window->activateWindow();

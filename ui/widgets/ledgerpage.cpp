@@ -4,6 +4,7 @@
 #include "ui/models/format.h"
 #include "ui/models/ledgermodel.h"
 #include "ui/models/subscriptionsmodel.h"
+#include "ui/widgets/filterchips.h"
 #include "ui/widgets/tableview.h"
 
 #include <QComboBox>
@@ -68,20 +69,12 @@ QDate todayUtc()
     return QDateTime::currentDateTimeUtc().date();
 }
 
-/// What the page opens on: this year's renewals by when they were paid.
-LedgerFilter initialFilter()
-{
-    LedgerFilter f;
-    std::tie(f.from, f.to) = LedgerPage::presetRange(LedgerPage::ThisYear, todayUtc());
-    return f;
-}
-
 } // namespace
 
 LedgerPage::LedgerPage(DatabasePool *pool, QWidget *parent)
     : QWidget(parent)
     , m_pool(pool)
-    , m_model(new LedgerModel(pool, initialFilter(), this))
+    , m_model(new LedgerModel(pool, defaultFilter(), this))
     , m_dateField(new QComboBox)
     , m_range(new QComboBox)
     , m_from(new QDateEdit)
@@ -93,6 +86,7 @@ LedgerPage::LedgerPage(DatabasePool *pool, QWidget *parent)
     , m_exportRows(new QPushButton(tr("Export rows…")))
     , m_exportTotals(new QPushButton(tr("Export totals…")))
     , m_problem(new QLabel)
+    , m_chips(new FilterChips)
     , m_table(new TableView)
     , m_totalsTitle(new QLabel)
     , m_monthTotals(totalsTable(u"ledger-month-totals"_qs, tr("Month (UTC)")))
@@ -194,7 +188,14 @@ LedgerPage::LedgerPage(DatabasePool *pool, QWidget *parent)
     layout->addLayout(when);
     layout->addLayout(bar);
     layout->addWidget(m_problem);
+    layout->addWidget(m_chips);
     layout->addWidget(split, 1);
+    m_chips->setFocusFallback(m_table);
+    connect(m_chips, &FilterChips::removed, this, &LedgerPage::removeFilter);
+    connect(m_chips, &FilterChips::clearAllRequested, this, [this] {
+        m_drilledDown = false;
+        setFilter(defaultFilter());
+    });
 
     connect(m_range, &QComboBox::currentIndexChanged, this, [this] {
         applyPreset();
@@ -231,6 +232,71 @@ LedgerPage::LedgerPage(DatabasePool *pool, QWidget *parent)
     applyPreset();
     loadChoices();
     reload();
+}
+
+LedgerFilter LedgerPage::defaultFilter()
+{
+    LedgerFilter f;
+    std::tie(f.from, f.to) = presetRange(ThisYear, todayUtc());
+    return f;
+}
+
+void LedgerPage::clearDrillDown()
+{
+    if (!m_drilledDown)
+        return;
+    m_drilledDown = false;
+    setFilter(defaultFilter());
+}
+
+void LedgerPage::updateChips()
+{
+    // What differs from the page as it opens, in the bar's order.
+    const LedgerFilter f = filter();
+    const LedgerFilter base = defaultFilter();
+    QList<FilterChips::Chip> chips;
+    if (f.date != base.date)
+        chips.append({u"date-field"_qs, tr("Dates: %1").arg(m_dateField->currentText())});
+    if (m_range->currentIndex() != ThisYear) {
+        const QLocale locale;
+        QString days;
+        if (m_range->currentIndex() != Custom)
+            days = m_range->currentText();
+        else if (m_from->date() == m_to->date())
+            days = locale.toString(m_from->date(), u"d MMM yyyy"_qs);
+        else
+            days = tr("%1 – %2").arg(locale.toString(m_from->date(), u"d MMM yyyy"_qs),
+                locale.toString(m_to->date(), u"d MMM yyyy"_qs));
+        chips.append({u"range"_qs, tr("%1: %2").arg(m_dateField->currentText(), days)});
+    }
+    if (!f.provider.isEmpty())
+        chips.append({u"provider"_qs, tr("Provider: %1").arg(f.provider)});
+    if (!f.currency.isEmpty())
+        chips.append({u"currency"_qs, tr("Currency: %1").arg(f.currency)});
+    if (!f.recordedBy.isEmpty())
+        chips.append({u"recorded-by"_qs, m_recordedBy->currentText()});
+    if (f.rows != base.rows)
+        chips.append({u"rows"_qs, tr("Rows: %1").arg(m_rows->currentText())});
+    m_chips->setChips(chips);
+    if (chips.isEmpty())
+        m_drilledDown = false;
+}
+
+void LedgerPage::removeFilter(const QString &key)
+{
+    // Each box back to its first entry (the page as it opens); its signal reads the list again.
+    if (key == u"date-field")
+        m_dateField->setCurrentIndex(0);
+    else if (key == u"range")
+        m_range->setCurrentIndex(ThisYear);
+    else if (key == u"provider")
+        m_provider->setCurrentIndex(0);
+    else if (key == u"currency")
+        m_currency->setCurrentIndex(0);
+    else if (key == u"recorded-by")
+        m_recordedBy->setCurrentIndex(0);
+    else if (key == u"rows")
+        m_rows->setCurrentIndex(0);
 }
 
 std::pair<QDate, QDate> LedgerPage::presetRange(Range range, const QDate &today)
@@ -329,10 +395,12 @@ void LedgerPage::showPaidBetween(const QDate &fromUtc, const QDate &toUtcExclusi
     f.provider = provider;
     f.currency = currency;
     setFilter(f);
+    m_drilledDown = true;
 }
 
 void LedgerPage::reload()
 {
+    updateChips();
     const LedgerFilter f = filter();
     if (f.from.isValid() && f.to.isValid() && f.from >= f.to) {
         m_problem->setText(tr("The range ends (%1) before it starts (%2): choose a last day on "

@@ -18,6 +18,7 @@ class QTableWidget;
 namespace rd::ui {
 
 class DatabasePool;
+class FilterChips;
 class LedgerModel;
 class TableView;
 
@@ -47,6 +48,16 @@ public:
         const QString &provider = {}, const QString &currency = {});
     /// Sets every filter at once (tests, screenshots): the range as custom UTC days.
     void setFilter(const LedgerFilter &filter);
+    /// What the page opens on: this year's renewals by when they were paid, of everyone.
+    static LedgerFilter defaultFilter();
+    /// The filters that differ from defaultFilter(), as chips above the list (each removes its
+    /// filter).
+    FilterChips *chips() const { return m_chips; }
+    /// Whether a drill-down (the Overview's renewals) set the filters shown.
+    bool isDrilledDown() const { return m_drilledDown; }
+    /// A click on Ledger in the sidebar: the filters a drill-down set go (the page as it opens);
+    /// the ones a person chose stay.
+    void clearDrillDown();
     /// [from, to) of a preset for `today` (UTC): this month, last month, this/last year.
     static std::pair<QDate, QDate> presetRange(Range range, const QDate &today);
     void refresh();
@@ -68,6 +79,8 @@ protected:
 private:
     void applyPreset();
     void reload();
+    void updateChips();
+    void removeFilter(const QString &key);
     void loadChoices();
     void loadTotals();
     void showTotals();
@@ -86,6 +99,8 @@ private:
     QPushButton *m_exportRows;
     QPushButton *m_exportTotals;
     QLabel *m_problem;
+    FilterChips *m_chips;
+    bool m_drilledDown = false;
     TableView *m_table;
     QLabel *m_totalsTitle;
     QTableWidget *m_monthTotals;

@@ -27,6 +27,7 @@
 #include "ui/widgets/statementsdialog.h"
 #include "ui/widgets/subscriptionspage.h"
 #include "ui/widgets/tableview.h"
+#include "ui/widgets/windowplacement.h"
 
 #include "rd_version.h"
 
@@ -174,11 +175,19 @@ void MainWindow::buildPages()
             .paymentTrouble = m_paymentTrouble},
         this);
     connect(m_navigator, &DeskNavigator::historyChanged, this, &MainWindow::updateHistoryActions);
+    connect(m_navigator, &DeskNavigator::arrived, this, &MainWindow::focusMainView);
     // A click on Inbox in the sidebar is "take me to the inbox": its list, not the delivery
     // left open there (the keyboard's arrows only change the page).
     connect(m_pages, &DeskPages::chosen, this, [this](QWidget *page) {
         if (page == m_inbox && m_inbox->isDeliveryOpen())
             m_inbox->closeDelivery();
+        // Likewise the Ledger and Subscriptions: the page as it opens, not the provider and
+        // day an Overview bar (or the Overdue tile) narrowed it to.
+        if (page == m_ledger)
+            m_ledger->clearDrillDown();
+        if (page == m_subscriptions)
+            m_subscriptions->clearDrillDown();
+        focusMainView();
     });
 }
 
@@ -277,7 +286,8 @@ void MainWindow::buildViewMenu()
     m_forward->setObjectName(u"go-forward"_qs);
     m_forward->setShortcuts({QKeySequence(Qt::ALT | Qt::Key_Right), QKeySequence(Qt::Key_Forward)});
     updateHistoryActions();
-    // The mouse's Back and Forward buttons, wherever in the window (a list would take them).
+    // The mouse's Back and Forward buttons, wherever in the window (a list would take them);
+    // and the desk's dialogs closing (returnFocusAfterWindow).
     qApp->installEventFilter(this);
     // Every page by its shortcut, as the sidebar would show it.
     view->addSeparator();
@@ -612,9 +622,14 @@ CloseMonthDialog *MainWindow::showCloseMonth()
             m_ledger->dataChanged();
             m_overview->refresh();
         });
-    } else {
-        m_closeMonth->check();
+        connect(m_closeMonth, &CloseMonthDialog::caseOpenRequested, m_navigator,
+            &DeskNavigator::openCase);
     }
+    // The provider in view on the Ledger, and its month when the Ledger shows one whole month.
+    const LedgerFilter inView = m_ledger->filter();
+    const bool oneMonth
+        = inView.from.isValid() && inView.from.day() == 1 && inView.to == inView.from.addMonths(1);
+    m_closeMonth->showFor(inView.provider, oneMonth ? inView.from : QDate());
     m_closeMonth->show();
     m_closeMonth->raise();
     return m_closeMonth;
@@ -704,6 +719,15 @@ void MainWindow::goForward()
 
 bool MainWindow::eventFilter(QObject *watched, QEvent *event)
 {
+    if (event->type() == QEvent::Hide && watched->isWidgetType()) {
+        // A dialog (modal or not) or a window of the desk's closing: once it is gone, and
+        // whatever it opened is shown. Popups and tooltips are no such window.
+        const auto *closing = static_cast<QWidget *>(watched);
+        const Qt::WindowType type = closing->windowType();
+        if (closing->isWindow() && (type == Qt::Dialog || type == Qt::Window || type == Qt::Sheet)
+            && closing->parentWidget() && closing->parentWidget()->window() == this)
+            QTimer::singleShot(0, this, &MainWindow::returnFocusAfterWindow);
+    }
     if (event->type() == QEvent::MouseButtonPress && watched->isWidgetType()
         && static_cast<QWidget *>(watched)->window() == this) {
         const auto button = static_cast<QMouseEvent *>(event)->button();
@@ -713,6 +737,44 @@ bool MainWindow::eventFilter(QObject *watched, QEvent *event)
         }
     }
     return QMainWindow::eventFilter(watched, event);
+}
+
+QWidget *MainWindow::mainView() const
+{
+    QWidget *page = m_stack->currentWidget();
+    const DeskPage *row = m_pages->find(page);
+    if (row && row->table && row->table->isVisibleTo(page))
+        return row->table;
+    return page;
+}
+
+void MainWindow::focusMainView()
+{
+    // The window first: a dialog that hid (Find anything) leaves no window active on a
+    // platform whose window manager does not give it back, and no shortcut works without one.
+    if (!isActiveWindow() && isVisible()) {
+        raise();
+        activateWindow();
+    }
+    if (QWidget *view = mainView())
+        view->setFocus(Qt::OtherFocusReason);
+}
+
+void MainWindow::returnFocusAfterWindow()
+{
+    if (!isVisible() || QApplication::activeModalWidget())
+        return; // another dialog is still up (a message box over a dialog)
+    const QWidget *active = QApplication::activeWindow();
+    if (active && active != this)
+        return; // the person is in another window of the desk (the Statements, the guide)
+    // A focus on the shown page that a dialog's outcome put there stays (Return in a search
+    // box opened its first match); anything else (a button of a panel, a hidden widget, no
+    // focus at all) gives way to the main view.
+    const QWidget *focus = QApplication::focusWidget();
+    const QWidget *view = mainView();
+    if (active == this && focus && focus->isVisible() && view && view->isAncestorOf(focus))
+        return;
+    focusMainView();
 }
 
 void MainWindow::updateHistoryActions()
@@ -777,11 +839,17 @@ void MainWindow::showKeyboardShortcuts()
     table->horizontalHeader()->setStretchLastSection(true);
     auto *box = new QDialogButtonBox(QDialogButtonBox::Close);
     connect(box, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    // Esc closes it from the list too (a table keeps Esc for itself).
+    auto *close = new QShortcut(QKeySequence(Qt::Key_Escape), dialog);
+    connect(close, &QShortcut::activated, dialog, &QDialog::reject);
     auto *layout = new QVBoxLayout(dialog);
     layout->addWidget(table);
     layout->addWidget(box);
-    dialog->resize(table->horizontalHeader()->length() + 60,
-        std::min(720, table->verticalHeader()->length() + 120));
+    // Whole when there is room, else within the desk's window (at 1024×700 it ran off the
+    // screen, its Close button with it): the list scrolls.
+    placeOnOwner(dialog, this,
+        QSize(table->horizontalHeader()->length() + 60, table->verticalHeader()->length() + 120),
+        /*withinOwner=*/true);
     dialog->show();
 }
 

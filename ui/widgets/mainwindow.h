@@ -94,6 +94,14 @@ public:
     /// Opens the view that shows `item` (a subscription with its billing period selected, a
     /// case, an inbox delivery).
     void openFound(const FoundItem &item);
+    /// The shown page's main view: its list (DeskPage::table) when shown, else the page.
+    QWidget *mainView() const;
+    /// Gives the keyboard to mainView(), the window active: after every move to a page (the
+    /// sidebar, a drill-down, a link, Find anything, Back and Forward) and once a dialog or
+    /// another window of the desk closed. Otherwise the focus stayed on a widget of a page no
+    /// longer shown, or on no window at all, and Ctrl+K or Ctrl+Shift+D did nothing until a
+    /// click.
+    void focusMainView();
     /// What View › Export current table as CSV writes: the table that has focus, else the
     /// current page's main list.
     TableView *tableToExport() const;
@@ -159,6 +167,9 @@ private:
     void connectRole();
 
     void updateHistoryActions();
+    /// A dialog or window of the desk closed: the main view takes the keyboard again, unless
+    /// another of the desk's windows has it (a message box over a dialog, the Statements).
+    void returnFocusAfterWindow();
     void updateCasesBadge(int openCases);
     void showBackupAge();
     void setOnReplica(bool replica);

@@ -3,6 +3,7 @@
 #include "domain/core/rejection_code.h"
 #include "ui/models/format.h"
 
+#include <QApplication>
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
@@ -254,6 +255,9 @@ void addNamedBars(QChart *chart, QAbstractSeries *series, const QStringList &nam
 /// the bar opens.
 void showTip(const QString &text, QWidget *over)
 {
+    // A hover that arrives once the chart is gone (its page hidden by the click) shows none.
+    if (!over->isVisible())
+        return;
     QToolTip::showText(QCursor::pos(), text, over);
 }
 
@@ -273,6 +277,11 @@ OverviewCharts::OverviewCharts(QObject *parent)
 void OverviewCharts::hideTip()
 {
     QToolTip::hideText();
+    // hideText() lets the tip fade out for 300 ms: long enough to float over the page a
+    // click opened. Gone at once instead (the tip is a window of its own, Qt's QTipLabel).
+    for (QWidget *w : QApplication::topLevelWidgets())
+        if (w->inherits("QTipLabel") && w->isVisible())
+            w->hide();
 }
 
 void OverviewCharts::show(const OverviewFigures &figures)
@@ -544,7 +553,10 @@ void OverviewCharts::showOpenByReason()
     connect(set, &QBarSet::hovered, this, [this, codes](bool on, int index) {
         if (!on)
             return hideTip();
-        showTip(tr("%1: click for these cases").arg(codes.value(index)), m_reasonView);
+        // The reason in the words the desk uses for it elsewhere (format::humanize), never
+        // its code.
+        showTip(tr("%1: click for these cases").arg(format::humanize(codes.value(index))),
+            m_reasonView);
     });
     series->append(set);
     if (categories.isEmpty()) {

@@ -1,6 +1,7 @@
 #include "ui/widgets/overviewtile.h"
 
 #include <QLabel>
+#include <QMouseEvent>
 #include <QPushButton>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -43,8 +44,11 @@ void OverviewTile::clearFigures()
     for (QPushButton *b : figures())
         m_cleared << b;
     m_added = 0;
+    m_opens = nullptr;
     // What was not added again by the time the caller is done goes.
     QTimer::singleShot(0, this, [this] {
+        if (!m_opens)
+            unsetCursor();
         for (const QPointer<QPushButton> &b : std::exchange(m_cleared, {})) {
             if (b) {
                 m_figures->removeWidget(b);
@@ -89,6 +93,10 @@ QPushButton *OverviewTile::addFigure(const QString &objectName, const QString &t
     if (button->styleSheet() != sheet)
         button->setStyleSheet(sheet);
     if (onClick) {
+        if (!m_opens) {
+            m_opens = button;
+            setCursor(Qt::PointingHandCursor);
+        }
         button->setCursor(Qt::PointingHandCursor);
         button->setFocusPolicy(Qt::StrongFocus);
         button->setAttribute(Qt::WA_TransparentForMouseEvents, false);
@@ -99,6 +107,26 @@ QPushButton *OverviewTile::addFigure(const QString &objectName, const QString &t
         button->setAttribute(Qt::WA_TransparentForMouseEvents);
     }
     return button;
+}
+
+void OverviewTile::mousePressEvent(QMouseEvent *event)
+{
+    // Taken, so that the release comes here: the tile is one button for the mouse.
+    if (m_opens && event->button() == Qt::LeftButton)
+        event->accept();
+    else
+        QFrame::mousePressEvent(event);
+}
+
+void OverviewTile::mouseReleaseEvent(QMouseEvent *event)
+{
+    if (m_opens && event->button() == Qt::LeftButton && rect().contains(event->position().toPoint())
+        && m_opens->isEnabled()) {
+        event->accept();
+        m_opens->click();
+        return;
+    }
+    QFrame::mouseReleaseEvent(event);
 }
 
 QList<QPushButton *> OverviewTile::figures() const

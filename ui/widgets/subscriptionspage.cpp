@@ -3,6 +3,7 @@
 #include "ui/models/asyncresult.h"
 #include "ui/models/databasepool.h"
 #include "ui/models/overduewatch.h"
+#include "ui/widgets/filterchips.h"
 #include "ui/widgets/subscriptiondetailwidget.h"
 #include "ui/widgets/tableview.h"
 
@@ -32,6 +33,7 @@ SubscriptionsPage::SubscriptionsPage(DatabasePool *pool, QWidget *parent)
     , m_search(new QLineEdit)
     , m_position(new QLineEdit)
     , m_count(new QLabel)
+    , m_chips(new FilterChips)
     , m_searchDelay(new QTimer(this))
     , m_table(new TableView)
     , m_detail(new SubscriptionDetailWidget)
@@ -93,6 +95,7 @@ SubscriptionsPage::SubscriptionsPage(DatabasePool *pool, QWidget *parent)
     bar->setSpacing(4);
     bar->addLayout(filters);
     bar->addLayout(boxes);
+    bar->addWidget(m_chips);
 
     m_table->setObjectName(u"subscriptions"_qs);
     m_table->setModel(m_model);
@@ -164,6 +167,14 @@ SubscriptionsPage::SubscriptionsPage(DatabasePool *pool, QWidget *parent)
     connect(m_model, &PagedTableModel::pageLoaded, this, &SubscriptionsPage::updateCountLabel);
     connect(m_model, &PagedTableModel::modelReset, this, &SubscriptionsPage::updateCountLabel);
     connect(m_model, &PagedTableModel::loadFailed, this, &SubscriptionsPage::statusMessage);
+    connect(m_model, &PagedTableModel::modelReset, this, &SubscriptionsPage::updateChips);
+    connect(m_model, &PagedTableModel::pageLoaded, this, &SubscriptionsPage::continueReveal);
+    m_chips->setFocusFallback(m_table);
+    connect(m_chips, &FilterChips::removed, this, &SubscriptionsPage::removeFilter);
+    connect(m_chips, &FilterChips::clearAllRequested, this, [this] {
+        clearFilters();
+        m_chips->setNote({});
+    });
     connect(m_table, &TableView::openRequested, this, [this](const QModelIndex &index) {
         openSubscription(index.data(int(Role::Key)).toString());
     });
@@ -245,6 +256,144 @@ void SubscriptionsPage::applyFilter()
     m_model->setFilter(withSearch(f, m_search->text()));
 }
 
+bool SubscriptionsPage::isFiltered() const
+{
+    const SubscriptionFilter &f = m_model->filter();
+    return !f.provider.isEmpty() || !f.status.isEmpty() || f.openCasesOnly || f.overdueOnly
+        || !f.idPrefix.isEmpty();
+}
+
+void SubscriptionsPage::updateChips()
+{
+    const SubscriptionFilter &f = m_model->filter();
+    QList<FilterChips::Chip> chips;
+    if (!f.provider.isEmpty())
+        chips.append({u"provider"_qs, tr("Provider: %1").arg(f.provider)});
+    if (!f.status.isEmpty())
+        chips.append({u"status"_qs, tr("Status: %1").arg(m_status->currentText())});
+    if (f.openCasesOnly)
+        chips.append({u"open-cases"_qs, m_openCases->text()});
+    if (f.overdueOnly)
+        chips.append({u"overdue"_qs, m_overdue->text()});
+    if (!f.idPrefix.isEmpty())
+        chips.append({u"search"_qs,
+            (f.idContains ? tr("Id contains: %1") : tr("Id starts with: %1")).arg(f.idPrefix)});
+    if (!m_model->startPosition().isEmpty())
+        chips.append({u"position"_qs, tr("From: %1").arg(m_position->text().trimmed())});
+    m_chips->setChips(chips);
+    if (chips.isEmpty())
+        m_drilledDown = false;
+}
+
+void SubscriptionsPage::removeFilter(const QString &key)
+{
+    m_chips->setNote({});
+    if (key == u"provider")
+        m_provider->setCurrentIndex(0);
+    else if (key == u"status")
+        m_status->setCurrentIndex(0);
+    else if (key == u"open-cases")
+        m_openCases->setChecked(false);
+    else if (key == u"overdue")
+        m_overdue->setChecked(false);
+    else if (key == u"search") {
+        const QSignalBlocker block(m_search);
+        m_search->clear();
+        m_searchDelay->stop();
+        applyFilter();
+    } else if (key == u"position") {
+        m_position->clear(); // its textChanged starts the list at the beginning again
+    }
+}
+
+void SubscriptionsPage::clearFilters()
+{
+    {
+        const QSignalBlocker a(m_provider), b(m_status), c(m_openCases), d(m_overdue), e(m_search),
+            g(m_position);
+        m_provider->setCurrentIndex(0);
+        m_status->setCurrentIndex(0);
+        m_openCases->setChecked(false);
+        m_overdue->setChecked(false);
+        m_search->clear();
+        m_position->clear();
+    }
+    m_searchDelay->stop();
+    m_model->setStartPosition({});
+    applyFilter();
+    updateChips();
+}
+
+void SubscriptionsPage::clearDrillDown()
+{
+    if (!m_drilledDown)
+        return;
+    m_drilledDown = false;
+    m_reveal = Reveal::None;
+    m_chips->setNote({});
+    clearFilters();
+}
+
+void SubscriptionsPage::continueReveal()
+{
+    if (m_reveal == Reveal::None || m_model->isLoading() || m_detailId.isEmpty())
+        return;
+    if (m_model->rowOfKey(m_detailId) >= 0) {
+        m_reveal = Reveal::None;
+        selectOpenRow();
+        return;
+    }
+    if (m_revealPosition.isEmpty())
+        return; // its detail (its provider and id) is on its way
+    auto startAtIt = [this] {
+        // The list in provider and id order, starting at the subscription: its first row.
+        m_drilledDown = true;
+        if (m_model->effectiveOrder() != SubscriptionOrder::ProviderAndId
+            || m_model->direction() != Qt::AscendingOrder)
+            m_table->sortByColumn(SubscriptionsModel::SubscriptionColumn, Qt::AscendingOrder);
+        {
+            const QSignalBlocker block(m_position);
+            m_position->setText(m_revealPosition);
+        }
+        m_model->setStartPosition(m_revealPosition);
+        updateChips();
+    };
+    switch (m_reveal) {
+    case Reveal::None:
+        break;
+    case Reveal::Pending:
+        m_reveal = Reveal::AtPosition;
+        startAtIt();
+        break;
+    case Reveal::AtPosition:
+        // Not even where it starts: the filters hide it. They go, and the page says so.
+        if (!isFiltered()) {
+            m_reveal = Reveal::None;
+            break;
+        }
+        m_reveal = Reveal::Unfiltered;
+        {
+            const QSignalBlocker a(m_provider), b(m_status), c(m_openCases), d(m_overdue),
+                e(m_search);
+            m_provider->setCurrentIndex(0);
+            m_status->setCurrentIndex(0);
+            m_openCases->setChecked(false);
+            m_overdue->setChecked(false);
+            m_search->clear();
+        }
+        m_searchDelay->stop();
+        m_chips->setNote(
+            tr("Filters cleared to show %1: they hid it.").arg(m_revealPosition.section(u'/', 1)));
+        emit statusMessage(m_chips->note());
+        applyFilter();
+        startAtIt();
+        break;
+    case Reveal::Unfiltered:
+        m_reveal = Reveal::None;
+        break;
+    }
+}
+
 void SubscriptionsPage::showOverdue()
 {
     {
@@ -254,9 +403,13 @@ void SubscriptionsPage::showOverdue()
         m_openCases->setChecked(false);
         m_overdue->setChecked(true);
         m_search->clear();
+        m_position->clear();
     }
     m_searchDelay->stop();
+    m_chips->setNote({});
+    m_model->setStartPosition({});
     applyFilter();
+    m_drilledDown = true;
 }
 
 SubscriptionFilter SubscriptionsPage::withSearch(SubscriptionFilter filter, const QString &typed)
@@ -284,11 +437,23 @@ void SubscriptionsPage::openSubscription(const QString &id, const QString &billi
 {
     if (!billingPeriodId.isEmpty() && !id.isEmpty())
         m_detail->selectBillingPeriod(billingPeriodId);
-    if (id.isEmpty() || id == m_detailId)
+    if (id.isEmpty())
         return;
-    m_detailId = id;
+    const bool another = id != m_detailId;
+    if (another) {
+        m_detailId = id;
+        m_revealPosition.clear();
+        m_chips->setNote({});
+    }
     selectOpenRow();
-    loadDetail(id);
+    // The open subscription's row, always in sight: the list may still be loading, or not
+    // hold it (another part of a long list, or filters that hide it: opened from a case, an
+    // audit break, Find anything).
+    m_reveal = m_model->rowOfKey(id) >= 0 ? Reveal::None : Reveal::Pending;
+    if (another)
+        loadDetail(id);
+    else
+        continueReveal();
 }
 
 void SubscriptionsPage::selectOpenRow()
@@ -333,9 +498,13 @@ void SubscriptionsPage::loadDetail(const QString &id)
     deliverResult(
         this, m_pool->call(&loadSubscriptionDetail, id),
         [this](const std::optional<SubscriptionDetail> &detail) {
-            if (detail)
+            if (detail) {
                 m_detail->setDetail(*detail);
-            else
+                if (detail->id == m_detailId) {
+                    m_revealPosition = detail->provider + u'/' + detail->subscriptionId;
+                    continueReveal();
+                }
+            } else
                 m_detail->clear(tr("This subscription no longer exists."));
         },
         [this](const QString &message) {
