@@ -64,9 +64,10 @@ void assemble(CommandTree &tree)
     registerFoldCommand(tree, root);
     registerInboxCommands(tree, root);
     registerAccessCommands(tree, root);
+    registerFindCommand(tree, root);
     auto *rolesGroup = tree.commandGroup(root, "roles",
-        "grant|check: give a login role viewer, operator, ingest or payload_reader; check the "
-        "group roles on a server",
+        "grant|check: give a login role viewer, operator, ingest, payload_reader or owner; "
+        "check the group roles on a server",
         kReconciliation);
     registerRolesGrantCommand(tree, *rolesGroup);
     registerRolesCheckCommand(tree, *rolesGroup);

@@ -768,10 +768,12 @@ BEGIN
                     'after', after->k));
             END IF;
         END LOOP;
-        INSERT INTO public.provider_snapshots (subscription_id, provider_key,
+        -- Numbered by rd_new_id: none of the numbers users cite for a preview (#42, 12).
+        INSERT INTO public.provider_snapshots (id, subscription_id, provider_key,
             provider_subscription_id, snapshot, fingerprint, captured_at, changes,
             billing_period_id, case_id, reason, comment)
-        VALUES (s.id, s.provider_key, s.provider_subscription_id, p_snapshot, fp, captured,
+        OVERRIDING SYSTEM VALUE
+        VALUES (public.rd_new_id('public.provider_snapshots_id_seq'), s.id, s.provider_key, s.provider_subscription_id, p_snapshot, fp, captured,
                 v_changes, bp_id, p_case_id, p_reason, p_comment)
         RETURNING id INTO v_snapshot_id;
         INSERT INTO public.subscription_transition_audits
@@ -1027,6 +1029,8 @@ CREATE FUNCTION public.case_detail(p_case_id bigint) RETURNS jsonb
         'assignedTo', c.assigned_to, 'assignedAt', public.rd_rfc3339(c.assigned_at),
         'event', c.event, 'localState', c.local_state,
         'applicableNow', public.rd_case_is_applicable(c),
+        'reopenable', public.rd_case_reopen_refusal(c) IS NULL,
+        'reopenRefusal', public.rd_case_reopen_refusal(c),
         'history', (SELECT coalesce(jsonb_agg(jsonb_build_object(
                 'seq', h.chain_seq, 'action', h.action, 'outcome', h.outcome,
                 'error', h.error_code, 'actor', h.actor, 'reason', h.reason,
@@ -1176,6 +1180,66 @@ BEGIN
     RETURN jsonb_build_object('caseId', p_case_id, 'result', 'dismissed');
 END;
 $$;
+CREATE FUNCTION public.erase_customer_email(p_email text, p_request text) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_request text := public.rd_note_text(p_request);
+    v_hash text := public.rd_customer_email_hmac(p_email);
+    v_all bigint[];
+    v_ids bigint[];
+    v_at timestamptz[];
+    v_count integer;
+    v_bytes bigint;
+    v_open integer;
+    v_removal bigint;
+BEGIN
+    IF v_request IS NULL THEN
+        RAISE EXCEPTION 'an erasure needs the request it serves (a ticket or reference)'
+            USING ERRCODE = 'RD004';
+    END IF;
+    IF v_hash IS NULL THEN
+        -- The address is not repeated: the message reaches the server's log.
+        RAISE EXCEPTION 'that is no e-mail address: an address has an @ between its local part and its domain, no spaces, at most 254 bytes'
+            USING ERRCODE = '22023';
+    END IF;
+    SELECT coalesce(pg_catalog.array_agg(x.id ORDER BY x.id), '{}') INTO v_all
+      FROM (SELECT w.id FROM public.webhook_inbox w
+             WHERE (w.normalized ->> 'customerEmailHmac') = v_hash
+               FOR UPDATE OF w) x;
+    SELECT coalesce(pg_catalog.array_agg(x.id ORDER BY x.id), '{}'),
+           pg_catalog.array_agg(x.received_at ORDER BY x.id),
+           coalesce(sum(x.bytes), 0), count(*), count(*) FILTER (WHERE x.open)
+      INTO v_ids, v_at, v_bytes, v_count, v_open
+      FROM (SELECT w.id, w.received_at, pg_catalog.octet_length(w.raw_body) AS bytes,
+                   (EXISTS (SELECT 1 FROM public.reconciliation_cases k
+                             WHERE k.id = w.case_id AND k.status = 'open')
+                    OR EXISTS (SELECT 1 FROM public.reconciliation_cases k
+                                WHERE k.inbox_id = w.id AND k.status = 'open')) AS open
+              FROM public.webhook_inbox w
+             WHERE w.id = ANY (v_all) AND w.body_removal_id IS NULL) x;
+    INSERT INTO public.webhook_inbox_removals (kind, request, bodies, bytes, first_inbox_id,
+        last_inbox_id, first_received_at, last_received_at, open_cases, already_removed,
+        customer_email_hashes)
+    VALUES ('erasure', v_request, v_count, v_bytes, v_ids[1], v_ids[v_count],
+            (SELECT min(t) FROM pg_catalog.unnest(v_at) t),
+            (SELECT max(t) FROM pg_catalog.unnest(v_at) t), v_open,
+            pg_catalog.cardinality(v_all) - v_count, pg_catalog.cardinality(v_all))
+    RETURNING id INTO v_removal;
+    IF v_count > 0 THEN
+        UPDATE public.webhook_inbox w SET raw_body = NULL, body_removal_id = v_removal
+         WHERE w.id = ANY (v_ids);
+    END IF;
+    UPDATE public.webhook_inbox w SET normalized = w.normalized - 'customerEmailHmac'
+     WHERE w.id = ANY (v_all);
+    RETURN pg_catalog.jsonb_build_object(
+        'removalId', v_removal, 'removed', v_count, 'bytes', v_bytes, 'openCases', v_open,
+        'alreadyRemoved', pg_catalog.cardinality(v_all) - v_count,
+        'hashesRemoved', pg_catalog.cardinality(v_all),
+        'inboxIds', pg_catalog.to_jsonb(v_all), 'erasedBy', session_user::text);
+END;
+$$;
 CREATE FUNCTION public.erase_inbox_bodies(p_provider_key text, p_provider_subscription_id text, p_request text) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -1293,6 +1357,214 @@ BEGIN
                                       pg_catalog.now());
 END;
 $$;
+CREATE FUNCTION public.find_anything(p_text text, p_limit integer DEFAULT 50) RETURNS TABLE(kind text, matched_by text, subscription_id uuid, billing_period_id uuid, case_id bigint, delivery_id bigint, provider_key text, provider_subscription_id text, status text, reason text, renewal_key text, event_id text, period_start timestamp with time zone, period_end timestamp with time zone, at timestamp with time zone, amount_minor bigint, currency text, attempts integer)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $_$
+#variable_conflict use_column
+DECLARE
+    v_text text := pg_catalog.regexp_replace(coalesce(p_text, ''),
+                                             '^[[:space:]]+|[[:space:]]+$', '', 'g');
+    v_case_only boolean := false;
+    v_number bigint;
+    v_uuid uuid;
+    v_hash text;
+    v_keys text[];
+    v_unknown_keys text[];
+    v_m text[];
+BEGIN
+    IF pg_catalog.length(v_text) >= 2 AND pg_catalog.left(v_text, 1) IN ('"', '''', '`')
+       AND pg_catalog.left(v_text, 1) = pg_catalog.right(v_text, 1) THEN
+        v_text := pg_catalog.regexp_replace(pg_catalog.substr(v_text, 2,
+                                                              pg_catalog.length(v_text) - 2),
+                                            '^[[:space:]]+|[[:space:]]+$', '', 'g');
+    END IF;
+    IF v_text = '' THEN
+        RAISE EXCEPTION 'nothing to find: give an id (a subscription, invoice or transaction, provider event, case number or inbox delivery) or a customer''s e-mail address'
+            USING ERRCODE = '22023';
+    END IF;
+    IF pg_catalog.length(v_text) > 255 THEN
+        RAISE EXCEPTION 'that is % characters long; no id is longer than 255: give the id alone',
+            pg_catalog.length(v_text) USING ERRCODE = '22023';
+    END IF;
+    IF v_text ~ '[[:cntrl:]\u2028\u2029]' THEN
+        RAISE EXCEPTION 'an id has no line breaks, tabs or control characters: give one id alone'
+            USING ERRCODE = '22023';
+    END IF;
+    IF p_limit IS NULL OR p_limit < 1 OR p_limit > 1000 THEN
+        RAISE EXCEPTION 'a limit is 1 to 1000, not %', p_limit USING ERRCODE = '22023';
+    END IF;
+    v_m := pg_catalog.regexp_match(v_text, '^(?:case\s*(?:no\.?\s*)?#?|#)\s*([0-9]{1,18})$', 'i');
+    IF v_m IS NOT NULL THEN
+        v_case_only := true;
+        v_number := v_m[1]::bigint;
+    ELSIF v_text ~ '^[0-9]{1,19}$' AND v_text::numeric <= 9223372036854775807 THEN
+        v_number := v_text::bigint;
+    END IF;
+    IF v_text ~* '^(\{[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$' THEN
+        v_uuid := pg_catalog.btrim(v_text, '{}')::uuid;
+    END IF;
+    IF NOT v_case_only AND pg_catalog.strpos(v_text, '@') > 0 THEN
+        v_hash := public.rd_customer_email_hmac(v_text);
+    END IF;
+    WITH RECURSIVE sp(k) AS (
+        SELECT min(s.provider_key) FROM public.subscriptions s
+        UNION ALL
+        SELECT (SELECT min(s.provider_key) FROM public.subscriptions s WHERE s.provider_key > sp.k)
+          FROM sp WHERE sp.k IS NOT NULL)
+    SELECT ARRAY(SELECT sp.k FROM sp WHERE sp.k IS NOT NULL
+                 UNION SELECT p.provider_key FROM public.billing_providers p)
+      INTO v_keys;
+    IF v_case_only THEN
+        v_text := NULL; -- no text id is looked up
+    END IF;
+    -- The providers at which no subscription has the id: there its cases and deliveries are
+    -- what has it (#42, "subscription not found"). Where the subscription is known, it is the
+    -- answer (its page shows its renewals and cases), not each of its deliveries.
+    SELECT ARRAY(SELECT k FROM pg_catalog.unnest(v_keys) k
+                  WHERE NOT EXISTS (SELECT 1 FROM public.subscriptions s
+                                     WHERE s.provider_key = k
+                                       AND s.provider_subscription_id = v_text))
+      INTO v_unknown_keys;
+    RETURN QUERY
+    WITH mail AS (
+        -- The deliveries that carried the address, and the subscriptions they name.
+        SELECT w.id, w.provider_key, w.normalized ->> 'providerSubscriptionId' AS ref,
+               w.case_id
+          FROM public.webhook_inbox w
+         WHERE v_hash IS NOT NULL AND (w.normalized ->> 'customerEmailHmac') = v_hash
+    ), mail_subs AS (
+        SELECT DISTINCT m.provider_key, m.ref FROM mail m WHERE m.ref IS NOT NULL
+    ), subs AS (
+        SELECT 'provider_id' AS matched, s.* FROM public.subscriptions s
+         WHERE s.provider_key = ANY (v_keys) AND s.provider_subscription_id = v_text
+        UNION ALL
+        SELECT 'uuid', s.* FROM public.subscriptions s WHERE s.id = v_uuid
+        UNION ALL
+        SELECT 'email', s.* FROM mail_subs m JOIN public.subscriptions s
+            ON s.provider_key = m.provider_key AND s.provider_subscription_id = m.ref
+    ), periods AS (
+        SELECT 'renewal_key' AS matched, b.* FROM public.subscription_billing_periods b
+         WHERE b.provider_key = ANY (v_keys) AND b.provider_renewal_key = v_text
+        UNION ALL
+        -- billing_periods_by_event_id (0019).
+        SELECT 'event_id', b.* FROM public.subscription_billing_periods b
+         WHERE b.provider_key = ANY (v_keys) AND b.provider_event_id = v_text
+        UNION ALL
+        SELECT 'uuid', b.* FROM public.subscription_billing_periods b WHERE b.id = v_uuid
+        UNION ALL
+        SELECT 'email', b.* FROM subs s JOIN public.subscription_billing_periods b
+            ON b.subscription_id = s.id
+         WHERE s.matched = 'email'
+    ), attempts AS (
+        -- A failed payment's invoice (#41) that was never paid is in payment_attempts alone.
+        SELECT 'failed_invoice' AS matched, a.subscription_id, a.provider_key, a.invoice_key,
+               max(a.failed_at) AS failed_at, max(a.attempt) AS attempts
+          FROM public.payment_attempts a
+         WHERE a.provider_key = ANY (v_keys) AND a.invoice_key = v_text
+         GROUP BY a.subscription_id, a.provider_key, a.invoice_key
+        UNION ALL
+        SELECT 'email', a.subscription_id, a.provider_key, a.invoice_key, max(a.failed_at),
+               max(a.attempt)
+          FROM subs s JOIN public.payment_attempts a ON a.subscription_id = s.id
+         WHERE s.matched = 'email'
+         GROUP BY a.subscription_id, a.provider_key, a.invoice_key
+    ), cases AS (
+        -- A rejected renewal is only in its case (reconciliation_cases_by_renewal_key, 0019),
+        -- and one rejected outside the inbox keeps its event ids only there (0021).
+        SELECT 'renewal_key' AS matched, c.* FROM public.reconciliation_cases c
+         WHERE c.provider_key = ANY (v_keys) AND c.provider_renewal_key = v_text
+        UNION ALL
+        SELECT 'event_id', c.* FROM public.reconciliation_cases c
+         WHERE c.provider_key = ANY (v_keys) AND c.first_provider_event_id = v_text
+        UNION ALL
+        SELECT 'event_id', c.* FROM public.reconciliation_cases c
+         WHERE c.provider_key = ANY (v_keys) AND c.last_provider_event_id = v_text
+        UNION ALL
+        -- The subscription a case is about, where it is not known here (#42).
+        SELECT 'provider_id', c.* FROM public.reconciliation_cases c
+         WHERE c.provider_key = ANY (v_unknown_keys) AND c.provider_subscription_id = v_text
+        UNION ALL
+        SELECT 'number', c.* FROM public.reconciliation_cases c WHERE c.id = v_number
+        UNION ALL
+        -- An address's: the cases its deliveries opened or re-occurred in, and every case of
+        -- the subscriptions they name.
+        SELECT 'email', c.* FROM public.reconciliation_cases c
+         WHERE c.id IN (SELECT m.case_id FROM mail m)
+        UNION ALL
+        SELECT 'email', c.* FROM mail_subs m JOIN public.reconciliation_cases c
+            ON c.provider_key = m.provider_key AND c.provider_subscription_id = m.ref
+    ), deliveries AS (
+        SELECT 'event_id' AS matched, w.id, w.provider_key, w.provider_event_id, w.outcome,
+               w.reason, w.received_at, w.normalized ->> 'providerSubscriptionId' AS ref
+          FROM public.webhook_inbox w
+         WHERE w.provider_key = ANY (v_keys) AND w.provider_event_id = v_text
+        UNION ALL
+        -- The subscription its normalized event names, where it is not known here
+        -- (webhook_inbox_by_provider_subscription).
+        SELECT 'provider_id', w.id, w.provider_key, w.provider_event_id, w.outcome,
+               w.reason, w.received_at, w.normalized ->> 'providerSubscriptionId'
+          FROM public.webhook_inbox w
+         WHERE w.provider_key = ANY (v_unknown_keys)
+           AND (w.normalized ->> 'providerSubscriptionId') = v_text
+        UNION ALL
+        SELECT 'number', w.id, w.provider_key, w.provider_event_id, w.outcome, w.reason,
+               w.received_at,
+               w.normalized ->> 'providerSubscriptionId'
+          FROM public.webhook_inbox w WHERE w.id = v_number AND NOT v_case_only
+        UNION ALL
+        SELECT 'email', w.id, w.provider_key, w.provider_event_id, w.outcome, w.reason,
+               w.received_at,
+               w.normalized ->> 'providerSubscriptionId'
+          FROM mail m JOIN public.webhook_inbox w ON w.id = m.id
+    ), found AS (
+        SELECT 1 AS ord, 'subscription' AS kind, s.matched, s.id AS sub, NULL::uuid AS period,
+               NULL::bigint AS case_no, NULL::bigint AS delivery, s.provider_key AS provider,
+               s.provider_subscription_id AS ref, s.status::text AS status,
+               NULL::text AS reason, NULL::text AS renewal_key, NULL::text AS event_id,
+               s.current_period_start AS period_start, s.current_period_end AS period_end,
+               NULL::timestamptz AS at, NULL::bigint AS amount, NULL::text AS currency,
+               NULL::integer AS attempts, s.status::text AS sort_text
+          FROM subs s
+        UNION ALL
+        SELECT 2, 'renewal', b.matched, b.subscription_id, b.id, NULL, NULL, b.provider_key,
+               s.provider_subscription_id, NULL, NULL, b.provider_renewal_key, b.provider_event_id,
+               b.period_start, b.period_end, b.paid_at, b.paid_amount_minor, b.currency, NULL,
+               b.provider_renewal_key
+          FROM periods b JOIN public.subscriptions s ON s.id = b.subscription_id
+        UNION ALL
+        SELECT 2, 'failed_payment', a.matched, a.subscription_id, NULL, NULL, NULL,
+               a.provider_key, s.provider_subscription_id, NULL, NULL, a.invoice_key, NULL, NULL,
+               NULL, a.failed_at, NULL, NULL, a.attempts, a.invoice_key
+          FROM attempts a JOIN public.subscriptions s ON s.id = a.subscription_id
+        UNION ALL
+        SELECT 3, 'case', c.matched, c.subscription_id, NULL, c.id, NULL, c.provider_key,
+               c.provider_subscription_id, c.status, c.error_code, c.provider_renewal_key,
+               c.last_provider_event_id, NULL, NULL, c.first_seen_at, NULL, NULL, NULL,
+               c.error_code
+          FROM cases c
+        UNION ALL
+        SELECT 4, 'delivery', d.matched, NULL, NULL, NULL, d.id, d.provider_key,
+               coalesce(d.ref, ''), d.outcome, d.reason, NULL, d.provider_event_id, NULL, NULL,
+               d.received_at, NULL, NULL, NULL, coalesce(d.outcome, '')
+          FROM deliveries d
+    ), once AS (
+        -- One thing found by two of its ids (a subscription's uuid that is also its provider
+        -- id) is listed once, under the id that was given rather than the address.
+        SELECT DISTINCT ON (f.kind, f.sub, f.period, f.case_no, f.delivery, f.renewal_key) f.*
+          FROM found f
+         ORDER BY f.kind, f.sub, f.period, f.case_no, f.delivery, f.renewal_key,
+                  f.matched = 'email'
+    )
+    SELECT o.kind::text, o.matched::text, o.sub, o.period, o.case_no, o.delivery,
+           o.provider::text, o.ref::text, o.status::text, o.reason::text, o.renewal_key::text,
+           o.event_id::text, o.period_start, o.period_end, o.at, o.amount::bigint,
+           o.currency::text, o.attempts::integer
+      FROM once o
+     ORDER BY o.ord, o.provider, o.ref, o.sort_text, o.at DESC NULLS LAST, o.case_no, o.delivery
+     LIMIT p_limit;
+END;
+$_$;
 CREATE FUNCTION public.fold_inbox_days() RETURNS bigint
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'pg_temp'
@@ -1418,6 +1690,8 @@ DECLARE
     v_result text;
     v_final boolean := p_event IS NULL;
     v_attempt integer := 0;
+    v_normalized jsonb := p_normalized;
+    v_email_hmac text;
 BEGIN
     -- Where this body is stored matters to every call. Compressed, it is a little over the
     -- 2,000 bytes PostgreSQL keeps in a pg_proc row, so it moves out of the row; compressed to
@@ -1502,11 +1776,21 @@ BEGIN
         END LOOP;
     END IF;
     IF v_is_new THEN
+        -- The customer's e-mail (#42) is never stored in clear outside the body: its keyed hash
+        -- replaces it, for Find anything after the body has gone (one HMAC, two sha256 calls).
+        IF p_normalized ? 'customerEmail' THEN
+            v_email_hmac := public.rd_customer_email_hmac(p_normalized ->> 'customerEmail');
+            v_normalized := p_normalized - 'customerEmail';
+            IF v_email_hmac IS NOT NULL THEN
+                v_normalized := v_normalized
+                    || pg_catalog.jsonb_build_object('customerEmailHmac', v_email_hmac);
+            END IF;
+        END IF;
         INSERT INTO public.webhook_inbox AS w (
             provider_key, provider_event_id, raw_body, body_size, body_sha256, outcome, reason,
             error, normalized, billing_period_id, case_id, processed_at, ingest_token)
         VALUES (p_provider_key, p_provider_event_id, p_raw_body, p_body_size, p_body_sha256,
-                v_result, p_reason, v_error, p_normalized, v_bp, v_case, pg_catalog.now(),
+                v_result, p_reason, v_error, v_normalized, v_bp, v_case, pg_catalog.now(),
                 p_token)
         ON CONFLICT (provider_key, provider_event_id) DO NOTHING
         RETURNING w.id INTO v_inbox;
@@ -1573,14 +1857,20 @@ BEGIN
         WHEN 'not_ended' THEN
             pg_catalog.format('%s has not ended yet (it ends at %s)', r->>'month',
                               r->>'endsAt')
+        -- With a run of part of the month, what differs from what was imported (#42, 4): the
+        -- days it covers, and the days the close needs.
         WHEN 'no_covering_run' THEN
-            pg_catalog.format('no statement run of %s covers all of %s (%s to %s)%s; import '
-                              'a statement of the whole month first', r->>'provider',
-                              r->>'month', r->>'from', r->>'to',
-                              CASE WHEN r ? 'latestRun'
-                                   THEN pg_catalog.format(': run %s covers only %s to %s',
-                                            r->>'latestRun', r->>'latestFrom', r->>'latestTo')
-                                   ELSE '' END)
+            CASE WHEN r ? 'latestRun' THEN
+                pg_catalog.format('no statement run of %s covers all of %s: run %s covers only '
+                                  '%s to %s; closing %s needs one covering %s to %s (import '
+                                  'the statement again with those days)', r->>'provider',
+                                  r->>'month', r->>'latestRun', r->>'latestFrom',
+                                  r->>'latestTo', r->>'month', r->>'from', r->>'to')
+            ELSE
+                pg_catalog.format('no statement run of %s covers all of %s (%s to %s); import '
+                                  'a statement of the whole month first', r->>'provider',
+                                  r->>'month', r->>'from', r->>'to')
+            END
         WHEN 'not_proven' THEN
             pg_catalog.format('no statement run of %s covering %s is proven complete (run%s '
                               '%s: pages given without their manifest); import the pages '
@@ -1934,6 +2224,9 @@ DECLARE
     message text;
 BEGIN
     BEGIN
+        -- A preview's rows take no number users cite (rd_new_id, #42, 12); the setting goes
+        -- with the subtransaction.
+        PERFORM pg_catalog.set_config('renewal_desk.preview', 'on', true);
         -- The attach is always rolled back: its reason is never kept, but it must be one
         -- the list of operator reason codes accepts (0010).
         outcome := public.attach_provider_snapshot(p_snapshot, p_case_id, 'other', NULL)::text;
@@ -2370,6 +2663,46 @@ $$;
 CREATE FUNCTION public.rd_case_is_applicable(c public.reconciliation_cases) RETURNS boolean
     LANGUAGE sql STABLE
     RETURN (((c).status = 'open'::text) AND (jsonb_typeof(((c).event -> 'period'::text)) = 'object'::text) AND COALESCE((SELECT ((v.verdict = 'applicable'::text) AND (NOT (EXISTS (SELECT 1 FROM public.subscription_billing_periods b WHERE ((b.subscription_id = s.id) AND (b.period_start = ((((rd_case_is_applicable.c).event -> 'period'::text) ->> 'start'::text))::timestamp with time zone) AND (b.period_end = ((((rd_case_is_applicable.c).event -> 'period'::text) ->> 'end'::text))::timestamp with time zone)))))) FROM public.subscriptions s, LATERAL public.rd_renewal_verdict(s.*, (rd_case_is_applicable.c).provider_key, (rd_case_is_applicable.c).provider_renewal_key, ((((rd_case_is_applicable.c).event -> 'period'::text) ->> 'start'::text))::timestamp with time zone, ((((rd_case_is_applicable.c).event -> 'period'::text) ->> 'end'::text))::timestamp with time zone, (((rd_case_is_applicable.c).event ->> 'paidAmountMinor'::text))::bigint, ((rd_case_is_applicable.c).event ->> 'currency'::text)) v(verdict, existing_id, conflicting) WHERE (((s.provider_key)::text = (rd_case_is_applicable.c).provider_key) AND ((s.provider_subscription_id)::text = (rd_case_is_applicable.c).provider_subscription_id))), false));
+CREATE FUNCTION public.rd_case_reopen_refusal(c public.reconciliation_cases) RETURNS text
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT CASE
+        WHEN c.status = 'open' THEN
+            pg_catalog.format('case %s is open: there is nothing to reopen', c.id)
+        WHEN c.status = 'resolved' THEN
+            pg_catalog.format('case %s was resolved (%s)%s: its renewal is recorded, and only a dismissed case can be reopened',
+                c.id, c.resolution, coalesce(' by ' || c.resolved_by, ''))
+        -- A closed month stays as it was closed: its close counted this case as dismissed.
+        WHEN m.month IS NOT NULL THEN
+            pg_catalog.format('case %s''s renewal was paid in %s, a month of %s closed by %s: a closed month''s cases stay as they were closed; add a note instead',
+                c.id, pg_catalog.to_char(m.month, 'YYYY-MM'), c.provider_key, m.closed_by)
+        -- Recorded after the case opened: nothing is left to reconcile. A payload conflict's
+        -- case opened against the period already recorded (local_state names it), which is
+        -- therefore no reason to refuse; the renewal key has only that one period.
+        WHEN b.id IS NOT NULL THEN
+            pg_catalog.format('case %s''s renewal %s has been recorded since it was %s (billing period %s, recorded %s): there is nothing left to reconcile',
+                c.id, c.provider_renewal_key,
+                CASE WHEN b.created_at >= c.resolved_at THEN 'dismissed' ELSE 'opened' END,
+                b.id, public.rd_rfc3339(b.created_at))
+        WHEN o.id IS NOT NULL THEN
+            pg_catalog.format('case %s is open for the same renewal (%s): work that case instead of reopening case %s',
+                o.id, c.provider_renewal_key, c.id)
+    END
+      FROM (SELECT 1) one
+      LEFT JOIN public.month_closes m
+        ON m.provider_key = c.provider_key
+       AND m.month = pg_catalog.date_trunc('month',
+               (c.event->>'paidAt')::timestamptz AT TIME ZONE 'UTC')::date
+      LEFT JOIN public.subscription_billing_periods b
+        ON b.provider_key = c.provider_key AND b.provider_renewal_key = c.provider_renewal_key
+       AND b.id IS DISTINCT FROM (c.local_state->'conflictingBillingPeriod'->>'id')::uuid
+      LEFT JOIN LATERAL (
+            SELECT x.id FROM public.reconciliation_cases x
+             WHERE x.status = 'open' AND x.provider_key = c.provider_key
+               AND x.provider_renewal_key = c.provider_renewal_key AND x.id <> c.id
+             ORDER BY x.id LIMIT 1) o ON true
+$$;
 CREATE FUNCTION public.rd_case_step_recorded_by(p_case public.reconciliation_cases, p_step public.reconciliation_case_history) RETURNS text
     LANGUAGE sql STABLE
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -2418,6 +2751,20 @@ BEGIN
     RETURN NEW;
 END;
 $$;
+CREATE TABLE public.customer_email_key (
+    only_row boolean DEFAULT true NOT NULL,
+    inner_pad bytea NOT NULL,
+    outer_pad bytea NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT customer_email_key_inner_pad_check CHECK ((octet_length(inner_pad) = 64)),
+    CONSTRAINT customer_email_key_only_row_check CHECK (only_row),
+    CONSTRAINT customer_email_key_outer_pad_check CHECK ((octet_length(outer_pad) = 64))
+);
+CREATE FUNCTION public.rd_customer_email_hmac(p_email text) RETURNS text
+    LANGUAGE sql STABLE STRICT SECURITY DEFINER PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    RETURN (SELECT encode(sha256((k.outer_pad || sha256((k.inner_pad || convert_to(a.v, 'UTF8'::name))))), 'hex'::text) AS encode FROM public.customer_email_key k, (SELECT translate(btrim(rd_customer_email_hmac.p_email, ' 	
+'::text), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'::text, 'abcdefghijklmnopqrstuvwxyz'::text) AS v) a WHERE ((octet_length(a.v) <= 254) AND (a.v ~ '^[^\x01-\x20\x7f]+@[^@\x01-\x20\x7f]+$'::text)));
 CREATE FUNCTION public.rd_heal_money_back(p_provider_key text, p_billing_period_id uuid, p_event jsonb) RETURNS void
     LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -2580,11 +2927,13 @@ DECLARE
     v_case bigint;
     v_inserted boolean;
 BEGIN
+    -- Numbered by rd_new_id: none of the numbers users cite for a preview (#42, 12).
     INSERT INTO public.reconciliation_cases AS c
-        (provider_key, provider_subscription_id, subscription_id, provider_renewal_key,
+        (id, provider_key, provider_subscription_id, subscription_id, provider_renewal_key,
          first_provider_event_id, last_provider_event_id, error_code, event, event_fingerprint,
          local_state)
-    VALUES (p_event->>'providerKey',
+    OVERRIDING SYSTEM VALUE
+    VALUES (public.rd_new_id('public.reconciliation_cases_id_seq'), p_event->>'providerKey',
             coalesce(s.provider_subscription_id, p_event->>'providerSubscriptionId', 'unknown'),
             s.id, p_movement_key, p_event->>'providerEventId', p_event->>'providerEventId',
             p_error_code, p_event, pg_catalog.md5((p_event->'movements')::text), p_local_state)
@@ -2622,6 +2971,17 @@ CREATE FUNCTION public.rd_month_close_lines(p_provider_key text, p_month date) R
                 AND CASE WHEN l.money_back THEN l.occurred_at
                          ELSE coalesce((l.event->>'paidAt')::timestamptz, b.paid_at) END
                     < (p_month + interval '1 month')::timestamp AT TIME ZONE 'UTC'));
+$$;
+CREATE FUNCTION public.rd_new_id(p_sequence regclass) RETURNS bigint
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    IF pg_catalog.current_setting('renewal_desk.preview', true) = 'on' THEN
+        RETURN -pg_catalog.nextval('public.rd_preview_ids');
+    END IF;
+    RETURN pg_catalog.nextval(p_sequence);
+END;
 $$;
 CREATE FUNCTION public.rd_note_text(p_text text) RETURNS text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
@@ -2688,6 +3048,15 @@ BEGIN
     RAISE EXCEPTION 'append_only: % rows cannot be changed or removed (% refused)',
         TG_TABLE_NAME, TG_OP
         USING ERRCODE = 'insufficient_privilege';
+END;
+$$;
+CREATE FUNCTION public.rd_refuse_preview_row() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    RAISE EXCEPTION 'preview_kept: a preview''s % row (%) cannot be committed', TG_TABLE_NAME,
+        NEW.id USING ERRCODE = 'check_violation';
 END;
 $$;
 CREATE FUNCTION public.rd_renewal_fingerprint(e jsonb) RETURNS text
@@ -2795,11 +3164,13 @@ BEGIN
     IF FOUND THEN
         RETURN;
     END IF;
+    -- Numbered by rd_new_id: none of the numbers users cite for a dry run (#42, 12).
     INSERT INTO public.reconciliation_cases AS c
-        (provider_key, provider_subscription_id, subscription_id, provider_renewal_key,
+        (id, provider_key, provider_subscription_id, subscription_id, provider_renewal_key,
          first_provider_event_id, last_provider_event_id, error_code, event, event_fingerprint,
          local_state, renewal_period_start, statement_run_id)
-    VALUES (p_event->>'providerKey', p_event->>'providerSubscriptionId',
+    OVERRIDING SYSTEM VALUE
+    VALUES (public.rd_new_id('public.reconciliation_cases_id_seq'), p_event->>'providerKey', p_event->>'providerSubscriptionId',
             (SELECT s.id FROM public.subscriptions s
               WHERE s.provider_key = p_event->>'providerKey'
                 AND s.provider_subscription_id = p_event->>'providerSubscriptionId'),
@@ -3293,11 +3664,13 @@ BEGIN
             v_state := v_state || jsonb_build_object('conflictingBillingPeriod', v_conflicting);
         END IF;
     END IF;
+    -- Numbered by rd_new_id: none of the numbers users cite for a preview (#42, 12).
     INSERT INTO public.reconciliation_cases AS c
-        (provider_key, provider_subscription_id, subscription_id, provider_renewal_key,
+        (id, provider_key, provider_subscription_id, subscription_id, provider_renewal_key,
          first_provider_event_id, last_provider_event_id, error_code, event, event_fingerprint,
          local_state, renewal_period_start)
-    VALUES (p_event->>'providerKey', p_event->>'providerSubscriptionId',
+    OVERRIDING SYSTEM VALUE
+    VALUES (public.rd_new_id('public.reconciliation_cases_id_seq'), p_event->>'providerKey', p_event->>'providerSubscriptionId',
             (SELECT id FROM public.subscriptions
               WHERE provider_key = p_event->>'providerKey'
                 AND provider_subscription_id = p_event->>'providerSubscriptionId'),
@@ -3409,10 +3782,7 @@ CREATE FUNCTION public.reopen_case(p_case_id bigint, p_comment text) RETURNS jso
 DECLARE
     c public.reconciliation_cases%ROWTYPE;
     v_note text := public.rd_note_text(p_comment);
-    v_period uuid;
-    v_other bigint;
-    v_month date;
-    v_closed_by text;
+    v_refusal text;
 BEGIN
     IF v_note IS NULL THEN
         RAISE EXCEPTION 'reopening a case needs a note saying why' USING ERRCODE = 'RD004';
@@ -3421,45 +3791,20 @@ BEGIN
     IF NOT FOUND THEN
         RAISE EXCEPTION 'there is no case %', p_case_id USING ERRCODE = 'RD001';
     END IF;
-    IF c.status = 'open' THEN
-        RAISE EXCEPTION 'case % is open: there is nothing to reopen', p_case_id
-            USING ERRCODE = 'RD016';
+    -- The refusals are rd_case_reopen_refusal's, which case_detail shows too (#42, 5).
+    v_refusal := public.rd_case_reopen_refusal(c);
+    IF v_refusal IS NOT NULL THEN
+        RAISE EXCEPTION '%', v_refusal USING ERRCODE = 'RD016';
     END IF;
-    IF c.status = 'resolved' THEN
-        RAISE EXCEPTION 'case % was resolved (%)%: its renewal is recorded, and only a dismissed case can be reopened',
-            p_case_id, c.resolution,
-            coalesce(' by ' || c.resolved_by, '')
-            USING ERRCODE = 'RD016';
-    END IF;
-    -- A closed month stays as it was closed: its close counted this case as dismissed.
-    SELECT m.month, m.closed_by INTO v_month, v_closed_by FROM public.month_closes m
-     WHERE m.provider_key = c.provider_key
-       AND m.month = pg_catalog.date_trunc('month',
-               (c.event->>'paidAt')::timestamptz AT TIME ZONE 'UTC')::date;
-    IF FOUND THEN
-        RAISE EXCEPTION 'case %''s renewal was paid in %, a month of % closed by %: a closed month''s cases stay as they were closed; add a note instead',
-            p_case_id, pg_catalog.to_char(v_month, 'YYYY-MM'), c.provider_key, v_closed_by
-            USING ERRCODE = 'RD016';
-    END IF;
-    -- One reopen of a renewal at a time: the checks below and the update then see the same
+    -- One reopen of a renewal at a time: the checks again and the update then see the same
     -- open cases (a second reopen of the same renewal waits here, then finds this one open).
     PERFORM public.rd_take_work_lock(
         'reopen ' OPERATOR(pg_catalog.||) c.provider_key OPERATOR(pg_catalog.||) ' '
             OPERATOR(pg_catalog.||) c.provider_renewal_key,
         'another reopen of renewal ' OPERATOR(pg_catalog.||) c.provider_renewal_key);
-    SELECT b.id INTO v_period FROM public.subscription_billing_periods b
-     WHERE b.provider_key = c.provider_key AND b.provider_renewal_key = c.provider_renewal_key;
-    IF FOUND THEN
-        RAISE EXCEPTION 'case %''s renewal % has been recorded since it was dismissed (billing period %): there is nothing left to reconcile',
-            p_case_id, c.provider_renewal_key, v_period USING ERRCODE = 'RD016';
-    END IF;
-    SELECT o.id INTO v_other FROM public.reconciliation_cases o
-     WHERE o.status = 'open' AND o.provider_key = c.provider_key
-       AND o.provider_renewal_key = c.provider_renewal_key AND o.id <> c.id
-     ORDER BY o.id LIMIT 1;
-    IF FOUND THEN
-        RAISE EXCEPTION 'case % is open for the same renewal (%): work that case instead of reopening case %',
-            v_other, c.provider_renewal_key, p_case_id USING ERRCODE = 'RD016';
+    v_refusal := public.rd_case_reopen_refusal(c);
+    IF v_refusal IS NOT NULL THEN
+        RAISE EXCEPTION '%', v_refusal USING ERRCODE = 'RD016';
     END IF;
     BEGIN
         UPDATE public.reconciliation_cases
@@ -3739,10 +4084,12 @@ BEGIN
      WHERE r.provider_key = p_provider_key AND r.covers_from = p_from AND r.covers_to = p_to
        AND r.statement_sha256 = p_statement_sha256 AND r.finished_at IS NOT NULL
      ORDER BY r.id DESC LIMIT 1;
-    INSERT INTO public.statement_runs (provider_key, covers_from, covers_to, statement_sha256,
-                                       files, objects, completeness, repeats_run,
-                                       lists_money_back)
-    VALUES (p_provider_key, p_from, p_to, p_statement_sha256, p_files, p_objects,
+    -- Numbered by rd_new_id: a dry run takes none of the run numbers users cite (#42, 12).
+    INSERT INTO public.statement_runs (id, provider_key, covers_from, covers_to,
+                                       statement_sha256, files, objects, completeness,
+                                       repeats_run, lists_money_back)
+    OVERRIDING SYSTEM VALUE
+    VALUES (public.rd_new_id('public.statement_runs_id_seq'), p_provider_key, p_from, p_to, p_statement_sha256, p_files, p_objects,
             p_completeness, earlier_run, coalesce(p_lists_money_back, false))
     RETURNING id INTO run_id;
 END;
@@ -4059,6 +4406,12 @@ ALTER TABLE public.provider_standing_facts ALTER COLUMN id ADD GENERATED ALWAYS 
     NO MAXVALUE
     CACHE 1
 );
+CREATE SEQUENCE public.rd_preview_ids
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
 CREATE TABLE public.rd_work_locks (
     name text NOT NULL,
     CONSTRAINT rd_work_locks_name_check CHECK (((length(name) >= 1) AND (length(name) <= 600)))
@@ -4211,15 +4564,17 @@ CREATE TABLE public.webhook_inbox_removals (
     last_received_at timestamp with time zone,
     open_cases integer DEFAULT 0 NOT NULL,
     already_removed integer DEFAULT 0 NOT NULL,
+    customer_email_hashes integer,
     CONSTRAINT webhook_inbox_removal_range CHECK (((bodies = 0) = (first_inbox_id IS NULL))),
     CONSTRAINT webhook_inbox_removal_says_why CHECK (
 CASE kind
     WHEN 'retention'::text THEN ((run IS NOT NULL) AND (retention_days IS NOT NULL) AND (configured IS NOT NULL) AND (received_before IS NOT NULL) AND (request IS NULL))
-    ELSE ((public.rd_note_text(request) IS NOT NULL) AND (provider_subscription_id IS NOT NULL))
+    ELSE ((public.rd_note_text(request) IS NOT NULL) AND ((provider_subscription_id IS NOT NULL) <> (customer_email_hashes IS NOT NULL)))
 END),
     CONSTRAINT webhook_inbox_removals_already_removed_check CHECK ((already_removed >= 0)),
     CONSTRAINT webhook_inbox_removals_bodies_check CHECK ((bodies >= 0)),
     CONSTRAINT webhook_inbox_removals_bytes_check CHECK ((bytes >= 0)),
+    CONSTRAINT webhook_inbox_removals_customer_email_hashes_check CHECK ((customer_email_hashes >= 0)),
     CONSTRAINT webhook_inbox_removals_kind_check CHECK ((kind = ANY (ARRAY['retention'::text, 'erasure'::text]))),
     CONSTRAINT webhook_inbox_removals_open_cases_check CHECK ((open_cases >= 0)),
     CONSTRAINT webhook_inbox_removals_retention_days_check CHECK ((retention_days >= 0))
@@ -4258,6 +4613,8 @@ ALTER TABLE ONLY public.subscription_billing_periods
     ADD CONSTRAINT billing_period_subscription_period_unique UNIQUE (subscription_id, period_start, period_end);
 ALTER TABLE ONLY public.billing_providers
     ADD CONSTRAINT billing_providers_pkey PRIMARY KEY (provider_key);
+ALTER TABLE ONLY public.customer_email_key
+    ADD CONSTRAINT customer_email_key_pkey PRIMARY KEY (only_row);
 ALTER TABLE ONLY public.database_backups
     ADD CONSTRAINT database_backups_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY public.inbox_retention
@@ -4353,6 +4710,7 @@ CREATE INDEX reconciliation_case_history_recent ON public.reconciliation_case_hi
 CREATE INDEX reconciliation_cases_by_age ON public.reconciliation_cases USING btree (status, first_seen_at, id);
 CREATE INDEX reconciliation_cases_by_first_event_id ON public.reconciliation_cases USING btree (provider_key, first_provider_event_id);
 CREATE INDEX reconciliation_cases_by_last_event_id ON public.reconciliation_cases USING btree (provider_key, last_provider_event_id);
+CREATE INDEX reconciliation_cases_by_provider_subscription ON public.reconciliation_cases USING btree (provider_key, provider_subscription_id);
 CREATE INDEX reconciliation_cases_by_renewal_key ON public.reconciliation_cases USING btree (provider_key, provider_renewal_key);
 CREATE INDEX reconciliation_cases_by_subscription ON public.reconciliation_cases USING btree (subscription_id) WHERE (subscription_id IS NOT NULL);
 CREATE INDEX reconciliation_cases_closed ON public.reconciliation_cases USING btree (resolved_at) WHERE (resolved_at IS NOT NULL);
@@ -4381,7 +4739,9 @@ CREATE INDEX subscriptions_id_search ON public.subscriptions USING btree (provid
 CREATE INDEX subscriptions_overdue_watch ON public.subscriptions USING btree (provider_key, current_period_end) WHERE (((status)::text = 'active'::text) AND (NOT cancel_at_period_end));
 CREATE INDEX subscriptions_period_end_browse ON public.subscriptions USING btree (current_period_end, provider_key, provider_subscription_id);
 CREATE INDEX subscriptions_status_browse ON public.subscriptions USING btree (status, provider_key, provider_subscription_id);
+CREATE INDEX webhook_inbox_by_customer_email ON public.webhook_inbox USING btree (((normalized ->> 'customerEmailHmac'::text))) WHERE ((normalized ->> 'customerEmailHmac'::text) IS NOT NULL);
 CREATE INDEX webhook_inbox_by_outcome ON public.webhook_inbox USING btree (outcome, received_at DESC, id DESC);
+CREATE INDEX webhook_inbox_by_provider_subscription ON public.webhook_inbox USING btree (provider_key, ((normalized ->> 'providerSubscriptionId'::text))) WHERE ((normalized ->> 'providerSubscriptionId'::text) IS NOT NULL);
 CREATE INDEX webhook_inbox_recent ON public.webhook_inbox USING btree (received_at DESC, id DESC);
 CREATE INDEX webhook_inbox_unprocessed ON public.webhook_inbox USING btree (received_at) WHERE (outcome IS NULL);
 CREATE TRIGGER access_overrides_insert_only BEFORE DELETE OR UPDATE ON public.access_overrides FOR EACH ROW EXECUTE FUNCTION public.rd_refuse_change();
@@ -4397,16 +4757,19 @@ CREATE TRIGGER month_closes_written_once BEFORE DELETE OR UPDATE ON public.month
 CREATE TRIGGER payment_attempts_insert_only BEFORE DELETE OR UPDATE ON public.payment_attempts FOR EACH ROW EXECUTE FUNCTION public.rd_refuse_change();
 CREATE TRIGGER payment_attempts_no_truncate BEFORE TRUNCATE ON public.payment_attempts FOR EACH STATEMENT EXECUTE FUNCTION public.rd_refuse_change();
 CREATE TRIGGER provider_snapshots_immutable BEFORE DELETE OR UPDATE ON public.provider_snapshots FOR EACH ROW EXECUTE FUNCTION public.rd_refuse_change();
+CREATE CONSTRAINT TRIGGER provider_snapshots_no_preview_kept AFTER INSERT ON public.provider_snapshots DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN ((new.id < 0)) EXECUTE FUNCTION public.rd_refuse_preview_row();
 CREATE TRIGGER provider_snapshots_not_from_the_future BEFORE INSERT ON public.provider_snapshots FOR EACH ROW EXECUTE FUNCTION public.rd_snapshot_not_from_the_future();
 CREATE TRIGGER provider_standing_facts_insert_only BEFORE DELETE OR UPDATE ON public.provider_standing_facts FOR EACH ROW EXECUTE FUNCTION public.rd_refuse_change();
 CREATE TRIGGER provider_standing_facts_no_truncate BEFORE TRUNCATE ON public.provider_standing_facts FOR EACH STATEMENT EXECUTE FUNCTION public.rd_refuse_change();
 CREATE TRIGGER reconciliation_case_history_append_only BEFORE DELETE OR UPDATE ON public.reconciliation_case_history FOR EACH ROW EXECUTE FUNCTION public.rd_refuse_change();
 CREATE TRIGGER reconciliation_case_history_chain_link BEFORE INSERT ON public.reconciliation_case_history FOR EACH ROW EXECUTE FUNCTION public.rd_chain_link();
 CREATE TRIGGER reconciliation_case_history_no_truncate BEFORE TRUNCATE ON public.reconciliation_case_history FOR EACH STATEMENT EXECUTE FUNCTION public.rd_refuse_change();
+CREATE CONSTRAINT TRIGGER reconciliation_cases_no_preview_kept AFTER INSERT ON public.reconciliation_cases DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN ((new.id < 0)) EXECUTE FUNCTION public.rd_refuse_preview_row();
 CREATE TRIGGER reconciliation_cases_notify AFTER INSERT OR UPDATE ON public.reconciliation_cases FOR EACH ROW EXECUTE FUNCTION public.rd_notify_case_changed();
 CREATE TRIGGER statement_lines_insert_only BEFORE DELETE OR UPDATE ON public.statement_lines FOR EACH ROW EXECUTE FUNCTION public.rd_statement_run_guard();
 CREATE TRIGGER statement_lines_no_truncate BEFORE TRUNCATE ON public.statement_lines FOR EACH STATEMENT EXECUTE FUNCTION public.rd_statement_run_guard();
 CREATE CONSTRAINT TRIGGER statement_runs_finished_at_commit AFTER INSERT ON public.statement_runs DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION public.rd_statement_run_finished();
+CREATE CONSTRAINT TRIGGER statement_runs_no_preview_kept AFTER INSERT ON public.statement_runs DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN ((new.id < 0)) EXECUTE FUNCTION public.rd_refuse_preview_row();
 CREATE TRIGGER statement_runs_no_truncate BEFORE TRUNCATE ON public.statement_runs FOR EACH STATEMENT EXECUTE FUNCTION public.rd_statement_run_guard();
 CREATE TRIGGER statement_runs_written_once BEFORE DELETE OR UPDATE ON public.statement_runs FOR EACH ROW EXECUTE FUNCTION public.rd_statement_run_guard();
 CREATE TRIGGER subscription_audits_append_only BEFORE DELETE OR UPDATE ON public.subscription_transition_audits FOR EACH ROW EXECUTE FUNCTION public.rd_refuse_change();
@@ -4537,10 +4900,14 @@ REVOKE ALL ON FUNCTION public.close_month(p_provider_key text, p_month date) FRO
 GRANT ALL ON FUNCTION public.close_month(p_provider_key text, p_month date) TO renewal_operator;
 REVOKE ALL ON FUNCTION public.dismiss_case(p_case_id bigint, p_reason text, p_comment text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.dismiss_case(p_case_id bigint, p_reason text, p_comment text) TO renewal_operator;
+REVOKE ALL ON FUNCTION public.erase_customer_email(p_email text, p_request text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.erase_customer_email(p_email text, p_request text) TO renewal_operator;
 REVOKE ALL ON FUNCTION public.erase_inbox_bodies(p_provider_key text, p_provider_subscription_id text, p_request text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.erase_inbox_bodies(p_provider_key text, p_provider_subscription_id text, p_request text) TO renewal_operator;
 REVOKE ALL ON FUNCTION public.extend_access(p_provider_key text, p_provider_subscription_id text, p_until timestamp with time zone, p_note text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.extend_access(p_provider_key text, p_provider_subscription_id text, p_until timestamp with time zone, p_note text) TO renewal_operator;
+REVOKE ALL ON FUNCTION public.find_anything(p_text text, p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.find_anything(p_text text, p_limit integer) TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.fold_inbox_days() FROM PUBLIC;
 GRANT ALL ON FUNCTION public.fold_inbox_days() TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.fold_money_back_totals() FROM PUBLIC;
@@ -4600,9 +4967,13 @@ REVOKE ALL ON FUNCTION public.rd_renewal_verdict(s public.subscriptions, p_provi
 GRANT ALL ON FUNCTION public.rd_renewal_verdict(s public.subscriptions, p_provider_key text, p_provider_renewal_key text, p_period_start timestamp with time zone, p_period_end timestamp with time zone, p_paid_amount_minor bigint, p_currency text, OUT verdict text, OUT existing_id uuid, OUT conflicting jsonb) TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.rd_case_is_applicable(c public.reconciliation_cases) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.rd_case_is_applicable(c public.reconciliation_cases) TO renewal_viewer;
+REVOKE ALL ON FUNCTION public.rd_case_reopen_refusal(c public.reconciliation_cases) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.rd_case_reopen_refusal(c public.reconciliation_cases) TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.rd_case_step_recorded_by(p_case public.reconciliation_cases, p_step public.reconciliation_case_history) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.rd_case_step_recorded_by(p_case public.reconciliation_cases, p_step public.reconciliation_case_history) TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.rd_chain_link() FROM PUBLIC;
+REVOKE ALL ON FUNCTION public.rd_customer_email_hmac(p_email text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.rd_customer_email_hmac(p_email text) TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.rd_heal_money_back(p_provider_key text, p_billing_period_id uuid, p_event jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.rd_keep_case_open(p_case_id bigint, p_error_code text, p_local_state jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.rd_ledger_totals(p_provider_key text, p_lo timestamp with time zone, p_hi timestamp with time zone) FROM PUBLIC;
@@ -4613,6 +4984,7 @@ REVOKE ALL ON FUNCTION public.rd_money_back_by_currency(p_ids uuid[]) FROM PUBLI
 REVOKE ALL ON FUNCTION public.rd_money_movement_case(p_event jsonb, p_movement_key text, p_error_code text, p_local_state jsonb, s public.subscriptions) FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.rd_month_close_lines(p_provider_key text, p_month date) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.rd_month_close_lines(p_provider_key text, p_month date) TO renewal_viewer;
+REVOKE ALL ON FUNCTION public.rd_new_id(p_sequence regclass) FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.rd_note_text(p_text text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.rd_note_text(p_text text) TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.rd_notify_case_changed() FROM PUBLIC;
@@ -4622,6 +4994,7 @@ GRANT SELECT ON TABLE public.billing_providers TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.rd_overdue_cutoff(p_provider_key text, p_grace interval) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.rd_overdue_cutoff(p_provider_key text, p_grace interval) TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.rd_refuse_change() FROM PUBLIC;
+REVOKE ALL ON FUNCTION public.rd_refuse_preview_row() FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.rd_renewal_fingerprint(e jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.rd_renewal_fingerprint(e jsonb) TO renewal_viewer;
 REVOKE ALL ON FUNCTION public.rd_renewal_named_by(p_provider_key text, p_refs text[]) FROM PUBLIC;

@@ -669,6 +669,14 @@
         <source>Exported %1 rows to %2 and the anchor of %3 chains to %4 (digest %5).</source>
         <translation>%1 Zeilen nach %2 und der Anker von %3 Ketten nach %4 exportiert (Prüfsumme %5).</translation>
     </message>
+    <message>
+        <source>The chains verify (%1).</source>
+        <translation>Die Ketten sind gültig (%1).</translation>
+    </message>
+    <message>
+        <source>The audit chains are BROKEN: %1 break(s), first: %2. Said in %3.</source>
+        <translation>Die Prüfketten sind GEBROCHEN: %1 Bruchstelle(n), erste: %2. Festgehalten in %3.</translation>
+    </message>
 </context>
 <context>
     <name>rd::ui::AuditVerifier</name>
@@ -691,6 +699,26 @@
     <message>
         <source>cannot write %1: %2</source>
         <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>Audit chains verified at %1 (UTC): %2 rows in %3 chains.</source>
+        <translation>Prüfketten geprüft um %1 (UTC): %2 Zeilen in %3 Ketten.</translation>
+    </message>
+    <message>
+        <source>Result: intact. Every row&apos;s hash matches its content and links to the row before it, and every billing period matches the audit row that recorded it.</source>
+        <translation>Ergebnis: intakt. Der Hash jeder Zeile passt zu ihrem Inhalt und verweist auf die Zeile davor, und jeder Abrechnungszeitraum passt zu der Prüfzeile, die ihn erfasst hat.</translation>
+    </message>
+    <message>
+        <source>Result: BROKEN, %1 break(s)%2. The rows below do not verify: what they say cannot be proven unaltered.</source>
+        <translation>Ergebnis: GEBROCHEN, %1 Bruchstelle(n)%2. Die folgenden Zeilen sind nicht gültig: Es lässt sich nicht beweisen, dass ihr Inhalt unverändert ist.</translation>
+    </message>
+    <message>
+        <source> (and more than listed)</source>
+        <translation> (und mehr als aufgeführt)</translation>
+    </message>
+    <message>
+        <source>Broken: %1</source>
+        <translation>Gebrochen: %1</translation>
     </message>
 </context>
 <context>
@@ -818,6 +846,18 @@ Snapshot erstellt: %3
 Enthält: %4
 SHA-256 der Datei: %5
 Prüfanker: %6</translation>
+    </message>
+    <message>
+        <source>Backup complete, but the audit chains are broken.</source>
+        <translation>Sicherung abgeschlossen, aber die Prüfketten sind gebrochen.</translation>
+    </message>
+    <message>
+        <source>The database&apos;s audit chains were already broken when this backup was taken: %1 break(s), first: %2. The file records them: a restore of it accepts exactly these breaks, says so, and refuses any other. Find out why in the Audit log (Verify).</source>
+        <translation>Die Prüfketten der Datenbank waren bereits gebrochen, als diese Sicherung erstellt wurde: %1 Bruchstelle(n), erste: %2. Die Datei hält sie fest: Eine Wiederherstellung akzeptiert genau diese Bruchstellen, sagt es und lehnt jede andere ab. Die Ursache finden Sie im Prüfprotokoll (Prüfen).</translation>
+    </message>
+    <message>
+        <source>Warning: taken with the audit chains broken: %1</source>
+        <translation>Warnung: erstellt mit gebrochenen Prüfketten: %1</translation>
     </message>
 </context>
 <context>
@@ -1019,10 +1059,6 @@ Prüfanker: %6</translation>
         <translation>Der Prüfanker stimmt nicht überein: %1 seiner %2 Kettenköpfe weichen ab</translation>
     </message>
     <message>
-        <source>Audit chains broken: %1 break(s) in %2 chains</source>
-        <translation>Prüfketten gebrochen: %1 Bruchstelle(n) in %2 Ketten</translation>
-    </message>
-    <message>
         <source>Comparing privileges and definitions with this desk&apos;s migrations…</source>
         <translation>Rechte und Definitionen werden mit den Migrationen dieses Desks verglichen…</translation>
     </message>
@@ -1041,6 +1077,22 @@ Prüfanker: %6</translation>
     <message>
         <source>the login may not create the scratch database the comparison needs (CREATEDB); restore as a login that may</source>
         <translation>die Anmeldung darf die für den Vergleich nötige Hilfsdatenbank nicht anlegen (CREATEDB); stellen Sie mit einer Anmeldung wieder her, die es darf</translation>
+    </message>
+    <message>
+        <source>Verifying the audit chains in the snapshot…</source>
+        <translation>Die Prüfketten im Snapshot werden geprüft…</translation>
+    </message>
+    <message>
+        <source>Verified, but the audit chains are broken: the backup was taken with %1 break(s) in its %2 chains, and this copy has exactly those (first: %3). Counts match the backup, the audit anchor matches (%4 heads). Find out why the chains broke before relying on this copy.</source>
+        <translation>Geprüft, aber die Prüfketten sind gebrochen: Die Sicherung wurde mit %1 Bruchstelle(n) in ihren %2 Ketten erstellt, und diese Kopie hat genau diese (erste: %3). Die Zählungen passen zur Sicherung, der Prüfanker passt (%4 Köpfe). Klären Sie, warum die Ketten gebrochen sind, bevor Sie sich auf diese Kopie verlassen.</translation>
+    </message>
+    <message>
+        <source>Audit chains broken: %1 break(s) in %2 chains that the backup did not record</source>
+        <translation>Prüfketten gebrochen: %1 Bruchstelle(n) in %2 Ketten, die die Sicherung nicht festgehalten hat</translation>
+    </message>
+    <message>
+        <source>The backup was taken with %1 break(s) that this copy does not have as recorded (first: %2): the file was altered after it was written.</source>
+        <translation>Die Sicherung wurde mit %1 Bruchstelle(n) erstellt, die diese Kopie nicht wie festgehalten hat (erste: %2): Die Datei wurde nach dem Schreiben verändert.</translation>
     </message>
 </context>
 <context>
@@ -1130,6 +1182,14 @@ Prüfanker: %6</translation>
     <message>
         <source>cancelled: %1 of %2 cases not run</source>
         <translation>abgebrochen: %1 von %2 Fällen nicht bearbeitet</translation>
+    </message>
+    <message>
+        <source>1 case needs a snapshot and is left out</source>
+        <translation>1 Fall braucht einen Snapshot und wird ausgelassen</translation>
+    </message>
+    <message>
+        <source>%1 cases need a snapshot and are left out</source>
+        <translation>%1 Fälle brauchen einen Snapshot und werden ausgelassen</translation>
     </message>
 </context>
 <context>
@@ -1484,6 +1544,10 @@ Prüfanker: %6</translation>
         <source>found by a statement import, %1 ago (object %2).</source>
         <translation>von einem Kontoauszugsimport gefunden, %1 her (Objekt %2).</translation>
     </message>
+    <message>
+        <source>The database would not reopen this case: %1</source>
+        <translation>Die Datenbank würde diesen Fall nicht wieder öffnen: %1</translation>
+    </message>
 </context>
 <context>
     <name>rd::ui::CaseDialogs</name>
@@ -1837,6 +1901,10 @@ Prüfanker: %6</translation>
     <message>
         <source>Money back %1 differs from what is recorded under its id.</source>
         <translation>Die Rückzahlung %1 weicht von dem ab, was unter ihrer ID erfasst ist.</translation>
+    </message>
+    <message>
+        <source>no subscription in the desk when the case opened (it is now)</source>
+        <translation>kein Abonnement im Desk, als der Fall eröffnet wurde (jetzt schon)</translation>
     </message>
 </context>
 <context>
@@ -2482,6 +2550,10 @@ Prüfanker: %6</translation>
         <source>The report could not be written: %1</source>
         <translation>Der Bericht konnte nicht geschrieben werden: %1</translation>
     </message>
+    <message>
+        <source>Open case %1</source>
+        <translation>Fall %1 öffnen</translation>
+    </message>
 </context>
 <context>
     <name>rd::ui::Columns</name>
@@ -2930,18 +3002,29 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     </message>
 </context>
 <context>
+    <name>rd::ui::FilterChips</name>
+    <message>
+        <source>Filtered by:</source>
+        <translation>Gefiltert nach:</translation>
+    </message>
+    <message>
+        <source>Clear all</source>
+        <translation>Alle entfernen</translation>
+    </message>
+    <message>
+        <source>Remove every filter shown here</source>
+        <translation>Jeden hier gezeigten Filter entfernen</translation>
+    </message>
+    <message>
+        <source>Remove this filter (%1)</source>
+        <translation>Diesen Filter entfernen (%1)</translation>
+    </message>
+</context>
+<context>
     <name>rd::ui::FindDialog</name>
     <message>
         <source>Find anything</source>
         <translation>Alles finden</translation>
-    </message>
-    <message>
-        <source>Subscription, invoice or transaction, provider event, case 42, delivery…</source>
-        <translation>Abonnement, Rechnung oder Transaktion, Anbieterereignis, Fall 42, Zustellung…</translation>
-    </message>
-    <message>
-        <source>Paste any id a customer or a provider gives you; Return opens it.</source>
-        <translation>Fügen Sie eine beliebige ID ein, die Ihnen ein Kunde oder Anbieter nennt; Eingabe öffnet sie.</translation>
     </message>
     <message>
         <source>Could not look it up: %1</source>
@@ -2962,6 +3045,26 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     <message>
         <source>%1 things have the id “%2”: choose one (Up, Down, Return).</source>
         <translation>%1 Einträge haben die ID „%2“: Wählen Sie einen (Auf, Ab, Eingabe).</translation>
+    </message>
+    <message>
+        <source>Subscription, invoice or transaction, provider event, case 42, delivery, customer e-mail…</source>
+        <translation>Abonnement, Rechnung oder Transaktion, Anbieterereignis, Fall 42, Zustellung, E-Mail des Kunden…</translation>
+    </message>
+    <message>
+        <source>Paste any id a customer or a provider gives you, or the customer&apos;s e-mail address; Return opens it.</source>
+        <translation>Fügen Sie eine beliebige ID ein, die Ihnen ein Kunde oder Anbieter nennt, oder die E-Mail-Adresse des Kunden; Eingabe öffnet sie.</translation>
+    </message>
+    <message>
+        <source>Nothing has the id or the customer&apos;s e-mail address “%1”: no delivery carried it (or it was erased), and no subscription, renewal, provider event, case or inbox delivery has it as its id.</source>
+        <translation>Nichts hat die ID oder die E-Mail-Adresse des Kunden „%1“: Keine Zustellung enthielt sie (oder sie wurde gelöscht), und kein Abonnement, keine Verlängerung, kein Anbieterereignis, kein Fall und keine Zustellung hat sie als ID.</translation>
+    </message>
+    <message>
+        <source>%1 things of the customer&apos;s e-mail address “%2”: choose one (Up, Down, Return).</source>
+        <translation>%1 Treffer zur E-Mail-Adresse des Kunden „%2“: Wählen Sie einen (Auf, Ab, Eingabe).</translation>
+    </message>
+    <message>
+        <source>The first %1 are listed.</source>
+        <translation>Die ersten %1 sind aufgeführt.</translation>
     </message>
 </context>
 <context>
@@ -3049,6 +3152,10 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     <message>
         <source>%1 · subscription %2 · %3 attempts, the last failed %4</source>
         <translation>%1 · Abonnement %2 · %3 Versuche, der letzte fehlgeschlagen %4</translation>
+    </message>
+    <message>
+        <source>the customer&apos;s e-mail address</source>
+        <translation>die E-Mail-Adresse des Kunden</translation>
     </message>
 </context>
 <context>
@@ -4002,6 +4109,30 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
         <source>Renewals, money back, or both. Money back (refunds, chargebacks and their reversals) is listed by the day it happened, signed; not by period start, nor under a Recorded by filter</source>
         <translation>Verlängerungen, Rückzahlungen oder beides. Rückzahlungen (Erstattungen, Rückbuchungen und ihre Stornierungen) stehen am Tag, an dem sie geschahen, mit Vorzeichen; nicht nach Zeitraumbeginn und nicht unter einem Filter „Erfasst von“</translation>
     </message>
+    <message>
+        <source>Dates: %1</source>
+        <translation>Daten: %1</translation>
+    </message>
+    <message>
+        <source>%1 – %2</source>
+        <translation>%1 – %2</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Provider: %1</source>
+        <translation>Anbieter: %1</translation>
+    </message>
+    <message>
+        <source>Currency: %1</source>
+        <translation>Währung: %1</translation>
+    </message>
+    <message>
+        <source>Rows: %1</source>
+        <translation>Zeilen: %1</translation>
+    </message>
 </context>
 <context>
     <name>rd::ui::MainWindow</name>
@@ -4344,10 +4475,6 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
         <translation>Abgeschlossen am</translation>
     </message>
     <message>
-        <source>Statement runs</source>
-        <translation>Abrechnungsläufe</translation>
-    </message>
-    <message>
         <source>Statement SHA-256</source>
         <translation>SHA-256 der Abrechnung</translation>
     </message>
@@ -4492,10 +4619,6 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
         <translation>importiert, bevor die Vollständigkeit erfasst wurde</translation>
     </message>
     <message>
-        <source>run %1: %2</source>
-        <translation>Lauf %1: %2</translation>
-    </message>
-    <message>
         <source>Statement completeness</source>
         <translation>Vollständigkeit der Abrechnung</translation>
     </message>
@@ -4514,14 +4637,6 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     <message>
         <source>%1 has not ended yet (it ends at %2)</source>
         <translation>%1 ist noch nicht zu Ende (er endet am %2)</translation>
-    </message>
-    <message>
-        <source>: run %1 covers only %2 to %3</source>
-        <translation>: Lauf %1 deckt nur %2 bis %3 ab</translation>
-    </message>
-    <message>
-        <source>no statement run of %1 covers all of %2 (%3 to %4)%5; import a statement of the whole month first</source>
-        <translation>kein Abrechnungslauf von %1 deckt ganz %2 ab (%3 bis %4)%5; importieren Sie zuerst eine Abrechnung des ganzen Monats</translation>
     </message>
     <message>
         <source>no statement run of %1 covering %2 is proven complete (%3: pages given without their manifest); import the pages with the manifest `statement fetch --save` wrote, fetch them, or state --pages-complete</source>
@@ -4602,6 +4717,50 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     <message>
         <source>Recorded (UTC)</source>
         <translation>Erfasst (UTC)</translation>
+    </message>
+    <message>
+        <source>run #%1: %2</source>
+        <translation>Lauf Nr. %1: %2</translation>
+    </message>
+    <message>
+        <source>no statement run of %1 covers all of %2: run %3 covers only %4 to %5; closing %2 needs one covering %6 to %7 (import the statement again with those days)</source>
+        <translation>kein Abrechnungslauf von %1 deckt ganz %2 ab: Lauf %3 deckt nur %4 bis %5 ab; der Abschluss von %2 braucht einen, der %6 bis %7 abdeckt (importieren Sie die Abrechnung erneut mit diesen Tagen)</translation>
+    </message>
+    <message>
+        <source>no statement run of %1 covers all of %2 (%3 to %4); import a statement of the whole month first</source>
+        <translation>kein Abrechnungslauf von %1 deckt ganz %2 ab (%3 bis %4); importieren Sie zuerst eine Abrechnung des ganzen Monats</translation>
+    </message>
+    <message>
+        <source>Sign-off</source>
+        <translation>Freigabe</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation>Datum</translation>
+    </message>
+    <message>
+        <source>Signature</source>
+        <translation>Unterschrift</translation>
+    </message>
+    <message>
+        <source>Prepared by</source>
+        <translation>Erstellt von</translation>
+    </message>
+    <message>
+        <source>Reviewed by</source>
+        <translation>Geprüft von</translation>
+    </message>
+    <message>
+        <source>%1 %2 month close, page %3 of %4</source>
+        <translation>%1 %2 Monatsabschluss, Seite %3 von %4</translation>
+    </message>
+    <message>
+        <source>Statement</source>
+        <translation>Abrechnung</translation>
     </message>
 </context>
 <context>
@@ -5523,6 +5682,22 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
         <source>File SHA-256: %1</source>
         <translation>SHA-256 der Datei: %1</translation>
     </message>
+    <message>
+        <source>Audit chains</source>
+        <translation>Prüfketten</translation>
+    </message>
+    <message>
+        <source>not verified when the backup was taken (an older file)</source>
+        <translation>beim Erstellen der Sicherung nicht geprüft (eine ältere Datei)</translation>
+    </message>
+    <message>
+        <source>intact when the backup was taken</source>
+        <translation>intakt, als die Sicherung erstellt wurde</translation>
+    </message>
+    <message>
+        <source>BROKEN when the backup was taken: %1 break(s), first: %2</source>
+        <translation>GEBROCHEN, als die Sicherung erstellt wurde: %1 Bruchstelle(n), erste: %2</translation>
+    </message>
 </context>
 <context>
     <name>rd::ui::ReviewDeliveryDialog</name>
@@ -5775,10 +5950,6 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
         <translation>Diese Abrechnung wurde bereits importiert, als Lauf %1 von %2 am %3; erneut mit dem heutigen Hauptbuch verglichen:</translation>
     </message>
     <message>
-        <source>Preview, rolled back (a dry run): statement run %1</source>
-        <translation>Vorschau, zurückgerollt (Probelauf): Abrechnungslauf %1</translation>
-    </message>
-    <message>
         <source>Statement run %1</source>
         <translation>Abrechnungslauf %1</translation>
     </message>
@@ -5878,6 +6049,10 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
         <source>money back, ledger:    %1</source>
         <translation>Rückzahlungen, Hauptbuch:  %1</translation>
     </message>
+    <message>
+        <source>Preview, rolled back (a dry run): nothing is kept</source>
+        <translation>Vorschau, zurückgerollt (ein Probelauf): Nichts wird behalten</translation>
+    </message>
 </context>
 <context>
     <name>rd::ui::StatementImportDialog</name>
@@ -5904,14 +6079,6 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     <message>
         <source>Files:</source>
         <translation>Dateien:</translation>
-    </message>
-    <message>
-        <source>Covers</source>
-        <translation>Umfasst</translation>
-    </message>
-    <message>
-        <source>Unticked: the statement covers its own first to last paid day</source>
-        <translation>Nicht angehakt: Die Abrechnung umfasst ihren eigenen ersten bis letzten Zahltag</translation>
     </message>
     <message>
         <source>to</source>
@@ -5975,6 +6142,22 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     <message>
         <source>Not imported.</source>
         <translation>Nicht importiert.</translation>
+    </message>
+    <message>
+        <source>Only these days:</source>
+        <translation>Nur diese Tage:</translation>
+    </message>
+    <message>
+        <source>Unticked: the whole month the statement&apos;s paid days fall in</source>
+        <translation>Nicht angekreuzt: der ganze Monat, in den die Zahltage der Abrechnung fallen</translation>
+    </message>
+    <message>
+        <source>The statement covers these days: only renewals paid on them can be &quot;not in the statement&quot;.</source>
+        <translation>Die Abrechnung deckt diese Tage ab: Nur an ihnen bezahlte Verlängerungen können „nicht in der Abrechnung“ sein.</translation>
+    </message>
+    <message>
+        <source>The statement covers the whole month its paid days fall in (October&apos;s file: 1 to 31 October); its first to last paid day when they span months.</source>
+        <translation>Die Abrechnung deckt den ganzen Monat ab, in den ihre Zahltage fallen (die Datei für Oktober: 1. bis 31. Oktober); vom ersten bis zum letzten Zahltag, wenn sie mehrere Monate umfassen.</translation>
     </message>
 </context>
 <context>
@@ -6546,6 +6729,30 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     <message>
         <source>about %1 in all</source>
         <translation>etwa %1 insgesamt</translation>
+    </message>
+    <message>
+        <source>Provider: %1</source>
+        <translation>Anbieter: %1</translation>
+    </message>
+    <message>
+        <source>Status: %1</source>
+        <translation>Status: %1</translation>
+    </message>
+    <message>
+        <source>Id contains: %1</source>
+        <translation>ID enthält: %1</translation>
+    </message>
+    <message>
+        <source>Id starts with: %1</source>
+        <translation>ID beginnt mit: %1</translation>
+    </message>
+    <message>
+        <source>From: %1</source>
+        <translation>Ab: %1</translation>
+    </message>
+    <message>
+        <source>Filters cleared to show %1: they hid it.</source>
+        <translation>Filter entfernt, um %1 zu zeigen: Sie haben es verborgen.</translation>
     </message>
 </context>
 <context>
