@@ -266,6 +266,22 @@ private slots:
         QVERIFY2(kinds.contains(u"case:"_qs + QString::fromStdString(caseId)),
             qPrintable(kinds.join(u", "_qs)));
         QVERIFY2(kinds.filter(u"delivery:"_qs).size() >= 1, qPrintable(kinds.join(u", "_qs)));
+
+        // The demo's Stripe invoices carry their customer's e-mail: support can try it there.
+        const std::string email = rdtest::text(demo,
+            "SELECT b ->> 'customer_email' FROM (SELECT convert_from(raw_body, 'UTF8')::jsonb "
+            "-> 'data' -> 'object' AS b FROM webhook_inbox WHERE provider_key = 'stripe-main' "
+            "AND outcome = 'applied' ORDER BY id LIMIT 1) x");
+        QVERIFY2(email.find("@example.com") != std::string::npos, email.c_str());
+        const auto byEmail = rdtest::runProgram(
+            rdtest::ctl(), rdtest::withDb(demo, {"find", QString::fromStdString(email), "--json"}));
+        QVERIFY2(byEmail.exitCode == 0, (email + ": " + byEmail.err.toStdString()).c_str());
+        QStringList emailKinds;
+        for (const auto &h : jsonArray(byEmail.out))
+            emailKinds << h.toObject()["kind"].toString();
+        QVERIFY2(emailKinds.contains(u"subscription"_qs) && emailKinds.contains(u"renewal"_qs)
+                && emailKinds.contains(u"delivery"_qs),
+            qPrintable(emailKinds.join(u", "_qs)));
     }
 
     /// The address is kept as its HMAC-SHA256 under the database's key, in the normalized

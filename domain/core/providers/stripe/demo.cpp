@@ -15,6 +15,20 @@ namespace rd::providers {
 
 using namespace demo;
 
+namespace {
+
+// The address the invoice was sent to (#42: Find anything finds a customer by it), made of the
+// customer's id, so that each demo customer has one of its own.
+std::string demoCustomerEmail(const Sub &s)
+{
+    std::string local = s.customer;
+    std::transform(local.begin(), local.end(), local.begin(),
+        [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    return local + "@example.com";
+}
+
+} // namespace
+
 void Stripe::demoIdentify(Sub &s, Random &r, const IdentityBases &) const
 {
     s.id = "sub_1" + r.token(13);
@@ -88,7 +102,8 @@ ojson stripeDemoInvoice(const Sub &s, const Charge &c, Random &r, Timestamp crea
         {"amount_paid", c.amount}, {"amount_remaining", 0}, {"attempt_count", attempts},
         {"attempted", true}, {"billing_reason", reason},
         {"collection_method", "charge_automatically"}, {"created", unixSeconds(created)},
-        {"currency", cur}, {"customer", s.customer}, {"livemode", false},
+        {"currency", cur}, {"customer", s.customer}, {"customer_email", demoCustomerEmail(s)},
+        {"livemode", false},
         {"lines",
             {{"object", "list"}, {"data", ojson::array({line})}, {"has_more", false},
                 {"total_count", 1}, {"url", "/v1/invoices/" + c.invoiceId + "/lines"}}},
