@@ -166,6 +166,12 @@ private slots:
             << true << 3 * day << 3 << L::Fresh << u"Last backup: 3 days ago"_qs;
         QTest::newRow("40 days, warn after 30")
             << true << 40 * day << 30 << L::Old << u"Last backup: 40 days ago"_qs;
+        // #42: a backup taken with the audit chains broken restores only as that state.
+        QTest::newRow("fresh, taken with 2 chain breaks")
+            << true << qint64(300) << 7 << L::Broken
+            << u"Last backup: 5 minutes ago, audit chains broken"_qs;
+        QTest::newRow("fresh, taken with no chain break")
+            << true << qint64(301) << 7 << L::Fresh << u"Last backup: 5 minutes ago"_qs;
     }
 
     void ageStatus()
@@ -178,11 +184,14 @@ private slots:
         const QDateTime now = QDateTime::currentDateTimeUtc();
         BackupLogState state = logTakenAgo(ageSecs, now);
         state.logReadable = logReadable;
+        if (QByteArray(QTest::currentDataTag()).contains("chain break") && state.newest)
+            state.newest->chainBreaks
+                = QByteArray(QTest::currentDataTag()).contains("with 2") ? 2 : 0;
         const BackupAgeStatus status = rd::ui::describeBackupAge(state, now, warnAfterDays);
         QCOMPARE(status.level, level);
         QCOMPARE(status.text, text);
-        const bool warns
-            = level == BackupAgeStatus::Level::Old || level == BackupAgeStatus::Level::None;
+        const bool warns = level == BackupAgeStatus::Level::Old
+            || level == BackupAgeStatus::Level::None || level == BackupAgeStatus::Level::Broken;
         QCOMPARE(status.warning(), warns);
         // A warning says what to do; every tooltip of a backup names its file.
         if (warns)
@@ -667,6 +676,18 @@ private slots:
         const QString dir = qEnvironmentVariable("RD_SCREENSHOT_DIR");
         if (!dir.isEmpty())
             QVERIFY(backup.grab().save(dir + u"/backup-broken-chains.png"_qs));
+        {
+            // The status bar and the Overview say the newest backup has the chains broken.
+            rd::ui::DatabasePool pool(QString::fromStdString(source.conninfo()));
+            BackupAgeModel model(&pool);
+            QSignalSpy changed(&model, &BackupAgeModel::changed);
+            model.refresh();
+            QVERIFY(changed.wait(10000) || !changed.isEmpty());
+            QCOMPARE(model.state().newest->chainBreaks, 1);
+            QCOMPARE(model.status().level, BackupAgeStatus::Level::Broken);
+            QVERIFY2(model.status().text.endsWith(u", audit chains broken"_qs),
+                qPrintable(model.status().text));
+        }
 
         rdtest::TestDatabase target("ui_backup_broken_dst", false);
         RestoreDialog restore;

@@ -39,7 +39,9 @@ BackupLogState readBackupLog(QSqlDatabase &db)
     state.logReadable = true;
     QSqlQuery newest = execSql(db,
         u"SELECT to_char(taken_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'), "
-        "taken_by, file_name, file_bytes FROM public.database_backups "
+        "taken_by, file_name, file_bytes, "
+        "coalesce((manifest -> 'chains' ->> 'breakCount')::integer, -1) "
+        "FROM public.database_backups "
         "ORDER BY taken_at DESC, id DESC LIMIT 1"_qs);
     if (newest.next()) {
         LastBackup last;
@@ -47,6 +49,7 @@ BackupLogState readBackupLog(QSqlDatabase &db)
         last.takenBy = newest.value(1).toString();
         last.fileName = newest.value(2).toString();
         last.fileBytes = newest.value(3).toLongLong();
+        last.chainBreaks = newest.value(4).toInt();
         state.newest = last;
     }
     return state;
@@ -119,6 +122,18 @@ BackupAgeStatus describeBackupAge(
         + (old ? Tr::tr("Older than %1: take a new one with File › Back up….")
                      .arg(daysText(warnAfterDays))
                : Tr::tr("The desk warns when it is older than %1.").arg(daysText(warnAfterDays)));
+    if (b.chainBreaks > 0) {
+        // It restores only as the broken state it recorded: the newest backup is not one to
+        // rely on, whatever its age.
+        status.level = BackupAgeStatus::Level::Broken;
+        status.text
+            = Tr::tr("Last backup: %1, audit chains broken").arg(backupAgeText(b.takenAt, now));
+        status.toolTip += u"\n"_qs
+            + Tr::tr("It was taken with %1 break(s) in the audit chains: a restore gives back "
+                     "exactly that broken state. Find out why in the Audit log (Verify), then "
+                     "take a new one with File › Back up….")
+                  .arg(b.chainBreaks);
+    }
     return status;
 }
 

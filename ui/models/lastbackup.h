@@ -20,6 +20,9 @@ struct LastBackup
     QString takenBy;
     QString fileName;
     qint64 fileBytes = 0;
+    /// The audit chains' breaks the backup recorded (#42): 0 intact, -1 not verified (a backup
+    /// taken before backups verified the chains).
+    int chainBreaks = -1;
 };
 
 /// What the backup log says, read in one query.
@@ -44,11 +47,16 @@ constexpr int kDefaultBackupWarnAfterDays = 7;
 /// the Overview show.
 struct BackupAgeStatus
 {
-    enum class Level { Unknown, Fresh, Old, None };
+    /// Broken: the newest backup was taken with the audit chains broken (it restores only as
+    /// that broken state): a warning, whatever its age.
+    enum class Level { Unknown, Fresh, Old, None, Broken };
     Level level = Level::Unknown;
     QString text; ///< "Last backup: 2 days ago", "No backup yet"; empty when Unknown
     QString toolTip; ///< when, which file, and what to do
-    bool warning() const { return level == Level::Old || level == Level::None; }
+    bool warning() const
+    {
+        return level == Level::Old || level == Level::None || level == Level::Broken;
+    }
 };
 
 /// "12.3 MB": a file's size for people.

@@ -181,8 +181,13 @@ void MainWindow::buildPages()
     connect(m_pages, &DeskPages::chosen, this, [this](QWidget *page) {
         if (page == m_inbox && m_inbox->isDeliveryOpen())
             m_inbox->closeDelivery();
-        // Likewise the Ledger and Subscriptions: the page as it opens, not the provider and
-        // day an Overview bar (or the Overdue tile) narrowed it to.
+        // Likewise the Ledger, Subscriptions, Cases and the Inbox: the page as it opens, not the
+        // provider and day, reason and age, or outcome an Overview chart (or tile) narrowed it
+        // to.
+        if (page == m_inbox)
+            m_inbox->clearDrillDown();
+        if (page == m_cases)
+            m_cases->clearDrillDown();
         if (page == m_ledger)
             m_ledger->clearDrillDown();
         if (page == m_subscriptions)
@@ -666,11 +671,13 @@ void MainWindow::showBackupAge()
     m_backupIndicator->setText(status.text);
     m_backupIndicator->setToolTip(status.toolTip + u"\n"_qs + tr("Click to back up now."));
     // Amber when old, red when there is none: both ask for File › Back up….
-    const QString color = status.level == BackupAgeStatus::Level::None ? u"#b02020"_qs
-        : status.level == BackupAgeStatus::Level::Old                  ? u"#8a5a00"_qs
-                                                                       : u"palette(text)"_qs;
+    const bool red = status.level == BackupAgeStatus::Level::None
+        || status.level == BackupAgeStatus::Level::Broken;
+    const QString color = red                         ? u"#b02020"_qs
+        : status.level == BackupAgeStatus::Level::Old ? u"#8a5a00"_qs
+                                                      : u"palette(text)"_qs;
     const QString background = status.level == BackupAgeStatus::Level::Old ? u"#fff4ce"_qs
-        : status.level == BackupAgeStatus::Level::None                     ? u"#fde7e7"_qs
+        : red                                                              ? u"#fde7e7"_qs
                                                                            : u"transparent"_qs;
     m_backupIndicator->setStyleSheet(
         u"QPushButton { border: none; padding: 1px 6px; color: %1; background: %2; %3 }"
