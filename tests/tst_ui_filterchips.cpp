@@ -1,10 +1,13 @@
 #include "tests/support/gap_case.h"
 #include "tests/support/test_database.h"
+#include "ui/models/format.h"
 #include "ui/models/ledgermodel.h"
 #include "ui/models/subscriptionsmodel.h"
 #include "ui/widgets/auditlogpage.h"
+#include "ui/widgets/casespage.h"
 #include "ui/widgets/deskpages.h"
 #include "ui/widgets/filterchips.h"
+#include "ui/widgets/inboxpage.h"
 #include "ui/widgets/ledgerpage.h"
 #include "ui/widgets/mainwindow.h"
 #include "ui/widgets/overviewpage.h"
@@ -13,6 +16,7 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QListWidget>
 #include <QSettings>
 #include <QStackedWidget>
@@ -183,6 +187,110 @@ private slots:
         subs->chips()->chipButton(u"overdue"_qs)->click();
         QVERIFY(!subs->overdueFilter()->isChecked());
         QVERIFY(subs->chips()->chips().isEmpty());
+    }
+
+    /// The Overview's "Open cases by reason" (and "by age"), then a day of its chart: Cases
+    /// shows what narrows the queue as chips; a chip removes its filter alone; the sidebar
+    /// drops a drill-down's filters and keeps a person's.
+    void casesDrillDownChipsAndSidebar()
+    {
+        using Scope = rd::ui::CasesPage::Scope;
+        using Assignee = rd::ui::CasesPage::Assignee;
+        MainWindow window(QString::fromStdString(m_conninfo), u"test"_qs);
+        window.resize(1280, 820);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        rd::ui::CasesPage *cases = window.casesPage();
+        QVERIFY(cases->chips()->chips().isEmpty());
+        QVERIFY(!cases->isDrilledDown());
+
+        const QString reason = u"renewal_gap"_qs;
+        emit window.overviewPage()->openCasesRequested(reason, 24 * 3600, -1);
+        QCOMPARE(window.pages()->current(), cases);
+        QVERIFY(cases->isDrilledDown());
+        QCOMPARE(chipTexts(cases->chips()),
+            QStringList({u"Reason: %1"_qs.arg(rd::ui::format::humanize(reason)),
+                u"Age: Older than 1 day"_qs}));
+        QVERIFY(cases->chips()->isVisible());
+        // The reason's chip removes the reason alone.
+        cases->chips()->chipButton(u"reason"_qs)->click();
+        QCOMPARE(cases->reasonFilter(), QString());
+        QCOMPARE(cases->minAgeSecs(), 24 * 3600);
+        QCOMPARE(chipTexts(cases->chips()), QStringList({u"Age: Older than 1 day"_qs}));
+
+        // Elsewhere, and back by the sidebar: the queue as it opens.
+        window.showPage(window.overviewPage());
+        clickSidebar(window, cases);
+        QCOMPARE(window.pages()->current(), cases);
+        QCOMPARE(cases->minAgeSecs(), -1);
+        QVERIFY(cases->chips()->chips().isEmpty());
+        QVERIFY(!cases->isDrilledDown());
+
+        // A day of the chart: every case of the day (its own chip in the bar); the sidebar
+        // drops both.
+        emit window.overviewPage()->casesOfDayRequested(QDate(2026, 2, 1), false);
+        QCOMPARE(chipTexts(cases->chips()), QStringList({u"Show: All cases"_qs}));
+        QVERIFY(cases->dayUtc().isValid());
+        clickSidebar(window, cases);
+        QCOMPARE(cases->scope(), Scope::Open);
+        QVERIFY(!cases->dayUtc().isValid());
+        QVERIFY(cases->chips()->chips().isEmpty());
+
+        // A filter a person chose stays; its chip removes it.
+        cases->setAssignee(Assignee::Mine);
+        QCOMPARE(chipTexts(cases->chips()), QStringList({u"Assigned: Mine"_qs}));
+        clickSidebar(window, cases);
+        QCOMPARE(cases->assignee(), Assignee::Mine);
+        cases->chips()->chipButton(u"assignee"_qs)->click();
+        QCOMPARE(cases->assignee(), Assignee::All);
+        QVERIFY(cases->chips()->chips().isEmpty());
+    }
+
+    /// The Overview's "Deliveries by outcome" (and "1 invalid to review"): the Inbox shows the
+    /// outcome and the time as chips; a chip removes its filter alone; the sidebar drops a
+    /// drill-down's filters and keeps a person's; "Clear all" drops every one.
+    void inboxDrillDownChipsAndSidebar()
+    {
+        MainWindow window(QString::fromStdString(m_conninfo), u"test"_qs);
+        window.resize(1280, 820);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        rd::ui::InboxPage *inbox = window.inboxPage();
+        auto *outcome = inbox->findChild<QComboBox *>(u"inbox-outcome"_qs);
+        auto *received = inbox->findChild<QComboBox *>(u"inbox-received"_qs);
+        QVERIFY(outcome && received);
+        QVERIFY(inbox->chips()->chips().isEmpty());
+
+        emit window.overviewPage()->inboxRequested(u"invalid_to_review"_qs, u"1 day"_qs);
+        QCOMPARE(window.pages()->current(), inbox);
+        QVERIFY(inbox->isDrilledDown());
+        QCOMPARE(chipTexts(inbox->chips()),
+            QStringList({u"Outcome: Invalid, to review"_qs, u"In the last 24 hours"_qs}));
+        QVERIFY(inbox->chips()->isVisible());
+        inbox->chips()->chipButton(u"received"_qs)->click();
+        QCOMPARE(received->currentData().toString(), QString());
+        QCOMPARE(outcome->currentData().toString(), u"invalid_to_review"_qs);
+        QCOMPARE(chipTexts(inbox->chips()), QStringList({u"Outcome: Invalid, to review"_qs}));
+
+        window.showPage(window.overviewPage());
+        clickSidebar(window, inbox);
+        QCOMPARE(window.pages()->current(), inbox);
+        QCOMPARE(outcome->currentData().toString(), QString());
+        QVERIFY(inbox->chips()->chips().isEmpty());
+        QVERIFY(!inbox->isDrilledDown());
+
+        // A filter a person chose stays.
+        outcome->setCurrentIndex(outcome->findData(u"problems"_qs));
+        QCOMPARE(chipTexts(inbox->chips()), QStringList({u"Outcome: Problems"_qs}));
+        clickSidebar(window, inbox);
+        QCOMPARE(outcome->currentData().toString(), u"problems"_qs);
+        // "Clear all" (two chips or more) drops every one.
+        emit window.overviewPage()->inboxRequested(u"invalid_to_review"_qs, u"1 day"_qs);
+        QVERIFY(inbox->chips()->clearAllButton()->isVisible());
+        inbox->chips()->clearAllButton()->click();
+        QCOMPARE(outcome->currentData().toString(), QString());
+        QCOMPARE(received->currentData().toString(), QString());
+        QVERIFY(inbox->chips()->chips().isEmpty());
     }
 };
 

@@ -2392,6 +2392,26 @@ Prüfanker: %6</translation>
         <source>%1 case %2…</source>
         <translation>%1 Fall %2…</translation>
     </message>
+    <message>
+        <source>Show: %1</source>
+        <translation>Anzeigen: %1</translation>
+    </message>
+    <message>
+        <source>Assigned: %1</source>
+        <translation>Zugewiesen: %1</translation>
+    </message>
+    <message>
+        <source>Reason: %1</source>
+        <translation>Grund: %1</translation>
+    </message>
+    <message>
+        <source>Age: %1</source>
+        <translation>Alter: %1</translation>
+    </message>
+    <message>
+        <source>Id contains: %1</source>
+        <translation>ID enthält: %1</translation>
+    </message>
 </context>
 <context>
     <name>rd::ui::ChainBreakText</name>
@@ -3768,6 +3788,18 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
         <source>Re-running delivery %1…</source>
         <translation>Zustellung %1 wird erneut ausgeführt…</translation>
     </message>
+    <message>
+        <source>Provider: %1</source>
+        <translation>Anbieter: %1</translation>
+    </message>
+    <message>
+        <source>Outcome: %1</source>
+        <translation>Ergebnis: %1</translation>
+    </message>
+    <message>
+        <source>Event id or number: %1</source>
+        <translation>Ereignis-ID oder Nummer: %1</translation>
+    </message>
 </context>
 <context>
     <name>rd::ui::LastBackup</name>
@@ -3838,6 +3870,14 @@ Fragen Sie einen Administrator, wenn Ihre Arbeit es erfordert.</translation>
     <message>
         <source>The desk warns when it is older than %1.</source>
         <translation>Der Desk warnt, wenn sie älter als %1 ist.</translation>
+    </message>
+    <message>
+        <source>Last backup: %1, audit chains broken</source>
+        <translation>Letzte Sicherung: %1, Prüfketten gebrochen</translation>
+    </message>
+    <message>
+        <source>It was taken with %1 break(s) in the audit chains: a restore gives back exactly that broken state. Find out why in the Audit log (Verify), then take a new one with File › Back up….</source>
+        <translation>Sie wurde mit %1 Bruchstelle(n) in den Prüfketten erstellt: Eine Wiederherstellung ergibt genau diesen gebrochenen Zustand. Klären Sie die Ursache im Prüfprotokoll (Prüfen) und erstellen Sie dann eine neue mit Datei › Sichern….</translation>
     </message>
 </context>
 <context>

@@ -178,6 +178,21 @@ CaseQueueFilter CaseFilterBar::filter() const
     return f;
 }
 
+QString CaseFilterBar::scopeText() const
+{
+    return m_scopeBox->currentText();
+}
+
+QString CaseFilterBar::assigneeText() const
+{
+    return m_assigneeBox->currentText();
+}
+
+QString CaseFilterBar::ageText() const
+{
+    return m_ageBox->currentText();
+}
+
 bool CaseFilterBar::setScope(CaseScope scope)
 {
     return setShown(m_filter.scope, scope, m_scopeBox);

@@ -38,6 +38,10 @@ public:
     QDate day() const { return m_filter.day; }
     bool dayClosed() const { return m_filter.dayClosed; }
     QLineEdit *searchBox() const { return m_search; }
+    /// The boxes' texts as shown ("All cases", "Mine", "Older than 1 day"): the chips' words.
+    QString scopeText() const;
+    QString assigneeText() const;
+    QString ageText() const;
 
     bool setScope(CaseScope scope);
     bool setSort(CaseSort sort);

@@ -10,6 +10,7 @@
 #include "ui/widgets/bulkcasedialog.h"
 #include "ui/widgets/buttonaction.h"
 #include "ui/widgets/casedialogs.h"
+#include "ui/widgets/filterchips.h"
 #include "ui/widgets/newrowsbar.h"
 #include "ui/widgets/operatornotedialog.h"
 #include "ui/widgets/snapshotdialog.h"
@@ -20,6 +21,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -35,6 +37,7 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     , m_queue(new CaseQueueView(
           QSettings().value(u"cases/markOlderThanSecs"_qs, 24 * 3600).toLongLong()))
     , m_panel(new CaseDetailPanel)
+    , m_chips(new FilterChips)
     , m_splitter(new QSplitter(Qt::Vertical))
 {
     m_filters->showMarkAfter(m_queue->markAgedAfterSecs());
@@ -42,6 +45,7 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     auto *topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
     topLayout->addWidget(m_filters);
+    topLayout->addWidget(m_chips);
     topLayout->addWidget(m_queue);
     m_splitter->setObjectName(u"cases-split"_qs);
     m_splitter->addWidget(top);
@@ -63,6 +67,19 @@ CasesPage::CasesPage(DatabasePool *pool, CaseActions *actions, QWidget *parent)
     connect(m_filters, &CaseFilterBar::markAfterChosen, this,
         [this](qint64 secs) { setMarkAgedAfterSecs(secs); });
     connect(m_filters, &CaseFilterBar::searchEdited, this, &CasesPage::refresh);
+    m_chips->setFocusFallback(m_queue->table());
+    connect(m_chips, &FilterChips::removed, this, &CasesPage::removeFilter);
+    connect(m_chips, &FilterChips::clearAllRequested, this, [this] {
+        // Everything a chip shows; the day, with its own chip, and the order stay.
+        const QSignalBlocker block(m_filters->searchBox());
+        m_filters->searchBox()->clear();
+        m_filters->setScope(Scope::Open);
+        m_filters->setAssignee(Assignee::All);
+        m_filters->clearReasonAndAge();
+        m_currentCase = 0;
+        m_caseRow.clear();
+        refresh();
+    });
     connect(m_filters, &CaseFilterBar::searchSubmitted, this, [this] {
         m_openFirst = true; // the first match opens when the queue lands
         refresh();
@@ -153,6 +170,8 @@ void CasesPage::openCurrentSubscription()
 
 void CasesPage::refresh()
 {
+    // Every change of the filter comes through here: the chips follow it.
+    updateChips();
     m_queueStale = true;
     const QueueFilter filter = m_filters->filter();
     deliverResult(
@@ -271,8 +290,56 @@ void CasesPage::resetQueue(Scope scope, Sort sort)
     m_caseRow.clear();
 }
 
+void CasesPage::updateChips()
+{
+    const QueueFilter f = m_filters->filter();
+    QList<FilterChips::Chip> chips;
+    if (f.scope != Scope::Open)
+        chips.append({u"scope"_qs, tr("Show: %1").arg(m_filters->scopeText())});
+    if (f.assignee != Assignee::All)
+        chips.append({u"assignee"_qs, tr("Assigned: %1").arg(m_filters->assigneeText())});
+    if (!f.reason.isEmpty())
+        chips.append({u"reason"_qs, tr("Reason: %1").arg(format::humanize(f.reason))});
+    if (f.minAge >= 0 || f.maxAge >= 0)
+        chips.append({u"age"_qs, tr("Age: %1").arg(m_filters->ageText())});
+    if (!f.search.isEmpty())
+        chips.append({u"search"_qs, tr("Id contains: %1").arg(f.search)});
+    m_chips->setChips(chips);
+    if (chips.isEmpty() && !f.day.isValid())
+        m_drilledDown = false;
+}
+
+void CasesPage::removeFilter(const QString &key)
+{
+    if (key == u"scope") {
+        setScope(Scope::Open);
+    } else if (key == u"assignee") {
+        setAssignee(Assignee::All);
+    } else if (key == u"reason") {
+        setFilter({}, minAgeSecs(), maxAgeSecs());
+    } else if (key == u"age") {
+        setFilter(reasonFilter(), -1, -1);
+    } else if (key == u"search") {
+        // At once, not after the search box's pause.
+        const QSignalBlocker block(searchBox());
+        searchBox()->clear();
+        refresh();
+    }
+}
+
+void CasesPage::clearDrillDown()
+{
+    if (!m_drilledDown)
+        return;
+    m_drilledDown = false;
+    resetQueue(Scope::Open, QueueFilter().sort);
+    m_filters->clearReasonAndAge();
+    refresh();
+}
+
 void CasesPage::showOpenCases(const QString &reason, qint64 minAgeSecs, qint64 maxAgeSecs)
 {
+    m_drilledDown = true;
     resetQueue(Scope::Open, Sort::OldestFirst);
     // The queue is read again even when the reason and age were already these.
     m_filters->setReasonAndAge(reason, minAgeSecs, maxAgeSecs, /*force=*/true);
@@ -282,6 +349,7 @@ void CasesPage::showOpenCases(const QString &reason, qint64 minAgeSecs, qint64 m
 void CasesPage::showCasesOfDay(const QDate &dayUtc, bool closed)
 {
     // Whatever the queue showed: every status, everyone's, any reason and age, that day only.
+    m_drilledDown = true;
     resetQueue(Scope::All, closed ? Sort::LastSeenNewest : Sort::NewestFirst);
     m_filters->clearReasonAndAge();
     // setDay refreshes only on a change: the queue is read again either way.

@@ -25,6 +25,7 @@ namespace rd::ui {
 class ApplicableDialog;
 class BulkCaseDialog;
 class DatabasePool;
+class FilterChips;
 class NewRowsBar;
 class RecordTableModel;
 class SnapshotDialog;
@@ -65,6 +66,14 @@ public:
     TableView *historyTable() const { return m_panel->historyTable(); }
     RecordTableModel *historyModel() const { return m_panel->historyModel(); }
     CaseFilterBar *filterBar() const { return m_filters; }
+    /// What narrows the queue (its scope other than Open cases, whose, reason, age, search),
+    /// as removable chips above it; the day has its own chip in the filter bar.
+    FilterChips *chips() const { return m_chips; }
+    /// Whether a drill-down (the Overview's open cases or day) set the filters shown.
+    bool isDrilledDown() const { return m_drilledDown; }
+    /// A click on Cases in the sidebar: the filters a drill-down set go (the queue as it
+    /// opens: open cases, everyone's, any reason, age and day); the ones a person chose stay.
+    void clearDrillDown();
     CaseQueueView *queueView() const { return m_queue; }
     CaseDetailPanel *detailPanel() const { return m_panel; }
     /// The case the panel shows (it stays shown after it left the queue: resolved by an
@@ -180,12 +189,15 @@ private:
     void resetQueue(Scope scope, Sort sort);
     void makeCaseActions();
     void openCurrentSubscription();
+    void updateChips();
+    void removeFilter(const QString &key);
 
     DatabasePool *m_pool;
     CaseActions *m_actions;
     CaseFilterBar *m_filters;
     CaseQueueView *m_queue;
     CaseDetailPanel *m_panel;
+    FilterChips *m_chips;
     QSplitter *m_splitter;
     /// The queue's filter the rows were last listed with: another one lists no arrivals.
     QueueFilter m_listedFilter;
@@ -193,6 +205,7 @@ private:
     QList<QAction *> m_caseActions;
     QPointer<BulkCaseDialog> m_bulk;
     bool m_openFirst = false;
+    bool m_drilledDown = false;
     qint64 m_currentCase = 0;
     qint64 m_pendingSelect = 0;
     int m_openCount = 0;

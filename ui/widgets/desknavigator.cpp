@@ -124,7 +124,7 @@ void DeskNavigator::showInbox(const QString &outcome, const QString &received)
 {
     go(m_to.inbox, [this, outcome, received] {
         m_to.inbox->closeDelivery();
-        m_to.inbox->setFilters({}, outcome, received);
+        m_to.inbox->showDrillDown(outcome, received);
     });
 }
 

@@ -8,6 +8,7 @@
 #include "ui/models/inboxlist.h"
 #include "ui/models/pagedtablemodel.h"
 #include "ui/widgets/deliveryview.h"
+#include "ui/widgets/filterchips.h"
 #include "ui/widgets/newrowsbar.h"
 #include "ui/widgets/reviewdeliverydialog.h"
 #include "ui/widgets/tableview.h"
@@ -20,6 +21,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QSignalBlocker>
 #include <QStackedWidget>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -99,6 +101,7 @@ InboxPage::InboxPage(DatabasePool *pool, QWidget *parent)
     , m_received(new QComboBox)
     , m_search(new QLineEdit)
     , m_hint(new QLabel)
+    , m_chips(new FilterChips)
     , m_table(new TableView)
     , m_newRows(new NewRowsBar(m_table))
     , m_delivery(new DeliveryView)
@@ -163,6 +166,7 @@ InboxPage::InboxPage(DatabasePool *pool, QWidget *parent)
     auto *listLayout = new QVBoxLayout(list);
     listLayout->setContentsMargins(0, 0, 0, 0);
     listLayout->addLayout(bar);
+    listLayout->addWidget(m_chips);
     listLayout->addWidget(m_newRows);
     listLayout->addWidget(m_table, 1);
     // Newest first, loaded page by page: arrivals are the rows above the former top row.
@@ -175,6 +179,13 @@ InboxPage::InboxPage(DatabasePool *pool, QWidget *parent)
 
     for (QComboBox *box : {m_provider, m_outcome, m_received})
         connect(box, &QComboBox::currentIndexChanged, this, &InboxPage::reload);
+    m_chips->setFocusFallback(m_table);
+    connect(m_chips, &FilterChips::removed, this, &InboxPage::removeFilter);
+    connect(m_chips, &FilterChips::clearAllRequested, this, [this] {
+        const QSignalBlocker block(m_search);
+        m_search->clear();
+        setFilters({}, {}, {});
+    });
     // Ids are matched whole: a search runs when it is complete (Return, or leaving the box),
     // not at every keystroke; clearing the box shows everything again at once.
     connect(m_search, &QLineEdit::returnPressed, this, [this] {
@@ -267,6 +278,53 @@ void InboxPage::setFilters(const QString &provider, const QString &outcome, cons
     reload();
 }
 
+void InboxPage::showDrillDown(const QString &outcome, const QString &received)
+{
+    m_drilledDown = true;
+    const QSignalBlocker block(m_search);
+    m_search->clear();
+    setFilters({}, outcome, received);
+}
+
+void InboxPage::clearDrillDown()
+{
+    if (!m_drilledDown)
+        return;
+    m_drilledDown = false;
+    const QSignalBlocker block(m_search);
+    m_search->clear();
+    setFilters({}, {}, {});
+}
+
+void InboxPage::updateChips()
+{
+    QList<FilterChips::Chip> chips;
+    if (m_provider->currentIndex() > 0)
+        chips.append({u"provider"_qs, tr("Provider: %1").arg(m_provider->currentText())});
+    if (m_outcome->currentIndex() > 0)
+        chips.append({u"outcome"_qs, tr("Outcome: %1").arg(m_outcome->currentText())});
+    if (m_received->currentIndex() > 0)
+        chips.append({u"received"_qs, m_received->currentText()});
+    if (const QString search = m_search->text().trimmed(); !search.isEmpty())
+        chips.append({u"search"_qs, tr("Event id or number: %1").arg(search)});
+    m_chips->setChips(chips);
+    if (chips.isEmpty())
+        m_drilledDown = false;
+}
+
+void InboxPage::removeFilter(const QString &key)
+{
+    // Each box back to its first entry; its signal reads the list again.
+    if (key == u"provider")
+        m_provider->setCurrentIndex(0);
+    else if (key == u"outcome")
+        m_outcome->setCurrentIndex(0);
+    else if (key == u"received")
+        m_received->setCurrentIndex(0);
+    else if (key == u"search")
+        m_search->clear(); // an empty box lists everything again at once
+}
+
 void InboxPage::loadProviders()
 {
     deliverResult(
@@ -279,6 +337,7 @@ void InboxPage::loadProviders()
             for (const auto &[key, name] : providers)
                 m_provider->addItem(key == name ? key : tr("%1 (%2)").arg(name, key), key);
             m_provider->setCurrentIndex(std::max(0, m_provider->findData(current)));
+            updateChips(); // the provider's name, now known
         },
         [this](const QString &message) { emit statusMessage(message); }, m_providerRequest.next());
 }
@@ -292,6 +351,7 @@ void InboxPage::reload()
     filter.received = m_received->currentData().toString();
     filter.search = m_search->text().trimmed();
     m_model->setFetcher(inbox::fetcher(filter));
+    updateChips();
 }
 
 void InboxPage::focusSearch()

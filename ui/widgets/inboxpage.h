@@ -18,6 +18,7 @@ namespace rd::ui {
 
 class DatabasePool;
 class DeliveryView;
+class FilterChips;
 class NewRowsBar;
 class PagedTableModel;
 class TableView;
@@ -54,6 +55,16 @@ public:
     /// The filter combo boxes' values ("" = any): a provider key; an outcome, "problems" or
     /// "unprocessed"; "1 hour", "1 day", "7 days", "30 days".
     void setFilters(const QString &provider, const QString &outcome, const QString &received);
+    /// The Overview's drill-down (a chart's outcome, "1 invalid to review"): every provider's
+    /// deliveries of `outcome` received in `received`, no search; marked as a drill-down's.
+    void showDrillDown(const QString &outcome, const QString &received);
+    /// The filters the list is narrowed by, as removable chips above it.
+    FilterChips *chips() const { return m_chips; }
+    /// Whether a drill-down set the filters shown.
+    bool isDrilledDown() const { return m_drilledDown; }
+    /// A click on Inbox in the sidebar: the filters a drill-down set go (every delivery); the
+    /// ones a person chose stay.
+    void clearDrillDown();
     /// Ctrl+F: the search box takes a provider event id or a delivery number, whole (what a
     /// provider's dashboard or a log line shows); Return opens the first match.
     void focusSearch() override;
@@ -85,6 +96,8 @@ protected:
 
 private:
     void reload();
+    void updateChips();
+    void removeFilter(const QString &key);
     void loadProviders();
     void loadDelivery(qint64 id);
     /// Reads the inbox's state; reloads the list (and the open delivery) when it changed.
@@ -100,7 +113,9 @@ private:
     QComboBox *m_received;
     QLineEdit *m_search;
     QLabel *m_hint;
+    FilterChips *m_chips;
     bool m_openFirst = false;
+    bool m_drilledDown = false;
     TableView *m_table;
     NewRowsBar *m_newRows;
     DeliveryView *m_delivery;
