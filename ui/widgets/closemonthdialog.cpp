@@ -170,7 +170,7 @@ void CloseMonthDialog::closeMonth()
                 emit stateLoaded();
                 return;
             }
-            m_state = {true, {}};
+            m_state = {true, {}, {}};
             m_report->setEnabled(true);
             const QDateTime at = format::instant(
                 QString::fromStdString(outcome.report.value("closedAt", std::string())));
