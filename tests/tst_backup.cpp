@@ -251,6 +251,9 @@ private slots:
         };
         waitFor(80);
         const long long before = periods();
+        // One more commit after `before` was read, so that the snapshot (taken after it) holds
+        // more than `before` whatever the machine's load: writers on both sides of it.
+        waitFor(before + 1);
         TempDir dir;
         rd::BackupResult backup;
         try {
