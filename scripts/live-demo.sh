@@ -102,6 +102,12 @@ wave=0 applied=0 gaveUp=0 unfinished=0
 started=$SECONDS
 total() { echo "{\"waves\":$wave,\"applied\":$applied,\"gaveUp\":$gaveUp,\"unfinished\":$unfinished}"; }
 trap 'echo "live-demo: stopped: $(total)"; exit 130' INT TERM
+# A count of the wave's JSON summary ($summary); 0 when it has none.
+count() {
+    local n
+    n="$(grep -o "\"$1\":[0-9]*" <<<"$summary" | head -1 | cut -d: -f2)"
+    echo "${n:-0}"
+}
 while [ "$duration" = 0 ] || [ $((SECONDS - started)) -lt "$duration" ]; do
     wave=$((wave + 1))
     flags=(--seed $((seed0 + wave)) --subscriptions "$subscriptions"
@@ -116,11 +122,6 @@ while [ "$duration" = 0 ] || [ $((SECONDS - started)) -lt "$duration" ]; do
     wait "$sim" || status=$?
     unset 'pids[${#pids[@]}-1]'
     summary="$(tail -1 "$work/wave.json" 2>/dev/null || true)"
-    count() {
-        local n
-        n="$(grep -o "\"$1\":[0-9]*" <<<"$summary" | head -1 | cut -d: -f2)"
-        echo "${n:-0}"
-    }
     echo "live-demo: wave $wave: $(count acknowledged) deliveries received," \
         "outcomes $(grep -o '"byOutcome":{[^}]*}' <<<"$summary" | cut -d: -f2-)"
     applied=$((applied + $(count applied)))

@@ -5,6 +5,7 @@
 
 #include "domain/core/providers/stripe/stripe.h"
 
+#include "domain/core/adapters/adapter_support.h"
 #include "domain/core/providers/demo_support.h"
 
 #include <algorithm>
@@ -18,13 +19,10 @@ using namespace demo;
 namespace {
 
 // The address the invoice was sent to (#42: Find anything finds a customer by it), made of the
-// customer's id, so that each demo customer has one of its own.
+// customer's id, so that each demo customer has one of its own; written as adapters read it.
 std::string demoCustomerEmail(const Sub &s)
 {
-    std::string local = s.customer;
-    std::transform(local.begin(), local.end(), local.begin(),
-        [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-    return local + "@example.com";
+    return adapters::customerEmail(s.customer + "@example.com");
 }
 
 } // namespace
